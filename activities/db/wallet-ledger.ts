@@ -1,0 +1,47 @@
+// The wallet is a ledger: entries are appended once per cause (idempotency key) and the balances are sums.
+import type { Knex } from 'knex';
+
+export type LedgerEntryType = 'topup' | 'reserve' | 'release' | 'reversal' | 'payout' | 'adjustment';
+
+export interface LedgerEntry {
+  orgId: string;
+  entryType: LedgerEntryType;
+  balanceDeltaMicros: number;
+  reservedDeltaMicros: number;
+  idempotencyKey: string;
+  commissionId?: string | null;
+  bonusAwardId?: string | null;
+  externalRef?: string | null;
+  memo?: string | null;
+  createdBy?: string | null;
+}
+
+/** Appends the entry unless one with the same idempotency key exists; returns whether it was written now. */
+export async function appendLedgerEntry(db: Knex, e: LedgerEntry): Promise<boolean> {
+  const rows = await db('wallet_ledger').insert({
+    org_id: e.orgId,
+    entry_type: e.entryType,
+    balance_delta_micros: e.balanceDeltaMicros,
+    reserved_delta_micros: e.reservedDeltaMicros,
+    idempotency_key: e.idempotencyKey,
+    commission_id: e.commissionId ?? null,
+    bonus_award_id: e.bonusAwardId ?? null,
+    external_ref: e.externalRef ?? null,
+    memo: e.memo ?? null,
+    created_by: e.createdBy ?? null,
+  }).onConflict('idempotency_key').ignore().returning('id');
+  return rows.length === 1;
+}
+
+export interface WalletTotals { balanceMicros: number; reservedMicros: number; safeAvailableMicros: number }
+
+export async function getWalletTotals(db: Knex, orgId: string): Promise<WalletTotals> {
+  const row = await db('wallet_ledger').where('org_id', orgId)
+    .first<{ balance: string | null; reserved: string | null }>(
+      db.raw('coalesce(sum(balance_delta_micros), 0)::bigint as balance'),
+      db.raw('coalesce(sum(reserved_delta_micros), 0)::bigint as reserved'),
+    );
+  const balanceMicros = Number(row?.balance ?? 0);
+  const reservedMicros = Number(row?.reserved ?? 0);
+  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
+}

@@ -1,0 +1,48 @@
+// Composes the Koa application: cross-cutting middleware first (request context, errors, metrics, body,
+// authentication), then one router per surface. Each surface's routes file reads as its table of contents.
+import Koa from 'koa';
+import type { Server } from 'node:http';
+import { authenticate } from './auth/authenticate.js';
+import type { ApiDeps, AppContext, RequestState } from './context.js';
+import { healthRoutes } from './health/routes.js';
+import { errorHandler } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { createMetrics } from './middleware/metrics.js';
+import { requestContext } from './middleware/request-context.js';
+
+export type SvcApp = Koa<RequestState, AppContext>;
+
+export function createApp(deps: ApiDeps): SvcApp {
+  const app = new Koa<RequestState, AppContext>({ proxy: deps.config.TRUST_PROXY, proxyIpHeader: 'X-Forwarded-For' });
+  app.context.deps = deps;
+  const metrics = createMetrics();
+  const health = healthRoutes(metrics.registry);
+
+  app.use(requestContext);
+  app.use(errorHandler);
+  app.use(metrics.middleware);
+  app.use(jsonBody);
+  app.use(authenticate);
+  app.use(health.routes()).use(health.allowedMethods());
+  app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
+  return app;
+}
+
+/** Listens and resolves with the bound server (port 0 picks a free port: tests use that). */
+export function listen(app: SvcApp, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+/** Stops accepting connections, lets in-flight requests finish, then closes idle keep-alive sockets. */
+export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    server.close(() => { clearTimeout(timer); resolve(); });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,71 @@
+// The one middleware that turns a presented credential into a Principal, for every kind of credential
+// (DESIGN.md "Auth and tenancy"). Which principal a route accepts is the guard's business, not this one's.
+// Later credential kinds (OAuth access tokens) plug in through registerTokenResolver.
+import type { Knex } from 'knex';
+import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../../lib/credentials.js';
+import type { Principal } from '../../lib/principal.js';
+import { isScope } from '../../lib/scopes.js';
+import { findActiveAgentKeyByHash, findActiveSessionByHash, findAppByCredentialHash, touchAgentKey } from '../../activities/db/credentials.js';
+import type { Middleware } from '../context.js';
+
+export type TokenResolver = (db: Knex, token: string) => Promise<Principal | undefined>;
+
+export const SESSION_COOKIE = 'svc_session';
+
+const byKind: Record<CredentialKind, TokenResolver> = {
+  sdk_key: async (db, token) => {
+    const app = await findAppByCredentialHash(db, 'sdk_key_hash', hashToken(token));
+    return app && { kind: 'sdk', ...app };
+  },
+  webhook_secret: async (db, token) => {
+    const app = await findAppByCredentialHash(db, 'webhook_secret_hash', hashToken(token));
+    return app && { kind: 'webhook', ...app };
+  },
+  purchase_api_key: async (db, token) => {
+    const app = await findAppByCredentialHash(db, 'purchase_api_key_hash', hashToken(token));
+    return app && { kind: 'purchase_api', ...app };
+  },
+  agent_key: async (db, token) => {
+    const key = await findActiveAgentKeyByHash(db, hashToken(token));
+    if (!key) return undefined;
+    void touchAgentKey(db, key.id).catch(() => undefined);
+    return {
+      kind: 'agent', authMode: 'agent_key', id: key.id, orgIds: [key.orgId], scopes: key.scopes.filter(isScope),
+      ...(key.createdByUserId ? { userId: key.createdByUserId } : {}),
+    };
+  },
+  session: async (db, token) => {
+    const session = await findActiveSessionByHash(db, hashToken(token));
+    return session && { kind: 'user', userId: session.userId, sessionId: session.id, orgIds: session.orgIds };
+  },
+};
+
+/** Tokens without a known prefix (OAuth access tokens) are offered to these, in order. */
+const unprefixed: TokenResolver[] = [];
+
+export function registerTokenResolver(resolver: TokenResolver): void {
+  unprefixed.push(resolver);
+}
+
+export async function resolvePrincipal(db: Knex, token: string): Promise<Principal | undefined> {
+  const kind = credentialKind(token);
+  if (kind) return byKind[kind](db, token);
+  for (const resolve of unprefixed) {
+    const principal = await resolve(db, token);
+    if (principal) return principal;
+  }
+  return undefined;
+}
+
+export const authenticate: Middleware = async (ctx, next) => {
+  const bearer = parseBearer(ctx.get('authorization'));
+  const cookie = bearer ? undefined : ctx.cookies.get(SESSION_COOKIE);
+  const token = bearer ?? cookie;
+  if (token) {
+    ctx.state.credentialPresented = true;
+    // A session cookie is only a session: it cannot smuggle another credential kind past the guard.
+    const principal = await resolvePrincipal(ctx.deps.db, token);
+    if (principal && (bearer || principal.kind === 'user')) ctx.state.principal = principal;
+  }
+  return next();
+};

@@ -1,0 +1,28 @@
+// What every handler can reach: the dependencies built once per process, and the per-request state the
+// middleware fills in. Handlers import these types only.
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type Koa from 'koa';
+import type { Config } from '../lib/config.js';
+import type { Principal } from '../lib/principal.js';
+import type { Logger } from '../runtime/logger.js';
+
+export interface ApiDeps {
+  config: Config;
+  db: Knex;
+  temporal: Client;
+  logger: Logger;
+}
+
+export interface RequestState {
+  requestId: string;
+  log: Logger;
+  principal?: Principal;
+  credentialPresented?: boolean;
+  body?: unknown;
+  rawBody?: Buffer;
+  clientIp: string;
+}
+
+export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps };
+export type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<void>;

@@ -1,0 +1,42 @@
+// Reads a JSON body for methods that carry one. Not JSON (or not an object/array) is 400; too large is 413.
+// Content-Type is not trusted: SDKs in the wild send JSON as text/plain, so every body is parsed as JSON.
+import { BadRequestError, AppError } from '../../lib/errors.js';
+import type { Middleware } from '../context.js';
+
+const LIMIT_BYTES = 1024 * 1024;
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const jsonBody: Middleware = async (ctx, next) => {
+  if (!WITH_BODY.has(ctx.method)) return next();
+  const raw = await readRaw(ctx.req);
+  ctx.state.rawBody = raw;
+  if (raw.length === 0) {
+    ctx.state.body = undefined;
+    return next();
+  }
+  try {
+    ctx.state.body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BadRequestError('Request body is not valid JSON.');
+  }
+  return next();
+};
+
+function readRaw(req: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > LIMIT_BYTES) {
+        reject(new AppError(413, `Request body exceeds ${LIMIT_BYTES} bytes.`));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

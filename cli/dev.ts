@@ -1,0 +1,142 @@
+// `svc dev` (= `npm start`): everything a newcomer needs in one process tree. Embedded PostgreSQL and the Temporal
+// dev server run as child process groups that only this process stops, in order, after the worker has drained.
+import { Client, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
+import { clearDevState, dataDirOf, devMasterKey, readDevState, readJsonFile, writeDevState, writeJsonFile } from '../runtime/dev-state.js';
+import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { createLogger } from '../runtime/logger.js';
+import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
+import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
+import { loadConfig } from '../lib/config.js';
+import { installRuntime } from '../worker/worker.js';
+import { systemCheckWorkflow, systemCheckWorkflowId } from '../workflows/system-check.js';
+import { startApi, startWorker } from './processes.js';
+import { seedDemoAccount, type SeedResult } from './seed.js';
+import { ensureDatabase } from './database.js';
+
+type Stop = () => Promise<void>;
+
+export async function runDev(): Promise<void> {
+  const env = { ...process.env };
+  env.TRUST_PROXY ??= 'true';
+  const config = loadConfig(env);
+  const logger = createLogger(config.LOG_LEVEL);
+  const dataDir = dataDirOf(config.SVC_DATA_DIR);
+  if (readDevState(dataDir)) throw new Error(`svc dev is already running for ${dataDir}. Stop it first, or set SVC_DATA_DIR to another directory.`);
+  config.SVC_MASTER_KEY ??= devMasterKey(dataDir);
+
+  const stops: Stop[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping: API, worker (draining), Temporal, PostgreSQL...');
+    for (const stop of stops.reverse()) {
+      await stop().catch((err: unknown) => logger.error({ err }, 'error while stopping'));
+    }
+    clearDevState(dataDir);
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) { console.log('Forced exit.'); process.exit(1); }
+      void shutdown(0);
+    });
+  }
+
+  try {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(dataDir, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true,
+        logFile: path.join(dataDir, 'postgres.log'),
+      });
+      stops.push(pg.stop);
+      databaseUrl = withDatabase(pg.url, 'svc');
+      await ensureDatabase(databaseUrl);
+    }
+
+    let temporalAddress = config.TEMPORAL_ADDRESS;
+    let temporalUi: string | undefined;
+    if (!temporalAddress) {
+      const binary = await resolveBinary(TEMPORAL_CLI);
+      const server = await startTemporalDevServer({
+        binary: binary.path, port: config.TEMPORAL_PORT, uiPort: config.TEMPORAL_UI_PORT, namespace: config.TEMPORAL_NAMESPACE,
+        dbFilename: path.join(dataDir, 'temporal.db'), logFile: path.join(dataDir, 'temporal.log'), pidFile: path.join(dataDir, 'temporal.pid'),
+      });
+      stops.push(server.stop);
+      temporalAddress = server.address;
+      temporalUi = server.uiUrl;
+    }
+
+    const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
+    stops.push(() => db.destroy());
+    const applied = await migrateLatest(db);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+
+    installRuntime(logger, { handleSignals: false });
+    const worker = await startWorker(config, db, logger, temporalAddress);
+    stops.push(worker.stop);
+    const api = await startApi(config, db, logger, temporalAddress);
+    stops.push(api.stop);
+
+    writeDevState(dataDir, {
+      pid: process.pid, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
+      BASE_URL: config.BASE_URL, DASHBOARD_URL: config.DASHBOARD_URL, temporal_ui_url: temporalUi ?? null,
+    });
+
+    const demoFile = path.join(dataDir, 'demo.json');
+    let demo = readJsonFile<SeedResult>(demoFile);
+    if (!demo) {
+      demo = await seedDemoAccount(db, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
+      writeJsonFile(demoFile, demo);
+    }
+    const pipeline = await checkPipeline(temporalAddress, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
+    printBanner({ config, temporalUi, demo, pipeline, dataDir, external: { db: Boolean(config.DATABASE_URL), temporal: Boolean(config.TEMPORAL_ADDRESS) } });
+  } catch (err) {
+    console.error(`\nsvc dev could not start: ${err instanceof Error ? err.message : String(err)}`);
+    await shutdown(1);
+  }
+}
+
+/** Runs the system-check workflow end to end so the banner says whether the whole chain works. */
+async function checkPipeline(address: string, namespace: string, taskQueue: string): Promise<string> {
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new Client({ connection, namespace });
+    const result = await client.workflow.execute(systemCheckWorkflow, {
+      taskQueue, workflowId: systemCheckWorkflowId(randomUUID()), workflowExecutionTimeout: '30 seconds',
+    });
+    return `ok (migration ${result.latestMigration ?? 'none'})`;
+  } catch (err) {
+    return `FAILED: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    await connection.close();
+  }
+}
+
+function printBanner(b: {
+  config: ReturnType<typeof loadConfig>; temporalUi: string | undefined; demo: SeedResult; pipeline: string; dataDir: string;
+  external: { db: boolean; temporal: boolean };
+}): void {
+  const { config, demo } = b;
+  const lines = [
+    '',
+    'svc is running',
+    `  API            ${config.BASE_URL}   (health: ${config.BASE_URL}/readyz)`,
+    `  Temporal UI    ${b.temporalUi ?? '(external Temporal: use its own UI)'}`,
+    `  MCP            ${config.BASE_URL}/mcp`,
+    `  Dashboard      ${config.DASHBOARD_URL}   login: ${demo.user_email} / ${demo.user_password}`,
+    `  Demo SDK key   ${demo.sdk_key}`,
+    `  Agent key      ${demo.agent_key}`,
+    `  Demo app       ${demo.app_id}  campaign ${demo.campaign_id}  creator code ${demo.creator_code}`,
+    `  Pipeline check ${b.pipeline}`,
+    `  Data           ${b.dataDir}${b.external.db ? '  (PostgreSQL: DATABASE_URL)' : ''}${b.external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : ''}`,
+    '  (the demo webhook secret is in demo.json in the data directory)',
+    'Ctrl-C stops everything.',
+    '',
+  ];
+  console.log(lines.join('\n'));
+}

@@ -1,0 +1,44 @@
+// The two production roles, each startable alone (`svc api`, `svc worker`) or together inside `svc dev`.
+import type { Knex } from 'knex';
+import type { Server } from 'node:http';
+import { closeServer, createApp, listen } from '../api/app.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../runtime/logger.js';
+import { assertPortFree } from '../runtime/ports.js';
+import { createTemporalClient } from '../runtime/temporal-client.js';
+import { createWorker } from '../worker/worker.js';
+
+export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
+
+export interface Running { stop(): Promise<void> }
+
+export async function startApi(config: Config, db: Knex, logger: Logger, temporalAddress: string): Promise<Running & { server: Server }> {
+  await assertPortFree(config.PORT, 'PORT', 'The API');
+  const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
+  const app = createApp({ config, db, temporal, logger });
+  const server = await listen(app, config.PORT, config.HOST);
+  return {
+    server,
+    stop: async () => {
+      await closeServer(server);
+      await temporal.connection.close();
+    },
+  };
+}
+
+export async function startWorker(config: Config, db: Knex, logger: Logger, temporalAddress: string): Promise<Running & { done: Promise<void> }> {
+  const { worker, connection } = await createWorker({
+    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db,
+    shutdownGraceTime: config.SHUTDOWN_GRACE_MS,
+  });
+  const done = worker.run().finally(() => connection.close());
+  done.catch((err: unknown) => logger.error({ err }, 'worker stopped with an error'));
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');
+  return {
+    done,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => undefined);
+    },
+  };
+}

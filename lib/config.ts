@@ -1,0 +1,138 @@
+// The one place configuration is read and validated. Every variable is declared once in VARIABLES; the JSON
+// Schema that validates the environment, the defaults and the README's configuration table all come from it.
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+
+type Kind = 'string' | 'integer' | 'port' | 'boolean' | 'url' | 'enum';
+
+interface VariableSpec {
+  kind: Kind;
+  default?: string | number | boolean;
+  /** README text: what it is and what happens when it is not set. */
+  doc: string;
+  values?: readonly string[];
+  minimum?: number;
+}
+
+export const VARIABLES = {
+  NODE_ENV: { kind: 'enum', values: ['development', 'production', 'test'], default: 'development', doc: 'Runtime mode.' },
+  LOG_LEVEL: { kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', doc: 'pino log level.' },
+  DATABASE_URL: { kind: 'url', doc: 'PostgreSQL connection URL. Unset: `svc dev` and the tests start embedded PostgreSQL; `svc api`/`svc worker` require it.' },
+  DATABASE_POOL_MAX: { kind: 'integer', minimum: 1, default: 10, doc: 'Connections per process in the knex pool.' },
+  TEMPORAL_ADDRESS: { kind: 'string', doc: 'Temporal frontend host:port. Unset: `svc dev` and the tests start the Temporal dev server; `svc api`/`svc worker` use 127.0.0.1:7233.' },
+  TEMPORAL_NAMESPACE: { kind: 'string', default: 'default', doc: 'Temporal namespace.' },
+  TEMPORAL_TASK_QUEUE: { kind: 'string', default: 'attribution', doc: 'Task queue of the worker and of every workflow the API starts.' },
+  TEMPORAL_CLI_PATH: { kind: 'string', doc: 'Path of the `temporal` CLI used for the dev server (else PATH, `.tools/`, the SDK cache, then pip).' },
+  TEMPORAL_TEST_SERVER_PATH: { kind: 'string', doc: 'Path of `temporal-test-server` (time-skipping tests), resolved like the CLI.' },
+  PORT: { kind: 'port', default: 8080, doc: 'API HTTP port.' },
+  HOST: { kind: 'string', default: '127.0.0.1', doc: 'API bind address.' },
+  BASE_URL: { kind: 'url', doc: 'Public origin of the API (referral links, webhook URLs). Default `http://HOST:PORT`.' },
+  DASHBOARD_URL: { kind: 'url', doc: 'Public origin of the dashboard pages. Default `BASE_URL/dashboard`.' },
+  TRUST_PROXY: { kind: 'boolean', default: false, doc: 'Take the client IP from `X-Forwarded-For` (only behind a proxy you run). `svc dev` turns it on.' },
+  SVC_MASTER_KEY: { kind: 'string', doc: '32-byte key (base64 or hex) that encrypts stored store credentials (AES-256-GCM) and signs dashboard links. `svc dev` generates one under SVC_DATA_DIR; required in production.' },
+  SVC_DATA_DIR: { kind: 'string', default: '.svc', doc: '`svc dev` state: embedded PostgreSQL data, the Temporal dev server database, the generated master key. A fresh directory is a fresh instance.' },
+  EMBEDDED_PG_PORT: { kind: 'port', default: 54329, doc: 'Port of the embedded PostgreSQL that `svc dev` starts.' },
+  TEMPORAL_PORT: { kind: 'port', default: 7233, doc: 'gRPC port of the Temporal dev server that `svc dev` starts.' },
+  TEMPORAL_UI_PORT: { kind: 'port', default: 8233, doc: 'Web UI port of the Temporal dev server that `svc dev` starts.' },
+  SHUTDOWN_GRACE_MS: { kind: 'integer', minimum: 0, default: 10000, doc: 'How long the worker may drain in-flight activities on SIGINT/SIGTERM.' },
+  REDIS_URL: { kind: 'url', doc: 'Optional: shared rate-limit state when several API processes run. Unset: in-process.' },
+  APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM). Unset: iOS store-direct cannot be activated.' },
+  APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },
+  GOOGLE_PLAY_API_ROOT: { kind: 'url', default: 'https://androidpublisher.googleapis.com/', doc: 'androidpublisher root URL.' },
+  GOOGLE_TOKEN_URL: { kind: 'url', default: 'https://oauth2.googleapis.com/token', doc: 'OAuth token endpoint for service-account credentials.' },
+  FX_RATES_URL: { kind: 'url', default: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml', doc: 'ECB euro reference rates XML (daily or 90-day format).' },
+  SUBPROVIDER_API_ROOT: { kind: 'url', default: 'https://api.revenuecat.com/', doc: "The subscription provider's REST API (grant mirror, webhook autowire)." },
+  STORE_SEARCH_ROOT: { kind: 'url', default: 'https://itunes.apple.com/', doc: 'Public store search / lookup API.' },
+} as const satisfies Record<string, VariableSpec>;
+
+export type VariableName = keyof typeof VARIABLES;
+
+type ValueOf<S> = S extends { kind: 'integer' | 'port' } ? number : S extends { kind: 'boolean' } ? boolean : string;
+type Resolved = { [K in VariableName]: (typeof VARIABLES)[K] extends { default: unknown }
+  ? ValueOf<(typeof VARIABLES)[K]>
+  : ValueOf<(typeof VARIABLES)[K]> | undefined };
+
+export interface Config extends Resolved {
+  BASE_URL: string;
+  DASHBOARD_URL: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variables: string[], message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off', '']);
+
+function schemaFor(spec: VariableSpec): Record<string, unknown> {
+  switch (spec.kind) {
+    case 'integer': return { type: 'integer', minimum: spec.minimum ?? 0 };
+    case 'port': return { type: 'integer', minimum: 1, maximum: 65535 };
+    case 'boolean': return { type: 'boolean' };
+    case 'url': return { type: 'string', format: 'uri', pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*://' };
+    case 'enum': return { type: 'string', enum: spec.values };
+    case 'string': return { type: 'string', minLength: 1 };
+  }
+}
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
+addFormats.default(ajv);
+const validate = ajv.compile({
+  type: 'object',
+  properties: Object.fromEntries(
+    Object.entries(VARIABLES as Record<string, VariableSpec>).map(([name, spec]) => [
+      name, { ...schemaFor(spec), ...(spec.default !== undefined ? { default: spec.default } : {}) },
+    ]),
+  ),
+});
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, unknown> = {};
+  const badBooleans: string[] = [];
+  for (const [name, spec] of Object.entries(VARIABLES as Record<string, VariableSpec>)) {
+    const raw = env[name];
+    if (raw === undefined || (raw === '' && spec.kind !== 'boolean')) continue;
+    if (spec.kind === 'boolean') {
+      const v = raw.trim().toLowerCase();
+      if (TRUE.has(v)) input[name] = true;
+      else if (FALSE.has(v)) input[name] = false;
+      else badBooleans.push(name);
+    } else {
+      input[name] = raw.trim();
+    }
+  }
+  const problems = badBooleans.map((name) => `${name} must be true or false`);
+  if (!validate(input)) {
+    for (const err of validate.errors ?? []) {
+      const name = err.instancePath.replace(/^\//, '');
+      problems.push(`${name} ${err.message ?? 'is invalid'}${err.keyword === 'enum' ? ` (${(err.params as { allowedValues: string[] }).allowedValues.join(', ')})` : ''}`);
+    }
+  }
+  if (problems.length > 0) {
+    const names = [...new Set(problems.map((p) => p.split(' ')[0] ?? ''))];
+    throw new ConfigError(names, `Invalid configuration: ${problems.join('; ')}`);
+  }
+  const cfg = input as unknown as Config;
+  cfg.BASE_URL = stripSlash(cfg.BASE_URL ?? `http://${hostForUrl(cfg.HOST)}:${cfg.PORT}`);
+  cfg.DASHBOARD_URL = stripSlash(cfg.DASHBOARD_URL ?? `${cfg.BASE_URL}/dashboard`);
+  return cfg;
+}
+
+/** The README's configuration table, generated so it can never drift from the code (`svc config --markdown`). */
+export function configMarkdownTable(): string {
+  const rows = Object.entries(VARIABLES as Record<string, VariableSpec>).map(([name, spec]) =>
+    `| \`${name}\` | ${spec.default !== undefined ? `\`${String(spec.default)}\`` : '-'} | ${spec.doc} |`);
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function hostForUrl(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,21 @@
+// Money is integer micro-USD (1 USD = 1,000,000). One rounding rule everywhere: half away from zero, applied
+// once, at the point a decimal amount becomes micro-units.
+
+export const MICROS_PER_USD = 1_000_000;
+
+/** Converts a decimal amount (number or decimal string) to integer micro-units without binary float error. */
+export function toMicros(amount: number | string): number {
+  const text = typeof amount === 'number' ? amount.toFixed(9) : amount.trim();
+  const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new RangeError(`not a decimal amount: ${text}`);
+  const [, sign, whole = '0', frac = ''] = match;
+  const padded = (frac + '0000000').slice(0, 7);
+  let micros = Number(whole) * MICROS_PER_USD + Number(padded.slice(0, 6));
+  if (Number(padded[6]) >= 5) micros += 1;
+  if (!Number.isSafeInteger(micros)) throw new RangeError(`amount out of range: ${text}`);
+  return sign ? -micros : micros;
+}
+
+export function microsToUsd(micros: number): number {
+  return micros / MICROS_PER_USD;
+}

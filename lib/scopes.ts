@@ -1,0 +1,20 @@
+// Agent scopes (spec "Authentication" 4) and the actions denied to every agent whatever its scopes (5).
+
+export const SCOPES = [
+  'apps:read', 'apps:write', 'campaigns:read', 'campaigns:write', 'analytics:read', 'creators:read',
+  'creators:write', 'assets:read', 'assets:write', 'billing:read', 'integration:verify',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const HARD_DENIED = ['money:write', 'payouts', 'credentials:raw', 'delete', 'admin'] as const;
+export type HardDeniedAction = (typeof HARD_DENIED)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** Parses `a,b,c` (CLI, consent form); unknown names are reported, not dropped silently. */
+export function parseScopes(list: string): { scopes: Scope[]; unknown: string[] } {
+  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  return { scopes: names.filter(isScope), unknown: names.filter((n) => !isScope(n)) };
+}

@@ -1,0 +1,15 @@
+// Structured logs (pino). Anything that can carry a credential is redacted at the logger, so a careless log call
+// cannot leak a secret.
+import { pino, type Logger } from 'pino';
+
+export const REDACT_PATHS = [
+  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization',
+  '*.password', '*.secret', '*.token', '*.private_key', '*.service_account_json', '*.agent_key', '*.sdk_key',
+  '*.webhook_secret', '*.api_key', 'password', 'secret', 'token', 'private_key', 'webhook_secret', 'agent_key',
+];
+
+export function createLogger(level: string, name = 'svc'): Logger {
+  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+}
+
+export type { Logger };

@@ -1,0 +1,393 @@
+// Row types of every table (one interface per table, as the pg driver returns rows) and the enumerations
+// that the migrations enforce with CHECK constraints. Keep both in step with schema/migrations.
+//
+// Driver assumptions, set once where the pg pool is created:
+//   int8 (OID 20)     -> number  (micro-USD fits: 2^53 micros is about 9 billion USD); ledger ids too
+//   numeric (OID 1700) stays string (exact decimals: percentages, FX rates, store prices)
+//   date (OID 1082)   -> string 'YYYY-MM-DD' (the default parser would shift it to local midnight)
+//   timestamptz        -> Date; jsonb -> parsed JSON; text[] -> string[]
+
+/** Integer micro-USD, 1 USD = 1_000_000. */
+export type Micros = number;
+/** PostgreSQL numeric returned as an exact decimal string. */
+export type Decimal = string;
+/** PostgreSQL date as 'YYYY-MM-DD'. */
+export type DateOnly = string;
+export type JsonObject = Record<string, unknown>;
+
+const values = <T extends string>(...v: T[]): readonly T[] => Object.freeze(v);
+
+// ---- enumerations ---------------------------------------------------------------------------------------
+export const PLATFORMS = values('ios', 'android', 'web');
+export type Platform = (typeof PLATFORMS)[number];
+export const STORE_PLATFORMS = values('ios', 'android');
+export type StorePlatform = (typeof STORE_PLATFORMS)[number];
+
+/** Stored normalised (uppercase). Everything but PRODUCTION never moves money or counts in stats. */
+export const ENVIRONMENTS = values('PRODUCTION', 'SANDBOX', 'XCODE', 'LOCAL_TESTING');
+export type Environment = (typeof ENVIRONMENTS)[number];
+export const SANDBOX_ENVIRONMENTS = values('SANDBOX', 'XCODE', 'LOCAL_TESTING');
+
+export const MEMBERSHIP_ROLES = values('owner', 'admin', 'member');
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+
+/** apps.{ios,android}_validation_provider; null or 'subprovider' = subscription-provider path. */
+export const IOS_VALIDATION_PROVIDERS = values('subprovider', 'app_store');
+export const ANDROID_VALIDATION_PROVIDERS = values('subprovider', 'google_play');
+export type ValidationProvider = 'subprovider' | 'app_store' | 'google_play';
+
+/** store_credentials.platform; 'subprovider' holds the subscription provider's secret REST key. */
+export const CREDENTIAL_PLATFORMS = values('ios', 'android', 'subprovider');
+export type CredentialPlatform = (typeof CREDENTIAL_PLATFORMS)[number];
+export const CREDENTIAL_CHECK_STATUSES = values('unchecked', 'ok', 'failed', 'retryable');
+export type CredentialCheckStatus = (typeof CREDENTIAL_CHECK_STATUSES)[number];
+
+export const CAMPAIGN_TYPES = values('public', 'private', 'invite_only', 'FREE_ACCESS');
+export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
+export const CAMPAIGN_STATUSES = values('draft', 'active', 'paused', 'archived');
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const CREATOR_CODE_STATUSES = values('active', 'removed');
+export type CreatorCodeStatus = (typeof CREATOR_CODE_STATUSES)[number];
+export const CREATOR_CODE_SOURCES = values('join', 'invite', 'seed');
+export type CreatorCodeSource = (typeof CREATOR_CODE_SOURCES)[number];
+
+export const INVITATION_STATUSES = values('PENDING', 'ACCEPTED', 'WITHDRAWN', 'EXPIRED');
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+export const CLICK_SOURCES = values('link', 'manual');
+export type ClickSource = (typeof CLICK_SOURCES)[number];
+
+/** How an install was attributed (track-install answer / set-referral-code). */
+export const INSTALL_ATTRIBUTION_METHODS = values('link_param', 'ip_device_match', 'manual_code');
+export type InstallAttributionMethod = (typeof INSTALL_ATTRIBUTION_METHODS)[number];
+/** User/conversion attribution adds 'purchase_code': the code arrived with the purchase itself
+ *  (subscriber attribute svc_code, /sdk/purchase referral_code, direct webhook svc_code). */
+export const ATTRIBUTION_METHODS = values('link_param', 'ip_device_match', 'manual_code', 'purchase_code');
+export type AttributionMethod = (typeof ATTRIBUTION_METHODS)[number];
+
+/** SDK event types kept to one per user and property set (sdk_events.singleton_key). */
+export const SINGLETON_SDK_EVENT_TYPES = values('trial_started', 'subscription_purchased', 'subscription_renewed');
+
+/** Inbound purchase event types we know; others are stored, acknowledged and ignored (no CHECK on purpose). */
+export const PURCHASE_EVENT_TYPES = values(
+  'TEST', 'INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'CANCELLATION', 'UNCANCELLATION',
+  'EXPIRATION', 'PRODUCT_CHANGE', 'BILLING_ISSUE', 'REFUND', 'TRANSFER', 'SUBSCRIPTION_EXTENDED',
+  'TEMPORARY_ENTITLEMENT_GRANT', 'SUBSCRIPTION_PAUSED', 'INVOICE_ISSUANCE', 'VIRTUAL_CURRENCY_TRANSACTION',
+  'REFUND_REVERSED',
+);
+export type PurchaseEventType = (typeof PURCHASE_EVENT_TYPES)[number];
+export const PURCHASE_EVENT_SOURCES = values('subprovider', 'store_direct', 'direct', 'test_integration');
+export type PurchaseEventSource = (typeof PURCHASE_EVENT_SOURCES)[number];
+export const PROCESSING_STATUSES = values('received', 'processed', 'ignored', 'error');
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+export const STORE_PROOF_STATUSES = values('pending', 'verified', 'rejected', 'error');
+export type StoreProofStatus = (typeof STORE_PROOF_STATUSES)[number];
+
+export const CONVERSION_KINDS = values('subscription', 'one_time');
+export type ConversionKind = (typeof CONVERSION_KINDS)[number];
+/**
+ * trialing      INITIAL_PURCHASE in a trial; no commission until it converts
+ * active        paid (one-time purchases stay here unless refunded); UNCANCELLATION returns here
+ * cancelled     auto-renew off (CANCELLATION), still entitled until the period ends; commission unaffected
+ * billing_issue renewal payment failed, store in grace/retry
+ * churned       EXPIRATION: terminal for commission tracking
+ * refunded      REFUND: the commissions of the refunded transaction are reversed
+ */
+export const CONVERSION_STATUSES = values('trialing', 'active', 'cancelled', 'billing_issue', 'churned', 'refunded');
+export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
+
+export const COMMISSION_KINDS = values('earn', 'reversal');
+export type CommissionKind = (typeof COMMISSION_KINDS)[number];
+/**
+ * reserved  production earn, funds reserved in the wallet ledger
+ * unfunded  production earn recorded while the wallet could not cover it (no ledger entry)
+ * simulated sandbox/test environment: computed for visibility, never moves money (DB-enforced)
+ * reversed  an earn undone by a refund, and the reversal row itself
+ * paid      included in a payout
+ */
+export const COMMISSION_STATUSES = values('reserved', 'unfunded', 'simulated', 'reversed', 'paid');
+export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
+
+/** Signs per entry type are DB-enforced; see LedgerEntryRow. */
+export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment');
+export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
+
+export const BONUS_AWARD_STATUSES = values('earned', 'approved', 'voided', 'paid');
+export type BonusAwardStatus = (typeof BONUS_AWARD_STATUSES)[number];
+
+export const EMAIL_STATUSES = values('queued', 'sent', 'failed');
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const AUDIT_ACTOR_TYPES = values('agent_key', 'oauth', 'user', 'system');
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/** The only values agent_keys.scopes / oauth_grants.scopes may hold (DB-enforced). */
+export const AGENT_SCOPES = values(
+  'apps:read', 'apps:write', 'campaigns:read', 'campaigns:write', 'analytics:read', 'creators:read',
+  'creators:write', 'assets:read', 'assets:write', 'billing:read', 'integration:verify',
+);
+export type AgentScope = (typeof AGENT_SCOPES)[number];
+
+/** Prefixes of database-generated ids: svc_id(prefix) = prefix + '_' + 32 hex chars. */
+export const ID_PREFIXES = Object.freeze({
+  organization: 'org', user: 'usr', session: 'ses', app: 'app', campaign: 'cmp', creator: 'crt',
+  creatorCode: 'cc', invitation: 'inv', click: 'clk', install: 'ins', identify: 'idf', sdkEvent: 'sev',
+  freeAccessCode: 'fac', freeAccessGrant: 'fag', freeAccessRedemption: 'frd', purchaseEvent: 'pev',
+  conversion: 'cnv', commission: 'com', bonusRule: 'bnr', bonusAward: 'bna', asset: 'ast', agentKey: 'akey',
+  oauthGrant: 'ogr', audit: 'aud', emailOutbox: 'obx',
+} as const);
+
+// ---- tenancy --------------------------------------------------------------------------------------------
+export interface UserRow {
+  id: string; email: string; password_hash: string | null; name: string | null;
+  email_verified_at: Date | null; last_login_at: Date | null; created_at: Date; updated_at: Date;
+}
+export interface OrganizationRow {
+  id: string; name: string;
+  /** Overrides of the service defaults; null = default. */
+  min_escrow_micros: Micros | null; marketplace_slots: number | null; daily_email_budget: number | null;
+  auto_recharge_enabled: boolean; auto_recharge_threshold_micros: Micros | null;
+  auto_recharge_amount_micros: Micros | null; billing_email: string | null;
+  created_by_user_id: string | null; created_at: Date; updated_at: Date;
+}
+export interface MembershipRow { org_id: string; user_id: string; role: MembershipRole; created_at: Date; updated_at: Date }
+export interface SessionRow {
+  id: string; user_id: string; token_hash: string; active_org_id: string | null; ip: string | null;
+  user_agent: string | null; created_at: Date; last_seen_at: Date; expires_at: Date; revoked_at: Date | null;
+}
+
+// ---- apps -----------------------------------------------------------------------------------------------
+export type I18nText = Record<string, string>;
+export interface AppRow {
+  id: string; org_id: string; name: string; slug: string; description: string | null; tagline: string | null;
+  name_i18n: I18nText; description_i18n: I18nText; tagline_i18n: I18nText;
+  /** locale -> { source_hash, updated_at } */
+  i18n_meta: Record<string, { source_hash: string; updated_at: string }>;
+  support_email: string | null; icon_url: string | null; creator_code_settings: JsonObject;
+  sdk_key: string; sdk_key_hash: string; webhook_secret_hash: string; webhook_secret_hint: string | null;
+  webhook_secret_rotated_at: Date | null; purchase_api_key_hash: string | null; purchase_api_key_rotated_at: Date | null;
+  ios_validation_provider: 'subprovider' | 'app_store' | null;
+  android_validation_provider: 'subprovider' | 'google_play' | null;
+  attribution_window_hours: number;
+  ios_store_url: string | null; android_store_url: string | null; web_url: string | null;
+  ios_bundle_id: string | null; android_package_name: string | null; app_store_id: string | null;
+  apple_meta: JsonObject;
+  sdk_initialized_at: Date | null; sdk_name: string | null; sdk_version: string | null; sdk_platform: Platform | null;
+  sdk_init_meta: JsonObject; webhook_connected_at: Date | null; created_at: Date; updated_at: Date;
+}
+export interface StoreCredentialRow {
+  app_id: string; platform: CredentialPlatform;
+  ciphertext: Buffer; iv: Buffer; auth_tag: Buffer; enc_key_version: number;
+  key_id: string | null; issuer_id: string | null; bundle_id: string | null; package_name: string | null;
+  environment: Environment | null; check_status: CredentialCheckStatus; check_attempts: number;
+  checked_at: Date | null; last_error: string | null; uploaded_by_user_id: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+// ---- campaigns and creators -----------------------------------------------------------------------------
+export interface CampaignI18nEntry { name?: string; description?: string; source_hash: string; updated_at: string }
+export interface CampaignRow {
+  id: string; app_id: string; org_id: string; name: string; description: string | null;
+  campaign_type: CampaignType; status: CampaignStatus; commission_percentage: Decimal;
+  i18n: Record<string, CampaignI18nEntry>;
+  activated_at: Date | null; paused_at: Date | null; archived_at: Date | null; created_at: Date; updated_at: Date;
+}
+export interface BonusRuleRow {
+  id: string; campaign_id: string; name: string; threshold_conversions: number; bonus_micros: Micros;
+  active: boolean; created_at: Date; updated_at: Date;
+}
+export interface CreatorRow {
+  id: string; name: string; email: string | null; social_handle: string | null; follower_count: number | null;
+  avatar_url: string | null; language: string | null; created_at: Date; updated_at: Date;
+}
+export interface CreatorCodeRow {
+  id: string; app_id: string; campaign_id: string; creator_id: string; code: string;
+  status: CreatorCodeStatus; source: CreatorCodeSource; joined_at: Date; removed_at: Date | null;
+  created_at: Date; updated_at: Date;
+}
+export interface InvitationRow {
+  id: string; campaign_id: string; org_id: string; email: string; name: string | null; message: string | null;
+  lang: string | null; token_hash: string; status: InvitationStatus; expires_at: Date;
+  withdrawn_at: Date | null; accepted_at: Date | null; creator_id: string | null; invited_by: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+// ---- client funnel --------------------------------------------------------------------------------------
+export interface ClickRow {
+  id: string; app_id: string; campaign_id: string; creator_code_id: string; code: string; source: ClickSource;
+  ip: string | null; user_agent: string | null; platform: Platform | null; os_version: string | null;
+  language: string | null; timezone: string | null; screen: string | null; referrer: string | null;
+  device_hints: JsonObject; clicked_at: Date; claimed_at: Date | null; claimed_install_id: string | null;
+}
+export interface InstallRow {
+  id: string; app_id: string; device_id: string | null; platform: Platform | null;
+  device_brand: string | null; device_model: string | null; os_version: string | null; app_version: string | null;
+  screen_resolution: string | null; timezone: string | null; language: string | null;
+  ip: string | null; user_agent: string | null;
+  attributed: boolean; attribution_method: InstallAttributionMethod | null; click_id: string | null;
+  creator_code_id: string | null; campaign_id: string | null; referral_code: string | null;
+  attributed_at: Date | null; created_at: Date; updated_at: Date;
+}
+export interface IdentifyRow {
+  id: string; app_id: string; app_user_id: string; install_id: string | null; click_id: string | null;
+  device_id: string | null; ip: string | null; properties: JsonObject; attribution_backfilled: boolean;
+  created_at: Date;
+}
+export interface UserAttributionRow {
+  app_id: string; app_user_id: string; click_id: string | null; install_id: string | null;
+  creator_code_id: string; campaign_id: string; creator_id: string; referral_code: string;
+  method: AttributionMethod; attributed_at: Date;
+  /** First attributed conversion; from then on the user stays with this creator. */
+  converted_at: Date | null; updated_at: Date;
+}
+export interface SdkEventRow {
+  id: string; app_id: string; event_id: string; event_type: string; app_user_id: string;
+  properties: JsonObject; referral_code: string | null; platform: Platform | null;
+  environment: Environment | null; singleton_key: string | null; content_hash: string | null;
+  ip: string | null; created_at: Date;
+}
+
+// ---- free access ----------------------------------------------------------------------------------------
+export interface FreeAccessCodeRow {
+  id: string; app_id: string; code: string; name: string | null; entitlement: string;
+  access_duration_years: number | null; access_duration_days: number | null; expires_at: Date | null;
+  /** null = unlimited seats */
+  seat_limit: number | null; seats_used: number; blocked: boolean; blocked_at: Date | null;
+  custom_data: unknown; created_by: string | null; created_at: Date; updated_at: Date;
+}
+export interface FreeAccessGrantRow {
+  id: string; free_code_id: string; app_id: string; app_user_id: string; granted_at: Date;
+  /** null = open-ended */
+  access_expires_at: Date | null; last_redeemed_at: Date; redemption_count: number;
+  rc_grant: { attempted: boolean; ok: boolean; error?: string | null } | null; updated_at: Date;
+}
+export interface FreeAccessRedemptionRow {
+  id: string; grant_id: string; app_id: string; app_user_id: string; ip: string | null;
+  user_agent: string | null; already_granted: boolean; created_at: Date;
+}
+
+// ---- purchases ------------------------------------------------------------------------------------------
+export interface FxRateRow { currency: string; rate_date: DateOnly; usd_per_unit: Decimal; source: string; fetched_at: Date }
+export interface PurchaseEventRow {
+  /** Also the webhook answer's event_id. */
+  id: string; app_id: string; source: PurchaseEventSource; provider_event_id: string | null;
+  /** A PurchaseEventType, or an unknown type that was recorded and ignored. */
+  event_type: string; transaction_id: string | null; original_transaction_id: string | null;
+  event_timestamp_ms: number; purchased_at: Date | null; expires_at: Date | null;
+  app_user_id: string | null; original_app_user_id: string | null; aliases: string[];
+  product_id: string | null; new_product_id: string | null; period_type: string | null; store: string | null;
+  environment: Environment | null; is_test: boolean;
+  price_usd_micros: Micros | null; price_in_purchased_currency: Decimal | null; currency: string | null;
+  fx_rate: Decimal | null; takehome_percentage: Decimal | null;
+  cancel_reason: string | null; expiration_reason: string | null; is_trial_conversion: boolean | null;
+  subscriber_attributes: JsonObject; raw: JsonObject;
+  conversion_id: string | null; attributed: boolean; organic: boolean; referral_code: string | null;
+  processing_status: ProcessingStatus; error: string | null; received_at: Date; processed_at: Date | null;
+}
+export interface ConversionRow {
+  id: string; app_id: string; org_id: string; conversion_key: string; kind: ConversionKind; attributed: boolean;
+  campaign_id: string | null; creator_code_id: string | null; creator_id: string | null;
+  referral_code: string | null; attribution_method: AttributionMethod | null; attributed_at: Date | null;
+  app_user_id: string | null; product_id: string | null; store: string | null;
+  environment: Environment; is_test: boolean; status: ConversionStatus; period_type: string | null;
+  billing_cycles: number; trial: boolean; trial_converted_at: Date | null; current_period_ends_at: Date | null;
+  cancelled_at: Date | null; billing_issue_at: Date | null; churned_at: Date | null; refunded_at: Date | null;
+  first_purchase_event_id: string | null; last_event_type: string | null; last_event_at: Date | null;
+  workflow_id: string | null; created_at: Date; updated_at: Date;
+}
+export interface StorePurchaseProofRow {
+  app_id: string; proof_hash: string; platform: StorePlatform; workflow_id: string | null;
+  status: StoreProofStatus; purchase_event_id: string | null; result: JsonObject | null;
+  created_at: Date; updated_at: Date;
+}
+export interface RejectedWebhookRow { app_id: string; day: DateOnly; reason: string; count: number; last_at: Date }
+
+// ---- money ----------------------------------------------------------------------------------------------
+/** earn rows carry amounts >= 0, reversal rows the negated amounts: SUM() is always net. */
+export interface CommissionRow {
+  id: string; conversion_id: string; purchase_event_id: string; app_id: string; org_id: string;
+  campaign_id: string; creator_id: string; creator_code_id: string | null; kind: CommissionKind;
+  reverses_commission_id: string | null; environment: Environment;
+  revenue_usd_micros: Micros; commission_micros: Micros; platform_fee_micros: Micros;
+  commission_percentage: Decimal; platform_fee_percentage: Decimal | null; fx_rate: Decimal | null;
+  status: CommissionStatus; reversed_at: Date | null; paid_at: Date | null; created_at: Date; updated_at: Date;
+}
+export interface BonusAwardRow {
+  id: string; bonus_rule_id: string; campaign_id: string; creator_id: string; org_id: string;
+  amount_micros: Micros; threshold_conversions: number; progress_count: number; fraud_flags: JsonObject;
+  status: BonusAwardStatus; earned_at: Date; reviewed_at: Date | null; reviewed_by: string | null;
+  review_note: string | null; paid_at: Date | null; created_at: Date; updated_at: Date;
+}
+/**
+ * Append-only (DB trigger refuses UPDATE/DELETE). balance = SUM(balance_delta_micros),
+ * reserved = SUM(reserved_delta_micros), safe_available = balance - reserved. Signs (DB-enforced):
+ * topup +B/0, reserve 0/+R, release 0/-R, reversal 0/-R, payout -B/-R with |R| <= |B|, adjustment any (memo).
+ */
+export interface LedgerEntryRow {
+  id: number; org_id: string; entry_type: LedgerEntryType;
+  balance_delta_micros: Micros; reserved_delta_micros: Micros;
+  commission_id: string | null; bonus_award_id: string | null; idempotency_key: string;
+  external_ref: string | null; memo: string | null; created_by: string | null; created_at: Date;
+}
+export type WalletLedgerRow = LedgerEntryRow;
+
+// ---- agents, OAuth, audit -------------------------------------------------------------------------------
+export interface AgentKeyRow {
+  id: string; org_id: string; name: string; key_hash: string; key_prefix: string; scopes: AgentScope[];
+  created_by_user_id: string | null; created_at: Date; last_used_at: Date | null;
+  expires_at: Date | null; revoked_at: Date | null;
+}
+export interface OauthClientRow { client_id: string; metadata: JsonObject; created_at: Date; updated_at: Date }
+export interface OauthGrantRow {
+  id: string; user_id: string; client_id: string; org_ids: string[]; scopes: AgentScope[];
+  created_at: Date; updated_at: Date; last_used_at: Date | null; revoked_at: Date | null;
+}
+export interface OauthStoreRow {
+  model: string; id: string; payload: JsonObject; grant_id: string | null; user_code: string | null;
+  uid: string | null; expires_at: Date | null; consumed_at: Date | null; created_at: Date;
+}
+export interface AuditLogRow {
+  id: string; org_id: string | null; actor_type: AuditActorType; actor_id: string | null; action: string;
+  target_type: string | null; target_id: string | null; details: JsonObject; request_id: string | null;
+  ip: string | null; created_at: Date;
+}
+export interface ApiIdempotencyKeyRow {
+  principal: string; idempotency_key: string; method: string; path: string; request_hash: string;
+  /** null while the first request is still running */
+  status_code: number | null; response: unknown; created_at: Date; completed_at: Date | null;
+}
+
+// ---- content and ops ------------------------------------------------------------------------------------
+export interface AssetRow {
+  id: string; app_id: string; org_id: string; type: string; category: string | null; title: string | null;
+  description: string | null; url: string | null; storage_key: string | null; mime_type: string | null;
+  size_bytes: number | null; featured: boolean; uploaded_by: string | null; created_at: Date; updated_at: Date;
+}
+export interface EmailOutboxRow {
+  id: string; org_id: string | null; to_address: string; subject: string; body_text: string;
+  body_html: string | null; template: string | null; template_data: JsonObject; status: EmailStatus;
+  attempts: number; last_error: string | null; next_attempt_at: Date; sent_at: Date | null;
+  dedup_key: string; created_at: Date; updated_at: Date;
+}
+export interface SignedLinkUseRow {
+  nonce: string; purpose: string; org_id: string | null; used_at: Date; expires_at: Date | null;
+}
+
+/** Table name -> row type, for typed knex access: knex<TableRows['apps']>('apps'). */
+export interface TableRows {
+  users: UserRow; organizations: OrganizationRow; memberships: MembershipRow; sessions: SessionRow;
+  apps: AppRow; store_credentials: StoreCredentialRow;
+  campaigns: CampaignRow; bonus_rules: BonusRuleRow; creators: CreatorRow; creator_codes: CreatorCodeRow;
+  invitations: InvitationRow;
+  clicks: ClickRow; installs: InstallRow; identifies: IdentifyRow; user_attributions: UserAttributionRow;
+  sdk_events: SdkEventRow;
+  free_access_codes: FreeAccessCodeRow; free_access_grants: FreeAccessGrantRow;
+  free_access_redemptions: FreeAccessRedemptionRow;
+  fx_rates: FxRateRow; purchase_events: PurchaseEventRow; conversions: ConversionRow;
+  store_purchase_proofs: StorePurchaseProofRow; rejected_webhooks: RejectedWebhookRow;
+  commissions: CommissionRow; bonus_awards: BonusAwardRow; wallet_ledger: LedgerEntryRow;
+  agent_keys: AgentKeyRow; oauth_clients: OauthClientRow; oauth_grants: OauthGrantRow; oauth_store: OauthStoreRow;
+  audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;
+  assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow;
+}

@@ -1,0 +1,61 @@
+// The worker process: connection, bundle, activities, task queue. Wiring only.
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap, makeTelemetryFilterString } from '@temporalio/worker';
+import type { Knex } from 'knex';
+import { fileURLToPath } from 'node:url';
+import { createActivities } from '../activities/index.js';
+import type { Logger } from '../runtime/logger.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+let runtimeInstalled = false;
+
+/**
+ * Installs the SDK runtime once per process, logging through pino. `handleSignals: false` when the caller
+ * orchestrates shutdown itself (`svc dev` drains the worker before stopping the database).
+ */
+export function installRuntime(logger: Logger, opts: { handleSignals: boolean }): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const log = logger.child({ component: 'temporal' });
+  Runtime.install({
+    logger: {
+      log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message),
+      trace: (m, meta) => log.trace(meta ?? {}, m),
+      debug: (m, meta) => log.debug(meta ?? {}, m),
+      info: (m, meta) => log.info(meta ?? {}, m),
+      warn: (m, meta) => log.warn(meta ?? {}, m),
+      error: (m, meta) => log.error(meta ?? {}, m),
+    },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    shutdownSignals: opts.handleSignals ? ['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGUSR2'] : [],
+  });
+}
+
+let cachedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** Bundles the workflow code once per process (tests start many workers from one bundle). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  cachedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } });
+  return cachedBundle;
+}
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  db: Knex;
+  shutdownGraceTime?: number;
+}
+
+export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({ db: opts.db }),
+    shutdownGraceTime: opts.shutdownGraceTime ?? 10_000,
+  });
+  return { worker, connection };
+}

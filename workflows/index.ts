@@ -1,0 +1,2 @@
+// The workflow bundle's entry point: every workflow type the worker serves.
+export { systemCheckWorkflow } from './system-check.js';
