@@ -2,10 +2,13 @@
 // dev server run as child process groups that only this process stops, in order, after the worker has drained.
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
 import { clearDevState, dataDirOf, devMasterKey, readDevState, readJsonFile, writeDevState, writeJsonFile } from '../runtime/dev-state.js';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { stopStale } from '../runtime/managed-child.js';
+import { assertPortFree } from '../runtime/ports.js';
 import { createLogger } from '../runtime/logger.js';
 import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
@@ -47,13 +50,24 @@ export async function runDev(): Promise<void> {
   }
 
   try {
+    // A Temporal dev server left behind by a killed earlier run is ours to stop; then every port is checked up
+    // front, so a clash is reported before anything was started.
+    await stopStale(path.join(dataDir, 'temporal.pid'), 'start-dev');
+    await assertPortFree(config.PORT, 'PORT', 'The API');
+    if (!config.DATABASE_URL && !existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))) {
+      await assertPortFree(config.EMBEDDED_PG_PORT, 'EMBEDDED_PG_PORT', 'Embedded PostgreSQL');
+    }
+    if (!config.TEMPORAL_ADDRESS) {
+      await assertPortFree(config.TEMPORAL_PORT, 'TEMPORAL_PORT', 'The Temporal dev server');
+      await assertPortFree(config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT', 'The Temporal Web UI');
+    }
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       const pg = await startEmbeddedPostgres({
         dataDir: path.join(dataDir, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true,
         logFile: path.join(dataDir, 'postgres.log'),
       });
-      stops.push(pg.stop);
+      stops.push(() => pg.stop());
       databaseUrl = withDatabase(pg.url, 'svc');
       await ensureDatabase(databaseUrl);
     }
@@ -66,7 +80,7 @@ export async function runDev(): Promise<void> {
         binary: binary.path, port: config.TEMPORAL_PORT, uiPort: config.TEMPORAL_UI_PORT, namespace: config.TEMPORAL_NAMESPACE,
         dbFilename: path.join(dataDir, 'temporal.db'), logFile: path.join(dataDir, 'temporal.log'), pidFile: path.join(dataDir, 'temporal.pid'),
       });
-      stops.push(server.stop);
+      stops.push(() => server.stop());
       temporalAddress = server.address;
       temporalUi = server.uiUrl;
     }
@@ -78,9 +92,9 @@ export async function runDev(): Promise<void> {
 
     installRuntime(logger, { handleSignals: false });
     const worker = await startWorker(config, db, logger, temporalAddress);
-    stops.push(worker.stop);
+    stops.push(() => worker.stop());
     const api = await startApi(config, db, logger, temporalAddress);
-    stops.push(api.stop);
+    stops.push(() => api.stop());
 
     writeDevState(dataDir, {
       pid: process.pid, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,

@@ -47,6 +47,7 @@ export function displayPrefix(token: string): string {
 export function parseBearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const trimmed = header.trim();
+  if (/^bearer$/i.test(trimmed)) return undefined;
   const match = /^bearer\s+(.+)$/i.exec(trimmed);
   const token = (match ? match[1] ?? '' : trimmed).trim();
   return token.length > 0 && !/\s/.test(token) ? token : undefined;

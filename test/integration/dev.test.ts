@@ -1,0 +1,127 @@
+// `npm start` (= `svc dev`) from nothing: embedded PostgreSQL, the Temporal dev server with its UI, migrations,
+// worker, API, demo seed; operator commands find it from another terminal; Ctrl-C stops the whole tree; a restart
+// keeps the data. Also with external PostgreSQL and Temporal, and with a taken port.
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { canConnect, freePort } from '../../runtime/ports.js';
+import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
+import type { SeedResult } from '../../cli/seed.js';
+import { cliEnv, runSvc, SVC_BIN } from '../helpers/cli.js';
+import { useHarness } from '../helpers/harness.js';
+
+const h = useHarness(test, { worker: false, api: false });
+
+interface Dev { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+function startDev(env: NodeJS.ProcessEnv): Dev {
+  const child = spawn(process.execPath, [SVC_BIN, 'dev'], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(dev: Dev, text: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!dev.output().includes(text)) {
+    if (Date.now() > deadline || dev.child.exitCode !== null) throw new Error(`did not see "${text}":\n${dev.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function ports() {
+  return { PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
+}
+
+function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-dev-test-'));
+  chmodSync(dir, 0o755);
+  return path.join(dir, 'data');
+}
+
+const line = (out: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)?.[1];
+
+test.serial('npm start brings up everything, serves operators, stops cleanly and keeps data across restarts', async (t) => {
+  const p = await ports();
+  const env = cliEnv({ ...p, SVC_DATA_DIR: tempDataDir() });
+  const dev = startDev(env);
+  try {
+    await waitFor(dev, 'Ctrl-C stops everything');
+    const out = dev.output();
+    const api = `http://127.0.0.1:${p.PORT}`;
+    t.is(line(out, 'API'), api);
+    t.is(line(out, 'Temporal UI'), `http://127.0.0.1:${p.TEMPORAL_UI_PORT}`);
+    t.is(line(out, 'MCP'), `${api}/mcp`);
+    t.regex(out, /Demo SDK key\s+it_\S+/);
+    t.regex(out, /Agent key\s+it_mcp_\S+/);
+    t.regex(out, /login: demo\+\S+@example\.com \/ \S+/);
+    t.regex(out, /Pipeline check ok/);
+    const ready = await fetch(`${api}/readyz`);
+    t.is(ready.status, 200);
+    t.is((await fetch(`http://127.0.0.1:${p.TEMPORAL_UI_PORT}/`)).status, 200);
+
+    const seeded = await runSvc(['seed', '--json'], env);
+    t.is(seeded.code, 0, seeded.stderr);
+    const seed = JSON.parse(seeded.stdout) as SeedResult;
+    t.is(seed.base_url, api);
+
+    dev.child.kill('SIGINT');
+    t.is(await dev.exited, 0);
+    for (const port of [p.PORT, p.EMBEDDED_PG_PORT, p.TEMPORAL_PORT, p.TEMPORAL_UI_PORT]) {
+      t.false(await canConnect(Number(port)), `port ${port} still answers after Ctrl-C`);
+    }
+    const sdkKey = line(out, 'Demo SDK key');
+
+    const again = startDev(env);
+    try {
+      await waitFor(again, 'Ctrl-C stops everything');
+      t.is(line(again.output(), 'Demo SDK key'), sdkKey, 'the demo account is seeded once');
+      const key = await runSvc(['agent-key', 'create', '--org', seed.org_id, '--json'], env);
+      t.is(key.code, 0, `the organization seeded before the restart is still there: ${key.stderr}`);
+      again.child.kill('SIGTERM');
+      t.is(await again.exited, 0);
+    } finally {
+      again.child.kill('SIGKILL');
+    }
+  } finally {
+    dev.child.kill('SIGKILL');
+  }
+});
+
+test.serial('with DATABASE_URL and TEMPORAL_ADDRESS set, svc dev uses them and starts nothing embedded', async (t) => {
+  const p = await ports();
+  const env = cliEnv({ PORT: p.PORT, DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, SVC_DATA_DIR: tempDataDir() });
+  const dev = startDev(env);
+  try {
+    await waitFor(dev, 'Ctrl-C stops everything');
+    t.is((await fetch(`http://127.0.0.1:${p.PORT}/readyz`)).status, 200);
+    t.regex(dev.output(), /\(PostgreSQL: DATABASE_URL\)/);
+    t.regex(dev.output(), /external Temporal/);
+    const orgs = await h().db('organizations').count<{ count: string }[]>('* as count');
+    t.is(Number(orgs[0]!.count), 1, 'the demo account went into the configured database');
+    dev.child.kill('SIGINT');
+    t.is(await dev.exited, 0);
+  } finally {
+    dev.child.kill('SIGKILL');
+  }
+});
+
+test.serial('a taken port stops svc dev before anything starts, naming the variable to set', async (t) => {
+  const p = await ports();
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(Number(p.TEMPORAL_UI_PORT), '127.0.0.1', resolve));
+  try {
+    const dev = startDev(cliEnv({ ...p, SVC_DATA_DIR: tempDataDir() }));
+    t.is(await dev.exited, 1);
+    t.regex(dev.output(), /port \d+ is already in use\. Set TEMPORAL_UI_PORT/);
+    t.false(await canConnect(Number(p.EMBEDDED_PG_PORT)));
+    t.false(await canConnect(Number(p.TEMPORAL_PORT)));
+  } finally {
+    blocker.close();
+  }
+});

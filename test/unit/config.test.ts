@@ -1,0 +1,45 @@
+import test from 'ava';
+import { ConfigError, configMarkdownTable, loadConfig, VARIABLES } from '../../lib/config.js';
+
+test('defaults apply when nothing is set', (t) => {
+  const c = loadConfig({});
+  t.is(c.PORT, 8080);
+  t.is(c.HOST, '127.0.0.1');
+  t.is(c.TEMPORAL_NAMESPACE, 'default');
+  t.is(c.TEMPORAL_TASK_QUEUE, 'attribution');
+  t.is(c.TRUST_PROXY, false);
+  t.is(c.BASE_URL, 'http://127.0.0.1:8080');
+  t.is(c.DASHBOARD_URL, 'http://127.0.0.1:8080/dashboard');
+  t.is(c.DATABASE_URL, undefined);
+});
+
+test('values are coerced to their types', (t) => {
+  const c = loadConfig({ PORT: '9090', TRUST_PROXY: 'yes', BASE_URL: 'https://svc.example.com/', EMBEDDED_PG_PORT: '6000' });
+  t.is(c.PORT, 9090);
+  t.is(c.TRUST_PROXY, true);
+  t.is(c.BASE_URL, 'https://svc.example.com');
+  t.is(c.DASHBOARD_URL, 'https://svc.example.com/dashboard');
+  t.is(c.EMBEDDED_PG_PORT, 6000);
+});
+
+const bad: [string, Record<string, string>, string[]][] = [
+  ['non-numeric port', { PORT: 'abc' }, ['PORT']],
+  ['port out of range', { TEMPORAL_PORT: '70000' }, ['TEMPORAL_PORT']],
+  ['boolean that is neither', { TRUST_PROXY: 'maybe' }, ['TRUST_PROXY']],
+  ['URL without scheme', { DATABASE_URL: 'localhost/db' }, ['DATABASE_URL']],
+  ['unknown enum value', { LOG_LEVEL: 'loud' }, ['LOG_LEVEL']],
+  ['several at once', { PORT: '-1', FX_RATES_URL: 'nope' }, ['PORT', 'FX_RATES_URL']],
+];
+
+for (const [label, env, names] of bad) {
+  test(`config error names the bad variable: ${label}`, (t) => {
+    const err = t.throws(() => loadConfig(env), { instanceOf: ConfigError });
+    t.deepEqual([...err.variables].sort(), [...names].sort());
+    for (const name of names) t.true(err.message.includes(name), err.message);
+  });
+}
+
+test('the README table lists every variable', (t) => {
+  const table = configMarkdownTable();
+  for (const name of Object.keys(VARIABLES)) t.true(table.includes(`\`${name}\``), name);
+});
