@@ -1,6 +1,6 @@
 // Structured logs (pino). Anything that can carry a credential is redacted at the logger, so a careless log call
 // cannot leak a secret.
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const REDACT_PATHS = [
   'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization',
@@ -8,8 +8,9 @@ export const REDACT_PATHS = [
   '*.webhook_secret', '*.api_key', 'password', 'secret', 'token', 'private_key', 'webhook_secret', 'agent_key',
 ];
 
-export function createLogger(level: string, name = 'svc'): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+export function createLogger(level: string, name = 'svc', destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };
