@@ -5,6 +5,9 @@ import type { Server } from 'node:http';
 import { authenticate } from './auth/authenticate.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
+import { linkRoutes } from './links/routes.js';
+import { publicRoutes } from './public/routes.js';
+import { sdkRoutes } from './sdk/routes.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { createMetrics } from './middleware/metrics.js';
@@ -23,7 +26,10 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(metrics.middleware);
   app.use(jsonBody);
   app.use(authenticate);
-  app.use(health.routes()).use(health.allowedMethods());
+  // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
+  for (const router of [health, sdkRoutes(), publicRoutes(), linkRoutes()]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
   return app;
 }

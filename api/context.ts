@@ -21,6 +21,8 @@ export interface RequestState {
   credentialPresented?: boolean;
   body?: unknown;
   rawBody?: Buffer;
+  /** The validated body or query (api/middleware/validate.ts). */
+  input?: unknown;
   clientIp: string;
 }
 

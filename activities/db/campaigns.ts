@@ -28,3 +28,13 @@ export async function createCampaign(db: Knex, c: NewCampaign): Promise<{ id: st
   }).returning<{ id: string; status: CampaignStatus }[]>(['id', 'status']);
   return row!;
 }
+
+export interface PublicCampaign { id: string; name: string; description: string | null; commission_percentage: number }
+
+/** Active public campaigns of an app (GET /sdk/campaigns): what an app may show in a "creators" screen. */
+export async function listActivePublicCampaigns(db: Knex, appId: string): Promise<PublicCampaign[]> {
+  const rows = await db('campaigns').where({ app_id: appId, status: 'active', campaign_type: 'public' })
+    .orderBy('created_at', 'asc').select<{ id: string; name: string; description: string | null; commission_percentage: string }[]>(
+      'id', 'name', 'description', 'commission_percentage');
+  return rows.map((r) => ({ ...r, commission_percentage: Number(r.commission_percentage) }));
+}

@@ -23,3 +23,41 @@ export async function addCreatorCode(db: Knex, c: NewCreatorCode): Promise<{ id:
   }).returning<{ id: string; code: string }[]>(['id', 'code']);
   return row!;
 }
+
+export interface ActiveCreatorCode {
+  creatorCodeId: string;
+  code: string;
+  appId: string;
+  campaign: { id: string; name: string; description: string | null; commission_percentage: number; campaign_type: string };
+  creator: { id: string; name: string; social_handle: string | null; follower_count: number | null };
+}
+
+/**
+ * The creator code `code` (already cleaned up) of the app, when the code is active and its campaign is active:
+ * codes attribute only while the campaign is active.
+ */
+export async function findActiveCreatorCode(db: Knex, appId: string, code: string): Promise<ActiveCreatorCode | undefined> {
+  const row = await db('creator_codes as cc')
+    .join('campaigns as c', 'c.id', 'cc.campaign_id')
+    .join('creators as cr', 'cr.id', 'cc.creator_id')
+    .where({ 'cc.app_id': appId, 'cc.code': code, 'cc.status': 'active', 'c.status': 'active' })
+    .first<Record<string, unknown> | undefined>(
+      'cc.id as creator_code_id', 'cc.code', 'cc.app_id', 'c.id as campaign_id', 'c.name as campaign_name',
+      'c.description as campaign_description', 'c.commission_percentage', 'c.campaign_type', 'cr.id as creator_id',
+      'cr.name as creator_name', 'cr.social_handle', 'cr.follower_count',
+    );
+  if (!row) return undefined;
+  return {
+    creatorCodeId: row.creator_code_id as string,
+    code: row.code as string,
+    appId: row.app_id as string,
+    campaign: {
+      id: row.campaign_id as string, name: row.campaign_name as string, description: (row.campaign_description as string | null) ?? null,
+      commission_percentage: Number(row.commission_percentage), campaign_type: row.campaign_type as string,
+    },
+    creator: {
+      id: row.creator_id as string, name: row.creator_name as string, social_handle: (row.social_handle as string | null) ?? null,
+      follower_count: (row.follower_count as number | null) ?? null,
+    },
+  };
+}

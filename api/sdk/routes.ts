@@ -1,0 +1,32 @@
+// Client API (spec "Client API", base /api/sdk, auth: the app's SDK key). Hot paths: each answers from
+// PostgreSQL directly, without Temporal. /sdk/purchase, /sdk/attribution and /sdk/recent-conversions come with the
+// purchase pipeline.
+import { Router } from '@koa/router';
+import { guard } from '../auth/guard.js';
+import type { AppContext, RequestState } from '../context.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { validateBody, validateQuery } from '../middleware/validate.js';
+import { accessQuery, checkAccess } from './access.js';
+import { listCampaigns } from './campaigns.js';
+import { eventAliases, eventBody, trackEvent } from './event.js';
+import { identify, identifyBody, IDENTIFY_RATE } from './identify.js';
+import { init, initBody } from './init.js';
+import { setReferralCode, setReferralCodeBody } from './set-referral-code.js';
+import { trackInstall, trackInstallAliases, trackInstallBody } from './track-install.js';
+import { validateCode, validateCodeBody } from './validate-code.js';
+
+export function sdkRoutes(): Router<RequestState, AppContext> {
+  const router = new Router<RequestState, AppContext>({ prefix: '/api/sdk' });
+  router.use(guard({ allow: ['sdk'] }));
+
+  router.post('/init', validateBody(initBody), init);
+  router.post('/track-install', validateBody(trackInstallBody, { aliases: trackInstallAliases }), trackInstall);
+  router.post('/identify', rateLimit(IDENTIFY_RATE), validateBody(identifyBody), identify);
+  router.post('/event', validateBody(eventBody, { aliases: eventAliases }), trackEvent);
+  router.post('/validate-code', validateBody(validateCodeBody), validateCode);
+  router.post('/set-referral-code', validateBody(setReferralCodeBody), setReferralCode);
+  router.get('/access', validateQuery(accessQuery), checkAccess);
+  router.get('/campaigns', listCampaigns);
+
+  return router;
+}

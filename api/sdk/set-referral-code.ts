@@ -1,0 +1,9 @@
+// PLACEHOLDER: being implemented (issue 3).
+import { AppError } from '../../lib/errors.js';
+import type { AppContext } from '../context.js';
+
+export const setReferralCodeBody = { type: 'object' };
+
+export async function setReferralCode(_ctx: AppContext): Promise<void> {
+  throw new AppError(501, 'not implemented yet');
+}

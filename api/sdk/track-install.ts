@@ -1,0 +1,10 @@
+// PLACEHOLDER: being implemented (issue 3).
+import { AppError } from '../../lib/errors.js';
+import type { AppContext } from '../context.js';
+
+export const trackInstallBody = { type: 'object' };
+
+export async function trackInstall(_ctx: AppContext): Promise<void> {
+  throw new AppError(501, 'not implemented yet');
+}
+export const trackInstallAliases = {};
