@@ -3,6 +3,7 @@
 import Koa from 'koa';
 import type { Server } from 'node:http';
 import { authenticate } from './auth/authenticate.js';
+import { surfaceGuard } from './auth/surfaces.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
@@ -26,6 +27,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(metrics.middleware);
   app.use(jsonBody);
   app.use(authenticate);
+  app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
   for (const router of [health, sdkRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());

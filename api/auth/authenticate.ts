@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../../lib/credentials.js';
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
+import { TtlCache } from '../../lib/ttl-cache.js';
 import { findActiveAgentKeyByHash, findActiveSessionByHash, findAppByCredentialHash, touchAgentKey } from '../../activities/db/credentials.js';
 import type { Middleware } from '../context.js';
 
@@ -12,10 +13,20 @@ export type TokenResolver = (db: Knex, token: string) => Promise<Principal | und
 
 export const SESSION_COOKIE = 'svc_session';
 
+// Every app launch presents the SDK key: known keys are remembered for a minute (SDK keys are never rotated;
+// unknown keys are always looked up, so a new app works at once).
+const sdkKeys = new TtlCache<string, Principal>(60_000, 100_000);
+
 const byKind: Record<CredentialKind, TokenResolver> = {
   sdk_key: async (db, token) => {
-    const app = await findAppByCredentialHash(db, 'sdk_key_hash', hashToken(token));
-    return app && { kind: 'sdk', ...app };
+    const hash = hashToken(token);
+    const cached = sdkKeys.get(hash);
+    if (cached) return cached;
+    const app = await findAppByCredentialHash(db, 'sdk_key_hash', hash);
+    if (!app) return undefined;
+    const principal: Principal = { kind: 'sdk', ...app };
+    sdkKeys.set(hash, principal);
+    return principal;
   },
   webhook_secret: async (db, token) => {
     const app = await findAppByCredentialHash(db, 'webhook_secret_hash', hashToken(token));

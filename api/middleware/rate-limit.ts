@@ -1,32 +1,31 @@
-// Per-key request limits (spec "Limits": identify 2 requests per second per IP). In-process fixed windows: each API
-// process counts its own traffic (a shared store can replace `InProcessCounter` behind the same interface).
+// Per-key request limits (spec "Limits": identify 2 requests per second per IP). A sliding window: at most `limit`
+// admitted requests in any `windowMs`. In-process: each API process counts its own traffic (a shared store can
+// replace `SlidingWindowCounter` behind the RateCounter interface).
 import { RateLimitedError } from '../../lib/errors.js';
 import type { AppContext, Middleware } from '../context.js';
 
 export interface RateCounter {
-  /** Adds one hit for `key` in the window containing `now`; returns the count so far in that window. */
-  hit(key: string, windowMs: number, now: number): number;
+  /** Admits the request (and counts it) unless `limit` requests were admitted within the last `windowMs`. */
+  tryHit(key: string, limit: number, windowMs: number, now: number): boolean;
 }
 
-export class InProcessCounter implements RateCounter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+export class SlidingWindowCounter implements RateCounter {
+  private readonly hits = new Map<string, number[]>();
   private lastSweep = 0;
 
-  hit(key: string, windowMs: number, now: number): number {
-    const start = now - (now % windowMs);
-    const current = this.windows.get(key);
-    if (current && current.start === start) {
-      current.count += 1;
-      return current.count;
-    }
-    this.windows.set(key, { start, count: 1 });
-    if (now - this.lastSweep > 10 * windowMs) this.sweep(start);
-    return 1;
+  tryHit(key: string, limit: number, windowMs: number, now: number): boolean {
+    const since = now - windowMs;
+    const recent = (this.hits.get(key) ?? []).filter((t) => t > since);
+    const admitted = recent.length < limit;
+    if (admitted) recent.push(now);
+    this.hits.set(key, recent);
+    if (now - this.lastSweep > 60_000) this.sweep(since);
+    return admitted;
   }
 
-  private sweep(currentStart: number): void {
-    this.lastSweep = currentStart;
-    for (const [key, w] of this.windows) if (w.start < currentStart) this.windows.delete(key);
+  private sweep(since: number): void {
+    this.lastSweep = since;
+    for (const [key, times] of this.hits) if ((times.at(-1) ?? 0) <= since) this.hits.delete(key);
   }
 }
 
@@ -37,10 +36,10 @@ export interface RateLimitRule {
   key?: (ctx: AppContext) => string;
 }
 
-export function rateLimit(rule: RateLimitRule, counter: RateCounter = new InProcessCounter()): Middleware {
+export function rateLimit(rule: RateLimitRule, counter: RateCounter = new SlidingWindowCounter()): Middleware {
   return async (ctx, next) => {
     const key = `${rule.name}:${rule.key ? rule.key(ctx) : ctx.state.clientIp}`;
-    if (counter.hit(key, rule.windowMs, Date.now()) > rule.limit) {
+    if (!counter.tryHit(key, rule.limit, rule.windowMs, Date.now())) {
       throw new RateLimitedError(Math.max(1, Math.ceil(rule.windowMs / 1000)));
     }
     return next();

@@ -1,9 +1,24 @@
-// PLACEHOLDER: being implemented (issue 3).
-import { AppError } from '../../lib/errors.js';
+// GET /api/sdk/access?app_user_id=: the premium gate for free-access (comp) grants. Evaluated from the database on
+// every call (expiry, blocking, current seat limit), so the client's 5-minute positive cache is the only cache.
+import { findActiveAccessGrant } from '../../activities/db/free-access.js';
+import { BadRequestError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { sdkAppOf } from './sdk-app.js';
 
-export const accessQuery = { type: 'object' };
+// app_user_id is not `required` here: the spec wants a missing or empty id to be 400, not the generic 422.
+export const accessQuery = {
+  type: 'object',
+  properties: { app_user_id: { type: 'string' } },
+};
 
-export async function checkAccess(_ctx: AppContext): Promise<void> {
-  throw new AppError(501, 'not implemented yet');
+interface AccessQuery { app_user_id?: string }
+
+export async function checkAccess(ctx: AppContext): Promise<void> {
+  const appUserId = inputOf<AccessQuery>(ctx).app_user_id;
+  if (!appUserId?.trim()) throw new BadRequestError('app_user_id is required.');
+  const grant = await findActiveAccessGrant(ctx.deps.db, sdkAppOf(ctx).appId, appUserId);
+  ctx.body = grant
+    ? { has_access: true, source: 'comp', entitlement: grant.entitlement, expires_at: grant.expires_at?.toISOString() ?? null, code: grant.code }
+    : { has_access: false, source: null, entitlement: null, expires_at: null, code: null };
 }

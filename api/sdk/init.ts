@@ -1,9 +1,37 @@
-// PLACEHOLDER: being implemented (issue 3).
-import { AppError } from '../../lib/errors.js';
+// POST /api/sdk/init: the start-up check every app launch makes. Marks the SDK as installed for the setup page.
+import { recordSdkInit } from '../../activities/db/apps.js';
+import { UnauthorizedError } from '../../lib/errors.js';
+import { isStoreDirect } from '../../lib/validation-providers.js';
 import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { sdkAppOf } from './sdk-app.js';
 
-export const initBody = { type: 'object' };
+export const initBody = {
+  type: 'object',
+  required: ['app_version', 'sdk_version', 'platform'],
+  properties: {
+    app_version: { type: 'string', minLength: 1, maxLength: 64 },
+    sdk_version: { type: 'string', minLength: 1, maxLength: 64 },
+    platform: { enum: ['ios', 'android', 'web'] },
+    sdk_name: { type: 'string', maxLength: 64 },
+    runtime: { enum: ['capacitor', 'cordova', 'twa', 'pwa', 'browser'] },
+  },
+} as const;
 
-export async function init(_ctx: AppContext): Promise<void> {
-  throw new AppError(501, 'not implemented yet');
+interface InitInput { app_version: string; sdk_version: string; platform: 'ios' | 'android' | 'web'; sdk_name?: string; runtime?: string }
+
+export async function init(ctx: AppContext): Promise<void> {
+  const input = inputOf<InitInput>(ctx);
+  const app = await recordSdkInit(ctx.deps.db, sdkAppOf(ctx).appId, {
+    platform: input.platform, sdkName: input.sdk_name ?? null, sdkVersion: input.sdk_version, appVersion: input.app_version, runtime: input.runtime ?? null,
+  });
+  if (!app) throw new UnauthorizedError('The SDK key belongs to no app.');
+  ctx.body = {
+    app_id: app.id,
+    app_name: app.name,
+    attribution_window_hours: app.attribution_window_hours,
+    campaigns: app.campaigns,
+    store_direct: isStoreDirect(input.platform, app),
+    initialized: true,
+  };
 }

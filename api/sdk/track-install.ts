@@ -1,10 +1,55 @@
-// PLACEHOLDER: being implemented (issue 3).
-import { AppError } from '../../lib/errors.js';
+// POST /api/sdk/track-install: decides once per install whether it was referred (spec "track-install").
+import { getAttributionSettings } from '../../activities/db/apps.js';
+import { decideInstall } from '../../activities/db/install-attribution.js';
+import { camelAliases } from '../../lib/aliases.js';
 import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { sdkAppOf } from './sdk-app.js';
 
-export const trackInstallBody = { type: 'object' };
+const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 
-export async function trackInstall(_ctx: AppContext): Promise<void> {
-  throw new AppError(501, 'not implemented yet');
+export const trackInstallBody = {
+  type: 'object',
+  required: ['platform'],
+  properties: {
+    platform: { enum: ['ios', 'android', 'web'] },
+    device_id: { type: 'string', minLength: 1, maxLength: 128 },
+    device_brand: text(64), device_model: text(64), os_version: text(32), app_version: text(64),
+    screen_resolution: text(32), timezone: text(64), language: text(35),
+    referral_code: text(64), click_id: text(64),
+  },
+} as const;
+
+export const trackInstallAliases = camelAliases(Object.keys(trackInstallBody.properties));
+
+interface TrackInstallBody {
+  platform: 'ios' | 'android' | 'web'; device_id?: string; device_brand?: string; device_model?: string; os_version?: string;
+  app_version?: string; screen_resolution?: string; timezone?: string; language?: string; referral_code?: string; click_id?: string;
 }
-export const trackInstallAliases = {};
+
+export async function trackInstall(ctx: AppContext): Promise<void> {
+  const b = inputOf<TrackInstallBody>(ctx);
+  const { appId } = sdkAppOf(ctx);
+  const settings = await getAttributionSettings(ctx.deps.db, appId);
+  const decision = await decideInstall(ctx.deps.db, {
+    appId, windowHours: settings.attribution_window_hours, deviceId: b.device_id ?? null, platform: b.platform,
+    deviceBrand: b.device_brand, deviceModel: b.device_model, osVersion: b.os_version, appVersion: b.app_version,
+    screenResolution: b.screen_resolution, timezone: b.timezone, language: b.language,
+    ip: ctx.state.clientIp || null, userAgent: ctx.get('user-agent') || null,
+    referralCode: b.referral_code ?? null, clickId: b.click_id ?? null,
+  });
+  if (!decision.attributed) {
+    ctx.body = { attributed: false, install_recorded: decision.installRecorded, message: 'No matching referral click was found; the install is organic.' };
+    return;
+  }
+  ctx.body = {
+    attributed: true,
+    referral_code: decision.click.code,
+    attribution_method: decision.method,
+    clicked_at: new Date(decision.click.clickedAt).toISOString(),
+    click_id: decision.click.id,
+    install_recorded: decision.installRecorded,
+    message: `Install attributed to referral code ${decision.click.code}.`,
+    ...(decision.reClaimed ? { re_claimed: true } : {}),
+  };
+}

@@ -1,0 +1,85 @@
+// track-install as one transaction: count the install once per device, then attribute it at most once, claiming
+// at most one click (link parameters first, then IP + device matching). Concurrent installs cannot both claim one
+// click: the claim is a conditional update and installs.click_id is unique.
+import type { Knex } from 'knex';
+import { cleanupCode } from '../../lib/codes.js';
+import { hintsAgree, type DeviceHints, type Platform } from '../../lib/device.js';
+import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp, type ClickRow } from './clicks.js';
+import { insertInstall, markInstallAttributed, type AttributionMethod, type InstallRow, type NewInstall } from './installs.js';
+
+export interface TrackInstallInput extends NewInstall {
+  windowHours: number;
+  referralCode: string | null;
+  clickId: string | null;
+}
+
+export type InstallDecision =
+  | { attributed: true; installRecorded: boolean; reClaimed: boolean; method: AttributionMethod; click: { id: string; code: string; clickedAt: Date } }
+  | { attributed: false; installRecorded: boolean };
+
+export async function decideInstall(db: Knex, input: TrackInstallInput): Promise<InstallDecision> {
+  return db.transaction(async (trx) => {
+    const install = input.deviceId ? await insertInstall(trx, input) : await insertInstall(trx, { ...input, deviceId: null });
+    if (!install.created) {
+      const existing = await lockInstall(trx, install.id);
+      if (existing.attributed && existing.click_id) {
+        const click = await findClick(trx, input.appId, existing.click_id);
+        if (click) return { attributed: true, installRecorded: false, reClaimed: true, method: existing.attribution_method!, click: summary(click) };
+      }
+      // An organic device can still be attributed when it now arrives with explicit link parameters.
+      const upgraded = await attributeByLink(trx, input, existing.id);
+      return upgraded ? { ...upgraded, installRecorded: false } : { attributed: false, installRecorded: false };
+    }
+    const decision = (await attributeByLink(trx, input, install.id)) ?? (await attributeByIpAndDevice(trx, input, install.id));
+    return decision ? { ...decision, installRecorded: true } : { attributed: false, installRecorded: true };
+  });
+}
+
+type Attributed = Omit<Extract<InstallDecision, { attributed: true }>, 'installRecorded'>;
+
+async function lockInstall(trx: Knex.Transaction, installId: string): Promise<InstallRow> {
+  return trx('installs').where('id', installId).forUpdate().first<InstallRow>();
+}
+
+/** `referral_code` + `click_id` carried into the app by the link: an exact attribution. */
+async function attributeByLink(trx: Knex.Transaction, input: TrackInstallInput, installId: string): Promise<Attributed | undefined> {
+  if (!input.clickId || !input.referralCode) return undefined;
+  const click = await findClick(trx, input.appId, input.clickId);
+  if (!click || click.code !== cleanupCode(input.referralCode) || !withinWindow(click, input.windowHours)) return undefined;
+  if (!(await campaignIsActive(trx, click.campaign_id))) return undefined;
+  return claim(trx, click, installId, 'link_param');
+}
+
+/** The most recent unclaimed click from the same IP whose device hints agree with the install's. */
+async function attributeByIpAndDevice(trx: Knex.Transaction, input: TrackInstallInput, installId: string): Promise<Attributed | undefined> {
+  if (!input.ip) return undefined;
+  const installHints: DeviceHints = {
+    platform: input.platform, osVersion: input.osVersion, language: input.language, timezone: input.timezone, screen: input.screenResolution,
+  };
+  const candidates = (await findUnclaimedClicksFromIp(trx, input.appId, input.ip, input.windowHours)).filter((c) => hintsAgree(clickHints(c), installHints));
+  for (const click of candidates) {
+    const won = await claim(trx, click, installId, 'ip_device_match');
+    if (won) return won;
+  }
+  return undefined;
+}
+
+async function claim(trx: Knex.Transaction, click: ClickRow, installId: string, method: AttributionMethod): Promise<Attributed | undefined> {
+  if (!(await claimClick(trx, click.id, installId))) return undefined;
+  await markInstallAttributed(trx, installId, {
+    method, clickId: click.id, creatorCodeId: click.creator_code_id, campaignId: click.campaign_id, referralCode: click.code,
+  });
+  return { attributed: true, reClaimed: false, method, click: summary(click) };
+}
+
+async function campaignIsActive(trx: Knex.Transaction, campaignId: string): Promise<boolean> {
+  return (await trx('campaigns').where({ id: campaignId, status: 'active' }).first('id')) !== undefined;
+}
+
+function withinWindow(click: ClickRow, hours: number): boolean {
+  return Date.now() - new Date(click.clicked_at).getTime() <= hours * 3_600_000;
+}
+
+function summary(click: ClickRow): { id: string; code: string; clickedAt: Date } {
+  return { id: click.id, code: click.code, clickedAt: click.clicked_at };
+}

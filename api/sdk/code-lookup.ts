@@ -1,0 +1,26 @@
+// What a typed code is, shared by validate-code and set-referral-code so both apply the same precedence: a creator
+// code of an active campaign first, then a free-access code (spec "POST /sdk/validate-code").
+import type { Knex } from 'knex';
+import { findActiveCreatorCode, type ActiveCreatorCode } from '../../activities/db/creators.js';
+import { findFreeAccessCode, type FreeAccessCode } from '../../activities/db/free-access.js';
+
+export type FoundCode =
+  | { kind: 'creator'; creatorCode: ActiveCreatorCode }
+  | { kind: 'free'; freeCode: FreeAccessCode };
+
+/** `code` must already be cleaned up. A creator code of a paused or draft campaign is not found. */
+export async function findCodeForApp(db: Knex, appId: string, code: string): Promise<FoundCode | undefined> {
+  const creatorCode = await findActiveCreatorCode(db, appId, code);
+  if (creatorCode) return { kind: 'creator', creatorCode };
+  const freeCode = await findFreeAccessCode(db, appId, code);
+  return freeCode ? { kind: 'free', freeCode } : undefined;
+}
+
+/** Human text for a free-access code, e.g. "Free premium access for 1 year and 30 days". */
+export function describeFreeAccess(c: Pick<FreeAccessCode, 'entitlement' | 'access_duration_years' | 'access_duration_days'>): string {
+  const parts: string[] = [];
+  if (c.access_duration_years) parts.push(`${c.access_duration_years} year${c.access_duration_years === 1 ? '' : 's'}`);
+  if (c.access_duration_days) parts.push(`${c.access_duration_days} day${c.access_duration_days === 1 ? '' : 's'}`);
+  const openEnded = c.access_duration_years === null && c.access_duration_days === null;
+  return `Free ${c.entitlement} access ${openEnded ? 'with no end date' : `for ${parts.join(' and ') || '0 days'}`}`;
+}
