@@ -3,7 +3,7 @@
 // click: the claim is a conditional update and installs.click_id is unique.
 import type { Knex } from 'knex';
 import { cleanupCode } from '../../lib/codes.js';
-import { hintsAgree, type DeviceHints, type Platform } from '../../lib/device.js';
+import { hintsAgree, type DeviceHints } from '../../lib/device.js';
 import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp, type ClickRow } from './clicks.js';
 import { insertInstall, markInstallAttributed, type AttributionMethod, type InstallRow, type NewInstall } from './installs.js';
 
