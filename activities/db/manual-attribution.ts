@@ -27,7 +27,7 @@ export async function recordManualCodeEntry(db: Knex, e: ManualCodeEntry): Promi
   return db.transaction(async (trx) => {
     if (e.ip) {
       // Serialises entries of one code from one IP, so two concurrent taps cannot both pass the check below.
-      // await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`manual-code:${cc.creatorCodeId}:${e.ip}`]);
+      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`manual-code:${cc.creatorCodeId}:${e.ip}`]);
       const hours = await readAttributionWindowHours(trx, e.appId);
       if (await hasAttributedInstallFromIp(trx, e.appId, cc.creatorCodeId, e.ip, hours)) return { alreadyAttributed: true };
     }

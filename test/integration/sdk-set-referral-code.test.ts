@@ -3,6 +3,7 @@
 // install from the same IP within the app's window; unknown or inactive codes are 404. The free-access path is in
 // sdk-free-access.test.ts. Each test uses its own client IPs: ava runs them concurrently.
 import test from 'ava';
+import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../activities/db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
@@ -131,15 +132,43 @@ test("outside the app's attribution window the same IP records a new entry", asy
   t.like((await setCode({ code: app.creator_code }, '198.51.100.8', app.sdk_key)).body, { already_attributed: true });
 });
 
-test('concurrent entries of one code from one IP record exactly one click and install', async (t) => {
+// Serial, and deterministic rather than a hopeful race: the test holds the creator code's row lock, so every request
+// stalls at its click insert (the foreign-key check) AFTER its duplicate check. Without serialisation of entries
+// from one IP each would pass that check and record its own click and install.
+test.serial('concurrent entries of one code from one IP record exactly one click and install', async (t) => {
   const cr = await addCreator();
-  const answers = await Promise.all(Array.from({ length: 6 }, () => setCode({ code: cr.code }, '198.51.100.9')));
+  const trx = await h().db.transaction();
+  let answers: Awaited<ReturnType<typeof setCode>>[];
+  try {
+    await trx('creator_codes').where('id', cr.creatorCodeId).forUpdate().first();
+    // 4 requests: the harness pool has 5 connections and this transaction holds one.
+    const pending = Promise.all(Array.from({ length: 4 }, () => setCode({ code: cr.code }, '198.51.100.9')));
+    await waitForLockWaiters(trx, 4);
+    await trx.commit();
+    answers = await pending;
+  } finally {
+    if (!trx.isCompleted()) await trx.rollback();
+  }
   t.true(answers.every((r) => r.status === 200 && r.body.success === true));
   t.is(answers.filter((r) => r.body.already_attributed === false).length, 1);
   const { clicks, installs } = await countsFor(cr.creatorCodeId);
   t.is(clicks.length, 1);
   t.is(installs.length, 1);
 });
+
+/** Polls (on the holder's own connection) until `n` backends wait on a lock in the manual-entry path. */
+async function waitForLockWaiters(db: Knex, n: number): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    await db.raw('select pg_stat_clear_snapshot()'); // activity is snapshotted once per transaction otherwise
+    const { rows } = await db.raw<{ rows: { n: number }[] }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'
+       and (query like '%pg_advisory_xact_lock%' or query like 'insert into "clicks"%')`,
+    );
+    if (rows[0]!.n >= n) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`expected ${n} requests waiting on a lock`);
+}
 
 test('an unknown, malformed or inactive code is 404 with detail and records nothing', async (t) => {
   for (const code of ['NOSUCHCODE', 'ab', '']) {
