@@ -1,9 +1,9 @@
 // POST /api/sdk/init: the start-up check every app launch makes. Marks the SDK as installed for the setup page.
-import { recordSdkInit } from '../../activities/db/apps.js';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { isStoreDirect } from '../../lib/validation-providers.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { initSnapshot } from './app-snapshot-cache.js';
 import { sdkAppOf } from './sdk-app.js';
 
 export const initBody = {
@@ -22,7 +22,7 @@ interface InitInput { app_version: string; sdk_version: string; platform: 'ios' 
 
 export async function init(ctx: AppContext): Promise<void> {
   const input = inputOf<InitInput>(ctx);
-  const app = await recordSdkInit(ctx.deps.db, sdkAppOf(ctx).appId, {
+  const app = await initSnapshot(ctx.deps.db, sdkAppOf(ctx).appId, {
     platform: input.platform, sdkName: input.sdk_name ?? null, sdkVersion: input.sdk_version, appVersion: input.app_version, runtime: input.runtime ?? null,
   });
   if (!app) throw new UnauthorizedError('The SDK key belongs to no app.');

@@ -12,10 +12,10 @@ import { request } from '../helpers/http.js';
 
 const h = useHarness(test, { worker: false, api: false });
 
-function capture() {
+function capture(level = 'info') {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({ write(chunk: Buffer, _enc, cb) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); cb(); } });
-  return { lines, logger: createLogger('info', 'test', stream) };
+  return { lines, logger: createLogger(level, 'test', stream) };
 }
 
 test('secret-looking fields are redacted wherever they appear', (t) => {
@@ -27,7 +27,7 @@ test('secret-looking fields are redacted wherever they appear', (t) => {
 });
 
 test('the access log has the request id, method, path and status, and neither credentials nor query strings', async (t) => {
-  const { lines, logger } = capture();
+  const { lines, logger } = capture('debug');
   const router = new Router<RequestState, AppContext>();
   router.post('/probe', (ctx) => { ctx.state.log.info({ body: ctx.state.body }, 'handler saw body'); ctx.body = { ok: true }; });
   const app = createApp({ config: loadConfig({}), db: h().db, temporal: h().temporal, logger });
@@ -43,6 +43,22 @@ test('the access log has the request id, method, path and status, and neither cr
     t.false(text.includes('TOPSECRET'));
     t.false(text.includes('PEMSECRET'));
     t.false(text.includes('alice@example.com'));
+  } finally {
+    await closeServer(server, 100);
+  }
+});
+
+test('successful requests log at debug, client errors at info', async (t) => {
+  const { lines, logger } = capture('info');
+  const app = createApp({ config: loadConfig({}), db: h().db, temporal: h().temporal, logger });
+  const server = await listen(app, 0, '127.0.0.1');
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await request(base, 'GET', '/healthz');
+    await request(base, 'GET', '/api/sdk/init');
+    const access = lines.filter((l) => l.msg === 'request');
+    t.is(access.length, 1);
+    t.like(access[0], { path: '/api/sdk/init', status: 401, level: 30 });
   } finally {
     await closeServer(server, 100);
   }

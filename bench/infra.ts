@@ -1,0 +1,59 @@
+// What a benchmark needs around it: a database (DATABASE_URL or embedded PostgreSQL), migrated, and servers in
+// child processes so the load generator does not share an event loop with them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDatabase } from '../cli/database.js';
+import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
+import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { freePort } from '../runtime/ports.js';
+import { PROJECT_ROOT } from '../runtime/temporal-binaries.js';
+
+export interface BenchDatabase { url: string; stop(): Promise<void> }
+
+export async function benchDatabase(name: string): Promise<BenchDatabase> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopPg = async () => undefined;
+  if (!adminUrl) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-pg-'));
+    chmodSync(dir, 0o755);
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), persistent: false });
+    adminUrl = pg.url;
+    stopPg = async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); };
+  }
+  const url = withDatabase(adminUrl, `${name}_${Date.now().toString(36)}`);
+  await ensureDatabase(url);
+  const db = createDb(url, 1);
+  await migrateLatest(db);
+  await db.destroy();
+  return {
+    url,
+    stop: async () => {
+      const admin = createDb(withDatabase(adminUrl, 'postgres'), 1);
+      await admin.raw(`drop database if exists "${new URL(url).pathname.slice(1)}" with (force)`);
+      await admin.destroy();
+      await stopPg();
+    },
+  };
+}
+
+export interface BenchServer { url: string; child: ChildProcess; stop(): Promise<void> }
+
+/** Starts `node --import tsx <script> [args]` and waits until `url/readyPath` answers (or an IPC 'ready'). */
+export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath = '/healthz'): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], {
+    cwd: PROJECT_ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`${url}${readyPath}`).then(() => true, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url, child,
+    stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+  };
+}
