@@ -8,6 +8,7 @@ import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -19,6 +20,7 @@ export type SvcApp = Koa<RequestState, AppContext>;
 export function createApp(deps: ApiDeps): SvcApp {
   const app = new Koa<RequestState, AppContext>({ proxy: deps.config.TRUST_PROXY, proxyIpHeader: 'X-Forwarded-For' });
   app.context.deps = deps;
+  app.context.caches = createApiCaches(deps.appChanges);
   const metrics = createMetrics();
   const health = healthRoutes(metrics.registry);
 

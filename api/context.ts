@@ -5,13 +5,17 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { Config } from '../lib/config.js';
 import type { Principal } from '../lib/principal.js';
+import type { ChangeFeed } from '../lib/app-scoped-cache.js';
 import type { Logger } from '../runtime/logger.js';
+import type { ApiCaches } from './sdk-caches.js';
 
 export interface ApiDeps {
   config: Config;
   db: Knex;
   temporal: Client;
   logger: Logger;
+  /** Push invalidation for the read caches; without it nothing is cached. */
+  appChanges?: ChangeFeed;
 }
 
 export interface RequestState {
@@ -26,5 +30,5 @@ export interface RequestState {
   clientIp: string;
 }
 
-export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps };
+export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches };
 export type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<void>;

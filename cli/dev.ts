@@ -93,7 +93,7 @@ export async function runDev(): Promise<void> {
     installRuntime(logger, { handleSignals: false });
     const worker = await startWorker(config, db, logger, temporalAddress);
     stops.push(() => worker.stop());
-    const api = await startApi(config, db, logger, temporalAddress);
+    const api = await startApi(config, db, logger, temporalAddress, databaseUrl);
     stops.push(() => api.stop());
 
     writeDevState(dataDir, {

@@ -53,7 +53,8 @@ async function withDb<T>(config: Config, fn: (db: ReturnType<typeof createDb>) =
 async function runRole(role: 'api' | 'worker'): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, `svc-${role}`);
-  const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
+  const databaseUrl = requireDatabaseUrl(config);
+  const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
   const address = config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS;
   if (role === 'worker') {
     // The SDK's own signal handling drains the worker on SIGINT/SIGTERM; run() then resolves.
@@ -63,7 +64,7 @@ async function runRole(role: 'api' | 'worker'): Promise<void> {
     await db.destroy();
     return;
   }
-  const api = await startApi(config, db, logger, address);
+  const api = await startApi(config, db, logger, address, databaseUrl);
   logger.info({ url: config.BASE_URL }, 'api listening');
   const stop = async () => {
     await api.stop();

@@ -4,23 +4,28 @@ import type { Server } from 'node:http';
 import { closeServer, createApp, listen } from '../api/app.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../runtime/logger.js';
+import { AppChangeFeed } from '../runtime/app-change-feed.js';
 import { assertPortFree } from '../runtime/ports.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import { createWorker } from '../worker/worker.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
+
 export interface Running { stop(): Promise<void> }
 
-export async function startApi(config: Config, db: Knex, logger: Logger, temporalAddress: string): Promise<Running & { server: Server }> {
+export async function startApi(config: Config, db: Knex, logger: Logger, temporalAddress: string, databaseUrl: string): Promise<Running & { server: Server }> {
   await assertPortFree(config.PORT, 'PORT', 'The API');
   const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
-  const app = createApp({ config, db, temporal, logger });
+  const appChanges = new AppChangeFeed(databaseUrl, logger);
+  await appChanges.start().catch((err: unknown) => logger.warn({ err }, 'app change feed unavailable: serving without read caches'));
+  const app = createApp({ config, db, temporal, logger, appChanges });
   const server = await listen(app, config.PORT, config.HOST);
   return {
     server,
     stop: async () => {
       await closeServer(server);
+      await appChanges.close();
       await temporal.connection.close();
     },
   };

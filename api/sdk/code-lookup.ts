@@ -3,10 +3,24 @@
 import type { Knex } from 'knex';
 import { findActiveCreatorCode, type ActiveCreatorCode } from '../../activities/db/creators.js';
 import { findFreeAccessCode, type FreeAccessCode } from '../../activities/db/free-access.js';
+import type { ApiCaches } from '../sdk-caches.js';
 
 export type FoundCode =
   | { kind: 'creator'; creatorCode: ActiveCreatorCode }
   | { kind: 'free'; freeCode: FreeAccessCode };
+
+/**
+ * The same look-up through the API's code cache (validate-code: read-only, hot). Rows are cached, rules such as a
+ * free code's expiry are still evaluated by the caller at every call.
+ */
+export async function findCodeForAppCached(db: Knex, caches: ApiCaches, appId: string, code: string): Promise<FoundCode | undefined> {
+  const cached = caches.codes.get(appId, code);
+  if (cached !== undefined) return cached ?? undefined;
+  const token = caches.codes.begin(appId);
+  const found = await findCodeForApp(db, appId, code);
+  caches.codes.set(appId, code, found ?? null, token);
+  return found;
+}
 
 /** `code` must already be cleaned up. A creator code of a paused or draft campaign is not found. */
 export async function findCodeForApp(db: Knex, appId: string, code: string): Promise<FoundCode | undefined> {

@@ -5,7 +5,7 @@ import { isFreeCodeRedeemable, type FreeAccessCode } from '../../activities/db/f
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { describeFreeAccess, findCodeForApp } from './code-lookup.js';
+import { describeFreeAccess, findCodeForAppCached } from './code-lookup.js';
 import { sdkAppOf } from './sdk-app.js';
 
 export const validateCodeBody = {
@@ -23,7 +23,7 @@ export async function validateCode(ctx: AppContext): Promise<void> {
     ctx.body = invalid('INVALID_FORMAT', 'Codes are 4 to 20 characters: letters, digits, _ or -.');
     return;
   }
-  const found = await findCodeForApp(ctx.deps.db, appId, code);
+  const found = await findCodeForAppCached(ctx.deps.db, ctx.caches, appId, code);
   if (!found) ctx.body = invalid('CODE_NOT_FOUND', 'This code does not exist or is not active.');
   else if (found.kind === 'creator') ctx.body = describeCreatorCode(found.creatorCode);
   else if (!isFreeCodeRedeemable(found.freeCode)) ctx.body = invalid('CODE_EXPIRED', 'This code has expired or has no seats left.');

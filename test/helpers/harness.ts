@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, createApp, listen, type SvcApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
+import { AppChangeFeed } from '../../runtime/app-change-feed.js';
 import { createLogger, type Logger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -24,12 +25,16 @@ export interface Harness {
   server: Server;
   app: SvcApp;
   logger: Logger;
+  /** Resolves once the API has heard of every change committed so far (no-op without caches). */
+  syncCaches: () => Promise<void>;
 }
 
 export interface HarnessOptions {
   worker?: boolean;
   api?: boolean;
   env?: Record<string, string>;
+  /** Run the API with its read caches and their change feed, as `svc api` does (`syncCaches` then matters). */
+  caches?: boolean;
   /** Extra routes for this file, mounted before the app starts listening (Koa composes middleware once). */
   mount?: (app: SvcApp) => void;
 }
@@ -87,7 +92,14 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
 
     let server: Server | undefined;
     let baseUrl = '';
-    const app = createApp({ config, db: database.db, temporal, logger });
+    let appChanges: AppChangeFeed | undefined;
+    if (opts.caches) {
+      const feed = new AppChangeFeed(database.url, logger);
+      await feed.start();
+      stops.push(() => feed.close());
+      appChanges = feed;
+    }
+    const app = createApp({ config, db: database.db, temporal, logger, appChanges });
     opts.mount?.(app);
     if (opts.api !== false) {
       server = await listen(app, 0, '127.0.0.1');
@@ -97,7 +109,10 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
       const s = server;
       stops.push(() => closeServer(s, 1000));
     }
-    harness = { config, db: database.db, database, temporal, taskQueue, baseUrl, server: server!, app, logger };
+    harness = {
+      config, db: database.db, database, temporal, taskQueue, baseUrl, server: server!, app, logger,
+      syncCaches: async () => { await appChanges?.sync(); },
+    };
     return harness;
   }
 

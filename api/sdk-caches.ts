@@ -1,0 +1,24 @@
+// The API's read caches of per-app data, alive only while the app-change feed is (runtime/app-change-feed.ts).
+// Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
+import type { InitAnswer } from '../activities/db/apps.js';
+import { AppScopedCache, type ChangeFeed } from '../lib/app-scoped-cache.js';
+import { TtlCache } from '../lib/ttl-cache.js';
+import type { FoundCode } from './sdk/code-lookup.js';
+
+// Entries live long because invalidation is push-based; the TTL only bounds a missed notification.
+const ENTRY_TTL_MS = 5 * 60_000;
+
+export interface ApiCaches {
+  initSnapshots: AppScopedCache<InitAnswer>;
+  /** Which SDK identities recently wrote their init marker (a write throttle, not an answer cache). */
+  initMarks: TtlCache<string, true>;
+  codes: AppScopedCache<FoundCode | null>;
+}
+
+export function createApiCaches(feed: ChangeFeed | undefined): ApiCaches {
+  return {
+    initSnapshots: new AppScopedCache(feed, ENTRY_TTL_MS, 50_000),
+    initMarks: new TtlCache(60_000, 200_000),
+    codes: new AppScopedCache(feed, ENTRY_TTL_MS, 200_000),
+  };
+}

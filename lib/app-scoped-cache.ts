@@ -1,0 +1,53 @@
+// A TTL cache whose entries belong to an app and are dropped when the app-change feed reports that app (or '*').
+// It answers only while the feed is live, and refuses to store a value read before a change it has since heard of
+// (a per-app generation check), so a reader racing a writer cannot leave a stale entry behind.
+import { TtlCache } from './ttl-cache.js';
+
+export interface ChangeFeed {
+  isLive(): boolean;
+  subscribe(listener: (appId: string) => void): () => void;
+}
+
+export class AppScopedCache<V> {
+  private readonly entries: TtlCache<string, V>;
+  private readonly keysByApp = new Map<string, Set<string>>();
+  private readonly generations = new Map<string, number>();
+  private globalGeneration = 0;
+
+  constructor(private readonly feed: ChangeFeed | undefined, ttlMs: number, maxEntries = 100_000) {
+    this.entries = new TtlCache(ttlMs, maxEntries);
+    feed?.subscribe((appId) => (appId === '*' ? this.dropAll() : this.dropApp(appId)));
+  }
+
+  /** A token to pass to `set`: captures the app's generation before the read starts. */
+  begin(appId: string): string {
+    return `${this.globalGeneration}:${this.generations.get(appId) ?? 0}`;
+  }
+
+  get(appId: string, key: string): V | undefined {
+    if (!this.feed?.isLive()) return undefined;
+    return this.entries.get(`${appId}\n${key}`);
+  }
+
+  set(appId: string, key: string, value: V, token: string): void {
+    if (!this.feed?.isLive() || token !== this.begin(appId)) return;
+    const full = `${appId}\n${key}`;
+    this.entries.set(full, value);
+    let keys = this.keysByApp.get(appId);
+    if (!keys) this.keysByApp.set(appId, (keys = new Set()));
+    keys.add(full);
+  }
+
+  dropApp(appId: string): void {
+    this.generations.set(appId, (this.generations.get(appId) ?? 0) + 1);
+    for (const key of this.keysByApp.get(appId) ?? []) this.entries.delete(key);
+    this.keysByApp.delete(appId);
+  }
+
+  private dropAll(): void {
+    this.globalGeneration += 1;
+    this.generations.clear();
+    this.entries.clear();
+    this.keysByApp.clear();
+  }
+}

@@ -1,0 +1,85 @@
+// Listens on `svc_app_changed` (schema migration 0010) with one dedicated connection per API process and tells
+// subscribers which app changed. While the connection is down the feed is not live: caches must not answer from
+// memory then, and everything is dropped when it comes back (changes may have been missed).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Logger } from './logger.js';
+
+export const APP_CHANGED_CHANNEL = 'svc_app_changed';
+const SYNC_PREFIX = '__sync:';
+
+/** Called with the app id that changed, or '*' when every app may have (reconnect). */
+export type AppChangeListener = (appId: string) => void;
+
+export class AppChangeFeed {
+  private client: pg.Client | undefined;
+  private live = false;
+  private closed = false;
+  private readonly listeners = new Set<AppChangeListener>();
+  private readonly pendingSyncs = new Map<string, () => void>();
+
+  constructor(private readonly databaseUrl: string, private readonly logger: Logger) {}
+
+  isLive(): boolean {
+    return this.live;
+  }
+
+  subscribe(listener: AppChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'svc-app-change-feed' });
+    client.on('notification', (msg) => this.onNotification(msg.payload ?? ''));
+    client.on('error', (err) => this.logger.warn({ err }, 'app change feed connection error'));
+    client.on('end', () => this.onDisconnect());
+    await client.connect();
+    await client.query(`listen ${APP_CHANGED_CHANNEL}`);
+    this.client = client;
+    this.emit('*');
+    this.live = true;
+  }
+
+  /** Resolves once every change committed before this call has been delivered to the subscribers. */
+  async sync(): Promise<void> {
+    if (!this.client || !this.live) return;
+    const token = randomUUID();
+    const delivered = new Promise<void>((resolve) => this.pendingSyncs.set(token, resolve));
+    await this.client.query('select pg_notify($1, $2)', [APP_CHANGED_CHANNEL, `${SYNC_PREFIX}${token}`]);
+    await delivered;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.live = false;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private onNotification(payload: string): void {
+    if (payload.startsWith(SYNC_PREFIX)) {
+      const token = payload.slice(SYNC_PREFIX.length);
+      this.pendingSyncs.get(token)?.();
+      this.pendingSyncs.delete(token);
+      return;
+    }
+    this.emit(payload);
+  }
+
+  private emit(appId: string): void {
+    for (const listener of this.listeners) listener(appId);
+  }
+
+  private onDisconnect(): void {
+    this.live = false;
+    this.client = undefined;
+    this.emit('*');
+    if (this.closed) return;
+    this.logger.warn('app change feed disconnected; caches bypassed until it reconnects');
+    const retry = (delay: number) => setTimeout(() => {
+      if (this.closed) return;
+      this.start().catch(() => retry(Math.min(delay * 2, 10_000)));
+    }, delay).unref();
+    retry(250);
+  }
+}

@@ -1,0 +1,90 @@
+// With the change feed (as `svc api` runs), init and validate-code answer from memory, and any committed change
+// to what they depend on, whoever writes it, is visible as soon as the feed has delivered it.
+import test from 'ava';
+import { createCampaign } from '../../activities/db/campaigns.js';
+import { useHarness } from '../helpers/harness.js';
+import { sdkClient } from '../helpers/sdk.js';
+import { seedAccount } from '../helpers/seed.js';
+
+const h = useHarness(test, { worker: false, caches: true });
+let seed: Awaited<ReturnType<typeof seedAccount>>;
+const initBody = { app_version: '1.0', sdk_version: '1.6.1', platform: 'android' };
+
+test.before(async () => {
+  await h.ready();
+  seed = await seedAccount(h().db);
+});
+
+async function queriesDuring(fn: () => Promise<unknown>): Promise<number> {
+  let n = 0;
+  const count = () => { n += 1; };
+  h().db.on('query', count);
+  try {
+    await fn();
+  } finally {
+    h().db.removeListener('query', count);
+  }
+  return n;
+}
+
+test.serial('repeated init and validate-code calls cost no database query', async (t) => {
+  const client = sdkClient(h().baseUrl, seed.sdk_key);
+  await client.post('/init', initBody);
+  await client.post('/validate-code', { code: seed.creator_code });
+  t.is(await queriesDuring(() => client.post('/init', initBody)), 0);
+  t.is(await queriesDuring(() => client.post('/validate-code', { code: seed.creator_code })), 0);
+  t.is(await queriesDuring(() => client.post('/validate-code', { code: 'NOSUCHCODE' })), 2, 'first miss reads');
+  t.is(await queriesDuring(() => client.post('/validate-code', { code: 'NOSUCHCODE' })), 0, 'misses are cached too');
+});
+
+test.serial('a new active campaign shows in init once the feed delivered the change', async (t) => {
+  const client = sdkClient(h().baseUrl, seed.sdk_key);
+  t.is((await client.post('/init', initBody)).body.campaigns.length, 1);
+  await createCampaign(h().db, { appId: seed.app_id, orgId: seed.org_id, name: 'Summer', campaignType: 'public', commissionPercentage: 20, status: 'active' });
+  await h().syncCaches();
+  t.deepEqual((await client.post('/init', initBody)).body.campaigns.map((c: { name: string }) => c.name).sort(), ['Launch campaign', 'Summer']);
+});
+
+test.serial('an app setting change reaches init; an SDK marker write does not flush the cache', async (t) => {
+  const client = sdkClient(h().baseUrl, seed.sdk_key);
+  await client.post('/init', initBody);
+  await h().db('apps').where('id', seed.app_id).update({ attribution_window_hours: 48 });
+  await h().syncCaches();
+  t.is((await client.post('/init', initBody)).body.attribution_window_hours, 48);
+  await client.post('/init', { ...initBody, sdk_version: '9.9.9' }); // new SDK identity: marker written
+  await h().syncCaches();
+  t.is(await queriesDuring(() => client.post('/init', initBody)), 0);
+});
+
+test.serial('pausing a campaign, blocking a free code or renaming a creator is seen by validate-code at once', async (t) => {
+  const client = sdkClient(h().baseUrl, seed.sdk_key);
+  const db = h().db;
+  t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
+  await db('campaigns').where('id', seed.campaign_id).update({ status: 'paused' });
+  await h().syncCaches();
+  t.is((await client.post('/validate-code', { code: seed.creator_code })).body.error_code, 'CODE_NOT_FOUND');
+  await db('campaigns').where('id', seed.campaign_id).update({ status: 'active' });
+  await h().syncCaches();
+  t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
+
+  const creatorId = (await db('creator_codes').where('code', seed.creator_code).first('creator_id')).creator_id;
+  await db('creators').where('id', creatorId).update({ social_handle: '@renamed' });
+  await h().syncCaches();
+  t.is((await client.post('/validate-code', { code: seed.creator_code })).body.influencer.social_handle, '@renamed');
+
+  await db('free_access_codes').insert({ app_id: seed.app_id, code: 'FREEPASS', entitlement: 'premium' });
+  await h().syncCaches();
+  t.true((await client.post('/validate-code', { code: 'FREEPASS' })).body.valid);
+  await db('free_access_codes').where({ app_id: seed.app_id, code: 'FREEPASS' }).update({ blocked: true });
+  await h().syncCaches();
+  t.is((await client.post('/validate-code', { code: 'FREEPASS' })).body.error_code, 'CODE_EXPIRED');
+});
+
+test.serial('a free code expiring by the clock is seen without any change notification', async (t) => {
+  const client = sdkClient(h().baseUrl, seed.sdk_key);
+  await h().db('free_access_codes').insert({ app_id: seed.app_id, code: 'SOONGONE', entitlement: 'premium', expires_at: new Date(Date.now() + 1500) });
+  await h().syncCaches();
+  t.true((await client.post('/validate-code', { code: 'SOONGONE' })).body.valid);
+  await new Promise((r) => setTimeout(r, 1600));
+  t.is((await client.post('/validate-code', { code: 'SOONGONE' })).body.error_code, 'CODE_EXPIRED');
+});
