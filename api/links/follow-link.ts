@@ -1,11 +1,11 @@
 // GET {base_url}/{app_slug}/{code}: a referral link (CONTRACT.md "Referral links"). Records the click with what the
 // request tells about the device, then sends the visitor to the app's store or web page with `svc_code` and
-// `svc_click`, which the app hands to track-install. Links of paused or draft campaigns still lead to the app but
-// record nothing and carry no code: such a code would attribute nothing.
+// `svc_click`, which the app hands to track-install. Links of a paused or draft campaign (or a removed code) still lead
+// to the app but record nothing and carry no code: such a code would attribute nothing.
 import type Koa from 'koa';
 import { recordClick } from '../../activities/db/clicks.js';
 import { findReferralLink, type ReferralLink } from '../../activities/db/referral-links.js';
-import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
+import { cleanupCode } from '../../lib/codes.js';
 import { destinationUrl, linkAttributes, linkHints, withReferralParams, type LinkHints } from '../../lib/referral-link.js';
 import { isValidSlug, RESERVED_SLUGS } from '../../lib/slugs.js';
 import type { AppContext } from '../context.js';
@@ -26,10 +26,11 @@ export const REFERRAL_LINK_PATH = Object.assign(new RegExp(`^/(?!(?:${reserved})
 export async function followLink(ctx: AppContext, next: Koa.Next): Promise<void> {
   const [slug, rawCode] = linkSegments(ctx);
   if (RESERVED_SLUGS.has(slug)) return next(); // a percent-encoded reserved word the pattern could not see
-  ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
   const code = cleanupCode(rawCode);
-  const link = isValidSlug(slug) && isValidCodeLength(code) ? await findReferralLink(ctx.deps.db, slug, code) : undefined;
-  if (!link?.code) return sendPage(ctx, 404, unknownLinkPage(isValidCodeLength(code) ? code : ''));
+  const link = isValidSlug(slug) ? await findReferralLink(ctx.deps.db, slug, code) : undefined;
+  if (!link) return answerUnlessClaimed(ctx, next, code);
+  ctx.set(LINK_HEADERS);
+  if (!link.code) return sendPage(ctx, 404, unknownLinkPage(code));
 
   const attributes = linkAttributes(link.code);
   const hints = linkHints(ctx.query, ctx.get('user-agent'));
@@ -38,6 +39,19 @@ export async function followLink(ctx: AppContext, next: Koa.Next): Promise<void>
   const destination = destinationUrl(link.app, hints.platform);
   if (!destination) return sendPage(ctx, 200, enterCodePage(link.app.name, attributes ? code : undefined));
   ctx.redirect(withReferralParams(destination, attributes ? { svc_code: code, svc_click: click?.id } : {}));
+}
+
+const LINK_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+
+/**
+ * No app has this slug, so the path may belong to something mounted after the links (the test harness mounts its
+ * probe routes there): only when nothing downstream answers is it an unknown link.
+ */
+async function answerUnlessClaimed(ctx: AppContext, next: Koa.Next, code: string): Promise<void> {
+  await next();
+  if (ctx.status !== 404 || ctx.body !== undefined) return;
+  ctx.set(LINK_HEADERS);
+  sendPage(ctx, 404, unknownLinkPage(code));
 }
 
 function linkSegments(ctx: AppContext): [string, string] {

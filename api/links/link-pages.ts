@@ -1,9 +1,11 @@
 // The human answers of a referral link when there is nothing to redirect to: an unknown link, or an app that has
 // no store or web URL yet (the visitor is told to enter the code by hand; the click is already recorded).
+import { isValidCodeLength } from '../../lib/codes.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 
+/** `code` is named only when it could be a code at all. */
 export function unknownLinkPage(code: string): Page {
-  const which = code ? ` for the code <strong>${escapeHtml(code)}</strong>` : '';
+  const which = isValidCodeLength(code) ? ` for the code <strong>${escapeHtml(code)}</strong>` : '';
   return {
     title: 'Link not found',
     lang: 'en',

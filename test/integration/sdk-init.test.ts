@@ -39,10 +39,11 @@ test('init answers every field with its type and lists every active campaign', a
 });
 
 test('init marks the SDK as initialized with name, version, platform and time', async (t) => {
-  const app = await h().db('apps').where('id', other.app_id).first();
+  const fresh = await createApp(h().db, { orgId: seed.org_id, name: 'Never initialized', slug: `fresh-${Date.now()}` });
+  const app = await h().db('apps').where('id', fresh.id).first();
   t.is(app.sdk_initialized_at, null);
-  await sdkClient(h().baseUrl, other.sdk_key).post('/init', { ...initBody, platform: 'android', sdk_name: 'android', runtime: undefined });
-  const after = await h().db('apps').where('id', other.app_id).first();
+  await sdkClient(h().baseUrl, fresh.sdkKey).post('/init', { ...initBody, platform: 'android', sdk_name: 'android', runtime: undefined });
+  const after = await h().db('apps').where('id', fresh.id).first();
   t.truthy(after.sdk_initialized_at);
   t.like(after, { sdk_name: 'android', sdk_version: '1.6.1', sdk_platform: 'android' });
   t.like(after.sdk_init_meta.android, { sdk_name: 'android', sdk_version: '1.6.1', app_version: '2.3.0' });
