@@ -10,10 +10,9 @@ import { linkRoutes } from './links/routes.js';
 import { publicRoutes } from './public/routes.js';
 import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
-import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { createMetrics } from './middleware/metrics.js';
-import { requestContext } from './middleware/request-context.js';
+import { edge } from './middleware/request-context.js';
 
 export type SvcApp = Koa<RequestState, AppContext>;
 
@@ -24,9 +23,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   const metrics = createMetrics();
   const health = healthRoutes(metrics.registry);
 
-  app.use(requestContext);
-  app.use(errorHandler);
-  app.use(metrics.middleware);
+  app.use(edge(metrics));
   app.use(jsonBody);
   app.use(authenticate);
   app.use(surfaceGuard);

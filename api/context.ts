@@ -20,7 +20,8 @@ export interface ApiDeps {
 
 export interface RequestState {
   requestId: string;
-  log: Logger;
+  /** Use requestLog(ctx): created on first use. */
+  log?: Logger;
   principal?: Principal;
   credentialPresented?: boolean;
   body?: unknown;

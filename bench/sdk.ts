@@ -29,7 +29,10 @@ export async function runSdkBench(): Promise<Row[]> {
   const auth = { authorization: `Bearer ${seed.sdk_key}`, 'content-type': 'application/json' };
   const rows: Row[] = [];
   try {
-    rows.push(await load('bare Koa (baseline)', { url: `${bare.url}/`, method: 'GET' }));
+    rows.push(await load('bare Koa GET (baseline)', { url: `${bare.url}/`, method: 'GET' }));
+    rows.push(await load('bare Koa POST, JSON body read', {
+      url: `${bare.url}/`, method: 'POST', headers: auth, body: JSON.stringify({ app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' }),
+    }));
     rows.push(await load('POST /sdk/init', {
       url: `${api.url}/api/sdk/init`, method: 'POST', headers: auth,
       body: JSON.stringify({ app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' }),
@@ -55,7 +58,7 @@ export async function runSdkBench(): Promise<Row[]> {
 
 export function printSdkTable(rows: Row[]): void {
   const base = rows[0]!.rps;
-  console.log(`\nSDK endpoints, ${connections} connections, ${seconds} s each, loopback\n`);
+  console.log(`\nSDK endpoints, ${connections} connections, ${seconds} s each, loopback; ratio to the bare Koa GET\n`);
   console.log('| endpoint | req/s | p50 ms | p99 ms | vs bare Koa | errors | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {

@@ -7,8 +7,6 @@ import { parseScopes, SCOPES } from '../lib/scopes.js';
 import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';
 import { dataDirOf, readDevState } from '../runtime/dev-state.js';
 import { createLogger } from '../runtime/logger.js';
-import { installRuntime } from '../worker/worker.js';
-import { runDev } from './dev.js';
 import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js';
 import { seedDemoAccount } from './seed.js';
 
@@ -57,7 +55,9 @@ async function runRole(role: 'api' | 'worker'): Promise<void> {
   const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
   const address = config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS;
   if (role === 'worker') {
-    // The SDK's own signal handling drains the worker on SIGINT/SIGTERM; run() then resolves.
+    // The SDK's own signal handling drains the worker on SIGINT/SIGTERM; run() then resolves. Imported here so
+    // `svc api` never loads the worker's native runtime.
+    const { installRuntime } = await import('../worker/worker.js');
     installRuntime(logger, { handleSignals: true });
     const worker = await startWorker(config, db, logger, address);
     await worker.done;
@@ -86,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   });
   switch (command) {
     case 'dev':
-      return runDev();
+      return (await import('./dev.js')).runDev();
     case 'api':
     case 'worker':
       return runRole(command);

@@ -7,7 +7,6 @@ import type { Logger } from '../runtime/logger.js';
 import { AppChangeFeed } from '../runtime/app-change-feed.js';
 import { assertPortFree } from '../runtime/ports.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
-import { createWorker } from '../worker/worker.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
@@ -32,6 +31,8 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
 }
 
 export async function startWorker(config: Config, db: Knex, logger: Logger, temporalAddress: string): Promise<Running & { done: Promise<void> }> {
+  // Loaded on demand: the API process never needs the worker's native runtime.
+  const { createWorker } = await import('../worker/worker.js');
   const { worker, connection } = await createWorker({
     address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db,
     shutdownGraceTime: config.SHUTDOWN_GRACE_MS,

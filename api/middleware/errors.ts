@@ -1,37 +1,39 @@
 // The single error path (Koa docs, error-handling.md): domain errors become the spec's `{"detail": ...}` bodies,
 // rate limiting a plain-text page, anything unexpected a generic 500 that is logged but never shown.
+// Called by the edge middleware (request-context.ts) around everything else.
 import { AppError, RateLimitedError } from '../../lib/errors.js';
-import type { Middleware } from '../context.js';
+import type { AppContext } from '../context.js';
+import type { Logger } from '../../runtime/logger.js';
 
-export const errorHandler: Middleware = async (ctx, next) => {
-  try {
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) {
-      ctx.status = 404;
-      ctx.body = { detail: 'Not Found' };
-    }
-  } catch (err) {
-    if (err instanceof RateLimitedError) {
-      ctx.status = 429;
-      ctx.set(err.headers);
-      ctx.type = 'text/plain';
-      ctx.body = 'Too Many Requests\n';
-      return;
-    }
-    if (err instanceof AppError) {
-      ctx.status = err.status;
-      ctx.set(err.headers);
-      ctx.body = { detail: err.detail };
-      return;
-    }
-    const status = (err as { status?: number; expose?: boolean }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
-      ctx.status = status;
-      ctx.body = { detail: (err as Error).message };
-      return;
-    }
-    ctx.state.log?.error({ err }, 'unhandled error');
-    ctx.status = 500;
-    ctx.body = { detail: 'Internal server error', request_id: ctx.state.requestId };
+/** A route that answered nothing is a JSON 404 like every other error. */
+export function finishUnanswered(ctx: AppContext): void {
+  if (ctx.status === 404 && ctx.body === undefined) {
+    ctx.status = 404;
+    ctx.body = { detail: 'Not Found' };
   }
-};
+}
+
+export function respondWithError(ctx: AppContext, err: unknown, log: () => Logger): void {
+  if (err instanceof RateLimitedError) {
+    ctx.status = 429;
+    ctx.set(err.headers);
+    ctx.type = 'text/plain';
+    ctx.body = 'Too Many Requests\n';
+    return;
+  }
+  if (err instanceof AppError) {
+    ctx.status = err.status;
+    ctx.set(err.headers);
+    ctx.body = { detail: err.detail };
+    return;
+  }
+  const status = (err as { status?: number; expose?: boolean }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
+    ctx.status = status;
+    ctx.body = { detail: (err as Error).message };
+    return;
+  }
+  log().error({ err }, 'unhandled error');
+  ctx.status = 500;
+  ctx.body = { detail: 'Internal server error', request_id: ctx.state.requestId };
+}

@@ -1,9 +1,14 @@
 // HTTP metrics for /metrics: one histogram labelled by matched route (never the raw path: ids would explode the
-// label set), method and status.
+// label set), method and status. The edge middleware records each request.
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import type { Middleware } from '../context.js';
+import type { AppContext } from '../context.js';
 
-export function createMetrics(): { registry: Registry; middleware: Middleware } {
+export interface HttpMetrics {
+  registry: Registry;
+  observe(ctx: AppContext, seconds: number): void;
+}
+
+export function createMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -13,14 +18,11 @@ export function createMetrics(): { registry: Registry; middleware: Middleware } 
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const middleware: Middleware = async (ctx, next) => {
-    const end = duration.startTimer();
-    try {
-      await next();
-    } finally {
+  return {
+    registry,
+    observe: (ctx, seconds) => {
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      end({ method: ctx.method, route: String(route), status: String(ctx.status) });
-    }
+      duration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
+    },
   };
-  return { registry, middleware };
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { closeServer, createApp, listen } from '../../api/app.js';
 import type { AppContext, RequestState } from '../../api/context.js';
+import { requestLog } from '../../api/middleware/request-context.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../runtime/logger.js';
 import { useHarness } from '../helpers/harness.js';
@@ -29,7 +30,7 @@ test('secret-looking fields are redacted wherever they appear', (t) => {
 test('the access log has the request id, method, path and status, and neither credentials nor query strings', async (t) => {
   const { lines, logger } = capture('debug');
   const router = new Router<RequestState, AppContext>();
-  router.post('/probe', (ctx) => { ctx.state.log.info({ body: ctx.state.body }, 'handler saw body'); ctx.body = { ok: true }; });
+  router.post('/probe', (ctx) => { requestLog(ctx).info({ body: ctx.state.body }, 'handler saw body'); ctx.body = { ok: true }; });
   const app = createApp({ config: loadConfig({}), db: h().db, temporal: h().temporal, logger });
   app.use(router.routes());
   const server = await listen(app, 0, '127.0.0.1');
