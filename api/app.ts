@@ -8,6 +8,7 @@ import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -20,6 +21,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   const app = new Koa<RequestState, AppContext>({ proxy: deps.config.TRUST_PROXY, proxyIpHeader: 'X-Forwarded-For' });
   app.context.deps = deps;
   app.context.caches = createApiCaches(deps.appChanges);
+  app.context.secretBox = deps.config.SVC_MASTER_KEY ? new SecretBox(deps.config.SVC_MASTER_KEY) : undefined;
   const metrics = createMetrics();
   const health = healthRoutes(metrics.registry);
 

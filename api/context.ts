@@ -6,6 +6,7 @@ import type Koa from 'koa';
 import type { Config } from '../lib/config.js';
 import type { Principal } from '../lib/principal.js';
 import type { ChangeFeed } from '../lib/app-scoped-cache.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ApiCaches } from './sdk-caches.js';
 
@@ -31,5 +32,5 @@ export interface RequestState {
   clientIp: string;
 }
 
-export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches };
+export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches; secretBox: SecretBox | undefined };
 export type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<void>;

@@ -52,7 +52,7 @@ async function applyFreeAccessCode(ctx: AppContext, fc: FreeAccessCode, caller: 
   if (!outcome) throw new NotFoundError('Referral code not found or not active.');
   if (outcome.kind === 'unavailable') return failed('CODE_EXPIRED', 'This code has expired or has no seats left.');
   const { code, grant, alreadyGranted } = outcome;
-  const rcGrant = await mirrorGrant({ appId: caller.appId, appUserId: caller.appUserId, entitlement: code.entitlement, expiresAt: grant.access_expires_at });
+  const rcGrant = await mirrorGrant({ db: ctx.deps.db, box: ctx.secretBox, apiRoot: ctx.deps.config.SUBPROVIDER_API_ROOT }, { appId: caller.appId, appUserId: caller.appUserId, entitlement: code.entitlement, expiresAt: grant.access_expires_at });
   return {
     success: true, code: code.code, free_access: true, grants_access: true, already_granted: alreadyGranted,
     entitlement: code.entitlement, access_duration_years: code.access_duration_years, access_duration_days: code.access_duration_days,

@@ -1,0 +1,31 @@
+// The client IP comes from the connection; X-Forwarded-For is believed only when TRUST_PROXY is on (the other
+// test files run with it on). A body can never set the IP or the User-Agent.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { useHarness } from '../helpers/harness.js';
+import { request } from '../helpers/http.js';
+import { seedAccount } from '../helpers/seed.js';
+
+const h = useHarness(test, { worker: false });
+let seed: Awaited<ReturnType<typeof seedAccount>>;
+
+test.before(async () => {
+  await h.ready();
+  seed = await seedAccount(h().db);
+});
+
+test('without TRUST_PROXY a forged X-Forwarded-For and body fields do not set the IP or User-Agent', async (t) => {
+  const deviceId = randomUUID();
+  await request(h().baseUrl, 'POST', '/api/sdk/track-install', {
+    token: seed.sdk_key, headers: { 'x-forwarded-for': '203.0.113.99', 'user-agent': 'RealAgent/1.0' },
+    body: { platform: 'ios', device_id: deviceId, ip: '198.51.100.1', user_agent: 'Forged/9' },
+  });
+  const install = await h().db('installs').where({ device_id: deviceId }).first();
+  t.regex(install.ip, /^(::ffff:)?127\.0\.0\.1$|^::1$/);
+  t.is(install.user_agent, 'RealAgent/1.0');
+
+  const slug = (await h().db('apps').where('id', seed.app_id).first('slug')).slug;
+  await request(h().baseUrl, 'GET', `/${slug}/${seed.creator_code}`, { headers: { 'x-forwarded-for': '203.0.113.98' } });
+  const click = await h().db('clicks').where({ app_id: seed.app_id }).orderBy('clicked_at', 'desc').first();
+  t.not(click.ip, '203.0.113.98');
+});
