@@ -1,12 +1,14 @@
 // Every activity the worker registers, built from injected dependencies (the worker builds them once).
 import type { Knex } from 'knex';
+import { createPurchaseActivities } from './purchases.js';
 import { createSystemActivities } from './system.js';
 
-export interface ActivityDeps { db: Knex }
+export interface ActivityDeps { db: Knex; platformFeePercent: number }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
+    ...createPurchaseActivities(deps),
   };
 }
 

@@ -11,6 +11,7 @@ import { publicRoutes } from './public/routes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 import { jsonBody } from './middleware/json-body.js';
 import { createMetrics } from './middleware/metrics.js';
 import { edge } from './middleware/request-context.js';
@@ -30,7 +31,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

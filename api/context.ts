@@ -27,6 +27,8 @@ export interface RequestState {
   credentialPresented?: boolean;
   body?: unknown;
   rawBody?: Buffer;
+  /** Set (instead of answering 400) on routes that authenticate before reading the body. */
+  bodyInvalid?: boolean;
   /** The validated body or query (api/middleware/validate.ts). */
   input?: unknown;
   clientIp: string;

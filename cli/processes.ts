@@ -34,7 +34,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   // Loaded on demand: the API process never needs the worker's native runtime.
   const { createWorker } = await import('../worker/worker.js');
   const { worker, connection } = await createWorker({
-    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db,
+    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, platformFeePercent: config.PLATFORM_FEE_PERCENT,
     shutdownGraceTime: config.SHUTDOWN_GRACE_MS,
   });
   const done = worker.run().finally(() => connection.close());

@@ -3,7 +3,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 
-type Kind = 'string' | 'integer' | 'port' | 'boolean' | 'url' | 'enum';
+type Kind = 'string' | 'integer' | 'number' | 'port' | 'boolean' | 'url' | 'enum';
 
 interface VariableSpec {
   kind: Kind;
@@ -35,6 +35,7 @@ export const VARIABLES = {
   TEMPORAL_PORT: { kind: 'port', default: 7233, doc: 'gRPC port of the Temporal dev server that `svc dev` starts.' },
   TEMPORAL_UI_PORT: { kind: 'port', default: 8233, doc: 'Web UI port of the Temporal dev server that `svc dev` starts.' },
   SHUTDOWN_GRACE_MS: { kind: 'integer', minimum: 0, default: 10000, doc: 'How long the worker may drain in-flight activities on SIGINT/SIGTERM.' },
+  PLATFORM_FEE_PERCENT: { kind: 'number', default: 10, doc: 'Platform fee, as a percentage of each commission, charged to the developer on top of it (the wallet reserves commission + fee).' },
   REDIS_URL: { kind: 'url', doc: 'Optional: shared rate-limit state when several API processes run. Unset: in-process.' },
   APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM). Unset: iOS store-direct cannot be activated.' },
   APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },
@@ -47,7 +48,7 @@ export const VARIABLES = {
 
 export type VariableName = keyof typeof VARIABLES;
 
-type ValueOf<S> = S extends { kind: 'integer' | 'port' } ? number : S extends { kind: 'boolean' } ? boolean : string;
+type ValueOf<S> = S extends { kind: 'integer' | 'number' | 'port' } ? number : S extends { kind: 'boolean' } ? boolean : string;
 type Resolved = { [K in VariableName]: (typeof VARIABLES)[K] extends { default: unknown }
   ? ValueOf<(typeof VARIABLES)[K]>
   : ValueOf<(typeof VARIABLES)[K]> | undefined };
@@ -70,6 +71,7 @@ const FALSE = new Set(['0', 'false', 'no', 'off', '']);
 function schemaFor(spec: VariableSpec): Record<string, unknown> {
   switch (spec.kind) {
     case 'integer': return { type: 'integer', minimum: spec.minimum ?? 0 };
+    case 'number': return { type: 'number', minimum: spec.minimum ?? 0, maximum: 100 };
     case 'port': return { type: 'integer', minimum: 1, maximum: 65535 };
     case 'boolean': return { type: 'boolean' };
     case 'url': return { type: 'string', format: 'uri', pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*://' };

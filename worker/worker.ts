@@ -44,6 +44,7 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   db: Knex;
+  platformFeePercent: number;
   shutdownGraceTime?: number;
 }
 
@@ -54,7 +55,7 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ db: opts.db }),
+    activities: createActivities({ db: opts.db, platformFeePercent: opts.platformFeePercent }),
     shutdownGraceTime: opts.shutdownGraceTime ?? 10_000,
   });
   return { worker, connection };

@@ -1,2 +1,3 @@
 // The workflow bundle's entry point: every workflow type the worker serves.
 export { systemCheckWorkflow } from './system-check.js';
+export { conversionWorkflow } from './conversion.js';

@@ -4,6 +4,7 @@ import { BadRequestError, AppError } from '../../lib/errors.js';
 import type { Middleware } from '../context.js';
 
 const LIMIT_BYTES = 1024 * 1024;
+export const NOT_JSON = 'Request body is not valid JSON.';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const jsonBody: Middleware = async (ctx, next) => {
@@ -17,7 +18,10 @@ export const jsonBody: Middleware = async (ctx, next) => {
   try {
     ctx.state.body = JSON.parse(raw.toString('utf8'));
   } catch {
-    throw new BadRequestError('Request body is not valid JSON.');
+    // Webhook routes authenticate first and then refuse the body themselves (an unauthenticated caller learns
+    // nothing about parsing); everywhere else a broken body is refused here.
+    if (!ctx.path.startsWith('/api/webhooks/')) throw new BadRequestError(NOT_JSON);
+    ctx.state.bodyInvalid = true;
   }
   return next();
 };

@@ -2,11 +2,14 @@
 // every offending field. Unknown extra fields are kept out of the handler's input by the schemas themselves
 // (they list what they read) and otherwise ignored.
 import { snakeCaseAliases } from '../../lib/aliases.js';
+import { BadRequestError } from '../../lib/errors.js';
 import { assertValid } from '../../lib/validation.js';
+import { NOT_JSON } from './json-body.js';
 import type { AppContext, Middleware } from '../context.js';
 
 export function validateBody(schema: object, opts: { aliases?: Record<string, string> } = {}): Middleware {
   return async (ctx, next) => {
+    if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
     const raw = ctx.state.body;
     const body = opts.aliases && raw && typeof raw === 'object' ? snakeCaseAliases(raw as Record<string, unknown>, opts.aliases) : raw;
     ctx.state.input = assertValid(schema, body, 'body');

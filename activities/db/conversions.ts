@@ -1,0 +1,63 @@
+// Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
+import type { Knex } from 'knex';
+import type { Environment } from '../../lib/purchase-event.js';
+
+export type ConversionStatus = 'trialing' | 'active' | 'cancelled' | 'billing_issue' | 'churned' | 'refunded';
+
+export interface ConversionRow {
+  id: string;
+  app_id: string;
+  org_id: string;
+  conversion_key: string;
+  kind: 'subscription' | 'one_time';
+  attributed: boolean;
+  campaign_id: string | null;
+  creator_code_id: string | null;
+  creator_id: string | null;
+  referral_code: string | null;
+  attribution_method: string | null;
+  app_user_id: string | null;
+  product_id: string | null;
+  environment: Environment;
+  status: ConversionStatus;
+  billing_cycles: number;
+  trial: boolean;
+}
+
+export async function findConversionForUpdate(db: Knex, appId: string, conversionKey: string): Promise<ConversionRow | undefined> {
+  return db('conversions').where({ app_id: appId, conversion_key: conversionKey }).forUpdate().first<ConversionRow | undefined>();
+}
+
+export interface NewConversion {
+  appId: string;
+  orgId: string;
+  conversionKey: string;
+  kind: 'subscription' | 'one_time';
+  attribution: { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string } | null;
+  appUserId: string | null;
+  productId: string | null;
+  store: string | null;
+  environment: Environment;
+  status: ConversionStatus;
+  periodType: string | null;
+  trial: boolean;
+  firstPurchaseEventId: string;
+  workflowId: string;
+}
+
+export async function createConversion(db: Knex, c: NewConversion): Promise<ConversionRow> {
+  const a = c.attribution;
+  const [row] = await db('conversions').insert({
+    app_id: c.appId, org_id: c.orgId, conversion_key: c.conversionKey, kind: c.kind, attributed: a !== null,
+    campaign_id: a?.campaignId ?? null, creator_code_id: a?.creatorCodeId ?? null, creator_id: a?.creatorId ?? null,
+    referral_code: a?.referralCode ?? null, attribution_method: a?.method ?? null, attributed_at: a ? db.fn.now() : null,
+    app_user_id: c.appUserId, product_id: c.productId, store: c.store, environment: c.environment, is_test: c.environment !== 'PRODUCTION',
+    status: c.status, period_type: c.periodType, trial: c.trial, first_purchase_event_id: c.firstPurchaseEventId, workflow_id: c.workflowId,
+  }).returning<ConversionRow[]>('*');
+  return row!;
+}
+
+export async function updateConversion(db: Knex, id: string, patch: Record<string, unknown>): Promise<ConversionRow> {
+  const [row] = await db('conversions').where('id', id).update(patch).returning<ConversionRow[]>('*');
+  return row!;
+}

@@ -1,0 +1,59 @@
+// The purchase event log: every inbound purchase event exactly once (unique on the spec's idempotency key and on
+// the provider's event id). Its id is the `event_id` the webhook answers.
+import type { Knex } from 'knex';
+import { toMicros } from '../../lib/money.js';
+import type { PurchaseEvent } from '../../lib/purchase-event.js';
+
+export interface PurchaseEventRow {
+  id: string;
+  app_id: string;
+  event_type: string;
+  conversion_id: string | null;
+  processing_status: 'received' | 'processed' | 'ignored' | 'error';
+  error: string | null;
+  attributed: boolean;
+  referral_code: string | null;
+}
+
+/** Records the event unless it was recorded before; `inserted` false means a redelivery (answer the original). */
+export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent): Promise<{ row: PurchaseEventRow; inserted: boolean }> {
+  const rows = await db('purchase_events').insert({
+    app_id: appId, source: e.source, provider_event_id: e.providerEventId, event_type: e.type,
+    transaction_id: e.transactionId, original_transaction_id: e.originalTransactionId, event_timestamp_ms: e.eventTimestampMs,
+    purchased_at: e.purchasedAtMs ? new Date(e.purchasedAtMs) : null, expires_at: e.expirationAtMs ? new Date(e.expirationAtMs) : null,
+    app_user_id: e.appUserId, original_app_user_id: e.originalAppUserId, aliases: e.aliases, product_id: e.productId,
+    new_product_id: e.newProductId, period_type: e.periodType, store: e.store, environment: e.environment,
+    is_test: e.environment !== 'PRODUCTION', price_usd_micros: e.priceUsd === null ? null : toMicros(e.priceUsd),
+    price_in_purchased_currency: e.priceInPurchasedCurrency, currency: e.currency, takehome_percentage: e.takehomePercentage,
+    cancel_reason: e.cancelReason, is_trial_conversion: e.isTrialConversion, subscriber_attributes: e.subscriberAttributes,
+    raw: e.raw ?? {}, referral_code: e.referralCode,
+  }).onConflict().ignore().returning<PurchaseEventRow[]>('*');
+  if (rows[0]) return { row: rows[0], inserted: true };
+  const existing = await db('purchase_events').where('app_id', appId)
+    .andWhere((q) => {
+      void q.where({ event_type: e.type, event_timestamp_ms: e.eventTimestampMs }).andWhereRaw('transaction_id is not distinct from ?', [e.transactionId]);
+      if (e.providerEventId) void q.orWhere('provider_event_id', e.providerEventId);
+    })
+    .first<PurchaseEventRow>();
+  return { row: existing, inserted: false };
+}
+
+export interface EventOutcome {
+  status: 'processed' | 'ignored' | 'error';
+  error?: string | null;
+  conversionId?: string | null;
+  attributed?: boolean;
+  organic?: boolean;
+  referralCode?: string | null;
+}
+
+export async function markPurchaseEvent(db: Knex, eventId: string, o: EventOutcome): Promise<void> {
+  await db('purchase_events').where('id', eventId).update({
+    processing_status: o.status, error: o.error ?? null, conversion_id: o.conversionId ?? null,
+    attributed: o.attributed ?? false, organic: o.organic ?? false, referral_code: o.referralCode ?? null, processed_at: db.fn.now(),
+  });
+}
+
+export async function findPurchaseEvent(db: Knex, eventId: string): Promise<(PurchaseEventRow & { transaction_id: string | null; price_usd_micros: number | null }) | undefined> {
+  return db('purchase_events').where('id', eventId).first();
+}

@@ -1,0 +1,137 @@
+// Applies one purchase event to its conversion in ONE database transaction (spec "Processing (in order)": record,
+// find the code, match campaign and creator, compute commission and fee, record the conversion, reserve funds).
+// Safe to run twice: the event's unique keys make a repeat answer the first result, so a worker killed mid-event
+// and a retried activity still apply the event once.
+import type { Knex } from 'knex';
+import { computeCommission } from '../lib/commission.js';
+import { toMicros } from '../lib/money.js';
+import { conversionKeyOf, isRefund, type PurchaseEvent } from '../lib/purchase-event.js';
+import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../workflows/conversion-messages.js';
+import { resolveAttribution, ORGANIC } from './purchase-attribution.js';
+import { awardReachedMilestones } from './db/bonus-awards.js';
+import { earnCommission, findCommissionToReverse, findLastReversed, reverseCommission } from './db/commissions.js';
+import { createConversion, findConversionForUpdate, updateConversion, type ConversionRow } from './db/conversions.js';
+import { insertPurchaseEvent, markPurchaseEvent, type PurchaseEventRow } from './db/purchase-events.js';
+
+export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
+const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
+
+export interface PurchaseDeps { db: Knex; platformFeePercent: number }
+
+export function createPurchaseActivities(deps: PurchaseDeps) {
+  return {
+    async applyPurchaseEvent(ingest: IngestEvent): Promise<IngestResult> {
+      return deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
+    },
+  };
+}
+
+interface Step { conversion: ConversionRow | undefined; error: string | null }
+
+async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, event: e }: IngestEvent): Promise<IngestResult> {
+  const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
+  if (!inserted) return answerRedelivery(trx, row);
+  const key = conversionKeyOf(e);
+  if (!key) return finish(trx, row, { conversion: undefined, error: 'event has no transaction id' }, 'error');
+  let conversion = await findConversionForUpdate(trx, appId, key);
+  if (!conversion) {
+    if (!PURCHASE_TYPES.has(e.type)) return finish(trx, row, { conversion: undefined, error: null }, 'processed');
+    conversion = await openConversion(trx, appId, key, e, row.id);
+  }
+  const step = await applyToConversion(trx, deps, conversion, e, row);
+  const updated = step.conversion ? await updateConversion(trx, step.conversion.id, { last_event_type: e.type, last_event_at: trx.fn.now() }) : undefined;
+  return finish(trx, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
+}
+
+async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string): Promise<ConversionRow> {
+  const { attribution, error } = await resolveAttribution(trx, appId, e);
+  const app = await trx('apps').where('id', appId).first<{ org_id: string }>('org_id');
+  const trial = e.periodType === 'TRIAL';
+  const conversion = await createConversion(trx, {
+    appId, orgId: app.org_id, conversionKey: key, kind: e.type === 'NON_RENEWING_PURCHASE' ? 'one_time' : 'subscription',
+    attribution, appUserId: e.appUserId ?? e.originalAppUserId, productId: e.productId, store: e.store, environment: e.environment,
+    status: trial ? 'trialing' : 'active', periodType: e.periodType, trial, firstPurchaseEventId: eventId, workflowId: conversionWorkflowId(appId, key),
+  });
+  return Object.assign(conversion, { openingError: error });
+}
+
+/** The event's effect on the conversion (spec "Events" table). */
+async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+  const openingError = (c as ConversionRow & { openingError?: string | null }).openingError ?? null;
+  if (isRefund(e)) return refund(trx, c, e, ev);
+  switch (e.type) {
+    case 'INITIAL_PURCHASE':
+    case 'NON_RENEWING_PURCHASE':
+    case 'RENEWAL':
+      return purchase(trx, deps, c, e, ev, openingError);
+    case 'CANCELLATION':
+      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now() }), error: null };
+    case 'UNCANCELLATION':
+      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'cancelled' ? 'active' : c.status, cancelled_at: null }), error: null };
+    case 'EXPIRATION':
+      return { conversion: await updateConversion(trx, c.id, { status: 'churned', churned_at: trx.fn.now() }), error: null };
+    case 'PRODUCT_CHANGE':
+      return { conversion: await updateConversion(trx, c.id, { product_id: e.newProductId ?? e.productId ?? c.product_id }), error: null };
+    case 'BILLING_ISSUE':
+      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now() }), error: null };
+    case 'REFUND_REVERSED':
+      return restore(trx, deps, c, ev);
+    default:
+      return { conversion: c, error: null };
+  }
+}
+
+/** A paid purchase or renewal earns commission; a trial (price 0) waits; a churned conversion earns no more. */
+async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, openingError: string | null): Promise<Step> {
+  const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL';
+  const patch: Record<string, unknown> = {};
+  if (paid) {
+    patch.billing_cycles = c.billing_cycles + 1;
+    if (c.status === 'trialing' || e.isTrialConversion) Object.assign(patch, { status: 'active', trial_converted_at: trx.fn.now() });
+    else if (c.status === 'billing_issue' || c.status === 'cancelled') patch.status = 'active';
+  }
+  if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
+  const conversion = Object.keys(patch).length > 0 ? await updateConversion(trx, c.id, patch) : c;
+  if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC };
+  if (!paid || c.status === 'churned') return { conversion, error: null };
+  return earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0));
+}
+
+async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number): Promise<Step> {
+  const campaign = await trx('campaigns').where('id', c.campaign_id!).first<{ commission_percentage: string }>('commission_percentage');
+  const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
+  const { funded } = await earnCommission(trx, {
+    conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
+    commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
+  });
+  if (c.environment === 'PRODUCTION') await awardReachedMilestones(trx, { campaignId: c.campaign_id!, creatorId: c.creator_id!, orgId: c.org_id });
+  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS };
+}
+
+async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+  const original = await findCommissionToReverse(trx, c.id, e.transactionId);
+  if (original) await reverseCommission(trx, original, ev.id);
+  return { conversion: await updateConversion(trx, c.id, { status: 'refunded', refunded_at: trx.fn.now() }), error: null };
+}
+
+/** REFUND_REVERSED (App Store): the refunded commission is earned (and reserved) again. */
+async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, ev: PurchaseEventRow): Promise<Step> {
+  const conversion = await updateConversion(trx, c.id, { status: 'active', refunded_at: null });
+  const reversed = await findLastReversed(trx, c.id);
+  if (!reversed || !conversion.attributed) return { conversion, error: null };
+  return earn(trx, deps, conversion, ev.id, reversed.revenue_usd_micros);
+}
+
+async function finish(trx: Knex.Transaction, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
+  const c = step.conversion;
+  await markPurchaseEvent(trx, ev.id, {
+    status, error: step.error, conversionId: c?.id ?? null, attributed: c?.attributed ?? false,
+    organic: c ? !c.attributed : false, referralCode: c?.referral_code ?? ev.referral_code,
+  });
+  return { eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: c?.status ?? null, referralCode: c?.referral_code ?? null };
+}
+
+async function answerRedelivery(trx: Knex.Transaction, ev: PurchaseEventRow): Promise<IngestResult> {
+  const c = ev.conversion_id ? await trx('conversions').where('id', ev.conversion_id).first<ConversionRow | undefined>() : undefined;
+  return { eventId: ev.id, error: ev.error, duplicate: true, conversionId: ev.conversion_id, status: c?.status ?? null, referralCode: c?.referral_code ?? ev.referral_code };
+}

@@ -1,0 +1,51 @@
+// POST /api/webhooks/purchase: a purchase reported by the developer's own server, without a subscription provider.
+// Auth is the app's server-side purchase API key (it_srv_..., never the public SDK key, or anyone could forge
+// purchases). It enters the same conversion workflow as a one-time purchase (NON_RENEWING_PURCHASE keyed on the
+// transaction id) and answers like the provider webhook: `{received, event_id, error?}`.
+import { UnauthorizedError, ValidationError } from '../../lib/errors.js';
+import { cleanupCode } from '../../lib/codes.js';
+import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { submitPurchaseEvent } from './submit-event.js';
+
+export const directPurchaseBody = {
+  type: 'object',
+  required: ['transaction_id', 'app_user_id', 'product_id', 'price', 'currency', 'svc_code', 'platform'],
+  properties: {
+    transaction_id: { type: 'string', minLength: 1, maxLength: 255 },
+    app_user_id: { type: 'string', minLength: 1, maxLength: 255 },
+    product_id: { type: 'string', minLength: 1, maxLength: 255 },
+    price: { type: 'number', minimum: 0 },
+    currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+    svc_code: { type: 'string', maxLength: 64 },
+    platform: { enum: ['ios', 'android'] },
+  },
+} as const;
+
+interface DirectPurchase { transaction_id: string; app_user_id: string; product_id: string; price: number; currency: string; svc_code: string; platform: 'ios' | 'android' }
+
+export async function directPurchase(ctx: AppContext): Promise<void> {
+  const p = ctx.state.principal;
+  if (p?.kind !== 'purchase_api') throw new UnauthorizedError();
+  const b = inputOf<DirectPurchase>(ctx);
+  // Prices are USD until the exchange-rate source lands with store-direct validation.
+  if (b.currency.toUpperCase() !== 'USD') {
+    throw new ValidationError([{ loc: ['body', 'currency'], msg: 'Only USD prices are accepted on this endpoint for now', type: 'currency' }]);
+  }
+  ctx.body = await submitPurchaseEvent(ctx.deps, p.appId, toEvent(b, Date.now()));
+}
+
+function toEvent(b: DirectPurchase, nowMs: number): PurchaseEvent {
+  return {
+    source: 'direct', providerEventId: null, type: 'NON_RENEWING_PURCHASE', appUserId: b.app_user_id, originalAppUserId: null,
+    aliases: [], transferredFrom: [], transferredTo: [], productId: b.product_id, newProductId: null, periodType: 'NORMAL',
+    purchasedAtMs: nowMs, expirationAtMs: null,
+    // Fixed, so a retried report has the same idempotency key (app, type, transaction id, timestamp).
+    eventTimestampMs: 0,
+    environment: 'PRODUCTION', store: b.platform === 'ios' ? 'APP_STORE' : 'PLAY_STORE', transactionId: b.transaction_id,
+    originalTransactionId: b.transaction_id, priceUsd: b.price, priceInPurchasedCurrency: b.price, currency: 'USD',
+    takehomePercentage: null, cancelReason: null, isTrialConversion: null, referralCode: cleanupCode(b.svc_code) || null,
+    subscriberAttributes: {}, raw: b,
+  };
+}

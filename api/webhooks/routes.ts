@@ -1,0 +1,17 @@
+// Inbound purchase webhooks (spec "Inbound webhooks").
+import { Router } from '@koa/router';
+import { guard } from '../auth/guard.js';
+import type { AppContext, RequestState } from '../context.js';
+import { validateBody } from '../middleware/validate.js';
+import { directPurchase, directPurchaseBody } from './purchase.js';
+import { subproviderWebhook, subproviderWebhookForApp } from './subprovider.js';
+
+export function webhookRoutes(): Router<RequestState, AppContext> {
+  const router = new Router<RequestState, AppContext>({ prefix: '/api/webhooks' });
+
+  router.post('/subprovider/:appId', subproviderWebhookForApp);
+  router.post('/subprovider', subproviderWebhook);
+  router.post('/purchase', guard({ allow: ['purchase_api'] }), validateBody(directPurchaseBody), directPurchase);
+
+  return router;
+}

@@ -1,0 +1,54 @@
+// Hands a purchase event to its conversion workflow with update-with-start (DESIGN.md "Temporal") and waits for the
+// update's result so the webhook answer can carry `event_id` and a processing `error`. Events that belong to no
+// conversion are recorded directly.
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { recordStandaloneEvent } from '../../activities/standalone-events.js';
+import { AppError, UnavailableError } from '../../lib/errors.js';
+import { conversionKeyOf, idempotencyKey, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { AppIdKey, EnvironmentKey } from '../../schema/search-attributes.js';
+import { conversionWorkflow } from '../../workflows/conversion.js';
+import { conversionWorkflowId, ingestEventUpdate } from '../../workflows/conversion-messages.js';
+import type { ApiDeps } from '../context.js';
+
+/** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
+const ANSWER_WITHIN_MS = 25_000;
+
+export interface Received { received: true; event_id: string; error?: string }
+
+export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<Received> {
+  const routing = routeEvent(event);
+  const key = conversionKeyOf(event);
+  if (routing !== 'conversion' || !key) {
+    const out = await recordStandaloneEvent(deps.db, appId, event, routing === 'conversion' ? 'unkeyed' : routing);
+    return answer(out.eventId, out.error);
+  }
+  const workflowId = conversionWorkflowId(appId, key);
+  const start = new WithStartWorkflowOperation(conversionWorkflow, {
+    workflowId, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [{ appId, conversionKey: key }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [{ key: AppIdKey, value: appId }, { key: EnvironmentKey, value: event.environment }],
+  });
+  const ikey = idempotencyKey(appId, event);
+  const update = deps.temporal.workflow.executeUpdateWithStart(ingestEventUpdate, {
+    args: [{ appId, idempotencyKey: ikey, event }], updateId: ikey, startWorkflowOperation: start,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError('The purchase is queued but not processed yet; deliver it again.', 5)), ANSWER_WITHIN_MS);
+  });
+  try {
+    const result = await Promise.race([update, deadline]);
+    return answer(result.eventId, result.error);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    deps.logger.error({ err, workflowId }, 'purchase event not handed to its conversion workflow');
+    throw new UnavailableError('Purchase processing is temporarily unavailable; deliver the event again.', 5);
+  } finally {
+    clearTimeout(timer);
+    update.catch(() => undefined);
+  }
+}
+
+function answer(eventId: string, error: string | null): Received {
+  return error ? { received: true, event_id: eventId, error } : { received: true, event_id: eventId };
+}

@@ -1,0 +1,36 @@
+// What the API and the conversion workflow share: the update, its input and result, the workflow id helper.
+import { defineUpdate } from '@temporalio/workflow';
+import type { PurchaseEvent } from '../lib/purchase-event.js';
+
+export interface ConversionWorkflowInput {
+  appId: string;
+  conversionKey: string;
+  /** Results of recent events, carried across continue-as-new so a redelivery still answers from memory. */
+  rememberedResults?: [string, IngestResult][];
+  status?: string | null;
+  oneTime?: boolean;
+  /** Continue-as-new after this many events in one run (the server's suggestion also triggers it). */
+  maxEventsPerRun?: number;
+}
+
+export interface IngestEvent {
+  appId: string;
+  idempotencyKey: string;
+  event: PurchaseEvent;
+}
+
+export interface IngestResult {
+  eventId: string;
+  /** The spec's processing error text, when the event was accepted but not (fully) processed. */
+  error: string | null;
+  duplicate: boolean;
+  conversionId: string | null;
+  status: string | null;
+  referralCode: string | null;
+}
+
+export const ingestEventUpdate = defineUpdate<IngestResult, [IngestEvent]>('ingestEvent');
+
+export function conversionWorkflowId(appId: string, conversionKey: string): string {
+  return `conversion/${appId}/${conversionKey}`;
+}

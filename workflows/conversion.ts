@@ -1,0 +1,93 @@
+// One conversion's whole lifecycle (spec "States and transitions", DESIGN.md "Temporal"): every event of the
+// conversion arrives as an `ingestEvent` update (the API uses update-with-start) and is applied in arrival order,
+// one at a time, by one activity that writes it to PostgreSQL in a single transaction. The workflow is the single
+// writer of its conversion; it keeps the results of recent events so a redelivery answers without work, and
+// continues-as-new on long histories with that memory intact.
+import {
+  allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo,
+  ApplicationFailure,
+} from '@temporalio/workflow';
+import type { createPurchaseActivities } from '../activities/purchases.js';
+import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
+import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
+
+const { applyPurchaseEvent } = proxyActivities<ReturnType<typeof createPurchaseActivities>>({
+  startToCloseTimeout: '10 seconds',
+  // Transient faults (database restarts, a killed worker) are retried until they pass; business rejections are
+  // answered as results, never thrown.
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+const REMEMBERED_RESULTS = 200;
+const DEFAULT_MAX_EVENTS_PER_RUN = 1000;
+const ENDED_STATUSES = new Set(['churned', 'refunded']);
+
+export interface ConversionSummary { conversionKey: string; status: string | null; events: number }
+
+export async function conversionWorkflow(input: ConversionWorkflowInput): Promise<ConversionSummary> {
+  const results = new Map<string, IngestResult>(input.rememberedResults ?? []);
+  let status: string | null = input.status ?? null;
+  let oneTime = input.oneTime ?? false;
+  let eventsThisRun = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  setHandler(ingestEventUpdate, (ingest) => {
+    // Updates may arrive concurrently; chaining keeps them in arrival order, one at a time.
+    const run = queue.then(() => apply(ingest));
+    queue = run.catch(() => undefined);
+    return run;
+  }, { validator: validateIngest });
+
+  async function apply(ingest: IngestEvent): Promise<IngestResult> {
+    const known = results.get(ingest.idempotencyKey);
+    if (known) return { ...known, duplicate: true };
+    const result = await applyPurchaseEvent(ingest);
+    remember(ingest.idempotencyKey, result);
+    eventsThisRun += 1;
+    status = result.status ?? status;
+    oneTime ||= ingest.event.type === 'NON_RENEWING_PURCHASE';
+    publishSearchAttributes(ingest, status, result.referralCode);
+    return result;
+  }
+
+  function remember(key: string, result: IngestResult): void {
+    results.set(key, result);
+    if (results.size > REMEMBERED_RESULTS) results.delete(results.keys().next().value as string);
+  }
+
+  const maxEvents = input.maxEventsPerRun ?? DEFAULT_MAX_EVENTS_PER_RUN;
+  const mustContinue = () => eventsThisRun >= maxEvents || workflowInfo().continueAsNewSuggested;
+  for (;;) {
+    const seen = eventsThisRun;
+    // A churned, refunded or one-time conversion closes after a quiet month; a later event starts a new run
+    // (update-with-start) and PostgreSQL still knows everything.
+    const idle = ENDED_STATUSES.has(status ?? '') || oneTime ? '30 days' : '400 days';
+    const woke = await condition(() => eventsThisRun !== seen || mustContinue(), idle);
+    if (mustContinue()) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof conversionWorkflow>({
+        ...input, status, oneTime, rememberedResults: [...results.entries()],
+      });
+    }
+    if (!woke) {
+      await condition(allHandlersFinished);
+      if (eventsThisRun === seen) return { conversionKey: input.conversionKey, status, events: eventsThisRun };
+    }
+  }
+}
+
+function validateIngest(ingest: IngestEvent): void {
+  if (!ingest?.appId || !ingest.idempotencyKey || !ingest.event?.type) {
+    throw ApplicationFailure.nonRetryable('ingestEvent needs appId, idempotencyKey and event.type', 'InvalidEvent');
+  }
+}
+
+function publishSearchAttributes(ingest: IngestEvent, status: string | null, referralCode: string | null): void {
+  upsertSearchAttributes([
+    { key: AppIdKey, value: ingest.appId },
+    { key: EnvironmentKey, value: ingest.event.environment },
+    ...(ingest.event.appUserId ? [{ key: AppUserIdKey, value: ingest.event.appUserId }] : []),
+    ...(referralCode ? [{ key: ReferralCodeKey, value: referralCode }] : []),
+    ...(status ? [{ key: ConversionStatusKey, value: status }] : []),
+  ]);
+}
