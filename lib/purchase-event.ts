@@ -54,7 +54,22 @@ export function isSandbox(env: Environment): boolean {
   return env !== 'PRODUCTION';
 }
 
-/** JSON Schema of the provider's webhook body: what we read, loosely typed where the provider is loose. */
+/** Largest absolute USD price accepted: anything beyond is no purchase, and it stays far inside safe micro-USD integers. */
+export const MAX_PRICE_USD = 1_000_000_000;
+/** Latest instant a JavaScript Date (and so a stored timestamp) can hold. */
+const MAX_EPOCH_MS = 8.64e15;
+/** Conversion keys become workflow ids (Temporal refuses ids past 1,000 bytes). */
+const MAX_TRANSACTION_ID = 512;
+
+const epochMs = (integer: boolean) => ({ type: [integer ? 'integer' : 'number', 'null'], minimum: 0, maximum: MAX_EPOCH_MS });
+const transactionId = { type: ['string', 'null'], maxLength: MAX_TRANSACTION_ID };
+
+/**
+ * JSON Schema of the provider's webhook body: what we read, loosely typed where the provider is loose. Values the
+ * event log could never store (a price past safe micro-USD, a fractional or out-of-range timestamp, a currency that
+ * is not three letters) are refused here with 422: accepted, they would fail their conversion's activity on every
+ * retry and hold up every later event of that conversion.
+ */
 export const subproviderWebhookBody = {
   type: 'object',
   required: ['event'],
@@ -74,17 +89,17 @@ export const subproviderWebhookBody = {
         product_id: { type: ['string', 'null'] },
         new_product_id: { type: ['string', 'null'] },
         period_type: { type: ['string', 'null'] },
-        purchased_at_ms: { type: ['number', 'null'] },
-        expiration_at_ms: { type: ['number', 'null'] },
-        event_timestamp_ms: { type: ['number', 'null'] },
+        purchased_at_ms: epochMs(false),
+        expiration_at_ms: epochMs(false),
+        event_timestamp_ms: epochMs(true),
         environment: { type: ['string', 'null'] },
         store: { type: ['string', 'null'] },
-        transaction_id: { type: ['string', 'null'] },
-        original_transaction_id: { type: ['string', 'null'] },
-        price: { type: ['number', 'null'] },
+        transaction_id: transactionId,
+        original_transaction_id: transactionId,
+        price: { type: ['number', 'null'], minimum: -MAX_PRICE_USD, maximum: MAX_PRICE_USD },
         price_in_purchased_currency: { type: ['number', 'null'] },
-        currency: { type: ['string', 'null'] },
-        takehome_percentage: { type: ['number', 'null'] },
+        currency: { type: ['string', 'null'], pattern: '^([A-Za-z]{3})?$' },
+        takehome_percentage: { type: ['number', 'null'], minimum: 0, maximum: 1 },
         cancel_reason: { type: ['string', 'null'] },
         is_trial_conversion: { type: ['boolean', 'null'] },
         subscriber_attributes: { type: ['object', 'null'] },
@@ -92,6 +107,32 @@ export const subproviderWebhookBody = {
     },
   },
 } as const;
+
+/** Deepest nesting accepted in a webhook body (provider events nest four levels). */
+const MAX_DEPTH = 32;
+
+/**
+ * The first place in a parsed JSON body that PostgreSQL could not store (text and jsonb cannot hold U+0000) or that
+ * nests too deep to serialise safely, as a 422 field problem; undefined when the whole body is storable. Webhook
+ * bodies are kept whole in the event log, so this covers fields we do not read too. Iterative: depth is the question.
+ */
+export function findUnstorable(body: unknown): { loc: (string | number)[]; msg: string; type: string } | undefined {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_DEPTH) return { loc: ['body', ...path], msg: `JSON nested deeper than ${MAX_DEPTH} levels`, type: 'value_error' };
+    for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+      if (typeof key === 'string' && key.includes('\u0000')) return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
 
 type Loose = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);

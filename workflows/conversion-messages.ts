@@ -11,6 +11,8 @@ export interface ConversionWorkflowInput {
   oneTime?: boolean;
   /** Continue-as-new after this many events in one run (the server's suggestion also triggers it). */
   maxEventsPerRun?: number;
+  /** How long an ended (churned, refunded, one-time) conversion stays open without events; default 30 days. */
+  closeEndedAfter?: string;
 }
 
 export interface IngestEvent {

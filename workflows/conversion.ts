@@ -7,6 +7,7 @@ import {
   allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo,
   ApplicationFailure,
 } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
 import type { createPurchaseActivities } from '../activities/purchases.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
@@ -61,8 +62,8 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
     const seen = eventsThisRun;
     // A churned, refunded or one-time conversion closes after a quiet month; a later event starts a new run
     // (update-with-start) and PostgreSQL still knows everything.
-    const idle = ENDED_STATUSES.has(status ?? '') || oneTime ? '30 days' : '400 days';
-    const woke = await condition(() => eventsThisRun !== seen || mustContinue(), idle);
+    const idle = ENDED_STATUSES.has(status ?? '') || oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days';
+    const woke = await condition(() => eventsThisRun !== seen || mustContinue(), idle as Duration);
     if (mustContinue()) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof conversionWorkflow>({

@@ -22,6 +22,7 @@ export interface CommissionRow {
   commission_percentage: string;
   platform_fee_percentage: string | null;
   environment: Environment;
+  reversed_at: Date | null;
   created_at: Date;
 }
 
@@ -58,19 +59,24 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
   return { commission: commission!, funded };
 }
 
-/** The earn commission a refund takes back: the refunded transaction's, else the conversion's latest unreversed. */
+/**
+ * The earn commission a refund takes back: the refunded transaction's (none when it was reversed already: a refund
+ * reported twice takes nothing else), else, when no commission belongs to that transaction, the latest unreversed.
+ */
 export async function findCommissionToReverse(trx: Knex.Transaction, conversionId: string, transactionId: string | null): Promise<CommissionRow | undefined> {
-  const base = () => trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
-    .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn' }).whereNot('c.status', 'reversed')
-    .orderBy('c.created_at', 'desc').forUpdate('c').first<CommissionRow | undefined>('c.*');
+  const earns = () => trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
+    .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn' }).orderBy('c.created_at', 'desc').forUpdate('c');
   if (transactionId) {
-    const exact = await base().where('p.transaction_id', transactionId);
-    if (exact) return exact;
+    const ofTransaction = await earns().where('p.transaction_id', transactionId).select<CommissionRow[]>('c.*');
+    if (ofTransaction.length > 0) return ofTransaction.find((c) => c.reversed_at === null);
   }
-  return base();
+  return earns().whereNull('c.reversed_at').first<CommissionRow | undefined>('c.*');
 }
 
-/** Reverses a commission: a negative mirror row, the original marked reversed, its reservation released. */
+/**
+ * Reverses a commission: a negative mirror row, the original marked reversed (a sandbox original stays 'simulated',
+ * only reversed_at marks it), its reservation released.
+ */
 export async function reverseCommission(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<CommissionRow> {
   const [reversal] = await trx('commissions').insert({
     conversion_id: original.conversion_id, purchase_event_id: refundEventId, app_id: original.app_id, org_id: original.org_id,
@@ -80,7 +86,8 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
     commission_percentage: original.commission_percentage, platform_fee_percentage: original.platform_fee_percentage,
     status: original.environment === 'PRODUCTION' ? 'reversed' : 'simulated',
   }).returning<CommissionRow[]>('*');
-  await trx('commissions').where('id', original.id).update({ status: 'reversed', reversed_at: trx.fn.now() });
+  const status = original.environment === 'PRODUCTION' ? 'reversed' : original.status;
+  await trx('commissions').where('id', original.id).update({ status, reversed_at: trx.fn.now() });
   const reserved = original.commission_micros + original.platform_fee_micros;
   if (original.status === 'reserved' && reserved > 0) {
     await appendLedgerEntry(trx, {
@@ -93,6 +100,6 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
 
 /** The latest commission this conversion reversed (REFUND_REVERSED restores it). */
 export async function findLastReversed(trx: Knex.Transaction, conversionId: string): Promise<CommissionRow | undefined> {
-  return trx('commissions').where({ conversion_id: conversionId, kind: 'earn', status: 'reversed' })
+  return trx('commissions').where({ conversion_id: conversionId, kind: 'earn' }).whereNotNull('reversed_at')
     .orderBy('reversed_at', 'desc').first<CommissionRow | undefined>();
 }

@@ -11,6 +11,12 @@ export async function findAppByCredentialHash(db: Knex, column: AppCredentialCol
   return row ? { appId: row.id, orgId: row.org_id } : undefined;
 }
 
+/** The stored webhook secret digest of an app, for the per-app webhook URL (which names the app itself). */
+export async function findAppWebhookSecretHash(db: Knex, appId: string): Promise<{ appId: string; hash: string } | undefined> {
+  const row = await db('apps').where('id', appId).first<{ id: string; webhook_secret_hash: string } | undefined>('id', 'webhook_secret_hash');
+  return row ? { appId: row.id, hash: row.webhook_secret_hash } : undefined;
+}
+
 export interface ActiveAgentKey { id: string; orgId: string; scopes: string[]; createdByUserId: string | null }
 
 export async function findActiveAgentKeyByHash(db: Knex, hash: string): Promise<ActiveAgentKey | undefined> {

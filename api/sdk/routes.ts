@@ -1,12 +1,12 @@
 // Client API (spec "Client API", base /api/sdk, auth: the app's SDK key). Hot paths: each answers from
-// PostgreSQL directly, without Temporal. /sdk/purchase, /sdk/attribution and /sdk/recent-conversions come with the
-// purchase pipeline.
+// PostgreSQL directly, without Temporal. /sdk/purchase (store-direct) comes with store verification.
 import { Router } from '@koa/router';
 import { guard } from '../auth/guard.js';
 import type { AppContext, RequestState } from '../context.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
 import { accessQuery, checkAccess } from './access.js';
+import { attributionQuery, getAttribution, getRecentConversions, recentConversionsQuery } from './attribution.js';
 import { listCampaigns } from './campaigns.js';
 import { eventAliases, eventBody, trackEvent } from './event.js';
 import { identify, identifyBody, IDENTIFY_RATE } from './identify.js';
@@ -27,6 +27,8 @@ export function sdkRoutes(): Router<RequestState, AppContext> {
   router.post('/set-referral-code', validateBody(setReferralCodeBody), setReferralCode);
   router.get('/access', validateQuery(accessQuery), checkAccess);
   router.get('/campaigns', listCampaigns);
+  router.get('/attribution', validateQuery(attributionQuery), getAttribution);
+  router.get('/recent-conversions', validateQuery(recentConversionsQuery), getRecentConversions);
 
   return router;
 }

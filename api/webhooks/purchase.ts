@@ -4,7 +4,7 @@
 // transaction id) and answers like the provider webhook: `{received, event_id, error?}`.
 import { UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { cleanupCode } from '../../lib/codes.js';
-import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { findUnstorable, MAX_PRICE_USD, type PurchaseEvent } from '../../lib/purchase-event.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { submitPurchaseEvent } from './submit-event.js';
@@ -16,7 +16,7 @@ export const directPurchaseBody = {
     transaction_id: { type: 'string', minLength: 1, maxLength: 255 },
     app_user_id: { type: 'string', minLength: 1, maxLength: 255 },
     product_id: { type: 'string', minLength: 1, maxLength: 255 },
-    price: { type: 'number', minimum: 0 },
+    price: { type: 'number', minimum: 0, maximum: MAX_PRICE_USD },
     currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
     svc_code: { type: 'string', maxLength: 64 },
     platform: { enum: ['ios', 'android'] },
@@ -29,6 +29,8 @@ export async function directPurchase(ctx: AppContext): Promise<void> {
   const p = ctx.state.principal;
   if (p?.kind !== 'purchase_api') throw new UnauthorizedError();
   const b = inputOf<DirectPurchase>(ctx);
+  const unstorable = findUnstorable(b);
+  if (unstorable) throw new ValidationError([unstorable]);
   // Prices are USD until the exchange-rate source lands with store-direct validation.
   if (b.currency.toUpperCase() !== 'USD') {
     throw new ValidationError([{ loc: ['body', 'currency'], msg: 'Only USD prices are accepted on this endpoint for now', type: 'currency' }]);

@@ -1,11 +1,11 @@
 // POST /api/webhooks/subprovider/{app_id} and the generic POST /api/webhooks/subprovider (the app is found from the
 // secret). Order: the app (404), the Authorization header (401, counted per app, body says how to fix it), the
 // body (400 not JSON, 422 not an event), then the conversion pipeline.
-import { findAppByCredentialHash } from '../../activities/db/credentials.js';
+import { findAppByCredentialHash, findAppWebhookSecretHash } from '../../activities/db/credentials.js';
 import { countRejectedWebhook } from '../../activities/db/rejected-webhooks.js';
 import { hashToken, parseBearer, tokenMatchesHash } from '../../lib/credentials.js';
-import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
-import { normalizeSubproviderEvent, subproviderWebhookBody } from '../../lib/purchase-event.js';
+import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
+import { findUnstorable, normalizeSubproviderEvent, subproviderWebhookBody } from '../../lib/purchase-event.js';
 import { assertValid } from '../../lib/validation.js';
 import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
@@ -15,16 +15,19 @@ const HOW_TO_FIX = 'Missing or wrong Authorization header. In the subscription p
   'Authorization header value to "Bearer <webhook secret>" (the rc_webhook_... secret shown once when the app was ' +
   'created; get a new one with POST /api/agent/apps/{app_id}/regenerate-webhook-secret).';
 
+/** App ids are database-generated `app_<hex>`; anything else (a NUL byte, stray text) is no app without a query. */
+const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;
-  const app = await ctx.deps.db('apps').where('id', appId).first<{ id: string; webhook_secret_hash: string } | undefined>('id', 'webhook_secret_hash');
-  if (!app) throw new NotFoundError(`No app with id ${appId}.`);
+  const app = APP_ID.test(appId) ? await findAppWebhookSecretHash(ctx.deps.db, appId) : undefined;
+  if (!app) throw new NotFoundError('No app with this id. The webhook URL is /api/webhooks/subprovider/{app_id} with the id of an existing app.');
   const token = parseBearer(ctx.get('authorization'));
-  if (!token || !tokenMatchesHash(token, app.webhook_secret_hash)) {
-    await countRejectedWebhook(ctx.deps.db, app.id, token ? 'wrong_secret' : 'missing_authorization');
+  if (!token || !tokenMatchesHash(token, app.hash)) {
+    await countRejectedWebhook(ctx.deps.db, app.appId, token ? 'wrong_secret' : 'missing_authorization');
     throw new UnauthorizedError(HOW_TO_FIX);
   }
-  ctx.body = await receive(ctx, app.id);
+  ctx.body = await receive(ctx, app.appId);
 }
 
 export async function subproviderWebhook(ctx: AppContext): Promise<void> {
@@ -37,5 +40,7 @@ export async function subproviderWebhook(ctx: AppContext): Promise<void> {
 async function receive(ctx: AppContext, appId: string) {
   if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
   const body = assertValid<{ event: Record<string, unknown> }>(subproviderWebhookBody, ctx.state.body);
+  const unstorable = findUnstorable(body);
+  if (unstorable) throw new ValidationError([unstorable]);
   return submitPurchaseEvent(ctx.deps, appId, normalizeSubproviderEvent(body, Date.now()));
 }

@@ -1,0 +1,53 @@
+// Extra campaigns and creators for the purchase pipeline tests, and read-outs of what a conversion earned and
+// what the wallet ledger holds for it. Writes go through the same domain functions `svc seed` uses.
+import type { Knex } from 'knex';
+import { randomBytes } from 'node:crypto';
+import { createCampaign } from '../../activities/db/campaigns.js';
+import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
+import { issueCreatorCode } from '../../lib/codes.js';
+
+export interface SeededAccount { app_id: string; org_id: string; campaign_id: string; creator_code: string }
+export interface Creator { creatorId: string; creatorCodeId: string; code: string }
+
+/** Another active public campaign of the seeded app. */
+export async function addCampaign(db: Knex, seed: SeededAccount, commissionPercentage = 30): Promise<string> {
+  const campaign = await createCampaign(db, {
+    appId: seed.app_id, orgId: seed.org_id, name: `Campaign ${randomBytes(3).toString('hex')}`, campaignType: 'public',
+    commissionPercentage, status: 'active',
+  });
+  return campaign.id;
+}
+
+/** A new creator who joined `campaignId` (default: the seeded campaign) with a fresh code. */
+export async function addCreator(db: Knex, seed: SeededAccount, campaignId = seed.campaign_id): Promise<Creator> {
+  const tag = randomBytes(4).toString('hex');
+  const creator = await upsertCreator(db, { name: `Creator ${tag}`, email: `creator+${tag}@example.com` });
+  const code = await addCreatorCode(db, { appId: seed.app_id, campaignId, creatorId: creator.id, code: issueCreatorCode(), source: 'seed' });
+  return { creatorId: creator.id, creatorCodeId: code.id, code: code.code };
+}
+
+/** The seeded creator (the owner of `seed.creator_code`). */
+export async function seededCreator(db: Knex, seed: SeededAccount): Promise<Creator> {
+  const row = await db('creator_codes').where({ app_id: seed.app_id, code: seed.creator_code }).first<{ id: string; creator_id: string }>('id', 'creator_id');
+  return { creatorId: row.creator_id, creatorCodeId: row.id, code: seed.creator_code };
+}
+
+export const conversionsOfUser = (db: Knex, appId: string, appUserId: string) =>
+  db('conversions').where({ app_id: appId, app_user_id: appUserId }).orderBy('created_at').select('*');
+
+export const conversionByKey = (db: Knex, appId: string, conversionKey: string) =>
+  db('conversions').where({ app_id: appId, conversion_key: conversionKey }).first();
+
+export const commissionsOf = (db: Knex, conversionId: string) =>
+  db('commissions').where('conversion_id', conversionId).orderBy('created_at').select('*');
+
+/** Net reserved_delta_micros of the ledger entries caused by this conversion's commissions. */
+export async function reservedForConversion(db: Knex, conversionId: string): Promise<number> {
+  const row = await db('wallet_ledger as w').join('commissions as c', 'c.id', 'w.commission_id').where('c.conversion_id', conversionId)
+    .first<{ reserved: string | null }>(db.raw('coalesce(sum(w.reserved_delta_micros), 0) as reserved'));
+  return Number(row?.reserved ?? 0);
+}
+
+export async function ledgerEntriesOf(db: Knex, commissionIds: string[]): Promise<{ entry_type: string; reserved_delta_micros: number; commission_id: string }[]> {
+  return db('wallet_ledger').whereIn('commission_id', commissionIds).orderBy('id').select('entry_type', 'reserved_delta_micros', 'commission_id');
+}
