@@ -54,9 +54,13 @@ async function main(): Promise<number> {
   let code = 1;
   try {
     const env = await provide();
-    const ava = path.join(PROJECT_ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
+    // `--script FILE` runs a TypeScript file with the same provisions instead of ava (test/replay/record-histories.ts).
+    const args = process.argv.slice(2);
+    const command = args[0] === '--script'
+      ? ['--import', 'tsx', ...args.slice(1)]
+      : [path.join(PROJECT_ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...args];
     code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [ava, ...process.argv.slice(2)], { stdio: 'inherit', env, cwd: PROJECT_ROOT });
+      const child = spawn(process.execPath, command, { stdio: 'inherit', env, cwd: PROJECT_ROOT });
       child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
       for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => child.kill(s));
     });

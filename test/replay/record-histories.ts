@@ -1,0 +1,73 @@
+// `npm run replay:record`: plays real conversion lifecycles through the real workflow, activities, PostgreSQL and
+// Temporal dev server, and saves each workflow history under test/replay/histories/. The replay test runs them
+// all on every `npm test`, so a workflow change that would break running conversions fails there (then guard the
+// change with patched() and record again).
+import { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '../../runtime/logger.js';
+import { createWorker, installRuntime } from '../../worker/worker.js';
+import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
+import { ingest } from '../helpers/conversion-client.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { requireTestEnv } from '../helpers/env.js';
+import { seedAccount } from '../helpers/seed.js';
+import { subscription, type FixtureName } from '../helpers/subprovider-events.js';
+
+interface Lifecycle { name: string; steps: FixtureName[]; code?: boolean; options?: { maxEventsPerRun?: number; closeEndedAfter?: string }; waitForClose?: boolean }
+
+const LIFECYCLES: Lifecycle[] = [
+  { name: 'paid-then-renewals', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal'] },
+  { name: 'trial-converting', steps: ['initial_purchase_trial', 'renewal_trial_conversion', 'renewal'] },
+  { name: 'trial-expiring', steps: ['initial_purchase_trial', 'cancellation', 'expiration'], options: { closeEndedAfter: '1 second' }, waitForClose: true },
+  { name: 'product-change', steps: ['initial_purchase', 'product_change', 'renewal', 'billing_issue', 'renewal'] },
+  { name: 'refund-and-reversal', steps: ['initial_purchase', 'renewal', 'refund_customer_support', 'refund_reversed'] },
+  { name: 'cancel-uncancel-expire', steps: ['initial_purchase', 'cancellation', 'uncancellation', 'cancellation', 'expiration'] },
+  { name: 'one-time-purchase', steps: ['non_renewing_purchase'], options: { closeEndedAfter: '1 second' }, waitForClose: true },
+  { name: 'sandbox', steps: ['sandbox_initial_purchase', 'renewal'] },
+  { name: 'organic', steps: ['initial_purchase', 'renewal'], code: false },
+  { name: 'continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal', 'renewal'], options: { maxEventsPerRun: 3 } },
+];
+
+const OUT = fileURLToPath(new URL('./histories/', import.meta.url));
+
+async function main(): Promise<void> {
+  const env = requireTestEnv();
+  const database = await createTestDatabase();
+  const logger = createLogger('warn');
+  installRuntime(logger, { handleSignals: false });
+  const taskQueue = `record-${randomBytes(4).toString('hex')}`;
+  const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, platformFeePercent: 10 });
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  const client = new Client({ connection });
+  try {
+    await worker.runUntil(async () => {
+      const seed = await seedAccount(database.db);
+      for (const life of LIFECYCLES) {
+        const sub = subscription(`replay-${life.name}`, life.code === false ? null : seed.creator_code);
+        let workflowKey = '';
+        for (const step of life.steps) {
+          const body = step === 'renewal' && life.name === 'sandbox' ? sub(step, { environment: 'SANDBOX' }) : sub(step);
+          const result = await ingest(client, taskQueue, seed.app_id, body, life.options ?? {});
+          workflowKey ||= step === 'non_renewing_purchase' ? body.event.transaction_id : body.event.original_transaction_id;
+          if (!result.eventId) throw new Error(`${life.name}: ${step} not applied`);
+        }
+        const handle = client.workflow.getHandle(conversionWorkflowId(seed.app_id, workflowKey));
+        if (life.waitForClose) await handle.result();
+        // For continue-as-new, keep the first run: the one whose history ends in ContinueAsNew.
+        const firstRunId = (await handle.describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
+        const history = await client.workflow.getHandle(handle.workflowId, life.options?.maxEventsPerRun ? firstRunId : undefined).fetchHistory();
+        writeFileSync(`${OUT}${life.name}.json`, historyToJSON(history));
+        console.log(`recorded ${life.name}: ${history.events?.length} events`);
+      }
+    });
+  } finally {
+    await connection.close();
+    await workerConnection.close();
+    await database.drop();
+  }
+}
+
+await main();
