@@ -2,10 +2,11 @@
 // find the code, match campaign and creator, compute commission and fee, record the conversion, reserve funds).
 // Safe to run twice: the event's unique keys make a repeat answer the first result, so a worker killed mid-event
 // and a retried activity still apply the event once.
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { computeCommission } from '../lib/commission.js';
 import { toMicros } from '../lib/money.js';
-import { conversionKeyOf, isRefund, type PurchaseEvent } from '../lib/purchase-event.js';
+import { isRefund, type PurchaseEvent } from '../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC } from './purchase-attribution.js';
 import { awardReachedMilestones } from './db/bonus-awards.js';
@@ -18,21 +19,54 @@ const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PUR
 
 export interface PurchaseDeps { db: Knex; platformFeePercent: number }
 
+export const REJECTED_EVENT = 'event could not be processed: invalid data';
+
 export function createPurchaseActivities(deps: PurchaseDeps) {
   return {
     async applyPurchaseEvent(ingest: IngestEvent): Promise<IngestResult> {
-      return deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
+      try {
+        return await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
+      } catch (err) {
+        // Data the database refuses (classes 22 and 23) will be refused on every retry: fail for good, so the
+        // conversion is not blocked behind an event that can never apply. Anything else is transient: retry.
+        const code = (err as { code?: unknown }).code;
+        if (typeof code === 'string' && /^2[23]/.test(code)) {
+          throw ApplicationFailure.nonRetryable(`${REJECTED_EVENT} (${code})`, 'PurchaseEventRejected');
+        }
+        throw err;
+      }
+    },
+
+    /**
+     * Records an event that applyPurchaseEvent refused for good, so a redelivery answers the same. Only its
+     * identity is kept (whatever the database refused is dropped), cleaned of what text columns cannot hold.
+     */
+    async recordRejectedPurchaseEvent(ingest: IngestEvent): Promise<IngestResult> {
+      return deps.db.transaction(async (trx) => {
+        const { row, inserted } = await insertPurchaseEvent(trx, ingest.appId, identityOnly(ingest.event));
+        if (inserted) await markPurchaseEvent(trx, row.id, { status: 'error', error: REJECTED_EVENT });
+        return { eventId: row.id, error: inserted ? REJECTED_EVENT : row.error, duplicate: !inserted, conversionId: row.conversion_id, status: null, referralCode: null };
+      });
     },
   };
 }
 
 interface Step { conversion: ConversionRow | undefined; error: string | null }
 
-async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, event: e }: IngestEvent): Promise<IngestResult> {
+function identityOnly(e: PurchaseEvent): PurchaseEvent {
+  const clean = (v: string | null) => (v === null ? null : v.split(String.fromCharCode(0)).join(''));
+  return {
+    ...e, providerEventId: clean(e.providerEventId), type: clean(e.type) ?? 'UNKNOWN', appUserId: clean(e.appUserId),
+    originalAppUserId: null, aliases: [], transferredFrom: [], transferredTo: [], productId: null, newProductId: null, periodType: null,
+    store: null, transactionId: clean(e.transactionId), originalTransactionId: clean(e.originalTransactionId), priceUsd: null,
+    priceInPurchasedCurrency: null, currency: null, takehomePercentage: null, cancelReason: null, isTrialConversion: null,
+    referralCode: null, subscriberAttributes: {}, raw: {}, purchasedAtMs: null, expirationAtMs: null,
+  };
+}
+
+async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, conversionKey: key, event: e }: IngestEvent): Promise<IngestResult> {
   const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
   if (!inserted) return answerRedelivery(trx, row);
-  const key = conversionKeyOf(e);
-  if (!key) return finish(trx, row, { conversion: undefined, error: 'event has no transaction id' }, 'error');
   let conversion = await findConversionForUpdate(trx, appId, key);
   if (!conversion) {
     if (!PURCHASE_TYPES.has(e.type)) return finish(trx, row, { conversion: undefined, error: null }, 'processed');
@@ -98,7 +132,7 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
 }
 
 async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number): Promise<Step> {
-  const campaign = await trx('campaigns').where('id', c.campaign_id!).first<{ commission_percentage: string }>('commission_percentage');
+  const campaign = await trx('campaigns').where('id', c.campaign_id).first<{ commission_percentage: string }>('commission_percentage');
   const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
   const { funded } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
@@ -116,6 +150,8 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
 
 /** REFUND_REVERSED (App Store): the refunded commission is earned (and reserved) again. */
 async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, ev: PurchaseEventRow): Promise<Step> {
+  // Only a refunded conversion can be restored: a second REFUND_REVERSED earns nothing again.
+  if (c.status !== 'refunded') return { conversion: c, error: null };
   const conversion = await updateConversion(trx, c.id, { status: 'active', refunded_at: null });
   const reversed = await findLastReversed(trx, c.id);
   if (!reversed || !conversion.attributed) return { conversion, error: null };

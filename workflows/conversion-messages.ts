@@ -17,6 +17,8 @@ export interface ConversionWorkflowInput {
 
 export interface IngestEvent {
   appId: string;
+  /** The conversion this event belongs to (the workflow's key; the API resolves it, e.g. a refund's purchase). */
+  conversionKey: string;
   idempotencyKey: string;
   event: PurchaseEvent;
 }

@@ -5,14 +5,14 @@
 // continues-as-new on long histories with that memory intact.
 import {
   allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo,
-  ApplicationFailure,
+  ActivityFailure, ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import type { createPurchaseActivities } from '../activities/purchases.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
 
-const { applyPurchaseEvent } = proxyActivities<ReturnType<typeof createPurchaseActivities>>({
+const { applyPurchaseEvent, recordRejectedPurchaseEvent } = proxyActivities<ReturnType<typeof createPurchaseActivities>>({
   startToCloseTimeout: '10 seconds',
   // Transient faults (database restarts, a killed worker) are retried until they pass; business rejections are
   // answered as results, never thrown.
@@ -42,7 +42,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   async function apply(ingest: IngestEvent): Promise<IngestResult> {
     const known = results.get(ingest.idempotencyKey);
     if (known) return { ...known, duplicate: true };
-    const result = await applyPurchaseEvent(ingest);
+    const result = await applyOrRecordRejection(ingest);
     remember(ingest.idempotencyKey, result);
     eventsThisRun += 1;
     status = result.status ?? status;
@@ -77,9 +77,21 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   }
 }
 
+/** An event the database refuses for good is recorded as an error instead of blocking the conversion. */
+async function applyOrRecordRejection(ingest: IngestEvent): Promise<IngestResult> {
+  try {
+    return await applyPurchaseEvent(ingest);
+  } catch (err) {
+    if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'PurchaseEventRejected') {
+      return recordRejectedPurchaseEvent(ingest);
+    }
+    throw err;
+  }
+}
+
 function validateIngest(ingest: IngestEvent): void {
-  if (!ingest?.appId || !ingest.idempotencyKey || !ingest.event?.type) {
-    throw ApplicationFailure.nonRetryable('ingestEvent needs appId, idempotencyKey and event.type', 'InvalidEvent');
+  if (!ingest?.appId || !ingest.conversionKey || !ingest.idempotencyKey || !ingest.event?.type) {
+    throw ApplicationFailure.nonRetryable('ingestEvent needs appId, conversionKey, idempotencyKey and event.type', 'InvalidEvent');
   }
 }
 

@@ -7,7 +7,7 @@ export async function countQualifyingConversions(trx: Knex.Transaction, campaign
     .whereNot('status', 'refunded')
     .whereExists((q) => { void q.select(trx.raw('1')).from('commissions as c').whereRaw('c.conversion_id = conversions.id').andWhere('c.kind', 'earn').andWhereNot('c.status', 'reversed'); })
     .count<{ count: string }[]>('* as count').first();
-  return Number((row as { count: string } | undefined)?.count ?? 0);
+  return Number((row)?.count ?? 0);
 }
 
 /** Creates the awards whose threshold the creator has now reached; returns how many were new. */

@@ -61,3 +61,12 @@ export async function updateConversion(db: Knex, id: string, patch: Record<strin
   const [row] = await db('conversions').where('id', id).update(patch).returning<ConversionRow[]>('*');
   return row!;
 }
+
+/**
+ * A refund names the refunded transaction: when that transaction opened a one-time conversion, that is the
+ * conversion to refund (its key is the transaction id, whatever original transaction id the event carries).
+ */
+export async function findOneTimeConversionKey(db: Knex, appId: string, transactionId: string): Promise<string | undefined> {
+  const row = await db('conversions').where({ app_id: appId, conversion_key: transactionId, kind: 'one_time' }).first<{ conversion_key: string } | undefined>('conversion_key');
+  return row?.conversion_key;
+}

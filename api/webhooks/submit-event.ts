@@ -4,7 +4,8 @@
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { recordStandaloneEvent } from '../../activities/standalone-events.js';
 import { AppError, UnavailableError } from '../../lib/errors.js';
-import { conversionKeyOf, idempotencyKey, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { findOneTimeConversionKey } from '../../activities/db/conversions.js';
 import { AppIdKey, EnvironmentKey } from '../../schema/search-attributes.js';
 import { conversionWorkflow } from '../../workflows/conversion.js';
 import { conversionWorkflowId, ingestEventUpdate } from '../../workflows/conversion-messages.js';
@@ -17,7 +18,7 @@ export interface Received { received: true; event_id: string; error?: string }
 
 export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<Received> {
   const routing = routeEvent(event);
-  const key = conversionKeyOf(event);
+  const key = await conversionKeyFor(deps, appId, event);
   if (routing !== 'conversion' || !key) {
     const out = await recordStandaloneEvent(deps.db, appId, event, routing === 'conversion' ? 'unkeyed' : routing);
     return answer(out.eventId, out.error);
@@ -30,7 +31,7 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
   });
   const ikey = idempotencyKey(appId, event);
   const update = deps.temporal.workflow.executeUpdateWithStart(ingestEventUpdate, {
-    args: [{ appId, idempotencyKey: ikey, event }], updateId: ikey, startWorkflowOperation: start,
+    args: [{ appId, conversionKey: key, idempotencyKey: ikey, event }], updateId: ikey, startWorkflowOperation: start,
   });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -47,6 +48,14 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
     clearTimeout(timer);
     update.catch(() => undefined);
   }
+}
+
+async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {
+  if ((isRefund(event) || event.type === 'REFUND_REVERSED') && event.transactionId) {
+    const oneTime = await findOneTimeConversionKey(deps.db, appId, event.transactionId);
+    if (oneTime) return oneTime;
+  }
+  return conversionKeyOf(event);
 }
 
 function answer(eventId: string, error: string | null): Received {

@@ -128,13 +128,13 @@ test('JSON nested too deep to serialise is 422, not a 500', async (t) => {
   t.deepEqual(res.body.detail[0].loc.slice(0, 3), ['body', 'event', 'extra']);
 });
 
-// BUG (schema/migrations/0006_purchases_conversions.ts:107, not in this suite's scope): knex's bare
-// t.decimal('price_in_purchased_currency') is numeric(8,2), so any local price of 1,000,000 or more (IDR, VND, KRW
-// yearly plans: IDR 1,500,000 is about USD 95) cannot be stored. An event without a workflow answers 500; a
-// purchase stalls its conversion workflow (activity retried forever, 503 to the provider). takehome_percentage and
-// both fx_rate columns have the same numeric(8,2) type (fx_rate would round 0.0000612 IDR->USD to 0.00).
-test.failing('an event priced at 1,500,000 in its local currency is accepted (numeric(8,2) column)', async (t) => {
-  const body = subscription(user(), null)('subscription_paused', { currency: 'IDR', price: 94.5, price_in_purchased_currency: 1_500_000 });
+// Local prices of IDR, VND or KRW yearly plans run into the millions (migration 0012: unbounded numeric).
+test('an event priced at 1,500,000 in its local currency is accepted and stored exactly', async (t) => {
+  const body = subscription(user(), seed.creator_code)('initial_purchase', { currency: 'IDR', price: 94.5, price_in_purchased_currency: 1_500_000, takehome_percentage: 0.7 });
   const res = await send(seed, body);
   t.is(res.status, 200, res.text);
+  t.falsy(res.body.error);
+  const row = await h().db('purchase_events').where('id', res.body.event_id).first();
+  t.is(row.price_in_purchased_currency, '1500000');
+  t.is(row.price_usd_micros, 94_500_000);
 });

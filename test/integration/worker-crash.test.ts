@@ -73,12 +73,13 @@ test.serial('a worker killed mid-event: the event is applied once, by the next w
 });
 
 test.serial('an activity attempt repeated after it committed changes nothing and answers the first result', async (t) => {
-  const { applyPurchaseEvent } = createPurchaseActivities({ db: h().db, platformFeePercent: 10 });
-  const event = normalizeSubproviderEvent(subscription('crash-2', seed.creator_code)('initial_purchase') as { event: Record<string, unknown> }, Date.now());
-  const ingest = { appId: seed.app_id, idempotencyKey: idempotencyKey(seed.app_id, event), event };
+  const activities = createPurchaseActivities({ db: h().db, platformFeePercent: 10 });
+  const applyPurchaseEvent = (i: Parameters<typeof activities.applyPurchaseEvent>[0]) => activities.applyPurchaseEvent(i);
+  const event = normalizeSubproviderEvent(subscription('crash-2', seed.creator_code)('initial_purchase'), Date.now());
+  const ingest = { appId: seed.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(seed.app_id, event), event };
   const once = await applyPurchaseEvent(ingest);
   const twice = await applyPurchaseEvent(ingest);
   t.false(once.duplicate);
   t.like(twice, { eventId: once.eventId, conversionId: once.conversionId, error: once.error, duplicate: true });
-  t.is(await countRows(h().db('commissions').where('conversion_id', once.conversionId!)), 1);
+  t.is(await countRows(h().db('commissions').where('conversion_id', once.conversionId)), 1);
 });
