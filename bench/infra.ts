@@ -40,14 +40,14 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
 
 export interface BenchServer { url: string; child: ChildProcess; stop(): Promise<void> }
 
-/** Starts `node --import tsx <script> [args]` and waits until `url/readyPath` answers (or an IPC 'ready'). */
-export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath = '/healthz'): Promise<BenchServer> {
+/** Starts `node --import tsx <script> [args]` and waits until `url/readyPath` answers (null: no HTTP to wait for). */
+export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string | null = '/healthz'): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], {
     cwd: PROJECT_ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; readyPath !== null && i < 300; i++) {
     const ok = await fetch(`${url}${readyPath}`).then(() => true, () => false);
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));

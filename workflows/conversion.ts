@@ -4,7 +4,7 @@
 // writer of its conversion; it keeps the results of recent events so a redelivery answers without work, and
 // continues-as-new on long histories with that memory intact.
 import {
-  allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo,
+  allHandlersFinished, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
   ActivityFailure, ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
@@ -12,12 +12,19 @@ import type { createPurchaseActivities } from '../activities/purchases.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
 
-const { applyPurchaseEvent, recordRejectedPurchaseEvent } = proxyActivities<ReturnType<typeof createPurchaseActivities>>({
-  startToCloseTimeout: '10 seconds',
-  // Transient faults (database restarts, a killed worker) are retried until they pass; business rejections are
-  // answered as results, never thrown.
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
-});
+type PurchaseActivities = ReturnType<typeof createPurchaseActivities>;
+// Transient faults (database restarts, a killed worker) are retried until they pass; business rejections are
+// answered as results, never thrown.
+const RETRY = { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' } as const;
+const remote = proxyActivities<PurchaseActivities>({ startToCloseTimeout: '10 seconds', retry: RETRY });
+// One short database transaction per event: run it as a local activity, inside the workflow task, saving the
+// activity task round trips through the server (the webhook answer waits for it).
+const local = proxyLocalActivities<PurchaseActivities>({ startToCloseTimeout: '10 seconds', retry: RETRY });
+
+/** Executions recorded before local activities keep replaying with regular ones. */
+function purchaseActivities(): PurchaseActivities {
+  return patched('purchase-events-as-local-activities') ? local : remote;
+}
 
 const REMEMBERED_RESULTS = 200;
 const DEFAULT_MAX_EVENTS_PER_RUN = 1000;
@@ -47,8 +54,18 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
     eventsThisRun += 1;
     status = result.status ?? status;
     oneTime ||= ingest.event.type === 'NON_RENEWING_PURCHASE';
-    publishSearchAttributes(ingest, status, result.referralCode);
+    publish(ingest, status, result.referralCode);
     return result;
+  }
+
+  // Search attribute writes cost the server a visibility update each: publish only what changed.
+  let published = '';
+  function publish(ingest: IngestEvent, current: string | null, referralCode: string | null): void {
+    const pairs = searchAttributePairs(ingest, current, referralCode);
+    const signature = JSON.stringify(pairs.map((p) => [p.key.name, p.value]));
+    if (patched('publish-changed-search-attributes-only') && signature === published) return;
+    published = signature;
+    upsertSearchAttributes(pairs);
   }
 
   function remember(key: string, result: IngestResult): void {
@@ -79,11 +96,12 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
 
 /** An event the database refuses for good is recorded as an error instead of blocking the conversion. */
 async function applyOrRecordRejection(ingest: IngestEvent): Promise<IngestResult> {
+  const activities = purchaseActivities();
   try {
-    return await applyPurchaseEvent(ingest);
+    return await activities.applyPurchaseEvent(ingest);
   } catch (err) {
     if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'PurchaseEventRejected') {
-      return recordRejectedPurchaseEvent(ingest);
+      return activities.recordRejectedPurchaseEvent(ingest);
     }
     throw err;
   }
@@ -95,12 +113,12 @@ function validateIngest(ingest: IngestEvent): void {
   }
 }
 
-function publishSearchAttributes(ingest: IngestEvent, status: string | null, referralCode: string | null): void {
-  upsertSearchAttributes([
+function searchAttributePairs(ingest: IngestEvent, status: string | null, referralCode: string | null) {
+  return [
     { key: AppIdKey, value: ingest.appId },
     { key: EnvironmentKey, value: ingest.event.environment },
     ...(ingest.event.appUserId ? [{ key: AppUserIdKey, value: ingest.event.appUserId }] : []),
     ...(referralCode ? [{ key: ReferralCodeKey, value: referralCode }] : []),
     ...(status ? [{ key: ConversionStatusKey, value: status }] : []),
-  ]);
+  ];
 }

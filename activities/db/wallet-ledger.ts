@@ -35,9 +35,19 @@ export async function appendLedgerEntry(db: Knex, e: LedgerEntry): Promise<boole
 
 export interface WalletTotals { balanceMicros: number; reservedMicros: number; safeAvailableMicros: number }
 
+/** The running totals of the organization's latest ledger entry (migration 0013): O(1) whatever the history. */
 export async function getWalletTotals(db: Knex, orgId: string): Promise<WalletTotals> {
+  const row = await db('wallet_ledger').where('org_id', orgId).orderBy('id', 'desc')
+    .first<{ balance_after_micros: number; reserved_after_micros: number } | undefined>('balance_after_micros', 'reserved_after_micros');
+  const balanceMicros = row?.balance_after_micros ?? 0;
+  const reservedMicros = row?.reserved_after_micros ?? 0;
+  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
+}
+
+/** The same totals summed over every entry: the audit the running totals must always agree with. */
+export async function sumWalletLedger(db: Knex, orgId: string): Promise<WalletTotals> {
   const row = await db('wallet_ledger').where('org_id', orgId)
-    .first<{ balance: string | null; reserved: string | null }>(
+    .first<{ balance: number; reserved: number }>(
       db.raw('coalesce(sum(balance_delta_micros), 0)::bigint as balance'),
       db.raw('coalesce(sum(reserved_delta_micros), 0)::bigint as reserved'),
     );

@@ -4,7 +4,7 @@
 // Tests that assert wallet totals get an organization of their own (seedAccount), so they can run concurrently.
 import test, { type ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
-import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { getWalletTotals, sumWalletLedger } from '../../activities/db/wallet-ledger.js';
 import { addCampaign, addCreator, commissionsOf, conversionsOfUser, ledgerEntriesOf, type Creator } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
 import type { JsonResponse } from '../helpers/http.js';
@@ -170,4 +170,16 @@ test('bonus rules: sandbox and refunded conversions do not count toward a milest
   const awards = await awardsOf(achiever);
   t.is(awards.length, 1);
   t.like(awards[0], { status: 'earned', amount_micros: 25_000_000, threshold_conversions: 2, progress_count: 2, org_id: seed.org_id });
+});
+
+test('the running wallet totals always equal the sums over the ledger, also under concurrent reservations', async (t) => {
+  const own = await seedAccount(h().db);
+  const send = (body: unknown) => sendWebhook(h().baseUrl, own.app_id, own.webhook_secret, body);
+  await Promise.all(Array.from({ length: 12 }, (_, i) => subscription(`running-${i}`, own.creator_code)).map(async (sub, i) => {
+    await send(sub('initial_purchase'));
+    await send(sub('renewal'));
+    if (i % 3 === 0) await send(sub('refund', { transaction_id: undefined }));
+  }));
+  t.deepEqual(await getWalletTotals(h().db, own.org_id), await sumWalletLedger(h().db, own.org_id));
+  t.true((await getWalletTotals(h().db, own.org_id)).reservedMicros > 0);
 });
