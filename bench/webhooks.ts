@@ -128,10 +128,10 @@ export async function runWebhookBench(): Promise<Run[]> {
     const directSubs = plan(direct.creator_code);
     const dp = expected(directSubs);
     const db = createDb(database.url, 20);
-    const { applyPurchaseEvent } = createPurchaseActivities({ db, platformFeePercent: 10 });
+    const activities = createPurchaseActivities({ db, platformFeePercent: 10 });
     const inProcess = await drive(directSubs, async (body) => {
-      const event = normalizeSubproviderEvent(body as { event: Record<string, unknown> }, Date.now());
-      await applyPurchaseEvent({ appId: direct.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(direct.app_id, event), event });
+      const event = normalizeSubproviderEvent(body, Date.now());
+      await activities.applyPurchaseEvent({ appId: direct.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(direct.app_id, event), event });
     });
     await db.destroy();
     const dcheck = await ledgerCheck(database.url, direct.org_id, dp);

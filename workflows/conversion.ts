@@ -100,11 +100,15 @@ async function applyOrRecordRejection(ingest: IngestEvent): Promise<IngestResult
   try {
     return await activities.applyPurchaseEvent(ingest);
   } catch (err) {
-    if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'PurchaseEventRejected') {
-      return activities.recordRejectedPurchaseEvent(ingest);
-    }
+    if (isRejection(err)) return activities.recordRejectedPurchaseEvent(ingest);
     throw err;
   }
+}
+
+/** A regular activity's failure arrives wrapped in ActivityFailure; a local activity's may arrive as it is. */
+function isRejection(err: unknown): boolean {
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure && failure.type === 'PurchaseEventRejected';
 }
 
 function validateIngest(ingest: IngestEvent): void {

@@ -1,7 +1,8 @@
 // `npm run replay:record`: plays real conversion lifecycles through the real workflow, activities, PostgreSQL and
 // Temporal dev server, and saves each workflow history under test/replay/histories/. The replay test runs them
 // all on every `npm test`, so a workflow change that would break running conversions fails there (then guard the
-// change with patched() and record again).
+// change with patched() and record again). Histories of earlier workflow versions are kept under another name
+// (v1-activities-*: before purchase events ran as local activities) so the old branches stay proven.
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { writeFileSync } from 'node:fs';
