@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
 // Wallet totals in O(1): every ledger entry carries the organization's balance and reserved amount after it, set
-// by the database itself under a lock on the organization, so concurrent writers can never compute them from the
-// same predecessor. The ledger stays append-only; sums over it remain the audit of these running totals.
+// by the database itself under a lock on the organization (and numbered under that lock), so concurrent writers
+// can never compute them from the same predecessor. The ledger stays append-only; sums over it remain the audit of these running totals.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('wallet_ledger', (t) => {
     t.bigInteger('balance_after_micros').nullable();
@@ -26,6 +26,9 @@ export async function up(knex: Knex): Promise<void> {
       prev record;
     begin
       perform 1 from organizations where id = new.org_id for update;
+      -- The id default was drawn before this lock: draw it again under the lock, so ids follow the order in which
+      -- entries were written and "the latest entry" really holds the latest totals.
+      new.id := nextval(pg_get_serial_sequence('wallet_ledger', 'id'));
       select balance_after_micros, reserved_after_micros into prev
         from wallet_ledger where org_id = new.org_id order by id desc limit 1;
       new.balance_after_micros := coalesce(prev.balance_after_micros, 0) + new.balance_delta_micros;

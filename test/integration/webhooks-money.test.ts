@@ -175,11 +175,21 @@ test('bonus rules: sandbox and refunded conversions do not count toward a milest
 test('the running wallet totals always equal the sums over the ledger, also under concurrent reservations', async (t) => {
   const own = await seedAccount(h().db);
   const send = (body: unknown) => sendWebhook(h().baseUrl, own.app_id, own.webhook_secret, body);
-  await Promise.all(Array.from({ length: 12 }, (_, i) => subscription(`running-${i}`, own.creator_code)).map(async (sub, i) => {
+  await Promise.all(Array.from({ length: 24 }, (_, i) => subscription(`running-${i}`, own.creator_code)).map(async (sub, i) => {
     await send(sub('initial_purchase'));
     await send(sub('renewal'));
     if (i % 3 === 0) await send(sub('refund', { transaction_id: undefined }));
   }));
   t.deepEqual(await getWalletTotals(h().db, own.org_id), await sumWalletLedger(h().db, own.org_id));
   t.true((await getWalletTotals(h().db, own.org_id)).reservedMicros > 0);
+});
+
+test('ledger entries written concurrently by many transactions keep exact running totals', async (t) => {
+  const { appendLedgerEntry } = await import('../../activities/db/wallet-ledger.js');
+  const own = await seedAccount(h().db);
+  await Promise.all(Array.from({ length: 60 }, (_, i) => h().db.transaction(async (trx) => {
+    await appendLedgerEntry(trx, { orgId: own.org_id, entryType: i % 3 === 0 ? 'topup' : 'reserve', balanceDeltaMicros: i % 3 === 0 ? 1000 : 0, reservedDeltaMicros: i % 3 === 0 ? 0 : 7, idempotencyKey: `race:${own.org_id}:${i}` });
+    await new Promise((r) => setTimeout(r, i % 5)); // keep some transactions open while others commit
+  })));
+  t.deepEqual(await getWalletTotals(h().db, own.org_id), await sumWalletLedger(h().db, own.org_id));
 });
