@@ -8,9 +8,8 @@ import { guard } from '../../api/auth/guard.js';
 import type { AppContext, RequestState } from '../../api/context.js';
 import { generateToken, hashToken, SESSION_TOKEN_PREFIX } from '../../lib/credentials.js';
 import { SCOPES } from '../../lib/scopes.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const probes = new Router<RequestState, AppContext>();
 probes.get('/test/agent-probe', guard({ allow: ['agent'], scope: 'apps:read' }), (ctx) => { ctx.body = { principal: ctx.state.principal }; });
@@ -18,13 +17,11 @@ probes.get('/test/sdk-probe', guard({ allow: ['sdk'] }), (ctx) => { ctx.body = {
 probes.get('/test/dashboard-probe', guard({ allow: ['user'] }), (ctx) => { ctx.body = { principal: ctx.state.principal }; });
 probes.post('/test/payout-probe', guard({ allow: ['agent', 'user'], deny: 'payouts' }), (ctx) => { ctx.body = { ok: true }; });
 
-const h = useHarness(test, { worker: false, mount: (app) => app.use(probes.routes()) });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, mount: (app) => app.use(probes.routes()) });
 let userId: string;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   userId = (await h().db('memberships').where('org_id', seed.org_id).first('user_id')).user_id;
 });
 

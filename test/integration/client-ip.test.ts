@@ -2,17 +2,11 @@
 // test files run with it on). A body can never set the IP or the User-Agent.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false });
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 test('without TRUST_PROXY a forged X-Forwarded-For and body fields do not set the IP or User-Agent', async (t) => {
   const deviceId = randomUUID();

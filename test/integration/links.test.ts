@@ -6,10 +6,9 @@ import { createApp } from '../../activities/db/apps.js';
 import { createCampaign, type CampaignStatus } from '../../activities/db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
 import { countRows } from '../helpers/db.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const DESKTOP_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
 const IOS_URL = 'https://apps.apple.com/app/id000000000';
@@ -19,13 +18,11 @@ const WEB_URL = 'https://example.com/demo';
 const later = new Router();
 later.get('/probe/after-links', (ctx) => { ctx.body = { reached: true }; });
 
-const h = useHarness(test, { worker: false, env: { TRUST_PROXY: 'true' }, mount: (app) => app.use(later.routes()) });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' }, mount: (app) => app.use(later.routes()) });
 let slug: string;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   slug = (await h().db('apps').where('id', seed.app_id).first('slug')).slug;
 });
 

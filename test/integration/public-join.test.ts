@@ -5,17 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { createCampaign, type CampaignStatus, type CampaignType } from '../../activities/db/campaigns.js';
 import { hashToken } from '../../lib/credentials.js';
 import { countRows } from '../helpers/db.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 // Joins are limited to 10 a minute per IP: each call comes from its own address unless a test says otherwise.
 let ipCounter = 0;

@@ -1,17 +1,12 @@
 // GET /api/sdk/attribution and GET /api/sdk/recent-conversions read what the purchase pipeline recorded.
 import test from 'ava';
-import { useHarness } from '../helpers/harness.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { seedAccount } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 const sdk = () => sdkClient(h().baseUrl, seed.sdk_key);

@@ -3,18 +3,12 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { countRows } from '../helpers/db.js';
-import { useHarness } from '../helpers/harness.js';
 import { sdkClient } from '../helpers/sdk.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false });
 const post = (body: unknown) => sdkClient(h().baseUrl, seed.sdk_key).post('/event', body);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 test('an event is tracked and its event_id returned', async (t) => {
   const res = await post({ event_type: 'paywall_viewed', app_user_id: 'u1', properties: { screen: 'home' }, referral_code: seed.creator_code.toLowerCase(), event_id: 'evt-1', platform: 'ios' });

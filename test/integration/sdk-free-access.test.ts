@@ -3,17 +3,15 @@
 // makes its own codes and users: ava runs them concurrently.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
 let other: Awaited<ReturnType<typeof seedAccount>>;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   other = await seedAccount(h().db);
 });
 

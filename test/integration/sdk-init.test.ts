@@ -3,19 +3,17 @@ import test from 'ava';
 import { createApp } from '../../activities/db/apps.js';
 import { createCampaign } from '../../activities/db/campaigns.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false });
 let other: Awaited<ReturnType<typeof seedAccount>>;
 const initBody = { app_version: '2.3.0', sdk_version: '1.6.1', platform: 'ios', sdk_name: 'react-native' };
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   other = await seedAccount(h().db);
   const db = h().db;
   await createCampaign(db, { appId: seed.app_id, orgId: seed.org_id, name: 'Private VIP', campaignType: 'private', commissionPercentage: 40, status: 'active' });

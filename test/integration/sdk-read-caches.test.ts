@@ -2,18 +2,12 @@
 // to what they depend on, whoever writes it, is visible as soon as the feed has delivered it.
 import test from 'ava';
 import { createCampaign } from '../../activities/db/campaigns.js';
-import { useHarness } from '../helpers/harness.js';
 import { sdkClient } from '../helpers/sdk.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false, caches: true });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, caches: true });
 const initBody = { app_version: '1.0', sdk_version: '1.6.1', platform: 'android' };
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 async function queriesDuring(fn: () => Promise<unknown>): Promise<number> {
   let n = 0;

@@ -7,17 +7,15 @@ import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../activities/db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
 let other: Awaited<ReturnType<typeof seedAccount>>;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   other = await seedAccount(h().db);
 });
 

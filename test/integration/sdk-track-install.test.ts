@@ -4,19 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { recordClick } from '../../activities/db/clicks.js';
 import { hintsFromUserAgent } from '../../lib/device.js';
 import { countRows } from '../helpers/db.js';
-import { useHarness } from '../helpers/harness.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
-import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
 let codeId: string;
 let ipCounter = 1;
 const nextIp = () => `198.51.100.${ipCounter++}`;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   codeId = (await h().db('creator_codes').where('code', seed.creator_code).first('id')).id;
 });
 

@@ -5,14 +5,12 @@ import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { recordClick } from '../../activities/db/clicks.js';
 import { addCampaign, addCreator, commissionsOf, conversionsOfUser, seededCreator, type Creator } from '../helpers/conversions.js';
-import { useHarness } from '../helpers/harness.js';
 import type { JsonResponse } from '../helpers/http.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
-import { seedAccount } from '../helpers/seed.js';
 import { sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { env: { TRUST_PROXY: 'true' } });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' } });
 let seeded: Creator;
 let other: Creator;
 let ipCounter = 1;
@@ -20,7 +18,6 @@ const nextIp = () => `198.51.100.${ipCounter++}`;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   seeded = await seededCreator(h().db, seed);
   other = await addCreator(h().db, seed);
 });

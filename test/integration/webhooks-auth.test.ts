@@ -4,18 +4,13 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } from '../../lib/credentials.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedAccount, seedApp } from '../helpers/seed.js';
+import { seedApp } from '../helpers/seed.js';
 import { providerEvent, sendWebhook } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 /** A fresh TEST event (new provider id and timestamp), so every accepted call records its own event. */
 const testEvent = () => providerEvent('test', { id: randomUUID(), event_timestamp_ms: Date.now() + Math.floor(Math.random() * 1e9) });

@@ -5,17 +5,15 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
 import { generateToken, PURCHASE_API_KEY_PREFIX } from '../../lib/credentials.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
+import { seedApp, type SeededApp } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 let app: SeededApp;
 
 test.before(async () => {
   await h.ready();
-  seed = await seedAccount(h().db);
   app = await seedApp(h().db, { orgId: seed.org_id });
 });
 

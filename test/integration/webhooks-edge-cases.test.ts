@@ -3,17 +3,11 @@
 import test from 'ava';
 import { ingest } from '../helpers/conversion-client.js';
 import { countRows } from '../helpers/db.js';
-import { useHarness } from '../helpers/harness.js';
-import { seedAccount } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 

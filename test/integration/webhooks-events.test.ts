@@ -3,18 +3,12 @@
 // Prices at the seeded 30% commission and the default 10% platform fee: 9.99 -> 2.997 + 0.2997 reserved.
 import test, { type ExecutionContext } from 'ava';
 import { commissionsOf, conversionsOfUser, reservedForConversion, ledgerEntriesOf } from '../helpers/conversions.js';
-import { useHarness } from '../helpers/harness.js';
 import type { JsonResponse } from '../helpers/http.js';
-import { seedAccount } from '../helpers/seed.js';
 import { sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 /** commission_micros + platform_fee_micros of a paid price at 30% and a 10% fee. */
 const RESERVE = { '4.99': 1_646_700, '9.99': 3_296_700, '14.99': 4_946_700, '19.99': 6_596_700, '59.99': 19_796_700 };

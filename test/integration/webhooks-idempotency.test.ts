@@ -4,17 +4,11 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
-import { useHarness } from '../helpers/harness.js';
-import { seedAccount } from '../helpers/seed.js';
 import { providerEvent, sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 const withEvent = (body: ProviderBody, overrides: Record<string, unknown>): ProviderBody => ({ ...body, event: { ...body.event, ...overrides } });

@@ -2,17 +2,11 @@
 // workflow -> activity -> PostgreSQL, one event type at a time (spec "Events").
 import test from 'ava';
 import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
-import { useHarness } from '../helpers/harness.js';
-import { seedAccount } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 const conversionOf = (user: string) => h().db('conversions').where({ app_id: seed.app_id, app_user_id: user }).first();

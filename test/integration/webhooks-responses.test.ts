@@ -4,18 +4,13 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { appendLedgerEntry } from '../../activities/db/wallet-ledger.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedAccount, seedApp } from '../helpers/seed.js';
+import { seedApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 const send = (app: { app_id: string; webhook_secret: string }, body: unknown) => sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, body);
 const user = () => `resp-${randomUUID()}`;

@@ -3,17 +3,12 @@
 // acknowledged and ignored. Each is recorded once however often it is delivered.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { useHarness } from '../helpers/harness.js';
-import { seedAccount, seedApp } from '../helpers/seed.js';
+import { seedApp } from '../helpers/seed.js';
 import { providerEvent, sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test);
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test);
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 const send = (app: { app_id: string; webhook_secret: string }, body: unknown) => sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, body);
 const eventsOf = (appId: string, providerEventId: string) => h().db('purchase_events').where({ app_id: appId, provider_event_id: providerEventId });

@@ -8,17 +8,11 @@ import { idempotencyKey, normalizeSubproviderEvent } from '../../lib/purchase-ev
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import { cliEnv, SVC_BIN } from '../helpers/cli.js';
 import { countRows } from '../helpers/db.js';
-import { useHarness } from '../helpers/harness.js';
-import { seedAccount } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { worker: false });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { worker: false });
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 function startWorker(): { child: ChildProcess; exited: Promise<unknown> } {
   const child = spawn(process.execPath, [SVC_BIN, 'worker'], {

@@ -5,17 +5,11 @@
 import test from 'ava';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { ingest } from '../helpers/conversion-client.js';
-import { useHarness } from '../helpers/harness.js';
-import { seedAccount } from '../helpers/seed.js';
 import { subscription } from '../helpers/subprovider-events.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const h = useHarness(test, { api: false });
-let seed: Awaited<ReturnType<typeof seedAccount>>;
+const { h, seed } = useSeededHarness(test, { api: false });
 
-test.before(async () => {
-  await h.ready();
-  seed = await seedAccount(h().db);
-});
 
 test('many renewals: the workflow continues-as-new and still answers redeliveries from earlier runs', async (t) => {
   const { temporal, taskQueue, db } = h();
