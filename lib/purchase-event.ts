@@ -108,32 +108,6 @@ export const subproviderWebhookBody = {
   },
 } as const;
 
-/** Deepest nesting accepted in a webhook body (provider events nest four levels). */
-const MAX_DEPTH = 32;
-
-/**
- * The first place in a parsed JSON body that PostgreSQL could not store (text and jsonb cannot hold U+0000) or that
- * nests too deep to serialise safely, as a 422 field problem; undefined when the whole body is storable. Webhook
- * bodies are kept whole in the event log, so this covers fields we do not read too. Iterative: depth is the question.
- */
-export function findUnstorable(body: unknown): { loc: (string | number)[]; msg: string; type: string } | undefined {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: [] }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_DEPTH) return { loc: ['body', ...path], msg: `JSON nested deeper than ${MAX_DEPTH} levels`, type: 'value_error' };
-    for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
-      if (typeof key === 'string' && key.includes('\u0000')) return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
-      stack.push({ value: child, path: [...path, key] });
-    }
-  }
-  return undefined;
-}
-
 type Loose = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -1,6 +1,7 @@
 // Reads a JSON body for methods that carry one. Not JSON (or not an object/array) is 400; too large is 413.
 // Content-Type is not trusted: SDKs in the wild send JSON as text/plain, so every body is parsed as JSON.
-import { BadRequestError, AppError } from '../../lib/errors.js';
+import { BadRequestError, AppError, ValidationError } from '../../lib/errors.js';
+import { findUnstorable } from '../../lib/storable.js';
 import type { Middleware } from '../context.js';
 
 const LIMIT_BYTES = 1024 * 1024;
@@ -22,6 +23,11 @@ export const jsonBody: Middleware = async (ctx, next) => {
     // nothing about parsing); everywhere else a broken body is refused here.
     if (!ctx.path.startsWith('/api/webhooks/')) throw new BadRequestError(NOT_JSON);
     ctx.state.bodyInvalid = true;
+    return next();
+  }
+  if (!ctx.path.startsWith('/api/webhooks/')) {
+    const problem = findUnstorable(ctx.state.body);
+    if (problem) throw new ValidationError([problem]);
   }
   return next();
 };

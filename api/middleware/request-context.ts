@@ -4,6 +4,7 @@
 // spend a third of their time logging; volumes are in /metrics), info for 4xx, warn for 5xx. One middleware instead
 // of three keeps the per-request cost of the hot paths down.
 import { randomUUID } from 'node:crypto';
+import { BadRequestError } from '../../lib/errors.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AppContext, Middleware } from '../context.js';
 import { finishUnanswered, respondWithError } from './errors.js';
@@ -25,6 +26,8 @@ export function edge(metrics: HttpMetrics): Middleware {
     ctx.set('X-Request-Id', requestId);
     ctx.state.clientIp = ctx.ip;
     try {
+      // A NUL byte can never be an id, a code or a user: refuse it before it reaches a query (PostgreSQL refuses it).
+      if (/%00/.test(ctx.url)) throw new BadRequestError('NUL characters (%00) are not accepted in URLs.');
       await next();
       finishUnanswered(ctx);
     } catch (err) {

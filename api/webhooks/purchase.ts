@@ -4,7 +4,8 @@
 // transaction id) and answers like the provider webhook: `{received, event_id, error?}`.
 import { UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { cleanupCode } from '../../lib/codes.js';
-import { findUnstorable, MAX_PRICE_USD, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { MAX_PRICE_USD, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { findUnstorable } from '../../lib/storable.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { submitPurchaseEvent } from './submit-event.js';

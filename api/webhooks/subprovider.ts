@@ -5,7 +5,8 @@ import { findAppByCredentialHash, findAppWebhookSecretHash } from '../../activit
 import { countRejectedWebhook } from '../../activities/db/rejected-webhooks.js';
 import { hashToken, parseBearer, tokenMatchesHash } from '../../lib/credentials.js';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
-import { findUnstorable, normalizeSubproviderEvent, subproviderWebhookBody } from '../../lib/purchase-event.js';
+import { normalizeSubproviderEvent, subproviderWebhookBody } from '../../lib/purchase-event.js';
+import { findUnstorable } from '../../lib/storable.js';
 import { assertValid } from '../../lib/validation.js';
 import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';

@@ -79,3 +79,14 @@ test('unknown paths are JSON 404s; a body that is not JSON is a 400 with detail'
   t.is(bad.status, 400);
   t.regex(bad.body.detail, /not valid JSON/);
 });
+
+test('a NUL byte never reaches the database: 400 in a URL, 422 naming the field in a JSON body', async (t) => {
+  const url = await request(h().baseUrl, 'GET', '/api/sdk/access?app_user_id=%00');
+  t.is(url.status, 400);
+  t.regex(url.body.detail, /NUL/);
+  const body = await request(h().baseUrl, 'POST', '/api/sdk/event', { rawBody: '{"event_type":"a","app_user_id":"x\\u0000y"}' });
+  t.is(body.status, 422);
+  t.deepEqual(body.body.detail[0].loc, ['body', 'app_user_id']);
+  const deep = await request(h().baseUrl, 'POST', '/api/sdk/event', { rawBody: `${'['.repeat(40)}${']'.repeat(40)}` });
+  t.is(deep.status, 422);
+});

@@ -88,7 +88,8 @@ test('an unknown app id is 404, whatever the Authorization, and counts nothing',
   t.is((await h().db('rejected_webhooks').where('app_id', missing)).length, 0);
   for (const odd of ['%00', 'app_%00x', '%E0%A4%A', encodeURIComponent('app_\u{1F600}'), 'x'.repeat(300)]) {
     const res = await postRaw(odd, JSON.stringify(testEvent()), `Bearer ${seed.webhook_secret}`);
-    t.is(res.status, 404, `${odd}: ${res.text}`);
+    // A NUL byte anywhere in a URL is refused at the edge (400); any other odd id is simply no app (404).
+    t.is(res.status, odd.includes('%00') ? 400 : 404, `${odd}: ${res.text}`);
   }
 });
 
