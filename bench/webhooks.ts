@@ -2,7 +2,10 @@
 // refunds, 10% redeliveries) from 32 concurrent senders through API + worker + Temporal + PostgreSQL, each in its
 // own process; then the same mix applied through the same activity called directly in-process (no orchestration).
 // Both runs check afterwards that the ledger holds exactly the expected reservations.
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { createPurchaseActivities } from '../activities/purchases.js';
 import { appendLedgerEntry } from '../activities/db/wallet-ledger.js';
 import { seedDemoAccount, type SeedResult } from '../cli/seed.js';
@@ -12,6 +15,9 @@ import { freePort } from '../runtime/ports.js';
 import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { subscription, type ProviderBody } from '../test/helpers/subprovider-events.js';
+import { installRuntime } from '../worker/worker.js';
+import { createLogger } from '../runtime/logger.js';
+import { echoUpdate, echoWorkflow } from './echo-workflow.js';
 import { benchDatabase, startServer } from './infra.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 300);
@@ -96,6 +102,7 @@ async function ledgerCheck(databaseUrl: string, orgId: string, p: Plan): Promise
 }
 
 export async function runWebhookBench(): Promise<Run[]> {
+  installRuntime(createLogger('warn'), { handleSignals: false });
   const database = await benchDatabase('svc_bench_webhooks');
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   let stopTemporal: () => Promise<void> = async () => undefined;
@@ -123,6 +130,9 @@ export async function runWebhookBench(): Promise<Run[]> {
     const check = await ledgerCheck(database.url, seed.org_id, p);
     runs.push({ name: 'webhook -> API -> Temporal -> worker -> PostgreSQL', events: p.events.length, seconds: pipeline.seconds, p50: pct(pipeline.latencies, 0.5), p99: pct(pipeline.latencies, 0.99), ledgerOk: check.ok, detail: check.detail });
 
+    // The orchestration floor: update-with-start on entity workflows that do nothing, same concurrency.
+    runs.push(await echoFloor(temporalAddress, p.events.length, subs.length));
+
     // The same activity, called directly (no HTTP, no Temporal).
     const direct = await freshAccount(database.url);
     const directSubs = plan(direct.creator_code);
@@ -143,6 +153,31 @@ export async function runWebhookBench(): Promise<Run[]> {
     await database.stop();
   }
   return runs;
+}
+
+async function echoFloor(address: string, events: number, workflows: number): Promise<Run> {
+  const connection = await NativeConnection.connect({ address });
+  const taskQueue = `echo-${randomBytes(3).toString('hex')}`;
+  const worker = await Worker.create({ connection, taskQueue, workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)) });
+  const client = new Client({ connection: await Connection.connect({ address }) });
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await worker.runUntil(Promise.all(Array.from({ length: SENDERS }, async () => {
+    for (let i = next++; i < events; i = next++) {
+      const t0 = performance.now();
+      await client.workflow.executeUpdateWithStart(echoUpdate, {
+        args: ['x'], updateId: `u${i}`,
+        startWorkflowOperation: new WithStartWorkflowOperation(echoWorkflow, { workflowId: `echo-${taskQueue}-${i % workflows}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' }),
+      });
+      latencies.push(performance.now() - t0);
+    }
+  })));
+  const seconds = (performance.now() - started) / 1000;
+  await client.connection.close();
+  await connection.close();
+  latencies.sort((a, b) => a - b);
+  return { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved' };
 }
 
 export function printWebhookTable(runs: Run[]): void {
