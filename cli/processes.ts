@@ -17,7 +17,7 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   await assertPortFree(config.PORT, 'PORT', 'The API');
   const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
   const appChanges = new AppChangeFeed(databaseUrl, logger);
-  await appChanges.start().catch((err: unknown) => logger.warn({ err }, 'app change feed unavailable: serving without read caches'));
+  await appChanges.startOrRetry();
   const app = createApp({ config, db, temporal, logger, appChanges });
   const server = await listen(app, config.PORT, config.HOST);
   return {

@@ -70,16 +70,29 @@ export class AppChangeFeed {
     for (const listener of this.listeners) listener(appId);
   }
 
+  /** Starts now if it can; otherwise keeps trying in the background (the API serves uncached meanwhile). */
+  async startOrRetry(): Promise<void> {
+    try {
+      await this.start();
+    } catch (err) {
+      this.logger.warn({ err }, 'app change feed unavailable: serving without read caches until it connects');
+      this.retry(250);
+    }
+  }
+
+  private retry(delay: number): void {
+    setTimeout(() => {
+      if (this.closed) return;
+      this.start().catch(() => this.retry(Math.min(delay * 2, 10_000)));
+    }, delay).unref();
+  }
+
   private onDisconnect(): void {
     this.live = false;
     this.client = undefined;
     this.emit('*');
     if (this.closed) return;
     this.logger.warn('app change feed disconnected; caches bypassed until it reconnects');
-    const retry = (delay: number) => setTimeout(() => {
-      if (this.closed) return;
-      this.start().catch(() => retry(Math.min(delay * 2, 10_000)));
-    }, delay).unref();
-    retry(250);
+    this.retry(250);
   }
 }

@@ -82,3 +82,25 @@ test.serial('a free code expiring by the clock is seen without any change notifi
   await new Promise((r) => setTimeout(r, 1600));
   t.is((await client.post('/validate-code', { code: 'SOONGONE' })).body.error_code, 'CODE_EXPIRED');
 });
+
+test.serial('when the feed connection drops, nothing stale is served and caching resumes after it reconnects', async (t) => {
+  const client = sdkClient(h().baseUrl, seed.sdk_key);
+  const db = h().db;
+  t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
+  await db.raw("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'svc-app-change-feed' and datname = current_database()");
+  await new Promise((r) => setTimeout(r, 300)); // the client notices the closed socket
+  await db('campaigns').where('id', seed.campaign_id).update({ status: 'paused' }); // a change the feed cannot hear
+  try {
+    t.is((await client.post('/validate-code', { code: seed.creator_code })).body.error_code, 'CODE_NOT_FOUND');
+  } finally {
+    await db('campaigns').where('id', seed.campaign_id).update({ status: 'active' });
+  }
+  let cachedAgain = false;
+  for (let i = 0; i < 100 && !cachedAgain; i++) {
+    await client.post('/validate-code', { code: seed.creator_code });
+    cachedAgain = (await queriesDuring(() => client.post('/validate-code', { code: seed.creator_code }))) === 0;
+    if (!cachedAgain) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.true(cachedAgain, 'the feed reconnected and answers come from memory again');
+  t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
+});
