@@ -51,7 +51,12 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
   };
 }
 
-interface Step { conversion: ConversionRow | undefined; error: string | null }
+interface Step { conversion: ConversionRow | undefined; error: string | null; touched?: boolean }
+
+/** Every conversion update of an event also records it as the conversion's latest (one UPDATE, not two). */
+function lastEvent(trx: Knex.Transaction, type: string): Record<string, unknown> {
+  return { last_event_type: type, last_event_at: trx.fn.now() };
+}
 
 function identityOnly(e: PurchaseEvent): PurchaseEvent {
   const clean = (v: string | null) => (v === null ? null : v.split(String.fromCharCode(0)).join(''));
@@ -73,16 +78,15 @@ async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, co
     conversion = await openConversion(trx, appId, key, e, row.id);
   }
   const step = await applyToConversion(trx, deps, conversion, e, row);
-  const updated = step.conversion ? await updateConversion(trx, step.conversion.id, { last_event_type: e.type, last_event_at: trx.fn.now() }) : undefined;
+  const updated = step.conversion && !step.touched ? await updateConversion(trx, step.conversion.id, lastEvent(trx, e.type)) : step.conversion;
   return finish(trx, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
 }
 
 async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string): Promise<ConversionRow> {
   const { attribution, error } = await resolveAttribution(trx, appId, e);
-  const app = await trx('apps').where('id', appId).first<{ org_id: string }>('org_id');
   const trial = e.periodType === 'TRIAL';
   const conversion = await createConversion(trx, {
-    appId, orgId: app.org_id, conversionKey: key, kind: e.type === 'NON_RENEWING_PURCHASE' ? 'one_time' : 'subscription',
+    appId, conversionKey: key, kind: e.type === 'NON_RENEWING_PURCHASE' ? 'one_time' : 'subscription',
     attribution, appUserId: e.appUserId ?? e.originalAppUserId, productId: e.productId, store: e.store, environment: e.environment,
     status: trial ? 'trialing' : 'active', periodType: e.periodType, trial, firstPurchaseEventId: eventId, workflowId: conversionWorkflowId(appId, key),
   });
@@ -99,15 +103,15 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
     case 'RENEWAL':
       return purchase(trx, deps, c, e, ev, openingError);
     case 'CANCELLATION':
-      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now() }), error: null };
+      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'UNCANCELLATION':
-      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'cancelled' ? 'active' : c.status, cancelled_at: null }), error: null };
+      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'cancelled' ? 'active' : c.status, cancelled_at: null, ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'EXPIRATION':
-      return { conversion: await updateConversion(trx, c.id, { status: 'churned', churned_at: trx.fn.now() }), error: null };
+      return { conversion: await updateConversion(trx, c.id, { status: 'churned', churned_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'PRODUCT_CHANGE':
-      return { conversion: await updateConversion(trx, c.id, { product_id: e.newProductId ?? e.productId ?? c.product_id }), error: null };
+      return { conversion: await updateConversion(trx, c.id, { product_id: e.newProductId ?? e.productId ?? c.product_id, ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'BILLING_ISSUE':
-      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now() }), error: null };
+      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'REFUND_REVERSED':
       return restore(trx, deps, c, ev);
     default:
@@ -125,10 +129,11 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
     else if (c.status === 'billing_issue' || c.status === 'cancelled') patch.status = 'active';
   }
   if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
-  const conversion = Object.keys(patch).length > 0 ? await updateConversion(trx, c.id, patch) : c;
-  if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC };
-  if (!paid || c.status === 'churned') return { conversion, error: null };
-  return earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0));
+  const touched = Object.keys(patch).length > 0;
+  const conversion = touched ? await updateConversion(trx, c.id, { ...patch, ...lastEvent(trx, e.type) }) : c;
+  if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, touched };
+  if (!paid || c.status === 'churned') return { conversion, error: null, touched };
+  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0))), touched };
 }
 
 async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number): Promise<Step> {
@@ -145,17 +150,17 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
 async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
   const original = await findCommissionToReverse(trx, c.id, e.transactionId);
   if (original) await reverseCommission(trx, original, ev.id);
-  return { conversion: await updateConversion(trx, c.id, { status: 'refunded', refunded_at: trx.fn.now() }), error: null };
+  return { conversion: await updateConversion(trx, c.id, { status: 'refunded', refunded_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
 }
 
 /** REFUND_REVERSED (App Store): the refunded commission is earned (and reserved) again. */
 async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, ev: PurchaseEventRow): Promise<Step> {
   // Only a refunded conversion can be restored: a second REFUND_REVERSED earns nothing again.
   if (c.status !== 'refunded') return { conversion: c, error: null };
-  const conversion = await updateConversion(trx, c.id, { status: 'active', refunded_at: null });
+  const conversion = await updateConversion(trx, c.id, { status: 'active', refunded_at: null, ...lastEvent(trx, ev.event_type) });
   const reversed = await findLastReversed(trx, c.id);
-  if (!reversed || !conversion.attributed) return { conversion, error: null };
-  return earn(trx, deps, conversion, ev.id, reversed.revenue_usd_micros);
+  if (!reversed || !conversion.attributed) return { conversion, error: null, touched: true };
+  return { ...(await earn(trx, deps, conversion, ev.id, reversed.revenue_usd_micros)), touched: true };
 }
 
 async function finish(trx: Knex.Transaction, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {

@@ -1,4 +1,4 @@
-// The API's read caches of per-app data, alive only while the app-change feed is (runtime/app-change-feed.ts).
+// The API's read caches of per-app data (answers and credential digests), alive only while the app-change feed is (runtime/app-change-feed.ts).
 // Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
 import type { InitAnswer } from '../activities/db/apps.js';
 import { AppScopedCache, type ChangeFeed } from '../lib/app-scoped-cache.js';
@@ -13,6 +13,8 @@ export interface ApiCaches {
   /** Which SDK identities recently wrote their init marker (a write throttle, not an answer cache). */
   initMarks: TtlCache<string, true>;
   codes: AppScopedCache<FoundCode | null>;
+  /** Each app's webhook-secret digest (per-app webhook URL): one database read saved on every purchase event. */
+  webhookSecrets: AppScopedCache<string | null>;
 }
 
 export function createApiCaches(feed: ChangeFeed | undefined): ApiCaches {
@@ -20,5 +22,6 @@ export function createApiCaches(feed: ChangeFeed | undefined): ApiCaches {
     initSnapshots: new AppScopedCache(feed, ENTRY_TTL_MS, 50_000),
     initMarks: new TtlCache(60_000, 200_000),
     codes: new AppScopedCache(feed, ENTRY_TTL_MS, 200_000),
+    webhookSecrets: new AppScopedCache(feed, ENTRY_TTL_MS, 50_000),
   };
 }

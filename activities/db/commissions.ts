@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../../lib/commission.js';
 import type { Environment } from '../../lib/purchase-event.js';
-import { appendLedgerEntry, getWalletTotals } from './wallet-ledger.js';
+import { appendLedgerEntry, lockWalletTotals } from './wallet-ledger.js';
 
 export interface CommissionRow {
   id: string;
@@ -40,8 +40,8 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
   const production = c.environment === 'PRODUCTION';
   let funded = true;
   if (production) {
-    await trx('organizations').where('id', c.org_id).forUpdate().first('id'); // serialises reservations per wallet
-    funded = (await getWalletTotals(trx, c.org_id)).safeAvailableMicros >= e.amounts.reserveMicros;
+    // The wallet lock serialises reservations per organization; the totals read under it are current.
+    funded = (await lockWalletTotals(trx, c.org_id)).safeAvailableMicros >= e.amounts.reserveMicros;
   }
   const status = !production ? 'simulated' : funded ? 'reserved' : 'unfunded';
   const [commission] = await trx('commissions').insert({

@@ -30,7 +30,6 @@ export async function findConversionForUpdate(db: Knex, appId: string, conversio
 
 export interface NewConversion {
   appId: string;
-  orgId: string;
   conversionKey: string;
   kind: 'subscription' | 'one_time';
   attribution: { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string } | null;
@@ -48,7 +47,7 @@ export interface NewConversion {
 export async function createConversion(db: Knex, c: NewConversion): Promise<ConversionRow> {
   const a = c.attribution;
   const [row] = await db('conversions').insert({
-    app_id: c.appId, org_id: c.orgId, conversion_key: c.conversionKey, kind: c.kind, attributed: a !== null,
+    app_id: c.appId, org_id: db.raw('(select org_id from apps where id = ?)', [c.appId]), conversion_key: c.conversionKey, kind: c.kind, attributed: a !== null,
     campaign_id: a?.campaignId ?? null, creator_code_id: a?.creatorCodeId ?? null, creator_id: a?.creatorId ?? null,
     referral_code: a?.referralCode ?? null, attribution_method: a?.method ?? null, attributed_at: a ? db.fn.now() : null,
     app_user_id: c.appUserId, product_id: c.productId, store: c.store, environment: c.environment, is_test: c.environment !== 'PRODUCTION',

@@ -55,3 +55,17 @@ export async function sumWalletLedger(db: Knex, orgId: string): Promise<WalletTo
   const reservedMicros = Number(row?.reserved ?? 0);
   return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
 }
+
+/** Locks the organization's wallet (the row every ledger writer locks) and reads its totals, in one round trip. */
+export async function lockWalletTotals(trx: Knex.Transaction, orgId: string): Promise<WalletTotals> {
+  const result = await trx.raw<{ rows: { balance: number | null; reserved: number | null }[] }>(`
+    select w.balance_after_micros as balance, w.reserved_after_micros as reserved
+    from organizations o
+    left join lateral (select balance_after_micros, reserved_after_micros from wallet_ledger
+                       where org_id = o.id order by id desc limit 1) w on true
+    where o.id = ? for update of o`, [orgId]);
+  const row = result.rows[0];
+  const balanceMicros = Number(row?.balance ?? 0);
+  const reservedMicros = Number(row?.reserved ?? 0);
+  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
+}

@@ -68,7 +68,11 @@ export async function resolvePrincipal(db: Knex, token: string): Promise<Princip
   return undefined;
 }
 
+/** Routes that check their credential themselves (per-app webhook secret, compared to that app's digest). */
+const SELF_AUTHENTICATING = '/api/webhooks/subprovider';
+
 export const authenticate: Middleware = async (ctx, next) => {
+  if (ctx.path.startsWith(SELF_AUTHENTICATING)) return next();
   const bearer = parseBearer(ctx.get('authorization'));
   const cookie = bearer ? undefined : ctx.cookies.get(SESSION_COOKIE);
   const token = bearer ?? cookie;

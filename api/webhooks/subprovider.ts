@@ -21,7 +21,7 @@ const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;
-  const app = APP_ID.test(appId) ? await findAppWebhookSecretHash(ctx.deps.db, appId) : undefined;
+  const app = APP_ID.test(appId) ? await webhookSecretOf(ctx, appId) : undefined;
   if (!app) throw new NotFoundError('No app with this id. The webhook URL is /api/webhooks/subprovider/{app_id} with the id of an existing app.');
   const token = parseBearer(ctx.get('authorization'));
   if (!token || !tokenMatchesHash(token, app.hash)) {
@@ -29,6 +29,16 @@ export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
     throw new UnauthorizedError(HOW_TO_FIX);
   }
   ctx.body = await receive(ctx, app.appId);
+}
+
+/** The app's webhook-secret digest, from the API's change-feed cache when it is live. */
+async function webhookSecretOf(ctx: AppContext, appId: string): Promise<{ appId: string; hash: string } | undefined> {
+  const cached = ctx.caches.webhookSecrets.get(appId, 'hash');
+  if (cached !== undefined) return cached === null ? undefined : { appId, hash: cached };
+  const token = ctx.caches.webhookSecrets.begin(appId);
+  const found = await findAppWebhookSecretHash(ctx.deps.db, appId);
+  ctx.caches.webhookSecrets.set(appId, 'hash', found?.hash ?? null, token);
+  return found;
 }
 
 export async function subproviderWebhook(ctx: AppContext): Promise<void> {

@@ -104,3 +104,24 @@ test.serial('when the feed connection drops, nothing stale is served and caching
   t.true(cachedAgain, 'the feed reconnected and answers come from memory again');
   t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
 });
+
+test.serial('a regenerated webhook secret is refused at once by the cached per-app webhook route', async (t) => {
+  const { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } = await import('../../lib/credentials.js');
+  const { providerEvent, sendWebhook } = await import('../helpers/subprovider-events.js');
+  const test1 = providerEvent('test', { id: `t-${Date.now()}` });
+  t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 200);
+  const sql: string[] = [];
+  const record = (q: { sql: string }) => { sql.push(q.sql); };
+  h().db.on('query', record);
+  try {
+    t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 200);
+  } finally {
+    h().db.removeListener('query', record);
+  }
+  t.false(sql.some((q) => q.includes('webhook_secret_hash')), `the secret digest came from memory: ${sql.join(' | ')}`);
+  const fresh = generateToken(WEBHOOK_SECRET_PREFIX);
+  await h().db('apps').where('id', seed.app_id).update({ webhook_secret_hash: hashToken(fresh) });
+  await h().syncCaches();
+  t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 401);
+  t.is((await sendWebhook(h().baseUrl, seed.app_id, fresh, providerEvent('test', { id: `t2-${Date.now()}` }))).status, 200);
+});
