@@ -8,6 +8,7 @@ import {
   ActivityFailure, ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import type { createPurchaseActivities } from '../activities/purchases.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
@@ -37,6 +38,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   let status: string | null = input.status ?? null;
   let oneTime = input.oneTime ?? false;
   let eventsThisRun = 0;
+  let lastEventAt = Date.now();
   let queue: Promise<unknown> = Promise.resolve();
 
   setHandler(ingestEventUpdate, (ingest) => {
@@ -52,6 +54,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
     const result = await applyOrRecordRejection(ingest);
     remember(ingest.idempotencyKey, result);
     eventsThisRun += 1;
+    lastEventAt = Date.now();
     status = result.status ?? status;
     oneTime ||= ingest.event.type === 'NON_RENEWING_PURCHASE';
     publish(ingest, status, result.referralCode);
@@ -75,23 +78,43 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
 
   const maxEvents = input.maxEventsPerRun ?? DEFAULT_MAX_EVENTS_PER_RUN;
   const mustContinue = () => eventsThisRun >= maxEvents || workflowInfo().continueAsNewSuggested;
-  for (;;) {
-    const seen = eventsThisRun;
-    // A churned, refunded or one-time conversion closes after a quiet month; a later event starts a new run
-    // (update-with-start) and PostgreSQL still knows everything.
-    const idle = ENDED_STATUSES.has(status ?? '') || oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days';
-    const woke = await condition(() => eventsThisRun !== seen || mustContinue(), idle as Duration);
-    if (mustContinue()) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof conversionWorkflow>({
-        ...input, status, oneTime, rememberedResults: [...results.entries()],
-      });
-    }
-    if (!woke) {
-      await condition(allHandlersFinished);
-      if (eventsThisRun === seen) return { conversionKey: input.conversionKey, status, events: eventsThisRun };
+  // A churned, refunded or one-time conversion closes after a quiet month; a later event starts a new run
+  // (update-with-start) and PostgreSQL still knows everything.
+  const idleFor = (): Duration => (ENDED_STATUSES.has(status ?? '') || oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
+
+  /** One idle timer, re-armed only when it fires or the idle period changes: events cost no timer commands. */
+  async function waitWithOneIdleTimer(): Promise<'continue' | 'close'> {
+    for (;;) {
+      const period = idleFor();
+      const remaining = lastEventAt + msToNumber(period) - Date.now();
+      const woke = await condition(() => mustContinue() || idleFor() !== period, Math.max(remaining, 1));
+      if (mustContinue()) return 'continue';
+      if (!woke && Date.now() - lastEventAt >= msToNumber(period)) {
+        await condition(allHandlersFinished);
+        if (Date.now() - lastEventAt >= msToNumber(period)) return 'close';
+      }
     }
   }
+
+  /** The first version: a fresh idle timer after every event (kept so executions recorded with it replay). */
+  async function waitWithTimerPerEvent(): Promise<'continue' | 'close'> {
+    for (;;) {
+      const seen = eventsThisRun;
+      const woke = await condition(() => eventsThisRun !== seen || mustContinue(), idleFor());
+      if (mustContinue()) return 'continue';
+      if (!woke) {
+        await condition(allHandlersFinished);
+        if (eventsThisRun === seen) return 'close';
+      }
+    }
+  }
+
+  const outcome = patched('one-idle-timer') ? await waitWithOneIdleTimer() : await waitWithTimerPerEvent();
+  if (outcome === 'continue') {
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof conversionWorkflow>({ ...input, status, oneTime, rememberedResults: [...results.entries()] });
+  }
+  return { conversionKey: input.conversionKey, status, events: eventsThisRun };
 }
 
 /** An event the database refuses for good is recorded as an error instead of blocking the conversion. */

@@ -2,7 +2,8 @@
 // Temporal dev server, and saves each workflow history under test/replay/histories/. The replay test runs them
 // all on every `npm test`, so a workflow change that would break running conversions fails there (then guard the
 // change with patched() and record again). Histories of earlier workflow versions are kept under another name
-// (v1-activities-*: before purchase events ran as local activities) so the old branches stay proven.
+// so their branches stay proven: v1-activities-* (regular activities, a timer per event), v2-local-activities-*
+// (local activities, a timer per event); the unprefixed files are the current version (one idle timer).
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { writeFileSync } from 'node:fs';
