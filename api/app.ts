@@ -14,6 +14,7 @@ import { sdkRoutes } from './sdk/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { jsonBody } from './middleware/json-body.js';
 import { createMetrics } from './middleware/metrics.js';
+import { RedisSlidingWindowCounter, SlidingWindowCounter } from './middleware/rate-limit.js';
 import { edge } from './middleware/request-context.js';
 
 export type SvcApp = Koa<RequestState, AppContext>;
@@ -23,6 +24,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.context.deps = deps;
   app.context.caches = createApiCaches(deps.appChanges);
   app.context.secretBox = deps.config.SVC_MASTER_KEY ? new SecretBox(deps.config.SVC_MASTER_KEY) : undefined;
+  app.context.rateCounter = deps.redis ? new RedisSlidingWindowCounter(deps.redis, deps.logger) : new SlidingWindowCounter();
   const metrics = createMetrics();
   const health = healthRoutes(metrics.registry);
 

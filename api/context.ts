@@ -9,6 +9,8 @@ import type { ChangeFeed } from '../lib/app-scoped-cache.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ApiCaches } from './sdk-caches.js';
+import type { RateCounter } from './middleware/rate-limit.js';
+import type { Redis } from 'ioredis';
 
 export interface ApiDeps {
   config: Config;
@@ -17,6 +19,8 @@ export interface ApiDeps {
   logger: Logger;
   /** Push invalidation for the read caches; without it nothing is cached. */
   appChanges?: ChangeFeed;
+  /** Shared rate-limit state across API processes (REDIS_URL); without it each process counts its own. */
+  redis?: Redis;
 }
 
 export interface RequestState {
@@ -34,5 +38,5 @@ export interface RequestState {
   clientIp: string;
 }
 
-export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches; secretBox: SecretBox | undefined };
+export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches; secretBox: SecretBox | undefined; rateCounter: RateCounter };
 export type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<void>;

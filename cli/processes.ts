@@ -5,6 +5,7 @@ import { closeServer, createApp, listen } from '../api/app.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../runtime/logger.js';
 import { AppChangeFeed } from '../runtime/app-change-feed.js';
+import { createRedis, redisReady } from '../runtime/redis.js';
 import { assertPortFree } from '../runtime/ports.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 
@@ -18,13 +19,16 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
   const appChanges = new AppChangeFeed(databaseUrl, logger);
   await appChanges.startOrRetry();
-  const app = createApp({ config, db, temporal, logger, appChanges });
+  const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, logger) : undefined;
+  if (redis) await redisReady(redis);
+  const app = createApp({ config, db, temporal, logger, appChanges, redis });
   const server = await listen(app, config.PORT, config.HOST);
   return {
     server,
     stop: async () => {
       await closeServer(server);
       await appChanges.close();
+      redis?.disconnect();
       await temporal.connection.close();
     },
   };

@@ -36,7 +36,7 @@ export const VARIABLES = {
   TEMPORAL_UI_PORT: { kind: 'port', default: 8233, doc: 'Web UI port of the Temporal dev server that `svc dev` starts.' },
   SHUTDOWN_GRACE_MS: { kind: 'integer', minimum: 0, default: 10000, doc: 'How long the worker may drain in-flight activities on SIGINT/SIGTERM.' },
   PLATFORM_FEE_PERCENT: { kind: 'number', default: 10, doc: 'Platform fee, as a percentage of each commission, charged to the developer on top of it (the wallet reserves commission + fee).' },
-  REDIS_URL: { kind: 'url', doc: 'Optional: shared rate-limit state when several API processes run. Unset: in-process.' },
+  REDIS_URL: { kind: 'url', doc: 'Optional: rate-limit windows shared by every API process (identify 2/s per IP, joins). Unset: each process counts its own. Redis away: falls back to its own count.' },
   APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM). Unset: iOS store-direct cannot be activated.' },
   APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },
   GOOGLE_PLAY_API_ROOT: { kind: 'url', default: 'https://androidpublisher.googleapis.com/', doc: 'androidpublisher root URL.' },

@@ -3,7 +3,7 @@ import { SlidingWindowCounter } from '../../api/middleware/rate-limit.js';
 
 test('at most `limit` requests in any window, wherever the window starts', (t) => {
   const c = new SlidingWindowCounter();
-  const at = (ms: number) => c.tryHit('ip', 2, 1000, 10_000 + ms);
+  const at = (ms: number) => c.tryHitSync('ip', 2, 1000, 10_000 + ms);
   t.true(at(0));
   t.true(at(900));
   t.false(at(950)); // third within 1 s
@@ -15,7 +15,7 @@ test('at most `limit` requests in any window, wherever the window starts', (t) =
 
 test('keys are counted separately', (t) => {
   const c = new SlidingWindowCounter();
-  t.true(c.tryHit('a', 1, 1000, 0));
-  t.false(c.tryHit('a', 1, 1000, 10));
-  t.true(c.tryHit('b', 1, 1000, 10));
+  t.true(c.tryHitSync('a', 1, 1000, 0));
+  t.false(c.tryHitSync('a', 1, 1000, 10));
+  t.true(c.tryHitSync('b', 1, 1000, 10));
 });
