@@ -137,13 +137,17 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
 }
 
 async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number): Promise<Step> {
-  const campaign = await trx('campaigns').where('id', c.campaign_id).first<{ commission_percentage: string }>('commission_percentage');
+  // The terms and whether any milestone could be reached, in one read.
+  const campaign = await trx('campaigns').where('id', c.campaign_id).first<{ commission_percentage: string; has_bonus_rules: boolean }>(
+    'commission_percentage', trx.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
   const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
   const { funded } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
     commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
   });
-  if (c.environment === 'PRODUCTION') await awardReachedMilestones(trx, { campaignId: c.campaign_id!, creatorId: c.creator_id!, orgId: c.org_id });
+  if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) {
+    await awardReachedMilestones(trx, { campaignId: c.campaign_id!, creatorId: c.creator_id!, orgId: c.org_id });
+  }
   return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS };
 }
 
