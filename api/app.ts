@@ -2,6 +2,7 @@
 // authentication), then one router per surface. Each surface's routes file reads as its table of contents.
 import Koa from 'koa';
 import type { Server } from 'node:http';
+import { agentRoutes } from './agent/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { surfaceGuard } from './auth/surfaces.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
@@ -33,7 +34,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

@@ -1,0 +1,17 @@
+// GET /api/agent/apps and GET /api/agent/apps/{app_id}. Never a secret: only the public SDK key is shown.
+import { findApp, listAppsInOrgs, type AgentAppRow } from '../../activities/db/agent-resources.js';
+import type { AppContext } from '../context.js';
+import { agentOf, visibleTo } from './principal.js';
+
+export function appView(ctx: AppContext, a: AgentAppRow) {
+  return { app_id: a.id, ...a, id: undefined, webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${a.id}` };
+}
+
+export async function listAppsHandler(ctx: AppContext): Promise<void> {
+  const apps = await listAppsInOrgs(ctx.deps.db, agentOf(ctx).orgIds);
+  ctx.body = { apps: apps.map((a) => appView(ctx, a)), count: apps.length };
+}
+
+export async function getAppHandler(ctx: AppContext): Promise<void> {
+  ctx.body = appView(ctx, visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App'));
+}

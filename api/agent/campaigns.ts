@@ -1,0 +1,18 @@
+// GET /api/agent/campaigns (optional ?app_id= and ?status=) and GET /api/agent/campaigns/{campaign_id}.
+import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../activities/db/agent-resources.js';
+import type { AppContext } from '../context.js';
+import { agentOf, visibleTo } from './principal.js';
+
+function campaignView(ctx: AppContext, c: AgentCampaignRow) {
+  return { ...c, commission_percentage: Number(c.commission_percentage), join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}` };
+}
+
+export async function listCampaignsHandler(ctx: AppContext): Promise<void> {
+  const filter = { appId: typeof ctx.query.app_id === 'string' ? ctx.query.app_id : undefined, status: typeof ctx.query.status === 'string' ? ctx.query.status : undefined };
+  const campaigns = await listCampaignsInOrgs(ctx.deps.db, agentOf(ctx).orgIds, filter);
+  ctx.body = { campaigns: campaigns.map((c) => campaignView(ctx, c)), count: campaigns.length };
+}
+
+export async function getCampaignHandler(ctx: AppContext): Promise<void> {
+  ctx.body = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign'));
+}

@@ -1,0 +1,74 @@
+// Every endpoint of the agent REST API (spec "Agent REST API") with the scope it needs: the one table the router,
+// the OpenAPI document and the tool server read. The spec does not say which scope each endpoint needs; the obvious
+// one per resource is chosen (integration checks need `integration:verify`, the wallet `billing:read`, creators and
+// invitations `creators:*`, free codes `campaigns:*`). Endpoints without a handler are not served yet.
+import type { Scope } from '../../lib/scopes.js';
+import type { AppContext } from '../context.js';
+import { getAppHandler, listAppsHandler } from './apps.js';
+import { getCampaignHandler, listCampaignsHandler } from './campaigns.js';
+import { doctor, whoami } from './whoami.js';
+
+export type AgentHandler = (ctx: AppContext) => Promise<void>;
+
+export interface AgentEndpoint {
+  method: 'get' | 'post' | 'patch';
+  /** OpenAPI form: `/apps/{app_id}`. */
+  path: string;
+  tool: string;
+  /** Every scope the call needs; empty for whoami and doctor. */
+  scopes: readonly Scope[];
+  summary: string;
+  body?: object;
+  query?: object;
+  handler?: AgentHandler;
+}
+
+const e = (method: AgentEndpoint['method'], path: string, tool: string, scopes: Scope[], summary: string, more: Partial<AgentEndpoint> = {}): AgentEndpoint =>
+  ({ method, path, tool, scopes, summary, ...more });
+
+export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
+  e('get', '/whoami', 'svc_whoami', [], 'Who this credential is: auth mode, principal, scopes, organizations', { handler: whoami }),
+  e('get', '/doctor', 'svc_doctor', [], 'Diagnose the credential and every app\'s SDK-init freshness', { handler: doctor }),
+  e('post', '/organizations', 'svc_create_org', ['apps:write'], 'Create an organization'),
+  e('get', '/store/search', 'svc_search_store', ['apps:read'], 'Search the public app stores'),
+  e('get', '/store/scrape', 'svc_scrape_store', ['apps:read'], 'Read one store listing'),
+  e('get', '/apps/check-slug/{slug}', 'svc_check_slug', ['apps:read'], 'Whether a slug is free for referral links'),
+  e('post', '/provision', 'svc_provision', ['apps:write', 'campaigns:write'], 'Idempotent: organization, app with keys and webhook secret, campaign, activation'),
+  e('post', '/apps/{app_id}/regenerate-webhook-secret', 'svc_regenerate_webhook_secret', ['apps:write'], 'New webhook secret, returned once; the old one dies'),
+  e('get', '/apps/{app_id}/validation-status', 'svc_get_validation_status', ['apps:read'], 'Purchase-validation path per platform'),
+  e('post', '/apps/{app_id}/credential-setup-link', 'svc_get_credential_upload_link', ['apps:write'], 'Signed link for a human to upload store credentials'),
+  e('patch', '/apps/{app_id}/apple-meta', 'svc_set_apple_meta', ['apps:write'], 'Non-secret Apple settings'),
+  e('post', '/apps/{app_id}/validate-store-credentials', 'svc_validate_store_credentials', ['integration:verify'], 'Live green-check of the stored store credentials'),
+  e('post', '/apps/{app_id}/activate-store-direct', 'svc_activate_store_direct', ['apps:write'], 'Switch a platform to store-direct (after the green-check)'),
+  e('get', '/apps/{app_id}/integration-status', 'svc_integration_status', ['integration:verify'], 'The 8-step integration checklist and whether it is live'),
+  e('get', '/apps/{app_id}/events/recent', 'svc_recent_events', ['integration:verify'], 'Recent SDK events and purchase webhooks'),
+  e('post', '/apps/{app_id}/test-integration', 'svc_test_integration', ['integration:verify'], 'Push a sandbox purchase through the real pipeline'),
+  e('get', '/apps/{app_id}/verify-user-conversions', 'svc_verify_user_conversions', ['integration:verify'], "A user's conversions and attribution"),
+  e('get', '/apps', 'svc_list_apps', ['apps:read'], 'Apps of the granted organizations', { handler: listAppsHandler }),
+  e('get', '/apps/{app_id}', 'svc_get_app', ['apps:read'], 'One app', { handler: getAppHandler }),
+  e('patch', '/apps/{app_id}', 'svc_update_app', ['apps:write'], 'Update an app'),
+  e('get', '/campaigns', 'svc_list_campaigns', ['campaigns:read'], 'Campaigns of the granted organizations', { handler: listCampaignsHandler }),
+  e('get', '/campaigns/{campaign_id}', 'svc_get_campaign', ['campaigns:read'], 'One campaign', { handler: getCampaignHandler }),
+  e('patch', '/campaigns/{campaign_id}', 'svc_update_campaign', ['campaigns:write'], 'Update a campaign'),
+  e('post', '/apps/{app_id}/campaigns', 'svc_create_campaign', ['campaigns:write'], 'Create a campaign (as DRAFT)'),
+  e('post', '/campaigns/{campaign_id}/status', 'svc_set_campaign_status', ['campaigns:write'], 'Activate or pause (activation needs the minimum escrow)'),
+  e('get', '/bonus-awards', 'svc_list_bonus_awards', ['creators:read'], 'Milestone bonus awards'),
+  e('post', '/bonus-awards/{award_id}/review', 'svc_review_bonus_award', ['creators:write'], 'Approve or void an award before payout'),
+  e('get', '/apps/{app_id}/analytics/overview', 'svc_get_analytics_overview', ['analytics:read'], 'App overview (production only)'),
+  e('get', '/campaigns/{campaign_id}/funnel', 'svc_get_campaign_funnel', ['analytics:read'], 'Clicks, installs, trials, conversions, revenue, commission'),
+  e('get', '/analytics/top-affiliates', 'svc_list_top_affiliates', ['analytics:read'], 'Top creators'),
+  e('get', '/campaigns/{campaign_id}/daily-performance', 'svc_get_daily_performance', ['analytics:read'], 'Per-day performance'),
+  e('get', '/campaigns/{campaign_id}/affiliates', 'svc_list_affiliates', ['creators:read'], 'Creators in a campaign'),
+  e('post', '/campaigns/{campaign_id}/invite', 'svc_invite_creator', ['creators:write'], 'Invite a creator (or several: batch, per-item results)'),
+  e('get', '/campaigns/{campaign_id}/join-link', 'svc_get_join_link', ['creators:read'], 'Public join page URL and readiness warnings'),
+  e('get', '/invitations', 'svc_list_invitations', ['creators:read'], 'Invitations (default: pending)'),
+  e('get', '/apps/{app_id}/free-codes', 'svc_list_free_codes', ['campaigns:read'], 'Free-access codes'),
+  e('post', '/apps/{app_id}/free-codes', 'svc_create_free_code', ['campaigns:write'], 'Create a free-access code'),
+  e('get', '/apps/{app_id}/assets', 'svc_list_assets', ['assets:read'], 'Marketing assets'),
+  e('post', '/assets/{asset_id}/featured', 'svc_set_asset_featured', ['assets:write'], 'Feature an asset'),
+  e('post', '/apps/{app_id}/asset-upload-link', 'svc_get_asset_upload_link', ['assets:write'], 'Signed link for a human to upload assets'),
+  e('get', '/wallet', 'svc_get_wallet', ['billing:read'], 'Balance, reserved, safe available, invite capacity (read-only)'),
+  e('post', '/wallet/topup-link', 'svc_get_wallet_topup_link', ['billing:read'], 'Signed link for a human to top up (no money moves here)'),
+  e('post', '/campaigns/{campaign_id}/localize', 'svc_localize_campaign', ['campaigns:write'], 'Store per-locale campaign copy'),
+  e('post', '/apps/{app_id}/localize', 'svc_localize_app', ['apps:write'], 'Store per-locale app copy'),
+];

@@ -1,0 +1,41 @@
+// GET /api/agent/openapi.json: OpenAPI 3.1 generated from the endpoint table and the same JSON Schemas that
+// validate the requests, with both security schemes and each operation's scopes.
+import { SCOPES } from '../../lib/scopes.js';
+import { AGENT_ENDPOINTS } from './endpoints.js';
+
+const ERROR = { type: 'object', required: ['detail'], properties: { detail: {} } };
+
+export function openApiDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of AGENT_ENDPOINTS.filter((x) => x.handler)) {
+    const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const queryParams = e.query ? Object.entries((e.query as { properties?: Record<string, unknown> }).properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })) : [];
+    (paths[e.path] ??= {})[e.method] = {
+      operationId: e.tool,
+      summary: e.summary,
+      'x-required-scopes': e.scopes,
+      security: [{ agentKey: [] }, { oauth2: [...e.scopes] }],
+      parameters: [...params, ...queryParams],
+      ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
+      responses: {
+        200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } },
+        401: { description: 'Missing, expired or revoked credential', content: { 'application/json': { schema: ERROR } } },
+        403: { description: 'A required scope is missing (named in detail), or the action is denied to agents', content: { 'application/json': { schema: ERROR } } },
+        404: { description: 'Not found, or in an organization not granted', content: { 'application/json': { schema: ERROR } } },
+        422: { description: 'Invalid fields, listed in detail', content: { 'application/json': { schema: ERROR } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'svc agent API', version: '1.6.0', description: 'Control plane for AI coding agents. Money writes, payouts, raw credentials, deletes and admin are denied to every agent.' },
+    servers: [{ url: `${baseUrl}/api/agent` }],
+    components: {
+      securitySchemes: {
+        agentKey: { type: 'http', scheme: 'bearer', description: 'Agent key it_mcp_..., scoped, revocable' },
+        oauth2: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: `${baseUrl}/oauth/authorize`, tokenUrl: `${baseUrl}/oauth/token`, scopes: Object.fromEntries(SCOPES.map((s) => [s, s])) } } },
+      },
+    },
+    paths,
+  };
+}

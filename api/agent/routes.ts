@@ -1,0 +1,45 @@
+// The agent REST API, built from the endpoint table (api/agent/endpoints.ts): each route gets the same guard
+// (agent principal, its scopes, tenancy in the handlers), validation, and an audit entry when it changes anything.
+import { Router } from '@koa/router';
+import { appendAudit } from '../../activities/db/audit-log.js';
+import { guard } from '../auth/guard.js';
+import type { AppContext, Middleware, RequestState } from '../context.js';
+import { validateBody, validateQuery } from '../middleware/validate.js';
+import { AGENT_ENDPOINTS, type AgentEndpoint } from './endpoints.js';
+import { openApiDocument } from './openapi.js';
+import { agentOf } from './principal.js';
+
+/** `/apps/{app_id}` -> `/apps/:app_id` */
+export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function scopeGuards(endpoint: AgentEndpoint): Middleware[] {
+  return endpoint.scopes.length === 0 ? [guard({ allow: ['agent'] })] : endpoint.scopes.map((scope) => guard({ allow: ['agent'], scope }));
+}
+
+/** Every successful mutating call is written to the audit log with the agent as the actor. */
+function audited(endpoint: AgentEndpoint): Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (endpoint.method === 'get' || ctx.status >= 400) return;
+    const agent = agentOf(ctx);
+    await appendAudit(ctx.deps.db, {
+      orgId: agent.orgIds[0] ?? null, actorType: agent.authMode, actorId: agent.id, action: endpoint.tool,
+      targetType: endpoint.path, targetId: Object.values(ctx.params as Record<string, string>)[0] ?? null,
+      requestId: ctx.state.requestId, ip: ctx.state.clientIp,
+    });
+  };
+}
+
+export function agentRoutes(): Router<RequestState, AppContext> {
+  const router = new Router<RequestState, AppContext>({ prefix: '/api/agent' });
+  router.get('/openapi.json', (ctx) => { ctx.body = openApiDocument(ctx.deps.config.BASE_URL); });
+  for (const endpoint of AGENT_ENDPOINTS) {
+    if (!endpoint.handler) continue;
+    const chain: Middleware[] = [...scopeGuards(endpoint)];
+    if (endpoint.query) chain.push(validateQuery(endpoint.query));
+    if (endpoint.body) chain.push(validateBody(endpoint.body));
+    chain.push(audited(endpoint));
+    router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...chain, endpoint.handler);
+  }
+  return router;
+}

@@ -1,0 +1,111 @@
+// The agent REST API's foundation: whoami and doctor, the scope table applied to every route, tenancy (404 outside
+// the granted organizations), no agent route answering 2xx to deletes or money writes, audit, and the OpenAPI
+// document generated from the same table.
+import test from 'ava';
+import { createAgentKey, revokeAgentKey } from '../../activities/db/agent-keys.js';
+import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
+import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
+import { request } from '../helpers/http.js';
+import { sdkClient } from '../helpers/sdk.js';
+import { seedAccount } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
+
+const { h, seed } = useSeededHarness(test, { worker: false });
+let other: Awaited<ReturnType<typeof seedAccount>>;
+
+test.before(async () => {
+  await h.ready();
+  other = await seedAccount(h().db);
+});
+
+const agent = (path: string, token = seed.agent_key, method = 'GET', body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+
+test('whoami: auth mode, principal, granted and hard-denied scopes, organizations', async (t) => {
+  const res = await agent('/whoami');
+  t.is(res.status, 200);
+  t.like(res.body, { auth_mode: 'agent_key', principal: { type: 'agent_key' } });
+  t.deepEqual([...res.body.scopes].sort(), [...SCOPES].sort());
+  t.deepEqual(res.body.hard_denied, [...HARD_DENIED]);
+  t.deepEqual(res.body.organizations.map((o: { id: string }) => o.id), [seed.org_id]);
+  t.false(res.text.includes(seed.agent_key));
+});
+
+test('whoami and doctor need no scope; doctor reports app count and SDK-init freshness', async (t) => {
+  const narrow = await createAgentKey(h().db, { orgId: other.org_id, name: 'narrow', scopes: ['assets:read'] });
+  t.is((await agent('/whoami', narrow.key)).status, 200);
+  const before = await agent('/doctor', narrow.key);
+  t.is(before.status, 200);
+  t.like(before.body, { app_count: 1, ok: false });
+  t.false(before.body.apps[0].sdk_init_fresh);
+  t.true(before.body.problems.some((p: string) => p.includes('never called init')));
+  await sdkClient(h().baseUrl, other.sdk_key).post('/init', { app_version: '1.0', sdk_version: '1.6.1', platform: 'ios' });
+  const after = await agent('/doctor', narrow.key);
+  t.true(after.body.apps[0].sdk_init_fresh);
+  t.truthy(after.body.apps[0].platforms.ios.at);
+});
+
+test('apps and campaigns: only the granted organizations; another org\'s id is 404, never 403', async (t) => {
+  const apps = await agent('/apps');
+  t.deepEqual(apps.body.apps.map((a: { app_id: string }) => a.app_id), [seed.app_id]);
+  t.false(apps.text.includes('webhook_secret_hash'));
+  const app = await agent(`/apps/${seed.app_id}`);
+  t.like(app.body, { app_id: seed.app_id, sdk_key: seed.sdk_key, webhook_url: `${h().baseUrl}/api/webhooks/subprovider/${seed.app_id}` });
+  t.is((await agent(`/apps/${other.app_id}`)).status, 404);
+  t.is((await agent('/apps/app_doesnotexist')).status, 404);
+  const campaigns = await agent('/campaigns');
+  t.deepEqual(campaigns.body.campaigns.map((c: { id: string }) => c.id), [seed.campaign_id]);
+  t.like((await agent(`/campaigns/${seed.campaign_id}`)).body, { status: 'active', commission_percentage: 30, campaign_type: 'public' });
+  t.is((await agent(`/campaigns/${other.campaign_id}`)).status, 404);
+});
+
+test('a missing scope is 403 naming it', async (t) => {
+  const campaignsOnly = await createAgentKey(h().db, { orgId: seed.org_id, name: 'campaigns only', scopes: ['campaigns:read'] });
+  const res = await agent('/apps', campaignsOnly.key);
+  t.is(res.status, 403);
+  t.regex(res.body.detail, /apps:read/);
+  t.is((await agent('/campaigns', campaignsOnly.key)).status, 200);
+});
+
+test('SDK keys, missing and revoked credentials get 401 on the agent API', async (t) => {
+  t.is((await agent('/whoami', seed.sdk_key)).status, 401);
+  t.is((await request(h().baseUrl, 'GET', '/api/agent/whoami')).status, 401);
+  const revoked = await createAgentKey(h().db, { orgId: seed.org_id, name: 'revoked', scopes: [...SCOPES] });
+  await revokeAgentKey(h().db, revoked.id);
+  t.is((await agent('/whoami', revoked.key)).status, 401);
+});
+
+test('no agent route answers 2xx to a delete or a money write', async (t) => {
+  const paths = [...new Set(AGENT_ENDPOINTS.map((e) => e.path.replace('{app_id}', seed.app_id).replace('{campaign_id}', seed.campaign_id).replace(/\{\w+\}/g, 'x')))];
+  for (const path of [...paths, '/wallet', '/wallet/topup', '/payouts', '/wallet/transfer', '/agent-keys', '/admin/users']) {
+    for (const method of ['DELETE', 'PUT']) {
+      const res = await agent(path, seed.agent_key, method);
+      t.true(res.status >= 400, `${method} ${path} answered ${res.status}`);
+    }
+  }
+  for (const path of ['/wallet/topup', '/wallet/transfer', '/payouts', '/wallet']) {
+    const res = await agent(path, seed.agent_key, 'POST', { amount_usd: 100 });
+    t.true(res.status >= 400, `POST ${path} answered ${res.status}`);
+  }
+});
+
+test('the scope table names a scope for every endpoint but whoami and doctor, and tools are unique', (t) => {
+  for (const e of AGENT_ENDPOINTS) {
+    if (e.path === '/whoami' || e.path === '/doctor') t.deepEqual(e.scopes, []);
+    else t.true(e.scopes.length > 0, e.path);
+  }
+  t.is(new Set(AGENT_ENDPOINTS.map((e) => e.tool)).size, AGENT_ENDPOINTS.length);
+});
+
+test('openapi.json is OpenAPI 3.1 from the same table: every served endpoint with its scopes and both security schemes', async (t) => {
+  const res = await request(h().baseUrl, 'GET', '/api/agent/openapi.json');
+  t.is(res.status, 200);
+  t.is(res.body.openapi, '3.1.0');
+  t.truthy(res.body.components.securitySchemes.agentKey);
+  t.truthy(res.body.components.securitySchemes.oauth2);
+  for (const e of AGENT_ENDPOINTS.filter((x) => x.handler)) {
+    const op = res.body.paths[e.path]?.[e.method];
+    t.truthy(op, `${e.method} ${e.path}`);
+    t.is(op.operationId, e.tool);
+    t.deepEqual(op['x-required-scopes'], [...e.scopes]);
+  }
+});
