@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { createPurchaseActivities } from './purchases.js';
 import { createSystemActivities } from './system.js';
+import { createTestIntegrationActivities } from './test-integration.js';
 
 export interface ActivityDeps { db: Knex; platformFeePercent: number }
 
@@ -9,6 +10,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
     ...createPurchaseActivities(deps),
+    ...createTestIntegrationActivities(deps),
   };
 }
 

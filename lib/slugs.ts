@@ -19,3 +19,13 @@ export function slugify(name: string): string {
     .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48);
   return base.length > 0 ? base : 'app';
 }
+
+export type SlugProblem = 'reserved' | 'invalid_format';
+
+export const SLUG_RULES = 'Slugs are 1 to 63 characters: lowercase letters, digits, "-" and "_", starting with a letter or digit.';
+
+/** Why a slug can never be used (whoever holds it), or undefined when it could be. */
+export function slugProblem(slug: string): SlugProblem | undefined {
+  if (RESERVED_SLUGS.has(slug)) return 'reserved';
+  return SLUG_RE.test(slug) ? undefined : 'invalid_format';
+}

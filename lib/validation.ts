@@ -25,6 +25,9 @@ export function toFieldProblems(errors: ErrorObject[] | null | undefined, locati
     if (e.keyword === 'required') {
       return { loc: [location, ...path, (e.params as { missingProperty: string }).missingProperty], msg: 'Field required', type: 'missing' };
     }
+    if (e.keyword === 'additionalProperties') {
+      return { loc: [location, ...path, (e.params as { additionalProperty: string }).additionalProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    }
     return { loc: [location, ...path], msg: e.message ?? 'Invalid value', type: e.keyword };
   });
 }

@@ -1,3 +1,4 @@
 // The workflow bundle's entry point: every workflow type the worker serves.
 export { systemCheckWorkflow } from './system-check.js';
 export { conversionWorkflow } from './conversion.js';
+export { testIntegrationWorkflow } from './test-integration.js';

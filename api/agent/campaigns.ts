@@ -3,7 +3,7 @@ import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../
 import type { AppContext } from '../context.js';
 import { agentOf, visibleTo } from './principal.js';
 
-function campaignView(ctx: AppContext, c: AgentCampaignRow) {
+export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
   return { ...c, commission_percentage: Number(c.commission_percentage), join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}` };
 }
 

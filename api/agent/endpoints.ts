@@ -4,8 +4,18 @@
 // invitations `creators:*`, free codes `campaigns:*`). Endpoints without a handler are not served yet.
 import type { Scope } from '../../lib/scopes.js';
 import type { AppContext } from '../context.js';
+import { regenerateWebhookSecretHandler, updateAppBody, updateAppHandler } from './app-writes.js';
 import { getAppHandler, listAppsHandler } from './apps.js';
+import { campaignStatusBody, createCampaignBody, createCampaignHandler, setCampaignStatusHandler, updateCampaignBody, updateCampaignHandler } from './campaign-writes.js';
 import { getCampaignHandler, listCampaignsHandler } from './campaigns.js';
+import { checkSlugHandler } from './check-slug.js';
+import { integrationStatusHandler } from './integration-status.js';
+import { createOrganizationBody, createOrganizationHandler } from './organizations.js';
+import { provisionBody, provisionHandler } from './provision.js';
+import { getWalletHandler, walletQuery } from './wallet.js';
+import { recentEventsHandler, recentEventsQuery } from './recent-events.js';
+import { testIntegrationHandler } from './test-integration.js';
+import { verifyUserConversionsHandler, verifyUserQuery } from './verify-user.js';
 import { doctor, whoami } from './whoami.js';
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
@@ -29,29 +39,29 @@ const e = (method: AgentEndpoint['method'], path: string, tool: string, scopes: 
 export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/whoami', 'svc_whoami', [], 'Who this credential is: auth mode, principal, scopes, organizations', { handler: whoami }),
   e('get', '/doctor', 'svc_doctor', [], 'Diagnose the credential and every app\'s SDK-init freshness', { handler: doctor }),
-  e('post', '/organizations', 'svc_create_org', ['apps:write'], 'Create an organization'),
+  e('post', '/organizations', 'svc_create_org', ['apps:write'], 'Create an organization', { handler: createOrganizationHandler, body: createOrganizationBody }),
   e('get', '/store/search', 'svc_search_store', ['apps:read'], 'Search the public app stores'),
   e('get', '/store/scrape', 'svc_scrape_store', ['apps:read'], 'Read one store listing'),
-  e('get', '/apps/check-slug/{slug}', 'svc_check_slug', ['apps:read'], 'Whether a slug is free for referral links'),
-  e('post', '/provision', 'svc_provision', ['apps:write', 'campaigns:write'], 'Idempotent: organization, app with keys and webhook secret, campaign, activation'),
-  e('post', '/apps/{app_id}/regenerate-webhook-secret', 'svc_regenerate_webhook_secret', ['apps:write'], 'New webhook secret, returned once; the old one dies'),
+  e('get', '/apps/check-slug/{slug}', 'svc_check_slug', ['apps:read'], 'Whether a slug is free for referral links', { handler: checkSlugHandler }),
+  e('post', '/provision', 'svc_provision', ['apps:write', 'campaigns:write'], 'Idempotent: organization, app with keys and webhook secret, campaign, activation', { handler: provisionHandler, body: provisionBody }),
+  e('post', '/apps/{app_id}/regenerate-webhook-secret', 'svc_regenerate_webhook_secret', ['apps:write'], 'New webhook secret, returned once; the old one dies', { handler: regenerateWebhookSecretHandler }),
   e('get', '/apps/{app_id}/validation-status', 'svc_get_validation_status', ['apps:read'], 'Purchase-validation path per platform'),
   e('post', '/apps/{app_id}/credential-setup-link', 'svc_get_credential_upload_link', ['apps:write'], 'Signed link for a human to upload store credentials'),
   e('patch', '/apps/{app_id}/apple-meta', 'svc_set_apple_meta', ['apps:write'], 'Non-secret Apple settings'),
   e('post', '/apps/{app_id}/validate-store-credentials', 'svc_validate_store_credentials', ['integration:verify'], 'Live green-check of the stored store credentials'),
   e('post', '/apps/{app_id}/activate-store-direct', 'svc_activate_store_direct', ['apps:write'], 'Switch a platform to store-direct (after the green-check)'),
-  e('get', '/apps/{app_id}/integration-status', 'svc_integration_status', ['integration:verify'], 'The 8-step integration checklist and whether it is live'),
-  e('get', '/apps/{app_id}/events/recent', 'svc_recent_events', ['integration:verify'], 'Recent SDK events and purchase webhooks'),
-  e('post', '/apps/{app_id}/test-integration', 'svc_test_integration', ['integration:verify'], 'Push a sandbox purchase through the real pipeline'),
-  e('get', '/apps/{app_id}/verify-user-conversions', 'svc_verify_user_conversions', ['integration:verify'], "A user's conversions and attribution"),
+  e('get', '/apps/{app_id}/integration-status', 'svc_integration_status', ['integration:verify'], 'The 8-step integration checklist and whether it is live', { handler: integrationStatusHandler }),
+  e('get', '/apps/{app_id}/events/recent', 'svc_recent_events', ['integration:verify'], 'Recent SDK events and purchase webhooks', { handler: recentEventsHandler, query: recentEventsQuery }),
+  e('post', '/apps/{app_id}/test-integration', 'svc_test_integration', ['integration:verify'], 'Push a sandbox purchase through the real pipeline', { handler: testIntegrationHandler }),
+  e('get', '/apps/{app_id}/verify-user-conversions', 'svc_verify_user_conversions', ['integration:verify'], "A user's conversions and attribution", { handler: verifyUserConversionsHandler, query: verifyUserQuery }),
   e('get', '/apps', 'svc_list_apps', ['apps:read'], 'Apps of the granted organizations', { handler: listAppsHandler }),
   e('get', '/apps/{app_id}', 'svc_get_app', ['apps:read'], 'One app', { handler: getAppHandler }),
-  e('patch', '/apps/{app_id}', 'svc_update_app', ['apps:write'], 'Update an app'),
+  e('patch', '/apps/{app_id}', 'svc_update_app', ['apps:write'], 'Update an app', { handler: updateAppHandler, body: updateAppBody }),
   e('get', '/campaigns', 'svc_list_campaigns', ['campaigns:read'], 'Campaigns of the granted organizations', { handler: listCampaignsHandler }),
   e('get', '/campaigns/{campaign_id}', 'svc_get_campaign', ['campaigns:read'], 'One campaign', { handler: getCampaignHandler }),
-  e('patch', '/campaigns/{campaign_id}', 'svc_update_campaign', ['campaigns:write'], 'Update a campaign'),
-  e('post', '/apps/{app_id}/campaigns', 'svc_create_campaign', ['campaigns:write'], 'Create a campaign (as DRAFT)'),
-  e('post', '/campaigns/{campaign_id}/status', 'svc_set_campaign_status', ['campaigns:write'], 'Activate or pause (activation needs the minimum escrow)'),
+  e('patch', '/campaigns/{campaign_id}', 'svc_update_campaign', ['campaigns:write'], 'Update a campaign', { handler: updateCampaignHandler, body: updateCampaignBody }),
+  e('post', '/apps/{app_id}/campaigns', 'svc_create_campaign', ['campaigns:write'], 'Create a campaign (as DRAFT)', { handler: createCampaignHandler, body: createCampaignBody }),
+  e('post', '/campaigns/{campaign_id}/status', 'svc_set_campaign_status', ['campaigns:write'], 'Activate or pause (activation needs the minimum escrow)', { handler: setCampaignStatusHandler, body: campaignStatusBody }),
   e('get', '/bonus-awards', 'svc_list_bonus_awards', ['creators:read'], 'Milestone bonus awards'),
   e('post', '/bonus-awards/{award_id}/review', 'svc_review_bonus_award', ['creators:write'], 'Approve or void an award before payout'),
   e('get', '/apps/{app_id}/analytics/overview', 'svc_get_analytics_overview', ['analytics:read'], 'App overview (production only)'),
@@ -67,7 +77,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/apps/{app_id}/assets', 'svc_list_assets', ['assets:read'], 'Marketing assets'),
   e('post', '/assets/{asset_id}/featured', 'svc_set_asset_featured', ['assets:write'], 'Feature an asset'),
   e('post', '/apps/{app_id}/asset-upload-link', 'svc_get_asset_upload_link', ['assets:write'], 'Signed link for a human to upload assets'),
-  e('get', '/wallet', 'svc_get_wallet', ['billing:read'], 'Balance, reserved, safe available, invite capacity (read-only)'),
+  e('get', '/wallet', 'svc_get_wallet', ['billing:read'], 'Balance, reserved, safe available, invite capacity (read-only)', { handler: getWalletHandler, query: walletQuery }),
   e('post', '/wallet/topup-link', 'svc_get_wallet_topup_link', ['billing:read'], 'Signed link for a human to top up (no money moves here)'),
   e('post', '/campaigns/{campaign_id}/localize', 'svc_localize_campaign', ['campaigns:write'], 'Store per-locale campaign copy'),
   e('post', '/apps/{app_id}/localize', 'svc_localize_app', ['apps:write'], 'Store per-locale app copy'),

@@ -9,7 +9,8 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of AGENT_ENDPOINTS.filter((x) => x.handler)) {
     const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    const queryParams = e.query ? Object.entries((e.query as { properties?: Record<string, unknown> }).properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })) : [];
+    const query = (e.query ?? {}) as { properties?: Record<string, unknown>; required?: readonly string[] };
+    const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: (query.required ?? []).includes(name), schema }));
     (paths[e.path] ??= {})[e.method] = {
       operationId: e.tool,
       summary: e.summary,

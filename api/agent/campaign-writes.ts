@@ -1,0 +1,59 @@
+// PATCH /api/agent/campaigns/{campaign_id} (terms, not status), POST /api/agent/apps/{app_id}/campaigns (created as
+// draft) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
+// the top-up-link endpoint; pausing is always allowed and stops the campaign's codes from attributing).
+import { findApp, findCampaign } from '../../activities/db/agent-resources.js';
+import { setCampaignStatus, updateCampaignTerms, type CampaignTermsPatch } from '../../activities/db/campaign-settings.js';
+import { createCampaign } from '../../activities/db/campaigns.js';
+import { ConflictError } from '../../lib/errors.js';
+import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { forgetAppCaches } from './app-writes.js';
+import { campaignView } from './campaigns.js';
+import { CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
+import { visibleTo } from './principal.js';
+import { assertCanActivate } from './wallet.js';
+
+export const updateCampaignBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: CAMPAIGN_FIELDS } as const;
+
+export const createCampaignBody = {
+  type: 'object', additionalProperties: false, required: ['name', 'commission_percentage'],
+  properties: { ...CAMPAIGN_FIELDS, campaign_type: CAMPAIGN_TYPE },
+} as const;
+
+export const campaignStatusBody = {
+  type: 'object', additionalProperties: false, required: ['status'], properties: { status: { enum: ['active', 'paused'] } },
+} as const;
+
+interface NewCampaignInput { name: string; description?: string | null; commission_percentage: number; campaign_type: AgentCampaignType }
+
+async function visibleCampaign(ctx: AppContext) {
+  return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
+}
+
+export async function updateCampaignHandler(ctx: AppContext): Promise<void> {
+  const campaign = await visibleCampaign(ctx);
+  await updateCampaignTerms(ctx.deps.db, campaign.id, inputOf<CampaignTermsPatch>(ctx));
+  forgetAppCaches(ctx, campaign.app_id as string);
+  ctx.body = campaignView(ctx, await visibleCampaign(ctx));
+}
+
+export async function createCampaignHandler(ctx: AppContext): Promise<void> {
+  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  const b = inputOf<NewCampaignInput>(ctx);
+  const { id } = await createCampaign(ctx.deps.db, {
+    appId: app.id, orgId: app.org_id, name: b.name, description: b.description ?? null, campaignType: b.campaign_type,
+    commissionPercentage: b.commission_percentage, status: 'draft',
+  });
+  ctx.status = 201;
+  ctx.body = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));
+}
+
+export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
+  const campaign = await visibleCampaign(ctx);
+  const { status } = inputOf<{ status: 'active' | 'paused' }>(ctx);
+  if (campaign.status === 'archived') throw new ConflictError('This campaign is archived; its status cannot change.');
+  if (status === 'active' && campaign.status !== 'active') await assertCanActivate(ctx.deps.db, ctx.deps.config, campaign.org_id);
+  const changed = await setCampaignStatus(ctx.deps.db, campaign.id, status);
+  if (changed) forgetAppCaches(ctx, campaign.app_id as string);
+  ctx.body = { ...campaignView(ctx, await visibleCampaign(ctx)), changed };
+}

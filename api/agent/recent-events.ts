@@ -1,0 +1,36 @@
+// GET /api/agent/apps/{app_id}/events/recent?environment=SANDBOX|PRODUCTION&limit=1..100 (default 20): the latest
+// custom SDK events and purchase webhooks, each list newest first and `limit` long at most. A webhook is either
+// `attributed` (with its `referral_code`) or `organic` (`referral_code` null); events that belong to no purchase
+// (TEST, ignored types) are neither.
+import { findApp } from '../../activities/db/agent-resources.js';
+import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView } from '../../activities/db/recent-events.js';
+import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { visibleTo } from './principal.js';
+
+export const recentEventsQuery = {
+  type: 'object',
+  properties: {
+    environment: { enum: ['SANDBOX', 'PRODUCTION'], description: 'SANDBOX covers SANDBOX, XCODE and LOCAL_TESTING; SDK events carry no environment and are always listed' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Events per list' },
+  },
+} as const;
+
+interface RecentEventsQuery { environment?: EnvironmentFilter; limit: number }
+
+export async function recentEventsHandler(ctx: AppContext): Promise<void> {
+  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  const query = inputOf<RecentEventsQuery>(ctx);
+  const [sdkEvents, webhooks] = await Promise.all([listRecentSdkEvents(ctx.deps.db, app.id, query), listPurchaseEventLog(ctx.deps.db, app.id, query)]);
+  ctx.body = {
+    app_id: app.id,
+    environment: query.environment ?? null,
+    sdk_events: sdkEvents,
+    webhooks: webhooks.map(webhookView),
+  };
+}
+
+/** The spec's attribution flags: a code only on an attributed event (an organic one may have named an unknown code: see `error`). */
+export function webhookView({ conversion_id: _conversion, processing_status: _status, ...e }: PurchaseEventView) {
+  return { ...e, referral_code: e.attributed ? e.referral_code : null };
+}

@@ -1,0 +1,64 @@
+// POST /api/agent/apps/{app_id}/test-integration: runs the test-integration workflow (workflows/test-integration.ts)
+// and answers with what the sandbox purchase did. Needs an active campaign with at least one creator code (409
+// otherwise, before anything starts). Waits up to 25 s for the result; past that 503 says where to look.
+import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
+import { findApp } from '../../activities/db/agent-resources.js';
+import { findTestReferralCode } from '../../activities/db/integration.js';
+import { ConflictError, UnavailableError } from '../../lib/errors.js';
+import { AppIdKey } from '../../schema/search-attributes.js';
+import { NO_TEST_CREATOR_CODE, testIntegrationWorkflow, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration.js';
+import type { AppContext } from '../context.js';
+import { visibleTo } from './principal.js';
+
+const ANSWER_WITHIN_MS = 25_000;
+
+export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
+  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  if (!(await findTestReferralCode(ctx.deps.db, app.id))) throw noCreatorCode(app.id);
+  const r = await runTestIntegration(ctx, app.id, randomBytes(8).toString('hex'));
+  ctx.body = {
+    run_id: r.runId, workflow_id: testIntegrationWorkflowId(app.id, r.runId), app_user_id: r.appUserId, campaign_id: r.campaignId,
+    referral_code: r.referralCode, event_id: r.eventId, conversion_id: r.conversionId, conversion_workflow_id: r.conversionWorkflowId,
+    attributed: r.attributed, environment: r.environment, status: r.status, error: r.error,
+    passed: r.attributed && r.error === null,
+    message: r.attributed
+      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}.`
+      : `The sandbox purchase was not attributed: ${r.error ?? 'unknown reason'}.`,
+  };
+}
+
+async function runTestIntegration(ctx: AppContext, appId: string, runId: string): Promise<TestIntegrationResult> {
+  const workflowId = testIntegrationWorkflowId(appId, runId);
+  const run = ctx.deps.temporal.workflow.execute(testIntegrationWorkflow, {
+    workflowId, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, args: [{ appId, runId }], workflowExecutionTimeout: '2 minutes',
+    typedSearchAttributes: [{ key: AppIdKey, value: appId }],
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError(`The test purchase is still being processed (workflow ${workflowId}); check GET /api/agent/apps/${appId}/verify-user-conversions?app_user_id=svc_test_${runId} shortly.`, 5)), ANSWER_WITHIN_MS);
+  });
+  try {
+    return await Promise.race([run, deadline]);
+  } catch (err) {
+    if (err instanceof UnavailableError) throw err;
+    // The campaign or its last code went away between the check above and the workflow's pick.
+    if (err instanceof WorkflowFailedError && failureTypes(err).includes(NO_TEST_CREATOR_CODE.type)) throw noCreatorCode(appId);
+    ctx.deps.logger.error({ err, workflowId }, 'test-integration workflow failed');
+    throw new UnavailableError('The integration test could not run; try again.', 5);
+  } finally {
+    clearTimeout(timer);
+    run.catch(() => undefined);
+  }
+}
+
+/** The ApplicationFailure types along a failure's cause chain (an activity's arrives wrapped in ActivityFailure). */
+function failureTypes(err: Error): string[] {
+  const types: string[] = [];
+  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof ApplicationFailure && e.type) types.push(e.type);
+  return types;
+}
+
+function noCreatorCode(appId: string): ConflictError {
+  return new ConflictError(`${NO_TEST_CREATOR_CODE.message}. Activate a campaign of app ${appId} (POST /api/agent/campaigns/{campaign_id}/status) and get a creator in (POST /api/agent/campaigns/{campaign_id}/invite, or the public join page from GET /api/agent/campaigns/{campaign_id}/join-link), then retry.`);
+}

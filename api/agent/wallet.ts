@@ -1,0 +1,60 @@
+// GET /api/agent/wallet (read-only: money moves only through the signed top-up link a human opens) and the escrow
+// rule campaign activation follows (set-status and provision).
+import type { Knex } from 'knex';
+import { findOrgBillingSettings, getInviteUsage } from '../../activities/db/org-billing.js';
+import { getWalletTotals, type WalletTotals } from '../../activities/db/wallet-ledger.js';
+import type { Config } from '../../lib/config.js';
+import { activationRefusal, canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
+import { NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
+import { microsToUsd } from '../../lib/money.js';
+import { assertOrgAccess } from '../auth/guard.js';
+import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { agentOf } from './principal.js';
+
+/** `org_id` picks one of the granted organizations (OAuth grants may hold several); default: the first. */
+export const walletQuery = { type: 'object', properties: { org_id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+
+/** 402 naming the top-up-link endpoint unless the wallet covers the minimum escrow. Pass `totals` already read under the wallet lock. */
+export async function assertCanActivate(db: Knex, config: Config, orgId: string, totals?: WalletTotals): Promise<void> {
+  const settings = await findOrgBillingSettings(db, orgId);
+  const min = minEscrowMicros(settings?.min_escrow_micros, config.MIN_ESCROW_USD);
+  const { safeAvailableMicros } = totals ?? await getWalletTotals(db, orgId);
+  if (!canActivateCampaigns(safeAvailableMicros, min)) throw new PaymentRequiredError(activationRefusal(safeAvailableMicros, min));
+}
+
+export async function getWalletHandler(ctx: AppContext): Promise<void> {
+  const agent = agentOf(ctx);
+  const orgId = inputOf<{ org_id?: string }>(ctx).org_id ?? agent.orgIds[0];
+  assertOrgAccess(agent, orgId, 'Organization not found');
+  const db = ctx.deps.db;
+  const config = ctx.deps.config;
+  const [totals, settings, usage] = await Promise.all([getWalletTotals(db, orgId!), findOrgBillingSettings(db, orgId!), getInviteUsage(db, orgId!)]);
+  if (!settings) throw new NotFoundError('Organization not found');
+  const min = minEscrowMicros(settings.min_escrow_micros, config.MIN_ESCROW_USD);
+  const slots = settings.marketplace_slots ?? config.MARKETPLACE_SLOTS;
+  const emails = settings.daily_email_budget ?? config.DAILY_EMAIL_BUDGET;
+  const canActivate = canActivateCampaigns(totals.safeAvailableMicros, min);
+  ctx.body = {
+    org_id: orgId,
+    balance_usd: microsToUsd(totals.balanceMicros),
+    reserved_usd: microsToUsd(totals.reservedMicros),
+    safe_available_usd: microsToUsd(totals.safeAvailableMicros),
+    balance_micros: totals.balanceMicros,
+    reserved_micros: totals.reservedMicros,
+    safe_available_micros: totals.safeAvailableMicros,
+    can_activate_campaigns: canActivate,
+    min_escrow_usd: microsToUsd(min),
+    min_escrow_micros: min,
+    invite_capacity: {
+      marketplace_slots_total: slots,
+      marketplace_slots_used: usage.pendingInvitations,
+      marketplace_slots_available: Math.max(0, slots - usage.pendingInvitations),
+      daily_email_budget: emails,
+      emails_sent_today: usage.emailsSentToday,
+      emails_remaining_today: Math.max(0, emails - usage.emailsSentToday),
+    },
+    auto_recharge_enabled: settings.auto_recharge_enabled,
+    top_up: `${TOPUP_LINK_ENDPOINT} returns a signed link for a human; no money moves through the agent.`,
+  };
+}
