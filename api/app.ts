@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Server } from 'node:http';
 import { agentRoutes } from './agent/routes.js';
 import { authenticate } from './auth/authenticate.js';
+import { dashboardLinkRoutes } from './dashboard/routes.js';
 import { surfaceGuard } from './auth/surfaces.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
@@ -34,7 +35,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

@@ -36,7 +36,10 @@ export function toFieldProblems(errors: ErrorObject[] | null | undefined, locati
 export function assertValid<T>(schema: object, value: unknown, location: 'body' | 'query' = 'body'): T {
   const fn = compile(schema, location);
   if (location === 'body' && (value === undefined || value === null)) {
-    throw new ValidationError([{ loc: ['body'], msg: 'A JSON body is required', type: 'missing' }]);
+    // A body whose every field is optional may be left out entirely (`POST /wallet/topup-link` with no hints).
+    const required = (schema as { required?: readonly string[] }).required ?? [];
+    if (required.length > 0) throw new ValidationError([{ loc: ['body'], msg: 'A JSON body is required', type: 'missing' }]);
+    value = {};
   }
   if (!fn(value)) throw new ValidationError(toFieldProblems(fn.errors, location));
   return value as T;

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 const APP_COLUMNS = [
   'id', 'org_id', 'name', 'slug', 'description', 'tagline', 'support_email', 'sdk_key', 'attribution_window_hours',
   'ios_validation_provider', 'android_validation_provider', 'ios_store_url', 'android_store_url', 'web_url',
-  'webhook_connected_at', 'sdk_initialized_at', 'created_at', 'updated_at',
+  'webhook_connected_at', 'sdk_initialized_at', 'created_at', 'updated_at', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta',
 ] as const;
 
 export type AgentAppRow = Record<(typeof APP_COLUMNS)[number], unknown> & { id: string; org_id: string };
@@ -20,7 +20,7 @@ export async function findApp(db: Knex, appId: string): Promise<AgentAppRow | un
 
 const CAMPAIGN_COLUMNS = [
   'id', 'app_id', 'org_id', 'name', 'description', 'campaign_type', 'status', 'commission_percentage', 'activated_at',
-  'paused_at', 'created_at', 'updated_at',
+  'paused_at', 'created_at', 'updated_at', 'i18n',
 ] as const;
 
 export type AgentCampaignRow = Record<(typeof CAMPAIGN_COLUMNS)[number], unknown> & { id: string; org_id: string; commission_percentage: string };

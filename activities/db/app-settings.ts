@@ -41,3 +41,15 @@ export async function rotateWebhookSecret(db: Knex, appId: string): Promise<stri
 export async function findAppBySlug(db: Knex, slug: string): Promise<{ id: string; org_id: string; sdk_key: string } | undefined> {
   return db('apps').where('slug', slug).first<{ id: string; org_id: string; sdk_key: string } | undefined>('id', 'org_id', 'sdk_key');
 }
+
+export interface AppleMetaPatch { issuer_id?: string; key_id?: string; environment?: string; app_apple_id?: string; bundle_id?: string }
+
+/** Merges non-secret Apple settings into apps.apple_meta (and the store ids the app keeps in columns). */
+export async function mergeAppleMeta(db: Knex, appId: string, patch: AppleMetaPatch): Promise<Record<string, string>> {
+  const [row] = await db('apps').where('id', appId).update({
+    apple_meta: db.raw('apple_meta || ?::jsonb', [JSON.stringify(patch)]),
+    ...(patch.app_apple_id ? { app_store_id: patch.app_apple_id } : {}),
+    ...(patch.bundle_id ? { ios_bundle_id: patch.bundle_id } : {}),
+  }).returning<{ apple_meta: Record<string, string> }[]>(['apple_meta']);
+  return row!.apple_meta;
+}

@@ -1,10 +1,12 @@
 // GET /api/agent/campaigns (optional ?app_id= and ?status=) and GET /api/agent/campaigns/{campaign_id}.
 import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../activities/db/agent-resources.js';
 import type { AppContext } from '../context.js';
+import { campaignI18nView } from './localize.js';
 import { agentOf, visibleTo } from './principal.js';
 
 export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
-  return { ...c, commission_percentage: Number(c.commission_percentage), join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}` };
+  const { i18n: _i18n, ...rest } = c;
+  return { ...rest, commission_percentage: Number(c.commission_percentage), join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}`, i18n: campaignI18nView(c) };
 }
 
 export async function listCampaignsHandler(ctx: AppContext): Promise<void> {

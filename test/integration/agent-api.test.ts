@@ -109,3 +109,25 @@ test('openapi.json is OpenAPI 3.1 from the same table: every served endpoint wit
     t.deepEqual(op['x-required-scopes'], [...e.scopes]);
   }
 });
+
+test('apple-meta stores the non-secret Apple settings; bad values are 422 naming the field', async (t) => {
+  const res = await agent(`/apps/${seed.app_id}/apple-meta`, seed.agent_key, 'PATCH', { issuer_id: '57246542-96fe-1a63-e053-0824d011072a', key_id: '2X9R4HXF34', environment: 'sandbox', app_apple_id: '1234567890' });
+  t.is(res.status, 200, res.text);
+  t.like(res.body.apple_meta, { key_id: '2X9R4HXF34', environment: 'sandbox' });
+  const row = await h().db('apps').where('id', seed.app_id).first('app_store_id', 'apple_meta');
+  t.is(row.app_store_id, '1234567890');
+  const bad = await agent(`/apps/${seed.app_id}/apple-meta`, seed.agent_key, 'PATCH', { key_id: 'short', private_key: '-----BEGIN' });
+  t.is(bad.status, 422);
+  const locs = bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.'));
+  t.true(locs.includes('body.key_id'));
+  t.true(locs.includes('body.private_key'));
+  t.is((await agent(`/apps/${other.app_id}/apple-meta`, seed.agent_key, 'PATCH', { key_id: '2X9R4HXF34' })).status, 404);
+});
+
+test('GET campaign and app show per-locale freshness', async (t) => {
+  const campaign = await agent(`/campaigns/${seed.campaign_id}`);
+  t.true(Array.isArray(campaign.body.i18n.stale_locales));
+  const app = await agent(`/apps/${seed.app_id}`);
+  t.true(Array.isArray(app.body.i18n.stale_locales));
+  t.false('name_i18n' in app.body);
+});

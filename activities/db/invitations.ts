@@ -1,0 +1,130 @@
+// Creator invitations (schema 0003) for the agent API: creating one (capacity checked under the organization's row
+// lock, its email queued in the same transaction), withdrawing one, listing them, and a campaign's affiliates.
+// Pending invitations past expires_at are marked EXPIRED before any capacity count, so they stop holding slots.
+import type { Knex } from 'knex';
+import { enqueueEmail } from '../email-outbox.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
+import { findOrgBillingSettings, getInviteUsage } from './org-billing.js';
+
+export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'WITHDRAWN', 'EXPIRED'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/** What the agent sees of an invitation: never the token or its hash. */
+const VIEW_COLUMNS = [
+  'id', 'campaign_id', 'org_id', 'email', 'name', 'message', 'lang', 'status', 'expires_at', 'withdrawn_at', 'accepted_at',
+  'creator_id', 'invited_by', 'created_at', 'updated_at',
+] as const;
+export type InvitationRow = Record<(typeof VIEW_COLUMNS)[number], unknown> & { id: string; org_id: string; status: InvitationStatus };
+
+export async function expireStaleInvitations(db: Knex, orgIds: readonly string[]): Promise<void> {
+  if (orgIds.length === 0) return;
+  await db('invitations').whereIn('org_id', orgIds).where('status', 'PENDING').where('expires_at', '<=', db.fn.now()).update({ status: 'EXPIRED' });
+}
+
+export interface InviteCapacity { slots: number; emails: number }
+
+export interface NewInvitation {
+  orgId: string;
+  campaignId: string;
+  email: string;
+  name: string | null;
+  message: string | null;
+  lang: string | null;
+  tokenHash: string;
+  expiresAt: Date;
+  invitedBy: string;
+  /** The email to queue, built once the invitation id is known (the join URL carries the plain token). */
+  email_: (invitationId: string) => { subject: string; bodyText: string; templateData: Record<string, unknown> };
+}
+
+export type InviteOutcome =
+  | { ok: true; invitation: InvitationRow }
+  | { ok: false; reason: 'no_slots' | 'no_email_budget' | 'duplicate_pending' | 'already_member'; detail: string };
+
+/**
+ * One invitation in its own transaction: lock the organization row (so concurrent invites cannot both take the last
+ * slot), expire stale invitations, check slots and the daily email budget (per-org overrides of the defaults),
+ * refuse a second pending invitation for the same email and campaign, then insert the invitation and its email.
+ */
+export async function createInvitation(db: Knex, inv: NewInvitation, defaults: InviteCapacity): Promise<InviteOutcome> {
+  try {
+    return await db.transaction(async (trx) => {
+      await trx('organizations').where('id', inv.orgId).forUpdate().first('id');
+      await expireStaleInvitations(trx, [inv.orgId]);
+      const [settings, usage] = await Promise.all([findOrgBillingSettings(trx, inv.orgId), getInviteUsage(trx, inv.orgId)]);
+      const slots = settings?.marketplace_slots ?? defaults.slots;
+      const emails = settings?.daily_email_budget ?? defaults.emails;
+      if (usage.pendingInvitations >= slots) {
+        return refuse('no_slots', `All ${slots} marketplace slots are held by pending invitations. Withdraw one (POST /api/agent/invitations/{invitation_id}/withdraw) or wait for invitations to be accepted or expire.`);
+      }
+      if (usage.emailsSentToday >= emails) {
+        return refuse('no_email_budget', `The daily email budget of ${emails} emails is spent for today (UTC). Retry tomorrow.`);
+      }
+      const pending = await trx('invitations').where({ campaign_id: inv.campaignId, status: 'PENDING' })
+        .whereRaw('lower(email) = lower(?)', [inv.email]).first('id');
+      if (pending) return refuse('duplicate_pending', `${inv.email} already has a pending invitation to this campaign (${(pending as { id: string }).id}).`);
+      const member = await trx('creator_codes as cc').join('creators as c', 'c.id', 'cc.creator_id')
+        .where('cc.campaign_id', inv.campaignId).whereRaw('lower(c.email) = lower(?)', [inv.email]).first('cc.id');
+      if (member) return refuse('already_member', `${inv.email} has already joined this campaign.`);
+      const [row] = await trx('invitations').insert({
+        campaign_id: inv.campaignId, org_id: inv.orgId, email: inv.email, name: inv.name, message: inv.message, lang: inv.lang,
+        token_hash: inv.tokenHash, status: 'PENDING', expires_at: inv.expiresAt, invited_by: inv.invitedBy,
+      }).returning<InvitationRow[]>(VIEW_COLUMNS);
+      const mail = inv.email_(row!.id);
+      await enqueueEmail(trx, {
+        orgId: inv.orgId, to: inv.email, subject: mail.subject, bodyText: mail.bodyText, template: 'creator_invitation',
+        templateData: mail.templateData, dedupKey: `invite:${row!.id}`,
+      });
+      return { ok: true as const, invitation: row! };
+    });
+  } catch (err) {
+    // A concurrent invite of the same email to the same campaign won the partial unique index.
+    if (isUniqueViolation(err, 'invitations_campaign_email_pending_uq')) {
+      return refuse('duplicate_pending', `${inv.email} already has a pending invitation to this campaign.`);
+    }
+    throw err;
+  }
+}
+
+const refuse = (reason: Exclude<InviteOutcome, { ok: true }>['reason'], detail: string): InviteOutcome => ({ ok: false, reason, detail });
+
+export async function findInvitation(db: Knex, id: string): Promise<InvitationRow | undefined> {
+  return db('invitations').where('id', id).first<InvitationRow | undefined>(VIEW_COLUMNS);
+}
+
+/** PENDING -> WITHDRAWN; undefined when it was not pending (any more). */
+export async function withdrawInvitation(db: Knex, id: string): Promise<InvitationRow | undefined> {
+  const [row] = await db('invitations').where({ id, status: 'PENDING' }).where('expires_at', '>', db.fn.now())
+    .update({ status: 'WITHDRAWN', withdrawn_at: db.fn.now() }).returning<InvitationRow[]>(VIEW_COLUMNS);
+  return row;
+}
+
+export async function listInvitations(
+  db: Knex, orgIds: readonly string[], filter: { status?: InvitationStatus; campaignId?: string; limit: number },
+): Promise<InvitationRow[]> {
+  if (orgIds.length === 0) return [];
+  await expireStaleInvitations(db, orgIds);
+  const q = db('invitations').whereIn('org_id', orgIds).orderBy('created_at', 'desc').orderBy('id').limit(filter.limit);
+  if (filter.status) void q.where('status', filter.status);
+  if (filter.campaignId) void q.where('campaign_id', filter.campaignId);
+  return q.select<InvitationRow[]>(VIEW_COLUMNS);
+}
+
+export interface AffiliateRow {
+  creator_id: string; name: string; social_handle: string | null; follower_count: number | null; code: string; status: string;
+  source: string; joined_at: Date; clicks: number; installs: number; production_conversions: number;
+}
+
+/** Creators of a campaign with their code and counts; conversions are production, attributed, non-test ones. */
+export async function listCampaignAffiliates(db: Knex, campaignId: string): Promise<AffiliateRow[]> {
+  const result = await db.raw<{ rows: AffiliateRow[] }>(`
+    select c.id as creator_id, c.name, c.social_handle, c.follower_count, cc.code, cc.status, cc.source, cc.joined_at,
+           (select count(*) from clicks k where k.creator_code_id = cc.id)::int as clicks,
+           (select count(*) from installs i where i.creator_code_id = cc.id and i.attributed)::int as installs,
+           (select count(*) from conversions v where v.creator_code_id = cc.id and v.attributed
+              and v.environment = 'PRODUCTION' and not v.is_test)::int as production_conversions
+      from creator_codes cc join creators c on c.id = cc.creator_id
+     where cc.campaign_id = :campaignId
+     order by cc.joined_at, cc.id`, { campaignId });
+  return result.rows;
+}

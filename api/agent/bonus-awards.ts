@@ -1,0 +1,62 @@
+// GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
+// granted organizations with the creator and progress; review (approve or void) only while `earned`, before payout.
+import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../activities/db/agent-billing-assets.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { microsToUsd } from '../../lib/money.js';
+import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
+import { agentOf, visibleTo } from './principal.js';
+
+const STATUSES = ['earned', 'approved', 'voided', 'paid'] as const;
+
+export const listBonusAwardsQuery = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: [...STATUSES], description: 'Only awards in this state (default: all)' },
+    campaign_id: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+} as const;
+
+export const reviewBonusAwardBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['decision'],
+  properties: {
+    decision: { type: 'string', enum: ['approve', 'void'] },
+    note: { type: 'string', maxLength: 2000 },
+  },
+} as const;
+
+function awardView(a: BonusAwardView) {
+  const amount = Number(a.amount_micros);
+  return {
+    id: a.id, org_id: a.org_id, campaign_id: a.campaign_id, campaign_name: a.campaign_name, bonus_rule_id: a.bonus_rule_id,
+    status: a.status, amount_usd: microsToUsd(amount), amount_micros: amount,
+    creator: { id: a.creator_id, name: a.creator_name, social_handle: a.creator_social_handle },
+    progress: {
+      qualifying_conversions: a.progress_count, threshold_conversions: a.threshold_conversions,
+      reached: a.progress_count >= a.threshold_conversions,
+    },
+    fraud_flags: a.fraud_flags, earned_at: a.earned_at, reviewed_at: a.reviewed_at, reviewed_by: a.reviewed_by,
+    review_note: a.review_note, paid_at: a.paid_at,
+  };
+}
+
+export async function listBonusAwardsHandler(ctx: AppContext): Promise<void> {
+  const q = inputOf<{ status?: string; campaign_id?: string }>(ctx);
+  const rows = await listBonusAwards(ctx.deps.db, agentOf(ctx).orgIds, { status: q.status, campaignId: q.campaign_id });
+  ctx.body = { bonus_awards: rows.map(awardView), count: rows.length };
+}
+
+export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
+  const id = ctx.params.award_id as string;
+  const agent = agentOf(ctx);
+  visibleTo(ctx, await findBonusAward(ctx.deps.db, id), 'Bonus award');
+  const input = inputOf<{ decision: 'approve' | 'void'; note?: string }>(ctx);
+  const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: agent.id });
+  if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
+  if (outcome.kind === 'conflict') {
+    throw new ConflictError(`Bonus award is '${outcome.status}': only an 'earned' award (before payout) can be reviewed.`);
+  }
+  ctx.body = awardView((await findBonusAward(ctx.deps.db, id))!);
+}
