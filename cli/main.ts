@@ -21,6 +21,9 @@ const USAGE = `usage: svc <command>
 
 class UsageError extends Error {}
 
+/** Variables that may carry credentials: never printed. */
+const SECRET_VARIABLES = new Set(['SVC_MASTER_KEY', 'SMTP_URL', 'DATABASE_URL', 'REDIS_URL']);
+
 /**
  * Operator commands run next to a `svc dev` in another terminal: without DATABASE_URL they use that instance's
  * embedded database and Temporal.
@@ -127,7 +130,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'config':
-      console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (k === 'SVC_MASTER_KEY' && v ? '[set]' : v as unknown), 2));
+      console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
       return;
     default:
       throw new UsageError(USAGE);

@@ -14,6 +14,15 @@ export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
 export interface Running { stop(): Promise<void> }
 
+/** The worker also delivers the email outbox when SMTP is configured. */
+async function startOutbox(smtpUrl: string, from: string, db: Knex, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  const { createSmtpTransport } = await import('../activities/smtp-transport.js');
+  const { startOutboxSender } = await import('../runtime/outbox-sender.js');
+  const transport = createSmtpTransport(smtpUrl, from);
+  const sender = startOutboxSender(db, transport, logger);
+  return { stop: async () => { await sender.stop(); transport.close(); } };
+}
+
 export async function startApi(config: Config, db: Knex, logger: Logger, temporalAddress: string, databaseUrl: string): Promise<Running & { server: Server }> {
   await assertPortFree(config.PORT, 'PORT', 'The API');
   const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
@@ -41,9 +50,13 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
     address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, platformFeePercent: config.PLATFORM_FEE_PERCENT,
     shutdownGraceTime: config.SHUTDOWN_GRACE_MS,
   });
-  const done = worker.run().finally(() => connection.close());
+  const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
+  const done = worker.run().finally(async () => {
+    await outbox?.stop();
+    await connection.close();
+  });
   done.catch((err: unknown) => logger.error({ err }, 'worker stopped with an error'));
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, outbox: Boolean(outbox) }, 'worker polling');
   return {
     done,
     stop: async () => {

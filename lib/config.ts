@@ -39,6 +39,8 @@ export const VARIABLES = {
   MIN_ESCROW_USD: { kind: 'integer', minimum: 0, default: 100, doc: 'Wallet safe balance (USD) a campaign activation needs; below it the agent API answers 402 with the top-up-link endpoint. Per-organization override: organizations.min_escrow_micros.' },
   MARKETPLACE_SLOTS: { kind: 'integer', minimum: 0, default: 25, doc: 'Pending creator invitations an organization may have at once (invite capacity).' },
   DAILY_EMAIL_BUDGET: { kind: 'integer', minimum: 0, default: 50, doc: 'Invitation emails an organization may send per day (invite capacity).' },
+  SMTP_URL: { kind: 'url', doc: 'Optional SMTP server (smtp://user:pass@host:587 or smtps://...) through which `svc worker` delivers the email outbox (creator invitations). Unset: emails stay queued in email_outbox, the visible record.' },
+  EMAIL_FROM: { kind: 'string', default: 'svc <no-reply@localhost>', doc: 'From address of outbox emails.' },
   REDIS_URL: { kind: 'url', doc: 'Optional: rate-limit windows shared by every API process (identify 2/s per IP, joins). Unset: each process counts its own. Redis away: falls back to its own count.' },
   APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM). Unset: iOS store-direct cannot be activated.' },
   APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },

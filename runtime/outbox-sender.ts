@@ -1,0 +1,24 @@
+// Delivers the email outbox from the worker process while SMTP_URL is configured: a short poll, claim-and-send in
+// activities/email-outbox.ts (SKIP LOCKED, so several workers never send one email twice).
+import type { Knex } from 'knex';
+import { deliverDueEmails, type EmailTransport } from '../activities/email-outbox.js';
+import type { Logger } from './logger.js';
+
+export function startOutboxSender(db: Knex, send: EmailTransport, logger: Logger, intervalMs = 5000): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    running = deliverDueEmails(db, send)
+      .then((n) => { if (n > 0) logger.info({ sent: n }, 'outbox emails delivered'); })
+      .catch((err: unknown) => logger.warn({ err }, 'outbox delivery pass failed'));
+  };
+  const timer = setInterval(() => { if (!stopped) tick(); }, intervalMs);
+  tick();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
