@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
+import { testIntegrationWorkflow, testIntegrationWorkflowId } from '../../workflows/test-integration.js';
 import { ingest } from '../helpers/conversion-client.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
@@ -64,6 +65,13 @@ async function main(): Promise<void> {
         writeFileSync(`${OUT}${life.name}.json`, historyToJSON(history));
         console.log(`recorded ${life.name}: ${history.events?.length} events`);
       }
+      // The agent's end-to-end check, which itself drives a conversion workflow.
+      const runId = randomBytes(4).toString('hex');
+      const test = await client.workflow.start(testIntegrationWorkflow, { taskQueue, workflowId: testIntegrationWorkflowId(seed.app_id, runId), args: [{ appId: seed.app_id, runId }] });
+      await test.result();
+      const testHistory = await test.fetchHistory();
+      writeFileSync(`${OUT}test-integration.json`, historyToJSON(testHistory));
+      console.log(`recorded test-integration: ${testHistory.events?.length} events`);
     });
   } finally {
     await connection.close();
