@@ -28,6 +28,7 @@ import { assetLinkHandler, credentialLinkBody, credentialLinkHandler, topupLinkB
 import { appleMetaBody, setAppleMeta } from './apple-meta.js';
 import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeaturedHandler } from './assets.js';
 import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from './bonus-awards.js';
+import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
 import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from './free-codes.js';
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
@@ -60,8 +61,8 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/apps/{app_id}/validation-status', 'svc_get_validation_status', ['apps:read'], 'Purchase-validation path per platform', { handler: validationStatusHandler }),
   e('post', '/apps/{app_id}/credential-setup-link', 'svc_get_credential_upload_link', ['apps:write'], 'Signed link for a human to upload store credentials', { handler: credentialLinkHandler, body: credentialLinkBody }),
   e('patch', '/apps/{app_id}/apple-meta', 'svc_set_apple_meta', ['apps:write'], 'Non-secret Apple settings', { handler: setAppleMeta, body: appleMetaBody }),
-  e('post', '/apps/{app_id}/validate-store-credentials', 'svc_validate_store_credentials', ['integration:verify'], 'Live green-check of the stored store credentials'),
-  e('post', '/apps/{app_id}/activate-store-direct', 'svc_activate_store_direct', ['apps:write'], 'Switch a platform to store-direct (after the green-check)'),
+  e('post', '/apps/{app_id}/validate-store-credentials', 'svc_validate_store_credentials', ['integration:verify'], 'Live green-check of the stored store credentials', { handler: validateStoreCredentialsHandler, body: storePlatformBody }),
+  e('post', '/apps/{app_id}/activate-store-direct', 'svc_activate_store_direct', ['apps:write'], 'Switch a platform to store-direct (after the green-check)', { handler: activateStoreDirectHandler, body: storePlatformBody }),
   e('get', '/apps/{app_id}/integration-status', 'svc_integration_status', ['integration:verify'], 'The 8-step integration checklist and whether it is live', { handler: integrationStatusHandler }),
   e('get', '/apps/{app_id}/events/recent', 'svc_recent_events', ['integration:verify'], 'Recent SDK events and purchase webhooks', { handler: recentEventsHandler, query: recentEventsQuery }),
   e('post', '/apps/{app_id}/test-integration', 'svc_test_integration', ['integration:verify'], 'Push a sandbox purchase through the real pipeline', { handler: testIntegrationHandler }),

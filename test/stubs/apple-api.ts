@@ -1,0 +1,53 @@
+// A local stand-in for the App Store Server API's test-notification endpoint: verifies the ES256 bearer JWT with the
+// expected public key and its kid / iss / aud / bid claims, answers 200 `{testNotificationToken}` or 401. `failWith`
+// forces an error status (e.g. 503). Records what it received.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verify, type KeyObject } from 'node:crypto';
+
+export interface AppleExpect { publicKey: KeyObject; kid: string; iss: string; bid: string }
+
+export interface AppleStub { url: string; calls: { method: string; path: string; ok: boolean }[]; failWith: number | null; expect: AppleExpect | null; close(): Promise<void> }
+
+function jwtValid(token: string, e: AppleExpect): boolean {
+  const [h, p, s] = token.split('.');
+  if (!h || !p || !s) return false;
+  try {
+    const header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, number | string>;
+    const signed = verify('sha256', Buffer.from(`${h}.${p}`), { key: e.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
+    const now = Date.now() / 1000;
+    return signed && header.alg === 'ES256' && header.kid === e.kid && header.typ === 'JWT' && claims.iss === e.iss && claims.bid === e.bid
+      && claims.aud === 'appstoreconnect-v1' && Number(claims.iat) <= now + 5 && Number(claims.exp) > now && Number(claims.exp) - Number(claims.iat) <= 3600;
+  } catch {
+    return false;
+  }
+}
+
+export async function startAppleStub(): Promise<AppleStub> {
+  const stub: AppleStub = { url: '', calls: [], failWith: null, expect: null, close: () => Promise.resolve() };
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const auth = req.headers.authorization ?? '';
+      const ok = req.method === 'POST' && req.url === '/inApps/v1/notifications/test' && stub.expect !== null
+        && auth.startsWith('Bearer ') && jwtValid(auth.slice(7), stub.expect);
+      stub.calls.push({ method: req.method ?? '', path: req.url ?? '', ok });
+      res.setHeader('content-type', 'application/json');
+      if (stub.failWith) {
+        res.statusCode = stub.failWith;
+        res.end(JSON.stringify({ errorCode: 5000000, errorMessage: 'An unknown error occurred.' }));
+      } else if (ok) {
+        res.statusCode = 200;
+        res.end(JSON.stringify({ testNotificationToken: 'ce3af791-365e-4c60-841b-1674b43c1609_1700000000000' }));
+      } else {
+        res.statusCode = 401;
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  stub.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return stub;
+}
