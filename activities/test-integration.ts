@@ -3,12 +3,10 @@
 // workflow, update id = the spec's idempotency key. The client is the worker's own (activity context), bound to
 // its namespace; the conversion workflow runs on the worker's task queue.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { conversionKeyOf, idempotencyKey, type PurchaseEvent } from '../lib/purchase-event.js';
-import { AppIdKey, EnvironmentKey } from '../schema/search-attributes.js';
-import { conversionWorkflow } from '../workflows/conversion.js';
-import { conversionWorkflowId, ingestEventUpdate, type IngestResult } from '../workflows/conversion-messages.js';
+import { conversionKeyOf, type PurchaseEvent } from '../lib/purchase-event.js';
+import type { IngestResult } from '../workflows/conversion-messages.js';
+import { ingestIntoConversion, workflowIdOf } from './conversion-ingest.js';
 import { NO_TEST_CREATOR_CODE } from '../workflows/test-integration.js';
 import { findTestReferralCode, type TestReferralCode } from './db/integration.js';
 
@@ -26,18 +24,9 @@ export function createTestIntegrationActivities({ db }: { db: Knex }) {
     async pushSandboxPurchase(input: SandboxPurchaseInput): Promise<PushedPurchase> {
       const { client, info } = Context.current();
       const event = sandboxPurchase(input);
-      const conversionKey = conversionKeyOf(event)!;
-      const workflowId = conversionWorkflowId(input.appId, conversionKey);
-      const key = idempotencyKey(input.appId, event);
-      const result = await client.workflow.executeUpdateWithStart(ingestEventUpdate, {
-        args: [{ appId: input.appId, conversionKey, idempotencyKey: key, event }],
-        updateId: key,
-        startWorkflowOperation: new WithStartWorkflowOperation(conversionWorkflow, {
-          workflowId, taskQueue: info.taskQueue, args: [{ appId: input.appId, conversionKey }], workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: [{ key: AppIdKey, value: input.appId }, { key: EnvironmentKey, value: event.environment }],
-        }),
-      });
-      return { ...result, appUserId: event.appUserId!, conversionWorkflowId: workflowId };
+      const target = { taskQueue: info.taskQueue, appId: input.appId, conversionKey: conversionKeyOf(event)! };
+      const result = await ingestIntoConversion(client, target, event);
+      return { ...result, appUserId: event.appUserId!, conversionWorkflowId: workflowIdOf(target) };
     },
   };
 }

@@ -1,14 +1,11 @@
 // Hands a purchase event to its conversion workflow with update-with-start (DESIGN.md "Temporal") and waits for the
 // update's result so the webhook answer can carry `event_id` and a processing `error`. Events that belong to no
 // conversion are recorded directly.
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { recordStandaloneEvent } from '../../activities/standalone-events.js';
 import { AppError, UnavailableError } from '../../lib/errors.js';
-import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { conversionKeyOf, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { ingestIntoConversion, workflowIdOf } from '../../activities/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../activities/db/conversions.js';
-import { AppIdKey, EnvironmentKey } from '../../schema/search-attributes.js';
-import { conversionWorkflow } from '../../workflows/conversion.js';
-import { conversionWorkflowId, ingestEventUpdate } from '../../workflows/conversion-messages.js';
 import type { ApiDeps } from '../context.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
@@ -23,16 +20,9 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
     const out = await recordStandaloneEvent(deps.db, appId, event, routing === 'conversion' ? 'unkeyed' : routing);
     return answer(out.eventId, out.error);
   }
-  const workflowId = conversionWorkflowId(appId, key);
-  const start = new WithStartWorkflowOperation(conversionWorkflow, {
-    workflowId, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, args: [{ appId, conversionKey: key }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [{ key: AppIdKey, value: appId }, { key: EnvironmentKey, value: event.environment }],
-  });
-  const ikey = idempotencyKey(appId, event);
-  const update = deps.temporal.workflow.executeUpdateWithStart(ingestEventUpdate, {
-    args: [{ appId, conversionKey: key, idempotencyKey: ikey, event }], updateId: ikey, startWorkflowOperation: start,
-  });
+  const target = { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, appId, conversionKey: key };
+  const workflowId = workflowIdOf(target);
+  const update = ingestIntoConversion(deps.temporal, target, event);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError('The purchase is queued but not processed yet; deliver it again.', 5)), ANSWER_WITHIN_MS);

@@ -72,6 +72,10 @@ test('SDK keys, missing and revoked credentials get 401 on the agent API', async
   const revoked = await createAgentKey(h().db, { orgId: seed.org_id, name: 'revoked', scopes: [...SCOPES] });
   await revokeAgentKey(h().db, revoked.id);
   t.is((await agent('/whoami', revoked.key)).status, 401);
+  // The dashboard REST (/api/apps/*, /api/campaigns/* without /agent/) takes only a browser session.
+  for (const path of [`/api/apps/${seed.app_id}`, `/api/campaigns/${seed.campaign_id}`]) {
+    t.is((await request(h().baseUrl, 'GET', path, { token: seed.agent_key })).status, 401, path);
+  }
 });
 
 test('no agent route answers 2xx to a delete or a money write', async (t) => {

@@ -1,0 +1,34 @@
+// Hands one purchase event to its conversion workflow: update-with-start of `ingestEvent` on
+// `conversion/{app_id}/{conversion_key}` (conflict policy USE_EXISTING, update id = the spec's idempotency key).
+// The one way in, shared by the webhook API, the test-integration activity and the tests.
+import { WithStartWorkflowOperation, type WorkflowClient } from '@temporalio/client';
+import { idempotencyKey, type PurchaseEvent } from '../lib/purchase-event.js';
+import { AppIdKey, EnvironmentKey } from '../schema/search-attributes.js';
+import { conversionWorkflow } from '../workflows/conversion.js';
+import { conversionWorkflowId, ingestEventUpdate, type ConversionWorkflowInput, type IngestResult } from '../workflows/conversion-messages.js';
+
+export interface ConversionTarget {
+  taskQueue: string;
+  appId: string;
+  conversionKey: string;
+  /** Start options of a new run (tests shorten continue-as-new and closing). */
+  runOptions?: Pick<ConversionWorkflowInput, 'maxEventsPerRun' | 'closeEndedAfter'>;
+}
+
+export function workflowIdOf(target: ConversionTarget): string {
+  return conversionWorkflowId(target.appId, target.conversionKey);
+}
+
+export function ingestIntoConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent): Promise<IngestResult> {
+  const { appId, conversionKey, taskQueue } = target;
+  const key = idempotencyKey(appId, event);
+  return client.workflow.executeUpdateWithStart(ingestEventUpdate, {
+    args: [{ appId, conversionKey, idempotencyKey: key, event }],
+    updateId: key,
+    startWorkflowOperation: new WithStartWorkflowOperation(conversionWorkflow, {
+      workflowId: workflowIdOf(target), taskQueue, args: [{ appId, conversionKey, ...target.runOptions }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: [{ key: AppIdKey, value: appId }, { key: EnvironmentKey, value: event.environment }],
+    }),
+  });
+}
