@@ -33,7 +33,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [
           { group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process', 'http', 'https', 'net'], message: 'Workflow code must be deterministic: no Node built-ins.' },
-          { group: ['**/activities/**', '**/runtime/**', '**/api/**', 'knex', 'pg'], message: 'Workflows import activities as types only (proxyActivities) and no I/O modules.', allowTypeImports: true },
+          { group: ['**/activities/**', '**/db/**', '**/clients/**', '**/jobs/**', '**/workflow-clients/**', '**/runtime/**', '**/api/**', 'knex', 'pg'], message: 'Workflows import activities as types only (proxyActivities) and no I/O modules.', allowTypeImports: true },
         ],
       }],
     },

@@ -1,6 +1,6 @@
 // Every activity the worker registers, built from injected dependencies (the worker builds them once).
 import type { Knex } from 'knex';
-import { createPurchaseActivities } from './purchases.js';
+import { createPurchaseActivities } from './purchases/index.js';
 import { createSystemActivities } from './system.js';
 import { createTestIntegrationActivities } from './test-integration.js';
 

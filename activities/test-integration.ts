@@ -6,9 +6,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { conversionKeyOf, type PurchaseEvent } from '../lib/purchase-event.js';
 import type { IngestResult } from '../workflows/conversion-messages.js';
-import { ingestIntoConversion, workflowIdOf } from './conversion-ingest.js';
+import { ingestIntoConversion, workflowIdOf } from '../workflow-clients/conversion-ingest.js';
 import { NO_TEST_CREATOR_CODE } from '../workflows/test-integration.js';
-import { findTestReferralCode, type TestReferralCode } from './db/integration.js';
+import { findTestReferralCode, type TestReferralCode } from '../db/integration.js';
 
 export interface SandboxPurchaseInput { appId: string; runId: string; referralCode: string; eventTimestampMs: number }
 export interface PushedPurchase extends IngestResult { appUserId: string; conversionWorkflowId: string }

@@ -1,6 +1,6 @@
 // The API's read caches of per-app data (answers and credential digests), alive only while the app-change feed is (runtime/app-change-feed.ts).
 // Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
-import type { InitAnswer } from '../activities/db/apps.js';
+import type { InitAnswer } from '../db/apps.js';
 import { AppScopedCache, type ChangeFeed } from '../lib/app-scoped-cache.js';
 import { TtlCache } from '../lib/ttl-cache.js';
 import type { FoundCode } from './sdk/code-lookup.js';

@@ -6,8 +6,8 @@ import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/clie
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createPurchaseActivities } from '../activities/purchases.js';
-import { appendLedgerEntry } from '../activities/db/wallet-ledger.js';
+import { createPurchaseActivities } from '../activities/purchases/index.js';
+import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { seedDemoAccount, type SeedResult } from '../cli/seed.js';
 import { idempotencyKey, normalizeSubproviderEvent } from '../lib/purchase-event.js';
 import { createDb } from '../runtime/db.js';

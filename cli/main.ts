@@ -1,7 +1,7 @@
 // `svc`: the one binary with every role and operator command (CONTRACT.md "Commands").
 import { parseArgs } from 'node:util';
-import { createAgentKey } from '../activities/db/agent-keys.js';
-import { findOrganization } from '../activities/db/organizations.js';
+import { createAgentKey } from '../db/agent-keys.js';
+import { findOrganization } from '../db/organizations.js';
 import { ConfigError, configMarkdownTable, loadConfig, type Config } from '../lib/config.js';
 import { parseScopes, SCOPES } from '../lib/scopes.js';
 import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';

@@ -2,12 +2,12 @@
 // service end to end (CONTRACT.md lists the exact keys). Everything is written in one transaction.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../activities/db/apps.js';
-import { createAgentKey } from '../activities/db/agent-keys.js';
-import { createCampaign } from '../activities/db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../activities/db/creators.js';
-import { addMembership, createOrganization, createUser } from '../activities/db/organizations.js';
-import { appendLedgerEntry } from '../activities/db/wallet-ledger.js';
+import { createApp } from '../db/apps.js';
+import { createAgentKey } from '../db/agent-keys.js';
+import { createCampaign } from '../db/campaigns.js';
+import { addCreatorCode, upsertCreator } from '../db/creators.js';
+import { addMembership, createOrganization, createUser } from '../db/organizations.js';
+import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { toMicros } from '../lib/money.js';
 import { hashPassword } from '../lib/passwords.js';

@@ -1,4 +1,4 @@
-// Agent analytics (scope analytics:read). Sandbox is always excluded (see activities/db/analytics.ts for every
+// Agent analytics (scope analytics:read). Sandbox is always excluded (see db/analytics.ts for every
 // metric's definition). Period: `?from=YYYY-MM-DD&to=YYYY-MM-DD`, whole UTC days, both inclusive; `to` defaults to
 // today (UTC) and `from` to 29 days before `to` (30 days); at most 366 days; from after to, an impossible date or a
 // longer span is 422.
@@ -7,8 +7,8 @@
 //   GET /analytics/top-affiliates                    ?limit=1..50 (10) ?campaign_id= ?app_id=: creators ranked by
 //                                                    production conversions, then revenue
 //   GET /campaigns/{campaign_id}/daily-performance   one row per UTC day of the period, zero-filled
-import { findApp, findCampaign, listAppsInOrgs } from '../../activities/db/agent-resources.js';
-import { aggregateMetrics, appReach, emptyMetrics, listAffiliateCodes, type Metrics, type Period, type Scope } from '../../activities/db/analytics.js';
+import { findApp, findCampaign, listAppsInOrgs } from '../../db/agent-resources.js';
+import { aggregateMetrics, appReach, emptyMetrics, listAffiliateCodes, type Metrics, type Period, type Scope } from '../../db/analytics.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

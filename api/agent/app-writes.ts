@@ -1,7 +1,7 @@
 // PATCH /api/agent/apps/{app_id} (descriptive settings; never a credential, never the slug) and
 // POST /api/agent/apps/{app_id}/regenerate-webhook-secret (the new secret is returned once; the old one dies at once).
-import { findApp } from '../../activities/db/agent-resources.js';
-import { rotateWebhookSecret, updateAppSettings, type AppSettingsPatch } from '../../activities/db/app-settings.js';
+import { findApp } from '../../db/agent-resources.js';
+import { rotateWebhookSecret, updateAppSettings, type AppSettingsPatch } from '../../db/app-settings.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

@@ -1,7 +1,7 @@
 // PATCH /api/agent/apps/{app_id}/apple-meta: the non-secret Apple settings (issuer id, key id, environment, App Store
 // app id). The private key itself only ever arrives through the human's signed credential-upload link.
-import { findApp } from '../../activities/db/agent-resources.js';
-import { mergeAppleMeta, type AppleMetaPatch } from '../../activities/db/app-settings.js';
+import { findApp } from '../../db/agent-resources.js';
+import { mergeAppleMeta, type AppleMetaPatch } from '../../db/app-settings.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-writes.js';

@@ -1,5 +1,5 @@
 // GET /api/agent/apps/check-slug/{slug}: whether a slug is free for an app's referral links.
-import { isSlugTaken } from '../../activities/db/apps.js';
+import { isSlugTaken } from '../../db/apps.js';
 import { SLUG_RULES, slugProblem } from '../../lib/slugs.js';
 import type { AppContext } from '../context.js';
 

@@ -6,13 +6,13 @@
 // The invitation token is the creator's credential: it travels only in the invitation email (queued in
 // email_outbox; delivered by a sender when SMTP_URL is configured, otherwise the queued row is the visible record)
 // and is stored only as its SHA-256. No agent answer contains the token or its hash.
-import { findApp, findCampaign, type AgentCampaignRow } from '../../activities/db/agent-resources.js';
+import { findApp, findCampaign, type AgentCampaignRow } from '../../db/agent-resources.js';
 import {
   createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffiliates, listInvitations, withdrawInvitation,
   type InvitationRow, type InvitationStatus,
-} from '../../activities/db/invitations.js';
-import { findOrgBillingSettings } from '../../activities/db/org-billing.js';
-import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+} from '../../db/invitations.js';
+import { findOrgBillingSettings } from '../../db/org-billing.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
 import { generateToken, hashToken } from '../../lib/credentials.js';
 import { ConflictError, PaymentRequiredError } from '../../lib/errors.js';

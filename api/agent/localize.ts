@@ -6,7 +6,7 @@
 // changed (PATCH, dashboard, SQL). The response lists every stored locale with its status and `stale_locales`;
 // `{"locales": {}}` only reports. `campaignI18nView` / `appI18nView` give the same view for the GET endpoints.
 import type { Knex } from 'knex';
-import { findApp, findCampaign } from '../../activities/db/agent-resources.js';
+import { findApp, findCampaign } from '../../db/agent-resources.js';
 import { freshnessOf, LOCALE_PATTERN, sourceHash, summarize, type Freshness, type LocaleMeta } from '../../lib/i18n-freshness.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -1,7 +1,7 @@
 // POST /api/agent/organizations: a new organization owned by the human behind the credential. An agent key belongs
 // to exactly one organization (agent_keys.org_id) and an OAuth grant lists its organizations at consent, so the
 // calling credential cannot reach the new organization: the answer says so and how to get one that can.
-import { addMembership, createOrganization } from '../../activities/db/organizations.js';
+import { addMembership, createOrganization } from '../../db/organizations.js';
 import { ConflictError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

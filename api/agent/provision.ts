@@ -5,12 +5,12 @@
 // one call is one transaction, serialized per organization by the wallet lock; a refused activation (402) writes nothing.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { listOrganizations } from '../../activities/db/agent-overview.js';
-import { findAppBySlug } from '../../activities/db/app-settings.js';
-import { createApp } from '../../activities/db/apps.js';
-import { findCampaignByName, setCampaignStatus } from '../../activities/db/campaign-settings.js';
-import { createCampaign } from '../../activities/db/campaigns.js';
-import { lockWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { listOrganizations } from '../../db/agent-overview.js';
+import { findAppBySlug } from '../../db/app-settings.js';
+import { createApp } from '../../db/apps.js';
+import { findCampaignByName, setCampaignStatus } from '../../db/campaign-settings.js';
+import { createCampaign } from '../../db/campaigns.js';
+import { lockWalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';

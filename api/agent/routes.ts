@@ -1,7 +1,7 @@
 // The agent REST API, built from the endpoint table (api/agent/endpoints.ts): each route gets the same guard
 // (agent principal, its scopes, tenancy in the handlers), validation, and an audit entry when it changes anything.
 import { Router } from '@koa/router';
-import { appendAudit } from '../../activities/db/audit-log.js';
+import { appendAudit } from '../../db/audit-log.js';
 import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';

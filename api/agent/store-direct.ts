@@ -2,9 +2,9 @@
 // credential, run inside the request (10 s per store call); repeat while the answer is `retryable`.
 // POST /apps/{app_id}/activate-store-direct (apps:write): switch the platform to store-direct validation, only
 // after the green-check passed. Neither answer ever holds a secret.
-import { findApp } from '../../activities/db/agent-resources.js';
-import { activateStoreDirect, credentialCheckStatus, type StorePlatform } from '../../activities/db/store-credential-checks.js';
-import { checkStoreCredentials } from '../../activities/store-credential-check.js';
+import { findApp } from '../../db/agent-resources.js';
+import { activateStoreDirect, credentialCheckStatus, type StorePlatform } from '../../db/store-credential-checks.js';
+import { checkStoreCredentials } from '../../clients/store-credential-check.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

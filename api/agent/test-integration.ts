@@ -3,8 +3,8 @@
 // otherwise, before anything starts). Waits up to 25 s for the result; past that 503 says where to look.
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import { findApp } from '../../activities/db/agent-resources.js';
-import { findTestReferralCode } from '../../activities/db/integration.js';
+import { findApp } from '../../db/agent-resources.js';
+import { findTestReferralCode } from '../../db/integration.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import { AppIdKey } from '../../schema/search-attributes.js';
 import { NO_TEST_CREATOR_CODE, testIntegrationWorkflow, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration.js';

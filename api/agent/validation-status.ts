@@ -2,7 +2,7 @@
 // subscription provider's webhooks; `store-direct`: this service verifies store receipts itself), the stored store
 // credential's check (status, time, attempts, last error; never the secret or its ciphertext), whether the provider
 // webhook is connected, and today's (UTC) rejected webhook calls by reason.
-import { findApp } from '../../activities/db/agent-resources.js';
+import { findApp } from '../../db/agent-resources.js';
 import type { AppContext } from '../context.js';
 import { visibleTo } from './principal.js';
 

@@ -1,9 +1,9 @@
 // GET /api/agent/apps/{app_id}/verify-user-conversions?app_user_id=: whether one app user's purchases reached the
 // service and were attributed: the user's conversions (every environment, each marked), their purchase events, and
 // the creator the user was attributed to before any purchase (link click or code entry). No amounts.
-import { findApp } from '../../activities/db/agent-resources.js';
-import { listPurchaseEventLog, listUserConversions } from '../../activities/db/recent-events.js';
-import { findUserAttribution } from '../../activities/db/user-attributions.js';
+import { findApp } from '../../db/agent-resources.js';
+import { listPurchaseEventLog, listUserConversions } from '../../db/recent-events.js';
+import { findUserAttribution } from '../../db/user-attributions.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { visibleTo } from './principal.js';

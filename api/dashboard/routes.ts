@@ -5,9 +5,9 @@
 // stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer never echoes the secret.
 import { Router } from '@koa/router';
 import { createPrivateKey } from 'node:crypto';
-import { isSignedLinkUsed, spendSignedLink } from '../../activities/db/agent-billing-assets.js';
-import { findApp } from '../../activities/db/agent-resources.js';
-import { saveCredential } from '../../activities/db/store-credentials.js';
+import { isSignedLinkUsed, spendSignedLink } from '../../db/agent-billing-assets.js';
+import { findApp } from '../../db/agent-resources.js';
+import { saveCredential } from '../../db/store-credentials.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError, type FieldProblem } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { verifySignedLink, type LinkClaims, type LinkPurpose } from '../../lib/signed-links.js';

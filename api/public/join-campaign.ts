@@ -1,7 +1,7 @@
 // POST {base_url}/api/public/campaigns/{campaign_id}/join: a creator joins a campaign without an account
 // (CONTRACT.md "Public creator join"). 201 for a new membership, 200 with the same answer when the email had
 // already joined. Public: no credential; rate-limited per IP instead.
-import { joinCampaign as joinCampaignInDb } from '../../activities/db/campaign-join.js';
+import { joinCampaign as joinCampaignInDb } from '../../db/campaign-join.js';
 import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../lib/codes.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -1,7 +1,7 @@
 // GET {dashboard_url}/join/{campaign_id}?lang=xx: the page a creator opens to join a campaign (CONTRACT.md "Public
 // creator join"). Campaign name, description and commission, and a form whose script posts to the join endpoint.
 // Invitees arrive with `?invitation_token=...`, which the script forwards; the token is never rendered.
-import { findCampaignForJoin, type JoinCampaign } from '../../activities/db/campaign-join.js';
+import { findCampaignForJoin, type JoinCampaign } from '../../db/campaign-join.js';
 import { isOpenForJoining, requiresInvitation } from '../../lib/campaign-join.js';
 import { escapeHtml, jsonForHtml, type Page } from '../../lib/html.js';
 import type { AppContext } from '../context.js';

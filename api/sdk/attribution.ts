@@ -1,6 +1,6 @@
 // GET /api/sdk/attribution and GET /api/sdk/recent-conversions: a paying user's attribution, and their recent
 // purchase outcomes (for integration tests in apps). No amounts, no creator names.
-import { findAttributedConversion, listRecentPurchaseEvents } from '../../activities/db/user-purchases.js';
+import { findAttributedConversion, listRecentPurchaseEvents } from '../../db/user-purchases.js';
 import { BadRequestError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

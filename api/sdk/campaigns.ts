@@ -1,5 +1,5 @@
 // GET /api/sdk/campaigns: active public campaigns only.
-import { listActivePublicCampaigns } from '../../activities/db/campaigns.js';
+import { listActivePublicCampaigns } from '../../db/campaigns.js';
 import type { AppContext } from '../context.js';
 import { sdkAppOf } from './sdk-app.js';
 

@@ -1,8 +1,8 @@
 // What a typed code is, shared by validate-code and set-referral-code so both apply the same precedence: a creator
 // code of an active campaign first, then a free-access code (spec "POST /sdk/validate-code").
 import type { Knex } from 'knex';
-import { findActiveCreatorCode, type ActiveCreatorCode } from '../../activities/db/creators.js';
-import { findFreeAccessCode, type FreeAccessCode } from '../../activities/db/free-access.js';
+import { findActiveCreatorCode, type ActiveCreatorCode } from '../../db/creators.js';
+import { findFreeAccessCode, type FreeAccessCode } from '../../db/free-access.js';
 import type { ApiCaches } from '../sdk-caches.js';
 
 export type FoundCode =

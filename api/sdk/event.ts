@@ -1,5 +1,5 @@
 // POST /api/sdk/event: a custom funnel event. Never creates a conversion or commission.
-import { recordSdkEvent } from '../../activities/db/sdk-events.js';
+import { recordSdkEvent } from '../../db/sdk-events.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
 import type { AppContext } from '../context.js';

@@ -1,7 +1,7 @@
 // POST /api/sdk/identify: attach a user id to an install. Limited to 2 requests per second per IP (plain 429 page);
 // the same key and user within 60 seconds is answered from memory.
-import { getAttributionSettings } from '../../activities/db/apps.js';
-import { identifyUser } from '../../activities/db/identify.js';
+import { getAttributionSettings } from '../../db/apps.js';
+import { identifyUser } from '../../db/identify.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
 import type { AppContext } from '../context.js';

@@ -1,9 +1,9 @@
 // POST /api/sdk/set-referral-code: apply a typed code. A creator code counts as one manual click + install (and
 // attributes the user when given); a free-access code grants the user access. Unknown or inactive code: 404.
-import type { ActiveCreatorCode } from '../../activities/db/creators.js';
-import { redeemFreeAccessCode, type FreeAccessCode } from '../../activities/db/free-access.js';
-import { recordManualCodeEntry } from '../../activities/db/manual-attribution.js';
-import { mirrorGrant } from '../../activities/grant-mirror.js';
+import type { ActiveCreatorCode } from '../../db/creators.js';
+import { redeemFreeAccessCode, type FreeAccessCode } from '../../db/free-access.js';
+import { recordManualCodeEntry } from '../../db/manual-attribution.js';
+import { mirrorGrant } from './grant-mirror.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

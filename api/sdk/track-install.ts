@@ -1,6 +1,6 @@
 // POST /api/sdk/track-install: decides once per install whether it was referred (spec "track-install").
-import { getAttributionSettings } from '../../activities/db/apps.js';
-import { decideInstall } from '../../activities/db/install-attribution.js';
+import { getAttributionSettings } from '../../db/apps.js';
+import { decideInstall } from '../../db/install-attribution.js';
 import { camelAliases } from '../../lib/aliases.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

@@ -1,7 +1,7 @@
 // POST /api/sdk/validate-code: what a typed code would do, without recording anything. Always 200 once the request
 // is valid; the client inspects `valid` and `error_code`.
-import type { ActiveCreatorCode } from '../../activities/db/creators.js';
-import { isFreeCodeRedeemable, type FreeAccessCode } from '../../activities/db/free-access.js';
+import type { ActiveCreatorCode } from '../../db/creators.js';
+import { isFreeCodeRedeemable, type FreeAccessCode } from '../../db/free-access.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

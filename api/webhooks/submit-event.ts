@@ -1,11 +1,11 @@
 // Hands a purchase event to its conversion workflow with update-with-start (DESIGN.md "Temporal") and waits for the
 // update's result so the webhook answer can carry `event_id` and a processing `error`. Events that belong to no
 // conversion are recorded directly.
-import { recordStandaloneEvent } from '../../activities/standalone-events.js';
+import { recordStandaloneEvent } from './standalone-events.js';
 import { AppError, UnavailableError } from '../../lib/errors.js';
 import { conversionKeyOf, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { ingestIntoConversion, workflowIdOf } from '../../activities/conversion-ingest.js';
-import { findOneTimeConversionKey } from '../../activities/db/conversions.js';
+import { ingestIntoConversion, workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
+import { findOneTimeConversionKey } from '../../db/conversions.js';
 import type { ApiDeps } from '../context.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */

@@ -1,6 +1,6 @@
 // Drives conversion workflows directly (without HTTP) the way the API does: update-with-start per event.
 import type { Client } from '@temporalio/client';
-import { ingestIntoConversion } from '../../activities/conversion-ingest.js';
+import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import { conversionKeyOf, normalizeSubproviderEvent } from '../../lib/purchase-event.js';
 import type { IngestResult } from '../../workflows/conversion-messages.js';
 import type { ProviderBody } from './subprovider-events.js';

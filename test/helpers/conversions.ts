@@ -2,8 +2,8 @@
 // what the wallet ledger holds for it. Writes go through the same domain functions `svc seed` uses.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createCampaign } from '../../activities/db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
+import { createCampaign } from '../../db/campaigns.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 
 export interface SeededAccount { app_id: string; org_id: string; campaign_id: string; creator_code: string }

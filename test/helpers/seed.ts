@@ -2,11 +2,11 @@
 // all-scopes agent key: the same domain functions `svc seed` uses.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../../activities/db/apps.js';
-import { createCampaign } from '../../activities/db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
-import { createOrganization } from '../../activities/db/organizations.js';
-import { appendLedgerEntry } from '../../activities/db/wallet-ledger.js';
+import { createApp } from '../../db/apps.js';
+import { createCampaign } from '../../db/campaigns.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { createOrganization } from '../../db/organizations.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { seedDemoAccount, type SeedResult } from '../../cli/seed.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { toMicros } from '../../lib/money.js';

@@ -2,7 +2,7 @@
 // the granted organizations), no agent route answering 2xx to deletes or money writes, audit, and the OpenAPI
 // document generated from the same table.
 import test from 'ava';
-import { createAgentKey, revokeAgentKey } from '../../activities/db/agent-keys.js';
+import { createAgentKey, revokeAgentKey } from '../../db/agent-keys.js';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';

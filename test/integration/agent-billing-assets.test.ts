@@ -5,8 +5,8 @@
 // stores the secret encrypted and never echoes it. Tenancy 404, missing scope 403 naming it, audit rows for writes.
 import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createAgentKey } from '../../activities/db/agent-keys.js';
-import { loadCredential } from '../../activities/db/store-credentials.js';
+import { createAgentKey } from '../../db/agent-keys.js';
+import { loadCredential } from '../../db/store-credentials.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { createSignedLink, verifySignedLink } from '../../lib/signed-links.js';

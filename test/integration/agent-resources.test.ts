@@ -4,8 +4,8 @@
 // row with the agent as actor; ids of another organization are 404; a missing scope is 403 naming it.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createAgentKey } from '../../activities/db/agent-keys.js';
-import { appendLedgerEntry } from '../../activities/db/wallet-ledger.js';
+import { createAgentKey } from '../../db/agent-keys.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { hashToken } from '../../lib/credentials.js';
 import { toMicros } from '../../lib/money.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolvePrincipal } from '../../api/auth/authenticate.js';
-import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { SEED_KEYS, type SeedResult } from '../../cli/seed.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { SCOPES } from '../../lib/scopes.js';

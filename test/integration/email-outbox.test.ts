@@ -1,10 +1,10 @@
 // Invitation emails leave through the outbox: with SMTP configured the worker's sender delivers each one exactly
 // once to the mail server (a local stub speaking SMTP); a refusal is retried later and never leaks the SMTP URL.
 import test from 'ava';
-import { deliverDueEmails } from '../../activities/email-outbox.js';
-import { createSmtpTransport } from '../../activities/smtp-transport.js';
+import { deliverDueEmails } from '../../db/email-outbox.js';
+import { createSmtpTransport } from '../../clients/smtp-transport.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startOutboxSender } from '../../runtime/outbox-sender.js';
+import { startOutboxSender } from '../../jobs/outbox-sender.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { startSmtpStub, type SmtpStub } from '../stubs/smtp.js';

@@ -2,9 +2,9 @@
 // svc_click (CONTRACT.md "Referral links").
 import { Router } from '@koa/router';
 import test from 'ava';
-import { createApp } from '../../activities/db/apps.js';
-import { createCampaign, type CampaignStatus } from '../../activities/db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../activities/db/creators.js';
+import { createApp } from '../../db/apps.js';
+import { createCampaign, type CampaignStatus } from '../../db/campaigns.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';

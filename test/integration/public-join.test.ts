@@ -2,7 +2,7 @@
 // creator join").
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createCampaign, type CampaignStatus, type CampaignType } from '../../activities/db/campaigns.js';
+import { createCampaign, type CampaignStatus, type CampaignType } from '../../db/campaigns.js';
 import { hashToken } from '../../lib/credentials.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';

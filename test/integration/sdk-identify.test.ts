@@ -1,7 +1,7 @@
 // POST /api/sdk/identify: attach a user to an install, backfill the attribution, dedup 60 s, 2 requests/s per IP.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { recordClick } from '../../activities/db/clicks.js';
+import { recordClick } from '../../db/clicks.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';

@@ -1,7 +1,7 @@
 // POST /api/sdk/track-install: decided once per install; exact link attribution, IP + device matching, organic.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { recordClick } from '../../activities/db/clicks.js';
+import { recordClick } from '../../db/clicks.js';
 import { hintsFromUserAgent } from '../../lib/device.js';
 import { countRows } from '../helpers/db.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';

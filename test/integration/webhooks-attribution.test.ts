@@ -3,7 +3,7 @@
 // codes attribute only while the campaign is active).
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
-import { recordClick } from '../../activities/db/clicks.js';
+import { recordClick } from '../../db/clicks.js';
 import { addCampaign, addCreator, commissionsOf, conversionsOfUser, seededCreator, type Creator } from '../helpers/conversions.js';
 import type { JsonResponse } from '../helpers/http.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';

@@ -3,7 +3,7 @@
 // conversion pipeline as a NON_RENEWING_PURCHASE keyed on its transaction id.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { generateToken, PURCHASE_API_KEY_PREFIX } from '../../lib/credentials.js';
 import { request } from '../helpers/http.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';

@@ -3,7 +3,7 @@
 // update-with-start -> conversion workflow -> one transaction in PostgreSQL.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { providerEvent, sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 

@@ -1,7 +1,7 @@
 // The conversion lifecycle through the real pipeline: provider webhook -> API -> update-with-start -> conversion
 // workflow -> activity -> PostgreSQL, one event type at a time (spec "Events").
 import test from 'ava';
-import { getWalletTotals } from '../../activities/db/wallet-ledger.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 

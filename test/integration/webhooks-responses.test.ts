@@ -3,7 +3,7 @@
 // (fully) processed, with the spec's texts.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { appendLedgerEntry } from '../../activities/db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { request } from '../helpers/http.js';
 import { seedApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';

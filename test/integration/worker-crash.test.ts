@@ -3,7 +3,7 @@
 // attempt repeated after its commit is a no-op answered with the first result.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createPurchaseActivities } from '../../activities/purchases.js';
+import { createPurchaseActivities } from '../../activities/purchases/index.js';
 import { idempotencyKey, normalizeSubproviderEvent } from '../../lib/purchase-event.js';
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import { cliEnv, SVC_BIN } from '../helpers/cli.js';

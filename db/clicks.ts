@@ -1,6 +1,6 @@
 // Referral clicks: recorded by the link route and by manual code entry, claimed at most once by an install.
 import type { Knex } from 'knex';
-import type { DeviceHints, Platform } from '../../lib/device.js';
+import type { DeviceHints, Platform } from '../lib/device.js';
 
 export interface NewClick {
   appId: string;

@@ -1,7 +1,7 @@
 // The SMTP transport of the email outbox (SMTP_URL), built on nodemailer. Errors name the failure, never the URL
 // (it can carry a password).
 import nodemailer from 'nodemailer';
-import type { EmailTransport } from './email-outbox.js';
+import type { EmailTransport } from '../db/email-outbox.js';
 
 export function createSmtpTransport(smtpUrl: string, from: string): EmailTransport & { close(): void } {
   const transporter = nodemailer.createTransport(smtpUrl);

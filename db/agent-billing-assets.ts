@@ -1,7 +1,7 @@
 // Agent API reads and writes of bonus awards, free-access codes, marketing assets and the single-use record of
 // signed dashboard links. Callers check tenancy (api/agent/principal.ts); every list here is filtered by org ids.
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../../lib/pg-errors.js';
+import { isUniqueViolation } from '../lib/pg-errors.js';
 import { appendLedgerEntry } from './wallet-ledger.js';
 
 // ---- bonus awards ----------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // Commissions and the wallet movements they cause, always in the caller's transaction: a commission row and its
 // reservation are written together or not at all; a reversal releases exactly what its commission reserved.
 import type { Knex } from 'knex';
-import type { CommissionAmounts } from '../../lib/commission.js';
-import type { Environment } from '../../lib/purchase-event.js';
+import type { CommissionAmounts } from '../lib/commission.js';
+import type { Environment } from '../lib/purchase-event.js';
 import { appendLedgerEntry, lockWalletTotals } from './wallet-ledger.js';
 
 export interface CommissionRow {

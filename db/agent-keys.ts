@@ -1,7 +1,7 @@
 // Agent keys: `it_mcp_...`, shown once, stored as a digest, scoped, revocable.
 import type { Knex } from 'knex';
-import { AGENT_KEY_PREFIX, displayPrefix, generateToken, hashToken } from '../../lib/credentials.js';
-import type { Scope } from '../../lib/scopes.js';
+import { AGENT_KEY_PREFIX, displayPrefix, generateToken, hashToken } from '../lib/credentials.js';
+import type { Scope } from '../lib/scopes.js';
 
 export interface NewAgentKey { orgId: string; name: string; scopes: readonly Scope[]; createdByUserId?: string | null; expiresAt?: Date | null }
 

@@ -2,9 +2,9 @@
 // TEST marks the webhook connected, TRANSFER moves a user's attribution to their new identity, and promotional
 // grants and unknown types are acknowledged and ignored.
 import type { Knex } from 'knex';
-import type { PurchaseEvent } from '../lib/purchase-event.js';
-import { insertPurchaseEvent, markPurchaseEvent } from './db/purchase-events.js';
-import { transferUserAttribution } from './db/user-attributions.js';
+import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
+import { transferUserAttribution } from '../../db/user-attributions.js';
 
 export interface StandaloneOutcome { eventId: string; error: string | null }
 

@@ -1,7 +1,7 @@
 // Custom funnel events. They never create conversions; they are evidence for the setup checklist and analytics.
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
-import { contentHash, IDENTICAL_EVENT_WINDOW_SECONDS, singletonKey, type EventIdentity } from '../../lib/event-dedup.js';
+import { contentHash, IDENTICAL_EVENT_WINDOW_SECONDS, singletonKey, type EventIdentity } from '../lib/event-dedup.js';
 
 export interface NewSdkEvent extends EventIdentity {
   appId: string;

@@ -2,8 +2,8 @@
 // at most one click (link parameters first, then IP + device matching). Concurrent installs cannot both claim one
 // click: the claim is a conditional update and installs.click_id is unique.
 import type { Knex } from 'knex';
-import { cleanupCode } from '../../lib/codes.js';
-import { hintsAgree, type DeviceHints } from '../../lib/device.js';
+import { cleanupCode } from '../lib/codes.js';
+import { hintsAgree, type DeviceHints } from '../lib/device.js';
 import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp, type ClickRow } from './clicks.js';
 import { insertInstall, markInstallAttributed, type AttributionMethod, type InstallRow, type NewInstall } from './installs.js';
 

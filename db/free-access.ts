@@ -2,7 +2,7 @@
 // row lock on the code; access is re-evaluated on every check against the code's current state (spec "States and
 // transitions" > Free-access grant), so blocking, expiring or shrinking a code takes effect for every holder at once.
 import type { Knex } from 'knex';
-import type { FreeAccessCodeRow, FreeAccessGrantRow } from '../../schema/types.js';
+import type { FreeAccessCodeRow, FreeAccessGrantRow } from '../schema/types.js';
 
 export type FreeAccessCode = Pick<FreeAccessCodeRow,
   'id' | 'app_id' | 'code' | 'name' | 'entitlement' | 'access_duration_years' | 'access_duration_days' | 'expires_at' |

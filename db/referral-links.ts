@@ -1,7 +1,7 @@
 // What a referral link visit needs to know, in one round trip: the app behind the slug (its store and web URLs)
 // and the creator code, whatever its campaign's status (a paused campaign's link still leads to the app).
 import type { Knex } from 'knex';
-import type { LinkApp } from '../../lib/referral-link.js';
+import type { LinkApp } from '../lib/referral-link.js';
 
 export interface ReferralLink {
   app: LinkApp & { id: string; name: string };

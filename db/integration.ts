@@ -1,7 +1,7 @@
 // Reads behind the integration checks of one app (agent API integration-status and test-integration): the facts
 // the checklist is decided from, per-campaign health, and the creator code a test purchase is made with.
 import type { Knex } from 'knex';
-import { PURCHASE_EVENT_TYPES, type IntegrationFacts } from '../../lib/integration-checklist.js';
+import { PURCHASE_EVENT_TYPES, type IntegrationFacts } from '../lib/integration-checklist.js';
 
 interface AppEvidenceRow {
   id: string;

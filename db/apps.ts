@@ -1,7 +1,7 @@
 // Apps and their credentials. Credentials are generated here, returned once to the caller, and stored hashed
 // (the SDK key, public by contract, is also kept in clear for the setup page).
 import type { Knex } from 'knex';
-import { generateToken, hashToken, PURCHASE_API_KEY_PREFIX, SDK_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from '../../lib/credentials.js';
+import { generateToken, hashToken, PURCHASE_API_KEY_PREFIX, SDK_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from '../lib/credentials.js';
 
 export interface NewApp {
   orgId: string;

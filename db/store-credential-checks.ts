@@ -1,8 +1,8 @@
 // The green-check state of store credentials (store_credentials.check_*) and the switch of a platform to
 // store-direct validation (apps.{ios,android}_validation_provider).
 import type { Knex } from 'knex';
-import type { SecretBox } from '../../lib/secret-box.js';
-import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { STORE_VERIFIER } from '../lib/validation-providers.js';
 import { loadCredential } from './store-credentials.js';
 
 export type StoreCheckStatus = 'ok' | 'failed' | 'retryable';

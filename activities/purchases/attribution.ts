@@ -2,9 +2,9 @@
 // already converted for a creator stays with that creator; else the purchase's `svc_code`; else the creator of the
 // user's attributed click (identify backfill) or manual code entry. Codes attribute only while the campaign is active.
 import type { Knex } from 'knex';
-import type { PurchaseEvent } from '../lib/purchase-event.js';
-import { findActiveCreatorCode } from './db/creators.js';
-import { findUserAttribution, lockUser, markUserConverted, type UserAttributionRow } from './db/user-attributions.js';
+import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { findActiveCreatorCode } from '../../db/creators.js';
+import { findUserAttribution, lockUser, markUserConverted, type UserAttributionRow } from '../../db/user-attributions.js';
 
 export interface Attribution { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string }
 

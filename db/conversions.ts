@@ -1,6 +1,6 @@
 // Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
 import type { Knex } from 'knex';
-import type { Environment } from '../../lib/purchase-event.js';
+import type { Environment } from '../lib/purchase-event.js';
 
 export type ConversionStatus = 'trialing' | 'active' | 'cancelled' | 'billing_issue' | 'churned' | 'refunded';
 

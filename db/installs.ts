@@ -1,6 +1,6 @@
 // Installs: counted once per device_id, attributed at most once, each claiming at most one click.
 import type { Knex } from 'knex';
-import type { Platform } from '../../lib/device.js';
+import type { Platform } from '../lib/device.js';
 
 export type AttributionMethod = 'link_param' | 'ip_device_match' | 'manual_code';
 

@@ -4,11 +4,11 @@
 // nothing. Races end on unique indexes, never on a pre-check: a taken code is the violation of
 // creator_codes_app_code_uq, a concurrent double join that of creator_codes_campaign_creator_uq.
 import type { Knex } from 'knex';
-import { invitationAdmits, isOpenForJoining, requiresInvitation, type InvitationState } from '../../lib/campaign-join.js';
-import { issueCreatorCode } from '../../lib/codes.js';
-import { hashToken } from '../../lib/credentials.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { isUniqueViolation } from '../../lib/pg-errors.js';
+import { invitationAdmits, isOpenForJoining, requiresInvitation, type InvitationState } from '../lib/campaign-join.js';
+import { issueCreatorCode } from '../lib/codes.js';
+import { hashToken } from '../lib/credentials.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../lib/errors.js';
+import { isUniqueViolation } from '../lib/pg-errors.js';
 import { addCreatorCode, upsertCreator, type NewCreator } from './creators.js';
 
 export interface JoinCampaign {

@@ -1,8 +1,8 @@
 // The purchase event log: every inbound purchase event exactly once (unique on the spec's idempotency key and on
 // the provider's event id). Its id is the `event_id` the webhook answers.
 import type { Knex } from 'knex';
-import { toMicros } from '../../lib/money.js';
-import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { toMicros } from '../lib/money.js';
+import type { PurchaseEvent } from '../lib/purchase-event.js';
 
 export interface PurchaseEventRow {
   id: string;

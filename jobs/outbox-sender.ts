@@ -1,8 +1,8 @@
 // Delivers the email outbox from the worker process while SMTP_URL is configured: a short poll, claim-and-send in
-// activities/email-outbox.ts (SKIP LOCKED, so several workers never send one email twice).
+// db/email-outbox.ts (SKIP LOCKED, so several workers never send one email twice).
 import type { Knex } from 'knex';
-import { deliverDueEmails, type EmailTransport } from '../activities/email-outbox.js';
-import type { Logger } from './logger.js';
+import { deliverDueEmails, type EmailTransport } from '../db/email-outbox.js';
+import type { Logger } from '../runtime/logger.js';
 
 export function startOutboxSender(db: Knex, send: EmailTransport, logger: Logger, intervalMs = 5000): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();

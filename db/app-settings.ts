@@ -1,6 +1,6 @@
 // Agent writes to an app: its descriptive settings (never a credential) and the webhook-secret rotation.
 import type { Knex } from 'knex';
-import { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } from '../../lib/credentials.js';
+import { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } from '../lib/credentials.js';
 
 export interface AppSettingsPatch {
   name?: string;

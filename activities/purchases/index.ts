@@ -4,15 +4,15 @@
 // and a retried activity still apply the event once.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { computeCommission } from '../lib/commission.js';
-import { toMicros } from '../lib/money.js';
-import { isRefund, type PurchaseEvent } from '../lib/purchase-event.js';
-import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../workflows/conversion-messages.js';
-import { resolveAttribution, ORGANIC } from './purchase-attribution.js';
-import { awardReachedMilestones } from './db/bonus-awards.js';
-import { earnCommission, findCommissionToReverse, findLastReversed, reverseCommission } from './db/commissions.js';
-import { createConversion, findConversionForUpdate, updateConversion, type ConversionRow } from './db/conversions.js';
-import { insertPurchaseEvent, markPurchaseEvent, type PurchaseEventRow } from './db/purchase-events.js';
+import { computeCommission } from '../../lib/commission.js';
+import { toMicros } from '../../lib/money.js';
+import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
+import { resolveAttribution, ORGANIC } from './attribution.js';
+import { awardReachedMilestones } from '../../db/bonus-awards.js';
+import { earnCommission, findCommissionToReverse, findLastReversed, reverseCommission } from '../../db/commissions.js';
+import { createConversion, findConversionForUpdate, updateConversion, type ConversionRow } from '../../db/conversions.js';
+import { insertPurchaseEvent, markPurchaseEvent, type PurchaseEventRow } from '../../db/purchase-events.js';
 
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);

@@ -2,8 +2,8 @@
 // lock, its email queued in the same transaction), withdrawing one, listing them, and a campaign's affiliates.
 // Pending invitations past expires_at are marked EXPIRED before any capacity count, so they stop holding slots.
 import type { Knex } from 'knex';
-import { enqueueEmail } from '../email-outbox.js';
-import { isUniqueViolation } from '../../lib/pg-errors.js';
+import { enqueueEmail } from './email-outbox.js';
+import { isUniqueViolation } from '../lib/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './org-billing.js';
 
 export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'WITHDRAWN', 'EXPIRED'] as const;

@@ -2,7 +2,7 @@
 // subscription provider's secret API key. Values are sealed with the app and platform as associated data, so a
 // row copied to another app cannot be opened there.
 import type { Knex } from 'knex';
-import type { SecretBox } from '../../lib/secret-box.js';
+import type { SecretBox } from '../lib/secret-box.js';
 
 export type CredentialPlatform = 'ios' | 'android' | 'subprovider';
 

@@ -3,9 +3,9 @@
 // (`creator_code_settings.mirror_free_access_to_subprovider`) and stored the provider's secret API key. Called
 // after the grant committed, never under the code lock; a failure is reported, never thrown.
 import type { Knex } from 'knex';
-import type { SecretBox } from '../lib/secret-box.js';
-import { loadCredential } from './db/store-credentials.js';
-import { createSubproviderClient } from './subprovider-client.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { loadCredential } from '../../db/store-credentials.js';
+import { createSubproviderClient } from '../../clients/subprovider-client.js';
 
 export interface GrantMirrorResult { attempted: boolean; ok: boolean; error: string | null }
 

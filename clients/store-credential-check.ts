@@ -5,7 +5,7 @@
 // `credential-check/{app_id}/{platform}` is the design's intent; not wrapped yet). Errors never carry a secret.
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
-import { loadCredentialForCheck, recordCredentialCheck, type StoreCheckStatus } from './db/store-credential-checks.js';
+import { loadCredentialForCheck, recordCredentialCheck, type StoreCheckStatus } from '../db/store-credential-checks.js';
 import type { SecretBox } from '../lib/secret-box.js';
 
 export interface StoreCheckDeps {

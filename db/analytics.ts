@@ -10,7 +10,7 @@
 //   revenue_usd         net production revenue of commissions written in the period (earn rows minus reversals)
 //   commission_usd      net production commission of the same rows
 import type { Knex } from 'knex';
-import { microsToUsd } from '../../lib/money.js';
+import { microsToUsd } from '../lib/money.js';
 
 export interface Period { from: string; to: string }
 
