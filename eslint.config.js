@@ -1,5 +1,6 @@
 // Flat config: typescript-eslint's type-aware rules; workflow code additionally may not import Node built-ins
-// (workflows run in Temporal's deterministic sandbox).
+// (workflows run in Temporal's deterministic sandbox). No module imports a package's internals (`pkg/lib/...`);
+// import circles are found by madge (`npm run lint`).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -20,6 +21,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/restrict-template-expressions': 'off',
       '@typescript-eslint/only-throw-error': 'off',
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(@[^/]+/)?[^./@][^/]*/lib(/|$)', message: "A package's lib/ folder is internal to it: import from its public entry point." }],
+      }],
     },
   },
   {

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { conversionKeyOf, type PurchaseEvent } from '../lib/purchase-event.js';
 import type { IngestResult } from '../workflows/conversion-messages.js';
 import { ingestIntoConversion, workflowIdOf } from '../workflow-clients/conversion-ingest.js';
-import { NO_TEST_CREATOR_CODE } from '../workflows/test-integration.js';
+import { NO_TEST_CREATOR_CODE } from '../workflows/test-integration-messages.js';
 import { findTestReferralCode, type TestReferralCode } from '../db/integration.js';
 
 export interface SandboxPurchaseInput { appId: string; runId: string; referralCode: string; eventTimestampMs: number }

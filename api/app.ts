@@ -16,7 +16,7 @@ import { sdkRoutes } from './sdk/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { jsonBody } from './middleware/json-body.js';
 import { createMetrics } from './middleware/metrics.js';
-import { RedisSlidingWindowCounter, SlidingWindowCounter } from './middleware/rate-limit.js';
+import { RedisSlidingWindowCounter, SlidingWindowCounter } from '../runtime/rate-counter.js';
 import { edge } from './middleware/request-context.js';
 
 export type SvcApp = Koa<RequestState, AppContext>;

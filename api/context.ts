@@ -9,7 +9,7 @@ import type { ChangeFeed } from '../lib/app-scoped-cache.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ApiCaches } from './sdk-caches.js';
-import type { RateCounter } from './middleware/rate-limit.js';
+import type { RateCounter } from '../runtime/rate-counter.js';
 import type { Redis } from 'ioredis';
 
 export interface ApiDeps {

@@ -3,10 +3,16 @@
 import type { InitAnswer } from '../db/apps.js';
 import { AppScopedCache, type ChangeFeed } from '../lib/app-scoped-cache.js';
 import { TtlCache } from '../lib/ttl-cache.js';
-import type { FoundCode } from './sdk/code-lookup.js';
+import type { ActiveCreatorCode } from '../db/creators.js';
+import type { FreeAccessCode } from '../db/free-access.js';
 
 // Entries live long because invalidation is push-based; the TTL only bounds a missed notification.
 const ENTRY_TTL_MS = 5 * 60_000;
+
+/** What a typed code is: a creator code of an active campaign, else a free-access code (api/sdk/code-lookup.ts). */
+export type FoundCode =
+  | { kind: 'creator'; creatorCode: ActiveCreatorCode }
+  | { kind: 'free'; freeCode: FreeAccessCode };
 
 export interface ApiCaches {
   initSnapshots: AppScopedCache<InitAnswer>;

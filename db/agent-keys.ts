@@ -22,3 +22,21 @@ export async function createAgentKey(db: Knex, k: NewAgentKey): Promise<{ id: st
 export async function revokeAgentKey(db: Knex, id: string): Promise<boolean> {
   return (await db('agent_keys').where('id', id).whereNull('revoked_at').update({ revoked_at: db.fn.now() })) === 1;
 }
+
+export interface ActiveAgentKey { id: string; orgId: string; scopes: string[]; createdByUserId: string | null }
+
+export async function findActiveAgentKeyByHash(db: Knex, hash: string): Promise<ActiveAgentKey | undefined> {
+  const row = await db('agent_keys')
+    .where('key_hash', hash)
+    .whereNull('revoked_at')
+    .whereRaw('(expires_at is null or expires_at > now())')
+    .first<{ id: string; org_id: string; scopes: string[]; created_by_user_id: string | null } | undefined>('id', 'org_id', 'scopes', 'created_by_user_id');
+  return row ? { id: row.id, orgId: row.org_id, scopes: row.scopes, createdByUserId: row.created_by_user_id } : undefined;
+}
+
+/** Last-used is informational: written at most once a minute per key so the hot path stays a read. */
+export async function touchAgentKey(db: Knex, id: string): Promise<void> {
+  await db('agent_keys').where('id', id)
+    .whereRaw("(last_used_at is null or last_used_at < now() - interval '1 minute')")
+    .update({ last_used_at: db.fn.now() });
+}

@@ -1,6 +1,8 @@
 // Milestone bonuses: when a creator's production, non-refunded conversions in a campaign reach a rule's threshold,
-// an award is created once (unique per rule and creator) and waits in `earned` for review.
+// an award is created once (unique per rule and creator) and waits in `earned` for review. Lists are filtered by the
+// granted organizations; approving reserves the award's amount in the wallet ledger once.
 import type { Knex } from 'knex';
+import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 export async function countQualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string): Promise<number> {
   const row = await trx('conversions').where({ campaign_id: campaignId, creator_id: creatorId, environment: 'PRODUCTION', attributed: true })
@@ -25,4 +27,60 @@ export async function awardReachedMilestones(trx: Knex.Transaction, c: { campaig
     created += rows.length;
   }
   return created;
+}
+
+export interface BonusAwardView {
+  id: string; org_id: string; campaign_id: string; campaign_name: string; bonus_rule_id: string; status: string;
+  amount_micros: number; threshold_conversions: number; progress_count: number; fraud_flags: unknown;
+  earned_at: Date; reviewed_at: Date | null; reviewed_by: string | null; review_note: string | null; paid_at: Date | null;
+  creator_id: string; creator_name: string; creator_social_handle: string | null;
+}
+
+const awardQuery = (db: Knex) => db('bonus_awards as b')
+  .join('creators as cr', 'cr.id', 'b.creator_id')
+  .join('campaigns as c', 'c.id', 'b.campaign_id')
+  .select<BonusAwardView[]>(
+    'b.id', 'b.org_id', 'b.campaign_id', 'c.name as campaign_name', 'b.bonus_rule_id', 'b.status', 'b.amount_micros',
+    'b.threshold_conversions', 'b.progress_count', 'b.fraud_flags', 'b.earned_at', 'b.reviewed_at', 'b.reviewed_by',
+    'b.review_note', 'b.paid_at', 'cr.id as creator_id', 'cr.name as creator_name', 'cr.social_handle as creator_social_handle',
+  );
+
+export async function listBonusAwards(db: Knex, orgIds: readonly string[], f: { status?: string; campaignId?: string } = {}): Promise<BonusAwardView[]> {
+  if (orgIds.length === 0) return [];
+  const q = awardQuery(db).whereIn('b.org_id', orgIds).orderBy([{ column: 'b.earned_at', order: 'desc' }, { column: 'b.id', order: 'asc' }]);
+  if (f.status) void q.where('b.status', f.status);
+  if (f.campaignId) void q.where('b.campaign_id', f.campaignId);
+  return q;
+}
+
+export async function findBonusAward(db: Knex, id: string): Promise<BonusAwardView | undefined> {
+  const rows = await awardQuery(db).where('b.id', id);
+  return rows[0];
+}
+
+export type ReviewOutcome = { kind: 'reviewed' } | { kind: 'conflict'; status: string } | { kind: 'missing' };
+
+/**
+ * Approve or void an award still in `earned` (before payout). Approval earmarks the amount in the wallet (a
+ * `reserve` entry, migration 0007's ledger rules), written once per award under the organization's lock.
+ */
+export async function reviewBonusAward(db: Knex, r: { id: string; decision: 'approve' | 'void'; note?: string; reviewedBy: string }): Promise<ReviewOutcome> {
+  return db.transaction(async (trx) => {
+    const award = await trx('bonus_awards').where('id', r.id).forUpdate()
+      .first<{ id: string; org_id: string; status: string; amount_micros: string | number } | undefined>('id', 'org_id', 'status', 'amount_micros');
+    if (!award) return { kind: 'missing' };
+    if (award.status !== 'earned') return { kind: 'conflict', status: award.status };
+    const status = r.decision === 'approve' ? 'approved' : 'voided';
+    await trx('bonus_awards').where('id', r.id)
+      .update({ status, reviewed_at: trx.fn.now(), reviewed_by: r.reviewedBy, review_note: r.note ?? null });
+    const amount = Number(award.amount_micros);
+    if (status === 'approved' && amount > 0) {
+      await lockOrganization(trx, award.org_id);
+      await appendLedgerEntry(trx, {
+        orgId: award.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: amount,
+        idempotencyKey: `reserve:bonus:${award.id}`, bonusAwardId: award.id, memo: 'bonus approved', createdBy: r.reviewedBy,
+      });
+    }
+    return { kind: 'reviewed' };
+  });
 }

@@ -1,4 +1,5 @@
-// Campaigns.
+// Campaigns: creation, the agent-visible columns (always filtered by the granted organizations), their terms
+// (name, description, commission) and status.
 import type { Knex } from 'knex';
 
 export type CampaignType = 'public' | 'private' | 'invite_only' | 'FREE_ACCESS';
@@ -37,4 +38,74 @@ export async function listActivePublicCampaigns(db: Knex, appId: string): Promis
     .orderBy('created_at', 'asc').select<{ id: string; name: string; description: string | null; commission_percentage: string }[]>(
       'id', 'name', 'description', 'commission_percentage');
   return rows.map((r) => ({ ...r, commission_percentage: Number(r.commission_percentage) }));
+}
+
+export interface CampaignTermsPatch { name?: string; description?: string | null; commission_percentage?: number }
+
+const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage'];
+
+/** Applies the listed terms (other keys are ignored); returns whether the campaign exists. */
+export async function updateCampaignTerms(db: Knex, campaignId: string, patch: CampaignTermsPatch): Promise<boolean> {
+  const changes = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
+  if (Object.keys(changes).length === 0) return (await db('campaigns').where('id', campaignId).first('id')) !== undefined;
+  return (await db('campaigns').where('id', campaignId).update(changes)) === 1;
+}
+
+/** Moves the campaign to `status` (stamping when it happened); returns whether it changed. */
+export async function setCampaignStatus(db: Knex, campaignId: string, status: 'active' | 'paused'): Promise<boolean> {
+  const stamp = status === 'active' ? { activated_at: db.fn.now() } : { paused_at: db.fn.now() };
+  return (await db('campaigns').where('id', campaignId).whereNot('status', status).update({ status, ...stamp })) === 1;
+}
+
+/** The oldest campaign of an app with this exact name, archived ones aside (provision matches campaigns by name). */
+export async function findCampaignByName(db: Knex, appId: string, name: string): Promise<{ id: string; status: string } | undefined> {
+  return db('campaigns').where({ app_id: appId, name }).whereNot('status', 'archived').orderBy('created_at').orderBy('id')
+    .first<{ id: string; status: string } | undefined>('id', 'status');
+}
+
+const CAMPAIGN_COLUMNS = [
+  'id', 'app_id', 'org_id', 'name', 'description', 'campaign_type', 'status', 'commission_percentage', 'activated_at',
+  'paused_at', 'created_at', 'updated_at', 'i18n',
+] as const;
+
+export type AgentCampaignRow = Record<(typeof CAMPAIGN_COLUMNS)[number], unknown> & { id: string; org_id: string; commission_percentage: string };
+
+export async function listCampaignsInOrgs(db: Knex, orgIds: readonly string[], filter: { appId?: string; status?: string } = {}): Promise<AgentCampaignRow[]> {
+  if (orgIds.length === 0) return [];
+  const q = db('campaigns').whereIn('org_id', orgIds).orderBy('created_at');
+  if (filter.appId) void q.where('app_id', filter.appId);
+  if (filter.status) void q.where('status', filter.status);
+  return q.select<AgentCampaignRow[]>(CAMPAIGN_COLUMNS);
+}
+
+export async function findCampaign(db: Knex, campaignId: string): Promise<AgentCampaignRow | undefined> {
+  return db('campaigns').where('id', campaignId).first<AgentCampaignRow | undefined>(CAMPAIGN_COLUMNS);
+}
+
+export interface CampaignCopy { name: unknown; description: unknown; i18n: unknown }
+
+/**
+ * Under the campaign's row lock, `patchFor` derives the locales to merge into `i18n` from the current copy (null:
+ * nothing to write), so the recorded source hash is the hash of the text the translation was made against.
+ */
+export async function mergeCampaignI18n(db: Knex, campaignId: string, patchFor: (current: CampaignCopy) => Record<string, unknown> | null): Promise<CampaignCopy | undefined> {
+  return db.transaction(async (trx) => {
+    const current = await trx('campaigns').where('id', campaignId).forUpdate().first<CampaignCopy | undefined>('name', 'description', 'i18n');
+    if (!current) return undefined;
+    const patch = patchFor(current);
+    if (!patch) return current;
+    const [updated] = await trx('campaigns').where('id', campaignId)
+      .update({ i18n: trx.raw('i18n || ?::jsonb', [JSON.stringify(patch)]) }, ['name', 'description', 'i18n']);
+    return updated as CampaignCopy;
+  });
+}
+
+/** Commission terms and whether any milestone could be reached, in one read (the purchase activity's hot path). */
+export async function findCampaignTerms(db: Knex, campaignId: string): Promise<{ commission_percentage: string; has_bonus_rules: boolean }> {
+  return db('campaigns').where('id', campaignId).first<{ commission_percentage: string; has_bonus_rules: boolean }>(
+    'commission_percentage', db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
+}
+
+export async function isCampaignActive(db: Knex, campaignId: string): Promise<boolean> {
+  return (await db('campaigns').where({ id: campaignId, status: 'active' }).first('id')) !== undefined;
 }

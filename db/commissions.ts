@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
 import type { Environment } from '../lib/purchase-event.js';
-import { appendLedgerEntry, lockWalletTotals } from './wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 export interface CommissionRow {
   id: string;
@@ -41,7 +41,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
   let funded = true;
   if (production) {
     // The wallet lock serialises reservations per organization; the totals read under it are current.
-    funded = (await lockWalletTotals(trx, c.org_id)).safeAvailableMicros >= e.amounts.reserveMicros;
+    funded = (await lockOrganization(trx, c.org_id)).safeAvailableMicros >= e.amounts.reserveMicros;
   }
   const status = !production ? 'simulated' : funded ? 'reserved' : 'unfunded';
   const [commission] = await trx('commissions').insert({

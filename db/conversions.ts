@@ -24,6 +24,10 @@ export interface ConversionRow {
   trial: boolean;
 }
 
+export async function findConversion(db: Knex, id: string): Promise<ConversionRow | undefined> {
+  return db('conversions').where('id', id).first<ConversionRow | undefined>();
+}
+
 export async function findConversionForUpdate(db: Knex, appId: string, conversionKey: string): Promise<ConversionRow | undefined> {
   return db('conversions').where({ app_id: appId, conversion_key: conversionKey }).forUpdate().first<ConversionRow | undefined>();
 }

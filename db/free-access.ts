@@ -3,6 +3,7 @@
 // transitions" > Free-access grant), so blocking, expiring or shrinking a code takes effect for every holder at once.
 import type { Knex } from 'knex';
 import type { FreeAccessCodeRow, FreeAccessGrantRow } from '../schema/types.js';
+import { isUniqueViolation } from '../lib/pg-errors.js';
 
 export type FreeAccessCode = Pick<FreeAccessCodeRow,
   'id' | 'app_id' | 'code' | 'name' | 'entitlement' | 'access_duration_years' | 'access_duration_days' | 'expires_at' |
@@ -138,4 +139,47 @@ export async function findActiveAccessGrant(db: Knex, appId: string, appUserId: 
     [appId, appUserId, appUserId],
   );
   return rows[0];
+}
+
+export interface FreeCodeView {
+  id: string; app_id: string; code: string; name: string | null; entitlement: string;
+  access_duration_years: number | null; access_duration_days: number | null; expires_at: Date | null;
+  seat_limit: number | null; seats_used: number; blocked: boolean; custom_data: unknown; created_by: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+const FREE_CODE_COLUMNS = [
+  'id', 'app_id', 'code', 'name', 'entitlement', 'access_duration_years', 'access_duration_days', 'expires_at',
+  'seat_limit', 'seats_used', 'blocked', 'custom_data', 'created_by', 'created_at', 'updated_at',
+];
+
+export async function listFreeCodes(db: Knex, appId: string): Promise<FreeCodeView[]> {
+  return db('free_access_codes').where('app_id', appId).orderBy([{ column: 'created_at' }, { column: 'id' }]).select<FreeCodeView[]>(FREE_CODE_COLUMNS);
+}
+
+export interface NewFreeCode {
+  appId: string; code: string; name?: string | null; entitlement?: string; seatLimit?: number | null;
+  years?: number | null; days?: number | null; expiresAt?: string | null; customData?: unknown; blocked?: boolean; createdBy: string;
+}
+
+/** undefined when the code is taken in the app (by a creator code, even a removed one, or another free code). */
+export async function createFreeCode(db: Knex, c: NewFreeCode): Promise<FreeCodeView | undefined> {
+  try {
+    return await db.transaction(async (trx) => {
+      // Serialises code creation per app against the creator-code check below.
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`codes:${c.appId}`]);
+      const creator = await trx('creator_codes').where({ app_id: c.appId, code: c.code }).first('id');
+      if (creator) return undefined;
+      const [row] = await trx('free_access_codes').insert({
+        app_id: c.appId, code: c.code, name: c.name ?? null, entitlement: c.entitlement ?? 'premium',
+        seat_limit: c.seatLimit ?? null, access_duration_years: c.years ?? null, access_duration_days: c.days ?? null,
+        expires_at: c.expiresAt ?? null, custom_data: c.customData === undefined ? null : JSON.stringify(c.customData),
+        blocked: c.blocked ?? false, blocked_at: c.blocked ? trx.fn.now() : null, created_by: c.createdBy,
+      }).returning<FreeCodeView[]>(FREE_CODE_COLUMNS);
+      return row;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'free_access_codes_app_code_uq')) return undefined;
+    throw err;
+  }
 }

@@ -2,9 +2,10 @@
 // lock, its email queued in the same transaction), withdrawing one, listing them, and a campaign's affiliates.
 // Pending invitations past expires_at are marked EXPIRED before any capacity count, so they stop holding slots.
 import type { Knex } from 'knex';
+import { lockOrganization } from './wallet-ledger.js';
 import { enqueueEmail } from './email-outbox.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
-import { findOrgBillingSettings, getInviteUsage } from './org-billing.js';
+import { findOrgBillingSettings, getInviteUsage } from './organizations.js';
 
 export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'WITHDRAWN', 'EXPIRED'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -49,7 +50,7 @@ export type InviteOutcome =
 export async function createInvitation(db: Knex, inv: NewInvitation, defaults: InviteCapacity): Promise<InviteOutcome> {
   try {
     return await db.transaction(async (trx) => {
-      await trx('organizations').where('id', inv.orgId).forUpdate().first('id');
+      await lockOrganization(trx, inv.orgId);
       await expireStaleInvitations(trx, [inv.orgId]);
       const [settings, usage] = await Promise.all([findOrgBillingSettings(trx, inv.orgId), getInviteUsage(trx, inv.orgId)]);
       const slots = settings?.marketplace_slots ?? defaults.slots;

@@ -7,3 +7,9 @@ export async function countRejectedWebhook(db: Knex, appId: string, reason: Reje
   await db('rejected_webhooks').insert({ app_id: appId, day: db.raw('current_date'), reason, count: 1, last_at: db.fn.now() })
     .onConflict(['app_id', 'day', 'reason']).merge({ count: db.raw('rejected_webhooks.count + 1'), last_at: db.fn.now() });
 }
+
+/** Today's (UTC day of the database) rejected calls of an app's webhook, by reason. */
+export async function listRejectedWebhooksToday(db: Knex, appId: string): Promise<{ reason: string; count: number; last_at: Date }[]> {
+  return db('rejected_webhooks').where('app_id', appId).where('day', db.raw('current_date'))
+    .select<{ reason: string; count: number; last_at: Date }[]>('reason', 'count', 'last_at');
+}

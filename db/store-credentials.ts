@@ -1,8 +1,10 @@
 // Encrypted per-app credentials (store_credentials): the store keys of store-direct validation and the
 // subscription provider's secret API key. Values are sealed with the app and platform as associated data, so a
-// row copied to another app cannot be opened there.
+// row copied to another app cannot be opened there. Also their green-check state (check_*) and the switch of a
+// platform to store-direct validation (apps.{ios,android}_validation_provider).
 import type { Knex } from 'knex';
 import type { SecretBox } from '../lib/secret-box.js';
+import { STORE_VERIFIER } from '../lib/validation-providers.js';
 
 export type CredentialPlatform = 'ios' | 'android' | 'subprovider';
 
@@ -21,4 +23,55 @@ export async function loadCredential(db: Knex, box: SecretBox, appId: string, pl
   const row = await db('store_credentials').where({ app_id: appId, platform })
     .first<{ ciphertext: Buffer; iv: Buffer; auth_tag: Buffer } | undefined>('ciphertext', 'iv', 'auth_tag');
   return row ? box.open({ ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, aad(appId, platform)) : undefined;
+}
+
+export type StoreCheckStatus = 'ok' | 'failed' | 'retryable';
+export type StorePlatform = 'ios' | 'android';
+
+interface MetaRow { key_id: string | null; issuer_id: string | null; bundle_id: string | null; package_name: string | null; environment: string | null }
+
+/** The secret (null when it cannot be decrypted) and its non-secret fields; undefined when none was uploaded. */
+export async function loadCredentialForCheck(db: Knex, box: SecretBox, appId: string, platform: StorePlatform):
+Promise<{ secret: string | null; meta: Record<string, string | null> } | undefined> {
+  const row = await db('store_credentials').where({ app_id: appId, platform })
+    .first<MetaRow | undefined>('key_id', 'issuer_id', 'bundle_id', 'package_name', 'environment');
+  if (!row) return undefined;
+  let secret: string | null;
+  try {
+    secret = (await loadCredential(db, box, appId, platform)) ?? null;
+  } catch {
+    secret = null;
+  }
+  return { secret, meta: { ...row } };
+}
+
+/** Records one check's outcome; answers its time. */
+export async function recordCredentialCheck(db: Knex, appId: string, platform: StorePlatform, status: StoreCheckStatus, error: string | null): Promise<Date> {
+  const [row] = await db('store_credentials').where({ app_id: appId, platform })
+    .update({ check_status: status, checked_at: db.fn.now(), check_attempts: db.raw('check_attempts + 1'), last_error: error })
+    .returning<{ checked_at: Date }[]>('checked_at');
+  return row?.checked_at ?? new Date();
+}
+
+/** The platform's check status, undefined when no credential was uploaded. */
+export async function credentialCheckStatus(db: Knex, appId: string, platform: StorePlatform): Promise<string | undefined> {
+  const row = await db('store_credentials').where({ app_id: appId, platform }).first<{ check_status: string } | undefined>('check_status');
+  return row?.check_status;
+}
+
+/** Switches the platform to store-direct validation, only while its credential's check is 'ok'; false otherwise. */
+export async function activateStoreDirect(db: Knex, appId: string, platform: StorePlatform): Promise<boolean> {
+  const column = platform === 'ios' ? 'ios_validation_provider' : 'android_validation_provider';
+  const updated = await db('apps').where('id', appId)
+    .whereExists(db('store_credentials').where({ app_id: appId, platform, check_status: 'ok' }).select(db.raw('1')))
+    .update({ [column]: STORE_VERIFIER[platform], updated_at: db.fn.now() });
+  return updated > 0;
+}
+
+export interface CredentialCheckRow { platform: string; check_status: string; check_attempts: number; checked_at: Date | null; last_error: string | null; environment: string | null; updated_at: Date }
+
+/** Every stored credential of an app with its check state: never the secret or its ciphertext. */
+export async function listCredentialChecks(db: Knex, appId: string): Promise<CredentialCheckRow[]> {
+  return db('store_credentials').where('app_id', appId)
+    .select<CredentialCheckRow[]>('platform', 'check_status', 'check_attempts', 'checked_at', 'last_error', 'environment', 'updated_at');
 }

@@ -56,8 +56,12 @@ export async function sumWalletLedger(db: Knex, orgId: string): Promise<WalletTo
   return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
 }
 
-/** Locks the organization's wallet (the row every ledger writer locks) and reads its totals, in one round trip. */
-export async function lockWalletTotals(trx: Knex.Transaction, orgId: string): Promise<WalletTotals> {
+/**
+ * The organization lock: every write that must be serialised per organization (ledger entries, invite capacity,
+ * provisioning, bonus approval) takes this row lock. It reads the wallet totals in the same round trip, since most
+ * callers decide on them under the lock.
+ */
+export async function lockOrganization(trx: Knex.Transaction, orgId: string): Promise<WalletTotals> {
   const result = await trx.raw<{ rows: { balance: number | null; reserved: number | null }[] }>(`
     select w.balance_after_micros as balance, w.reserved_after_micros as reserved
     from organizations o

@@ -43,15 +43,3 @@ export function withDatabase(databaseUrl: string, database: string): string {
   url.pathname = `/${database}`;
   return url.toString();
 }
-
-export async function isDatabaseReachable(db: Knex, timeoutMs = 2000): Promise<boolean> {
-  try {
-    await Promise.race([
-      db.raw('select 1'),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs).unref()),
-    ]);
-    return true;
-  } catch {
-    return false;
-  }
-}

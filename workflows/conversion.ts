@@ -8,7 +8,7 @@ import {
   ActivityFailure, ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { durationToMs } from '../lib/duration.js';
 import type { createPurchaseActivities } from '../activities/purchases/index.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
@@ -86,12 +86,12 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   async function waitWithOneIdleTimer(): Promise<'continue' | 'close'> {
     for (;;) {
       const period = idleFor();
-      const remaining = lastEventAt + msToNumber(period) - Date.now();
+      const remaining = lastEventAt + durationToMs(period) - Date.now();
       const woke = await condition(() => mustContinue() || idleFor() !== period, Math.max(remaining, 1));
       if (mustContinue()) return 'continue';
-      if (!woke && Date.now() - lastEventAt >= msToNumber(period)) {
+      if (!woke && Date.now() - lastEventAt >= durationToMs(period)) {
         await condition(allHandlersFinished);
-        if (Date.now() - lastEventAt >= msToNumber(period)) return 'close';
+        if (Date.now() - lastEventAt >= durationToMs(period)) return 'close';
       }
     }
   }

@@ -4,33 +4,13 @@
 // Sandbox: attributed and visible, commission `simulated`, no wallet change, no stats.
 import { proxyActivities } from '@temporalio/workflow';
 import type { createTestIntegrationActivities } from '../activities/test-integration.js';
+import type { TestIntegrationInput, TestIntegrationResult } from './test-integration-messages.js';
 
 const { pickTestReferralCode, pushSandboxPurchase } = proxyActivities<ReturnType<typeof createTestIntegrationActivities>>({
   // Above the conversion update's own answer time; the update id makes a retried push the same event.
   startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
-
-/** Business rejection (ApplicationFailure type) when the app has no creator code to test with. */
-export const NO_TEST_CREATOR_CODE = { type: 'NoTestCreatorCode', message: 'test-integration needs an active campaign with at least one creator code' } as const;
-
-export interface TestIntegrationInput { appId: string; runId: string }
-
-export interface TestIntegrationResult {
-  runId: string;
-  appUserId: string;
-  campaignId: string;
-  referralCode: string;
-  eventId: string;
-  conversionId: string | null;
-  conversionWorkflowId: string;
-  attributed: boolean;
-  environment: 'SANDBOX';
-  /** The conversion's status after the purchase (active for a paid purchase). */
-  status: string | null;
-  /** The pipeline's processing error text, when the purchase was accepted but not attributed. */
-  error: string | null;
-}
 
 export async function testIntegrationWorkflow({ appId, runId }: TestIntegrationInput): Promise<TestIntegrationResult> {
   const { campaignId, code } = await pickTestReferralCode(appId);
@@ -41,8 +21,4 @@ export async function testIntegrationWorkflow({ appId, runId }: TestIntegrationI
     conversionWorkflowId: pushed.conversionWorkflowId, attributed: pushed.referralCode !== null,
     environment: 'SANDBOX', status: pushed.status, error: pushed.error,
   };
-}
-
-export function testIntegrationWorkflowId(appId: string, runId: string): string {
-  return `test-integration/${appId}/${runId}`;
 }

@@ -3,6 +3,7 @@
 // user's attributed click (identify backfill) or manual code entry. Codes attribute only while the campaign is active.
 import type { Knex } from 'knex';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { isCampaignActive } from '../../db/campaigns.js';
 import { findActiveCreatorCode } from '../../db/creators.js';
 import { findUserAttribution, lockUser, markUserConverted, type UserAttributionRow } from '../../db/user-attributions.js';
 
@@ -34,8 +35,7 @@ async function fromCode(trx: Knex.Transaction, appId: string, code: string) {
 }
 
 async function fromKnown(trx: Knex.Transaction, known: UserAttributionRow) {
-  const active = await trx('campaigns').where({ id: known.campaign_id, status: 'active' }).first('id');
-  if (!active) return { attribution: null, error: affiliateNotFound(known.referral_code) };
+  if (!(await isCampaignActive(trx, known.campaign_id))) return { attribution: null, error: affiliateNotFound(known.referral_code) };
   return {
     attribution: {
       campaignId: known.campaign_id, creatorCodeId: known.creator_code_id, creatorId: known.creator_id, referralCode: known.referral_code,

@@ -11,7 +11,8 @@ import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../..
 import { resolveAttribution, ORGANIC } from './attribution.js';
 import { awardReachedMilestones } from '../../db/bonus-awards.js';
 import { earnCommission, findCommissionToReverse, findLastReversed, reverseCommission } from '../../db/commissions.js';
-import { createConversion, findConversionForUpdate, updateConversion, type ConversionRow } from '../../db/conversions.js';
+import { findCampaignTerms } from '../../db/campaigns.js';
+import { createConversion, findConversion, findConversionForUpdate, updateConversion, type ConversionRow } from '../../db/conversions.js';
 import { insertPurchaseEvent, markPurchaseEvent, type PurchaseEventRow } from '../../db/purchase-events.js';
 
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
@@ -138,8 +139,7 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
 
 async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number): Promise<Step> {
   // The terms and whether any milestone could be reached, in one read.
-  const campaign = await trx('campaigns').where('id', c.campaign_id).first<{ commission_percentage: string; has_bonus_rules: boolean }>(
-    'commission_percentage', trx.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
+  const campaign = await findCampaignTerms(trx, c.campaign_id!);
   const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
   const { funded } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
@@ -177,6 +177,6 @@ async function finish(trx: Knex.Transaction, ev: PurchaseEventRow, step: Step, s
 }
 
 async function answerRedelivery(trx: Knex.Transaction, ev: PurchaseEventRow): Promise<IngestResult> {
-  const c = ev.conversion_id ? await trx('conversions').where('id', ev.conversion_id).first<ConversionRow | undefined>() : undefined;
+  const c = ev.conversion_id ? await findConversion(trx, ev.conversion_id) : undefined;
   return { eventId: ev.id, error: ev.error, duplicate: true, conversionId: ev.conversion_id, status: c?.status ?? null, referralCode: c?.referral_code ?? ev.referral_code };
 }

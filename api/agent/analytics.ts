@@ -7,7 +7,8 @@
 //   GET /analytics/top-affiliates                    ?limit=1..50 (10) ?campaign_id= ?app_id=: creators ranked by
 //                                                    production conversions, then revenue
 //   GET /campaigns/{campaign_id}/daily-performance   one row per UTC day of the period, zero-filled
-import { findApp, findCampaign, listAppsInOrgs } from '../../db/agent-resources.js';
+import { findApp, listAppsInOrgs } from '../../db/apps.js';
+import { findCampaign } from '../../db/campaigns.js';
 import { aggregateMetrics, appReach, emptyMetrics, listAffiliateCodes, type Metrics, type Period, type Scope } from '../../db/analytics.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -1,25 +1,16 @@
 // PATCH /api/agent/apps/{app_id} (descriptive settings; never a credential, never the slug) and
 // POST /api/agent/apps/{app_id}/regenerate-webhook-secret (the new secret is returned once; the old one dies at once).
-import { findApp } from '../../db/agent-resources.js';
-import { rotateWebhookSecret, updateAppSettings, type AppSettingsPatch } from '../../db/app-settings.js';
+import { findApp, rotateWebhookSecret, updateAppSettings, type AppSettingsPatch } from '../../db/apps.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { forgetAppCaches } from './app-caches.js';
 import { appView } from './apps.js';
 import { APP_FIELDS } from './field-schemas.js';
 import { visibleTo } from './principal.js';
 
 export const updateAppBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: APP_FIELDS } as const;
 
-/**
- * This process answers from the new state at once; other API processes hear of the change through the database's
- * app-change feed (migrations 0010 and 0014).
- */
-export function forgetAppCaches(ctx: AppContext, appId: string): void {
-  ctx.caches.initSnapshots.dropApp(appId);
-  ctx.caches.codes.dropApp(appId);
-  ctx.caches.webhookSecrets.dropApp(appId);
-}
 
 export async function updateAppHandler(ctx: AppContext): Promise<void> {
   const appId = ctx.params.app_id as string;

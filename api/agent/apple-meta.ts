@@ -1,10 +1,9 @@
 // PATCH /api/agent/apps/{app_id}/apple-meta: the non-secret Apple settings (issuer id, key id, environment, App Store
 // app id). The private key itself only ever arrives through the human's signed credential-upload link.
-import { findApp } from '../../db/agent-resources.js';
-import { mergeAppleMeta, type AppleMetaPatch } from '../../db/app-settings.js';
+import { findApp, mergeAppleMeta, type AppleMetaPatch } from '../../db/apps.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { forgetAppCaches } from './app-writes.js';
+import { forgetAppCaches } from './app-caches.js';
 import { visibleTo } from './principal.js';
 
 export const appleMetaBody = {

@@ -1,5 +1,5 @@
 // GET /api/agent/apps and GET /api/agent/apps/{app_id}. Never a secret: only the public SDK key is shown.
-import { findApp, listAppsInOrgs, type AgentAppRow } from '../../db/agent-resources.js';
+import { findApp, listAppsInOrgs, type AgentAppRow } from '../../db/apps.js';
 import type { AppContext } from '../context.js';
 import { appI18nView } from './localize.js';
 import { agentOf, visibleTo } from './principal.js';

@@ -1,7 +1,7 @@
 // GET /api/agent/apps/{app_id}/assets (?type=, ?category=) and POST /api/agent/assets/{asset_id}/featured.
 // Uploads are not an agent call: a human uses the signed asset-upload link (api/agent/signed-links.ts).
-import { findApp } from '../../db/agent-resources.js';
-import { findAsset, listAssets, setAssetFeatured } from '../../db/agent-billing-assets.js';
+import { findApp } from '../../db/apps.js';
+import { findAsset, listAssets, setAssetFeatured } from '../../db/assets.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

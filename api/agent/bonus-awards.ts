@@ -1,6 +1,6 @@
 // GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
 // granted organizations with the creator and progress; review (approve or void) only while `earned`, before payout.
-import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/agent-billing-assets.js';
+import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { microsToUsd } from '../../lib/money.js';
 import type { AppContext } from '../context.js';

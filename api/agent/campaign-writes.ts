@@ -1,13 +1,12 @@
 // PATCH /api/agent/campaigns/{campaign_id} (terms, not status), POST /api/agent/apps/{app_id}/campaigns (created as
 // draft) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
 // the top-up-link endpoint; pausing is always allowed and stops the campaign's codes from attributing).
-import { findApp, findCampaign } from '../../db/agent-resources.js';
-import { setCampaignStatus, updateCampaignTerms, type CampaignTermsPatch } from '../../db/campaign-settings.js';
-import { createCampaign } from '../../db/campaigns.js';
+import { findApp } from '../../db/apps.js';
+import { findCampaign, setCampaignStatus, updateCampaignTerms, type CampaignTermsPatch, createCampaign } from '../../db/campaigns.js';
 import { ConflictError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { forgetAppCaches } from './app-writes.js';
+import { forgetAppCaches } from './app-caches.js';
 import { campaignView } from './campaigns.js';
 import { CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
 import { visibleTo } from './principal.js';

@@ -1,5 +1,5 @@
 // GET /api/agent/campaigns (optional ?app_id= and ?status=) and GET /api/agent/campaigns/{campaign_id}.
-import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../db/agent-resources.js';
+import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import type { AppContext } from '../context.js';
 import { campaignI18nView } from './localize.js';
 import { agentOf, visibleTo } from './principal.js';

@@ -1,8 +1,8 @@
 // GET/POST /api/agent/apps/{app_id}/free-codes: free-access (comp) codes with their seats. A new code follows the
 // creator-code rules (lib/codes.ts: cleaned up, 4 to 20 characters) and must be free in the app: neither a creator
 // code (even a removed one) nor another free code holds it, else 409.
-import { findApp } from '../../db/agent-resources.js';
-import { createFreeCode, listFreeCodes, type FreeCodeView } from '../../db/agent-billing-assets.js';
+import { findApp } from '../../db/apps.js';
+import { createFreeCode, listFreeCodes, type FreeCodeView } from '../../db/free-access.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -1,7 +1,7 @@
 // GET /api/agent/apps/{app_id}/integration-status: the spec's 8-step checklist (decided in lib/integration-checklist.ts),
 // whether the app is live, the next action per open step, the production attributed conversion count and the
 // health of each active campaign.
-import { findApp } from '../../db/agent-resources.js';
+import { findApp } from '../../db/apps.js';
 import { listCampaignHealth, readIntegrationFacts, type CampaignHealthRow } from '../../db/integration.js';
 import { evaluateChecklist } from '../../lib/integration-checklist.js';
 import { NotFoundError } from '../../lib/errors.js';

@@ -6,12 +6,10 @@
 // The invitation token is the creator's credential: it travels only in the invitation email (queued in
 // email_outbox; delivered by a sender when SMTP_URL is configured, otherwise the queued row is the visible record)
 // and is stored only as its SHA-256. No agent answer contains the token or its hash.
-import { findApp, findCampaign, type AgentCampaignRow } from '../../db/agent-resources.js';
-import {
-  createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffiliates, listInvitations, withdrawInvitation,
-  type InvitationRow, type InvitationStatus,
-} from '../../db/invitations.js';
-import { findOrgBillingSettings } from '../../db/org-billing.js';
+import { findApp } from '../../db/apps.js';
+import { findCampaign, type AgentCampaignRow } from '../../db/campaigns.js';
+import { createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffiliates, listInvitations, withdrawInvitation, type InvitationRow, type InvitationStatus } from '../../db/invitations.js';
+import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
 import { generateToken, hashToken } from '../../lib/credentials.js';

@@ -5,13 +5,13 @@
 // kept. A locale is `fresh` while the source text still hashes the same and `stale` after it changed, however it
 // changed (PATCH, dashboard, SQL). The response lists every stored locale with its status and `stale_locales`;
 // `{"locales": {}}` only reports. `campaignI18nView` / `appI18nView` give the same view for the GET endpoints.
-import type { Knex } from 'knex';
-import { findApp, findCampaign } from '../../db/agent-resources.js';
+import { findApp, updateAppI18n, type AppCopy, type AppI18nColumn } from '../../db/apps.js';
+import { findCampaign, mergeCampaignI18n } from '../../db/campaigns.js';
 import { freshnessOf, LOCALE_PATTERN, sourceHash, summarize, type Freshness, type LocaleMeta } from '../../lib/i18n-freshness.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { forgetAppCaches } from './app-writes.js';
+import { forgetAppCaches } from './app-caches.js';
 import { visibleTo } from './principal.js';
 
 const CAMPAIGN_SOURCE = ['name', 'description'] as const;
@@ -54,10 +54,9 @@ export function campaignI18nView(campaign: { name: unknown; description: unknown
   return view(hash, Object.fromEntries(Object.entries(stored).map(([locale, { source_hash, updated_at, ...copy }]) => [locale, { copy, meta: { source_hash, updated_at } }])));
 }
 
-interface AppI18nRow { name: unknown; description: unknown; tagline: unknown; name_i18n: unknown; description_i18n: unknown; tagline_i18n: unknown; i18n_meta: unknown }
 
 /** The app's localized copy (name_i18n, description_i18n, tagline_i18n) with each locale's freshness (i18n_meta). */
-export function appI18nView(app: AppI18nRow) {
+export function appI18nView(app: AppCopy) {
   const hash = sourceHash(APP_SOURCE, app);
   const maps = { name: app.name_i18n, description: app.description_i18n, tagline: app.tagline_i18n } as Record<string, Record<string, string> | null>;
   const meta = (app.i18n_meta ?? {}) as Record<string, LocaleMeta>;
@@ -71,53 +70,41 @@ export function appI18nView(app: AppI18nRow) {
   return view(hash, entries);
 }
 
-const lockRow = (trx: Knex.Transaction, table: string, id: string, columns: string[]) =>
-  trx(table).where('id', id).forUpdate().first(columns);
-
 export async function localizeCampaignHandler(ctx: AppContext): Promise<void> {
   const campaign = visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
   const { locales } = inputOf<{ locales: Record<string, Copy> }>(ctx);
-  const row = await ctx.deps.db.transaction(async (trx) => {
-    const current = await lockRow(trx, 'campaigns', campaign.id, ['name', 'description', 'i18n']);
-    if (!current) throw new NotFoundError('Campaign not found');
-    if (Object.keys(locales).length === 0) return current;
+  const row = await mergeCampaignI18n(ctx.deps.db, campaign.id, (current) => {
+    if (Object.keys(locales).length === 0) return null;
     const hash = sourceHash(CAMPAIGN_SOURCE, current);
     const updatedAt = new Date().toISOString();
-    const patch = Object.fromEntries(Object.entries(locales).map(([locale, copy]) => [locale, { ...copy, source_hash: hash, updated_at: updatedAt }]));
-    const [updated] = await trx('campaigns').where('id', campaign.id)
-      .update({ i18n: trx.raw('i18n || ?::jsonb', [JSON.stringify(patch)]) }, ['name', 'description', 'i18n']);
-    return updated;
+    return Object.fromEntries(Object.entries(locales).map(([locale, copy]) => [locale, { ...copy, source_hash: hash, updated_at: updatedAt }]));
   });
+  if (!row) throw new NotFoundError('Campaign not found');
   if (Object.keys(locales).length > 0) forgetAppCaches(ctx, campaign.app_id as string);
   ctx.body = { campaign_id: campaign.id, updated_locales: Object.keys(locales).sort(), ...campaignI18nView(row) };
 }
 
-const APP_I18N_COLUMNS = ['name', 'description', 'tagline', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta'];
-
 export async function localizeAppHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const { locales } = inputOf<{ locales: Record<string, Copy> }>(ctx);
-  const row = await ctx.deps.db.transaction(async (trx) => {
-    const current = await lockRow(trx, 'apps', app.id, APP_I18N_COLUMNS) as AppI18nRow | undefined;
-    if (!current) throw new NotFoundError('App not found');
-    if (Object.keys(locales).length === 0) return current;
+  const row = await updateAppI18n(ctx.deps.db, app.id, (current) => {
+    if (Object.keys(locales).length === 0) return null;
     const hash = sourceHash(APP_SOURCE, current);
     const updatedAt = new Date().toISOString();
-    const next: Record<string, Record<string, unknown>> = {
+    const next: Record<AppI18nColumn, Record<string, unknown>> = {
       name_i18n: { ...(current.name_i18n as object) }, description_i18n: { ...(current.description_i18n as object) },
       tagline_i18n: { ...(current.tagline_i18n as object) }, i18n_meta: { ...(current.i18n_meta as object) },
     };
     for (const [locale, copy] of Object.entries(locales)) {
       for (const field of APP_SOURCE) {
-        if (copy[field] !== undefined) next[`${field}_i18n`]![locale] = copy[field];
-        else delete next[`${field}_i18n`]![locale];
+        if (copy[field] !== undefined) next[`${field}_i18n`][locale] = copy[field];
+        else delete next[`${field}_i18n`][locale];
       }
-      next.i18n_meta![locale] = { source_hash: hash, updated_at: updatedAt };
+      next.i18n_meta[locale] = { source_hash: hash, updated_at: updatedAt };
     }
-    const [updated] = await trx('apps').where('id', app.id)
-      .update(Object.fromEntries(Object.entries(next).map(([k, v]) => [k, JSON.stringify(v)])), APP_I18N_COLUMNS);
-    return updated as AppI18nRow;
+    return next;
   });
+  if (!row) throw new NotFoundError('App not found');
   if (Object.keys(locales).length > 0) forgetAppCaches(ctx, app.id);
   ctx.body = { app_id: app.id, updated_locales: Object.keys(locales).sort(), ...appI18nView(row) };
 }

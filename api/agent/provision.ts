@@ -5,19 +5,17 @@
 // one call is one transaction, serialized per organization by the wallet lock; a refused activation (402) writes nothing.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { listOrganizations } from '../../db/agent-overview.js';
-import { findAppBySlug } from '../../db/app-settings.js';
-import { createApp } from '../../db/apps.js';
-import { findCampaignByName, setCampaignStatus } from '../../db/campaign-settings.js';
-import { createCampaign } from '../../db/campaigns.js';
-import { lockWalletTotals } from '../../db/wallet-ledger.js';
+import { listOrganizations } from '../../db/organizations.js';
+import { findAppBySlug, createApp } from '../../db/apps.js';
+import { findCampaignByName, setCampaignStatus, createCampaign } from '../../db/campaigns.js';
+import { lockOrganization } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import { isValidSlug, SLUG_RULES, slugify, slugProblem } from '../../lib/slugs.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { forgetAppCaches } from './app-writes.js';
+import { forgetAppCaches } from './app-caches.js';
 import { APP_FIELDS, CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
 import { agentOf } from './principal.js';
 import { assertCanActivate } from './wallet.js';
@@ -91,7 +89,7 @@ async function organizationFor(ctx: AppContext, orgName: string | undefined): Pr
 async function provisionInOrg(db: Knex, config: Config, orgId: string, input: ProvisionInput): Promise<Provisioned> {
   try {
     return await db.transaction(async (trx) => {
-      const totals = await lockWalletTotals(trx, orgId);
+      const totals = await lockOrganization(trx, orgId);
       const app = await findOrCreateApp(trx, orgId, input.app);
       const campaign = await findOrCreateCampaign(trx, orgId, app.id, input.campaign);
       let activated = false;

@@ -2,7 +2,7 @@
 // custom SDK events and purchase webhooks, each list newest first and `limit` long at most. A webhook is either
 // `attributed` (with its `referral_code`) or `organic` (`referral_code` null); events that belong to no purchase
 // (TEST, ignored types) are neither.
-import { findApp } from '../../db/agent-resources.js';
+import { findApp } from '../../db/apps.js';
 import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView } from '../../db/recent-events.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

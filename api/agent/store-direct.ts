@@ -2,13 +2,13 @@
 // credential, run inside the request (10 s per store call); repeat while the answer is `retryable`.
 // POST /apps/{app_id}/activate-store-direct (apps:write): switch the platform to store-direct validation, only
 // after the green-check passed. Neither answer ever holds a secret.
-import { findApp } from '../../db/agent-resources.js';
-import { activateStoreDirect, credentialCheckStatus, type StorePlatform } from '../../db/store-credential-checks.js';
-import { checkStoreCredentials } from '../../clients/store-credential-check.js';
+import { findApp } from '../../db/apps.js';
+import { activateStoreDirect, credentialCheckStatus, type StorePlatform } from '../../db/store-credentials.js';
+import { checkStoreCredentials } from './store-credential-check.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { forgetAppCaches } from './app-writes.js';
+import { forgetAppCaches } from './app-caches.js';
 import { visibleTo } from './principal.js';
 
 export const storePlatformBody = {

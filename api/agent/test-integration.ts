@@ -1,13 +1,12 @@
 // POST /api/agent/apps/{app_id}/test-integration: runs the test-integration workflow (workflows/test-integration.ts)
 // and answers with what the sandbox purchase did. Needs an active campaign with at least one creator code (409
 // otherwise, before anything starts). Waits up to 25 s for the result; past that 503 says where to look.
-import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import { findApp } from '../../db/agent-resources.js';
+import { findApp } from '../../db/apps.js';
 import { findTestReferralCode } from '../../db/integration.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
-import { AppIdKey } from '../../schema/search-attributes.js';
-import { NO_TEST_CREATOR_CODE, testIntegrationWorkflow, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration.js';
+import { failedForNoCreatorCode, startTestIntegration } from '../../workflow-clients/test-integration.js';
+import { NO_TEST_CREATOR_CODE, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration-messages.js';
 import type { AppContext } from '../context.js';
 import { visibleTo } from './principal.js';
 
@@ -30,10 +29,7 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
 
 async function runTestIntegration(ctx: AppContext, appId: string, runId: string): Promise<TestIntegrationResult> {
   const workflowId = testIntegrationWorkflowId(appId, runId);
-  const run = ctx.deps.temporal.workflow.execute(testIntegrationWorkflow, {
-    workflowId, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, args: [{ appId, runId }], workflowExecutionTimeout: '2 minutes',
-    typedSearchAttributes: [{ key: AppIdKey, value: appId }],
-  });
+  const run = startTestIntegration(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, runId }).then((h) => h.result());
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError(`The test purchase is still being processed (workflow ${workflowId}); check GET /api/agent/apps/${appId}/verify-user-conversions?app_user_id=svc_test_${runId} shortly.`, 5)), ANSWER_WITHIN_MS);
@@ -43,20 +39,13 @@ async function runTestIntegration(ctx: AppContext, appId: string, runId: string)
   } catch (err) {
     if (err instanceof UnavailableError) throw err;
     // The campaign or its last code went away between the check above and the workflow's pick.
-    if (err instanceof WorkflowFailedError && failureTypes(err).includes(NO_TEST_CREATOR_CODE.type)) throw noCreatorCode(appId);
+    if (failedForNoCreatorCode(err)) throw noCreatorCode(appId);
     ctx.deps.logger.error({ err, workflowId }, 'test-integration workflow failed');
     throw new UnavailableError('The integration test could not run; try again.', 5);
   } finally {
     clearTimeout(timer);
     run.catch(() => undefined);
   }
-}
-
-/** The ApplicationFailure types along a failure's cause chain (an activity's arrives wrapped in ActivityFailure). */
-function failureTypes(err: Error): string[] {
-  const types: string[] = [];
-  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof ApplicationFailure && e.type) types.push(e.type);
-  return types;
 }
 
 function noCreatorCode(appId: string): ConflictError {

@@ -2,27 +2,21 @@
 // subscription provider's webhooks; `store-direct`: this service verifies store receipts itself), the stored store
 // credential's check (status, time, attempts, last error; never the secret or its ciphertext), whether the provider
 // webhook is connected, and today's (UTC) rejected webhook calls by reason.
-import { findApp } from '../../db/agent-resources.js';
+import { findApp } from '../../db/apps.js';
+import { listRejectedWebhooksToday } from '../../db/rejected-webhooks.js';
+import { listCredentialChecks, type CredentialCheckRow } from '../../db/store-credentials.js';
 import type { AppContext } from '../context.js';
 import { visibleTo } from './principal.js';
 
 const PLATFORMS = ['ios', 'android'] as const;
 
-interface CredentialRow { platform: string; check_status: string; check_attempts: number; checked_at: Date | null; last_error: string | null; environment: string | null; updated_at: Date }
-
-const credentialView = (c: CredentialRow | undefined) => (c
+const credentialView = (c: CredentialCheckRow | undefined) => (c
   ? { present: true, check_status: c.check_status, checked_at: c.checked_at, check_attempts: c.check_attempts, last_error: c.last_error, environment: c.environment, uploaded_at: c.updated_at }
   : { present: false, check_status: null, checked_at: null, check_attempts: 0, last_error: null, environment: null, uploaded_at: null });
 
 export async function validationStatusHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
-  const db = ctx.deps.db;
-  const [credentials, rejected] = await Promise.all([
-    db('store_credentials').where('app_id', app.id)
-      .select<CredentialRow[]>('platform', 'check_status', 'check_attempts', 'checked_at', 'last_error', 'environment', 'updated_at'),
-    db('rejected_webhooks').where('app_id', app.id).where('day', db.raw('current_date'))
-      .select<{ reason: string; count: number; last_at: Date }[]>('reason', 'count', 'last_at'),
-  ]);
+  const [credentials, rejected] = await Promise.all([listCredentialChecks(ctx.deps.db, app.id), listRejectedWebhooksToday(ctx.deps.db, app.id)]);
   const byPlatform = new Map(credentials.map((c) => [c.platform, c]));
   const platforms = Object.fromEntries(PLATFORMS.map((platform) => {
     const provider = app[`${platform}_validation_provider`] as string | null;

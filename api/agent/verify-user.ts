@@ -1,7 +1,7 @@
 // GET /api/agent/apps/{app_id}/verify-user-conversions?app_user_id=: whether one app user's purchases reached the
 // service and were attributed: the user's conversions (every environment, each marked), their purchase events, and
 // the creator the user was attributed to before any purchase (link click or code entry). No amounts.
-import { findApp } from '../../db/agent-resources.js';
+import { findApp } from '../../db/apps.js';
 import { listPurchaseEventLog, listUserConversions } from '../../db/recent-events.js';
 import { findUserAttribution } from '../../db/user-attributions.js';
 import type { AppContext } from '../context.js';

@@ -1,7 +1,7 @@
 // GET /api/agent/wallet (read-only: money moves only through the signed top-up link a human opens) and the escrow
 // rule campaign activation follows (set-status and provision).
 import type { Knex } from 'knex';
-import { findOrgBillingSettings, getInviteUsage } from '../../db/org-billing.js';
+import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
 import { activationRefusal, canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';

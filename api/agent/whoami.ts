@@ -1,5 +1,6 @@
 // GET /api/agent/whoami and GET /api/agent/doctor: no scope needed (spec "Authentication" 7).
-import { listAppInitFreshness, listOrganizations } from '../../db/agent-overview.js';
+import { listAppInitFreshness } from '../../db/apps.js';
+import { listOrganizations } from '../../db/organizations.js';
 import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
 import type { AppContext } from '../context.js';
 import { agentOf } from './principal.js';

@@ -6,7 +6,9 @@ import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
-import { findActiveAgentKeyByHash, findActiveSessionByHash, findAppByCredentialHash, touchAgentKey } from '../../db/credentials.js';
+import { findActiveAgentKeyByHash, touchAgentKey } from '../../db/agent-keys.js';
+import { findActiveSessionByHash } from '../../db/sessions.js';
+import { findAppByCredentialHash } from '../../db/apps.js';
 import type { Middleware } from '../context.js';
 
 export type TokenResolver = (db: Knex, token: string) => Promise<Principal | undefined>;

@@ -5,8 +5,8 @@
 // stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer never echoes the secret.
 import { Router } from '@koa/router';
 import { createPrivateKey } from 'node:crypto';
-import { isSignedLinkUsed, spendSignedLink } from '../../db/agent-billing-assets.js';
-import { findApp } from '../../db/agent-resources.js';
+import { isSignedLinkUsed, spendSignedLink } from '../../db/signed-links.js';
+import { findApp } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError, type FieldProblem } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';

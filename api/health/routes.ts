@@ -1,7 +1,7 @@
 // Operator endpoints: liveness, readiness (PostgreSQL and Temporal reachable), Prometheus metrics.
 import { Router } from '@koa/router';
 import type { Registry } from 'prom-client';
-import { isDatabaseReachable } from '../../runtime/db.js';
+import { isDatabaseReachable } from '../../db/health.js';
 import { isTemporalReachable } from '../../runtime/temporal-client.js';
 import type { AppContext, RequestState } from '../context.js';
 

@@ -1,13 +1,10 @@
 // What a typed code is, shared by validate-code and set-referral-code so both apply the same precedence: a creator
 // code of an active campaign first, then a free-access code (spec "POST /sdk/validate-code").
 import type { Knex } from 'knex';
-import { findActiveCreatorCode, type ActiveCreatorCode } from '../../db/creators.js';
+import { findActiveCreatorCode } from '../../db/creators.js';
 import { findFreeAccessCode, type FreeAccessCode } from '../../db/free-access.js';
-import type { ApiCaches } from '../sdk-caches.js';
+import type { ApiCaches, FoundCode } from '../sdk-caches.js';
 
-export type FoundCode =
-  | { kind: 'creator'; creatorCode: ActiveCreatorCode }
-  | { kind: 'free'; freeCode: FreeAccessCode };
 
 /**
  * The same look-up through the API's code cache (validate-code: read-only, hot). Rows are cached, rules such as a

@@ -3,6 +3,7 @@
 // (`creator_code_settings.mirror_free_access_to_subprovider`) and stored the provider's secret API key. Called
 // after the grant committed, never under the code lock; a failure is reported, never thrown.
 import type { Knex } from 'knex';
+import { mirrorsFreeAccessGrants } from '../../db/apps.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { loadCredential } from '../../db/store-credentials.js';
 import { createSubproviderClient } from '../../clients/subprovider-client.js';
@@ -17,8 +18,7 @@ const NOT_ATTEMPTED: GrantMirrorResult = { attempted: false, ok: false, error: n
 
 export async function mirrorGrant(deps: GrantMirrorDeps, grant: MirroredGrant): Promise<GrantMirrorResult> {
   if (!deps.box) return NOT_ATTEMPTED;
-  const app = await deps.db('apps').where('id', grant.appId).first<{ creator_code_settings: Record<string, unknown> } | undefined>('creator_code_settings');
-  if (app?.creator_code_settings.mirror_free_access_to_subprovider !== true) return NOT_ATTEMPTED;
+  if (!(await mirrorsFreeAccessGrants(deps.db, grant.appId))) return NOT_ATTEMPTED;
   const secretKey = await loadCredential(deps.db, deps.box, grant.appId, 'subprovider');
   if (!secretKey) return { attempted: false, ok: false, error: 'mirror enabled but no subscription provider API key is stored' };
   try {

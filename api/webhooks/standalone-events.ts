@@ -2,6 +2,7 @@
 // TEST marks the webhook connected, TRANSFER moves a user's attribution to their new identity, and promotional
 // grants and unknown types are acknowledged and ignored.
 import type { Knex } from 'knex';
+import { markWebhookConnected } from '../../db/apps.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
 import { transferUserAttribution } from '../../db/user-attributions.js';
@@ -13,7 +14,7 @@ export async function recordStandaloneEvent(db: Knex, appId: string, e: Purchase
     const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
     if (!inserted) return { eventId: row.id, error: row.error };
     let error: string | null = null;
-    if (kind === 'connect') await trx('apps').where('id', appId).update({ webhook_connected_at: trx.fn.now() });
+    if (kind === 'connect') await markWebhookConnected(trx, appId);
     if (kind === 'transfer') await transferUserAttribution(trx, appId, e.transferredFrom, e.transferredTo);
     if (kind === 'unkeyed') error = 'event has no transaction id';
     await markPurchaseEvent(trx, row.id, { status: kind === 'ignore' ? 'ignored' : error ? 'error' : 'processed', error });

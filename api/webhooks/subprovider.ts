@@ -1,7 +1,7 @@
 // POST /api/webhooks/subprovider/{app_id} and the generic POST /api/webhooks/subprovider (the app is found from the
 // secret). Order: the app (404), the Authorization header (401, counted per app, body says how to fix it), the
 // body (400 not JSON, 422 not an event), then the conversion pipeline.
-import { findAppByCredentialHash, findAppWebhookSecretHash } from '../../db/credentials.js';
+import { findAppByCredentialHash, findAppWebhookSecretHash } from '../../db/apps.js';
 import { countRejectedWebhook } from '../../db/rejected-webhooks.js';
 import { hashToken, parseBearer, tokenMatchesHash } from '../../lib/credentials.js';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.js';

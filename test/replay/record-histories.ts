@@ -5,14 +5,17 @@
 // so their branches stay proven: v1-activities-* (regular activities, a timer per event), v2-local-activities-*
 // (local activities, a timer per event); the unprefixed files are the current version (one idle timer).
 import { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
+import { resolveBinary, TEMPORAL_CLI } from '../../runtime/temporal-binaries.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
-import { testIntegrationWorkflow, testIntegrationWorkflowId } from '../../workflows/test-integration.js';
+import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
+import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
 import { ingest } from '../helpers/conversion-client.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
@@ -34,7 +37,15 @@ const LIFECYCLES: Lifecycle[] = [
   { name: 'continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal', 'renewal'], options: { maxEventsPerRun: 3 } },
 ];
 
-const OUT = fileURLToPath(new URL('./histories/', import.meta.url));
+const OUT = process.env.REPLAY_OUT_DIR ?? fileURLToPath(new URL('./histories/', import.meta.url));
+
+/** The history in the proto3 JSON form the replayer reads, as the Temporal CLI prints it (`workflow show -o json`). */
+async function historyJson(address: string, workflowId: string, runId?: string): Promise<{ json: string; events: number }> {
+  const cli = (await resolveBinary(TEMPORAL_CLI)).path;
+  const args = ['workflow', 'show', '--address', address, '--workflow-id', workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'];
+  const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 64 * 1024 * 1024 });
+  return { json: stdout, events: (JSON.parse(stdout) as { events: unknown[] }).events.length };
+}
 
 async function main(): Promise<void> {
   const env = requireTestEnv();
@@ -61,17 +72,17 @@ async function main(): Promise<void> {
         if (life.waitForClose) await handle.result();
         // For continue-as-new, keep the first run: the one whose history ends in ContinueAsNew.
         const firstRunId = (await handle.describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
-        const history = await client.workflow.getHandle(handle.workflowId, life.options?.maxEventsPerRun ? firstRunId : undefined).fetchHistory();
-        writeFileSync(`${OUT}${life.name}.json`, historyToJSON(history));
-        console.log(`recorded ${life.name}: ${history.events?.length} events`);
+        const history = await historyJson(env.temporalAddress, handle.workflowId, life.options?.maxEventsPerRun ? firstRunId : undefined);
+        writeFileSync(`${OUT}${life.name}.json`, history.json);
+        console.log(`recorded ${life.name}: ${history.events} events`);
       }
       // The agent's end-to-end check, which itself drives a conversion workflow.
       const runId = randomBytes(4).toString('hex');
       const test = await client.workflow.start(testIntegrationWorkflow, { taskQueue, workflowId: testIntegrationWorkflowId(seed.app_id, runId), args: [{ appId: seed.app_id, runId }] });
       await test.result();
-      const testHistory = await test.fetchHistory();
-      writeFileSync(`${OUT}test-integration.json`, historyToJSON(testHistory));
-      console.log(`recorded test-integration: ${testHistory.events?.length} events`);
+      const testHistory = await historyJson(env.temporalAddress, test.workflowId);
+      writeFileSync(`${OUT}test-integration.json`, testHistory.json);
+      console.log(`recorded test-integration: ${testHistory.events} events`);
     });
   } finally {
     await connection.close();

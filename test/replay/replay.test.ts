@@ -1,6 +1,5 @@
 // Every recorded lifecycle (test/replay/histories/*.json, `npm run replay:record`) replays against the current
 // workflow code without a determinism error: running conversions survive a deploy.
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +16,7 @@ test('at least six recorded lifecycles are kept', (t) => {
 
 test('every recorded history replays without a determinism error', async (t) => {
   installRuntime(createLogger('silent'), { handleSignals: false });
-  const histories = files.map((file) => ({ workflowId: file.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(`${DIR}${file}`, 'utf8'))) }));
+  const histories = files.map((file) => ({ workflowId: file.replace(/\.json$/, ''), history: JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as unknown }));
   const results = [];
   for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) results.push(result);
   t.is(results.length, files.length);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { SlidingWindowCounter } from '../../api/middleware/rate-limit.js';
+import { SlidingWindowCounter } from '../../runtime/rate-counter.js';
 
 test('at most `limit` requests in any window, wherever the window starts', (t) => {
   const c = new SlidingWindowCounter();

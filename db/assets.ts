@@ -1,0 +1,25 @@
+// Marketing assets of an app (metadata rows; the files live behind the storage interface).
+import type { Knex } from 'knex';
+
+const ASSET_COLUMNS = [
+  'id', 'app_id', 'org_id', 'type', 'category', 'title', 'description', 'url', 'storage_key', 'mime_type', 'size_bytes',
+  'featured', 'uploaded_by', 'created_at', 'updated_at',
+] as const;
+
+export type AssetRow = Record<(typeof ASSET_COLUMNS)[number], unknown> & { id: string; org_id: string; app_id: string };
+
+export async function listAssets(db: Knex, appId: string, f: { type?: string; category?: string } = {}): Promise<AssetRow[]> {
+  const q = db('assets').where('app_id', appId).orderBy([{ column: 'featured', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: 'id' }]);
+  if (f.type) void q.where('type', f.type);
+  if (f.category) void q.where('category', f.category);
+  return q.select<AssetRow[]>(ASSET_COLUMNS);
+}
+
+export async function findAsset(db: Knex, id: string): Promise<AssetRow | undefined> {
+  return db('assets').where('id', id).first<AssetRow | undefined>(ASSET_COLUMNS);
+}
+
+export async function setAssetFeatured(db: Knex, id: string, featured: boolean): Promise<AssetRow | undefined> {
+  const [row] = await db('assets').where('id', id).update({ featured }).returning<AssetRow[]>(ASSET_COLUMNS);
+  return row;
+}
