@@ -6,20 +6,20 @@ const ASSET_COLUMNS = [
   'featured', 'uploaded_by', 'created_at', 'updated_at',
 ] as const;
 
-export type AssetRow = Record<(typeof ASSET_COLUMNS)[number], unknown> & { id: string; org_id: string; app_id: string };
+export type AssetView = Record<(typeof ASSET_COLUMNS)[number], unknown> & { id: string; org_id: string; app_id: string };
 
-export async function listAssets(db: Knex, appId: string, f: { type?: string; category?: string } = {}): Promise<AssetRow[]> {
+export async function listAssets(db: Knex, appId: string, f: { type?: string; category?: string } = {}): Promise<AssetView[]> {
   const q = db('assets').where('app_id', appId).orderBy([{ column: 'featured', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: 'id' }]);
   if (f.type) void q.where('type', f.type);
   if (f.category) void q.where('category', f.category);
-  return q.select<AssetRow[]>(ASSET_COLUMNS);
+  return q.select<AssetView[]>(ASSET_COLUMNS);
 }
 
-export async function findAsset(db: Knex, id: string): Promise<AssetRow | undefined> {
-  return db('assets').where('id', id).first<AssetRow | undefined>(ASSET_COLUMNS);
+export async function findAsset(db: Knex, id: string): Promise<AssetView | undefined> {
+  return db('assets').where('id', id).first<AssetView | undefined>(ASSET_COLUMNS);
 }
 
-export async function setAssetFeatured(db: Knex, id: string, featured: boolean): Promise<AssetRow | undefined> {
-  const [row] = await db('assets').where('id', id).update({ featured }).returning<AssetRow[]>(ASSET_COLUMNS);
+export async function setAssetFeatured(db: Knex, id: string, featured: boolean): Promise<AssetView | undefined> {
+  const [row] = await db('assets').where('id', id).update({ featured }).returning<AssetView[]>(ASSET_COLUMNS);
   return row;
 }

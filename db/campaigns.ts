@@ -1,9 +1,7 @@
 // Campaigns: creation, the agent-visible columns (always filtered by the granted organizations), their terms
 // (name, description, commission) and status.
 import type { Knex } from 'knex';
-
-export type CampaignType = 'public' | 'private' | 'invite_only' | 'FREE_ACCESS';
-export type CampaignStatus = 'draft' | 'active' | 'paused' | 'archived';
+import type { CampaignType, CampaignStatus } from '../schema/types.js';
 
 export interface NewCampaign {
   appId: string;

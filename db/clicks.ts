@@ -1,7 +1,7 @@
 // Referral clicks: recorded by the link route and by manual code entry, claimed at most once by an install.
 import type { Knex } from 'knex';
-import type { DeviceHints, Platform } from '../lib/device.js';
-
+import type { DeviceHints } from '../lib/device.js';
+import type { Platform, ClickRow } from '../schema/types.js';
 export interface NewClick {
   appId: string;
   campaignId: string;
@@ -17,24 +17,6 @@ export interface NewClick {
   screen?: string | null;
   referrer?: string | null;
   deviceHints?: Record<string, string>;
-}
-
-export interface ClickRow {
-  id: string;
-  app_id: string;
-  campaign_id: string;
-  creator_code_id: string;
-  code: string;
-  source: 'link' | 'manual';
-  ip: string | null;
-  platform: Platform | null;
-  os_version: string | null;
-  language: string | null;
-  timezone: string | null;
-  screen: string | null;
-  clicked_at: Date;
-  claimed_at: Date | null;
-  claimed_install_id: string | null;
 }
 
 export async function recordClick(db: Knex, c: NewClick): Promise<{ id: string; clicked_at: Date }> {

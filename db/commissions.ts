@@ -2,29 +2,8 @@
 // reservation are written together or not at all; a reversal releases exactly what its commission reserved.
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
-import type { Environment } from '../lib/purchase-event.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
-
-export interface CommissionRow {
-  id: string;
-  conversion_id: string;
-  purchase_event_id: string;
-  app_id: string;
-  org_id: string;
-  campaign_id: string;
-  creator_id: string;
-  creator_code_id: string | null;
-  kind: 'earn' | 'reversal';
-  status: 'reserved' | 'unfunded' | 'simulated' | 'reversed' | 'paid';
-  revenue_usd_micros: number;
-  commission_micros: number;
-  platform_fee_micros: number;
-  commission_percentage: string;
-  platform_fee_percentage: string | null;
-  environment: Environment;
-  reversed_at: Date | null;
-  created_at: Date;
-}
+import type { Environment, CommissionRow } from '../schema/types.js';
 
 export interface EarnInput {
   conversion: { id: string; app_id: string; org_id: string; campaign_id: string; creator_id: string; creator_code_id: string | null; environment: Environment };

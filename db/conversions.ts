@@ -1,28 +1,6 @@
 // Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
 import type { Knex } from 'knex';
-import type { Environment } from '../lib/purchase-event.js';
-
-export type ConversionStatus = 'trialing' | 'active' | 'cancelled' | 'billing_issue' | 'churned' | 'refunded';
-
-export interface ConversionRow {
-  id: string;
-  app_id: string;
-  org_id: string;
-  conversion_key: string;
-  kind: 'subscription' | 'one_time';
-  attributed: boolean;
-  campaign_id: string | null;
-  creator_code_id: string | null;
-  creator_id: string | null;
-  referral_code: string | null;
-  attribution_method: string | null;
-  app_user_id: string | null;
-  product_id: string | null;
-  environment: Environment;
-  status: ConversionStatus;
-  billing_cycles: number;
-  trial: boolean;
-}
+import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
 
 export async function findConversion(db: Knex, id: string): Promise<ConversionRow | undefined> {
   return db('conversions').where('id', id).first<ConversionRow | undefined>();

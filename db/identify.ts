@@ -1,8 +1,8 @@
 // identify: attach an app user id to an install and, when that install was referred, to its click's creator
 // (the backfill a later purchase webhook without a code relies on). The first identify for a click wins.
 import type { Knex } from 'knex';
-import { findInstallByDevice, findRecentInstallsFromIp, type InstallRow } from './installs.js';
-
+import { findInstallByDevice, findRecentInstallsFromIp } from './installs.js';
+import type { InstallRow } from '../schema/types.js';
 export interface IdentifyInput {
   appId: string;
   appUserId: string;

@@ -4,9 +4,10 @@
 import type { Knex } from 'knex';
 import { cleanupCode } from '../lib/codes.js';
 import { hintsAgree, type DeviceHints } from '../lib/device.js';
-import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp, type ClickRow } from './clicks.js';
-import { insertInstall, markInstallAttributed, type AttributionMethod, type InstallRow, type NewInstall } from './installs.js';
-
+import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp } from './clicks.js';
+import { insertInstall, markInstallAttributed, type NewInstall } from './installs.js';
+import type { InstallAttributionMethod, ClickRow } from '../schema/types.js';
+import type { InstallRow } from '../schema/types.js';
 export interface TrackInstallInput extends NewInstall {
   windowHours: number;
   referralCode: string | null;
@@ -14,7 +15,7 @@ export interface TrackInstallInput extends NewInstall {
 }
 
 export type InstallDecision =
-  | { attributed: true; installRecorded: boolean; reClaimed: boolean; method: AttributionMethod; click: { id: string; code: string; clickedAt: Date } }
+  | { attributed: true; installRecorded: boolean; reClaimed: boolean; method: InstallAttributionMethod; click: { id: string; code: string; clickedAt: Date } }
   | { attributed: false; installRecorded: boolean };
 
 export async function decideInstall(db: Knex, input: TrackInstallInput): Promise<InstallDecision> {
@@ -64,7 +65,7 @@ async function attributeByIpAndDevice(trx: Knex.Transaction, input: TrackInstall
   return undefined;
 }
 
-async function claim(trx: Knex.Transaction, click: ClickRow, installId: string, method: AttributionMethod): Promise<Attributed | undefined> {
+async function claim(trx: Knex.Transaction, click: ClickRow, installId: string, method: InstallAttributionMethod): Promise<Attributed | undefined> {
   if (!(await claimClick(trx, click.id, installId))) return undefined;
   await markInstallAttributed(trx, installId, {
     method, clickId: click.id, creatorCodeId: click.creator_code_id, campaignId: click.campaign_id, referralCode: click.code,

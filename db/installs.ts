@@ -1,8 +1,6 @@
 // Installs: counted once per device_id, attributed at most once, each claiming at most one click.
 import type { Knex } from 'knex';
-import type { Platform } from '../lib/device.js';
-
-export type AttributionMethod = 'link_param' | 'ip_device_match' | 'manual_code';
+import type { Platform, InstallAttributionMethod, InstallRow } from '../schema/types.js';
 
 export interface NewInstall {
   appId: string;
@@ -17,26 +15,6 @@ export interface NewInstall {
   language?: string | null;
   ip: string | null;
   userAgent: string | null;
-}
-
-export interface InstallRow {
-  id: string;
-  app_id: string;
-  device_id: string | null;
-  platform: Platform | null;
-  os_version: string | null;
-  screen_resolution: string | null;
-  timezone: string | null;
-  language: string | null;
-  ip: string | null;
-  attributed: boolean;
-  attribution_method: AttributionMethod | null;
-  click_id: string | null;
-  creator_code_id: string | null;
-  campaign_id: string | null;
-  referral_code: string | null;
-  attributed_at: Date | null;
-  created_at: Date;
 }
 
 /** Inserts the install; for a device seen before nothing is written and `created` is false. */
@@ -59,7 +37,7 @@ export async function findInstall(db: Knex, installId: string): Promise<InstallR
   return db('installs').where('id', installId).first<InstallRow | undefined>();
 }
 
-export interface InstallAttribution { method: AttributionMethod; clickId: string; creatorCodeId: string; campaignId: string; referralCode: string }
+export interface InstallAttribution { method: InstallAttributionMethod; clickId: string; creatorCodeId: string; campaignId: string; referralCode: string }
 
 export async function markInstallAttributed(db: Knex, installId: string, a: InstallAttribution): Promise<void> {
   await db('installs').where('id', installId).update({

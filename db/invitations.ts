@@ -15,7 +15,7 @@ const VIEW_COLUMNS = [
   'id', 'campaign_id', 'org_id', 'email', 'name', 'message', 'lang', 'status', 'expires_at', 'withdrawn_at', 'accepted_at',
   'creator_id', 'invited_by', 'created_at', 'updated_at',
 ] as const;
-export type InvitationRow = Record<(typeof VIEW_COLUMNS)[number], unknown> & { id: string; org_id: string; status: InvitationStatus };
+export type InvitationView = Record<(typeof VIEW_COLUMNS)[number], unknown> & { id: string; org_id: string; status: InvitationStatus };
 
 export async function expireStaleInvitations(db: Knex, orgIds: readonly string[]): Promise<void> {
   if (orgIds.length === 0) return;
@@ -39,7 +39,7 @@ export interface NewInvitation {
 }
 
 export type InviteOutcome =
-  | { ok: true; invitation: InvitationRow }
+  | { ok: true; invitation: InvitationView }
   | { ok: false; reason: 'no_slots' | 'no_email_budget' | 'duplicate_pending' | 'already_member'; detail: string };
 
 /**
@@ -70,7 +70,7 @@ export async function createInvitation(db: Knex, inv: NewInvitation, defaults: I
       const [row] = await trx('invitations').insert({
         campaign_id: inv.campaignId, org_id: inv.orgId, email: inv.email, name: inv.name, message: inv.message, lang: inv.lang,
         token_hash: inv.tokenHash, status: 'PENDING', expires_at: inv.expiresAt, invited_by: inv.invitedBy,
-      }).returning<InvitationRow[]>(VIEW_COLUMNS);
+      }).returning<InvitationView[]>(VIEW_COLUMNS);
       const mail = inv.email_(row!.id);
       await enqueueEmail(trx, {
         orgId: inv.orgId, to: inv.email, subject: mail.subject, bodyText: mail.bodyText, template: 'creator_invitation',
@@ -89,26 +89,26 @@ export async function createInvitation(db: Knex, inv: NewInvitation, defaults: I
 
 const refuse = (reason: Exclude<InviteOutcome, { ok: true }>['reason'], detail: string): InviteOutcome => ({ ok: false, reason, detail });
 
-export async function findInvitation(db: Knex, id: string): Promise<InvitationRow | undefined> {
-  return db('invitations').where('id', id).first<InvitationRow | undefined>(VIEW_COLUMNS);
+export async function findInvitation(db: Knex, id: string): Promise<InvitationView | undefined> {
+  return db('invitations').where('id', id).first<InvitationView | undefined>(VIEW_COLUMNS);
 }
 
 /** PENDING -> WITHDRAWN; undefined when it was not pending (any more). */
-export async function withdrawInvitation(db: Knex, id: string): Promise<InvitationRow | undefined> {
+export async function withdrawInvitation(db: Knex, id: string): Promise<InvitationView | undefined> {
   const [row] = await db('invitations').where({ id, status: 'PENDING' }).where('expires_at', '>', db.fn.now())
-    .update({ status: 'WITHDRAWN', withdrawn_at: db.fn.now() }).returning<InvitationRow[]>(VIEW_COLUMNS);
+    .update({ status: 'WITHDRAWN', withdrawn_at: db.fn.now() }).returning<InvitationView[]>(VIEW_COLUMNS);
   return row;
 }
 
 export async function listInvitations(
   db: Knex, orgIds: readonly string[], filter: { status?: InvitationStatus; campaignId?: string; limit: number },
-): Promise<InvitationRow[]> {
+): Promise<InvitationView[]> {
   if (orgIds.length === 0) return [];
   await expireStaleInvitations(db, orgIds);
   const q = db('invitations').whereIn('org_id', orgIds).orderBy('created_at', 'desc').orderBy('id').limit(filter.limit);
   if (filter.status) void q.where('status', filter.status);
   if (filter.campaignId) void q.where('campaign_id', filter.campaignId);
-  return q.select<InvitationRow[]>(VIEW_COLUMNS);
+  return q.select<InvitationView[]>(VIEW_COLUMNS);
 }
 
 export interface AffiliateRow {

@@ -3,17 +3,7 @@
 import type { Knex } from 'knex';
 import { toMicros } from '../lib/money.js';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
-
-export interface PurchaseEventRow {
-  id: string;
-  app_id: string;
-  event_type: string;
-  conversion_id: string | null;
-  processing_status: 'received' | 'processed' | 'ignored' | 'error';
-  error: string | null;
-  attributed: boolean;
-  referral_code: string | null;
-}
+import type { PurchaseEventRow } from '../schema/types.js';
 
 /** Records the event unless it was recorded before; `inserted` false means a redelivery (answer the original). */
 export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent): Promise<{ row: PurchaseEventRow; inserted: boolean }> {

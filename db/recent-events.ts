@@ -1,7 +1,7 @@
 // What arrived for an app, newest first (agent API events/recent and verify-user-conversions): custom SDK events and
 // the purchase event log with its attribution flags. No amounts.
 import type { Knex } from 'knex';
-import { SANDBOX_ENVIRONMENTS } from '../lib/purchase-event.js';
+import { SANDBOX_ENVIRONMENTS } from '../schema/types.js';
 
 /** The filter of events/recent: SANDBOX means every sandbox environment (SANDBOX, XCODE, LOCAL_TESTING). */
 export type EnvironmentFilter = 'SANDBOX' | 'PRODUCTION';

@@ -5,8 +5,7 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../lib/secret-box.js';
 import { STORE_VERIFIER } from '../lib/validation-providers.js';
-
-export type CredentialPlatform = 'ios' | 'android' | 'subprovider';
+import type { StorePlatform, CredentialPlatform } from '../schema/types.js';
 
 const aad = (appId: string, platform: CredentialPlatform) => `${appId}:${platform}`;
 
@@ -26,7 +25,6 @@ export async function loadCredential(db: Knex, box: SecretBox, appId: string, pl
 }
 
 export type StoreCheckStatus = 'ok' | 'failed' | 'retryable';
-export type StorePlatform = 'ios' | 'android';
 
 interface MetaRow { key_id: string | null; issuer_id: string | null; bundle_id: string | null; package_name: string | null; environment: string | null }
 

@@ -1,17 +1,7 @@
 // A user's creator: set by identify (click backfill), by a manual code entry, or by the first attributed purchase.
 // Once a user converted for a creator they stay with that creator.
 import type { Knex } from 'knex';
-
-export interface UserAttributionRow {
-  app_id: string;
-  app_user_id: string;
-  creator_code_id: string;
-  campaign_id: string;
-  creator_id: string;
-  referral_code: string;
-  method: string;
-  converted_at: Date | null;
-}
+import type { UserAttributionRow } from '../schema/types.js';
 
 /** Serialises the first purchases of one user (two purchases for two creators may race). */
 export async function lockUser(db: Knex, appId: string, appUserId: string): Promise<void> {

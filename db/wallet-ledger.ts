@@ -1,7 +1,6 @@
 // The wallet is a ledger: entries are appended once per cause (idempotency key) and the balances are sums.
 import type { Knex } from 'knex';
-
-export type LedgerEntryType = 'topup' | 'reserve' | 'release' | 'reversal' | 'payout' | 'adjustment';
+import type { LedgerEntryType } from '../schema/types.js';
 
 export interface LedgerEntry {
   orgId: string;

@@ -1,9 +1,8 @@
+import type { Platform } from '../schema/types.js';
 // Device hints and the IP + device matching rule of track-install (documented in the README):
 // a click matches an install when it came from the same IP within the attribution window and every hint that
 // BOTH sides carry agrees: platform (from the click's User-Agent or the link's query), OS version (major.minor),
 // language (primary subtag), timezone, screen. Hints only one side has are ignored. Most recent unclaimed wins.
-
-export type Platform = 'ios' | 'android' | 'web';
 
 export interface DeviceHints {
   platform?: Platform | null;

@@ -1,7 +1,7 @@
 // Campaign activation and invitations need money behind them (spec "Limits", wallet row): a campaign may go active
 // only while the wallet's safe balance is at or above the minimum escrow. The organization may override the
 // service default (MIN_ESCROW_USD); the human tops up through a signed link the agent asks for.
-import { microsToUsd, toMicros } from './money.js';
+import { formatUsd, toMicros } from './money.js';
 
 /** Where an agent gets the signed top-up link for its human (no money moves through the agent). */
 export const TOPUP_LINK_ENDPOINT = 'POST /api/agent/wallet/topup-link';
@@ -16,8 +16,7 @@ export function canActivateCampaigns(safeAvailableMicros: number, minMicros: num
 
 /** The 402 text: what is missing and how to resolve it. */
 export function activationRefusal(safeAvailableMicros: number, minMicros: number): string {
-  return `Activating a campaign needs a wallet safe balance of at least ${usd(minMicros)}; it is ${usd(safeAvailableMicros)}. ` +
+  return `Activating a campaign needs a wallet safe balance of at least ${formatUsd(minMicros)}; it is ${formatUsd(safeAvailableMicros)}. ` +
     `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`;
 }
 
-const usd = (micros: number) => `$${microsToUsd(micros).toFixed(2)} USD`;

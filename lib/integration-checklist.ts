@@ -14,6 +14,7 @@
 //   never counts in stats, and test-integration (sandbox) proves the pipeline but must not make an app live.
 //   `live` is every step done, so it needs a production attributed conversion too.
 import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
+import type { Platform } from '../schema/types.js';
 
 export const CHECKLIST_STEPS = [
   'app_created', 'campaign_active', 'sdk_initialized', 'sdk_event_received', 'validation_configured',
@@ -24,7 +25,6 @@ export type ChecklistStep = (typeof CHECKLIST_STEPS)[number];
 /** Event types that are a purchase (the checklist's "purchase webhook"). */
 export const PURCHASE_EVENT_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE'] as const;
 
-export type Platform = 'ios' | 'android' | 'web';
 const PLATFORMS: readonly Platform[] = ['ios', 'android', 'web'];
 
 export interface SdkInitMeta { sdk_name?: string | null; sdk_version?: string | null; app_version?: string | null; at?: string }

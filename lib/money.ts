@@ -19,3 +19,13 @@ export function toMicros(amount: number | string): number {
 export function microsToUsd(micros: number): number {
   return micros / MICROS_PER_USD;
 }
+
+/** For people: "$12.50 USD". */
+export function formatUsd(micros: number): string {
+  return `$${microsToUsd(micros).toFixed(2)} USD`;
+}
+
+/** A USD float summed in SQL, back at micro precision without float noise (0.30000000000000004 -> 0.3). */
+export function toMicroPrecision(usd: number): number {
+  return Math.round(usd * MICROS_PER_USD) / MICROS_PER_USD;
+}

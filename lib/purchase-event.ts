@@ -2,9 +2,8 @@
 // (store-direct and the direct purchase webhook produce the same shape). Pure: shared by the API, the activities
 // and the workflow.
 import { cleanupCode } from './codes.js';
+import { SANDBOX_ENVIRONMENTS, type Environment } from '../schema/types.js';
 
-export const SANDBOX_ENVIRONMENTS = ['SANDBOX', 'XCODE', 'LOCAL_TESTING'] as const;
-export type Environment = 'PRODUCTION' | (typeof SANDBOX_ENVIRONMENTS)[number];
 
 /** Event types that belong to a conversion and go through its workflow. */
 export const CONVERSION_EVENT_TYPES = [

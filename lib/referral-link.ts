@@ -1,7 +1,7 @@
 // Rules of a referral link visit (`{base_url}/{slug}/{code}`, CONTRACT.md "Referral links"): which device hints a
 // click keeps, where the visitor is sent, and how the code and click id travel into the app.
-import { hintsFromUserAgent, type DeviceHints, type Platform } from './device.js';
-
+import { hintsFromUserAgent, type DeviceHints } from './device.js';
+import type { Platform } from '../schema/types.js';
 export interface LinkApp { ios_store_url: string | null; android_store_url: string | null; web_url: string | null }
 
 export interface LinkCodeState { status: string; campaignStatus: string }

@@ -5,8 +5,8 @@ import type { Knex } from 'knex';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { isCampaignActive } from '../../db/campaigns.js';
 import { findActiveCreatorCode } from '../../db/creators.js';
-import { findUserAttribution, lockUser, markUserConverted, type UserAttributionRow } from '../../db/user-attributions.js';
-
+import { findUserAttribution, lockUser, markUserConverted } from '../../db/user-attributions.js';
+import type { UserAttributionRow } from '../../schema/types.js';
 export interface Attribution { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string }
 
 export const ORGANIC = 'no referral code (organic purchase)';

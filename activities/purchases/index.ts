@@ -12,9 +12,9 @@ import { resolveAttribution, ORGANIC } from './attribution.js';
 import { awardReachedMilestones } from '../../db/bonus-awards.js';
 import { earnCommission, findCommissionToReverse, findLastReversed, reverseCommission } from '../../db/commissions.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
-import { createConversion, findConversion, findConversionForUpdate, updateConversion, type ConversionRow } from '../../db/conversions.js';
-import { insertPurchaseEvent, markPurchaseEvent, type PurchaseEventRow } from '../../db/purchase-events.js';
-
+import { createConversion, findConversion, findConversionForUpdate, updateConversion } from '../../db/conversions.js';
+import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
+import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
 

@@ -7,6 +7,7 @@
 //   GET /analytics/top-affiliates                    ?limit=1..50 (10) ?campaign_id= ?app_id=: creators ranked by
 //                                                    production conversions, then revenue
 //   GET /campaigns/{campaign_id}/daily-performance   one row per UTC day of the period, zero-filled
+import { toMicroPrecision } from '../../lib/money.js';
 import { findApp, listAppsInOrgs } from '../../db/apps.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { aggregateMetrics, appReach, emptyMetrics, listAffiliateCodes, type Metrics, type Period, type Scope } from '../../db/analytics.js';
@@ -57,9 +58,7 @@ export function periodOf(query: { from?: string; to?: string }, now = Date.now()
 
 const periodView = (p: Period & { days: number }) => ({ from: p.from, to: p.to, days: p.days, timezone: 'UTC', environment: 'PRODUCTION' });
 
-const round = (m: Metrics): Metrics => ({ ...m, revenue_usd: cents(m.revenue_usd), commission_usd: cents(m.commission_usd) });
-/** USD amounts keep micro precision but lose float noise. */
-const cents = (usd: number) => Math.round(usd * 1e6) / 1e6;
+const round = (m: Metrics): Metrics => ({ ...m, revenue_usd: toMicroPrecision(m.revenue_usd), commission_usd: toMicroPrecision(m.commission_usd) });
 
 async function visibleCampaign(ctx: AppContext) {
   return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');

@@ -8,13 +8,13 @@
 // and is stored only as its SHA-256. No agent answer contains the token or its hash.
 import { findApp } from '../../db/apps.js';
 import { findCampaign, type AgentCampaignRow } from '../../db/campaigns.js';
-import { createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffiliates, listInvitations, withdrawInvitation, type InvitationRow, type InvitationStatus } from '../../db/invitations.js';
+import { createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffiliates, listInvitations, withdrawInvitation, type InvitationView, type InvitationStatus } from '../../db/invitations.js';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
 import { generateToken, hashToken } from '../../lib/credentials.js';
 import { ConflictError, PaymentRequiredError } from '../../lib/errors.js';
-import { microsToUsd } from '../../lib/money.js';
+import { formatUsd } from '../../lib/money.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
@@ -72,12 +72,11 @@ async function escrowState(ctx: AppContext, orgId: string): Promise<EscrowState>
   return { ok: canActivateCampaigns(totals.safeAvailableMicros, minMicros), safeMicros: totals.safeAvailableMicros, minMicros };
 }
 
-const usd = (micros: number) => `$${microsToUsd(micros).toFixed(2)} USD`;
 
 export const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) =>
   `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${token ? `invitation_token=${encodeURIComponent(token)}&` : ''}lang=${encodeURIComponent(lang)}`;
 
-function invitationView(row: InvitationRow) {
+function invitationView(row: InvitationView) {
   return {
     invitation_id: row.id, campaign_id: row.campaign_id, email: row.email, name: row.name, lang: row.lang, status: row.status,
     expires_at: row.expires_at, withdrawn_at: row.withdrawn_at, accepted_at: row.accepted_at, creator_id: row.creator_id, created_at: row.created_at,
@@ -91,7 +90,7 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
   if (campaign.status === 'archived') throw new ConflictError('This campaign is archived: creators cannot join it.');
   const escrow = await escrowState(ctx, campaign.org_id);
   if (!escrow.ok) {
-    throw new PaymentRequiredError(`Inviting creators needs a wallet safe balance of at least ${usd(escrow.minMicros)}; it is ${usd(escrow.safeMicros)}. ` +
+    throw new PaymentRequiredError(`Inviting creators needs a wallet safe balance of at least ${formatUsd(escrow.minMicros)}; it is ${formatUsd(escrow.safeMicros)}. ` +
       `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`);
   }
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
@@ -185,7 +184,7 @@ export async function joinLinkHandler(ctx: AppContext): Promise<void> {
     warnings.push(`The campaign is ${campaign.campaign_type}: creators need an invitation to join (POST /api/agent/campaigns/{campaign_id}/invite); this link alone is not enough.`);
   }
   const escrow = await escrowState(ctx, campaign.org_id);
-  if (!escrow.ok) warnings.push(`The wallet safe balance (${usd(escrow.safeMicros)}) is below the minimum escrow (${usd(escrow.minMicros)}); get a top-up link with ${TOPUP_LINK_ENDPOINT}.`);
+  if (!escrow.ok) warnings.push(`The wallet safe balance (${formatUsd(escrow.safeMicros)}) is below the minimum escrow (${formatUsd(escrow.minMicros)}); get a top-up link with ${TOPUP_LINK_ENDPOINT}.`);
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
   if (app && !app.ios_store_url && !app.android_store_url && !app.web_url) {
     warnings.push('The app has no App Store, Play Store or web URL: referral links have nowhere to send the people creators bring (PATCH /api/agent/apps/{app_id}).');

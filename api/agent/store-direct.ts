@@ -3,13 +3,14 @@
 // POST /apps/{app_id}/activate-store-direct (apps:write): switch the platform to store-direct validation, only
 // after the green-check passed. Neither answer ever holds a secret.
 import { findApp } from '../../db/apps.js';
-import { activateStoreDirect, credentialCheckStatus, type StorePlatform } from '../../db/store-credentials.js';
+import { activateStoreDirect, credentialCheckStatus } from '../../db/store-credentials.js';
 import { checkStoreCredentials } from './store-credential-check.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
 import { visibleTo } from './principal.js';
+import type { StorePlatform } from '../../schema/types.js';
 
 export const storePlatformBody = {
   type: 'object', additionalProperties: false, required: ['platform'],

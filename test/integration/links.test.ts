@@ -3,12 +3,13 @@
 import { Router } from '@koa/router';
 import test from 'ava';
 import { createApp } from '../../db/apps.js';
-import { createCampaign, type CampaignStatus } from '../../db/campaigns.js';
+import { createCampaign } from '../../db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
+import type { CampaignStatus } from '../../schema/types.js';
 
 const DESKTOP_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
 const IOS_URL = 'https://apps.apple.com/app/id000000000';

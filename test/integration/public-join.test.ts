@@ -2,14 +2,14 @@
 // creator join").
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createCampaign, type CampaignStatus, type CampaignType } from '../../db/campaigns.js';
+import { createCampaign } from '../../db/campaigns.js';
 import { hashToken } from '../../lib/credentials.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
+import type { CampaignType, CampaignStatus } from '../../schema/types.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
-
 
 // Joins are limited to 10 a minute per IP: each call comes from its own address unless a test says otherwise.
 let ipCounter = 0;
