@@ -16,7 +16,7 @@ export interface Running { stop(): Promise<void> }
 
 /** The worker also delivers the email outbox when SMTP is configured. */
 async function startOutbox(smtpUrl: string, from: string, db: Knex, logger: Logger): Promise<{ stop(): Promise<void> }> {
-  const { createSmtpTransport } = await import('../clients/smtp-transport.js');
+  const { createSmtpTransport } = await import('../clients/smtp.js');
   const { startOutboxSender } = await import('../jobs/outbox-sender.js');
   const transport = createSmtpTransport(smtpUrl, from);
   const sender = startOutboxSender(db, transport, logger);

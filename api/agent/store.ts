@@ -1,9 +1,9 @@
 // GET /store/search?term=&platform=ios&country=us&limit=1..50 and GET /store/scrape?url= | ?id= (apps:read): the
-// public store search and lookup API (STORE_SEARCH_ROOT, default Apple's) through clients/store-search-client.ts,
+// public store search and lookup API (STORE_SEARCH_ROOT, default Apple's) through clients/store-search.ts,
 // normalized to `{store, id, name, bundle_id, developer, url, icon_url, genre}` (scrape adds `description`). Only the
 // App Store is searchable (Google Play has no public search API). The store failing or unreachable is 502 saying so;
 // an id the store does not know is 404.
-import { appStoreIdOf, lookupStoreListing, searchStore, StoreSearchError } from '../../clients/store-search-client.js';
+import { appStoreIdOf, lookupStoreListing, searchStore, StoreSearchError } from '../../clients/store-search.js';
 import { AppError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

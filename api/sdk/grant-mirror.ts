@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { mirrorsFreeAccessGrants } from '../../db/apps.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { loadCredential } from '../../db/store-credentials.js';
-import { createSubproviderClient } from '../../clients/subprovider-client.js';
+import { createSubproviderClient } from '../../clients/subprovider.js';
 
 export interface GrantMirrorResult { attempted: boolean; ok: boolean; error: string | null }
 

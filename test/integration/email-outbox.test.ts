@@ -2,7 +2,7 @@
 // once to the mail server (a local stub speaking SMTP); a refusal is retried later and never leaks the SMTP URL.
 import test from 'ava';
 import { deliverDueEmails } from '../../db/email-outbox.js';
-import { createSmtpTransport } from '../../clients/smtp-transport.js';
+import { createSmtpTransport } from '../../clients/smtp.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startOutboxSender } from '../../jobs/outbox-sender.js';
 import { request } from '../helpers/http.js';
