@@ -42,4 +42,13 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // Data access sits below everything that uses it; clients of other systems know nothing of ours.
+    files: ['db/**/*.ts', 'clients/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/workflow-clients/**', '**/jobs/**'], message: 'db/ and clients/ import nothing from the layers that use them.' }],
+      }],
+    },
+  },
 );
