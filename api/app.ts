@@ -22,7 +22,8 @@ import { edge } from './middleware/request-context.js';
 export type SvcApp = Koa<RequestState, AppContext>;
 
 export function createApp(deps: ApiDeps): SvcApp {
-  const app = new Koa<RequestState, AppContext>({ proxy: deps.config.TRUST_PROXY, proxyIpHeader: 'X-Forwarded-For' });
+  // Each proxy appends the address it received from, so only the last TRUST_PROXY_HOPS entries are ours to trust.
+  const app = new Koa<RequestState, AppContext>({ proxy: deps.config.TRUST_PROXY, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: deps.config.TRUST_PROXY_HOPS });
   app.context.deps = deps;
   app.context.caches = createApiCaches(deps.appChanges);
   app.context.secretBox = deps.config.SVC_MASTER_KEY ? new SecretBox(deps.config.SVC_MASTER_KEY) : undefined;

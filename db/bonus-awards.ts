@@ -4,10 +4,13 @@
 import type { Knex } from 'knex';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
+/** Production conversions of the creator in the campaign with at least one paid period whose commission stands. */
 export async function countQualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string): Promise<number> {
   const row = await trx('conversions').where({ campaign_id: campaignId, creator_id: creatorId, environment: 'PRODUCTION', attributed: true })
-    .whereNot('status', 'refunded')
-    .whereExists((q) => { void q.select(trx.raw('1')).from('commissions as c').whereRaw('c.conversion_id = conversions.id').andWhere('c.kind', 'earn').andWhereNot('c.status', 'reversed'); })
+    .whereExists((q) => {
+      void q.select(trx.raw('1')).from('commissions as c').whereRaw('c.conversion_id = conversions.id')
+        .andWhere('c.kind', 'earn').andWhere('c.campaign_id', campaignId).andWhere('c.creator_id', creatorId).whereNull('c.reversed_at');
+    })
     .count<{ count: string }[]>('* as count').first();
   return Number((row)?.count ?? 0);
 }
@@ -58,11 +61,14 @@ export async function findBonusAward(db: Knex, id: string): Promise<BonusAwardVi
   return rows[0];
 }
 
-export type ReviewOutcome = { kind: 'reviewed' } | { kind: 'conflict'; status: string } | { kind: 'missing' };
+export type ReviewOutcome =
+  | { kind: 'reviewed' } | { kind: 'conflict'; status: string } | { kind: 'missing' }
+  | { kind: 'insufficient'; amountMicros: number; safeAvailableMicros: number };
 
 /**
  * Approve or void an award still in `earned` (before payout). Approval earmarks the amount in the wallet (a
- * `reserve` entry, migration 0007's ledger rules), written once per award under the organization's lock.
+ * `reserve` entry, migration 0007's ledger rules), written once per award under the organization's lock, and only
+ * while the safe balance covers it (the wallet never goes below zero safe).
  */
 export async function reviewBonusAward(db: Knex, r: { id: string; decision: 'approve' | 'void'; note?: string; reviewedBy: string }): Promise<ReviewOutcome> {
   return db.transaction(async (trx) => {
@@ -71,11 +77,14 @@ export async function reviewBonusAward(db: Knex, r: { id: string; decision: 'app
     if (!award) return { kind: 'missing' };
     if (award.status !== 'earned') return { kind: 'conflict', status: award.status };
     const status = r.decision === 'approve' ? 'approved' : 'voided';
-    await trx('bonus_awards').where('id', r.id)
-      .update({ status, reviewed_at: trx.fn.now(), reviewed_by: r.reviewedBy, review_note: r.note ?? null });
     const amount = Number(award.amount_micros);
     if (status === 'approved' && amount > 0) {
-      await lockOrganization(trx, award.org_id);
+      const { safeAvailableMicros } = await lockOrganization(trx, award.org_id);
+      if (safeAvailableMicros < amount) return { kind: 'insufficient', amountMicros: amount, safeAvailableMicros };
+    }
+    await trx('bonus_awards').where('id', r.id)
+      .update({ status, reviewed_at: trx.fn.now(), reviewed_by: r.reviewedBy, review_note: r.note ?? null });
+    if (status === 'approved' && amount > 0) {
       await appendLedgerEntry(trx, {
         orgId: award.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: amount,
         idempotencyKey: `reserve:bonus:${award.id}`, bonusAwardId: award.id, memo: 'bonus approved', createdBy: r.reviewedBy,
@@ -83,4 +92,35 @@ export async function reviewBonusAward(db: Knex, r: { id: string; decision: 'app
     }
     return { kind: 'reviewed' };
   });
+}
+
+export interface RefundedConversion { campaignId: string; creatorId: string; conversionId: string; refundEventId: string }
+
+/**
+ * Fraud-aware progress: after a refund took back a counted conversion, every unpaid award of that creator in the
+ * campaign whose threshold is no longer reached is voided while still `earned`, or flagged for review when already
+ * `approved` (its reservation stays until a human decides). The reason is recorded on the award.
+ */
+export async function reviewAwardsAfterRefund(trx: Knex.Transaction, r: RefundedConversion): Promise<{ voided: number; flagged: number }> {
+  const progress = await countQualifyingConversions(trx, r.campaignId, r.creatorId);
+  const awards = await trx('bonus_awards').where({ campaign_id: r.campaignId, creator_id: r.creatorId }).whereIn('status', ['earned', 'approved'])
+    .where('threshold_conversions', '>', progress).forUpdate().select<{ id: string; status: string; threshold_conversions: number }[]>('id', 'status', 'threshold_conversions');
+  let voided = 0;
+  let flagged = 0;
+  for (const award of awards) {
+    const reason = `conversion ${r.conversionId} refunded (event ${r.refundEventId}): progress ${progress} is below the threshold ${award.threshold_conversions}`;
+    const refunds = trx.raw(`jsonb_set(fraud_flags, '{refunds}', coalesce(fraud_flags->'refunds', '[]'::jsonb) || ?::jsonb)`,
+      [JSON.stringify([{ conversion_id: r.conversionId, purchase_event_id: r.refundEventId, progress, reason }])]);
+    if (award.status === 'earned') {
+      await trx('bonus_awards').where('id', award.id).update({
+        status: 'voided', reviewed_at: trx.fn.now(), reviewed_by: 'system', review_note: `voided automatically: ${reason}`,
+        progress_count: progress, fraud_flags: refunds,
+      });
+      voided++;
+    } else {
+      await trx('bonus_awards').where('id', award.id).update({ progress_count: progress, fraud_flags: refunds });
+      flagged++;
+    }
+  }
+  return { voided, flagged };
 }

@@ -38,18 +38,45 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
   return { commission: commission!, funded };
 }
 
+/** The earn commissions of one transaction of the conversion, newest first (a restored period has two). */
+function earnsOfTransaction(trx: Knex.Transaction, conversionId: string, transactionId: string) {
+  return trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
+    .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'p.transaction_id': transactionId })
+    .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).forUpdate('c');
+}
+
 /**
- * The earn commission a refund takes back: the refunded transaction's (none when it was reversed already: a refund
- * reported twice takes nothing else), else, when no commission belongs to that transaction, the latest unreversed.
+ * The earn commission a refund of `transactionId` takes back: that transaction's, and only while it is not
+ * reversed (a refund reported twice takes nothing else). Never another transaction's.
  */
-export async function findCommissionToReverse(trx: Knex.Transaction, conversionId: string, transactionId: string | null): Promise<CommissionRow | undefined> {
-  const earns = () => trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
-    .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn' }).orderBy('c.created_at', 'desc').forUpdate('c');
-  if (transactionId) {
-    const ofTransaction = await earns().where('p.transaction_id', transactionId).select<CommissionRow[]>('c.*');
-    if (ofTransaction.length > 0) return ofTransaction.find((c) => c.reversed_at === null);
-  }
-  return earns().whereNull('c.reversed_at').first<CommissionRow | undefined>('c.*');
+export async function findCommissionToReverse(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<CommissionRow | undefined> {
+  return earnsOfTransaction(trx, conversionId, transactionId).whereNull('c.reversed_at').first<CommissionRow | undefined>('c.*');
+}
+
+/** The commission a REFUND_REVERSED of `transactionId` restores: that transaction's latest earn, when reversed. */
+export async function findCommissionToRestore(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<CommissionRow | undefined> {
+  const latest = await earnsOfTransaction(trx, conversionId, transactionId).first<CommissionRow | undefined>('c.*');
+  return latest?.reversed_at ? latest : undefined;
+}
+
+/**
+ * Earns the reversed commission again at its stored amounts and terms (not the campaign's current ones): a new earn
+ * row on the REFUND_REVERSED event, reserved like any earn when the wallet covers it.
+ */
+export async function restoreCommission(trx: Knex.Transaction, reversed: CommissionRow, restoreEventId: string): Promise<{ commission: CommissionRow; funded: boolean }> {
+  return earnCommission(trx, {
+    conversion: {
+      id: reversed.conversion_id, app_id: reversed.app_id, org_id: reversed.org_id, campaign_id: reversed.campaign_id,
+      creator_id: reversed.creator_id, creator_code_id: reversed.creator_code_id, environment: reversed.environment,
+    },
+    purchaseEventId: restoreEventId,
+    amounts: {
+      revenueMicros: reversed.revenue_usd_micros, commissionMicros: reversed.commission_micros, platformFeeMicros: reversed.platform_fee_micros,
+      reserveMicros: reversed.commission_micros + reversed.platform_fee_micros,
+    },
+    commissionPercentage: reversed.commission_percentage,
+    platformFeePercent: Number(reversed.platform_fee_percentage ?? 0),
+  });
 }
 
 /**
@@ -75,10 +102,4 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
     });
   }
   return reversal!;
-}
-
-/** The latest commission this conversion reversed (REFUND_REVERSED restores it). */
-export async function findLastReversed(trx: Knex.Transaction, conversionId: string): Promise<CommissionRow | undefined> {
-  return trx('commissions').where({ conversion_id: conversionId, kind: 'earn' }).whereNotNull('reversed_at')
-    .orderBy('reversed_at', 'desc').first<CommissionRow | undefined>();
 }

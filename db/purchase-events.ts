@@ -47,3 +47,10 @@ export async function markPurchaseEvent(db: Knex, eventId: string, o: EventOutco
 export async function findPurchaseEvent(db: Knex, eventId: string): Promise<(PurchaseEventRow & { transaction_id: string | null; price_usd_micros: number | null }) | undefined> {
   return db('purchase_events').where('id', eventId).first();
 }
+
+/** Whether the conversion recorded a purchase (initial, renewal, one-time) of `transactionId`. */
+export async function isPurchaseOfConversion(db: Knex, conversionId: string, transactionId: string): Promise<boolean> {
+  const row = await db('purchase_events').where({ conversion_id: conversionId, transaction_id: transactionId })
+    .whereIn('event_type', ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']).first('id');
+  return row !== undefined;
+}

@@ -72,3 +72,23 @@ export async function lockOrganization(trx: Knex.Transaction, orgId: string): Pr
   const reservedMicros = Number(row?.reserved ?? 0);
   return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
 }
+
+export interface WalletDiscrepancy { orgId: string; shown: WalletTotals; summed: WalletTotals }
+
+/**
+ * The ledger identity, for every organization at once in one snapshot: the totals a wallet shows (the running
+ * totals of its latest entry) equal the sums of its entries. Empty when the books are exact.
+ */
+export async function findWalletDiscrepancies(db: Knex): Promise<WalletDiscrepancy[]> {
+  const { rows } = await db.raw<{ rows: { org_id: string; shown_balance: string; shown_reserved: string; sum_balance: string; sum_reserved: string }[] }>(`
+    select s.org_id, l.balance_after_micros as shown_balance, l.reserved_after_micros as shown_reserved,
+           s.balance as sum_balance, s.reserved as sum_reserved
+    from (select org_id, sum(balance_delta_micros) as balance, sum(reserved_delta_micros) as reserved from wallet_ledger group by org_id) s
+    join lateral (select balance_after_micros, reserved_after_micros from wallet_ledger w
+                  where w.org_id = s.org_id order by id desc limit 1) l on true
+    where l.balance_after_micros <> s.balance or l.reserved_after_micros <> s.reserved`);
+  const totals = (balance: string, reserved: string): WalletTotals => ({
+    balanceMicros: Number(balance), reservedMicros: Number(reserved), safeAvailableMicros: Number(balance) - Number(reserved),
+  });
+  return rows.map((r) => ({ orgId: r.org_id, shown: totals(r.shown_balance, r.shown_reserved), summed: totals(r.sum_balance, r.sum_reserved) }));
+}

@@ -29,6 +29,7 @@ export const VARIABLES = {
   BASE_URL: { kind: 'url', doc: 'Public origin of the API (referral links, webhook URLs). Default `http://HOST:PORT`.' },
   DASHBOARD_URL: { kind: 'url', doc: 'Public origin of the dashboard pages. Default `BASE_URL/dashboard`.' },
   TRUST_PROXY: { kind: 'boolean', default: false, doc: 'Take the client IP from `X-Forwarded-For` (only behind a proxy you run). `svc dev` turns it on.' },
+  TRUST_PROXY_HOPS: { kind: 'integer', minimum: 1, default: 1, doc: 'With TRUST_PROXY: how many proxies you run in front of the API. The client IP is the entry that many hops from the right of `X-Forwarded-For`; entries left of it are written by the client and ignored.' },
   SVC_MASTER_KEY: { kind: 'string', doc: '32-byte key (base64 or hex) that encrypts stored store credentials (AES-256-GCM) and signs dashboard links. `svc dev` generates one under SVC_DATA_DIR; required in production.' },
   SVC_DATA_DIR: { kind: 'string', default: '.svc', doc: '`svc dev` state: embedded PostgreSQL data, the Temporal dev server database, the generated master key. A fresh directory is a fresh instance.' },
   EMBEDDED_PG_PORT: { kind: 'port', default: 54329, doc: 'Port of the embedded PostgreSQL that `svc dev` starts.' },

@@ -20,6 +20,20 @@ export function microsToUsd(micros: number): number {
   return micros / MICROS_PER_USD;
 }
 
+export interface WalletAmounts { balanceMicros: number; reservedMicros: number; safeAvailableMicros: number }
+
+/**
+ * How every surface shows a wallet: the spec's names as USD decimal numbers (`balance`, `reserved`,
+ * `safe_available`), exact integer micro-USD beside them, and the currency.
+ */
+export function walletView(w: WalletAmounts) {
+  return {
+    currency: 'USD',
+    balance: microsToUsd(w.balanceMicros), reserved: microsToUsd(w.reservedMicros), safe_available: microsToUsd(w.safeAvailableMicros),
+    balance_micros: w.balanceMicros, reserved_micros: w.reservedMicros, safe_available_micros: w.safeAvailableMicros,
+  };
+}
+
 /** For people: "$12.50 USD". */
 export function formatUsd(micros: number): string {
   return `$${microsToUsd(micros).toFixed(2)} USD`;

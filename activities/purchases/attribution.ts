@@ -1,6 +1,7 @@
 // Who gets a new conversion (spec "Inbound webhooks": find the code, match campaign and creator). A user who
-// already converted for a creator stays with that creator; else the purchase's `svc_code`; else the creator of the
-// user's attributed click (identify backfill) or manual code entry. Codes attribute only while the campaign is active.
+// already converted for a creator (in production) stays with that creator; else the purchase's `svc_code`; else the
+// creator of the user's attributed click (identify backfill) or manual code entry. Codes attribute only while the
+// campaign is active. An organic trial is asked again when it converts (activities/purchases/index.ts).
 import type { Knex } from 'knex';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { isCampaignActive } from '../../db/campaigns.js';
@@ -21,7 +22,9 @@ export async function resolveAttribution(trx: Knex.Transaction, appId: string, e
   else if (e.referralCode) result = await fromCode(trx, appId, e.referralCode);
   else if (known) result = await fromKnown(trx, known);
   else result = { attribution: null, error: ORGANIC };
-  if (result.attribution && e.appUserId) await markUserConverted(trx, appId, e.appUserId, result.attribution);
+  // Only a production purchase binds the user to the creator: a sandbox purchase (a tester, an App Review account)
+  // must never decide who earns from the user's real purchases.
+  if (result.attribution && e.appUserId && e.environment === 'PRODUCTION') await markUserConverted(trx, appId, e.appUserId, result.attribution);
   return result;
 }
 

@@ -8,12 +8,12 @@ import { computeCommission } from '../../lib/commission.js';
 import { toMicros } from '../../lib/money.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
-import { resolveAttribution, ORGANIC } from './attribution.js';
-import { awardReachedMilestones } from '../../db/bonus-awards.js';
-import { earnCommission, findCommissionToReverse, findLastReversed, reverseCommission } from '../../db/commissions.js';
+import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js';
+import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
+import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission, reverseCommission } from '../../db/commissions.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
 import { createConversion, findConversion, findConversionForUpdate, updateConversion } from '../../db/conversions.js';
-import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
+import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent } from '../../db/purchase-events.js';
 import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
@@ -114,20 +114,29 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
     case 'BILLING_ISSUE':
       return { conversion: await updateConversion(trx, c.id, { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'REFUND_REVERSED':
-      return restore(trx, deps, c, ev);
+      return restore(trx, c, e, ev);
     default:
       return { conversion: c, error: null };
   }
 }
 
 /** A paid purchase or renewal earns commission; a trial (price 0) waits; a churned conversion earns no more. */
-async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, openingError: string | null): Promise<Step> {
+async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null): Promise<Step> {
+  let openingError = opening;
   const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL';
   const patch: Record<string, unknown> = {};
+  if (paid && !c.attributed && c.trial && c.trial_converted_at === null) {
+    // An organic trial whose user was attributed meanwhile (code entered, click identified) is attributed when it converts.
+    const { attribution, error } = await resolveAttribution(trx, c.app_id, e);
+    if (attribution) Object.assign(patch, attributionColumns(trx, attribution));
+    else openingError = error;
+  }
   if (paid) {
     patch.billing_cycles = c.billing_cycles + 1;
     if (c.status === 'trialing' || e.isTrialConversion) Object.assign(patch, { status: 'active', trial_converted_at: trx.fn.now() });
     else if (c.status === 'billing_issue' || c.status === 'cancelled') patch.status = 'active';
+    // A paid period after a refunded one: the subscription is paid again (the refund concerned its own period only).
+    else if (c.status === 'refunded') Object.assign(patch, { status: 'active', refunded_at: null });
   }
   if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
   const touched = Object.keys(patch).length > 0;
@@ -151,20 +160,47 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
   return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS };
 }
 
+/**
+ * A refund concerns one paid period: the refunded transaction's. Its commission (and only its) is reversed and its
+ * reservation released; the conversion is `refunded` until a later paid period. A refund naming a transaction this
+ * conversion never purchased changes nothing and is recorded with the reason.
+ */
 async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+  if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund', e.transactionId) };
   const original = await findCommissionToReverse(trx, c.id, e.transactionId);
-  if (original) await reverseCommission(trx, original, ev.id);
+  if (original) {
+    await reverseCommission(trx, original, ev.id);
+    if (original.environment === 'PRODUCTION') {
+      await reviewAwardsAfterRefund(trx, { campaignId: original.campaign_id, creatorId: original.creator_id, conversionId: c.id, refundEventId: ev.id });
+    }
+  }
   return { conversion: await updateConversion(trx, c.id, { status: 'refunded', refunded_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
 }
 
-/** REFUND_REVERSED (App Store): the refunded commission is earned (and reserved) again. */
-async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, ev: PurchaseEventRow): Promise<Step> {
-  // Only a refunded conversion can be restored: a second REFUND_REVERSED earns nothing again.
-  if (c.status !== 'refunded') return { conversion: c, error: null };
-  const conversion = await updateConversion(trx, c.id, { status: 'active', refunded_at: null, ...lastEvent(trx, ev.event_type) });
-  const reversed = await findLastReversed(trx, c.id);
-  if (!reversed || !conversion.attributed) return { conversion, error: null, touched: true };
-  return { ...(await earn(trx, deps, conversion, ev.id, reversed.revenue_usd_micros)), touched: true };
+/**
+ * REFUND_REVERSED (App Store): the refund of that transaction is undone. The commission it reversed is earned
+ * again at its stored amounts and terms (reserved when the wallet covers it), once; the conversion is paid again.
+ */
+async function restore(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+  if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
+  const conversion = c.status === 'refunded' ? await updateConversion(trx, c.id, { status: 'active', refunded_at: null, ...lastEvent(trx, e.type) }) : c;
+  const reversed = await findCommissionToRestore(trx, c.id, e.transactionId);
+  if (!reversed) return { conversion, error: null, touched: conversion !== c };
+  const { funded } = await restoreCommission(trx, reversed, ev.id);
+  if (reversed.environment === 'PRODUCTION') {
+    await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id, orgId: reversed.org_id });
+  }
+  return { conversion, error: funded ? null : INSUFFICIENT_FUNDS, touched: conversion !== c };
+}
+
+const unknownTransaction = (what: string, transactionId: string | null) =>
+  `${what} of transaction ${transactionId ?? '(none)'} matches no purchase of this subscription: nothing was reversed or restored`;
+
+function attributionColumns(trx: Knex.Transaction, a: Attribution): Record<string, unknown> {
+  return {
+    attributed: true, campaign_id: a.campaignId, creator_code_id: a.creatorCodeId, creator_id: a.creatorId, referral_code: a.referralCode,
+    attribution_method: a.method, attributed_at: trx.fn.now(),
+  };
 }
 
 async function finish(trx: Knex.Transaction, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {

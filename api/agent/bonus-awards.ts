@@ -1,7 +1,8 @@
 // GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
 // granted organizations with the creator and progress; review (approve or void) only while `earned`, before payout.
 import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
-import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { bonusApprovalRefusal } from '../../lib/escrow.js';
+import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
 import { microsToUsd } from '../../lib/money.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
@@ -55,6 +56,7 @@ export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   const input = inputOf<{ decision: 'approve' | 'void'; note?: string }>(ctx);
   const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: agent.id });
   if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
+  if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros));
   if (outcome.kind === 'conflict') {
     throw new ConflictError(`Bonus award is '${outcome.status}': only an 'earned' award (before payout) can be reviewed.`);
   }

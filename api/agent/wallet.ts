@@ -6,7 +6,7 @@ import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
 import { activationRefusal, canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
 import { NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
-import { microsToUsd } from '../../lib/money.js';
+import { microsToUsd, walletView } from '../../lib/money.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
@@ -37,14 +37,9 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
   const canActivate = canActivateCampaigns(totals.safeAvailableMicros, min);
   ctx.body = {
     org_id: orgId,
-    balance_usd: microsToUsd(totals.balanceMicros),
-    reserved_usd: microsToUsd(totals.reservedMicros),
-    safe_available_usd: microsToUsd(totals.safeAvailableMicros),
-    balance_micros: totals.balanceMicros,
-    reserved_micros: totals.reservedMicros,
-    safe_available_micros: totals.safeAvailableMicros,
+    ...walletView(totals),
     can_activate_campaigns: canActivate,
-    min_escrow_usd: microsToUsd(min),
+    min_escrow: microsToUsd(min),
     min_escrow_micros: min,
     invite_capacity: {
       marketplace_slots_total: slots,

@@ -1,9 +1,11 @@
 // Extra campaigns and creators for the purchase pipeline tests, and read-outs of what a conversion earned and
 // what the wallet ledger holds for it. Writes go through the same domain functions `svc seed` uses.
+import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 
 export interface SeededAccount { app_id: string; org_id: string; campaign_id: string; creator_code: string }
@@ -50,4 +52,13 @@ export async function reservedForConversion(db: Knex, conversionId: string): Pro
 
 export async function ledgerEntriesOf(db: Knex, commissionIds: string[]): Promise<{ entry_type: string; reserved_delta_micros: number; commission_id: string }[]> {
   return db('wallet_ledger').whereIn('commission_id', commissionIds).orderBy('id').select('entry_type', 'reserved_delta_micros', 'commission_id');
+}
+
+/** The books of one organization: shown totals = sums of entries; reserved = what its reserved commissions and approved bonuses hold. */
+export async function assertExactBooks(t: ExecutionContext, db: Knex, orgId: string): Promise<void> {
+  const shown = await getWalletTotals(db, orgId);
+  t.deepEqual(shown, await sumWalletLedger(db, orgId));
+  const held = await db('commissions').where({ org_id: orgId, status: 'reserved' }).sum<{ s: string | null }>({ s: db.raw('commission_micros + platform_fee_micros') }).first();
+  const bonuses = await db('bonus_awards').where({ org_id: orgId, status: 'approved' }).sum<{ s: string | null }>({ s: 'amount_micros' }).first();
+  t.is(shown.reservedMicros, Number(held?.s ?? 0) + Number(bonuses?.s ?? 0), 'reserved equals the reservations of its causes');
 }

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, createApp, listen, type SvcApp } from '../../api/app.js';
+import { findWalletDiscrepancies } from '../../db/wallet-ledger.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { AppChangeFeed } from '../../runtime/app-change-feed.js';
 import { createLogger, type Logger } from '../../runtime/logger.js';
@@ -116,6 +117,11 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     };
     return harness;
   }
+
+  // The ledger identity after every test of every file: each wallet shows exactly the sums of its entries.
+  test.afterEach.always('ledger identity', async (t) => {
+    if (harness) t.deepEqual(await findWalletDiscrepancies(harness.db), [], 'wallet totals differ from the sums of their ledger entries');
+  });
 
   test.after.always(async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);

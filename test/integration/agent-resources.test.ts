@@ -356,16 +356,17 @@ test('a paused campaign\'s code stops attributing; reactivated, it attributes ag
   t.like(await validate(), { body: { valid: true, campaign: { id: seed.campaign_id } } });
 });
 
-test('GET /wallet: balances in USD and micros, activation readiness, invite capacity, auto-recharge', async (t) => {
+test('GET /wallet: the spec\'s balance, reserved, safe_available (USD) beside micros, activation readiness, invite capacity, auto-recharge', async (t) => {
   const a = await account();
   const res = await agent(a.key, 'GET', '/wallet');
   t.is(res.status, 200, res.text);
   t.like(res.body, {
-    org_id: a.org_id, balance_usd: 1000, reserved_usd: 0, safe_available_usd: 1000, balance_micros: 1_000_000_000, reserved_micros: 0,
-    safe_available_micros: 1_000_000_000, can_activate_campaigns: true, min_escrow_usd: 100, auto_recharge_enabled: false,
+    org_id: a.org_id, currency: 'USD', balance: 1000, reserved: 0, safe_available: 1000, balance_micros: 1_000_000_000, reserved_micros: 0,
+    safe_available_micros: 1_000_000_000, can_activate_campaigns: true, min_escrow: 100, min_escrow_micros: 100_000_000, auto_recharge_enabled: false,
     invite_capacity: { marketplace_slots_total: 25, marketplace_slots_used: 0, daily_email_budget: 50, emails_sent_today: 0 },
   });
   t.true(res.body.top_up.includes(TOPUP));
+  for (const old of ['balance_usd', 'reserved_usd', 'safe_available_usd']) t.false(old in res.body, old);
 
   await appendLedgerEntry(h().db, { orgId: a.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: toMicros(950.5), idempotencyKey: `r:${tag()}` });
   const invitation = (email: string, status = 'PENDING') => ({
@@ -380,7 +381,7 @@ test('GET /wallet: balances in USD and micros, activation readiness, invite capa
 
   const after = await agent(a.key, 'GET', '/wallet');
   t.like(after.body, {
-    balance_usd: 1000, reserved_usd: 950.5, safe_available_usd: 49.5, reserved_micros: 950_500_000, safe_available_micros: 49_500_000,
+    balance: 1000, reserved: 950.5, safe_available: 49.5, reserved_micros: 950_500_000, safe_available_micros: 49_500_000,
     can_activate_campaigns: false, auto_recharge_enabled: true,
     invite_capacity: { marketplace_slots_total: 3, marketplace_slots_used: 2, daily_email_budget: 5, emails_sent_today: 1 },
   });

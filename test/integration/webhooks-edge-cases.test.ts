@@ -43,10 +43,12 @@ test('a refund of a one-time purchase finds it by the refunded transaction id', 
 
 test('two REFUND_REVERSED events restore the commission once', async (t) => {
   const sub = subscription('edge-restore', seed.creator_code);
-  await send(sub('initial_purchase'));
-  await send(sub('refund', { transaction_id: undefined }));
-  await send(sub('refund_reversed'));
-  await send(sub('refund_reversed'));
+  const initial = sub('initial_purchase');
+  await send(initial);
+  const transaction_id = initial.event.transaction_id;
+  await send(sub('refund', { transaction_id }));
+  await send(sub('refund_reversed', { transaction_id }));
+  await send(sub('refund_reversed', { transaction_id }));
   const conversion = await h().db('conversions').where({ app_id: seed.app_id, app_user_id: 'edge-restore' }).first();
   t.is(conversion.status, 'active');
   t.is(await countRows(h().db('commissions').where({ conversion_id: conversion.id, kind: 'earn' })), 2, 'the original and one restoration');
