@@ -5,6 +5,7 @@
 //   nothing stronger matched, so "React Native in TypeScript" is React Native.
 // * Cross-platform native stacks (Kotlin Multiplatform) name both native SDKs; the caller decides what two means.
 // * Web hybrids carry the init `runtime` (capacitor, cordova, twa, pwa), plain web frameworks `browser`.
+// * Words common in prose ("next", "compose", "solid") are not aliases on their own; their qualified forms are.
 import type { SdkId } from './registry.js';
 
 export type WebRuntime = 'capacitor' | 'cordova' | 'twa' | 'pwa' | 'browser';
@@ -18,7 +19,7 @@ const ALIASES: Alias[] = [
   { words: ['react native', 'reactnative', 'rn', 'react native cli', 'bare react native'], sdks: ['react-native'] },
   { words: ['expo', 'expo router', 'eas'], sdks: ['react-native'], note: EXPO_NOTE },
   { words: ['ios', 'swift', 'swiftui', 'uikit', 'objective c', 'objc', 'xcode', 'iphone', 'ipad', 'storekit', 'cocoapods', 'spm'], sdks: ['ios'] },
-  { words: ['android', 'kotlin', 'java', 'jetpack compose', 'compose', 'gradle', 'google play', 'play billing'], sdks: ['android'] },
+  { words: ['android', 'kotlin', 'java', 'jetpack compose', 'gradle', 'google play', 'play billing'], sdks: ['android'] },
   { words: ['flutter', 'dart', 'pub'], sdks: ['flutter'] },
   { words: ['kotlin multiplatform', 'kmp', 'kmm'], sdks: ['ios', 'android'], note: KMP_NOTE },
   { words: ['capacitor', 'ionic'], sdks: ['web'], runtime: 'capacitor' },
@@ -26,8 +27,8 @@ const ALIASES: Alias[] = [
   { words: ['twa', 'trusted web activity', 'bubblewrap'], sdks: ['web'], runtime: 'twa' },
   { words: ['pwa', 'progressive web app'], sdks: ['web'], runtime: 'pwa' },
   {
-    words: ['web', 'browser', 'next.js', 'nextjs', 'next', 'nuxt', 'vue', 'svelte', 'sveltekit', 'angular', 'remix', 'astro',
-      'gatsby', 'vite', 'solid', 'html', 'website', 'web app', 'spa'],
+    words: ['web', 'browser', 'next.js', 'nextjs', 'nuxt', 'vue', 'vue.js', 'svelte', 'sveltekit', 'angular', 'remix', 'astro',
+      'gatsby', 'vite', 'solidjs', 'solid.js', 'html', 'website', 'web app', 'spa'],
     sdks: ['web'], runtime: 'browser',
   },
   { words: ['typescript', 'javascript', 'ts', 'js', 'react', 'react.js', 'reactjs'], sdks: ['web'], runtime: 'browser', weak: true },

@@ -69,6 +69,9 @@ function config(c: ScaffoldContext): Section {
     ...(c.sdk.id === 'web' ? [
       comment('Rule 13: read svc_code and svc_click from the launch URL, then remove them from the address bar.', '  '),
       '  captureLaunchCode: true,', '  cleanUrl: true,', `  runtime: ${q(o.runtime)},`,
+      ...(['twa', 'capacitor', 'cordova'].includes(o.runtime)
+        ? [comment('On Android, also pass the Play install-referrer string (installReferrer) from your shell\'s referrer plugin.', '  ')]
+        : []),
     ] : []),
   ];
   const body = `export const svcConfig: SvcConfig = {\n${lines.join('\n')}\n};`;
