@@ -30,9 +30,13 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
 
 async function runTestIntegration(ctx: AppContext, appId: string, runId: string): Promise<TestIntegrationResult> {
   const workflowId = testIntegrationWorkflowId(appId, runId);
-  const run = ctx.deps.temporal.workflow.execute(testIntegrationWorkflow, {
+  const run = ctx.deps.temporal.workflow.start(testIntegrationWorkflow, {
     workflowId, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, args: [{ appId, runId }], workflowExecutionTimeout: '2 minutes',
     typedSearchAttributes: [{ key: AppIdKey, value: appId }],
+  }).then((handle) => {
+    // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
+    ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
+    return handle.result();
   });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
