@@ -53,3 +53,10 @@ export const initializeMessage = (id = 1) => ({
 export const toolCallMessage = (id: number, name: string, args: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args },
 });
+
+/** A JSON resource read through the client, parsed. */
+export async function readJsonResource(client: Client, uri: string): Promise<any> {
+  const [content] = (await client.readResource({ uri })).contents;
+  if (!content || !('text' in content)) throw new Error(`${uri}: no text content`);
+  return JSON.parse(content.text);
+}

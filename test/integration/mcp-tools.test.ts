@@ -9,7 +9,7 @@ import type { ExtraTool } from '../../api/mcp/extra-tools.js';
 import { mcpRoutes } from '../../api/mcp/koa-mount.js';
 import { TOOL_DOCS } from '../../api/mcp/tool-docs.js';
 import { SCOPES } from '../../lib/scopes.js';
-import { connectMcp, ok, textOf } from '../helpers/mcp.js';
+import { connectMcp, ok, readJsonResource, textOf } from '../helpers/mcp.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 // Shaped like the SDK registry's error (another branch): recognised by its `fields`, not by its class.
@@ -97,10 +97,10 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
     t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract']);
     t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates, [], 'no registry reader on this server: no template');
     const listed = (await mcp.client.listTools()).tools;
-    const toolsDoc = JSON.parse((await mcp.client.readResource({ uri: 'svc://tools' })).contents[0]!.text as string);
+    const toolsDoc = await readJsonResource(mcp.client, 'svc://tools');
     t.deepEqual(toolsDoc.tools, listed);
 
-    const contract = JSON.parse((await mcp.client.readResource({ uri: 'svc://contract' })).contents[0]!.text as string);
+    const contract = await readJsonResource(mcp.client, 'svc://contract');
     t.is(contract.version, '1.6.0');
     t.is(contract.version, (openApiDocument(h().baseUrl).info as { version: string }).version);
     t.is(contract.agent_api.openapi, `${h().baseUrl}/api/agent/openapi.json`);
@@ -130,7 +130,7 @@ test('the registry seam: extra tools are listed and run, a fields error is a too
     t.deepEqual((bad.structuredContent as any).error.detail, [{ loc: ['platform'], msg: "unknown platform 'x'", type: 'enum' }]);
 
     t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
-    const guide = JSON.parse((await mcp.client.readResource({ uri: 'svc://sdk/ios' })).contents[0]!.text as string);
+    const guide = await readJsonResource(mcp.client, 'svc://sdk/ios');
     t.deepEqual(guide, { platform: 'ios', base_url: h().baseUrl });
     await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });
   } finally {
