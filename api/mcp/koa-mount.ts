@@ -7,6 +7,7 @@
 import { Router } from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
+import { requestLog } from '../middleware/request-context.js';
 import { requireAgent } from './auth.js';
 import { checkOrigin } from './origin.js';
 import { limitToolCalls } from './rate-limit.js';
@@ -43,8 +44,18 @@ function serve(services: McpServices): Middleware {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
     ctx.respond = false;
     ctx.res.on('close', () => { void server.close(); });
-    await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(ctx.req, ctx.res, body);
+    } catch (err) {
+      // Before the transport wrote anything the edge still answers (a logged 500); after, only the socket can end.
+      if (!ctx.res.headersSent) {
+        ctx.respond = true;
+        throw err;
+      }
+      requestLog(ctx).error({ err }, 'mcp transport failed mid-response');
+      ctx.res.destroy();
+    }
   };
 }
 
