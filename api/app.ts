@@ -9,6 +9,7 @@ import { surfaceGuard } from './auth/surfaces.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
+import { mcpRoutes } from './mcp/koa-mount.js';
 import { publicRoutes } from './public/routes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
@@ -36,7 +37,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes(), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

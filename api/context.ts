@@ -36,7 +36,11 @@ export interface RequestState {
   /** The validated body or query (api/middleware/validate.ts). */
   input?: unknown;
   clientIp: string;
+  /** Set by the tool server (api/mcp) when the caller asked for progress: long handlers report what they started. */
+  progress?: ProgressListener;
 }
+
+export type ProgressListener = (update: { message: string; workflowId?: string }) => void;
 
 export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches; secretBox: SecretBox | undefined; rateCounter: RateCounter };
 export type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<void>;

@@ -33,11 +33,20 @@ import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from 
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
 
+/** One MCP tool served by a row (api/mcp); most rows serve one, named by `tool`. */
+export interface EndpointTool {
+  name: string;
+  /** The body properties this tool takes when the row's body has several forms (a `oneOf`); default: all of them. */
+  bodyFields?: readonly string[];
+}
+
 export interface AgentEndpoint {
   method: 'get' | 'post' | 'patch';
   /** OpenAPI form: `/apps/{app_id}`. */
   path: string;
   tool: string;
+  /** The MCP tools of this row when it serves more than `tool` alone (same handler, same guard). */
+  tools?: readonly EndpointTool[];
   /** Every scope the call needs; empty for whoami and doctor. */
   scopes: readonly Scope[];
   summary: string;
@@ -82,7 +91,10 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/analytics/top-affiliates', 'svc_list_top_affiliates', ['analytics:read'], 'Top creators', { handler: topAffiliatesHandler, query: topAffiliatesQuery }),
   e('get', '/campaigns/{campaign_id}/daily-performance', 'svc_get_daily_performance', ['analytics:read'], 'Per-day performance', { handler: dailyPerformanceHandler, query: periodQuery }),
   e('get', '/campaigns/{campaign_id}/affiliates', 'svc_list_affiliates', ['creators:read'], 'Creators in a campaign', { handler: listAffiliatesHandler }),
-  e('post', '/campaigns/{campaign_id}/invite', 'svc_invite_creator', ['creators:write'], 'Invite a creator (or several: batch, per-item results)', { handler: inviteHandler, body: inviteBody }),
+  e('post', '/campaigns/{campaign_id}/invite', 'svc_invite_creator', ['creators:write'], 'Invite a creator (or several: batch, per-item results)', {
+    handler: inviteHandler, body: inviteBody,
+    tools: [{ name: 'svc_invite_creator', bodyFields: ['email', 'name', 'message', 'lang'] }, { name: 'svc_invite_creators_batch', bodyFields: ['creators'] }],
+  }),
   e('get', '/campaigns/{campaign_id}/join-link', 'svc_get_join_link', ['creators:read'], 'Public join page URL and readiness warnings', { handler: joinLinkHandler, query: joinLinkQuery }),
   e('get', '/invitations', 'svc_list_invitations', ['creators:read'], 'Invitations (default: pending)', { handler: listInvitationsHandler, query: listInvitationsQuery }),
   e('post', '/invitations/{invitation_id}/withdraw', 'svc_withdraw_invitation', ['creators:write'], 'Withdraw a pending invitation (frees its slot)', { handler: withdrawInvitationHandler }),
@@ -96,3 +108,6 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('post', '/campaigns/{campaign_id}/localize', 'svc_localize_campaign', ['campaigns:write'], 'Store per-locale campaign copy', { handler: localizeCampaignHandler, body: localizeCampaignBody }),
   e('post', '/apps/{app_id}/localize', 'svc_localize_app', ['apps:write'], 'Store per-locale app copy', { handler: localizeAppHandler, body: localizeAppBody }),
 ];
+
+/** The MCP tools a row serves (api/mcp derives one tool from each). */
+export const endpointTools = (endpoint: AgentEndpoint): readonly EndpointTool[] => endpoint.tools ?? [{ name: endpoint.tool }];

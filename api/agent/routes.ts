@@ -5,7 +5,7 @@ import { appendAudit } from '../../db/audit-log.js';
 import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
-import { AGENT_ENDPOINTS, type AgentEndpoint } from './endpoints.js';
+import { AGENT_ENDPOINTS, type AgentEndpoint, type AgentHandler } from './endpoints.js';
 import { openApiDocument } from './openapi.js';
 import { agentOf } from './principal.js';
 
@@ -30,16 +30,24 @@ function audited(endpoint: AgentEndpoint): Middleware {
   };
 }
 
+/**
+ * What runs for one endpoint, in order: scope guards, query or body validation, the audit entry, the handler. The
+ * router mounts it and the tool server (api/mcp) runs the same chain for a tool call, so the two cannot disagree.
+ */
+export function endpointChain(endpoint: AgentEndpoint & { handler: AgentHandler }): Middleware[] {
+  const chain: Middleware[] = [...scopeGuards(endpoint)];
+  if (endpoint.query) chain.push(validateQuery(endpoint.query));
+  if (endpoint.body) chain.push(validateBody(endpoint.body));
+  chain.push(audited(endpoint), endpoint.handler);
+  return chain;
+}
+
 export function agentRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>({ prefix: '/api/agent' });
   router.get('/openapi.json', (ctx) => { ctx.body = openApiDocument(ctx.deps.config.BASE_URL); });
   for (const endpoint of AGENT_ENDPOINTS) {
     if (!endpoint.handler) continue;
-    const chain: Middleware[] = [...scopeGuards(endpoint)];
-    if (endpoint.query) chain.push(validateQuery(endpoint.query));
-    if (endpoint.body) chain.push(validateBody(endpoint.body));
-    chain.push(audited(endpoint));
-    router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...chain, endpoint.handler);
+    router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...endpointChain({ ...endpoint, handler: endpoint.handler }));
   }
   return router;
 }

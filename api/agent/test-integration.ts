@@ -29,7 +29,11 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
 
 async function runTestIntegration(ctx: AppContext, appId: string, runId: string): Promise<TestIntegrationResult> {
   const workflowId = testIntegrationWorkflowId(appId, runId);
-  const run = startTestIntegration(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, runId }).then((h) => h.result());
+  const run = startTestIntegration(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, runId }).then((handle) => {
+    // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
+    ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
+    return handle.result();
+  });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError(`The test purchase is still being processed (workflow ${workflowId}); check GET /api/agent/apps/${appId}/verify-user-conversions?app_user_id=svc_test_${runId} shortly.`, 5)), ANSWER_WITHIN_MS);

@@ -1,0 +1,46 @@
+// The wire contract as the resource `svc://contract`: its version, the client API and webhook paths, the agent REST
+// spec link and the scopes. Paths are read from the routers that serve them and scopes from lib/scopes.ts, so the
+// document lists what this build serves, never a hand-kept copy (an endpoint of the spec not served yet is absent).
+import type { Router } from '@koa/router';
+import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
+import type { AppContext, RequestState } from '../context.js';
+import { sdkRoutes } from '../sdk/routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+
+/** Spec "Versioning": the current wire contract version (the agent OpenAPI document carries the same; tested). */
+export const WIRE_CONTRACT_VERSION = '1.6.0';
+
+interface RouteLine { method: string; path: string }
+
+/** Served routes of a router, in OpenAPI path form (`/api/webhooks/subprovider/{appId}`). */
+function routesOf(router: Router<RequestState, AppContext>): RouteLine[] {
+  return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD')
+    .map((method) => ({ method, path: String(layer.path).replace(/:(\w+)/g, '{$1}') })));
+}
+
+let served: { client: RouteLine[]; webhooks: RouteLine[] } | undefined;
+
+export function contractDocument(baseUrl: string): Record<string, unknown> {
+  served ??= { client: routesOf(sdkRoutes()), webhooks: routesOf(webhookRoutes()) };
+  return {
+    version: WIRE_CONTRACT_VERSION,
+    base_url: baseUrl,
+    client_api: {
+      base_url: `${baseUrl}/api`,
+      auth: 'Authorization: Bearer <SDK key, it_...>: one per app, public, only /api/sdk/* of its own app',
+      endpoints: served.client,
+    },
+    webhooks: {
+      auth: 'subscription provider: Authorization: Bearer <webhook secret, rc_webhook_...>; direct purchase: Bearer <app server API key>',
+      endpoints: served.webhooks,
+    },
+    agent_api: {
+      base_url: `${baseUrl}/api/agent`,
+      openapi: `${baseUrl}/api/agent/openapi.json`,
+      auth: 'Authorization: Bearer <agent key it_mcp_... or OAuth access token>',
+    },
+    tool_server: { url: `${baseUrl}/mcp`, transport: 'streamable-http, stateless', tools: 'svc://tools' },
+    scopes: [...SCOPES],
+    hard_denied: [...HARD_DENIED],
+  };
+}

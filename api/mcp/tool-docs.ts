@@ -1,0 +1,183 @@
+// What an agent reads about each account tool, keyed by tool name: a title, what the tool does, when to use it and
+// what to call next (spec: tool descriptions guide the agent through setup), plus the two annotations the HTTP method
+// cannot tell: whether a POST is idempotent and whether the tool reaches the open world. The endpoint table
+// (api/agent/endpoints.ts) stays the one list of tools; a test checks every tool there has an entry here.
+
+export interface ToolDoc {
+  title: string;
+  does: string;
+  when: string;
+  next: string;
+  /** A POST whose repetition with the same arguments changes nothing more (GET and PATCH are idempotent anyway). */
+  idempotent?: boolean;
+  /** Reaches systems outside this service's own data (the public store catalogue). */
+  openWorld?: boolean;
+}
+
+export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
+  svc_whoami: {
+    title: 'Who am I', does: 'Shows this credential: auth mode (agent_key or oauth), principal, granted and hard-denied scopes, organizations.',
+    when: 'to check which organization and scopes you are working with.', next: 'svc_doctor for a health check of every app.',
+  },
+  svc_doctor: {
+    title: 'Doctor', does: 'Diagnoses the credential and every app: auth mode, scopes, organizations, app count and per-app SDK-init freshness, with the problems found.',
+    when: 'first, at the start of any session; it needs no scope.', next: 'svc_provision when there is no app yet, else svc_integration_status for an app.',
+  },
+  svc_create_org: {
+    title: 'Create organization', does: 'Creates an organization owned by the human behind this credential (not reachable by this credential: working in it needs a new key or consent).',
+    when: 'only when the human asks for a separate organization.', next: 'ask the human for a key of the new organization.',
+  },
+  svc_search_store: {
+    title: 'Search app stores', does: 'Searches the public app store catalogue by words.', openWorld: true,
+    when: 'to find the store listing of the app being integrated.', next: 'svc_scrape_store for the listing, then svc_provision with its store URL.',
+  },
+  svc_scrape_store: {
+    title: 'Read store listing', does: 'Reads one public store listing (name, description, icon, URLs) by URL or numeric id.', openWorld: true,
+    when: 'to prefill the app name, description and store URL.', next: 'svc_check_slug, then svc_provision.',
+  },
+  svc_check_slug: {
+    title: 'Check slug', does: 'Tells whether a slug (the first path segment of referral links) is free, and why not.',
+    when: 'before choosing an app slug.', next: 'svc_provision with that slug.',
+  },
+  svc_provision: {
+    title: 'Provision app and campaign', idempotent: true,
+    does: 'Idempotently creates (or finds) the app with its SDK key and webhook secret and a campaign, and activates it when asked (activate needs the wallet minimum). The webhook secret is returned only when the app is created.',
+    when: 'to set up a new app in one call; repeating it answers the same ids.', next: 'svc_get_join_link to recruit a creator, then wire the SDK with the returned sdk_key and svc_test_integration.',
+  },
+  svc_regenerate_webhook_secret: {
+    title: 'Regenerate webhook secret', does: 'Issues a new webhook secret, returned once; the old one stops working and the webhook counts as connected again only after the provider sends with the new one.',
+    when: 'only when the secret was lost or leaked.', next: 'give the new secret to the human for the provider dashboard; svc_integration_status.',
+  },
+  svc_get_validation_status: {
+    title: 'Validation status', does: 'Shows the purchase-validation path per platform (subscription provider or store-direct) and its readiness.',
+    when: 'to decide how purchases reach the service.', next: 'svc_get_credential_upload_link for store-direct, else wire the provider webhook.',
+  },
+  svc_get_credential_upload_link: {
+    title: 'Credential upload link', does: 'Returns a short-lived signed link where a human uploads store credentials; secrets never pass through the agent.',
+    when: 'when a platform should validate purchases store-direct.', next: 'give the link to the human, then svc_validate_store_credentials.',
+  },
+  svc_set_apple_meta: {
+    title: 'Set Apple settings', does: 'Sets the non-secret Apple settings: issuer id, key id, environment, store app id, bundle id.',
+    when: 'before validating iOS store credentials.', next: 'svc_validate_store_credentials with platform ios.',
+  },
+  svc_validate_store_credentials: {
+    title: 'Green-check store credentials', idempotent: true, does: 'Runs the live check of the uploaded store credentials with the store; answers ok, failed or retryable.',
+    when: 'after the human uploaded credentials; repeat while retryable.', next: 'svc_activate_store_direct once the status is ok.',
+  },
+  svc_activate_store_direct: {
+    title: 'Activate store-direct', idempotent: true, does: 'Switches a platform to store-direct purchase validation (only after the green-check passed).',
+    when: 'after svc_validate_store_credentials answered ok.', next: 'svc_integration_status.',
+  },
+  svc_integration_status: {
+    title: 'Integration status', does: 'The 8-step integration checklist with evidence, next actions for open steps, attributed conversion count, campaign health and whether the app is live.',
+    when: 'to see what is left to do; poll it until live is true.', next: 'the call named in next_actions.',
+  },
+  svc_recent_events: {
+    title: 'Recent events', does: 'Lists recent SDK events and purchase webhooks with attribution flags, filterable by environment.',
+    when: 'to check the app and the provider are sending.', next: 'svc_verify_user_conversions for one user.',
+  },
+  svc_test_integration: {
+    title: 'Test integration', does: 'Pushes a sandbox INITIAL_PURCHASE through the real pipeline (a Temporal workflow) and reports the attribution; sends progress when asked and returns the workflow id. Needs an active campaign with at least one creator. No money moves.',
+    when: 'after a creator joined, to prove the pipeline end to end.', next: 'svc_verify_user_conversions with the returned app_user_id, then svc_integration_status.',
+  },
+  svc_verify_user_conversions: {
+    title: 'Verify user conversions', does: "Shows one app user's conversions and their attribution.",
+    when: 'to check a test or real purchase was attributed.', next: 'svc_integration_status.',
+  },
+  svc_list_apps: {
+    title: 'List apps', does: 'Lists the apps of the granted organizations.', when: 'to find an app id.', next: 'svc_get_app or svc_integration_status.',
+  },
+  svc_get_app: {
+    title: 'Get app', does: 'Reads one app: settings, slug, SDK key, validation providers.', when: 'to read an app before changing it.', next: 'svc_update_app.',
+  },
+  svc_update_app: {
+    title: 'Update app', does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field.', when: 'to fix app settings.', next: 'svc_get_app.',
+  },
+  svc_list_campaigns: {
+    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
+  },
+  svc_get_campaign: {
+    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, stats.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status.',
+  },
+  svc_update_campaign: {
+    title: 'Update campaign', does: 'Changes a campaign name, description or commission.', when: 'to adjust terms.', next: 'svc_get_campaign.',
+  },
+  svc_create_campaign: {
+    title: 'Create campaign', does: 'Creates a campaign of an app as DRAFT (public, private or invite_only).', when: 'for another campaign of an existing app.', next: 'svc_set_campaign_status to activate it.',
+  },
+  svc_set_campaign_status: {
+    title: 'Activate or pause campaign', idempotent: true, does: 'Activates (needs the wallet minimum: else a top-up hint) or pauses a campaign; re-setting the current status changes nothing.',
+    when: 'to start or stop attribution for a campaign.', next: 'svc_get_join_link after activation; svc_get_wallet_topup_link when refused for funds.',
+  },
+  svc_list_bonus_awards: {
+    title: 'List bonus awards', does: 'Lists milestone bonus awards with creator identity and fraud-aware progress.', when: 'to review earned awards.', next: 'svc_review_bonus_award.',
+  },
+  svc_review_bonus_award: {
+    title: 'Review bonus award', does: 'Approves (reserves the amount in the wallet) or voids an earned award, before payout only.', when: 'after checking an award.', next: 'svc_list_bonus_awards.',
+  },
+  svc_get_analytics_overview: {
+    title: 'App analytics', does: 'App overview for a period (production only).', when: 'to report how an app performs.', next: 'svc_get_campaign_funnel or svc_list_top_affiliates.',
+  },
+  svc_get_campaign_funnel: {
+    title: 'Campaign funnel', does: 'Clicks, installs, trials, conversions, revenue and commission of a campaign.', when: 'to find where a campaign loses users.', next: 'svc_get_daily_performance.',
+  },
+  svc_list_top_affiliates: {
+    title: 'Top creators', does: 'Ranks creators by results for a period.', when: 'to see who performs.', next: 'svc_list_affiliates.',
+  },
+  svc_get_daily_performance: {
+    title: 'Daily performance', does: 'Per-day performance of a campaign.', when: 'to see trends.', next: 'svc_get_campaign_funnel.',
+  },
+  svc_list_affiliates: {
+    title: 'List campaign creators', does: 'Lists the creators of a campaign with their codes.', when: 'to see who joined.', next: 'svc_invite_creator for more.',
+  },
+  svc_invite_creator: {
+    title: 'Invite creator', does: 'Invites one creator by email (PENDING, occupies a marketplace slot and one email of the daily budget).',
+    when: 'to recruit a known creator into a campaign.', next: 'svc_list_invitations; svc_get_wallet_topup_link when refused for capacity.',
+  },
+  svc_invite_creators_batch: {
+    title: 'Invite creators (batch)', does: 'Invites up to 100 creators at once with per-item results (partial success).',
+    when: 'to recruit several creators.', next: 'svc_list_invitations.',
+  },
+  svc_get_join_link: {
+    title: 'Join link', does: 'Returns the public join-page URL of a campaign (optionally in a language) and readiness warnings.',
+    when: 'to let creators join an active campaign themselves.', next: 'share the URL; after a creator joined, svc_test_integration.',
+  },
+  svc_list_invitations: {
+    title: 'List invitations', does: 'Lists invitations (default: pending).', when: 'to follow up on invitations.', next: 'svc_withdraw_invitation to free a slot.',
+  },
+  svc_withdraw_invitation: {
+    title: 'Withdraw invitation', does: 'Withdraws a pending invitation: its link stops admitting and its marketplace slot is freed.', when: 'to free capacity or cancel an invite.', next: 'svc_list_invitations.',
+  },
+  svc_list_free_codes: {
+    title: 'List free-access codes', does: 'Lists free-access (comp) codes of an app with seats and expiry.', when: 'to review comp access.', next: 'svc_create_free_code.',
+  },
+  svc_create_free_code: {
+    title: 'Create free-access code', does: 'Creates a free-access code (entitlement, duration, seats, expiry) granted by the service itself.', when: 'to give reviewers or partners access.', next: 'svc_list_free_codes.',
+  },
+  svc_list_assets: {
+    title: 'List assets', does: 'Lists marketing assets of an app, filterable by type and category.', when: 'to pick assets for creators.', next: 'svc_set_asset_featured.',
+  },
+  svc_set_asset_featured: {
+    title: 'Feature asset', idempotent: true, does: 'Features or unfeatures a marketing asset.', when: 'to highlight an asset for creators.', next: 'svc_list_assets.',
+  },
+  svc_get_asset_upload_link: {
+    title: 'Asset upload link', does: 'Returns a short-lived signed link where a human uploads marketing assets.', when: 'when the app needs assets.', next: 'give the link to the human; svc_list_assets.',
+  },
+  svc_get_wallet: {
+    title: 'Wallet', does: 'Read-only: balance, reserved, safe available, whether campaigns can be activated, invite capacity, auto-recharge.', when: 'before activating or inviting.', next: 'svc_get_wallet_topup_link when funds are short.',
+  },
+  svc_get_wallet_topup_link: {
+    title: 'Top-up link', does: 'Returns a short-lived signed link where the human tops up the wallet; no money moves here.', when: 'after a refusal for funds (402).', next: 'give the link to the human, then retry the refused call.',
+  },
+  svc_localize_campaign: {
+    title: 'Localize campaign', idempotent: true, does: 'Stores per-locale campaign copy (marked fresh against the current source text).', when: 'to reach creators in other languages.', next: 'svc_get_join_link with lang.',
+  },
+  svc_localize_app: {
+    title: 'Localize app', idempotent: true, does: 'Stores per-locale app name, description and tagline.', when: 'to localize the join page.', next: 'svc_get_join_link with lang.',
+  },
+};
+
+/** The tool description: what it does, when to use it, what to call next. */
+export function describeTool(doc: ToolDoc): string {
+  return `${doc.does} Use it ${doc.when} Next: ${doc.next}`;
+}

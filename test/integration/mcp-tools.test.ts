@@ -1,0 +1,139 @@
+// The live tool list, read with the official SDK client over HTTP, against the endpoint table
+// (api/agent/endpoints.ts): every row's tools with the row's scopes, honest annotations and an input schema merged
+// from the row's own JSON Schemas; the resources; and the registry seam (extra tools, svc://sdk/{platform}).
+import test from 'ava';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AGENT_ENDPOINTS, endpointTools } from '../../api/agent/endpoints.js';
+import { openApiDocument } from '../../api/agent/openapi.js';
+import type { ExtraTool } from '../../api/mcp/extra-tools.js';
+import { mcpRoutes } from '../../api/mcp/koa-mount.js';
+import { TOOL_DOCS } from '../../api/mcp/tool-docs.js';
+import { SCOPES } from '../../lib/scopes.js';
+import { connectMcp, ok, readJsonResource, textOf } from '../helpers/mcp.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
+
+// Shaped like the SDK registry's error (another branch): recognised by its `fields`, not by its class.
+class RegistryInputError extends Error {
+  constructor(readonly fields: { loc: string[]; msg: string; type: string }[]) { super('invalid input'); }
+}
+
+const guideTool: ExtraTool = {
+  name: 'svc_test_sdk_guide',
+  title: 'SDK guide (test)',
+  description: 'Stands in for a registry tool.',
+  inputSchema: { type: 'object', properties: { platform: { type: 'string' } }, required: ['platform'] },
+  outputSchema: { type: 'object', properties: { platform: { type: 'string' }, init_url: { type: 'string' } } },
+  run(input, ctx) {
+    if (input.platform !== 'ios') throw new RegistryInputError([{ loc: ['platform'], msg: "unknown platform 'x'", type: 'enum' }]);
+    return { platform: 'ios', init_url: `${ctx.baseUrl}/api/sdk/init` };
+  },
+};
+
+const { h, seed } = useSeededHarness(test, {
+  worker: false,
+  mount: (app) => {
+    const seam = mcpRoutes({ path: '/mcp-seam', extraTools: [guideTool], sdkResource: (platform, ctx) => (platform === 'ios' ? { platform, base_url: ctx.baseUrl } : undefined) });
+    app.use(seam.routes());
+  },
+});
+
+// Independent of the side table on purpose: changing an annotation must change this test too.
+const IDEMPOTENT_POSTS = ['svc_provision', 'svc_set_campaign_status', 'svc_set_asset_featured', 'svc_validate_store_credentials', 'svc_activate_store_direct', 'svc_localize_campaign', 'svc_localize_app'];
+const OPEN_WORLD = ['svc_search_store', 'svc_scrape_store'];
+
+async function listTools(path = '/mcp'): Promise<Map<string, Tool>> {
+  const mcp = await connectMcp(h().baseUrl, seed.agent_key, path);
+  try {
+    return new Map((await mcp.client.listTools()).tools.map((t) => [t.name, t]));
+  } finally {
+    await mcp.close();
+  }
+}
+
+test('every endpoint row serves its tools with the row scopes, honest annotations and merged input schema', async (t) => {
+  const tools = await listTools();
+  const expected = AGENT_ENDPOINTS.filter((e) => e.handler).flatMap((e) => endpointTools(e).map((tool) => ({ e, tool })));
+  for (const { e, tool } of expected) {
+    const listed = tools.get(tool.name);
+    if (!listed) { t.fail(`${tool.name} (${e.method} ${e.path}) is not listed`); continue; }
+    t.deepEqual(listed._meta?.['svc/scopes'], [...e.scopes], tool.name);
+    t.is(listed._meta?.['svc/endpoint'], `${e.method.toUpperCase()} /api/agent${e.path}`);
+    t.like(listed.annotations, {
+      readOnlyHint: e.method === 'get', destructiveHint: false,
+      idempotentHint: e.method !== 'post' || IDEMPOTENT_POSTS.includes(tool.name), openWorldHint: OPEN_WORLD.includes(tool.name),
+    }, tool.name);
+    t.truthy(TOOL_DOCS[tool.name], `${tool.name} has a description entry`);
+    t.regex(listed.description ?? '', /Use it .+ Next: /, tool.name);
+    t.is(listed.outputSchema?.type, 'object');
+    const schema = listed.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[] };
+    t.is(schema.type, 'object');
+    for (const [, param] of e.path.matchAll(/\{(\w+)\}/g)) t.true(schema.required?.includes(param!), `${tool.name} requires ${param}`);
+    const query = (e.query ?? {}) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const name of Object.keys(query.properties ?? {})) t.deepEqual(schema.properties[name], query.properties![name], `${tool.name}.${name}`);
+    for (const name of query.required ?? []) t.true(schema.required?.includes(name));
+    const body = (e.body ?? {}) as { properties?: Record<string, unknown> };
+    for (const name of tool.bodyFields ?? Object.keys(body.properties ?? {})) t.deepEqual(schema.properties[name], body.properties![name], `${tool.name}.${name}`);
+  }
+  t.deepEqual([...tools.keys()].sort(), expected.map((x) => x.tool.name).sort(), 'no tool without a row, no row without its tools');
+  t.is(tools.size, 46, 'account tools: 45 endpoint rows, the invite row serving two');
+  t.log(`account tools: ${tools.size}`);
+});
+
+test('the invite row serves a single and a batch tool; withdraw has its own', async (t) => {
+  const tools = await listTools();
+  const single = tools.get('svc_invite_creator')!.inputSchema as { properties: object; required: string[] };
+  const batch = tools.get('svc_invite_creators_batch')!.inputSchema as { properties: object; required: string[] };
+  t.deepEqual(single.required, ['campaign_id', 'email']);
+  t.deepEqual(Object.keys(single.properties).sort(), ['campaign_id', 'email', 'lang', 'message', 'name']);
+  t.deepEqual(batch.required, ['campaign_id', 'creators']);
+  t.deepEqual(Object.keys(batch.properties).sort(), ['campaign_id', 'creators']);
+  t.deepEqual(tools.get('svc_withdraw_invitation')!._meta?.['svc/endpoint'], 'POST /api/agent/invitations/{invitation_id}/withdraw');
+});
+
+test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, the agent REST spec link and the scopes', async (t) => {
+  const mcp = await connectMcp(h().baseUrl, seed.agent_key);
+  try {
+    const { resources } = await mcp.client.listResources();
+    t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract']);
+    t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates, [], 'no registry reader on this server: no template');
+    const listed = (await mcp.client.listTools()).tools;
+    const toolsDoc = await readJsonResource(mcp.client, 'svc://tools');
+    t.deepEqual(toolsDoc.tools, listed);
+
+    const contract = await readJsonResource(mcp.client, 'svc://contract');
+    t.is(contract.version, '1.6.0');
+    t.is(contract.version, (openApiDocument(h().baseUrl).info as { version: string }).version);
+    t.is(contract.agent_api.openapi, `${h().baseUrl}/api/agent/openapi.json`);
+    t.deepEqual(contract.scopes, [...SCOPES]);
+    t.deepEqual(contract.client_api.endpoints.find((r: { path: string }) => r.path === '/api/sdk/init'), { method: 'POST', path: '/api/sdk/init' });
+    t.true(contract.webhooks.endpoints.some((r: { path: string }) => r.path === '/api/webhooks/subprovider/{appId}'));
+    t.true(contract.hard_denied.includes('money:write'));
+
+    const missing = await t.throwsAsync(mcp.client.readResource({ uri: 'svc://nope' }));
+    t.regex(missing.message, /Resource not found/);
+  } finally {
+    await mcp.close();
+  }
+});
+
+test('the registry seam: extra tools are listed and run, a fields error is a tool error listing them, svc://sdk/{platform} reads through the given function', async (t) => {
+  const tools = await listTools('/mcp-seam');
+  t.is(tools.size, 47);
+  t.like(tools.get('svc_test_sdk_guide'), { title: 'SDK guide (test)', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } });
+
+  const mcp = await connectMcp(h().baseUrl, seed.agent_key, '/mcp-seam');
+  try {
+    t.deepEqual(ok(await mcp.call('svc_test_sdk_guide', { platform: 'ios' })), { platform: 'ios', init_url: `${h().baseUrl}/api/sdk/init` });
+    const bad = await mcp.call('svc_test_sdk_guide', { platform: 'x' });
+    t.true(bad.isError);
+    t.regex(textOf(bad), /platform: unknown platform 'x' \(enum\)/);
+    t.deepEqual((bad.structuredContent as any).error.detail, [{ loc: ['platform'], msg: "unknown platform 'x'", type: 'enum' }]);
+
+    t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
+    const guide = await readJsonResource(mcp.client, 'svc://sdk/ios');
+    t.deepEqual(guide, { platform: 'ios', base_url: h().baseUrl });
+    await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });
+  } finally {
+    await mcp.close();
+  }
+});
