@@ -10,6 +10,7 @@ import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
 import { mcpRoutes } from './mcp/koa-mount.js';
+import { readSdkResource, registryTools } from './mcp/registry.js';
 import { publicRoutes } from './public/routes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
@@ -37,7 +38,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes(), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

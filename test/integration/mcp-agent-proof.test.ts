@@ -31,8 +31,11 @@ test('an agent key alone takes a new app from nothing to live through MCP tools'
     const { app_id: appId, campaign_id: campaignId, sdk_key: sdkKey, webhook_secret: webhookSecret } = provisioned;
     t.truthy(webhookSecret, 'returned once, on creation, as by REST');
 
-    // TODO(merge with the SDK registry branch): call svc_scaffold_full here (the app's install + init + attribution +
-    // purchase code for its stack) before wiring the app side below.
+    // The app's code for its stack, pointing at this server with the app's own SDK key.
+    const scaffold = ok(await mcp.call('svc_scaffold_full', { sdk: 'react-native', sdk_key: sdkKey }));
+    const scaffoldCode = (scaffold.files as { code: string }[]).map((f) => f.code).join('\n');
+    t.true(scaffoldCode.includes(`${h().baseUrl}/api`), 'the scaffold points at this server');
+    t.true(scaffoldCode.includes(sdkKey as string), 'with the provisioned SDK key');
 
     const join = ok(await mcp.call('svc_get_join_link', { campaign_id: campaignId }));
     t.true(join.ready, JSON.stringify(join.warnings));

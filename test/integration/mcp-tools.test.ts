@@ -9,6 +9,7 @@ import type { ExtraTool } from '../../api/mcp/extra-tools.js';
 import { mcpRoutes } from '../../api/mcp/koa-mount.js';
 import { TOOL_DOCS } from '../../api/mcp/tool-docs.js';
 import { SCOPES } from '../../lib/scopes.js';
+import { REGISTRY_TOOLS } from '../../sdk-registry/tools.js';
 import { connectMcp, ok, readJsonResource, textOf } from '../helpers/mcp.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
@@ -36,6 +37,24 @@ const { h, seed } = useSeededHarness(test, {
     app.use(seam.routes());
   },
 });
+
+// The spec's tool names ("Agent REST API" tool column, "Tools with no account endpoint"), written out here on purpose,
+// plus svc_withdraw_invitation for the withdraw endpoint the invitation states imply.
+const SPEC_TOOLS = [
+  'svc_whoami', 'svc_doctor', 'svc_create_org', 'svc_search_store', 'svc_scrape_store', 'svc_check_slug', 'svc_provision',
+  'svc_regenerate_webhook_secret', 'svc_get_validation_status', 'svc_get_credential_upload_link', 'svc_set_apple_meta',
+  'svc_validate_store_credentials', 'svc_activate_store_direct', 'svc_integration_status', 'svc_recent_events', 'svc_test_integration',
+  'svc_verify_user_conversions', 'svc_list_apps', 'svc_get_app', 'svc_update_app', 'svc_list_campaigns', 'svc_get_campaign',
+  'svc_update_campaign', 'svc_create_campaign', 'svc_set_campaign_status', 'svc_list_bonus_awards', 'svc_review_bonus_award',
+  'svc_get_analytics_overview', 'svc_get_campaign_funnel', 'svc_list_top_affiliates', 'svc_get_daily_performance', 'svc_list_affiliates',
+  'svc_invite_creator', 'svc_invite_creators_batch', 'svc_get_join_link', 'svc_list_invitations', 'svc_list_free_codes',
+  'svc_create_free_code', 'svc_list_assets', 'svc_set_asset_featured', 'svc_get_asset_upload_link', 'svc_get_wallet',
+  'svc_get_wallet_topup_link', 'svc_localize_campaign', 'svc_localize_app',
+  'svc_list_sdks', 'svc_recommend_sdk', 'svc_recommend_validation', 'svc_explain_contract', 'svc_scaffold_install', 'svc_scaffold_init',
+  'svc_scaffold_attribution', 'svc_scaffold_manual_code', 'svc_scaffold_report_purchase', 'svc_scaffold_full',
+  'svc_recommend_validation_for_platforms',
+  'svc_withdraw_invitation',
+];
 
 // Independent of the side table on purpose: changing an annotation must change this test too.
 const IDEMPOTENT_POSTS = ['svc_provision', 'svc_set_campaign_status', 'svc_set_asset_featured', 'svc_validate_store_credentials', 'svc_activate_store_direct', 'svc_localize_campaign', 'svc_localize_app'];
@@ -74,9 +93,20 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
     const body = (e.body ?? {}) as { properties?: Record<string, unknown> };
     for (const name of tool.bodyFields ?? Object.keys(body.properties ?? {})) t.deepEqual(schema.properties[name], body.properties![name], `${tool.name}.${name}`);
   }
-  t.deepEqual([...tools.keys()].sort(), expected.map((x) => x.tool.name).sort(), 'no tool without a row, no row without its tools');
-  t.is(tools.size, 46, 'account tools: 45 endpoint rows, the invite row serving two');
-  t.log(`account tools: ${tools.size}`);
+  const registry = REGISTRY_TOOLS.map((x) => x.name);
+  t.deepEqual([...tools.keys()].filter((name) => !registry.includes(name)).sort(), expected.map((x) => x.tool.name).sort(), 'no account tool without a row, no row without its tools');
+  t.is(expected.length, 46, 'account tools: 45 endpoint rows, the invite row serving two');
+  t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
+});
+
+test('the live list is the spec\'s tool set: every named tool, account and registry, and nothing else', async (t) => {
+  const tools = await listTools();
+  for (const name of SPEC_TOOLS) t.true(tools.has(name), `${name} is served`);
+  t.deepEqual([...tools.keys()].filter((n) => !SPEC_TOOLS.includes(n)), [], 'no tool the spec does not name');
+  for (const tool of REGISTRY_TOOLS) {
+    t.like(tools.get(tool.name), { annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } }, tool.name);
+    t.deepEqual(tools.get(tool.name)!.inputSchema, tool.inputSchema, tool.name);
+  }
 });
 
 test('the invite row serves a single and a batch tool; withdraw has its own', async (t) => {
@@ -95,7 +125,10 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
   try {
     const { resources } = await mcp.client.listResources();
     t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract']);
-    t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates, [], 'no registry reader on this server: no template');
+    t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
+    const rn = await readJsonResource(mcp.client, 'svc://sdk/react-native');
+    t.like(rn, { version: '1.6.1' });
+    await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });
     const listed = (await mcp.client.listTools()).tools;
     const toolsDoc = await readJsonResource(mcp.client, 'svc://tools');
     t.deepEqual(toolsDoc.tools, listed);
