@@ -30,6 +30,7 @@ import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeatu
 import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from './bonus-awards.js';
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
 import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from './free-codes.js';
+import { setupSubproviderBody, setupSubproviderHandler } from './setup-subprovider.js';
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
 
@@ -67,6 +68,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/apps/check-slug/{slug}', 'svc_check_slug', ['apps:read'], 'Whether a slug is free for referral links', { handler: checkSlugHandler }),
   e('post', '/provision', 'svc_provision', ['apps:write', 'campaigns:write'], 'Idempotent: organization, app with keys and webhook secret, campaign, activation', { handler: provisionHandler, body: provisionBody }),
   e('post', '/apps/{app_id}/regenerate-webhook-secret', 'svc_regenerate_webhook_secret', ['apps:write'], 'New webhook secret, returned once; the old one dies', { handler: regenerateWebhookSecretHandler }),
+  e('post', '/apps/{app_id}/setup-subprovider', 'svc_setup_subprovider', ['apps:write'], 'Wire the subscription-provider webhook (autowire with the stored provider key, else dashboard steps); webhook URL and subscriber attributes', { handler: setupSubproviderHandler, body: setupSubproviderBody }),
   e('get', '/apps/{app_id}/validation-status', 'svc_get_validation_status', ['apps:read'], 'Purchase-validation path per platform', { handler: validationStatusHandler }),
   e('post', '/apps/{app_id}/credential-setup-link', 'svc_get_credential_upload_link', ['apps:write'], 'Signed link for a human to upload store credentials', { handler: credentialLinkHandler, body: credentialLinkBody }),
   e('patch', '/apps/{app_id}/apple-meta', 'svc_set_apple_meta', ['apps:write'], 'Non-secret Apple settings', { handler: setAppleMeta, body: appleMetaBody }),

@@ -20,7 +20,7 @@ export const topupLinkBody = {
 
 export const credentialLinkBody = {
   type: 'object', additionalProperties: false, required: ['platform'],
-  properties: { platform: { type: 'string', enum: ['ios', 'android'] } },
+  properties: { platform: { type: 'string', enum: ['ios', 'android', 'subprovider'], description: "Store credentials (ios, android) or the subscription provider's secret API key (subprovider)" } },
 } as const;
 
 function link(ctx: AppContext, purpose: LinkPurpose, org: string, app?: string, extra?: Record<string, string>) {

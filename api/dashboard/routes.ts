@@ -1,13 +1,16 @@
 // The dashboard pages behind the agent's signed links (lib/signed-links.ts): GET /dashboard/links/{purpose} checks
 // signature, purpose, expiry and single use before showing anything; a bad link gets a clear refusal page (401
 // tampered or wrong purpose, 410 expired or used). The full pages come with the dashboard work; this one is minimal.
-// The credential-upload URL also takes POST with JSON (CONTRACT.md "Store credential upload"): the credential is
-// stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer never echoes the secret.
+// The credential-upload URL also takes POST with JSON (CONTRACT.md "Store credential upload"; a third kind,
+// `{"platform": "subprovider", "secret_api_key": "sk_..."}`, holds the subscription provider's key for the webhook
+// autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
+// never echoes the secret.
 import { Router } from '@koa/router';
 import { createPrivateKey } from 'node:crypto';
 import { isSignedLinkUsed, spendSignedLink } from '../../db/signed-links.js';
 import { findApp } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
+import type { CredentialPlatform } from '../../schema/types.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError, type FieldProblem } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { verifySignedLink, type LinkClaims, type LinkPurpose } from '../../lib/signed-links.js';
@@ -52,6 +55,7 @@ async function showLinkPage(ctx: AppContext): Promise<void> {
   const lines = [`<h1>${escapeHtml(TITLES[purpose])}</h1>`, `<p class="muted">Organization ${escapeHtml(org)}${app ? `, app ${escapeHtml(app)}` : ''}</p>`];
   if (extra?.amount_usd) lines.push(`<p>Suggested amount: $${escapeHtml(extra.amount_usd)}</p>`);
   if (extra?.platform) lines.push(`<p>Platform: ${escapeHtml(extra.platform)}</p>`);
+  if (extra?.platform === 'subprovider') lines.push("<p>Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service uses it to wire its webhook; it is stored encrypted and never shown again.</p>");
   lines.push(`<p>This link is valid until ${escapeHtml(new Date(exp * 1000).toISOString())} and works once.</p>`);
   sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', body: lines.join('\n') });
 }
@@ -61,7 +65,12 @@ async function showLinkPage(ctx: AppContext): Promise<void> {
 const bad = (field: string, msg: string): FieldProblem => ({ loc: ['body', field], msg, type: 'value_error' });
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-interface Parsed { platform: 'ios' | 'android'; secret: string; meta: Record<string, string | null> }
+interface Parsed { platform: CredentialPlatform; secret: string; meta: Record<string, string | null> }
+
+const PARSERS: Record<CredentialPlatform, (b: Record<string, unknown>) => Parsed> = {
+  ios: (b) => parseIos(b), android: (b) => parseAndroid(b), subprovider: (b) => parseSubprovider(b),
+};
+const isCredentialPlatform = (v: unknown): v is CredentialPlatform => typeof v === 'string' && Object.hasOwn(PARSERS, v);
 
 function parseIos(b: Record<string, unknown>): Parsed {
   const problems: FieldProblem[] = [];
@@ -113,6 +122,19 @@ function parseAndroid(b: Record<string, unknown>): Parsed {
   return { platform: 'android', secret: JSON.stringify(account), meta: { package_name: packageName! } };
 }
 
+/** The subscription provider's secret REST key (`sk_...`; the public SDK keys have other prefixes). No live check here:
+ * svc_setup_subprovider uses it and reports a refused key. */
+function parseSubprovider(b: Record<string, unknown>): Parsed {
+  const key = str(b.secret_api_key);
+  if (!key || !/^sk_[A-Za-z0-9_-]{8,200}$/.test(key)) {
+    const publicKey = key !== undefined && /^(appl|goog|amzn|strp|rcb|test)_/.test(key);
+    throw new ValidationError([bad('secret_api_key', publicKey
+      ? 'That is a public SDK key: paste the secret API key (sk_...) from the project\'s API keys page'
+      : "The subscription provider's secret API key: sk_ followed by 8 to 200 letters, digits, _ or -")]);
+  }
+  return { platform: 'subprovider', secret: key, meta: {} };
+}
+
 async function uploadCredential(ctx: AppContext): Promise<void> {
   if (ctx.params.purpose !== 'credential-upload') throw new AppError(405, 'Only the credential-upload link takes POST.');
   const checked = await checkLink(ctx);
@@ -124,11 +146,11 @@ async function uploadCredential(ctx: AppContext): Promise<void> {
   const body = ctx.state.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Send a JSON object.');
   const b = body as Record<string, unknown>;
-  if (b.platform !== 'ios' && b.platform !== 'android') throw new ValidationError([bad('platform', "Either 'ios' or 'android'")]);
+  if (!isCredentialPlatform(b.platform)) throw new ValidationError([bad('platform', "One of 'ios', 'android', 'subprovider'")]);
   if (claims.extra?.platform && claims.extra.platform !== b.platform) {
     throw new ValidationError([bad('platform', `This link is for ${claims.extra.platform} credentials`)]);
   }
-  const parsed = b.platform === 'ios' ? parseIos(b) : parseAndroid(b);
+  const parsed = PARSERS[b.platform](b);
   const app = claims.app ? await findApp(ctx.deps.db, claims.app) : undefined;
   if (!app || app.org_id !== claims.org) throw new AppError(410, 'The app of this link no longer exists.');
   const stored = await ctx.deps.db.transaction(async (trx) => {
