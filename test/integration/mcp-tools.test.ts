@@ -52,7 +52,7 @@ const SPEC_TOOLS = [
   'svc_get_wallet_topup_link', 'svc_localize_campaign', 'svc_localize_app',
   'svc_list_sdks', 'svc_recommend_sdk', 'svc_recommend_validation', 'svc_explain_contract', 'svc_scaffold_install', 'svc_scaffold_init',
   'svc_scaffold_attribution', 'svc_scaffold_manual_code', 'svc_scaffold_report_purchase', 'svc_scaffold_full',
-  'svc_recommend_validation_for_platforms',
+  'svc_recommend_validation_for_platforms', 'svc_setup_subprovider',
   'svc_withdraw_invitation',
 ];
 
@@ -95,7 +95,7 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
   }
   const registry = REGISTRY_TOOLS.map((x) => x.name);
   t.deepEqual([...tools.keys()].filter((name) => !registry.includes(name)).sort(), expected.map((x) => x.tool.name).sort(), 'no account tool without a row, no row without its tools');
-  t.is(expected.length, 46, 'account tools: 45 endpoint rows, the invite row serving two');
+  t.is(expected.length, 47, 'account tools: 46 endpoint rows (45 of the spec + setup-subprovider), the invite row serving two');
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
 
@@ -151,7 +151,7 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
 
 test('the registry seam: extra tools are listed and run, a fields error is a tool error listing them, svc://sdk/{platform} reads through the given function', async (t) => {
   const tools = await listTools('/mcp-seam');
-  t.is(tools.size, 47);
+  t.is(tools.size, 48);
   t.like(tools.get('svc_test_sdk_guide'), { title: 'SDK guide (test)', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } });
 
   const mcp = await connectMcp(h().baseUrl, seed.agent_key, '/mcp-seam');
