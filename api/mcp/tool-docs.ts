@@ -52,6 +52,10 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Validation status', does: 'Shows the purchase-validation path per platform (subscription provider or store-direct) and its readiness.',
     when: 'to decide how purchases reach the service.', next: 'svc_get_credential_upload_link for store-direct, else wire the provider webhook.',
   },
+  svc_setup_subprovider: {
+    title: 'Wire the subscription provider', does: 'Wires the provider webhook automatically through the provider\'s REST API with the app\'s stored provider key (a new webhook secret goes straight to the provider), or answers numbered dashboard steps; always the webhook URL and the two subscriber attributes.',
+    when: 'once per app on the subscription-provider path, after the human uploaded the provider key (platform subprovider) if autowiring is wanted.', next: 'svc_integration_status; if it returned steps, hand them to the human.',
+  },
   svc_get_credential_upload_link: {
     title: 'Credential upload link', does: 'Returns a short-lived signed link where a human uploads store credentials; secrets never pass through the agent.',
     when: 'when a platform should validate purchases store-direct.', next: 'give the link to the human, then svc_validate_store_credentials.',
