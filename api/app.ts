@@ -11,6 +11,7 @@ import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
 import { mcpRoutes } from './mcp/koa-mount.js';
 import { readSdkResource, registryTools } from './mcp/registry.js';
+import { paymentRoutes } from './payments/routes.js';
 import { publicRoutes } from './public/routes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
@@ -38,7 +39,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

@@ -103,3 +103,29 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
   }
   return reversal!;
 }
+
+/**
+ * Catch-up after money arrived, in the caller's transaction under the organization lock: production commissions
+ * recorded `unfunded` are reserved oldest first while the safe balance covers each; the first that does not fit
+ * stops the pass (an older commission is never skipped for a smaller newer one). Returns how many were funded.
+ */
+export async function fundUnfundedCommissions(trx: Knex.Transaction, orgId: string): Promise<number> {
+  let { safeAvailableMicros } = await lockOrganization(trx, orgId);
+  const waiting = await trx('commissions').where({ org_id: orgId, status: 'unfunded', kind: 'earn', environment: 'PRODUCTION' }).whereNull('reversed_at')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]).forUpdate().select<CommissionRow[]>('*');
+  let funded = 0;
+  for (const c of waiting) {
+    const reserve = c.commission_micros + c.platform_fee_micros;
+    if (reserve > safeAvailableMicros) break;
+    await trx('commissions').where('id', c.id).update({ status: 'reserved' });
+    if (reserve > 0) {
+      await appendLedgerEntry(trx, {
+        orgId, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: reserve,
+        idempotencyKey: `reserve:${c.id}`, commissionId: c.id, memo: 'commission + platform fee (funded after top-up)', createdBy: 'catch-up',
+      });
+    }
+    safeAvailableMicros -= reserve;
+    funded++;
+  }
+  return funded;
+}

@@ -22,6 +22,8 @@ export interface Page {
   script?: string;
   /** Extra origin the script may fetch from (the join page posts to BASE_URL). */
   connectSrc?: string;
+  /** Where the page's forms may post (and be redirected): none unless given, e.g. "'self' https://checkout.stripe.com". */
+  formAction?: string;
 }
 
 const STYLE = `
@@ -56,8 +58,8 @@ ${page.body}
 `;
 }
 
-/** Nothing but our own inline style and script may run; the page may only talk to `connectSrc`. */
-export function pageSecurityPolicy(nonce: string, connectSrc?: string): string {
+/** Nothing but our own inline style and script may run; the page may only talk to `connectSrc`, post to `formAction`. */
+export function pageSecurityPolicy(nonce: string, connectSrc?: string, formAction?: string): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
@@ -65,7 +67,7 @@ export function pageSecurityPolicy(nonce: string, connectSrc?: string): string {
     `connect-src 'self'${connectSrc ? ` ${connectSrc}` : ''}`,
     "img-src 'none'",
     "base-uri 'none'",
-    "form-action 'none'",
+    `form-action ${formAction ?? "'none'"}`,
     "frame-ancestors 'none'",
   ].join('; ');
 }

@@ -113,6 +113,11 @@ export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment');
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
+export const PAYMENT_PROVIDERS = values('test', 'stripe');
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+export const PAYMENT_STATUSES = values('pending', 'succeeded', 'failed');
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
 export const BONUS_AWARD_STATUSES = values('earned', 'approved', 'voided', 'paid');
 export type BonusAwardStatus = (typeof BONUS_AWARD_STATUSES)[number];
 
@@ -374,6 +379,13 @@ export interface SignedLinkUseRow {
   nonce: string; purpose: string; org_id: string | null; used_at: Date; expires_at: Date | null;
 }
 
+// ---- payments (migration 0016) --------------------------------------------------------------------------------
+export interface PaymentRow {
+  id: string; org_id: string; provider: PaymentProviderName; external_id: string | null; amount_micros: Micros; currency: string;
+  status: PaymentStatus; confirm_token_hash: string | null; link_nonce: string | null; credited_micros: Micros | null;
+  failure: string | null; created_at: Date; credited_at: Date | null;
+}
+
 /** Table name -> row type, for typed knex access: knex<TableRows['apps']>('apps'). */
 export interface TableRows {
   users: UserRow; organizations: OrganizationRow; memberships: MembershipRow; sessions: SessionRow;
@@ -389,5 +401,5 @@ export interface TableRows {
   commissions: CommissionRow; bonus_awards: BonusAwardRow; wallet_ledger: LedgerEntryRow;
   agent_keys: AgentKeyRow; oauth_clients: OauthClientRow; oauth_grants: OauthGrantRow; oauth_store: OauthStoreRow;
   audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;
-  assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow;
+  assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow; payments: PaymentRow;
 }

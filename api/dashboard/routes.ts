@@ -7,46 +7,23 @@
 // never echoes the secret.
 import { Router } from '@koa/router';
 import { createPrivateKey } from 'node:crypto';
-import { isSignedLinkUsed, spendSignedLink } from '../../db/signed-links.js';
+import { spendSignedLink } from '../../db/signed-links.js';
 import { findApp } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import type { CredentialPlatform } from '../../schema/types.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError, type FieldProblem } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
-import { verifySignedLink, type LinkClaims, type LinkPurpose } from '../../lib/signed-links.js';
+import type { LinkPurpose } from '../../lib/signed-links.js';
 import type { AppContext, RequestState } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
+import { checkLink, refuse } from './link-check.js';
 
 const TITLES: Record<LinkPurpose, string> = {
   'wallet-topup': 'Top up your wallet',
   'credential-upload': 'Upload store credentials',
   'asset-upload': 'Upload marketing assets',
 };
-
-type Checked = { ok: true; claims: LinkClaims } | { ok: false; status: 401 | 410 | 503; message: string };
-
-async function checkLink(ctx: AppContext): Promise<Checked> {
-  const masterKey = ctx.deps.config.SVC_MASTER_KEY;
-  if (!masterKey) return { ok: false, status: 503, message: 'Signed links are not configured on this server.' };
-  const result = verifySignedLink(masterKey, ctx.params.purpose as string, ctx.query);
-  if (!result.ok) {
-    if (result.reason === 'expired') return { ok: false, status: 410, message: 'This link has expired. Links are valid for 15 minutes: ask for a new one.' };
-    if (result.reason === 'wrong_purpose') return { ok: false, status: 401, message: 'This link was issued for a different page and cannot be used here.' };
-    return { ok: false, status: 401, message: 'This link is invalid: it was altered or is incomplete. Ask for a new one.' };
-  }
-  if (await isSignedLinkUsed(ctx.deps.db, result.claims.nonce)) {
-    return { ok: false, status: 410, message: 'This link has already been used. Links work once: ask for a new one.' };
-  }
-  return result;
-}
-
-function refuse(ctx: AppContext, status: number, message: string): void {
-  sendPage(ctx, status, {
-    title: 'Link refused', lang: 'en',
-    body: `<h1>This link cannot be used</h1>\n<p class="error">${escapeHtml(message)}</p>`,
-  });
-}
 
 async function showLinkPage(ctx: AppContext): Promise<void> {
   const checked = await checkLink(ctx);

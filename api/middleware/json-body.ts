@@ -1,5 +1,6 @@
 // Reads a JSON body for methods that carry one. Not JSON (or not an object/array) is 400; too large is 413.
-// Content-Type is not trusted: SDKs in the wild send JSON as text/plain, so every body is parsed as JSON.
+// Content-Type is not trusted: SDKs in the wild send JSON as text/plain, so every body is parsed as JSON, except
+// the url-encoded forms of the dashboard's pages.
 import { BadRequestError, AppError, ValidationError } from '../../lib/errors.js';
 import { findUnstorable } from '../../lib/storable.js';
 import type { Middleware } from '../context.js';
@@ -14,6 +15,11 @@ export const jsonBody: Middleware = async (ctx, next) => {
   ctx.state.rawBody = raw;
   if (raw.length === 0) {
     ctx.state.body = undefined;
+    return next();
+  }
+  // The dashboard's HTML forms post url-encoded fields (pages work without JavaScript).
+  if (ctx.path.startsWith('/dashboard/') && ctx.request.is('application/x-www-form-urlencoded')) {
+    ctx.state.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
     return next();
   }
   try {

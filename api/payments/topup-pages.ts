@@ -1,0 +1,142 @@
+// The pages behind the agent's signed top-up link (POST /api/agent/wallet/topup-link): the human picks an amount
+// and pays through the configured provider. GET shows the form; POST spends the link and starts the payment (Stripe:
+// a redirect to Checkout; test mode: a confirmation page); the wallet is credited only when the payment is
+// confirmed (test mode: the confirmation form; Stripe: its signed webhook, never the redirect back).
+import { PaymentProviderError } from '../../clients/payments/provider.js';
+import { creditPayment, findPayment, markPaymentFailed, setPaymentExternalId, startPayment } from '../../db/payments.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { generateToken, hashToken, tokenMatchesHash } from '../../lib/credentials.js';
+import { AppError, NotFoundError } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/html.js';
+import { formatUsd, toMicros } from '../../lib/money.js';
+import type { PaymentRow } from '../../schema/types.js';
+import type { AppContext } from '../context.js';
+import { checkLink, refuse } from '../dashboard/link-check.js';
+import { sendPage } from '../send-page.js';
+import { formActionOf, paymentProviderOf } from './provider-of.js';
+
+const PURPOSE = 'wallet-topup';
+const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
+
+function amountProblem(raw: unknown, min: number, max: number): string | undefined {
+  if (typeof raw !== 'string' || !AMOUNT.test(raw.trim())) return 'Enter an amount in US dollars, e.g. 250 or 99.50';
+  const usd = Number(raw);
+  if (usd < min || usd > max) return `The amount must be between ${formatUsd(min * 1e6)} and ${formatUsd(max * 1e6)}`;
+  return undefined;
+}
+
+function formPage(ctx: AppContext, status: number, opts: { org: string; label: string; amount: string; error?: string; walletLine: string; formAction: string }): void {
+  const { TOPUP_MIN_USD: min, TOPUP_MAX_USD: max } = ctx.deps.config;
+  const error = opts.error ? `<p class="error" role="alert">amount_usd: ${escapeHtml(opts.error)}</p>` : '';
+  sendPage(ctx, status, {
+    title: 'Top up your wallet', lang: 'en', formAction: opts.formAction,
+    body: `<h1>Top up your wallet</h1>
+<p class="muted">Organization ${escapeHtml(opts.org)}. ${escapeHtml(opts.walletLine)}</p>
+<p><strong>${escapeHtml(opts.label)}</strong></p>
+${error}
+<form method="post" action="${escapeHtml(ctx.originalUrl)}">
+<label for="amount_usd">Amount (USD, ${min} to ${max})</label>
+<input id="amount_usd" name="amount_usd" inputmode="decimal" required value="${escapeHtml(opts.amount)}">
+<button type="submit">Continue to payment</button>
+</form>
+<p class="muted">This link works once: starting a payment uses it.</p>`,
+  });
+}
+
+async function walletLine(ctx: AppContext, orgId: string): Promise<string> {
+  const w = await getWalletTotals(ctx.deps.db, orgId);
+  return `Balance ${formatUsd(w.balanceMicros)}, reserved ${formatUsd(w.reservedMicros)}, safe available ${formatUsd(w.safeAvailableMicros)}.`;
+}
+
+export async function topupPage(ctx: AppContext): Promise<void> {
+  const checked = await checkLink(ctx, PURPOSE);
+  if (!checked.ok) return refuse(ctx, checked.status, checked.message);
+  const provider = paymentProviderOf(ctx.deps.config);
+  if (!provider) return refuse(ctx, 503, 'Top-ups are not configured on this server (set STRIPE_SECRET_KEY, or PAYMENT_PROVIDER).');
+  const { org, extra } = checked.claims;
+  formPage(ctx, 200, {
+    org, label: provider.label, amount: extra?.amount_usd ?? String(ctx.deps.config.TOPUP_MIN_USD),
+    walletLine: await walletLine(ctx, org), formAction: formActionOf(ctx.deps.config, provider),
+  });
+}
+
+export async function startTopup(ctx: AppContext): Promise<void> {
+  const checked = await checkLink(ctx, PURPOSE);
+  if (!checked.ok) return refuse(ctx, checked.status, checked.message);
+  const provider = paymentProviderOf(ctx.deps.config);
+  if (!provider) return refuse(ctx, 503, 'Top-ups are not configured on this server (set STRIPE_SECRET_KEY, or PAYMENT_PROVIDER).');
+  const { claims } = checked;
+  const raw = (ctx.state.body as Record<string, unknown> | undefined)?.amount_usd;
+  const problem = amountProblem(raw, ctx.deps.config.TOPUP_MIN_USD, ctx.deps.config.TOPUP_MAX_USD);
+  if (problem) {
+    return formPage(ctx, 422, {
+      org: claims.org, label: provider.label, amount: typeof raw === 'string' ? raw : '', error: problem,
+      walletLine: await walletLine(ctx, claims.org), formAction: formActionOf(ctx.deps.config, provider),
+    });
+  }
+  const amountMicros = toMicros((raw as string).trim());
+  const confirmToken = provider.name === 'test' ? generateToken('tup_') : undefined;
+  const payment = await startPayment(ctx.deps.db, {
+    orgId: claims.org, provider: provider.name, amountMicros, confirmTokenHash: confirmToken ? hashToken(confirmToken) : null,
+    link: { nonce: claims.nonce, purpose: claims.purpose, expiresAt: new Date(claims.exp * 1000) },
+  });
+  if (!payment) return refuse(ctx, 410, 'This link has already been used. Links work once: ask for a new one.');
+  const back = `${ctx.deps.config.DASHBOARD_URL}/topups/${payment.id}`;
+  let start;
+  try {
+    start = await provider.startCheckout({ paymentId: payment.id, orgId: claims.org, amountMicros, successUrl: back, cancelUrl: `${back}?cancelled=1` });
+  } catch (err) {
+    if (!(err instanceof PaymentProviderError)) throw err;
+    await markPaymentFailed(ctx.deps.db, payment.id, err.message);
+    return refuse(ctx, 503, 'The payment could not be started at the payment provider. Nothing was charged; ask the agent for a new link and try again.');
+  }
+  if (start.kind === 'redirect') {
+    await setPaymentExternalId(ctx.deps.db, payment.id, start.externalId);
+    ctx.status = 303;
+    ctx.redirect(start.url);
+    return;
+  }
+  sendPage(ctx, 200, {
+    title: 'Confirm the top-up (test mode)', lang: 'en', formAction: "'self'",
+    body: `<h1>Confirm the top-up</h1>
+<p><strong>${escapeHtml(provider.label)}</strong></p>
+<p>Amount: ${escapeHtml(formatUsd(amountMicros))}</p>
+<form method="post" action="${escapeHtml(`/dashboard/topups/${payment.id}/confirm`)}">
+<input type="hidden" name="token" value="${escapeHtml(confirmToken!)}">
+<button type="submit">Confirm test payment</button>
+</form>`,
+  });
+}
+
+function tokenMatches(payment: PaymentRow, token: unknown): boolean {
+  return typeof token === 'string' && payment.confirm_token_hash !== null && tokenMatchesHash(token, payment.confirm_token_hash);
+}
+
+/** Test mode: the human's confirmation credits the wallet (once; a second click shows the same result). */
+export async function confirmTopup(ctx: AppContext): Promise<void> {
+  const payment = await findPayment(ctx.deps.db, ctx.params.payment_id as string);
+  if (!payment || payment.provider !== 'test') throw new NotFoundError('Payment not found');
+  if (paymentProviderOf(ctx.deps.config)?.name !== 'test') throw new AppError(403, 'Test-mode payments are not accepted on this server.');
+  if (!tokenMatches(payment, (ctx.state.body as Record<string, unknown> | undefined)?.token)) throw new AppError(403, 'This confirmation does not belong to this payment.');
+  const credit = await creditPayment(ctx.deps.db, payment.id, payment.amount_micros);
+  showPayment(ctx, credit!.payment, credit!.credited ? `${credit!.funded} waiting commission(s) funded.` : 'This payment was credited before.');
+}
+
+/** Where Stripe sends the human back: the payment's state, which only the webhook changes. */
+export async function topupStatusPage(ctx: AppContext): Promise<void> {
+  const payment = await findPayment(ctx.deps.db, ctx.params.payment_id as string);
+  if (!payment) throw new NotFoundError('Payment not found');
+  const note = payment.status === 'pending'
+    ? (ctx.query.cancelled ? 'The payment was cancelled: nothing was charged.' : 'Waiting for the payment provider to confirm the payment. This page does not change the wallet; refresh in a moment.')
+    : '';
+  showPayment(ctx, payment, note);
+}
+
+function showPayment(ctx: AppContext, payment: PaymentRow, note: string): void {
+  const state = payment.status === 'succeeded' ? `Credited ${formatUsd(payment.credited_micros ?? 0)} to the wallet.`
+    : payment.status === 'failed' ? `The payment failed${payment.failure ? `: ${payment.failure}` : ''}.` : `Pending: ${formatUsd(payment.amount_micros)}.`;
+  sendPage(ctx, 200, {
+    title: 'Wallet top-up', lang: 'en',
+    body: `<h1>Wallet top-up</h1>\n<p data-status="${escapeHtml(payment.status)}">${escapeHtml(state)}</p>\n${note ? `<p class="muted">${escapeHtml(note)}</p>` : ''}`,
+  });
+}
