@@ -2,7 +2,6 @@
 // stateless answers to GET and DELETE (405), statelessness across API processes, and the tool-call rate limit (429
 // with Retry-After), also shared through Redis.
 import test from 'ava';
-import { Redis } from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { closeServer, createApp, listen } from '../../api/app.js';
@@ -13,6 +12,7 @@ import { createLogger } from '../../runtime/logger.js';
 import { createRedis, redisReady } from '../../runtime/redis.js';
 import { request } from '../helpers/http.js';
 import { initializeMessage, postMcp, toolCallMessage } from '../helpers/mcp.js';
+import { requireRedis, TEST_REDIS_URL } from '../helpers/redis.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const LIMIT = 3;
@@ -102,28 +102,10 @@ test('tool calls beyond the limit per principal are 429 with Retry-After before 
   t.is((await postMcp(h().baseUrl, toolCallMessage(5, 'svc_whoami'), { token: await newKey() })).status, 200, 'another key has its own window');
 });
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
 test('with REDIS_URL two API processes share one tool-call window per principal', async (t) => {
-  if (!(await redisReachable())) {
-    t.log(`no Redis at ${REDIS_URL}: the shared-limit check did not run`);
-    t.pass();
-    return;
-  }
+  if (!(await requireRedis(t))) return;
   const logger = createLogger('silent');
-  const redises = [createRedis(REDIS_URL, logger), createRedis(REDIS_URL, logger)];
+  const redises = [createRedis(TEST_REDIS_URL, logger), createRedis(TEST_REDIS_URL, logger)];
   for (const r of redises) t.true(await redisReady(r));
   const servers: Server[] = [];
   try {
