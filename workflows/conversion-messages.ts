@@ -41,6 +41,8 @@ export interface IngestResult {
 /** Activity failure types the workflow tells apart: data the database refuses, and an event that could not be applied. */
 export const EVENT_REJECTED = 'PurchaseEventRejected';
 export const EVENT_FAILED = 'PurchaseEventFailed';
+/** The start of the `error` text of an event recorded as failed (its reason follows). */
+export const FAILED_EVENT_ERROR = 'event could not be applied';
 
 /** Input of the activity that records an event as failed. */
 export interface FailedIngest { ingest: IngestEvent; reason: string }

@@ -10,7 +10,7 @@ import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { findConversion } from '../../db/conversions.js';
 import { insertPurchaseEvent, markPurchaseEventFailed } from '../../db/purchase-events.js';
 import { identityOnly } from './identity.js';
-import { EVENT_FAILED, type FailedIngest, type IngestResult } from '../../workflows/conversion-messages.js';
+import { EVENT_FAILED, FAILED_EVENT_ERROR, type FailedIngest, type IngestResult } from '../../workflows/conversion-messages.js';
 
 /**
  * Attempts an unexpected error gets. The local activity backs off 0.2, 0.4, 0.8, 1.6 s between them (the
@@ -19,8 +19,6 @@ import { EVENT_FAILED, type FailedIngest, type IngestResult } from '../../workfl
  */
 export const UNEXPECTED_ERROR_ATTEMPTS = 5;
 
-/** The webhook's `error` text for a failed event; the reason follows it. */
-export const FAILED_EVENT = 'event could not be applied';
 
 /** Called once each time an event is newly recorded as failed (the worker counts them for /metrics). */
 export type EventFailedObserver = (e: { appId: string; eventType: string; reason: string }) => void;
@@ -37,7 +35,9 @@ function currentAttempt(): number {
 export function reasonOf(err: unknown): string {
   const e = err instanceof Error ? err : new Error(String(err));
   const code = (e as { code?: unknown }).code;
-  const text = `${e.name}${typeof code === 'string' ? ` ${code}` : ''}: ${e.message}`.replace(/\s+/g, ' ').trim();
+  // knex puts the whole statement, values included, in front of PostgreSQL's message: keep the message only.
+  const message = 'severity' in e && e.message.includes(' - ') ? e.message.slice(e.message.lastIndexOf(' - ') + 3) : e.message;
+  const text = `${e.name}${typeof code === 'string' ? ` ${code}` : ''}: ${message}`.replace(/\s+/g, ' ').trim();
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
@@ -53,7 +53,7 @@ export function retryOrFail(err: unknown): unknown {
   const reason = reasonOf(err);
   return ApplicationFailure.create({
     type: EVENT_FAILED, nonRetryable: true, cause: err instanceof Error ? err : undefined,
-    message: `${FAILED_EVENT} after ${Number.isFinite(attempt) ? attempt : 1} attempts: ${reason}`, details: [reason],
+    message: `${FAILED_EVENT_ERROR} after ${Number.isFinite(attempt) ? attempt : 1} attempts: ${reason}`, details: [reason],
   });
 }
 
@@ -67,7 +67,7 @@ export function createPurchaseFailureActivities(deps: FailureDeps) {
      * arrived); its identity only when not. A re-drive that failed again updates the reason.
      */
     async recordFailedPurchaseEvent({ ingest, reason }: FailedIngest): Promise<IngestResult> {
-      const error = `${FAILED_EVENT}: ${reason}`;
+      const error = `${FAILED_EVENT_ERROR}: ${reason}`;
       const result = await deps.db.transaction(async (trx) => {
         const { row, inserted } = await insertFullOrIdentity(trx, ingest.appId, ingest.event);
         if (!inserted && row.processing_status !== 'failed') {

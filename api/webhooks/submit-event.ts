@@ -10,6 +10,8 @@ import { deliverInOrder } from '../../workflow-clients/purchase-inbox.js';
 import { workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
 import { postponeInboxRow, receiveIntoInbox } from '../../db/purchase-inbox.js';
+import { findPurchaseEvent } from '../../db/purchase-events.js';
+import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
 import type { ApiDeps } from '../context.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
@@ -35,7 +37,7 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
   });
   try {
     const result = await Promise.race([update, deadline]);
-    return answer(result.eventId, result.error);
+    return answer(result.eventId, result.error?.startsWith(FAILED_EVENT_ERROR) ? await currentError(deps, result.eventId, result.error) : result.error);
   } catch (err) {
     // Kept in the inbox: the worker's drainer hands it over after a short back-off (also a redelivery would).
     await postponeInboxRow(deps.db, row.id, err instanceof Error ? err.message : String(err)).catch(() => undefined);
@@ -46,6 +48,15 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
     clearTimeout(timer);
     update.catch(() => undefined);
   }
+}
+
+/**
+ * A redelivery of an event that failed is answered by Temporal with the update's first result (update ids are
+ * deduplicated per run), also after an operator re-drove it: the event log says how it stands now.
+ */
+async function currentError(deps: ApiDeps, eventId: string, recorded: string): Promise<string | null> {
+  const row = await findPurchaseEvent(deps.db, eventId);
+  return row ? row.error : recorded;
 }
 
 async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {
