@@ -1,15 +1,22 @@
 // Every activity the worker registers, built from injected dependencies (the worker builds them once).
 import type { Knex } from 'knex';
+import { createPurchaseFailureActivities, type EventFailedObserver } from './purchases/failures.js';
 import { createPurchaseActivities } from './purchases/index.js';
 import { createSystemActivities } from './system.js';
 import { createTestIntegrationActivities } from './test-integration.js';
 
-export interface ActivityDeps { db: Knex; platformFeePercent: number }
+export interface ActivityDeps {
+  db: Knex;
+  platformFeePercent: number;
+  /** Told each time an event is newly recorded as failed (the worker's Prometheus counter). */
+  onEventFailed?: EventFailedObserver;
+}
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
     ...createPurchaseActivities(deps),
+    ...createPurchaseFailureActivities(deps),
     ...createTestIntegrationActivities(deps),
   };
 }

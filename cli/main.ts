@@ -1,12 +1,15 @@
 // `svc`: the one binary with every role and operator command (CONTRACT.md "Commands").
 import { parseArgs } from 'node:util';
 import { createAgentKey } from '../db/agent-keys.js';
+import { findApp } from '../db/apps.js';
 import { findOrganization } from '../db/organizations.js';
 import { ConfigError, configMarkdownTable, loadConfig, type Config } from '../lib/config.js';
 import { parseScopes, SCOPES } from '../lib/scopes.js';
 import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';
 import { dataDirOf, readDevState } from '../runtime/dev-state.js';
 import { createLogger } from '../runtime/logger.js';
+import { createTemporalClient } from '../runtime/temporal-client.js';
+import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
 import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js';
 import { seedDemoAccount } from './seed.js';
 
@@ -17,6 +20,8 @@ const USAGE = `usage: svc <command>
   migrate [--status] [--rollback]       apply (or show, or roll back the last batch of) database migrations
   seed --json                           create a new demo organization and print its credentials as JSON
   agent-key create --org ORG_ID [--scopes a,b] [--name NAME] --json
+  events retry --app APP_ID [--event EVENT_ID] [--json]
+                                        re-drive purchase events recorded as failed (after a fix); exit 1 if any still fail
   config [--markdown]                   print the configuration variables and their defaults`;
 
 class UsageError extends Error {}
@@ -62,7 +67,7 @@ async function runRole(role: 'api' | 'worker'): Promise<void> {
     // `svc api` never loads the worker's native runtime.
     const { installRuntime } = await import('../worker/worker.js');
     installRuntime(logger, { handleSignals: true });
-    const worker = await startWorker(config, db, logger, address);
+    const worker = await startWorker(config, db, logger, address, { metricsPort: config.WORKER_METRICS_PORT });
     await worker.done;
     await db.destroy();
     return;
@@ -84,7 +89,7 @@ async function main(argv: string[]): Promise<void> {
     args: rest, allowPositionals: true, strict: true,
     options: {
       json: { type: 'boolean' }, status: { type: 'boolean' }, rollback: { type: 'boolean' }, markdown: { type: 'boolean' },
-      org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' },
+      org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, app: { type: 'string' }, event: { type: 'string' },
     },
   });
   switch (command) {
@@ -127,6 +132,26 @@ async function main(argv: string[]): Promise<void> {
         return createAgentKey(db, { orgId, name: values.name ?? 'CLI key', scopes });
       });
       process.stdout.write(values.json ? `${JSON.stringify({ agent_key: key.key })}\n` : `${key.key}\n`);
+      return;
+    }
+    case 'events': {
+      if (positionals[0] !== 'retry' || !values.app) throw new UsageError('usage: svc events retry --app APP_ID [--event EVENT_ID] [--json]');
+      const config = operatorConfig();
+      const appId = values.app;
+      const eventId = values.event;
+      const temporal = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+      const outcomes = await withDb(config, async (db) => {
+        if (!(await findApp(db, appId))) throw new UsageError(`no app ${appId}`);
+        return redriveFailedEvents({ db, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, appId, eventId);
+      }).finally(() => temporal.connection.close());
+      if (eventId && outcomes.length === 0) throw new UsageError(`no failed event ${eventId} in app ${appId}`);
+      const stillFailed = outcomes.filter((o) => o.status === 'failed').length;
+      const report = { app_id: appId, retried: outcomes.filter((o) => o.retried).length, still_failed: stillFailed, events: outcomes };
+      if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      else {
+        console.log(outcomes.length === 0 ? `no failed events in app ${appId}` : outcomes.map((o) => `${o.event_id} ${o.event_type}: ${o.status}${o.error ? ` (${o.error})` : ''}`).join('\n'));
+      }
+      if (stillFailed > 0) process.exitCode = 1;
       return;
     }
     case 'config':

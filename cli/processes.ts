@@ -7,6 +7,7 @@ import type { Logger } from '../runtime/logger.js';
 import { AppChangeFeed } from '../runtime/app-change-feed.js';
 import { createRedis, redisReady } from '../runtime/redis.js';
 import { assertPortFree } from '../runtime/ports.js';
+import { serveMetrics } from '../runtime/metrics-server.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
@@ -43,20 +44,46 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   };
 }
 
-export async function startWorker(config: Config, db: Knex, logger: Logger, temporalAddress: string): Promise<Running & { done: Promise<void> }> {
+export interface WorkerRoleOptions {
+  /** Serve the worker's own /metrics on this port (`svc worker`: WORKER_METRICS_PORT; 0 or unset: none). */
+  metricsPort?: number;
+}
+
+/**
+ * The Temporal worker, plus its background jobs: the purchase-inbox drainer (always) and the email outbox (with
+ * SMTP_URL).
+ */
+export async function startWorker(config: Config, db: Knex, logger: Logger, temporalAddress: string, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
   // Loaded on demand: the API process never needs the worker's native runtime.
   const { createWorker } = await import('../worker/worker.js');
+  const { createWorkerMetrics } = await import('../worker/metrics.js');
+  const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
+  const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
     address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, platformFeePercent: config.PLATFORM_FEE_PERCENT,
-    shutdownGraceTime: config.SHUTDOWN_GRACE_MS,
+    shutdownGraceTime: config.SHUTDOWN_GRACE_MS, onEventFailed: (e) => metrics.failedEvents.inc({ event_type: e.eventType }),
+  });
+  // Metrics are no reason to stop processing money events: a taken port is logged and the worker runs without them.
+  const metricsServer = opts.metricsPort
+    ? await serveMetrics(metrics.registry, opts.metricsPort, config.HOST).catch((err: unknown) => {
+      logger.error({ err, port: opts.metricsPort }, 'worker metrics not served: WORKER_METRICS_PORT is taken or cannot be bound (set another port, or 0)');
+      return undefined;
+    })
+    : undefined;
+  const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
+  const drainer = startInboxDrainer({ db, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, logger.child({ component: 'inbox-drainer' }), {}, {
+    delivered: (n) => metrics.inboxDelivered.inc(n), failed: (n) => metrics.inboxHandOverFailures.inc(n),
   });
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
   const done = worker.run().finally(async () => {
+    await drainer.stop();
     await outbox?.stop();
+    await metricsServer?.close();
+    await temporal.connection.close();
     await connection.close();
   });
   done.catch((err: unknown) => logger.error({ err }, 'worker stopped with an error'));
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, outbox: Boolean(outbox) }, 'worker polling');
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, outbox: Boolean(outbox), metricsPort: opts.metricsPort || null }, 'worker polling');
   return {
     done,
     stop: async () => {

@@ -5,9 +5,9 @@ import { toMicros } from '../lib/money.js';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import type { PurchaseEventRow } from '../schema/types.js';
 
-/** Records the event unless it was recorded before; `inserted` false means a redelivery (answer the original). */
-export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent): Promise<{ row: PurchaseEventRow; inserted: boolean }> {
-  const rows = await db('purchase_events').insert({
+/** The columns an event fills (its outcome columns are written by markPurchaseEvent). */
+function columnsOf(appId: string, e: PurchaseEvent): Record<string, unknown> {
+  return {
     app_id: appId, source: e.source, provider_event_id: e.providerEventId, event_type: e.type,
     transaction_id: e.transactionId, original_transaction_id: e.originalTransactionId, event_timestamp_ms: e.eventTimestampMs,
     purchased_at: e.purchasedAtMs ? new Date(e.purchasedAtMs) : null, expires_at: e.expirationAtMs ? new Date(e.expirationAtMs) : null,
@@ -17,7 +17,12 @@ export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEv
     price_in_purchased_currency: e.priceInPurchasedCurrency, currency: e.currency, takehome_percentage: e.takehomePercentage,
     cancel_reason: e.cancelReason, is_trial_conversion: e.isTrialConversion, subscriber_attributes: e.subscriberAttributes,
     raw: e.raw ?? {}, referral_code: e.referralCode,
-  }).onConflict().ignore().returning<PurchaseEventRow[]>('*');
+  };
+}
+
+/** Records the event unless it was recorded before; `inserted` false means a redelivery (answer the original). */
+export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent): Promise<{ row: PurchaseEventRow; inserted: boolean }> {
+  const rows = await db('purchase_events').insert(columnsOf(appId, e)).onConflict().ignore().returning<PurchaseEventRow[]>('*');
   if (rows[0]) return { row: rows[0], inserted: true };
   const existing = await db('purchase_events').where('app_id', appId)
     .andWhere((q) => {
@@ -53,4 +58,35 @@ export async function isPurchaseOfConversion(db: Knex, conversionId: string, tra
   const row = await db('purchase_events').where({ conversion_id: conversionId, transaction_id: transactionId })
     .whereIn('event_type', ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']).first('id');
   return row !== undefined;
+}
+
+/**
+ * A re-driven failed event takes its row back to be applied again (`received`, filled from the full event). Only a
+ * row still `failed` is taken, under its row lock: a concurrent re-drive finds it taken and answers as a redelivery.
+ */
+export async function reclaimFailedPurchaseEvent(trx: Knex.Transaction, eventId: string, appId: string, e: PurchaseEvent): Promise<PurchaseEventRow | undefined> {
+  const [row] = await trx('purchase_events').where({ id: eventId, processing_status: 'failed' })
+    .update({ ...columnsOf(appId, e), processing_status: 'received', error: null, processed_at: null })
+    .returning<PurchaseEventRow[]>('*');
+  return row;
+}
+
+/** An event that could not be applied: `failed` with its reason until an operator re-drives it. */
+export async function markPurchaseEventFailed(db: Knex, eventId: string, reason: string): Promise<void> {
+  await db('purchase_events').where('id', eventId).update({
+    processing_status: 'failed', error: reason, conversion_id: null, attributed: false, organic: false, processed_at: db.fn.now(),
+  });
+}
+
+/** The failed events of an app (or the one named), oldest first: what `svc events retry` re-drives. */
+export async function listFailedPurchaseEvents(db: Knex, appId: string, opts: { eventId?: string; limit?: number } = {}): Promise<PurchaseEventRow[]> {
+  const q = db('purchase_events').where({ app_id: appId, processing_status: 'failed' }).orderBy('received_at').limit(opts.limit ?? 1000);
+  if (opts.eventId) void q.where('id', opts.eventId);
+  return q;
+}
+
+/** Failed events across all apps (the worker's gauge an operator alerts on). */
+export async function countFailedPurchaseEvents(db: Knex): Promise<number> {
+  const row = await db('purchase_events').where('processing_status', 'failed').count<{ count: string }[]>('* as count').first();
+  return Number(row?.count ?? 0);
 }

@@ -33,7 +33,9 @@ export class AppChangeFeed {
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'svc-app-change-feed' });
     client.on('notification', (msg) => this.onNotification(msg.payload ?? ''));
     client.on('error', (err) => this.logger.warn({ err }, 'app change feed connection error'));
-    client.on('end', () => this.onDisconnect());
+    // Only the connection in use reports a disconnect: a start that failed is retried by its caller alone (else every
+    // failed attempt would schedule two retries, and a database outage would multiply them without bound).
+    client.on('end', () => { if (this.client === client) this.onDisconnect(); });
     await client.connect();
     await client.query(`listen ${APP_CHANGED_CHANNEL}`);
     this.client = client;

@@ -1,9 +1,13 @@
-// The API's Temporal client. The connection is lazy so the API starts (and /readyz can say what is wrong) while
-// Temporal is still coming up or briefly away.
+// The Temporal client of the API, the worker's inbox drainer and the operator commands. The connection is lazy so
+// the API starts (and /readyz can say what is wrong) while Temporal is still coming up or away. gRPC backs off
+// reconnecting up to 2 minutes by default: after a long outage the API would keep answering 503 for that long
+// once Temporal is back, so reconnection attempts are capped at a few seconds apart.
 import { Client, Connection } from '@temporalio/client';
 
+const RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 3000 };
+
 export function createTemporalClient(address: string, namespace: string): Client {
-  const connection = Connection.lazy({ address });
+  const connection = Connection.lazy({ address, channelArgs: RECONNECT });
   return new Client({ connection, namespace });
 }
 

@@ -79,8 +79,11 @@ export const PURCHASE_EVENT_TYPES = values(
 export type PurchaseEventType = (typeof PURCHASE_EVENT_TYPES)[number];
 export const PURCHASE_EVENT_SOURCES = values('subprovider', 'store_direct', 'direct', 'test_integration');
 export type PurchaseEventSource = (typeof PURCHASE_EVENT_SOURCES)[number];
-export const PROCESSING_STATUSES = values('received', 'processed', 'ignored', 'error');
+/** `failed`: the activity could not apply the event (an unexpected error after bounded attempts); re-driven by `svc events retry`. */
+export const PROCESSING_STATUSES = values('received', 'processed', 'ignored', 'error', 'failed');
 export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+export const INBOX_STATUSES = values('waiting', 'delivered');
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
 export const STORE_PROOF_STATUSES = values('pending', 'verified', 'rejected', 'error');
 export type StoreProofStatus = (typeof STORE_PROOF_STATUSES)[number];
 
@@ -306,6 +309,13 @@ export interface StorePurchaseProofRow {
   status: StoreProofStatus; purchase_event_id: string | null; result: JsonObject | null;
   created_at: Date; updated_at: Date;
 }
+/** The inbox (schema 0015): a conversion event as received, waiting for or handed to its conversion workflow. */
+export interface PurchaseInboxRow {
+  id: number; app_id: string; idempotency_key: string; conversion_key: string; event_type: string;
+  /** The normalised PurchaseEvent (lib/purchase-event.ts); its `raw` is the body as received. */
+  event: JsonObject; status: InboxStatus; attempts: number; next_attempt_at: Date; last_error: string | null;
+  purchase_event_id: string | null; received_at: Date; delivered_at: Date | null;
+}
 export interface RejectedWebhookRow { app_id: string; day: DateOnly; reason: string; count: number; last_at: Date }
 
 // ---- money ----------------------------------------------------------------------------------------------
@@ -397,7 +407,7 @@ export interface TableRows {
   free_access_codes: FreeAccessCodeRow; free_access_grants: FreeAccessGrantRow;
   free_access_redemptions: FreeAccessRedemptionRow;
   fx_rates: FxRateRow; purchase_events: PurchaseEventRow; conversions: ConversionRow;
-  store_purchase_proofs: StorePurchaseProofRow; rejected_webhooks: RejectedWebhookRow;
+  store_purchase_proofs: StorePurchaseProofRow; rejected_webhooks: RejectedWebhookRow; purchase_inbox: PurchaseInboxRow;
   commissions: CommissionRow; bonus_awards: BonusAwardRow; wallet_ledger: LedgerEntryRow;
   agent_keys: AgentKeyRow; oauth_clients: OauthClientRow; oauth_grants: OauthGrantRow; oauth_store: OauthStoreRow;
   audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;

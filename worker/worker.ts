@@ -3,6 +3,7 @@ import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBun
 import type { Knex } from 'knex';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../activities/index.js';
+import type { EventFailedObserver } from '../activities/purchases/failures.js';
 import type { Logger } from '../runtime/logger.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -46,6 +47,8 @@ export interface WorkerOptions {
   db: Knex;
   platformFeePercent: number;
   shutdownGraceTime?: number;
+  /** Told each time an event is newly recorded as failed (the worker's Prometheus counter). */
+  onEventFailed?: EventFailedObserver;
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -55,7 +58,7 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ db: opts.db, platformFeePercent: opts.platformFeePercent }),
+    activities: createActivities({ db: opts.db, platformFeePercent: opts.platformFeePercent, onEventFailed: opts.onEventFailed }),
     shutdownGraceTime: opts.shutdownGraceTime ?? 10_000,
   });
   return { worker, connection };

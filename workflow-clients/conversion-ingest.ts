@@ -19,12 +19,16 @@ export function workflowIdOf(target: ConversionTarget): string {
   return conversionWorkflowId(target.appId, target.conversionKey);
 }
 
-export function ingestIntoConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent): Promise<IngestResult> {
+/** A re-drive of a failed event (`svc events retry`): applied again, under an update id of its own. */
+export interface Redrive { updateId: string }
+
+export function ingestIntoConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent, redrive?: Redrive): Promise<IngestResult> {
   const { appId, conversionKey, taskQueue } = target;
   const key = idempotencyKey(appId, event);
   return client.workflow.executeUpdateWithStart(ingestEventUpdate, {
-    args: [{ appId, conversionKey, idempotencyKey: key, event }],
-    updateId: key,
+    args: [{ appId, conversionKey, idempotencyKey: key, event, ...(redrive ? { redrive: true } : {}) }],
+    // A redelivery reuses the key (Temporal answers the update it already ran); a re-drive must run again.
+    updateId: redrive?.updateId ?? key,
     startWorkflowOperation: new WithStartWorkflowOperation(conversionWorkflow, {
       workflowId: workflowIdOf(target), taskQueue, args: [{ appId, conversionKey, ...target.runOptions }],
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -21,6 +21,11 @@ export interface IngestEvent {
   conversionKey: string;
   idempotencyKey: string;
   event: PurchaseEvent;
+  /**
+   * An operator re-drives an event recorded as failed (`svc events retry`): applied again instead of answered from
+   * memory. Absent in every update recorded before it existed, which therefore replay unchanged.
+   */
+  redrive?: boolean;
 }
 
 export interface IngestResult {
@@ -32,6 +37,15 @@ export interface IngestResult {
   status: string | null;
   referralCode: string | null;
 }
+
+/** Activity failure types the workflow tells apart: data the database refuses, and an event that could not be applied. */
+export const EVENT_REJECTED = 'PurchaseEventRejected';
+export const EVENT_FAILED = 'PurchaseEventFailed';
+/** The start of the `error` text of an event recorded as failed (its reason follows). */
+export const FAILED_EVENT_ERROR = 'event could not be applied';
+
+/** Input of the activity that records an event as failed. */
+export interface FailedIngest { ingest: IngestEvent; reason: string }
 
 export const ingestEventUpdate = defineUpdate<IngestResult, [IngestEvent]>('ingestEvent');
 

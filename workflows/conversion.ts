@@ -4,18 +4,20 @@
 // writer of its conversion; it keeps the results of recent events so a redelivery answers without work, and
 // continues-as-new on long histories with that memory intact.
 import {
-  allHandlersFinished, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
+  allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
   ActivityFailure, ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { durationToMs } from '../lib/duration.js';
 import type { createPurchaseActivities } from '../activities/purchases/index.js';
+import type { createPurchaseFailureActivities } from '../activities/purchases/failures.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
-import { ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
+import { EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
 
-type PurchaseActivities = ReturnType<typeof createPurchaseActivities>;
-// Transient faults (database restarts, a killed worker) are retried until they pass; business rejections are
-// answered as results, never thrown.
+type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>;
+// Transient faults (database restarts, a killed worker) are retried until they pass; an unexpected error gets a
+// bounded number of attempts (the activity counts them) and the event is then recorded as failed; business
+// rejections are answered as results, never thrown.
 const RETRY = { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' } as const;
 const remote = proxyActivities<PurchaseActivities>({ startToCloseTimeout: '10 seconds', retry: RETRY });
 // One short database transaction per event: run it as a local activity, inside the workflow task, saving the
@@ -50,7 +52,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
 
   async function apply(ingest: IngestEvent): Promise<IngestResult> {
     const known = results.get(ingest.idempotencyKey);
-    if (known) return { ...known, duplicate: true };
+    if (known && !ingest.redrive) return { ...known, duplicate: true };
     const result = await applyOrRecordRejection(ingest);
     remember(ingest.idempotencyKey, result);
     eventsThisRun += 1;
@@ -117,21 +119,30 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   return { conversionKey: input.conversionKey, status, events: eventsThisRun };
 }
 
-/** An event the database refuses for good is recorded as an error instead of blocking the conversion. */
+/**
+ * An event the database refuses for good is recorded as an error, and one that could not be applied (an unexpected
+ * error after its bounded attempts) as failed with its reason, instead of blocking the conversion.
+ */
 async function applyOrRecordRejection(ingest: IngestEvent): Promise<IngestResult> {
   const activities = purchaseActivities();
   try {
     return await activities.applyPurchaseEvent(ingest);
   } catch (err) {
-    if (isRejection(err)) return activities.recordRejectedPurchaseEvent(ingest);
+    const failure = applicationFailureOf(err);
+    if (failure?.type === EVENT_REJECTED) return activities.recordRejectedPurchaseEvent(ingest);
+    if (failure?.type === EVENT_FAILED) {
+      const reason = typeof failure.details?.[0] === 'string' ? failure.details[0] : failure.message;
+      log.warn('purchase event recorded as failed', { idempotencyKey: ingest.idempotencyKey, reason });
+      return activities.recordFailedPurchaseEvent({ ingest, reason });
+    }
     throw err;
   }
 }
 
 /** A regular activity's failure arrives wrapped in ActivityFailure; a local activity's may arrive as it is. */
-function isRejection(err: unknown): boolean {
+function applicationFailureOf(err: unknown): ApplicationFailure | undefined {
   const failure = err instanceof ActivityFailure ? err.cause : err;
-  return failure instanceof ApplicationFailure && failure.type === 'PurchaseEventRejected';
+  return failure instanceof ApplicationFailure ? failure : undefined;
 }
 
 function validateIngest(ingest: IngestEvent): void {

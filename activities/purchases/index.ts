@@ -9,11 +9,13 @@ import { toMicros } from '../../lib/money.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js';
+import { retryOrFail } from './failures.js';
+import { identityOnly } from './identity.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
 import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission, reverseCommission } from '../../db/commissions.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
 import { createConversion, findConversion, findConversionForUpdate, updateConversion } from '../../db/conversions.js';
-import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent } from '../../db/purchase-events.js';
+import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
 import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
@@ -29,12 +31,14 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
         return await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
       } catch (err) {
         // Data the database refuses (classes 22 and 23) will be refused on every retry: fail for good, so the
-        // conversion is not blocked behind an event that can never apply. Anything else is transient: retry.
+        // conversion is not blocked behind an event that can never apply.
         const code = (err as { code?: unknown }).code;
         if (typeof code === 'string' && /^2[23]/.test(code)) {
           throw ApplicationFailure.nonRetryable(`${REJECTED_EVENT} (${code})`, 'PurchaseEventRejected');
         }
-        throw err;
+        // Outages and lost races retry until they pass; anything else gets a few attempts, then fails for good
+        // and is recorded as failed (failures.ts).
+        throw retryOrFail(err);
       }
     },
 
@@ -59,20 +63,16 @@ function lastEvent(trx: Knex.Transaction, type: string): Record<string, unknown>
   return { last_event_type: type, last_event_at: trx.fn.now() };
 }
 
-function identityOnly(e: PurchaseEvent): PurchaseEvent {
-  const clean = (v: string | null) => (v === null ? null : v.split(String.fromCharCode(0)).join(''));
-  return {
-    ...e, providerEventId: clean(e.providerEventId), type: clean(e.type) ?? 'UNKNOWN', appUserId: clean(e.appUserId),
-    originalAppUserId: null, aliases: [], transferredFrom: [], transferredTo: [], productId: null, newProductId: null, periodType: null,
-    store: null, transactionId: clean(e.transactionId), originalTransactionId: clean(e.originalTransactionId), priceUsd: null,
-    priceInPurchasedCurrency: null, currency: null, takehomePercentage: null, cancelReason: null, isTrialConversion: null,
-    referralCode: null, subscriberAttributes: {}, raw: {}, purchasedAtMs: null, expirationAtMs: null,
-  };
-}
-
-async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, conversionKey: key, event: e }: IngestEvent): Promise<IngestResult> {
-  const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
-  if (!inserted) return answerRedelivery(trx, row);
+async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, conversionKey: key, event: e, redrive }: IngestEvent): Promise<IngestResult> {
+  const inserted = await insertPurchaseEvent(trx, appId, e);
+  let row = inserted.row;
+  if (!inserted.inserted) {
+    // Recorded before: a redelivery answers the first result. Only an operator's re-drive applies an event that
+    // was recorded as failed, taking its row back (a concurrent re-drive then finds it taken).
+    const reclaimed = redrive && row.processing_status === 'failed' ? await reclaimFailedPurchaseEvent(trx, row.id, appId, e) : undefined;
+    if (!reclaimed) return answerRedelivery(trx, row);
+    row = reclaimed;
+  }
   let conversion = await findConversionForUpdate(trx, appId, key);
   if (!conversion) {
     if (!PURCHASE_TYPES.has(e.type)) return finish(trx, row, { conversion: undefined, error: null }, 'processed');

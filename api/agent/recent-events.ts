@@ -1,7 +1,7 @@
 // GET /api/agent/apps/{app_id}/events/recent?environment=SANDBOX|PRODUCTION&limit=1..100 (default 20): the latest
 // custom SDK events and purchase webhooks, each list newest first and `limit` long at most. A webhook is either
 // `attributed` (with its `referral_code`) or `organic` (`referral_code` null); events that belong to no purchase
-// (TEST, ignored types) are neither.
+// (TEST, ignored types) are neither. A webhook that could not be applied is `failed`, with its reason in `error`.
 import { findApp } from '../../db/apps.js';
 import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView } from '../../db/recent-events.js';
 import type { AppContext } from '../context.js';
@@ -30,7 +30,11 @@ export async function recentEventsHandler(ctx: AppContext): Promise<void> {
   };
 }
 
-/** The spec's attribution flags: a code only on an attributed event (an organic one may have named an unknown code: see `error`). */
-export function webhookView({ conversion_id: _conversion, processing_status: _status, ...e }: PurchaseEventView) {
-  return { ...e, referral_code: e.attributed ? e.referral_code : null };
+/**
+ * The spec's attribution flags: a code only on an attributed event (an organic one may have named an unknown code:
+ * see `error`). `failed` marks an event that could not be applied (its reason in `error`) until an operator
+ * re-drives it (`svc events retry`).
+ */
+export function webhookView({ conversion_id: _conversion, processing_status: status, ...e }: PurchaseEventView) {
+  return { ...e, referral_code: e.attributed ? e.referral_code : null, failed: status === 'failed' };
 }

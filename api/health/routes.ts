@@ -19,7 +19,10 @@ export function healthRoutes(registry: Registry): Router<RequestState, AppContex
     ]);
     const ready = postgres && temporal;
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not ready', checks: { postgres, temporal } };
+    const down = [...(postgres ? [] : ['PostgreSQL']), ...(temporal ? [] : ['Temporal'])];
+    ctx.body = ready
+      ? { status: 'ready', checks: { postgres, temporal } }
+      : { status: 'not ready', detail: `${down.join(' and ')} unreachable`, checks: { postgres, temporal } };
   });
 
   router.get('/metrics', async (ctx) => {

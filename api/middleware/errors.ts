@@ -1,7 +1,9 @@
 // The single error path (Koa docs, error-handling.md): domain errors become the spec's `{"detail": ...}` bodies,
-// rate limiting a plain-text page, anything unexpected a generic 500 that is logged but never shown.
+// rate limiting a plain-text page, an outage of PostgreSQL or Temporal a 503 (call again), anything unexpected a
+// generic 500 that is logged but never shown.
 // Called by the edge middleware (request-context.ts) around everything else.
 import { AppError, RateLimitedError } from '../../lib/errors.js';
+import { isOutage, outageDetail } from '../../lib/outage.js';
 import type { AppContext } from '../context.js';
 import type { Logger } from '../../runtime/logger.js';
 
@@ -31,6 +33,13 @@ export function respondWithError(ctx: AppContext, err: unknown, log: () => Logge
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
     ctx.status = status;
     ctx.body = { detail: (err as Error).message };
+    return;
+  }
+  if (isOutage(err)) {
+    log().warn({ err }, 'dependency unavailable');
+    ctx.status = 503;
+    ctx.set('Retry-After', '5');
+    ctx.body = { detail: outageDetail(err) };
     return;
   }
   log().error({ err }, 'unhandled error');

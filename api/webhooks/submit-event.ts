@@ -1,11 +1,17 @@
-// Hands a purchase event to its conversion workflow with update-with-start (DESIGN.md "Temporal") and waits for the
-// update's result so the webhook answer can carry `event_id` and a processing `error`. Events that belong to no
+// Hands a purchase event to its conversion workflow (DESIGN.md "Temporal") and waits for the update's result so the
+// webhook answer can carry `event_id` and a processing `error`. Inbox first: the event is written to PostgreSQL
+// (once per app and idempotency key) before Temporal sees it; when Temporal cannot take it within the answer limit
+// the answer is 503 and the worker's drainer hands it over once Temporal is back. Events that belong to no
 // conversion are recorded directly.
 import { recordStandaloneEvent } from './standalone-events.js';
 import { AppError, UnavailableError } from '../../lib/errors.js';
-import { conversionKeyOf, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { ingestIntoConversion, workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
+import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { deliverInOrder } from '../../workflow-clients/purchase-inbox.js';
+import { workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
+import { postponeInboxRow, receiveIntoInbox } from '../../db/purchase-inbox.js';
+import { findPurchaseEvent } from '../../db/purchase-events.js';
+import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
 import type { ApiDeps } from '../context.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
@@ -22,22 +28,35 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
   }
   const target = { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, appId, conversionKey: key };
   const workflowId = workflowIdOf(target);
-  const update = ingestIntoConversion(deps.temporal, target, event);
+  // A database outage here is a 503 like any other (api/middleware/errors.ts): nothing was accepted.
+  const { row } = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
+  const update = deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, row);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError('The purchase is queued but not processed yet; deliver it again.', 5)), ANSWER_WITHIN_MS);
   });
   try {
     const result = await Promise.race([update, deadline]);
-    return answer(result.eventId, result.error);
+    return answer(result.eventId, result.error?.startsWith(FAILED_EVENT_ERROR) ? await currentError(deps, result.eventId, result.error) : result.error);
   } catch (err) {
+    // Kept in the inbox: the worker's drainer hands it over after a short back-off (also a redelivery would).
+    await postponeInboxRow(deps.db, row.id, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     if (err instanceof AppError) throw err;
     deps.logger.error({ err, workflowId }, 'purchase event not handed to its conversion workflow');
-    throw new UnavailableError('Purchase processing is temporarily unavailable; deliver the event again.', 5);
+    throw new UnavailableError('Purchase processing is temporarily unavailable; the event is kept and will be processed, or deliver it again.', 5);
   } finally {
     clearTimeout(timer);
     update.catch(() => undefined);
   }
+}
+
+/**
+ * A redelivery of an event that failed is answered by Temporal with the update's first result (update ids are
+ * deduplicated per run), also after an operator re-drove it: the event log says how it stands now.
+ */
+async function currentError(deps: ApiDeps, eventId: string, recorded: string): Promise<string | null> {
+  const row = await findPurchaseEvent(deps.db, eventId);
+  return row ? row.error : recorded;
 }
 
 async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {

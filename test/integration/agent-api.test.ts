@@ -1,10 +1,13 @@
 // The agent REST API's foundation: whoami and doctor, the scope table applied to every route, tenancy (404 outside
-// the granted organizations), no agent route answering 2xx to deletes or money writes, audit, and the OpenAPI
+// the granted organizations), no agent route answering 2xx to deletes, no agent moving money (the hard deny, checked on
+// the ledger), audit, and the OpenAPI
 // document generated from the same table.
 import test from 'ava';
 import { createAgentKey, revokeAgentKey } from '../../db/agent-keys.js';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { seedAccount } from '../helpers/seed.js';
@@ -78,18 +81,45 @@ test('SDK keys, missing and revoked credentials get 401 on the agent API', async
   }
 });
 
-test('no agent route answers 2xx to a delete or a money write', async (t) => {
+test('no agent route answers 2xx to a delete', async (t) => {
   const paths = [...new Set(AGENT_ENDPOINTS.map((e) => e.path.replace('{app_id}', seed.app_id).replace('{campaign_id}', seed.campaign_id).replace(/\{\w+\}/g, 'x')))];
-  for (const path of [...paths, '/wallet', '/wallet/topup', '/payouts', '/wallet/transfer', '/agent-keys', '/admin/users']) {
-    for (const method of ['DELETE', 'PUT']) {
-      const res = await agent(path, seed.agent_key, method);
-      t.true(res.status >= 400, `${method} ${path} answered ${res.status}`);
+  for (const path of [...paths, '/agent-keys', '/admin/users']) {
+    const res = await agent(path, seed.agent_key, 'DELETE');
+    t.true(res.status >= 400, `DELETE ${path} answered ${res.status}`);
+  }
+});
+
+test('hard deny on money: with every scope, an agent moves no money through the money endpoints (wallet, top-up, payouts) and the ledger is unchanged', async (t) => {
+  const db = h().db;
+  const snapshot = async () => ({
+    entries: await db('wallet_ledger').where('org_id', seed.org_id).orderBy('id').select('id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros'),
+    totals: await getWalletTotals(db, seed.org_id),
+    commissions: await countRows(db('commissions').where('org_id', seed.org_id)),
+  });
+  const before = await snapshot();
+  t.true(before.totals.balanceMicros > 0, 'the seeded wallet holds money to move');
+  // The money endpoints: every wallet, top-up, transfer and payout entry of the agent table (payouts join this list
+  // once built) and the spec's money writes by name.
+  const tableMoney = AGENT_ENDPOINTS.filter((e) => /wallet|top-?up|payout|transfer/.test(e.path));
+  t.true(tableMoney.length >= 2, 'the wallet and its top-up link are in the table');
+  const paths = [...new Set([...tableMoney.map((e) => e.path), '/wallet/topup', '/wallet/transfer', '/payouts', '/payouts/x/approve'])];
+  const write = { org_id: seed.org_id, amount_usd: 100, amount_micros: 100_000_000 };
+  for (const path of paths) {
+    const own = AGENT_ENDPOINTS.find((e) => e.path === path)?.method;
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m.toLowerCase() !== own)) {
+      const res = await agent(path.replace(/\{\w+\}/g, 'x'), seed.agent_key, method, write);
+      t.true(res.status >= 400 && res.status < 500, `${method} ${path} answered ${res.status}`);
     }
   }
-  for (const path of ['/wallet/topup', '/wallet/transfer', '/payouts', '/wallet']) {
-    const res = await agent(path, seed.agent_key, 'POST', { amount_usd: 100 });
-    t.true(res.status >= 400, `POST ${path} answered ${res.status}`);
-  }
+  // The ones that exist, called as designed: a read, and a link for a human (which moves nothing).
+  t.is((await agent('/wallet')).status, 200);
+  const link = await agent('/wallet/topup-link', seed.agent_key, 'POST', { amount_usd: 500 });
+  t.is(link.status, 200, link.text);
+  // Nor can the agent spend the human's link: the page takes no money write.
+  const url = new URL(link.body.url as string);
+  const spend = await request(h().baseUrl, 'POST', `${url.pathname}${url.search}`, { token: seed.agent_key, body: { amount_usd: 500 } });
+  t.true(spend.status >= 400 && spend.status < 500, `POST to the top-up link answered ${spend.status}`);
+  t.deepEqual(await snapshot(), before, 'the ledger, the wallet totals and the commissions are unchanged');
 });
 
 test('the scope table names a scope for every endpoint but whoami and doctor, and tools are unique', (t) => {

@@ -17,7 +17,7 @@ const { h, seed } = useSeededHarness(test, { worker: false });
 function startWorker(): { child: ChildProcess; exited: Promise<unknown> } {
   const child = spawn(process.execPath, [SVC_BIN, 'worker'], {
     cwd: PROJECT_ROOT, stdio: 'ignore',
-    env: cliEnv({ DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: h().taskQueue }),
+    env: cliEnv({ DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: h().taskQueue, WORKER_METRICS_PORT: '0' }),
   });
   return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
 }
