@@ -47,7 +47,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   // Loaded on demand: the API process never needs the worker's native runtime.
   const { createWorker } = await import('../worker/worker.js');
   const { worker, connection } = await createWorker({
-    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, platformFeePercent: config.PLATFORM_FEE_PERCENT,
+    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
     shutdownGraceTime: config.SHUTDOWN_GRACE_MS,
   });
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;

@@ -14,7 +14,8 @@ export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEv
     app_user_id: e.appUserId, original_app_user_id: e.originalAppUserId, aliases: e.aliases, product_id: e.productId,
     new_product_id: e.newProductId, period_type: e.periodType, store: e.store, environment: e.environment,
     is_test: e.environment !== 'PRODUCTION', price_usd_micros: e.priceUsd === null ? null : toMicros(e.priceUsd),
-    price_in_purchased_currency: e.priceInPurchasedCurrency, currency: e.currency, takehome_percentage: e.takehomePercentage,
+    price_in_purchased_currency: e.priceInPurchasedCurrency, currency: e.currency,
+    fx_rate: e.fx?.usdPerUnit ?? null, fx_rate_date: e.fx?.rateDate ?? null, fx_source: e.fx?.source ?? null, takehome_percentage: e.takehomePercentage,
     cancel_reason: e.cancelReason, is_trial_conversion: e.isTrialConversion, subscriber_attributes: e.subscriberAttributes,
     raw: e.raw ?? {}, referral_code: e.referralCode,
   }).onConflict().ignore().returning<PurchaseEventRow[]>('*');

@@ -1,11 +1,14 @@
 // Hands a purchase event to its conversion workflow with update-with-start (DESIGN.md "Temporal") and waits for the
 // update's result so the webhook answer can carry `event_id` and a processing `error`. Events that belong to no
-// conversion are recorded directly.
+// conversion are recorded directly, and so are provider events of a platform validated store-direct (recorded with
+// the reason, never counted: the store-direct report counts that purchase).
 import { recordStandaloneEvent } from './standalone-events.js';
 import { AppError, UnavailableError } from '../../lib/errors.js';
 import { conversionKeyOf, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { ingestIntoConversion, workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
+import { findValidationProviders } from '../../db/apps.js';
+import { isStoreDirect, platformOfStore } from '../../lib/validation-providers.js';
 import type { ApiDeps } from '../context.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
@@ -15,6 +18,10 @@ export interface Received { received: true; event_id: string; error?: string }
 
 export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<Received> {
   const routing = routeEvent(event);
+  if (routing === 'conversion' && (await countedStoreDirect(deps, appId, event))) {
+    const out = await recordStandaloneEvent(deps.db, appId, event, 'store-direct');
+    return answer(out.eventId, out.error);
+  }
   const key = await conversionKeyFor(deps, appId, event);
   if (routing !== 'conversion' || !key) {
     const out = await recordStandaloneEvent(deps.db, appId, event, routing === 'conversion' ? 'unkeyed' : routing);
@@ -38,6 +45,14 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
     clearTimeout(timer);
     update.catch(() => undefined);
   }
+}
+
+/** A provider event of a platform the app validates store-direct: that path counts it (POST /api/sdk/purchase). */
+async function countedStoreDirect(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<boolean> {
+  const platform = event.source === 'subprovider' ? platformOfStore(event.store) : undefined;
+  if (!platform) return false;
+  const providers = await findValidationProviders(deps.db, appId);
+  return providers !== undefined && isStoreDirect(platform, providers);
 }
 
 async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {
