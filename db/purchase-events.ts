@@ -55,3 +55,10 @@ export async function isPurchaseOfConversion(db: Knex, conversionId: string, tra
     .whereIn('event_type', ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']).first('id');
   return row !== undefined;
 }
+
+/** Whether the event log already holds this event (the spec's idempotency key: app, type, transaction, timestamp). */
+export async function hasPurchaseEvent(db: Knex, appId: string, e: Pick<PurchaseEvent, 'type' | 'transactionId' | 'eventTimestampMs'>): Promise<boolean> {
+  const row = await db('purchase_events').where({ app_id: appId, event_type: e.type, event_timestamp_ms: e.eventTimestampMs })
+    .andWhereRaw('transaction_id is not distinct from ?', [e.transactionId]).first('id');
+  return row !== undefined;
+}

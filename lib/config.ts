@@ -43,6 +43,7 @@ export const VARIABLES = {
   SMTP_URL: { kind: 'url', doc: 'Optional SMTP server (smtp://user:pass@host:587 or smtps://...) through which `svc worker` delivers the email outbox (creator invitations). Unset: emails stay queued in email_outbox, the visible record.' },
   EMAIL_FROM: { kind: 'string', default: 'svc <no-reply@localhost>', doc: 'From address of outbox emails.' },
   REDIS_URL: { kind: 'url', doc: 'Optional: rate-limit windows shared by every API process (identify 2/s per IP, joins). Unset: each process counts its own. Redis away: falls back to its own count.' },
+  SDK_PURCHASE_WAIT_MS: { kind: 'integer', minimum: 100, default: 20000, doc: 'How long POST /api/sdk/purchase waits for the store-purchase workflow before answering 503 (the SDK reports again later; the report then joins the run or gets its recorded result).' },
   APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM) that signed App Store transactions (JWS) must chain to; production: Apple Root CA - G3. Unset: iOS store-direct cannot be activated.' },
   APPLE_JWS_ONLINE_CHECKS: { kind: 'boolean', default: false, doc: "Also check the revocation of each signed transaction's certificates with Apple's OCSP responder, and their validity at the current time instead of the transaction's signing time (needs outbound access to Apple; the answer is cached 15 minutes per chain)." },
   APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },

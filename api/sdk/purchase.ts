@@ -1,7 +1,7 @@
 // POST /api/sdk/purchase (store-direct only; camelCase accepted): the app reports the store's signed proof and the
 // workflow store-purchase/{app_id}/{proof_hash} verifies it with Apple or Google, converts the price to USD at the
 // purchase date's rate and hands the events to the conversion pipeline. The answer is the workflow's result,
-// awaited at most ANSWER_WITHIN_MS (then 503: a later report joins or reruns the same workflow, and the
+// awaited at most SDK_PURCHASE_WAIT_MS (then 503: a later report joins or reruns the same workflow, and the
 // conversion's idempotency keys record nothing twice). Cheap refusals come first, before any workflow starts:
 // 422 mistyped fields; 400 platform not ios/android, not switched to store-direct, credentials missing, proof
 // missing (or not a JWS); 422 a one-time Android product without price or currency.
@@ -20,8 +20,6 @@ import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { sdkAppOf } from './sdk-app.js';
 
-/** Within an SDK's patience; the SDK treats 503 as "report again later". */
-const ANSWER_WITHIN_MS = 20_000;
 /** A local price (IDR, KRW) may be far above any USD figure; the converted USD is bounded again. */
 const MAX_LOCAL_PRICE = 1e12;
 
@@ -89,7 +87,7 @@ async function answer(ctx: AppContext, input: StorePurchaseInput): Promise<Store
   const run = startStorePurchase(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, input).then((h) => h.result());
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError('The purchase is still being verified; report it again shortly (nothing is recorded twice).', 5)), ANSWER_WITHIN_MS);
+    timer = setTimeout(() => reject(new UnavailableError('The purchase is still being verified; report it again shortly (nothing is recorded twice).', 5)), ctx.deps.config.SDK_PURCHASE_WAIT_MS);
   });
   try {
     return await Promise.race([run, deadline]);
