@@ -3,10 +3,9 @@
 // workflow cannot call update-with-start itself). The client is the worker's own (activity context). The answer is
 // built from the conversion's results and kept on the proof. `duplicate` is whether the event log held every event
 // before this report: the conversion's update answers a repeated update id with its first result (duplicate: false),
-// so it cannot tell; the look-up is made once, before the first hand-off, and carried across retries of this
-// activity in its heartbeat details (a retry after a hand-off must not call its own event a duplicate).
+// so it cannot tell; the verification step looked it up before anything of this run was handed off (a retry of the
+// hand-off must not call its own event a duplicate).
 import { Context } from '@temporalio/activity';
-import { hasPurchaseEvent } from '../../db/purchase-events.js';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
 import type { StorePlatform } from '../../schema/types.js';
@@ -23,16 +22,13 @@ export interface RecordStorePurchaseInput {
   validated: string;
   environment: 'PRODUCTION' | 'SANDBOX';
   events: PurchaseEvent[];
+  recordedBefore: boolean[];
 }
 
 export function handOffActivities(ctx: StoreDirectContext) {
   return {
     async recordStorePurchase(input: RecordStorePurchaseInput): Promise<StorePurchaseAnswer> {
-      const activity = Context.current();
-      const { client, info } = activity;
-      const known = info.heartbeatDetails as { recordedBefore: boolean[] } | undefined;
-      const recordedBefore = known?.recordedBefore ?? await Promise.all(input.events.map((e) => hasPurchaseEvent(ctx.db, input.appId, e)));
-      activity.heartbeat({ recordedBefore });
+      const { client, info } = Context.current();
       const results: IngestResult[] = [];
       // In order: a refund reported with its purchase applies after it.
       for (const event of input.events) {
@@ -42,7 +38,7 @@ export function handOffActivities(ctx: StoreDirectContext) {
       const last = results.at(-1)!;
       const answer: StorePurchaseAnswer = {
         success: true, validated: input.validated, environment: input.environment, event_type: input.events.at(-1)!.type,
-        duplicate: recordedBefore.every(Boolean), recorded: true,
+        duplicate: input.recordedBefore.every(Boolean), recorded: true,
         result: { processed: last.error === null || last.error === ORGANIC, event_id: last.eventId },
       };
       await recordStoreProof(ctx.db, {

@@ -7,6 +7,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { GooglePlayError, googlePlayClientFor } from '../../clients/google-play.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
+import { hasPurchaseEvent } from '../../db/purchase-events.js';
 import { findStoreDirectSetup, loadCredential } from '../../db/store-credentials.js';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
@@ -17,7 +18,13 @@ import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { storePurchaseWorkflowId, type StorePurchaseFailureDetails, type StorePurchaseFailureType, type StorePurchaseInput } from '../../workflows/store-purchase-messages.js';
 import type { StoreDirectContext } from './context.js';
 
-export interface VerifiedPurchase { validated: string; environment: 'PRODUCTION' | 'SANDBOX'; events: PurchaseEvent[] }
+export interface VerifiedPurchase {
+  validated: string;
+  environment: 'PRODUCTION' | 'SANDBOX';
+  events: PurchaseEvent[];
+  /** Per event: the event log held it before this report (the answer's `duplicate`; see record.ts). */
+  recordedBefore: boolean[];
+}
 
 const GOOGLE_TIMEOUT_MS = 10_000;
 
@@ -95,7 +102,8 @@ export function verifyActivities(ctx: StoreDirectContext) {
           throw normalised.status === 409 ? failure('StorePurchaseNotPurchased', normalised.detail) : failure('StorePurchaseInvalid', normalised.detail, normalised.fields);
         }
         const environment = normalised.events[0]!.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX';
-        return { validated: STORE_VERIFIER[input.platform], environment, events: normalised.events };
+        const recordedBefore = await Promise.all(normalised.events.map((e) => hasPurchaseEvent(ctx.db, input.appId, e)));
+        return { validated: STORE_VERIFIER[input.platform], environment, events: normalised.events, recordedBefore };
       } catch (err) {
         if (err instanceof ApplicationFailure && err.nonRetryable) return rejected(input, err);
         throw err;
