@@ -1,13 +1,17 @@
 // Every activity the worker registers, built from injected dependencies (the worker builds them once).
 import type { Knex } from 'knex';
 import { createPurchaseFailureActivities, type EventFailedObserver } from './purchases/failures.js';
+import type { Config } from '../lib/config.js';
 import { createPurchaseActivities } from './purchases/index.js';
+import { createStoreDirectActivities } from './store-direct/index.js';
 import { createSystemActivities } from './system.js';
 import { createTestIntegrationActivities } from './test-integration.js';
 
 export interface ActivityDeps {
   db: Knex;
   platformFeePercent: number;
+  /** The running configuration (store and FX URLs, APPLE_ROOT_CERTS, SVC_MASTER_KEY), read by activities at call time. */
+  config: Config;
   /** Told each time an event is newly recorded as failed (the worker's Prometheus counter). */
   onEventFailed?: EventFailedObserver;
 }
@@ -18,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPurchaseActivities(deps),
     ...createPurchaseFailureActivities(deps),
     ...createTestIntegrationActivities(deps),
+    ...createStoreDirectActivities(deps),
   };
 }
 

@@ -60,7 +60,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
-    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, platformFeePercent: config.PLATFORM_FEE_PERCENT,
+    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
     shutdownGraceTime: config.SHUTDOWN_GRACE_MS, onEventFailed: (e) => metrics.failedEvents.inc({ event_type: e.eventType }),
   });
   // Metrics are no reason to stop processing money events: a taken port is logged and the worker runs without them.

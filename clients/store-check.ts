@@ -1,25 +1,15 @@
-// What a live check of a store credential answers, and the JWT signing both stores' server APIs need. Errors never
-// carry a secret: they name what to fix.
-import { sign, type KeyObject } from 'node:crypto';
+// What a live check of a store credential answers. Errors never carry a secret: they name what to fix. The signing
+// of the stores' tokens is the libraries' (clients/apple-app-store.ts, clients/google-play.ts).
 import type { StoreCheckStatus } from '../db/store-credentials.js';
 
-export type StoreCheckOutcome = { status: StoreCheckStatus; error: string | null };
+/** `error` says what to fix when the check did not pass; `reason` says what passed. */
+export type StoreCheckOutcome = { status: StoreCheckStatus; error: string | null; reason?: string };
 
 export interface StoreApiConfig { APPLE_API_ROOT?: string; GOOGLE_PLAY_API_ROOT: string; GOOGLE_TOKEN_URL: string }
 
-const b64url = (v: Buffer | string) => Buffer.from(v).toString('base64url');
-
-export function signJwt(alg: 'ES256' | 'RS256', key: KeyObject, header: Record<string, unknown>, payload: Record<string, unknown>): string {
-  const input = `${b64url(JSON.stringify({ alg, ...header }))}.${b64url(JSON.stringify(payload))}`;
-  const signature = alg === 'ES256'
-    ? sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
-    : sign('sha256', Buffer.from(input), key);
-  return `${input}.${b64url(signature)}`;
-}
+const timedOut = (err: unknown) => err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout|ETIMEDOUT/i.test(err.message));
 
 export const retryable = (what: string, err: unknown): StoreCheckOutcome => ({
   status: 'retryable',
-  error: `${what} unreachable (${err instanceof Error && err.name === 'TimeoutError' ? 'timeout' : 'network error'}); try again`,
+  error: `${what} unreachable (${timedOut(err) ? 'timeout' : 'network error'}); try again`,
 });
-
-export const withRoot = (root: string) => (root.endsWith('/') ? root : `${root}/`);

@@ -213,3 +213,8 @@ export async function mirrorsFreeAccessGrants(db: Knex, appId: string): Promise<
   const app = await db('apps').where('id', appId).first<{ creator_code_settings: Record<string, unknown> } | undefined>('creator_code_settings');
   return app?.creator_code_settings.mirror_free_access_to_subprovider === true;
 }
+
+/** The app's purchase-validation provider per platform (apps.{ios,android}_validation_provider). */
+export async function findValidationProviders(db: Knex, appId: string): Promise<{ ios_validation_provider: string | null; android_validation_provider: string | null } | undefined> {
+  return db('apps').where('id', appId).first('ios_validation_provider', 'android_validation_provider');
+}

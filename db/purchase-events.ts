@@ -14,7 +14,8 @@ function columnsOf(appId: string, e: PurchaseEvent): Record<string, unknown> {
     app_user_id: e.appUserId, original_app_user_id: e.originalAppUserId, aliases: e.aliases, product_id: e.productId,
     new_product_id: e.newProductId, period_type: e.periodType, store: e.store, environment: e.environment,
     is_test: e.environment !== 'PRODUCTION', price_usd_micros: e.priceUsd === null ? null : toMicros(e.priceUsd),
-    price_in_purchased_currency: e.priceInPurchasedCurrency, currency: e.currency, takehome_percentage: e.takehomePercentage,
+    price_in_purchased_currency: e.priceInPurchasedCurrency, currency: e.currency,
+    fx_rate: e.fx?.usdPerUnit ?? null, fx_rate_date: e.fx?.rateDate ?? null, fx_source: e.fx?.source ?? null, takehome_percentage: e.takehomePercentage,
     cancel_reason: e.cancelReason, is_trial_conversion: e.isTrialConversion, subscriber_attributes: e.subscriberAttributes,
     raw: e.raw ?? {}, referral_code: e.referralCode,
   };
@@ -89,4 +90,11 @@ export async function listFailedPurchaseEvents(db: Knex, appId: string, opts: { 
 export async function countFailedPurchaseEvents(db: Knex): Promise<number> {
   const row = await db('purchase_events').where('processing_status', 'failed').count<{ count: string }[]>('* as count').first();
   return Number(row?.count ?? 0);
+}
+
+/** Whether the event log already holds this event (the spec's idempotency key: app, type, transaction, timestamp). */
+export async function hasPurchaseEvent(db: Knex, appId: string, e: Pick<PurchaseEvent, 'type' | 'transactionId' | 'eventTimestampMs'>): Promise<boolean> {
+  const row = await db('purchase_events').where({ app_id: appId, event_type: e.type, event_timestamp_ms: e.eventTimestampMs })
+    .andWhereRaw('transaction_id is not distinct from ?', [e.transactionId]).first('id');
+  return row !== undefined;
 }

@@ -73,3 +73,30 @@ export async function listCredentialChecks(db: Knex, appId: string): Promise<Cre
   return db('store_credentials').where('app_id', appId)
     .select<CredentialCheckRow[]>('platform', 'check_status', 'check_attempts', 'checked_at', 'last_error', 'environment', 'updated_at');
 }
+
+export interface StoreDirectSetup {
+  /** The platform's validation provider (the store verifier's name once store-direct). */
+  provider: string | null;
+  credentialPresent: boolean;
+  /** iOS: the bundle id of the uploaded key (else the app's); Android: the uploaded package name. */
+  bundleId: string | null;
+  packageName: string | null;
+  /** The app's numeric Apple id, when known (apple-meta). */
+  appAppleId: string | null;
+}
+
+/** What store-direct verification of a platform needs to know about the app; undefined when there is no app. */
+export async function findStoreDirectSetup(db: Knex, appId: string, platform: StorePlatform): Promise<StoreDirectSetup | undefined> {
+  const row = await db('apps as a')
+    .leftJoin('store_credentials as c', (j) => { j.on('c.app_id', 'a.id').andOnVal('c.platform', platform); })
+    .where('a.id', appId)
+    .first<{ provider: string | null; present: boolean; bundle_id: string | null; package_name: string | null; app_apple_id: string | null } | undefined>(
+      db.raw('?? as provider', [platform === 'ios' ? 'a.ios_validation_provider' : 'a.android_validation_provider']),
+      db.raw('c.app_id is not null as present'),
+      db.raw('coalesce(c.bundle_id, a.ios_bundle_id) as bundle_id'),
+      'c.package_name',
+      db.raw("coalesce(a.apple_meta->>'app_apple_id', a.app_store_id) as app_apple_id"),
+    );
+  if (!row) return undefined;
+  return { provider: row.provider, credentialPresent: row.present, bundleId: row.bundle_id, packageName: row.package_name, appAppleId: row.app_apple_id };
+}

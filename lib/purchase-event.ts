@@ -3,6 +3,7 @@
 // and the workflow.
 import { cleanupCode } from './codes.js';
 import { SANDBOX_ENVIRONMENTS, type Environment } from '../schema/types.js';
+import type { UsdRate } from './fx.js';
 
 
 /** Event types that belong to a conversion and go through its workflow. */
@@ -35,6 +36,8 @@ export interface PurchaseEvent {
   priceUsd: number | null;
   priceInPurchasedCurrency: number | null;
   currency: string | null;
+  /** The rate that made priceUsd from priceInPurchasedCurrency (stored with the purchase); absent for USD. */
+  fx?: UsdRate | null;
   takehomePercentage: number | null;
   cancelReason: string | null;
   isTrialConversion: boolean | null;

@@ -7,3 +7,12 @@ export function isStoreDirect(platform: 'ios' | 'android' | 'web', providers: { 
   if (platform === 'android') return providers.android_validation_provider === STORE_VERIFIER.android;
   return false;
 }
+
+/** The store platform of a subscription-provider event's `store` (APP_STORE, PLAY_STORE), if it has one. */
+export function platformOfStore(store: string | null): 'ios' | 'android' | undefined {
+  return store === 'APP_STORE' ? 'ios' : store === 'PLAY_STORE' ? 'android' : undefined;
+}
+
+/** Why a provider event of a store-direct platform is recorded and not counted (the two paths never both count). */
+export const storeDirectDuplicateReason = (platform: 'ios' | 'android') =>
+  `${platform} purchases of this app are validated store-direct (POST /api/sdk/purchase): the subscription provider's event is recorded, not counted, so no purchase counts twice`;

@@ -277,6 +277,8 @@ export interface FreeAccessRedemptionRow {
 
 // ---- purchases ------------------------------------------------------------------------------------------
 export interface FxRateRow { currency: string; rate_date: DateOnly; usd_per_unit: Decimal; source: string; fetched_at: Date }
+/** One read of an ECB file: every day it published from first_date to last_date is in fx_rates. */
+export interface FxRateLoadRow { id: number; source: string; first_date: DateOnly; last_date: DateOnly; fetched_at: Date }
 export interface PurchaseEventRow {
   /** Also the webhook answer's event_id. */
   id: string; app_id: string; source: PurchaseEventSource; provider_event_id: string | null;
@@ -287,7 +289,8 @@ export interface PurchaseEventRow {
   product_id: string | null; new_product_id: string | null; period_type: string | null; store: string | null;
   environment: Environment | null; is_test: boolean;
   price_usd_micros: Micros | null; price_in_purchased_currency: Decimal | null; currency: string | null;
-  fx_rate: Decimal | null; takehome_percentage: Decimal | null;
+  /** usd_per_unit applied to price_in_purchased_currency, the ECB day it was published for, and the file it came from. */
+  fx_rate: Decimal | null; fx_rate_date: DateOnly | null; fx_source: string | null; takehome_percentage: Decimal | null;
   cancel_reason: string | null; expiration_reason: string | null; is_trial_conversion: boolean | null;
   subscriber_attributes: JsonObject; raw: JsonObject;
   conversion_id: string | null; attributed: boolean; organic: boolean; referral_code: string | null;
@@ -406,7 +409,7 @@ export interface TableRows {
   sdk_events: SdkEventRow;
   free_access_codes: FreeAccessCodeRow; free_access_grants: FreeAccessGrantRow;
   free_access_redemptions: FreeAccessRedemptionRow;
-  fx_rates: FxRateRow; purchase_events: PurchaseEventRow; conversions: ConversionRow;
+  fx_rates: FxRateRow; fx_rate_loads: FxRateLoadRow; purchase_events: PurchaseEventRow; conversions: ConversionRow;
   store_purchase_proofs: StorePurchaseProofRow; rejected_webhooks: RejectedWebhookRow; purchase_inbox: PurchaseInboxRow;
   commissions: CommissionRow; bonus_awards: BonusAwardRow; wallet_ledger: LedgerEntryRow;
   agent_keys: AgentKeyRow; oauth_clients: OauthClientRow; oauth_grants: OauthGrantRow; oauth_store: OauthStoreRow;

@@ -1,6 +1,7 @@
 // The worker process: connection, bundle, activities, task queue. Wiring only.
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap, makeTelemetryFilterString } from '@temporalio/worker';
 import type { Knex } from 'knex';
+import type { Config } from '../lib/config.js';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../activities/index.js';
 import type { EventFailedObserver } from '../activities/purchases/failures.js';
@@ -45,7 +46,8 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   db: Knex;
-  platformFeePercent: number;
+  /** The running configuration (store and FX URLs, APPLE_ROOT_CERTS, SVC_MASTER_KEY), read by activities at call time. */
+  config: Config;
   shutdownGraceTime?: number;
   /** Told each time an event is newly recorded as failed (the worker's Prometheus counter). */
   onEventFailed?: EventFailedObserver;
@@ -58,7 +60,7 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ db: opts.db, platformFeePercent: opts.platformFeePercent, onEventFailed: opts.onEventFailed }),
+    activities: createActivities({ db: opts.db, platformFeePercent: opts.config.PLATFORM_FEE_PERCENT, config: opts.config, onEventFailed: opts.onEventFailed }),
     shutdownGraceTime: opts.shutdownGraceTime ?? 10_000,
   });
   return { worker, connection };

@@ -2,3 +2,5 @@
 export { systemCheckWorkflow } from './system-check.js';
 export { conversionWorkflow } from './conversion.js';
 export { testIntegrationWorkflow } from './test-integration.js';
+export { credentialCheckWorkflow } from './credential-check.js';
+export { storePurchaseWorkflow } from './store-purchase.js';

@@ -1,11 +1,13 @@
 // POST /apps/{app_id}/validate-store-credentials (integration:verify): the live green-check of the uploaded store
-// credential, run inside the request (10 s per store call); repeat while the answer is `retryable`.
+// credential, the workflow credential-check/{app_id}/{platform} (a check already running is joined); the answer is
+// its result (pass/fail, a human-readable reason, `retryable`: repeat while true), 503 past 25 s.
 // POST /apps/{app_id}/activate-store-direct (apps:write): switch the platform to store-direct validation, only
 // after the green-check passed. Neither answer ever holds a secret.
 import { findApp } from '../../db/apps.js';
 import { activateStoreDirect, credentialCheckStatus } from '../../db/store-credentials.js';
-import { checkStoreCredentials } from './store-credential-check.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
+import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
+import { credentialCheckWorkflowId, type CredentialCheckResult } from '../../workflows/credential-check-messages.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
@@ -21,17 +23,37 @@ const noCredential = (appId: string, platform: StorePlatform) => new ConflictErr
   `No ${platform} store credential was uploaded: use POST /api/agent/apps/${appId}/credential-setup-link to get an upload link for a human.`,
 );
 
+const ANSWER_WITHIN_MS = 25_000;
+
 export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const { platform } = inputOf<{ platform: StorePlatform }>(ctx);
-  const box = ctx.secretBox;
-  if (!box) throw new UnavailableError('Store credentials need SVC_MASTER_KEY to be configured.');
-  const result = await checkStoreCredentials({ db: ctx.deps.db, box, config: ctx.deps.config }, app.id, platform);
-  if (!result) throw noCredential(app.id, platform);
+  if (!ctx.secretBox) throw new UnavailableError('Store credentials need SVC_MASTER_KEY to be configured.');
+  if ((await credentialCheckStatus(ctx.deps.db, app.id, platform)) === undefined) throw noCredential(app.id, platform);
+  const workflowId = credentialCheckWorkflowId(app.id, platform);
+  const r = await checkResult(ctx, app.id, platform, workflowId);
   ctx.body = {
-    platform, status: result.status, retryable: result.status === 'retryable', checked_at: result.checked_at,
-    ...(result.error ? { error: result.error } : {}),
+    platform, status: r.status, passed: r.passed, retryable: r.retryable, reason: r.reason, checked_at: r.checkedAt, workflow_id: workflowId,
+    ...(r.passed ? {} : { error: r.reason }),
   };
+}
+
+async function checkResult(ctx: AppContext, appId: string, platform: StorePlatform, workflowId: string): Promise<CredentialCheckResult> {
+  const run = startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((h) => h.result());
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError(`The check is still running (workflow ${workflowId}); call again to join it, or read GET /api/agent/apps/${appId}/validation-status shortly.`, 5)), ANSWER_WITHIN_MS);
+  });
+  try {
+    return await Promise.race([run, deadline]);
+  } catch (err) {
+    if (err instanceof UnavailableError) throw err;
+    ctx.deps.logger.error({ err, workflowId }, 'credential check workflow failed');
+    throw new UnavailableError('The credential check could not run; try again.', 5);
+  } finally {
+    clearTimeout(timer);
+    run.catch(() => undefined);
+  }
 }
 
 export async function activateStoreDirectHandler(ctx: AppContext): Promise<void> {

@@ -1,7 +1,8 @@
 // GET /apps/{app_id}/validation-status (apps:read): per platform the purchase-validation path (`subprovider`: the
 // subscription provider's webhooks; `store-direct`: this service verifies store receipts itself), the stored store
 // credential's check (status, time, attempts, last error; never the secret or its ciphertext), whether the provider
-// webhook is connected, and today's (UTC) rejected webhook calls by reason.
+// webhook is connected, and today's (UTC) rejected webhook calls by reason. The credential check shown is the latest
+// green-check's outcome (written by the credential-check workflow).
 import { findApp } from '../../db/apps.js';
 import { listRejectedWebhooksToday } from '../../db/rejected-webhooks.js';
 import { listCredentialChecks, type CredentialCheckRow } from '../../db/store-credentials.js';
@@ -11,8 +12,11 @@ import { visibleTo } from './principal.js';
 const PLATFORMS = ['ios', 'android'] as const;
 
 const credentialView = (c: CredentialCheckRow | undefined) => (c
-  ? { present: true, check_status: c.check_status, checked_at: c.checked_at, check_attempts: c.check_attempts, last_error: c.last_error, environment: c.environment, uploaded_at: c.updated_at }
-  : { present: false, check_status: null, checked_at: null, check_attempts: 0, last_error: null, environment: null, uploaded_at: null });
+  ? {
+    present: true, check_status: c.check_status, passed: c.check_status === 'ok', retryable: c.check_status === 'retryable', checked_at: c.checked_at,
+    check_attempts: c.check_attempts, last_error: c.last_error, environment: c.environment, uploaded_at: c.updated_at,
+  }
+  : { present: false, check_status: null, passed: false, retryable: false, checked_at: null, check_attempts: 0, last_error: null, environment: null, uploaded_at: null });
 
 export async function validationStatusHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');

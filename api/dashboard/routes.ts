@@ -8,7 +8,7 @@
 import { Router } from '@koa/router';
 import { createPrivateKey } from 'node:crypto';
 import { spendSignedLink } from '../../db/signed-links.js';
-import { findApp } from '../../db/apps.js';
+import { findApp, mergeAppleMeta, type AppleMetaPatch } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import type { CredentialPlatform } from '../../schema/types.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError, type FieldProblem } from '../../lib/errors.js';
@@ -42,7 +42,7 @@ async function showLinkPage(ctx: AppContext): Promise<void> {
 const bad = (field: string, msg: string): FieldProblem => ({ loc: ['body', field], msg, type: 'value_error' });
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-interface Parsed { platform: CredentialPlatform; secret: string; meta: Record<string, string | null> }
+interface Parsed { platform: CredentialPlatform; secret: string; meta: Record<string, string | null>; appleMeta?: AppleMetaPatch }
 
 const PARSERS: Record<CredentialPlatform, (b: Record<string, unknown>) => Parsed> = {
   ios: (b) => parseIos(b), android: (b) => parseAndroid(b), subprovider: (b) => parseSubprovider(b),
@@ -76,6 +76,8 @@ function parseIos(b: Record<string, unknown>): Parsed {
   return {
     platform: 'ios', secret: privateKey!,
     meta: { key_id: keyId!, issuer_id: issuerId!, bundle_id: bundleId!, environment: environment!.toUpperCase() },
+    // The app's non-secret Apple settings follow the uploaded key (store-direct verification reads them).
+    appleMeta: { bundle_id: bundleId!, key_id: keyId!, issuer_id: issuerId!, ...(appleId !== undefined ? { app_apple_id: String(appleId) } : {}) },
   };
 }
 
@@ -134,6 +136,7 @@ async function uploadCredential(ctx: AppContext): Promise<void> {
     const expiresAt = new Date(claims.exp * 1000);
     if (!(await spendSignedLink(trx, { nonce: claims.nonce, purpose: claims.purpose, orgId: claims.org, expiresAt }))) return false;
     await saveCredential(trx, box, app.id, parsed.platform, parsed.secret, parsed.meta);
+    if (parsed.appleMeta) await mergeAppleMeta(trx, app.id, parsed.appleMeta);
     return true;
   });
   if (!stored) throw new AppError(410, 'This link has already been used. Links work once: ask for a new one.');

@@ -1,5 +1,5 @@
 // Client API (spec "Client API", base /api/sdk, auth: the app's SDK key). Hot paths: each answers from
-// PostgreSQL directly, without Temporal. /sdk/purchase (store-direct) comes with store verification.
+// PostgreSQL directly, without Temporal; /sdk/purchase (store-direct) runs the store-purchase workflow.
 import { Router } from '@koa/router';
 import { guard } from '../auth/guard.js';
 import type { AppContext, RequestState } from '../context.js';
@@ -11,6 +11,7 @@ import { listCampaigns } from './campaigns.js';
 import { eventAliases, eventBody, trackEvent } from './event.js';
 import { identify, identifyBody, IDENTIFY_RATE } from './identify.js';
 import { init, initBody } from './init.js';
+import { purchaseAliases, purchaseBody, reportPurchase } from './purchase.js';
 import { setReferralCode, setReferralCodeBody } from './set-referral-code.js';
 import { trackInstall, trackInstallAliases, trackInstallBody } from './track-install.js';
 import { validateCode, validateCodeBody } from './validate-code.js';
@@ -25,6 +26,7 @@ export function sdkRoutes(): Router<RequestState, AppContext> {
   router.post('/event', validateBody(eventBody, { aliases: eventAliases }), trackEvent);
   router.post('/validate-code', validateBody(validateCodeBody), validateCode);
   router.post('/set-referral-code', validateBody(setReferralCodeBody), setReferralCode);
+  router.post('/purchase', validateBody(purchaseBody, { aliases: purchaseAliases }), reportPurchase);
   router.get('/access', validateQuery(accessQuery), checkAccess);
   router.get('/campaigns', listCampaigns);
   router.get('/attribution', validateQuery(attributionQuery), getAttribution);

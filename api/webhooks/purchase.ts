@@ -1,8 +1,14 @@
 // POST /api/webhooks/purchase: a purchase reported by the developer's own server, without a subscription provider.
 // Auth is the app's server-side purchase API key (it_srv_..., never the public SDK key, or anyone could forge
 // purchases). It enters the same conversion workflow as a one-time purchase (NON_RENEWING_PURCHASE keyed on the
-// transaction id) and answers like the provider webhook: `{received, event_id, error?}`.
-import { UnauthorizedError, ValidationError } from '../../lib/errors.js';
+// transaction id) and answers like the provider webhook: `{received, event_id, error?}`. The price is converted to
+// USD like a store-direct one (lib/fx.ts: ECB rate of the latest published day not after the report's UTC date,
+// since the body carries no purchase date; the rate, its date and source stored with the purchase); no rate for the
+// currency: 503, nothing recorded.
+import { fetchEcbFile, FxSourceUnavailable, historyUrlOf } from '../../clients/ecb-rates.js';
+import { fxRatePorts } from '../../db/fx-rates.js';
+import { UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import { priceInUsd, utcDay, type UsdPrice } from '../../lib/fx.js';
 import { cleanupCode } from '../../lib/codes.js';
 import { MAX_PRICE_USD, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { findUnstorable } from '../../lib/storable.js';
@@ -32,14 +38,26 @@ export async function directPurchase(ctx: AppContext): Promise<void> {
   const b = inputOf<DirectPurchase>(ctx);
   const unstorable = findUnstorable(b);
   if (unstorable) throw new ValidationError([unstorable]);
-  // Prices are USD until the exchange-rate source lands with store-direct validation.
-  if (b.currency.toUpperCase() !== 'USD') {
-    throw new ValidationError([{ loc: ['body', 'currency'], msg: 'Only USD prices are accepted on this endpoint for now', type: 'currency' }]);
-  }
-  ctx.body = await submitPurchaseEvent(ctx.deps, p.appId, toEvent(b, Date.now()));
+  const nowMs = Date.now();
+  const usd = await usdPriceOf(ctx, b, nowMs);
+  ctx.body = await submitPurchaseEvent(ctx.deps, p.appId, toEvent(b, nowMs, usd));
 }
 
-function toEvent(b: DirectPurchase, nowMs: number): PurchaseEvent {
+async function usdPriceOf(ctx: AppContext, b: DirectPurchase, nowMs: number): Promise<UsdPrice> {
+  const url = ctx.deps.config.FX_RATES_URL;
+  const ports = fxRatePorts(ctx.deps.db, (u) => fetchEcbFile(u), { recent: url, history: historyUrlOf(url) });
+  let usd: UsdPrice | undefined;
+  try {
+    usd = await priceInUsd(ports, b.price, b.currency, nowMs, nowMs);
+  } catch (err) {
+    if (err instanceof FxSourceUnavailable) throw new UnavailableError('Exchange rates are unavailable right now; nothing was recorded: deliver the purchase again later.', 60);
+    throw err;
+  }
+  if (!usd) throw new UnavailableError(`No exchange rate for ${b.currency.toUpperCase()} on or before ${utcDay(nowMs)}; nothing was recorded: deliver the purchase again later.`, 3600);
+  return usd;
+}
+
+function toEvent(b: DirectPurchase, nowMs: number, usd: UsdPrice): PurchaseEvent {
   return {
     source: 'direct', providerEventId: null, type: 'NON_RENEWING_PURCHASE', appUserId: b.app_user_id, originalAppUserId: null,
     aliases: [], transferredFrom: [], transferredTo: [], productId: b.product_id, newProductId: null, periodType: 'NORMAL',
@@ -47,7 +65,7 @@ function toEvent(b: DirectPurchase, nowMs: number): PurchaseEvent {
     // Fixed, so a retried report has the same idempotency key (app, type, transaction id, timestamp).
     eventTimestampMs: 0,
     environment: 'PRODUCTION', store: b.platform === 'ios' ? 'APP_STORE' : 'PLAY_STORE', transactionId: b.transaction_id,
-    originalTransactionId: b.transaction_id, priceUsd: b.price, priceInPurchasedCurrency: b.price, currency: 'USD',
+    originalTransactionId: b.transaction_id, priceUsd: usd.priceUsd, priceInPurchasedCurrency: b.price, currency: b.currency.toUpperCase(), fx: usd.fx,
     takehomePercentage: null, cancelReason: null, isTrialConversion: null, referralCode: cleanupCode(b.svc_code) || null,
     subscriberAttributes: {}, raw: b,
   };

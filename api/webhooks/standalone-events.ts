@@ -1,15 +1,17 @@
 // Purchase-provider events that belong to no conversion are recorded straight away by the API, exactly once:
 // TEST marks the webhook connected, TRANSFER moves a user's attribution to their new identity, and promotional
-// grants and unknown types are acknowledged and ignored.
+// grants and unknown types are acknowledged and ignored; a purchase event of a platform validated store-direct is
+// acknowledged and ignored with the reason (the store-direct report counts that purchase).
 import type { Knex } from 'knex';
 import { markWebhookConnected } from '../../db/apps.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
 import { transferUserAttribution } from '../../db/user-attributions.js';
+import { platformOfStore, storeDirectDuplicateReason } from '../../lib/validation-providers.js';
 
 export interface StandaloneOutcome { eventId: string; error: string | null }
 
-export async function recordStandaloneEvent(db: Knex, appId: string, e: PurchaseEvent, kind: 'connect' | 'transfer' | 'ignore' | 'unkeyed'): Promise<StandaloneOutcome> {
+export async function recordStandaloneEvent(db: Knex, appId: string, e: PurchaseEvent, kind: 'connect' | 'transfer' | 'ignore' | 'unkeyed' | 'store-direct'): Promise<StandaloneOutcome> {
   return db.transaction(async (trx) => {
     const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
     if (!inserted) return { eventId: row.id, error: row.error };
@@ -17,7 +19,8 @@ export async function recordStandaloneEvent(db: Knex, appId: string, e: Purchase
     if (kind === 'connect') await markWebhookConnected(trx, appId);
     if (kind === 'transfer') await transferUserAttribution(trx, appId, e.transferredFrom, e.transferredTo);
     if (kind === 'unkeyed') error = 'event has no transaction id';
-    await markPurchaseEvent(trx, row.id, { status: kind === 'ignore' ? 'ignored' : error ? 'error' : 'processed', error });
+    if (kind === 'store-direct') error = storeDirectDuplicateReason(platformOfStore(e.store) ?? 'ios');
+    await markPurchaseEvent(trx, row.id, { status: kind === 'ignore' || kind === 'store-direct' ? 'ignored' : error ? 'error' : 'processed', error });
     return { eventId: row.id, error };
   });
 }

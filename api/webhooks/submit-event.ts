@@ -2,7 +2,8 @@
 // webhook answer can carry `event_id` and a processing `error`. Inbox first: the event is written to PostgreSQL
 // (once per app and idempotency key) before Temporal sees it; when Temporal cannot take it within the answer limit
 // the answer is 503 and the worker's drainer hands it over once Temporal is back. Events that belong to no
-// conversion are recorded directly.
+// conversion are recorded directly, and so are provider events of a platform validated store-direct (recorded with
+// the reason, never counted: the store-direct report counts that purchase).
 import { recordStandaloneEvent } from './standalone-events.js';
 import { AppError, UnavailableError } from '../../lib/errors.js';
 import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
@@ -12,6 +13,8 @@ import { findOneTimeConversionKey } from '../../db/conversions.js';
 import { postponeInboxRow, receiveIntoInbox } from '../../db/purchase-inbox.js';
 import { findPurchaseEvent } from '../../db/purchase-events.js';
 import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
+import { findValidationProviders } from '../../db/apps.js';
+import { isStoreDirect, platformOfStore } from '../../lib/validation-providers.js';
 import type { ApiDeps } from '../context.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
@@ -21,6 +24,10 @@ export interface Received { received: true; event_id: string; error?: string }
 
 export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<Received> {
   const routing = routeEvent(event);
+  if (routing === 'conversion' && (await countedStoreDirect(deps, appId, event))) {
+    const out = await recordStandaloneEvent(deps.db, appId, event, 'store-direct');
+    return answer(out.eventId, out.error);
+  }
   const key = await conversionKeyFor(deps, appId, event);
   if (routing !== 'conversion' || !key) {
     const out = await recordStandaloneEvent(deps.db, appId, event, routing === 'conversion' ? 'unkeyed' : routing);
@@ -57,6 +64,14 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
 async function currentError(deps: ApiDeps, eventId: string, recorded: string): Promise<string | null> {
   const row = await findPurchaseEvent(deps.db, eventId);
   return row ? row.error : recorded;
+}
+
+/** A provider event of a platform the app validates store-direct: that path counts it (POST /api/sdk/purchase). */
+async function countedStoreDirect(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<boolean> {
+  const platform = event.source === 'subprovider' ? platformOfStore(event.store) : undefined;
+  if (!platform) return false;
+  const providers = await findValidationProviders(deps.db, appId);
+  return providers !== undefined && isStoreDirect(platform, providers);
 }
 
 async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {

@@ -81,8 +81,7 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     if (opts.worker !== false) {
       installRuntime(logger, { handleSignals: false });
       const { worker, connection: workerConnection } = await createWorker({
-        address: env.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue, db: database.db, shutdownGraceTime: 2000,
-        platformFeePercent: config.PLATFORM_FEE_PERCENT,
+        address: env.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue, db: database.db, shutdownGraceTime: 2000, config,
       });
       const running = worker.run();
       stops.push(async () => {

@@ -1,7 +1,9 @@
-// The store-direct green-check and switch: POST /apps/{id}/validate-store-credentials makes one live call to the
-// store (local stubs verifying the ES256 App Store JWT and the RS256 Google service-account assertion) and records
-// ok / failed / retryable; POST /apps/{id}/activate-store-direct switches the platform only after 'ok', and the SDK's
-// init then answers store_direct. No credential 409, missing scope 403, other org 404; no answer holds a secret.
+// The store-direct green-check and switch: POST /apps/{id}/validate-store-credentials runs the workflow
+// credential-check/{app_id}/{platform} (a check already running is joined), whose activity makes one live call to
+// the store through Apple's and Google's libraries (local stubs verifying the ES256 App Store JWT and the RS256
+// Google service-account assertion) and records ok / failed / retryable with a human-readable reason;
+// POST /apps/{id}/activate-store-direct switches the platform only after 'ok', and the SDK's init then answers
+// store_direct. No credential 409, missing scope 403, other org 404; no answer holds a secret.
 import test from 'ava';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
@@ -13,7 +15,7 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { startAppleStub, type AppleStub } from '../stubs/apple-api.js';
 import { startGoogleStub, type GoogleStub } from '../stubs/google-api.js';
 
-const { h } = useSeededHarness(test, { worker: false });
+const { h } = useSeededHarness(test);
 let apple: AppleStub;
 let google: GoogleStub;
 let other: Account;
@@ -85,7 +87,8 @@ test.serial('iOS: a valid .p8 key passes the check, activation switches the plat
 
   const res = await validate(a, 'ios');
   t.is(res.status, 200, res.text);
-  t.like(res.body, { platform: 'ios', status: 'ok', retryable: false });
+  t.like(res.body, { platform: 'ios', status: 'ok', passed: true, retryable: false, workflow_id: `credential-check/${a.app_id}/ios` });
+  t.regex(res.body.reason, /Apple accepted key ABCDE12345 for com\.example\.app/);
   t.false('error' in res.body);
   t.truthy(res.body.checked_at);
   noSecret(t, res.text);
@@ -111,7 +114,7 @@ test.serial('iOS: a key Apple does not know fails the check (no secret in the an
   apple.expect = { publicKey: generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey, kid: KEY_ID, iss: ISSUER, bid: BUNDLE };
   const res = await validate(a, 'ios');
   t.is(res.status, 200, res.text);
-  t.like(res.body, { platform: 'ios', status: 'failed', retryable: false, error: 'Apple refused the key: check key id, issuer id and bundle id' });
+  t.like(res.body, { platform: 'ios', status: 'failed', passed: false, retryable: false, error: 'Apple refused the key: check key id, issuer id and bundle id', reason: 'Apple refused the key: check key id, issuer id and bundle id' });
   noSecret(t, res.text);
   const act = await activate(a, 'ios');
   t.is(act.status, 409);
@@ -128,8 +131,11 @@ test.serial('a store outage is retryable and counts attempts; the next check can
   t.like(res.body, { status: 'retryable', retryable: true });
   t.regex(res.body.error, /503/);
   t.is((await activate(a, 'ios')).status, 409);
+  const status = await agent(a.key, 'GET', `/apps/${a.app_id}/validation-status`);
+  t.like(status.body.platforms.ios.store_credential, { check_status: 'retryable', retryable: true, passed: false, check_attempts: 1 });
   apple.failWith = null;
   t.like((await validate(a, 'ios')).body, { status: 'ok' });
+  t.like((await agent(a.key, 'GET', `/apps/${a.app_id}/validation-status`)).body.platforms.ios.store_credential, { check_status: 'ok', passed: true, retryable: false, last_error: null });
   t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), { check_status: 'ok', check_attempts: 2, last_error: null });
 
   const g = await account();
@@ -161,6 +167,28 @@ test.serial('Android: the service account gets a token, reads the package, and a
   t.is((await activate(b, 'android')).status, 409);
   google.expect = { publicKey, clientEmail: CLIENT_EMAIL, packageName: 'com.other.app' };
   t.like((await validate(a, 'android')).body, { status: 'failed' });
+});
+
+test.serial('a check already running is joined: two calls at once make one store call and get one result', async (t) => {
+  const a = await account();
+  const { publicKey } = await uploadIos(a);
+  apple.expect = { publicKey, kid: KEY_ID, iss: ISSUER, bid: BUNDLE };
+  apple.delayMs = 1500;
+  const before = apple.calls.length;
+  try {
+    const first = validate(a, 'ios');
+    await new Promise((r) => setTimeout(r, 300));
+    const [one, two] = await Promise.all([first, validate(a, 'ios')]);
+    t.is(one.status, 200, one.text);
+    t.deepEqual(two.body, one.body);
+    t.is(apple.calls.length - before, 1);
+    t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), { check_status: 'ok', check_attempts: 1 });
+  } finally {
+    apple.delayMs = 0;
+  }
+  // Once closed, the next call checks again.
+  t.like((await validate(a, 'ios')).body, { status: 'ok' });
+  t.is(apple.calls.length - before, 2);
 });
 
 test.serial('no uploaded credential is 409 naming the upload link; bad platform 422', async (t) => {

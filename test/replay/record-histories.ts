@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
 import { resolveBinary, TEMPORAL_CLI } from '../../runtime/temporal-binaries.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
+import { loadConfig } from '../../lib/config.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   const logger = createLogger('warn');
   installRuntime(logger, { handleSignals: false });
   const taskQueue = `record-${randomBytes(4).toString('hex')}`;
-  const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, platformFeePercent: 10 });
+  const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, config: loadConfig({ PLATFORM_FEE_PERCENT: '10' }) });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const client = new Client({ connection });
   try {

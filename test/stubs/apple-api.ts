@@ -1,13 +1,14 @@
 // A local stand-in for the App Store Server API's test-notification endpoint: verifies the ES256 bearer JWT with the
-// expected public key and its kid / iss / aud / bid claims, answers 200 `{testNotificationToken}` or 401. `failWith`
-// forces an error status (e.g. 503). Records what it received.
+// expected public key and its kid / iss / aud / bid claims, answers 200 `{testNotificationToken}` or 401 with Apple's
+// error body. `failWith` forces an error status (e.g. 503); `delayMs` holds each answer (a check that takes time).
+// Records what it received.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify, type KeyObject } from 'node:crypto';
 
 export interface AppleExpect { publicKey: KeyObject; kid: string; iss: string; bid: string }
 
-export interface AppleStub { url: string; calls: { method: string; path: string; ok: boolean }[]; failWith: number | null; expect: AppleExpect | null; close(): Promise<void> }
+export interface AppleStub { url: string; calls: { method: string; path: string; ok: boolean }[]; failWith: number | null; delayMs: number; expect: AppleExpect | null; close(): Promise<void> }
 
 function jwtValid(token: string, e: AppleExpect): boolean {
   const [h, p, s] = token.split('.');
@@ -25,14 +26,17 @@ function jwtValid(token: string, e: AppleExpect): boolean {
 }
 
 export async function startAppleStub(): Promise<AppleStub> {
-  const stub: AppleStub = { url: '', calls: [], failWith: null, expect: null, close: () => Promise.resolve() };
+  const stub: AppleStub = { url: '', calls: [], failWith: null, delayMs: 0, expect: null, close: () => Promise.resolve() };
   const server: Server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => {
+    req.on('end', () => void answer());
+    const answer = async () => {
+      if (stub.delayMs) await new Promise((r) => setTimeout(r, stub.delayMs));
       const auth = req.headers.authorization ?? '';
-      const ok = req.method === 'POST' && req.url === '/inApps/v1/notifications/test' && stub.expect !== null
+      const path = new URL(req.url ?? '/', 'http://stub').pathname;
+      const ok = req.method === 'POST' && path === '/inApps/v1/notifications/test' && stub.expect !== null
         && auth.startsWith('Bearer ') && jwtValid(auth.slice(7), stub.expect);
-      stub.calls.push({ method: req.method ?? '', path: req.url ?? '', ok });
+      stub.calls.push({ method: req.method ?? '', path, ok });
       res.setHeader('content-type', 'application/json');
       if (stub.failWith) {
         res.statusCode = stub.failWith;
@@ -42,9 +46,9 @@ export async function startAppleStub(): Promise<AppleStub> {
         res.end(JSON.stringify({ testNotificationToken: 'ce3af791-365e-4c60-841b-1674b43c1609_1700000000000' }));
       } else {
         res.statusCode = 401;
-        res.end();
+        res.end(JSON.stringify({ errorCode: 4010000, errorMessage: 'Unauthenticated' }));
       }
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

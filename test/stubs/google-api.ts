@@ -1,14 +1,25 @@
-// A local stand-in for Google's OAuth token endpoint (service-account JWT bearer grant, RS256 assertion verified
-// with the expected public key and claims) and the androidpublisher reviews list (checks the issued bearer token and
-// the package). `failWith` forces an error status on the androidpublisher call (e.g. 503).
+// A local stand-in for Google: the OAuth token endpoint (service-account JWT bearer grant; the RS256 assertion
+// verified with the expected public key, audience Google's own token URL as Google requires) and androidpublisher v3:
+// the reviews list (the green-check), purchases.subscriptionsv2.get and purchases.products.get, each checking the
+// issued bearer token and the package, answering Google's JSON (and its error shape). Purchases are what the test
+// puts in `subscriptions` / `products` (by token). `failWith` forces an error status on androidpublisher calls;
+// `delayMs` holds their answers (a verification that takes time).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, verify, type KeyObject } from 'node:crypto';
 
+export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
+
 export interface GoogleExpect { publicKey: KeyObject; clientEmail: string; packageName: string }
 
 export interface GoogleStub {
-  url: string; tokenUrl: string; calls: { method: string; path: string; status: number }[]; failWith: number | null; expect: GoogleExpect | null; close(): Promise<void>;
+  url: string; tokenUrl: string; calls: { method: string; path: string; status: number }[]; failWith: number | null; delayMs: number; expect: GoogleExpect | null;
+  /** SubscriptionPurchaseV2 bodies by purchase token. */
+  subscriptions: Map<string, Record<string, unknown>>;
+  /** ProductPurchase bodies by `${productId}/${token}`. */
+  products: Map<string, Record<string, unknown>>;
+  tokensIssued: number;
+  close(): Promise<void>;
 }
 
 async function readText(req: IncomingMessage): Promise<string> {
@@ -17,7 +28,7 @@ async function readText(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function assertionValid(jwt: string, e: GoogleExpect, aud: string): boolean {
+function assertionValid(jwt: string, e: GoogleExpect): boolean {
   const [h, p, s] = jwt.split('.');
   if (!h || !p || !s) return false;
   try {
@@ -25,45 +36,59 @@ function assertionValid(jwt: string, e: GoogleExpect, aud: string): boolean {
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, number | string>;
     const now = Date.now() / 1000;
     return header.alg === 'RS256' && verify('sha256', Buffer.from(`${h}.${p}`), e.publicKey, Buffer.from(s, 'base64url'))
-      && claims.iss === e.clientEmail && claims.aud === aud && claims.scope === 'https://www.googleapis.com/auth/androidpublisher'
+      && claims.iss === e.clientEmail && claims.aud === GOOGLE_TOKEN_AUDIENCE && claims.scope === 'https://www.googleapis.com/auth/androidpublisher'
       && Number(claims.iat) <= now + 5 && Number(claims.exp) > now;
   } catch {
     return false;
   }
 }
 
+const googleError = (code: number, message: string, reason: string) => ({ error: { code, message, errors: [{ message, domain: 'global', reason }] } });
+
 export async function startGoogleStub(): Promise<GoogleStub> {
-  const stub: GoogleStub = { url: '', tokenUrl: '', calls: [], failWith: null, expect: null, close: () => Promise.resolve() };
+  const stub: GoogleStub = {
+    url: '', tokenUrl: '', calls: [], failWith: null, delayMs: 0, expect: null, subscriptions: new Map(), products: new Map(), tokensIssued: 0, close: () => Promise.resolve(),
+  };
   const tokens = new Set<string>();
   const server: Server = createServer((req, res) => {
-    void readText(req).then((text) => {
+    void readText(req).then(async (text) => {
+      if (stub.delayMs && req.url?.startsWith('/androidpublisher/')) await new Promise((r) => setTimeout(r, stub.delayMs));
       const url = new URL(req.url ?? '/', 'http://stub');
       const answer = (status: number, body?: unknown) => {
         stub.calls.push({ method: req.method ?? '', path: url.pathname, status });
         res.statusCode = status;
-        res.setHeader('content-type', 'application/json');
+        res.setHeader('content-type', 'application/json; charset=UTF-8');
         res.end(body === undefined ? '' : JSON.stringify(body));
       };
       if (req.method === 'POST' && url.pathname === '/token') {
         const form = new URLSearchParams(text);
-        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' || !stub.expect || !assertionValid(form.get('assertion') ?? '', stub.expect, stub.tokenUrl)) {
-          answer(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
-          return;
+        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' || !stub.expect || !assertionValid(form.get('assertion') ?? '', stub.expect)) {
+          return answer(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
         }
         const token = `ya29.${randomBytes(12).toString('hex')}`;
         tokens.add(token);
-        answer(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
-        return;
+        stub.tokensIssued += 1;
+        return answer(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
       }
-      const m = /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews$/.exec(url.pathname);
-      if (req.method === 'GET' && m) {
-        if (stub.failWith) return answer(stub.failWith, { error: { code: stub.failWith, message: 'Backend Error' } });
-        const auth = req.headers.authorization ?? '';
-        if (!auth.startsWith('Bearer ') || !tokens.has(auth.slice(7))) return answer(401, { error: { code: 401, message: 'Invalid Credentials' } });
-        if (decodeURIComponent(m[1]!) !== stub.expect?.packageName) return answer(404, { error: { code: 404, message: 'Package not found' } });
-        return answer(200, { reviews: [] });
+      const m = /^\/androidpublisher\/v3\/applications\/([^/]+)\/(.+)$/.exec(url.pathname);
+      if (req.method !== 'GET' || !m) return answer(404, googleError(404, 'Not found', 'notFound'));
+      if (stub.failWith) return answer(stub.failWith, googleError(stub.failWith, 'Backend Error', 'backendError'));
+      const auth = req.headers.authorization ?? '';
+      if (!auth.startsWith('Bearer ') || !tokens.has(auth.slice(7))) return answer(401, googleError(401, 'Invalid Credentials', 'authError'));
+      if (decodeURIComponent(m[1]!) !== stub.expect?.packageName) return answer(404, googleError(404, 'No application was found for the given package name.', 'applicationNotFound'));
+      const rest = m[2]!;
+      if (rest === 'reviews') return answer(200, { reviews: [] });
+      const sub = /^purchases\/subscriptionsv2\/tokens\/([^/]+)$/.exec(rest);
+      if (sub) {
+        const found = stub.subscriptions.get(decodeURIComponent(sub[1]!));
+        return found ? answer(200, { kind: 'androidpublisher#subscriptionPurchaseV2', ...found }) : answer(400, googleError(400, 'Invalid Value', 'invalid'));
       }
-      return answer(404, { error: { code: 404, message: 'Not found' } });
+      const product = /^purchases\/products\/([^/]+)\/tokens\/([^/]+)$/.exec(rest);
+      if (product) {
+        const found = stub.products.get(`${decodeURIComponent(product[1]!)}/${decodeURIComponent(product[2]!)}`);
+        return found ? answer(200, { kind: 'androidpublisher#productPurchase', ...found }) : answer(400, googleError(400, 'Invalid Value', 'invalid'));
+      }
+      return answer(404, googleError(404, 'Not found', 'notFound'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

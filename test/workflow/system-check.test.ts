@@ -21,7 +21,7 @@ test('a workflow started on the file task queue runs its activities against the 
 test('the time-skipping environment runs the same workflow', async (t) => {
   const env = await createTimeSkippingEnv();
   try {
-    const result = await withTimeSkippingWorker(env, createActivities({ db: h().db, platformFeePercent: 10 }), (taskQueue) =>
+    const result = await withTimeSkippingWorker(env, createActivities({ db: h().db, platformFeePercent: 10, config: h().config }), (taskQueue) =>
       env.client.workflow.execute(systemCheckWorkflow, { taskQueue, workflowId: systemCheckWorkflowId(randomUUID()) }));
     t.truthy(result.latestMigration);
   } finally {

@@ -1,0 +1,20 @@
+// Activities of store-direct validation (workflows/credential-check.ts, workflows/store-purchase.ts): the
+// credential green-check, the verification of a purchase proof with Apple or Google, its price in USD, and the
+// hand-off of the verified events to their conversion workflow.
+import { contextOf, type StoreDirectDeps } from './context.js';
+import { credentialCheckActivities } from './credential-check.js';
+import { fxActivities } from './fx.js';
+import { handOffActivities } from './record.js';
+import { verifyActivities } from './verify.js';
+
+export type { StoreDirectDeps } from './context.js';
+
+export function createStoreDirectActivities(deps: StoreDirectDeps) {
+  const ctx = contextOf(deps);
+  return {
+    ...credentialCheckActivities(ctx),
+    ...verifyActivities(ctx),
+    ...fxActivities(ctx),
+    ...handOffActivities(ctx),
+  };
+}

@@ -1,0 +1,13 @@
+// temporary: print event timing of a few store-purchase workflows
+import { Client, Connection } from '@temporalio/client';
+const address = process.argv[2]!;
+const client = new Client({ connection: await Connection.connect({ address }) });
+let n = 0;
+for await (const wf of client.workflow.list({ query: "WorkflowType='storePurchaseWorkflow'" })) {
+  if (n++ % 37 !== 0) continue;
+  const h = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+  const t0 = Number(h.events![0]!.eventTime!.seconds) * 1000 + Math.round((h.events![0]!.eventTime!.nanos ?? 0) / 1e6);
+  console.log(wf.workflowId.slice(-8), h.events!.map((e) => `${e.eventType}:${Number(e.eventTime!.seconds) * 1000 + Math.round((e.eventTime!.nanos ?? 0) / 1e6) - t0}`).join(' '));
+  if (n > 300) break;
+}
+process.exit(0);

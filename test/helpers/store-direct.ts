@@ -1,0 +1,84 @@
+// Store-direct from the outside, for integration tests: the stubs (App Store Server API, Google OAuth +
+// androidpublisher, ECB rates), an Apple chain the test made (its root configured as APPLE_ROOT_CERTS), and an
+// agent switching a platform to store-direct the way an agent does: signed credential-upload link, green-check
+// (the credential-check workflow against the stubs), activation.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createAgentKey } from '../../db/agent-keys.js';
+import { SCOPES } from '../../lib/scopes.js';
+import { createAppleChain, signTransaction, transactionPayload, type AppleChain, type TransactionFields } from './apple-signing.js';
+import type { Harness } from './harness.js';
+import { request } from './http.js';
+import { seedApp, type SeededApp } from './seed.js';
+import { startAppleStub, type AppleStub } from '../stubs/apple-api.js';
+import { businessDays, startEcbStub, type EcbStub } from '../stubs/ecb-rates.js';
+import { startGoogleStub, type GoogleStub } from '../stubs/google-api.js';
+
+export const KEY_ID = 'ABCDE12345';
+export const ISSUER = '57246542-96fe-1a63-e053-0824d011072a';
+export const CLIENT_EMAIL = 'svc@proj.iam.gserviceaccount.com';
+
+/** Rates every published day has unless a test sets its own (units per EUR). */
+export const DEFAULT_RATES = { USD: '1.1000', JPY: '160.00', GBP: '0.8500' } as const;
+
+export interface StoreWorld { apple: AppleStub; google: GoogleStub; ecb: EcbStub; chain: AppleChain; close(): Promise<void> }
+
+export async function startStoreWorld(h: Harness): Promise<StoreWorld> {
+  const [apple, google, ecb, chain] = await Promise.all([startAppleStub(), startGoogleStub(), startEcbStub(), createAppleChain()]);
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
+  for (const [day, rates] of businessDays(from, today, DEFAULT_RATES)) ecb.days.set(day, rates);
+  Object.assign(h.config, {
+    APPLE_API_ROOT: apple.url, GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl, APPLE_ROOT_CERTS: chain.rootPath, FX_RATES_URL: ecb.url,
+  });
+  return { apple, google, ecb, chain, close: async () => { await Promise.all([apple.close(), google.close(), ecb.close()]); } };
+}
+
+export type StoreAccount = SeededApp & { agentKey: string; bundleId: string; packageName: string };
+
+export async function storeAccount(h: Harness, opts: { walletUsd?: number } = {}): Promise<StoreAccount> {
+  const app = await seedApp(h.db, opts);
+  const { key } = await createAgentKey(h.db, { orgId: app.org_id, name: 'store-direct', scopes: SCOPES });
+  const tag = app.app_id.replace(/[^a-z0-9]/gi, '').slice(-8).toLowerCase();
+  return { ...app, agentKey: key, bundleId: `com.example.app${tag}`, packageName: `com.example.game${tag}` };
+}
+
+export const agentCall = (h: Harness, a: StoreAccount, method: string, path: string, body?: unknown) =>
+  request(h.baseUrl, method, `/api/agent${path}`, { token: a.agentKey, body });
+
+const pem = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+async function upload(h: Harness, a: StoreAccount, body: Record<string, unknown>): Promise<void> {
+  const link = await agentCall(h, a, 'POST', `/apps/${a.app_id}/credential-setup-link`, { platform: body.platform });
+  const url = link.body.url as string;
+  const stored = await request(h.baseUrl, 'POST', url.slice(h.baseUrl.length), { body, headers: { accept: 'text/html' } });
+  if (stored.status !== 200) throw new Error(`credential upload: ${stored.status} ${stored.text}`);
+}
+
+/** Upload through the signed link, green-check (workflow), activation: the agent's whole switch of one platform. */
+export async function switchToStoreDirect(h: Harness, world: StoreWorld, a: StoreAccount, platform: 'ios' | 'android'): Promise<{ check: any; activation: any }> {
+  if (platform === 'ios') {
+    const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    await upload(h, a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: a.bundleId, environment: 'production', private_key: pem(pair.privateKey), app_apple_id: '1234567890' });
+    world.apple.expect = { publicKey: pair.publicKey, kid: KEY_ID, iss: ISSUER, bid: a.bundleId };
+  } else {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await upload(h, a, { platform: 'android', package_name: a.packageName, service_account_json: { type: 'service_account', client_email: CLIENT_EMAIL, private_key: pem(pair.privateKey), project_id: 'proj' } });
+    world.google.expect = { publicKey: pair.publicKey, clientEmail: CLIENT_EMAIL, packageName: a.packageName };
+  }
+  const check = await agentCall(h, a, 'POST', `/apps/${a.app_id}/validate-store-credentials`, { platform });
+  if (check.status !== 200 || check.body.status !== 'ok') throw new Error(`green-check: ${check.status} ${check.text}`);
+  const activation = await agentCall(h, a, 'POST', `/apps/${a.app_id}/activate-store-direct`, { platform });
+  if (activation.status !== 200) throw new Error(`activation: ${activation.status} ${activation.text}`);
+  return { check: check.body, activation: activation.body };
+}
+
+/** A transaction of the account's app signed by the world's chain. */
+export function signedTransaction(world: StoreWorld, a: StoreAccount, fields: Omit<TransactionFields, 'bundleId'> = {}): { jws: string; payload: Record<string, unknown> } {
+  const payload = transactionPayload({ bundleId: a.bundleId, ...fields });
+  return { jws: signTransaction(world.chain, payload), payload };
+}
+
+export const reportPurchase = (h: Harness, a: StoreAccount, body: unknown) =>
+  request(h.baseUrl, 'POST', '/api/sdk/purchase', { token: a.sdk_key, body });
+
+export const ANSWER_KEYS = ['duplicate', 'environment', 'event_type', 'recorded', 'result', 'success', 'validated'];
