@@ -77,7 +77,7 @@ function parseIos(b: Record<string, unknown>): Parsed {
     platform: 'ios', secret: privateKey!,
     meta: { key_id: keyId!, issuer_id: issuerId!, bundle_id: bundleId!, environment: environment!.toUpperCase() },
     // The app's non-secret Apple settings follow the uploaded key (store-direct verification reads them).
-    appleMeta: { bundle_id: bundleId!, key_id: keyId!, issuer_id: issuerId!, ...(appleId !== undefined ? { app_apple_id: String(appleId) } : {}) },
+    appleMeta: { bundle_id: bundleId!, key_id: keyId!, issuer_id: issuerId!, ...(typeof appleId === 'string' || typeof appleId === 'number' ? { app_apple_id: String(appleId) } : {}) },
   };
 }
 

@@ -10,7 +10,7 @@ import { addDays, utcDay } from '../../lib/fx.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import {
-  ANSWER_KEYS, agentCall, reportPurchase, signedTransaction, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld,
+  ANSWER_KEYS, agentCall, signedTransaction, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld,
 } from '../helpers/store-direct.js';
 import { signTransaction } from '../helpers/apple-signing.js';
 
