@@ -6,6 +6,8 @@ import { agentRoutes } from './agent/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { dashboardLinkRoutes } from './dashboard/routes.js';
 import { surfaceGuard } from './auth/surfaces.js';
+import { csrfGuard } from './auth/csrf.js';
+import { sessionRoutes } from './dashboard/session.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
@@ -37,8 +39,9 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(jsonBody);
   app.use(authenticate);
   app.use(surfaceGuard);
+  app.use(csrfGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), dashboardLinkRoutes(), sessionRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

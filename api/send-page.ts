@@ -8,7 +8,7 @@ export function sendPage(ctx: AppContext, status: number, page: Page): void {
   const nonce = randomBytes(16).toString('base64');
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', pageSecurityPolicy(nonce, page.connectSrc));
+  ctx.set('Content-Security-Policy', pageSecurityPolicy(nonce, page.connectSrc, page.formAction));
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = renderPage(page, nonce);
 }
