@@ -128,6 +128,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cfg = input as unknown as Config;
   cfg.BASE_URL = stripSlash(cfg.BASE_URL ?? `http://${hostForUrl(cfg.HOST)}:${cfg.PORT}`);
   cfg.DASHBOARD_URL = stripSlash(cfg.DASHBOARD_URL ?? `${cfg.BASE_URL}/dashboard`);
+  // BASE_URL is the OAuth issuer's origin (api/oauth): production needs HTTPS; loopback (`svc dev`) is the exception.
+  if (cfg.NODE_ENV === 'production' && !/^https:\/\//.test(cfg.BASE_URL) && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(cfg.BASE_URL)) {
+    throw new ConfigError(['BASE_URL'], 'Invalid configuration: BASE_URL must be https:// in production (it is the OAuth issuer); only loopback may use http');
+  }
   return cfg;
 }
 
