@@ -1,7 +1,9 @@
 // An MCP client's side of OAuth for tests: an OAuthClientProvider (official SDK interface) that keeps everything in
 // memory and, instead of opening a browser, records the authorization URL; and `consentInBrowser`, which walks that
 // URL through our real sign-in and consent pages with a cookie jar and returns the code from the redirect.
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Browser, formAction, inputValue } from './browser.js';
 
@@ -54,4 +56,22 @@ export async function consentInBrowser(authorizationUrl: URL, who: ConsentChoice
   });
   if (!done.location?.startsWith(REDIRECT_URL)) throw new Error(`expected a redirect to the client, got ${done.status} at ${done.url}: ${done.text.slice(0, 300)}`);
   return { redirect: new URL(done.location), consentPage };
+}
+
+/**
+ * The whole dance as an MCP client does it: the SDK meets the 401, discovers, registers (or presents its client ID
+ * metadata document URL) and builds the authorization request; the human part happens in the browser; the SDK
+ * exchanges the code. Tokens end up in `provider.saved`.
+ */
+export async function authorizeMcpClient(baseUrl: string, provider: TestOAuthProvider, who: ConsentChoice, browser = new Browser()): Promise<{ consentPage: string }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { authProvider: provider });
+  const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+  await client.connect(transport).then(() => { throw new Error('connected without authorization'); }, (err: unknown) => {
+    if (!(err instanceof UnauthorizedError)) throw err;
+  });
+  const { redirect, consentPage } = await consentInBrowser(provider.authorizationUrl!, who, browser);
+  const code = redirect.searchParams.get('code');
+  if (!code) throw new Error(`no code: ${redirect.href}`);
+  await transport.finishAuth(code);
+  return { consentPage };
 }

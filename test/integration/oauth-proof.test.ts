@@ -4,14 +4,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import test from 'ava';
 import { hashToken } from '../../lib/credentials.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { Browser } from '../helpers/browser.js';
 import { request } from '../helpers/http.js';
 import { ok } from '../helpers/mcp.js';
-import { consentInBrowser, TestOAuthProvider } from '../helpers/oauth.js';
+import { authorizeMcpClient, consentInBrowser, TestOAuthProvider } from '../helpers/oauth.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
@@ -22,18 +21,8 @@ async function connect(provider: TestOAuthProvider): Promise<Client> {
   return client;
 }
 
-/** Discovery, registration and the authorization request happen inside the SDK; the human part in the browser. */
-export async function authorize(provider: TestOAuthProvider, untick: string[] = [], browser = new Browser()): Promise<{ consentPage: string }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${h().baseUrl}/mcp`), { authProvider: provider });
-  const client = new Client({ name: 'oauth-proof', version: '1.0.0' });
-  await client.connect(transport).then(() => { throw new Error('connected without authorization'); }, (err: unknown) => {
-    if (!(err instanceof UnauthorizedError)) throw err;
-  });
-  const { redirect, consentPage } = await consentInBrowser(provider.authorizationUrl!, { email: seed.user_email, password: seed.user_password, untick }, browser);
-  const code = redirect.searchParams.get('code');
-  if (!code) throw new Error(`no code: ${redirect.href}`);
-  await transport.finishAuth(code);
-  return { consentPage };
+function authorize(provider: TestOAuthProvider, untick: string[] = [], browser = new Browser()): Promise<{ consentPage: string }> {
+  return authorizeMcpClient(h().baseUrl, provider, { email: seed.user_email, password: seed.user_password, untick }, browser);
 }
 
 test('discovery documents: RFC 8414 (root alias and issuer path), OpenID, RFC 9728 root and path-suffixed', async (t) => {
