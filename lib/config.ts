@@ -43,6 +43,7 @@ export const VARIABLES = {
   SMTP_URL: { kind: 'url', doc: 'Optional SMTP server (smtp://user:pass@host:587 or smtps://...) through which `svc worker` delivers the email outbox (creator invitations). Unset: emails stay queued in email_outbox, the visible record.' },
   EMAIL_FROM: { kind: 'string', default: 'svc <no-reply@localhost>', doc: 'From address of outbox emails.' },
   MCP_TOOL_CALLS_PER_MINUTE: { kind: 'integer', minimum: 1, default: 240, doc: 'Tool calls (`tools/call`) admitted per minute per agent principal on `/mcp` (spec: 240); beyond it 429 with Retry-After. Shared through REDIS_URL like the other limits.' },
+  OAUTH_CIMD_ALLOW_LOOPBACK: { kind: 'boolean', default: false, doc: 'Tests only: fetch OAuth client ID metadata documents whose `https://` client_id names a loopback host (over plain HTTP). Off, and ignored in production: documents on private or special-use addresses are refused.' },
   REDIS_URL: { kind: 'url', doc: 'Optional: rate-limit windows shared by every API process (identify 2/s per IP, joins). Unset: each process counts its own. Redis away: falls back to its own count.' },
   APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM). Unset: iOS store-direct cannot be activated.' },
   APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },

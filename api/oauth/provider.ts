@@ -10,11 +10,13 @@
 import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../lib/config.js';
+import { escapeHtml, pageSecurityPolicy, renderPage } from '../../lib/html.js';
 import { SCOPES } from '../../lib/scopes.js';
 import type { ApiDeps } from '../context.js';
 import { adapterFactory } from './adapter.js';
 
 export const OAUTH_PREFIX = '/oauth';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -53,7 +55,29 @@ function configuration(deps: ApiDeps): Configuration {
       RefreshToken: REFRESH_TOKEN_TTL_SECONDS, Grant: REFRESH_TOKEN_TTL_SECONDS, Session: 14 * 24 * 3600,
     },
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    // Browser-facing errors (bad client, bad redirect) in our page style; `out` holds only error and description.
+    renderError: (ctx, out) => {
+      const nonce = randomBytes(16).toString('base64');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Content-Security-Policy', pageSecurityPolicy(nonce));
+      const lines = Object.entries(out).map(([k, v]) => `<p><code>${escapeHtml(k)}</code>: ${escapeHtml(String(v))}</p>`);
+      ctx.body = renderPage({ title: 'Authorization failed', lang: 'en', body: ['<h1>Authorization failed</h1>', ...lines].join('\n') }, nonce);
+    },
+    // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-02, oidc-provider's experimental
+    // support): a client_id that is an https URL is fetched (2.5 s timeout, 5 KB cap, no redirects, special-use and
+    // private addresses refused by oidc-provider's SSRF guard) and validated instead of being registered.
+    fetch: (url, options) => {
+      const target = new URL(url);
+      if (config.OAUTH_CIMD_ALLOW_LOOPBACK && config.NODE_ENV !== 'production' && LOOPBACK.has(target.hostname)) {
+        target.protocol = 'http:';
+        const { dispatcher: _ssrfGuard, ...rest } = options as RequestInit & { dispatcher?: unknown };
+        return fetch(target, rest);
+      }
+      return fetch(url, options);
+    },
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024 },
     features: {
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },

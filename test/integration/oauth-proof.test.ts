@@ -5,6 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import test from 'ava';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hashToken } from '../../lib/credentials.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { Browser } from '../helpers/browser.js';
@@ -13,7 +15,8 @@ import { ok } from '../helpers/mcp.js';
 import { authorizeMcpClient, consentInBrowser, TestOAuthProvider } from '../helpers/oauth.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const { h, seed } = useSeededHarness(test, { worker: false });
+// Client ID metadata documents are served by this test on loopback, which the test setting allows.
+const { h, seed } = useSeededHarness(test, { worker: false, env: { OAUTH_CIMD_ALLOW_LOOPBACK: 'true' } });
 
 async function connect(provider: TestOAuthProvider): Promise<Client> {
   const client = new Client({ name: 'oauth-proof', version: '1.0.0' });
@@ -157,4 +160,43 @@ test('replaying a rotated refresh token is refused and ends the grant (reuse det
   t.is(replay.status, 400);
   t.is(((await replay.json()) as { error: string }).error, 'invalid_grant');
   t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: second.access_token })).status, 401);
+});
+
+test('a client ID metadata document served by the client replaces registration; a document on a special-use address is refused', async (t) => {
+  let documentUrl = '';
+  const served: string[] = [];
+  const server = createServer((req, res) => {
+    served.push(req.url ?? '');
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({
+      client_id: documentUrl, client_name: 'CIMD test agent', redirect_uris: [new TestOAuthProvider().redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
+    }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    documentUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/client.json`;
+    const metadata = (await request(h().baseUrl, 'GET', '/.well-known/oauth-authorization-server')).body;
+    t.true(metadata.client_id_metadata_document_supported);
+    const provider = new TestOAuthProvider({ clientMetadataUrl: documentUrl });
+    const { consentPage } = await authorize(provider);
+    t.regex(consentPage, /CIMD test agent/);
+    t.is((provider.info as { client_id: string }).client_id, documentUrl, 'no registration: the URL is the client_id');
+    t.deepEqual(served, ['/oauth/client.json'], 'fetched once (then cached)');
+    t.is(await h().db('oauth_clients').where('client_id', documentUrl).first(), undefined);
+    const rest = await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: provider.saved!.access_token });
+    t.is(rest.status, 200);
+    t.is(rest.body.auth_mode, 'oauth');
+
+    // 127.0.0.2 is special-use and not the loopback the test setting names: refused before anything is shown.
+    const port = (server.address() as AddressInfo).port;
+    const refused = await fetch(`${h().baseUrl}/oauth/auth?${new URLSearchParams({
+      client_id: `https://127.0.0.2:${port}/oauth/client.json`, response_type: 'code', redirect_uri: new TestOAuthProvider().redirectUrl,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'apps:read',
+    }).toString()}`, { redirect: 'manual' });
+    t.is(refused.status, 400);
+    t.regex(await refused.text(), /invalid_client/);
+  } finally {
+    server.close();
+  }
 });
