@@ -91,6 +91,9 @@ test('the SDK client signs in, consents, calls a tool and the agent API with one
   const rest = await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: first.access_token });
   t.is(rest.status, 200, rest.text);
   t.is(rest.body.auth_mode, 'oauth');
+  t.like(rest.body.principal, { type: 'oauth', client_id: (provider.info as { client_id: string }).client_id });
+  t.truthy(rest.body.principal.user_id);
+  t.deepEqual(rest.body.hard_denied, doctor.hard_denied);
   t.is((await request(h().baseUrl, 'GET', `/api/agent/apps/${seed.app_id}`, { token: first.access_token })).status, 200);
 
   // Refresh rotates: a new access and refresh token.
