@@ -7,7 +7,8 @@ import { Browser, inputValue } from '../helpers/browser.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const { h, seed } = useSeededHarness(test, { worker: false });
+// TRUST_PROXY: the HTTPS case is a proxy saying `X-Forwarded-Proto: https`.
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
 
 async function signIn(browser: Browser, password = seed.user_password, email = seed.user_email) {
   const form = await browser.fetch(`${h().baseUrl}/dashboard/login?return_to=/dashboard`);
@@ -84,4 +85,15 @@ test('a session call that changes state needs the CSRF header; agent and SDK key
     t.is((await request(h().baseUrl, 'GET', '/dashboard/session', { token })).status, 401);
     t.is((await request(h().baseUrl, 'GET', '/api/apps/x', { token })).status, 401);
   }
+});
+
+test('under HTTPS (behind a trusted proxy) the session cookie is Secure', async (t) => {
+  const browser = new Browser();
+  const https = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
+  const form = await browser.fetch(`${h().baseUrl}/dashboard/login`, { headers: https });
+  const done = await browser.fetch(`${h().baseUrl}/dashboard/login`, {
+    headers: https, form: { csrf: inputValue(form.text, 'csrf') ?? '', email: seed.user_email, password: seed.user_password },
+  });
+  t.is(done.status, 303);
+  t.regex(done.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!, /;\s*secure/i);
 });
