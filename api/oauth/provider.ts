@@ -55,6 +55,12 @@ function configuration(deps: ApiDeps): Configuration {
       RefreshToken: REFRESH_TOKEN_TTL_SECONDS, Grant: REFRESH_TOKEN_TTL_SECONDS, Session: 14 * 24 * 3600,
     },
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    // Every authorization request goes through our consent page (and so needs the dashboard session): an earlier
+    // grant is never reused silently, only the one the interaction just produced.
+    loadExistingGrant: async (ctx) => {
+      const grantId = (ctx.oidc.result as { consent?: { grantId?: string } } | undefined)?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     // Browser-facing errors (bad client, bad redirect) in our page style; `out` holds only error and description.
     renderError: (ctx, out) => {
       const nonce = randomBytes(16).toString('base64');

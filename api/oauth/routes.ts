@@ -7,7 +7,7 @@ import { Router } from '@koa/router';
 import type { IncomingMessage } from 'node:http';
 import { destroyOauthItemsOfGrant } from '../../db/oauth-store.js';
 import { listOauthGrants, revokeOauthGrant } from '../../db/oauth-grants.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError, RateLimitedError } from '../../lib/errors.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { registerTokenResolver } from '../auth/authenticate.js';
 import { guard, principalOf } from '../auth/guard.js';
@@ -16,6 +16,9 @@ import { agentAudience, issuerOf, OAUTH_PREFIX, providerOf } from './provider.js
 import { resolveOauthToken } from './token-resolver.js';
 
 registerTokenResolver(resolveOauthToken);
+
+/** Dynamic client registrations admitted per client IP and hour. */
+export const REGISTRATIONS_PER_HOUR = 30;
 
 /** Hands the request to oidc-provider with the path below its mount point (it builds its URLs from originalUrl). */
 async function delegate(ctx: AppContext, innerPath: string): Promise<void> {
@@ -30,6 +33,11 @@ async function delegate(ctx: AppContext, innerPath: string): Promise<void> {
 /** Everything under /oauth/ belongs to the authorization server (the JSON body reader leaves it alone). */
 export const oauthServer: Middleware = async (ctx, next) => {
   if (!ctx.path.startsWith(`${OAUTH_PREFIX}/`)) return next();
+  // Registration is open (RFC 7591 without an initial access token), so it is rate limited per client IP.
+  if (ctx.method === 'POST' && ctx.path === `${OAUTH_PREFIX}/reg`
+    && !(await ctx.rateCounter.tryHit(`oauth-reg:${ctx.state.clientIp}`, REGISTRATIONS_PER_HOUR, 3600_000, Date.now()))) {
+    throw new RateLimitedError(3600);
+  }
   await delegate(ctx, ctx.url.slice(OAUTH_PREFIX.length));
 };
 

@@ -203,3 +203,18 @@ test('a client ID metadata document served by the client replaces registration; 
     server.close();
   }
 });
+
+test('no silent re-authorization: after signing out of the dashboard, the same client goes through sign-in and consent again', async (t) => {
+  const provider = new TestOAuthProvider();
+  const browser = new Browser();
+  await authorize(provider, [], browser);
+  const session = await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: browser.cookieHeader() } });
+  t.is((await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: { csrf: session.body.csrf_token } })).status, 303);
+  provider.saved = undefined;
+  provider.authorizationUrl = undefined;
+  const transport = new StreamableHTTPClientTransport(new URL(`${h().baseUrl}/mcp`), { authProvider: provider });
+  await new Client({ name: 'again', version: '1' }).connect(transport).catch(() => undefined);
+  const hop = await browser.follow(provider.authorizationUrl!.href, (url) => !url.startsWith(provider.redirectUrl));
+  t.is(hop.status, 200);
+  t.true(hop.url.startsWith(`${h().baseUrl}/dashboard/login`), hop.url);
+});
