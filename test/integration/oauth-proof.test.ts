@@ -218,3 +218,23 @@ test('no silent re-authorization: after signing out of the dashboard, the same c
   t.is(hop.status, 200);
   t.true(hop.url.startsWith(`${h().baseUrl}/dashboard/login`), hop.url);
 });
+
+test('the audience is checked on every call; RFC 7009 revocation of the refresh token ends the grant', async (t) => {
+  const provider = new TestOAuthProvider();
+  await authorize(provider);
+  const { access_token: access, refresh_token: refresh } = provider.saved!;
+  const row = h().db('oauth_store').where({ model: 'AccessToken', id: hashToken(access) });
+  const { payload } = await row.clone().first();
+  t.is(payload.aud, `${h().baseUrl}/`, 'one audience for both surfaces');
+  await row.clone().update({ payload: { ...payload, aud: 'https://elsewhere.example/' } });
+  t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: access })).status, 401, 'a token for another resource');
+  await row.clone().update({ payload });
+  t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: access })).status, 200);
+
+  const revoked = await fetch(`${h().baseUrl}/oauth/token/revocation`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: refresh!, token_type_hint: 'refresh_token', client_id: (provider.info as { client_id: string }).client_id }),
+  });
+  t.is(revoked.status, 200);
+  t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: access })).status, 401);
+});
