@@ -59,3 +59,10 @@ export async function destroyOauthItemsOfGrant(db: Knex, grantId: string, only?:
 export async function findLiveAccessToken(db: Knex, tokenDigest: string): Promise<Payload | undefined> {
   return findOauthItem(db, 'AccessToken', tokenDigest);
 }
+
+/** Deletes up to `limit` rows that expired more than a day ago (called now and then by the adapter). */
+export async function purgeExpiredOauthItems(db: Knex, limit = 1000): Promise<number> {
+  return db('oauth_store')
+    .whereIn(['model', 'id'], db('oauth_store').select('model', 'id').where('expires_at', '<', db.raw("now() - interval '1 day'")).limit(limit))
+    .delete();
+}

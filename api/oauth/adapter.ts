@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import {
   consumeOauthItem, deleteOauthClient, destroyOauthItem, destroyOauthItemsOfGrant, findOauthClient, findOauthItem,
-  findOauthItemByUid, findOauthItemByUserCode, saveOauthClient, upsertOauthItem,
+  findOauthItemByUid, findOauthItemByUserCode, purgeExpiredOauthItems, saveOauthClient, upsertOauthItem,
 } from '../../db/oauth-store.js';
 import { hashToken } from '../../lib/credentials.js';
 
@@ -21,6 +21,8 @@ export function adapterFactory(db: Knex): new (name: string) => Adapter {
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (this.name === 'Client') return saveOauthClient(db, id, payload);
       await upsertOauthItem(db, this.name, storedId(this.name, id), payload, expiresIn);
+      // No scheduler needed: about one write in a hundred also clears a batch of long-expired rows.
+      if (Math.random() < 0.01) void purgeExpiredOauthItems(db).catch(() => undefined);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { purgeExpiredOauthItems } from '../../db/oauth-store.js';
 import { hashToken } from '../../lib/credentials.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { Browser } from '../helpers/browser.js';
@@ -237,4 +238,15 @@ test('the audience is checked on every call; RFC 7009 revocation of the refresh 
   });
   t.is(revoked.status, 200);
   t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: access })).status, 401);
+});
+
+test('long-expired authorization server rows are purged; live ones stay', async (t) => {
+  const db = h().db;
+  await db('oauth_store').insert([
+    { model: 'Interaction', id: 'old-one', payload: {}, expires_at: new Date(Date.now() - 3 * 86400_000) },
+    { model: 'Interaction', id: 'live-one', payload: {}, expires_at: new Date(Date.now() + 3600_000) },
+  ]);
+  t.true((await purgeExpiredOauthItems(db)) >= 1);
+  t.falsy(await db('oauth_store').where({ model: 'Interaction', id: 'old-one' }).first());
+  t.truthy(await db('oauth_store').where({ model: 'Interaction', id: 'live-one' }).first());
 });
