@@ -6,6 +6,11 @@ import { agentRoutes } from './agent/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { dashboardLinkRoutes } from './dashboard/routes.js';
 import { surfaceGuard } from './auth/surfaces.js';
+import { csrfGuard } from './auth/csrf.js';
+import { sessionRoutes } from './dashboard/session.js';
+import { consentRoutes } from './dashboard/consent.js';
+import { agentChallenge } from './oauth/challenge.js';
+import { oauthRoutes, oauthServer } from './oauth/routes.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
 import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
@@ -36,10 +41,13 @@ export function createApp(deps: ApiDeps): SvcApp {
 
   app.use(edge(metrics));
   app.use(jsonBody);
+  app.use(oauthServer);
+  app.use(agentChallenge);
   app.use(authenticate);
   app.use(surfaceGuard);
+  app.use(csrfGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

@@ -50,6 +50,7 @@ export const VARIABLES = {
   STRIPE_API_ROOT: { kind: 'url', doc: 'Stripe API origin override (tests point it at a local stub). Default: Stripe\'s.' },
   TOPUP_MIN_USD: { kind: 'integer', minimum: 1, default: 10, doc: 'Smallest wallet top-up (USD) the top-up page accepts.' },
   TOPUP_MAX_USD: { kind: 'integer', minimum: 1, default: 50000, doc: 'Largest wallet top-up (USD) the top-up page accepts.' },
+  OAUTH_CIMD_ALLOW_LOOPBACK: { kind: 'boolean', default: false, doc: 'Tests only: fetch OAuth client ID metadata documents whose `https://` client_id names a loopback host (over plain HTTP). Off, and ignored in production: documents on private or special-use addresses are refused.' },
   REDIS_URL: { kind: 'url', doc: 'Optional: rate-limit windows shared by every API process (identify 2/s per IP, joins). Unset: each process counts its own. Redis away: falls back to its own count.' },
   SDK_PURCHASE_WAIT_MS: { kind: 'integer', minimum: 100, default: 20000, doc: 'How long POST /api/sdk/purchase waits for the store-purchase workflow before answering 503 (the SDK reports again later; the report then joins the run or gets its recorded result).' },
   APPLE_ROOT_CERTS: { kind: 'string', doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM) that signed App Store transactions (JWS) must chain to; production: Apple Root CA - G3. Unset: iOS store-direct cannot be activated.' },
@@ -137,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cfg = input as unknown as Config;
   cfg.BASE_URL = stripSlash(cfg.BASE_URL ?? `http://${hostForUrl(cfg.HOST)}:${cfg.PORT}`);
   cfg.DASHBOARD_URL = stripSlash(cfg.DASHBOARD_URL ?? `${cfg.BASE_URL}/dashboard`);
+  // BASE_URL is the OAuth issuer's origin (api/oauth): production needs HTTPS; loopback (`svc dev`) is the exception.
+  if (cfg.NODE_ENV === 'production' && !/^https:\/\//.test(cfg.BASE_URL) && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(cfg.BASE_URL)) {
+    throw new ConfigError(['BASE_URL'], 'Invalid configuration: BASE_URL must be https:// in production (it is the OAuth issuer); only loopback may use http');
+  }
   return cfg;
 }
 

@@ -22,8 +22,8 @@ export interface Page {
   script?: string;
   /** Extra origin the script may fetch from (the join page posts to BASE_URL). */
   connectSrc?: string;
-  /** Where the page's forms may post (and be redirected): none unless given, e.g. "'self' https://checkout.stripe.com". */
-  formAction?: string;
+  /** Where forms may post: none by default; sign-in uses 'self'; consent lifts it (the answer redirects to the client). */
+  formAction?: string | null;
 }
 
 const STYLE = `
@@ -59,7 +59,7 @@ ${page.body}
 }
 
 /** Nothing but our own inline style and script may run; the page may only talk to `connectSrc`, post to `formAction`. */
-export function pageSecurityPolicy(nonce: string, connectSrc?: string, formAction?: string): string {
+export function pageSecurityPolicy(nonce: string, connectSrc?: string, formAction: string | null = "'none'"): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
@@ -67,7 +67,7 @@ export function pageSecurityPolicy(nonce: string, connectSrc?: string, formActio
     `connect-src 'self'${connectSrc ? ` ${connectSrc}` : ''}`,
     "img-src 'none'",
     "base-uri 'none'",
-    `form-action ${formAction ?? "'none'"}`,
+    ...(formAction === null ? [] : [`form-action ${formAction}`]),
     "frame-ancestors 'none'",
   ].join('; ');
 }

@@ -6,7 +6,7 @@ export type Principal =
   | { kind: 'sdk'; appId: string; orgId: string }
   | { kind: 'webhook'; appId: string; orgId: string }
   | { kind: 'purchase_api'; appId: string; orgId: string }
-  | { kind: 'agent'; authMode: 'agent_key' | 'oauth'; id: string; orgIds: string[]; scopes: Scope[]; userId?: string }
+  | { kind: 'agent'; authMode: 'agent_key' | 'oauth'; id: string; orgIds: string[]; scopes: Scope[]; userId?: string; clientId?: string }
   | { kind: 'user'; userId: string; sessionId: string; orgIds: string[] };
 
 export type PrincipalKind = Principal['kind'];

@@ -1,6 +1,6 @@
 // GET /api/agent/openapi.json: OpenAPI 3.1 generated from the endpoint table and the same JSON Schemas that
 // validate the requests, with both security schemes and each operation's scopes.
-import { SCOPES } from '../../lib/scopes.js';
+import { SCOPE_SENTENCES } from '../../lib/scopes.js';
 import { AGENT_ENDPOINTS } from './endpoints.js';
 
 const ERROR = { type: 'object', required: ['detail'], properties: { detail: {} } };
@@ -34,7 +34,12 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     components: {
       securitySchemes: {
         agentKey: { type: 'http', scheme: 'bearer', description: 'Agent key it_mcp_..., scoped, revocable' },
-        oauth2: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: `${baseUrl}/oauth/authorize`, tokenUrl: `${baseUrl}/oauth/token`, scopes: Object.fromEntries(SCOPES.map((s) => [s, s])) } } },
+        // The endpoints oidc-provider serves under /oauth (api/oauth/provider.ts); metadata at the discovery URL.
+        oauth2: {
+          type: 'oauth2',
+          description: `OAuth 2.1 (PKCE S256). Metadata: ${baseUrl}/.well-known/oauth-authorization-server; dynamic registration: ${baseUrl}/oauth/reg; revocation: ${baseUrl}/oauth/token/revocation. Access tokens live one hour; refresh tokens rotate.`,
+          flows: { authorizationCode: { authorizationUrl: `${baseUrl}/oauth/auth`, tokenUrl: `${baseUrl}/oauth/token`, refreshUrl: `${baseUrl}/oauth/token`, scopes: { ...SCOPE_SENTENCES } } },
+        },
       },
     },
     paths,

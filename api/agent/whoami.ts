@@ -12,7 +12,8 @@ async function identity(ctx: AppContext) {
   const agent = agentOf(ctx);
   return {
     auth_mode: agent.authMode,
-    principal: { type: agent.authMode, id: agent.id, user_id: agent.userId ?? null },
+    // For OAuth the id is the grant's; client_id is the OAuth client (a registered id or a metadata document URL).
+    principal: { type: agent.authMode, id: agent.id, user_id: agent.userId ?? null, ...(agent.clientId ? { client_id: agent.clientId } : {}) },
     scopes: agent.scopes,
     missing_scopes: SCOPES.filter((s) => !agent.scopes.includes(s)),
     hard_denied: HARD_DENIED,

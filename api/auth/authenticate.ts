@@ -2,6 +2,7 @@
 // (DESIGN.md "Auth and tenancy"). Which principal a route accepts is the guard's business, not this one's.
 // Later credential kinds (OAuth access tokens) plug in through registerTokenResolver.
 import type { Knex } from 'knex';
+import type { Config } from '../../lib/config.js';
 import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../../lib/credentials.js';
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
@@ -11,7 +12,8 @@ import { findActiveSessionByHash } from '../../db/sessions.js';
 import { findAppByCredentialHash } from '../../db/apps.js';
 import type { Middleware } from '../context.js';
 
-export type TokenResolver = (db: Knex, token: string) => Promise<Principal | undefined>;
+/** `config` lets a resolver check what depends on the deployment (an OAuth token's audience). */
+export type TokenResolver = (db: Knex, token: string, config?: Config) => Promise<Principal | undefined>;
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -57,14 +59,14 @@ const byKind: Record<CredentialKind, TokenResolver> = {
 const unprefixed: TokenResolver[] = [];
 
 export function registerTokenResolver(resolver: TokenResolver): void {
-  unprefixed.push(resolver);
+  if (!unprefixed.includes(resolver)) unprefixed.push(resolver);
 }
 
-export async function resolvePrincipal(db: Knex, token: string): Promise<Principal | undefined> {
+export async function resolvePrincipal(db: Knex, token: string, config?: Config): Promise<Principal | undefined> {
   const kind = credentialKind(token);
   if (kind) return byKind[kind](db, token);
   for (const resolve of unprefixed) {
-    const principal = await resolve(db, token);
+    const principal = await resolve(db, token, config);
     if (principal) return principal;
   }
   return undefined;
@@ -81,7 +83,7 @@ export const authenticate: Middleware = async (ctx, next) => {
   if (token) {
     ctx.state.credentialPresented = true;
     // A session cookie is only a session: it cannot smuggle another credential kind past the guard.
-    const principal = await resolvePrincipal(ctx.deps.db, token);
+    const principal = await resolvePrincipal(ctx.deps.db, token, ctx.deps.config);
     if (principal && (bearer || principal.kind === 'user')) ctx.state.principal = principal;
   }
   return next();

@@ -12,6 +12,7 @@ export const SURFACES: readonly Surface[] = [
   { prefix: '/api/agent/', allow: ['agent'], open: ['/api/agent/openapi.json'] },
   { prefix: '/api/apps/', allow: ['user'] },
   { prefix: '/api/campaigns/', allow: ['user'] },
+  { prefix: '/api/grants/', allow: ['user'] },
 ];
 
 export const surfaceGuard: Middleware = async (ctx, next) => {

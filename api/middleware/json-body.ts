@@ -9,17 +9,26 @@ const LIMIT_BYTES = 1024 * 1024;
 export const NOT_JSON = 'Request body is not valid JSON.';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The authorization server (api/oauth) reads its own bodies (form-encoded, as OAuth requires). */
+export const OWN_BODY_PREFIX = '/oauth/';
+
 export const jsonBody: Middleware = async (ctx, next) => {
-  if (!WITH_BODY.has(ctx.method)) return next();
+  if (!WITH_BODY.has(ctx.method) || ctx.path.startsWith(OWN_BODY_PREFIX)) return next();
   const raw = await readRaw(ctx.req);
   ctx.state.rawBody = raw;
   if (raw.length === 0) {
     ctx.state.body = undefined;
     return next();
   }
-  // The dashboard's HTML forms post url-encoded fields (pages work without JavaScript).
-  if (ctx.path.startsWith('/dashboard/') && ctx.request.is('application/x-www-form-urlencoded')) {
-    ctx.state.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  // The dashboard's server-rendered forms post form-encoded fields (the last value wins; repeated names, like
+  // ticked checkboxes, become arrays).
+  if (ctx.path.startsWith('/dashboard/') && ctx.is('application/x-www-form-urlencoded')) {
+    const form: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(raw.toString('utf8'))) {
+      const prev = form[k];
+      form[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    ctx.state.body = form;
     return next();
   }
   try {

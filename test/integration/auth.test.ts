@@ -87,6 +87,10 @@ test('a dashboard session resolves from its cookie with the user organizations; 
   t.like(res.body.principal, { kind: 'user', userId, orgIds: [seed.org_id] });
   const smuggled = await request(h().baseUrl, 'GET', '/test/sdk-probe', { headers: { cookie: `${SESSION_COOKIE}=${seed.sdk_key}` } });
   t.is(smuggled.status, 401);
-  const payout = await request(h().baseUrl, 'POST', '/test/payout-probe', { body: {}, headers: { cookie: `${SESSION_COOKIE}=${token}` } });
+  // A state-changing call on the session cookie needs the session's CSRF token (api/auth/csrf.ts).
+  const noCsrf = await request(h().baseUrl, 'POST', '/test/payout-probe', { body: {}, headers: { cookie: `${SESSION_COOKIE}=${token}` } });
+  t.is(noCsrf.status, 403);
+  const { csrf_token } = (await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })).body;
+  const payout = await request(h().baseUrl, 'POST', '/test/payout-probe', { body: {}, headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrf_token } });
   t.is(payout.status, 200);
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { canConnect, freePort } from '../../runtime/ports.js';
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import type { SeedResult } from '../../cli/seed.js';
+import { Browser, formAction, inputValue } from '../helpers/browser.js';
 import { cliEnv, runSvc, SVC_BIN } from '../helpers/cli.js';
 import { useHarness } from '../helpers/harness.js';
 
@@ -64,6 +65,16 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     const ready = await fetch(`${api}/readyz`);
     t.is(ready.status, 200);
     t.is((await fetch(`http://127.0.0.1:${p.TEMPORAL_UI_PORT}/`)).status, 200);
+    // The printed dashboard login works, and the authorization server answers on loopback.
+    const [, dashboardUrl, email, password] = /Dashboard\s+(\S+)\s+login: (\S+) \/ (\S+)/.exec(out)!;
+    const browser = new Browser();
+    const loginPage = await browser.follow(dashboardUrl!);
+    t.is(loginPage.status, 200, loginPage.url);
+    const signedIn = await browser.follow(formAction(loginPage.text, loginPage.url), undefined, { form: { csrf: inputValue(loginPage.text, 'csrf')!, return_to: inputValue(loginPage.text, 'return_to')!, email: email!, password: password! } });
+    t.is(signedIn.status, 200);
+    t.true(signedIn.text.includes(email!));
+    const metadata = await fetch(`${api}/.well-known/oauth-authorization-server`);
+    t.is(((await metadata.json()) as { issuer: string }).issuer, `${api}/oauth`);
 
     const seeded = await runSvc(['seed', '--json'], env);
     t.is(seeded.code, 0, seeded.stderr);

@@ -26,12 +26,12 @@ test('the default tool-call limit is 240 per minute (spec); this file runs with 
   t.is(h().config.MCP_TOOL_CALLS_PER_MINUTE, LIMIT);
 });
 
-test('no credential, an unknown key or an SDK key: 401 with WWW-Authenticate: Bearer', async (t) => {
+test('no credential, an unknown key or an SDK key: 401 with WWW-Authenticate: Bearer resource_metadata', async (t) => {
   const cases: [string, string | undefined][] = [['none', undefined], ['unknown agent key', 'it_mcp_not_a_real_key'], ['SDK key', seed.sdk_key], ['webhook secret', seed.webhook_secret]];
   for (const [label, token] of cases) {
     const res = await postMcp(h().baseUrl, initializeMessage(), { token });
     t.is(res.status, 401, `${label}: ${res.text}`);
-    t.is(res.headers.get('www-authenticate'), 'Bearer', label);
+    t.regex(res.headers.get('www-authenticate') ?? '', /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="/, label);
     t.regex(res.body.detail, /agent key or OAuth token/, label);
   }
 });

@@ -43,3 +43,11 @@ test('the README table lists every variable', (t) => {
   const table = configMarkdownTable();
   for (const name of Object.keys(VARIABLES)) t.true(table.includes(`\`${name}\``), name);
 });
+
+test('production needs an https BASE_URL (the OAuth issuer); loopback is the exception', (t) => {
+  const err = t.throws(() => loadConfig({ NODE_ENV: 'production', BASE_URL: 'http://api.example.com' }), { instanceOf: ConfigError });
+  t.deepEqual(err?.variables, ['BASE_URL']);
+  t.is(loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com' }).BASE_URL, 'https://api.example.com');
+  t.is(loadConfig({ NODE_ENV: 'production', BASE_URL: 'http://127.0.0.1:8080' }).BASE_URL, 'http://127.0.0.1:8080');
+  t.is(loadConfig({ NODE_ENV: 'development', BASE_URL: 'http://api.example.com' }).BASE_URL, 'http://api.example.com');
+});

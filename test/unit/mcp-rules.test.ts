@@ -4,6 +4,7 @@ import test from 'ava';
 import { fieldProblemsOf } from '../../api/mcp/extra-tools.js';
 import { isAllowedOrigin } from '../../api/mcp/origin.js';
 import { countToolCalls, toolCallKey } from '../../api/mcp/rate-limit.js';
+import type { AgentPrincipal } from '../../lib/principal.js';
 
 const BASE = 'https://svc.example.com';
 const origins: [string, string, boolean][] = [
@@ -38,9 +39,12 @@ test('only tools/call messages count against the limit, each one in a batch', (t
   t.is(countToolCalls([null, 'x', 3]), 0);
 });
 
-test('the limit belongs to the principal: one window per agent key or OAuth grant', (t) => {
+test('the limit belongs to the principal: one window per agent key, or per OAuth grant and client', (t) => {
   t.is(toolCallKey({ kind: 'agent', authMode: 'agent_key', id: 'agk_1', orgIds: ['o'], scopes: [] }), 'mcp-tools:agent_key:agk_1');
   t.not(toolCallKey({ kind: 'agent', authMode: 'oauth', id: 'agk_1', orgIds: ['o'], scopes: [] }), 'mcp-tools:agent_key:agk_1');
+  const grant: AgentPrincipal = { kind: 'agent', authMode: 'oauth', id: 'grant_1', orgIds: ['o'], scopes: [] };
+  t.is(toolCallKey({ ...grant, clientId: 'client_a' }), 'mcp-tools:oauth:grant_1:client_a');
+  t.not(toolCallKey({ ...grant, clientId: 'client_a' }), toolCallKey({ ...grant, clientId: 'client_b' }));
 });
 
 test("a registry error is recognised by its fields, whatever its class; other errors are not field errors", (t) => {

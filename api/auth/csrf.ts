@@ -1,0 +1,50 @@
+// CSRF protection for everything a browser can be tricked into sending: a state-changing request authenticated by
+// the session cookie must carry the session's CSRF token (`X-CSRF-Token` header or a `csrf` form field), else 403.
+// Bearer credentials are not sent by browsers on their own, so they need none. The login form, which has no
+// session yet, binds its token to a pre-session cookie instead (api/dashboard/session.ts).
+import { hashToken, parseBearer } from '../../lib/credentials.js';
+import { csrfKey, csrfMatches, csrfToken } from '../../lib/csrf.js';
+import { ForbiddenError } from '../../lib/errors.js';
+import type { AppContext, Middleware } from '../context.js';
+import { SESSION_COOKIE } from './authenticate.js';
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+const keys = new Map<string, Buffer>();
+
+export function csrfKeyOf(ctx: AppContext): Buffer {
+  const master = ctx.deps.config.SVC_MASTER_KEY ?? '';
+  let key = keys.get(master);
+  if (!key) keys.set(master, (key = csrfKey(master || undefined)));
+  return key;
+}
+
+/** The session's token, for forms and for `GET /dashboard/session`. */
+export function sessionCsrf(ctx: AppContext, sessionToken: string): string {
+  return csrfToken(csrfKeyOf(ctx), `session:${hashToken(sessionToken)}`);
+}
+
+export function presentedCsrf(ctx: AppContext): unknown {
+  const header = ctx.get('x-csrf-token');
+  if (header) return header;
+  const body = ctx.state.body as Record<string, unknown> | undefined;
+  return body && typeof body === 'object' && !Array.isArray(body) ? body.csrf : undefined;
+}
+
+/** Paths that check their own token (the login form: no session yet). */
+const OWN_CHECK = new Set(['/dashboard/login']);
+/**
+ * Pages that act on a capability in the request itself, never on the session: the signed links (their signature and
+ * single use) and a started top-up (its confirmation token). A signed-in browser posting them needs no session token.
+ */
+const CAPABILITY_PREFIXES = ['/dashboard/links/', '/dashboard/topups/'];
+
+export const csrfGuard: Middleware = async (ctx, next) => {
+  if (SAFE.has(ctx.method) || OWN_CHECK.has(ctx.path) || CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
+  const cookie = parseBearer(ctx.get('authorization')) ? undefined : ctx.cookies.get(SESSION_COOKIE);
+  if (cookie && ctx.state.principal?.kind === 'user') {
+    if (!csrfMatches(csrfKeyOf(ctx), `session:${hashToken(cookie)}`, presentedCsrf(ctx))) {
+      throw new ForbiddenError('Missing or invalid CSRF token: send the token of this session as `X-CSRF-Token` (or the `csrf` form field).');
+    }
+  }
+  return next();
+};

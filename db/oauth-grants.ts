@@ -1,0 +1,33 @@
+// What a user consented to (oauth_grants): the organizations and scopes a client may use. The id is the
+// authorization server's grant id, so the codes and tokens of a grant (db/oauth-store.ts) are found by it.
+// Revoking sets revoked_at; the caller also destroys the grant's tokens so refresh and access stop at once.
+import type { Knex } from 'knex';
+import type { OauthGrantRow } from '../schema/types.js';
+
+export async function saveOauthGrant(db: Knex, g: { id: string; userId: string; clientId: string; orgIds: string[]; scopes: string[] }): Promise<void> {
+  await db('oauth_grants')
+    .insert({ id: g.id, user_id: g.userId, client_id: g.clientId, org_ids: g.orgIds, scopes: g.scopes })
+    .onConflict('id').merge({ org_ids: g.orgIds, scopes: g.scopes, revoked_at: null });
+}
+
+/** A live grant with the organizations the user still belongs to (a grant never outlives a membership). */
+export async function findActiveOauthGrant(db: Knex, id: string): Promise<(OauthGrantRow & { live_org_ids: string[] }) | undefined> {
+  const row = await db('oauth_grants').where('id', id).whereNull('revoked_at').first<OauthGrantRow | undefined>();
+  if (!row) return undefined;
+  const member = await db('memberships').where('user_id', row.user_id).whereIn('org_id', row.org_ids).pluck<string[]>('org_id');
+  return { ...row, live_org_ids: row.org_ids.filter((o) => member.includes(o)) };
+}
+
+export async function listOauthGrants(db: Knex, userId: string): Promise<OauthGrantRow[]> {
+  return db('oauth_grants').where('user_id', userId).orderBy('created_at', 'desc').select<OauthGrantRow[]>('*');
+}
+
+/** Marks the user's grant revoked; false when there is no such live grant of this user. */
+export async function revokeOauthGrant(db: Knex, id: string, userId: string): Promise<boolean> {
+  const n = await db('oauth_grants').where({ id, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  return n > 0;
+}
+
+export async function touchOauthGrant(db: Knex, id: string): Promise<void> {
+  await db('oauth_grants').where('id', id).update({ last_used_at: db.fn.now() });
+}
