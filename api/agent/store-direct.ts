@@ -39,7 +39,11 @@ export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<
 }
 
 async function checkResult(ctx: AppContext, appId: string, platform: StorePlatform, workflowId: string): Promise<CredentialCheckResult> {
-  const run = startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((h) => h.result());
+  const run = startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((handle) => {
+    // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
+    ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
+    return handle.result();
+  });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError(`The check is still running (workflow ${workflowId}); call again to join it, or read GET /api/agent/apps/${appId}/validation-status shortly.`, 5)), ANSWER_WITHIN_MS);
