@@ -12,10 +12,11 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 
 /**
  * SQLSTATEs that say nothing about the statement: the connection or the server (08 connection exception, 53
- * insufficient resources, 57P01-57P03 shutdown and start-up, 58 system error), or the transaction lost a race it
- * can win when run again (40001 serialization failure, 40P01 deadlock, 55P03 lock not available).
+ * insufficient resources, 57P01-57P03 shutdown and start-up, 57014 cancelled by a timeout, 58 system error), or the
+ * transaction lost a race it can win when run again (40001 serialization failure, 40P01 deadlock, 40003 completion
+ * unknown, 55P03 lock not available).
  */
-const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|58|40001|40P01|55P03)/;
+const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|58|40001|40P01|40003|55P03)/;
 
 /** What pg and knex throw when there is no usable connection (no SQLSTATE then). */
 const CONNECTION_MESSAGES = [

@@ -18,6 +18,8 @@ export interface DevServerOptions {
 export interface RunningDevServer {
   address: string;
   uiUrl: string | undefined;
+  /** The server's process (also its process group). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
     await child.stop();
     throw err;
   }
-  return { address, uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined, stop: () => child.stop() };
+  return { address, uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined, pid: child.pid, stop: () => child.stop() };
 }
 
 async function waitForFrontend(address: string, namespace: string, exited: Promise<unknown>, timeoutMs = 60_000): Promise<void> {

@@ -31,6 +31,24 @@ export interface SvcProcess {
 
 const logDir = mkdtempSync(path.join(os.tmpdir(), 'svc-drill-logs-'));
 
+// Whatever this test process started dies with it, also when ava stops a test file that overran its timeout (the
+// test's own clean-up never runs then): svc processes, and the private Temporal servers (their own process groups).
+const children = new Set<ChildProcess>();
+const processGroups = new Set<number>();
+function killEverything(): void {
+  for (const child of children) child.kill('SIGKILL');
+  for (const pid of processGroups) {
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone already */ }
+  }
+}
+process.once('exit', killEverything);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killEverything();
+    process.exit(1);
+  });
+}
+
 /**
  * Starts `node bin/svc.js api|worker` with `vars` (the machine's basics only otherwise) on `port` (a free one when
  * not given) and waits until it answers: the API's /healthz, the worker's metrics /healthz.
@@ -42,7 +60,8 @@ export async function startSvc(role: Role, vars: Record<string, string>, port?: 
   const env = cliEnv({ LOG_LEVEL: 'warn', SVC_MASTER_KEY: randomBytes(32).toString('base64'), ...vars, ...(role === 'api' ? { PORT: String(p) } : { WORKER_METRICS_PORT: String(p) }) });
   const child = spawn(process.execPath, [SVC_BIN, role], { cwd: PROJECT_ROOT, env, stdio: ['ignore', out, out] });
   closeSync(out);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  children.add(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { children.delete(child); resolve(code); }));
   let dead = false;
   void exited.then(() => { dead = true; });
   const url = `http://127.0.0.1:${p}`;
@@ -116,16 +135,22 @@ export async function startPrivateTemporal(): Promise<PrivateTemporal> {
   const binary = (await resolveBinary(TEMPORAL_CLI)).path;
   const port = await freePort();
   const options = { binary, port, dbFilename: path.join(dir, 'temporal.db'), logFile: path.join(dir, 'temporal.log') };
-  let server: RunningDevServer | undefined = await startTemporalDevServer(options);
+  const begin = async () => {
+    const started = await startTemporalDevServer(options);
+    processGroups.add(started.pid);
+    return started;
+  };
+  let server: RunningDevServer | undefined = await begin();
   const stop = async () => {
     await server?.stop();
+    if (server) processGroups.delete(server.pid);
     server = undefined;
   };
   return {
     address: `127.0.0.1:${port}`,
     stop,
     start: async () => {
-      server ??= await startTemporalDevServer(options);
+      server ??= await begin();
     },
     destroy: async () => {
       await stop().catch(() => undefined);
