@@ -44,7 +44,7 @@ export function verifyActivities(ctx: StoreDirectContext) {
     throw err;
   }
 
-  async function verifyIos(input: StorePurchaseInput, bundleId: string, appAppleId: string | null): Promise<Normalised & { environment?: 'PRODUCTION' | 'SANDBOX' }> {
+  async function verifyIos(input: StorePurchaseInput, bundleId: string, appAppleId: string | null): Promise<Normalised> {
     const verifier = ctx.appleVerifier();
     if (!verifier) throw failure('StorePurchaseRejected', credentialsMissingDetail('ios'));
     if (!input.signedTransaction) throw failure('StorePurchaseRejected', 'The proof is missing: send signed_transaction (the JWS string of the StoreKit transaction).');
