@@ -1,4 +1,4 @@
-// Wallet top-ups (payments, migration 0016). A payment starts in the same transaction that spends the signed
+// Wallet top-ups (payments, migration 0018). A payment starts in the same transaction that spends the signed
 // top-up link, and is credited at most once: under the organization lock, one `topup` ledger entry keyed on the
 // payment, then the catch-up that funds `unfunded` commissions oldest first with what the wallet can now hold.
 import type { Knex } from 'knex';

@@ -392,7 +392,7 @@ export interface SignedLinkUseRow {
   nonce: string; purpose: string; org_id: string | null; used_at: Date; expires_at: Date | null;
 }
 
-// ---- payments (migration 0016) --------------------------------------------------------------------------------
+// ---- payments (migration 0018) --------------------------------------------------------------------------------
 export interface PaymentRow {
   id: string; org_id: string; provider: PaymentProviderName; external_id: string | null; amount_micros: Micros; currency: string;
   status: PaymentStatus; confirm_token_hash: string | null; link_nonce: string | null; credited_micros: Micros | null;
