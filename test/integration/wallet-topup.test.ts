@@ -5,9 +5,10 @@ import test from 'ava';
 import { createAgentKey } from '../../db/agent-keys.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { assertExactBooks, commissionsOf, conversionsOfUser } from '../helpers/conversions.js';
+import { Browser, formAction, inputValue } from '../helpers/browser.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { seedApp, type SeededApp } from '../helpers/seed.js';
+import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const h = useHarness(test);
@@ -106,4 +107,18 @@ test('an amount that is not a number or out of bounds is 422 naming amount_usd, 
   }
   t.is((await request(h().baseUrl, 'GET', link)).status, 200, 'no payment started: the link is not spent');
   t.is((await h().db('payments').where({ org_id: app.org_id })).length, 0);
+});
+
+test('a signed-in browser uses the link like any other: its pages act on the link and the token, not the session', async (t) => {
+  const account = await seedAccount(h().db);
+  const browser = new Browser();
+  const login = await browser.fetch(`${h().baseUrl}/dashboard/login?return_to=/dashboard`);
+  await browser.fetch(`${h().baseUrl}/dashboard/login`, { form: { csrf: inputValue(login.text, 'csrf') ?? '', return_to: '/dashboard', email: account.user_email, password: account.user_password } });
+  t.true([...browser.cookies.keys()].some((name) => /session/.test(name)), 'signed in');
+  const link = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', { token: account.agent_key, body: {} });
+  const started = await browser.fetch(link.body.url as string, { form: { amount_usd: '20' } });
+  t.is(started.status, 200, started.text);
+  const confirmed = await browser.fetch(formAction(started.text, h().baseUrl), { form: { token: inputValue(started.text, 'token')! } });
+  t.is(confirmed.status, 200, confirmed.text);
+  t.regex(confirmed.text, /Credited \$20\.00 USD/);
 });
