@@ -1,7 +1,6 @@
 // The two production roles, each startable alone (`svc api`, `svc worker`) or together inside `svc dev`.
 import type { Knex } from 'knex';
 import type { Server } from 'node:http';
-import { closeServer, createApp, listen } from '../api/app.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../runtime/logger.js';
 import { AppChangeFeed } from '../runtime/app-change-feed.js';
@@ -25,6 +24,8 @@ async function startOutbox(smtpUrl: string, from: string, db: Knex, logger: Logg
 }
 
 export async function startApi(config: Config, db: Knex, logger: Logger, temporalAddress: string, databaseUrl: string): Promise<Running & { server: Server }> {
+  // Loaded on demand: the other commands (config, seed, migrate, events) never need the HTTP app and its OAuth server.
+  const { closeServer, createApp, listen } = await import('../api/app.js');
   await assertPortFree(config.PORT, 'PORT', 'The API');
   const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
   const appChanges = new AppChangeFeed(databaseUrl, logger);
