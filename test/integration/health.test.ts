@@ -13,6 +13,17 @@ import { request } from '../helpers/http.js';
 
 const h = useHarness(test, { worker: false });
 
+test('the API root the start banner prints answers with links to every surface, each of which exists', async (t) => {
+  const res = await request(h().baseUrl, 'GET', '/');
+  t.is(res.status, 200, res.text);
+  t.is(res.body.service, 'svc');
+  for (const [name, url] of Object.entries(res.body.links as Record<string, string>)) {
+    if (name === 'client_api' || name === 'mcp') continue; // prefixes of authenticated surfaces, not pages
+    const path = new URL(url).pathname;
+    t.not((await request(h().baseUrl, 'GET', path)).status, 404, `${name}: ${path}`);
+  }
+});
+
 test('healthz answers while the process is up', async (t) => {
   const res = await request(h().baseUrl, 'GET', '/healthz');
   t.is(res.status, 200);
