@@ -16,6 +16,7 @@ import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { createAppleChain, signTransaction, transactionPayload, type AppleChain } from '../test/helpers/apple-signing.js';
 import { benchDatabase, startServer } from './infra.js';
+import { pct } from './load.js';
 
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 300);
 const SENDERS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -25,7 +26,6 @@ const RESERVE_PER_PURCHASE = 3_296_700;
 
 export interface StoreRun { name: string; count: number; seconds: number; p50: number; p99: number; ok: boolean; detail: string }
 
-const pct = (sorted: number[], p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 10) / 10;
 
 async function drive<T>(items: T[], senders: number, send: (item: T) => Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
   const queue = [...items];

@@ -13,9 +13,10 @@ import { createLogger } from '../runtime/logger.js';
 import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { loadConfig } from '../lib/config.js';
+import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { installRuntime } from '../worker/worker.js';
 import { systemCheckWorkflow, systemCheckWorkflowId } from '../workflows/system-check.js';
-import { startApi, startWorker } from './processes.js';
+import { startApi, startWorker, type TemporalEndpoint } from './processes.js';
 import { seedDemoAccount, type SeedResult } from './seed.js';
 import { ensureDatabase } from './database.js';
 
@@ -24,7 +25,8 @@ type Stop = () => Promise<void>;
 export async function runDev(): Promise<void> {
   const env = { ...process.env };
   env.TRUST_PROXY ??= 'true';
-  const config = loadConfig(env);
+  // Temporal from the environment or a profile (@temporalio/envconfig) means an existing server: none is started.
+  const { config, temporal: target } = withTemporalTarget(loadConfig(env), env);
   const logger = createLogger(config.LOG_LEVEL);
   const dataDir = dataDirOf(config.SVC_DATA_DIR);
   if (readDevState(dataDir)) throw new Error(`svc dev is already running for ${dataDir}. Stop it first, or set SVC_DATA_DIR to another directory.`);
@@ -91,9 +93,10 @@ export async function runDev(): Promise<void> {
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
     installRuntime(logger, { handleSignals: false });
-    const worker = await startWorker(config, db, logger, temporalAddress);
+    const temporal = { address: temporalAddress, extras: target.extras };
+    const worker = await startWorker(config, db, logger, temporal);
     stops.push(() => worker.stop());
-    const api = await startApi(config, db, logger, temporalAddress, databaseUrl);
+    const api = await startApi(config, db, logger, temporal, databaseUrl);
     stops.push(() => api.stop());
 
     writeDevState(dataDir, {
@@ -107,8 +110,8 @@ export async function runDev(): Promise<void> {
       demo = await seedDemoAccount(db, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
       writeJsonFile(demoFile, demo);
     }
-    const pipeline = await checkPipeline(temporalAddress, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
-    printBanner({ config, temporalUi, demo, pipeline, dataDir, external: { db: Boolean(config.DATABASE_URL), temporal: Boolean(config.TEMPORAL_ADDRESS) } });
+    const pipeline = await checkPipeline(temporal, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
+    printBanner({ config, temporalUi, demo, pipeline, dataDir, external: { db: Boolean(config.DATABASE_URL), temporal: config.TEMPORAL_ADDRESS ? target.source : undefined } });
   } catch (err) {
     console.error(`\nsvc dev could not start: ${err instanceof Error ? err.message : String(err)}`);
     await shutdown(1);
@@ -116,8 +119,8 @@ export async function runDev(): Promise<void> {
 }
 
 /** Runs the system-check workflow end to end so the banner says whether the whole chain works. */
-async function checkPipeline(address: string, namespace: string, taskQueue: string): Promise<string> {
-  const connection = await Connection.connect({ address });
+async function checkPipeline(temporal: TemporalEndpoint, namespace: string, taskQueue: string): Promise<string> {
+  const connection = await Connection.connect({ address: temporal.address, ...temporal.extras });
   try {
     const client = new Client({ connection, namespace });
     const result = await client.workflow.execute(systemCheckWorkflow, {
@@ -133,7 +136,7 @@ async function checkPipeline(address: string, namespace: string, taskQueue: stri
 
 function printBanner(b: {
   config: ReturnType<typeof loadConfig>; temporalUi: string | undefined; demo: SeedResult; pipeline: string; dataDir: string;
-  external: { db: boolean; temporal: boolean };
+  external: { db: boolean; temporal?: 'environment' | 'profile' | 'none' };
 }): void {
   const { config, demo } = b;
   const lines = [
@@ -147,7 +150,7 @@ function printBanner(b: {
     `  Agent key      ${demo.agent_key}`,
     `  Demo app       ${demo.app_id}  campaign ${demo.campaign_id}  creator code ${demo.creator_code}`,
     `  Pipeline check ${b.pipeline}`,
-    `  Data           ${b.dataDir}${b.external.db ? '  (PostgreSQL: DATABASE_URL)' : ''}${b.external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : ''}`,
+    `  Data           ${b.dataDir}${b.external.db ? '  (PostgreSQL: DATABASE_URL)' : ''}${b.external.temporal === 'profile' ? '  (Temporal: profile)' : b.external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : ''}`,
     '  (the demo webhook secret is in demo.json in the data directory)',
     'Ctrl-C stops everything.',
     '',

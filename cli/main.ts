@@ -9,6 +9,7 @@ import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';
 import { dataDirOf, readDevState } from '../runtime/dev-state.js';
 import { createLogger } from '../runtime/logger.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
+import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
 import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js';
 import { seedDemoAccount } from './seed.js';
@@ -27,7 +28,7 @@ const USAGE = `usage: svc <command>
 class UsageError extends Error {}
 
 /** Variables that may carry credentials: never printed. */
-const SECRET_VARIABLES = new Set(['SVC_MASTER_KEY', 'SMTP_URL', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['SVC_MASTER_KEY', 'SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'TEMPORAL_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
 
 /**
  * Operator commands run next to a `svc dev` in another terminal: without DATABASE_URL they use that instance's
@@ -57,22 +58,23 @@ async function withDb<T>(config: Config, fn: (db: ReturnType<typeof createDb>) =
 }
 
 async function runRole(role: 'api' | 'worker'): Promise<void> {
-  const config = loadConfig();
+  const { config, temporal: target } = withTemporalTarget(loadConfig());
   const logger = createLogger(config.LOG_LEVEL, `svc-${role}`);
   const databaseUrl = requireDatabaseUrl(config);
   const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
-  const address = config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS;
+  const temporal = { address: config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, extras: target.extras };
+  logger.info({ temporal: temporal.address, namespace: config.TEMPORAL_NAMESPACE, from: target.source, tls: Boolean(target.extras.tls), apiKey: Boolean(target.extras.apiKey) }, 'temporal target');
   if (role === 'worker') {
     // The SDK's own signal handling drains the worker on SIGINT/SIGTERM; run() then resolves. Imported here so
     // `svc api` never loads the worker's native runtime.
     const { installRuntime } = await import('../worker/worker.js');
     installRuntime(logger, { handleSignals: true });
-    const worker = await startWorker(config, db, logger, address, { metricsPort: config.WORKER_METRICS_PORT });
+    const worker = await startWorker(config, db, logger, temporal, { metricsPort: config.WORKER_METRICS_PORT });
     await worker.done;
     await db.destroy();
     return;
   }
-  const api = await startApi(config, db, logger, address, databaseUrl);
+  const api = await startApi(config, db, logger, temporal, databaseUrl);
   logger.info({ url: config.BASE_URL }, 'api listening');
   const stop = async () => {
     await api.stop();
@@ -136,10 +138,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'events': {
       if (positionals[0] !== 'retry' || !values.app) throw new UsageError('usage: svc events retry --app APP_ID [--event EVENT_ID] [--json]');
-      const config = operatorConfig();
+      const { config, temporal: target } = withTemporalTarget(operatorConfig());
       const appId = values.app;
       const eventId = values.event;
-      const temporal = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+      const temporal = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, target.extras);
       const outcomes = await withDb(config, async (db) => {
         if (!(await findApp(db, appId))) throw new UsageError(`no app ${appId}`);
         return redriveFailedEvents({ db, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, appId, eventId);

@@ -8,9 +8,12 @@ import { createRedis, redisReady } from '../runtime/redis.js';
 import { assertPortFree } from '../runtime/ports.js';
 import { serveMetrics } from '../runtime/metrics-server.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
+import type { TemporalConnectExtras } from '../runtime/temporal-target.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
+/** The Temporal frontend both roles connect to (the namespace is config.TEMPORAL_NAMESPACE). */
+export interface TemporalEndpoint { address: string; extras?: TemporalConnectExtras }
 
 export interface Running { stop(): Promise<void> }
 
@@ -23,16 +26,16 @@ async function startOutbox(smtpUrl: string, from: string, db: Knex, logger: Logg
   return { stop: async () => { await sender.stop(); transport.close(); } };
 }
 
-export async function startApi(config: Config, db: Knex, logger: Logger, temporalAddress: string, databaseUrl: string): Promise<Running & { server: Server }> {
+export async function startApi(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, databaseUrl: string): Promise<Running & { server: Server }> {
   // Loaded on demand: the other commands (config, seed, migrate, events) never need the HTTP app and its OAuth server.
   const { closeServer, createApp, listen } = await import('../api/app.js');
   await assertPortFree(config.PORT, 'PORT', 'The API');
-  const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
+  const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
   const appChanges = new AppChangeFeed(databaseUrl, logger);
   await appChanges.startOrRetry();
   const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, logger) : undefined;
   if (redis) await redisReady(redis);
-  const app = createApp({ config, db, temporal, logger, appChanges, redis });
+  const app = createApp({ config, db, temporal: client, logger, appChanges, redis });
   const server = await listen(app, config.PORT, config.HOST);
   return {
     server,
@@ -40,7 +43,7 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
       await closeServer(server);
       await appChanges.close();
       redis?.disconnect();
-      await temporal.connection.close();
+      await client.connection.close();
     },
   };
 }
@@ -54,14 +57,14 @@ export interface WorkerRoleOptions {
  * The Temporal worker, plus its background jobs: the purchase-inbox drainer (always) and the email outbox (with
  * SMTP_URL).
  */
-export async function startWorker(config: Config, db: Knex, logger: Logger, temporalAddress: string, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
+export async function startWorker(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
   // Loaded on demand: the API process never needs the worker's native runtime.
   const { createWorker } = await import('../worker/worker.js');
   const { createWorkerMetrics } = await import('../worker/metrics.js');
   const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
-    address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
+    address: temporal.address, connect: temporal.extras, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
     shutdownGraceTime: config.SHUTDOWN_GRACE_MS, onEventFailed: (e) => metrics.failedEvents.inc({ event_type: e.eventType }),
   });
   // Metrics are no reason to stop processing money events: a taken port is logged and the worker runs without them.
@@ -71,8 +74,8 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
       return undefined;
     })
     : undefined;
-  const temporal = createTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
-  const drainer = startInboxDrainer({ db, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, logger.child({ component: 'inbox-drainer' }), {}, {
+  const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
+  const drainer = startInboxDrainer({ db, temporal: client, taskQueue: config.TEMPORAL_TASK_QUEUE }, logger.child({ component: 'inbox-drainer' }), {}, {
     delivered: (n) => metrics.inboxDelivered.inc(n), failed: (n) => metrics.inboxHandOverFailures.inc(n),
   });
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
@@ -80,7 +83,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
     await drainer.stop();
     await outbox?.stop();
     await metricsServer?.close();
-    await temporal.connection.close();
+    await client.connection.close();
     await connection.close();
   });
   done.catch((err: unknown) => logger.error({ err }, 'worker stopped with an error'));

@@ -3,11 +3,12 @@
 // reconnecting up to 2 minutes by default: after a long outage the API would keep answering 503 for that long
 // once Temporal is back, so reconnection attempts are capped at a few seconds apart.
 import { Client, Connection } from '@temporalio/client';
+import type { TemporalConnectExtras } from './temporal-target.js';
 
 const RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 3000 };
 
-export function createTemporalClient(address: string, namespace: string): Client {
-  const connection = Connection.lazy({ address, channelArgs: RECONNECT });
+export function createTemporalClient(address: string, namespace: string, extras: TemporalConnectExtras = {}): Client {
+  const connection = Connection.lazy({ address, ...extras, channelArgs: RECONNECT });
   return new Client({ connection, namespace });
 }
 

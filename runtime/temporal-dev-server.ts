@@ -13,6 +13,8 @@ export interface DevServerOptions {
   logFile?: string;
   pidFile?: string;
   namespace?: string;
+  /** SQLite pragmas for the file store (`PRAGMA=VALUE`), e.g. journal_mode=WAL. */
+  sqlitePragmas?: string[];
 }
 
 export interface RunningDevServer {
@@ -31,7 +33,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   const args = [
     'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', namespace,
     '--log-level', 'warn', ...devServerSearchAttributeArgs(),
-    ...(opts.dbFilename ? ['--db-filename', opts.dbFilename] : []),
+    ...(opts.dbFilename ? ['--db-filename', opts.dbFilename, ...(opts.sqlitePragmas ?? []).flatMap((p) => ['--sqlite-pragma', p])] : []),
     ...(opts.uiPort ? ['--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1', '--ui-disable-news-fetch'] : ['--headless']),
   ];
   const child = spawnManaged(opts.binary, args, { logFile: opts.logFile, pidFile: opts.pidFile });

@@ -5,6 +5,7 @@ import type { Config } from '../lib/config.js';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../activities/index.js';
 import type { EventFailedObserver } from '../activities/purchases/failures.js';
+import type { TemporalConnectExtras } from '../runtime/temporal-target.js';
 import type { Logger } from '../runtime/logger.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -44,6 +45,8 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
 export interface WorkerOptions {
   address: string;
   namespace: string;
+  /** TLS, API key and gRPC metadata from the Temporal profile (runtime/temporal-target.ts). */
+  connect?: TemporalConnectExtras;
   taskQueue: string;
   db: Knex;
   /** The running configuration (store and FX URLs, APPLE_ROOT_CERTS, SVC_MASTER_KEY), read by activities at call time. */
@@ -54,7 +57,7 @@ export interface WorkerOptions {
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const connection = await NativeConnection.connect({ address: opts.address, ...opts.connect });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -1,0 +1,67 @@
+// Load shapes for the pipeline benchmarks. Each "stream" is a list of requests that must go in order (one
+// subscription's purchase, renewals, refund): a stream never has two requests in flight.
+//
+// Closed loop: N senders, each sends, waits for the answer, sends the next; throughput is what the system gives, and
+// latency is N / throughput (so a latency target alone says nothing there).
+// Open loop: requests arrive as a Poisson process at a fixed rate whatever the answers do; each arrival takes the
+// next request of an idle stream. Latency counts from the arrival, so time queued behind a slow answer is included
+// (no coordinated omission).
+export interface LoadResult { latencies: number[]; seconds: number }
+
+/** A benchmark table row: one path under one load, and whether the books were exact afterwards. */
+export interface Run { name: string; events: number; seconds: number; p50: number; p99: number; ledgerOk: boolean; detail: string }
+
+export async function closedLoop<T>(streams: T[][], senders: number, send: (item: T, sender: number) => Promise<void>): Promise<LoadResult> {
+  const queue = [...streams];
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(Array.from({ length: senders }, async (_, sender) => {
+    for (let items = queue.shift(); items; items = queue.shift()) {
+      for (const item of items) {
+        const t0 = performance.now();
+        await send(item, sender);
+        latencies.push(performance.now() - t0);
+      }
+    }
+  }));
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+}
+
+export async function openLoop<T>(streams: T[][], ratePerSecond: number, send: (item: T, n: number) => Promise<void>, random: () => number = Math.random): Promise<LoadResult> {
+  const total = streams.reduce((n, s) => n + s.length, 0);
+  const idle: { items: T[]; next: number }[] = streams.filter((s) => s.length > 0).map((items) => ({ items, next: 0 }));
+  const waiting: number[] = []; // arrival times that found no idle stream
+  const latencies: number[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let sent = 0;
+  let failure: unknown;
+
+  const dispatch = (arrivedAt: number) => {
+    const stream = idle.shift();
+    if (!stream) { waiting.push(arrivedAt); return; }
+    const item = stream.items[stream.next++]!;
+    const p = send(item, sent++).then(() => {
+      latencies.push(performance.now() - arrivedAt);
+      if (stream.next < stream.items.length) idle.push(stream);
+      const queued = waiting.shift();
+      if (queued !== undefined) dispatch(queued);
+    }, (err: unknown) => { failure ??= err; }).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+
+  const started = performance.now();
+  let nextAt = started;
+  for (let arrivals = 0; arrivals < total && failure === undefined; arrivals++) {
+    nextAt += (-Math.log(1 - random()) / ratePerSecond) * 1000;
+    const wait = nextAt - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    dispatch(nextAt);
+  }
+  while ((inFlight.size > 0 || waiting.length > 0) && failure === undefined) await Promise.race(inFlight);
+  if (failure !== undefined) throw failure;
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+}
+
+/** The p-th percentile of sorted latencies, in ms with one decimal. */
+export const pct = (sorted: number[], p: number): number =>
+  Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 10) / 10;

@@ -1,0 +1,53 @@
+// The benchmark's load shapes keep each stream in order with at most one request in flight, and send everything once.
+import test from 'ava';
+import { closedLoop, openLoop, pct } from '../../bench/load.js';
+
+function streams(n: number, len: number): string[][] {
+  return Array.from({ length: n }, (_, s) => Array.from({ length: len }, (_, i) => `${s}:${i}`));
+}
+
+function recorder() {
+  const sent: string[] = [];
+  const busy = new Set<string>();
+  let overlap = 0;
+  const send = async (item: string) => {
+    const stream = item.split(':')[0]!;
+    if (busy.has(stream)) overlap++;
+    busy.add(stream);
+    await new Promise((r) => setTimeout(r, Math.random() * 5));
+    sent.push(item);
+    busy.delete(stream);
+  };
+  return { sent, send, overlap: () => overlap };
+}
+
+function assertOrdered(t: import('ava').ExecutionContext, all: string[][], sent: string[]) {
+  t.is(sent.length, all.flat().length);
+  t.deepEqual([...sent].sort(), all.flat().sort());
+  for (const s of all) t.deepEqual(sent.filter((x) => x.startsWith(`${s[0]!.split(':')[0]}:`)), s);
+}
+
+test('open loop: every item once, in order per stream, never two in flight for one stream', async (t) => {
+  const all = streams(5, 4);
+  const r = recorder();
+  let seed = 7;
+  const random = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+  const result = await openLoop(all, 2000, r.send, random);
+  assertOrdered(t, all, r.sent);
+  t.is(r.overlap(), 0);
+  t.is(result.latencies.length, 20);
+  t.true(result.latencies.every((l, i) => i === 0 || l >= result.latencies[i - 1]!));
+});
+
+test('open loop: a failed send fails the run', async (t) => {
+  await t.throwsAsync(openLoop([['a'], ['b']], 1000, async (x) => { if (x === 'b') throw new Error('503'); }), { message: '503' });
+});
+
+test('closed loop: every item once, in order per stream', async (t) => {
+  const all = streams(6, 3);
+  const r = recorder();
+  await closedLoop(all, 3, r.send);
+  assertOrdered(t, all, r.sent);
+  t.is(r.overlap(), 0);
+  t.is(pct([1, 2, 3, 4], 0.5), 3);
+});
