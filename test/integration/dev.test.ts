@@ -3,7 +3,7 @@
 // keeps the data. Also with external PostgreSQL and Temporal, and with a taken port.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,6 +115,24 @@ test.serial('with DATABASE_URL and TEMPORAL_ADDRESS set, svc dev uses them and s
     t.regex(dev.output(), /external Temporal/);
     const orgs = await h().db('organizations').count<{ count: string }[]>('* as count');
     t.is(Number(orgs[0]!.count), 1, 'the demo account went into the configured database');
+    dev.child.kill('SIGINT');
+    t.is(await dev.exited, 0);
+  } finally {
+    dev.child.kill('SIGKILL');
+  }
+});
+
+test.serial('a Temporal profile file (envconfig) gives svc dev its Temporal: no dev server is started', async (t) => {
+  const p = await ports();
+  const dataDir = tempDataDir();
+  const profile = path.join(path.dirname(dataDir), 'temporal.toml');
+  writeFileSync(profile, `[profile.default]\naddress = "${h().config.TEMPORAL_ADDRESS}"\n`);
+  const dev = startDev(cliEnv({ ...p, DATABASE_URL: h().database.url, TEMPORAL_CONFIG_FILE: profile, SVC_DATA_DIR: dataDir }));
+  try {
+    await waitFor(dev, 'Ctrl-C stops everything');
+    t.is((await fetch(`http://127.0.0.1:${p.PORT}/readyz`)).status, 200);
+    t.regex(dev.output(), /\(Temporal: profile\)/);
+    t.false(await canConnect(Number(p.TEMPORAL_PORT)), 'no dev server of its own');
     dev.child.kill('SIGINT');
     t.is(await dev.exited, 0);
   } finally {
