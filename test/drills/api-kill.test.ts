@@ -2,12 +2,11 @@
 // redelivers every event it got no 200 for (refused or reset connections included); events whose request died
 // after the inbox took them are handed over by the worker's drainer or by the redelivery, once.
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
 import { freePort } from '../../runtime/ports.js';
 import { createTestDatabase } from '../helpers/database.js';
+import { finishDrill, startDrill, stopAll } from '../helpers/drill.js';
 import { requireTestEnv } from '../helpers/env.js';
-import { assertExactlyOnce, compressedSchedule, fundGenerously, progressGate, Provider, purchaseWorkload } from '../helpers/provider.js';
-import { seedAccount } from '../helpers/seed.js';
+import { compressedSchedule } from '../helpers/provider.js';
 import { startSvc, type SvcProcess } from '../helpers/svc-processes.js';
 
 const SUBSCRIPTIONS = Number(process.env.DRILL_SUBSCRIPTIONS ?? 100);
@@ -17,33 +16,21 @@ test('the API SIGKILLed mid-request and restarted: redelivered events are applie
   const database = await createTestDatabase();
   const running: SvcProcess[] = [];
   try {
-    const seed = await seedAccount(database.db);
-    await fundGenerously(database.db, seed.org_id);
-    const vars = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: requireTestEnv().temporalAddress, TEMPORAL_TASK_QUEUE: `drill-${randomBytes(4).toString('hex')}` };
-    running.push(await startSvc('worker', vars));
     const port = await freePort();
-    const api = await startSvc('api', vars, port);
-    running.push(api);
-
-    const workload = purchaseWorkload(SUBSCRIPTIONS, seed.creator_code);
-    const provider = new Provider({ baseUrl: () => api.url, appId: seed.app_id, secret: seed.webhook_secret, retryScheduleMs: compressedSchedule(300) });
-    const gate = progressGate();
-    const started = Date.now();
-    const load = provider.run(workload, 8, gate.onProgress);
-    await gate.reached(Math.floor(workload.distinct * 0.3));
+    const drill = await startDrill({
+      db: database.db, databaseUrl: database.url, temporalAddress: requireTestEnv().temporalAddress, subscriptions: SUBSCRIPTIONS,
+      retryScheduleMs: compressedSchedule(300), apiPort: port,
+    }, running);
     // Mid-request: with 8 senders there are requests in flight at any moment of the load.
-    const inFlight = provider.deliveries.filter((d) => !d.acknowledged).length;
-    await api.kill('SIGKILL');
-    t.log(`API SIGKILLed after ${Date.now() - started} ms with ${inFlight} deliveries unanswered`);
+    const inFlight = drill.provider.deliveries.filter((d) => !d.acknowledged).length;
+    await drill.api.kill('SIGKILL');
+    t.log(`API SIGKILLed after ${Date.now() - drill.started} ms with ${inFlight} deliveries unanswered`);
     await new Promise((r) => setTimeout(r, 1500));
-    running.push(await startSvc('api', vars, port));
-    await load;
-
-    const figures = await assertExactlyOnce(t, database.db, seed, workload, provider);
+    running.push(await startSvc('api', drill.vars, port));
+    const figures = await finishDrill(t, database.db, drill);
     t.true((figures.statuses.network ?? 0) > 0, 'the kill cut requests off (the provider saw failed connections)');
-    t.log(`${figures.events} sends (${figures.distinct} distinct events, ${figures.paid} paid, ${figures.refunds} refunds) in ${Math.round((Date.now() - started) / 1000)} s; answers ${JSON.stringify(figures.statuses)}; reserved ${figures.reservedMicros} micro-USD`);
   } finally {
-    for (const p of running.reverse()) await p.kill('SIGTERM');
+    await stopAll(running);
     await database.drop();
   }
 });

@@ -2,14 +2,12 @@
 // on its data directory; `svc api` and `svc worker` are separate processes). While it is down every surface answers
 // 503 with `{"detail"}`, never 500; afterwards every event is applied exactly once and the ledger is exact.
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
 import { createDb } from '../../runtime/db.js';
-import { freePort } from '../../runtime/ports.js';
 import { requireTestEnv } from '../helpers/env.js';
 import { request, type JsonResponse } from '../helpers/http.js';
-import { assertExactlyOnce, compressedSchedule, fundGenerously, progressGate, Provider, purchaseWorkload } from '../helpers/provider.js';
-import { seedAccount } from '../helpers/seed.js';
-import { startPrivatePostgres, startSvc, waitFor, type SvcProcess } from '../helpers/svc-processes.js';
+import { finishDrill, startDrill, stopAll } from '../helpers/drill.js';
+import { compressedSchedule } from '../helpers/provider.js';
+import { startPrivatePostgres, waitFor, type SvcProcess } from '../helpers/svc-processes.js';
 
 const SUBSCRIPTIONS = Number(process.env.DRILL_SUBSCRIPTIONS ?? 100);
 const DOWN_MS = 5000;
@@ -20,19 +18,10 @@ test('PostgreSQL restarted under load: 503 with detail on every surface meanwhil
   const db = createDb(pg.url, 4);
   const running: SvcProcess[] = [];
   try {
-    const seed = await seedAccount(db);
-    await fundGenerously(db, seed.org_id);
-    const vars = { DATABASE_URL: pg.url, TEMPORAL_ADDRESS: requireTestEnv().temporalAddress, TEMPORAL_TASK_QUEUE: `drill-${randomBytes(4).toString('hex')}` };
-    running.push(await startSvc('worker', vars));
-    const api = await startSvc('api', vars, await freePort());
-    running.push(api);
-
-    const workload = purchaseWorkload(SUBSCRIPTIONS, seed.creator_code);
-    const provider = new Provider({ baseUrl: () => api.url, appId: seed.app_id, secret: seed.webhook_secret, retryScheduleMs: compressedSchedule(300) });
-    const gate = progressGate();
-    const started = Date.now();
-    const load = provider.run(workload, 8, gate.onProgress);
-    await gate.reached(Math.floor(workload.distinct * 0.3));
+    const drill = await startDrill({
+      db, databaseUrl: pg.url, temporalAddress: requireTestEnv().temporalAddress, subscriptions: SUBSCRIPTIONS, retryScheduleMs: compressedSchedule(300),
+    }, running);
+    const { api, seed, workload, started } = drill;
 
     await pg.stopServer();
     const downAt = Date.now();
@@ -55,12 +44,9 @@ test('PostgreSQL restarted under load: 503 with detail on every surface meanwhil
     await pg.startServer();
     t.log(`PostgreSQL back after ${Date.now() - downAt} ms`);
     await waitFor(async () => (await request(api.url, 'GET', '/readyz')).status === 200, 'the API to be ready again');
-    await load;
-
-    const figures = await assertExactlyOnce(t, db, seed, workload, provider);
-    t.log(`${figures.events} sends (${figures.distinct} distinct events, ${figures.paid} paid, ${figures.refunds} refunds) in ${Math.round((Date.now() - started) / 1000)} s; answers ${JSON.stringify(figures.statuses)}; reserved ${figures.reservedMicros} micro-USD`);
+    await finishDrill(t, db, drill);
   } finally {
-    for (const p of running.reverse()) await p.kill('SIGTERM');
+    await stopAll(running);
     await db.destroy();
     await pg.destroy();
   }

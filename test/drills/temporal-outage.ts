@@ -3,12 +3,11 @@
 // load; the dev server is stopped, kept down, then started again on its database file. Events refused meanwhile
 // wait in the inbox; whatever the provider gave up on is handed over by the worker's drainer.
 import type { ExecutionContext } from 'ava';
-import { randomBytes } from 'node:crypto';
 import { createTestDatabase } from '../helpers/database.js';
 import { request } from '../helpers/http.js';
-import { assertExactlyOnce, fundGenerously, progressGate, Provider, purchaseWorkload, type DrillFigures } from '../helpers/provider.js';
-import { seedAccount } from '../helpers/seed.js';
-import { startPrivateTemporal, startSvc, waitFor, type SvcProcess } from '../helpers/svc-processes.js';
+import { finishDrill, startDrill, stopAll } from '../helpers/drill.js';
+import type { DrillFigures } from '../helpers/provider.js';
+import { startPrivateTemporal, waitFor, type SvcProcess } from '../helpers/svc-processes.js';
 
 export interface OutageDrill {
   subscriptions: number;
@@ -23,19 +22,11 @@ export async function runTemporalOutageDrill(t: ExecutionContext, drill: OutageD
   const database = await createTestDatabase();
   const running: SvcProcess[] = [];
   try {
-    const seed = await seedAccount(database.db);
-    await fundGenerously(database.db, seed.org_id);
-    const vars = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `drill-${randomBytes(4).toString('hex')}` };
-    running.push(await startSvc('worker', vars));
-    const api = await startSvc('api', vars);
-    running.push(api);
-
-    const workload = purchaseWorkload(drill.subscriptions, seed.creator_code);
-    const provider = new Provider({ baseUrl: () => api.url, appId: seed.app_id, secret: seed.webhook_secret, retryScheduleMs: drill.retryScheduleMs, giveUpAfterMs: drill.giveUpAfterMs });
-    const gate = progressGate();
-    const started = Date.now();
-    const load = provider.run(workload, drill.senders, gate.onProgress);
-    await gate.reached(Math.floor(workload.distinct * 0.3));
+    const run = await startDrill({
+      db: database.db, databaseUrl: database.url, temporalAddress: temporal.address, subscriptions: drill.subscriptions, senders: drill.senders,
+      retryScheduleMs: drill.retryScheduleMs, giveUpAfterMs: drill.giveUpAfterMs,
+    }, running);
+    const { api, seed, workload, started } = run;
 
     await temporal.stop();
     const downAt = Date.now();
@@ -50,15 +41,12 @@ export async function runTemporalOutageDrill(t: ExecutionContext, drill: OutageD
     await temporal.start();
     t.log(`Temporal started again on its database file after ${Date.now() - downAt} ms; ${waitingAtRestart} events waiting in the inbox`);
     await waitFor(async () => (await request(api.url, 'GET', '/readyz')).status === 200, 'the API to be ready again');
-    await load;
+    await run.load;
     t.true(running.every((p) => p.child.exitCode === null), 'api and worker survived the outage');
-
-    const figures = await assertExactlyOnce(t, database.db, seed, workload, provider, { drainTimeoutMs: 180_000 });
-    const gaveUp = provider.deliveries.filter((d) => !d.acknowledged).length;
-    t.log(`${figures.events} sends (${figures.distinct} distinct events, ${figures.paid} paid, ${figures.refunds} refunds, ${gaveUp} given up by the provider) in ${Math.round((Date.now() - started) / 1000)} s; answers ${JSON.stringify(figures.statuses)}; reserved ${figures.reservedMicros} micro-USD`);
-    return { ...figures, gaveUp, waitingAtRestart };
+    const figures = await finishDrill(t, database.db, run, { drainTimeoutMs: 180_000 });
+    return { ...figures, waitingAtRestart };
   } finally {
-    for (const p of running.reverse()) await p.kill('SIGTERM');
+    await stopAll(running);
     await database.drop();
     await temporal.destroy();
   }
