@@ -90,11 +90,12 @@ export class GooglePlayClient {
   }
 
   /** Every voided purchase of the window, page after page (bounded: a runaway listing stops at `maxPages`). */
-  async voidedPurchasesIn(packageName: string, window: { startMs: number; endMs: number }, maxPages = 50): Promise<VoidedPurchase[]> {
+  async voidedPurchasesIn(packageName: string, window: { startMs: number; endMs: number }, opts: { maxPages?: number; pageSize?: number } = {}): Promise<VoidedPurchase[]> {
+    const maxPages = opts.maxPages ?? 50;
     const all: VoidedPurchase[] = [];
     let token: string | undefined;
     for (let page = 0; page < maxPages; page += 1) {
-      const { entries, nextPageToken } = await this.listVoidedPurchases(packageName, { ...window, ...(token ? { token } : {}) });
+      const { entries, nextPageToken } = await this.listVoidedPurchases(packageName, { ...window, maxResults: opts.pageSize, ...(token ? { token } : {}) });
       all.push(...entries);
       if (!nextPageToken) return all;
       token = nextPageToken;

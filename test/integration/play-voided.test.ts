@@ -5,7 +5,10 @@
 // apps already switched. The stubs speak Google's wire format (voidedpurchases.list with type=1 and token paging).
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { googlePlayClientFor } from '../../clients/google-play.js';
+import { loadCredential } from '../../db/store-credentials.js';
 import { resumeVoidedPolls } from '../../jobs/play-voided-resume.js';
+import { SecretBox } from '../../lib/secret-box.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { reportPurchase, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld } from '../helpers/store-direct.js';
@@ -170,6 +173,22 @@ test.serial('a void we never recorded is ignored with its reason; a sandbox void
   const reported = await reportPurchase(h(), a, body);
   t.like(reported.body, { event_type: 'REFUND', duplicate: true });
   t.is((await refundsOf(a, productOrder)).length, 1);
+});
+
+test.serial('the client pages through Google\'s answer with its token (type=1, the window in ms)', async (t) => {
+  const a = await androidAccount();
+  const secret = await loadCredential(h().db, new SecretBox(h().config.SVC_MASTER_KEY!), a.app_id, 'android');
+  const google = googlePlayClientFor(h().config, secret!);
+  const orders = Array.from({ length: 5 }, () => newOrderId());
+  for (const o of orders) voidOrder(a, `tok-${o}`, o);
+  const before = world.google.calls.length;
+  const listed = await google.voidedPurchasesIn(a.packageName, { startMs: Date.now() - 3_600_000, endMs: Date.now() }, { pageSize: 2 });
+  t.deepEqual(listed.map((v) => v.orderId), orders);
+  const calls = world.google.calls.slice(before).filter((c) => c.path.endsWith('/purchases/voidedpurchases'));
+  t.deepEqual(calls.map((c) => new URLSearchParams(c.query).get('token') !== null), [false, true, true]);
+  t.true(calls.every((c) => new URLSearchParams(c.query).get('type') === '1'));
+  // Nothing we recorded: the poll keeps all five as ignored.
+  t.like(await pollNow(a), { listed: 5, refunded: 0, ignored: 5 });
 });
 
 test.serial('the worker start resumes the poll of an app already switched; starting it again is idempotent', async (t) => {
