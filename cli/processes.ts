@@ -62,6 +62,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   const { createWorker } = await import('../worker/worker.js');
   const { createWorkerMetrics } = await import('../worker/metrics.js');
   const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
+  const { resumeVoidedPolls } = await import('../jobs/play-voided-resume.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
     address: temporal.address, connect: temporal.extras, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
@@ -78,6 +79,8 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   const drainer = startInboxDrainer({ db, temporal: client, taskQueue: config.TEMPORAL_TASK_QUEUE }, logger.child({ component: 'inbox-drainer' }), {}, {
     delivered: (n) => metrics.inboxDelivered.inc(n), failed: (n) => metrics.inboxHandOverFailures.inc(n),
   });
+  // Every Android store-direct app has its voided-purchases poll (idempotent: a running one is left alone).
+  void resumeVoidedPolls(db, temporal, config.TEMPORAL_TASK_QUEUE, logger);
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
   const done = worker.run().finally(async () => {
     await drainer.stop();

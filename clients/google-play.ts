@@ -15,6 +15,8 @@ export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
 export type SubscriptionPurchaseV2 = androidpublisher_v3.Schema$SubscriptionPurchaseV2;
 export type ProductPurchase = androidpublisher_v3.Schema$ProductPurchase;
+/** Google's VoidedPurchase; `refundType` (newer than this pinned client's types) is read when present. */
+export type VoidedPurchase = androidpublisher_v3.Schema$VoidedPurchase & { refundType?: number | null };
 
 /** How a failed Google call reads: the purchase does not exist, our access is refused, or Google is away. */
 export class GooglePlayError extends Error {
@@ -73,6 +75,32 @@ export class GooglePlayClient {
 
   async getProduct(packageName: string, productId: string, token: string): Promise<ProductPurchase> {
     return (await this.call(() => this.api.purchases.products.get({ packageName, productId, token }, this.options))).data;
+  }
+
+  /**
+   * One page of voided purchases (type 1: one-time products and subscriptions, each keyed by its order id) voided in
+   * [startMs, endMs] as Google's systems saw them; `token` continues a listing (Google then ignores the times).
+   */
+  async listVoidedPurchases(packageName: string, page: { startMs: number; endMs: number; token?: string; maxResults?: number }): Promise<{ entries: VoidedPurchase[]; nextPageToken: string | null }> {
+    const res = await this.call(() => this.api.purchases.voidedpurchases.list({
+      packageName, type: 1, startTime: String(page.startMs), endTime: String(page.endMs), maxResults: page.maxResults ?? 1000,
+      ...(page.token ? { token: page.token } : {}),
+    }, this.options));
+    return { entries: res.data.voidedPurchases ?? [], nextPageToken: res.data.tokenPagination?.nextPageToken ?? null };
+  }
+
+  /** Every voided purchase of the window, page after page (bounded: a runaway listing stops at `maxPages`). */
+  async voidedPurchasesIn(packageName: string, window: { startMs: number; endMs: number }, opts: { maxPages?: number; pageSize?: number } = {}): Promise<VoidedPurchase[]> {
+    const maxPages = opts.maxPages ?? 50;
+    const all: VoidedPurchase[] = [];
+    let token: string | undefined;
+    for (let page = 0; page < maxPages; page += 1) {
+      const { entries, nextPageToken } = await this.listVoidedPurchases(packageName, { ...window, maxResults: opts.pageSize, ...(token ? { token } : {}) });
+      all.push(...entries);
+      if (!nextPageToken) return all;
+      token = nextPageToken;
+    }
+    throw new GooglePlayError('unavailable', `Google Play listed more than ${maxPages} pages of voided purchases; the poll will continue from the same start`);
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {

@@ -56,7 +56,8 @@ export function claimedTransactionId(jws: string): string | undefined {
 /** What the app reported beside the proof. */
 export interface ReportContext { appUserId: string | null; referralCode: string | null }
 
-function event(fields: Partial<PurchaseEvent> & Pick<PurchaseEvent, 'type' | 'eventTimestampMs' | 'environment' | 'transactionId' | 'originalTransactionId'>, ctx: ReportContext): PurchaseEvent {
+/** A store-direct event with every field the report does not set at its default (lib/play-voided.ts builds refunds with it). */
+export function storeDirectEvent(fields: Partial<PurchaseEvent> & Pick<PurchaseEvent, 'type' | 'eventTimestampMs' | 'environment' | 'transactionId' | 'originalTransactionId'>, ctx: ReportContext): PurchaseEvent {
   return {
     source: 'store_direct', providerEventId: null, appUserId: ctx.appUserId, originalAppUserId: null, aliases: [], transferredFrom: [],
     transferredTo: [], productId: null, newProductId: null, periodType: null, purchasedAtMs: null, expirationAtMs: null, store: null,
@@ -88,7 +89,7 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
   const purchasedAtMs = tx.purchaseDate ?? tx.signedDate ?? 0;
   const trial = tx.offerDiscountType === 'FREE_TRIAL';
   const price = trial ? 0 : tx.price === undefined ? null : tx.price / 1000;
-  const purchase = event({
+  const purchase = storeDirectEvent({
     type: subscription ? (transactionId === original ? 'INITIAL_PURCHASE' : 'RENEWAL') : 'NON_RENEWING_PURCHASE',
     transactionId, originalTransactionId: subscription ? original : transactionId, eventTimestampMs: purchasedAtMs, purchasedAtMs,
     expirationAtMs: tx.expiresDate ?? null, environment, store: 'APP_STORE', productId: tx.productId ?? null,
@@ -97,7 +98,7 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
     raw: { app_store_transaction: tx },
   }, ctx);
   if (tx.revocationDate === undefined) return [purchase];
-  return [purchase, event({
+  return [purchase, storeDirectEvent({
     type: 'REFUND', transactionId, originalTransactionId: purchase.originalTransactionId, eventTimestampMs: tx.revocationDate,
     purchasedAtMs, environment, store: 'APP_STORE', productId: tx.productId ?? null,
     cancelReason: tx.revocationReason === 1 ? 'DEVELOPER_ISSUE' : 'CUSTOMER_SUPPORT', raw: { app_store_transaction: tx },
@@ -147,7 +148,7 @@ export function googleSubscriptionEvents(sub: GoogleSubscription, token: string,
   }
   return {
     ok: true,
-    events: [event({
+    events: [storeDirectEvent({
       type: renewal ? 'RENEWAL' : 'INITIAL_PURCHASE', transactionId: orderId, originalTransactionId: token, eventTimestampMs: startMs,
       purchasedAtMs: renewal ? nowMs : startMs, expirationAtMs: item.expiryTime ? Date.parse(item.expiryTime) : null,
       environment: sub.testPurchase ? 'SANDBOX' : 'PRODUCTION', store: 'PLAY_STORE', productId: item.productId ?? null,
@@ -176,7 +177,7 @@ export function googleProductEvents(p: GoogleProduct, token: string, ctx: Report
   const environment = p.purchaseType === 0 ? 'SANDBOX' : 'PRODUCTION';
   const base = { transactionId: orderId, originalTransactionId: orderId, purchasedAtMs, environment, store: 'PLAY_STORE', productId: p.productId ?? ctx.productId } as const;
   if (p.purchaseState === 1 && purchaseRecorded) {
-    return { ok: true, events: [event({ ...base, type: 'REFUND', eventTimestampMs: purchasedAtMs, cancelReason: 'CUSTOMER_SUPPORT', raw: { play_product: p } }, ctx)] };
+    return { ok: true, events: [storeDirectEvent({ ...base, type: 'REFUND', eventTimestampMs: purchasedAtMs, cancelReason: 'CUSTOMER_SUPPORT', raw: { play_product: p } }, ctx)] };
   }
   if (p.purchaseState !== 0 && p.purchaseState !== null && p.purchaseState !== undefined) {
     const state = p.purchaseState === 1 ? 'CANCELED' : p.purchaseState === 2 ? 'PENDING' : String(p.purchaseState);
@@ -185,7 +186,7 @@ export function googleProductEvents(p: GoogleProduct, token: string, ctx: Report
   const free = p.purchaseType === 1 || p.purchaseType === 2;
   return {
     ok: true,
-    events: [event({
+    events: [storeDirectEvent({
       ...base, type: 'NON_RENEWING_PURCHASE', eventTimestampMs: purchasedAtMs, periodType: 'NORMAL',
       priceInPurchasedCurrency: free ? 0 : ctx.price, currency: ctx.currency.toUpperCase(), raw: { play_product: { ...p, purchase_token: token } },
     }, ctx)],

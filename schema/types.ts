@@ -399,6 +399,17 @@ export interface PaymentRow {
   failure: string | null; created_at: Date; credited_at: Date | null;
 }
 
+/** Where the next Voided Purchases poll of an Android store-direct app starts (schema 0022). */
+export interface PlayVoidedCursorRow {
+  app_id: string; synced_until_ms: string | null; polls: number; last_poll_at: Date | null; last_error: string | null; updated_at: Date;
+}
+/** A voided Google Play order seen by the poll or a later report, and what became of it (schema 0022). */
+export interface PlayVoidedPurchaseRow {
+  app_id: string; order_id: string; purchase_token: string; voided_time_ms: string; voided_source: number | null; voided_reason: number | null;
+  refund_type: number | null; voided_quantity: number | null; kind: ConversionKind | null; outcome: 'refund' | 'ignored'; reason: string | null;
+  purchase_event_id: string | null; seen: number; first_seen_at: Date; last_seen_at: Date;
+}
+
 /** Table name -> row type, for typed knex access: knex<TableRows['apps']>('apps'). */
 export interface TableRows {
   users: UserRow; organizations: OrganizationRow; memberships: MembershipRow; sessions: SessionRow;
@@ -415,4 +426,5 @@ export interface TableRows {
   agent_keys: AgentKeyRow; oauth_clients: OauthClientRow; oauth_grants: OauthGrantRow; oauth_store: OauthStoreRow;
   audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;
   assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow; payments: PaymentRow;
+  play_voided_cursors: PlayVoidedCursorRow; play_voided_purchases: PlayVoidedPurchaseRow;
 }

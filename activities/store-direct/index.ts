@@ -1,11 +1,13 @@
 // Activities of store-direct validation (workflows/credential-check.ts, workflows/store-purchase.ts): the
 // credential green-check, the verification of a purchase proof with Apple or Google, its price in USD, and the
-// hand-off of the verified events to their conversion workflow.
+// hand-off of the verified events to their conversion workflow; the poll of Google's voided purchases
+// (workflows/play-voided-sync.ts).
 import { contextOf, type StoreDirectDeps } from './context.js';
 import { credentialCheckActivities } from './credential-check.js';
 import { fxActivities } from './fx.js';
 import { handOffActivities } from './record.js';
 import { verifyActivities } from './verify.js';
+import { voidedActivities } from './voided.js';
 
 export type { StoreDirectDeps } from './context.js';
 
@@ -16,5 +18,6 @@ export function createStoreDirectActivities(deps: StoreDirectDeps) {
     ...verifyActivities(ctx),
     ...fxActivities(ctx),
     ...handOffActivities(ctx),
+    ...voidedActivities(ctx),
   };
 }

@@ -1,8 +1,9 @@
 // Verification of a store-direct purchase proof: the platform must be switched to store-direct and have its
 // credential; iOS: the signed transaction verified by the App Store library against the configured roots (bundle id
 // and environment checked); Android: Google's answer for the purchase token (subscriptionsv2.get, or products.get
-// when a product id is given) with the stored service account. The answer is normalised into the pipeline's events
-// (lib/store-purchase.ts), prices still in the store's currency. Rejections end the workflow with their type
+// when a product id is given) with the stored service account; a subscription no longer paid up also reads
+// Google's voided purchases for its token (voided.ts), so the report carries a refund. The answer is normalised
+// into the pipeline's events (lib/store-purchase.ts), prices still in the store's currency. Rejections end the workflow with their type
 // (non-retryable); store outages are retried a few times, then answer 503.
 import { ApplicationFailure } from '@temporalio/activity';
 import { GooglePlayError, googlePlayClientFor } from '../../clients/google-play.js';
@@ -14,9 +15,11 @@ import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import {
   appleTransactionEvents, credentialsMissingDetail, googleProductEvents, googleSubscriptionEvents, notSwitchedDetail, type Normalised,
 } from '../../lib/store-purchase.js';
+import { PAID_UP_STATES } from '../../lib/play-voided.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { storePurchaseWorkflowId, type StorePurchaseFailureDetails, type StorePurchaseFailureType, type StorePurchaseInput } from '../../workflows/store-purchase-messages.js';
 import type { StoreDirectContext } from './context.js';
+import { voidedRefundsOfSubscription } from './voided.js';
 
 export interface VerifiedPurchase {
   validated: string;
@@ -81,7 +84,11 @@ export function verifyActivities(ctx: StoreDirectContext) {
         return googleProductEvents(product, input.purchaseToken, { ...report, productId: input.productId, price: input.price!, currency: input.currency! }, recorded);
       }
       const subscription = await google.getSubscription(packageName, input.purchaseToken);
-      return googleSubscriptionEvents(subscription, input.purchaseToken, input.receivedAtMs, { ...report, price: input.price, currency: input.currency });
+      const normalised = googleSubscriptionEvents(subscription, input.purchaseToken, input.receivedAtMs, { ...report, price: input.price, currency: input.currency });
+      // No refund state in SubscriptionPurchaseV2: a report of a subscription no longer paid up reads the voided list.
+      if (!normalised.ok || PAID_UP_STATES.has(subscription.subscriptionState ?? '')) return normalised;
+      const refunds = await voidedRefundsOfSubscription(ctx, google, packageName, input.appId, input.purchaseToken, normalised.events);
+      return { ok: true, events: [...normalised.events, ...refunds] };
     } catch (err) {
       if (!(err instanceof GooglePlayError)) throw err;
       if (err.kind === 'unavailable') throw failure('StoreUnavailable', `${err.message}; report the purchase again later.`);

@@ -2,11 +2,13 @@
 // credential, the workflow credential-check/{app_id}/{platform} (a check already running is joined); the answer is
 // its result (pass/fail, a human-readable reason, `retryable`: repeat while true), 503 past 25 s.
 // POST /apps/{app_id}/activate-store-direct (apps:write): switch the platform to store-direct validation, only
-// after the green-check passed. Neither answer ever holds a secret.
+// after the green-check passed (Android: and start the poll of Google's voided purchases). Neither answer ever
+// holds a secret.
 import { findApp } from '../../db/apps.js';
 import { activateStoreDirect, credentialCheckStatus } from '../../db/store-credentials.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
+import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
 import { credentialCheckWorkflowId, type CredentialCheckResult } from '../../workflows/credential-check-messages.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
@@ -60,6 +62,18 @@ async function checkResult(ctx: AppContext, appId: string, platform: StorePlatfo
   }
 }
 
+/**
+ * Android refunds are seen by polling Google's voided purchases (workflow play-voided-sync/{app_id}). The switch is
+ * made either way: a poll that could not start now is started by the worker at its next start (logged here).
+ */
+async function startVoidedPoll(ctx: AppContext, appId: string): Promise<void> {
+  try {
+    await startPlayVoidedSync(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, { appId });
+  } catch (err) {
+    ctx.deps.logger.error({ err, appId }, 'voided-purchases poll not started; the worker starts it at its next start');
+  }
+}
+
 export async function activateStoreDirectHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const { platform } = inputOf<{ platform: StorePlatform }>(ctx);
@@ -73,5 +87,6 @@ export async function activateStoreDirectHandler(ctx: AppContext): Promise<void>
     throw new ConflictError(`The ${platform} store credential has not passed its check (status: ${status}): run POST /api/agent/apps/${app.id}/validate-store-credentials first.`);
   }
   forgetAppCaches(ctx, app.id);
+  if (platform === 'android') await startVoidedPoll(ctx, app.id);
   ctx.body = { platform, store_direct: true };
 }

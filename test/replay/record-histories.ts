@@ -3,21 +3,22 @@
 // all on every `npm test`, so a workflow change that would break running conversions fails there (then guard the
 // change with patched() and record again). Histories of earlier workflow versions are kept under another name
 // so their branches stay proven: v1-activities-* (regular activities, a timer per event), v2-local-activities-*
-// (local activities, a timer per event); the unprefixed files are the current version (one idle timer).
+// (local activities, a timer per event); the unprefixed files are the current version (one idle timer). Also the
+// agent's end-to-end check and the voided-purchases poll (test/replay/record-voided-poll.ts). REPLAY_ONLY (comma-
+// separated names) records only those, leaving the other files as they are.
 import { Client, Connection } from '@temporalio/client';
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
-import { resolveBinary, TEMPORAL_CLI } from '../../runtime/temporal-binaries.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { loadConfig } from '../../lib/config.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
 import { ingest } from '../helpers/conversion-client.js';
+import { historyJson } from './history-json.js';
+import { recordVoidedPoll } from './record-voided-poll.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
 import { seedAccount } from '../helpers/seed.js';
@@ -39,14 +40,8 @@ const LIFECYCLES: Lifecycle[] = [
 ];
 
 const OUT = process.env.REPLAY_OUT_DIR ?? fileURLToPath(new URL('./histories/', import.meta.url));
-
-/** The history in the proto3 JSON form the replayer reads, as the Temporal CLI prints it (`workflow show -o json`). */
-async function historyJson(address: string, workflowId: string, runId?: string): Promise<{ json: string; events: number }> {
-  const cli = (await resolveBinary(TEMPORAL_CLI)).path;
-  const args = ['workflow', 'show', '--address', address, '--workflow-id', workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'];
-  const { stdout } = await promisify(execFile)(cli, args, { maxBuffer: 64 * 1024 * 1024 });
-  return { json: stdout, events: (JSON.parse(stdout) as { events: unknown[] }).events.length };
-}
+const ONLY = process.env.REPLAY_ONLY ? new Set(process.env.REPLAY_ONLY.split(',')) : undefined;
+const wanted = (name: string) => !ONLY || ONLY.has(name);
 
 async function main(): Promise<void> {
   const env = requireTestEnv();
@@ -54,13 +49,14 @@ async function main(): Promise<void> {
   const logger = createLogger('warn');
   installRuntime(logger, { handleSignals: false });
   const taskQueue = `record-${randomBytes(4).toString('hex')}`;
-  const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, config: loadConfig({ PLATFORM_FEE_PERCENT: '10' }) });
+  const config = loadConfig({ PLATFORM_FEE_PERCENT: '10', SVC_MASTER_KEY: randomBytes(32).toString('base64') });
+  const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, config });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const client = new Client({ connection });
   try {
     await worker.runUntil(async () => {
       const seed = await seedAccount(database.db);
-      for (const life of LIFECYCLES) {
+      for (const life of LIFECYCLES.filter((l) => wanted(l.name))) {
         const sub = subscription(`replay-${life.name}`, life.code === false ? null : seed.creator_code);
         let workflowKey = '';
         for (const step of life.steps) {
@@ -77,6 +73,12 @@ async function main(): Promise<void> {
         writeFileSync(`${OUT}${life.name}.json`, history.json);
         console.log(`recorded ${life.name}: ${history.events} events`);
       }
+      if (wanted('play-voided-sync')) {
+        const voided = await recordVoidedPoll({ client, taskQueue, db: database.db, config, appId: seed.app_id, address: env.temporalAddress });
+        writeFileSync(`${OUT}play-voided-sync.json`, voided.json);
+        console.log(`recorded play-voided-sync: ${voided.events} events`);
+      }
+      if (!wanted('test-integration')) return;
       // The agent's end-to-end check, which itself drives a conversion workflow.
       const runId = randomBytes(4).toString('hex');
       const test = await client.workflow.start(testIntegrationWorkflow, { taskQueue, workflowId: testIntegrationWorkflowId(seed.app_id, runId), args: [{ appId: seed.app_id, runId }] });

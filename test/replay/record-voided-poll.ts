@@ -1,0 +1,48 @@
+// The voided-purchases poll for `npm run replay:record`: an Android store-direct app (a service account the Google
+// stub accepts, stored as the activation stores it) whose poll runs on start and lists one voided order we never
+// recorded (kept as ignored); the update asks for a poll now; the poll waits its interval (1 s here), polls again,
+// then continues as new (pollsPerRun 3). The first run's history, ending in ContinueAsNew, is what the replay
+// test keeps.
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { saveCredential } from '../../db/store-credentials.js';
+import type { Config } from '../../lib/config.js';
+import { SecretBox } from '../../lib/secret-box.js';
+import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
+import { playVoidedSyncWorkflowId, pollVoidedNowUpdate } from '../../workflows/play-voided-sync-messages.js';
+import { startGoogleStub } from '../stubs/google-api.js';
+import { historyJson } from './history-json.js';
+
+export interface VoidedPollRecording { client: Client; taskQueue: string; db: Knex; config: Config; appId: string; address: string }
+
+export async function recordVoidedPoll(r: VoidedPollRecording): Promise<{ json: string; events: number }> {
+  const google = await startGoogleStub();
+  try {
+    const packageName = 'com.example.replay';
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const account = { type: 'service_account', client_email: 'replay@proj.iam.gserviceaccount.com', private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+    google.expect = { publicKey: pair.publicKey, clientEmail: account.client_email, packageName };
+    Object.assign(r.config, { GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl });
+    await saveCredential(r.db, new SecretBox(r.config.SVC_MASTER_KEY!), r.appId, 'android', JSON.stringify(account), { package_name: packageName });
+    await r.db('store_credentials').where({ app_id: r.appId, platform: 'android' }).update({ check_status: 'ok' });
+    await r.db('apps').where('id', r.appId).update({ android_validation_provider: STORE_VERIFIER.android });
+    google.voided.push({ purchaseToken: `replay-${randomUUID()}`, orderId: 'GPA.0000-0000-0000-00000', voidedTimeMillis: String(Date.now() - 60_000), voidedSource: 0, voidedReason: 1, subscription: true });
+
+    await startPlayVoidedSync(r.client, r.taskQueue, { appId: r.appId, pollsPerRun: 3, intervalMs: 1000 });
+    const handle = r.client.workflow.getHandle(playVoidedSyncWorkflowId(r.appId));
+    const summary = await handle.executeUpdate(pollVoidedNowUpdate);
+    if (summary.ignored !== 1) throw new Error(`play-voided-sync: unexpected poll ${JSON.stringify(summary)}`);
+    const firstRunId = (await handle.describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
+    for (let i = 0; i < 300; i += 1) {
+      if ((await handle.describe()).runId !== firstRunId) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const history = await historyJson(r.address, handle.workflowId, firstRunId);
+    await handle.terminate('recorded');
+    return history;
+  } finally {
+    await google.close();
+  }
+}
