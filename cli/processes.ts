@@ -80,7 +80,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
     delivered: (n) => metrics.inboxDelivered.inc(n), failed: (n) => metrics.inboxHandOverFailures.inc(n),
   });
   // Every Android store-direct app has its voided-purchases poll (idempotent: a running one is left alone).
-  void resumeVoidedPolls(db, temporal, config.TEMPORAL_TASK_QUEUE, logger);
+  void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
   const done = worker.run().finally(async () => {
     await drainer.stop();
