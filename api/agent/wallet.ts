@@ -2,7 +2,7 @@
 // rule campaign activation follows (set-status and provision).
 import type { Knex } from 'knex';
 import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
-import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/payouts.js';
+import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/creator-balances.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
 import { activationRefusal, canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
