@@ -69,8 +69,8 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
   }).returning<PayoutRow[]>('*');
   const payoutId = row!.id;
   const createdBy = `payout-run:${input.runId}`;
-  const paid = await trx('commissions').whereIn('id', plan.commissionIds)
-    .update({ status: 'paid', paid_at: trx.fn.now(), payout_id: payoutId }, ['id', 'commission_micros', 'platform_fee_micros']) as { id: string; commission_micros: number; platform_fee_micros: number }[];
+  const paid: { id: string; commission_micros: number; platform_fee_micros: number }[] = await trx('commissions').whereIn('id', plan.commissionIds)
+    .update({ status: 'paid', paid_at: trx.fn.now(), payout_id: payoutId }, ['id', 'commission_micros', 'platform_fee_micros']);
   for (const c of paid) {
     const micros = c.commission_micros + c.platform_fee_micros;
     if (micros === 0) continue;
