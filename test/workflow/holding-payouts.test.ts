@@ -153,3 +153,25 @@ test('an ended conversion holding a commission stays open until the release; a r
   t.like(await db('clawbacks').where('commission_id', commission.id).first(), { recovered_micros: commission.commission_micros });
   await assertExactBooks(t, db, acct.org_id);
 });
+
+test('a refund racing a payout run: the organization lock orders them, and either order leaves exact books and one clawback', async (t) => {
+  const { temporal, taskQueue, db } = h();
+  const acct = await account(1);
+  const sub = subscription('hold-race', acct.creator_code);
+  const first = sub('initial_purchase');
+  await ingest(temporal, taskQueue, acct.app_id, first);
+  const conversion = await conversionByKey(db, acct.app_id, first.event.original_transaction_id);
+  const [commission] = await earnOf(conversion.id);
+  await waitFor(async () => (await statusOf(commission.id)) === 'payable', 'the release', 20_000);
+  const [run] = await Promise.all([
+    runPayouts(db, { orgId: acct.org_id, runId: 'race' }),
+    ingest(temporal, taskQueue, acct.app_id, sub('refund', { transaction_id: first.event.transaction_id })),
+  ]);
+  t.is(await statusOf(commission.id), 'paid', 'paid by the run either way');
+  const clawback = await db('clawbacks').where('commission_id', commission.id).first();
+  t.is(clawback.amount_micros, commission.commission_micros, 'one clawback either way');
+  // Refund first: the run netted it; payout first: it waits for the next run.
+  t.is(run.payouts[0]!.clawbacks_netted_micros, clawback.recovered_micros);
+  t.true([0, commission.commission_micros].includes(clawback.recovered_micros as number));
+  await assertExactBooks(t, db, acct.org_id);
+});
