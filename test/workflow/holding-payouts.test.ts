@@ -3,7 +3,9 @@
 // (HOLDING_PERIOD_DAY_MS), so a commission is released by its conversion workflow's timer seconds after it was
 // earned; payouts run through the real `svc payouts run` process and through the same domain function.
 import test from 'ava';
+import { fundUnfundedCommissions } from '../../db/commissions.js';
 import { runPayouts } from '../../db/payouts.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
 import { ingest } from '../helpers/conversion-client.js';
@@ -173,5 +175,25 @@ test('a refund racing a payout run: the organization lock orders them, and eithe
   // Refund first: the run netted it; payout first: it waits for the next run.
   t.is(run.payouts[0]!.clawbacks_netted_micros, clawback.recovered_micros);
   t.true([0, commission.commission_micros].includes(clawback.recovered_micros as number));
+  await assertExactBooks(t, db, acct.org_id);
+});
+
+test('an unfunded commission past its holding period is released after a top-up funds it (looked at again each holding day)', async (t) => {
+  const { temporal, taskQueue, db } = h();
+  const acct = await seedApp(db, { walletUsd: 0 });
+  await db('campaigns').where('id', acct.campaign_id).update({ holding_period_days: 1 });
+  const sub = subscription('hold-unfunded', acct.creator_code);
+  const first = sub('initial_purchase');
+  t.is((await ingest(temporal, taskQueue, acct.app_id, first)).error, 'insufficient wallet balance');
+  const conversion = await conversionByKey(db, acct.app_id, first.event.original_transaction_id);
+  const [commission] = await earnOf(conversion.id);
+  await new Promise((r) => setTimeout(r, 1.5 * DAY_MS));
+  t.is(await statusOf(commission.id), 'unfunded', 'nothing to release while unfunded');
+  await db.transaction(async (trx) => {
+    await appendLedgerEntry(trx, { orgId: acct.org_id, entryType: 'topup', balanceDeltaMicros: 100_000_000, reservedDeltaMicros: 0, idempotencyKey: `topup:test:${acct.org_id}`, memo: 'test' });
+    t.is(await fundUnfundedCommissions(trx, acct.org_id), 1);
+  });
+  t.is(await statusOf(commission.id), 'reserved');
+  await waitFor(async () => (await statusOf(commission.id)) === 'payable', 'the release after funding', 20_000);
   await assertExactBooks(t, db, acct.org_id);
 });
