@@ -19,7 +19,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
-    ...createPurchaseActivities(deps),
+    ...createPurchaseActivities({ ...deps, holdingDayMs: deps.config.HOLDING_PERIOD_DAY_MS }),
     ...createPurchaseFailureActivities(deps),
     ...createTestIntegrationActivities(deps),
     ...createStoreDirectActivities(deps),

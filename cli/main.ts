@@ -23,6 +23,8 @@ const USAGE = `usage: svc <command>
   agent-key create --org ORG_ID [--scopes a,b] [--name NAME] --json
   events retry --app APP_ID [--event EVENT_ID] [--json]
                                         re-drive purchase events recorded as failed (after a fix); exit 1 if any still fail
+  payouts run --org ORG_ID [--run-id ID] [--dry-run] [--json]
+                                        pay the organization's payable commissions (clawbacks netted), once per run id
   config [--markdown]                   print the configuration variables and their defaults`;
 
 class UsageError extends Error {}
@@ -92,6 +94,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       json: { type: 'boolean' }, status: { type: 'boolean' }, rollback: { type: 'boolean' }, markdown: { type: 'boolean' },
       org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, app: { type: 'string' }, event: { type: 'string' },
+      'run-id': { type: 'string' }, 'dry-run': { type: 'boolean' },
     },
   });
   switch (command) {
@@ -156,6 +159,8 @@ async function main(argv: string[]): Promise<void> {
       if (stillFailed > 0) process.exitCode = 1;
       return;
     }
+    case 'payouts':
+      return (await import('./payouts.js')).runPayoutsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
     case 'config':
       console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
       return;

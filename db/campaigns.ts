@@ -11,6 +11,8 @@ export interface NewCampaign {
   campaignType: CampaignType;
   commissionPercentage: number;
   status?: CampaignStatus;
+  /** Default 30 (the column's default). */
+  holdingPeriodDays?: number;
 }
 
 export async function createCampaign(db: Knex, c: NewCampaign): Promise<{ id: string; status: CampaignStatus }> {
@@ -22,6 +24,7 @@ export async function createCampaign(db: Knex, c: NewCampaign): Promise<{ id: st
     description: c.description ?? null,
     campaign_type: c.campaignType,
     commission_percentage: c.commissionPercentage,
+    ...(c.holdingPeriodDays !== undefined ? { holding_period_days: c.holdingPeriodDays } : {}),
     status,
     activated_at: status === 'active' ? db.fn.now() : null,
   }).returning<{ id: string; status: CampaignStatus }[]>(['id', 'status']);
@@ -38,9 +41,10 @@ export async function listActivePublicCampaigns(db: Knex, appId: string): Promis
   return rows.map((r) => ({ ...r, commission_percentage: Number(r.commission_percentage) }));
 }
 
-export interface CampaignTermsPatch { name?: string; description?: string | null; commission_percentage?: number }
+export interface CampaignTermsPatch { name?: string; description?: string | null; commission_percentage?: number; holding_period_days?: number }
 
-const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage'];
+// A new holding period applies to commissions earned from then on; earned ones keep their payable_at.
+const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage', 'holding_period_days'];
 
 /** Applies the listed terms (other keys are ignored); returns whether the campaign exists. */
 export async function updateCampaignTerms(db: Knex, campaignId: string, patch: CampaignTermsPatch): Promise<boolean> {
@@ -62,7 +66,7 @@ export async function findCampaignByName(db: Knex, appId: string, name: string):
 }
 
 const CAMPAIGN_COLUMNS = [
-  'id', 'app_id', 'org_id', 'name', 'description', 'campaign_type', 'status', 'commission_percentage', 'activated_at',
+  'id', 'app_id', 'org_id', 'name', 'description', 'campaign_type', 'status', 'commission_percentage', 'holding_period_days', 'activated_at',
   'paused_at', 'created_at', 'updated_at', 'i18n',
 ] as const;
 
@@ -99,9 +103,9 @@ export async function mergeCampaignI18n(db: Knex, campaignId: string, patchFor: 
 }
 
 /** Commission terms and whether any milestone could be reached, in one read (the purchase activity's hot path). */
-export async function findCampaignTerms(db: Knex, campaignId: string): Promise<{ commission_percentage: string; has_bonus_rules: boolean }> {
-  return db('campaigns').where('id', campaignId).first<{ commission_percentage: string; has_bonus_rules: boolean }>(
-    'commission_percentage', db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
+export async function findCampaignTerms(db: Knex, campaignId: string): Promise<{ commission_percentage: string; holding_period_days: number; has_bonus_rules: boolean }> {
+  return db('campaigns').where('id', campaignId).first<{ commission_percentage: string; holding_period_days: number; has_bonus_rules: boolean }>(
+    'commission_percentage', 'holding_period_days', db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
 }
 
 export async function isCampaignActive(db: Knex, campaignId: string): Promise<boolean> {

@@ -11,6 +11,8 @@ export interface EarnInput {
   amounts: CommissionAmounts;
   commissionPercentage: number | string;
   platformFeePercent: number;
+  /** The campaign's holding period in milliseconds: a production earn becomes payable this long after it is earned. */
+  holdMs: number;
 }
 
 /** Earns a commission; in production reserves commission + fee when the wallet's safe balance covers it. */
@@ -28,6 +30,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     creator_id: c.creator_id, creator_code_id: c.creator_code_id, kind: 'earn', environment: c.environment,
     revenue_usd_micros: e.amounts.revenueMicros, commission_micros: e.amounts.commissionMicros, platform_fee_micros: e.amounts.platformFeeMicros,
     commission_percentage: e.commissionPercentage, platform_fee_percentage: e.platformFeePercent, status,
+    payable_at: production ? trx.raw("now() + ? * interval '1 millisecond'", [e.holdMs]) : null,
   }).returning<CommissionRow[]>('*');
   if (status === 'reserved' && e.amounts.reserveMicros > 0) {
     await appendLedgerEntry(trx, {
@@ -61,9 +64,9 @@ export async function findCommissionToRestore(trx: Knex.Transaction, conversionI
 
 /**
  * Earns the reversed commission again at its stored amounts and terms (not the campaign's current ones): a new earn
- * row on the REFUND_REVERSED event, reserved like any earn when the wallet covers it.
+ * row on the REFUND_REVERSED event, reserved like any earn when the wallet covers it, held for `holdMs` from now.
  */
-export async function restoreCommission(trx: Knex.Transaction, reversed: CommissionRow, restoreEventId: string): Promise<{ commission: CommissionRow; funded: boolean }> {
+export async function restoreCommission(trx: Knex.Transaction, reversed: CommissionRow, restoreEventId: string, holdMs: number): Promise<{ commission: CommissionRow; funded: boolean }> {
   return earnCommission(trx, {
     conversion: {
       id: reversed.conversion_id, app_id: reversed.app_id, org_id: reversed.org_id, campaign_id: reversed.campaign_id,
@@ -76,14 +79,12 @@ export async function restoreCommission(trx: Knex.Transaction, reversed: Commiss
     },
     commissionPercentage: reversed.commission_percentage,
     platformFeePercent: Number(reversed.platform_fee_percentage ?? 0),
+    holdMs,
   });
 }
 
-/**
- * Reverses a commission: a negative mirror row, the original marked reversed (a sandbox original stays 'simulated',
- * only reversed_at marks it), its reservation released.
- */
-export async function reverseCommission(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<CommissionRow> {
+/** The negative mirror row of a refunded earn (its reversal), on the refund event. */
+export async function insertReversalRow(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<CommissionRow> {
   const [reversal] = await trx('commissions').insert({
     conversion_id: original.conversion_id, purchase_event_id: refundEventId, app_id: original.app_id, org_id: original.org_id,
     campaign_id: original.campaign_id, creator_id: original.creator_id, creator_code_id: original.creator_code_id,
@@ -92,6 +93,15 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
     commission_percentage: original.commission_percentage, platform_fee_percentage: original.platform_fee_percentage,
     status: original.environment === 'PRODUCTION' ? 'reversed' : 'simulated',
   }).returning<CommissionRow[]>('*');
+  return reversal!;
+}
+
+/**
+ * Reverses a commission: a negative mirror row, the original marked reversed (a sandbox original stays 'simulated',
+ * only reversed_at marks it), its reservation released.
+ */
+export async function reverseCommission(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<CommissionRow> {
+  const reversal = await insertReversalRow(trx, original, refundEventId);
   const status = original.environment === 'PRODUCTION' ? 'reversed' : original.status;
   await trx('commissions').where('id', original.id).update({ status, reversed_at: trx.fn.now() });
   const reserved = original.commission_micros + original.platform_fee_micros;
@@ -101,7 +111,7 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
       idempotencyKey: `reverse:${original.id}`, commissionId: original.id, memo: 'refund', createdBy: 'conversion',
     });
   }
-  return reversal!;
+  return reversal;
 }
 
 /**

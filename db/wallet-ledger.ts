@@ -92,3 +92,36 @@ export async function findWalletDiscrepancies(db: Knex): Promise<WalletDiscrepan
   });
   return rows.map((r) => ({ orgId: r.org_id, shown: totals(r.shown_balance, r.shown_reserved), summed: totals(r.sum_balance, r.sum_reserved) }));
 }
+
+/** ledger: what the entries say; causes: paid commissions (payout) or clawbacks recovered (clawback); recorded: what the payout records say. */
+export interface PayoutDiscrepancy { orgId: string; check: 'payout' | 'clawback'; ledgerMicros: number; causesMicros: number; recordedMicros: number }
+
+/**
+ * The payout side of the identity, for every organization: the `payout` entries of commissions sum to what the paid
+ * commissions held (commission + fee), and the `clawback` entries to the clawbacks recovered, which are also the
+ * clawbacks the payout records netted. Empty when the books are exact.
+ */
+export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {
+  const { rows } = await db.raw<{ rows: { org_id: string; check: 'payout' | 'clawback'; ledger: string; causes: string; also: string }[] }>(`
+    with paid as (
+      select org_id, -sum(balance_delta_micros) filter (where entry_type = 'payout' and commission_id is not null) as payout_entries,
+             sum(balance_delta_micros) filter (where entry_type = 'clawback') as clawback_entries
+      from wallet_ledger where entry_type in ('payout', 'clawback') group by org_id
+    ), commissions_paid as (
+      select org_id, sum(commission_micros + platform_fee_micros) as held from commissions where status = 'paid' group by org_id
+    ), recovered as (
+      select org_id, sum(recovered_micros) as recovered from clawbacks group by org_id
+    ), netted as (
+      select org_id, sum(clawbacks_netted_micros) as netted from payouts group by org_id
+    ), orgs as (
+      select org_id from paid union select org_id from commissions_paid union select org_id from recovered union select org_id from netted
+    )
+    select o.org_id, 'payout' as check, coalesce(p.payout_entries, 0) as ledger, coalesce(c.held, 0) as causes, coalesce(c.held, 0) as also
+    from orgs o left join paid p using (org_id) left join commissions_paid c using (org_id)
+    where coalesce(p.payout_entries, 0) <> coalesce(c.held, 0)
+    union all
+    select o.org_id, 'clawback', coalesce(p.clawback_entries, 0), coalesce(r.recovered, 0), coalesce(n.netted, 0)
+    from orgs o left join paid p using (org_id) left join recovered r using (org_id) left join netted n using (org_id)
+    where coalesce(p.clawback_entries, 0) <> coalesce(r.recovered, 0) or coalesce(r.recovered, 0) <> coalesce(n.netted, 0)`);
+  return rows.map((r) => ({ orgId: r.org_id, check: r.check, ledgerMicros: Number(r.ledger), causesMicros: Number(r.causes), recordedMicros: Number(r.also) }));
+}

@@ -42,6 +42,7 @@ export const VARIABLES = {
   WORKER_METRICS_PORT: { kind: 'integer', minimum: 0, default: 9464, doc: 'Port of `svc worker`\'s own Prometheus `/metrics` (and `/healthz`), bound on HOST: failed purchase events (`svc_purchase_events_failed_total`, `svc_purchase_events_failed`), the purchase inbox, process metrics. 0: off. (`svc dev` does not serve it.)' },
   SHUTDOWN_GRACE_MS: { kind: 'integer', minimum: 0, default: 10000, doc: 'How long the worker may drain in-flight activities on SIGINT/SIGTERM.' },
   PLATFORM_FEE_PERCENT: { kind: 'number', default: 10, doc: 'Platform fee, as a percentage of each commission, charged to the developer on top of it (the wallet reserves commission + fee).' },
+  HOLDING_PERIOD_DAY_MS: { kind: 'integer', minimum: 1, default: 86400000, doc: 'Tests only: the length in milliseconds of one day of a campaign\'s `holding_period_days` (so a test can hold commissions for seconds). Refused under NODE_ENV=production unless left at one day.' },
   MIN_ESCROW_USD: { kind: 'integer', minimum: 0, default: 100, doc: 'Wallet safe balance (USD) a campaign activation needs; below it the agent API answers 402 with the top-up-link endpoint. Per-organization override: organizations.min_escrow_micros.' },
   MARKETPLACE_SLOTS: { kind: 'integer', minimum: 0, default: 25, doc: 'Pending creator invitations an organization may have at once (invite capacity).' },
   DAILY_EMAIL_BUDGET: { kind: 'integer', minimum: 0, default: 50, doc: 'Invitation emails an organization may send per day (invite capacity).' },
@@ -146,8 +147,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.NODE_ENV === 'production' && !/^https:\/\//.test(cfg.BASE_URL) && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(cfg.BASE_URL)) {
     throw new ConfigError(['BASE_URL'], 'Invalid configuration: BASE_URL must be https:// in production (it is the OAuth issuer); only loopback may use http');
   }
+  if (cfg.NODE_ENV === 'production' && cfg.HOLDING_PERIOD_DAY_MS !== ONE_DAY_MS) {
+    throw new ConfigError(['HOLDING_PERIOD_DAY_MS'], 'Invalid configuration: HOLDING_PERIOD_DAY_MS is for tests only and cannot be changed when NODE_ENV=production');
+  }
   return cfg;
 }
+
+const ONE_DAY_MS = 86_400_000;
 
 /** The README's configuration table, generated so it can never drift from the code (`svc config --markdown`). */
 export function configMarkdownTable(): string {

@@ -106,14 +106,16 @@ export type CommissionKind = (typeof COMMISSION_KINDS)[number];
  * reserved  production earn, funds reserved in the wallet ledger
  * unfunded  production earn recorded while the wallet could not cover it (no ledger entry)
  * simulated sandbox/test environment: computed for visibility, never moves money (DB-enforced)
- * reversed  an earn undone by a refund, and the reversal row itself
- * paid      included in a payout
+ * reversed  an earn undone by a refund inside its holding period, and every reversal row itself
+ * payable   production earn past its holding period (commissions.payable_at), still reserved, waiting for a payout
+ * paid      included in a payout (payout_id); a refund after the holding period leaves a payable or paid earn as it
+ *           is (reversed_at set) and records a clawback against the creator instead
  */
-export const COMMISSION_STATUSES = values('reserved', 'unfunded', 'simulated', 'reversed', 'paid');
+export const COMMISSION_STATUSES = values('reserved', 'unfunded', 'simulated', 'reversed', 'payable', 'paid');
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 /** Signs per entry type are DB-enforced; see LedgerEntryRow. */
-export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment');
+export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment', 'clawback');
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
 export const PAYMENT_PROVIDERS = values('test', 'stripe');
@@ -200,6 +202,7 @@ export interface CampaignRow {
   campaign_type: CampaignType; status: CampaignStatus; commission_percentage: Decimal;
   i18n: Record<string, CampaignI18nEntry>;
   activated_at: Date | null; paused_at: Date | null; archived_at: Date | null; created_at: Date; updated_at: Date;
+  holding_period_days: number;
 }
 export interface BonusRuleRow {
   id: string; campaign_id: string; name: string; threshold_conversions: number; bonus_micros: Micros;
@@ -330,6 +333,7 @@ export interface CommissionRow {
   revenue_usd_micros: Micros; commission_micros: Micros; platform_fee_micros: Micros;
   commission_percentage: Decimal; platform_fee_percentage: Decimal | null; fx_rate: Decimal | null;
   status: CommissionStatus; reversed_at: Date | null; paid_at: Date | null; created_at: Date; updated_at: Date;
+  payable_at: Date | null; payout_id: string | null;
 }
 export interface BonusAwardRow {
   id: string; bonus_rule_id: string; campaign_id: string; creator_id: string; org_id: string;
@@ -340,7 +344,8 @@ export interface BonusAwardRow {
 /**
  * Append-only (DB trigger refuses UPDATE/DELETE). balance = SUM(balance_delta_micros),
  * reserved = SUM(reserved_delta_micros), safe_available = balance - reserved. Signs (DB-enforced):
- * topup +B/0, reserve 0/+R, release 0/-R, reversal 0/-R, payout -B/-R with |R| <= |B|, adjustment any (memo).
+ * topup +B/0, reserve 0/+R, release 0/-R, reversal 0/-R, payout -B/-R with |R| <= |B|, adjustment any (memo),
+ * clawback +B/0 (a creator's clawback netted from a payout: money that stayed in the wallet).
  */
 export interface LedgerEntryRow {
   id: number; org_id: string; entry_type: LedgerEntryType;
@@ -409,6 +414,16 @@ export interface PlayVoidedPurchaseRow {
   refund_type: number | null; voided_quantity: number | null; kind: ConversionKind | null; outcome: 'refund' | 'ignored'; reason: string | null;
   purchase_event_id: string | null; seen: number; first_seen_at: Date; last_seen_at: Date;
 }
+// ---- payouts (migration 0019) ---------------------------------------------------------------------------------
+export interface PayoutRunRow { id: string; org_id: string; created_by: string | null; created_at: Date }
+export interface PayoutRow {
+  id: string; run_id: string; org_id: string; creator_id: string; commission_count: number; gross_micros: Micros;
+  fees_micros: Micros; clawbacks_netted_micros: Micros; net_micros: Micros; created_at: Date;
+}
+export interface ClawbackRow {
+  id: string; org_id: string; creator_id: string; commission_id: string; refund_event_id: string; amount_micros: Micros;
+  recovered_micros: Micros; created_at: Date; updated_at: Date;
+}
 
 /** Table name -> row type, for typed knex access: knex<TableRows['apps']>('apps'). */
 export interface TableRows {
@@ -427,4 +442,5 @@ export interface TableRows {
   audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;
   assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow; payments: PaymentRow;
   play_voided_cursors: PlayVoidedCursorRow; play_voided_purchases: PlayVoidedPurchaseRow;
+  payout_runs: PayoutRunRow; payouts: PayoutRow; clawbacks: ClawbackRow;
 }

@@ -13,6 +13,8 @@ export interface ConversionWorkflowInput {
   maxEventsPerRun?: number;
   /** How long an ended (churned, refunded, one-time) conversion stays open without events; default 30 days. */
   closeEndedAfter?: string;
+  /** When the conversion's next held commission is due for release (epoch ms), carried across continue-as-new. */
+  releaseAt?: number | null;
 }
 
 export interface IngestEvent {
@@ -36,7 +38,15 @@ export interface IngestResult {
   conversionId: string | null;
   status: string | null;
   referralCode: string | null;
+  /**
+   * For the workflow only (never part of the answer): when the conversion's next held commission is due for release
+   * (epoch ms), null when none waits. Absent from results recorded before the holding period existed.
+   */
+  nextReleaseAt?: number | null;
 }
+
+/** Input of the release step: the conversion whose commissions past their holding period become payable. */
+export interface ReleaseTarget { appId: string; conversionKey: string }
 
 /** Activity failure types the workflow tells apart: data the database refuses, and an event that could not be applied. */
 export const EVENT_REJECTED = 'PurchaseEventRejected';

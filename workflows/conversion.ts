@@ -2,7 +2,8 @@
 // conversion arrives as an `ingestEvent` update (the API uses update-with-start) and is applied in arrival order,
 // one at a time, by one activity that writes it to PostgreSQL in a single transaction. The workflow is the single
 // writer of its conversion; it keeps the results of recent events so a redelivery answers without work, and
-// continues-as-new on long histories with that memory intact.
+// continues-as-new on long histories with that memory intact. It also releases its commissions when their holding
+// period ends (one durable timer for the earliest pending release) and stays open while any is still held.
 import {
   allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
   ActivityFailure, ApplicationFailure,
@@ -42,6 +43,11 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   let eventsThisRun = 0;
   let lastEventAt = Date.now();
   let queue: Promise<unknown> = Promise.resolve();
+  // The holding period (README "Holding period, clawbacks and payouts"): executions recorded before it keep replaying
+  // without the release step. Decided once, at the start of each run.
+  const holding = patched('holding-period-release');
+  /** When the next held commission is due (epoch ms); null when none waits. Reported by every applied event. */
+  let releaseAt: number | null = holding ? (input.releaseAt ?? null) : null;
 
   setHandler(ingestEventUpdate, (ingest) => {
     // Updates may arrive concurrently; chaining keeps them in arrival order, one at a time.
@@ -53,7 +59,8 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   async function apply(ingest: IngestEvent): Promise<IngestResult> {
     const known = results.get(ingest.idempotencyKey);
     if (known && !ingest.redrive) return { ...known, duplicate: true };
-    const result = await applyOrRecordRejection(ingest);
+    const { nextReleaseAt, ...result } = await applyOrRecordRejection(ingest);
+    if (holding && nextReleaseAt !== undefined) releaseAt = nextReleaseAt;
     remember(ingest.idempotencyKey, result);
     eventsThisRun += 1;
     lastEventAt = Date.now();
@@ -98,6 +105,37 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
     }
   }
 
+  /**
+   * The current version: one timer for whichever comes first, the earliest pending release or the end of the idle
+   * period, re-armed only when it fires or either changes. A conversion still holding commissions never closes.
+   */
+  async function waitWithReleases(): Promise<'continue' | 'close'> {
+    for (;;) {
+      const period = idleFor();
+      const due = releaseAt;
+      const idleEnd = lastEventAt + durationToMs(period);
+      const wakeAt = due === null ? idleEnd : Math.min(idleEnd, due);
+      const woke = await condition(() => mustContinue() || idleFor() !== period || releaseAt !== due, Math.max(wakeAt - Date.now(), 1));
+      if (mustContinue()) return 'continue';
+      if (woke) continue;
+      if (releaseAt !== null && Date.now() >= releaseAt) {
+        await release();
+        continue;
+      }
+      if (releaseAt === null && Date.now() - lastEventAt >= durationToMs(period)) {
+        await condition(allHandlersFinished);
+        if (releaseAt === null && Date.now() - lastEventAt >= durationToMs(period)) return 'close';
+      }
+    }
+  }
+
+  /** The release step, queued behind the events being applied: the workflow stays the single writer, in order. */
+  async function release(): Promise<void> {
+    const run = queue.then(() => local.releaseDueCommissions({ appId: input.appId, conversionKey: input.conversionKey }));
+    queue = run.catch(() => undefined);
+    releaseAt = await run;
+  }
+
   /** The first version: a fresh idle timer after every event (kept so executions recorded with it replay). */
   async function waitWithTimerPerEvent(): Promise<'continue' | 'close'> {
     for (;;) {
@@ -111,10 +149,12 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
     }
   }
 
-  const outcome = patched('one-idle-timer') ? await waitWithOneIdleTimer() : await waitWithTimerPerEvent();
+  const outcome = holding ? await waitWithReleases() : patched('one-idle-timer') ? await waitWithOneIdleTimer() : await waitWithTimerPerEvent();
   if (outcome === 'continue') {
     await condition(allHandlersFinished);
-    await continueAsNew<typeof conversionWorkflow>({ ...input, status, oneTime, rememberedResults: [...results.entries()] });
+    await continueAsNew<typeof conversionWorkflow>({
+      ...input, status, oneTime, rememberedResults: [...results.entries()], ...(holding ? { releaseAt } : {}),
+    });
   }
   return { conversionKey: input.conversionKey, status, events: eventsThisRun };
 }

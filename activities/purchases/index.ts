@@ -7,12 +7,14 @@ import type { Knex } from 'knex';
 import { computeCommission } from '../../lib/commission.js';
 import { toMicros } from '../../lib/money.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
+import { conversionWorkflowId, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js';
 import { retryOrFail } from './failures.js';
 import { identityOnly } from './identity.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
-import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission, reverseCommission } from '../../db/commissions.js';
+import { nextReleaseAt, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
+import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission } from '../../db/commissions.js';
+import { lockOrganization } from '../../db/wallet-ledger.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
 import { createConversion, findConversion, findConversionForUpdate, updateConversion } from '../../db/conversions.js';
 import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
@@ -20,7 +22,15 @@ import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
 
-export interface PurchaseDeps { db: Knex; platformFeePercent: number }
+export interface PurchaseDeps {
+  db: Knex;
+  platformFeePercent: number;
+  /** The length of one holding-period day (HOLDING_PERIOD_DAY_MS; one real day outside tests). */
+  holdingDayMs?: number;
+}
+
+const ONE_DAY_MS = 86_400_000;
+const dayMsOf = (deps: PurchaseDeps) => deps.holdingDayMs ?? ONE_DAY_MS;
 
 export const REJECTED_EVENT = 'event could not be processed: invalid data';
 
@@ -53,6 +63,19 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
         return { eventId: row.id, error: inserted ? REJECTED_EVENT : row.error, duplicate: !inserted, conversionId: row.conversion_id, status: null, referralCode: null };
       });
     },
+
+    /**
+     * The conversion workflow's release step: its reserved commissions past their holding period become payable.
+     * Answers when the workflow must release next (epoch ms), or null when nothing waits.
+     */
+    async releaseDueCommissions({ appId, conversionKey }: ReleaseTarget): Promise<number | null> {
+      return deps.db.transaction(async (trx) => {
+        const conversion = await findConversionForUpdate(trx, appId, conversionKey);
+        if (!conversion) return null;
+        await releaseDueCommissions(trx, conversion.id);
+        return nextReleaseAt(trx, conversion.id, dayMsOf(deps));
+      });
+    },
   };
 }
 
@@ -70,17 +93,17 @@ async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, co
     // Recorded before: a redelivery answers the first result. Only an operator's re-drive applies an event that
     // was recorded as failed, taking its row back (a concurrent re-drive then finds it taken).
     const reclaimed = redrive && row.processing_status === 'failed' ? await reclaimFailedPurchaseEvent(trx, row.id, appId, e) : undefined;
-    if (!reclaimed) return answerRedelivery(trx, row);
+    if (!reclaimed) return answerRedelivery(trx, deps, row);
     row = reclaimed;
   }
   let conversion = await findConversionForUpdate(trx, appId, key);
   if (!conversion) {
-    if (!PURCHASE_TYPES.has(e.type)) return finish(trx, row, { conversion: undefined, error: null }, 'processed');
+    if (!PURCHASE_TYPES.has(e.type)) return finish(trx, deps, row, { conversion: undefined, error: null }, 'processed');
     conversion = await openConversion(trx, appId, key, e, row.id);
   }
   const step = await applyToConversion(trx, deps, conversion, e, row);
   const updated = step.conversion && !step.touched ? await updateConversion(trx, step.conversion.id, lastEvent(trx, e.type)) : step.conversion;
-  return finish(trx, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
+  return finish(trx, deps, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
 }
 
 async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string): Promise<ConversionRow> {
@@ -114,7 +137,7 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
     case 'BILLING_ISSUE':
       return { conversion: await updateConversion(trx, c.id, { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'REFUND_REVERSED':
-      return restore(trx, c, e, ev);
+      return restore(trx, deps, c, e, ev);
     default:
       return { conversion: c, error: null };
   }
@@ -153,6 +176,7 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
   const { funded } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
     commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
+    holdMs: campaign.holding_period_days * dayMsOf(deps),
   });
   if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) {
     await awardReachedMilestones(trx, { campaignId: c.campaign_id!, creatorId: c.creator_id!, orgId: c.org_id });
@@ -161,15 +185,19 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
 }
 
 /**
- * A refund concerns one paid period: the refunded transaction's. Its commission (and only its) is reversed and its
- * reservation released; the conversion is `refunded` until a later paid period. A refund naming a transaction this
- * conversion never purchased changes nothing and is recorded with the reason.
+ * A refund concerns one paid period: the refunded transaction's. Its commission (and only its) is taken back: reversed
+ * with its reservation released inside the holding period, a clawback after it (db/commission-holding.ts); the
+ * conversion is `refunded` until a later paid period. A refund naming a transaction this conversion never purchased
+ * changes nothing and is recorded with the reason.
  */
 async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund', e.transactionId) };
+  // The organization lock before the commission's state is read: a payout run holds it while it pays, so a refund
+  // sees the commission either before the run (reversed, or a clawback the run nets) or after it (paid: a clawback).
+  if (c.environment === 'PRODUCTION' && c.org_id) await lockOrganization(trx, c.org_id);
   const original = await findCommissionToReverse(trx, c.id, e.transactionId);
   if (original) {
-    await reverseCommission(trx, original, ev.id);
+    await takeBackCommission(trx, original, ev.id);
     if (original.environment === 'PRODUCTION') {
       await reviewAwardsAfterRefund(trx, { campaignId: original.campaign_id, creatorId: original.creator_id, conversionId: c.id, refundEventId: ev.id });
     }
@@ -181,12 +209,13 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
  * REFUND_REVERSED (App Store): the refund of that transaction is undone. The commission it reversed is earned
  * again at its stored amounts and terms (reserved when the wallet covers it), once; the conversion is paid again.
  */
-async function restore(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
   const conversion = c.status === 'refunded' ? await updateConversion(trx, c.id, { status: 'active', refunded_at: null, ...lastEvent(trx, e.type) }) : c;
   const reversed = await findCommissionToRestore(trx, c.id, e.transactionId);
   if (!reversed) return { conversion, error: null, touched: conversion !== c };
-  const { funded } = await restoreCommission(trx, reversed, ev.id);
+  const { holding_period_days: holdingDays } = await findCampaignTerms(trx, reversed.campaign_id);
+  const { funded } = await restoreCommission(trx, reversed, ev.id, holdingDays * dayMsOf(deps));
   if (reversed.environment === 'PRODUCTION') {
     await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id, orgId: reversed.org_id });
   }
@@ -203,16 +232,22 @@ function attributionColumns(trx: Knex.Transaction, a: Attribution): Record<strin
   };
 }
 
-async function finish(trx: Knex.Transaction, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
+async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
   const c = step.conversion;
   await markPurchaseEvent(trx, ev.id, {
     status, error: step.error, conversionId: c?.id ?? null, attributed: c?.attributed ?? false,
     organic: c ? !c.attributed : false, referralCode: c?.referral_code ?? ev.referral_code,
   });
-  return { eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: c?.status ?? null, referralCode: c?.referral_code ?? null };
+  return {
+    eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: c?.status ?? null, referralCode: c?.referral_code ?? null,
+    nextReleaseAt: c ? await nextReleaseAt(trx, c.id, dayMsOf(deps)) : null,
+  };
 }
 
-async function answerRedelivery(trx: Knex.Transaction, ev: PurchaseEventRow): Promise<IngestResult> {
+async function answerRedelivery(trx: Knex.Transaction, deps: PurchaseDeps, ev: PurchaseEventRow): Promise<IngestResult> {
   const c = ev.conversion_id ? await findConversion(trx, ev.conversion_id) : undefined;
-  return { eventId: ev.id, error: ev.error, duplicate: true, conversionId: ev.conversion_id, status: c?.status ?? null, referralCode: c?.referral_code ?? ev.referral_code };
+  return {
+    eventId: ev.id, error: ev.error, duplicate: true, conversionId: ev.conversion_id, status: c?.status ?? null, referralCode: c?.referral_code ?? ev.referral_code,
+    nextReleaseAt: c ? await nextReleaseAt(trx, c.id, dayMsOf(deps)) : null,
+  };
 }

@@ -23,7 +23,7 @@ export const campaignStatusBody = {
   type: 'object', additionalProperties: false, required: ['status'], properties: { status: { enum: ['active', 'paused'] } },
 } as const;
 
-interface NewCampaignInput { name: string; description?: string | null; commission_percentage: number; campaign_type: AgentCampaignType }
+interface NewCampaignInput { name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType }
 
 async function visibleCampaign(ctx: AppContext) {
   return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
@@ -41,7 +41,7 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
   const b = inputOf<NewCampaignInput>(ctx);
   const { id } = await createCampaign(ctx.deps.db, {
     appId: app.id, orgId: app.org_id, name: b.name, description: b.description ?? null, campaignType: b.campaign_type,
-    commissionPercentage: b.commission_percentage, status: 'draft',
+    commissionPercentage: b.commission_percentage, holdingPeriodDays: b.holding_period_days, status: 'draft',
   });
   ctx.status = 201;
   ctx.body = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));

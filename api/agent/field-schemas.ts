@@ -21,6 +21,8 @@ export const CAMPAIGN_FIELDS = {
   name: text(200),
   description: optionalText(5000),
   commission_percentage: { type: 'number', minimum: 0, maximum: 100 },
+  /** Days a production commission is held before it becomes payable (refunds inside it reverse; after it, clawbacks). */
+  holding_period_days: { type: 'integer', minimum: 0, maximum: 365 },
 } as const;
 
 /** Campaign types an agent may create (FREE_ACCESS belongs to free-access codes). */

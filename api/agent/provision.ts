@@ -41,7 +41,7 @@ export const provisionBody = {
 interface ProvisionInput {
   org_name?: string;
   app: { name: string; slug?: string; description?: string | null; support_email?: string | null; ios_store_url?: string | null; android_store_url?: string | null; web_url?: string | null };
-  campaign: { name: string; description?: string | null; commission_percentage: number; campaign_type: AgentCampaignType };
+  campaign: { name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType };
   activate: boolean;
 }
 
@@ -141,7 +141,7 @@ async function findOrCreateCampaign(trx: Knex.Transaction, orgId: string, appId:
   if (existing) return { ...existing, created: false };
   const created = await createCampaign(trx, {
     appId, orgId, name: c.name, description: c.description ?? null, campaignType: c.campaign_type,
-    commissionPercentage: c.commission_percentage, status: 'draft',
+    commissionPercentage: c.commission_percentage, holdingPeriodDays: c.holding_period_days, status: 'draft',
   });
   return { ...created, created: true };
 }

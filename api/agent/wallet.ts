@@ -2,6 +2,7 @@
 // rule campaign activation follows (set-status and provision).
 import type { Knex } from 'knex';
 import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
+import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/creator-balances.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
 import { activationRefusal, canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
@@ -23,13 +24,19 @@ export async function assertCanActivate(db: Knex, config: Config, orgId: string,
   if (!canActivateCampaigns(safeAvailableMicros, min)) throw new PaymentRequiredError(activationRefusal(safeAvailableMicros, min));
 }
 
+function stateView(s: CommissionStateTotals) {
+  return { count: s.count, amount: microsToUsd(s.micros), amount_micros: s.micros };
+}
+
 export async function getWalletHandler(ctx: AppContext): Promise<void> {
   const agent = agentOf(ctx);
   const orgId = inputOf<{ org_id?: string }>(ctx).org_id ?? agent.orgIds[0];
   assertOrgAccess(agent, orgId, 'Organization not found');
   const db = ctx.deps.db;
   const config = ctx.deps.config;
-  const [totals, settings, usage] = await Promise.all([getWalletTotals(db, orgId!), findOrgBillingSettings(db, orgId!), getInviteUsage(db, orgId!)]);
+  const [totals, settings, usage, creators] = await Promise.all([
+    getWalletTotals(db, orgId!), findOrgBillingSettings(db, orgId!), getInviteUsage(db, orgId!), getCreatorMoneySummary(db, orgId!),
+  ]);
   if (!settings) throw new NotFoundError('Organization not found');
   const min = minEscrowMicros(settings.min_escrow_micros, config.MIN_ESCROW_USD);
   const slots = settings.marketplace_slots ?? config.MARKETPLACE_SLOTS;
@@ -49,6 +56,13 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
       emails_sent_today: usage.emailsSentToday,
       emails_remaining_today: Math.max(0, emails - usage.emailsSentToday),
     },
+    // The creators' side (README "Holding period, clawbacks and payouts"): production commissions by state (their
+    // commission amounts; `reserved` above also holds the platform fees) and what creators owe back.
+    commissions: {
+      held: stateView(creators.commissions.held), unfunded: stateView(creators.commissions.unfunded),
+      payable: stateView(creators.commissions.payable), paid: stateView(creators.commissions.paid),
+    },
+    clawbacks_outstanding: stateView(creators.clawbacksOutstanding),
     auto_recharge_enabled: settings.auto_recharge_enabled,
     top_up: `${TOPUP_LINK_ENDPOINT} returns a signed link for a human; no money moves through the agent.`,
   };

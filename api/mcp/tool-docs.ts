@@ -168,7 +168,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Asset upload link', does: 'Returns a short-lived signed link where a human uploads marketing assets.', when: 'when the app needs assets.', next: 'give the link to the human; svc_list_assets.',
   },
   svc_get_wallet: {
-    title: 'Wallet', does: 'Read-only: balance, reserved, safe available, whether campaigns can be activated, invite capacity, auto-recharge.', when: 'before activating or inviting.', next: 'svc_get_wallet_topup_link when funds are short.',
+    title: 'Wallet', does: 'Read-only: balance, reserved, safe available, whether campaigns can be activated, invite capacity, auto-recharge, commissions by state (held, unfunded, payable, paid) and clawbacks outstanding.', when: 'before activating or inviting.', next: 'svc_get_wallet_topup_link when funds are short.',
   },
   svc_get_wallet_topup_link: {
     title: 'Top-up link', does: 'Returns a short-lived signed link where the human tops up the wallet; no money moves here.', when: 'after a refusal for funds (402).', next: 'give the link to the human, then retry the refused call.',

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators.js';
-import { getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { findPayoutDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 
 export interface SeededAccount { app_id: string; org_id: string; campaign_id: string; creator_code: string }
@@ -54,11 +54,16 @@ export async function ledgerEntriesOf(db: Knex, commissionIds: string[]): Promis
   return db('wallet_ledger').whereIn('commission_id', commissionIds).orderBy('id').select('entry_type', 'reserved_delta_micros', 'commission_id');
 }
 
-/** The books of one organization: shown totals = sums of entries; reserved = what its reserved commissions and approved bonuses hold. */
+/**
+ * The books of one organization: shown totals = sums of entries; reserved = what its reserved and payable (released,
+ * not yet paid) commissions and approved bonuses hold; payout and clawback entries = what paid commissions and
+ * recovered clawbacks account for.
+ */
 export async function assertExactBooks(t: ExecutionContext, db: Knex, orgId: string): Promise<void> {
   const shown = await getWalletTotals(db, orgId);
   t.deepEqual(shown, await sumWalletLedger(db, orgId));
-  const held = await db('commissions').where({ org_id: orgId, status: 'reserved' }).sum<{ s: string | null }>({ s: db.raw('commission_micros + platform_fee_micros') }).first();
+  t.deepEqual((await findPayoutDiscrepancies(db)).filter((d) => d.orgId === orgId), [], 'payout and clawback entries match their causes');
+  const held = await db('commissions').where({ org_id: orgId }).whereIn('status', ['reserved', 'payable']).sum<{ s: string | null }>({ s: db.raw('commission_micros + platform_fee_micros') }).first();
   const bonuses = await db('bonus_awards').where({ org_id: orgId, status: 'approved' }).sum<{ s: string | null }>({ s: 'amount_micros' }).first();
   t.is(shown.reservedMicros, Number(held?.s ?? 0) + Number(bonuses?.s ?? 0), 'reserved equals the reservations of its causes');
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, createApp, listen, type SvcApp } from '../../api/app.js';
-import { findWalletDiscrepancies } from '../../db/wallet-ledger.js';
+import { findPayoutDiscrepancies, findWalletDiscrepancies } from '../../db/wallet-ledger.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { AppChangeFeed } from '../../runtime/app-change-feed.js';
 import { createLogger, type Logger } from '../../runtime/logger.js';
@@ -117,9 +117,12 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     return harness;
   }
 
-  // The ledger identity after every test of every file: each wallet shows exactly the sums of its entries.
+  // The ledger identity after every test of every file: each wallet shows exactly the sums of its entries, and its
+  // payout and clawback entries are exactly what paid commissions and recovered clawbacks account for.
   test.afterEach.always('ledger identity', async (t) => {
-    if (harness) t.deepEqual(await findWalletDiscrepancies(harness.db), [], 'wallet totals differ from the sums of their ledger entries');
+    if (!harness) return;
+    t.deepEqual(await findWalletDiscrepancies(harness.db), [], 'wallet totals differ from the sums of their ledger entries');
+    t.deepEqual(await findPayoutDiscrepancies(harness.db), [], 'payout or clawback entries differ from what their causes account for');
   });
 
   test.after.always(async () => {

@@ -3,9 +3,11 @@
 // all on every `npm test`, so a workflow change that would break running conversions fails there (then guard the
 // change with patched() and record again). Histories of earlier workflow versions are kept under another name
 // so their branches stay proven: v1-activities-* (regular activities, a timer per event), v2-local-activities-*
-// (local activities, a timer per event); the unprefixed files are the current version (one idle timer). Also the
-// agent's end-to-end check and the voided-purchases poll (test/replay/record-voided-poll.ts). REPLAY_ONLY (comma-
-// separated names) records only those, leaving the other files as they are.
+// (local activities, a timer per event), v3-one-idle-timer-* (one idle timer, no holding period); the unprefixed
+// files are the current version (one timer for the earliest release or the idle end; a holding-period day lasts
+// 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's end-to-end check and the
+// voided-purchases poll (test/replay/record-voided-poll.ts). REPLAY_ONLY (comma-separated names) records only
+// those, leaving the other files as they are.
 import { Client, Connection } from '@temporalio/client';
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -24,7 +26,15 @@ import { requireTestEnv } from '../helpers/env.js';
 import { seedAccount } from '../helpers/seed.js';
 import { subscription, type FixtureName } from '../helpers/subprovider-events.js';
 
-interface Lifecycle { name: string; steps: FixtureName[]; code?: boolean; options?: { maxEventsPerRun?: number; closeEndedAfter?: string }; waitForClose?: boolean }
+/** A step is an event, or a pause (ms) that lets the conversion's release timer fire. */
+type Step = FixtureName | number;
+interface Lifecycle {
+  name: string; steps: Step[]; code?: boolean; options?: { maxEventsPerRun?: number; closeEndedAfter?: string }; waitForClose?: boolean;
+  /** Refunds name the first purchase's transaction (a clawback once it was released). */
+  refundFirst?: boolean;
+  /** Keep the latest run rather than the first (the run a continue-as-new started). */
+  latestRun?: boolean;
+}
 
 const LIFECYCLES: Lifecycle[] = [
   { name: 'paid-then-renewals', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal'] },
@@ -37,6 +47,10 @@ const LIFECYCLES: Lifecycle[] = [
   { name: 'sandbox', steps: ['sandbox_initial_purchase', 'renewal'] },
   { name: 'organic', steps: ['initial_purchase', 'renewal'], code: false },
   { name: 'continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal', 'renewal'], options: { maxEventsPerRun: 3 } },
+  // Released after the holding period (3 s here), then refunded: a clawback; the conversion then closes.
+  { name: 'holding-release-clawback', steps: ['initial_purchase', 3500, 'refund'], refundFirst: true, options: { closeEndedAfter: '1 second' }, waitForClose: true },
+  // A release carried across continue-as-new: the second run releases what the first one earned.
+  { name: 'holding-continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 3500], options: { maxEventsPerRun: 2 }, latestRun: true },
 ];
 
 const OUT = process.env.REPLAY_OUT_DIR ?? fileURLToPath(new URL('./histories/', import.meta.url));
@@ -49,7 +63,7 @@ async function main(): Promise<void> {
   const logger = createLogger('warn');
   installRuntime(logger, { handleSignals: false });
   const taskQueue = `record-${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ PLATFORM_FEE_PERCENT: '10', SVC_MASTER_KEY: randomBytes(32).toString('base64') });
+  const config = loadConfig({ PLATFORM_FEE_PERCENT: '10', HOLDING_PERIOD_DAY_MS: '100', SVC_MASTER_KEY: randomBytes(32).toString('base64') });
   const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, config });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const client = new Client({ connection });
@@ -59,8 +73,15 @@ async function main(): Promise<void> {
       for (const life of LIFECYCLES.filter((l) => wanted(l.name))) {
         const sub = subscription(`replay-${life.name}`, life.code === false ? null : seed.creator_code);
         let workflowKey = '';
+        let firstTransaction = '';
         for (const step of life.steps) {
-          const body = step === 'renewal' && life.name === 'sandbox' ? sub(step, { environment: 'SANDBOX' }) : sub(step);
+          if (typeof step === 'number') {
+            await new Promise((r) => setTimeout(r, step));
+            continue;
+          }
+          const overrides = step === 'renewal' && life.name === 'sandbox' ? { environment: 'SANDBOX' } : step === 'refund' && life.refundFirst ? { transaction_id: firstTransaction } : {};
+          const body = sub(step, overrides);
+          firstTransaction ||= body.event.transaction_id;
           const result = await ingest(client, taskQueue, seed.app_id, body, life.options ?? {});
           workflowKey ||= step === 'non_renewing_purchase' ? body.event.transaction_id : body.event.original_transaction_id;
           if (!result.eventId) throw new Error(`${life.name}: ${step} not applied`);
@@ -69,7 +90,7 @@ async function main(): Promise<void> {
         if (life.waitForClose) await handle.result();
         // For continue-as-new, keep the first run: the one whose history ends in ContinueAsNew.
         const firstRunId = (await handle.describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
-        const history = await historyJson(env.temporalAddress, handle.workflowId, life.options?.maxEventsPerRun ? firstRunId : undefined);
+        const history = await historyJson(env.temporalAddress, handle.workflowId, life.options?.maxEventsPerRun && !life.latestRun ? firstRunId : undefined);
         writeFileSync(`${OUT}${life.name}.json`, history.json);
         console.log(`recorded ${life.name}: ${history.events} events`);
       }

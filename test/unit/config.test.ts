@@ -51,3 +51,11 @@ test('production needs an https BASE_URL (the OAuth issuer); loopback is the exc
   t.is(loadConfig({ NODE_ENV: 'production', BASE_URL: 'http://127.0.0.1:8080' }).BASE_URL, 'http://127.0.0.1:8080');
   t.is(loadConfig({ NODE_ENV: 'development', BASE_URL: 'http://api.example.com' }).BASE_URL, 'http://api.example.com');
 });
+
+test('HOLDING_PERIOD_DAY_MS shortens a holding-period day for tests and is refused in production', (t) => {
+  t.is(loadConfig({}).HOLDING_PERIOD_DAY_MS, 86_400_000);
+  t.is(loadConfig({ NODE_ENV: 'test', HOLDING_PERIOD_DAY_MS: '200' }).HOLDING_PERIOD_DAY_MS, 200);
+  const err = t.throws(() => loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com', HOLDING_PERIOD_DAY_MS: '200' }), { instanceOf: ConfigError });
+  t.deepEqual(err?.variables, ['HOLDING_PERIOD_DAY_MS']);
+  t.is(loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com', HOLDING_PERIOD_DAY_MS: '86400000' }).HOLDING_PERIOD_DAY_MS, 86_400_000);
+});

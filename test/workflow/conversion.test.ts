@@ -5,6 +5,7 @@
 import test from 'ava';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { ingest } from '../helpers/conversion-client.js';
+import { addCampaign, addCreator } from '../helpers/conversions.js';
 import { subscription } from '../helpers/subprovider-events.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
@@ -36,7 +37,11 @@ test('many renewals: the workflow continues-as-new and still answers redeliverie
 
 test('a churned conversion closes after its quiet period; a later event opens a new run and nothing doubles', async (t) => {
   const { temporal, taskQueue, db } = h();
-  const sub = subscription('can-churn', seed.creator_code);
+  // No holding period: a conversion never closes while it holds a commission (holding-payouts.test.ts).
+  const campaignId = await addCampaign(db, seed);
+  await db('campaigns').where('id', campaignId).update({ holding_period_days: 0 });
+  const creator = await addCreator(db, seed, campaignId);
+  const sub = subscription('can-churn', creator.code);
   const first = sub('initial_purchase');
   const opts = { closeEndedAfter: '1 second' };
   const firstResult = await ingest(temporal, taskQueue, seed.app_id, first, opts);
@@ -51,6 +56,7 @@ test('a churned conversion closes after its quiet period; a later event opens a 
   const late = await ingest(temporal, taskQueue, seed.app_id, sub('renewal'), opts);
   t.falsy(late.error);
   t.is((await db('commissions').where('conversion_id', conversion.id)).length, 1, 'a churned conversion earns no more');
+  t.like(await db('commissions').where('conversion_id', conversion.id).first(), { status: 'payable' }, 'released before the run closed');
 });
 
 test('search attributes let an operator find a user\'s conversions', async (t) => {

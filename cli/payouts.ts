@@ -1,0 +1,39 @@
+// `svc payouts run --org ORG_ID [--run-id ID] [--dry-run] [--json]`: the operator's payout run (humans only: no agent
+// route or tool reaches it). The work is db/payouts.ts; this prints it. A run id already used pays nothing again and
+// prints what that run paid; without --run-id a fresh one is generated and printed, so the run can be repeated safely.
+import type { Knex } from 'knex';
+import { randomBytes } from 'node:crypto';
+import { findOrganization } from '../db/organizations.js';
+import { runPayouts, type PayoutRunResult } from '../db/payouts.js';
+import type { Config } from '../lib/config.js';
+import { formatUsd } from '../lib/money.js';
+import { newRunId, RUN_ID_PATTERN } from '../lib/payouts.js';
+
+const USAGE = 'usage: svc payouts run --org ORG_ID [--run-id ID] [--dry-run] [--json]';
+
+export interface PayoutsCliDeps {
+  operatorConfig: () => Config;
+  withDb: <T>(config: Config, fn: (db: Knex) => Promise<T>) => Promise<T>;
+  usage: (message: string) => Error;
+}
+
+interface Flags { org?: string; 'run-id'?: string; 'dry-run'?: boolean; json?: boolean }
+
+export async function runPayoutsCommand(positionals: string[], flags: Flags, deps: PayoutsCliDeps): Promise<void> {
+  if (positionals[0] !== 'run' || !flags.org) throw deps.usage(USAGE);
+  const runId = flags['run-id'] ?? newRunId(new Date(), randomBytes(6).toString('hex'));
+  if (!RUN_ID_PATTERN.test(runId)) throw deps.usage(`--run-id must be 1 to 100 of A-Z a-z 0-9 _ . : - (${USAGE})`);
+  const orgId = flags.org;
+  const result = await deps.withDb(deps.operatorConfig(), async (db) => {
+    if (!(await findOrganization(db, orgId))) throw deps.usage(`no organization ${orgId}`);
+    return runPayouts(db, { orgId, runId, dryRun: flags['dry-run'] ?? false, createdBy: 'svc payouts run' });
+  });
+  process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : `${describe(result)}\n`);
+}
+
+function describe(r: PayoutRunResult): string {
+  const head = r.dry_run ? `dry run ${r.run_id}: nothing written; would pay` : r.already_run ? `run ${r.run_id} was already done; it paid (nothing paid now)` : `run ${r.run_id} paid`;
+  const lines = r.payouts.map((p) => `  ${p.creator_id}: ${p.commission_count} commission(s), gross ${formatUsd(p.gross_micros)}, clawbacks netted ${formatUsd(p.clawbacks_netted_micros)}, net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}`);
+  const total = `total: gross ${formatUsd(r.totals.gross_micros)}, clawbacks netted ${formatUsd(r.totals.clawbacks_netted_micros)}, net ${formatUsd(r.totals.net_micros)}, platform fees ${formatUsd(r.totals.fees_micros)}`;
+  return r.payouts.length === 0 ? `${head} nothing (no payable commissions)\nrun id: ${r.run_id}` : [`${head}:`, ...lines, total, `run id: ${r.run_id}`].join('\n');
+}

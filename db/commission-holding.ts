@@ -1,0 +1,51 @@
+// The holding period of production commissions (README "Holding period, clawbacks and payouts"): an earn stays
+// `reserved` until its `payable_at`, when its conversion's workflow (the single writer of the conversion) releases
+// it as `payable`. A refund decides by the commission's state: still `reserved` (or `unfunded`) is reversed as
+// before; `payable` or `paid` stays as it is and becomes a clawback, the creator's negative balance that the next
+// payout nets.
+import type { Knex } from 'knex';
+import { insertReversalRow, reverseCommission } from './commissions.js';
+import type { CommissionRow } from '../schema/types.js';
+
+/** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
+function pending(trx: Knex | Knex.Transaction, conversionId: string) {
+  return trx('commissions').where({ conversion_id: conversionId, kind: 'earn', environment: 'PRODUCTION' })
+    .whereIn('status', ['reserved', 'unfunded']).whereNull('reversed_at').whereNotNull('payable_at');
+}
+
+/**
+ * When the conversion's workflow must next release (epoch ms), or null when nothing waits. An `unfunded` earn past
+ * its date cannot be released until a top-up funds it: it is looked at again one holding-period day later.
+ */
+export async function nextReleaseAt(trx: Knex | Knex.Transaction, conversionId: string, dayMs: number): Promise<number | null> {
+  const row = await pending(trx, conversionId).first<{ next: string | null } | undefined>(trx.raw(
+    `extract(epoch from min(case when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as next`,
+    [dayMs]));
+  return row?.next == null ? null : Math.ceil(Number(row.next));
+}
+
+/** Releases the conversion's reserved earns whose holding period is over; returns how many became payable. */
+export async function releaseDueCommissions(trx: Knex.Transaction, conversionId: string): Promise<number> {
+  return pending(trx, conversionId).where('status', 'reserved').where('payable_at', '<=', trx.fn.now()).update({ status: 'payable' });
+}
+
+/**
+ * Takes back a refunded earn. Within its holding period (`reserved`, `unfunded`, sandbox) it is reversed and its
+ * reservation released; once released (`payable` or `paid`) it keeps its state, gets its reversal row and
+ * `reversed_at`, and the creator owes its commission back: a clawback (the platform fee is not returned).
+ */
+export async function takeBackCommission(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<'reversed' | 'clawback'> {
+  if (original.status !== 'payable' && original.status !== 'paid') {
+    await reverseCommission(trx, original, refundEventId);
+    return 'reversed';
+  }
+  await insertReversalRow(trx, original, refundEventId);
+  await trx('commissions').where('id', original.id).update({ reversed_at: trx.fn.now() });
+  if (original.commission_micros > 0) {
+    await trx('clawbacks').insert({
+      org_id: original.org_id, creator_id: original.creator_id, commission_id: original.id,
+      refund_event_id: refundEventId, amount_micros: original.commission_micros,
+    }).onConflict('commission_id').ignore();
+  }
+  return 'clawback';
+}

@@ -1,0 +1,29 @@
+// The creators' side of an organization's wallet (README "Holding period, clawbacks and payouts"), read-only for the
+// wallet views: production earns by state and the clawbacks creators still owe back.
+import type { Knex } from 'knex';
+
+export interface CommissionStateTotals { count: number; micros: number }
+export interface CreatorMoneySummary {
+  /** Production earns by state: held (`reserved`, in the holding period), `unfunded`, `payable`, `paid`; commission amounts without fees. */
+  commissions: Record<'held' | 'unfunded' | 'payable' | 'paid', CommissionStateTotals>;
+  /** What creators still owe back (clawbacks not yet netted from a payout). */
+  clawbacksOutstanding: CommissionStateTotals;
+}
+
+/** The creators' side of an organization's wallet, for the wallet views (GET /wallet). */
+export async function getCreatorMoneySummary(db: Knex, orgId: string): Promise<CreatorMoneySummary> {
+  const [states, clawbacks] = await Promise.all([
+    db('commissions').where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' }).whereIn('status', ['reserved', 'unfunded', 'payable', 'paid'])
+      .groupBy('status').select<{ status: string; count: string; micros: string }[]>('status', db.raw('count(*) as count'), db.raw('coalesce(sum(commission_micros), 0) as micros')),
+    db('clawbacks').where('org_id', orgId).whereRaw('recovered_micros < amount_micros')
+      .first<{ count: string; micros: string | null }>(db.raw('count(*) as count'), db.raw('sum(amount_micros - recovered_micros) as micros')),
+  ]);
+  const of = (status: string): CommissionStateTotals => {
+    const row = states.find((s) => s.status === status);
+    return { count: Number(row?.count ?? 0), micros: Number(row?.micros ?? 0) };
+  };
+  return {
+    commissions: { held: of('reserved'), unfunded: of('unfunded'), payable: of('payable'), paid: of('paid') },
+    clawbacksOutstanding: { count: Number(clawbacks?.count ?? 0), micros: Number(clawbacks?.micros ?? 0) },
+  };
+}
