@@ -36,7 +36,7 @@ function fromParams(params: Map<string, string>): LaunchParams | null {
 /** The Android install-referrer string (a query string, possibly URL-encoded as a whole). */
 export function parseInstallReferrer(referrer: string | null | undefined): LaunchParams | null {
   if (!referrer) return null;
-  const raw = referrer.includes('svc_code') ? referrer : decode(referrer);
+  const raw = referrer.includes('svc_code=') ? referrer : decode(referrer);
   return fromParams(queryParams(raw));
 }
 
