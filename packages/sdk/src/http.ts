@@ -59,7 +59,7 @@ export function createTransport(o: TransportOptions): Transport {
         parsed = text; // the rate limiter's 429 is a plain page
       }
       if (status >= 200 && status < 300) return parsed as T;
-      const detail = parsed && typeof parsed === 'object' && 'detail' in parsed ? (parsed as { detail: unknown }).detail : parsed;
+      const detail = parsed && typeof parsed === 'object' && 'detail' in parsed ? parsed.detail : parsed;
       throw new SvcError(`svc: ${path} answered ${status}${typeof detail === 'string' ? `: ${detail}` : ''}`, status, detail);
     },
   };

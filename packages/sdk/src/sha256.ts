@@ -4,7 +4,7 @@
 // against node:crypto and the FIPS vectors in test/unit/sdk-event-key.test.ts.
 
 let K: number[] | undefined;
-let H0: number[] = [];
+const H0: number[] = [];
 
 /** The round constants and initial hash: the first 32 fraction bits of the cube (square) roots of the first primes. */
 function constants(): number[] {

@@ -45,7 +45,7 @@ const browser = (): BrowserGlobals => globalThis as unknown as BrowserGlobals;
 function defaultEnvironment(): WebEnvironment {
   return {
     storage: localStorageAdapter(() => browser().localStorage),
-    fetch: ((url, init) => globalFetch()(url, init)) as FetchLike,
+    fetch: (url, init) => globalFetch()(url, init),
     now: () => Date.now(),
     randomBytes: globalRandomBytes,
     currentUrl: () => browser().location?.href ?? null,
