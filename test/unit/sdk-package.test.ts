@@ -10,8 +10,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { API_REPORT_PATH, apiReport, SDK_ROOT } from '../helpers/sdk-api-report.js';
 
-/** Spec target: the web bundle at 6 KB min+gz or less (KiB). */
-const WEB_BUDGET_BYTES = 6 * 1024;
+/** Issue target: the web bundle at 6 KB min+gz or less, read strictly as 6000 bytes. */
+const WEB_BUDGET_BYTES = 6000;
 const pkg = JSON.parse(readFileSync(path.join(SDK_ROOT, 'package.json'), 'utf8'));
 
 async function minGz(entry: string): Promise<{ min: number; gz: number }> {

@@ -6,7 +6,7 @@ import { createTransport, SvcError, type FetchLike, type Transport } from './htt
 import { parseInstallReferrer, type LaunchParams } from './launch.js';
 import { Outbox } from './outbox.js';
 import { purchaseStoreId } from './purchase-id.js';
-import { SingleFlight } from './single-flight.js';
+import { singleFlight } from './single-flight.js';
 import { KEYS, readJson, writeJson, type StorageAdapter } from './storage.js';
 import type {
   AccessResult, ActiveCampaign, ApplyCodeResult, AttributionResult, BaseClient, BaseConfig, ClientPlatform, IdentifyResult,
@@ -44,7 +44,7 @@ const normalizeCode = (code: string): string => String(code ?? '').trim().toUppe
 const statusOf = (err: unknown): number | null => (err instanceof SvcError ? err.status : null);
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** Drops undefined fields, so answers and bodies carry only what is known. */
+/** Drops undefined fields, so answers carry only what is known (request bodies: JSON.stringify drops them). */
 function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
@@ -59,7 +59,7 @@ export interface SvcCore<Config extends BaseConfig> extends BaseClient<Config> {
 }
 
 export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>): SvcCore<Config> {
-  const flights = new SingleFlight();
+  const flight = singleFlight();
   let config: Config | null = null;
   let storage: StorageAdapter | null = null;
   let transport: Transport | null = null;
@@ -110,7 +110,7 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
   async function sendEvent(body: Record<string, unknown>): Promise<TrackEventResult> {
     const { transport: t, outbox: o } = ready();
     const id = String(body.eventId);
-    return flights.run(`event:${id}`, async () => {
+    return flight(`event:${id}`, async () => {
       try {
         const res = await t.call<TrackEventResult>('POST', '/sdk/event', body);
         await o.remove('events', id);
@@ -124,7 +124,7 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
 
   async function sendPurchase(storeId: string, body: Record<string, unknown>): Promise<PurchaseResult> {
     const { transport: t, outbox: o, storage: s } = ready();
-    return flights.run(`purchase:${storeId}`, async () => {
+    return flight(`purchase:${storeId}`, async () => {
       try {
         const res = await t.call<PurchaseResult>('POST', '/sdk/purchase', body);
         const sent = (await readJson<string[]>(s, KEYS.reportedPurchases)) ?? [];
@@ -145,21 +145,21 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
   const client: SvcCore<Config> = {
     initialize(next: Config): Promise<InitResult> {
       if (!next || typeof next.apiKey !== 'string' || next.apiKey.trim() === '') {
-        return Promise.reject(new TypeError('svc: initialize needs the app\'s SDK key (apiKey)'));
+        return Promise.reject(new TypeError('svc: apiKey required'));
       }
       // A second mount with the same key shares the first call; a failed call may be retried.
       if (initialized && config?.apiKey === next.apiKey && config.baseUrl === next.baseUrl) return initialized;
-      return (initialized = flights.run('init', async () => {
+      return (initialized = flight('init', async () => {
         config = next;
         storage = deps.storage(next);
         outbox = new Outbox(storage);
         transport = createTransport({ baseUrl: next.baseUrl ?? DEFAULT_BASE_URL, apiKey: next.apiKey, fetch: deps.fetch(), timeoutMs: next.timeoutMs ?? 15_000 });
         const s = storage;
         await adoptLaunch(s, deps.captureLaunch?.(next) ?? parseInstallReferrer(next.installReferrer));
-        const res = await transport.call<InitResult>('POST', '/sdk/init', defined({
+        const res = await transport.call<InitResult>('POST', '/sdk/init', {
           app_version: next.appVersion ?? 'unknown', sdk_version: deps.sdkVersion, platform: deps.platform(next), sdk_name: deps.sdkName,
           ...deps.initFields?.(next),
-        }));
+        });
         await s.setItem(KEYS.initialized, 'true');
         storeDirect = res.store_direct === true;
         stopCapture?.();
@@ -179,7 +179,7 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
     },
 
     flush() {
-      return flights.run('flush', async () => {
+      return flight('flush', async () => {
         const { outbox: o } = ready();
         const pending = await o.pending();
         let events = 0;
@@ -198,7 +198,7 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
     },
 
     checkAttribution(): Promise<AttributionResult> {
-      return flights.run('attribution', async () => {
+      return flight('attribution', async () => {
         let ctx: ReturnType<typeof ready>;
         try {
           ctx = ready();
@@ -211,10 +211,10 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
         const link = await storedLaunch(s);
         let res: AttributionResult;
         try {
-          res = await ctx.transport.call<AttributionResult>('POST', '/sdk/track-install', defined({
+          res = await ctx.transport.call<AttributionResult>('POST', '/sdk/track-install', {
             platform: ctx.platform, device_id: await installId(s), ...deps.deviceHints?.(),
             referral_code: link?.code, click_id: link?.clickId ?? undefined,
-          }));
+          });
         } catch (err) {
           return { attributed: false, message: messageOf(err) }; // rule 2: nothing stored on failure
         }
@@ -231,11 +231,11 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       const fail = (message: string): IdentifyResult => ({ identified: false, app_user_id: appUserId, attribution_backfilled: false, ...{ message } });
       try {
         const { storage: s, transport: t, platform } = ready();
-        if (typeof appUserId !== 'string' || appUserId === '') return fail('svc: identify needs a user id');
+        if (typeof appUserId !== 'string' || appUserId === '') return fail('svc: empty user id');
         await s.setItem(KEYS.appUserId, appUserId);
-        return await t.call<IdentifyResult>('POST', '/sdk/identify', defined({
+        return await t.call<IdentifyResult>('POST', '/sdk/identify', {
           app_user_id: appUserId, properties, device_id: await installId(s), platform,
-        }));
+        });
       } catch (err) {
         return fail(messageOf(err));
       }
@@ -253,9 +253,9 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       const properties = input.properties ?? {};
       const code = input.referralCode ? normalizeCode(input.referralCode) : await ctx.storage.getItem(KEYS.code);
       const eventId = input.eventId ?? derivedEventId(input.eventType, appUserId, properties) ?? uuidV4(deps.randomBytes);
-      const body = await ctx.outbox.put('events', eventId, defined({
+      const body = await ctx.outbox.put('events', eventId, {
         eventType: input.eventType, appUserId, properties, referralCode: code ?? undefined, eventId, platform: ctx.platform,
-      }));
+      });
       return sendEvent(body);
     },
 
@@ -271,7 +271,7 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       try {
         const { storage: s, transport: t } = ready();
         const user = appUserId ?? (await s.getItem(KEYS.appUserId)) ?? undefined;
-        const res = await t.call<SetReferralCodeResult>('POST', '/sdk/set-referral-code', defined({ code: normalizeCode(code), app_user_id: user }));
+        const res = await t.call<SetReferralCodeResult>('POST', '/sdk/set-referral-code', { code: normalizeCode(code), app_user_id: user });
         if (res.success && res.free_access) await s.removeItem(KEYS.access); // the next checkAccess asks again
         if (res.success && !res.free_access && res.code) {
           // Kept only after the server accepted it (web 1.0.1, React Native 1.6.1); free-access codes grant access
@@ -336,11 +336,11 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       const sent = (await readJson<string[]>(s, KEYS.reportedPurchases)) ?? [];
       // Rule 7: the stored code goes with the first transaction, where it binds the purchase to the creator.
       const code = purchase.referralCode ? normalizeCode(purchase.referralCode) : sent.length === 0 ? await s.getItem(KEYS.code) : null;
-      const body = await o.put('purchases', storeId, defined({
+      const body = await o.put('purchases', storeId, {
         platform: purchase.platform, signedTransaction: purchase.signedTransaction, purchaseToken: purchase.purchaseToken,
         productId: purchase.productId, price: purchase.price, currency: purchase.currency, referralCode: code ?? undefined,
         appUserId: purchase.appUserId ?? (await s.getItem(KEYS.appUserId)) ?? undefined,
-      }));
+      });
       return sendPurchase(storeId, body);
     },
 

@@ -20,15 +20,8 @@ export function canonicalJson(value: unknown): string {
 /** UTF-8 bytes without TextEncoder (missing in older Hermes builds); lone surrogates become U+FFFD as TextEncoder does. */
 export function utf8Bytes(text: string): Uint8Array {
   const out: number[] = [];
-  for (let i = 0; i < text.length; i += 1) {
-    let c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-        i += 1;
-      }
-    }
+  for (const ch of text) { // by code point: a surrogate pair is one character, a lone surrogate one of its own
+    let c = ch.codePointAt(0)!;
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
     if (c < 0x80) out.push(c);
     else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));

@@ -1,14 +1,14 @@
 // Idempotency across a killed process: an event or a purchase report is persisted under `@svc/outbox` with its id
 // before its first send and removed only when the server answered (or refused it for good). Whatever a killed
 // process left is sent again, with the same event id / the same body, by the next `initialize`.
-import { Lock } from './single-flight.js';
+import { lock } from './single-flight.js';
 import { KEYS, readJson, writeJson, type StorageAdapter } from './storage.js';
 
 export type OutboxKind = 'events' | 'purchases';
 export type OutboxState = Record<OutboxKind, Record<string, Record<string, unknown>>>;
 
 export class Outbox {
-  private readonly lock = new Lock();
+  private readonly lock = lock();
   constructor(private readonly storage: StorageAdapter) {}
 
   private async read(): Promise<OutboxState> {
@@ -24,7 +24,7 @@ export class Outbox {
 
   /** Keeps the first body stored under an id: a retry reuses what the first attempt decided. */
   put(kind: OutboxKind, id: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.lock.with(async () => {
+    return this.lock(async () => {
       const state = await this.read();
       const kept = state[kind][id] ?? body;
       state[kind][id] = kept;
@@ -34,7 +34,7 @@ export class Outbox {
   }
 
   remove(kind: OutboxKind, id: string): Promise<void> {
-    return this.lock.with(async () => {
+    return this.lock(async () => {
       const state = await this.read();
       if (!(id in state[kind])) return;
       delete state[kind][id];
@@ -43,6 +43,6 @@ export class Outbox {
   }
 
   pending(): Promise<OutboxState> {
-    return this.lock.with(() => this.read());
+    return this.lock(() => this.read());
   }
 }

@@ -8,7 +8,7 @@ const g = globalThis as unknown as {
 };
 
 export function globalFetch(): FetchLike {
-  if (typeof g.fetch !== 'function') throw new TypeError('svc: no global fetch; pass one to the client factory');
+  if (typeof g.fetch !== 'function') throw new TypeError('svc: no fetch');
   return (url, init) => g.fetch!(url, init);
 }
 

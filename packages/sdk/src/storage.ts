@@ -28,7 +28,7 @@ export const KEYS = {
 export const KEY_PREFIX = '@svc/';
 
 function ownKey(key: string): string {
-  if (!key.startsWith(KEY_PREFIX)) throw new Error(`svc: refusing to touch a key outside ${KEY_PREFIX}: ${key}`);
+  if (!key.startsWith(KEY_PREFIX)) throw new Error(`svc: key outside ${KEY_PREFIX}: ${key}`);
   return key;
 }
 
