@@ -2,7 +2,7 @@
 // "Client-side rules pinned by the wire contract", single-flight on a double mount, and an event id that survives a
 // killed process. Only the network can be cut (per path) and the storage is shared between "processes".
 import test from 'ava';
-import { derivedEventId, SvcError } from '@svc/sdk/web';
+import Svc, { derivedEventId, SvcError } from '@svc/sdk/web';
 import { singletonKey } from '../../lib/event-dedup.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { freshIp, nativeApp, recordingStorage, tapReferralLink, UUID_V4, webApp } from '../helpers/sdk-app.js';
@@ -209,4 +209,25 @@ test('rule 11 (React Native): clearAttribution drops attribution, code and user 
   for (const k of ['@svc/attribution', '@svc/svc_code', '@svc/app_user_id']) t.false(native.store.map.has(k), k);
   for (const k of ['@svc/initialized', '@svc/install_id']) t.true(native.store.map.has(k), k);
   t.true([...native.store.map.keys()].every((k) => k.startsWith('@svc/')));
+});
+
+test('the default web client reads the browser lazily: localStorage, the address bar, history and fetch', async (t) => {
+  const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, freshIp());
+  // Stand-ins for the browser's globals (Node has fetch and crypto, not these), installed only after the import.
+  const local = new Map<string, string>([['host_key', 'untouched']]);
+  const replaced: string[] = [];
+  const g = globalThis as Record<string, unknown>;
+  g.localStorage = { getItem: (k: string) => local.get(k) ?? null, setItem: (k: string, v: string) => { local.set(k, v); }, removeItem: (k: string) => { local.delete(k); } };
+  g.location = { href: launchUrl };
+  g.history = { state: null, replaceState: (_s: unknown, _t: string, url: string) => { replaced.push(url); } };
+  t.teardown(() => { for (const k of ['localStorage', 'location', 'history']) delete g[k]; });
+
+  const init = await Svc.initialize({ apiKey: app.sdk_key, baseUrl: `${h().baseUrl}/api` });
+  t.is(init.app_id, app.app_id);
+  t.deepEqual(replaced, [WEB_URL]);
+  t.like(await Svc.checkAttribution(), { attributed: true, attribution_method: 'link_param', referral_code: app.creator_code });
+  t.is(local.get('@svc/initialized'), 'true');
+  t.regex(local.get('@svc/install_id')!, UUID_V4);
+  t.is(local.get('host_key'), 'untouched');
+  t.deepEqual([...local.keys()].filter((k) => !k.startsWith('@svc/')), ['host_key']);
 });
