@@ -1,5 +1,5 @@
 // Scaffolds for the two TypeScript SDKs (React Native, web). They share the declared interface
-// (sdk-interface.d.ts) and snake_case results, so one module writes both; what differs is the subscription
+// (the SDK package, packages/sdk) and snake_case results, so one module writes both; what differs is the subscription
 // provider's client (react-native-purchases in the app; on the web the developer's server writes attributes,
 // because the provider's REST API needs its secret key) and the web-only launch-URL options.
 import { resultField, type SdkEntry } from '../registry.js';
@@ -39,6 +39,20 @@ async function setProviderAttributes(attributes: SubscriberAttributes): Promise<
   },
 };
 
+const NATIVE_IMPORTS = ["import AsyncStorage from '@react-native-async-storage/async-storage';", "import { Platform } from 'react-native';"];
+
+/** Auto capture (rule 1) reads the store through the host's purchase library; the SDK ships no native module. */
+const PURCHASE_SOURCE = `${comment('Your store library (react-native-iap, expo-iap, a Capacitor plugin...) seen through two calls: map its purchases to { platform, signedTransaction } (iOS) or { platform, purchaseToken } (Android).')}
+const storePurchaseSource: PurchaseSource = {
+  async getPurchases() {
+    return [];
+  },
+  onPurchase(listener) {
+    void listener;
+    return () => undefined;
+  },
+};`;
+
 function flavor(sdk: SdkEntry): 'react-native' | 'web' {
   return sdk.id === 'web' ? 'web' : 'react-native';
 }
@@ -72,11 +86,16 @@ function config(c: ScaffoldContext): Section {
       ...(['twa', 'capacitor', 'cordova'].includes(o.runtime)
         ? [comment('On Android, also pass the Play install-referrer string (installReferrer) from your shell\'s referrer plugin.', '  ')]
         : []),
-    ] : []),
+    ] : [
+      comment('The SDK has no native module: it keeps its @svc/* keys in the AsyncStorage you pass and needs Platform.OS.', '  '),
+      '  storage: AsyncStorage,', "  platform: Platform.OS === 'android' ? 'android' : 'ios',",
+    ]),
+    ...(o.storeDirect && o.autoCapture === true ? ['  purchaseSource: storePurchaseSource,'] : []),
   ];
   const body = `export const svcConfig: SvcConfig = {\n${lines.join('\n')}\n};`;
-  const imports = [`import type { SvcConfig${o.storeDirect ? '' : ', SubscriberAttributes'} } from '${c.sdk.package.name}';`];
-  if (o.storeDirect) return { imports, body };
+  const typeNames = ['SvcConfig', ...(o.storeDirect ? [] : ['SubscriberAttributes']), ...(o.storeDirect && o.autoCapture === true ? ['PurchaseSource'] : [])];
+  const imports = [`import type { ${typeNames.join(', ')} } from '${c.sdk.package.name}';`, ...(c.sdk.id === 'web' ? [] : NATIVE_IMPORTS)];
+  if (o.storeDirect) return { imports, body, helpers: o.autoCapture === true ? { storePurchaseSource: PURCHASE_SOURCE } : {} };
   return { imports: [...imports, ...PROVIDERS[flavor(c.sdk)].setterImports], helpers: { setProviderAttributes: PROVIDERS[flavor(c.sdk)].setter }, body };
 }
 

@@ -1,19 +1,21 @@
 // The agent scenario of the tool-server proof (test/integration/mcp-agent-proof.test.ts), shared with the OAuth proof:
 // through tools only, a new app goes from nothing to live. A creator joins over plain HTTP, the test integration streams
-// its workflow's progress, the app side and the subscription provider's purchase are plain HTTP, and
-// integration-status ends live. At most 12 tool calls.
+// its workflow's progress, the app side is the SDK package (@svc/sdk's React Native core: init, attribution after a
+// referral click, identify, event, code, free access), the subscription provider's purchase is plain HTTP, and
+// integration-status ends live. Then the SDK reports a signed purchase on a store-direct app. At most 12 tool calls.
 import type { ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Harness } from './harness.js';
 import { request } from './http.js';
 import { ok, type McpSession } from './mcp.js';
-import { IPHONE_UA, sdkClient } from './sdk.js';
+import { nativeApp, tapReferralLink, UUID_V4 } from './sdk-app.js';
+import { ANSWER_KEYS, signedTransaction, storeAccount, switchToStoreDirect, type StoreWorld } from './store-direct.js';
 import { sendWebhook, subscription } from './subprovider-events.js';
 
 export const MAX_TOOL_CALLS = 12;
 
-export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: McpSession, authMode: 'agent_key' | 'oauth'): Promise<void> {
+export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: McpSession, authMode: 'agent_key' | 'oauth', world: StoreWorld): Promise<void> {
   const doctor = ok(await mcp.call('svc_doctor'));
   t.is(doctor.auth_mode, authMode);
 
@@ -54,19 +56,41 @@ export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: 
   const described = await h().temporal.workflow.getHandle(tested.workflow_id).describe();
   t.is(described.status.name, 'COMPLETED', 'an operator finds the same workflow in Temporal');
 
-  // The app side, as the SDK would do it, and the provider's production purchase.
+  // The app side is the SDK package (its React Native core, as the scaffold), on the phone's IP. A tap on the
+  // creator's referral link from that phone; iOS hands the app no link parameters, so the install is matched by IP
+  // and device.
   const ip = '198.51.100.77';
-  const sdk = sdkClient(h().baseUrl, sdkKey, ip);
-  t.is((await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' })).status, 200);
-  // A tap on the creator's referral link; the app reads svc_code and svc_click from the link it was opened with.
-  const click = await request(h().baseUrl, 'GET', `/${provisioned.slug}/${code}`, { headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' } });
-  t.is(click.status, 302, click.text);
-  const clickId = new URL(click.headers.get('location')!).searchParams.get('svc_click');
-  t.truthy(clickId);
-  const install = await sdk.post('/track-install', { platform: 'ios', device_id: randomUUID(), referral_code: code, click_id: clickId });
-  t.like(install.body, { attributed: true, referral_code: code, attribution_method: 'link_param' });
+  const phone = nativeApp(ip);
+  const init = await phone.client.initialize({ apiKey: sdkKey, baseUrl: `${h().baseUrl}/api`, storage: phone.store, platform: 'ios' });
+  t.like(init, { app_id: appId, initialized: true, store_direct: false, attribution_window_hours: 72 });
+  t.deepEqual(init.campaigns.map((c) => c.id), [campaignId]);
+  const launchUrl = await tapReferralLink(h().baseUrl, provisioned.slug as string, code, ip);
+  t.truthy(new URL(launchUrl).searchParams.get('svc_click'));
+  const attribution = await phone.client.checkAttribution();
+  t.like(attribution, { attributed: true, referral_code: code, attribution_method: 'ip_device_match', install_recorded: true });
+  t.regex(attribution.clicked_at!, /^\d{4}-\d{2}-\d{2}T/);
   const user = `mcp-proof-${randomUUID()}`;
-  t.is((await sdk.post('/event', { event_type: 'paywall_viewed', app_user_id: user })).status, 200);
+  const identified = await phone.client.identify(user);
+  t.like(identified, { identified: true, app_user_id: user });
+  t.is(typeof identified.attribution_backfilled, 'boolean');
+  const viewed = await phone.client.trackEvent({ eventType: 'paywall_viewed', properties: { placement: 'onboarding' } });
+  t.like(viewed, { tracked: true });
+  t.regex(viewed.event_id!, UUID_V4);
+  const applied = await phone.client.applyCode(` ${code.toLowerCase()} `);
+  t.like(applied, { applied: true, valid: true, success: true, code, campaign: { id: campaignId, campaign_type: 'public', commission_percentage: 25 } });
+  t.is(await phone.client.getReferralCode(), code);
+
+  // A free-access code the agent creates; the signed-in user redeems it and the premium gate opens.
+  const freeCode = `VIP${randomUUID().slice(0, 6).toUpperCase()}`;
+  ok(await mcp.call('svc_create_free_code', { app_id: appId, code: freeCode, entitlement: 'premium', seat_limit: 5, access_duration_days: 30 }));
+  t.deepEqual(await phone.client.checkAccess(), { hasAccess: false, source: null, entitlement: null, expiresAt: null, code: null });
+  const redeemed = await phone.client.applyCode(freeCode);
+  t.like(redeemed, { applied: true, valid: true, campaign: { name: 'Free Access', campaign_type: 'FREE_ACCESS', commission_percentage: 0 }, influencer: null });
+  const access = await phone.client.checkAccess();
+  t.like(access, { hasAccess: true, source: 'comp', entitlement: 'premium', code: freeCode });
+  t.is(await phone.client.getReferralCode(), code, 'the creator code stays the one purchases carry');
+
+  // The subscription provider's production purchase for that user.
   const webhook = await sendWebhook(h().baseUrl, appId, webhookSecret, subscription(user, code)('initial_purchase'));
   t.is(webhook.status, 200, webhook.text);
   t.falsy(webhook.body.error, webhook.text);
@@ -80,6 +104,30 @@ export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: 
   t.true(status.live, JSON.stringify(status.checklist));
   t.true(status.attributed_conversion_count >= 1);
 
+  await storeDirectPurchase(t, h, world);
+
   t.log(`tool calls: ${mcp.calls} (at most ${MAX_TOOL_CALLS})`);
   t.true(mcp.calls <= MAX_TOOL_CALLS, `${mcp.calls} tool calls`);
+}
+
+/**
+ * The SDK on a store-direct app: another app whose iOS platform an agent switched to store-direct (credential upload,
+ * green check against the stubs, activation); the app applies its creator's code and reports a signed transaction.
+ */
+async function storeDirectPurchase(t: ExecutionContext, h: () => Harness, world: StoreWorld): Promise<void> {
+  const shop = await storeAccount(h());
+  await switchToStoreDirect(h(), world, shop, 'ios');
+  const phone = nativeApp('198.51.100.78');
+  const init = await phone.client.initialize({ apiKey: shop.sdk_key, baseUrl: `${h().baseUrl}/api`, storage: phone.store, platform: 'ios', autoCapture: false });
+  t.true(init.store_direct);
+  const buyer = `store-buyer-${randomUUID()}`;
+  await phone.client.identify(buyer);
+  t.like(await phone.client.applyCode(shop.creator_code), { applied: true });
+  const { jws } = signedTransaction(world, shop, { environment: 'Production' });
+  const bought = await phone.client.reportPurchase({ platform: 'ios', signedTransaction: jws });
+  t.deepEqual(Object.keys(bought).sort(), ANSWER_KEYS);
+  t.like(bought, { success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true, result: { processed: true } });
+  t.like(phone.net.calls.at(-1)!.body, { platform: 'ios', signedTransaction: jws, referralCode: shop.creator_code, appUserId: buyer });
+  const again = await phone.client.reportPurchase({ platform: 'ios', signedTransaction: jws });
+  t.deepEqual(again, { ...bought, duplicate: true }, 'reporting twice is safe');
 }

@@ -1,13 +1,17 @@
-// Every TypeScript scaffold (React Native and web, every kind, every reporting path) type-checks against the
-// declared SDK interface (sdk-registry/sdk-interface.d.ts) with the TypeScript compiler API, so a scaffold calling
-// a function the SDK lacks or reading a wrongly cased field fails here. The last tests prove the check can fail.
+// Every TypeScript scaffold (React Native and web, every kind, every reporting path) type-checks against the SDK
+// package itself (packages/sdk, its built declarations; `npm test` builds it first) with the TypeScript compiler
+// API, so a scaffold calling a function the SDK lacks or reading a wrongly cased field fails here, and the scaffolds
+// cannot drift from the SDK. The registry's package names map to the package's entries: `@svc/web` is
+// `@svc/sdk/web`, `@svc/react-native` is `@svc/sdk/react-native`. The last tests prove the check can fail.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { REGISTRY_TOOLS } from '../../sdk-registry/tools.js';
 
-const INTERFACE_PATH = fileURLToPath(new URL('../../sdk-registry/sdk-interface.d.ts', import.meta.url));
+const SDK_DIST = fileURLToPath(new URL('../../packages/sdk/dist/esm/', import.meta.url));
+const ENTRY_PATHS = [`${SDK_DIST}web.d.ts`, `${SDK_DIST}react-native.d.ts`];
+const TYPES_PATH = fileURLToPath(new URL('../../packages/sdk/src/types.ts', import.meta.url));
 const VIRTUAL = '/virtual/';
 const ctx = { baseUrl: 'https://svc.example.test' };
 
@@ -20,6 +24,18 @@ declare module 'react-native-purchases' {
     getCustomerInfo(): Promise<CustomerInfo>;
   };
   export default Purchases;
+}
+declare module '@react-native-async-storage/async-storage' {
+  const AsyncStorage: {
+    getItem(key: string): Promise<string | null>;
+    setItem(key: string, value: string): Promise<void>;
+    removeItem(key: string): Promise<void>;
+    clear(): Promise<void>;
+  };
+  export default AsyncStorage;
+}
+declare module 'react-native' {
+  export const Platform: { OS: 'ios' | 'android' | 'windows' | 'macos' | 'web' };
 }
 declare module '@revenuecat/purchases-js' {
   export class Purchases {
@@ -34,11 +50,12 @@ const RN_GLOBALS = 'declare const console: { log(...data: unknown[]): void };\n'
 const OPTIONS: ts.CompilerOptions = {
   strict: true, noEmit: true, noUnusedLocals: true, noUncheckedIndexedAccess: true, skipLibCheck: false, skipDefaultLibCheck: true,
   target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [],
+  paths: { '@svc/web': [ENTRY_PATHS[0]!], '@svc/react-native': [ENTRY_PATHS[1]!] },
 };
 
 const libCache = new Map<string, ts.SourceFile | undefined>();
 
-/** Diagnostics per virtual file name ('' for files outside the scaffold, such as the declaration). */
+/** Diagnostics per virtual file name ('' for files outside the scaffold, such as the package's declarations). */
 function typeCheck(files: Record<string, string>, web: boolean): Map<string, string[]> {
   const virtual = new Map(Object.entries({ ...files, 'stubs.d.ts': PROVIDER_STUBS + (web ? '' : RN_GLOBALS) }).map(([n, c]) => [VIRTUAL + n, c]));
   const options = { ...OPTIONS, lib: web ? ['lib.es2023.d.ts', 'lib.dom.d.ts'] : ['lib.es2023.d.ts'] };
@@ -55,7 +72,7 @@ function typeCheck(files: Record<string, string>, web: boolean): Map<string, str
   host.directoryExists = (name) => `${name}/` === VIRTUAL || ts.sys.directoryExists(name);
   const readFile = host.readFile.bind(host);
   host.readFile = (name) => virtual.get(name) ?? readFile(name);
-  const program = ts.createProgram([INTERFACE_PATH, ...virtual.keys()], options, host);
+  const program = ts.createProgram([...virtual.keys()], options, host);
   const byFile = new Map<string, string[]>();
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const key = d.file?.fileName.startsWith(VIRTUAL) ? d.file.fileName.slice(VIRTUAL.length) : '';
@@ -90,10 +107,10 @@ const VARIANTS: { sdk: string; label: string; options: Record<string, unknown> }
 ];
 
 for (const { sdk, label, options } of VARIANTS) {
-  test(`${sdk} (${label}): every scaffold kind type-checks against sdk-interface.d.ts`, (t) => {
+  test(`${sdk} (${label}): every scaffold kind type-checks against the SDK package`, (t) => {
     const { files, kinds } = scaffoldSources(sdk, options);
     const diagnostics = typeCheck(files, sdk === 'web');
-    t.deepEqual(diagnostics.get('') ?? [], [], 'the declaration itself compiles');
+    t.deepEqual(diagnostics.get('') ?? [], [], 'the package\'s declarations compile');
     for (const [kind, names] of Object.entries(kinds)) {
       t.true(names.length > 0, `${kind} has a TypeScript file`);
       for (const name of names) t.deepEqual(diagnostics.get(name) ?? [], [], `${kind}: ${name}`);
@@ -120,18 +137,17 @@ for (const b of BREAKAGES) {
   });
 }
 
-test('the declaration names every function the client-side rules need, in both packages', (t) => {
-  const text = readFileSync(INTERFACE_PATH, 'utf8');
+test('the package declares every function the client-side rules need, in both entries', (t) => {
+  const text = readFileSync(TYPES_PATH, 'utf8');
   for (const fn of ['initialize', 'checkAttribution', 'identify', 'trackEvent', 'validateCode', 'setReferralCode', 'applyCode',
     'checkAccess', 'reportPurchase', 'syncPurchases', 'clearAttribution', 'getActiveCampaigns', 'getReferralCode']) {
     t.regex(text, new RegExp(`\\b${fn}\\(`), fn);
   }
-  t.regex(text, /declare module '@svc\/react-native'/);
-  t.regex(text, /declare module '@svc\/web'/);
+  for (const entry of ENTRY_PATHS) t.regex(readFileSync(entry, 'utf8'), /export default Svc/);
 });
 
 test('declared validation and purchase results keep snake_case (rule 14); checkAccess answers hasAccess (rules 3, 9)', (t) => {
-  const source = ts.createSourceFile(INTERFACE_PATH, readFileSync(INTERFACE_PATH, 'utf8'), ts.ScriptTarget.ES2022);
+  const source = ts.createSourceFile(TYPES_PATH, readFileSync(TYPES_PATH, 'utf8'), ts.ScriptTarget.ES2022);
   const members = new Map<string, string[]>();
   const visit = (node: ts.Node) => {
     if (ts.isInterfaceDeclaration(node)) {
