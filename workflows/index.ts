@@ -4,3 +4,4 @@ export { conversionWorkflow } from './conversion.js';
 export { testIntegrationWorkflow } from './test-integration.js';
 export { credentialCheckWorkflow } from './credential-check.js';
 export { storePurchaseWorkflow } from './store-purchase.js';
+export { autoRechargeWorkflow } from './auto-recharge.js';

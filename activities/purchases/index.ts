@@ -20,15 +20,24 @@ import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
 
-export interface PurchaseDeps { db: Knex; platformFeePercent: number }
+export interface PurchaseDeps {
+  db: Knex;
+  platformFeePercent: number;
+  /**
+   * Told after each applied event (also a repeat, so a retry after a crash still signals) which conversion's
+   * wallet may have dropped: the auto-recharge signal. Its failure never fails the event.
+   */
+  onWalletMayDrop?: (conversionId: string) => Promise<void>;
+}
 
 export const REJECTED_EVENT = 'event could not be processed: invalid data';
 
 export function createPurchaseActivities(deps: PurchaseDeps) {
   return {
     async applyPurchaseEvent(ingest: IngestEvent): Promise<IngestResult> {
+      let result: IngestResult;
       try {
-        return await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
+        result = await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
       } catch (err) {
         // Data the database refuses (classes 22 and 23) will be refused on every retry: fail for good, so the
         // conversion is not blocked behind an event that can never apply.
@@ -40,6 +49,8 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
         // and is recorded as failed (failures.ts).
         throw retryOrFail(err);
       }
+      if (result.conversionId && deps.onWalletMayDrop) await deps.onWalletMayDrop(result.conversionId);
+      return result;
     },
 
     /**

@@ -8,7 +8,7 @@ import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed 
 import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
-import { stripeSettingsOf } from './provider-of.js';
+import { stripeSettingsOf } from '../../clients/payments/select.js';
 
 const CREDITING = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 const FAILING = new Set(['checkout.session.async_payment_failed', 'checkout.session.expired']);

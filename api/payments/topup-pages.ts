@@ -13,7 +13,8 @@ import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
 import { checkLink, refuse } from '../dashboard/link-check.js';
 import { sendPage } from '../send-page.js';
-import { formActionOf, paymentProviderOf } from './provider-of.js';
+import { paymentProviderOf } from '../../clients/payments/select.js';
+import { formActionOf } from './provider-of.js';
 
 const PURPOSE = 'wallet-topup';
 const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
