@@ -7,8 +7,7 @@ import type { WorkflowClient } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { lowWalletOrg } from '../db/auto-recharge.js';
 import type { Config } from '../lib/config.js';
-import { autoRechargeWorkflow } from '../workflows/auto-recharge.js';
-import { autoRechargeWorkflowId } from '../workflows/auto-recharge-messages.js';
+import { AUTO_RECHARGE_WORKFLOW, autoRechargeWorkflowId, type AutoRechargeInput } from '../workflows/auto-recharge-messages.js';
 
 export interface RechargeDeps {
   client: { workflow: WorkflowClient };
@@ -18,9 +17,10 @@ export interface RechargeDeps {
 }
 
 export async function startAutoRecharge(deps: Omit<RechargeDeps, 'db'>, orgId: string): Promise<string> {
-  const handle = await deps.client.workflow.start(autoRechargeWorkflow, {
-    workflowId: autoRechargeWorkflowId(orgId), taskQueue: deps.taskQueue,
-    args: [{ orgId, maxAttempts: deps.config.AUTO_RECHARGE_MAX_ATTEMPTS, retrySeconds: deps.config.AUTO_RECHARGE_RETRY_SECONDS }],
+  const input: AutoRechargeInput = { orgId, maxAttempts: deps.config.AUTO_RECHARGE_MAX_ATTEMPTS, retrySeconds: deps.config.AUTO_RECHARGE_RETRY_SECONDS };
+  // Started by name: the workflow's module imports the activities' types, which import this module.
+  const handle = await deps.client.workflow.start(AUTO_RECHARGE_WORKFLOW, {
+    workflowId: autoRechargeWorkflowId(orgId), taskQueue: deps.taskQueue, args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
   return handle.firstExecutionRunId;

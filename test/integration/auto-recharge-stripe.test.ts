@@ -29,7 +29,7 @@ test.before(async () => {
 test.after.always(async () => { await stub?.close(); });
 
 const RESERVE = 2_997_000 + 299_700;
-// stub.intentStatus is shared: the two tests that depend on it run serially (before the concurrent ones).
+// stub.intentStatus and dropIntentReplies are shared: the tests that set them run serially (before the concurrent ones).
 const deliver = (event: { payload: string; signature?: string }) =>
   request(h().baseUrl, 'POST', '/api/webhooks/stripe', { rawBody: event.payload, headers: { 'content-type': 'application/json', ...(event.signature ? { 'stripe-signature': event.signature } : {}) } });
 const purchase = (app: SeededApp) =>
@@ -119,6 +119,27 @@ test.serial('an intent that succeeds at once is credited by the workflow; the la
   t.like(recharge, { status: 'succeeded', credited_micros: 100_000_000 });
   const late = await deliver(stub.signedObjectEvent('payment_intent.succeeded', stub.paymentIntents.get(recharge.external_id)!));
   t.like(late.body, { handled: true, credited: false, payment_id: recharge.id });
+  t.is((await topupEntries(h().db, app.org_id)).length, 2);
+  t.is((await getWalletTotals(h().db, app.org_id)).balanceMicros, 152_000_000);
+  await assertExactBooks(t, h().db, app.org_id);
+});
+
+test.serial('an answer lost after Stripe charged is retried with the same idempotency key: one PaymentIntent, credited once', async (t) => {
+  const app = await seedApp(h().db, { walletUsd: 52 });
+  const { completed } = await enableWithStripe(app);
+  await deliver(completed);
+  stub.dropIntentReplies = 1;
+  try {
+    await purchase(app);
+    t.like(await rechargeResult(h().temporal, app.org_id), { outcome: 'succeeded', attempts: 1 });
+  } finally {
+    stub.dropIntentReplies = 0;
+  }
+  const [recharge, ...more] = await recharges(h().db, app.org_id);
+  t.is(more.length, 0);
+  const keys = stub.intentKeys.filter((k) => k === `auto-recharge:${recharge.id}`);
+  t.true(keys.length >= 2, 'the call was repeated with the same key');
+  t.is([...stub.paymentIntents.values()].filter((i) => i.metadata.payment_id === recharge.id).length, 1, 'Stripe created one PaymentIntent');
   t.is((await topupEntries(h().db, app.org_id)).length, 2);
   t.is((await getWalletTotals(h().db, app.org_id)).balanceMicros, 152_000_000);
   await assertExactBooks(t, h().db, app.org_id);

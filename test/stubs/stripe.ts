@@ -38,6 +38,8 @@ export interface StripeStub {
   intentKeys: string[];
   /** How a new PaymentIntent that is not declined ends: `succeeded` at once, or `processing` (the webhook settles it). */
   intentStatus: 'succeeded' | 'processing';
+  /** Lose this many PaymentIntent answers after creating the intent (the connection drops): the caller must retry with the same key. */
+  dropIntentReplies: number;
   /** The human saves `paymentMethod` on the setup session's page: its SetupIntent succeeds. */
   completeSetup(sessionId: string, paymentMethod?: string): StubSession;
   /** A signed event about one session, as Stripe would POST it to the webhook endpoint. */
@@ -65,8 +67,7 @@ export async function startStripeStub(secretKey: string, webhookSecret: string):
   const replies = new Map<string, { status: number; body: unknown }>();
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   let origin = '';
-  // eslint-disable-next-line prefer-const -- the stub object is built after the server it answers for
-  let self: StripeStub;
+  const options: Pick<StripeStub, 'intentStatus' | 'dropIntentReplies'> = { intentStatus: 'succeeded', dropIntentReplies: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const send = (status: number, body: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
@@ -95,6 +96,10 @@ export async function startStripeStub(secretKey: string, webhookSecret: string):
         if (replay) return send(replay.status, replay.body);
         const reply = createIntent(form);
         if (key) replies.set(key, reply);
+        if (options.dropIntentReplies > 0) {
+          options.dropIntentReplies -= 1;
+          return req.socket.destroy();
+        }
         return send(reply.status, reply.body);
       }
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
@@ -151,33 +156,37 @@ export async function startStripeStub(secretKey: string, webhookSecret: string):
       Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { code: 'card_declined', message: 'Your card was declined.' } });
       return { status: 402, body: { error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', payment_intent: intent } } };
     }
-    if (self.intentStatus === 'succeeded') Object.assign(intent, { status: 'succeeded', amount_received: amount });
+    if (options.intentStatus === 'succeeded') Object.assign(intent, { status: 'succeeded', amount_received: amount });
     return { status: 200, body: intent };
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const stripe = new Stripe(secretKey);
-  self = {
-    url: origin, sessions, authorizations, setupIntents, paymentIntents, intentKeys, intentStatus: 'succeeded',
+  const signedObjectEvent = (type: string, object: object, secret = webhookSecret) => {
+    const payload = JSON.stringify({
+      id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000),
+      type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null },
+    });
+    return { payload, signature: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+  };
+  return {
+    url: origin, sessions, authorizations, setupIntents, paymentIntents, intentKeys,
+    get intentStatus() { return options.intentStatus; },
+    set intentStatus(status) { options.intentStatus = status; },
+    get dropIntentReplies() { return options.dropIntentReplies; },
+    set dropIntentReplies(n) { options.dropIntentReplies = n; },
     completeSetup(sessionId, paymentMethod = 'pm_card_visa') {
       const session = sessions.get(sessionId)!;
       Object.assign(setupIntents.get(session.setup_intent!)!, { status: 'succeeded', payment_method: paymentMethod });
       return Object.assign(session, { status: 'complete' });
     },
     signedEvent(type, sessionId, overrides = {}, secret = webhookSecret) {
-      return self.signedObjectEvent(type, { ...sessions.get(sessionId)!, ...overrides }, secret);
+      return signedObjectEvent(type, { ...sessions.get(sessionId)!, ...overrides }, secret);
     },
-    signedObjectEvent(type, object, secret = webhookSecret) {
-      const payload = JSON.stringify({
-        id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000),
-        type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null },
-      });
-      return { payload, signature: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
-    },
+    signedObjectEvent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-  return self;
 }
 
 function metadataOf(form: URLSearchParams, prefix = 'metadata'): Record<string, string> {
