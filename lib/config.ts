@@ -46,7 +46,7 @@ export const VARIABLES = {
   MCP_TOOL_CALLS_PER_MINUTE: { kind: 'integer', minimum: 1, default: 240, doc: 'Tool calls (`tools/call`) admitted per minute per agent principal on `/mcp` (spec: 240); beyond it 429 with Retry-After. Shared through REDIS_URL like the other limits.' },
   PAYMENT_PROVIDER: { kind: 'enum', values: ['test', 'stripe'], doc: 'How wallet top-ups are paid. Unset: `stripe` when STRIPE_SECRET_KEY is set, else the embedded `test` mode (credits on the human\'s confirmation, labelled as test mode), which is never available when NODE_ENV=production.' },
   STRIPE_SECRET_KEY: { kind: 'string', doc: 'Stripe secret key: top-ups through Stripe Checkout.' },
-  STRIPE_WEBHOOK_SECRET: { kind: 'string', doc: 'Signing secret of the Stripe webhook endpoint `{BASE_URL}/api/webhooks/stripe` (events checkout.session.completed and checkout.session.async_payment_succeeded credit the wallet; nothing is credited without it).' },
+  STRIPE_WEBHOOK_SECRET: { kind: 'string', doc: 'Signing secret of the Stripe webhook endpoint `{BASE_URL}/api/webhooks/stripe` (events checkout.session.completed and checkout.session.async_payment_succeeded credit the wallet; checkout.session.completed in setup mode saves the auto-recharge card; payment_intent.succeeded / payment_failed settle auto-recharges; nothing is credited without it).' },
   STRIPE_API_ROOT: { kind: 'url', doc: 'Stripe API origin override (tests point it at a local stub). Default: Stripe\'s.' },
   TOPUP_MIN_USD: { kind: 'integer', minimum: 1, default: 10, doc: 'Smallest wallet top-up (USD) the top-up page accepts.' },
   TOPUP_MAX_USD: { kind: 'integer', minimum: 1, default: 50000, doc: 'Largest wallet top-up (USD) the top-up page accepts. Auto-recharge threshold and amount have the same bounds.' },

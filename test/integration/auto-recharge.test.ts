@@ -162,6 +162,12 @@ test('agents read the settings and cannot change them: no agent route or tool wr
   const tools = await request(h().baseUrl, 'POST', '/mcp', { token: agentKey, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
   const names: string[] = (JSON.parse(/^data: (.*)$/m.exec(tools.text)?.[1] ?? tools.text).result.tools as { name: string }[]).map((x) => x.name);
   t.true(names.includes('svc_get_wallet'));
+  const call = await request(h().baseUrl, 'POST', '/mcp', {
+    token: agentKey, headers: { accept: 'application/json, text/event-stream' },
+    body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_get_wallet', arguments: {} } },
+  });
+  const called = JSON.parse(/^data: (.*)$/m.exec(call.text)?.[1] ?? call.text).result;
+  t.like(called.structuredContent, { auto_recharge_enabled: true, auto_recharge: { enabled: true, threshold: 50, amount: 100 } }, 'the tool reads the same settings');
   t.deepEqual(names.filter((n) => /recharge/.test(n)), [], 'no tool names auto-recharge');
 
   const asAgent = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' }, { authorization: `Bearer ${agentKey}` });
