@@ -2,10 +2,11 @@
 // (form posts; the link is the page's capability, as for the top-up), a commission reservation drops the safe
 // balance below the threshold, the purchase activity starts `auto-recharge/{org_id}` (USE_EXISTING), which charges
 // the simulated card once and credits it through the top-up path (one `topup` entry, catch-up included). Racing
-// drops still charge once; a declined card is recorded visibly, retried after the back-off and then turned off.
+// drops still charge once, and so does a bonus approval; a declined card is recorded visibly, retried after the back-off and then turned off.
 // Agents read the settings and can never change them.
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
+import { createAgentKey } from '../../db/agent-keys.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { enableFields, postForm, rechargeResult, recharges, topupEntries, topupLink } from '../helpers/auto-recharge.js';
 import { assertExactBooks, commissionsOf, conversionsOfUser } from '../helpers/conversions.js';
@@ -66,6 +67,22 @@ test('enabled on the page in test mode; a reservation below the threshold rechar
   t.is((await recharges(h().db, app.org_id)).length, 1);
   const after = await request(h().baseUrl, 'GET', path, { headers: { accept: 'text/html' } });
   t.regex(after.text, /Last recharge \([^)]+\): credited \$100\.00 USD/);
+  await assertExactBooks(t, h().db, app.org_id);
+});
+
+test('an approved bonus that drops the safe balance below the threshold recharges too', async (t) => {
+  const app = await seedApp(h().db, { walletUsd: 80 });
+  await h().db('bonus_rules').insert({ campaign_id: app.campaign_id, name: 'First sale', threshold_conversions: 1, bonus_micros: 30_000_000 });
+  await enable(app, '50', '100');
+  await purchase(app); // 80 - 3.2967: still above 50
+  t.is((await recharges(h().db, app.org_id)).length, 0);
+  const award = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).first();
+  const reviewer = await createAgentKey(h().db, { orgId: app.org_id, name: 'reviewer', scopes: ['creators:write', 'creators:read'] });
+  const approved = await request(h().baseUrl, 'POST', `/api/agent/bonus-awards/${award.id}/review`, { token: reviewer.key, body: { decision: 'approve' } });
+  t.is(approved.status, 200, approved.text);
+  t.like(await rechargeResult(h().temporal, app.org_id), { outcome: 'succeeded' });
+  t.is((await recharges(h().db, app.org_id)).length, 1);
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 180_000_000, reservedMicros: RESERVE + 30_000_000, safeAvailableMicros: 180_000_000 - RESERVE - 30_000_000 });
   await assertExactBooks(t, h().db, app.org_id);
 });
 
