@@ -4,7 +4,9 @@
 // change with patched() and record again). Histories of earlier workflow versions are kept under another name
 // so their branches stay proven: v1-activities-* (regular activities, a timer per event), v2-local-activities-*
 // (local activities, a timer per event); the unprefixed files are the current version (one idle timer).
+// auto-recharge-* are the auto-recharge workflow's two paths (charged at once; declined, waited, turned off).
 import { Client, Connection } from '@temporalio/client';
+import type { Knex } from 'knex';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -14,13 +16,17 @@ import { createLogger } from '../../runtime/logger.js';
 import { resolveBinary, TEMPORAL_CLI } from '../../runtime/temporal-binaries.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { loadConfig } from '../../lib/config.js';
+import { testCardMethod } from '../../clients/payments/test-mode.js';
+import { enableAutoRecharge } from '../../db/auto-recharge.js';
+import { startAutoRecharge } from '../../workflow-clients/auto-recharge.js';
+import { autoRechargeWorkflowId } from '../../workflows/auto-recharge-messages.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
 import { ingest } from '../helpers/conversion-client.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
-import { seedAccount } from '../helpers/seed.js';
+import { seedAccount, seedApp } from '../helpers/seed.js';
 import { subscription, type FixtureName } from '../helpers/subprovider-events.js';
 
 interface Lifecycle { name: string; steps: FixtureName[]; code?: boolean; options?: { maxEventsPerRun?: number; closeEndedAfter?: string }; waitForClose?: boolean }
@@ -84,11 +90,25 @@ async function main(): Promise<void> {
       const testHistory = await historyJson(env.temporalAddress, test.workflowId);
       writeFileSync(`${OUT}test-integration.json`, testHistory.json);
       console.log(`recorded test-integration: ${testHistory.events} events`);
+      await recordAutoRecharges(client, taskQueue, database.db, env.temporalAddress);
     });
   } finally {
     await connection.close();
     await workerConnection.close();
     await database.drop();
+  }
+}
+
+/** A recharge that succeeds at once, and one declined twice (a back-off timer between) that turns itself off. */
+async function recordAutoRecharges(client: Client, taskQueue: string, db: Knex, address: string): Promise<void> {
+  for (const [name, card] of [['auto-recharge-succeeded', 'test_card_ok'], ['auto-recharge-declined-disabled', 'test_card_declined']] as const) {
+    const { org_id: orgId } = await seedApp(db, { walletUsd: 20 });
+    await enableAutoRecharge(db, orgId, { provider: 'test', thresholdMicros: 50_000_000, amountMicros: 100_000_000, method: testCardMethod(card) });
+    await startAutoRecharge({ client, taskQueue, config: { AUTO_RECHARGE_MAX_ATTEMPTS: 2, AUTO_RECHARGE_RETRY_SECONDS: 1 } }, orgId);
+    await client.workflow.getHandle(autoRechargeWorkflowId(orgId)).result();
+    const history = await historyJson(address, autoRechargeWorkflowId(orgId));
+    writeFileSync(`${OUT}${name}.json`, history.json);
+    console.log(`recorded ${name}: ${history.events} events`);
   }
 }
 
