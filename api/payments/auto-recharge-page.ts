@@ -8,29 +8,21 @@
 import type { RechargeProvider } from '../../clients/payments/provider.js';
 import { isTestCard, TEST_CARDS, testCardMethod } from '../../clients/payments/test-mode.js';
 import { disableAutoRecharge, enableAutoRecharge, failAutoRechargeSetup, findAutoRechargeSettings, findAutoRechargeSetup, recordSetupSession, startAutoRechargeSetup } from '../../db/auto-recharge.js';
-import type { Config } from '../../lib/config.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
 import type { LinkClaims } from '../../lib/signed-links.js';
+import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { checkAutoRecharge } from './recharge-check.js';
 
 export const ENABLE = 'auto_recharge_enable';
 export const DISABLE = 'auto_recharge_disable';
-const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 
 export interface RechargeForm { errors?: Record<string, string>; values?: Record<string, string>; notice?: string }
 
 export type RechargeChange = { kind: 'redirect'; url: string } | ({ kind: 'page'; status: number } & RechargeForm);
-
-function usdProblem(raw: unknown, config: Config): string | undefined {
-  if (typeof raw !== 'string' || !AMOUNT.test(raw.trim())) return 'Enter an amount in US dollars, e.g. 250 or 99.50';
-  const usd = Number(raw);
-  if (usd < config.TOPUP_MIN_USD || usd > config.TOPUP_MAX_USD) return `The amount must be between ${formatUsd(config.TOPUP_MIN_USD * 1e6)} and ${formatUsd(config.TOPUP_MAX_USD * 1e6)}`;
-  return undefined;
-}
 
 /** Runs the enable or disable form; answers what the page shows next. */
 export async function changeAutoRecharge(ctx: AppContext, claims: LinkClaims, provider: RechargeProvider, action: string): Promise<RechargeChange> {
@@ -44,7 +36,7 @@ export async function changeAutoRecharge(ctx: AppContext, claims: LinkClaims, pr
   const values = Object.fromEntries(['auto_recharge_threshold_usd', 'auto_recharge_amount_usd', 'test_card'].map((k) => [k, typeof body[k] === 'string' ? body[k] : '']));
   const errors: Record<string, string> = {};
   for (const field of ['auto_recharge_threshold_usd', 'auto_recharge_amount_usd']) {
-    const problem = usdProblem(body[field], config);
+    const problem = usdAmountProblem(body[field], config);
     if (problem) errors[field] = problem;
   }
   if (provider.name === 'test' && !isTestCard(body.test_card)) errors.test_card = `Pick one of the simulated cards: ${Object.keys(TEST_CARDS).join(', ')}`;

@@ -9,6 +9,7 @@ import { generateToken, hashToken, tokenMatchesHash } from '../../lib/credential
 import { AppError, NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
+import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
 import { checkLink, refuse } from '../dashboard/link-check.js';
@@ -19,14 +20,6 @@ import { formActionOf } from './provider-of.js';
 import { checkAutoRecharge } from './recharge-check.js';
 
 const PURPOSE = 'wallet-topup';
-const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
-
-function amountProblem(raw: unknown, min: number, max: number): string | undefined {
-  if (typeof raw !== 'string' || !AMOUNT.test(raw.trim())) return 'Enter an amount in US dollars, e.g. 250 or 99.50';
-  const usd = Number(raw);
-  if (usd < min || usd > max) return `The amount must be between ${formatUsd(min * 1e6)} and ${formatUsd(max * 1e6)}`;
-  return undefined;
-}
 
 interface FormPage { org: string; provider: PaymentProvider & RechargeProvider; amount: string; error?: string; recharge?: RechargeForm }
 
@@ -80,7 +73,7 @@ export async function startTopup(ctx: AppContext): Promise<void> {
     return formPage(ctx, change.status, { org: claims.org, provider, amount: String(ctx.deps.config.TOPUP_MIN_USD), recharge: change });
   }
   const raw = body?.amount_usd;
-  const problem = amountProblem(raw, ctx.deps.config.TOPUP_MIN_USD, ctx.deps.config.TOPUP_MAX_USD);
+  const problem = usdAmountProblem(raw, ctx.deps.config);
   if (problem) return formPage(ctx, 422, { org: claims.org, provider, amount: typeof raw === 'string' ? raw : '', error: problem });
   const amountMicros = toMicros((raw as string).trim());
   const confirmToken = provider.name === 'test' ? generateToken('tup_') : undefined;
