@@ -1,5 +1,6 @@
 // Every activity the worker registers, built from injected dependencies (the worker builds them once).
 import type { Knex } from 'knex';
+import { createAutoRechargeActivities, walletDropSignal } from './auto-recharge.js';
 import { createPurchaseFailureActivities, type EventFailedObserver } from './purchases/failures.js';
 import type { Config } from '../lib/config.js';
 import { createPurchaseActivities } from './purchases/index.js';
@@ -19,10 +20,11 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
-    ...createPurchaseActivities({ ...deps, holdingDayMs: deps.config.HOLDING_PERIOD_DAY_MS }),
+    ...createPurchaseActivities({ ...deps, holdingDayMs: deps.config.HOLDING_PERIOD_DAY_MS, onWalletMayDrop: walletDropSignal(deps) }),
     ...createPurchaseFailureActivities(deps),
     ...createTestIntegrationActivities(deps),
     ...createStoreDirectActivities(deps),
+    ...createAutoRechargeActivities(deps),
   };
 }
 

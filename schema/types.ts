@@ -122,6 +122,9 @@ export const PAYMENT_PROVIDERS = values('test', 'stripe');
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 export const PAYMENT_STATUSES = values('pending', 'succeeded', 'failed');
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** topup: a human's payment through the signed link; auto_recharge: a charge of the saved payment method (0020). */
+export const PAYMENT_KINDS = values('topup', 'auto_recharge');
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 
 export const BONUS_AWARD_STATUSES = values('earned', 'approved', 'voided', 'paid');
 export type BonusAwardStatus = (typeof BONUS_AWARD_STATUSES)[number];
@@ -159,6 +162,10 @@ export interface OrganizationRow {
   min_escrow_micros: Micros | null; marketplace_slots: number | null; daily_email_budget: number | null;
   auto_recharge_enabled: boolean; auto_recharge_threshold_micros: Micros | null;
   auto_recharge_amount_micros: Micros | null; billing_email: string | null;
+  /** Migration 0020: the saved payment method auto-recharge charges, and why the service turned it off. */
+  auto_recharge_provider: PaymentProviderName | null; auto_recharge_customer_id: string | null;
+  auto_recharge_payment_method_id: string | null; auto_recharge_payment_method_label: string | null;
+  auto_recharge_disabled_reason: string | null; auto_recharge_updated_at: Date | null;
   created_by_user_id: string | null; created_at: Date; updated_at: Date;
 }
 export interface MembershipRow { org_id: string; user_id: string; role: MembershipRole; created_at: Date; updated_at: Date }
@@ -402,6 +409,12 @@ export interface PaymentRow {
   id: string; org_id: string; provider: PaymentProviderName; external_id: string | null; amount_micros: Micros; currency: string;
   status: PaymentStatus; confirm_token_hash: string | null; link_nonce: string | null; credited_micros: Micros | null;
   failure: string | null; created_at: Date; credited_at: Date | null;
+  /** Migration 0020. */
+  kind: PaymentKind; request_key: string | null;
+}
+export interface AutoRechargeSetupRow {
+  id: string; org_id: string; provider: 'stripe'; threshold_micros: Micros; amount_micros: Micros; external_id: string | null;
+  status: 'pending' | 'completed' | 'failed'; failure: string | null; created_at: Date; completed_at: Date | null;
 }
 
 /** Where the next Voided Purchases poll of an Android store-direct app starts (schema 0022). */
@@ -443,4 +456,5 @@ export interface TableRows {
   assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow; payments: PaymentRow;
   play_voided_cursors: PlayVoidedCursorRow; play_voided_purchases: PlayVoidedPurchaseRow;
   payout_runs: PayoutRunRow; payouts: PayoutRow; clawbacks: ClawbackRow;
+  auto_recharge_setups: AutoRechargeSetupRow;
 }

@@ -5,3 +5,4 @@ export { testIntegrationWorkflow } from './test-integration.js';
 export { credentialCheckWorkflow } from './credential-check.js';
 export { storePurchaseWorkflow } from './store-purchase.js';
 export { playVoidedSyncWorkflow } from './play-voided-sync.js';
+export { autoRechargeWorkflow } from './auto-recharge.js';

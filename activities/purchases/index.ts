@@ -27,6 +27,11 @@ export interface PurchaseDeps {
   platformFeePercent: number;
   /** The length of one holding-period day (HOLDING_PERIOD_DAY_MS; one real day outside tests). */
   holdingDayMs?: number;
+  /**
+   * Told after each applied event (also a repeat, so a retry after a crash still signals) which conversion's
+   * wallet may have dropped: the auto-recharge signal. Its failure never fails the event.
+   */
+  onWalletMayDrop?: (conversionId: string) => Promise<void>;
 }
 
 const ONE_DAY_MS = 86_400_000;
@@ -37,8 +42,9 @@ export const REJECTED_EVENT = 'event could not be processed: invalid data';
 export function createPurchaseActivities(deps: PurchaseDeps) {
   return {
     async applyPurchaseEvent(ingest: IngestEvent): Promise<IngestResult> {
+      let result: IngestResult;
       try {
-        return await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
+        result = await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
       } catch (err) {
         // Data the database refuses (classes 22 and 23) will be refused on every retry: fail for good, so the
         // conversion is not blocked behind an event that can never apply.
@@ -50,6 +56,8 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
         // and is recorded as failed (failures.ts).
         throw retryOrFail(err);
       }
+      if (result.conversionId && deps.onWalletMayDrop) await deps.onWalletMayDrop(result.conversionId);
+      return result;
     },
 
     /**

@@ -4,6 +4,7 @@ import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView 
 import { bonusApprovalRefusal } from '../../lib/escrow.js';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
 import { microsToUsd } from '../../lib/money.js';
+import { checkAutoRecharge } from '../payments/recharge-check.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { agentOf, visibleTo } from './principal.js';
@@ -60,5 +61,7 @@ export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   if (outcome.kind === 'conflict') {
     throw new ConflictError(`Bonus award is '${outcome.status}': only an 'earned' award (before payout) can be reviewed.`);
   }
-  ctx.body = awardView((await findBonusAward(ctx.deps.db, id))!);
+  const award = (await findBonusAward(ctx.deps.db, id))!;
+  if (input.decision === 'approve') await checkAutoRecharge(ctx, award.org_id);
+  ctx.body = awardView(award);
 }

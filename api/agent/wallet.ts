@@ -1,6 +1,7 @@
 // GET /api/agent/wallet (read-only: money moves only through the signed top-up link a human opens) and the escrow
 // rule campaign activation follows (set-status and provision).
 import type { Knex } from 'knex';
+import { findAutoRechargeSettings, type AutoRechargeSettings } from '../../db/auto-recharge.js';
 import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
 import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/creator-balances.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
@@ -28,16 +29,34 @@ function stateView(s: CommissionStateTotals) {
   return { count: s.count, amount: microsToUsd(s.micros), amount_micros: s.micros };
 }
 
+const usd = (micros: number | null) => (micros === null ? null : microsToUsd(micros));
+
+/** Read-only for agents: a human changes these on the signed top-up link's page. */
+export function autoRechargeView(r: AutoRechargeSettings) {
+  return {
+    enabled: r.enabled,
+    threshold: usd(r.thresholdMicros), threshold_micros: r.thresholdMicros,
+    amount: usd(r.amountMicros), amount_micros: r.amountMicros,
+    provider: r.provider, payment_method: r.enabled ? r.paymentMethod : null,
+    disabled_reason: r.disabledReason,
+    last_result: r.last && {
+      payment_id: r.last.id, status: r.last.status, amount: microsToUsd(r.last.amount_micros), amount_micros: r.last.amount_micros,
+      credited_micros: r.last.credited_micros, failure: r.last.failure, created_at: r.last.created_at.toISOString(), credited_at: r.last.credited_at?.toISOString() ?? null,
+    },
+    changed_by: 'a human, on the page of POST /api/agent/wallet/topup-link (agents cannot change auto-recharge)',
+  };
+}
+
 export async function getWalletHandler(ctx: AppContext): Promise<void> {
   const agent = agentOf(ctx);
   const orgId = inputOf<{ org_id?: string }>(ctx).org_id ?? agent.orgIds[0];
   assertOrgAccess(agent, orgId, 'Organization not found');
   const db = ctx.deps.db;
   const config = ctx.deps.config;
-  const [totals, settings, usage, creators] = await Promise.all([
-    getWalletTotals(db, orgId!), findOrgBillingSettings(db, orgId!), getInviteUsage(db, orgId!), getCreatorMoneySummary(db, orgId!),
+  const [totals, settings, usage, creators, recharge] = await Promise.all([
+    getWalletTotals(db, orgId!), findOrgBillingSettings(db, orgId!), getInviteUsage(db, orgId!), getCreatorMoneySummary(db, orgId!), findAutoRechargeSettings(db, orgId!),
   ]);
-  if (!settings) throw new NotFoundError('Organization not found');
+  if (!settings || !recharge) throw new NotFoundError('Organization not found');
   const min = minEscrowMicros(settings.min_escrow_micros, config.MIN_ESCROW_USD);
   const slots = settings.marketplace_slots ?? config.MARKETPLACE_SLOTS;
   const emails = settings.daily_email_budget ?? config.DAILY_EMAIL_BUDGET;
@@ -63,7 +82,8 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
       payable: stateView(creators.commissions.payable), paid: stateView(creators.commissions.paid),
     },
     clawbacks_outstanding: stateView(creators.clawbacksOutstanding),
-    auto_recharge_enabled: settings.auto_recharge_enabled,
+    auto_recharge_enabled: recharge.enabled,
+    auto_recharge: autoRechargeView(recharge),
     top_up: `${TOPUP_LINK_ENDPOINT} returns a signed link for a human; no money moves through the agent.`,
   };
 }

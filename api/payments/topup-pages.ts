@@ -2,44 +2,44 @@
 // and pays through the configured provider. GET shows the form; POST spends the link and starts the payment (Stripe:
 // a redirect to Checkout; test mode: a confirmation page); the wallet is credited only when the payment is
 // confirmed (test mode: the confirmation form; Stripe: its signed webhook, never the redirect back).
-import { PaymentProviderError } from '../../clients/payments/provider.js';
+import { PaymentProviderError, type PaymentProvider, type RechargeProvider } from '../../clients/payments/provider.js';
 import { creditPayment, findPayment, markPaymentFailed, setPaymentExternalId, startPayment } from '../../db/payments.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { generateToken, hashToken, tokenMatchesHash } from '../../lib/credentials.js';
 import { AppError, NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
+import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
 import { checkLink, refuse } from '../dashboard/link-check.js';
 import { sendPage } from '../send-page.js';
-import { formActionOf, paymentProviderOf } from './provider-of.js';
+import { paymentProviderOf } from '../../clients/payments/select.js';
+import { autoRechargeSection, changeAutoRecharge, DISABLE, ENABLE, type RechargeForm } from './auto-recharge-page.js';
+import { formActionOf } from './provider-of.js';
+import { checkAutoRecharge } from './recharge-check.js';
 
 const PURPOSE = 'wallet-topup';
-const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 
-function amountProblem(raw: unknown, min: number, max: number): string | undefined {
-  if (typeof raw !== 'string' || !AMOUNT.test(raw.trim())) return 'Enter an amount in US dollars, e.g. 250 or 99.50';
-  const usd = Number(raw);
-  if (usd < min || usd > max) return `The amount must be between ${formatUsd(min * 1e6)} and ${formatUsd(max * 1e6)}`;
-  return undefined;
-}
+interface FormPage { org: string; provider: PaymentProvider & RechargeProvider; amount: string; error?: string; recharge?: RechargeForm }
 
-function formPage(ctx: AppContext, status: number, opts: { org: string; label: string; amount: string; error?: string; walletLine: string; formAction: string }): void {
+async function formPage(ctx: AppContext, status: number, opts: FormPage): Promise<void> {
   const { TOPUP_MIN_USD: min, TOPUP_MAX_USD: max } = ctx.deps.config;
   const error = opts.error ? `<p class="error" role="alert">amount_usd: ${escapeHtml(opts.error)}</p>` : '';
+  const [wallet, recharge] = await Promise.all([walletLine(ctx, opts.org), autoRechargeSection(ctx, opts.org, opts.provider, opts.recharge)]);
   sendPage(ctx, status, {
-    title: 'Top up your wallet', lang: 'en', formAction: opts.formAction,
+    title: 'Top up your wallet', lang: 'en', formAction: formActionOf(ctx.deps.config, opts.provider),
     body: `<h1>Top up your wallet</h1>
-<p class="muted">Organization ${escapeHtml(opts.org)}. ${escapeHtml(opts.walletLine)}</p>
-<p><strong>${escapeHtml(opts.label)}</strong></p>
+<p class="muted">Organization ${escapeHtml(opts.org)}. ${escapeHtml(wallet)}</p>
+<p><strong>${escapeHtml(opts.provider.label)}</strong></p>
 ${error}
 <form method="post" action="${escapeHtml(ctx.originalUrl)}">
 <label for="amount_usd">Amount (USD, ${min} to ${max})</label>
 <input id="amount_usd" name="amount_usd" inputmode="decimal" required value="${escapeHtml(opts.amount)}">
 <button type="submit">Continue to payment</button>
 </form>
-<p class="muted">This link works once: starting a payment uses it.</p>`,
+<p class="muted">This link works once: starting a payment uses it.</p>
+${recharge}`,
   });
 }
 
@@ -54,10 +54,7 @@ export async function topupPage(ctx: AppContext): Promise<void> {
   const provider = paymentProviderOf(ctx.deps.config);
   if (!provider) return refuse(ctx, 503, 'Top-ups are not configured on this server (set STRIPE_SECRET_KEY, or PAYMENT_PROVIDER).');
   const { org, extra } = checked.claims;
-  formPage(ctx, 200, {
-    org, label: provider.label, amount: extra?.amount_usd ?? String(ctx.deps.config.TOPUP_MIN_USD),
-    walletLine: await walletLine(ctx, org), formAction: formActionOf(ctx.deps.config, provider),
-  });
+  await formPage(ctx, 200, { org, provider, amount: extra?.amount_usd ?? String(ctx.deps.config.TOPUP_MIN_USD) });
 }
 
 export async function startTopup(ctx: AppContext): Promise<void> {
@@ -66,14 +63,18 @@ export async function startTopup(ctx: AppContext): Promise<void> {
   const provider = paymentProviderOf(ctx.deps.config);
   if (!provider) return refuse(ctx, 503, 'Top-ups are not configured on this server (set STRIPE_SECRET_KEY, or PAYMENT_PROVIDER).');
   const { claims } = checked;
-  const raw = (ctx.state.body as Record<string, unknown> | undefined)?.amount_usd;
-  const problem = amountProblem(raw, ctx.deps.config.TOPUP_MIN_USD, ctx.deps.config.TOPUP_MAX_USD);
-  if (problem) {
-    return formPage(ctx, 422, {
-      org: claims.org, label: provider.label, amount: typeof raw === 'string' ? raw : '', error: problem,
-      walletLine: await walletLine(ctx, claims.org), formAction: formActionOf(ctx.deps.config, provider),
-    });
+  const body = ctx.state.body as Record<string, unknown> | undefined;
+  if (body?.action === ENABLE || body?.action === DISABLE) {
+    const change = await changeAutoRecharge(ctx, claims, provider, body.action);
+    if (change.kind === 'redirect') {
+      ctx.status = 303;
+      return ctx.redirect(change.url);
+    }
+    return formPage(ctx, change.status, { org: claims.org, provider, amount: String(ctx.deps.config.TOPUP_MIN_USD), recharge: change });
   }
+  const raw = body?.amount_usd;
+  const problem = usdAmountProblem(raw, ctx.deps.config);
+  if (problem) return formPage(ctx, 422, { org: claims.org, provider, amount: typeof raw === 'string' ? raw : '', error: problem });
   const amountMicros = toMicros((raw as string).trim());
   const confirmToken = provider.name === 'test' ? generateToken('tup_') : undefined;
   const payment = await startPayment(ctx.deps.db, {
@@ -119,6 +120,7 @@ export async function confirmTopup(ctx: AppContext): Promise<void> {
   if (paymentProviderOf(ctx.deps.config)?.name !== 'test') throw new AppError(403, 'Test-mode payments are not accepted on this server.');
   if (!tokenMatches(payment, (ctx.state.body as Record<string, unknown> | undefined)?.token)) throw new AppError(403, 'This confirmation does not belong to this payment.');
   const credit = await creditPayment(ctx.deps.db, payment.id, payment.amount_micros);
+  await checkAutoRecharge(ctx, payment.org_id);
   showPayment(ctx, credit!.payment, credit!.credited ? `${credit!.funded} waiting commission(s) funded.` : 'This payment was credited before.');
 }
 

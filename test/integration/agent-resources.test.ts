@@ -377,12 +377,16 @@ test('GET /wallet: the spec\'s balance, reserved, safe_available (USD) beside mi
     org_id: orgId, to_address: 'x@example.com', subject: 's', body_text: 'b', dedup_key: `d:${tag()}`, ...(createdAt ? { created_at: createdAt } : {}),
   });
   await h().db('email_outbox').insert([email(a.org_id), email(a.org_id, new Date(Date.now() - 2 * 86_400_000)), email(other.org_id), email(null)]);
-  await h().db('organizations').where('id', a.org_id).update({ marketplace_slots: 3, daily_email_budget: 5, auto_recharge_enabled: true });
+  await h().db('organizations').where('id', a.org_id).update({
+    marketplace_slots: 3, daily_email_budget: 5, auto_recharge_enabled: true, auto_recharge_threshold_micros: 40_000_000, auto_recharge_amount_micros: 100_000_000,
+    auto_recharge_provider: 'test', auto_recharge_payment_method_id: 'test_card_ok', auto_recharge_payment_method_label: 'test card',
+  });
 
   const after = await agent(a.key, 'GET', '/wallet');
   t.like(after.body, {
     balance: 1000, reserved: 950.5, safe_available: 49.5, reserved_micros: 950_500_000, safe_available_micros: 49_500_000,
     can_activate_campaigns: false, auto_recharge_enabled: true,
+    auto_recharge: { enabled: true, threshold: 40, amount: 100, provider: 'test', payment_method: 'test card', last_result: null },
     invite_capacity: { marketplace_slots_total: 3, marketplace_slots_used: 2, daily_email_budget: 5, emails_sent_today: 1 },
   });
 

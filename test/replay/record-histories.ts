@@ -7,14 +7,20 @@
 // files are the current version (one timer for the earliest release or the idle end; a holding-period day lasts
 // 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's end-to-end check and the
 // voided-purchases poll (test/replay/record-voided-poll.ts). REPLAY_ONLY (comma-separated names) records only
-// those, leaving the other files as they are.
+// those, leaving the other files as they are. auto-recharge-* are the auto-recharge workflow's two paths (charged
+// at once; declined, waited, turned off).
 import { Client, Connection } from '@temporalio/client';
+import type { Knex } from 'knex';
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { loadConfig } from '../../lib/config.js';
+import { testCardMethod } from '../../clients/payments/test-mode.js';
+import { enableAutoRecharge } from '../../db/auto-recharge.js';
+import { startAutoRecharge } from '../../workflow-clients/auto-recharge.js';
+import { autoRechargeWorkflowId } from '../../workflows/auto-recharge-messages.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
@@ -23,7 +29,7 @@ import { historyJson } from './history-json.js';
 import { recordVoidedPoll } from './record-voided-poll.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
-import { seedAccount } from '../helpers/seed.js';
+import { seedAccount, seedApp } from '../helpers/seed.js';
 import { subscription, type FixtureName } from '../helpers/subprovider-events.js';
 
 /** A step is an event, or a pause (ms) that lets the conversion's release timer fire. */
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
         writeFileSync(`${OUT}play-voided-sync.json`, voided.json);
         console.log(`recorded play-voided-sync: ${voided.events} events`);
       }
+      if (wanted('auto-recharge')) await recordAutoRecharges(client, taskQueue, database.db, env.temporalAddress);
       if (!wanted('test-integration')) return;
       // The agent's end-to-end check, which itself drives a conversion workflow.
       const runId = randomBytes(4).toString('hex');
@@ -112,6 +119,19 @@ async function main(): Promise<void> {
     await connection.close();
     await workerConnection.close();
     await database.drop();
+  }
+}
+
+/** A recharge that succeeds at once, and one declined twice (a back-off timer between) that turns itself off. */
+async function recordAutoRecharges(client: Client, taskQueue: string, db: Knex, address: string): Promise<void> {
+  for (const [name, card] of [['auto-recharge-succeeded', 'test_card_ok'], ['auto-recharge-declined-disabled', 'test_card_declined']] as const) {
+    const { org_id: orgId } = await seedApp(db, { walletUsd: 20 });
+    await enableAutoRecharge(db, orgId, { provider: 'test', thresholdMicros: 50_000_000, amountMicros: 100_000_000, method: testCardMethod(card) });
+    await startAutoRecharge({ client, taskQueue, config: { AUTO_RECHARGE_MAX_ATTEMPTS: 2, AUTO_RECHARGE_RETRY_SECONDS: 1 } }, orgId);
+    await client.workflow.getHandle(autoRechargeWorkflowId(orgId)).result();
+    const history = await historyJson(address, autoRechargeWorkflowId(orgId));
+    writeFileSync(`${OUT}${name}.json`, history.json);
+    console.log(`recorded ${name}: ${history.events} events`);
   }
 }
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { paymentProviderOf } from '../../api/payments/provider-of.js';
+import { paymentProviderOf } from '../../clients/payments/select.js';
 import { loadConfig } from '../../lib/config.js';
 
 const provider = (env: Record<string, string>) => paymentProviderOf(loadConfig(env))?.name;
