@@ -416,3 +416,11 @@ export interface TableRows {
   audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;
   assets: AssetRow; email_outbox: EmailOutboxRow; signed_link_uses: SignedLinkUseRow; payments: PaymentRow;
 }
+
+// ---- dashboard accounts (migration 0021) ----------------------------------------------------------------------
+export type AccountTokenPurpose = 'verify_email' | 'reset_password' | 'invite';
+export interface AccountTokenRow {
+  id: string; purpose: AccountTokenPurpose; token_hash: string; user_id: string | null; email: string;
+  org_id: string | null; role: MembershipRole | null; created_by_user_id: string | null; created_at: Date;
+  expires_at: Date; used_at: Date | null;
+}
