@@ -60,7 +60,10 @@ function validationSection(s: SignedIn, setup: Setup, back: string): string {
 <label for="${platform}-env">Environment</label><select id="${platform}-env" name="environment"><option>sandbox</option><option>production</option></select>`
       : `<label for="${platform}-file">Service account key (.json)</label><input id="${platform}-file" type="file" name="file" accept=".json,application/json" required>
 <label for="${platform}-package">Package name</label><input id="${platform}-package" name="package_name" required>`;
-    return `<fieldset><legend>${platform}: ${e(v.validation_path)} ${v.ready ? '<span class="done">ready</span>' : '<span class="open">not ready</span>'}</legend>
+    const state = v.validation_path === 'store-direct'
+      ? (v.ready ? '<span class="done">credentials green</span>' : '<span class="open">credentials not green</span>')
+      : (v.ready ? '<span class="done">provider webhook connected</span>' : '<span class="muted">provider webhook not connected by a TEST event</span>');
+    return `<fieldset><legend>${platform}: ${v.validation_path === 'store-direct' ? 'store-direct' : 'subscription provider'}, ${state}</legend>
 <p>Store credential: ${c.present ? `uploaded ${e(when(c.uploaded_at))}, check <strong>${e(String(c.check_status))}</strong>${c.passed ? ' <span class="done">green</span>' : ''}${c.last_error ? ` (${e(String(c.last_error))})` : ''}` : 'none uploaded'}</p>
 <form method="post" action="/api/apps/${e(id)}/credentials" enctype="multipart/form-data">${csrfField(s)}<input type="hidden" name="return_to" value="${e(back)}"><input type="hidden" name="platform" value="${platform}">
 ${fileField}<button type="submit">Upload ${platform} credential</button></form>
