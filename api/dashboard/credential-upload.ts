@@ -37,7 +37,8 @@ function fileText(platform: string, file: UploadedFile): string {
   throw unsupported('The subscription provider key is pasted as text, not uploaded as a file.');
 }
 
-async function uploadBody(ctx: AppContext): Promise<Record<string, unknown>> {
+/** The upload as fields: the multipart form (files read as text after the type checks) or a JSON object; else 415. */
+export async function uploadBody(ctx: AppContext): Promise<Record<string, unknown>> {
   if (ctx.is('multipart/form-data')) {
     const { fields, files } = await readMultipart(ctx, UPLOAD_LIMITS);
     if (ctx.state.csrfDeferred) checkSessionCsrf(ctx, fields.csrf);

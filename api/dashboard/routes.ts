@@ -17,6 +17,9 @@ import type { AppContext, RequestState } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
 import { checkLink, refuse } from './link-check.js';
+import { credentialForm } from './credential-form.js';
+import { uploadBody } from './credential-upload.js';
+import { isFormPost } from './form-reply.js';
 
 const TITLES: Record<LinkPurpose, string> = {
   'wallet-topup': 'Top up your wallet',
@@ -33,20 +36,41 @@ async function showLinkPage(ctx: AppContext): Promise<void> {
   if (extra?.platform) lines.push(`<p>Platform: ${escapeHtml(extra.platform)}</p>`);
   if (extra?.platform === 'subprovider') lines.push("<p>Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service uses it to wire its webhook; it is stored encrypted and never shown again.</p>");
   lines.push(`<p>This link is valid until ${escapeHtml(new Date(exp * 1000).toISOString())} and works once.</p>`);
-  sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', body: lines.join('\n') });
+  // The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows.
+  if (purpose === 'credential-upload') lines.push(...(extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => credentialForm(ctx.originalUrl, p)));
+  sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', formAction: "'self'", body: lines.join('\n') });
 }
 
+/** A form post from the link page answers a page (success or the refusal with its status); JSON callers get JSON. */
 async function uploadCredential(ctx: AppContext): Promise<void> {
+  if (!isFormPost(ctx)) return storeFromLink(ctx);
+  try {
+    await storeFromLink(ctx);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const detail = Array.isArray(err.detail) ? (err.detail as { loc: (string | number)[]; msg: string }[]).map((p) => `${String(p.loc.at(-1))}: ${p.msg}`).join('; ') : String(err.detail);
+    return refuse(ctx, err.status, `${detail} Go back to fix it; the link still works unless it says otherwise.`);
+  }
+  const body = ctx.body as { platform: string };
+  sendPage(ctx, 200, { title: 'Credential stored', lang: 'en', body: `<h1>Credential stored</h1><p>The ${escapeHtml(body.platform)} credential is stored encrypted and will not be shown again. Your agent (or the setup page) can now run the green-check. You can close this page.</p>` });
+}
+
+async function storeFromLink(ctx: AppContext): Promise<void> {
   if (ctx.params.purpose !== 'credential-upload') throw new AppError(405, 'Only the credential-upload link takes POST.');
   const checked = await checkLink(ctx);
   if (!checked.ok) throw new AppError(checked.status, checked.message);
   const { claims } = checked;
   const box = ctx.secretBox;
   if (!box) throw new UnavailableError('Credential storage needs SVC_MASTER_KEY to be configured.');
-  if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
-  const body = ctx.state.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Send a JSON object.');
-  const b = body as Record<string, unknown>;
+  let b: Record<string, unknown>;
+  if (ctx.is('multipart/form-data')) {
+    b = await uploadBody(ctx);
+  } else {
+    if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
+    const body = ctx.state.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Send a JSON object.');
+    b = body as Record<string, unknown>;
+  }
   if (!isCredentialPlatform(b.platform)) throw new ValidationError([bad('platform', "One of 'ios', 'android', 'subprovider'")]);
   if (claims.extra?.platform && claims.extra.platform !== b.platform) {
     throw new ValidationError([bad('platform', `This link is for ${claims.extra.platform} credentials`)]);

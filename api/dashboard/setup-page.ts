@@ -9,6 +9,7 @@ import { escapeHtml } from '../../lib/html.js';
 import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { setupOf } from './app-handlers.js';
+import { credentialForm } from './credential-form.js';
 import { buttonForm, csrfField, dashboardPage, orgLink, signedIn, type SignedIn } from './layout.js';
 
 const e = escapeHtml;
@@ -52,21 +53,12 @@ function validationSection(s: SignedIn, setup: Setup, back: string): string {
   const id = setup.app.app_id;
   return `<h2>Purchase validation per platform</h2>${Object.entries(setup.validation).map(([platform, v]) => {
     const c = v.store_credential;
-    const fileField = platform === 'ios'
-      ? `<label for="${platform}-file">App Store Connect key (.p8)</label><input id="${platform}-file" type="file" name="file" accept=".p8" required>
-<label for="${platform}-key-id">Key id</label><input id="${platform}-key-id" name="key_id" required maxlength="10">
-<label for="${platform}-issuer">Issuer id</label><input id="${platform}-issuer" name="issuer_id" required>
-<label for="${platform}-bundle">Bundle id</label><input id="${platform}-bundle" name="bundle_id" required>
-<label for="${platform}-env">Environment</label><select id="${platform}-env" name="environment"><option>sandbox</option><option>production</option></select>`
-      : `<label for="${platform}-file">Service account key (.json)</label><input id="${platform}-file" type="file" name="file" accept=".json,application/json" required>
-<label for="${platform}-package">Package name</label><input id="${platform}-package" name="package_name" required>`;
     const state = v.validation_path === 'store-direct'
       ? (v.ready ? '<span class="done">credentials green</span>' : '<span class="open">credentials not green</span>')
       : (v.ready ? '<span class="done">provider webhook connected</span>' : '<span class="muted">provider webhook not connected by a TEST event</span>');
     return `<fieldset><legend>${platform}: ${v.validation_path === 'store-direct' ? 'store-direct' : 'subscription provider'}, ${state}</legend>
 <p>Store credential: ${c.present ? `uploaded ${e(when(c.uploaded_at))}, check <strong>${e(String(c.check_status))}</strong>${c.passed ? ' <span class="done">green</span>' : ''}${c.last_error ? ` (${e(String(c.last_error))})` : ''}` : 'none uploaded'}</p>
-<form method="post" action="/api/apps/${e(id)}/credentials" enctype="multipart/form-data">${csrfField(s)}<input type="hidden" name="return_to" value="${e(back)}"><input type="hidden" name="platform" value="${platform}">
-${fileField}<button type="submit">Upload ${platform} credential</button></form>
+${credentialForm(`/api/apps/${id}/credentials`, platform, `${csrfField(s)}<input type="hidden" name="return_to" value="${e(back)}">`)}
 ${c.present ? buttonForm(s, `/api/apps/${id}/validate-store-credentials`, 'Run the green-check', { returnTo: back, fields: { platform } }) : ''}
 ${c.passed && v.validation_path !== 'store-direct' ? buttonForm(s, `/api/apps/${id}/activate-store-direct`, `Switch ${platform} to store-direct`, { returnTo: back, fields: { platform } }) : ''}
 </fieldset>`;

@@ -6,6 +6,7 @@
 import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import { signInDashboard, sessionCall, type DashboardSession } from '../helpers/dashboard.js';
+import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { startGoogleStub, type GoogleStub } from '../stubs/google-api.js';
 
@@ -86,4 +87,29 @@ test.serial('an Android service account uploaded from the page passes the green-
   const setup = await sessionCall(h().baseUrl, session, 'GET', `/api/apps/${seed.app_id}/setup`);
   t.like(setup.body.validation.android, { validation_path: 'store-direct', ready: true, store_credential: { passed: true } });
   t.false(JSON.stringify(setup.body).includes('PRIVATE KEY'));
+});
+
+test.serial("the agent's signed credential link shows the upload form; the human's multipart upload is stored once", async (t) => {
+  const link = await request(h().baseUrl, 'POST', `/api/agent/apps/${seed.app_id}/credential-setup-link`, { token: seed.agent_key, body: { platform: 'ios' } });
+  t.is(link.status, 200, link.text);
+  const path = (link.body.url as string).slice(h().config.DASHBOARD_URL.length - '/dashboard'.length);
+  const page = await fetch(`${h().baseUrl}${path}`);
+  const html = await page.text();
+  t.regex(html, /enctype="multipart\/form-data"/);
+  t.regex(html, /<label for="ios-file">App Store Connect key \(\.p8\)<\/label>/);
+  const send = async (fields: Record<string, string>) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    form.set('file', new Blob([p8()], { type: 'application/octet-stream' }), 'AuthKey.p8');
+    const res = await fetch(`${h().baseUrl}${path}`, { method: 'POST', body: form });
+    return { status: res.status, text: await res.text() };
+  };
+  const bad = await send({ ...IOS, bundle_id: 'nope' });
+  t.is(bad.status, 422);
+  t.regex(bad.text, /bundle_id: A bundle id/);
+  const ok = await send({ ...IOS, key_id: 'ZZZZZ12345' });
+  t.is(ok.status, 200, ok.text);
+  t.regex(ok.text, /Credential stored/);
+  t.is((await h().db('store_credentials').where({ app_id: seed.app_id, platform: 'ios' }).first('key_id')).key_id, 'ZZZZZ12345');
+  t.is((await send(IOS)).status, 410, 'the link works once');
 });
