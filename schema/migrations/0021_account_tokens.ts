@@ -21,6 +21,9 @@ export async function up(knex: Knex): Promise<void> {
     t.check("purpose <> 'invite' or (org_id is not null and role is not null)", [], 'account_tokens_invite_check');
     t.check("purpose = 'invite' or user_id is not null", [], 'account_tokens_user_check');
   });
+  // Sign-in now needs a verified email. Users from before (the demo seed, operators) never had a way to verify,
+  // so they count as verified: an existing `.svc` keeps its printed demo login working.
+  await knex('users').whereNull('email_verified_at').update({ email_verified_at: knex.ref('created_at') });
 }
 
 export async function down(knex: Knex): Promise<void> {
