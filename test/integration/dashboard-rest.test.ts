@@ -102,3 +102,23 @@ test('the pages read and change their organization only: list, setup, create, re
   const audit = await h().db('audit_log').where({ actor_type: 'user', action: 'dashboard.regenerate_purchase_api_key' }).first();
   t.truthy(audit);
 });
+
+test('the setup page renders server-side in one request, with every checklist step labelled', async (t) => {
+  const times: number[] = [];
+  let html = '';
+  for (let i = 0; i < 15; i++) {
+    const started = performance.now();
+    const res = await session.browser.fetch(`${h().baseUrl}/dashboard/apps/${seed.app_id}`);
+    times.push(performance.now() - started);
+    t.is(res.status, 200);
+    html = res.text;
+  }
+  times.sort((a, b) => a - b);
+  t.log(`setup page: p50 ${times[7]!.toFixed(1)} ms, max ${times[14]!.toFixed(1)} ms over 15 renders`);
+  t.true(times[7]! < 1000);
+  t.is((html.match(/<tr data-step="/g) ?? []).length, 8);
+  for (const id of [...html.matchAll(/<input id="([^"]+)"/g)].map((m) => m[1]!)) t.true(html.includes(`<label for="${id}">`), `input ${id} has a label`);
+  t.false(html.includes('<script'), 'no JavaScript needed');
+  const other404 = await session.browser.fetch(`${h().baseUrl}/dashboard/apps/${other.app_id}`);
+  t.is(other404.status, 404);
+});
