@@ -143,7 +143,7 @@ export const ID_PREFIXES = Object.freeze({
   creatorCode: 'cc', invitation: 'inv', click: 'clk', install: 'ins', identify: 'idf', sdkEvent: 'sev',
   freeAccessCode: 'fac', freeAccessGrant: 'fag', freeAccessRedemption: 'frd', purchaseEvent: 'pev',
   conversion: 'cnv', commission: 'com', bonusRule: 'bnr', bonusAward: 'bna', asset: 'ast', agentKey: 'akey',
-  oauthGrant: 'ogr', audit: 'aud', emailOutbox: 'obx',
+  oauthGrant: 'ogr', audit: 'aud', emailOutbox: 'obx', accountToken: 'atk',
 } as const);
 
 // ---- tenancy --------------------------------------------------------------------------------------------
