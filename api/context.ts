@@ -29,6 +29,8 @@ export interface RequestState {
   log?: Logger;
   principal?: Principal;
   credentialPresented?: boolean;
+  /** A multipart upload whose route checks the CSRF field after parsing (api/auth/csrf.ts). */
+  csrfDeferred?: boolean;
   body?: unknown;
   rawBody?: Buffer;
   /** Set (instead of answering 400) on routes that authenticate before reading the body. */

@@ -28,7 +28,7 @@ export async function seedDemoAccount(db: Knex, urls: { baseUrl: string; dashboa
   const email = `demo+${tag}@example.com`;
   const passwordHash = await hashPassword(password);
   return db.transaction(async (trx) => {
-    const user = await createUser(trx, { email, passwordHash, name: 'Demo Developer' });
+    const user = await createUser(trx, { email, passwordHash, name: 'Demo Developer', emailVerified: true });
     const org = await createOrganization(trx, { name: `Demo Org ${tag}`, createdByUserId: user.id });
     await addMembership(trx, org.id, user.id, 'owner');
     const app = await createApp(trx, {

@@ -40,3 +40,17 @@ export async function touchAgentKey(db: Knex, id: string): Promise<void> {
     .whereRaw("(last_used_at is null or last_used_at < now() - interval '1 minute')")
     .update({ last_used_at: db.fn.now() });
 }
+
+export interface AgentKeyListItem { id: string; name: string; key_prefix: string; scopes: string[]; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }
+
+export async function listAgentKeys(db: Knex, orgIds: readonly string[]): Promise<(AgentKeyListItem & { org_id: string })[]> {
+  if (orgIds.length === 0) return [];
+  return db('agent_keys').whereIn('org_id', orgIds).orderBy('created_at', 'desc')
+    .select<(AgentKeyListItem & { org_id: string })[]>('id', 'org_id', 'name', 'key_prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at');
+}
+
+/** Revokes a live key of one of these organizations; false when there is none (unknown, other org, already revoked). */
+export async function revokeAgentKeyInOrgs(db: Knex, id: string, orgIds: readonly string[]): Promise<boolean> {
+  if (orgIds.length === 0) return false;
+  return (await db('agent_keys').where('id', id).whereIn('org_id', orgIds).whereNull('revoked_at').update({ revoked_at: db.fn.now() })) === 1;
+}

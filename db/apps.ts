@@ -129,6 +129,13 @@ export async function rotateWebhookSecret(db: Knex, appId: string): Promise<stri
   return updated === 1 ? secret : undefined;
 }
 
+/** A new server-side purchase API key (`it_srv_`) replaces the old one at once; returned once, stored as a digest. */
+export async function rotatePurchaseApiKey(db: Knex, appId: string): Promise<string | undefined> {
+  const key = generateToken(PURCHASE_API_KEY_PREFIX);
+  const updated = await db('apps').where('id', appId).update({ purchase_api_key_hash: hashToken(key) });
+  return updated === 1 ? key : undefined;
+}
+
 /** The app holding a slug, whichever organization it belongs to (slugs are globally unique). */
 export async function findAppBySlug(db: Knex, slug: string): Promise<{ id: string; org_id: string; sdk_key: string } | undefined> {
   return db('apps').where('slug', slug).first<{ id: string; org_id: string; sdk_key: string } | undefined>('id', 'org_id', 'sdk_key');

@@ -3,11 +3,11 @@
 // today (UTC) spend the daily email budget.
 import type { Knex } from 'knex';
 
-export interface NewUser { email: string; passwordHash: string | null; name?: string | null }
+export interface NewUser { email: string; passwordHash: string | null; name?: string | null; emailVerified?: boolean }
 
 export async function createUser(db: Knex, user: NewUser): Promise<{ id: string; email: string }> {
   const [row] = await db('users')
-    .insert({ email: user.email, password_hash: user.passwordHash, name: user.name ?? null })
+    .insert({ email: user.email, password_hash: user.passwordHash, name: user.name ?? null, email_verified_at: user.emailVerified ? db.fn.now() : null })
     .returning<{ id: string; email: string }[]>(['id', 'email']);
   return row!;
 }

@@ -1,11 +1,12 @@
-// Dashboard users as sign-in sees them (creation lives with organizations in db/organizations.ts).
+// Dashboard users as sign-in and account pages see them (creation lives with organizations in db/organizations.ts).
 import type { Knex } from 'knex';
+import type { MembershipRole } from '../schema/types.js';
 
-export interface LoginUser { id: string; email: string; password_hash: string | null; name: string | null }
+export interface LoginUser { id: string; email: string; password_hash: string | null; name: string | null; email_verified_at: Date | null }
 
 export async function findUserByEmail(db: Knex, email: string): Promise<LoginUser | undefined> {
   return db('users').whereRaw('lower(email) = lower(?)', [email])
-    .first<LoginUser | undefined>('id', 'email', 'password_hash', 'name');
+    .first<LoginUser | undefined>('id', 'email', 'password_hash', 'name', 'email_verified_at');
 }
 
 export async function findUser(db: Knex, id: string): Promise<{ id: string; email: string; name: string | null } | undefined> {
@@ -14,4 +15,26 @@ export async function findUser(db: Knex, id: string): Promise<{ id: string; emai
 
 export async function recordLogin(db: Knex, userId: string): Promise<void> {
   await db('users').where('id', userId).update({ last_login_at: db.fn.now() });
+}
+
+export async function markEmailVerified(db: Knex, userId: string): Promise<void> {
+  await db('users').where('id', userId).whereNull('email_verified_at').update({ email_verified_at: db.fn.now() });
+}
+
+/** A new password ends every session of the user (a reset is how a stolen session is shut out). */
+export async function setPassword(db: Knex, userId: string, passwordHash: string): Promise<void> {
+  await db('users').where('id', userId).update({ password_hash: passwordHash });
+  await db('sessions').where('user_id', userId).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+}
+
+export interface Member { user_id: string; email: string; name: string | null; role: MembershipRole; created_at: Date }
+
+export async function listMembers(db: Knex, orgId: string): Promise<Member[]> {
+  return db('memberships as m').join('users as u', 'u.id', 'm.user_id').where('m.org_id', orgId).orderBy('m.created_at')
+    .select<Member[]>('m.user_id', 'u.email', 'u.name', 'm.role', 'm.created_at');
+}
+
+export async function roleIn(db: Knex, orgId: string, userId: string): Promise<MembershipRole | undefined> {
+  const row = await db('memberships').where({ org_id: orgId, user_id: userId }).first<{ role: MembershipRole } | undefined>('role');
+  return row?.role;
 }

@@ -24,6 +24,8 @@ export interface Page {
   connectSrc?: string;
   /** Where forms may post: none by default; sign-in uses 'self'; consent lifts it (the answer redirects to the client). */
   formAction?: string | null;
+  /** Wide layout with a navigation header (the signed-in dashboard pages; api/dashboard/layout.ts). */
+  wide?: boolean;
 }
 
 const STYLE = `
@@ -36,7 +38,16 @@ const STYLE = `
   input{width:100%;padding:.6rem;border:1px solid #c7c7cc;border-radius:8px;font:inherit}
   button{margin-top:1.25rem;width:100%;padding:.75rem;border:0;border-radius:8px;background:#0071e3;color:#fff;font:600 1rem system-ui,sans-serif;cursor:pointer}
   button[disabled]{opacity:.6;cursor:default}
-  .error{color:#b00020} [hidden]{display:none}`;
+  .error{color:#b00020} [hidden]{display:none}
+  main.wide{max-width:64rem;margin:1.5rem auto} h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+  nav.top{display:flex;gap:1rem;flex-wrap:wrap;align-items:center;border-bottom:1px solid #e5e5ea;padding-bottom:.75rem;margin-bottom:1rem}
+  nav.top form{margin:0 0 0 auto} nav.top button{margin:0;width:auto;padding:.4rem .8rem}
+  main.wide button{width:auto;padding:.5rem 1rem;margin-top:.5rem} main.wide input,main.wide select{width:auto;min-width:16rem}
+  main.wide input[type=checkbox]{min-width:0;width:auto}
+  table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
+  .done{color:#1e7a34;font-weight:600} .open{color:#b25000;font-weight:600} .secret{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff7d6;padding:.5rem;border-radius:6px;word-break:break-all}
+  code{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all} .notice{background:#eef6ff;padding:.5rem .75rem;border-radius:8px}
+  fieldset{border:1px solid #e5e5ea;border-radius:8px;margin:.75rem 0}`;
 
 export function renderPage(page: Page, nonce: string): string {
   const script = page.script ? `\n<script nonce="${escapeHtml(nonce)}">${page.script}</script>` : '';
@@ -50,7 +61,7 @@ export function renderPage(page: Page, nonce: string): string {
 <style nonce="${escapeHtml(nonce)}">${STYLE}</style>
 </head>
 <body>
-<main>
+<main${page.wide ? ' class="wide"' : ''}>
 ${page.body}
 </main>${script}
 </body>

@@ -148,7 +148,7 @@ export const ID_PREFIXES = Object.freeze({
   creatorCode: 'cc', invitation: 'inv', click: 'clk', install: 'ins', identify: 'idf', sdkEvent: 'sev',
   freeAccessCode: 'fac', freeAccessGrant: 'fag', freeAccessRedemption: 'frd', purchaseEvent: 'pev',
   conversion: 'cnv', commission: 'com', bonusRule: 'bnr', bonusAward: 'bna', asset: 'ast', agentKey: 'akey',
-  oauthGrant: 'ogr', audit: 'aud', emailOutbox: 'obx',
+  oauthGrant: 'ogr', audit: 'aud', emailOutbox: 'obx', accountToken: 'atk',
 } as const);
 
 // ---- tenancy --------------------------------------------------------------------------------------------
@@ -457,4 +457,12 @@ export interface TableRows {
   play_voided_cursors: PlayVoidedCursorRow; play_voided_purchases: PlayVoidedPurchaseRow;
   payout_runs: PayoutRunRow; payouts: PayoutRow; clawbacks: ClawbackRow;
   auto_recharge_setups: AutoRechargeSetupRow;
+}
+
+// ---- dashboard accounts (migration 0021) ----------------------------------------------------------------------
+export type AccountTokenPurpose = 'verify_email' | 'reset_password' | 'invite';
+export interface AccountTokenRow {
+  id: string; purpose: AccountTokenPurpose; token_hash: string; user_id: string | null; email: string;
+  org_id: string | null; role: MembershipRole | null; created_by_user_id: string | null; created_at: Date;
+  expires_at: Date; used_at: Date | null;
 }

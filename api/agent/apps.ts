@@ -2,7 +2,7 @@
 import { findApp, listAppsInOrgs, type AgentAppRow } from '../../db/apps.js';
 import type { AppContext } from '../context.js';
 import { appI18nView } from './localize.js';
-import { agentOf, visibleTo } from './principal.js';
+import { orgIdsOf, visibleTo } from './principal.js';
 
 export function appView(ctx: AppContext, a: AgentAppRow) {
   const { name_i18n: _n, description_i18n: _d, tagline_i18n: _t, i18n_meta: _m, ...rest } = a;
@@ -13,7 +13,7 @@ export function appView(ctx: AppContext, a: AgentAppRow) {
 }
 
 export async function listAppsHandler(ctx: AppContext): Promise<void> {
-  const apps = await listAppsInOrgs(ctx.deps.db, agentOf(ctx).orgIds);
+  const apps = await listAppsInOrgs(ctx.deps.db, orgIdsOf(ctx));
   ctx.body = { apps: apps.map((a) => appView(ctx, a)), count: apps.length };
 }
 

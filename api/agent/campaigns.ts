@@ -2,7 +2,7 @@
 import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import type { AppContext } from '../context.js';
 import { campaignI18nView } from './localize.js';
-import { agentOf, visibleTo } from './principal.js';
+import { orgIdsOf, visibleTo } from './principal.js';
 
 export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
   const { i18n: _i18n, ...rest } = c;
@@ -11,7 +11,7 @@ export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
 
 export async function listCampaignsHandler(ctx: AppContext): Promise<void> {
   const filter = { appId: typeof ctx.query.app_id === 'string' ? ctx.query.app_id : undefined, status: typeof ctx.query.status === 'string' ? ctx.query.status : undefined };
-  const campaigns = await listCampaignsInOrgs(ctx.deps.db, agentOf(ctx).orgIds, filter);
+  const campaigns = await listCampaignsInOrgs(ctx.deps.db, orgIdsOf(ctx), filter);
   ctx.body = { campaigns: campaigns.map((c) => campaignView(ctx, c)), count: campaigns.length };
 }
 

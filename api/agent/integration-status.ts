@@ -1,7 +1,7 @@
 // GET /api/agent/apps/{app_id}/integration-status: the spec's 8-step checklist (decided in lib/integration-checklist.ts),
 // whether the app is live, the next action per open step, the production attributed conversion count and the
 // health of each active campaign.
-import { findApp } from '../../db/apps.js';
+import { findApp, type AgentAppRow } from '../../db/apps.js';
 import { listCampaignHealth, readIntegrationFacts, type CampaignHealthRow } from '../../db/integration.js';
 import { evaluateChecklist } from '../../lib/integration-checklist.js';
 import { NotFoundError } from '../../lib/errors.js';
@@ -10,11 +10,15 @@ import { appView } from './apps.js';
 import { visibleTo } from './principal.js';
 
 export async function integrationStatusHandler(ctx: AppContext): Promise<void> {
-  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  ctx.body = await integrationStatusOf(ctx, visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App'));
+}
+
+/** The answer for an app the caller may see (also the dashboard's setup page: one computation for both). */
+export async function integrationStatusOf(ctx: AppContext, app: AgentAppRow) {
   const [facts, campaigns] = await Promise.all([readIntegrationFacts(ctx.deps.db, app.id), listCampaignHealth(ctx.deps.db, app.id)]);
   if (!facts) throw new NotFoundError('App not found');
   const { live, checklist, next_actions } = evaluateChecklist(facts, appView(ctx, app).webhook_url);
-  ctx.body = {
+  return {
     app_id: app.id,
     live,
     checklist,

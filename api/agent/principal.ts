@@ -1,4 +1,6 @@
-// The agent principal of a request (the surface guard admitted only agents) and tenancy helpers.
+// The agent principal of a request (the surface guard admitted only agents) and tenancy helpers. The dashboard REST
+// (api/dashboard/rest.ts) runs several of the same handlers for a signed-in user: `visibleTo` and `orgIdsOf` work
+// for both principals, so the two surfaces apply one organization rule.
 import { NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import type { AgentPrincipal } from '../../lib/principal.js';
 import { assertOrgAccess } from '../auth/guard.js';
@@ -10,9 +12,17 @@ export function agentOf(ctx: AppContext): AgentPrincipal {
   return p;
 }
 
+/** The organizations of the caller: an agent's grant, or a signed-in user's memberships. */
+export function orgIdsOf(ctx: AppContext): string[] {
+  const p = ctx.state.principal;
+  if (p?.kind !== 'agent' && p?.kind !== 'user') throw new UnauthorizedError();
+  return p.orgIds;
+}
+
 /** The row when it exists in a granted organization; 404 otherwise (never 403: ids cannot be probed). */
 export function visibleTo<T extends { org_id: string }>(ctx: AppContext, row: T | undefined, what: string): T {
   if (!row) throw new NotFoundError(`${what} not found`);
-  assertOrgAccess(agentOf(ctx), row.org_id, `${what} not found`);
+  orgIdsOf(ctx);
+  assertOrgAccess(ctx.state.principal, row.org_id, `${what} not found`);
   return row;
 }

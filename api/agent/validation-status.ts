@@ -3,7 +3,7 @@
 // credential's check (status, time, attempts, last error; never the secret or its ciphertext), whether the provider
 // webhook is connected, and today's (UTC) rejected webhook calls by reason. The credential check shown is the latest
 // green-check's outcome (written by the credential-check workflow).
-import { findApp } from '../../db/apps.js';
+import { findApp, type AgentAppRow } from '../../db/apps.js';
 import { listRejectedWebhooksToday } from '../../db/rejected-webhooks.js';
 import { listCredentialChecks, type CredentialCheckRow } from '../../db/store-credentials.js';
 import type { AppContext } from '../context.js';
@@ -19,7 +19,11 @@ const credentialView = (c: CredentialCheckRow | undefined) => (c
   : { present: false, check_status: null, passed: false, retryable: false, checked_at: null, check_attempts: 0, last_error: null, environment: null, uploaded_at: null });
 
 export async function validationStatusHandler(ctx: AppContext): Promise<void> {
-  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  ctx.body = await validationStatusOf(ctx, visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App'));
+}
+
+/** The answer for an app the caller may see (also the dashboard's setup page). */
+export async function validationStatusOf(ctx: AppContext, app: AgentAppRow) {
   const [credentials, rejected] = await Promise.all([listCredentialChecks(ctx.deps.db, app.id), listRejectedWebhooksToday(ctx.deps.db, app.id)]);
   const byPlatform = new Map(credentials.map((c) => [c.platform, c]));
   const platforms = Object.fromEntries(PLATFORMS.map((platform) => {
@@ -33,7 +37,7 @@ export async function validationStatusHandler(ctx: AppContext): Promise<void> {
     }];
   }));
   const byReason = Object.fromEntries(rejected.map((r) => [r.reason, Number(r.count)]));
-  ctx.body = {
+  return {
     app_id: app.id,
     platforms,
     webhook: {

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { agentOf } from './principal.js';
 
 /** An SDK that initialized within a day counts as fresh (apps are launched daily by someone). */
-const FRESH_SECONDS = 24 * 3600;
+export const FRESH_SECONDS = 24 * 3600;
 
 async function identity(ctx: AppContext) {
   const agent = agentOf(ctx);

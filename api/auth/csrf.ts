@@ -30,21 +30,36 @@ export function presentedCsrf(ctx: AppContext): unknown {
   return body && typeof body === 'object' && !Array.isArray(body) ? body.csrf : undefined;
 }
 
-/** Paths that check their own token (the login form: no session yet). */
-const OWN_CHECK = new Set(['/dashboard/login']);
+/** Paths that check their own token (forms shown before sign-in: no session yet; api/dashboard/session.ts). */
+const OWN_CHECK = new Set(['/dashboard/login', '/dashboard/signup', '/dashboard/password-reset', '/dashboard/verify-email']);
+const OWN_CHECK_PREFIXES = ['/dashboard/password-reset/', '/dashboard/invite/'];
 /**
  * Pages that act on a capability in the request itself, never on the session: the signed links (their signature and
  * single use) and a started top-up (its confirmation token). A signed-in browser posting them needs no session token.
  */
 const CAPABILITY_PREFIXES = ['/dashboard/links/', '/dashboard/topups/'];
 
-export const csrfGuard: Middleware = async (ctx, next) => {
-  if (SAFE.has(ctx.method) || OWN_CHECK.has(ctx.path) || CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
+/**
+ * Upload routes read their multipart body themselves (api/middleware/multipart.ts), so the `csrf` field is only
+ * known after parsing: these routes call `checkSessionCsrf` with it. Any other multipart request must send the
+ * header (a cross-site form cannot), so a forged multipart post never reaches a state-changing route unchecked.
+ */
+const MULTIPART_SELF_CHECKED = /^\/api\/apps\/[^/]+\/credentials$/;
+
+/** 403 unless `presented` is this session's token (a no-op for bearer callers, who need none). */
+export function checkSessionCsrf(ctx: AppContext, presented: unknown): void {
   const cookie = parseBearer(ctx.get('authorization')) ? undefined : ctx.cookies.get(SESSION_COOKIE);
-  if (cookie && ctx.state.principal?.kind === 'user') {
-    if (!csrfMatches(csrfKeyOf(ctx), `session:${hashToken(cookie)}`, presentedCsrf(ctx))) {
-      throw new ForbiddenError('Missing or invalid CSRF token: send the token of this session as `X-CSRF-Token` (or the `csrf` form field).');
-    }
+  if (cookie && ctx.state.principal?.kind === 'user' && !csrfMatches(csrfKeyOf(ctx), `session:${hashToken(cookie)}`, presented)) {
+    throw new ForbiddenError('Missing or invalid CSRF token: send the token of this session as `X-CSRF-Token` (or the `csrf` form field).');
   }
+}
+
+export const csrfGuard: Middleware = async (ctx, next) => {
+  if (SAFE.has(ctx.method) || OWN_CHECK.has(ctx.path) || OWN_CHECK_PREFIXES.some((p) => ctx.path.startsWith(p)) || CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
+  if (ctx.is('multipart/form-data') && MULTIPART_SELF_CHECKED.test(ctx.path) && !ctx.get('x-csrf-token')) {
+    ctx.state.csrfDeferred = true;
+    return next();
+  }
+  checkSessionCsrf(ctx, presentedCsrf(ctx));
   return next();
 };

@@ -6,18 +6,20 @@
 // autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
 // never echoes the secret.
 import { Router } from '@koa/router';
-import { createPrivateKey } from 'node:crypto';
 import { spendSignedLink } from '../../db/signed-links.js';
-import { findApp, mergeAppleMeta, type AppleMetaPatch } from '../../db/apps.js';
+import { findApp, mergeAppleMeta } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
-import type { CredentialPlatform } from '../../schema/types.js';
-import { AppError, BadRequestError, UnavailableError, ValidationError, type FieldProblem } from '../../lib/errors.js';
+import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
+import { AppError, BadRequestError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { LinkPurpose } from '../../lib/signed-links.js';
 import type { AppContext, RequestState } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
 import { checkLink, refuse } from './link-check.js';
+import { credentialForm } from './credential-form.js';
+import { uploadBody } from './credential-upload.js';
+import { isFormPost } from './form-reply.js';
 
 const TITLES: Record<LinkPurpose, string> = {
   'wallet-topup': 'Top up your wallet',
@@ -34,102 +36,46 @@ async function showLinkPage(ctx: AppContext): Promise<void> {
   if (extra?.platform) lines.push(`<p>Platform: ${escapeHtml(extra.platform)}</p>`);
   if (extra?.platform === 'subprovider') lines.push("<p>Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service uses it to wire its webhook; it is stored encrypted and never shown again.</p>");
   lines.push(`<p>This link is valid until ${escapeHtml(new Date(exp * 1000).toISOString())} and works once.</p>`);
-  sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', body: lines.join('\n') });
+  // The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows.
+  if (purpose === 'credential-upload') lines.push(...(extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => credentialForm(ctx.originalUrl, p)));
+  sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', formAction: "'self'", body: lines.join('\n') });
 }
 
-// ---- credential upload -----------------------------------------------------------------------------------------
-
-const bad = (field: string, msg: string): FieldProblem => ({ loc: ['body', field], msg, type: 'value_error' });
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
-interface Parsed { platform: CredentialPlatform; secret: string; meta: Record<string, string | null>; appleMeta?: AppleMetaPatch }
-
-const PARSERS: Record<CredentialPlatform, (b: Record<string, unknown>) => Parsed> = {
-  ios: (b) => parseIos(b), android: (b) => parseAndroid(b), subprovider: (b) => parseSubprovider(b),
-};
-const isCredentialPlatform = (v: unknown): v is CredentialPlatform => typeof v === 'string' && Object.hasOwn(PARSERS, v);
-
-function parseIos(b: Record<string, unknown>): Parsed {
-  const problems: FieldProblem[] = [];
-  const keyId = str(b.key_id);
-  const issuerId = str(b.issuer_id);
-  const privateKey = str(b.private_key);
-  const bundleId = str(b.bundle_id);
-  const environment = str(b.environment)?.toLowerCase();
-  if (!keyId || !/^[A-Z0-9]{10}$/.test(keyId)) problems.push(bad('key_id', 'The 10-character key id from App Store Connect'));
-  if (!issuerId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(issuerId)) problems.push(bad('issuer_id', 'The issuer id (a UUID) from App Store Connect'));
-  if (!bundleId || !/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(bundleId)) problems.push(bad('bundle_id', 'A bundle id such as com.example.app'));
-  if (environment !== 'sandbox' && environment !== 'production') problems.push(bad('environment', "Either 'sandbox' or 'production'"));
-  const appleId = b.app_apple_id;
-  if (appleId !== undefined && !((typeof appleId === 'string' || typeof appleId === 'number') && /^\d{1,20}$/.test(String(appleId)))) problems.push(bad('app_apple_id', 'The numeric Apple id of the app'));
-  if (!privateKey || !privateKey.includes('-----BEGIN PRIVATE KEY-----')) {
-    problems.push(bad('private_key', 'The .p8 key as PEM text (-----BEGIN PRIVATE KEY----- ...)'));
-  } else {
-    try {
-      const key = createPrivateKey(privateKey);
-      if (key.asymmetricKeyType !== 'ec') problems.push(bad('private_key', 'An App Store Connect key is an EC (P-256) key'));
-    } catch {
-      problems.push(bad('private_key', 'Not a readable PEM private key'));
-    }
-  }
-  if (problems.length > 0) throw new ValidationError(problems);
-  return {
-    platform: 'ios', secret: privateKey!,
-    meta: { key_id: keyId!, issuer_id: issuerId!, bundle_id: bundleId!, environment: environment!.toUpperCase() },
-    // The app's non-secret Apple settings follow the uploaded key (store-direct verification reads them).
-    appleMeta: { bundle_id: bundleId!, key_id: keyId!, issuer_id: issuerId!, ...(typeof appleId === 'string' || typeof appleId === 'number' ? { app_apple_id: String(appleId) } : {}) },
-  };
-}
-
-function parseAndroid(b: Record<string, unknown>): Parsed {
-  const problems: FieldProblem[] = [];
-  const packageName = str(b.package_name);
-  if (!packageName || !/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(packageName)) problems.push(bad('package_name', 'A package name such as com.example.app'));
-  let account: Record<string, unknown> | undefined;
-  const raw = b.service_account_json;
-  if (raw && typeof raw === 'object' && !Array.isArray(raw)) account = raw as Record<string, unknown>;
-  else if (typeof raw === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) account = parsed as Record<string, unknown>;
-    } catch { /* reported below */ }
-  }
-  if (!account || account.type !== 'service_account' || !str(account.client_email) || !str(account.private_key)) {
-    problems.push(bad('service_account_json', 'The service account JSON key (type service_account, client_email, private_key)'));
-  }
-  if (problems.length > 0) throw new ValidationError(problems);
-  return { platform: 'android', secret: JSON.stringify(account), meta: { package_name: packageName! } };
-}
-
-/** The subscription provider's secret REST key (`sk_...`; the public SDK keys have other prefixes). No live check here:
- * svc_setup_subprovider uses it and reports a refused key. */
-function parseSubprovider(b: Record<string, unknown>): Parsed {
-  const key = str(b.secret_api_key);
-  if (!key || !/^sk_[A-Za-z0-9_-]{8,200}$/.test(key)) {
-    const publicKey = key !== undefined && /^(appl|goog|amzn|strp|rcb|test)_/.test(key);
-    throw new ValidationError([bad('secret_api_key', publicKey
-      ? 'That is a public SDK key: paste the secret API key (sk_...) from the project\'s API keys page'
-      : "The subscription provider's secret API key: sk_ followed by 8 to 200 letters, digits, _ or -")]);
-  }
-  return { platform: 'subprovider', secret: key, meta: {} };
-}
-
+/** A form post from the link page answers a page (success or the refusal with its status); JSON callers get JSON. */
 async function uploadCredential(ctx: AppContext): Promise<void> {
+  if (!isFormPost(ctx)) return storeFromLink(ctx);
+  try {
+    await storeFromLink(ctx);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const detail = Array.isArray(err.detail) ? (err.detail as { loc: (string | number)[]; msg: string }[]).map((p) => `${String(p.loc.at(-1))}: ${p.msg}`).join('; ') : String(err.detail);
+    return refuse(ctx, err.status, `${detail} Go back to fix it; the link still works unless it says otherwise.`);
+  }
+  const body = ctx.body as { platform: string };
+  sendPage(ctx, 200, { title: 'Credential stored', lang: 'en', body: `<h1>Credential stored</h1><p>The ${escapeHtml(body.platform)} credential is stored encrypted and will not be shown again. Your agent (or the setup page) can now run the green-check. You can close this page.</p>` });
+}
+
+async function storeFromLink(ctx: AppContext): Promise<void> {
   if (ctx.params.purpose !== 'credential-upload') throw new AppError(405, 'Only the credential-upload link takes POST.');
   const checked = await checkLink(ctx);
   if (!checked.ok) throw new AppError(checked.status, checked.message);
   const { claims } = checked;
   const box = ctx.secretBox;
   if (!box) throw new UnavailableError('Credential storage needs SVC_MASTER_KEY to be configured.');
-  if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
-  const body = ctx.state.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Send a JSON object.');
-  const b = body as Record<string, unknown>;
+  let b: Record<string, unknown>;
+  if (ctx.is('multipart/form-data')) {
+    b = await uploadBody(ctx);
+  } else {
+    if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
+    const body = ctx.state.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Send a JSON object.');
+    b = body as Record<string, unknown>;
+  }
   if (!isCredentialPlatform(b.platform)) throw new ValidationError([bad('platform', "One of 'ios', 'android', 'subprovider'")]);
   if (claims.extra?.platform && claims.extra.platform !== b.platform) {
     throw new ValidationError([bad('platform', `This link is for ${claims.extra.platform} credentials`)]);
   }
-  const parsed = PARSERS[b.platform](b);
+  const parsed = CREDENTIAL_PARSERS[b.platform](b);
   const app = claims.app ? await findApp(ctx.deps.db, claims.app) : undefined;
   if (!app || app.org_id !== claims.org) throw new AppError(410, 'The app of this link no longer exists.');
   const stored = await ctx.deps.db.transaction(async (trx) => {

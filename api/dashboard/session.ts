@@ -38,7 +38,8 @@ export function signInUrl(returnTo: string): string {
   return `${LOGIN_PATH}?return_to=${encodeURIComponent(returnTo)}`;
 }
 
-function loginCsrf(ctx: AppContext): string {
+/** A token for forms shown before sign-in (sign-in, sign-up, password reset, invitations), bound to a pre-session cookie. */
+export function loginCsrf(ctx: AppContext): string {
   let binding = ctx.cookies.get(LOGIN_CSRF_COOKIE);
   if (!binding || !/^[A-Za-z0-9_-]{16,64}$/.test(binding)) {
     binding = randomBytes(18).toString('base64url');
@@ -61,6 +62,7 @@ function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: 
       '<p><label>Password<br><input type="password" name="password" autocomplete="current-password" required></label></p>',
       '<p><button type="submit">Sign in</button></p>',
       '</form>',
+      '<p class="muted"><a href="/dashboard/signup">Create an account</a> · <a href="/dashboard/password-reset">Forgot your password?</a></p>',
     ].join('\n'),
   });
 }
@@ -71,17 +73,22 @@ async function showLogin(ctx: AppContext): Promise<void> {
   renderLogin(ctx, 200, returnTo);
 }
 
-const field = (body: unknown, name: string): string => {
+export const field = (body: unknown, name: string): string => {
   const v = (body as Record<string, unknown> | undefined)?.[name];
   return typeof v === 'string' ? v : '';
 };
 
+/** 403 unless the form carries the pre-session token of this browser. */
+export function checkLoginCsrf(ctx: AppContext): void {
+  const binding = ctx.cookies.get(LOGIN_CSRF_COOKIE);
+  if (!binding || !csrfMatches(csrfKeyOf(ctx), `login:${binding}`, field(ctx.state.body, 'csrf'))) {
+    throw new ForbiddenError('Missing or invalid CSRF token: reload the page and try again.');
+  }
+}
+
 async function submitLogin(ctx: AppContext): Promise<void> {
   const body = ctx.state.body;
-  const binding = ctx.cookies.get(LOGIN_CSRF_COOKIE);
-  if (!binding || !csrfMatches(csrfKeyOf(ctx), `login:${binding}`, field(body, 'csrf'))) {
-    throw new ForbiddenError('Missing or invalid CSRF token: reload the sign-in page and try again.');
-  }
+  checkLoginCsrf(ctx);
   const returnTo = safeReturnTo(field(body, 'return_to'));
   const email = field(body, 'email').trim().slice(0, 320);
   const password = field(body, 'password');
@@ -92,6 +99,8 @@ async function submitLogin(ctx: AppContext): Promise<void> {
   const user = email && password ? await findUserByEmail(ctx.deps.db, email) : undefined;
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !user.password_hash || !ok) return renderLogin(ctx, 401, returnTo, 'Email or password is wrong.', email);
+  // Accounts from sign-up sign in once their email is verified (the link in the verification email).
+  if (!user.email_verified_at) return renderLogin(ctx, 403, returnTo, 'Verify your email first: open the link we sent you (or ask for a new one at /dashboard/verify-email).', email);
   const token = generateToken(SESSION_TOKEN_PREFIX);
   await createSession(ctx.deps.db, {
     userId: user.id, tokenHash: hashToken(token), ip: ctx.state.clientIp ?? null, userAgent: ctx.get('user-agent') || null,
@@ -123,26 +132,8 @@ async function sessionInfo(ctx: AppContext): Promise<void> {
   ctx.body = { user_id: principal.userId, email: user?.email ?? null, org_ids: principal.orgIds, csrf_token: sessionCsrf(ctx, cookie) };
 }
 
-async function home(ctx: AppContext): Promise<void> {
-  const principal = ctx.state.principal;
-  const cookie = ctx.cookies.get(SESSION_COOKIE);
-  if (principal?.kind !== 'user' || !cookie) return ctx.redirect(signInUrl('/dashboard'));
-  const user = await findUser(ctx.deps.db, principal.userId);
-  sendPage(ctx, 200, {
-    title: 'Dashboard', lang: 'en', formAction: "'self'",
-    body: [
-      '<h1>Dashboard</h1>',
-      `<p>Signed in as ${escapeHtml(user?.email ?? principal.userId)}.</p>`,
-      '<form method="post" action="/dashboard/logout">',
-      `<input type="hidden" name="csrf" value="${escapeHtml(sessionCsrf(ctx, cookie))}">`,
-      '<button type="submit">Sign out</button></form>',
-    ].join('\n'),
-  });
-}
-
 export function sessionRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard', home);
   router.get(LOGIN_PATH, showLogin);
   router.post(LOGIN_PATH, submitLogin);
   router.post('/dashboard/logout', logout);

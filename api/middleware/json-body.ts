@@ -1,6 +1,6 @@
 // Reads a JSON body for methods that carry one. Not JSON (or not an object/array) is 400; too large is 413.
 // Content-Type is not trusted: SDKs in the wild send JSON as text/plain, so every body is parsed as JSON, except
-// the url-encoded forms of the dashboard's pages.
+// the url-encoded forms of the dashboard's pages and multipart uploads.
 import { BadRequestError, AppError, ValidationError } from '../../lib/errors.js';
 import { findUnstorable } from '../../lib/storable.js';
 import type { Middleware } from '../context.js';
@@ -12,8 +12,13 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The authorization server (api/oauth) reads its own bodies (form-encoded, as OAuth requires). */
 export const OWN_BODY_PREFIX = '/oauth/';
 
+/** Where the dashboard's forms post: its pages and its REST (api/dashboard/rest.ts). */
+const FORM_PREFIXES = ['/dashboard/', '/api/apps', '/api/campaigns', '/api/grants'];
+
 export const jsonBody: Middleware = async (ctx, next) => {
   if (!WITH_BODY.has(ctx.method) || ctx.path.startsWith(OWN_BODY_PREFIX)) return next();
+  // Uploads are streamed by the route that takes them, under its own limits (api/middleware/multipart.ts).
+  if (ctx.is('multipart/form-data')) return next();
   const raw = await readRaw(ctx.req);
   ctx.state.rawBody = raw;
   if (raw.length === 0) {
@@ -22,7 +27,7 @@ export const jsonBody: Middleware = async (ctx, next) => {
   }
   // The dashboard's server-rendered forms post form-encoded fields (the last value wins; repeated names, like
   // ticked checkboxes, become arrays).
-  if (ctx.path.startsWith('/dashboard/') && ctx.is('application/x-www-form-urlencoded')) {
+  if (FORM_PREFIXES.some((p) => ctx.path.startsWith(p)) && ctx.is('application/x-www-form-urlencoded')) {
     const form: Record<string, string | string[]> = {};
     for (const [k, v] of new URLSearchParams(raw.toString('utf8'))) {
       const prev = form[k];

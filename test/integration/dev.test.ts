@@ -73,6 +73,7 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     const signedIn = await browser.follow(formAction(loginPage.text, loginPage.url), undefined, { form: { csrf: inputValue(loginPage.text, 'csrf')!, return_to: inputValue(loginPage.text, 'return_to')!, email: email!, password: password! } });
     t.is(signedIn.status, 200);
     t.true(signedIn.text.includes(email!));
+    t.regex(signedIn.text, /<a href="\/dashboard\/apps\/app_\w+">Demo App /, 'the demo user lands on a populated dashboard');
     const metadata = await fetch(`${api}/.well-known/oauth-authorization-server`);
     t.is(((await metadata.json()) as { issuer: string }).issuer, `${api}/oauth`);
 

@@ -1,0 +1,25 @@
+// The fields of a credential upload form, per kind: the setup page and the signed credential-upload link page both
+// render them and post multipart/form-data (api/dashboard/credential-upload.ts reads it under its limits).
+import { escapeHtml } from '../../lib/html.js';
+
+export function credentialFields(platform: string, idPrefix = platform): string {
+  const id = (name: string) => `${escapeHtml(idPrefix)}-${name}`;
+  if (platform === 'ios') {
+    return `<label for="${id('file')}">App Store Connect key (.p8)</label><input id="${id('file')}" type="file" name="file" accept=".p8" required>
+<label for="${id('key-id')}">Key id</label><input id="${id('key-id')}" name="key_id" required maxlength="10">
+<label for="${id('issuer')}">Issuer id</label><input id="${id('issuer')}" name="issuer_id" required>
+<label for="${id('bundle')}">Bundle id</label><input id="${id('bundle')}" name="bundle_id" required>
+<label for="${id('env')}">Environment</label><select id="${id('env')}" name="environment"><option>sandbox</option><option>production</option></select>`;
+  }
+  if (platform === 'android') {
+    return `<label for="${id('file')}">Service account key (.json)</label><input id="${id('file')}" type="file" name="file" accept=".json,application/json" required>
+<label for="${id('package')}">Package name</label><input id="${id('package')}" name="package_name" required>`;
+  }
+  return `<label for="${id('key')}">Secret API key (sk_...)</label><input id="${id('key')}" type="password" name="secret_api_key" autocomplete="off" required>`;
+}
+
+/** A complete upload form for one kind. `hidden` adds fields such as the CSRF token and `return_to`. */
+export function credentialForm(action: string, platform: string, hidden = ''): string {
+  return `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data">${hidden}<input type="hidden" name="platform" value="${escapeHtml(platform)}">
+${credentialFields(platform)}<button type="submit">Upload ${escapeHtml(platform)} credential</button></form>`;
+}
