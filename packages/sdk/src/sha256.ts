@@ -1,7 +1,8 @@
 // SHA-256 (FIPS 180-4), synchronous and dependency-free. Why not Web Crypto: it is async, needs a secure context
 // and is missing in React Native's Hermes. Why not @noble/hashes: it alone is 2.4 KB min+gz, 40% of the web
 // bundle's 6 KB budget; this is under 0.6 KB. It hashes dedup keys and account tokens, never secrets. Checked
-// against node:crypto and the FIPS vectors in test/unit/sdk-event-key.test.ts.
+// against node:crypto and the FIPS vectors in test/unit/sdk-event-key.test.ts; test/unit/sdk-sha256-constants.test.ts
+// proves the computed constants do not depend on the last bits of an engine's Math.cbrt.
 
 let K: number[] | undefined;
 const H0: number[] = [];
