@@ -38,7 +38,11 @@ function row(name: string, load: LoadResult, events: number, check: { ok: boolea
 
 /** API and worker processes against one database and one Temporal, on a task queue of their own. */
 async function startPipeline(databaseUrl: string, temporalAddress: string, copies: number): Promise<{ apis: BenchServer[]; stop(): Promise<void> }> {
-  const env = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_POOL_MAX: '20', WORKER_METRICS_PORT: '0' };
+  // Several APIs share their rate-limit windows through Redis, as in production (REDIS_URL when set).
+  const env = {
+    DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn', NODE_ENV: 'production',
+    DATABASE_POOL_MAX: '20', WORKER_METRICS_PORT: '0', ...(copies > 1 && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  };
   const workers = await Promise.all(Array.from({ length: copies }, () => startServer('bin/svc.js', ['worker'], env, null)));
   const apis = await Promise.all(Array.from({ length: copies }, () => startServer('bin/svc.js', ['api'], env)));
   return { apis, stop: async () => { await Promise.all(apis.map((a) => a.stop())); await Promise.all(workers.map((w) => w.stop())); } };
@@ -116,7 +120,7 @@ export async function runWebhookBench(): Promise<WebhookBench> {
         if (SHAPES.has('scale-out')) {
           const two = await startPipeline(database.url, temporal.address, 2);
           try {
-            runs.push(await closedPipeline('scale-out: 2 API + 2 worker processes, one PostgreSQL and Temporal', database.url, two.apis));
+            runs.push(await closedPipeline(`scale-out: 2 API + 2 worker processes, one PostgreSQL and Temporal${process.env.REDIS_URL ? ' and Redis' : ''}`, database.url, two.apis));
           } finally {
             await two.stop();
           }
