@@ -24,3 +24,10 @@ export async function findPayoutRun(db: Knex, orgId: string, runId: string): Pro
   const run = await db('payout_runs').where({ id: runId, org_id: orgId }).first<PayoutRunRow | undefined>();
   return run ? (await withPayouts(db, [run]))[0] : undefined;
 }
+
+/** Creator id -> name, for showing a dry run (which names creators by id). */
+export async function creatorNames(db: Knex, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db('creators').whereIn('id', ids).select<{ id: string; name: string }[]>('id', 'name');
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -10,7 +10,7 @@ import { Router } from '@koa/router';
 import { randomBytes } from 'node:crypto';
 import { appendAudit } from '../../db/audit-log.js';
 import { getCreatorMoneySummary } from '../../db/creator-balances.js';
-import { findPayoutRun, listPayoutRuns, type PayoutRunView } from '../../db/payout-history.js';
+import { creatorNames, findPayoutRun, listPayoutRuns, type PayoutRunView } from '../../db/payout-history.js';
 import { runPayouts, type CreatorPayout } from '../../db/payouts.js';
 import { ConflictError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
@@ -74,8 +74,9 @@ async function preview(ctx: AppContext): Promise<void> {
   const back = `<p><a href="${e(orgLink(s, '/dashboard/wallet'))}">Back to the wallet</a></p>`;
   if (dry.payouts.length === 0) return dashboardPage(ctx, s, 200, 'Payout preview', `<p role="status">Nothing is payable now: no creator would be paid.</p>${back}`);
   const n = dry.payouts.length;
+  const names = await creatorNames(ctx.deps.db, dry.payouts.map((p) => p.creator_id));
   dashboardPage(ctx, s, 200, 'Payout preview', `<p>Nothing has been paid yet. This is what run <code>${e(runId)}</code> would pay now:</p>
-${payoutTable(dry.payouts, `Preview of run ${runId}`)}
+${payoutTable(dry.payouts.map((p) => ({ ...p, creator_name: names.get(p.creator_id) ?? null })), `Preview of run ${runId}`)}
 <p>${formatUsd(dry.totals.net_micros + dry.totals.fees_micros)} leaves the wallet (commissions and platform fees; clawbacks netted stay in it). Submitting this form twice, or again after a reload, pays once.</p>
 <form method="post" action="${e(orgLink(s, '/dashboard/wallet/payouts/run'))}">${csrfField(s)}<input type="hidden" name="run_id" value="${e(runId)}">
 <button type="submit">Pay ${n} creator${n === 1 ? '' : 's'} ${e(formatUsd(dry.totals.net_micros))}</button></form>
