@@ -22,7 +22,7 @@ const signed = (micros: number) => (micros === 0 ? '' : `${micros > 0 ? '+' : 'â
 
 function ledgerTable(lines: LedgerLine[]): string {
   if (lines.length === 0) return '<p class="muted">No entries yet.</p>';
-  return `<table><thead><tr><th>When</th><th>Entry</th><th>Balance change</th><th>Reserved change</th><th>Balance after</th><th>Reserved after</th><th>Note</th></tr></thead><tbody>
+  return `<table id="ledger"><thead><tr><th>When</th><th>Entry</th><th>Balance change</th><th>Reserved change</th><th>Balance after</th><th>Reserved after</th><th>Note</th></tr></thead><tbody>
 ${lines.map((l) => `<tr><td>${escapeHtml(new Date(l.created_at).toISOString().replace('T', ' ').slice(0, 19))}</td><td>${escapeHtml(l.entry_type)}</td><td>${signed(Number(l.balance_delta_micros))}</td><td>${signed(Number(l.reserved_delta_micros))}</td><td>${formatUsd(Number(l.balance_after_micros))}</td><td>${formatUsd(Number(l.reserved_after_micros))}</td><td>${escapeHtml(l.memo ?? l.commission_id ?? l.bonus_award_id ?? l.external_ref ?? '')}</td></tr>`).join('\n')}</tbody></table>`;
 }
 

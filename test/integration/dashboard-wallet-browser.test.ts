@@ -72,7 +72,7 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
   await page.getByRole('link', { name: 'Back to the wallet' }).click();
   await page.locator(`[data-run="${runId}"]`).waitFor();
   t.regex(await cell('payouts-paid') ?? '', /\(1\)/);
-  t.regex(await page.locator('table').last().textContent() ?? '', /payout/);
+  t.regex(await page.locator('#ledger').textContent() ?? '', /payout/);
   await screenshot(page, 'wallet-06-after-payout');
   await assertExactBooks(t, h().db, seed.org_id);
 });

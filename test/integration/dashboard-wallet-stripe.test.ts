@@ -43,7 +43,7 @@ test('the wallet page sends the human to Checkout in setup mode; only the signed
 
   stub.completeSetup(sessionId!, 'pm_card_visa');
   const event = stub.signedEvent('checkout.session.completed', sessionId!);
-  const delivered = await request(h().baseUrl, 'POST', '/api/webhooks/stripe', { rawBody: event.payload, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature! } });
+  const delivered = await request(h().baseUrl, 'POST', '/api/webhooks/stripe', { rawBody: event.payload, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature } });
   t.like(delivered.body, { handled: true, enabled_now: true });
 
   const after = (await owner.browser.fetch(`${h().baseUrl}/dashboard/wallet`)).text;

@@ -155,3 +155,20 @@ test.serial('payouts: members see but cannot run; a preview, then a confirm post
   t.is(await countRows('payouts', { org_id: seed.org_id }), 1);
   t.is((await owner.browser.fetch(url('/dashboard/wallet/payouts/run'), { form: { csrf, run_id: 'bad id!' } })).status, 422);
 });
+
+test.serial('the wallet page renders server-side in one request, every input labelled, no JavaScript', async (t) => {
+  const times: number[] = [];
+  let html = '';
+  for (let i = 0; i < 11; i++) {
+    const started = performance.now();
+    const res = await owner.browser.fetch(url('/dashboard/wallet'));
+    times.push(performance.now() - started);
+    t.is(res.status, 200);
+    html = res.text;
+  }
+  times.sort((a, b) => a - b);
+  t.log(`wallet page: p50 ${times[5]!.toFixed(1)} ms, max ${times[10]!.toFixed(1)} ms over 11 renders`);
+  t.true(times[5]! < 1000);
+  for (const id of [...html.matchAll(/<input id="([^"]+)"/g)].map((m) => m[1]!)) t.true(html.includes(`<label for="${id}">`), `input ${id} has a label`);
+  t.false(html.includes('<script'));
+});
