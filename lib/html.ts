@@ -43,7 +43,7 @@ const STYLE = `
   nav.top{display:flex;gap:1rem;flex-wrap:wrap;align-items:center;border-bottom:1px solid #e5e5ea;padding-bottom:.75rem;margin-bottom:1rem}
   nav.top form{margin:0 0 0 auto} nav.top button{margin:0;width:auto;padding:.4rem .8rem}
   main.wide button{width:auto;padding:.5rem 1rem;margin-top:.5rem} main.wide input,main.wide select{width:auto;min-width:16rem}
-  main.wide input[type=checkbox]{min-width:0;width:auto}
+  main.wide input[type=checkbox],main.wide input[type=radio]{min-width:0;width:auto}
   table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
   .done{color:#1e7a34;font-weight:600} .open{color:#b25000;font-weight:600} .secret{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff7d6;padding:.5rem;border-radius:6px;word-break:break-all}
   code{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all} .notice{background:#eef6ff;padding:.5rem .75rem;border-radius:8px}

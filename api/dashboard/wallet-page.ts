@@ -2,7 +2,8 @@
 // campaigns can be activated, the latest ledger entries, and the top-up form. Topping up goes through the existing
 // signed-link flow (api/payments/topup-pages.ts): POST /dashboard/wallet/topup (session + CSRF, owners and admins)
 // signs a wallet-topup link for the organization and redirects the human to it, so there is one payment path.
-// Later wallet features (auto-recharge, payouts) add a section to WALLET_SECTIONS.
+// Auto-recharge (wallet-auto-recharge.ts: inline forms, POST /dashboard/wallet/auto-recharge) and payouts
+// (wallet-payouts.ts, its own routes) are sections of WALLET_SECTIONS.
 import { Router } from '@koa/router';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
@@ -12,17 +13,23 @@ import { escapeHtml } from '../../lib/html.js';
 import { formatUsd, walletView } from '../../lib/money.js';
 import { createSignedLink } from '../../lib/signed-links.js';
 import type { AppContext, RequestState } from '../context.js';
+import type { RechargeForm } from '../payments/auto-recharge-page.js';
 import { canManage, csrfField, dashboardPage, orgLink, signedIn, type SignedIn } from './layout.js';
+import { AUTO_RECHARGE_PATH, autoRechargeWalletSection, changeFromWallet, walletFormAction } from './wallet-auto-recharge.js';
+import { payoutRoutes, payoutsWalletSection } from './wallet-payouts.js';
 
 const signed = (micros: number) => (micros === 0 ? '' : `${micros > 0 ? '+' : '−'}${formatUsd(Math.abs(micros))}`);
 
 function ledgerTable(lines: LedgerLine[]): string {
   if (lines.length === 0) return '<p class="muted">No entries yet.</p>';
-  return `<table><thead><tr><th>When</th><th>Entry</th><th>Balance change</th><th>Reserved change</th><th>Balance after</th><th>Reserved after</th><th>Note</th></tr></thead><tbody>
+  return `<table id="ledger"><thead><tr><th>When</th><th>Entry</th><th>Balance change</th><th>Reserved change</th><th>Balance after</th><th>Reserved after</th><th>Note</th></tr></thead><tbody>
 ${lines.map((l) => `<tr><td>${escapeHtml(new Date(l.created_at).toISOString().replace('T', ' ').slice(0, 19))}</td><td>${escapeHtml(l.entry_type)}</td><td>${signed(Number(l.balance_delta_micros))}</td><td>${signed(Number(l.reserved_delta_micros))}</td><td>${formatUsd(Number(l.balance_after_micros))}</td><td>${formatUsd(Number(l.reserved_after_micros))}</td><td>${escapeHtml(l.memo ?? l.commission_id ?? l.bonus_award_id ?? l.external_ref ?? '')}</td></tr>`).join('\n')}</tbody></table>`;
 }
 
-type WalletSection = (ctx: AppContext, s: SignedIn) => Promise<string>;
+/** What a form post hands back to the page it re-renders (a failed auto-recharge change's values and errors). */
+interface WalletState { recharge?: RechargeForm }
+
+type WalletSection = (ctx: AppContext, s: SignedIn, state: WalletState) => Promise<string>;
 
 const topupSection: WalletSection = async (ctx, s) => (canManage(s)
   ? `<h2>Top up</h2><form method="post" action="${escapeHtml(orgLink(s, '/dashboard/wallet/topup'))}">${csrfField(s)}
@@ -30,25 +37,40 @@ const topupSection: WalletSection = async (ctx, s) => (canManage(s)
 <button type="submit">Continue to top-up</button></form>`
   : '<p class="muted">Owners and admins top up the wallet.</p>');
 
-export const WALLET_SECTIONS: WalletSection[] = [topupSection];
+export const WALLET_SECTIONS: WalletSection[] = [topupSection, (ctx, s, state) => autoRechargeWalletSection(ctx, s, state.recharge), payoutsWalletSection];
 
-async function walletPage(ctx: AppContext): Promise<void> {
+async function showWallet(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
-  if (!s) return;
+  if (s) await walletPage(ctx, s);
+}
+
+async function walletPage(ctx: AppContext, s: SignedIn, status = 200, state: WalletState = {}): Promise<void> {
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Wallet', '<p>You belong to no organization.</p>');
   const db = ctx.deps.db;
   const [totals, settings, lines] = await Promise.all([getWalletTotals(db, s.orgId), findOrgBillingSettings(db, s.orgId), listLedgerEntries(db, s.orgId)]);
   const view = walletView(totals);
   const min = minEscrowMicros(settings?.min_escrow_micros, ctx.deps.config.MIN_ESCROW_USD);
-  const sections = await Promise.all(WALLET_SECTIONS.map((section) => section(ctx, s)));
-  dashboardPage(ctx, s, 200, 'Wallet', `<table><tbody>
+  const sections = await Promise.all(WALLET_SECTIONS.map((section) => section(ctx, s, state)));
+  dashboardPage(ctx, s, status, 'Wallet', `<table><tbody>
 <tr><th scope="row">Balance</th><td id="wallet-balance">${formatUsd(view.balance_micros)}</td></tr>
 <tr><th scope="row">Reserved (commissions awaiting payout)</th><td id="wallet-reserved">${formatUsd(view.reserved_micros)}</td></tr>
 <tr><th scope="row">Safe available</th><td id="wallet-safe">${formatUsd(view.safe_available_micros)}</td></tr>
 <tr><th scope="row">Minimum escrow to activate campaigns</th><td>${formatUsd(min)} · ${canActivateCampaigns(view.safe_available_micros, min) ? '<span class="done">campaigns can be activated</span>' : '<span class="open">below: top up to activate campaigns</span>'}</td></tr>
 </tbody></table>
 ${sections.join('\n')}
-<h2>Ledger (latest 50 entries)</h2>${ledgerTable(lines)}`);
+<h2>Ledger (latest 50 entries)</h2>${ledgerTable(lines)}`, walletFormAction(ctx));
+}
+
+/** Enable, change or disable auto-recharge from the wallet page: Stripe answers a redirect to its Checkout. */
+async function changeAutoRecharge(ctx: AppContext): Promise<void> {
+  const s = await signedIn(ctx);
+  if (!s) return;
+  const change = await changeFromWallet(ctx, s);
+  if (change.kind === 'redirect') {
+    ctx.status = 303;
+    return ctx.redirect(change.url);
+  }
+  await walletPage(ctx, s, change.status, { recharge: change });
 }
 
 async function startTopup(ctx: AppContext): Promise<void> {
@@ -66,7 +88,9 @@ async function startTopup(ctx: AppContext): Promise<void> {
 
 export function walletRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/wallet', walletPage);
+  router.get('/dashboard/wallet', showWallet);
   router.post('/dashboard/wallet/topup', startTopup);
+  router.post(AUTO_RECHARGE_PATH, changeAutoRecharge);
+  router.use(payoutRoutes().routes());
   return router;
 }

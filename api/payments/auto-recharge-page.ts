@@ -4,14 +4,14 @@
 // spend the link). Enabling: test mode saves a simulated card at once; Stripe sends the human to Checkout in setup
 // mode and the signed webhook saves the card (stripe-webhook.ts). Threshold and amount have the top-up bounds.
 // Agents never change it: a request carrying an agent credential is refused here, and no agent route or tool
-// writes these settings.
+// writes these settings. The dashboard's wallet page (api/dashboard/wallet-auto-recharge.ts) shows the same forms,
+// posting to its own URL with the session's CSRF token, and runs the same changeAutoRecharge.
 import type { RechargeProvider } from '../../clients/payments/provider.js';
 import { isTestCard, TEST_CARDS, testCardMethod } from '../../clients/payments/test-mode.js';
-import { disableAutoRecharge, enableAutoRecharge, failAutoRechargeSetup, findAutoRechargeSettings, findAutoRechargeSetup, recordSetupSession, startAutoRechargeSetup } from '../../db/auto-recharge.js';
+import { disableAutoRecharge, enableAutoRecharge, type AutoRechargeSettings, failAutoRechargeSetup, findAutoRechargeSettings, findAutoRechargeSetup, recordSetupSession, startAutoRechargeSetup } from '../../db/auto-recharge.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
-import type { LinkClaims } from '../../lib/signed-links.js';
 import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
@@ -25,11 +25,11 @@ export interface RechargeForm { errors?: Record<string, string>; values?: Record
 export type RechargeChange = { kind: 'redirect'; url: string } | ({ kind: 'page'; status: number } & RechargeForm);
 
 /** Runs the enable or disable form; answers what the page shows next. */
-export async function changeAutoRecharge(ctx: AppContext, claims: LinkClaims, provider: RechargeProvider, action: string): Promise<RechargeChange> {
+export async function changeAutoRecharge(ctx: AppContext, orgId: string, provider: RechargeProvider, action: string): Promise<RechargeChange> {
   if (ctx.state.principal?.kind === 'agent') throw new ForbiddenError('Agents can read auto-recharge (GET /api/agent/wallet) but never change it: a human does, on this page.');
   const { db, config } = ctx.deps;
   if (action === DISABLE) {
-    await disableAutoRecharge(db, claims.org, null);
+    await disableAutoRecharge(db, orgId, null);
     return { kind: 'page', status: 200, notice: 'Auto-recharge is off.' };
   }
   const body = (ctx.state.body ?? {}) as Record<string, unknown>;
@@ -45,17 +45,17 @@ export async function changeAutoRecharge(ctx: AppContext, claims: LinkClaims, pr
   const amountMicros = toMicros(values.auto_recharge_amount_usd!.trim());
 
   if (provider.name === 'test' || !provider.startSetup) {
-    await enableAutoRecharge(db, claims.org, { provider: provider.name, thresholdMicros, amountMicros, method: testCardMethod(body.test_card as keyof typeof TEST_CARDS) });
+    await enableAutoRecharge(db, orgId, { provider: provider.name, thresholdMicros, amountMicros, method: testCardMethod(body.test_card as keyof typeof TEST_CARDS) });
     // Enabling below the threshold recharges now: the wallet is already short.
-    await checkAutoRecharge(ctx, claims.org);
+    await checkAutoRecharge(ctx, orgId);
     return { kind: 'page', status: 200, notice: 'Auto-recharge is on (test mode).' };
   }
-  const setup = await startAutoRechargeSetup(db, { orgId: claims.org, thresholdMicros, amountMicros });
-  const settings = await db('organizations').where('id', claims.org).first<{ auto_recharge_customer_id: string | null }>('auto_recharge_customer_id');
+  const setup = await startAutoRechargeSetup(db, { orgId: orgId, thresholdMicros, amountMicros });
+  const settings = await db('organizations').where('id', orgId).first<{ auto_recharge_customer_id: string | null }>('auto_recharge_customer_id');
   const back = `${config.DASHBOARD_URL}/auto-recharge-setups/${setup.id}`;
   try {
     const start = await provider.startSetup({
-      setupId: setup.id, orgId: claims.org, customerId: settings?.auto_recharge_customer_id ?? null, successUrl: back, cancelUrl: `${back}?cancelled=1`,
+      setupId: setup.id, orgId: orgId, customerId: settings?.auto_recharge_customer_id ?? null, successUrl: back, cancelUrl: `${back}?cancelled=1`,
     });
     await recordSetupSession(db, setup.id, start.externalId, start.customerId);
     return { kind: 'redirect', url: start.url };
@@ -65,7 +65,7 @@ export async function changeAutoRecharge(ctx: AppContext, claims: LinkClaims, pr
   }
 }
 
-function describe(settings: NonNullable<Awaited<ReturnType<typeof findAutoRechargeSettings>>>): string {
+function describe(settings: AutoRechargeSettings): string {
   const lines: string[] = [];
   if (settings.enabled) {
     lines.push(`On: when the safe balance falls below ${formatUsd(settings.thresholdMicros ?? 0)}, ${formatUsd(settings.amountMicros ?? 0)} is charged to ${settings.paymentMethod ?? 'the saved method'}.`);
@@ -85,8 +85,20 @@ function describe(settings: NonNullable<Awaited<ReturnType<typeof findAutoRechar
 export async function autoRechargeSection(ctx: AppContext, orgId: string, provider: RechargeProvider, form: RechargeForm = {}): Promise<string> {
   const settings = await findAutoRechargeSettings(ctx.deps.db, orgId);
   if (!settings) return '';
+  return `<h2>Auto-recharge</h2>
+${form.notice ? `<p class="notice" role="status">${escapeHtml(form.notice)}</p>` : ''}
+${describe(settings)}
+${autoRechargeForms(ctx, settings, provider, form, { action: ctx.originalUrl })}`;
+}
+
+/** Where the forms post: the page's own URL, with extra hidden fields (the dashboard's CSRF token). */
+export interface FormTarget { action: string; hidden?: string }
+
+/** The field errors, the enable/save form and the disable form (when on). */
+export function autoRechargeForms(ctx: AppContext, settings: AutoRechargeSettings, provider: RechargeProvider, form: RechargeForm, target: FormTarget): string {
   const { TOPUP_MIN_USD: min, TOPUP_MAX_USD: max } = ctx.deps.config;
-  const action = escapeHtml(ctx.originalUrl);
+  const action = escapeHtml(target.action);
+  const hidden = target.hidden ?? '';
   const errors = Object.entries(form.errors ?? {}).map(([field, msg]) => `<p class="error" role="alert">${escapeHtml(field)}: ${escapeHtml(msg)}</p>`).join('\n');
   const value = (field: string, fallback: string) => escapeHtml(form.values?.[field] ?? fallback);
   const threshold = settings.thresholdMicros ? String(settings.thresholdMicros / 1e6) : String(min * 5);
@@ -95,12 +107,9 @@ export async function autoRechargeSection(ctx: AppContext, orgId: string, provid
     ? `<p><strong>Test mode: no real card is charged. Pick a simulated card.</strong></p>
 ${Object.entries(TEST_CARDS).map(([id, label]) => `<label><input type="radio" name="test_card" value="${id}"${(form.values?.test_card ?? 'test_card_ok') === id ? ' checked' : ''}> ${escapeHtml(label)}</label>`).join('<br>\n')}`
     : '<p class="muted">You will save a card with Stripe (Checkout); each recharge charges it without asking again.</p>';
-  const disable = settings.enabled ? `<form method="post" action="${action}"><input type="hidden" name="action" value="${DISABLE}"><button type="submit">Turn auto-recharge off</button></form>` : '';
-  return `<h2>Auto-recharge</h2>
-${form.notice ? `<p class="notice" role="status">${escapeHtml(form.notice)}</p>` : ''}
-${describe(settings)}
-${errors}
-<form method="post" action="${action}">
+  const disable = settings.enabled ? `<form method="post" action="${action}">${hidden}<input type="hidden" name="action" value="${DISABLE}"><button type="submit">Turn auto-recharge off</button></form>` : '';
+  return `${errors}
+<form method="post" action="${action}">${hidden}
 <input type="hidden" name="action" value="${ENABLE}">
 <label for="auto_recharge_threshold_usd">When the safe balance falls below (USD, ${min} to ${max})</label>
 <input id="auto_recharge_threshold_usd" name="auto_recharge_threshold_usd" inputmode="decimal" required value="${value('auto_recharge_threshold_usd', threshold)}">

@@ -65,7 +65,7 @@ export async function startTopup(ctx: AppContext): Promise<void> {
   const { claims } = checked;
   const body = ctx.state.body as Record<string, unknown> | undefined;
   if (body?.action === ENABLE || body?.action === DISABLE) {
-    const change = await changeAutoRecharge(ctx, claims, provider, body.action);
+    const change = await changeAutoRecharge(ctx, claims.org, provider, body.action);
     if (change.kind === 'redirect') {
       ctx.status = 303;
       return ctx.redirect(change.url);

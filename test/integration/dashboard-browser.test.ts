@@ -100,7 +100,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   await page.getByRole('heading', { name: 'Wallet top-up' }).waitFor();
   await page.goto(url('/dashboard/wallet'));
   t.is(await page.locator('#wallet-balance').textContent(), '$150.00 USD');
-  t.regex(await page.locator('table').nth(1).textContent() ?? '', /topup/);
+  t.regex(await page.locator('#ledger').textContent() ?? '', /topup/);
   await screenshot(page, '09-wallet');
 
   await page.goto(url(`/dashboard/apps/${appId}`));

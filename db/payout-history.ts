@@ -1,0 +1,33 @@
+// Reading past payout runs (db/payouts.ts writes them) for the dashboard's wallet page: the latest runs of an
+// organization with their per-creator payouts, and one run by id within an organization.
+import type { Knex } from 'knex';
+import type { PayoutRow, PayoutRunRow } from '../schema/types.js';
+
+export interface PayoutLine extends PayoutRow { creator_name: string | null }
+export interface PayoutRunView extends PayoutRunRow { payouts: PayoutLine[] }
+
+async function withPayouts(db: Knex, runs: PayoutRunRow[]): Promise<PayoutRunView[]> {
+  if (runs.length === 0) return [];
+  const lines = await db('payouts').leftJoin('creators', 'creators.id', 'payouts.creator_id').whereIn('payouts.run_id', runs.map((r) => r.id))
+    .orderBy([{ column: 'payouts.run_id' }, { column: 'payouts.creator_id' }]).select<PayoutLine[]>('payouts.*', 'creators.name as creator_name');
+  return runs.map((run) => ({ ...run, payouts: lines.filter((l) => l.run_id === run.id) }));
+}
+
+/** The organization's latest payout runs, newest first, each with its payouts (creator id order). */
+export async function listPayoutRuns(db: Knex, orgId: string, limit = 20): Promise<PayoutRunView[]> {
+  const runs = await db('payout_runs').where('org_id', orgId).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).select<PayoutRunRow[]>('*');
+  return withPayouts(db, runs);
+}
+
+/** One run of the organization; undefined when it does not exist or belongs to another organization. */
+export async function findPayoutRun(db: Knex, orgId: string, runId: string): Promise<PayoutRunView | undefined> {
+  const run = await db('payout_runs').where({ id: runId, org_id: orgId }).first<PayoutRunRow | undefined>();
+  return run ? (await withPayouts(db, [run]))[0] : undefined;
+}
+
+/** Creator id -> name, for showing a dry run (which names creators by id). */
+export async function creatorNames(db: Knex, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db('creators').whereIn('id', ids).select<{ id: string; name: string }[]>('id', 'name');
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
