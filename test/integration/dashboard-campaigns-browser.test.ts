@@ -139,19 +139,19 @@ test.serial('the analytics charts draw the numbers the agent API gives for the s
 
   await page.goto(url(`/dashboard/campaigns/${app.campaign_id}/analytics`));
   await page.waitForFunction(() => {
-    const C = (window as unknown as { Chart?: { getChart(id: string): unknown } }).Chart;
+    const C = (globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart;
     return C?.getChart('daily-chart') && C.getChart('funnel-chart') && C.getChart('top-chart');
   });
   const from = await page.getByLabel('From (UTC day)').inputValue();
   const to = await page.getByLabel('To (UTC day)').inputValue();
   const charts = await page.evaluate(() => {
-    const C = (window as unknown as { Chart: { getChart(id: string): { data: { labels: unknown[]; datasets: { label: string; data: unknown[] }[] } } } }).Chart;
+    const C = (globalThis as unknown as { Chart: { getChart(id: string): { data: { labels: unknown[]; datasets: { label: string; data: unknown[] }[] } } } }).Chart;
     return Object.fromEntries(['daily-chart', 'funnel-chart', 'top-chart'].map((id) => {
       const { labels, datasets } = C.getChart(id).data;
       return [id, { labels, datasets: Object.fromEntries(datasets.map((d) => [d.label, d.data])) }];
     }));
   });
-  const canvasWidth = await page.locator('#daily-chart').evaluate((c) => (c as HTMLCanvasElement).width);
+  const canvasWidth = await page.locator('#daily-chart').evaluate((c) => (c as unknown as { width: number }).width);
   t.true(canvasWidth > 0, 'the chart was drawn on its canvas');
   await screenshot(page, 'campaigns-06-analytics-charts');
 
