@@ -142,7 +142,15 @@ test.serial('the campaign pages render for the organization only, with labelled 
   t.is((await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${other.campaign_id}`)).status, 404);
   t.is((await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${other.campaign_id}/analytics`)).status, 404);
 
-  const analytics = await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${mine.campaign_id}/analytics`);
+  const times: number[] = [];
+  let analytics = await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${mine.campaign_id}/analytics`);
+  for (let i = 0; i < 11; i++) {
+    const started = performance.now();
+    analytics = await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${mine.campaign_id}/analytics`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  t.log(`analytics page (30 days, three computations): p50 ${times[5]!.toFixed(1)} ms, max ${times[10]!.toFixed(1)} ms over 11 renders`);
   t.is(analytics.status, 200);
   t.regex(analytics.text, /<tr data-metric="clicks"><th scope="row">Clicks<\/th><td>2<\/td>/, 'the numbers are in the HTML table');
   t.regex(analytics.text, /<script nonce="[^"]+" src="\/dashboard\/static\/chart\.js"><\/script>/);
