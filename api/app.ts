@@ -15,6 +15,8 @@ import { homeRoutes } from './dashboard/home-page.js';
 import { dashboardRestRoutes } from './dashboard/rest.js';
 import { teamRoutes } from './dashboard/team.js';
 import { walletRoutes } from './dashboard/wallet-page.js';
+import { campaignsRoutes } from './dashboard/campaigns-page.js';
+import { staticAssetRoutes } from './dashboard/static-assets.js';
 import { agentChallenge } from './oauth/challenge.js';
 import { oauthRoutes, oauthServer } from './oauth/routes.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
@@ -53,7 +55,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(surfaceGuard);
   app.use(csrfGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), campaignsRoutes(), staticAssetRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

@@ -7,6 +7,8 @@
 //   GET /analytics/top-affiliates                    ?limit=1..50 (10) ?campaign_id= ?app_id=: creators ranked by
 //                                                    production conversions, then revenue
 //   GET /campaigns/{campaign_id}/daily-performance   one row per UTC day of the period, zero-filled
+// The computations (`campaignFunnelOf`, `topAffiliatesOf`, `dailyPerformanceOf`) are exported so the dashboard's
+// analytics page draws exactly what these endpoints answer.
 import { toMicroPrecision } from '../../lib/money.js';
 import { findApp, listAppsInOrgs } from '../../db/apps.js';
 import { findCampaign } from '../../db/campaigns.js';
@@ -14,7 +16,7 @@ import { aggregateMetrics, appReach, emptyMetrics, listAffiliateCodes, type Metr
 import { ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { agentOf, visibleTo } from './principal.js';
+import { orgIdsOf, visibleTo } from './principal.js';
 
 export const MAX_PERIOD_DAYS = 366;
 export const DEFAULT_PERIOD_DAYS = 30;
@@ -71,24 +73,31 @@ export async function analyticsOverviewHandler(ctx: AppContext): Promise<void> {
   ctx.body = { app_id: app.id, period: periodView(period), ...round(metrics.get('total') ?? emptyMetrics()), ...reach };
 }
 
-export async function campaignFunnelHandler(ctx: AppContext): Promise<void> {
-  const campaign = await visibleCampaign(ctx);
-  const period = periodOf(inputOf<{ from?: string; to?: string }>(ctx));
+type VisibleCampaign = Awaited<ReturnType<typeof visibleCampaign>>;
+type PeriodInput = { from?: string; to?: string };
+
+/** The campaign's funnel over the period (the body of GET /campaigns/{id}/funnel). */
+export async function campaignFunnelOf(ctx: AppContext, campaign: VisibleCampaign, query: PeriodInput) {
+  const period = periodOf(query);
   const metrics = await aggregateMetrics(ctx.deps.db, { appIds: [campaign.app_id as string], campaignId: campaign.id }, period, 'total');
   const m = round(metrics.get('total') ?? emptyMetrics());
   const rate = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : null);
-  ctx.body = {
-    campaign_id: campaign.id, app_id: campaign.app_id, period: periodView(period),
+  return {
+    campaign_id: campaign.id, app_id: campaign.app_id as string, period: periodView(period),
     clicks: m.clicks, installs: m.installs, attributed_installs: m.attributed_installs, trials: m.trials, conversions: m.conversions,
     revenue_usd: m.revenue_usd, commission_usd: m.commission_usd,
     rates: { install_per_click: rate(m.attributed_installs, m.clicks), conversion_per_install: rate(m.conversions, m.attributed_installs) },
   };
 }
 
-interface TopAffiliatesQuery { from?: string; to?: string; limit: number; campaign_id?: string; app_id?: string }
+export async function campaignFunnelHandler(ctx: AppContext): Promise<void> {
+  ctx.body = await campaignFunnelOf(ctx, await visibleCampaign(ctx), inputOf<PeriodInput>(ctx));
+}
 
-export async function topAffiliatesHandler(ctx: AppContext): Promise<void> {
-  const query = inputOf<TopAffiliatesQuery>(ctx);
+export interface TopAffiliatesQuery { from?: string; to?: string; limit: number; campaign_id?: string; app_id?: string }
+
+/** Creators ranked over the period (the body of GET /analytics/top-affiliates). */
+export async function topAffiliatesOf(ctx: AppContext, query: TopAffiliatesQuery) {
   const period = periodOf(query);
   let scope: Scope;
   if (query.campaign_id) {
@@ -98,7 +107,7 @@ export async function topAffiliatesHandler(ctx: AppContext): Promise<void> {
   } else if (query.app_id) {
     scope = { appIds: [visibleTo(ctx, await findApp(ctx.deps.db, query.app_id), 'App').id] };
   } else {
-    scope = { appIds: (await listAppsInOrgs(ctx.deps.db, agentOf(ctx).orgIds)).map((a) => a.id) };
+    scope = { appIds: (await listAppsInOrgs(ctx.deps.db, orgIdsOf(ctx))).map((a) => a.id) };
   }
   const [codes, metrics] = await Promise.all([listAffiliateCodes(ctx.deps.db, scope), aggregateMetrics(ctx.deps.db, scope, period, 'code')]);
   const ranked = codes
@@ -106,17 +115,25 @@ export async function topAffiliatesHandler(ctx: AppContext): Promise<void> {
     .sort((a, b) => b.conversions - a.conversions || b.revenue_usd - a.revenue_usd || b.clicks - a.clicks || a.code.localeCompare(b.code))
     .slice(0, query.limit)
     .map((c, i) => ({ rank: i + 1, ...c }));
-  ctx.body = { period: periodView(period), campaign_id: query.campaign_id ?? null, app_id: query.app_id ?? null, limit: query.limit, affiliates: ranked, count: ranked.length };
+  return { period: periodView(period), campaign_id: query.campaign_id ?? null, app_id: query.app_id ?? null, limit: query.limit, affiliates: ranked, count: ranked.length };
 }
 
-export async function dailyPerformanceHandler(ctx: AppContext): Promise<void> {
-  const campaign = await visibleCampaign(ctx);
-  const period = periodOf(inputOf<{ from?: string; to?: string }>(ctx));
+export async function topAffiliatesHandler(ctx: AppContext): Promise<void> {
+  ctx.body = await topAffiliatesOf(ctx, inputOf<TopAffiliatesQuery>(ctx));
+}
+
+/** One zero-filled row per UTC day of the period (the body of GET /campaigns/{id}/daily-performance). */
+export async function dailyPerformanceOf(ctx: AppContext, campaign: VisibleCampaign, query: PeriodInput) {
+  const period = periodOf(query);
   const metrics = await aggregateMetrics(ctx.deps.db, { appIds: [campaign.app_id as string], campaignId: campaign.id }, period, 'day');
   const start = Date.parse(`${period.from}T00:00:00Z`);
   const days = Array.from({ length: period.days }, (_, i) => {
     const date = isoDay(start + i * DAY_MS);
     return { date, ...round(metrics.get(date) ?? emptyMetrics()) };
   });
-  ctx.body = { campaign_id: campaign.id, app_id: campaign.app_id, period: periodView(period), days };
+  return { campaign_id: campaign.id, app_id: campaign.app_id as string, period: periodView(period), days };
+}
+
+export async function dailyPerformanceHandler(ctx: AppContext): Promise<void> {
+  ctx.body = await dailyPerformanceOf(ctx, await visibleCampaign(ctx), inputOf<PeriodInput>(ctx));
 }

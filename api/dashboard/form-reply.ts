@@ -13,6 +13,9 @@ const SECRET_FIELDS: Record<string, string> = {
   webhook_secret: 'Webhook secret', purchase_api_key: 'Purchase API key', agent_key: 'Agent key',
 };
 
+/** A 402 (wallet below the minimum escrow) names the agent's top-up endpoint; a human gets the wallet page's form. */
+const TOP_UP_HINT = '<p class="notice">The wallet is below the minimum escrow. <a href="/dashboard/wallet">Top up the wallet</a> (the top-up form is on the wallet page), then try again.</p>';
+
 export const isFormPost = (ctx: AppContext): boolean => ctx.method !== 'GET' && ctx.is('application/x-www-form-urlencoded', 'multipart/form-data') !== false;
 
 interface SchemaLike { properties?: Record<string, { type?: string | string[] }> }
@@ -32,7 +35,7 @@ export function coerceForm(schema: SchemaLike | undefined, form: Record<string, 
   return out;
 }
 
-function problemLines(err: AppError): string {
+export function problemLines(err: AppError): string {
   const detail = err.detail;
   if (Array.isArray(detail)) {
     return `<ul>${detail.map((p: { loc?: (string | number)[]; msg?: string }) => `<li><strong>${escapeHtml(String(p.loc?.at(-1) ?? ''))}</strong>: ${escapeHtml(p.msg ?? '')}</li>`).join('')}</ul>`;
@@ -53,7 +56,7 @@ export function formReply(schema?: object): Middleware {
       ctx.set(err.headers);
       sendPage(ctx, err.status, {
         title: 'Not done', lang: 'en',
-        body: `<h1>That did not work</h1><div role="alert" class="error">${problemLines(err)}</div><p><a href="${escapeHtml(back)}">Back</a></p>`,
+        body: `<h1>That did not work</h1><div role="alert" class="error">${problemLines(err)}</div>${err.status === 402 ? TOP_UP_HINT : ''}<p><a href="${escapeHtml(back)}">Back</a></p>`,
       });
       return;
     }

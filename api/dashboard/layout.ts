@@ -2,7 +2,7 @@
 // user's organizations, default the first), the navigation, the session's CSRF token for every form, and one
 // helper that renders a page. Pages without a session redirect to the sign-in page and come back.
 import { findUser, roleIn } from '../../db/users.js';
-import { escapeHtml } from '../../lib/html.js';
+import { escapeHtml, type Page } from '../../lib/html.js';
 import type { MembershipRole } from '../../schema/types.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
@@ -44,9 +44,15 @@ export function orgLink(s: SignedIn, path: string): string {
   return `${path}${path.includes('?') ? '&' : '?'}org=${encodeURIComponent(s.orgId)}`;
 }
 
-/** `formAction` widens the page's CSP form-action (a form whose answer redirects to Stripe Checkout). */
-export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: string, formAction = "'self'"): void {
-  const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
+/**
+ * `scripts` (same-origin files) and `script` (inline) only where a page needs them (the analytics charts);
+ * `formAction` widens the page's CSP form-action (a form whose answer redirects to Stripe Checkout).
+ */
+export type PageExtras = Pick<Page, 'script' | 'scripts'> & { formAction?: string };
+
+export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: string, extras: PageExtras = {}): void {
+  const { formAction = "'self'", ...code } = extras;
+  const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/campaigns', 'Campaigns'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
   const orgPicker = s.orgIds.length > 1
     ? `<form method="get" action="${escapeHtml(ctx.path)}"><label for="org-pick" class="muted">Organization</label> <select id="org-pick" name="org">${s.orgIds.map((o) => `<option${o === s.orgId ? ' selected' : ''}>${escapeHtml(o)}</option>`).join('')}</select> <button type="submit">Switch</button></form>`
     : '';
@@ -54,5 +60,5 @@ export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, titl
 <span class="muted">${escapeHtml(s.email)}${s.role ? ` (${s.role})` : ''}</span>${orgPicker}
 <form method="post" action="/dashboard/logout">${csrfField(s)}<button type="submit">Sign out</button></form></nav>`;
   ctx.set('Cache-Control', 'no-store');
-  sendPage(ctx, status, { title: `${title} · svc dashboard`, lang: 'en', formAction, wide: true, body: `${nav}\n<h1>${escapeHtml(title)}</h1>\n${body}` });
+  sendPage(ctx, status, { title: `${title} · svc dashboard`, lang: 'en', formAction, wide: true, ...code, body: `${nav}\n<h1>${escapeHtml(title)}</h1>\n${body}` });
 }

@@ -6,11 +6,14 @@
 // each successful change is audited with the user as actor.
 import { Router } from '@koa/router';
 import { appendAudit } from '../../db/audit-log.js';
+import { analyticsOverviewHandler, campaignFunnelHandler, dailyPerformanceHandler, periodQuery } from '../agent/analytics.js';
 import { getAppHandler, listAppsHandler } from '../agent/apps.js';
 import { updateAppBody, updateAppHandler, regenerateWebhookSecretHandler } from '../agent/app-writes.js';
 import { campaignStatusBody, createCampaignBody, createCampaignHandler, setCampaignStatusHandler, updateCampaignBody, updateCampaignHandler } from '../agent/campaign-writes.js';
 import { getCampaignHandler, listCampaignsHandler } from '../agent/campaigns.js';
 import { integrationStatusHandler } from '../agent/integration-status.js';
+import { joinLinkHandler, joinLinkQuery } from '../agent/invitations.js';
+import { localizeCampaignBody, localizeCampaignHandler } from '../agent/localize.js';
 import { recentEventsHandler, recentEventsQuery } from '../agent/recent-events.js';
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from '../agent/store-direct.js';
 import { validationStatusHandler } from '../agent/validation-status.js';
@@ -18,11 +21,13 @@ import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
 import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './app-handlers.js';
+import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaign-handlers.js';
 import { uploadCredentialHandler } from './credential-upload.js';
-import { formReply } from './form-reply.js';
+import { formReply, isFormPost } from './form-reply.js';
 
 type Handler = (ctx: AppContext) => Promise<void>;
-export interface DashboardRoute { method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object }
+/** `fromForm` reshapes a plain form's fields into the JSON body the schema describes (for nested bodies). */
+export interface DashboardRoute { method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object; fromForm?: (form: Record<string, unknown>) => Record<string, unknown> }
 
 const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
   ({ method, path, action, handler, ...more });
@@ -46,6 +51,14 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   r('get', '/api/campaigns/:campaign_id', 'get_campaign', getCampaignHandler),
   r('patch', '/api/campaigns/:campaign_id', 'update_campaign', updateCampaignHandler, { body: updateCampaignBody }),
   r('post', '/api/campaigns/:campaign_id/status', 'set_campaign_status', setCampaignStatusHandler, { body: campaignStatusBody }),
+  // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
+  r('post', '/api/campaigns/:campaign_id', 'update_campaign', updateCampaignHandler, { body: updateCampaignBody }),
+  r('post', '/api/campaigns/:campaign_id/localize', 'localize_campaign', localizeCampaignHandler, { body: localizeCampaignBody, fromForm: localizeFormBody }),
+  r('get', '/api/campaigns/:campaign_id/join-link', 'join_link', joinLinkHandler, { query: joinLinkQuery }),
+  r('get', '/api/campaigns/:campaign_id/funnel', 'campaign_funnel', campaignFunnelHandler, { query: periodQuery }),
+  r('get', '/api/campaigns/:campaign_id/daily-performance', 'daily_performance', dailyPerformanceHandler, { query: periodQuery }),
+  r('get', '/api/campaigns/:campaign_id/top-affiliates', 'top_affiliates', campaignTopAffiliatesHandler, { query: campaignTopAffiliatesQuery }),
+  r('get', '/api/apps/:app_id/analytics/overview', 'analytics_overview', analyticsOverviewHandler, { query: periodQuery }),
 ];
 
 function audited(route: DashboardRoute): Middleware {
@@ -66,6 +79,8 @@ export function dashboardRestRoutes(): Router<RequestState, AppContext> {
   for (const route of DASHBOARD_ROUTES) {
     const chain: Middleware[] = [guard({ allow: ['user'] })];
     if (route.method !== 'get') chain.push(formReply(route.body));
+    const fromForm = route.fromForm;
+    if (fromForm) chain.push(async (ctx, next) => { if (isFormPost(ctx)) ctx.state.body = fromForm((ctx.state.body ?? {}) as Record<string, unknown>); return next(); });
     if (route.query) chain.push(validateQuery(route.query));
     if (route.body) chain.push(validateBody(route.body));
     chain.push(audited(route), route.handler);

@@ -58,7 +58,7 @@ async function walletPage(ctx: AppContext, s: SignedIn, status = 200, state: Wal
 <tr><th scope="row">Minimum escrow to activate campaigns</th><td>${formatUsd(min)} · ${canActivateCampaigns(view.safe_available_micros, min) ? '<span class="done">campaigns can be activated</span>' : '<span class="open">below: top up to activate campaigns</span>'}</td></tr>
 </tbody></table>
 ${sections.join('\n')}
-<h2>Ledger (latest 50 entries)</h2>${ledgerTable(lines)}`, walletFormAction(ctx));
+<h2>Ledger (latest 50 entries)</h2>${ledgerTable(lines)}`, { formAction: walletFormAction(ctx) });
 }
 
 /** Enable, change or disable auto-recharge from the wallet page: Stripe answers a redirect to its Checkout. */

@@ -61,7 +61,8 @@ test("another organization's app or campaign is 404 on every route that names on
   t.true(named.length >= 14);
   for (const route of named) {
     const res = await sessionCall(h().baseUrl, session, route.method.toUpperCase(), fill(route.path, theirs()),
-      route.method === 'get' ? undefined : route.path.endsWith('/status') ? { status: 'paused' } : route.path.endsWith('/campaigns') ? { name: 'x', commission_percentage: 10 } : route.method === 'patch' ? { name: 'x' } : { platform: 'ios' });
+      route.method === 'get' ? undefined : route.path.endsWith('/status') ? { status: 'paused' } : route.path.endsWith('/campaigns') ? { name: 'x', commission_percentage: 10 }
+        : route.path.endsWith('/localize') ? { locales: {} } : route.method === 'patch' || route.path.endsWith(':campaign_id') ? { name: 'x' } : { platform: 'ios' });
     t.is(res.status, 404, `${route.method} ${route.path}`);
     t.regex(res.body.detail, /not found/i);
   }
