@@ -45,7 +45,7 @@ export function orgLink(s: SignedIn, path: string): string {
 }
 
 export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: string): void {
-  const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
+  const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/creators', 'Creators'], ['/dashboard/bonus-awards', 'Bonus awards'], ['/dashboard/free-codes', 'Free codes'], ['/dashboard/assets', 'Assets'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
   const orgPicker = s.orgIds.length > 1
     ? `<form method="get" action="${escapeHtml(ctx.path)}"><label for="org-pick" class="muted">Organization</label> <select id="org-pick" name="org">${s.orgIds.map((o) => `<option${o === s.orgId ? ' selected' : ''}>${escapeHtml(o)}</option>`).join('')}</select> <button type="submit">Switch</button></form>`
     : '';

@@ -22,9 +22,13 @@ import { uploadCredentialHandler } from './credential-upload.js';
 import { formReply } from './form-reply.js';
 
 type Handler = (ctx: AppContext) => Promise<void>;
-export interface DashboardRoute { method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object }
+export interface DashboardRoute {
+  method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object;
+  /** Turns the page's form fields into the body (formReply). */
+  form?: (fields: Record<string, unknown>) => Record<string, unknown>;
+}
 
-const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
+export const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
   ({ method, path, action, handler, ...more });
 
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
@@ -61,11 +65,12 @@ function audited(route: DashboardRoute): Middleware {
   };
 }
 
-export function dashboardRestRoutes(): Router<RequestState, AppContext> {
+/** A router of dashboard REST routes; other modules serve their own tables through it (api/dashboard/creators-rest.ts). */
+export function restRouter(routes: readonly DashboardRoute[]): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
-  for (const route of DASHBOARD_ROUTES) {
+  for (const route of routes) {
     const chain: Middleware[] = [guard({ allow: ['user'] })];
-    if (route.method !== 'get') chain.push(formReply(route.body));
+    if (route.method !== 'get') chain.push(formReply(route.body, route.form));
     if (route.query) chain.push(validateQuery(route.query));
     if (route.body) chain.push(validateBody(route.body));
     chain.push(audited(route), route.handler);
@@ -73,3 +78,5 @@ export function dashboardRestRoutes(): Router<RequestState, AppContext> {
   }
   return router;
 }
+
+export const dashboardRestRoutes = (): Router<RequestState, AppContext> => restRouter(DASHBOARD_ROUTES);
