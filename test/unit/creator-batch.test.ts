@@ -16,8 +16,8 @@ test('lines become creators: header and comments skipped, commas, semicolons or 
 test('an empty list or more lines than the limit is a 422 naming creators', (t) => {
   for (const [text, msg] of [['\n# nothing\n', /at least one/], ['a@x.io\nb@x.io\nc@x.io', /At most 2 creators per batch; this list has 3/]] as const) {
     const err = t.throws(() => parseCreatorBatch(text, 2), { instanceOf: ValidationError });
-    t.deepEqual(err!.problems[0]!.loc, ['body', 'creators']);
-    t.regex(err!.problems[0]!.msg, msg);
+    t.deepEqual(err.problems[0]!.loc, ['body', 'creators']);
+    t.regex(err.problems[0]!.msg, msg);
   }
 });
 
