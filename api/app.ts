@@ -13,6 +13,11 @@ import { accountRoutes } from './dashboard/accounts.js';
 import { agentsRoutes } from './dashboard/agents-page.js';
 import { homeRoutes } from './dashboard/home-page.js';
 import { dashboardRestRoutes } from './dashboard/rest.js';
+import { creatorRestRoutes } from './dashboard/creators-rest.js';
+import { creatorsRoutes } from './dashboard/creators-page.js';
+import { bonusAwardsRoutes } from './dashboard/bonus-awards-page.js';
+import { freeCodesRoutes } from './dashboard/free-codes-page.js';
+import { assetsRoutes } from './dashboard/assets-page.js';
 import { teamRoutes } from './dashboard/team.js';
 import { walletRoutes } from './dashboard/wallet-page.js';
 import { campaignsRoutes } from './dashboard/campaigns-page.js';
@@ -55,7 +60,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(surfaceGuard);
   app.use(csrfGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), campaignsRoutes(), staticAssetRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), creatorRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), campaignsRoutes(), staticAssetRoutes(), creatorsRoutes(), bonusAwardsRoutes(), freeCodesRoutes(), assetsRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

@@ -23,3 +23,16 @@ export async function setAssetFeatured(db: Knex, id: string, featured: boolean):
   const [row] = await db('assets').where('id', id).update({ featured }).returning<AssetView[]>(ASSET_COLUMNS);
   return row;
 }
+
+export interface NewAsset {
+  appId: string; orgId: string; type: string; category: string | null; title: string | null; description: string | null;
+  storageKey: string; mimeType: string; sizeBytes: number; uploadedBy: string;
+}
+
+export async function insertAsset(db: Knex, a: NewAsset): Promise<AssetView> {
+  const [row] = await db('assets').insert({
+    app_id: a.appId, org_id: a.orgId, type: a.type, category: a.category, title: a.title, description: a.description,
+    storage_key: a.storageKey, mime_type: a.mimeType, size_bytes: a.sizeBytes, uploaded_by: a.uploadedBy,
+  }).returning<AssetView[]>(ASSET_COLUMNS);
+  return row!;
+}

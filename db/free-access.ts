@@ -183,3 +183,18 @@ export async function createFreeCode(db: Knex, c: NewFreeCode): Promise<FreeCode
     throw err;
   }
 }
+
+export async function findFreeCode(db: Knex, id: string): Promise<FreeCodeView | undefined> {
+  return db('free_access_codes').where('id', id).first<FreeCodeView | undefined>(FREE_CODE_COLUMNS);
+}
+
+/**
+ * Blocks (or unblocks) a code of the app. A blocked code redeems no more and every holder's access ends at the next
+ * access check (isFreeCodeLive); `blocked_at` keeps the first block's time. undefined when the app has no such code.
+ */
+export async function setFreeCodeBlocked(db: Knex, appId: string, id: string, blocked: boolean): Promise<FreeCodeView | undefined> {
+  const [row] = await db('free_access_codes').where({ id, app_id: appId })
+    .update({ blocked, blocked_at: blocked ? db.raw('coalesce(blocked_at, now())') : null })
+    .returning<FreeCodeView[]>(FREE_CODE_COLUMNS);
+  return row;
+}

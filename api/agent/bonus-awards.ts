@@ -1,5 +1,6 @@
 // GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
 // granted organizations with the creator and progress; review (approve or void) only while `earned`, before payout.
+// The dashboard REST (api/dashboard/creators-rest.ts) runs these same handlers for a signed-in owner or admin.
 import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
 import { bonusApprovalRefusal } from '../../lib/escrow.js';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
@@ -7,7 +8,7 @@ import { microsToUsd } from '../../lib/money.js';
 import { checkAutoRecharge } from '../payments/recharge-check.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { agentOf, visibleTo } from './principal.js';
+import { actorIdOf, assertMayDecideMoney, orgIdsOf, visibleTo } from './principal.js';
 
 const STATUSES = ['earned', 'approved', 'voided', 'paid'] as const;
 
@@ -46,16 +47,16 @@ function awardView(a: BonusAwardView) {
 
 export async function listBonusAwardsHandler(ctx: AppContext): Promise<void> {
   const q = inputOf<{ status?: string; campaign_id?: string }>(ctx);
-  const rows = await listBonusAwards(ctx.deps.db, agentOf(ctx).orgIds, { status: q.status, campaignId: q.campaign_id });
+  const rows = await listBonusAwards(ctx.deps.db, orgIdsOf(ctx), { status: q.status, campaignId: q.campaign_id });
   ctx.body = { bonus_awards: rows.map(awardView), count: rows.length };
 }
 
 export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   const id = ctx.params.award_id as string;
-  const agent = agentOf(ctx);
-  visibleTo(ctx, await findBonusAward(ctx.deps.db, id), 'Bonus award');
+  const found = visibleTo(ctx, await findBonusAward(ctx.deps.db, id), 'Bonus award');
+  await assertMayDecideMoney(ctx, found.org_id);
   const input = inputOf<{ decision: 'approve' | 'void'; note?: string }>(ctx);
-  const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: agent.id });
+  const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: actorIdOf(ctx) });
   if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
   if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros));
   if (outcome.kind === 'conflict') {

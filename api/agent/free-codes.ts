@@ -8,7 +8,7 @@ import { ConflictError, ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { describeFreeAccess } from '../sdk/code-lookup.js';
-import { agentOf, visibleTo } from './principal.js';
+import { actorIdOf, visibleTo } from './principal.js';
 
 const nullableInt = { type: ['integer', 'null'], minimum: 0, maximum: 1_000_000 } as const;
 
@@ -64,7 +64,7 @@ export async function createFreeCodeHandler(ctx: AppContext): Promise<void> {
   const row = await createFreeCode(ctx.deps.db, {
     appId, code, name: input.name, entitlement: input.entitlement, seatLimit: input.seat_limit, years: input.access_duration_years,
     days: input.access_duration_days, expiresAt: input.expires_at, customData: input.custom_data ?? undefined,
-    blocked: input.blocked, createdBy: agentOf(ctx).id,
+    blocked: input.blocked, createdBy: actorIdOf(ctx),
   });
   if (!row) throw new ConflictError(`The code '${code}' is already taken in this app (by a creator code or another free code).`);
   ctx.caches.codes.dropApp(appId);

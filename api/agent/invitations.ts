@@ -18,7 +18,7 @@ import { formatUsd } from '../../lib/money.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
-import { agentOf, visibleTo } from './principal.js';
+import { actorIdOf, orgIdsOf, visibleTo } from './principal.js';
 
 export const INVITATION_TTL_DAYS = 14;
 export const MAX_BATCH = 100;
@@ -134,7 +134,7 @@ async function inviteOne(ctx: AppContext, campaign: AgentCampaignRow, appName: s
   const config = ctx.deps.config;
   return createInvitation(ctx.deps.db, {
     orgId: campaign.org_id, campaignId: campaign.id, email: c.email.trim(), name: c.name?.trim() || null, message: c.message?.trim() || null,
-    lang: c.lang ?? null, tokenHash: hashToken(token), expiresAt, invitedBy: agentOf(ctx).id,
+    lang: c.lang ?? null, tokenHash: hashToken(token), expiresAt, invitedBy: actorIdOf(ctx),
     email_: (invitationId) => ({
       subject: `You're invited to promote ${appName}`,
       bodyText: [
@@ -167,9 +167,8 @@ export async function withdrawInvitationHandler(ctx: AppContext): Promise<void> 
 
 export async function listInvitationsHandler(ctx: AppContext): Promise<void> {
   const q = inputOf<{ status: InvitationStatus | 'all'; campaign_id?: string; limit: number }>(ctx);
-  const agent = agentOf(ctx);
   if (q.campaign_id) await visibleCampaign(ctx, q.campaign_id);
-  const rows = await listInvitations(ctx.deps.db, agent.orgIds, { status: q.status === 'all' ? undefined : q.status, campaignId: q.campaign_id, limit: q.limit });
+  const rows = await listInvitations(ctx.deps.db, orgIdsOf(ctx), { status: q.status === 'all' ? undefined : q.status, campaignId: q.campaign_id, limit: q.limit });
   ctx.body = { invitations: rows.map(invitationView), count: rows.length, status: q.status };
 }
 

@@ -1,7 +1,8 @@
 // The agent principal of a request (the surface guard admitted only agents) and tenancy helpers. The dashboard REST
 // (api/dashboard/rest.ts) runs several of the same handlers for a signed-in user: `visibleTo` and `orgIdsOf` work
 // for both principals, so the two surfaces apply one organization rule.
-import { NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { roleIn } from '../../db/users.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import type { AgentPrincipal } from '../../lib/principal.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';
@@ -25,4 +26,23 @@ export function visibleTo<T extends { org_id: string }>(ctx: AppContext, row: T 
   orgIdsOf(ctx);
   assertOrgAccess(ctx.state.principal, row.org_id, `${what} not found`);
   return row;
+}
+
+/** Who acts, for `invited_by` / `reviewed_by` / `created_by`: the agent's id, or the signed-in user's (`usr_…`). */
+export function actorIdOf(ctx: AppContext): string {
+  const p = ctx.state.principal;
+  if (p?.kind === 'agent') return p.id;
+  if (p?.kind === 'user') return p.userId;
+  throw new UnauthorizedError();
+}
+
+/**
+ * Money decisions (approving a bonus reserves wallet funds) for a signed-in user need the owner or admin role in the
+ * row's organization (README "Dashboard", roles); an agent is already held to its scope by the route's guard.
+ */
+export async function assertMayDecideMoney(ctx: AppContext, orgId: string): Promise<void> {
+  const p = ctx.state.principal;
+  if (p?.kind !== 'user') return;
+  const role = await roleIn(ctx.deps.db, orgId, p.userId);
+  if (role !== 'owner' && role !== 'admin') throw new ForbiddenError('Only owners and admins of the organization approve or void bonus awards.');
 }

@@ -2,7 +2,7 @@
 // rule campaign activation follows (set-status and provision).
 import type { Knex } from 'knex';
 import { findAutoRechargeSettings, type AutoRechargeSettings } from '../../db/auto-recharge.js';
-import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
+import { findOrgBillingSettings, getInviteUsage, type InviteUsage, type OrgBillingSettings } from '../../db/organizations.js';
 import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/creator-balances.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
@@ -23,6 +23,23 @@ export async function assertCanActivate(db: Knex, config: Config, orgId: string,
   const min = minEscrowMicros(settings?.min_escrow_micros, config.MIN_ESCROW_USD);
   const { safeAvailableMicros } = totals ?? await getWalletTotals(db, orgId);
   if (!canActivateCampaigns(safeAvailableMicros, min)) throw new PaymentRequiredError(activationRefusal(safeAvailableMicros, min));
+}
+
+/** The organization's own limits, else the configured defaults. */
+export function inviteLimits(settings: OrgBillingSettings, config: Config): { slots: number; emails: number } {
+  return { slots: settings.marketplace_slots ?? config.MARKETPLACE_SLOTS, emails: settings.daily_email_budget ?? config.DAILY_EMAIL_BUDGET };
+}
+
+/** Invite capacity as the wallet answer shows it (the dashboard's creators page shows the same). */
+export function inviteCapacityView(slots: number, emails: number, usage: InviteUsage) {
+  return {
+    marketplace_slots_total: slots,
+    marketplace_slots_used: usage.pendingInvitations,
+    marketplace_slots_available: Math.max(0, slots - usage.pendingInvitations),
+    daily_email_budget: emails,
+    emails_sent_today: usage.emailsSentToday,
+    emails_remaining_today: Math.max(0, emails - usage.emailsSentToday),
+  };
 }
 
 function stateView(s: CommissionStateTotals) {
@@ -58,8 +75,7 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
   ]);
   if (!settings || !recharge) throw new NotFoundError('Organization not found');
   const min = minEscrowMicros(settings.min_escrow_micros, config.MIN_ESCROW_USD);
-  const slots = settings.marketplace_slots ?? config.MARKETPLACE_SLOTS;
-  const emails = settings.daily_email_budget ?? config.DAILY_EMAIL_BUDGET;
+  const { slots, emails } = inviteLimits(settings, config);
   const canActivate = canActivateCampaigns(totals.safeAvailableMicros, min);
   ctx.body = {
     org_id: orgId,
@@ -67,14 +83,7 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
     can_activate_campaigns: canActivate,
     min_escrow: microsToUsd(min),
     min_escrow_micros: min,
-    invite_capacity: {
-      marketplace_slots_total: slots,
-      marketplace_slots_used: usage.pendingInvitations,
-      marketplace_slots_available: Math.max(0, slots - usage.pendingInvitations),
-      daily_email_budget: emails,
-      emails_sent_today: usage.emailsSentToday,
-      emails_remaining_today: Math.max(0, emails - usage.emailsSentToday),
-    },
+    invite_capacity: inviteCapacityView(slots, emails, usage),
     // The creators' side (README "Holding period, clawbacks and payouts"): production commissions by state (their
     // commission amounts; `reserved` above also holds the platform fees) and what creators owe back.
     commissions: {

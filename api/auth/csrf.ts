@@ -44,7 +44,7 @@ const CAPABILITY_PREFIXES = ['/dashboard/links/', '/dashboard/topups/'];
  * known after parsing: these routes call `checkSessionCsrf` with it. Any other multipart request must send the
  * header (a cross-site form cannot), so a forged multipart post never reaches a state-changing route unchecked.
  */
-const MULTIPART_SELF_CHECKED = /^\/api\/apps\/[^/]+\/credentials$/;
+const MULTIPART_SELF_CHECKED = /^\/api\/apps\/[^/]+\/(credentials|assets)$/;
 
 /** 403 unless `presented` is this session's token (a no-op for bearer callers, who need none). */
 export function checkSessionCsrf(ctx: AppContext, presented: unknown): void {

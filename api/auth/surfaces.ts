@@ -13,6 +13,9 @@ export const SURFACES: readonly Surface[] = [
   { prefix: '/api/apps/', allow: ['user'] },
   { prefix: '/api/campaigns/', allow: ['user'] },
   { prefix: '/api/grants/', allow: ['user'] },
+  { prefix: '/api/invitations/', allow: ['user'] },
+  { prefix: '/api/bonus-awards/', allow: ['user'] },
+  { prefix: '/api/assets/', allow: ['user'] },
 ];
 
 export const surfaceGuard: Middleware = async (ctx, next) => {

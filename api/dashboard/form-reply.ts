@@ -13,8 +13,8 @@ const SECRET_FIELDS: Record<string, string> = {
   webhook_secret: 'Webhook secret', purchase_api_key: 'Purchase API key', agent_key: 'Agent key',
 };
 
-/** A 402 (wallet below the minimum escrow) names the agent's top-up endpoint; a human gets the wallet page's form. */
-const TOP_UP_HINT = '<p class="notice">The wallet is below the minimum escrow. <a href="/dashboard/wallet">Top up the wallet</a> (the top-up form is on the wallet page), then try again.</p>';
+/** A 402 (the wallet cannot cover it) names the agent's top-up endpoint; the human tops up on the wallet page. */
+const TOPUP_HINT = '<p id="topup-hint" class="notice">The wallet\'s safe balance is too low. <a href="/dashboard/wallet">Top up the wallet</a> (the top-up form is on the wallet page), then try again.</p>';
 
 export const isFormPost = (ctx: AppContext): boolean => ctx.method !== 'GET' && ctx.is('application/x-www-form-urlencoded', 'multipart/form-data') !== false;
 
@@ -43,20 +43,24 @@ export function problemLines(err: AppError): string {
   return `<p>${escapeHtml(typeof detail === 'string' ? detail : JSON.stringify(detail))}</p>`;
 }
 
-export function formReply(schema?: object): Middleware {
+/** `reshape` turns a page's form fields into the route's body (a textarea into a list, ...) after the coercion. */
+export function formReply(schema?: object, reshape?: (form: Record<string, unknown>) => Record<string, unknown>): Middleware {
   return async (ctx, next) => {
     if (!isFormPost(ctx)) return next();
     const form = (ctx.state.body ?? {}) as Record<string, unknown>;
     const back = safeReturnTo(form.return_to ?? ctx.get('referer')?.replace(/^https?:\/\/[^/]+/, ''));
-    if (ctx.is('application/x-www-form-urlencoded')) ctx.state.body = coerceForm(schema, form);
     try {
+      if (ctx.is('application/x-www-form-urlencoded')) {
+        const coerced = coerceForm(schema, form);
+        ctx.state.body = reshape ? reshape(coerced) : coerced;
+      }
       await next();
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       ctx.set(err.headers);
       sendPage(ctx, err.status, {
         title: 'Not done', lang: 'en',
-        body: `<h1>That did not work</h1><div role="alert" class="error">${problemLines(err)}</div>${err.status === 402 ? TOP_UP_HINT : ''}<p><a href="${escapeHtml(back)}">Back</a></p>`,
+        body: `<h1>That did not work</h1><div role="alert" class="error">${problemLines(err)}</div>${err.status === 402 ? TOPUP_HINT : ''}<p><a href="${escapeHtml(back)}">Back</a></p>`,
       });
       return;
     }

@@ -52,7 +52,7 @@ export type PageExtras = Pick<Page, 'script' | 'scripts'> & { formAction?: strin
 
 export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: string, extras: PageExtras = {}): void {
   const { formAction = "'self'", ...code } = extras;
-  const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/campaigns', 'Campaigns'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
+  const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/campaigns', 'Campaigns'], ['/dashboard/creators', 'Creators'], ['/dashboard/bonus-awards', 'Bonus awards'], ['/dashboard/free-codes', 'Free codes'], ['/dashboard/assets', 'Assets'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
   const orgPicker = s.orgIds.length > 1
     ? `<form method="get" action="${escapeHtml(ctx.path)}"><label for="org-pick" class="muted">Organization</label> <select id="org-pick" name="org">${s.orgIds.map((o) => `<option${o === s.orgId ? ' selected' : ''}>${escapeHtml(o)}</option>`).join('')}</select> <button type="submit">Switch</button></form>`
     : '';

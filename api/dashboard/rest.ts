@@ -23,13 +23,16 @@ import { validateBody, validateQuery } from '../middleware/validate.js';
 import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './app-handlers.js';
 import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaign-handlers.js';
 import { uploadCredentialHandler } from './credential-upload.js';
-import { formReply, isFormPost } from './form-reply.js';
+import { formReply } from './form-reply.js';
 
 type Handler = (ctx: AppContext) => Promise<void>;
-/** `fromForm` reshapes a plain form's fields into the JSON body the schema describes (for nested bodies). */
-export interface DashboardRoute { method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object; fromForm?: (form: Record<string, unknown>) => Record<string, unknown> }
+export interface DashboardRoute {
+  method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object;
+  /** Turns the page's form fields into the body (formReply). */
+  form?: (fields: Record<string, unknown>) => Record<string, unknown>;
+}
 
-const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
+export const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
   ({ method, path, action, handler, ...more });
 
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
@@ -53,7 +56,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   r('post', '/api/campaigns/:campaign_id/status', 'set_campaign_status', setCampaignStatusHandler, { body: campaignStatusBody }),
   // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
   r('post', '/api/campaigns/:campaign_id', 'update_campaign', updateCampaignHandler, { body: updateCampaignBody }),
-  r('post', '/api/campaigns/:campaign_id/localize', 'localize_campaign', localizeCampaignHandler, { body: localizeCampaignBody, fromForm: localizeFormBody }),
+  r('post', '/api/campaigns/:campaign_id/localize', 'localize_campaign', localizeCampaignHandler, { body: localizeCampaignBody, form: localizeFormBody }),
   r('get', '/api/campaigns/:campaign_id/join-link', 'join_link', joinLinkHandler, { query: joinLinkQuery }),
   r('get', '/api/campaigns/:campaign_id/funnel', 'campaign_funnel', campaignFunnelHandler, { query: periodQuery }),
   r('get', '/api/campaigns/:campaign_id/daily-performance', 'daily_performance', dailyPerformanceHandler, { query: periodQuery }),
@@ -74,13 +77,12 @@ function audited(route: DashboardRoute): Middleware {
   };
 }
 
-export function dashboardRestRoutes(): Router<RequestState, AppContext> {
+/** A router of dashboard REST routes; other modules serve their own tables through it (api/dashboard/creators-rest.ts). */
+export function restRouter(routes: readonly DashboardRoute[]): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
-  for (const route of DASHBOARD_ROUTES) {
+  for (const route of routes) {
     const chain: Middleware[] = [guard({ allow: ['user'] })];
-    if (route.method !== 'get') chain.push(formReply(route.body));
-    const fromForm = route.fromForm;
-    if (fromForm) chain.push(async (ctx, next) => { if (isFormPost(ctx)) ctx.state.body = fromForm((ctx.state.body ?? {}) as Record<string, unknown>); return next(); });
+    if (route.method !== 'get') chain.push(formReply(route.body, route.form));
     if (route.query) chain.push(validateQuery(route.query));
     if (route.body) chain.push(validateBody(route.body));
     chain.push(audited(route), route.handler);
@@ -88,3 +90,5 @@ export function dashboardRestRoutes(): Router<RequestState, AppContext> {
   }
   return router;
 }
+
+export const dashboardRestRoutes = (): Router<RequestState, AppContext> => restRouter(DASHBOARD_ROUTES);
