@@ -20,6 +20,8 @@ export interface Page {
   body: string;
   /** Inline script (static code: data reaches it through escaped attributes or a JSON block). */
   script?: string;
+  /** A script served by one of our own routes (same origin), loaded under the page's nonce. */
+  scriptSrc?: string;
   /** Extra origin the script may fetch from (the join page posts to BASE_URL). */
   connectSrc?: string;
   /** Where forms may post: none by default; sign-in uses 'self'; consent lifts it (the answer redirects to the client). */
@@ -50,7 +52,8 @@ const STYLE = `
   fieldset{border:1px solid #e5e5ea;border-radius:8px;margin:.75rem 0}`;
 
 export function renderPage(page: Page, nonce: string): string {
-  const script = page.script ? `\n<script nonce="${escapeHtml(nonce)}">${page.script}</script>` : '';
+  const script = (page.script ? `\n<script nonce="${escapeHtml(nonce)}">${page.script}</script>` : '')
+    + (page.scriptSrc ? `\n<script nonce="${escapeHtml(nonce)}" src="${escapeHtml(page.scriptSrc)}"></script>` : '');
   return `<!doctype html>
 <html lang="${escapeHtml(page.lang)}">
 <head>

@@ -44,7 +44,7 @@ export function orgLink(s: SignedIn, path: string): string {
   return `${path}${path.includes('?') ? '&' : '?'}org=${encodeURIComponent(s.orgId)}`;
 }
 
-export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: string): void {
+export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: string, scriptSrc?: string): void {
   const links: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
   const orgPicker = s.orgIds.length > 1
     ? `<form method="get" action="${escapeHtml(ctx.path)}"><label for="org-pick" class="muted">Organization</label> <select id="org-pick" name="org">${s.orgIds.map((o) => `<option${o === s.orgId ? ' selected' : ''}>${escapeHtml(o)}</option>`).join('')}</select> <button type="submit">Switch</button></form>`
@@ -53,5 +53,5 @@ export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, titl
 <span class="muted">${escapeHtml(s.email)}${s.role ? ` (${s.role})` : ''}</span>${orgPicker}
 <form method="post" action="/dashboard/logout">${csrfField(s)}<button type="submit">Sign out</button></form></nav>`;
   ctx.set('Cache-Control', 'no-store');
-  sendPage(ctx, status, { title: `${title} · svc dashboard`, lang: 'en', formAction: "'self'", wide: true, body: `${nav}\n<h1>${escapeHtml(title)}</h1>\n${body}` });
+  sendPage(ctx, status, { title: `${title} · svc dashboard`, lang: 'en', formAction: "'self'", wide: true, scriptSrc, body: `${nav}\n<h1>${escapeHtml(title)}</h1>\n${body}` });
 }
