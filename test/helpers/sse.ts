@@ -14,6 +14,8 @@ export interface SseStream {
   /** The response body as text, for a stream the server refused (4xx). */
   text(): Promise<string>;
   close(): void;
+  /** Calls `listener` after each message arrives (it reads `messages`). */
+  onMessage(listener: () => void): void;
   /** Resolves when the server ended the stream. */
   ended: Promise<void>;
 }
@@ -65,5 +67,6 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     waitUntil: (match, timeoutMs = 20_000) => wait(() => messages.find(match), timeoutMs, 'waiting for a matching message'),
     text: () => (bodyText ??= res.text()),
     close: () => abort.abort(),
+    onMessage: (listener) => { waiters.add(listener); },
   };
 }
