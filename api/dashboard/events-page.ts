@@ -76,6 +76,22 @@ ${rows.length ? rows.map((x) => rowHtml(x, linkOf(x))).join('\n') : '<tr class="
 </tbody></table>`, SCRIPT_PATH);
 }
 
+const closingHooks = new WeakMap<NodeJS.EventEmitter, Set<() => void>>();
+
+/** Runs `hook` when the server emits 'closing' (one listener per server, however many streams are open). */
+function onServerClosing(server: NodeJS.EventEmitter | undefined, hook: () => void): () => void {
+  if (!server) return () => undefined;
+  let hooks = closingHooks.get(server);
+  if (!hooks) {
+    const created = new Set<() => void>();
+    server.on('closing', () => { for (const h of [...created]) h(); });
+    closingHooks.set(server, created);
+    hooks = created;
+  }
+  hooks.add(hook);
+  return () => hooks.delete(hook);
+}
+
 /** Where a stream starts: the browser's Last-Event-ID, else `?after=`, else now. */
 function startCursor(ctx: AppContext, after: number | undefined): number | undefined {
   const header = ctx.get('last-event-id');
@@ -126,10 +142,8 @@ async function eventStream(ctx: AppContext): Promise<void> {
   const unsubscribe = await hub.subscribe(sub);
   const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS).unref();
   // The server closing (closeServer) ends every stream at once; the browser reconnects to the next process.
-  const server = (ctx.req.socket as { server?: NodeJS.EventEmitter }).server;
-  const end = () => out.end();
-  server?.once('closing', end);
-  out.once('close', () => { clearInterval(heartbeat); unsubscribe(); server?.off('closing', end); });
+  const forget = onServerClosing((ctx.req.socket as { server?: NodeJS.EventEmitter }).server, () => out.end());
+  out.once('close', () => { clearInterval(heartbeat); unsubscribe(); forget(); });
   ctx.req.once('close', () => out.destroy());
 
   let cursor = start;
