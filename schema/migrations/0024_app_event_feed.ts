@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
 // The dashboard's real-time events view (api/dashboard/events-page.ts) streams, per app, every SDK event and every
-// purchase event as it arrives or changes outcome. `app_event_feed` is that stream's log: one row per arrival or
-// outcome change, numbered by `seq`, which is the stream's event id (`Last-Event-ID`).
+// purchase event as it arrives or changes outcome. `app_event_feed` is that stream's log: one row per event and
+// committing transaction that created or changed it, numbered by `seq`, the stream's event id (`Last-Event-ID`).
 //
 // A resumed stream reads `seq > last id`, so within one app seq order must be commit order (else a row with a lower
 // seq committing after a reader moved past it would be a gap). The rows are therefore written by DEFERRED
@@ -35,6 +35,12 @@ export async function up(knex: Knex): Promise<void> {
       else
         ref := new.id;
       end if;
+      -- Deferred triggers run at commit, when the row is already final: one entry per event and transaction is
+      -- enough (a purchase received and applied in one transaction would otherwise stream twice, identically).
+      if current_setting('svc_feed.e' || md5(tg_argv[0] || ref), true) = '1' then
+        return null;
+      end if;
+      perform set_config('svc_feed.e' || md5(tg_argv[0] || ref), '1', true);
       perform pg_advisory_xact_lock(hashtextextended('svc_app_events:' || new.app_id, 0));
       next_seq := nextval('app_event_feed_seq');
       insert into app_event_feed (seq, app_id, kind, event_id) values (next_seq, new.app_id, tg_argv[0], ref);

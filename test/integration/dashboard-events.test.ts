@@ -61,8 +61,10 @@ test.serial('SDK and purchase events arrive live, as the rows events/recent give
   t.regex(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
   await sdkEvent('paywall_viewed');
   const eventId = await purchase('initial_purchase');
-  // The purchase streams when it arrives and again when its outcome is recorded (attributed).
   const attributed = await stream.waitUntil((m) => body(m).event.event_id === eventId && body(m).event.attributed === true);
+  // Received and applied in one transaction: one feed entry (the row as committed), not one per write.
+  t.deepEqual(stream.messages.filter((m) => body(m).event.event_id === eventId).map((m) => Number(m.id)), (await h().db('app_event_feed').where('event_id', eventId).pluck('seq')).map(Number));
+  t.is(stream.messages.filter((m) => body(m).event.event_id === eventId).length, 1);
   const recent = await request(h().baseUrl, 'GET', `/api/agent/apps/${seed.app_id}/events/recent?limit=100`, { token: seed.agent_key });
   t.is(recent.status, 200);
   t.deepEqual(body(attributed).event, recent.body.webhooks.find((w: { event_id: string }) => w.event_id === eventId));
