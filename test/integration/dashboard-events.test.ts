@@ -163,3 +163,19 @@ test.serial('feed numbers follow commit order, and a rolled-back write is neithe
   t.true(heard.every((p) => p.startsWith(`${seed.app_id}:`)));
   await listener.end();
 });
+
+test.serial('an event written while the LISTEN connection is down still reaches the open stream once it reconnects', async (t) => {
+  const stream = await open(`?after=${await latestSeq()}`);
+  await sdkEvent('before_listen_drop');
+  await stream.waitFor(1);
+  const feed = h().app.context.deps.appChanges!;
+  await h().db.raw("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'svc-app-change-feed' and datname = current_database()");
+  for (let i = 0; i < 100 && feed.isLive(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  t.false(feed.isLive(), 'the feed noticed the closed connection');
+  // Its notification goes nowhere: the reconnect ('*') makes the readers read the feed again.
+  await sdkEvent('while_listen_down');
+  const got = await stream.waitUntil((m) => body(m).event.event_type === 'while_listen_down');
+  const ids = stream.messages.map((m) => Number(m.id));
+  t.deepEqual(ids, (await feedAfter(Number(stream.messages[0]!.id) - 1)).filter((seq) => seq <= Number(got.id)));
+  stream.close();
+});
