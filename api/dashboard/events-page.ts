@@ -23,6 +23,7 @@ import { LIVE_EVENTS_SCRIPT } from './live-events-script.js';
 export const PAGE_ROWS = 50;
 const SCRIPT_PATH = '/dashboard/assets/live-events.js';
 const HEARTBEAT_MS = 15_000;
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 const eventsQuery = {
   type: 'object',
@@ -57,11 +58,10 @@ async function eventsPage(ctx: AppContext): Promise<void> {
   const { environment } = inputOf<EventsQuery>(ctx);
   // One snapshot for the rows and the cursor the stream continues from: nothing in between is lost or repeated.
   const { cursor, rows } = await ctx.deps.db.transaction(async (trx) => {
-    const [seq, sdk, purchases] = await Promise.all([
-      latestFeedSeq(trx, app.id),
-      listRecentSdkEvents(trx, app.id, { environment, limit: PAGE_ROWS }),
-      listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS }),
-    ]);
+    // One connection: the three reads go one after the other.
+    const seq = await latestFeedSeq(trx, app.id);
+    const sdk = await listRecentSdkEvents(trx, app.id, { environment, limit: PAGE_ROWS });
+    const purchases = await listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS });
     const merged: ViewEntry[] = [...sdk.map((event) => ({ kind: 'sdk' as const, event })), ...purchases.map((event) => ({ kind: 'purchase' as const, event }))];
     return { cursor: seq, rows: merged.sort((a, b) => time(b) - time(a)) };
   }, { isolationLevel: 'repeatable read', readOnly: true });
@@ -128,6 +128,8 @@ async function eventStream(ctx: AppContext): Promise<void> {
       sub.cursor = fresh.at(-1)!.seq;
       const linkOf = await workflowLinks(ctx, fresh);
       out.write(fresh.map((x) => `id: ${x.seq}\ndata: ${JSON.stringify(streamMessage(x, linkOf(x)))}\n\n`).join(''));
+      // A reader that does not keep up is cut off rather than buffered without bound: it resumes from the database.
+      if (out.writableLength > MAX_BUFFERED_BYTES) out.end();
     }).catch((err: unknown) => { ctx.deps.logger.warn({ err }, 'event stream write failed'); out.destroy(); });
     return sending;
   };
