@@ -124,7 +124,7 @@ async function eventStream(ctx: AppContext): Promise<void> {
   const send = (entries: FeedEntry[]) => {
     sending = sending.then(async () => {
       const fresh = entries.filter((x) => x.seq > sub.cursor);
-      if (fresh.length === 0 || out.destroyed) return;
+      if (fresh.length === 0 || !out.writable) return;
       sub.cursor = fresh.at(-1)!.seq;
       const linkOf = await workflowLinks(ctx, fresh);
       out.write(fresh.map((x) => `id: ${x.seq}\ndata: ${JSON.stringify(streamMessage(x, linkOf(x)))}\n\n`).join(''));
@@ -142,14 +142,14 @@ async function eventStream(ctx: AppContext): Promise<void> {
   out.write('retry: 1000\n\n');
 
   const unsubscribe = await hub.subscribe(sub);
-  const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS).unref();
+  const heartbeat = setInterval(() => out.writable && out.write(': keep-alive\n\n'), HEARTBEAT_MS).unref();
   // The server closing (closeServer) ends every stream at once; the browser reconnects to the next process.
   const forget = onServerClosing((ctx.req.socket as { server?: NodeJS.EventEmitter }).server, () => out.end());
   out.once('close', () => { clearInterval(heartbeat); unsubscribe(); forget(); });
   ctx.req.once('close', () => out.destroy());
 
   let cursor = start;
-  for (let more = true; more && !out.destroyed;) {
+  for (let more = true; more && out.writable;) {
     const page = await readFeedAfter(ctx.deps.db, app.id, { after: cursor, environment, limit: FEED_PAGE });
     cursor = page.cursor;
     more = page.more;
