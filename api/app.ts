@@ -22,6 +22,7 @@ import { teamRoutes } from './dashboard/team.js';
 import { walletRoutes } from './dashboard/wallet-page.js';
 import { campaignsRoutes } from './dashboard/campaigns-page.js';
 import { staticAssetRoutes } from './dashboard/static-assets.js';
+import { eventsRoutes } from './dashboard/events-page.js';
 import { agentChallenge } from './oauth/challenge.js';
 import { oauthRoutes, oauthServer } from './oauth/routes.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
@@ -60,7 +61,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(surfaceGuard);
   app.use(csrfGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), creatorRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), campaignsRoutes(), staticAssetRoutes(), creatorsRoutes(), bonusAwardsRoutes(), freeCodesRoutes(), assetsRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
+  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), creatorRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), eventsRoutes(), campaignsRoutes(), staticAssetRoutes(), creatorsRoutes(), bonusAwardsRoutes(), freeCodesRoutes(), assetsRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
@@ -77,9 +78,13 @@ export function listen(app: SvcApp, port: number, host: string): Promise<Server>
   });
 }
 
-/** Stops accepting connections, lets in-flight requests finish, then closes idle keep-alive sockets. */
+/**
+ * Stops accepting connections, lets in-flight requests finish, then closes idle keep-alive sockets. Long-lived
+ * answers (the dashboard's event streams) end on the server's 'closing' event rather than hold the grace period.
+ */
 export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
+    server.emit('closing');
     const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
     server.close(() => { clearTimeout(timer); resolve(); });
     server.closeIdleConnections();

@@ -90,6 +90,8 @@ export async function runDev(): Promise<void> {
       stops.push(() => server.stop());
       temporalAddress = server.address;
       temporalUi = server.uiUrl;
+      // The dashboard's live events link purchases to their workflow in this UI (unless one was configured).
+      config.TEMPORAL_UI_URL ??= temporalUi;
     }
 
     const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);

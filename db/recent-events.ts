@@ -14,8 +14,9 @@ export interface SdkEventView { event_id: string; event_type: string; app_user_i
  * Custom SDK events. They are stored once each (the event endpoint drops repeats). Clients send no environment, so
  * the environment filter keeps every event without one and applies only to events that carry one.
  */
-export async function listRecentSdkEvents(db: Knex, appId: string, opts: { environment?: EnvironmentFilter; limit: number }): Promise<SdkEventView[]> {
+export async function listRecentSdkEvents(db: Knex, appId: string, opts: { environment?: EnvironmentFilter; eventIds?: readonly string[]; limit: number }): Promise<SdkEventView[]> {
   const q = db('sdk_events').where('app_id', appId).orderBy('created_at', 'desc').limit(opts.limit);
+  if (opts.eventIds) void q.whereIn('event_id', opts.eventIds);
   if (opts.environment) void q.where((w) => void w.whereNull('environment').orWhereIn('environment', environmentsOf(opts.environment!)));
   return q.select<SdkEventView[]>('event_id', 'event_type', 'app_user_id', 'referral_code', 'platform', 'environment', 'created_at');
 }
@@ -36,9 +37,10 @@ export interface PurchaseEventView {
   received_at: Date;
 }
 
-/** The purchase event log of an app (optionally of one app user and one environment), newest first. */
-export async function listPurchaseEventLog(db: Knex, appId: string, opts: { environment?: EnvironmentFilter; appUserId?: string; limit: number }): Promise<PurchaseEventView[]> {
+/** The purchase event log of an app (optionally of one app user, one environment, or the events named), newest first. */
+export async function listPurchaseEventLog(db: Knex, appId: string, opts: { environment?: EnvironmentFilter; appUserId?: string; eventIds?: readonly string[]; limit: number }): Promise<PurchaseEventView[]> {
   const q = db('purchase_events').where('app_id', appId).orderBy('received_at', 'desc').limit(opts.limit);
+  if (opts.eventIds) void q.whereIn('id', opts.eventIds);
   if (opts.environment) void q.whereIn('environment', environmentsOf(opts.environment));
   if (opts.appUserId) void q.where('app_user_id', opts.appUserId);
   return q.select<PurchaseEventView[]>(

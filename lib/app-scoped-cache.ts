@@ -6,6 +6,8 @@ import { TtlCache } from './ttl-cache.js';
 export interface ChangeFeed {
   isLive(): boolean;
   subscribe(listener: (appId: string) => void): () => void;
+  /** New or changed SDK/purchase events of an app ('*': any may have been missed); the dashboard's live view. */
+  subscribeEvents?(listener: (appId: string) => void): () => void;
 }
 
 export class AppScopedCache<V> {

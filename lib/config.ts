@@ -39,6 +39,7 @@ export const VARIABLES = {
   EMBEDDED_PG_PORT: { kind: 'port', default: 54329, doc: 'Port of the embedded PostgreSQL that `svc dev` starts.' },
   TEMPORAL_PORT: { kind: 'port', default: 7233, doc: 'gRPC port of the Temporal dev server that `svc dev` starts.' },
   TEMPORAL_UI_PORT: { kind: 'port', default: 8233, doc: 'Web UI port of the Temporal dev server that `svc dev` starts.' },
+  TEMPORAL_UI_URL: { kind: 'url', doc: 'Origin of the Temporal Web UI: the dashboard\'s live events link each purchase to its conversion workflow there. `svc dev` sets it to its dev server\'s UI; unset: no links.' },
   WORKER_METRICS_PORT: { kind: 'integer', minimum: 0, default: 9464, doc: 'Port of `svc worker`\'s own Prometheus `/metrics` (and `/healthz`), bound on HOST: failed purchase events (`svc_purchase_events_failed_total`, `svc_purchase_events_failed`), the purchase inbox, process metrics. 0: off. (`svc dev` does not serve it.)' },
   SHUTDOWN_GRACE_MS: { kind: 'integer', minimum: 0, default: 10000, doc: 'How long the worker may drain in-flight activities on SIGINT/SIGTERM.' },
   PLATFORM_FEE_PERCENT: { kind: 'number', default: 10, doc: 'Platform fee, as a percentage of each commission, charged to the developer on top of it (the wallet reserves commission + fee).' },

@@ -1,11 +1,14 @@
 // Listens on `svc_app_changed` (schema migration 0010) with one dedicated connection per API process and tells
 // subscribers which app changed. While the connection is down the feed is not live: caches must not answer from
 // memory then, and everything is dropped when it comes back (changes may have been missed).
+// The same connection also listens on `svc_app_events` (schema migration 0024: '<app_id>:<seq>' per new or changed
+// SDK/purchase event) for the dashboard's live events view; its subscribers hear '*' on every (re)connect too.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
 export const APP_CHANGED_CHANNEL = 'svc_app_changed';
+export const APP_EVENTS_CHANNEL = 'svc_app_events';
 const SYNC_PREFIX = '__sync:';
 
 /** Called with the app id that changed, or '*' when every app may have (reconnect). */
@@ -16,6 +19,7 @@ export class AppChangeFeed {
   private live = false;
   private closed = false;
   private readonly listeners = new Set<AppChangeListener>();
+  private readonly eventListeners = new Set<AppChangeListener>();
   private readonly pendingSyncs = new Map<string, () => void>();
 
   constructor(private readonly databaseUrl: string, private readonly logger: Logger) {}
@@ -29,17 +33,27 @@ export class AppChangeFeed {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called with the app id of each new or changed event (the payload's part before ':'), or '*' on (re)connect. */
+  subscribeEvents(listener: AppChangeListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'svc-app-change-feed' });
-    client.on('notification', (msg) => this.onNotification(msg.payload ?? ''));
+    client.on('notification', (msg) => {
+      if (msg.channel === APP_EVENTS_CHANNEL) this.emitEvent((msg.payload ?? '').split(':')[0]!);
+      else this.onNotification(msg.payload ?? '');
+    });
     client.on('error', (err) => this.logger.warn({ err }, 'app change feed connection error'));
     // Only the connection in use reports a disconnect: a start that failed is retried by its caller alone (else every
     // failed attempt would schedule two retries, and a database outage would multiply them without bound).
     client.on('end', () => { if (this.client === client) this.onDisconnect(); });
     await client.connect();
-    await client.query(`listen ${APP_CHANGED_CHANNEL}`);
+    await client.query(`listen ${APP_CHANGED_CHANNEL}; listen ${APP_EVENTS_CHANNEL}`);
     this.client = client;
     this.emit('*');
+    this.emitEvent('*');
     this.live = true;
   }
 
@@ -70,6 +84,10 @@ export class AppChangeFeed {
 
   private emit(appId: string): void {
     for (const listener of this.listeners) listener(appId);
+  }
+
+  private emitEvent(appId: string): void {
+    for (const listener of this.eventListeners) listener(appId);
   }
 
   /** Starts now if it can; otherwise keeps trying in the background (the API serves uncached meanwhile). */

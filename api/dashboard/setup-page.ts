@@ -90,7 +90,7 @@ export async function setupPage(ctx: AppContext): Promise<void> {
   const [setup, campaigns] = await Promise.all([setupOf(ctx, app), listCampaignsInOrgs(ctx.deps.db, [app.org_id], { appId: app.id })]);
   const back = ctx.originalUrl;
   dashboardPage(ctx, s, 200, `Set up ${String(app.name)}`, [
-    `<p class="muted">App <code>${e(app.id)}</code>, slug <code>${e(String(app.slug))}</code>. <a href="/api/apps/${e(app.id)}/setup">This page as JSON</a></p>`,
+    `<p class="muted">App <code>${e(app.id)}</code>, slug <code>${e(String(app.slug))}</code>. <a href="/api/apps/${e(app.id)}/setup">This page as JSON</a> · <a href="${e(orgLink(s, `/dashboard/apps/${encodeURIComponent(app.id)}/events`))}">Live events</a></p>`,
     checklistSection(setup), keysSection(s, setup, back), campaignsSection(s, app.id, campaigns, back), sdkSection(setup), validationSection(s, setup, back),
   ].join('\n'));
 }

@@ -12,6 +12,8 @@ import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import type { SeedResult } from '../../cli/seed.js';
 import { Browser, formAction, inputValue } from '../helpers/browser.js';
 import { cliEnv, runSvc, SVC_BIN } from '../helpers/cli.js';
+import { signInDashboard } from '../helpers/dashboard.js';
+import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { useHarness } from '../helpers/harness.js';
 
 const h = useHarness(test, { worker: false, api: false });
@@ -81,6 +83,12 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     t.is(seeded.code, 0, seeded.stderr);
     const seed = JSON.parse(seeded.stdout) as SeedResult;
     t.is(seed.base_url, api);
+    // The live events page links a purchase to its conversion workflow in the dev server's own Temporal UI.
+    const bought = await sendWebhook(api, seed.app_id, seed.webhook_secret, subscription('dev-buyer', seed.creator_code)('initial_purchase'));
+    t.is(bought.status, 200, bought.text);
+    const owner = await signInDashboard(api, seed.user_email, seed.user_password);
+    const events = await fetch(`${api}/dashboard/apps/${seed.app_id}/events`, { headers: { cookie: owner.cookie } });
+    t.regex(await events.text(), new RegExp(`href="http://127\\.0\\.0\\.1:${p.TEMPORAL_UI_PORT}/namespaces/default/workflows/[^"]+"`));
 
     dev.child.kill('SIGINT');
     t.is(await dev.exited, 0);
