@@ -9,13 +9,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createDb } from '../runtime/db.js';
-import { freePort } from '../runtime/ports.js';
-import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
-import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { signInDashboard } from '../test/helpers/dashboard.js';
 import { openSse, type SseStream } from '../test/helpers/sse.js';
 import { subscription } from '../test/helpers/subprovider-events.js';
-import { benchDatabase, startServer } from './infra.js';
+import { benchDatabase, benchTemporal, startServer } from './infra.js';
 import { pct } from './load.js';
 import { freshAccount, sendWebhook } from './webhook-mix.js';
 
@@ -134,13 +131,9 @@ async function measure(databaseUrl: string, apiUrl: string, appId: string, cooki
 
 export async function runEventsStreamBench(): Promise<EventsRun[]> {
   const database = await benchDatabase('svc_bench_events');
-  let temporalAddress = process.env.TEMPORAL_ADDRESS;
-  let stopTemporal: () => Promise<void> = async () => undefined;
-  if (!temporalAddress) {
-    const server = await startTemporalDevServer({ binary: (await resolveBinary(TEMPORAL_CLI)).path, port: await freePort() });
-    temporalAddress = server.address;
-    stopTemporal = () => server.stop();
-  }
+  const temporal = await benchTemporal();
+  const temporalAddress = temporal.address;
+  const stopTemporal = () => temporal.stop();
   const env = {
     DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn',
     NODE_ENV: 'production', DATABASE_POOL_MAX: '20', SVC_MASTER_KEY: randomBytes(32).toString('base64'), WORKER_METRICS_PORT: '0',

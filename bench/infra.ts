@@ -8,7 +8,8 @@ import { ensureDatabase } from '../cli/database.js';
 import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { freePort } from '../runtime/ports.js';
-import { PROJECT_ROOT } from '../runtime/temporal-binaries.js';
+import { PROJECT_ROOT, resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
+import { startTemporalDevServer, type DevServerOptions } from '../runtime/temporal-dev-server.js';
 
 export interface BenchDatabase { url: string; stop(): Promise<void> }
 
@@ -56,4 +57,13 @@ export async function startServer(script: string, args: string[], env: NodeJS.Pr
     url, child,
     stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
   };
+}
+
+export interface BenchTemporal { address: string; stop(): Promise<void> }
+
+/** TEMPORAL_ADDRESS when set, else a Temporal dev server of the bench's own (in memory unless `dev` says otherwise). */
+export async function benchTemporal(dev: Omit<DevServerOptions, 'binary' | 'port'> = {}, external = process.env.TEMPORAL_ADDRESS): Promise<BenchTemporal> {
+  if (external) return { address: external, stop: async () => undefined };
+  const server = await startTemporalDevServer({ binary: (await resolveBinary(TEMPORAL_CLI)).path, port: await freePort(), ...dev });
+  return { address: server.address, stop: () => server.stop() };
 }

@@ -11,11 +11,8 @@ import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../d
 import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createDb } from '../runtime/db.js';
-import { freePort } from '../runtime/ports.js';
-import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
-import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { createAppleChain, signTransaction, transactionPayload, type AppleChain } from '../test/helpers/apple-signing.js';
-import { benchDatabase, startServer } from './infra.js';
+import { benchDatabase, benchTemporal, startServer } from './infra.js';
 import { pct } from './load.js';
 
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 300);
@@ -78,13 +75,9 @@ function signedPurchases(chain: AppleChain, n: number): string[] {
 export async function runStorePurchaseBench(): Promise<StoreRun[]> {
   const chain = await createAppleChain('Bench');
   const database = await benchDatabase('svc_bench_store');
-  let temporalAddress = process.env.TEMPORAL_ADDRESS;
-  let stopTemporal: () => Promise<void> = async () => undefined;
-  if (!temporalAddress) {
-    const server = await startTemporalDevServer({ binary: (await resolveBinary(TEMPORAL_CLI)).path, port: await freePort() });
-    temporalAddress = server.address;
-    stopTemporal = () => server.stop();
-  }
+  const temporal = await benchTemporal();
+  const temporalAddress = temporal.address;
+  const stopTemporal = () => temporal.stop();
   const masterKey = randomBytes(32).toString('base64');
   const env = {
     DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn',

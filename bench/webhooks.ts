@@ -15,12 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createPurchaseActivities } from '../activities/purchases/index.js';
 import { createDb } from '../runtime/db.js';
 import { createLogger } from '../runtime/logger.js';
-import { freePort } from '../runtime/ports.js';
-import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
-import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { idempotencyKey, normalizeSubproviderEvent } from '../lib/purchase-event.js';
 import { installRuntime } from '../worker/worker.js';
-import { benchDatabase, startServer, type BenchServer } from './infra.js';
+import { benchDatabase, benchTemporal, startServer, type BenchServer, type BenchTemporal } from './infra.js';
 import { closedLoop, openLoop, pct, type LoadResult, type Run } from './load.js';
 import { echoFloor } from './echo-floor.js';
 import { expected, freshAccount, ledgerCheck, plan, sendWebhook, type Plan } from './webhook-mix.js';
@@ -79,15 +76,11 @@ async function inProcess(databaseUrl: string): Promise<Run> {
   return row('same activity in-process (no orchestration)', load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p));
 }
 
-async function devServer(sqlite?: { pragmas: string[] }): Promise<{ address: string; stop(): Promise<void> }> {
-  const external = process.env.TEMPORAL_ADDRESS;
-  if (external && !sqlite) return { address: external, stop: async () => undefined };
-  const dir = sqlite ? mkdtempSync(path.join(os.tmpdir(), 'svc-bench-temporal-')) : undefined;
-  const server = await startTemporalDevServer({
-    binary: (await resolveBinary(TEMPORAL_CLI)).path, port: await freePort(),
-    ...(dir ? { dbFilename: path.join(dir, 'temporal.db'), sqlitePragmas: sqlite!.pragmas } : {}),
-  });
-  return { address: server.address, stop: async () => { await server.stop(); if (dir) rmSync(dir, { recursive: true, force: true }); } };
+async function devServer(sqlite?: { pragmas: string[] }): Promise<BenchTemporal> {
+  if (!sqlite) return benchTemporal();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-temporal-'));
+  const server = await benchTemporal({ dbFilename: path.join(dir, 'temporal.db'), sqlitePragmas: sqlite.pragmas }, undefined);
+  return { address: server.address, stop: async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 export async function runWebhookBench(): Promise<WebhookBench> {
