@@ -9,21 +9,25 @@ import { providerNamed } from '../clients/payments/select.js';
 import { beginAutoRecharge, disableAutoRecharge } from '../db/auto-recharge.js';
 import { creditPayment, findPayment, markPaymentFailed, setPaymentExternalId } from '../db/payments.js';
 import type { Config } from '../lib/config.js';
-import { rechargeIfLow } from '../workflow-clients/auto-recharge.js';
+import { rechargeIfLow, startAutoRecharge } from '../workflow-clients/auto-recharge.js';
+import type { WalletDrop } from './purchases/index.js';
 import type { BeginRechargeResult, ChargeResult } from '../workflows/auto-recharge-messages.js';
 
 /**
- * The purchase activity's signal (PurchaseDeps.onWalletMayDrop): after a commission was reserved, start the
- * organization's recharge when its wallet is now below the threshold. Uses the worker's own client (activity
- * context). A failure is logged, never thrown: the event is applied, and the next drop or top-up checks again.
+ * The purchase activity's signal (PurchaseDeps.onWalletMayDrop): start the organization's recharge when its wallet
+ * is below the threshold. The event knows that from its own lock; a repeat names its conversion and one read decides.
+ * Uses the worker's own client (activity context). A failure is logged, never thrown: the event is applied, and the
+ * next drop or top-up checks again.
  */
 export function walletDropSignal({ db, config }: { db: Knex; config: Config }) {
-  return async (conversionId: string): Promise<void> => {
+  return async (drop: WalletDrop): Promise<void> => {
     try {
       const { client, info } = Context.current();
-      await rechargeIfLow({ client, db, config, taskQueue: info.taskQueue }, { conversionId });
+      const deps = { client, db, config, taskQueue: info.taskQueue };
+      if ('orgId' in drop) await startAutoRecharge(deps, drop.orgId);
+      else await rechargeIfLow(deps, drop);
     } catch (err) {
-      log.warn('auto-recharge check failed', { conversionId, error: err instanceof Error ? err.message : String(err) });
+      log.warn('auto-recharge check failed', { ...drop, error: err instanceof Error ? err.message : String(err) });
     }
   };
 }

@@ -1,6 +1,6 @@
 // The API's read caches of per-app data (answers and credential digests), alive only while the app-change feed is (runtime/app-change-feed.ts).
 // Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
-import type { InitAnswer } from '../db/apps.js';
+import type { InitAnswer, ValidationProviders } from '../db/apps.js';
 import { AppScopedCache, type ChangeFeed } from '../lib/app-scoped-cache.js';
 import { TtlCache } from '../lib/ttl-cache.js';
 import type { ActiveCreatorCode } from '../db/creators.js';
@@ -21,6 +21,8 @@ export interface ApiCaches {
   codes: AppScopedCache<FoundCode | null>;
   /** Each app's webhook-secret digest (per-app webhook URL): one database read saved on every purchase event. */
   webhookSecrets: AppScopedCache<string | null>;
+  /** Each app's store validation choice (whether a provider event is counted): another read saved per event. */
+  validationProviders: AppScopedCache<ValidationProviders | null>;
 }
 
 export function createApiCaches(feed: ChangeFeed | undefined): ApiCaches {
@@ -29,5 +31,6 @@ export function createApiCaches(feed: ChangeFeed | undefined): ApiCaches {
     initMarks: new TtlCache(60_000, 200_000),
     codes: new AppScopedCache(feed, ENTRY_TTL_MS, 200_000),
     webhookSecrets: new AppScopedCache(feed, ENTRY_TTL_MS, 50_000),
+    validationProviders: new AppScopedCache(feed, ENTRY_TTL_MS, 50_000),
   };
 }

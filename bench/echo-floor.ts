@@ -6,14 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { echoUpdate, echoWorkflow } from './echo-workflow.js';
 import { pct, type Run } from './load.js';
+import { cpuPerEvent, sampleCpu } from './cpu-split.js';
 
-export async function echoFloor(address: string, events: number, workflows: number, senders: number): Promise<Run> {
+/** `temporalPid`: the dev server's process, for the CPU split (this process hosts the worker and the client). */
+export async function echoFloor(address: string, events: number, workflows: number, senders: number, temporalPid?: number): Promise<Run> {
   const connection = await NativeConnection.connect({ address });
   const taskQueue = `echo-${randomBytes(3).toString('hex')}`;
   const worker = await Worker.create({ connection, taskQueue, workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)) });
   const client = new Client({ connection: await Connection.connect({ address }) });
   const latencies: number[] = [];
   let next = 0;
+  const groups = { 'worker + client': () => [process.pid], Temporal: () => (temporalPid ? [temporalPid] : []) };
+  const cpuBefore = sampleCpu(groups);
   const started = performance.now();
   await worker.runUntil(Promise.all(Array.from({ length: senders }, async () => {
     for (let i = next++; i < events; i = next++) {
@@ -26,8 +30,9 @@ export async function echoFloor(address: string, events: number, workflows: numb
     }
   })));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuPerEvent(cpuBefore, sampleCpu(groups), events);
   await client.connection.close();
   await connection.close();
   latencies.sort((a, b) => a - b);
-  return { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved' };
+  return { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved', cpu };
 }

@@ -59,11 +59,12 @@ export async function startServer(script: string, args: string[], env: NodeJS.Pr
   };
 }
 
-export interface BenchTemporal { address: string; stop(): Promise<void> }
+/** `pid`: the dev server's process (none for an external TEMPORAL_ADDRESS). */
+export interface BenchTemporal { address: string; pid?: number; stop(): Promise<void> }
 
 /** TEMPORAL_ADDRESS when set, else a Temporal dev server of the bench's own (in memory unless `dev` says otherwise). */
 export async function benchTemporal(dev: Omit<DevServerOptions, 'binary' | 'port'> = {}, external = process.env.TEMPORAL_ADDRESS): Promise<BenchTemporal> {
   if (external) return { address: external, stop: async () => undefined };
   const server = await startTemporalDevServer({ binary: (await resolveBinary(TEMPORAL_CLI)).path, port: await freePort(), ...dev });
-  return { address: server.address, stop: () => server.stop() };
+  return { address: server.address, pid: server.pid, stop: () => server.stop() };
 }

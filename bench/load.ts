@@ -6,10 +6,12 @@
 // Open loop: requests arrive as a Poisson process at a fixed rate whatever the answers do; each arrival takes the
 // next request of an idle stream. Latency counts from the arrival, so time queued behind a slow answer is included
 // (no coordinated omission).
+import type { CpuSplit } from './cpu-split.js';
+
 export interface LoadResult { latencies: number[]; seconds: number }
 
 /** A benchmark table row: one path under one load, and whether the books were exact afterwards. */
-export interface Run { name: string; events: number; seconds: number; p50: number; p99: number; ledgerOk: boolean; detail: string }
+export interface Run { name: string; events: number; seconds: number; p50: number; p99: number; ledgerOk: boolean; detail: string; cpu?: CpuSplit }
 
 export async function closedLoop<T>(streams: T[][], senders: number, send: (item: T, sender: number) => Promise<void>): Promise<LoadResult> {
   const queue = [...streams];

@@ -20,6 +20,7 @@ import { installRuntime } from '../worker/worker.js';
 import { benchDatabase, benchTemporal, startServer, type BenchServer, type BenchTemporal } from './infra.js';
 import { closedLoop, openLoop, pct, type LoadResult, type Run } from './load.js';
 import { echoFloor } from './echo-floor.js';
+import { cpuPerEvent, formatSplit, postgresPids, sampleCpu } from './cpu-split.js';
 import { expected, freshAccount, ledgerCheck, plan, sendWebhook, type Plan } from './webhook-mix.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 300);
@@ -34,7 +35,10 @@ function row(name: string, load: LoadResult, events: number, check: { ok: boolea
 }
 
 /** API and worker processes against one database and one Temporal, on a task queue of their own. */
-async function startPipeline(databaseUrl: string, temporalAddress: string, copies: number): Promise<{ apis: BenchServer[]; stop(): Promise<void> }> {
+interface Pipeline { apis: BenchServer[]; workers: BenchServer[]; temporal: BenchTemporal; stop(): Promise<void> }
+
+async function startPipeline(databaseUrl: string, temporal: BenchTemporal, copies: number): Promise<Pipeline> {
+  const temporalAddress = temporal.address;
   // Several APIs share their rate-limit windows through Redis, as in production (REDIS_URL when set).
   const env = {
     DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn', NODE_ENV: 'production',
@@ -42,16 +46,24 @@ async function startPipeline(databaseUrl: string, temporalAddress: string, copie
   };
   const workers = await Promise.all(Array.from({ length: copies }, () => startServer('bin/svc.js', ['worker'], env, null)));
   const apis = await Promise.all(Array.from({ length: copies }, () => startServer('bin/svc.js', ['api'], env)));
-  return { apis, stop: async () => { await Promise.all(apis.map((a) => a.stop())); await Promise.all(workers.map((w) => w.stop())); } };
+  return { apis, workers, temporal, stop: async () => { await Promise.all(apis.map((a) => a.stop())); await Promise.all(workers.map((w) => w.stop())); } };
 }
 
 /** One closed-loop pipeline run on a fresh organization: senders spread over the APIs. */
-async function closedPipeline(name: string, databaseUrl: string, apis: BenchServer[]): Promise<Run> {
+async function closedPipeline(name: string, databaseUrl: string, pipeline: Pipeline): Promise<Run> {
+  const { apis } = pipeline;
   const seed = await freshAccount(databaseUrl);
   const subs = plan(seed.creator_code, SUBSCRIPTIONS);
   const p = expected(subs);
+  const pids = (servers: BenchServer[]) => () => servers.flatMap((s) => (s.child.pid ? [s.child.pid] : []));
+  const groups = {
+    API: pids(apis), worker: pids(pipeline.workers), Temporal: () => (pipeline.temporal.pid ? [pipeline.temporal.pid] : []),
+    PostgreSQL: postgresPids, 'load generator': () => [process.pid],
+  };
+  const before = sampleCpu(groups);
   const load = await closedLoop(subs, SENDERS, (e, sender) => sendWebhook(apis[sender % apis.length]!.url, seed, e));
-  return row(name, load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p));
+  const cpu = cpuPerEvent(before, sampleCpu(groups), p.events.length);
+  return { ...row(name, load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p)), cpu };
 }
 
 async function openPipeline(databaseUrl: string, api: BenchServer, rate: number): Promise<Run> {
@@ -80,7 +92,7 @@ async function devServer(sqlite?: { pragmas: string[] }): Promise<BenchTemporal>
   if (!sqlite) return benchTemporal();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-temporal-'));
   const server = await benchTemporal({ dbFilename: path.join(dir, 'temporal.db'), sqlitePragmas: sqlite.pragmas }, undefined);
-  return { address: server.address, stop: async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  return { address: server.address, pid: server.pid, stop: async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 export async function runWebhookBench(): Promise<WebhookBench> {
@@ -92,13 +104,13 @@ export async function runWebhookBench(): Promise<WebhookBench> {
       const temporal = await devServer();
       try {
         const runs: Run[] = [];
-        const single = await startPipeline(database.url, temporal.address, 1);
+        const single = await startPipeline(database.url, temporal, 1);
         let capacity = 0;
         try {
-          const pipeline = await closedPipeline('webhook -> API -> inbox -> Temporal -> worker -> PostgreSQL', database.url, single.apis);
+          const pipeline = await closedPipeline('webhook -> API -> inbox -> Temporal -> worker -> PostgreSQL', database.url, single);
           runs.push(pipeline);
           capacity = pipeline.events / pipeline.seconds;
-          runs.push(await echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS));
+          runs.push(await echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS, temporal.pid));
           runs.push(await inProcess(database.url));
           if (SHAPES.has('open')) {
             const fixed = process.env.BENCH_RATE ? [Number(process.env.BENCH_RATE)] : undefined;
@@ -111,9 +123,9 @@ export async function runWebhookBench(): Promise<WebhookBench> {
           await single.stop();
         }
         if (SHAPES.has('scale-out')) {
-          const two = await startPipeline(database.url, temporal.address, 2);
+          const two = await startPipeline(database.url, temporal, 2);
           try {
-            runs.push(await closedPipeline(`scale-out: 2 API + 2 worker processes, one PostgreSQL and Temporal${process.env.REDIS_URL ? ' and Redis' : ''}`, database.url, two.apis));
+            runs.push(await closedPipeline(`scale-out: 2 API + 2 worker processes, one PostgreSQL and Temporal${process.env.REDIS_URL ? ' and Redis' : ''}`, database.url, two));
           } finally {
             await two.stop();
           }
@@ -128,11 +140,11 @@ export async function runWebhookBench(): Promise<WebhookBench> {
       for (const [label, pragmas] of [['SQLite file, default pragmas', []], ['SQLite file, journal_mode=WAL synchronous=NORMAL (svc dev)', ['journal_mode=WAL', 'synchronous=NORMAL']]] as const) {
         const temporal = await devServer({ pragmas: [...pragmas] });
         try {
-          const pipeline = await startPipeline(database.url, temporal.address, 1);
+          const pipeline = await startPipeline(database.url, temporal, 1);
           try {
-            const run = await closedPipeline(`pipeline, ${label}`, database.url, pipeline.apis);
+            const run = await closedPipeline(`pipeline, ${label}`, database.url, pipeline);
             runs.push(run);
-            runs.push({ ...(await echoFloor(temporal.address, run.events, SUBSCRIPTIONS, SENDERS)), name: `floor, ${label}` });
+            runs.push({ ...(await echoFloor(temporal.address, run.events, SUBSCRIPTIONS, SENDERS, temporal.pid)), name: `floor, ${label}` });
           } finally {
             await pipeline.stop();
           }
@@ -160,6 +172,10 @@ export function printWebhookTable(bench: WebhookBench): void {
     const pipeline = table.runs[0];
     const floor = table.runs.find((r) => r.name.startsWith('floor'));
     if (pipeline && floor) console.log(`\npipeline / floor throughput: ${((pipeline.events / pipeline.seconds) / (floor.events / floor.seconds)).toFixed(2)}`);
+    for (const r of table.runs) {
+      const split = formatSplit(r.cpu, os.availableParallelism());
+      if (split) console.log(`- ${r.name.split(':')[0]}: ${split}`);
+    }
   }
   if (bench.curve.length > 0) {
     console.log(`\nOpen loop (Poisson arrivals, ${OPEN_SUBSCRIPTIONS} subscriptions per point, latency from arrival)\n`);

@@ -222,6 +222,8 @@ export async function mirrorsFreeAccessGrants(db: Knex, appId: string): Promise<
 }
 
 /** The app's purchase-validation provider per platform (apps.{ios,android}_validation_provider). */
-export async function findValidationProviders(db: Knex, appId: string): Promise<{ ios_validation_provider: string | null; android_validation_provider: string | null } | undefined> {
+export interface ValidationProviders { ios_validation_provider: string | null; android_validation_provider: string | null }
+
+export async function findValidationProviders(db: Knex, appId: string): Promise<ValidationProviders | undefined> {
   return db('apps').where('id', appId).first('ios_validation_provider', 'android_validation_provider');
 }

@@ -102,9 +102,12 @@ export async function mergeCampaignI18n(db: Knex, campaignId: string, patchFor: 
   });
 }
 
-/** Commission terms and whether any milestone could be reached, in one read (the purchase activity's hot path). */
-export async function findCampaignTerms(db: Knex, campaignId: string): Promise<{ commission_percentage: string; holding_period_days: number; has_bonus_rules: boolean }> {
-  return db('campaigns').where('id', campaignId).first<{ commission_percentage: string; holding_period_days: number; has_bonus_rules: boolean }>(
+/** A campaign's commission terms and whether any milestone could be reached. */
+export interface CampaignTerms { commission_percentage: string; holding_period_days: number; has_bonus_rules: boolean }
+
+/** The terms in one read (the purchase activity's hot path). */
+export async function findCampaignTerms(db: Knex, campaignId: string): Promise<CampaignTerms> {
+  return db('campaigns').where('id', campaignId).first<CampaignTerms>(
     'commission_percentage', 'holding_period_days', db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
 }
 

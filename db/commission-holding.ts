@@ -18,11 +18,24 @@ function pending(trx: Knex | Knex.Transaction, conversionId: string) {
  * its date cannot be released until a top-up funds it: it is looked at again one holding-period day later.
  */
 export async function nextReleaseAt(trx: Knex | Knex.Transaction, conversionId: string, dayMs: number): Promise<number | null> {
-  const row = await pending(trx, conversionId).first<{ next: string | null } | undefined>(trx.raw(
-    `extract(epoch from min(case when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as next`,
-    [dayMs]));
-  return row?.next == null ? null : Math.ceil(Number(row.next));
+  const row = await pending(trx, conversionId).first<{ next: string | null } | undefined>(nextReleaseExpression(trx, dayMs, 'next'));
+  return releaseAtOf(row?.next);
 }
+
+const nextReleaseExpression = (trx: Knex | Knex.Transaction, dayMs: number, as: string) => trx.raw(
+  `extract(epoch from min(case when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
+  [dayMs, as]);
+
+/**
+ * The same answer as a scalar subquery named `as`, for a statement the caller sends anyway (the event's outcome
+ * update returns it): one round trip fewer per event.
+ */
+export function nextReleaseAtColumn(trx: Knex | Knex.Transaction, conversionId: string, dayMs: number, as: string): Knex.Raw {
+  const sub = pending(trx, conversionId).select(nextReleaseExpression(trx, dayMs, 'next')).toSQL();
+  return trx.raw(`(${sub.sql}) as ??`, [...sub.bindings, as]);
+}
+
+export const releaseAtOf = (next: string | number | null | undefined): number | null => (next == null ? null : Math.ceil(Number(next)));
 
 /** Releases the conversion's reserved earns whose holding period is over; returns how many became payable. */
 export async function releaseDueCommissions(trx: Knex.Transaction, conversionId: string): Promise<number> {

@@ -2,7 +2,7 @@
 // reservation are written together or not at all; a reversal releases exactly what its commission reserved.
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
-import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
 
 export interface EarnInput {
@@ -15,31 +15,48 @@ export interface EarnInput {
   holdMs: number;
 }
 
-/** Earns a commission; in production reserves commission + fee when the wallet's safe balance covers it. */
-export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promise<{ commission: CommissionRow; funded: boolean }> {
+/**
+ * Earns a commission; in production reserves commission + fee under the organization lock when the wallet's safe
+ * balance covers it.
+ * `walletLow`: the safe balance is now below the organization's auto-recharge threshold (auto-recharge on).
+ */
+export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promise<EarnOutcome> {
   const c = e.conversion;
-  const production = c.environment === 'PRODUCTION';
-  let funded = true;
-  if (production) {
-    // The wallet lock serialises reservations per organization; the totals read under it are current.
-    funded = (await lockOrganization(trx, c.org_id)).safeAvailableMicros >= e.amounts.reserveMicros;
-  }
-  const status = !production ? 'simulated' : funded ? 'reserved' : 'unfunded';
-  const [commission] = await trx('commissions').insert({
+  const columns = {
     conversion_id: c.id, purchase_event_id: e.purchaseEventId, app_id: c.app_id, org_id: c.org_id, campaign_id: c.campaign_id,
     creator_id: c.creator_id, creator_code_id: c.creator_code_id, kind: 'earn', environment: c.environment,
     revenue_usd_micros: e.amounts.revenueMicros, commission_micros: e.amounts.commissionMicros, platform_fee_micros: e.amounts.platformFeeMicros,
-    commission_percentage: e.commissionPercentage, platform_fee_percentage: e.platformFeePercent, status,
-    payable_at: production ? trx.raw("now() + ? * interval '1 millisecond'", [e.holdMs]) : null,
-  }).returning<CommissionRow[]>('*');
-  if (status === 'reserved' && e.amounts.reserveMicros > 0) {
-    await appendLedgerEntry(trx, {
-      orgId: c.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: e.amounts.reserveMicros,
-      idempotencyKey: `reserve:${commission!.id}`, commissionId: commission!.id, memo: 'commission + platform fee', createdBy: 'conversion',
-    });
+    commission_percentage: e.commissionPercentage, platform_fee_percentage: e.platformFeePercent,
+  };
+  if (c.environment !== 'PRODUCTION') {
+    const [commission] = await trx('commissions').insert({ ...columns, status: 'simulated', payable_at: null }).returning<CommissionRow[]>('*');
+    return { commission: commission!, funded: true, walletLow: false };
   }
-  return { commission: commission!, funded };
+  // One statement takes the organization lock, decides on the totals read under it, records the earn and its
+  // reservation: the lock, which serialises every reservation of the organization, is held for one round trip
+  // fewer than three before the commit.
+  const reserve = e.amounts.reserveMicros;
+  const earn = trx('commissions').insert({
+    ...columns,
+    status: trx.raw(`(select case when balance - reserved >= ? then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
+    payable_at: trx.raw("now() + ? * interval '1 millisecond'", [e.holdMs]),
+  }).returning('*').toSQL();
+  const { rows } = await trx.raw<{ rows: (CommissionRow & { safe_before: string; recharge_below: string | null })[] }>(`
+    with wallet as (${LOCKED_WALLET_SQL}),
+    earn as (${earn.sql}),
+    reservation as (
+      insert into wallet_ledger (org_id, entry_type, balance_delta_micros, reserved_delta_micros, idempotency_key, commission_id, memo, created_by)
+      select org_id, 'reserve', 0, ?, 'reserve:' || id, id, 'commission + platform fee', 'conversion' from earn where status = 'reserved' and ? > 0
+      on conflict (idempotency_key) do nothing returning id)
+    select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
+  [c.org_id, ...earn.bindings, reserve, reserve]);
+  const { safe_before: safeBefore, recharge_below: rechargeBelow, ...commission } = rows[0]!;
+  const funded = commission.status === 'reserved';
+  const safeAfter = Number(safeBefore) - (funded ? reserve : 0);
+  return { commission, funded, walletLow: rechargeBelow !== null && safeAfter < Number(rechargeBelow) };
 }
+
+export interface EarnOutcome { commission: CommissionRow; funded: boolean; walletLow: boolean }
 
 /** The earn commissions of one transaction of the conversion, newest first (a restored period has two). */
 function earnsOfTransaction(trx: Knex.Transaction, conversionId: string, transactionId: string) {
@@ -66,7 +83,7 @@ export async function findCommissionToRestore(trx: Knex.Transaction, conversionI
  * Earns the reversed commission again at its stored amounts and terms (not the campaign's current ones): a new earn
  * row on the REFUND_REVERSED event, reserved like any earn when the wallet covers it, held for `holdMs` from now.
  */
-export async function restoreCommission(trx: Knex.Transaction, reversed: CommissionRow, restoreEventId: string, holdMs: number): Promise<{ commission: CommissionRow; funded: boolean }> {
+export async function restoreCommission(trx: Knex.Transaction, reversed: CommissionRow, restoreEventId: string, holdMs: number): Promise<EarnOutcome> {
   return earnCommission(trx, {
     conversion: {
       id: reversed.conversion_id, app_id: reversed.app_id, org_id: reversed.org_id, campaign_id: reversed.campaign_id,

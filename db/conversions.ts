@@ -1,6 +1,7 @@
 // Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
 import type { Knex } from 'knex';
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
+import type { CampaignTerms } from './campaigns.js';
 
 export async function findConversion(db: Knex, id: string): Promise<ConversionRow | undefined> {
   return db('conversions').where('id', id).first<ConversionRow | undefined>();
@@ -8,6 +9,21 @@ export async function findConversion(db: Knex, id: string): Promise<ConversionRo
 
 export async function findConversionForUpdate(db: Knex, appId: string, conversionKey: string): Promise<ConversionRow | undefined> {
   return db('conversions').where({ app_id: appId, conversion_key: conversionKey }).forUpdate().first<ConversionRow | undefined>();
+}
+
+/**
+ * The conversion locked, with its campaign's terms read in the same statement (the purchase activity's first read:
+ * a paid event needs both). `terms` is null when the conversion has no campaign.
+ */
+export async function findConversionWithTermsForUpdate(db: Knex, appId: string, conversionKey: string): Promise<{ conversion: ConversionRow; terms: CampaignTerms | null } | undefined> {
+  const row = await db('conversions as c').leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
+    .where({ 'c.app_id': appId, 'c.conversion_key': conversionKey }).forUpdate('c')
+    .first<(ConversionRow & { terms: CampaignTerms | null }) | undefined>('c.*', db.raw(`case when k.id is null then null else json_build_object(
+      'commission_percentage', k.commission_percentage::text, 'holding_period_days', k.holding_period_days,
+      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active)) end as terms`));
+  if (!row) return undefined;
+  const { terms, ...conversion } = row;
+  return { conversion, terms };
 }
 
 export interface NewConversion {

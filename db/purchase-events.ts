@@ -44,11 +44,25 @@ export interface EventOutcome {
 }
 
 export async function markPurchaseEvent(db: Knex, eventId: string, o: EventOutcome): Promise<void> {
-  await db('purchase_events').where('id', eventId).update({
-    processing_status: o.status, error: o.error ?? null, conversion_id: o.conversionId ?? null,
-    attributed: o.attributed ?? false, organic: o.organic ?? false, referral_code: o.referralCode ?? null, processed_at: db.fn.now(),
-  });
+  await db('purchase_events').where('id', eventId).update(outcomeColumns(db, o));
 }
+
+/**
+ * markPurchaseEvent answering `column` (a scalar subquery computed in the same statement), after `cte` (a `with`
+ * clause whose writes belong to the same statement).
+ */
+export async function markPurchaseEventReturning<T>(db: Knex, eventId: string, o: EventOutcome, column: Knex.Raw, cte?: { sql: string; bindings: string[] }): Promise<T | undefined> {
+  const update = db('purchase_events').where('id', eventId).update(outcomeColumns(db, o)).returning(column as unknown as string);
+  if (!cte) return (await update)[0] as T | undefined;
+  const { sql, bindings } = update.toSQL();
+  const { rows } = await db.raw<{ rows: T[] }>(`${cte.sql} ${sql}`, [...cte.bindings, ...bindings]);
+  return rows[0];
+}
+
+const outcomeColumns = (db: Knex, o: EventOutcome) => ({
+  processing_status: o.status, error: o.error ?? null, conversion_id: o.conversionId ?? null,
+  attributed: o.attributed ?? false, organic: o.organic ?? false, referral_code: o.referralCode ?? null, processed_at: db.fn.now(),
+});
 
 export async function findPurchaseEvent(db: Knex, eventId: string): Promise<(PurchaseEventRow & { transaction_id: string | null; price_usd_micros: number | null }) | undefined> {
   return db('purchase_events').where('id', eventId).first();

@@ -7,20 +7,40 @@ import type { PurchaseInboxRow } from '../schema/types.js';
 
 export interface InboxEntry { appId: string; idempotencyKey: string; conversionKey: string; event: PurchaseEvent }
 
-/** Records the event unless it is in the inbox already (a redelivery); either way answers its row. */
-export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<{ row: PurchaseInboxRow; inserted: boolean }> {
+/**
+ * Records the event unless it is in the inbox already (a redelivery); either way answers its row, and whether
+ * events of its conversion that arrived earlier may still wait (read with the insert: almost always false).
+ */
+export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<{ row: PurchaseInboxRow; inserted: boolean; waitsBehind: boolean }> {
   const [row] = await db('purchase_inbox').insert({
     app_id: e.appId, idempotency_key: e.idempotencyKey, conversion_key: e.conversionKey, event_type: e.event.type, event: JSON.stringify(e.event),
-  }).onConflict(['app_id', 'idempotency_key']).ignore().returning<PurchaseInboxRow[]>('*');
-  if (row) return { row, inserted: true };
+  }).onConflict(['app_id', 'idempotency_key']).ignore().returning<(PurchaseInboxRow & { waits_behind: boolean })[]>(['*', db.raw(`exists (
+    select 1 from purchase_inbox q where q.app_id = purchase_inbox.app_id and q.conversion_key = purchase_inbox.conversion_key
+      and q.status = 'waiting' and q.id < purchase_inbox.id) as waits_behind`)]);
+  if (row) {
+    const { waits_behind: waitsBehind, ...inserted } = row;
+    return { row: inserted, inserted: true, waitsBehind };
+  }
   const existing = await db('purchase_inbox').where({ app_id: e.appId, idempotency_key: e.idempotencyKey }).first<PurchaseInboxRow>();
-  return { row: existing, inserted: false };
+  return { row: existing, inserted: false, waitsBehind: existing.status === 'waiting' };
 }
 
 /** Events of the same conversion that arrived before `row` and still wait: they go first, to keep arrival order. */
 export async function findEarlierWaiting(db: Knex, row: Pick<PurchaseInboxRow, 'id' | 'app_id' | 'conversion_key'>, limit = 50): Promise<PurchaseInboxRow[]> {
   return db('purchase_inbox').where({ app_id: row.app_id, conversion_key: row.conversion_key, status: 'waiting' }).andWhere('id', '<', row.id)
     .orderBy('id').limit(limit);
+}
+
+/**
+ * A CTE for a statement of the event's own transaction: its inbox row (when it came through the inbox and still
+ * waits) is marked delivered when the event is recorded, not in a separate write after the hand-over.
+ */
+export function inboxDeliveredCte(appId: string, idempotencyKey: string, purchaseEventId: string): { sql: string; bindings: string[] } {
+  return {
+    sql: `with inbox_delivered as (update purchase_inbox set status = 'delivered', delivered_at = now(), purchase_event_id = ?, last_error = null
+      where app_id = ? and idempotency_key = ? and status = 'waiting')`,
+    bindings: [purchaseEventId, appId, idempotencyKey],
+  };
 }
 
 export async function markInboxDelivered(db: Knex, id: number, purchaseEventId: string): Promise<void> {

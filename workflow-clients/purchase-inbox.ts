@@ -27,9 +27,10 @@ export function inboxEvent(row: Pick<PurchaseInboxRow, 'event'>): PurchaseEvent 
  */
 export async function deliverInboxRow(deps: InboxDeps, row: PurchaseInboxRow, redrive?: Redrive): Promise<IngestResult> {
   const result = await ingestIntoConversion(deps.temporal, { taskQueue: deps.taskQueue, appId: row.app_id, conversionKey: row.conversion_key }, inboxEvent(row), redrive);
-  // The event is applied whatever happens to this mark: a row left waiting is handed over again later and answered
-  // as the redelivery it is.
-  await markInboxDelivered(deps.db, row.id, result.eventId).catch(() => undefined);
+  // Usually marked already, in the event's own transaction. Otherwise (a repeat, a rejected or failed event): the
+  // event is applied whatever happens to this mark; a row left waiting is handed over again later and answered as
+  // the redelivery it is.
+  if (!result.inboxDelivered) await markInboxDelivered(deps.db, row.id, result.eventId).catch(() => undefined);
   return result;
 }
 
@@ -37,9 +38,10 @@ export async function deliverInboxRow(deps: InboxDeps, row: PurchaseInboxRow, re
  * Hands the row over after the events of its conversion that arrived earlier and still wait (Temporal was away
  * when they came): a conversion's events are applied in arrival order even when the provider's retry of an
  * older event comes after a newer one. Fails as soon as one hand-over fails, leaving the rest waiting in order.
+ * `waitsBehind`: false when the caller knows no earlier event waits (receiveIntoInbox read it with the insert).
  */
-export async function deliverInOrder(deps: InboxDeps, row: PurchaseInboxRow): Promise<IngestResult> {
-  if (row.status === 'waiting') {
+export async function deliverInOrder(deps: InboxDeps, row: PurchaseInboxRow, waitsBehind = row.status === 'waiting'): Promise<IngestResult> {
+  if (waitsBehind) {
     for (const earlier of await findEarlierWaiting(deps.db, row)) await deliverInboxRow(deps, earlier);
   }
   return deliverInboxRow(deps, row);

@@ -43,6 +43,11 @@ export interface IngestResult {
    * (epoch ms), null when none waits. Absent from results recorded before the holding period existed.
    */
   nextReleaseAt?: number | null;
+  /**
+   * The event's inbox row was marked delivered in the event's own transaction: whoever handed it over has nothing
+   * left to mark. Absent from results recorded before, and from repeats and rejections (the caller marks those).
+   */
+  inboxDelivered?: boolean;
 }
 
 /** Input of the release step: the conversion whose commissions past their holding period become payable. */

@@ -12,12 +12,13 @@ import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js'
 import { retryOrFail } from './failures.js';
 import { identityOnly } from './identity.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
-import { nextReleaseAt, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
+import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
 import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission } from '../../db/commissions.js';
 import { lockOrganization } from '../../db/wallet-ledger.js';
-import { findCampaignTerms } from '../../db/campaigns.js';
-import { createConversion, findConversion, findConversionForUpdate, updateConversion } from '../../db/conversions.js';
-import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
+import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
+import { createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion } from '../../db/conversions.js';
+import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, markPurchaseEventReturning, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
+import { inboxDeliveredCte } from '../../db/purchase-inbox.js';
 import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
@@ -28,10 +29,11 @@ export interface PurchaseDeps {
   /** The length of one holding-period day (HOLDING_PERIOD_DAY_MS; one real day outside tests). */
   holdingDayMs?: number;
   /**
-   * Told after each applied event (also a repeat, so a retry after a crash still signals) which conversion's
-   * wallet may have dropped: the auto-recharge signal. Its failure never fails the event.
+   * The auto-recharge signal, told after the transaction: the organization whose wallet this event left below its
+   * threshold (known under the lock), or, for a repeat (a retry after a crash must still signal), the conversion
+   * whose wallet may have dropped. Its failure never fails the event.
    */
-  onWalletMayDrop?: (conversionId: string) => Promise<void>;
+  onWalletMayDrop?: (drop: WalletDrop) => Promise<void>;
 }
 
 const ONE_DAY_MS = 86_400_000;
@@ -42,9 +44,9 @@ export const REJECTED_EVENT = 'event could not be processed: invalid data';
 export function createPurchaseActivities(deps: PurchaseDeps) {
   return {
     async applyPurchaseEvent(ingest: IngestEvent): Promise<IngestResult> {
-      let result: IngestResult;
+      let applied: Applied;
       try {
-        result = await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
+        applied = await deps.db.transaction((trx) => applyEvent(trx, deps, ingest));
       } catch (err) {
         // Data the database refuses (classes 22 and 23) will be refused on every retry: fail for good, so the
         // conversion is not blocked behind an event that can never apply.
@@ -56,8 +58,8 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
         // and is recorded as failed (failures.ts).
         throw retryOrFail(err);
       }
-      if (result.conversionId && deps.onWalletMayDrop) await deps.onWalletMayDrop(result.conversionId);
-      return result;
+      if (applied.wallet && deps.onWalletMayDrop) await deps.onWalletMayDrop(applied.wallet);
+      return applied.result;
     },
 
     /**
@@ -87,31 +89,44 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
   };
 }
 
-interface Step { conversion: ConversionRow | undefined; error: string | null; touched?: boolean }
+export type WalletDrop = { orgId: string } | { conversionId: string };
+
+/** `walletLowOrgId`: an earn left this organization's wallet below its auto-recharge threshold. */
+interface Step { conversion: ConversionRow | undefined; error: string | null; touched?: boolean; walletLowOrgId?: string }
+
+/** The event's answer, and whom the auto-recharge signal concerns (null: the wallet did not drop below it). */
+interface Applied { result: IngestResult; wallet: WalletDrop | null }
 
 /** Every conversion update of an event also records it as the conversion's latest (one UPDATE, not two). */
 function lastEvent(trx: Knex.Transaction, type: string): Record<string, unknown> {
   return { last_event_type: type, last_event_at: trx.fn.now() };
 }
 
-async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, { appId, conversionKey: key, event: e, redrive }: IngestEvent): Promise<IngestResult> {
+async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestEvent): Promise<Applied> {
+  const { appId, conversionKey: key, event: e, redrive } = ingest;
   const inserted = await insertPurchaseEvent(trx, appId, e);
   let row = inserted.row;
   if (!inserted.inserted) {
     // Recorded before: a redelivery answers the first result. Only an operator's re-drive applies an event that
     // was recorded as failed, taking its row back (a concurrent re-drive then finds it taken).
     const reclaimed = redrive && row.processing_status === 'failed' ? await reclaimFailedPurchaseEvent(trx, row.id, appId, e) : undefined;
-    if (!reclaimed) return answerRedelivery(trx, deps, row);
+    if (!reclaimed) {
+      const result = await answerRedelivery(trx, deps, row);
+      return { result, wallet: result.conversionId ? { conversionId: result.conversionId } : null };
+    }
     row = reclaimed;
   }
-  let conversion = await findConversionForUpdate(trx, appId, key);
+  const locked = await findConversionWithTermsForUpdate(trx, appId, key);
+  let conversion = locked?.conversion;
   if (!conversion) {
-    if (!PURCHASE_TYPES.has(e.type)) return finish(trx, deps, row, { conversion: undefined, error: null }, 'processed');
+    if (!PURCHASE_TYPES.has(e.type)) return { result: await finish(trx, deps, ingest, row, { conversion: undefined, error: null }, 'processed'), wallet: null };
     conversion = await openConversion(trx, appId, key, e, row.id);
   }
-  const step = await applyToConversion(trx, deps, conversion, e, row);
+  const terms = locked?.terms && conversion.campaign_id ? { campaignId: conversion.campaign_id, ...locked.terms } : undefined;
+  const step = await applyToConversion(trx, deps, conversion, e, row, terms);
   const updated = step.conversion && !step.touched ? await updateConversion(trx, step.conversion.id, lastEvent(trx, e.type)) : step.conversion;
-  return finish(trx, deps, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
+  const result = await finish(trx, deps, ingest, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
+  return { result, wallet: step.walletLowOrgId ? { orgId: step.walletLowOrgId } : null };
 }
 
 async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string): Promise<ConversionRow> {
@@ -125,15 +140,18 @@ async function openConversion(trx: Knex.Transaction, appId: string, key: string,
   return Object.assign(conversion, { openingError: error });
 }
 
+/** The campaign terms read with the conversion's lock, for the campaign they belong to. */
+type KnownTerms = CampaignTerms & { campaignId: string };
+
 /** The event's effect on the conversion (spec "Events" table). */
-async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, terms?: KnownTerms): Promise<Step> {
   const openingError = (c as ConversionRow & { openingError?: string | null }).openingError ?? null;
   if (isRefund(e)) return refund(trx, c, e, ev);
   switch (e.type) {
     case 'INITIAL_PURCHASE':
     case 'NON_RENEWING_PURCHASE':
     case 'RENEWAL':
-      return purchase(trx, deps, c, e, ev, openingError);
+      return purchase(trx, deps, c, e, ev, openingError, terms);
     case 'CANCELLATION':
       return { conversion: await updateConversion(trx, c.id, { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
     case 'UNCANCELLATION':
@@ -152,7 +170,7 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
 }
 
 /** A paid purchase or renewal earns commission; a trial (price 0) waits; a churned conversion earns no more. */
-async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null): Promise<Step> {
+async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null, terms?: KnownTerms): Promise<Step> {
   let openingError = opening;
   const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL';
   const patch: Record<string, unknown> = {};
@@ -174,14 +192,14 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
   const conversion = touched ? await updateConversion(trx, c.id, { ...patch, ...lastEvent(trx, e.type) }) : c;
   if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, touched };
   if (!paid || c.status === 'churned') return { conversion, error: null, touched };
-  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0))), touched };
+  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), terms)), touched };
 }
 
-async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number): Promise<Step> {
-  // The terms and whether any milestone could be reached, in one read.
-  const campaign = await findCampaignTerms(trx, c.campaign_id!);
+async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number, terms?: KnownTerms): Promise<Step> {
+  // Read with the lock already, unless this event attributed the conversion (its campaign is new to this event).
+  const campaign = terms?.campaignId === c.campaign_id ? terms : await findCampaignTerms(trx, c.campaign_id!);
   const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
-  const { funded } = await earnCommission(trx, {
+  const { funded, walletLow } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
     commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
     holdMs: campaign.holding_period_days * dayMsOf(deps),
@@ -189,7 +207,7 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
   if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) {
     await awardReachedMilestones(trx, { campaignId: c.campaign_id!, creatorId: c.creator_id!, orgId: c.org_id });
   }
-  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS };
+  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, ...(walletLow ? { walletLowOrgId: c.org_id } : {}) };
 }
 
 /**
@@ -223,11 +241,11 @@ async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionR
   const reversed = await findCommissionToRestore(trx, c.id, e.transactionId);
   if (!reversed) return { conversion, error: null, touched: conversion !== c };
   const { holding_period_days: holdingDays } = await findCampaignTerms(trx, reversed.campaign_id);
-  const { funded } = await restoreCommission(trx, reversed, ev.id, holdingDays * dayMsOf(deps));
+  const { funded, walletLow } = await restoreCommission(trx, reversed, ev.id, holdingDays * dayMsOf(deps));
   if (reversed.environment === 'PRODUCTION') {
     await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id, orgId: reversed.org_id });
   }
-  return { conversion, error: funded ? null : INSUFFICIENT_FUNDS, touched: conversion !== c };
+  return { conversion, error: funded ? null : INSUFFICIENT_FUNDS, touched: conversion !== c, ...(walletLow ? { walletLowOrgId: reversed.org_id } : {}) };
 }
 
 const unknownTransaction = (what: string, transactionId: string | null) =>
@@ -240,15 +258,20 @@ function attributionColumns(trx: Knex.Transaction, a: Attribution): Record<strin
   };
 }
 
-async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
+async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestEvent, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
   const c = step.conversion;
-  await markPurchaseEvent(trx, ev.id, {
+  const outcome = {
     status, error: step.error, conversionId: c?.id ?? null, attributed: c?.attributed ?? false,
     organic: c ? !c.attributed : false, referralCode: c?.referral_code ?? ev.referral_code,
-  });
+  };
+  // One statement: the outcome, the inbox row delivered, and the next release (the commission this event earned
+  // is already written).
+  const marked = await markPurchaseEventReturning<{ next_release_at: string | null }>(trx, ev.id, outcome,
+    c ? nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at') : trx.raw('null as next_release_at'),
+    inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id));
   return {
     eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: c?.status ?? null, referralCode: c?.referral_code ?? null,
-    nextReleaseAt: c ? await nextReleaseAt(trx, c.id, dayMsOf(deps)) : null,
+    nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null, inboxDelivered: true,
   };
 }
 

@@ -6,4 +6,5 @@ export function forgetAppCaches(ctx: AppContext, appId: string): void {
   ctx.caches.initSnapshots.dropApp(appId);
   ctx.caches.codes.dropApp(appId);
   ctx.caches.webhookSecrets.dropApp(appId);
+  ctx.caches.validationProviders.dropApp(appId);
 }

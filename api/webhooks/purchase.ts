@@ -40,7 +40,7 @@ export async function directPurchase(ctx: AppContext): Promise<void> {
   if (unstorable) throw new ValidationError([unstorable]);
   const nowMs = Date.now();
   const usd = await usdPriceOf(ctx, b, nowMs);
-  ctx.body = await submitPurchaseEvent(ctx.deps, p.appId, toEvent(b, nowMs, usd));
+  ctx.body = await submitPurchaseEvent(ctx, p.appId, toEvent(b, nowMs, usd));
 }
 
 async function usdPriceOf(ctx: AppContext, b: DirectPurchase, nowMs: number): Promise<UsdPrice> {

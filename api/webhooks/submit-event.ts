@@ -13,18 +13,19 @@ import { findOneTimeConversionKey } from '../../db/conversions.js';
 import { postponeInboxRow, receiveIntoInbox } from '../../db/purchase-inbox.js';
 import { findPurchaseEvent } from '../../db/purchase-events.js';
 import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
-import { findValidationProviders } from '../../db/apps.js';
+import { findValidationProviders, type ValidationProviders } from '../../db/apps.js';
 import { isStoreDirect, platformOfStore } from '../../lib/validation-providers.js';
-import type { ApiDeps } from '../context.js';
+import type { ApiDeps, AppContext } from '../context.js';
+import type { ApiCaches } from '../sdk-caches.js';
 
 /** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
 const ANSWER_WITHIN_MS = 25_000;
 
 export interface Received { received: true; event_id: string; error?: string }
 
-export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<Received> {
+export async function submitPurchaseEvent({ deps, caches }: Pick<AppContext, 'deps' | 'caches'>, appId: string, event: PurchaseEvent): Promise<Received> {
   const routing = routeEvent(event);
-  if (routing === 'conversion' && (await countedStoreDirect(deps, appId, event))) {
+  if (routing === 'conversion' && (await countedStoreDirect(deps, caches, appId, event))) {
     const out = await recordStandaloneEvent(deps.db, appId, event, 'store-direct');
     return answer(out.eventId, out.error);
   }
@@ -36,8 +37,8 @@ export async function submitPurchaseEvent(deps: ApiDeps, appId: string, event: P
   const target = { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, appId, conversionKey: key };
   const workflowId = workflowIdOf(target);
   // A database outage here is a 503 like any other (api/middleware/errors.ts): nothing was accepted.
-  const { row } = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
-  const update = deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, row);
+  const { row, waitsBehind } = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
+  const update = deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, row, waitsBehind);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError('The purchase is queued but not processed yet; deliver it again.', 5)), ANSWER_WITHIN_MS);
@@ -67,11 +68,21 @@ async function currentError(deps: ApiDeps, eventId: string, recorded: string): P
 }
 
 /** A provider event of a platform the app validates store-direct: that path counts it (POST /api/sdk/purchase). */
-async function countedStoreDirect(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<boolean> {
+async function countedStoreDirect(deps: ApiDeps, caches: ApiCaches, appId: string, event: PurchaseEvent): Promise<boolean> {
   const platform = event.source === 'subprovider' ? platformOfStore(event.store) : undefined;
   if (!platform) return false;
-  const providers = await findValidationProviders(deps.db, appId);
-  return providers !== undefined && isStoreDirect(platform, providers);
+  const providers = await validationProvidersOf(deps, caches, appId);
+  return providers !== null && isStoreDirect(platform, providers);
+}
+
+/** The app's validation choice, from the API's change-feed cache when it is live (a switch drops it at once). */
+async function validationProvidersOf(deps: ApiDeps, caches: ApiCaches, appId: string): Promise<ValidationProviders | null> {
+  const cached = caches.validationProviders.get(appId, 'providers');
+  if (cached !== undefined) return cached;
+  const token = caches.validationProviders.begin(appId);
+  const found = (await findValidationProviders(deps.db, appId)) ?? null;
+  caches.validationProviders.set(appId, 'providers', found, token);
+  return found;
 }
 
 async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {

@@ -53,5 +53,5 @@ async function receive(ctx: AppContext, appId: string) {
   const body = assertValid<{ event: Record<string, unknown> }>(subproviderWebhookBody, ctx.state.body);
   const unstorable = findUnstorable(body);
   if (unstorable) throw new ValidationError([unstorable]);
-  return submitPurchaseEvent(ctx.deps, appId, normalizeSubproviderEvent(body, Date.now()));
+  return submitPurchaseEvent(ctx, appId, normalizeSubproviderEvent(body, Date.now()));
 }
