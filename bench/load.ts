@@ -8,7 +8,8 @@
 // (no coordinated omission).
 import type { CpuSplit } from './cpu-split.js';
 
-export interface LoadResult { latencies: number[]; seconds: number }
+/** `byClass`: the same latencies split by the caller's classification of the items (sorted too). */
+export interface LoadResult { latencies: number[]; seconds: number; byClass?: Record<string, number[]> }
 
 /** A benchmark table row: one path under one load, and whether the books were exact afterwards. */
 export interface Run { name: string; events: number; seconds: number; p50: number; p99: number; ledgerOk: boolean; detail: string; cpu?: CpuSplit }
@@ -29,11 +30,14 @@ export async function closedLoop<T>(streams: T[][], senders: number, send: (item
   return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
 }
 
-export async function openLoop<T>(streams: T[][], ratePerSecond: number, send: (item: T, n: number) => Promise<void>, random: () => number = Math.random): Promise<LoadResult> {
+export async function openLoop<T>(
+  streams: T[][], ratePerSecond: number, send: (item: T, n: number) => Promise<void>, random: () => number = Math.random, classify?: (item: T) => string,
+): Promise<LoadResult> {
   const total = streams.reduce((n, s) => n + s.length, 0);
   const idle: { items: T[]; next: number }[] = streams.filter((s) => s.length > 0).map((items) => ({ items, next: 0 }));
   const waiting: number[] = []; // arrival times that found no idle stream
   const latencies: number[] = [];
+  const byClass: Record<string, number[]> = {};
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
   let failure: unknown;
@@ -44,6 +48,7 @@ export async function openLoop<T>(streams: T[][], ratePerSecond: number, send: (
     const item = stream.items[stream.next++]!;
     const p = send(item, sent++).then(() => {
       latencies.push(performance.now() - arrivedAt);
+      if (classify) (byClass[classify(item)] ??= []).push(performance.now() - arrivedAt);
       if (stream.next < stream.items.length) idle.push(stream);
       const queued = waiting.shift();
       if (queued !== undefined) dispatch(queued);
@@ -61,7 +66,8 @@ export async function openLoop<T>(streams: T[][], ratePerSecond: number, send: (
   }
   while ((inFlight.size > 0 || waiting.length > 0) && failure === undefined) await Promise.race(inFlight);
   if (failure !== undefined) throw failure;
-  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+  for (const list of Object.values(byClass)) list.sort((a, b) => a - b);
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000, ...(classify ? { byClass } : {}) };
 }
 
 /** The p-th percentile of sorted latencies, in ms with one decimal. */
