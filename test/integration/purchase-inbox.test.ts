@@ -93,3 +93,17 @@ test('a redelivery racing the drainer records each event once and the ledger sta
   t.is(await countRows(db('commissions').where('app_id', seed.app_id).whereIn('conversion_id', db('conversions').select('id').whereIn('app_user_id', users))), 16);
   t.is((await sumWalletLedger(db, seed.org_id)).reservedMicros - before.reservedMicros, 16 * RESERVE_PER_PAID_EVENT);
 });
+
+// Serial: it reserves a commission, which the ledger delta of the race test below must not see.
+test.serial('an applied event marks its inbox row delivered in its own transaction (one timestamp for both)', async (t) => {
+  const sub = subscription('inbox-same-tx', seed.creator_code);
+  const purchase = sub('initial_purchase');
+  const res = await sendWebhook(live.url, seed.app_id, seed.webhook_secret, purchase);
+  t.is(res.status, 200, res.text);
+  const [row] = await inboxOf('inbox-same-tx');
+  const event = await h().db('purchase_events').where('id', res.body.event_id).first();
+  t.is(row.status, 'delivered');
+  t.is(row.purchase_event_id, event.id);
+  // now() is the transaction's start time: equal only when the event's transaction wrote both.
+  t.is(row.delivered_at.getTime(), event.processed_at.getTime());
+});

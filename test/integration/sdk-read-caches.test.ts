@@ -125,3 +125,34 @@ test.serial('a regenerated webhook secret is refused at once by the cached per-a
   t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 401);
   t.is((await sendWebhook(h().baseUrl, seed.app_id, fresh, providerEvent('test', { id: `t2-${Date.now()}` }))).status, 200);
 });
+
+test.serial('the webhook route caches the app\'s store validation choice, and a switch reaches it through the feed', async (t) => {
+  const { providerEvent, sendWebhook } = await import('../helpers/subprovider-events.js');
+  const { storeDirectDuplicateReason } = await import('../../lib/validation-providers.js');
+  const { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } = await import('../../lib/credentials.js');
+  const secret = generateToken(WEBHOOK_SECRET_PREFIX); // the test above rotated the seeded one
+  await h().db('apps').where('id', seed.app_id).update({ webhook_secret_hash: hashToken(secret) });
+  const purchase = (store: string) => providerEvent('initial_purchase', { id: `vp-${store}-${Date.now()}-${Math.random()}`, store, transaction_id: `9${Date.now()}${Math.floor(Math.random() * 1e6)}` });
+  await h().db('apps').where('id', seed.app_id).update({ ios_validation_provider: 'app_store' });
+  await h().syncCaches();
+  const first = await sendWebhook(h().baseUrl, seed.app_id, secret, purchase('APP_STORE'));
+  t.is(first.status, 200);
+  t.is(first.body.error, storeDirectDuplicateReason('ios'));
+  const sql: string[] = [];
+  const record = (q: { sql: string }) => { sql.push(q.sql); };
+  h().db.on('query', record);
+  try {
+    t.is((await sendWebhook(h().baseUrl, seed.app_id, secret, purchase('APP_STORE'))).body.error, storeDirectDuplicateReason('ios'));
+  } finally {
+    h().db.removeListener('query', record);
+  }
+  t.false(sql.some((q) => q.includes('validation_provider')), `the validation choice came from memory: ${sql.join(' | ')}`);
+  // Another process switches Android to store-direct: a stale choice would send this event to its conversion (no
+  // worker runs here), the fresh one records it as counted by the store-direct path.
+  await h().db('apps').where('id', seed.app_id).update({ ios_validation_provider: null, android_validation_provider: 'google_play' });
+  await h().syncCaches();
+  const android = await sendWebhook(h().baseUrl, seed.app_id, secret, purchase('PLAY_STORE'));
+  t.is(android.status, 200);
+  t.is(android.body.error, storeDirectDuplicateReason('android'));
+  await h().db('apps').where('id', seed.app_id).update({ android_validation_provider: null });
+});
