@@ -8,31 +8,57 @@ import { echoUpdate, echoWorkflow } from './echo-workflow.js';
 import { pct, type Run } from './load.js';
 import { cpuPerEvent, sampleCpu } from './cpu-split.js';
 
-/** `temporalPid`: the dev server's process, for the CPU split (this process hosts the worker and the client). */
-export async function echoFloor(address: string, events: number, workflows: number, senders: number, temporalPid?: number): Promise<Run> {
+type Send = (workflow: string, updateId: string) => Promise<number>;
+
+/** Runs `fn` with an echo worker on a task queue of its own; `send` answers one update's latency in ms. */
+async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>): Promise<T> {
   const connection = await NativeConnection.connect({ address });
   const taskQueue = `echo-${randomBytes(3).toString('hex')}`;
   const worker = await Worker.create({ connection, taskQueue, workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)) });
   const client = new Client({ connection: await Connection.connect({ address }) });
+  const send: Send = async (workflow, updateId) => {
+    const t0 = performance.now();
+    await client.workflow.executeUpdateWithStart(echoUpdate, {
+      args: ['x'], updateId,
+      startWorkflowOperation: new WithStartWorkflowOperation(echoWorkflow, { workflowId: `echo-${taskQueue}-${workflow}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' }),
+    });
+    return performance.now() - t0;
+  };
+  try {
+    return await worker.runUntil(fn(send));
+  } finally {
+    await client.connection.close();
+    await connection.close();
+  }
+}
+
+/** `temporalPid`: the dev server's process, for the CPU split (this process hosts the worker and the client). */
+export async function echoFloor(address: string, events: number, workflows: number, senders: number, temporalPid?: number): Promise<Run> {
   const latencies: number[] = [];
   let next = 0;
   const groups = { 'worker + client': () => [process.pid], Temporal: () => (temporalPid ? [temporalPid] : []) };
   const cpuBefore = sampleCpu(groups);
   const started = performance.now();
-  await worker.runUntil(Promise.all(Array.from({ length: senders }, async () => {
-    for (let i = next++; i < events; i = next++) {
-      const t0 = performance.now();
-      await client.workflow.executeUpdateWithStart(echoUpdate, {
-        args: ['x'], updateId: `u${i}`,
-        startWorkflowOperation: new WithStartWorkflowOperation(echoWorkflow, { workflowId: `echo-${taskQueue}-${i % workflows}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' }),
-      });
-      latencies.push(performance.now() - t0);
-    }
+  await withEchoWorker(address, (send) => Promise.all(Array.from({ length: senders }, async () => {
+    for (let i = next++; i < events; i = next++) latencies.push(await send(String(i % workflows), `u${i}`));
   })));
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuPerEvent(cpuBefore, sampleCpu(groups), events);
-  await client.connection.close();
-  await connection.close();
   latencies.sort((a, b) => a - b);
   return { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved', cpu };
+}
+
+/**
+ * The floor one update at a time (nothing else in flight): p50 of an update that starts its workflow and of one to
+ * a workflow already running. What a single event cannot go below on this machine.
+ */
+export async function echoIdle(address: string, updates = 40): Promise<{ starting: number; running: number }> {
+  return withEchoWorker(address, async (send) => {
+    for (let i = 0; i < 10; i++) await send(`warm-${i}`, 'w');
+    const starting: number[] = [];
+    const running: number[] = [];
+    for (let i = 0; i < updates; i++) starting.push(await send(`idle-${i}`, 'a'));
+    for (let i = 0; i < updates; i++) running.push(await send(`idle-${i}`, 'b'));
+    return { starting: pct(starting.sort((a, b) => a - b), 0.5), running: pct(running.sort((a, b) => a - b), 0.5) };
+  });
 }

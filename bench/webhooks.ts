@@ -3,7 +3,8 @@
 // in-run references: the orchestration floor (update-with-start to workflows doing nothing) and the same activity
 // in-process. Then: the open-loop latency curve (Poisson arrivals at 25/50/75 % of the closed-loop capacity), the
 // scale-out shape (two `svc api` and two `svc worker` processes), and the `svc dev` shape (Temporal on its SQLite
-// file, with and without the WAL pragmas). Every pipeline run checks afterwards that the ledger is exact.
+// file, with and without the WAL pragmas). Every pipeline run checks afterwards that the ledger is exact, and prints
+// the CPU each process spent per event (bench/cpu-split.ts); the open loop also prints the floor one update at a time.
 //
 // BENCH_SUBSCRIPTIONS (300), BENCH_CONNECTIONS (32 senders), BENCH_RATE (open loop: events/s; default the curve),
 // BENCH_OPEN_SUBSCRIPTIONS (100 per open-loop point), BENCH_SHAPES (comma list of memory,scale-out,open,sqlite;
@@ -19,7 +20,7 @@ import { idempotencyKey, normalizeSubproviderEvent } from '../lib/purchase-event
 import { installRuntime } from '../worker/worker.js';
 import { benchDatabase, benchTemporal, startServer, type BenchServer, type BenchTemporal } from './infra.js';
 import { closedLoop, openLoop, pct, type LoadResult, type Run } from './load.js';
-import { echoFloor } from './echo-floor.js';
+import { echoFloor, echoIdle } from './echo-floor.js';
 import { cpuPerEvent, formatSplit, postgresPids, sampleCpu } from './cpu-split.js';
 import { expected, freshAccount, ledgerCheck, plan, sendWebhook, type Plan } from './webhook-mix.js';
 
@@ -28,7 +29,7 @@ const OPEN_SUBSCRIPTIONS = Number(process.env.BENCH_OPEN_SUBSCRIPTIONS ?? 100);
 const SENDERS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SHAPES = new Set((process.env.BENCH_SHAPES ?? 'memory,scale-out,open,sqlite').split(',').map((s) => s.trim()));
 
-export interface WebhookBench { tables: { title: string; runs: Run[] }[]; curve: { percent: number; rate: number; run: OpenPoint }[] }
+export interface WebhookBench { tables: { title: string; runs: Run[] }[]; curve: { percent: number; rate: number; run: OpenPoint }[]; idle?: { starting: number; running: number } }
 
 function row(name: string, load: LoadResult, events: number, check: { ok: boolean; detail: string }): Run {
   return { name, events, seconds: load.seconds, p50: pct(load.latencies, 0.5), p99: pct(load.latencies, 0.99), ledgerOk: check.ok, detail: check.detail };
@@ -118,6 +119,7 @@ export async function runWebhookBench(): Promise<WebhookBench> {
           runs.push(await echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS, temporal.pid));
           runs.push(await inProcess(database.url));
           if (SHAPES.has('open')) {
+            result.idle = await echoIdle(temporal.address);
             const fixed = process.env.BENCH_RATE ? [Number(process.env.BENCH_RATE)] : undefined;
             for (const percent of fixed ? [0] : [25, 50, 75]) {
               const rate = fixed ? fixed[0]! : capacity * percent / 100;
@@ -190,6 +192,7 @@ export function printWebhookTable(bench: WebhookBench): void {
       console.log(`| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} | ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} | ${run.later.p50} / ${run.later.p99} | ${run.ledgerOk ? 'yes' : 'NO'} |`);
     }
     console.log('\nfirst events: the initial purchase of each subscription, which starts its conversion workflow; later events: renewals, refunds, cancellations');
+    if (bench.idle) console.log(`floor one update at a time: p50 ${bench.idle.starting} ms when it starts its workflow, ${bench.idle.running} ms to a running one`);
   }
 }
 
