@@ -38,7 +38,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
   const reserve = e.amounts.reserveMicros;
   const earn = trx('commissions').insert({
     ...columns,
-    status: trx.raw(`(select case when balance - reserved >= ? then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
+    status: trx.raw(`(select case when balance - reserved >= ?::bigint then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
     payable_at: trx.raw("now() + ? * interval '1 millisecond'", [e.holdMs]),
   }).returning('*').toSQL();
   const { rows } = await trx.raw<{ rows: (CommissionRow & { safe_before: string; recharge_below: string | null })[] }>(`
@@ -46,7 +46,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     earn as (${earn.sql}),
     reservation as (
       insert into wallet_ledger (org_id, entry_type, balance_delta_micros, reserved_delta_micros, idempotency_key, commission_id, memo, created_by)
-      select org_id, 'reserve', 0, ?, 'reserve:' || id, id, 'commission + platform fee', 'conversion' from earn where status = 'reserved' and ? > 0
+      select org_id, 'reserve', 0, ?::bigint, 'reserve:' || id, id, 'commission + platform fee', 'conversion' from earn where status = 'reserved' and ?::bigint > 0
       on conflict (idempotency_key) do nothing returning id)
     select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
   [c.org_id, ...earn.bindings, reserve, reserve]);

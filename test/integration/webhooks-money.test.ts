@@ -4,7 +4,7 @@
 // Tests that assert wallet totals get an organization of their own (seedAccount), so they can run concurrently.
 import test, { type ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
-import { getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
 import { addCampaign, addCreator, commissionsOf, conversionsOfUser, ledgerEntriesOf, type Creator } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
 import type { JsonResponse } from '../helpers/http.js';
@@ -72,6 +72,17 @@ test('insufficient wallet: the commission is recorded unfunded without a ledger 
   t.deepEqual(await ledgerEntriesOf(h().db, [commissions[0].id]), []);
   t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { processing_status: 'error', error: 'insufficient wallet balance', conversion_id: c.id });
   t.deepEqual(await getWalletTotals(h().db, account.org_id), { balanceMicros: TOPUP, reservedMicros: 0, safeAvailableMicros: TOPUP });
+});
+
+test('a reservation beyond 2^31 micro-USD (a $10,000 purchase: $3,300 reserved) is written exactly', async (t) => {
+  const account = await seedAccount(h().db);
+  await appendLedgerEntry(h().db, { orgId: account.org_id, entryType: 'topup', balanceDeltaMicros: 10_000_000_000, reservedDeltaMicros: 0, idempotencyKey: `topup:big:${account.org_id}` });
+  await send(t, account, subscription('money-big', account.creator_code)('initial_purchase', { price: 10_000 }));
+  const [c] = await conversionsOfUser(h().db, account.app_id, 'money-big');
+  const [earn] = await commissionsOf(h().db, c.id);
+  t.like(earn, { status: 'reserved', commission_micros: 3_000_000_000, platform_fee_micros: 300_000_000 });
+  t.deepEqual((await ledgerEntriesOf(h().db, [earn.id])).map((e) => Number(e.reserved_delta_micros)), [3_300_000_000]);
+  t.deepEqual(await getWalletTotals(h().db, account.org_id), { balanceMicros: TOPUP + 10_000_000_000, reservedMicros: 3_300_000_000, safeAvailableMicros: TOPUP + 6_700_000_000 });
 });
 
 test('the ledger balances exactly after purchases, renewals, refunds, a refund reversal and an unfunded commission', async (t) => {
