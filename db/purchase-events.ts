@@ -51,10 +51,8 @@ export async function markPurchaseEvent(db: Knex, eventId: string, o: EventOutco
  * markPurchaseEvent answering `column` (a scalar subquery computed in the same statement), after `cte` (a `with`
  * clause whose writes belong to the same statement).
  */
-export async function markPurchaseEventReturning<T>(db: Knex, eventId: string, o: EventOutcome, column: Knex.Raw, cte?: { sql: string; bindings: string[] }): Promise<T | undefined> {
-  const update = db('purchase_events').where('id', eventId).update(outcomeColumns(db, o)).returning(column as unknown as string);
-  if (!cte) return (await update)[0] as T | undefined;
-  const { sql, bindings } = update.toSQL();
+export async function markPurchaseEventReturning<T>(db: Knex, eventId: string, o: EventOutcome, column: Knex.Raw, cte: { sql: string; bindings: string[] }): Promise<T | undefined> {
+  const { sql, bindings } = db('purchase_events').where('id', eventId).update(outcomeColumns(db, o)).returning(column as unknown as string).toSQL();
   const { rows } = await db.raw<{ rows: T[] }>(`${cte.sql} ${sql}`, [...cte.bindings, ...bindings]);
   return rows[0];
 }

@@ -3,14 +3,13 @@
 // answer, the same period rules and 422s). The numbers are plain tables (readable without JavaScript); the charts
 // are drawn by Chart.js (served locally, api/dashboard/static-assets.ts) from a JSON block holding those same bodies.
 import { findCampaign } from '../../db/campaigns.js';
-import { AppError, NotFoundError } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { escapeHtml, jsonForHtml } from '../../lib/html.js';
 import { assertValid } from '../../lib/validation.js';
 import { campaignFunnelOf, dailyPerformanceOf, periodQuery, topAffiliatesOf } from '../agent/analytics.js';
-import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { problemLines } from './form-reply.js';
-import { dashboardPage, orgLink, signedIn, type SignedIn } from './layout.js';
+import { dashboardPage, orgLink, signedIn, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 import { CHART_JS_PATH } from './static-assets.js';
 
 const e = escapeHtml;
@@ -79,13 +78,8 @@ const chart = (id: string, label: string) => `<canvas id="${id}" role="img" aria
 export async function analyticsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  let campaign;
-  try {
-    campaign = visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
-  } catch (err) {
-    if (err instanceof NotFoundError) return dashboardPage(ctx, s, 404, 'Campaign not found', '<p>No such campaign in your organizations.</p>');
-    throw err;
-  }
+  const campaign = visibleOrNotFoundPage(ctx, s, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
+  if (!campaign) return;
   const title = `Analytics: ${String(campaign.name)}`;
   const raw = { from: typeof ctx.query.from === 'string' && ctx.query.from ? ctx.query.from : undefined, to: typeof ctx.query.to === 'string' && ctx.query.to ? ctx.query.to : undefined };
   let daily: Daily, funnel: Funnel, top: Top;

@@ -6,15 +6,13 @@
 import { Router } from '@koa/router';
 import { listAppsInOrgs } from '../../db/apps.js';
 import { findCampaign, listCampaignsInOrgs } from '../../db/campaigns.js';
-import { NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
 import { campaignView } from '../agent/campaigns.js';
 import { CAMPAIGN_FIELDS } from '../agent/field-schemas.js';
-import { visibleTo } from '../agent/principal.js';
 import type { AppContext, RequestState } from '../context.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
 import { analyticsPage } from './analytics-page.js';
-import { buttonForm, csrfField, dashboardPage, orgLink, signedIn, type SignedIn } from './layout.js';
+import { buttonForm, csrfField, dashboardPage, orgLink, signedIn, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 
 const e = escapeHtml;
 type View = ReturnType<typeof campaignView>;
@@ -87,13 +85,9 @@ function joinSection(c: View): string {
 async function detailPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  let c: View;
-  try {
-    c = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign'));
-  } catch (err) {
-    if (err instanceof NotFoundError) return dashboardPage(ctx, s, 404, 'Campaign not found', '<p>No such campaign in your organizations.</p>');
-    throw err;
-  }
+  const found = visibleOrNotFoundPage(ctx, s, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
+  if (!found) return;
+  const c: View = campaignView(ctx, found);
   const back = ctx.originalUrl;
   dashboardPage(ctx, s, 200, `Campaign ${String(c.name)}`, `<p class="muted">Campaign <code>${e(c.id)}</code> of app <a href="${e(orgLink(s, `/dashboard/apps/${String(c.app_id)}`))}"><code>${e(String(c.app_id))}</code></a>, ${e(String(c.campaign_type))}. <a href="${e(orgLink(s, `/dashboard/campaigns/${c.id}/analytics`))}">Analytics</a> · <a href="/api/campaigns/${e(c.id)}">As JSON</a></p>
 <h2>Status</h2><p>Status: <strong id="campaign-status">${e(String(c.status))}</strong></p>${statusButton(s, c, back)}

@@ -9,14 +9,14 @@ import { PassThrough } from 'node:stream';
 import { findApp } from '../../db/apps.js';
 import { conversionWorkflowIds, latestFeedSeq, readFeedAfter, type FeedEntry } from '../../db/app-event-feed.js';
 import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter } from '../../db/recent-events.js';
-import { NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import { UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import { escapeHtml as e } from '../../lib/html.js';
 import { visibleTo } from '../agent/principal.js';
 import type { AppContext, RequestState } from '../context.js';
 import { inputOf, validateQuery } from '../middleware/validate.js';
 import { FEED_PAGE, eventHubOf } from './events-hub.js';
 import { rowHtml, streamMessage, workflowUrl, type ViewEntry } from './event-rows.js';
-import { dashboardPage, orgLink, signedIn } from './layout.js';
+import { dashboardPage, orgLink, signedIn, visibleOrNotFoundPage } from './layout.js';
 import { LIVE_EVENTS_SCRIPT } from './live-events-script.js';
 
 /** Rows the page renders per list (events/recent's lists, merged newest first). */
@@ -48,13 +48,8 @@ async function workflowLinks(ctx: AppContext, entries: ViewEntry[]): Promise<(en
 async function eventsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  let app: NonNullable<Awaited<ReturnType<typeof findApp>>>;
-  try {
-    app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
-  } catch (err) {
-    if (err instanceof NotFoundError) return dashboardPage(ctx, s, 404, 'App not found', '<p>No such app in your organizations.</p>');
-    throw err;
-  }
+  const app = visibleOrNotFoundPage(ctx, s, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  if (!app) return;
   const { environment } = inputOf<EventsQuery>(ctx);
   // One snapshot for the rows and the cursor the stream continues from: nothing in between is lost or repeated.
   const { cursor, rows } = await ctx.deps.db.transaction(async (trx) => {

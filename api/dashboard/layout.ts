@@ -2,10 +2,12 @@
 // user's organizations, default the first), the navigation, the session's CSRF token for every form, and one
 // helper that renders a page. Pages without a session redirect to the sign-in page and come back.
 import { findUser, roleIn } from '../../db/users.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { escapeHtml, type Page } from '../../lib/html.js';
 import type { MembershipRole } from '../../schema/types.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
+import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { signInUrl } from './session.js';
@@ -61,4 +63,18 @@ export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, titl
 <form method="post" action="/dashboard/logout">${csrfField(s)}<button type="submit">Sign out</button></form></nav>`;
   ctx.set('Cache-Control', 'no-store');
   sendPage(ctx, status, { title: `${title} · svc dashboard`, lang: 'en', formAction, wide: true, ...code, body: `${nav}\n<h1>${escapeHtml(title)}</h1>\n${body}` });
+}
+
+/**
+ * `row` when the signed-in user may see it; otherwise the page answers 404 ("App not found") and this answers
+ * undefined (the caller just returns). Another organization's row is not found, as on the API.
+ */
+export function visibleOrNotFoundPage<T extends { org_id: string }>(ctx: AppContext, s: SignedIn, row: T | undefined, what: 'App' | 'Campaign'): T | undefined {
+  try {
+    return visibleTo(ctx, row, what);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    dashboardPage(ctx, s, 404, `${what} not found`, `<p>No such ${what.toLowerCase()} in your organizations.</p>`);
+    return undefined;
+  }
 }

@@ -4,13 +4,11 @@
 // that answers the regenerate form.
 import { findApp } from '../../db/apps.js';
 import { listCampaignsInOrgs } from '../../db/campaigns.js';
-import { NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
-import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { setupOf } from './app-handlers.js';
 import { credentialForm } from './credential-form.js';
-import { buttonForm, csrfField, dashboardPage, orgLink, signedIn, type SignedIn } from './layout.js';
+import { buttonForm, csrfField, dashboardPage, orgLink, signedIn, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 
 const e = escapeHtml;
 type Setup = Awaited<ReturnType<typeof setupOf>>;
@@ -80,13 +78,8 @@ function campaignsSection(s: SignedIn, appId: string, campaigns: { id: string; n
 export async function setupPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  let app;
-  try {
-    app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
-  } catch (err) {
-    if (err instanceof NotFoundError) return dashboardPage(ctx, s, 404, 'App not found', '<p>No such app in your organizations.</p>');
-    throw err;
-  }
+  const app = visibleOrNotFoundPage(ctx, s, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  if (!app) return;
   const [setup, campaigns] = await Promise.all([setupOf(ctx, app), listCampaignsInOrgs(ctx.deps.db, [app.org_id], { appId: app.id })]);
   const back = ctx.originalUrl;
   dashboardPage(ctx, s, 200, `Set up ${String(app.name)}`, [
