@@ -1,13 +1,14 @@
 // `{base_url}/mcp`: the tool server over Streamable HTTP, mounted in Koa. In order: Origin (403), method (only POST:
-// 405 for GET and DELETE as in the SDK's stateless examples), the agent credential (401 + WWW-Authenticate), the
-// tool-call rate limit (429), then a new MCP server and transport for this one request (SDK stateless mode:
-// `sessionIdGenerator: undefined`). Nothing outlives the request, so any number of API processes can serve /mcp and
-// a sessionless protocol revision needs no change here. The JSON body was already read by api/middleware/json-body.ts
-// and is handed to the transport parsed.
+// 405 for GET and DELETE as in the SDK's stateless examples; a browser gets a page saying what this is), the agent
+// credential (401 + WWW-Authenticate), the tool-call rate limit (429), then a new MCP server and transport for this
+// one request (SDK stateless mode: `sessionIdGenerator: undefined`). Nothing outlives the request, so any number of
+// API processes can serve /mcp and a sessionless protocol revision needs no change here. The JSON body was already
+// read by api/middleware/json-body.ts and is handed to the transport parsed.
 import { Router } from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { requestLog } from '../middleware/request-context.js';
+import { sendPage } from '../send-page.js';
 import { requireAgent } from './auth.js';
 import { checkOrigin } from './origin.js';
 import { limitToolCalls } from './rate-limit.js';
@@ -21,8 +22,16 @@ const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error
 const onlyPost: Middleware = async (ctx, next) => {
   if (ctx.method === 'POST') return next();
   // Stateless: there is no session to resume or end and no server-initiated stream to open.
-  ctx.status = 405;
   ctx.set('Allow', 'POST, OPTIONS');
+  // A person who opened the start banner's link in a browser gets told what this address is for; clients get JSON-RPC.
+  if (ctx.method === 'GET' && ctx.accepts('json', 'text/event-stream', 'html') === 'html') {
+    sendPage(ctx, 405, { title: 'MCP tool server', lang: 'en', body: `<h1>MCP tool server</h1>
+<p>This address is the tool server for AI coding agents (Model Context Protocol over Streamable HTTP): an MCP client
+POSTs JSON-RPC messages here with an agent key or OAuth token. A browser has nothing to show.</p>
+<p>To connect an agent, sign in to the <a href="/dashboard/agents">dashboard</a> and follow "Connect an agent".</p>` });
+    return;
+  }
+  ctx.status = 405;
   ctx.body = jsonRpcError(-32000, 'Method not allowed: this server is stateless; POST JSON-RPC messages to /mcp.');
 };
 
