@@ -1,26 +1,39 @@
 // The orchestration floor: update-with-start on entity workflows that do nothing, at the same concurrency as the
-// pipeline. What the Temporal server and SDK cost on this machine before any of our work (no HTTP, no DB).
+// pipeline. What the Temporal server and SDK cost on this machine before any of our work (no HTTP, no DB). Its
+// variants carry an event-sized payload and await one local activity doing nothing: the orchestration every
+// conversion event needs by design, apart from our work.
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { echoUpdate, echoWorkflow } from './echo-workflow.js';
+import { echoActivityWorkflow, echoUpdate, echoWorkflow, type EchoActivities } from './echo-workflow.js';
 import { pct, type Run } from './load.js';
 import { cpuPerEvent, sampleCpu } from './cpu-split.js';
 
+const echoActivities: EchoActivities = { echoLength: async (x) => String(x.length) };
+
 type Send = (workflow: string, updateId: string) => Promise<number>;
 
+/** What each update carries (`payload`) and whether it awaits a local activity doing nothing. */
+export interface EchoVariant { name: string; payload: string; localActivity: boolean }
+
+export const PLAIN_FLOOR: EchoVariant = { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', payload: 'x', localActivity: false };
+
 /** Runs `fn` with an echo worker on a task queue of its own; `send` answers one update's latency in ms. */
-async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>): Promise<T> {
+async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>, variant: EchoVariant = PLAIN_FLOOR): Promise<T> {
   const connection = await NativeConnection.connect({ address });
   const taskQueue = `echo-${randomBytes(3).toString('hex')}`;
-  const worker = await Worker.create({ connection, taskQueue, workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)) });
+  const worker = await Worker.create({
+    connection, taskQueue, workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)),
+    ...(variant.localActivity ? { activities: echoActivities } : {}),
+  });
   const client = new Client({ connection: await Connection.connect({ address }) });
-  const send: Send = async (workflow, updateId) => {
+  const workflow = variant.localActivity ? echoActivityWorkflow : echoWorkflow;
+  const send: Send = async (id, updateId) => {
     const t0 = performance.now();
     await client.workflow.executeUpdateWithStart(echoUpdate, {
-      args: ['x'], updateId,
-      startWorkflowOperation: new WithStartWorkflowOperation(echoWorkflow, { workflowId: `echo-${taskQueue}-${workflow}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' }),
+      args: [variant.payload], updateId,
+      startWorkflowOperation: new WithStartWorkflowOperation(workflow, { workflowId: `echo-${taskQueue}-${id}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' }),
     });
     return performance.now() - t0;
   };
@@ -33,7 +46,7 @@ async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>
 }
 
 /** `temporalPid`: the dev server's process, for the CPU split (this process hosts the worker and the client). */
-export async function echoFloor(address: string, events: number, workflows: number, senders: number, temporalPid?: number): Promise<Run> {
+export async function echoFloor(address: string, events: number, workflows: number, senders: number, temporalPid?: number, variant: EchoVariant = PLAIN_FLOOR): Promise<Run> {
   const latencies: number[] = [];
   let next = 0;
   const groups = { 'worker + client': () => [process.pid], Temporal: () => (temporalPid ? [temporalPid] : []) };
@@ -41,11 +54,11 @@ export async function echoFloor(address: string, events: number, workflows: numb
   const started = performance.now();
   await withEchoWorker(address, (send) => Promise.all(Array.from({ length: senders }, async () => {
     for (let i = next++; i < events; i = next++) latencies.push(await send(String(i % workflows), `u${i}`));
-  })));
+  })), variant);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuPerEvent(cpuBefore, sampleCpu(groups), events);
   latencies.sort((a, b) => a - b);
-  return { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved', cpu };
+  return { name: variant.name, events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved', cpu };
 }
 
 /**

@@ -41,10 +41,16 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
 
 export interface BenchServer { url: string; child: ChildProcess; stop(): Promise<void> }
 
+/** BENCH_CPU_PROFILE_DIR: every process started here writes V8 CPU profiles (one per thread) there when it exits. */
+const profileFlags = (): string[] => {
+  const dir = process.env.BENCH_CPU_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
+};
+
 /** Starts `node --import tsx <script> [args]` and waits until `url/readyPath` answers (null: no HTTP to wait for). */
 export async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, readyPath: string | null = '/healthz'): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], {
+  const child = spawn(process.execPath, [...profileFlags(), '--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], {
     cwd: PROJECT_ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const url = `http://127.0.0.1:${port}`;

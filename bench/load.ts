@@ -5,7 +5,8 @@
 // latency is N / throughput (so a latency target alone says nothing there).
 // Open loop: requests arrive as a Poisson process at a fixed rate whatever the answers do; each arrival takes the
 // next request of an idle stream. Latency counts from the arrival, so time queued behind a slow answer is included
-// (no coordinated omission).
+// (no coordinated omission). Streams start at random through the run, so that the mix of requests (first requests,
+// which cost more, and later ones) stays what the closed loop measured its capacity with from start to end.
 import type { CpuSplit } from './cpu-split.js';
 
 /** `byClass`: the same latencies split by the caller's classification of the items (sorted too). */
@@ -34,7 +35,10 @@ export async function openLoop<T>(
   streams: T[][], ratePerSecond: number, send: (item: T, n: number) => Promise<void>, random: () => number = Math.random, classify?: (item: T) => string,
 ): Promise<LoadResult> {
   const total = streams.reduce((n, s) => n + s.length, 0);
-  const idle: { items: T[]; next: number }[] = streams.filter((s) => s.length > 0).map((items) => ({ items, next: 0 }));
+  type Stream = { items: T[]; next: number };
+  const unstarted: Stream[] = streams.filter((s) => s.length > 0).map((items) => ({ items, next: 0 }));
+  const idle: Stream[] = []; // started, nothing in flight, more to send
+  let remaining = total;
   const waiting: number[] = []; // arrival times that found no idle stream
   const latencies: number[] = [];
   const byClass: Record<string, number[]> = {};
@@ -42,9 +46,16 @@ export async function openLoop<T>(
   let sent = 0;
   let failure: unknown;
 
+  // A new stream is started with the chance that first requests have among those left: their share stays even.
+  const nextStream = (): Stream | undefined => {
+    const startOne = unstarted.length > 0 && (idle.length === 0 || random() < unstarted.length / remaining);
+    return startOne ? unstarted.shift() : idle.shift();
+  };
+
   const dispatch = (arrivedAt: number) => {
-    const stream = idle.shift();
+    const stream = nextStream();
     if (!stream) { waiting.push(arrivedAt); return; }
+    remaining -= 1;
     const item = stream.items[stream.next++]!;
     const p = send(item, sent++).then(() => {
       latencies.push(performance.now() - arrivedAt);

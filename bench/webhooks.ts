@@ -7,7 +7,7 @@
 // the CPU each process spent per event (bench/cpu-split.ts); the open loop also prints the floor one update at a time.
 //
 // BENCH_SUBSCRIPTIONS (300), BENCH_CONNECTIONS (32 senders), BENCH_RATE (open loop: events/s; default the curve),
-// BENCH_OPEN_SUBSCRIPTIONS (100 per open-loop point), BENCH_SHAPES (comma list of memory,scale-out,open,sqlite;
+// BENCH_OPEN_SUBSCRIPTIONS (200 per open-loop point), BENCH_SHAPES (comma list of memory,scale-out,open,sqlite;
 // default all).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -20,16 +20,21 @@ import { idempotencyKey, normalizeSubproviderEvent } from '../lib/purchase-event
 import { installRuntime } from '../worker/worker.js';
 import { benchDatabase, benchTemporal, startServer, type BenchServer, type BenchTemporal } from './infra.js';
 import { closedLoop, openLoop, pct, type LoadResult, type Run } from './load.js';
-import { echoFloor, echoIdle } from './echo-floor.js';
+import { echoFloor, echoIdle, PLAIN_FLOOR, type EchoVariant } from './echo-floor.js';
 import { cpuPerEvent, formatSplit, postgresPids, sampleCpu } from './cpu-split.js';
 import { expected, freshAccount, ledgerCheck, plan, sendWebhook, type Plan } from './webhook-mix.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 300);
-const OPEN_SUBSCRIPTIONS = Number(process.env.BENCH_OPEN_SUBSCRIPTIONS ?? 100);
+const OPEN_SUBSCRIPTIONS = Number(process.env.BENCH_OPEN_SUBSCRIPTIONS ?? 200);
 const SENDERS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SHAPES = new Set((process.env.BENCH_SHAPES ?? 'memory,scale-out,open,sqlite').split(',').map((s) => s.trim()));
 
-export interface WebhookBench { tables: { title: string; runs: Run[] }[]; curve: { percent: number; rate: number; run: OpenPoint }[]; idle?: { starting: number; running: number } }
+/** `ratios`: throughput of one row over another's, each pair measured in the same run. */
+export interface BenchTable { title: string; runs: Run[]; ratios: { label: string; ratio: number }[] }
+export interface WebhookBench { tables: BenchTable[]; curve: { percent: number; rate: number; run: OpenPoint }[]; idle?: { starting: number; running: number } }
+
+const perSecond = (r: Run) => r.events / r.seconds;
+const ratio = (label: string, a: Run, b: Run) => ({ label, ratio: perSecond(a) / perSecond(b) });
 
 function row(name: string, load: LoadResult, events: number, check: { ok: boolean; detail: string }): Run {
   return { name, events, seconds: load.seconds, p50: pct(load.latencies, 0.5), p99: pct(load.latencies, 0.99), ledgerOk: check.ok, detail: check.detail };
@@ -86,12 +91,37 @@ async function inProcess(databaseUrl: string): Promise<Run> {
   const p: Plan = expected(subs);
   const db = createDb(databaseUrl, 20);
   const activities = createPurchaseActivities({ db, platformFeePercent: 10 });
+  const groups = { 'this process (normalising, the activity, knex and pg)': () => [process.pid], PostgreSQL: postgresPids };
+  const before = sampleCpu(groups);
   const load = await closedLoop(subs, SENDERS, async (body) => {
     const event = normalizeSubproviderEvent(body, Date.now());
     await activities.applyPurchaseEvent({ appId: seed.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(seed.app_id, event), event });
   });
+  const cpu = cpuPerEvent(before, sampleCpu(groups), p.events.length);
   await db.destroy();
-  return row('same activity in-process (no orchestration)', load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p));
+  return { ...row('same activity in-process (no orchestration)', load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p)), cpu };
+}
+
+/**
+ * The plain floor, then the same carrying one conversion event's update as the API sends it, then that awaiting a
+ * local activity doing nothing: what the design costs per event before any of our work.
+ */
+function floorVariants(): EchoVariant[] {
+  const body = plan('BENCH', 1)[0]![0]!;
+  const event = normalizeSubproviderEvent(body, Date.now());
+  const payload = JSON.stringify({ appId: 'app_bench', conversionKey: event.originalTransactionId, idempotencyKey: idempotencyKey('app_bench', event), event });
+  return [
+    PLAIN_FLOOR,
+    { name: `floor, each update carrying an event-sized payload (${payload.length} bytes)`, payload, localActivity: false },
+    { name: 'floor + one local activity doing nothing, event-sized payload', payload, localActivity: true },
+  ];
+}
+
+/** Runs `fn` on each item, one after the other (each run must have the machine to itself). */
+async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const item of items) results.push(await fn(item));
+  return results;
 }
 
 async function devServer(sqlite?: { pragmas: string[] }): Promise<BenchTemporal> {
@@ -110,14 +140,19 @@ export async function runWebhookBench(): Promise<WebhookBench> {
       const temporal = await devServer();
       try {
         const runs: Run[] = [];
+        const ratios: BenchTable['ratios'] = [];
         const single = await startPipeline(database.url, temporal, 1);
         let capacity = 0;
         try {
           const pipeline = await closedPipeline('webhook -> API -> inbox -> Temporal -> worker -> PostgreSQL', database.url, single);
           runs.push(pipeline);
           capacity = pipeline.events / pipeline.seconds;
-          runs.push(await echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS, temporal.pid));
-          runs.push(await inProcess(database.url));
+          const [floor, sized, withActivity] = await sequentially(floorVariants(), (variant) => echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS, temporal.pid, variant));
+          runs.push(floor!, sized!, withActivity!, await inProcess(database.url));
+          ratios.push(
+            ratio('pipeline / floor', pipeline, floor!), ratio('floor with an event-sized payload / floor', sized!, floor!),
+            ratio('floor + one local activity / floor', withActivity!, floor!), ratio('pipeline / (floor + one local activity)', pipeline, withActivity!),
+          );
           if (SHAPES.has('open')) {
             result.idle = await echoIdle(temporal.address);
             const fixed = process.env.BENCH_RATE ? [Number(process.env.BENCH_RATE)] : undefined;
@@ -137,21 +172,23 @@ export async function runWebhookBench(): Promise<WebhookBench> {
             await two.stop();
           }
         }
-        result.tables.push({ title: 'Temporal dev server in memory (the test shape)', runs });
+        result.tables.push({ title: 'Temporal dev server in memory (the test shape)', runs, ratios });
       } finally {
         await temporal.stop();
       }
     }
     if (SHAPES.has('sqlite')) {
       const runs: Run[] = [];
+      const ratios: BenchTable['ratios'] = [];
       for (const [label, pragmas] of [['SQLite file, default pragmas', []], ['SQLite file, journal_mode=WAL synchronous=NORMAL (svc dev)', ['journal_mode=WAL', 'synchronous=NORMAL']]] as const) {
         const temporal = await devServer({ pragmas: [...pragmas] });
         try {
           const pipeline = await startPipeline(database.url, temporal, 1);
           try {
             const run = await closedPipeline(`pipeline, ${label}`, database.url, pipeline);
-            runs.push(run);
-            runs.push({ ...(await echoFloor(temporal.address, run.events, SUBSCRIPTIONS, SENDERS, temporal.pid)), name: `floor, ${label}` });
+            const floor = { ...(await echoFloor(temporal.address, run.events, SUBSCRIPTIONS, SENDERS, temporal.pid)), name: `floor, ${label}` };
+            runs.push(run, floor);
+            ratios.push(ratio(`pipeline / floor, ${label}`, run, floor));
           } finally {
             await pipeline.stop();
           }
@@ -159,7 +196,7 @@ export async function runWebhookBench(): Promise<WebhookBench> {
           await temporal.stop();
         }
       }
-      result.tables.push({ title: 'the `svc dev` shape: Temporal dev server on its SQLite file', runs });
+      result.tables.push({ title: 'the `svc dev` shape: Temporal dev server on its SQLite file', runs, ratios });
     }
   } finally {
     await database.stop();
@@ -176,9 +213,8 @@ export function printWebhookTable(bench: WebhookBench): void {
     for (const r of table.runs) {
       console.log(`| ${r.name} | ${r.events} | ${Math.round(r.events / r.seconds)} | ${r.p50} | ${r.p99} | ${r.ledgerOk ? 'yes' : 'NO'} (${r.detail}) |`);
     }
-    const pipeline = table.runs[0];
-    const floor = table.runs.find((r) => r.name.startsWith('floor'));
-    if (pipeline && floor) console.log(`\npipeline / floor throughput: ${((pipeline.events / pipeline.seconds) / (floor.events / floor.seconds)).toFixed(2)}`);
+    console.log('');
+    for (const { label, ratio: r } of table.ratios) console.log(`${label} throughput: ${r.toFixed(2)}`);
     for (const r of table.runs) {
       const split = formatSplit(r.cpu, os.availableParallelism());
       if (split) console.log(`- ${r.name.split(':')[0]}: ${split}`);

@@ -39,6 +39,18 @@ test('open loop: every item once, in order per stream, never two in flight for o
   t.true(result.latencies.every((l, i) => i === 0 || l >= result.latencies[i - 1]!));
 });
 
+test('open loop: streams start through the run, so first requests are not all sent first', async (t) => {
+  const all = streams(40, 4);
+  const order: string[] = [];
+  let seed = 11;
+  const random = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+  await openLoop(all, 500, async (item) => { order.push(item); }, random);
+  const firstsAmongFirst40 = order.slice(0, 40).filter((item) => item.endsWith(':0')).length;
+  // First requests are a quarter of all; sent first-come (every stream started at once) they would be all 40.
+  t.true(firstsAmongFirst40 < 25, `${firstsAmongFirst40} of the first 40 requests were first requests`);
+  t.true(firstsAmongFirst40 > 0);
+});
+
 test('open loop: a failed send fails the run', async (t) => {
   await t.throwsAsync(openLoop([['a'], ['b']], 1000, async (x) => { if (x === 'b') throw new Error('503'); }), { message: '503' });
 });
