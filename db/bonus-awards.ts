@@ -5,14 +5,18 @@ import type { Knex } from 'knex';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 /** Production conversions of the creator in the campaign with at least one paid period whose commission stands. */
-export async function countQualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string): Promise<number> {
-  const row = await trx('conversions').where({ campaign_id: campaignId, creator_id: creatorId, environment: 'PRODUCTION', attributed: true })
+function qualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string) {
+  return trx('conversions').where({ campaign_id: campaignId, creator_id: creatorId, environment: 'PRODUCTION', attributed: true })
     .whereExists((q) => {
       void q.select(trx.raw('1')).from('commissions as c').whereRaw('c.conversion_id = conversions.id')
         .andWhere('c.kind', 'earn').andWhere('c.campaign_id', campaignId).andWhere('c.creator_id', creatorId).whereNull('c.reversed_at');
     })
-    .count<{ count: string }[]>('* as count').first();
-  return Number((row)?.count ?? 0);
+    .count('* as count');
+}
+
+export async function countQualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string): Promise<number> {
+  const row = await qualifyingConversions(trx, campaignId, creatorId).first<{ count: string } | undefined>();
+  return Number(row?.count ?? 0);
 }
 
 /** Creates the awards whose threshold the creator has now reached; returns how many were new. */
@@ -102,12 +106,16 @@ export interface RefundedConversion { campaignId: string; creatorId: string; con
  * `approved` (its reservation stays until a human decides). The reason is recorded on the award.
  */
 export async function reviewAwardsAfterRefund(trx: Knex.Transaction, r: RefundedConversion): Promise<{ voided: number; flagged: number }> {
-  const progress = await countQualifyingConversions(trx, r.campaignId, r.creatorId);
+  // One statement: the awards now out of reach, each with the progress that puts it there (a creator without awards,
+  // the common case, costs no second read).
+  const counted = qualifyingConversions(trx, r.campaignId, r.creatorId);
   const awards = await trx('bonus_awards').where({ campaign_id: r.campaignId, creator_id: r.creatorId }).whereIn('status', ['earned', 'approved'])
-    .where('threshold_conversions', '>', progress).forUpdate().select<{ id: string; status: string; threshold_conversions: number }[]>('id', 'status', 'threshold_conversions');
+    .where('threshold_conversions', '>', counted).forUpdate()
+    .select<{ id: string; status: string; threshold_conversions: number; progress: string }[]>('id', 'status', 'threshold_conversions', trx.raw('(?) as progress', [counted]));
   let voided = 0;
   let flagged = 0;
   for (const award of awards) {
+    const progress = Number(award.progress);
     const reason = `conversion ${r.conversionId} refunded (event ${r.refundEventId}): progress ${progress} is below the threshold ${award.threshold_conversions}`;
     const refunds = trx.raw(`jsonb_set(fraud_flags, '{refunds}', coalesce(fraud_flags->'refunds', '[]'::jsonb) || ?::jsonb)`,
       [JSON.stringify([{ conversion_id: r.conversionId, purchase_event_id: r.refundEventId, progress, reason }])]);

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
 import type { CampaignTerms } from './campaigns.js';
+import type { WithStatement } from './purchase-events.js';
 
 export async function findConversion(db: Knex, id: string): Promise<ConversionRow | undefined> {
   return db('conversions').where('id', id).first<ConversionRow | undefined>();
@@ -57,6 +58,15 @@ export async function createConversion(db: Knex, c: NewConversion): Promise<Conv
 export async function updateConversion(db: Knex, id: string, patch: Record<string, unknown>): Promise<ConversionRow> {
   const [row] = await db('conversions').where('id', id).update(patch).returning<ConversionRow[]>('*');
   return row!;
+}
+
+/** The name under which conversionUpdateCte's RETURNING (the conversion's status) is read. */
+export const CONVERSION_UPDATED = 'conversion_updated';
+
+/** updateConversion as a `with` statement returning the status, for a statement the caller sends anyway. */
+export function conversionUpdateCte(db: Knex, id: string, patch: Record<string, unknown>): WithStatement {
+  const { sql, bindings } = db('conversions').where('id', id).update(patch).returning('status').toSQL();
+  return { name: CONVERSION_UPDATED, sql, bindings };
 }
 
 /**

@@ -47,13 +47,17 @@ export async function markPurchaseEvent(db: Knex, eventId: string, o: EventOutco
   await db('purchase_events').where('id', eventId).update(outcomeColumns(db, o));
 }
 
+/** One named statement of a `with` clause (its writes belong to the statement it is part of). */
+export interface WithStatement { name: string; sql: string; bindings: readonly unknown[] }
+
 /**
- * markPurchaseEvent answering `column` (a scalar subquery computed in the same statement), after `cte` (a `with`
- * clause whose writes belong to the same statement).
+ * markPurchaseEvent answering `columns` (scalar subqueries computed in the same statement, which may read the
+ * `with` statements' RETURNING), after `ctes`: one round trip for all of it.
  */
-export async function markPurchaseEventReturning<T>(db: Knex, eventId: string, o: EventOutcome, column: Knex.Raw, cte: { sql: string; bindings: string[] }): Promise<T | undefined> {
-  const { sql, bindings } = db('purchase_events').where('id', eventId).update(outcomeColumns(db, o)).returning(column as unknown as string).toSQL();
-  const { rows } = await db.raw<{ rows: T[] }>(`${cte.sql} ${sql}`, [...cte.bindings, ...bindings]);
+export async function markPurchaseEventReturning<T>(db: Knex, eventId: string, o: EventOutcome, columns: Knex.Raw[], ctes: WithStatement[]): Promise<T | undefined> {
+  const { sql, bindings } = db('purchase_events').where('id', eventId).update(outcomeColumns(db, o)).returning(columns as unknown as string[]).toSQL();
+  const withClause = ctes.length > 0 ? `with ${ctes.map((c) => `${c.name} as (${c.sql})`).join(', ')} ` : '';
+  const { rows } = await db.raw<{ rows: T[] }>(`${withClause}${sql}`, [...ctes.flatMap((c) => c.bindings), ...bindings] as Knex.RawBinding[]);
   return rows[0];
 }
 

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
+import type { WithStatement } from './purchase-events.js';
 
 export interface InboxEntry { appId: string; idempotencyKey: string; conversionKey: string; event: PurchaseEvent }
 
@@ -35,10 +36,11 @@ export async function findEarlierWaiting(db: Knex, row: Pick<PurchaseInboxRow, '
  * A CTE for a statement of the event's own transaction: its inbox row (when it came through the inbox and still
  * waits) is marked delivered when the event is recorded, not in a separate write after the hand-over.
  */
-export function inboxDeliveredCte(appId: string, idempotencyKey: string, purchaseEventId: string): { sql: string; bindings: string[] } {
+export function inboxDeliveredCte(appId: string, idempotencyKey: string, purchaseEventId: string): WithStatement {
   return {
-    sql: `with inbox_delivered as (update purchase_inbox set status = 'delivered', delivered_at = now(), purchase_event_id = ?, last_error = null
-      where app_id = ? and idempotency_key = ? and status = 'waiting')`,
+    name: 'inbox_delivered',
+    sql: `update purchase_inbox set status = 'delivered', delivered_at = now(), purchase_event_id = ?, last_error = null
+      where app_id = ? and idempotency_key = ? and status = 'waiting'`,
     bindings: [purchaseEventId, appId, idempotencyKey],
   };
 }

@@ -16,7 +16,9 @@ import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions,
 import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission } from '../../db/commissions.js';
 import { lockOrganization } from '../../db/wallet-ledger.js';
 import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
-import { createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion } from '../../db/conversions.js';
+import {
+  conversionUpdateCte, createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion, CONVERSION_UPDATED,
+} from '../../db/conversions.js';
 import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, markPurchaseEventReturning, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
 import { inboxDeliveredCte } from '../../db/purchase-inbox.js';
 import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
@@ -91,13 +93,17 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
 
 export type WalletDrop = { orgId: string } | { conversionId: string };
 
-/** `walletLowOrgId`: an earn left this organization's wallet below its auto-recharge threshold. */
-interface Step { conversion: ConversionRow | undefined; error: string | null; touched?: boolean; walletLowOrgId?: string }
+/**
+ * `patch`: the conversion's changes, written by `finish` in the statement that records the event's outcome (with the
+ * conversion's latest event), one round trip fewer per event. `walletLowOrgId`: an earn left this organization's
+ * wallet below its auto-recharge threshold.
+ */
+interface Step { conversion: ConversionRow | undefined; error: string | null; patch?: Record<string, unknown>; walletLowOrgId?: string }
 
 /** The event's answer, and whom the auto-recharge signal concerns (null: the wallet did not drop below it). */
 interface Applied { result: IngestResult; wallet: WalletDrop | null }
 
-/** Every conversion update of an event also records it as the conversion's latest (one UPDATE, not two). */
+/** Every event records itself as its conversion's latest, in the same UPDATE as the conversion's changes. */
 function lastEvent(trx: Knex.Transaction, type: string): Record<string, unknown> {
   return { last_event_type: type, last_event_at: trx.fn.now() };
 }
@@ -124,8 +130,7 @@ async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: Ing
   }
   const terms = locked?.terms && conversion.campaign_id ? { campaignId: conversion.campaign_id, ...locked.terms } : undefined;
   const step = await applyToConversion(trx, deps, conversion, e, row, terms);
-  const updated = step.conversion && !step.touched ? await updateConversion(trx, step.conversion.id, lastEvent(trx, e.type)) : step.conversion;
-  const result = await finish(trx, deps, ingest, row, { conversion: updated, error: step.error }, step.error && step.error !== ORGANIC ? 'error' : 'processed');
+  const result = await finish(trx, deps, ingest, row, step, step.error && step.error !== ORGANIC ? 'error' : 'processed');
   return { result, wallet: step.walletLowOrgId ? { orgId: step.walletLowOrgId } : null };
 }
 
@@ -153,15 +158,15 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
     case 'RENEWAL':
       return purchase(trx, deps, c, e, ev, openingError, terms);
     case 'CANCELLATION':
-      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
+      return { conversion: c, error: null, patch: { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now() } };
     case 'UNCANCELLATION':
-      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'cancelled' ? 'active' : c.status, cancelled_at: null, ...lastEvent(trx, e.type) }), error: null, touched: true };
+      return { conversion: c, error: null, patch: { status: c.status === 'cancelled' ? 'active' : c.status, cancelled_at: null } };
     case 'EXPIRATION':
-      return { conversion: await updateConversion(trx, c.id, { status: 'churned', churned_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
+      return { conversion: c, error: null, patch: { status: 'churned', churned_at: trx.fn.now() } };
     case 'PRODUCT_CHANGE':
-      return { conversion: await updateConversion(trx, c.id, { product_id: e.newProductId ?? e.productId ?? c.product_id, ...lastEvent(trx, e.type) }), error: null, touched: true };
+      return { conversion: c, error: null, patch: { product_id: e.newProductId ?? e.productId ?? c.product_id } };
     case 'BILLING_ISSUE':
-      return { conversion: await updateConversion(trx, c.id, { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
+      return { conversion: c, error: null, patch: { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now() } };
     case 'REFUND_REVERSED':
       return restore(trx, deps, c, e, ev);
     default:
@@ -172,12 +177,14 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
 /** A paid purchase or renewal earns commission; a trial (price 0) waits; a churned conversion earns no more. */
 async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null, terms?: KnownTerms): Promise<Step> {
   let openingError = opening;
+  let conversion = c;
   const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL';
   const patch: Record<string, unknown> = {};
   if (paid && !c.attributed && c.trial && c.trial_converted_at === null) {
-    // An organic trial whose user was attributed meanwhile (code entered, click identified) is attributed when it converts.
+    // An organic trial whose user was attributed meanwhile (code entered, click identified) is attributed when it
+    // converts. Written at once: the commission and the bonus count below read the conversion's attribution.
     const { attribution, error } = await resolveAttribution(trx, c.app_id, e);
-    if (attribution) Object.assign(patch, attributionColumns(trx, attribution));
+    if (attribution) conversion = await updateConversion(trx, c.id, attributionColumns(trx, attribution));
     else openingError = error;
   }
   if (paid) {
@@ -188,11 +195,9 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
     else if (c.status === 'refunded') Object.assign(patch, { status: 'active', refunded_at: null });
   }
   if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
-  const touched = Object.keys(patch).length > 0;
-  const conversion = touched ? await updateConversion(trx, c.id, { ...patch, ...lastEvent(trx, e.type) }) : c;
-  if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, touched };
-  if (!paid || c.status === 'churned') return { conversion, error: null, touched };
-  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), terms)), touched };
+  if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, patch };
+  if (!paid || c.status === 'churned') return { conversion, error: null, patch };
+  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), terms)), patch };
 }
 
 async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number, terms?: KnownTerms): Promise<Step> {
@@ -228,7 +233,7 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
       await reviewAwardsAfterRefund(trx, { campaignId: original.campaign_id, creatorId: original.creator_id, conversionId: c.id, refundEventId: ev.id });
     }
   }
-  return { conversion: await updateConversion(trx, c.id, { status: 'refunded', refunded_at: trx.fn.now(), ...lastEvent(trx, e.type) }), error: null, touched: true };
+  return { conversion: c, error: null, patch: { status: 'refunded', refunded_at: trx.fn.now() } };
 }
 
 /**
@@ -237,15 +242,15 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
  */
 async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
-  const conversion = c.status === 'refunded' ? await updateConversion(trx, c.id, { status: 'active', refunded_at: null, ...lastEvent(trx, e.type) }) : c;
+  const patch = c.status === 'refunded' ? { status: 'active', refunded_at: null } : {};
   const reversed = await findCommissionToRestore(trx, c.id, e.transactionId);
-  if (!reversed) return { conversion, error: null, touched: conversion !== c };
+  if (!reversed) return { conversion: c, error: null, patch };
   const { holding_period_days: holdingDays } = await findCampaignTerms(trx, reversed.campaign_id);
   const { funded, walletLow } = await restoreCommission(trx, reversed, ev.id, holdingDays * dayMsOf(deps));
   if (reversed.environment === 'PRODUCTION') {
     await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id, orgId: reversed.org_id });
   }
-  return { conversion, error: funded ? null : INSUFFICIENT_FUNDS, touched: conversion !== c, ...(walletLow ? { walletLowOrgId: reversed.org_id } : {}) };
+  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, patch, ...(walletLow ? { walletLowOrgId: reversed.org_id } : {}) };
 }
 
 const unknownTransaction = (what: string, transactionId: string | null) =>
@@ -264,14 +269,16 @@ async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestE
     status, error: step.error, conversionId: c?.id ?? null, attributed: c?.attributed ?? false,
     organic: c ? !c.attributed : false, referralCode: c?.referral_code ?? ev.referral_code,
   };
-  // One statement: the outcome, the inbox row delivered, and the next release (the commission this event earned
-  // is already written).
-  const marked = await markPurchaseEventReturning<{ next_release_at: string | null }>(trx, ev.id, outcome,
-    c ? nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at') : trx.raw('null as next_release_at'),
-    inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id));
+  // One statement: the conversion's changes and latest event, the outcome, the inbox row delivered, and the next
+  // release (the commission this event earned is already written).
+  const inbox = inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id);
+  const marked = await markPurchaseEventReturning<{ next_release_at: string | null; conversion_status: string | null }>(trx, ev.id, outcome, c
+    ? [nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at'), trx.raw(`(select status from ${CONVERSION_UPDATED}) as conversion_status`)]
+    : [trx.raw('null as next_release_at, null as conversion_status')],
+  c ? [inbox, conversionUpdateCte(trx, c.id, { ...step.patch, ...lastEvent(trx, ingest.event.type) })] : [inbox]);
   return {
-    eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: c?.status ?? null, referralCode: c?.referral_code ?? null,
-    nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null, inboxDelivered: true,
+    eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: marked?.conversion_status ?? null,
+    referralCode: c?.referral_code ?? null, nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null, inboxDelivered: true,
   };
 }
 
