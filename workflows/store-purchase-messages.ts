@@ -1,5 +1,6 @@
 // What the API and the store-purchase workflow share: its id, input, answer and the business failures it ends with
 // (each an ApplicationFailure type with the HTTP status the API answers). No workflow code here.
+import type { PurchaseResult } from '../packages/sdk/src/types.js';
 import type { StorePlatform } from '../schema/types.js';
 
 export interface StorePurchaseInput {
@@ -18,20 +19,11 @@ export interface StorePurchaseInput {
   receivedAtMs: number;
 }
 
-/** The HTTP answer of POST /api/sdk/purchase (spec), exactly. */
-export interface StorePurchaseAnswer {
-  success: true;
-  /** The store verifier's name (app_store, google_play): a string, never a boolean. */
-  validated: string;
-  environment: 'PRODUCTION' | 'SANDBOX';
-  event_type: string;
-  /** Every event of the report was recorded before (double reporting is safe). */
-  duplicate: boolean;
-  /** The event is in the purchase event log (by this report or an earlier one). */
-  recorded: boolean;
-  /** processed: the conversion pipeline applied it (false when it was recorded with a processing error). */
-  result: { processed: boolean; event_id: string };
-}
+/**
+ * The HTTP answer of POST /api/sdk/purchase (spec), exactly: the client SDK's own type of it (one definition for
+ * both sides of the wire), always a success here (failures end the workflow with STORE_PURCHASE_FAILURES).
+ */
+export type StorePurchaseAnswer = PurchaseResult & { success: true };
 
 /** Business failures: ApplicationFailure type -> HTTP status. Details carry `{ detail, fields? }`. */
 export const STORE_PURCHASE_FAILURES = {

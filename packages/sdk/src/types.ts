@@ -135,14 +135,18 @@ export interface PurchaseReport {
   referralCode?: string;
   appUserId?: string;
 }
+/** The answer of POST /api/sdk/purchase (spec), exactly: the server's store-purchase workflow answers this type. */
 export interface PurchaseResult {
   success: boolean;
-  /** Names the store verifier; never a boolean. */
+  /** The store verifier's name (app_store, google_play): a string, never a boolean. */
   validated: string;
   environment: 'PRODUCTION' | 'SANDBOX';
   event_type: string;
+  /** Every event of the report was recorded before (double reporting is safe). */
   duplicate: boolean;
+  /** The event is in the purchase event log (by this report or an earlier one). */
   recorded: boolean;
+  /** processed: the conversion pipeline applied it (false when it was recorded with a processing error). */
   result: { processed: boolean; event_id: string };
 }
 export interface SyncResult { fetched: number; sent: number; failed: number }
