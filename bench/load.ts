@@ -84,3 +84,10 @@ export async function openLoop<T>(
 /** The p-th percentile of sorted latencies, in ms with one decimal. */
 export const pct = (sorted: number[], p: number): number =>
   Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 10) / 10;
+
+/**
+ * The p99 latency (ms) of an ideal queue with the same capacity at the same load: M/M/1 (Poisson arrivals, one
+ * server, exponential service), whose time in system is exponential with rate `capacity - rate`. The open loop's
+ * in-run reference: what the queueing alone costs a system of this throughput, before any fixed latency.
+ */
+export const mm1P99 = (rate: number, capacity: number): number => (rate < capacity ? Math.round((Math.log(100) / (capacity - rate)) * 1000) : Infinity);

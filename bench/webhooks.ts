@@ -1,14 +1,16 @@
 // `npm run bench:webhooks`: a realistic mix of provider webhooks (initial purchases, renewals, cancellations,
 // refunds, 10% redeliveries) through API + worker + Temporal + PostgreSQL, each in its own process, beside its
-// in-run references: the orchestration floor (update-with-start to workflows doing nothing) and the same activity
-// in-process. Then: the open-loop latency curve (Poisson arrivals at 25/50/75 % of the closed-loop capacity), the
-// scale-out shape (two `svc api` and two `svc worker` processes), and the `svc dev` shape (Temporal on its SQLite
-// file, with and without the WAL pragmas). Every pipeline run checks afterwards that the ledger is exact, and prints
-// the CPU each process spent per event (bench/cpu-split.ts); the open loop also prints the floor one update at a time.
+// in-run references: the orchestration floor (update-with-start to workflows doing nothing; then carrying an
+// event-sized payload; then awaiting one local activity doing nothing) and the same activity in-process. Then: the
+// open-loop latency curve (Poisson arrivals at 25/50/75 % of the closed-loop capacity, beside the p99 of an ideal
+// M/M/1 queue of that capacity), the scale-out shape (two `svc api` and two `svc worker` processes), and the
+// `svc dev` shape (Temporal on its SQLite file, with and without the WAL pragmas). Every pipeline run checks
+// afterwards that the ledger is exact, and prints the CPU each process spent per event (bench/cpu-split.ts); the
+// open loop also prints the floor one update at a time.
 //
 // BENCH_SUBSCRIPTIONS (300), BENCH_CONNECTIONS (32 senders), BENCH_RATE (open loop: events/s; default the curve),
 // BENCH_OPEN_SUBSCRIPTIONS (200 per open-loop point), BENCH_SHAPES (comma list of memory,scale-out,open,sqlite;
-// default all).
+// default all), BENCH_CPU_PROFILE_DIR (V8 CPU profiles of the API and worker processes, bench/infra.ts).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import os from 'node:os';
@@ -19,7 +21,7 @@ import { createLogger } from '../runtime/logger.js';
 import { idempotencyKey, normalizeSubproviderEvent } from '../lib/purchase-event.js';
 import { installRuntime } from '../worker/worker.js';
 import { benchDatabase, benchTemporal, startServer, type BenchServer, type BenchTemporal } from './infra.js';
-import { closedLoop, openLoop, pct, type LoadResult, type Run } from './load.js';
+import { closedLoop, mm1P99, openLoop, pct, type LoadResult, type Run } from './load.js';
 import { echoFloor, echoIdle, PLAIN_FLOOR, type EchoVariant } from './echo-floor.js';
 import { cpuPerEvent, formatSplit, postgresPids, sampleCpu } from './cpu-split.js';
 import { expected, freshAccount, ledgerCheck, plan, sendWebhook, type Plan } from './webhook-mix.js';
@@ -31,7 +33,7 @@ const SHAPES = new Set((process.env.BENCH_SHAPES ?? 'memory,scale-out,open,sqlit
 
 /** `ratios`: throughput of one row over another's, each pair measured in the same run. */
 export interface BenchTable { title: string; runs: Run[]; ratios: { label: string; ratio: number }[] }
-export interface WebhookBench { tables: BenchTable[]; curve: { percent: number; rate: number; run: OpenPoint }[]; idle?: { starting: number; running: number } }
+export interface WebhookBench { tables: BenchTable[]; curve: { percent: number; rate: number; capacity: number; run: OpenPoint }[]; idle?: { starting: number; running: number } }
 
 const perSecond = (r: Run) => r.events / r.seconds;
 const ratio = (label: string, a: Run, b: Run) => ({ label, ratio: perSecond(a) / perSecond(b) });
@@ -158,7 +160,7 @@ export async function runWebhookBench(): Promise<WebhookBench> {
             const fixed = process.env.BENCH_RATE ? [Number(process.env.BENCH_RATE)] : undefined;
             for (const percent of fixed ? [0] : [25, 50, 75]) {
               const rate = fixed ? fixed[0]! : capacity * percent / 100;
-              result.curve.push({ percent, rate, run: await openPipeline(database.url, single.apis[0]!, rate) });
+              result.curve.push({ percent, rate, capacity, run: await openPipeline(database.url, single.apis[0]!, rate) });
             }
           }
         } finally {
@@ -222,12 +224,13 @@ export function printWebhookTable(bench: WebhookBench): void {
   }
   if (bench.curve.length > 0) {
     console.log(`\nOpen loop (Poisson arrivals, ${OPEN_SUBSCRIPTIONS} subscriptions per point, latency from arrival)\n`);
-    console.log('| load | rate events/s | events | p50 ms | p99 ms | first events p50 / p99 | later events p50 / p99 | ledger exact |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-    for (const { percent, rate, run } of bench.curve) {
-      console.log(`| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} | ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} | ${run.later.p50} / ${run.later.p99} | ${run.ledgerOk ? 'yes' : 'NO'} |`);
+    console.log('| load | rate events/s | events | p50 ms | p99 ms | first events p50 / p99 | later events p50 / p99 | M/M/1 p99 ms | ledger exact |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+    for (const { percent, rate, capacity, run } of bench.curve) {
+      console.log(`| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} | ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} | ${run.later.p50} / ${run.later.p99} | ${mm1P99(rate, capacity)} | ${run.ledgerOk ? 'yes' : 'NO'} |`);
     }
     console.log('\nfirst events: the initial purchase of each subscription, which starts its conversion workflow; later events: renewals, refunds, cancellations');
+    console.log('M/M/1 p99: an ideal queue with the pipeline\'s closed-loop capacity at the same rate (Poisson arrivals, exponential service), before any fixed latency');
     if (bench.idle) console.log(`floor one update at a time: p50 ${bench.idle.starting} ms when it starts its workflow, ${bench.idle.running} ms to a running one`);
   }
 }

@@ -1,6 +1,6 @@
 // The benchmark's load shapes keep each stream in order with at most one request in flight, and send everything once.
 import test from 'ava';
-import { closedLoop, openLoop, pct } from '../../bench/load.js';
+import { closedLoop, mm1P99, openLoop, pct } from '../../bench/load.js';
 
 function streams(n: number, len: number): string[][] {
   return Array.from({ length: n }, (_, s) => Array.from({ length: len }, (_, i) => `${s}:${i}`));
@@ -62,4 +62,10 @@ test('closed loop: every item once, in order per stream', async (t) => {
   assertOrdered(t, all, r.sent);
   t.is(r.overlap(), 0);
   t.is(pct([1, 2, 3, 4], 0.5), 3);
+});
+
+test('the open loop\'s reference: p99 of an ideal M/M/1 queue, ln(100) / (capacity - rate)', (t) => {
+  t.is(mm1P99(30, 60), 154, 'half of 60 events/s: 9.21 / 30 s');
+  t.is(mm1P99(45, 60), 307);
+  t.is(mm1P99(60, 60), Infinity, 'at or past capacity the queue grows without bound');
 });
