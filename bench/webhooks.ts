@@ -9,8 +9,9 @@
 // open loop also prints the floor one update at a time.
 //
 // BENCH_SUBSCRIPTIONS (300), BENCH_CONNECTIONS (32 senders), BENCH_RATE (open loop: events/s; default the curve),
-// BENCH_OPEN_SUBSCRIPTIONS (200 per open-loop point), BENCH_SHAPES (comma list of memory,scale-out,open,sqlite;
-// default all), BENCH_CPU_PROFILE_DIR (V8 CPU profiles of the API and worker processes, bench/infra.ts).
+// BENCH_OPEN_SUBSCRIPTIONS (200 per open-loop point), BENCH_OPEN_ORGS (1: how many organizations they belong to),
+// BENCH_SHAPES (comma list of memory,scale-out,open,sqlite; default all), BENCH_CPU_PROFILE_DIR (V8 CPU profiles of
+// the API and worker processes, bench/infra.ts).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import os from 'node:os';
@@ -29,6 +30,7 @@ import { expected, freshAccount, ledgerCheck, plan, sendWebhook, type Plan } fro
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 300);
 const OPEN_SUBSCRIPTIONS = Number(process.env.BENCH_OPEN_SUBSCRIPTIONS ?? 200);
 const SENDERS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const OPEN_ORGS = Math.max(1, Number(process.env.BENCH_OPEN_ORGS ?? 1));
 const SHAPES = new Set((process.env.BENCH_SHAPES ?? 'memory,scale-out,open,sqlite').split(',').map((s) => s.trim()));
 
 /** `ratios`: throughput of one row over another's, each pair measured in the same run. */
@@ -74,14 +76,20 @@ async function closedPipeline(name: string, databaseUrl: string, pipeline: Pipel
   return { ...row(name, load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p)), cpu };
 }
 
-/** An open-loop point, with the first event of each subscription (it starts a conversion workflow) apart. */
+/**
+ * An open-loop point, with the first event of each subscription (it starts a conversion workflow) apart. The
+ * subscriptions belong to OPEN_ORGS organizations (one by default: every event takes the same wallet lock).
+ */
 async function openPipeline(databaseUrl: string, api: BenchServer, rate: number): Promise<OpenPoint> {
-  const seed = await freshAccount(databaseUrl);
-  const subs = plan(seed.creator_code, OPEN_SUBSCRIPTIONS);
-  const p = expected(subs);
-  const load = await openLoop(subs, rate, (e) => sendWebhook(api.url, seed, e), Math.random, (e) => (e.event.type === 'INITIAL_PURCHASE' ? 'first' : 'later'));
+  const accounts = await sequentially(Array.from({ length: OPEN_ORGS }, () => databaseUrl), freshAccount);
+  const books = accounts.map((seed) => ({ seed, subs: plan(seed.creator_code, Math.ceil(OPEN_SUBSCRIPTIONS / OPEN_ORGS)) }));
+  const streams = books.flatMap(({ seed, subs }) => subs.map((events) => events.map((body) => ({ seed, body }))));
+  const load = await openLoop(streams, rate, ({ seed, body }) => sendWebhook(api.url, seed, body), Math.random,
+    ({ body }) => (body.event.type === 'INITIAL_PURCHASE' ? 'first' : 'later'));
+  const checks = await sequentially(books, ({ seed, subs }) => ledgerCheck(databaseUrl, seed.org_id, expected(subs)));
+  const check = { ok: checks.every((c) => c.ok), detail: checks.map((c) => c.detail).join('; ') };
   const split = (name: string) => ({ p50: pct(load.byClass?.[name] ?? [], 0.5), p99: pct(load.byClass?.[name] ?? [], 0.99) });
-  return { ...row(`open loop at ${rate.toFixed(1)} events/s`, load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p)), first: split('first'), later: split('later') };
+  return { ...row(`open loop at ${rate.toFixed(1)} events/s`, load, streams.flat().length, check), first: split('first'), later: split('later') };
 }
 
 /** `first`: initial purchases (a new conversion workflow each); `later`: every other event. */
