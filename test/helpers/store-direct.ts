@@ -6,7 +6,8 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { createAppleChain, signTransaction, transactionPayload, type AppleChain, type TransactionFields } from './apple-signing.js';
-import type { Harness } from './harness.js';
+import type { TestFn } from 'ava';
+import type { Harness, HarnessAccessor } from './harness.js';
 import { request } from './http.js';
 import { seedApp, type SeededApp } from './seed.js';
 import { startAppleStub, type AppleStub } from '../stubs/apple-api.js';
@@ -31,6 +32,22 @@ export async function startStoreWorld(h: Harness): Promise<StoreWorld> {
     APPLE_API_ROOT: apple.url, GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl, APPLE_ROOT_CERTS: chain.rootPath, FX_RATES_URL: ecb.url,
   });
   return { apple, google, ecb, chain, close: async () => { await Promise.all([apple.close(), google.close(), ecb.close()]); } };
+}
+
+/** The running store stubs of a test file; `ready()` for a before hook of the file's own (ava runs hooks concurrently). */
+export type StoreWorldAccessor = (() => StoreWorld) & { ready: () => Promise<StoreWorld> };
+
+/** Starts the store stubs once the harness runs, for every test of the file, and closes them after the last. */
+export function useStoreWorld(test: TestFn<unknown>, h: HarnessAccessor): StoreWorldAccessor {
+  let world: StoreWorld | undefined;
+  let starting: Promise<StoreWorld> | undefined;
+  const ready = () => (starting ??= h.ready().then(async (running) => (world = await startStoreWorld(running))));
+  test.before(async () => { await ready(); });
+  test.after.always(async () => { await world?.close(); });
+  return Object.assign(() => {
+    if (!world) throw new Error('the store stubs are not running yet: await world.ready() in a before hook');
+    return world;
+  }, { ready });
 }
 
 export type StoreAccount = SeededApp & { agentKey: string; bundleId: string; packageName: string };

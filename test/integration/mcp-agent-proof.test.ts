@@ -5,24 +5,17 @@ import test from 'ava';
 import { agentScenario } from '../helpers/agent-scenario.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { startStoreWorld, type StoreWorld } from '../helpers/store-direct.js';
+import { useStoreWorld } from '../helpers/store-direct.js';
 
 // The seed provides the organization, its wallet (1000 USD) and the agent key; its own app is not used.
 const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' } });
 // Apple's API, Google and the ECB as stubs, for the scenario's store-direct purchase.
-let world: StoreWorld;
-
-test.before(async () => {
-  await h.ready();
-  world = await startStoreWorld(h());
-});
-
-test.after.always(async () => { await world?.close(); });
+const world = useStoreWorld(test, h);
 
 test('an agent key alone takes a new app from nothing to live through MCP tools', async (t) => {
   const mcp = await connectMcp(h().baseUrl, seed.agent_key);
   try {
-    await agentScenario(t, h, mcp, 'agent_key', world);
+    await agentScenario(t, h, mcp, 'agent_key', world());
   } finally {
     await mcp.close();
   }

@@ -2,17 +2,15 @@
 // credential-check workflow id first (to open in the Temporal UI), each step as it completes, then done.
 import test from 'ava';
 import { connectMcp, ok } from '../helpers/mcp.js';
-import { startStoreWorld, storeAccount, switchToStoreDirect, type StoreWorld } from '../helpers/store-direct.js';
+import { useStoreWorld, storeAccount, switchToStoreDirect } from '../helpers/store-direct.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h } = useSeededHarness(test);
-let world: StoreWorld;
-test.before(async () => { await h.ready(); world = await startStoreWorld(h()); });
-test.after.always(async () => { await world?.close(); });
+const world = useStoreWorld(test, h);
 
 test('svc_validate_store_credentials streams the credential-check workflow and returns its id', async (t) => {
   const a = await storeAccount(h());
-  await switchToStoreDirect(h(), world, a, 'ios');
+  await switchToStoreDirect(h(), world(), a, 'ios');
   const mcp = await connectMcp(h().baseUrl, a.agentKey);
   try {
     const progress: { progress: number; message?: string }[] = [];

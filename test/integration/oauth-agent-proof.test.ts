@@ -6,18 +6,11 @@ import { agentScenario } from '../helpers/agent-scenario.js';
 import { connectMcp, ok, textOf } from '../helpers/mcp.js';
 import { authorizeMcpClient, TestOAuthProvider } from '../helpers/oauth.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { startStoreWorld, type StoreWorld } from '../helpers/store-direct.js';
+import { useStoreWorld } from '../helpers/store-direct.js';
 
 const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' } });
 // Apple's API, Google and the ECB as stubs, for the scenario's store-direct purchase.
-let world: StoreWorld;
-
-test.before(async () => {
-  await h.ready();
-  world = await startStoreWorld(h());
-});
-
-test.after.always(async () => { await world?.close(); });
+const world = useStoreWorld(test, h);
 
 test('an OAuth token with billing:read unticked: the wallet tool fails naming it; the rest reach live', async (t) => {
   const provider = new TestOAuthProvider();
@@ -31,7 +24,7 @@ test('an OAuth token with billing:read unticked: the wallet tool fails naming it
     t.true(doctor.missing_scopes.includes('billing:read'));
     t.false(doctor.scopes.includes('billing:read'));
     mcp.calls = 0;
-    await agentScenario(t, h, mcp, 'oauth', world);
+    await agentScenario(t, h, mcp, 'oauth', world());
   } finally {
     await mcp.close();
   }

@@ -11,16 +11,10 @@ import { resumeVoidedPolls } from '../../jobs/play-voided-resume.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { reportPurchase, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld } from '../helpers/store-direct.js';
+import { reportPurchase, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount } from '../helpers/store-direct.js';
 
 const { h } = useSeededHarness(test);
-let world: StoreWorld;
-
-test.before(async () => {
-  await h.ready();
-  world = await startStoreWorld(h());
-});
-test.after.always(async () => { await world?.close(); });
+const world = useStoreWorld(test, h);
 
 /** Asks the app's poll for a poll now; answers that poll's summary. */
 const pollNow = (a: StoreAccount): Promise<PlayVoidedSyncSummary> =>
@@ -29,7 +23,7 @@ const pollNow = (a: StoreAccount): Promise<PlayVoidedSyncSummary> =>
 /** An account switched to Android store-direct whose poll has run once (so a void set later is seen by our poll only). */
 async function androidAccount(): Promise<StoreAccount> {
   const a = await storeAccount(h(), { walletUsd: 1000 });
-  await switchToStoreDirect(h(), world, a, 'android');
+  await switchToStoreDirect(h(), world(), a, 'android');
   t0(await pollNow(a));
   return a;
 }
@@ -39,8 +33,8 @@ function t0(s: PlayVoidedSyncSummary) {
 
 /** Google's answer for the token: its start time stays that of the first answer, as Google's does. */
 function setSubscription(token: string, orderId: string, opts: { state?: string; test?: boolean } = {}) {
-  const startTime = world.google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - 40 * 86_400_000).toISOString();
-  world.google.subscriptions.set(token, {
+  const startTime = world().google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - 40 * 86_400_000).toISOString();
+  world().google.subscriptions.set(token, {
     subscriptionState: opts.state ?? 'SUBSCRIPTION_STATE_ACTIVE', startTime,
     ...(opts.test ? { testPurchase: {} } : {}),
     lineItems: [{
@@ -51,7 +45,7 @@ function setSubscription(token: string, orderId: string, opts: { state?: string;
 }
 
 const voidOrder = (a: StoreAccount, token: string, orderId: string, subscription = true) => {
-  world.google.voided.push({ packageName: a.packageName, purchaseToken: token, orderId, voidedTimeMillis: String(Date.now() - 5_000), purchaseTimeMillis: String(Date.now() - 86_400_000), voidedSource: 0, voidedReason: 1, subscription });
+  world().google.voided.push({ packageName: a.packageName, purchaseToken: token, orderId, voidedTimeMillis: String(Date.now() - 5_000), purchaseTimeMillis: String(Date.now() - 86_400_000), voidedSource: 0, voidedReason: 1, subscription });
 };
 
 const newOrderId = () => `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 5)}`;
@@ -78,7 +72,7 @@ test.serial('a renewal voided in Google Play: the poll reverses exactly that per
   voidOrder(a, token, `${orderId}..0`);
   const first = await pollNow(a);
   t.like(first, { active: true, listed: 1, refunded: 1, ignored: 0, error: null });
-  const voidCall = world.google.calls.filter((c) => c.path.endsWith(`/applications/${a.packageName}/purchases/voidedpurchases`)).at(-1)!;
+  const voidCall = world().google.calls.filter((c) => c.path.endsWith(`/applications/${a.packageName}/purchases/voidedpurchases`)).at(-1)!;
   t.is(new URLSearchParams(voidCall.query).get('type'), '1', 'subscriptions are listed (type=1)');
 
   // The renewal's commission is reversed; the initial period's stays reserved.
@@ -115,7 +109,7 @@ test.serial('a later report of a lapsed subscription carries the void as its ref
   t.is((await reportPurchase(h(), a, { platform: 'android', purchase_token: token, app_user_id: 'bo', referral_code: a.creator_code })).status, 200);
 
   // Still paid up: the report reads no voided list.
-  const listCalls = () => world.google.calls.filter((c) => c.path.endsWith(`/applications/${a.packageName}/purchases/voidedpurchases`)).length;
+  const listCalls = () => world().google.calls.filter((c) => c.path.endsWith(`/applications/${a.packageName}/purchases/voidedpurchases`)).length;
   const before = listCalls();
   t.like((await reportPurchase(h(), a, { platform: 'android', purchase_token: token })).body, { event_type: 'INITIAL_PURCHASE', duplicate: true });
   t.is(listCalls(), before);
@@ -151,7 +145,7 @@ test.serial('a void we never recorded is ignored with its reason; a sandbox void
   const productToken = `tok-${randomUUID()}`;
   const productOrder = newOrderId();
   const bought = { purchaseState: 0, orderId: productOrder, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins' };
-  world.google.products.set(`coins/${productToken}`, bought);
+  world().google.products.set(`coins/${productToken}`, bought);
   const body = { platform: 'android', purchase_token: productToken, product_id: 'coins', price: 4.99, currency: 'USD', referral_code: a.creator_code };
   t.is((await reportPurchase(h(), a, body)).status, 200);
   voidOrder(a, productToken, productOrder, false);
@@ -169,7 +163,7 @@ test.serial('a void we never recorded is ignored with its reason; a sandbox void
   t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], ['reserve', 0, 1_646_700], ['reversal', 0, -1_646_700]]);
 
   // The cancelled order reported later (products.get purchaseState 1) is the same refund event, not a second one.
-  world.google.products.set(`coins/${productToken}`, { ...bought, purchaseState: 1 });
+  world().google.products.set(`coins/${productToken}`, { ...bought, purchaseState: 1 });
   const reported = await reportPurchase(h(), a, body);
   t.like(reported.body, { event_type: 'REFUND', duplicate: true });
   t.is((await refundsOf(a, productOrder)).length, 1);
@@ -181,10 +175,10 @@ test.serial('the client pages through Google\'s answer with its token (type=1, t
   const google = googlePlayClientFor(h().config, secret!);
   const orders = Array.from({ length: 5 }, () => newOrderId());
   for (const o of orders) voidOrder(a, `tok-${o}`, o);
-  const before = world.google.calls.length;
+  const before = world().google.calls.length;
   const listed = await google.voidedPurchasesIn(a.packageName, { startMs: Date.now() - 3_600_000, endMs: Date.now() }, { pageSize: 2 });
   t.deepEqual(listed.map((v) => v.orderId), orders);
-  const calls = world.google.calls.slice(before).filter((c) => c.path.endsWith('/purchases/voidedpurchases'));
+  const calls = world().google.calls.slice(before).filter((c) => c.path.endsWith('/purchases/voidedpurchases'));
   t.deepEqual(calls.map((c) => new URLSearchParams(c.query).get('token') !== null), [false, true, true]);
   t.true(calls.every((c) => new URLSearchParams(c.query).get('type') === '1'));
   // Nothing we recorded: the poll keeps all five as ignored.

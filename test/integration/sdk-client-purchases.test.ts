@@ -7,20 +7,17 @@ import { accountToken, SvcError, type PurchaseReport } from '@svc/sdk/react-nati
 import { seedApp } from '../helpers/seed.js';
 import { useHarness } from '../helpers/harness.js';
 import { nativeApp, freshIp } from '../helpers/sdk-app.js';
-import { ANSWER_KEYS, signedTransaction, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld } from '../helpers/store-direct.js';
+import { ANSWER_KEYS, signedTransaction, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount } from '../helpers/store-direct.js';
 
 const h = useHarness(test, { env: { TRUST_PROXY: 'true' } });
-let world: StoreWorld;
+const world = useStoreWorld(test, h);
 let shop: StoreAccount;
 
 test.before(async () => {
-  await h.ready();
-  world = await startStoreWorld(h());
+  await world.ready();
   shop = await storeAccount(h());
-  await switchToStoreDirect(h(), world, shop, 'ios');
+  await switchToStoreDirect(h(), world(), shop, 'ios');
 });
-
-test.after.always(async () => { await world?.close(); });
 
 /** The host's store library: the purchases it knows, and a listener the SDK may subscribe to. */
 function storeLibrary(purchases: PurchaseReport[] = []) {
@@ -59,7 +56,7 @@ test('rule 1: auto capture starts only on a store-direct platform and only when 
 
   const auto = await started();
   t.is(auto.lib.subscribed, 1);
-  const { jws } = signedTransaction(world, shop, { environment: 'Sandbox' });
+  const { jws } = signedTransaction(world(), shop, { environment: 'Sandbox' });
   auto.lib.listener!(ios(jws));
   for (let i = 0; i < 50 && reported(auto.store.map).length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
   t.is(reported(auto.store.map).length, 1, 'the captured purchase was reported');
@@ -72,7 +69,7 @@ test('rules 7, 8, 12, 14: the stored code goes with the first transaction only; 
   await app.client.identify(user);
   t.true((await app.client.applyCode(shop.creator_code.toLowerCase())).applied);
 
-  const first = signedTransaction(world, shop, { environment: 'Production' });
+  const first = signedTransaction(world(), shop, { environment: 'Production' });
   const answer = await app.client.reportPurchase(ios(first.jws));
   t.deepEqual(Object.keys(answer).sort(), ANSWER_KEYS, 'snake_case purchase result');
   t.like(answer, { success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true });
@@ -81,7 +78,7 @@ test('rules 7, 8, 12, 14: the stored code goes with the first transaction only; 
   t.like(conversions, { count: 1, attributed_count: 1 });
   t.is(conversions.conversions[0].referral_code, shop.creator_code);
 
-  const second = signedTransaction(world, shop, { environment: 'Sandbox' });
+  const second = signedTransaction(world(), shop, { environment: 'Sandbox' });
   await app.client.reportPurchase(ios(second.jws));
   t.false('referralCode' in app.net.calls.at(-1)!.body, 'only the first transaction carries the stored code');
   t.deepEqual(reported(app.store.map), [`ios:${first.payload.transactionId}`, `ios:${second.payload.transactionId}`]);
@@ -90,7 +87,7 @@ test('rules 7, 8, 12, 14: the stored code goes with the first transaction only; 
   t.is(reported(app.store.map).length, 2, 'clearAttribution keeps the sent-set');
 
   // Back-sync: two already reported (skipped), one new, one the store cannot verify.
-  const third = signedTransaction(world, shop, { environment: 'Sandbox' });
+  const third = signedTransaction(world(), shop, { environment: 'Sandbox' });
   app.lib.purchases = [ios(first.jws), ios(second.jws), ios(third.jws), ios('not.a.jws')];
   const before = app.net.calls.length;
   t.deepEqual(await app.client.syncPurchases(), { fetched: 4, sent: 1, failed: 1 });
@@ -104,22 +101,22 @@ test('rule 3: reportPurchase throws; a verification failure is final, a 503 is r
   t.false(refused.retryable);
   t.false(app.store.map.has('@svc/outbox'), 'a refused report is not retried');
 
-  world.ecb.failWith = 500;
-  const unpriced = signedTransaction(world, shop, { environment: 'Production', currency: 'SEK', price: 99000 });
+  world().ecb.failWith = 500;
+  const unpriced = signedTransaction(world(), shop, { environment: 'Production', currency: 'SEK', price: 99000 });
   try {
     const err = await t.throwsAsync(app.client.reportPurchase(ios(unpriced.jws)), { instanceOf: SvcError });
     t.is(err.status, 503, err.message);
     t.true(err.retryable);
     t.deepEqual(Object.keys(JSON.parse(app.store.map.get('@svc/outbox')!).purchases), [`ios:${unpriced.payload.transactionId}`]);
   } finally {
-    world.ecb.failWith = null;
+    world().ecb.failWith = null;
   }
 });
 
 test('idempotency: a pending purchase is persisted before its first send and sent again, unchanged, after a killed process', async (t) => {
   const app = await started({ autoCapture: false });
   await app.client.applyCode(shop.creator_code);
-  const { jws, payload } = signedTransaction(world, shop, { environment: 'Sandbox' });
+  const { jws, payload } = signedTransaction(world(), shop, { environment: 'Sandbox' });
   let outboxAtSend: string | undefined;
   app.net.beforeSend = (path) => { if (path === '/sdk/purchase') outboxAtSend = app.store.map.get('@svc/outbox'); };
   app.net.loseAnswer.add('/sdk/purchase');

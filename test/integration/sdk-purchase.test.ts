@@ -6,35 +6,32 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import {
-  ANSWER_KEYS, agentCall, reportPurchase, signedTransaction, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld,
+  ANSWER_KEYS, agentCall, reportPurchase, signedTransaction, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount,
 } from '../helpers/store-direct.js';
 import { request } from '../helpers/http.js';
 import { signTransaction, transactionPayload, createAppleChain } from '../helpers/apple-signing.js';
 
 const { h } = useSeededHarness(test);
-let world: StoreWorld;
+const world = useStoreWorld(test, h);
 let a: StoreAccount;
 
 test.before(async () => {
-  await h.ready();
-  world = await startStoreWorld(h());
+  await world.ready();
   a = await storeAccount(h());
-  await switchToStoreDirect(h(), world, a, 'ios');
-  await switchToStoreDirect(h(), world, a, 'android');
+  await switchToStoreDirect(h(), world(), a, 'ios');
+  await switchToStoreDirect(h(), world(), a, 'android');
 });
 
-test.after.always(async () => { await world?.close(); });
-
 test.afterEach.always(() => {
-  world.google.failWith = null;
-  world.ecb.failWith = null;
+  world().google.failWith = null;
+  world().ecb.failWith = null;
 });
 
 const eventsOf = (transactionId: string) => h().db('purchase_events').where({ app_id: a.app_id, transaction_id: transactionId }).orderBy('received_at');
 const detail = (res: { body: any }) => res.body.detail as string;
 
 test.serial('the answer is exactly the spec fields; camelCase is accepted; validated names the verifier', async (t) => {
-  const { jws, payload } = signedTransaction(world, a, { environment: 'Production' });
+  const { jws, payload } = signedTransaction(world(), a, { environment: 'Production' });
   const res = await reportPurchase(h(), a, { platform: 'ios', signedTransaction: jws, referralCode: ` ${a.creator_code.toLowerCase()} `, appUserId: 'camel-user' });
   t.is(res.status, 200, res.text);
   t.deepEqual(Object.keys(res.body).sort(), ANSWER_KEYS);
@@ -54,26 +51,26 @@ test.serial('400s, each with its own detail: platform, not switched, credentials
   t.regex(detail(web), /platform must be ios or android/);
 
   const plain = await storeAccount(h());
-  const notSwitched = await reportPurchase(h(), plain, { platform: 'ios', signed_transaction: signedTransaction(world, plain).jws });
+  const notSwitched = await reportPurchase(h(), plain, { platform: 'ios', signed_transaction: signedTransaction(world(), plain).jws });
   t.is(notSwitched.status, 400);
   t.regex(detail(notSwitched), /not switched to store-direct.*validate-store-credentials.*activate-store-direct/);
 
   const roots = h().config.APPLE_ROOT_CERTS;
   h().config.APPLE_ROOT_CERTS = undefined;
   try {
-    const noRoots = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signedTransaction(world, a).jws });
+    const noRoots = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signedTransaction(world(), a).jws });
     t.is(noRoots.status, 400);
     t.regex(detail(noRoots), /App Store credentials are missing/);
   } finally {
     h().config.APPLE_ROOT_CERTS = roots;
   }
   const gone = await storeAccount(h());
-  await switchToStoreDirect(h(), world, gone, 'android');
+  await switchToStoreDirect(h(), world(), gone, 'android');
   await h().db('store_credentials').where({ app_id: gone.app_id, platform: 'android' }).delete();
   const noAccount = await reportPurchase(h(), gone, { platform: 'android', purchase_token: 'tok' });
   t.is(noAccount.status, 400);
   t.regex(detail(noAccount), /service account is missing/);
-  await switchToStoreDirect(h(), world, a, 'android');
+  await switchToStoreDirect(h(), world(), a, 'android');
 
   for (const body of [{ platform: 'ios' }, { platform: 'ios', signed_transaction: null }, { platform: 'android', purchase_token: '' }]) {
     const missing = await reportPurchase(h(), a, body);
@@ -88,7 +85,7 @@ test.serial('400s, each with its own detail: platform, not switched, credentials
   const forged = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: foreign });
   t.is(forged.status, 400);
   t.regex(detail(forged), /^Verification failed: the signature or its certificate chain does not verify/);
-  const otherApp = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signTransaction(world.chain, transactionPayload({ bundleId: 'com.someone.else' })) });
+  const otherApp = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signTransaction(world().chain, transactionPayload({ bundleId: 'com.someone.else' })) });
   t.is(otherApp.status, 400);
   t.regex(detail(otherApp), /belongs to another app/);
   const unknownToken = await reportPurchase(h(), a, { platform: 'android', purchase_token: `unknown-${randomUUID()}` });
@@ -111,19 +108,19 @@ test.serial('422 for mistyped fields, and for a one-time Android product without
 test.serial('Android: a pending one-time purchase is 409; a subscription test purchase is SANDBOX; a voided purchase reported later is its refund', async (t) => {
   const token = `tok-${randomUUID()}`;
   const orderId = `GPA.${randomUUID().slice(0, 18)}`;
-  world.google.products.set(`coins/${token}`, { purchaseState: 2, orderId, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins', purchaseType: null });
+  world().google.products.set(`coins/${token}`, { purchaseState: 2, orderId, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins', purchaseType: null });
   const pending = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, product_id: 'coins', price: 2.99, currency: 'USD', app_user_id: 'droid' });
   t.is(pending.status, 409);
   t.regex(detail(pending), /not in PURCHASED state.*PENDING/);
 
-  world.google.products.set(`coins/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins' });
+  world().google.products.set(`coins/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins' });
   const bought = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, product_id: 'coins', price: 2.99, currency: 'USD', app_user_id: 'droid', referral_code: a.creator_code });
   t.is(bought.status, 200, bought.text);
   t.like(bought.body, { validated: 'google_play', environment: 'PRODUCTION', event_type: 'NON_RENEWING_PURCHASE', duplicate: false });
   const conversion = await h().db('conversions').where({ app_id: a.app_id, conversion_key: orderId }).first();
   t.like(conversion, { kind: 'one_time', status: 'active', attributed: true });
 
-  world.google.products.set(`coins/${token}`, { purchaseState: 1, orderId, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins' });
+  world().google.products.set(`coins/${token}`, { purchaseState: 1, orderId, purchaseTimeMillis: String(Date.now() - 3_600_000), productId: 'coins' });
   const voided = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, product_id: 'coins', price: 2.99, currency: 'USD', app_user_id: 'droid' });
   t.is(voided.status, 200, voided.text);
   t.like(voided.body, { event_type: 'REFUND', duplicate: false, result: { processed: true } });
@@ -132,7 +129,7 @@ test.serial('Android: a pending one-time purchase is 409; a subscription test pu
   t.deepEqual(commissions.map((c) => [c.kind, c.status]), [['earn', 'reversed'], ['reversal', 'reversed']]);
 
   const subToken = `sub-${randomUUID()}`;
-  world.google.subscriptions.set(subToken, {
+  world().google.subscriptions.set(subToken, {
     subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE', startTime: new Date(Date.now() - 60_000).toISOString(), testPurchase: {},
     lineItems: [{ productId: 'pro_monthly', latestSuccessfulOrderId: `GPA.${randomUUID().slice(0, 8)}`, expiryTime: new Date(Date.now() + 30 * 86_400_000).toISOString(), autoRenewingPlan: { autoRenewEnabled: true, recurringPrice: { currencyCode: 'USD', units: '4', nanos: 990000000 } } }],
   });
@@ -147,10 +144,10 @@ test.serial('Android: a pending one-time purchase is 409; a subscription test pu
 test.serial('reports of one proof while its workflow runs join it: one store call, one event, one answer', async (t) => {
   const token = `tok-${randomUUID()}`;
   const orderId = `GPA.${randomUUID().slice(0, 18)}`;
-  world.google.products.set(`boost/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 60_000), productId: 'boost' });
+  world().google.products.set(`boost/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 60_000), productId: 'boost' });
   const body = { platform: 'android', purchase_token: token, product_id: 'boost', price: 0.99, currency: 'USD', app_user_id: 'joiner' };
-  const calls = () => world.google.calls.filter((c) => c.path.endsWith(`/boost/tokens/${token}`)).length;
-  world.google.delayMs = 1500;
+  const calls = () => world().google.calls.filter((c) => c.path.endsWith(`/boost/tokens/${token}`)).length;
+  world().google.delayMs = 1500;
   let answers;
   try {
     answers = await Promise.all([0, 1, 2].map(async (i) => {
@@ -158,7 +155,7 @@ test.serial('reports of one proof while its workflow runs join it: one store cal
       return reportPurchase(h(), a, body);
     }));
   } finally {
-    world.google.delayMs = 0;
+    world().google.delayMs = 0;
   }
   for (const r of answers) t.is(r.status, 200, r.text);
   t.is(calls(), 1, 'one verification served all three reports');
@@ -175,11 +172,11 @@ test.serial('reports of one proof while its workflow runs join it: one store cal
 test.serial('past the bounded wait the answer is 503; the run still records once, and a later report gets the recorded result', async (t) => {
   const token = `tok-${randomUUID()}`;
   const orderId = `GPA.${randomUUID().slice(0, 18)}`;
-  world.google.products.set(`slow/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 60_000), productId: 'slow' });
+  world().google.products.set(`slow/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 60_000), productId: 'slow' });
   const body = { platform: 'android', purchase_token: token, product_id: 'slow', price: 0.99, currency: 'USD', app_user_id: 'patient' };
   const wait = h().config.SDK_PURCHASE_WAIT_MS;
   h().config.SDK_PURCHASE_WAIT_MS = 300;
-  world.google.delayMs = 1500;
+  world().google.delayMs = 1500;
   try {
     const early = await reportPurchase(h(), a, body);
     t.is(early.status, 503, early.text);
@@ -187,7 +184,7 @@ test.serial('past the bounded wait the answer is 503; the run still records once
     t.is(early.headers.get('retry-after'), '5');
   } finally {
     h().config.SDK_PURCHASE_WAIT_MS = wait;
-    world.google.delayMs = 0;
+    world().google.delayMs = 0;
   }
   const later = await reportPurchase(h(), a, body);
   t.is(later.status, 200, later.text);
@@ -196,10 +193,10 @@ test.serial('past the bounded wait the answer is 503; the run still records once
 });
 
 test.serial('an App Store transaction re-signed (new signedDate) is the same purchase: duplicate, same event', async (t) => {
-  const { jws, payload } = signedTransaction(world, a, { environment: 'Production', type: 'Consumable' });
+  const { jws, payload } = signedTransaction(world(), a, { environment: 'Production', type: 'Consumable' });
   const first = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: jws, app_user_id: 'resigner' });
   t.like(first.body, { duplicate: false });
-  const again = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signTransaction(world.chain, { ...payload, signedDate: Date.now() + 5 }) });
+  const again = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signTransaction(world().chain, { ...payload, signedDate: Date.now() + 5 }) });
   t.like(again.body, { duplicate: true, result: { event_id: first.body.result.event_id } });
   t.is((await eventsOf(payload.transactionId as string)).length, 1);
 });
@@ -207,50 +204,50 @@ test.serial('an App Store transaction re-signed (new signedDate) is the same pur
 test.serial('a store outage is 503 after bounded retries and nothing is recorded; the same report later is processed', async (t) => {
   const token = `tok-${randomUUID()}`;
   const orderId = `GPA.${randomUUID().slice(0, 18)}`;
-  world.google.products.set(`gems/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 60_000), productId: 'gems' });
-  world.google.failWith = 503;
+  world().google.products.set(`gems/${token}`, { purchaseState: 0, orderId, purchaseTimeMillis: String(Date.now() - 60_000), productId: 'gems' });
+  world().google.failWith = 503;
   const body = { platform: 'android', purchase_token: token, product_id: 'gems', price: 1.99, currency: 'USD', app_user_id: 'outage' };
   const down = await reportPurchase(h(), a, body);
   t.is(down.status, 503, down.text);
   t.regex(detail(down), /Google Play answered 503; try again; report the purchase again later/);
   t.is((await eventsOf(orderId)).length, 0);
-  world.google.failWith = null;
+  world().google.failWith = null;
   const up = await reportPurchase(h(), a, body);
   t.is(up.status, 200, up.text);
   t.like(up.body, { duplicate: false, event_type: 'NON_RENEWING_PURCHASE' });
 });
 
 test.serial('FX: a currency without a rate, or the rate source down, is 503 with nothing recorded; a later report is processed, not a duplicate', async (t) => {
-  const unknown = signedTransaction(world, a, { environment: 'Production', type: 'Consumable', price: 5000, currency: 'XAU' });
+  const unknown = signedTransaction(world(), a, { environment: 'Production', type: 'Consumable', price: 5000, currency: 'XAU' });
   const noRate = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: unknown.jws });
   t.is(noRate.status, 503);
   t.regex(detail(noRate), /^No exchange rate for XAU on or before \d{4}-\d{2}-\d{2}; nothing was recorded/);
   t.is((await eventsOf(unknown.payload.transactionId as string)).length, 0);
 
   // An old purchase (back-sync) in a day the cache has not seen, while the ECB is away.
-  world.ecb.failWith = 503;
-  const old = signedTransaction(world, a, { environment: 'Production', type: 'Consumable', price: 1200_000, currency: 'JPY', purchaseDate: Date.now() - 200 * 86_400_000 });
+  world().ecb.failWith = 503;
+  const old = signedTransaction(world(), a, { environment: 'Production', type: 'Consumable', price: 1200_000, currency: 'JPY', purchaseDate: Date.now() - 200 * 86_400_000 });
   const away = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: old.jws, app_user_id: 'backsync' });
   t.is(away.status, 503, away.text);
   t.regex(detail(away), /Exchange rates are unavailable right now/);
   t.is((await eventsOf(old.payload.transactionId as string)).length, 0);
-  world.ecb.failWith = null;
-  const historyReads = world.ecb.requests['eurofxref-hist.xml'] ?? 0;
+  world().ecb.failWith = null;
+  const historyReads = world().ecb.requests['eurofxref-hist.xml'] ?? 0;
   const later = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: old.jws, app_user_id: 'backsync' });
   t.is(later.status, 200, later.text);
   t.like(later.body, { duplicate: false, result: { processed: true } });
-  t.true((world.ecb.requests['eurofxref-hist.xml'] ?? 0) > historyReads, 'an old purchase reads the full history');
+  t.true((world().ecb.requests['eurofxref-hist.xml'] ?? 0) > historyReads, 'an old purchase reads the full history');
   const [event] = await eventsOf(old.payload.transactionId as string);
   // 1200 JPY at 1.1 / 160 USD per JPY = 8.25 USD.
-  t.like(event, { currency: 'JPY', price_in_purchased_currency: '1200', price_usd_micros: 8_250_000, fx_rate: '0.006875', fx_source: world.ecb.url.replace('-90d', '') });
+  t.like(event, { currency: 'JPY', price_in_purchased_currency: '1200', price_usd_micros: 8_250_000, fx_rate: '0.006875', fx_source: world().ecb.url.replace('-90d', '') });
   t.truthy(event.fx_rate_date);
 });
 
 test.serial('an App Store transaction refunded later (revocationDate) reverses its commission; Xcode purchases are SANDBOX', async (t) => {
-  const { jws, payload } = signedTransaction(world, a, { environment: 'Production', type: 'Non-Consumable', productId: 'lifetime', price: 19990 });
+  const { jws, payload } = signedTransaction(world(), a, { environment: 'Production', type: 'Non-Consumable', productId: 'lifetime', price: 19990 });
   const bought = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: jws, referral_code: a.creator_code, app_user_id: 'refunder' });
   t.is(bought.status, 200, bought.text);
-  const refunded = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signTransaction(world.chain, { ...payload, revocationDate: Date.now(), revocationReason: 0, signedDate: Date.now() }) });
+  const refunded = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: signTransaction(world().chain, { ...payload, revocationDate: Date.now(), revocationReason: 0, signedDate: Date.now() }) });
   t.is(refunded.status, 200, refunded.text);
   t.like(refunded.body, { event_type: 'REFUND', duplicate: false });
   const conversion = await h().db('conversions').where({ app_id: a.app_id, conversion_key: payload.transactionId }).first();

@@ -10,19 +10,12 @@ import { addDays, utcDay } from '../../lib/fx.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import {
-  ANSWER_KEYS, agentCall, signedTransaction, startStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount, type StoreWorld,
+  ANSWER_KEYS, agentCall, signedTransaction, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount,
 } from '../helpers/store-direct.js';
 import { signTransaction } from '../helpers/apple-signing.js';
 
 const { h } = useSeededHarness(test);
-let world: StoreWorld;
-
-test.before(async () => {
-  await h.ready();
-  world = await startStoreWorld(h());
-});
-
-test.after.always(async () => { await world?.close(); });
+const world = useStoreWorld(test, h);
 
 const DAY = 86_400_000;
 
@@ -38,10 +31,10 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   const sdk = (path: string, body?: unknown) => request(h().baseUrl, body === undefined ? 'GET' : 'POST', `/api/sdk${path}`, { token: a.sdk_key, body });
 
   // -- the agent switches both platforms -------------------------------------------------------------------------
-  const ios = await switchToStoreDirect(h(), world, a, 'ios');
+  const ios = await switchToStoreDirect(h(), world(), a, 'ios');
   t.like(ios.check, { platform: 'ios', status: 'ok', passed: true, retryable: false, workflow_id: `credential-check/${a.app_id}/ios` });
   t.deepEqual(ios.activation, { platform: 'ios', store_direct: true });
-  const android = await switchToStoreDirect(h(), world, a, 'android');
+  const android = await switchToStoreDirect(h(), world(), a, 'android');
   t.like(android.check, { platform: 'android', status: 'ok', passed: true, workflow_id: `credential-check/${a.app_id}/android` });
   const status = await agentCall(h(), a, 'GET', `/apps/${a.app_id}/validation-status`);
   t.like(status.body.platforms, {
@@ -54,7 +47,7 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   }
 
   // -- iOS: a signed sandbox purchase (a tester) -----------------------------------------------------------------
-  const sandbox = signedTransaction(world, a, { environment: 'Sandbox', price: 9990, currency: 'USD' });
+  const sandbox = signedTransaction(world(), a, { environment: 'Sandbox', price: 9990, currency: 'USD' });
   const sandboxAnswer = await sdk('/purchase', { platform: 'ios', signed_transaction: sandbox.jws, referral_code: a.creator_code, app_user_id: 'tester' });
   t.is(sandboxAnswer.status, 200, sandboxAnswer.text);
   t.like(sandboxAnswer.body, { success: true, validated: 'app_store', environment: 'SANDBOX', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true, result: { processed: true } });
@@ -62,7 +55,7 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   // -- iOS: a production subscription, the same transaction re-signed, then its renewal -----------------------
   const originalId = String(2_000_000_000_000_000 + Math.floor(Math.random() * 1e9));
   const firstDate = Date.now() - 31 * DAY;
-  const production = signedTransaction(world, a, { environment: 'Production', transactionId: originalId, purchaseDate: firstDate, price: 9990, currency: 'USD' });
+  const production = signedTransaction(world(), a, { environment: 'Production', transactionId: originalId, purchaseDate: firstDate, price: 9990, currency: 'USD' });
   const bought = await sdk('/purchase', { platform: 'ios', signedTransaction: production.jws, referralCode: a.creator_code, appUserId: 'alice' });
   t.is(bought.status, 200, bought.text);
   t.deepEqual(Object.keys(bought.body).sort(), ANSWER_KEYS);
@@ -70,12 +63,12 @@ test('an app goes store-direct on both platforms and its purchases are verified,
     success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true,
     result: { processed: true, event_id: bought.body.result.event_id },
   });
-  const resigned = signTransaction(world.chain, { ...production.payload, signedDate: Date.now() });
+  const resigned = signTransaction(world().chain, { ...production.payload, signedDate: Date.now() });
   t.not(resigned, production.jws);
   const repeat = await sdk('/purchase', { platform: 'ios', signed_transaction: resigned, app_user_id: 'alice' });
   t.deepEqual(repeat.body, { ...bought.body, duplicate: true });
 
-  const renewal = signedTransaction(world, a, {
+  const renewal = signedTransaction(world(), a, {
     environment: 'Production', transactionId: String(Number(originalId) + 1), originalTransactionId: originalId, purchaseDate: Date.now() - DAY, price: 9990, currency: 'USD',
   });
   const renewed = await sdk('/purchase', { platform: 'ios', signed_transaction: renewal.jws, app_user_id: 'alice' });
@@ -85,12 +78,12 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   // -- Android: a one-time purchase in EUR on a Saturday: Friday's rate ---------------------------------------
   const saturday = lastSaturday();
   const friday = addDays(saturday, -1);
-  world.ecb.days.set(addDays(saturday, -2), { USD: '1.0700', JPY: '160.00' });
-  world.ecb.days.set(friday, { USD: '1.0823', JPY: '161.00' });
-  if (addDays(saturday, 2) <= utcDay(Date.now())) world.ecb.days.set(addDays(saturday, 2), { USD: '1.0999', JPY: '162.00' });
+  world().ecb.days.set(addDays(saturday, -2), { USD: '1.0700', JPY: '160.00' });
+  world().ecb.days.set(friday, { USD: '1.0823', JPY: '161.00' });
+  if (addDays(saturday, 2) <= utcDay(Date.now())) world().ecb.days.set(addDays(saturday, 2), { USD: '1.0999', JPY: '162.00' });
   const token = `play-${randomUUID()}`;
   const orderId = `GPA.3345-${Math.floor(Math.random() * 1e4)}-5678-90123`;
-  world.google.products.set(`coins_500/${token}`, {
+  world().google.products.set(`coins_500/${token}`, {
     purchaseTimeMillis: String(Date.parse(`${saturday}T14:30:00Z`)), purchaseState: 0, consumptionState: 0, developerPayload: '', orderId,
     acknowledgementState: 1, productId: 'coins_500', quantity: 1, regionCode: 'DE',
   });
@@ -104,7 +97,7 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   // 4.99 EUR x 1.0823 USD/EUR = 5.400677 USD: the rate, its date and its source are stored with the purchase.
   t.like(eurEvent, {
     transaction_id: orderId, currency: 'EUR', price_in_purchased_currency: '4.99', price_usd_micros: 5_400_677, fx_rate: '1.0823', fx_rate_date: friday,
-    fx_source: world.ecb.url, environment: 'PRODUCTION', source: 'store_direct', store: 'PLAY_STORE',
+    fx_source: world().ecb.url, environment: 'PRODUCTION', source: 'store_direct', store: 'PLAY_STORE',
   });
 
   // -- what the app and the agent see ---------------------------------------------------------------------------
