@@ -60,13 +60,15 @@ export async function updateConversion(db: Knex, id: string, patch: Record<strin
   return row!;
 }
 
-/** The name under which conversionUpdateCte's RETURNING (the conversion's status) is read. */
-export const CONVERSION_UPDATED = 'conversion_updated';
+const CONVERSION_UPDATED = 'conversion_updated';
 
-/** updateConversion as a `with` statement returning the status, for a statement the caller sends anyway. */
-export function conversionUpdateCte(db: Knex, id: string, patch: Record<string, unknown>): WithStatement {
+/**
+ * updateConversion as a `with` statement, for a statement the caller sends anyway, and the column (named `as`) that
+ * statement returns to answer the conversion's status after the update.
+ */
+export function conversionUpdateCte(db: Knex, id: string, patch: Record<string, unknown>, as: string): { cte: WithStatement; status: Knex.Raw } {
   const { sql, bindings } = db('conversions').where('id', id).update(patch).returning('status').toSQL();
-  return { name: CONVERSION_UPDATED, sql, bindings };
+  return { cte: { name: CONVERSION_UPDATED, sql, bindings }, status: db.raw(`(select status from ${CONVERSION_UPDATED}) as ??`, [as]) };
 }
 
 /**

@@ -60,16 +60,18 @@ export async function sumWalletLedger(db: Knex, orgId: string): Promise<WalletTo
  * provisioning, bonus approval) takes this row lock. It reads the wallet totals in the same round trip, since most
  * callers decide on them under the lock.
  */
-export async function lockOrganization(trx: Knex.Transaction, orgId: string): Promise<LockedWallet> {
-  const result = await trx.raw<{ rows: { balance: number | null; reserved: number | null; recharge_below: number | null }[] }>(LOCKED_WALLET_SQL, [orgId]);
+export async function lockOrganization(trx: Knex.Transaction, orgId: string): Promise<WalletTotals> {
+  const result = await trx.raw<{ rows: { balance: number | null; reserved: number | null }[] }>(LOCKED_WALLET_SQL, [orgId]);
   const row = result.rows[0];
   const balanceMicros = Number(row?.balance ?? 0);
   const reservedMicros = Number(row?.reserved ?? 0);
-  const autoRechargeBelowMicros = row?.recharge_below == null ? null : Number(row.recharge_below);
-  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros, autoRechargeBelowMicros };
+  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
 }
 
-/** The organization locked, its running totals and its auto-recharge threshold (null when off); one `?`: the org id. */
+/**
+ * The organization locked, its running totals and its auto-recharge threshold (null when off; the earn statement in
+ * db/commissions.ts reads it to know whether the wallet dropped below it); one `?`: the org id.
+ */
 export const LOCKED_WALLET_SQL = `
     select coalesce(w.balance_after_micros, 0) as balance, coalesce(w.reserved_after_micros, 0) as reserved,
            case when o.auto_recharge_enabled then o.auto_recharge_threshold_micros end as recharge_below
@@ -77,12 +79,6 @@ export const LOCKED_WALLET_SQL = `
     left join lateral (select balance_after_micros, reserved_after_micros from wallet_ledger
                        where org_id = o.id order by id desc limit 1) w on true
     where o.id = ? for update of o`;
-
-/**
- * The totals under the lock, and the safe balance under which auto-recharge starts (null when it is off): a writer
- * that lowers the wallet knows from its own lock whether to start a recharge.
- */
-export interface LockedWallet extends WalletTotals { autoRechargeBelowMicros: number | null }
 
 export interface WalletDiscrepancy { orgId: string; shown: WalletTotals; summed: WalletTotals }
 

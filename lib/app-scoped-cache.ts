@@ -40,6 +40,19 @@ export class AppScopedCache<V> {
     keys.add(full);
   }
 
+  /**
+   * The cached value, else `load()`'s, stored unless the app changed while it was read (a loader answers null, not
+   * undefined, for "there is none", so that absence is cached too).
+   */
+  async getOrLoad(appId: string, key: string, load: () => Promise<V>): Promise<V> {
+    const cached = this.get(appId, key);
+    if (cached !== undefined) return cached;
+    const token = this.begin(appId);
+    const value = await load();
+    this.set(appId, key, value, token);
+    return value;
+  }
+
   dropApp(appId: string): void {
     this.generations.set(appId, (this.generations.get(appId) ?? 0) + 1);
     for (const key of this.keysByApp.get(appId) ?? []) this.entries.delete(key);

@@ -17,7 +17,7 @@ import { earnCommission, findCommissionToRestore, findCommissionToReverse, resto
 import { lockOrganization } from '../../db/wallet-ledger.js';
 import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
 import {
-  conversionUpdateCte, createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion, CONVERSION_UPDATED,
+  conversionUpdateCte, createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion,
 } from '../../db/conversions.js';
 import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, markPurchaseEventReturning, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
 import { inboxDeliveredCte } from '../../db/purchase-inbox.js';
@@ -271,11 +271,14 @@ async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestE
   };
   // One statement: the conversion's changes and latest event, the outcome, the inbox row delivered, and the next
   // release (the commission this event earned is already written).
-  const inbox = inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id);
-  const marked = await markPurchaseEventReturning<{ next_release_at: string | null; conversion_status: string | null }>(trx, ev.id, outcome, c
-    ? [nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at'), trx.raw(`(select status from ${CONVERSION_UPDATED}) as conversion_status`)]
-    : [trx.raw('null as next_release_at, null as conversion_status')],
-  c ? [inbox, conversionUpdateCte(trx, c.id, { ...step.patch, ...lastEvent(trx, ingest.event.type) })] : [inbox]);
+  const ctes = [inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id)];
+  let columns = [trx.raw('null as next_release_at, null as conversion_status')];
+  if (c) {
+    const update = conversionUpdateCte(trx, c.id, { ...step.patch, ...lastEvent(trx, ingest.event.type) }, 'conversion_status');
+    ctes.push(update.cte);
+    columns = [nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at'), update.status];
+  }
+  const marked = await markPurchaseEventReturning<{ next_release_at: string | null; conversion_status: string | null }>(trx, ev.id, outcome, columns, ctes);
   return {
     eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: marked?.conversion_status ?? null,
     referralCode: c?.referral_code ?? null, nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null, inboxDelivered: true,

@@ -11,12 +11,7 @@ import type { ApiCaches, FoundCode } from '../sdk-caches.js';
  * free code's expiry are still evaluated by the caller at every call.
  */
 export async function findCodeForAppCached(db: Knex, caches: ApiCaches, appId: string, code: string): Promise<FoundCode | undefined> {
-  const cached = caches.codes.get(appId, code);
-  if (cached !== undefined) return cached ?? undefined;
-  const token = caches.codes.begin(appId);
-  const found = await findCodeForApp(db, appId, code);
-  caches.codes.set(appId, code, found ?? null, token);
-  return found;
+  return (await caches.codes.getOrLoad(appId, code, async () => (await findCodeForApp(db, appId, code)) ?? null)) ?? undefined;
 }
 
 /** `code` must already be cleaned up. A creator code of a paused or draft campaign is not found. */

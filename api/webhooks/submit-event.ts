@@ -77,12 +77,7 @@ async function countedStoreDirect(deps: ApiDeps, caches: ApiCaches, appId: strin
 
 /** The app's validation choice, from the API's change-feed cache when it is live (a switch drops it at once). */
 async function validationProvidersOf(deps: ApiDeps, caches: ApiCaches, appId: string): Promise<ValidationProviders | null> {
-  const cached = caches.validationProviders.get(appId, 'providers');
-  if (cached !== undefined) return cached;
-  const token = caches.validationProviders.begin(appId);
-  const found = (await findValidationProviders(deps.db, appId)) ?? null;
-  caches.validationProviders.set(appId, 'providers', found, token);
-  return found;
+  return caches.validationProviders.getOrLoad(appId, 'providers', async () => (await findValidationProviders(deps.db, appId)) ?? null);
 }
 
 async function conversionKeyFor(deps: ApiDeps, appId: string, event: PurchaseEvent): Promise<string | undefined> {

@@ -33,12 +33,8 @@ export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
 
 /** The app's webhook-secret digest, from the API's change-feed cache when it is live. */
 async function webhookSecretOf(ctx: AppContext, appId: string): Promise<{ appId: string; hash: string } | undefined> {
-  const cached = ctx.caches.webhookSecrets.get(appId, 'hash');
-  if (cached !== undefined) return cached === null ? undefined : { appId, hash: cached };
-  const token = ctx.caches.webhookSecrets.begin(appId);
-  const found = await findAppWebhookSecretHash(ctx.deps.db, appId);
-  ctx.caches.webhookSecrets.set(appId, 'hash', found?.hash ?? null, token);
-  return found;
+  const hash = await ctx.caches.webhookSecrets.getOrLoad(appId, 'hash', async () => (await findAppWebhookSecretHash(ctx.deps.db, appId))?.hash ?? null);
+  return hash === null ? undefined : { appId, hash };
 }
 
 export async function subproviderWebhook(ctx: AppContext): Promise<void> {

@@ -48,3 +48,16 @@ test('nothing is answered or stored while the feed is down, or without a feed', 
   none.set('a', 'k', 'v', none.begin('a'));
   t.is(none.get('a', 'k'), undefined);
 });
+
+test('getOrLoad: loads once and answers from the cache after, null included; a change during the load stores nothing', async (t) => {
+  const feed = new ManualFeed();
+  const cache = new AppScopedCache<string | null>(feed, 60_000);
+  let loads = 0;
+  const load = async () => { loads += 1; return null; };
+  t.is(await cache.getOrLoad('a', 'k', load), null);
+  t.is(await cache.getOrLoad('a', 'k', load), null);
+  t.is(loads, 1, 'an absent value is cached too');
+  const racing = async () => { loads += 1; feed.change('b'); return 'stale'; };
+  t.is(await cache.getOrLoad('b', 'k', racing), 'stale', 'the caller still gets what it read');
+  t.is(cache.get('b', 'k'), undefined, 'but it is not kept');
+});
