@@ -11,6 +11,7 @@ import { isScope, SCOPE_SENTENCES, SCOPES, type Scope } from '../../lib/scopes.j
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
 import type { AppContext, RequestState } from '../context.js';
+import { clientFacts, type ClientFacts } from '../oauth/client-facts.js';
 import { agentAudience, providerOf } from '../oauth/provider.js';
 import { sendPage } from '../send-page.js';
 import { signInUrl } from './session.js';
@@ -38,6 +39,22 @@ function requestedScopes(details: Details): Scope[] {
   return asked.length > 0 ? [...new Set(asked)] : [...SCOPES];
 }
 
+/** Who is asking and where the browser goes next (the facts come from api/oauth/client-facts.ts). */
+function clientLines(f: ClientFacts): string[] {
+  const who = f.source === 'metadata-document'
+    ? `<p id="client-identity">Identified by its metadata document on <strong>${escapeHtml(f.metadataDomain ?? '')}</strong>.</p>`
+    : '<p id="client-identity"><strong class="error" id="client-unverified">unverified</strong>: this client registered itself and chose its own name: nobody has checked that it is who it says it is.</p>';
+  const back = f.redirect
+    ? `<p id="client-redirect">After you answer, your browser goes to <code>${escapeHtml(f.redirect.scheme)}://${escapeHtml(f.redirect.host)}</code>: ${escapeHtml(f.redirect.where)}. Allow only if that is the agent you are connecting.</p>`
+    : '';
+  return [
+    `<h1>Allow ${escapeHtml(f.name)} to use your account?</h1>`,
+    who,
+    back,
+    `<p class="muted">Client id ${escapeHtml(f.clientId)}. It never gets money writes, payouts, raw credentials, deletes or admin.</p>`,
+  ];
+}
+
 function finish(ctx: AppContext, result: Record<string, unknown>): Promise<void> {
   ctx.respond = false;
   return providerOf(ctx.deps).interactionFinished(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
@@ -55,12 +72,11 @@ async function showInteraction(ctx: AppContext): Promise<void> {
   const orgs = await listOrganizations(ctx.deps.db, principal.orgIds);
   if (orgs.length === 0) return refuse(ctx, 403, 'Your account belongs to no organization yet, so there is nothing to grant.');
   const scopes = requestedScopes(details);
-  const clientName = client?.clientName ?? String(details.params.client_id);
+  const facts = clientFacts(client, String(details.params.client_id), details.params.redirect_uri);
   sendPage(ctx, 200, {
     title: 'Allow access', lang: 'en', formAction: null,
     body: [
-      `<h1>Allow ${escapeHtml(clientName)} to use your account?</h1>`,
-      `<p class="muted">Client id ${escapeHtml(String(details.params.client_id))}. It never gets money writes, payouts, raw credentials, deletes or admin.</p>`,
+      ...clientLines(facts),
       `<form method="post" action="${escapeHtml(ctx.path)}">`,
       `<input type="hidden" name="csrf" value="${escapeHtml(sessionCsrf(ctx, cookie))}">`,
       '<fieldset><legend>Organization</legend>',

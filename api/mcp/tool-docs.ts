@@ -165,7 +165,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Feature asset', idempotent: true, does: 'Features or unfeatures a marketing asset.', when: 'to highlight an asset for creators.', next: 'svc_list_assets.',
   },
   svc_get_asset_upload_link: {
-    title: 'Asset upload link', does: 'Returns a short-lived signed link where a human uploads marketing assets.', when: 'when the app needs assets.', next: 'give the link to the human; svc_list_assets.',
+    title: 'Asset upload link', does: 'Returns a short-lived signed link (15 minutes, works once) where a human uploads marketing assets: up to 10 files (PNG, JPEG, GIF, WebP, PDF, MP4; 10 MB each) in one form post; a script may POST the same URL as multipart/form-data with one `file` part per file.', when: 'when the app needs assets.', next: 'give the link to the human; the files then appear in svc_list_assets.',
   },
   svc_get_wallet: {
     title: 'Wallet', does: 'Read-only: balance, reserved, safe available, whether campaigns can be activated, invite capacity, auto-recharge, commissions by state (held, unfunded, payable, paid) and clawbacks outstanding.', when: 'before activating or inviting.', next: 'svc_get_wallet_topup_link when funds are short.',
