@@ -12,6 +12,7 @@ import { microsToUsd, walletView } from '../../lib/money.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { nextAction } from './next-action.js';
 import { agentOf } from './principal.js';
 
 /** `org_id` picks one of the granted organizations (OAuth grants may hold several); default: the first. */
@@ -22,7 +23,7 @@ export async function assertCanActivate(db: Knex, config: Config, orgId: string,
   const settings = await findOrgBillingSettings(db, orgId);
   const min = minEscrowMicros(settings?.min_escrow_micros, config.MIN_ESCROW_USD);
   const { safeAvailableMicros } = totals ?? await getWalletTotals(db, orgId);
-  if (!canActivateCampaigns(safeAvailableMicros, min)) throw new PaymentRequiredError(activationRefusal(safeAvailableMicros, min));
+  if (!canActivateCampaigns(safeAvailableMicros, min)) throw new PaymentRequiredError(activationRefusal(safeAvailableMicros, min)).pointingAt(nextAction('svc_get_wallet_topup_link'));
 }
 
 /** The organization's own limits, else the configured defaults. */
