@@ -3,7 +3,9 @@
 // SDK initializes and sends an event, the provider's TEST webhook, then one SANDBOX INITIAL_PURCHASE with the
 // creator's code: the checklist is live with attributed_conversion_count 1 and production_attributed_conversion_count
 // 0, while stats stay production-only. A parallel organization that does everything but the real purchase and runs
-// test-integration instead stays not live: the synthetic purchase completes no step and is reported on its own.
+// test-integration instead stays not live: the synthetic purchase completes no step and is reported on its own. The
+// other real paths count too: a sandbox purchase reported store-direct (/sdk/purchase) and the direct purchase
+// webhook (which records production purchases).
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
@@ -15,9 +17,12 @@ import { request } from '../helpers/http.js';
 import { connectMcp, ok, type McpSession } from '../helpers/mcp.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
+import { reportPurchase, signedTransaction, storeAccount, switchToStoreDirect, useStoreWorld } from '../helpers/store-direct.js';
 import { providerEvent, sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const { h } = useSeededHarness(test);
+// Apple's API and the ECB as stubs, for the store-direct and direct-webhook paths.
+const world = useStoreWorld(test, h);
 
 /** A new organization with nothing in it but a funded wallet, its owner, and an all-scopes agent key of that owner. */
 async function freshOrganization(): Promise<{ orgId: string; key: string }> {
@@ -109,6 +114,32 @@ test('a parallel fresh organization with only test-integration stays not live: t
     const next = status.next_actions.find((a: { step: string }) => a.step === 'attributed_conversion');
     t.like(next, { next_tool: 'svc_verify_user_conversions', call: `GET /api/agent/apps/${run.appId}/verify-user-conversions` });
     t.regex(next.action, /sandbox purchase is enough/);
+  } finally {
+    await mcp.close();
+  }
+});
+
+test('the other real paths count as well: a sandbox purchase reported store-direct, then the direct purchase webhook (production)', async (t) => {
+  const shop = await storeAccount(h());
+  await switchToStoreDirect(h(), world(), shop, 'ios');
+  const mcp = await connectMcp(h().baseUrl, shop.agentKey);
+  try {
+    const { jws } = signedTransaction(world(), shop, { environment: 'Sandbox', price: 4990, currency: 'USD' });
+    const bought = await reportPurchase(h(), shop, { platform: 'ios', signed_transaction: jws, referral_code: shop.creator_code, app_user_id: `tester-${randomUUID()}` });
+    t.like(bought.body, { success: true, environment: 'SANDBOX', recorded: true }, bought.text);
+    const sandbox = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
+    t.like(stepsOf(sandbox), { purchase_webhook_seen: true, attributed_conversion: true });
+    t.like(sandbox, { attributed_conversion_count: 1, production_attributed_conversion_count: 0 });
+
+    const direct = await request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
+      headers: { authorization: `Bearer ${shop.purchase_api_key}` },
+      body: { transaction_id: `GPA.${randomUUID()}`, app_user_id: `u-${randomUUID()}`, product_id: 'coins_500', price: 19.99, currency: 'USD', svc_code: shop.creator_code, platform: 'ios' },
+    });
+    t.is(direct.status, 200, direct.text);
+    t.falsy(direct.body.error, direct.text);
+    const both = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
+    t.like(both, { attributed_conversion_count: 2, production_attributed_conversion_count: 1 });
+    t.like(both.campaign_health.campaigns[0], { conversions: 1 });
   } finally {
     await mcp.close();
   }
