@@ -73,7 +73,7 @@ export async function provisionHandler(ctx: AppContext): Promise<void> {
   const notes = [
     ...(org.created ? [`Created the organization "${org.name}", owned by the human behind this OAuth grant and added to the grant.`] : []),
     ...(app.created ? [] : [`The app already existed: its webhook secret and purchase API key were shown only when it was created. ${nextAction('svc_regenerate_webhook_secret', { app_id: app.id }).call} issues a new webhook secret.`]),
-    ...(notActivated && topUp ? [`The campaign stays in draft. ${notActivated} (${topUp.next_tool}); then call svc_provision again or svc_set_campaign_status to activate it.`] : []),
+    ...(notActivated && topUp ? [`The campaign stays in draft. ${notActivated} As a tool: ${topUp.next_tool}, then svc_provision again (or svc_set_campaign_status) activates it.`] : []),
   ];
   ctx.status = org.created || app.created || campaign.created ? 201 : 200;
   ctx.body = {
