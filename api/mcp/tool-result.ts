@@ -3,6 +3,7 @@
 // and correct itself) whose text says what to do and whose structured content keeps the REST status and `detail`.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MissingScopeError, type FieldProblem, type NextCall } from '../../lib/errors.js';
+import { nextAction } from '../agent/next-action.js';
 import type { EndpointOutcome } from './endpoint-dispatch.js';
 
 const CODES: Record<number, string> = {
@@ -52,7 +53,7 @@ export function outcomeResult(outcome: EndpointOutcome): CallToolResult {
   if (status === 404) return errorResult(`Not found: ${text}`, { status, code, detail });
   if (status === 402) {
     // Every refusal for funds is resolved the same way, also one whose REST body names no next action.
-    const topUp = next ?? { next_tool: 'svc_get_wallet_topup_link' };
+    const topUp = next ?? nextAction('svc_get_wallet_topup_link');
     return errorResult(`Payment required: ${text} (As a tool: call ${topUp.next_tool} and give the link to the human, then retry.)`,
       { status, code, detail, ...topUp });
   }
