@@ -23,7 +23,8 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
     attributed: r.attributed, environment: r.environment, status: r.status, error: r.error,
     passed: r.attributed && r.error === null,
     message: r.attributed
-      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}.`
+      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}. `
+        + 'It proves the pipeline but completes no checklist step: a purchase in the app with a creator code (a sandbox purchase is enough) does.'
       : `The sandbox purchase was not attributed: ${r.error ?? 'unknown reason'}.`,
   };
 }

@@ -106,6 +106,7 @@ test('a parallel fresh organization with only test-integration stays not live: t
     const tested = ok(await mcp.call('svc_test_integration', { app_id: run.appId }));
     t.true(tested.passed, tested.message);
     t.is(tested.environment, 'SANDBOX');
+    t.regex(tested.message, /completes no checklist step/);
 
     const status = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
     t.false(status.live);
