@@ -31,6 +31,7 @@ import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, rev
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
 import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from './free-codes.js';
 import { setupSubproviderBody, setupSubproviderHandler } from './setup-subprovider.js';
+import { registerEndpointRoutes } from './next-action.js';
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
 
@@ -110,6 +111,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('post', '/campaigns/{campaign_id}/localize', 'svc_localize_campaign', ['campaigns:write'], 'Store per-locale campaign copy', { handler: localizeCampaignHandler, body: localizeCampaignBody }),
   e('post', '/apps/{app_id}/localize', 'svc_localize_app', ['apps:write'], 'Store per-locale app copy', { handler: localizeAppHandler, body: localizeAppBody }),
 ];
+registerEndpointRoutes(AGENT_ENDPOINTS);
 
 /** The MCP tools a row serves (api/mcp derives one tool from each). */
 export const endpointTools = (endpoint: AgentEndpoint): readonly EndpointTool[] => endpoint.tools ?? [{ name: endpoint.tool }];

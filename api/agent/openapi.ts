@@ -3,7 +3,15 @@
 import { SCOPE_SENTENCES } from '../../lib/scopes.js';
 import { AGENT_ENDPOINTS } from './endpoints.js';
 
-const ERROR = { type: 'object', required: ['detail'], properties: { detail: {} } };
+const ERROR = {
+  type: 'object', required: ['detail'],
+  properties: {
+    detail: {},
+    // An error that points at another action names it (api/agent/next-action.ts).
+    next_tool: { type: 'string', description: 'The MCP tool of the action to take next' },
+    call: { type: 'string', description: 'That action as a REST call, e.g. POST /api/agent/wallet/topup-link' },
+  },
+};
 
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};

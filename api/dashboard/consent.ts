@@ -80,6 +80,7 @@ async function showInteraction(ctx: AppContext): Promise<void> {
       `<form method="post" action="${escapeHtml(ctx.path)}">`,
       `<input type="hidden" name="csrf" value="${escapeHtml(sessionCsrf(ctx, cookie))}">`,
       '<fieldset><legend>Organization</legend>',
+      '<p class="muted">Access covers the organization you pick, including organizations it creates (owned by you).</p>',
       ...orgs.map((o, i) => `<p><label><input type="radio" name="org" value="${escapeHtml(o.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(o.name)}</label></p>`),
       '</fieldset>',
       '<fieldset><legend>What it may do</legend>',

@@ -24,7 +24,7 @@ function checklistSection(setup: Setup): string {
   }).join('\n');
   return `<h2 id="checklist">Integration checklist ${setup.live ? '<span class="done">live</span>' : '<span class="open">not live yet</span>'}</h2>
 <table aria-describedby="checklist"><thead><tr><th>Step</th><th>State</th><th>Evidence, next step and likely cause</th></tr></thead><tbody>
-${rows}</tbody></table><p class="muted">Production attributed conversions: ${setup.attributed_conversion_count}. <a href="">Refresh</a></p>`;
+${rows}</tbody></table><p class="muted">Attributed conversions through the app's purchase path: ${setup.attributed_conversion_count} (production: ${setup.production_attributed_conversion_count}). <a href="">Refresh</a></p>`;
 }
 
 function keysSection(s: SignedIn, setup: Setup, back: string): string {

@@ -24,8 +24,8 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'first, at the start of any session; it needs no scope.', next: 'svc_provision when there is no app yet, else svc_integration_status for an app.',
   },
   svc_create_org: {
-    title: 'Create organization', does: 'Creates an organization owned by the human behind this credential (not reachable by this credential: working in it needs a new key or consent).',
-    when: 'only when the human asks for a separate organization.', next: 'ask the human for a key of the new organization.',
+    title: 'Create organization', does: 'Creates an organization owned by the human behind this credential. An OAuth grant reaches it at once (it is added to the grant); an agent key cannot (it belongs to one organization: working there needs a key of the new one).',
+    when: 'only when the human asks for a separate organization.', next: 'with OAuth, svc_provision with org_name; with an agent key, ask the human for a key of the new organization.',
   },
   svc_search_store: {
     title: 'Search app stores', does: 'Searches the public app store catalogue by words.', openWorld: true,
@@ -41,7 +41,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_provision: {
     title: 'Provision app and campaign', idempotent: true,
-    does: 'Idempotently creates (or finds) the app with its SDK key and webhook secret and a campaign, and activates it when asked (activate needs the wallet minimum). The webhook secret is returned only when the app is created.',
+    does: 'Idempotently finds or creates the organization (org_name: a new one only for an OAuth grant, added to the grant; with an agent key another name is refused, see svc_create_org), the app with its SDK key, webhook secret and purchase API key (both returned only when the app is created), a campaign, and activates it. activate defaults to true: left out while the wallet is below the minimum escrow, the campaign stays draft and the answer names next_tool svc_get_wallet_topup_link; activate true refuses the whole call with 402 instead.',
     when: 'to set up a new app in one call; repeating it answers the same ids.', next: 'svc_get_join_link to recruit a creator, then wire the SDK with the returned sdk_key and svc_test_integration.',
   },
   svc_regenerate_webhook_secret: {
@@ -73,16 +73,16 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'after svc_validate_store_credentials answered ok.', next: 'svc_integration_status.',
   },
   svc_integration_status: {
-    title: 'Integration status', does: 'The 8-step integration checklist with evidence, next actions for open steps, attributed conversion count, campaign health and whether the app is live.',
-    when: 'to see what is left to do; poll it until live is true.', next: 'the call named in next_actions.',
+    title: 'Integration status', does: "The 8-step integration checklist with evidence and whether the app is live (every step done); next_actions for open steps, each naming its tool (next_tool) and REST call; attributed_conversion_count (attributed conversions of purchases that came through the app's real path: provider webhook, /sdk/purchase or the direct purchase webhook, in any environment, sandbox included) and production_attributed_conversion_count; test_integration (the last svc_test_integration run, which completes no step); campaign health (production only).",
+    when: 'to see what is left to do; after a real purchase in the app (a sandbox purchase is enough), poll it until live is true.', next: 'the next_tool of each next action.',
   },
   svc_recent_events: {
     title: 'Recent events', does: 'Lists recent SDK events and purchase webhooks with attribution flags, filterable by environment.',
     when: 'to check the app and the provider are sending.', next: 'svc_verify_user_conversions for one user.',
   },
   svc_test_integration: {
-    title: 'Test integration', does: 'Pushes a sandbox INITIAL_PURCHASE through the real pipeline (a Temporal workflow) and reports the attribution; sends progress when asked and returns the workflow id. Needs an active campaign with at least one creator. No money moves.',
-    when: 'after a creator joined, to prove the pipeline end to end.', next: 'svc_verify_user_conversions with the returned app_user_id, then svc_integration_status.',
+    title: 'Test integration', does: 'Pushes a synthetic sandbox INITIAL_PURCHASE through the real pipeline (a Temporal workflow) and reports the attribution; sends progress when asked and returns the workflow id. Needs an active campaign with at least one creator. No money moves. It proves the pipeline but completes no checklist step (svc_integration_status reports it as test_integration).',
+    when: 'after a creator joined, to prove the pipeline end to end.', next: "a real purchase in the app (a sandbox purchase is enough) by a user with a creator code, then poll svc_integration_status until live.",
   },
   svc_verify_user_conversions: {
     title: 'Verify user conversions', does: "Shows one app user's conversions and their attribution.",

@@ -26,7 +26,7 @@ export function respondWithError(ctx: AppContext, err: unknown, log: () => Logge
   if (err instanceof AppError) {
     ctx.status = err.status;
     ctx.set(err.headers);
-    ctx.body = { detail: err.detail };
+    ctx.body = { detail: err.detail, ...err.next };
     return;
   }
   const status = (err as { status?: number; expose?: boolean }).status;

@@ -21,6 +21,8 @@ test('svc seed --json prints exactly the contract object and nothing else on std
   t.is(lines.length, 1);
   const seed = JSON.parse(lines[0]!) as Record<string, unknown>;
   t.deepEqual(Object.keys(seed).sort(), [...SEED_KEYS].sort());
+  // CONTRACT.md's list, spelled out so that dropping a key from SEED_KEYS fails here.
+  t.deepEqual([...SEED_KEYS].sort(), ['agent_key', 'app_id', 'base_url', 'campaign_id', 'creator_code', 'dashboard_url', 'org_id', 'purchase_api_key', 'sdk_key', 'user_email', 'user_password', 'wallet_balance_usd', 'webhook_secret']);
   for (const key of SEED_KEYS) {
     if (key === 'wallet_balance_usd') t.true(typeof seed[key] === 'number' && seed[key] >= 1000);
     else t.true(typeof seed[key] === 'string' && (seed[key]).length > 0, key);
@@ -30,6 +32,7 @@ test('svc seed --json prints exactly the contract object and nothing else on std
   t.regex(seed.agent_key as string, /^it_mcp_/);
   t.regex(seed.sdk_key as string, /^it_(?!mcp_)/);
   t.regex(seed.webhook_secret as string, /^rc_webhook_/);
+  t.regex(seed.purchase_api_key as string, /^it_srv_/);
 });
 
 test('what svc seed prints is real: active public 30% campaign, joined creator, funded wallet, working keys', async (t) => {
@@ -49,6 +52,7 @@ test('what svc seed prints is real: active public 30% campaign, joined creator, 
   t.true(await verifyPassword(seed.user_password, user.password_hash));
   t.like(await resolvePrincipal(db, seed.sdk_key), { kind: 'sdk', appId: seed.app_id });
   t.like(await resolvePrincipal(db, seed.webhook_secret), { kind: 'webhook', appId: seed.app_id });
+  t.like(await resolvePrincipal(db, seed.purchase_api_key), { kind: 'purchase_api', appId: seed.app_id });
   const agent = await resolvePrincipal(db, seed.agent_key);
   t.like(agent, { kind: 'agent', orgIds: [seed.org_id] });
   t.is(agent?.kind === 'agent' ? agent.scopes.length : 0, SCOPES.length);
