@@ -1,17 +1,13 @@
 // What an agent reads about each account tool, keyed by tool name: a title, what the tool does, when to use it and
-// what to call next (spec: tool descriptions guide the agent through setup), plus the two annotations the HTTP method
-// cannot tell: whether a POST is idempotent and whether the tool reaches the open world. The endpoint table
-// (api/agent/endpoints.ts) stays the one list of tools; a test checks every tool there has an entry here.
+// what to call next (spec: tool descriptions guide the agent through setup). The annotations are declared in
+// tool-effects.ts. The endpoint table (api/agent/endpoints.ts) stays the one list of tools; a test checks every tool
+// there has an entry here.
 
 export interface ToolDoc {
   title: string;
   does: string;
   when: string;
   next: string;
-  /** A POST whose repetition with the same arguments changes nothing more (GET and PATCH are idempotent anyway). */
-  idempotent?: boolean;
-  /** Reaches systems outside this service's own data (the public store catalogue). */
-  openWorld?: boolean;
 }
 
 export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
@@ -28,11 +24,11 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'only when the human asks for a separate organization.', next: 'ask the human for a key of the new organization.',
   },
   svc_search_store: {
-    title: 'Search app stores', does: 'Searches the public app store catalogue by words.', openWorld: true,
+    title: 'Search app stores', does: 'Searches the public app store catalogue by words.',
     when: 'to find the store listing of the app being integrated.', next: 'svc_scrape_store for the listing, then svc_provision with its store URL.',
   },
   svc_scrape_store: {
-    title: 'Read store listing', does: 'Reads one public store listing (name, description, icon, URLs) by URL or numeric id.', openWorld: true,
+    title: 'Read store listing', does: 'Reads one public store listing (name, description, icon, URLs) by URL or numeric id.',
     when: 'to prefill the app name, description and store URL.', next: 'svc_check_slug, then svc_provision.',
   },
   svc_check_slug: {
@@ -40,7 +36,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'before choosing an app slug.', next: 'svc_provision with that slug.',
   },
   svc_provision: {
-    title: 'Provision app and campaign', idempotent: true,
+    title: 'Provision app and campaign',
     does: 'Idempotently creates (or finds) the app with its SDK key and webhook secret and a campaign, and activates it when asked (activate needs the wallet minimum). The webhook secret is returned only when the app is created.',
     when: 'to set up a new app in one call; repeating it answers the same ids.', next: 'svc_get_join_link to recruit a creator, then wire the SDK with the returned sdk_key and svc_test_integration.',
   },
@@ -65,11 +61,11 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'before validating iOS store credentials.', next: 'svc_validate_store_credentials with platform ios.',
   },
   svc_validate_store_credentials: {
-    title: 'Green-check store credentials', idempotent: true, does: 'Runs the live check of the uploaded store credentials with the store; answers ok, failed or retryable.',
+    title: 'Green-check store credentials', does: 'Runs the live check of the uploaded store credentials with the store; answers ok, failed or retryable.',
     when: 'after the human uploaded credentials; repeat while retryable.', next: 'svc_activate_store_direct once the status is ok.',
   },
   svc_activate_store_direct: {
-    title: 'Activate store-direct', idempotent: true, does: 'Switches a platform to store-direct purchase validation (only after the green-check passed).',
+    title: 'Activate store-direct', does: 'Switches a platform to store-direct purchase validation (only after the green-check passed).',
     when: 'after svc_validate_store_credentials answered ok.', next: 'svc_integration_status.',
   },
   svc_integration_status: {
@@ -110,7 +106,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Create campaign', does: 'Creates a campaign of an app as DRAFT (public, private or invite_only).', when: 'for another campaign of an existing app.', next: 'svc_set_campaign_status to activate it.',
   },
   svc_set_campaign_status: {
-    title: 'Activate or pause campaign', idempotent: true, does: 'Activates (needs the wallet minimum: else a top-up hint) or pauses a campaign; re-setting the current status changes nothing.',
+    title: 'Activate or pause campaign', does: 'Activates (needs the wallet minimum: else a top-up hint) or pauses a campaign; re-setting the current status changes nothing.',
     when: 'to start or stop attribution for a campaign.', next: 'svc_get_join_link after activation; svc_get_wallet_topup_link when refused for funds.',
   },
   svc_list_bonus_awards: {
@@ -162,7 +158,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'List assets', does: 'Lists marketing assets of an app, filterable by type and category.', when: 'to pick assets for creators.', next: 'svc_set_asset_featured.',
   },
   svc_set_asset_featured: {
-    title: 'Feature asset', idempotent: true, does: 'Features or unfeatures a marketing asset.', when: 'to highlight an asset for creators.', next: 'svc_list_assets.',
+    title: 'Feature asset', does: 'Features or unfeatures a marketing asset.', when: 'to highlight an asset for creators.', next: 'svc_list_assets.',
   },
   svc_get_asset_upload_link: {
     title: 'Asset upload link', does: 'Returns a short-lived signed link where a human uploads marketing assets.', when: 'when the app needs assets.', next: 'give the link to the human; svc_list_assets.',
@@ -174,10 +170,10 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Top-up link', does: 'Returns a short-lived signed link where the human tops up the wallet; no money moves here.', when: 'after a refusal for funds (402).', next: 'give the link to the human, then retry the refused call.',
   },
   svc_localize_campaign: {
-    title: 'Localize campaign', idempotent: true, does: 'Stores per-locale campaign copy (marked fresh against the current source text).', when: 'to reach creators in other languages.', next: 'svc_get_join_link with lang.',
+    title: 'Localize campaign', does: 'Stores per-locale campaign copy (marked fresh against the current source text).', when: 'to reach creators in other languages.', next: 'svc_get_join_link with lang.',
   },
   svc_localize_app: {
-    title: 'Localize app', idempotent: true, does: 'Stores per-locale app name, description and tagline.', when: 'to localize the join page.', next: 'svc_get_join_link with lang.',
+    title: 'Localize app', does: 'Stores per-locale app name, description and tagline.', when: 'to localize the join page.', next: 'svc_get_join_link with lang.',
   },
 };
 
