@@ -88,16 +88,16 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'List apps', does: 'Lists the apps of the granted organizations.', when: 'to find an app id.', next: 'svc_get_app or svc_integration_status.',
   },
   svc_get_app: {
-    title: 'Get app', does: 'Reads one app: settings, slug, SDK key, validation providers.', when: 'to read an app before changing it.', next: 'svc_update_app.',
+    title: 'Get app', does: 'Reads one app: settings, slug, SDK key, validation providers, the localized maps name_i18n, description_i18n and tagline_i18n (locale to text) with each locale fresh or stale in i18n, and creator_code_settings {mirror_free_access_to_subprovider}.', when: 'to read an app before changing it.', next: 'svc_update_app.',
   },
   svc_update_app: {
-    title: 'Update app', does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field.', when: 'to fix app settings.', next: 'svc_get_app.',
+    title: 'Update app', does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field. A map (name_i18n, description_i18n, tagline_i18n: language code such as de or pt-BR to text) replaces that map whole and marks its locales fresh against the current text; changing name, description or tagline marks the translations stale. creator_code_settings.mirror_free_access_to_subprovider (default false) needs the provider key uploaded first, else 409 naming svc_get_credential_upload_link.', when: 'to fix app settings or translations.', next: 'svc_get_app.',
   },
   svc_list_campaigns: {
-    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
+    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations, each with its lifetime production stats.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
   },
   svc_get_campaign: {
-    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, stats.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status.',
+    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, and stats, its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status; svc_get_campaign_funnel for a period.',
   },
   svc_update_campaign: {
     title: 'Update campaign', does: 'Changes a campaign name, description or commission.', when: 'to adjust terms.', next: 'svc_get_campaign.',
@@ -149,7 +149,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Withdraw invitation', does: 'Withdraws a pending invitation: its link stops admitting and its marketplace slot is freed.', when: 'to free capacity or cancel an invite.', next: 'svc_list_invitations.',
   },
   svc_list_free_codes: {
-    title: 'List free-access codes', does: 'Lists free-access (comp) codes of an app with seats and expiry.', when: 'to review comp access.', next: 'svc_create_free_code.',
+    title: 'List free-access codes', does: 'Lists free-access (comp) codes of an app with seats and expiry; with code, answers that one code and redemptions[] (app_user_id, granted_at, expires_at), newest first, limit up to 100, next_cursor passed back as cursor.', when: 'to review comp access or who redeemed a code.', next: 'svc_create_free_code.',
   },
   svc_create_free_code: {
     title: 'Create free-access code', does: 'Creates a free-access code (entitlement, duration, seats, expiry) granted by the service itself.', when: 'to give reviewers or partners access.', next: 'svc_list_free_codes.',

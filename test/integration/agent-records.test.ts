@@ -228,3 +228,49 @@ test('GET /api/agent: the resource index (svc://tools, svc://contract, svc://sdk
   t.is((await request(h().baseUrl, 'GET', '/api/agent')).status, 401, 'agent credentials only, as on the tool server');
   t.is((await request(h().baseUrl, 'GET', '/api/agent', { token: a.sdk_key })).status, 401);
 });
+
+test('the OpenAPI document, svc://contract and the tool descriptions carry every new field', async (t) => {
+  const a = await account();
+  const doc = (await request(h().baseUrl, 'GET', '/api/agent/openapi.json')).body;
+  const answer = (path: string, method: string) => doc.paths[path][method].responses[200].content['application/json'].schema;
+  const appFields = ['name_i18n', 'description_i18n', 'tagline_i18n', 'creator_code_settings'];
+  const patchBody = doc.paths['/apps/{app_id}'].patch.requestBody.content['application/json'].schema;
+  for (const f of appFields) {
+    t.truthy(patchBody.properties[f], `PATCH body ${f}`);
+    t.truthy(answer('/apps/{app_id}', 'get').properties[f], `app answer ${f}`);
+  }
+  t.truthy(patchBody.properties.creator_code_settings.properties.mirror_free_access_to_subprovider);
+  t.truthy(patchBody.properties.name_i18n.propertyNames.pattern);
+  const statsFields = ['clicks', 'installs', 'attributed_installs', 'conversions', 'revenue_usd', 'commission_usd'];
+  for (const [path, method] of [['/campaigns/{campaign_id}', 'get'], ['/campaigns/{campaign_id}', 'patch'], ['/apps/{app_id}/campaigns', 'post']] as const) {
+    t.deepEqual(answer(path, method).properties.stats.required, statsFields, `${method} ${path}`);
+  }
+  t.deepEqual(answer('/campaigns', 'get').properties.campaigns.items.properties.stats.required, statsFields);
+  const freeCodes = doc.paths['/apps/{app_id}/free-codes'].get;
+  t.deepEqual(freeCodes.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name), ['code', 'limit', 'cursor']);
+  t.truthy(answer('/apps/{app_id}/free-codes', 'get').oneOf[1].properties.redemptions.items.properties.expires_at);
+  t.truthy(doc.paths['/'].get.responses[200], 'GET /api/agent, the resource index');
+  t.truthy(doc.paths['/apps/{app_id}'].get.responses[405].headers.Allow);
+
+  await withMcp(a, async (mcp) => {
+    const contract = await readJsonResource(mcp.client, 'svc://contract');
+    for (const f of appFields) t.truthy(contract.agent_api.records.app.properties[f], `contract app ${f}`);
+    t.deepEqual(contract.agent_api.records.campaign.properties.stats.required, statsFields);
+    t.truthy(contract.agent_api.records.free_code_with_redemptions.properties.redemptions);
+    t.deepEqual(contract.client_api.purchase_event.properties.environment.enum, ['SANDBOX', 'PRODUCTION']);
+    t.is(contract.agent_api.resource_index, `${h().baseUrl}/api/agent`);
+    t.regex(contract.agent_api.errors, /405 with an Allow header/);
+
+    const tools = new Map((await mcp.client.listTools()).tools.map((tool) => [tool.name, tool]));
+    for (const f of appFields) {
+      t.true(tools.get('svc_get_app')!.description!.includes(f), `svc_get_app describes ${f}`);
+      t.truthy((tools.get('svc_update_app')!.inputSchema.properties as Record<string, unknown>)[f], `svc_update_app takes ${f}`);
+    }
+    t.regex(tools.get('svc_update_app')!.description!, /stale/);
+    for (const f of statsFields) t.true(tools.get('svc_get_campaign')!.description!.includes(f), `svc_get_campaign describes stats.${f}`);
+    t.regex(tools.get('svc_list_campaigns')!.description!, /stats/);
+    const listFree = tools.get('svc_list_free_codes')!;
+    t.deepEqual(Object.keys(listFree.inputSchema.properties as object).sort(), ['app_id', 'code', 'cursor', 'limit']);
+    for (const f of ['redemptions', 'app_user_id', 'granted_at', 'expires_at', 'next_cursor']) t.true(listFree.description!.includes(f), `svc_list_free_codes describes ${f}`);
+  });
+});
