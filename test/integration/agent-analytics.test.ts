@@ -9,6 +9,7 @@ import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';
+import { connectMcp, ok } from '../helpers/mcp.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
@@ -140,6 +141,15 @@ test('campaign stats: lifetime production counters on every campaign answer, equ
   t.deepEqual(Object.fromEntries(list.body.campaigns.map((c: { id: string; stats: unknown }) => [c.id, c.stats])), { [app.campaign_id]: expected, [created.body.id]: zeros });
   t.is(statements.length, 1, 'one statement reads the stats of the whole list');
   t.regex(statements[0]!, /group by campaign_id/);
+
+  const mcp = await connectMcp(h().baseUrl, app.key);
+  try {
+    t.deepEqual(ok(await mcp.call('svc_get_campaign', { campaign_id: app.campaign_id })).stats, expected);
+    const listed = ok(await mcp.call('svc_list_campaigns', {}));
+    t.deepEqual(listed.campaigns.map((c: { stats: unknown }) => c.stats), [expected, zeros]);
+  } finally {
+    await mcp.close();
+  }
 });
 
 test('daily performance: one zero-filled row per UTC day of the period, today carrying the activity', async (t) => {
