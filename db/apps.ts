@@ -214,6 +214,17 @@ export async function updateAppI18n(db: Knex, appId: string, nextFor: (current: 
   });
 }
 
+/**
+ * An app PATCH in one transaction: the settings first, then (when given) the localized columns derived under the row
+ * lock from the text just written, so translations supplied with a new source text are recorded against it.
+ */
+export async function patchApp(db: Knex, appId: string, patch: AppSettingsPatch, nextI18n?: (current: AppCopy) => Record<AppI18nColumn, object>): Promise<void> {
+  await db.transaction(async (trx) => {
+    await updateAppSettings(trx, appId, patch);
+    if (nextI18n) await updateAppI18n(trx, appId, nextI18n);
+  });
+}
+
 /** The webhook counts as connected once the provider reached it with the current secret (a TEST event or any other). */
 export async function markWebhookConnected(db: Knex, appId: string): Promise<void> {
   await db('apps').where('id', appId).update({ webhook_connected_at: db.fn.now() });

@@ -1,7 +1,7 @@
 // PATCH /api/agent/apps/{app_id} (descriptive settings, the localized maps and the creator-code settings; never a
 // credential, never the slug) and
 // POST /api/agent/apps/{app_id}/regenerate-webhook-secret (the new secret is returned once; the old one dies at once).
-import { findApp, rotateWebhookSecret, updateAppI18n, updateAppSettings, type AppSettingsPatch } from '../../db/apps.js';
+import { findApp, patchApp, rotateWebhookSecret, type AppSettingsPatch } from '../../db/apps.js';
 import { hasCredential } from '../../db/store-credentials.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -31,11 +31,7 @@ export async function updateAppHandler(ctx: AppContext): Promise<void> {
   const { name_i18n, description_i18n, tagline_i18n, ...settings } = inputOf<AppSettingsPatch & AppMaps>(ctx);
   const maps = Object.fromEntries(Object.entries({ name_i18n, description_i18n, tagline_i18n }).filter(([, m]) => m !== undefined)) as AppMaps;
   await assertMirrorPossible(ctx, appId, settings);
-  // The source text first, then the maps under the same transaction: their locales are recorded against the new text.
-  await ctx.deps.db.transaction(async (trx) => {
-    await updateAppSettings(trx, appId, settings);
-    if (Object.keys(maps).length > 0) await updateAppI18n(trx, appId, (current) => replaceAppMaps(current, maps));
-  });
+  await patchApp(ctx.deps.db, appId, settings, Object.keys(maps).length > 0 ? (current) => replaceAppMaps(current, maps) : undefined);
   forgetAppCaches(ctx, appId);
   ctx.body = appView(ctx, visibleTo(ctx, await findApp(ctx.deps.db, appId), 'App'));
 }
