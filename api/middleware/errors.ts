@@ -19,7 +19,8 @@ export function finishUnanswered(ctx: AppContext): void {
 /**
  * A router's `allowedMethods()` answers a known path asked with a wrong method by a bare 405 (501 for a method it
  * does not know) and its `Allow` list. Thrown instead, it reaches the one error path: `{"detail"}` naming the
- * allowed methods, with the `Allow` header carried over.
+ * allowed methods, with the `Allow` header carried over. (The router's own `throw: true` mode builds its error
+ * without the allowed list, so it could not name them.)
  */
 export function allowedMethodsAsErrors(router: Router<RequestState, AppContext>): Middleware {
   const allowedMethods = router.allowedMethods() as unknown as Middleware;
