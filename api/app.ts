@@ -37,6 +37,7 @@ import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { jsonBody } from './middleware/json-body.js';
+import { allowedMethodsAsErrors } from './middleware/errors.js';
 import { createMetrics } from './middleware/metrics.js';
 import { RedisSlidingWindowCounter, SlidingWindowCounter } from '../runtime/rate-counter.js';
 import { edge } from './middleware/request-context.js';
@@ -62,7 +63,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(csrfGuard);
   // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
   for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), creatorRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), eventsRoutes(), campaignsRoutes(), staticAssetRoutes(), creatorsRoutes(), bonusAwardsRoutes(), freeCodesRoutes(), assetsRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
-    app.use(router.routes()).use(router.allowedMethods());
+    app.use(router.routes()).use(allowedMethodsAsErrors(router));
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
   return app;

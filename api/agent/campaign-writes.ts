@@ -7,7 +7,7 @@ import { ConflictError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
-import { campaignView } from './campaigns.js';
+import { campaignAnswer } from './campaigns.js';
 import { CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
 import { visibleTo } from './principal.js';
 import { assertCanActivate } from './wallet.js';
@@ -33,7 +33,7 @@ export async function updateCampaignHandler(ctx: AppContext): Promise<void> {
   const campaign = await visibleCampaign(ctx);
   await updateCampaignTerms(ctx.deps.db, campaign.id, inputOf<CampaignTermsPatch>(ctx));
   forgetAppCaches(ctx, campaign.app_id as string);
-  ctx.body = campaignView(ctx, await visibleCampaign(ctx));
+  ctx.body = await campaignAnswer(ctx, await visibleCampaign(ctx));
 }
 
 export async function createCampaignHandler(ctx: AppContext): Promise<void> {
@@ -44,7 +44,7 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
     commissionPercentage: b.commission_percentage, holdingPeriodDays: b.holding_period_days, status: 'draft',
   });
   ctx.status = 201;
-  ctx.body = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));
+  ctx.body = await campaignAnswer(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));
 }
 
 export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
@@ -54,5 +54,5 @@ export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
   if (status === 'active' && campaign.status !== 'active') await assertCanActivate(ctx.deps.db, ctx.deps.config, campaign.org_id);
   const changed = await setCampaignStatus(ctx.deps.db, campaign.id, status);
   if (changed) forgetAppCaches(ctx, campaign.app_id as string);
-  ctx.body = { ...campaignView(ctx, await visibleCampaign(ctx)), changed };
+  ctx.body = { ...(await campaignAnswer(ctx, await visibleCampaign(ctx))), changed };
 }

@@ -29,7 +29,7 @@ import { appleMetaBody, setAppleMeta } from './apple-meta.js';
 import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeaturedHandler } from './assets.js';
 import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from './bonus-awards.js';
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
-import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from './free-codes.js';
+import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler, listFreeCodesQuery } from './free-codes.js';
 import { setupSubproviderBody, setupSubproviderHandler } from './setup-subprovider.js';
 import { registerEndpointRoutes } from './next-action.js';
 
@@ -101,7 +101,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/campaigns/{campaign_id}/join-link', 'svc_get_join_link', ['creators:read'], 'Public join page URL and readiness warnings', { handler: joinLinkHandler, query: joinLinkQuery }),
   e('get', '/invitations', 'svc_list_invitations', ['creators:read'], 'Invitations (default: pending)', { handler: listInvitationsHandler, query: listInvitationsQuery }),
   e('post', '/invitations/{invitation_id}/withdraw', 'svc_withdraw_invitation', ['creators:write'], 'Withdraw a pending invitation (frees its slot)', { handler: withdrawInvitationHandler }),
-  e('get', '/apps/{app_id}/free-codes', 'svc_list_free_codes', ['campaigns:read'], 'Free-access codes', { handler: listFreeCodesHandler }),
+  e('get', '/apps/{app_id}/free-codes', 'svc_list_free_codes', ['campaigns:read'], 'Free-access codes; with ?code= that code and the users it granted access to', { handler: listFreeCodesHandler, query: listFreeCodesQuery }),
   e('post', '/apps/{app_id}/free-codes', 'svc_create_free_code', ['campaigns:write'], 'Create a free-access code', { handler: createFreeCodeHandler, body: createFreeCodeBody }),
   e('get', '/apps/{app_id}/assets', 'svc_list_assets', ['assets:read'], 'Marketing assets', { handler: listAssetsHandler, query: listAssetsQuery }),
   e('post', '/assets/{asset_id}/featured', 'svc_set_asset_featured', ['assets:write'], 'Feature an asset', { handler: setAssetFeaturedHandler, body: setAssetFeaturedBody }),

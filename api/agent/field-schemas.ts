@@ -1,5 +1,6 @@
 // JSON Schemas of the app and campaign fields an agent may write, shared by create, patch and provision so one
 // field has one rule (the same schemas validate requests and feed the OpenAPI document).
+import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
 
 /** Required text: at least one non-blank character. */
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S' }) as const;
@@ -15,6 +16,28 @@ export const APP_FIELDS = {
   android_store_url: url,
   web_url: url,
   attribution_window_hours: { type: 'integer', minimum: 1, maximum: 8760 },
+} as const;
+
+/** A localized map (`name_i18n`, ...): locale (language code `de`, or language and region `pt-BR`) to text. */
+const localized = (maxLength: number) => ({
+  type: 'object', maxProperties: 100, propertyNames: { pattern: LOCALE_PATTERN }, additionalProperties: text(maxLength),
+  description: `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to text. A PATCH replaces the whole map ({} clears it) and records its locales as fresh translations of the current name, description and tagline.`,
+}) as const;
+
+/** App fields only PATCH takes (spec "App": the localized maps and the creator-code settings). */
+export const APP_PATCH_ONLY_FIELDS = {
+  name_i18n: localized(200),
+  description_i18n: localized(5000),
+  tagline_i18n: localized(300),
+  creator_code_settings: {
+    type: 'object', additionalProperties: false, minProperties: 1,
+    properties: {
+      mirror_free_access_to_subprovider: {
+        type: 'boolean',
+        description: 'Also grant free-access codes as promotional entitlements at the subscription provider (best effort; default false). Turning it on needs the provider\'s secret API key uploaded first (credential-setup-link with platform subprovider), else 409.',
+      },
+    },
+  },
 } as const;
 
 export const CAMPAIGN_FIELDS = {

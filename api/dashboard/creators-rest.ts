@@ -5,7 +5,7 @@
 // cannot cover a bonus the same 402. Only the asset upload, its file and the free-code block have no agent route.
 import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeaturedHandler } from '../agent/assets.js';
 import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from '../agent/bonus-awards.js';
-import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from '../agent/free-codes.js';
+import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler, listFreeCodesQuery } from '../agent/free-codes.js';
 import {
   inviteBody, inviteHandler, listAffiliatesHandler, listInvitationsHandler, listInvitationsQuery, MAX_BATCH, withdrawInvitationHandler,
 } from '../agent/invitations.js';
@@ -30,7 +30,7 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
   r('post', '/api/invitations/:invitation_id/withdraw', 'withdraw_invitation', withdrawInvitationHandler),
   r('get', '/api/bonus-awards', 'list_bonus_awards', listBonusAwardsHandler, { query: listBonusAwardsQuery }),
   r('post', '/api/bonus-awards/:award_id/review', 'review_bonus_award', reviewBonusAwardHandler, { body: reviewBonusAwardBody }),
-  r('get', '/api/apps/:app_id/free-codes', 'list_free_codes', listFreeCodesHandler),
+  r('get', '/api/apps/:app_id/free-codes', 'list_free_codes', listFreeCodesHandler, { query: listFreeCodesQuery }),
   r('post', '/api/apps/:app_id/free-codes', 'create_free_code', createFreeCodeHandler, { body: createFreeCodeBody }),
   r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, { body: blockFreeCodeBody }),
   r('get', '/api/apps/:app_id/assets', 'list_assets', listAssetsHandler, { query: listAssetsQuery }),

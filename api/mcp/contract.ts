@@ -1,8 +1,10 @@
 // The wire contract as the resource `svc://contract`: its version, the client API and webhook paths, the agent REST
-// spec link and the scopes. Paths are read from the routers that serve them and scopes from lib/scopes.ts, so the
+// spec link, the records the agent API answers (api/agent/record-schemas.ts, as in the OpenAPI document) and the
+// scopes. Paths are read from the routers that serve them and scopes from lib/scopes.ts, so the
 // document lists what this build serves, never a hand-kept copy (an endpoint of the spec not served yet is absent).
 import type { Router } from '@koa/router';
 import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
+import { APP_RECORD, CAMPAIGN_RECORD, FREE_CODE_WITH_REDEMPTIONS, PURCHASE_EVENT } from '../agent/record-schemas.js';
 import type { AppContext, RequestState } from '../context.js';
 import { sdkRoutes } from '../sdk/routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
@@ -29,6 +31,7 @@ export function contractDocument(baseUrl: string): Record<string, unknown> {
       base_url: `${baseUrl}/api`,
       auth: 'Authorization: Bearer <SDK key, it_...>: one per app, public, only /api/sdk/* of its own app',
       endpoints: served.client,
+      purchase_event: PURCHASE_EVENT,
     },
     webhooks: {
       auth: 'subscription provider: Authorization: Bearer <webhook secret, rc_webhook_...>; direct purchase: Bearer <app server API key>',
@@ -38,6 +41,9 @@ export function contractDocument(baseUrl: string): Record<string, unknown> {
       base_url: `${baseUrl}/api/agent`,
       openapi: `${baseUrl}/api/agent/openapi.json`,
       auth: 'Authorization: Bearer <agent key it_mcp_... or OAuth access token>',
+      resource_index: `${baseUrl}/api/agent`,
+      records: { app: APP_RECORD, campaign: CAMPAIGN_RECORD, free_code_with_redemptions: FREE_CODE_WITH_REDEMPTIONS },
+      errors: '{"detail": ...}; 422 lists fields; a method a path does not serve is 405 with an Allow header',
     },
     tool_server: { url: `${baseUrl}/mcp`, transport: 'streamable-http, stateless', tools: 'svc://tools' },
     scopes: [...SCOPES],

@@ -6,6 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_ENDPOINTS, endpointTools, type AgentEndpoint, type AgentHandler, type EndpointTool } from '../agent/endpoints.js';
 import type { ExtraTool } from './extra-tools.js';
 import { describeTool, TOOL_DOCS } from './tool-docs.js';
+import { toolEffects } from './tool-effects.js';
 
 type JsonSchema = Record<string, unknown>;
 interface ObjectSchema { properties?: Record<string, JsonSchema>; required?: readonly string[]; oneOf?: readonly { required?: readonly string[] }[] }
@@ -59,7 +60,6 @@ function endpointEntry(endpoint: ServedEndpoint, tool: EndpointTool): EndpointTo
   const required = [...path, ...(query.required ?? []), ...body.required];
 
   const doc = TOOL_DOCS[tool.name];
-  const readOnly = endpoint.method === 'get';
   const title = doc?.title ?? endpoint.summary;
   const definition: Tool = {
     name: tool.name,
@@ -67,14 +67,7 @@ function endpointEntry(endpoint: ServedEndpoint, tool: EndpointTool): EndpointTo
     description: doc ? describeTool(doc) : endpoint.summary,
     inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
     outputSchema: REST_RESULT_SCHEMA,
-    annotations: {
-      title,
-      readOnlyHint: readOnly,
-      // No agent tool deletes or overwrites irrecoverably (deletes are hard-denied to agents).
-      destructiveHint: false,
-      idempotentHint: endpoint.method !== 'post' || doc?.idempotent === true,
-      openWorldHint: doc?.openWorld === true,
-    },
+    annotations: { title, ...toolEffects(tool.name, endpoint.method) },
     _meta: { [META_SCOPES]: [...endpoint.scopes], [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}` },
   };
   return {

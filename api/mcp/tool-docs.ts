@@ -1,17 +1,13 @@
 // What an agent reads about each account tool, keyed by tool name: a title, what the tool does, when to use it and
-// what to call next (spec: tool descriptions guide the agent through setup), plus the two annotations the HTTP method
-// cannot tell: whether a POST is idempotent and whether the tool reaches the open world. The endpoint table
-// (api/agent/endpoints.ts) stays the one list of tools; a test checks every tool there has an entry here.
+// what to call next (spec: tool descriptions guide the agent through setup). The annotations are declared in
+// tool-effects.ts. The endpoint table (api/agent/endpoints.ts) stays the one list of tools; a test checks every tool
+// there has an entry here.
 
 export interface ToolDoc {
   title: string;
   does: string;
   when: string;
   next: string;
-  /** A POST whose repetition with the same arguments changes nothing more (GET and PATCH are idempotent anyway). */
-  idempotent?: boolean;
-  /** Reaches systems outside this service's own data (the public store catalogue). */
-  openWorld?: boolean;
 }
 
 export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
@@ -28,11 +24,11 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'only when the human asks for a separate organization.', next: 'with OAuth, svc_provision with org_name; with an agent key, ask the human for a key of the new organization.',
   },
   svc_search_store: {
-    title: 'Search app stores', does: 'Searches the public app store catalogue by words.', openWorld: true,
+    title: 'Search app stores', does: 'Searches the public app store catalogue by words.',
     when: 'to find the store listing of the app being integrated.', next: 'svc_scrape_store for the listing, then svc_provision with its store URL.',
   },
   svc_scrape_store: {
-    title: 'Read store listing', does: 'Reads one public store listing (name, description, icon, URLs) by URL or numeric id.', openWorld: true,
+    title: 'Read store listing', does: 'Reads one public store listing (name, description, icon, URLs) by URL or numeric id.',
     when: 'to prefill the app name, description and store URL.', next: 'svc_check_slug, then svc_provision.',
   },
   svc_check_slug: {
@@ -40,7 +36,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'before choosing an app slug.', next: 'svc_provision with that slug.',
   },
   svc_provision: {
-    title: 'Provision app and campaign', idempotent: true,
+    title: 'Provision app and campaign',
     does: 'Idempotently finds or creates the organization (org_name: a new one only for an OAuth grant, added to the grant; with an agent key another name is refused, see svc_create_org), the app with its SDK key, webhook secret and purchase API key (both returned only when the app is created), a campaign, and activates it. activate defaults to true: left out while the wallet is below the minimum escrow, the campaign stays draft and the answer names next_tool svc_get_wallet_topup_link; activate true refuses the whole call with 402 instead.',
     when: 'to set up a new app in one call; repeating it answers the same ids.', next: 'svc_get_join_link to recruit a creator, then wire the SDK with the returned sdk_key and svc_test_integration.',
   },
@@ -65,11 +61,11 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'before validating iOS store credentials.', next: 'svc_validate_store_credentials with platform ios.',
   },
   svc_validate_store_credentials: {
-    title: 'Green-check store credentials', idempotent: true, does: 'Runs the live check of the uploaded store credentials with the store; answers ok, failed or retryable.',
+    title: 'Green-check store credentials', does: 'Runs the live check of the uploaded store credentials with the store; answers ok, failed or retryable.',
     when: 'after the human uploaded credentials; repeat while retryable.', next: 'svc_activate_store_direct once the status is ok.',
   },
   svc_activate_store_direct: {
-    title: 'Activate store-direct', idempotent: true, does: 'Switches a platform to store-direct purchase validation (only after the green-check passed).',
+    title: 'Activate store-direct', does: 'Switches a platform to store-direct purchase validation (only after the green-check passed).',
     when: 'after svc_validate_store_credentials answered ok.', next: 'svc_integration_status.',
   },
   svc_integration_status: {
@@ -92,16 +88,16 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'List apps', does: 'Lists the apps of the granted organizations.', when: 'to find an app id.', next: 'svc_get_app or svc_integration_status.',
   },
   svc_get_app: {
-    title: 'Get app', does: 'Reads one app: settings, slug, SDK key, validation providers.', when: 'to read an app before changing it.', next: 'svc_update_app.',
+    title: 'Get app', does: 'Reads one app: settings, slug, SDK key, validation providers, the localized maps name_i18n, description_i18n and tagline_i18n (locale to text) with each locale fresh or stale in i18n, and creator_code_settings {mirror_free_access_to_subprovider}.', when: 'to read an app before changing it.', next: 'svc_update_app.',
   },
   svc_update_app: {
-    title: 'Update app', does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field.', when: 'to fix app settings.', next: 'svc_get_app.',
+    title: 'Update app', does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field. A map (name_i18n, description_i18n, tagline_i18n: language code such as de or pt-BR to text) replaces that map whole and marks its locales fresh against the current text; changing name, description or tagline marks the translations stale. creator_code_settings.mirror_free_access_to_subprovider (default false) needs the provider key uploaded first, else 409 naming svc_get_credential_upload_link.', when: 'to fix app settings or translations.', next: 'svc_get_app.',
   },
   svc_list_campaigns: {
-    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
+    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations, each with its lifetime production stats.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
   },
   svc_get_campaign: {
-    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, stats.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status.',
+    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, and stats, its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status; svc_get_campaign_funnel for a period.',
   },
   svc_update_campaign: {
     title: 'Update campaign', does: 'Changes a campaign name, description or commission.', when: 'to adjust terms.', next: 'svc_get_campaign.',
@@ -110,7 +106,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Create campaign', does: 'Creates a campaign of an app as DRAFT (public, private or invite_only).', when: 'for another campaign of an existing app.', next: 'svc_set_campaign_status to activate it.',
   },
   svc_set_campaign_status: {
-    title: 'Activate or pause campaign', idempotent: true, does: 'Activates (needs the wallet minimum: else a top-up hint) or pauses a campaign; re-setting the current status changes nothing.',
+    title: 'Activate or pause campaign', does: 'Activates (needs the wallet minimum: else a top-up hint) or pauses a campaign; re-setting the current status changes nothing.',
     when: 'to start or stop attribution for a campaign.', next: 'svc_get_join_link after activation; svc_get_wallet_topup_link when refused for funds.',
   },
   svc_list_bonus_awards: {
@@ -153,7 +149,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Withdraw invitation', does: 'Withdraws a pending invitation: its link stops admitting and its marketplace slot is freed.', when: 'to free capacity or cancel an invite.', next: 'svc_list_invitations.',
   },
   svc_list_free_codes: {
-    title: 'List free-access codes', does: 'Lists free-access (comp) codes of an app with seats and expiry.', when: 'to review comp access.', next: 'svc_create_free_code.',
+    title: 'List free-access codes', does: 'Lists free-access (comp) codes of an app with seats and expiry; with code, answers that one code and redemptions[] (app_user_id, granted_at, expires_at), newest first, limit up to 100, next_cursor passed back as cursor.', when: 'to review comp access or who redeemed a code.', next: 'svc_create_free_code.',
   },
   svc_create_free_code: {
     title: 'Create free-access code', does: 'Creates a free-access code (entitlement, duration, seats, expiry) granted by the service itself.', when: 'to give reviewers or partners access.', next: 'svc_list_free_codes.',
@@ -162,7 +158,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'List assets', does: 'Lists marketing assets of an app, filterable by type and category.', when: 'to pick assets for creators.', next: 'svc_set_asset_featured.',
   },
   svc_set_asset_featured: {
-    title: 'Feature asset', idempotent: true, does: 'Features or unfeatures a marketing asset.', when: 'to highlight an asset for creators.', next: 'svc_list_assets.',
+    title: 'Feature asset', does: 'Features or unfeatures a marketing asset.', when: 'to highlight an asset for creators.', next: 'svc_list_assets.',
   },
   svc_get_asset_upload_link: {
     title: 'Asset upload link', does: 'Returns a short-lived signed link (15 minutes, works once) where a human uploads marketing assets: up to 10 files (PNG, JPEG, GIF, WebP, PDF, MP4; 10 MB each) in one form post; a script may POST the same URL as multipart/form-data with one `file` part per file.', when: 'when the app needs assets.', next: 'give the link to the human; the files then appear in svc_list_assets.',
@@ -174,10 +170,10 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Top-up link', does: 'Returns a short-lived signed link where the human tops up the wallet; no money moves here.', when: 'after a refusal for funds (402).', next: 'give the link to the human, then retry the refused call.',
   },
   svc_localize_campaign: {
-    title: 'Localize campaign', idempotent: true, does: 'Stores per-locale campaign copy (marked fresh against the current source text).', when: 'to reach creators in other languages.', next: 'svc_get_join_link with lang.',
+    title: 'Localize campaign', does: 'Stores per-locale campaign copy (marked fresh against the current source text).', when: 'to reach creators in other languages.', next: 'svc_get_join_link with lang.',
   },
   svc_localize_app: {
-    title: 'Localize app', idempotent: true, does: 'Stores per-locale app name, description and tagline.', when: 'to localize the join page.', next: 'svc_get_join_link with lang.',
+    title: 'Localize app', does: 'Stores per-locale app name, description and tagline.', when: 'to localize the join page.', next: 'svc_get_join_link with lang.',
   },
 };
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolvePrincipal } from '../../api/auth/authenticate.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { COMMANDS } from '../../cli/commands.js';
 import { SEED_KEYS, type SeedResult } from '../../cli/seed.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { SCOPES } from '../../lib/scopes.js';
@@ -104,4 +105,63 @@ test('a bad configuration stops a command with a message naming the variable', a
   t.is(noDb.code, 1);
   t.regex(noDb.stderr, /DATABASE_URL/);
   t.is(noDb.stdout, '');
+});
+
+/** Wrong arguments per command: a missing subcommand, option or option value, or an argument the command does not take. */
+const WRONG_ARGUMENTS: Record<string, string[][]> = {
+  dev: [['stray']], api: [['stray']], worker: [['stray']], config: [['stray'], ['--markdown=yes']],
+  migrate: [['stray'], ['--status=yes']], seed: [[], ['--json', 'stray']],
+  'agent-key': [[], ['create'], ['create', '--org'], ['make', '--org', 'org_x']],
+  events: [[], ['retry'], ['retry', '--app'], ['retry', '--app', 'app_x', 'extra']],
+  payouts: [[], ['run'], ['run', '--org'], ['run', '--org', 'org_x', '--run-id']],
+};
+
+/** Runs every argument list through the real binary, a few at a time (each start loads the sources). */
+async function runAll(lists: string[][]): Promise<Map<string, Awaited<ReturnType<typeof runSvc>>>> {
+  const results = new Map<string, Awaited<ReturnType<typeof runSvc>>>();
+  const queue = [...lists];
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let args = queue.shift(); args; args = queue.shift()) results.set(args.join(' '), await runSvc(args, cliEnv({})));
+  }));
+  return results;
+}
+
+const oneLine = (s: string) => s.trimEnd().split('\n').length === 1;
+
+test('every command answers --help and svc help COMMAND (exit 0, its usage on stdout, nothing started)', async (t) => {
+  const names = Object.keys(COMMANDS);
+  const results = await runAll([...names.flatMap((n) => [[n, '--help'], ['help', n]]), ['help'], ['--help'], ['payouts', 'run', '--help']]);
+  for (const name of names) {
+    const flag = results.get(`${name} --help`)!;
+    t.is(flag.code, 0, `${name} --help: ${flag.stderr}`);
+    t.true(flag.stdout.startsWith(`usage: svc ${name}`), flag.stdout);
+    for (const option of Object.keys(COMMANDS[name]!.options)) t.true(flag.stdout.includes(`--${option}`), `${name} --help lists --${option}`);
+    t.is(results.get(`help ${name}`)!.stdout, flag.stdout, `svc help ${name}`);
+  }
+  t.is(results.get('payouts run --help')!.stdout, results.get('payouts --help')!.stdout, 'the TypeError of old is a help page');
+  for (const overview of [results.get('help')!, results.get('--help')!]) {
+    t.is(overview.code, 0);
+    for (const name of names) t.regex(overview.stdout, new RegExp(`^  ${name}\\b`, 'm'));
+  }
+});
+
+test('an unknown option or a wrong or missing argument: exit 2 and one usage line on stderr, never a stack trace', async (t) => {
+  const lists = [
+    ...Object.keys(COMMANDS).map((n) => [n, '--bogus']), ['seed', '--json', '--bogus'], ['payouts', 'run', '--org', 'org_x', '--bogus'],
+    ...Object.entries(WRONG_ARGUMENTS).flatMap(([n, cases]) => cases.map((c) => [n, ...c])), [], ['nope'], ['help', 'nope'],
+  ];
+  t.deepEqual(Object.keys(WRONG_ARGUMENTS).sort(), Object.keys(COMMANDS).sort(), 'every command is tried with wrong arguments');
+  const results = await runAll(lists);
+  for (const args of lists) {
+    const res = results.get(args.join(' '))!;
+    const label = `svc ${args.join(' ')}: ${res.stderr}`;
+    t.is(res.code, 2, label);
+    t.is(res.stdout, '', label);
+    t.true(oneLine(res.stderr), label);
+    t.notRegex(res.stderr, /TypeError|Error:|\n\s+at /, label);
+    if (args.length > 0 && COMMANDS[args[0]!]) t.true(res.stderr.includes(`usage: svc ${args[0]}`), label);
+  }
+  t.regex(results.get('seed --bogus')!.stderr, /^svc seed: unknown option '--bogus' \(usage: svc seed --json\)$/m);
+  t.regex(results.get('payouts run')!.stderr, /missing --org/);
+  t.regex(results.get('payouts run --org')!.stderr, /'--org <value>' argument missing/);
 });

@@ -211,6 +211,9 @@ test.serial('free codes: created from the form, listed, blocked (the SDK access 
   t.false((await access()).body.has_access);
   const listed = await sessionCall(h().baseUrl, owner, 'GET', `/api/apps/${seed.app_id}/free-codes`);
   t.like(listed.body.free_codes.find((c: { code: string }) => c.code === code), { blocked: true });
+  const one = await sessionCall(h().baseUrl, owner, 'GET', `/api/apps/${seed.app_id}/free-codes?code=${code}`);
+  t.like(one.body, { code, blocked: true, next_cursor: null });
+  t.deepEqual(one.body.redemptions.map((r: { app_user_id: string }) => r.app_user_id), [user], 'the dashboard reads who redeemed it as the agent does');
   const unblocked = await sessionCall(h().baseUrl, member, 'POST', `/api/apps/${seed.app_id}/free-codes/${row.id}/block`, { blocked: false });
   t.like(unblocked.body, { blocked: false, live: true });
   t.is((await sessionCall(h().baseUrl, member, 'POST', `/api/apps/${seed.app_id}/free-codes/${otherIds.free_code_id}/block`, {})).status, 404);
