@@ -23,16 +23,16 @@ const e = escapeHtml;
 const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
 
-type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'> & { creator_name?: string | null };
+type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'award_count' | 'awards_micros' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'> & { creator_name?: string | null };
 
-/** Per-creator lines and their total: gross (commissions), platform fees, clawbacks netted, net to the creator. */
+/** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
 function payoutTable(lines: Line[], caption: string): string {
   const sum = (k: keyof Line) => lines.reduce((n, l) => n + (l[k] as number), 0);
   const row = (cells: string[], head = false) => `<tr>${cells.map((c, i) => (head && i === 0 ? `<th scope="row">${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`;
-  const money = (l: Line) => [String(l.commission_count), formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)];
-  return `<table><caption>${e(caption)}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
+  const money = (l: Line) => [String(l.commission_count), `${l.award_count} (${formatUsd(l.awards_micros)})`, formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)];
+  return `<table><caption>${e(caption)}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
 ${lines.map((l) => row([`${l.creator_name ? `${e(l.creator_name)} ` : ''}<code>${e(l.creator_id)}</code>`, ...money(l)])).join('\n')}
-${row(['Total', ...money({ creator_id: '', commission_count: sum('commission_count'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') })], true)}
+${row(['Total', ...money({ creator_id: '', commission_count: sum('commission_count'), award_count: sum('award_count'), awards_micros: sum('awards_micros'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') })], true)}
 </tbody></table>`;
 }
 
