@@ -28,7 +28,10 @@ export const reviewBonusAwardBody = {
   additionalProperties: false,
   required: ['decision'],
   properties: {
-    decision: { type: 'string', enum: ['approve', 'void'] },
+    decision: {
+      type: 'string', enum: ['approve', 'void'],
+      description: "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An 'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
+    },
     note: { type: 'string', maxLength: 2000 },
   },
 } as const;
