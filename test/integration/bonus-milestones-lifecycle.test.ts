@@ -13,7 +13,7 @@ import { cliEnv, runSvc } from '../helpers/cli.js';
 import { addCreator, assertExactBooks, type Creator } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { connectMcp, ok, textOf, type McpSession } from '../helpers/mcp.js';
+import { connectMcp, ok, readJsonResource, textOf, type McpSession } from '../helpers/mcp.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
@@ -53,7 +53,10 @@ test('rules through the tool server; a threshold reached, approved, paid by svc 
   t.teardown(() => a.mcp.close());
   const tools = new Map((await a.mcp.client.listTools()).tools.map((x) => [x.name, x]));
   t.truthy((tools.get('svc_update_campaign')!.inputSchema.properties as Record<string, unknown>).bonus_rules, 'the tool takes bonus_rules');
-  t.regex(tools.get('svc_review_bonus_award')!.description ?? '', /void/i);
+  t.regex(tools.get('svc_review_bonus_award')!.description ?? '', /voids an approved award until it is paid/);
+  const contract = await readJsonResource(a.mcp.client, 'svc://contract');
+  t.regex(contract.milestone_bonuses.campaign_field, /bonus_rules/);
+  t.regex(contract.milestone_bonuses.award_states, /approved -> voided \(releases the reservation\) until paid/);
 
   const saved = ok<{ bonus_rules: { id: string; threshold_conversions: number }[] }>(await a.mcp.call('svc_update_campaign', {
     campaign_id: a.campaign_id, bonus_rules: [{ threshold_conversions: 2, bonus_usd: 20 }, { threshold_conversions: 3, bonus_usd: 5, name: 'Three' }],
