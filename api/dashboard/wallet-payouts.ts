@@ -48,7 +48,7 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
   const history = runs.length === 0 ? '<p class="muted">No payout runs yet.</p>'
     : runs.map((run) => `<div data-run="${e(run.id)}">${run.payouts.length ? payoutTable(run.payouts, runCaption(run)) : `<p>${e(runCaption(run))}: nothing was payable.</p>`}</div>`).join('\n');
   return `<h2 id="payouts">Payouts</h2>
-<p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet. Sending the money to the creator happens outside this service: the payout record is what to send.</p>
+<p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet. Sending the money to the creator happens outside this service: the payout record is what to send.</p>
 <table><tbody>
 <tr><th scope="row">Payable now</th><td id="payouts-payable">${formatUsd(c.payable.micros)} (${c.payable.count} commission(s))</td></tr>
 <tr><th scope="row">Held (in the holding period)</th><td id="payouts-held">${formatUsd(c.held.micros)} (${c.held.count})</td></tr>
