@@ -7,6 +7,7 @@
 // reviewer: a payout run leaves it until it is kept (approve) or voided.
 import test from 'ava';
 import { createAgentKey } from '../../db/agent-keys.js';
+import { saveBonusRules } from '../../db/bonus-rules.js';
 import { runPayouts } from '../../db/payouts.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
@@ -16,6 +17,7 @@ import { request } from '../helpers/http.js';
 import { connectMcp, ok, readJsonResource, textOf, type McpSession } from '../helpers/mcp.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { waitFor } from '../helpers/svc-processes.js';
 
 const h = useHarness(test);
 test.before(async () => { await h.ready(); });
@@ -174,4 +176,28 @@ test('an approved award a refund flagged shows the flag and both ways out; a pay
   const dry = await runPayouts(h().db, { orgId: a.org_id, runId: 'kept-dry', dryRun: true });
   t.deepEqual(dry.payouts.map((p) => p.awards.map((x) => x.award_id)), [[flagged.id]]);
   await assertExactBooks(t, h().db, a.org_id);
+});
+
+test('a purchase racing a rule save: it read "no rules" before the save committed, waited on the organization lock, and still earns the award', async (t) => {
+  const a = await account();
+  t.teardown(() => a.mcp.close());
+  await buy(a, a.creator_code);
+  const save = await h().db.transaction();
+  try {
+    t.is(await saveBonusRules(save, a.campaign_id, [{ thresholdConversions: 2, bonusMicros: 9_000_000, name: 'Two' }]), 0, 'one conversion: nothing to award yet');
+    // The purchase reads its campaign's terms (no rule is committed yet), then waits for the lock the save holds.
+    const racing = buy(a, a.creator_code);
+    await waitFor(async () => {
+      const { rows } = await h().db.raw<{ rows: { n: number }[] }>(`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from organizations%for update%'`);
+      return rows[0]!.n > 0;
+    }, 'the purchase waiting on the organization lock', 20_000);
+    await save.commit();
+    await racing;
+  } finally {
+    if (!save.isCompleted()) await save.rollback();
+  }
+  const awards = await awardsOf(a);
+  t.is(awards.length, 1, 'the earn saw the rule committed while it waited');
+  t.like(awards[0], { amount_micros: 9_000_000, progress: { qualifying_conversions: 2, threshold_conversions: 2 } });
 });
