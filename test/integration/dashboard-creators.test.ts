@@ -188,6 +188,10 @@ test.serial('bonus review: members 403; owners approve (one reserve entry) or vo
   const page = await member.browser.fetch(`${h().baseUrl}/dashboard/bonus-awards?status=earned`);
   t.true(page.text.includes(huge));
   t.false(page.text.includes('>Approve<'), 'members see no review buttons');
+  const approvedPage = await owner.browser.fetch(`${h().baseUrl}/dashboard/bonus-awards?status=approved`);
+  const smallRow = approvedPage.text.slice(approvedPage.text.indexOf(`data-award="${small}"`));
+  t.regex(smallRow.slice(0, smallRow.indexOf('</tr>')), />Void</, 'an approved award can still be voided from the page');
+  t.notRegex(smallRow.slice(0, smallRow.indexOf('</tr>')), />Approve</);
   const list = await sessionCall(h().baseUrl, member, 'GET', '/api/bonus-awards?status=approved');
   t.deepEqual(list.body.bonus_awards.map((a: { id: string }) => a.id), [small]);
 });
