@@ -1,6 +1,7 @@
 // Milestone bonuses: when a creator's production, non-refunded conversions in a campaign reach a rule's threshold,
 // an award is created once (unique per rule and creator) and waits in `earned` for review. Lists are filtered by the
-// granted organizations; approving reserves the award's amount in the wallet ledger once.
+// granted organizations; approving reserves the award's amount in the wallet ledger once, voiding an approved award
+// releases it, and a payout run (db/payouts.ts) pays approved awards and marks them `paid`.
 import type { Knex } from 'knex';
 import { flagsReviewed, reviewDecisions, type ReviewDecision } from '../lib/bonus-review.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
