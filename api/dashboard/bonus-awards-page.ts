@@ -1,10 +1,12 @@
 // GET /dashboard/bonus-awards (?status=earned|approved|voided|paid, default earned): milestone bonus awards with the
-// creator, the fraud-aware progress and any fraud flags. Owners and admins approve or void an `earned` award with
+// creator, the fraud-aware progress and any fraud flags. Owners and admins approve or void an `earned` award (and void
+// an `approved` one until paid, or keep one a refund flagged) with
 // POST /api/bonus-awards/{id}/review, the handler of the agent tool svc_review_bonus_award: approving reserves the
 // amount in the wallet and is refused with 402 (shown with the way to the wallet) when the safe balance cannot
 // cover it. Members see the list without the buttons (the REST answers them 403).
 import { Router } from '@koa/router';
 import { listBonusAwards, type BonusAwardView } from '../../db/bonus-awards.js';
+import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { escapeHtml as e } from '../../lib/html.js';
 import { formatUsd } from '../../lib/money.js';
@@ -20,10 +22,12 @@ function flags(f: unknown): string {
 }
 
 function awardRow(s: SignedIn, a: BonusAwardView, back: string): string {
-  const actions = a.status === 'earned' && canManage(s)
-    ? `${buttonForm(s, `/api/bonus-awards/${a.id}/review`, 'Approve', { returnTo: back, fields: { decision: 'approve' } })}${buttonForm(s, `/api/bonus-awards/${a.id}/review`, 'Void', { returnTo: back, fields: { decision: 'void' } })}`
+  const decisions = canManage(s) ? reviewDecisions(a) : [];
+  const label = (d: ReviewDecision) => (d === 'void' ? 'Void' : a.status === 'approved' ? 'Keep approved' : 'Approve');
+  const actions = decisions.length
+    ? decisions.map((d) => buttonForm(s, `/api/bonus-awards/${a.id}/review`, label(d), { returnTo: back, fields: { decision: d } })).join('')
     : a.review_note ? `<span class="muted">${e(a.review_note)}</span>` : '';
-  return `<tr data-award="${e(a.id)}"><td>${e(a.creator_name)}${a.creator_social_handle ? ` <span class="muted">${e(a.creator_social_handle)}</span>` : ''}</td><td>${e(a.campaign_name)}</td><td>${formatUsd(Number(a.amount_micros))}</td><td>${a.progress_count} of ${a.threshold_conversions} qualifying conversions</td><td>${flags(a.fraud_flags)}</td><td class="award-status">${e(a.status)}</td><td>${e(when(a.earned_at))}</td><td>${actions}</td></tr>`;
+  return `<tr data-award="${e(a.id)}"><td>${e(a.creator_name)}${a.creator_social_handle ? ` <span class="muted">${e(a.creator_social_handle)}</span>` : ''}</td><td>${e(a.campaign_name)}</td><td>${formatUsd(Number(a.amount_micros))}</td><td>${a.progress_count} of ${a.threshold_conversions} qualifying conversions</td><td>${flags(a.fraud_flags)}</td><td class="award-status">${e(a.status)}${needsReview(a) ? ' <strong>(flagged by a refund: keep or void)</strong>' : ''}</td><td>${e(when(a.earned_at))}</td><td>${actions}</td></tr>`;
 }
 
 async function bonusAwardsPage(ctx: AppContext): Promise<void> {

@@ -97,23 +97,26 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'List campaigns', does: 'Lists the campaigns of the granted organizations, each with its lifetime production stats.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
   },
   svc_get_campaign: {
-    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, and stats, its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status; svc_get_campaign_funnel for a period.',
+    title: 'Get campaign', does: 'Reads one campaign: type, status, commission, bonus_rules (each with its id), and stats, its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status; svc_get_campaign_funnel for a period.',
   },
   svc_update_campaign: {
-    title: 'Update campaign', does: 'Changes a campaign name, description or commission.', when: 'to adjust terms.', next: 'svc_get_campaign.',
+    title: 'Update campaign', does: 'Changes a campaign name, description, commission or bonus_rules ([{threshold_conversions, bonus_usd, name?}], at most 10): the list replaces the rules by threshold (same threshold updated for future awards, a missing one deactivated, a new one added), and creators already past a saved threshold earn it at once, never twice.',
+    when: 'to adjust terms or set milestone bonuses.', next: 'svc_get_campaign; svc_list_bonus_awards after saving a rule creators already reached.',
   },
   svc_create_campaign: {
-    title: 'Create campaign', does: 'Creates a campaign of an app as DRAFT (public, private or invite_only).', when: 'for another campaign of an existing app.', next: 'svc_set_campaign_status to activate it.',
+    title: 'Create campaign', does: 'Creates a campaign of an app as DRAFT (public, private or invite_only), optionally with bonus_rules (milestone bonuses).', when: 'for another campaign of an existing app.', next: 'svc_set_campaign_status to activate it.',
   },
   svc_set_campaign_status: {
     title: 'Activate or pause campaign', does: 'Activates (needs the wallet minimum: else a top-up hint) or pauses a campaign; re-setting the current status changes nothing.',
     when: 'to start or stop attribution for a campaign.', next: 'svc_get_join_link after activation; svc_get_wallet_topup_link when refused for funds.',
   },
   svc_list_bonus_awards: {
-    title: 'List bonus awards', does: 'Lists milestone bonus awards with creator identity and fraud-aware progress.', when: 'to review earned awards.', next: 'svc_review_bonus_award.',
+    title: 'List bonus awards', does: 'Lists milestone bonus awards with creator identity, fraud-aware progress, needs_review (an approved award a refund flagged) and the review_decisions each still takes; a campaign_id of another organization is not found.',
+    when: 'to review earned or flagged awards.', next: 'svc_review_bonus_award.',
   },
   svc_review_bonus_award: {
-    title: 'Review bonus award', does: 'Approves (reserves the amount in the wallet) or voids an earned award, before payout only.', when: 'after checking an award.', next: 'svc_list_bonus_awards.',
+    title: 'Review bonus award', does: 'Approves (reserves the amount in the wallet) or voids an earned award; voids an approved award until it is paid (its reservation is released); approving an approved award a refund flagged keeps it. Voided and paid awards are final (409 naming the state). Payouts of approved awards are run by a human operator.',
+    when: 'after checking an award.', next: 'svc_list_bonus_awards.',
   },
   svc_get_analytics_overview: {
     title: 'App analytics', does: 'App overview for a period (production only).', when: 'to report how an app performs.', next: 'svc_get_campaign_funnel or svc_list_top_affiliates.',

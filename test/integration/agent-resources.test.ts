@@ -9,6 +9,7 @@ import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { hashToken } from '../../lib/credentials.js';
 import { toMicros } from '../../lib/money.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
+import { reserveByApprovedAward } from '../helpers/conversions.js';
 import { request } from '../helpers/http.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
@@ -371,7 +372,7 @@ test('POST /campaigns/{campaign_id}/status: activation needs the minimum escrow 
   t.true(no.body.detail.includes(TOPUP));
   // Reserved funds do not count: 150 USD balance with 100 reserved is 50 safe.
   await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(150), reservedDeltaMicros: 0, idempotencyKey: `t:${tag()}` });
-  await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: toMicros(100), idempotencyKey: `r:${tag()}` });
+  await reserveByApprovedAward(h().db, { org_id: broke.org_id, campaign_id: draft.body.id }, toMicros(100));
   t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 402);
   await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(50), reservedDeltaMicros: 0, idempotencyKey: `t:${tag()}` });
   t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 200, 'exactly the minimum is enough');
@@ -404,7 +405,7 @@ test('GET /wallet: the spec\'s balance, reserved, safe_available (USD) beside mi
   t.true(res.body.top_up.includes(TOPUP));
   for (const old of ['balance_usd', 'reserved_usd', 'safe_available_usd']) t.false(old in res.body, old);
 
-  await appendLedgerEntry(h().db, { orgId: a.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: toMicros(950.5), idempotencyKey: `r:${tag()}` });
+  await reserveByApprovedAward(h().db, a, toMicros(950.5));
   const invitation = (email: string, status = 'PENDING') => ({
     campaign_id: a.campaign_id, org_id: a.org_id, email, token_hash: hashToken(tag()), status, expires_at: new Date(Date.now() + 86_400_000),
   });
