@@ -11,6 +11,7 @@ import { microsToUsd } from '../../lib/money.js';
 import { checkAutoRecharge } from '../payments/recharge-check.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { nextAction } from './next-action.js';
 import { actorIdOf, assertMayDecideMoney, orgIdsOf, visibleTo } from './principal.js';
 
 const STATUSES = ['earned', 'approved', 'voided', 'paid'] as const;
@@ -72,7 +73,8 @@ export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   const input = inputOf<{ decision: ReviewDecision; note?: string }>(ctx);
   const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: actorIdOf(ctx) });
   if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
-  if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros));
+  if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros))
+    .pointingAt(nextAction('svc_get_wallet_topup_link'));
   if (outcome.kind === 'conflict') throw new ConflictError(conflictDetail(outcome.status, input.decision));
   const award = (await findBonusAward(ctx.deps.db, id))!;
   if (input.decision === 'approve') await checkAutoRecharge(ctx, award.org_id);
