@@ -1,7 +1,7 @@
 // The tool server's resources: `svc://tools` (the live tool list, the same objects tools/list answers),
 // `svc://contract` (contract.ts) and, once the SDK registry provides a reader, the template `svc://sdk/{platform}`.
 // The template is listed only when a reader is given: a template that can never be read would mislead the agent.
-import { McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ProtocolEra, type ReadResourceResult, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
 import { contractDocument } from './contract.js';
 import type { ExtraToolContext } from './extra-tools.js';
 import type { ToolCatalog } from './tool-catalog.js';
@@ -9,8 +9,6 @@ import type { ToolCatalog } from './tool-catalog.js';
 /** The SDK registry's per-platform guide (JSON), or undefined for an unknown platform. */
 export type SdkResourceReader = (platform: string, ctx: ExtraToolContext) => Record<string, unknown> | undefined;
 
-/** MCP's "resource not found" code (spec 2025-11-25, resources: error handling). */
-const RESOURCE_NOT_FOUND = -32002;
 const JSON_TYPE = 'application/json';
 const SDK_TEMPLATE = 'svc://sdk/{platform}';
 
@@ -19,7 +17,7 @@ export const STATIC_RESOURCES: readonly Resource[] = [
   { uri: 'svc://contract', name: 'contract', title: 'Wire contract', mimeType: JSON_TYPE, description: 'Contract version, client API and webhook paths, agent REST spec link, scopes.' },
 ];
 
-export function resourceTemplates(sdkResource: SdkResourceReader | undefined): ResourceTemplate[] {
+export function resourceTemplates(sdkResource: SdkResourceReader | undefined): ResourceTemplateType[] {
   return sdkResource
     ? [{ uriTemplate: SDK_TEMPLATE, name: 'sdk', title: 'SDK guide for a platform', mimeType: JSON_TYPE, description: 'Install, init, attribution and purchase reporting for one platform.' }]
     : [];
@@ -27,11 +25,13 @@ export function resourceTemplates(sdkResource: SdkResourceReader | undefined): R
 
 const json = (uri: string, value: unknown): ReadResourceResult => ({ contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value, null, 2) }] });
 
-export function readResource(uri: string, catalog: ToolCatalog, ctx: ExtraToolContext, sdkResource: SdkResourceReader | undefined): ReadResourceResult {
+export function readResource(uri: string, catalog: ToolCatalog, ctx: ExtraToolContext, sdkResource: SdkResourceReader | undefined, era: ProtocolEra): ReadResourceResult {
   if (uri === 'svc://tools') return json(uri, { tools: catalog.definitions });
   if (uri === 'svc://contract') return json(uri, contractDocument(ctx.baseUrl));
   const platform = /^svc:\/\/sdk\/([^/?#]+)$/.exec(uri)?.[1];
   const guide = platform && sdkResource ? sdkResource(decodeURIComponent(platform), ctx) : undefined;
   if (guide) return json(uri, guide);
-  throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  // "Not found" is -32002 in 2025-11-25 (resources: error handling) and -32602 with the URI in 2026-07-28.
+  if (era === 'modern') throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+  throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }
