@@ -52,7 +52,7 @@ function asksForProgress(body: unknown): boolean {
 }
 
 async function serveLegacy(ctx: AppContext, services: McpServices, body: unknown): Promise<void> {
-  const server = createMcpServer(ctx, services, 'legacy');
+  const server = createMcpServer(ctx, services);
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
   ctx.res.on('close', () => { void server.close(); });
   await server.connect(transport);
@@ -61,7 +61,7 @@ async function serveLegacy(ctx: AppContext, services: McpServices, body: unknown
 
 async function serveModern(ctx: AppContext, services: McpServices, body: unknown): Promise<void> {
   // A handler per request, so that its server factory closes over this request (principal, request id, client IP).
-  const handler = createMcpHandler(() => createMcpServer(ctx, services, 'modern'), {
+  const handler = createMcpHandler(() => createMcpServer(ctx, services), {
     legacy: 'reject',
     // Rejections (a header that does not match the body, an unsupported version) are the client's; the SDK answers them.
     onerror: (err) => requestLog(ctx).info({ err: err.message }, 'mcp request rejected or failed'),

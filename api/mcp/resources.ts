@@ -1,7 +1,7 @@
 // The tool server's resources: `svc://tools` (the live tool list, the same objects tools/list answers),
 // `svc://contract` (contract.ts) and, once the SDK registry provides a reader, the template `svc://sdk/{platform}`.
 // The template is listed only when a reader is given: a template that can never be read would mislead the agent.
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ProtocolEra, type ReadResourceResult, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, type ReadResourceResult, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
 import { contractDocument } from './contract.js';
 import type { ExtraToolContext } from './extra-tools.js';
 import type { ToolCatalog } from './tool-catalog.js';
@@ -25,13 +25,12 @@ export function resourceTemplates(sdkResource: SdkResourceReader | undefined): R
 
 const json = (uri: string, value: unknown): ReadResourceResult => ({ contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value, null, 2) }] });
 
-export function readResource(uri: string, catalog: ToolCatalog, ctx: ExtraToolContext, sdkResource: SdkResourceReader | undefined, era: ProtocolEra): ReadResourceResult {
+export function readResource(uri: string, catalog: ToolCatalog, ctx: ExtraToolContext, sdkResource: SdkResourceReader | undefined): ReadResourceResult {
   if (uri === 'svc://tools') return json(uri, { tools: catalog.definitions });
   if (uri === 'svc://contract') return json(uri, contractDocument(ctx.baseUrl));
   const platform = /^svc:\/\/sdk\/([^/?#]+)$/.exec(uri)?.[1];
   const guide = platform && sdkResource ? sdkResource(decodeURIComponent(platform), ctx) : undefined;
   if (guide) return json(uri, guide);
-  // "Not found" is -32002 in 2025-11-25 (resources: error handling) and -32602 with the URI in 2026-07-28.
-  if (era === 'modern') throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
-  throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  // The SDK answers "not found" as -32602 with the URI in both eras (2026-07-28 requires it; v1 did the same).
+  throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }

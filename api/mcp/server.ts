@@ -4,7 +4,7 @@
 // our schemas are JSON Schema (the ajv schemas of the REST API), which its request handlers take as they are, and
 // because arguments are validated by the REST chain, never by the SDK (api/mcp/call-tool.ts).
 import { readFileSync } from 'node:fs';
-import { Server, type CacheHint, type ProtocolEra, type ServerOptions } from '@modelcontextprotocol/server';
+import { Server, type CacheHint, type ServerOptions } from '@modelcontextprotocol/server';
 import type { AppContext } from '../context.js';
 import { callTool } from './call-tool.js';
 import type { ExtraTool } from './extra-tools.js';
@@ -44,7 +44,7 @@ export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'server/discover': SHARED, 'tools/list': SHARED, 'resources/list': SHARED, 'resources/templates/list': SHARED, 'resources/read': SHARED,
 };
 
-export function createMcpServer(parent: AppContext, services: McpServices, era: ProtocolEra): Server {
+export function createMcpServer(parent: AppContext, services: McpServices): Server {
   const server = new Server(
     { name: 'svc', title: 'svc attribution', version: VERSION },
     { capabilities: { tools: { listChanged: false }, resources: {} }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
@@ -59,6 +59,6 @@ export function createMcpServer(parent: AppContext, services: McpServices, era: 
   });
   server.setRequestHandler('resources/list', () => ({ resources: [...STATIC_RESOURCES] }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: resourceTemplates(sdkResource) }));
-  server.setRequestHandler('resources/read', (request) => readResource(request.params.uri, catalog, ctx, sdkResource, era));
+  server.setRequestHandler('resources/read', (request) => readResource(request.params.uri, catalog, ctx, sdkResource));
   return server;
 }
