@@ -4,6 +4,7 @@
 // servers (server.ts) only read it.
 import type { JSONObject, Tool } from '@modelcontextprotocol/server';
 import { AGENT_ENDPOINTS, endpointTools, type AgentEndpoint, type AgentHandler, type EndpointTool } from '../agent/endpoints.js';
+import { appToolMeta } from './apps.js';
 import type { ExtraTool } from './extra-tools.js';
 import { describeTool, TOOL_DOCS } from './tool-docs.js';
 
@@ -75,7 +76,7 @@ function endpointEntry(endpoint: ServedEndpoint, tool: EndpointTool): EndpointTo
       idempotentHint: endpoint.method !== 'post' || doc?.idempotent === true,
       openWorldHint: doc?.openWorld === true,
     },
-    _meta: { [META_SCOPES]: [...endpoint.scopes], [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}` },
+    _meta: { [META_SCOPES]: [...endpoint.scopes], [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}`, ...appToolMeta(tool.name) },
   };
   return {
     kind: 'endpoint', definition, endpoint,
