@@ -7,7 +7,7 @@
 // without MCP Apps ignores `_meta.ui` and shows the tool result's text, as before.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 
 interface AppView { uri: string; name: string; title: string; description: string; view: 'checklist' | 'wallet' }
@@ -16,6 +16,15 @@ const VIEWS: readonly AppView[] = [
   { uri: 'ui://svc/integration-checklist.html', name: 'integration-checklist', title: 'Integration checklist', view: 'checklist', description: 'The 8-step checklist of svc_integration_status with the next actions and the links for the human.' },
   { uri: 'ui://svc/wallet.html', name: 'wallet', title: 'Wallet', view: 'wallet', description: 'The wallet of svc_get_wallet with the top-up link for the human.' },
 ];
+
+/**
+ * The server's side of the extension's negotiation (SEP-2133): it offers MCP Apps (in `initialize` and in
+ * `server/discover`). The tools carry `_meta.ui` for every client, whatever it declared: the spec's "SHOULD check
+ * client capabilities before registering UI-enabled tools" would make the tool list differ per client, which a
+ * stateless 2025-era server cannot know (the `initialize` was another request) and which would end the shared cache
+ * scope of the list; a host without MCP Apps ignores `_meta.ui` and reads the text, so nothing degrades.
+ */
+export const APPS_EXTENSION = { [EXTENSION_ID]: {} };
 
 /** The tools that declare a view, and which. */
 const TOOL_VIEWS: Readonly<Record<string, string>> = {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Server, type CacheHint, type ServerOptions } from '@modelcontextprotocol/server';
 import type { AppContext } from '../context.js';
+import { APPS_EXTENSION } from './apps.js';
 import { callTool } from './call-tool.js';
 import type { ExtraTool } from './extra-tools.js';
 import { readResource, resourceTemplates, STATIC_RESOURCES, type SdkResourceReader } from './resources.js';
@@ -47,7 +48,7 @@ export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
 export function createMcpServer(parent: AppContext, services: McpServices): Server {
   const server = new Server(
     { name: 'svc', title: 'svc attribution', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: {} }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
+    { capabilities: { tools: { listChanged: false }, resources: {}, extensions: APPS_EXTENSION }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
   );
   const { catalog, sdkResource } = services;
   const ctx = { baseUrl: parent.deps.config.BASE_URL };

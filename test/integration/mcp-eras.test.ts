@@ -46,7 +46,7 @@ test('server/discover: versions, server info, capabilities and instructions, wit
   t.is(res.status, 200, res.text);
   const result = message.result;
   t.true(result.supportedVersions.includes(MODERN_VERSION));
-  t.deepEqual(result.capabilities, { tools: { listChanged: false }, resources: {} });
+  t.deepEqual(result.capabilities, { tools: { listChanged: false }, resources: {}, extensions: { 'io.modelcontextprotocol/ui': {} } });
   t.is(result.cacheScope, 'public');
   t.like(result._meta?.['io.modelcontextprotocol/serverInfo'], { name: 'svc', title: 'svc attribution' }, JSON.stringify(result._meta));
   t.regex(result.instructions, /svc_doctor/);
