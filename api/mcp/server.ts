@@ -41,7 +41,7 @@ const INSTRUCTIONS = [
  * compare the lists of two principals with different scopes.
  */
 const SHARED: CacheHint = { ttlMs: 300_000, cacheScope: 'public' };
-export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
+const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'server/discover': SHARED, 'tools/list': SHARED, 'resources/list': SHARED, 'resources/templates/list': SHARED, 'resources/read': SHARED,
 };
 
