@@ -56,6 +56,8 @@ function run(pkg: string, args: string[], url: string, outDir: string): Promise<
 
 for (const { revision, pkg, args, passing: mustPass } of RUNS) {
   test(`conformance ${revision}: exactly the expected scenarios fail`, async (t) => {
+    // Both CLIs import fs.globSync (Node 22): on an older Node they cannot start, which is a failure, not a skip.
+    if (Number(process.versions.node.split('.')[0]) < 22) return t.fail(`the conformance suite needs Node 22 or later (this is ${process.version}): run npm test on the project's Node 24`);
     const proxy = await startBearerProxy(h().baseUrl, seed.agent_key);
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-conformance-'));
     try {
