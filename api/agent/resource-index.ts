@@ -2,7 +2,7 @@
 // same list MCP's resources/list and resources/templates/list answer (the template with the URIs it can read), and
 // with `?uri=` one resource's JSON exactly as resources/read gives it, for agents that speak only REST. Agent
 // credentials only, like the tool server that serves the same documents.
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { sdkResourceUris } from '../../sdk-registry/tools.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -27,7 +27,7 @@ export function resourceIndexHandler(ctx: AppContext): void {
       const [content] = readResource(uri, catalog, { baseUrl }, readSdkResource).contents;
       ctx.body = JSON.parse((content as { text: string }).text) as unknown;
     } catch (err) {
-      if (err instanceof McpError) throw new NotFoundError(`No resource ${uri}: see GET /api/agent for the list.`);
+      if (err instanceof ResourceNotFoundError) throw new NotFoundError(`No resource ${uri}: see GET /api/agent for the list.`);
       throw err;
     }
     return;

@@ -184,7 +184,7 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
   const mcp = await connectMcp(h().baseUrl, seed.agent_key);
   try {
     const { resources } = await mcp.client.listResources();
-    t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract']);
+    t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html']);
     t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
     const rn = await readJsonResource(mcp.client, 'svc://sdk/react-native');
     t.like(rn, { version: '1.6.1' });
