@@ -208,7 +208,11 @@ test('GET /api/agent: the resource index (svc://tools, svc://contract, svc://sdk
   const a = await account();
   const index = await agent(a, 'GET', '');
   t.is(index.status, 200, index.text);
-  t.deepEqual(index.body.resources.map((r: { uri: string }) => r.uri), ['svc://tools', 'svc://contract']);
+  t.deepEqual(index.body.resources.map((r: { uri: string }) => r.uri),
+    ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html']);
+  const page = await request(h().baseUrl, 'GET', `/api/agent?uri=${encodeURIComponent('ui://svc/wallet.html')}`, { token: a.key });
+  t.is(page.status, 200, 'an MCP App page is served as the HTML it is');
+  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
   t.deepEqual(index.body.resource_templates.map((r: { uriTemplate: string }) => r.uriTemplate), ['svc://sdk/{platform}']);
   t.true(index.body.resource_templates[0].uris.includes('svc://sdk/react-native'));
   t.is(index.body.tool_server, `${h().baseUrl}/mcp`);
