@@ -53,7 +53,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   payouts: {
-    args: 'run --org ORG_ID [--run-id ID] [--dry-run] [--json]', summary: 'pay the organization\'s payable commissions (clawbacks netted), once per run id',
+    args: 'run --org ORG_ID [--run-id ID] [--dry-run] [--json]', summary: 'pay the organization\'s payable commissions and approved bonus awards (clawbacks netted), once per run id',
     subcommand: 'run', required: ['org'],
     options: {
       org: { type: 'string', value: 'ORG_ID', help: 'the organization to pay out' },
