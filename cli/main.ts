@@ -8,6 +8,7 @@ import { parseScopes, SCOPES } from '../lib/scopes.js';
 import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';
 import { dataDirOf, readDevState } from '../runtime/dev-state.js';
 import { createLogger } from '../runtime/logger.js';
+import { WorkflowGenerationError } from '../runtime/workflow-generation.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
@@ -15,7 +16,8 @@ import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js'
 import { seedDemoAccount } from './seed.js';
 
 const USAGE = `usage: svc <command>
-  dev                                   everything for local development (npm start)
+  dev [--reset] [--rehydrate]           everything for local development (npm start); --reset empties the data
+                                        folder first; --rehydrate moves open workflows of an older generation
   api                                   the HTTP API alone (env: DATABASE_URL, TEMPORAL_ADDRESS, PORT, ...)
   worker                                the Temporal worker alone
   migrate [--status] [--rollback]       apply (or show, or roll back the last batch of) database migrations
@@ -25,6 +27,7 @@ const USAGE = `usage: svc <command>
                                         re-drive purchase events recorded as failed (after a fix); exit 1 if any still fail
   payouts run --org ORG_ID [--run-id ID] [--dry-run] [--json]
                                         pay the organization's payable commissions (clawbacks netted), once per run id
+  workflows rehydrate [--json]          restart open conversion workflows of an older generation from PostgreSQL
   config [--markdown]                   print the configuration variables and their defaults`;
 
 class UsageError extends Error {}
@@ -94,12 +97,12 @@ async function main(argv: string[]): Promise<void> {
     options: {
       json: { type: 'boolean' }, status: { type: 'boolean' }, rollback: { type: 'boolean' }, markdown: { type: 'boolean' },
       org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, app: { type: 'string' }, event: { type: 'string' },
-      'run-id': { type: 'string' }, 'dry-run': { type: 'boolean' },
+      'run-id': { type: 'string' }, 'dry-run': { type: 'boolean' }, reset: { type: 'boolean' }, rehydrate: { type: 'boolean' },
     },
   });
   switch (command) {
     case 'dev':
-      return (await import('./dev.js')).runDev();
+      return (await import('./dev.js')).runDev({ reset: values.reset, rehydrate: values.rehydrate });
     case 'api':
     case 'worker':
       return runRole(command);
@@ -161,6 +164,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'payouts':
       return (await import('./payouts.js')).runPayoutsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
+    case 'workflows':
+      return (await import('./workflows.js')).runWorkflowsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
     case 'config':
       console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
       return;
@@ -170,7 +175,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError) console.error(err.message);
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof WorkflowGenerationError) console.error(err.message);
   else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   process.exit(err instanceof UsageError ? 2 : 1);
 });
