@@ -118,7 +118,7 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     const temporal = { address: temporalAddress, extras: target.extras };
     if (flags.rehydrate) {
       const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
-      const summary = await rehydrateConversions(db, client, { holdingDayMs: config.HOLDING_PERIOD_DAY_MS }).finally(() => client.connection.close());
+      const summary = await rehydrateConversions(db, client, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }).finally(() => client.connection.close());
       console.log(describeRehydration(summary));
     }
     const worker = await startWorker(config, db, logger, temporal);

@@ -15,9 +15,11 @@ import { CONVERSION_WORKFLOW_GENERATION, parseConversionWorkflowId, type Convers
 
 export interface RehydrateSummary { terminated: number; restarted: number; generation: number }
 
-export async function rehydrateConversions(db: Knex, client: Client, opts: { holdingDayMs: number }): Promise<RehydrateSummary> {
+/** The open conversion runs of the worker's task queue (those its workers would replay). */
+export async function rehydrateConversions(db: Knex, client: Client, opts: { taskQueue: string; holdingDayMs: number }): Promise<RehydrateSummary> {
   const open: WorkflowExecutionInfo[] = [];
-  for await (const run of client.workflow.list({ query: `WorkflowType = 'conversionWorkflow' AND ExecutionStatus = 'Running'` })) open.push(run);
+  const query = `WorkflowType = 'conversionWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${opts.taskQueue.replaceAll("'", "\\'")}'`;
+  for await (const run of client.workflow.list({ query })) open.push(run);
   const summary: RehydrateSummary = { terminated: 0, restarted: 0, generation: CONVERSION_WORKFLOW_GENERATION };
   for (const run of open) {
     const target = parseConversionWorkflowId(run.workflowId);
