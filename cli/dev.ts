@@ -2,7 +2,7 @@
 // dev server run as child process groups that only this process stops, in order, after the worker has drained.
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
 import { clearDevState, dataDirOf, devMasterKey, readDevState, readJsonFile, writeDevState, writeJsonFile } from '../runtime/dev-state.js';
@@ -47,7 +47,7 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
   if (readDevState(dataDir)) throw new Error(`svc dev is already running for ${dataDir}. Stop it first, or set SVC_DATA_DIR to another directory.`);
   if (flags.reset) {
     await stopStale(path.join(dataDir, 'temporal.pid'), 'start-dev');
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const entry of readdirSync(dataDir)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
     console.log(`Data folder ${dataDir} emptied (--reset).`);
   }
   config.SVC_MASTER_KEY ??= devMasterKey(dataDir);

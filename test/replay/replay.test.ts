@@ -53,3 +53,23 @@ test('a command-order change fails the replay (the first event\'s timer planted 
   const [result] = await replay([{ workflowId: 'planted-order-change', history: reordered }]);
   t.is(result!.error?.name, 'DeterminismViolationError', String(result!.error));
 });
+
+type Fields = Record<string, { data: string }>;
+interface AttributeEvents { events: {
+  workflowExecutionStartedEventAttributes?: { searchAttributes?: { indexedFields: Fields } };
+  upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes: { indexedFields: Fields } };
+}[] }
+const value = (f: { data: string }) => JSON.parse(Buffer.from(f.data, 'base64').toString('utf8')) as unknown;
+const upsertsOf = (h: AttributeEvents) => h.events.flatMap((e) => (e.upsertWorkflowSearchAttributesEventAttributes ? [e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes.indexedFields] : []));
+
+test('search attributes: AppId, Environment, AppUserId and ReferralCode come with the start; the run upserts only ConversionStatus, when it changes', (t) => {
+  const history = read(`${DIR}r1-cancel-uncancel-expire.json`) as unknown as AttributeEvents;
+  const started = history.events[0]!.workflowExecutionStartedEventAttributes!.searchAttributes!.indexedFields;
+  t.deepEqual(Object.keys(started).sort(), ['AppId', 'AppUserId', 'Environment', 'ReferralCode']);
+  const upserts = upsertsOf(history);
+  t.true(upserts.every((u) => Object.keys(u).join() === 'ConversionStatus'));
+  // Five events (purchase, cancel, uncancel, cancel, expire): each changed the status once.
+  t.deepEqual(upserts.map((u) => value(u.ConversionStatus!)), ['active', 'cancelled', 'active', 'cancelled', 'churned']);
+  // A purchase and three renewals: the status changed once.
+  t.deepEqual(upsertsOf(read(`${DIR}r1-paid-then-renewals.json`) as unknown as AttributeEvents).map((u) => value(u.ConversionStatus!)), ['active']);
+});
