@@ -22,7 +22,13 @@ export interface CommandSpec {
 const json = (what: string): OptionSpec => ({ type: 'boolean', help: `print ${what} as one JSON object` });
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  dev: { args: '', summary: 'everything for local development (npm start): embedded PostgreSQL, Temporal, migrations, worker, API', options: {} },
+  dev: {
+    args: '[--reset] [--rehydrate]', summary: 'everything for local development (npm start): embedded PostgreSQL, Temporal, migrations, worker, API',
+    options: {
+      reset: { type: 'boolean', help: 'empty the data folder first (a fresh instance)' },
+      rehydrate: { type: 'boolean', help: 'restart open conversion workflows of an older generation from PostgreSQL before the worker starts' },
+    },
+  },
   api: { args: '', summary: 'the HTTP API alone, configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, PORT, ...)', options: {} },
   worker: { args: '', summary: 'the Temporal worker alone, configured by environment', options: {} },
   migrate: {
@@ -51,6 +57,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       event: { type: 'string', value: 'EVENT_ID', help: 'only this event' },
       json: json('the outcome'),
     },
+  },
+  workflows: {
+    args: 'rehydrate [--json]', summary: 'restart open conversion workflows of an older generation from PostgreSQL (after an upgrade that removed one)',
+    subcommand: 'rehydrate', options: { json: json('the outcome') },
   },
   payouts: {
     args: 'run --org ORG_ID [--run-id ID] [--dry-run] [--json]', summary: 'pay the organization\'s payable commissions and approved bonus awards (clawbacks netted), once per run id',

@@ -2,7 +2,7 @@
 // dev server run as child process groups that only this process stops, in order, after the worker has drained.
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
 import { clearDevState, dataDirOf, devMasterKey, readDevState, readJsonFile, writeDevState, writeJsonFile } from '../runtime/dev-state.js';
@@ -14,11 +14,14 @@ import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { loadConfig } from '../lib/config.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
+import { createTemporalClient } from '../runtime/temporal-client.js';
+import { rehydrateConversions } from '../workflow-clients/conversion-rehydrate.js';
 import { installRuntime } from '../worker/worker.js';
 import { systemCheckWorkflow, systemCheckWorkflowId } from '../workflows/system-check.js';
 import { startApi, startWorker, type TemporalEndpoint } from './processes.js';
 import { seedDemoAccount, type SeedResult } from './seed.js';
 import { ensureDatabase } from './database.js';
+import { describe as describeRehydration } from './workflows.js';
 
 type Stop = () => Promise<void>;
 
@@ -27,7 +30,14 @@ type Stop = () => Promise<void>;
 // the dev server's own state; PostgreSQL, the record, is untouched.
 const DEV_SQLITE_PRAGMAS = ['journal_mode=WAL', 'synchronous=NORMAL'];
 
-export async function runDev(): Promise<void> {
+export interface DevFlags {
+  /** Empty the data folder first (a fresh database and Temporal; the demo account is seeded again). */
+  reset?: boolean;
+  /** Restart open conversion runs of an older workflow generation from PostgreSQL before the worker starts. */
+  rehydrate?: boolean;
+}
+
+export async function runDev(flags: DevFlags = {}): Promise<void> {
   const env = { ...process.env };
   env.TRUST_PROXY ??= 'true';
   // Temporal from the environment or a profile (@temporalio/envconfig) means an existing server: none is started.
@@ -35,6 +45,11 @@ export async function runDev(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const dataDir = dataDirOf(config.SVC_DATA_DIR);
   if (readDevState(dataDir)) throw new Error(`svc dev is already running for ${dataDir}. Stop it first, or set SVC_DATA_DIR to another directory.`);
+  if (flags.reset) {
+    await stopStale(path.join(dataDir, 'temporal.pid'), 'start-dev');
+    for (const entry of readdirSync(dataDir)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    console.log(`Data folder ${dataDir} emptied (--reset).`);
+  }
   config.SVC_MASTER_KEY ??= devMasterKey(dataDir);
 
   const stops: Stop[] = [];
@@ -101,6 +116,11 @@ export async function runDev(): Promise<void> {
 
     installRuntime(logger, { handleSignals: false });
     const temporal = { address: temporalAddress, extras: target.extras };
+    if (flags.rehydrate) {
+      const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
+      const summary = await rehydrateConversions(db, client, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }).finally(() => client.connection.close());
+      console.log(describeRehydration(summary));
+    }
     const worker = await startWorker(config, db, logger, temporal);
     stops.push(() => worker.stop());
     const api = await startApi(config, db, logger, temporal, databaseUrl);

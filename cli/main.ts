@@ -7,6 +7,7 @@ import { parseScopes, SCOPES } from '../lib/scopes.js';
 import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';
 import { dataDirOf, readDevState } from '../runtime/dev-state.js';
 import { createLogger } from '../runtime/logger.js';
+import { WorkflowGenerationError } from '../runtime/workflow-generation.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
@@ -91,12 +92,12 @@ async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandArgs(command, rest);
   const values = parsed.values as {
     json?: boolean; status?: boolean; rollback?: boolean; markdown?: boolean; org?: string; scopes?: string; name?: string;
-    app?: string; event?: string; 'run-id'?: string; 'dry-run'?: boolean;
+    app?: string; event?: string; 'run-id'?: string; 'dry-run'?: boolean; reset?: boolean; rehydrate?: boolean;
   };
   const positionals = parsed.positionals;
   switch (command) {
     case 'dev':
-      return (await import('./dev.js')).runDev();
+      return (await import('./dev.js')).runDev({ reset: values.reset, rehydrate: values.rehydrate });
     case 'api':
     case 'worker':
       return runRole(command);
@@ -156,6 +157,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'payouts':
       return (await import('./payouts.js')).runPayoutsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
+    case 'workflows':
+      return (await import('./workflows.js')).runWorkflowsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
     case 'config':
       console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
       return;
@@ -165,7 +168,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError) console.error(err.message);
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof WorkflowGenerationError) console.error(err.message);
   else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   process.exit(err instanceof UsageError ? 2 : 1);
 });

@@ -9,6 +9,7 @@ import { assertPortFree } from '../runtime/ports.js';
 import { serveMetrics } from '../runtime/metrics-server.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import type { TemporalConnectExtras } from '../runtime/temporal-target.js';
+import { assertWorkflowGeneration } from '../runtime/workflow-generation.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
@@ -58,6 +59,8 @@ export interface WorkerRoleOptions {
  * SMTP_URL).
  */
 export async function startWorker(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
+  // Open runs recorded by another generation of the workflow code would fail replay: refuse before polling.
+  await assertWorkflowGeneration(db);
   // Loaded on demand: the API process never needs the worker's native runtime.
   const { createWorker } = await import('../worker/worker.js');
   const { createWorkerMetrics } = await import('../worker/metrics.js');

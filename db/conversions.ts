@@ -8,6 +8,11 @@ export async function findConversion(db: Knex, id: string): Promise<ConversionRo
   return db('conversions').where('id', id).first<ConversionRow | undefined>();
 }
 
+/** The conversion a workflow id names, as PostgreSQL records it; undefined when it was never created. */
+export async function findConversionByKey(db: Knex, appId: string, conversionKey: string): Promise<ConversionRow | undefined> {
+  return db('conversions').where({ app_id: appId, conversion_key: conversionKey }).first<ConversionRow | undefined>();
+}
+
 export async function findConversionForUpdate(db: Knex, appId: string, conversionKey: string): Promise<ConversionRow | undefined> {
   return db('conversions').where({ app_id: appId, conversion_key: conversionKey }).forUpdate().first<ConversionRow | undefined>();
 }

@@ -18,10 +18,27 @@ export async function saveCredential(db: Knex, box: SecretBox, appId: string, pl
   await db('store_credentials').insert(row).onConflict(['app_id', 'platform']).merge();
 }
 
+/**
+ * A stored credential that cannot be decrypted (sealed under another master key, or altered): only a new upload
+ * fixes it. Told apart from a database fault, which is an outage and is retried.
+ */
+export class UnreadableCredentialError extends Error {
+  constructor(readonly platform: CredentialPlatform) {
+    super(`the stored ${platform} credential cannot be decrypted`);
+    this.name = 'UnreadableCredentialError';
+  }
+}
+
+/** The decrypted credential, undefined when none was uploaded; UnreadableCredentialError when it cannot be opened. */
 export async function loadCredential(db: Knex, box: SecretBox, appId: string, platform: CredentialPlatform): Promise<string | undefined> {
   const row = await db('store_credentials').where({ app_id: appId, platform })
     .first<{ ciphertext: Buffer; iv: Buffer; auth_tag: Buffer } | undefined>('ciphertext', 'iv', 'auth_tag');
-  return row ? box.open({ ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, aad(appId, platform)) : undefined;
+  if (!row) return undefined;
+  try {
+    return box.open({ ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, aad(appId, platform));
+  } catch {
+    throw new UnreadableCredentialError(platform);
+  }
 }
 
 /** Whether a credential of this kind was uploaded for the app (never opens it). */
@@ -42,7 +59,8 @@ Promise<{ secret: string | null; meta: Record<string, string | null> } | undefin
   let secret: string | null;
   try {
     secret = (await loadCredential(db, box, appId, platform)) ?? null;
-  } catch {
+  } catch (err) {
+    if (!(err instanceof UnreadableCredentialError)) throw err;
     secret = null;
   }
   return { secret, meta: { ...row } };

@@ -54,6 +54,8 @@ export interface WorkerOptions {
   shutdownGraceTime?: number;
   /** Told each time an event is newly recorded as failed (the worker's Prometheus counter). */
   onEventFailed?: EventFailedObserver;
+  /** Tests only: another workflow code than workflows/ (an earlier generation's, to leave its runs behind). */
+  workflowBundle?: WorkflowBundleWithSourceMap;
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -62,7 +64,7 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: opts.workflowBundle ?? await workflowBundle(),
     activities: createActivities({ db: opts.db, platformFeePercent: opts.config.PLATFORM_FEE_PERCENT, config: opts.config, onEventFailed: opts.onEventFailed }),
     shutdownGraceTime: opts.shutdownGraceTime ?? 10_000,
   });

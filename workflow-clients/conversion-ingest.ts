@@ -3,7 +3,7 @@
 // The one way in, shared by the webhook API, the test-integration activity and the tests.
 import { WithStartWorkflowOperation, type WorkflowClient } from '@temporalio/client';
 import { idempotencyKey, type PurchaseEvent } from '../lib/purchase-event.js';
-import { AppIdKey, EnvironmentKey } from '../schema/search-attributes.js';
+import { AppIdKey, AppUserIdKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { conversionWorkflow } from '../workflows/conversion.js';
 import { conversionWorkflowId, ingestEventUpdate, type ConversionWorkflowInput, type IngestResult } from '../workflows/conversion-messages.js';
 
@@ -32,7 +32,20 @@ export function ingestIntoConversion(client: { workflow: WorkflowClient }, targe
     startWorkflowOperation: new WithStartWorkflowOperation(conversionWorkflow, {
       workflowId: workflowIdOf(target), taskQueue, args: [{ appId, conversionKey, ...target.runOptions }],
       workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: [{ key: AppIdKey, value: appId }, { key: EnvironmentKey, value: event.environment }],
+      typedSearchAttributes: startSearchAttributes(appId, event),
     }),
   });
+}
+
+/**
+ * What an operator finds a conversion by (DESIGN.md "Temporal"), set once by the start: the workflow itself writes
+ * only ConversionStatus. The user and the code are those of the event that started the run, when it carries them.
+ */
+function startSearchAttributes(appId: string, event: PurchaseEvent) {
+  return [
+    { key: AppIdKey, value: appId },
+    { key: EnvironmentKey, value: event.environment },
+    ...(event.appUserId ? [{ key: AppUserIdKey, value: event.appUserId }] : []),
+    ...(event.referralCode ? [{ key: ReferralCodeKey, value: event.referralCode }] : []),
+  ];
 }

@@ -67,3 +67,15 @@ export const ingestEventUpdate = defineUpdate<IngestResult, [IngestEvent]>('inge
 export function conversionWorkflowId(appId: string, conversionKey: string): string {
   return `conversion/${appId}/${conversionKey}`;
 }
+
+/** The inverse of conversionWorkflowId (a conversion key may itself hold slashes); undefined for another id. */
+export function parseConversionWorkflowId(workflowId: string): { appId: string; conversionKey: string } | undefined {
+  const match = /^conversion\/([^/]+)\/(.+)$/.exec(workflowId);
+  return match ? { appId: match[1]!, conversionKey: match[2]! } : undefined;
+}
+
+/**
+ * The generation of the conversion workflow's code (README "Workflow versions"): raised when a change drops what
+ * open runs recorded (a removed patch), so a worker refuses a database whose runs it can no longer replay. 1 = r1.
+ */
+export const CONVERSION_WORKFLOW_GENERATION = 1;

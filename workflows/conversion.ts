@@ -1,34 +1,33 @@
 // One conversion's whole lifecycle (spec "States and transitions", DESIGN.md "Temporal"): every event of the
 // conversion arrives as an `ingestEvent` update (the API uses update-with-start) and is applied in arrival order,
-// one at a time, by one activity that writes it to PostgreSQL in a single transaction. The workflow is the single
-// writer of its conversion; it keeps the results of recent events so a redelivery answers without work, and
-// continues-as-new on long histories with that memory intact. It also releases its commissions when their holding
-// period ends (one durable timer for the earliest pending release) and stays open while any is still held.
+// one at a time, by one local activity that writes it to PostgreSQL in a single transaction. The workflow is the
+// single writer of its conversion; it keeps the results of recent events so a redelivery answers without work,
+// releases its commissions when their holding period ends (one durable timer for whichever comes first, the next
+// release or the end of the idle period), continues-as-new on long histories with that memory intact, and closes
+// when idle with nothing held.
+//
+// One version: command-order changes from the first release on go behind `patched()`, are deprecated in the next
+// release and removed in the one after (README "Workflow versions"); `svc workflows rehydrate` moves open runs of
+// an older generation (cli/workflows.ts).
 import {
-  allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
+  allHandlersFinished, condition, continueAsNew, log, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
   ActivityFailure, ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { durationToMs } from '../lib/duration.js';
 import type { createPurchaseActivities } from '../activities/purchases/index.js';
 import type { createPurchaseFailureActivities } from '../activities/purchases/failures.js';
-import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
+import { ConversionStatusKey } from '../schema/search-attributes.js';
 import { EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
 
 type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>;
 // Transient faults (database restarts, a killed worker) are retried until they pass; an unexpected error gets a
 // bounded number of attempts (the activity counts them) and the event is then recorded as failed; business
-// rejections are answered as results, never thrown.
-const RETRY = { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' } as const;
-const remote = proxyActivities<PurchaseActivities>({ startToCloseTimeout: '10 seconds', retry: RETRY });
-// One short database transaction per event: run it as a local activity, inside the workflow task, saving the
-// activity task round trips through the server (the webhook answer waits for it).
-const local = proxyLocalActivities<PurchaseActivities>({ startToCloseTimeout: '10 seconds', retry: RETRY });
-
-/** Executions recorded before local activities keep replaying with regular ones. */
-function purchaseActivities(): PurchaseActivities {
-  return patched('purchase-events-as-local-activities') ? local : remote;
-}
+// rejections are answered as results, never thrown. One short transaction per event, run inside the workflow task
+// as a local activity: the webhook answer waits for it, and a regular activity costs task round trips.
+const activities = proxyLocalActivities<PurchaseActivities>({
+  startToCloseTimeout: '10 seconds', retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
 
 const REMEMBERED_RESULTS = 200;
 const DEFAULT_MAX_EVENTS_PER_RUN = 1000;
@@ -36,127 +35,106 @@ const ENDED_STATUSES = new Set(['churned', 'refunded']);
 
 export interface ConversionSummary { conversionKey: string; status: string | null; events: number }
 
-export async function conversionWorkflow(input: ConversionWorkflowInput): Promise<ConversionSummary> {
-  const results = new Map<string, IngestResult>(input.rememberedResults ?? []);
-  let status: string | null = input.status ?? null;
-  let oneTime = input.oneTime ?? false;
-  let eventsThisRun = 0;
-  let lastEventAt = Date.now();
-  let queue: Promise<unknown> = Promise.resolve();
-  // The holding period (README "Holding period, clawbacks and payouts"): executions recorded before it keep replaying
-  // without the release step. Decided once, at the start of each run.
-  const holding = patched('holding-period-release');
+/** Everything the workflow knows between events; what continue-as-new carries over is in ConversionWorkflowInput. */
+interface ConversionState {
+  /** Answers of recent events by idempotency key, oldest first. */
+  results: Map<string, IngestResult>;
+  status: string | null;
+  oneTime: boolean;
+  eventsThisRun: number;
+  lastEventAt: number;
   /** When the next held commission is due (epoch ms); null when none waits. Reported by every applied event. */
-  let releaseAt: number | null = holding ? (input.releaseAt ?? null) : null;
+  releaseAt: number | null;
+  /** The ConversionStatus search attribute as last written (carried over by continue-as-new). */
+  publishedStatus: string | null;
+}
 
-  setHandler(ingestEventUpdate, (ingest) => {
-    // Updates may arrive concurrently; chaining keeps them in arrival order, one at a time.
-    const run = queue.then(() => apply(ingest));
+export async function conversionWorkflow(input: ConversionWorkflowInput): Promise<ConversionSummary> {
+  const state: ConversionState = {
+    results: new Map(input.rememberedResults ?? []), status: input.status ?? null, oneTime: input.oneTime ?? false,
+    eventsThisRun: 0, lastEventAt: Date.now(), releaseAt: input.releaseAt ?? null, publishedStatus: input.status ?? null,
+  };
+  // Updates may arrive concurrently, and the release step runs between them: one chain keeps them in order.
+  let queue: Promise<unknown> = Promise.resolve();
+  function inOrder<T>(step: () => Promise<T>): Promise<T> {
+    const run = queue.then(step);
     queue = run.catch(() => undefined);
     return run;
-  }, { validator: validateIngest });
-
-  async function apply(ingest: IngestEvent): Promise<IngestResult> {
-    const known = results.get(ingest.idempotencyKey);
-    if (known && !ingest.redrive) return { ...known, duplicate: true };
-    const { nextReleaseAt, ...result } = await applyOrRecordRejection(ingest);
-    if (holding && nextReleaseAt !== undefined) releaseAt = nextReleaseAt;
-    remember(ingest.idempotencyKey, result);
-    eventsThisRun += 1;
-    lastEventAt = Date.now();
-    status = result.status ?? status;
-    oneTime ||= ingest.event.type === 'NON_RENEWING_PURCHASE';
-    publish(ingest, status, result.referralCode);
-    return result;
   }
 
-  // Search attribute writes cost the server a visibility update each: publish only what changed.
-  let published = '';
-  function publish(ingest: IngestEvent, current: string | null, referralCode: string | null): void {
-    const pairs = searchAttributePairs(ingest, current, referralCode);
-    const signature = JSON.stringify(pairs.map((p) => [p.key.name, p.value]));
-    if (patched('publish-changed-search-attributes-only') && signature === published) return;
-    published = signature;
-    upsertSearchAttributes(pairs);
-  }
+  setHandler(ingestEventUpdate, (ingest) => inOrder(() => receive(state, ingest)), { validator: validateIngest });
 
-  function remember(key: string, result: IngestResult): void {
-    results.set(key, result);
-    if (results.size > REMEMBERED_RESULTS) results.delete(results.keys().next().value as string);
-  }
-
-  const maxEvents = input.maxEventsPerRun ?? DEFAULT_MAX_EVENTS_PER_RUN;
-  const mustContinue = () => eventsThisRun >= maxEvents || workflowInfo().continueAsNewSuggested;
-  // A churned, refunded or one-time conversion closes after a quiet month; a later event starts a new run
-  // (update-with-start) and PostgreSQL still knows everything.
-  const idleFor = (): Duration => (ENDED_STATUSES.has(status ?? '') || oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
-
-  /** One idle timer, re-armed only when it fires or the idle period changes: events cost no timer commands. */
-  async function waitWithOneIdleTimer(): Promise<'continue' | 'close'> {
-    for (;;) {
-      const period = idleFor();
-      const remaining = lastEventAt + durationToMs(period) - Date.now();
-      const woke = await condition(() => mustContinue() || idleFor() !== period, Math.max(remaining, 1));
-      if (mustContinue()) return 'continue';
-      if (!woke && Date.now() - lastEventAt >= durationToMs(period)) {
-        await condition(allHandlersFinished);
-        if (Date.now() - lastEventAt >= durationToMs(period)) return 'close';
-      }
-    }
-  }
-
-  /**
-   * The current version: one timer for whichever comes first, the earliest pending release or the end of the idle
-   * period, re-armed only when it fires or either changes. A conversion still holding commissions never closes.
-   */
-  async function waitWithReleases(): Promise<'continue' | 'close'> {
-    for (;;) {
-      const period = idleFor();
-      const due = releaseAt;
-      const idleEnd = lastEventAt + durationToMs(period);
-      const wakeAt = due === null ? idleEnd : Math.min(idleEnd, due);
-      const woke = await condition(() => mustContinue() || idleFor() !== period || releaseAt !== due, Math.max(wakeAt - Date.now(), 1));
-      if (mustContinue()) return 'continue';
-      if (woke) continue;
-      if (releaseAt !== null && Date.now() >= releaseAt) {
-        await release();
-        continue;
-      }
-      if (releaseAt === null && Date.now() - lastEventAt >= durationToMs(period)) {
-        await condition(allHandlersFinished);
-        if (releaseAt === null && Date.now() - lastEventAt >= durationToMs(period)) return 'close';
-      }
-    }
-  }
-
-  /** The release step, queued behind the events being applied: the workflow stays the single writer, in order. */
-  async function release(): Promise<void> {
-    const run = queue.then(() => local.releaseDueCommissions({ appId: input.appId, conversionKey: input.conversionKey }));
-    queue = run.catch(() => undefined);
-    releaseAt = await run;
-  }
-
-  /** The first version: a fresh idle timer after every event (kept so executions recorded with it replay). */
-  async function waitWithTimerPerEvent(): Promise<'continue' | 'close'> {
-    for (;;) {
-      const seen = eventsThisRun;
-      const woke = await condition(() => eventsThisRun !== seen || mustContinue(), idleFor());
-      if (mustContinue()) return 'continue';
-      if (!woke) {
-        await condition(allHandlersFinished);
-        if (eventsThisRun === seen) return 'close';
-      }
-    }
-  }
-
-  const outcome = holding ? await waitWithReleases() : patched('one-idle-timer') ? await waitWithOneIdleTimer() : await waitWithTimerPerEvent();
+  const outcome = await waitForReleasesOrTheEnd(state, input, () => inOrder(() => releaseDue(state, input)));
   if (outcome === 'continue') {
     await condition(allHandlersFinished);
     await continueAsNew<typeof conversionWorkflow>({
-      ...input, status, oneTime, rememberedResults: [...results.entries()], ...(holding ? { releaseAt } : {}),
+      ...input, status: state.status, oneTime: state.oneTime, rememberedResults: [...state.results.entries()], releaseAt: state.releaseAt,
     });
   }
-  return { conversionKey: input.conversionKey, status, events: eventsThisRun };
+  return { conversionKey: input.conversionKey, status: state.status, events: state.eventsThisRun };
+}
+
+/** One event: answered from memory when seen before, else applied, remembered and published. */
+async function receive(state: ConversionState, ingest: IngestEvent): Promise<IngestResult> {
+  const known = state.results.get(ingest.idempotencyKey);
+  if (known && !ingest.redrive) return { ...known, duplicate: true };
+  const { nextReleaseAt, ...result } = await applyOrRecordRejection(ingest);
+  if (nextReleaseAt !== undefined) state.releaseAt = nextReleaseAt;
+  remember(state, ingest.idempotencyKey, result);
+  state.eventsThisRun += 1;
+  state.lastEventAt = Date.now();
+  state.status = result.status ?? state.status;
+  state.oneTime ||= ingest.event.type === 'NON_RENEWING_PURCHASE';
+  publishStatus(state);
+  return result;
+}
+
+function remember(state: ConversionState, key: string, result: IngestResult): void {
+  state.results.set(key, result);
+  if (state.results.size > REMEMBERED_RESULTS) state.results.delete(state.results.keys().next().value as string);
+}
+
+/**
+ * AppId, Environment, AppUserId and ReferralCode are set by the start (workflow-clients/conversion-ingest.ts); only
+ * the status changes during a run, and each write costs the server a visibility update: written when it changes.
+ */
+function publishStatus(state: ConversionState): void {
+  if (!state.status || state.status === state.publishedStatus) return;
+  state.publishedStatus = state.status;
+  upsertSearchAttributes([{ key: ConversionStatusKey, value: state.status }]);
+}
+
+/** The release step: commissions past their holding period become payable; answers the next due time. */
+async function releaseDue(state: ConversionState, input: ConversionWorkflowInput): Promise<void> {
+  state.releaseAt = await activities.releaseDueCommissions({ appId: input.appId, conversionKey: input.conversionKey });
+}
+
+/**
+ * One timer for whichever comes first, the next release or the end of the idle period, re-armed only when it fires
+ * or either changes (events cost no timer commands). A conversion still holding commissions never closes; a
+ * churned, refunded or one-time one closes after a quiet month (a later event starts a new run, PostgreSQL still
+ * knows everything).
+ */
+async function waitForReleasesOrTheEnd(state: ConversionState, input: ConversionWorkflowInput, release: () => Promise<void>): Promise<'continue' | 'close'> {
+  const maxEvents = input.maxEventsPerRun ?? DEFAULT_MAX_EVENTS_PER_RUN;
+  const mustContinue = () => state.eventsThisRun >= maxEvents || workflowInfo().continueAsNewSuggested;
+  const idleFor = (): Duration => (ENDED_STATUSES.has(state.status ?? '') || state.oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
+  const idle = (period: Duration) => state.releaseAt === null && Date.now() - state.lastEventAt >= durationToMs(period);
+  for (;;) {
+    const period = idleFor();
+    const due = state.releaseAt;
+    const idleEnd = state.lastEventAt + durationToMs(period);
+    const wakeAt = due === null ? idleEnd : Math.min(idleEnd, due);
+    const woke = await condition(() => mustContinue() || idleFor() !== period || state.releaseAt !== due, Math.max(wakeAt - Date.now(), 1));
+    if (mustContinue()) return 'continue';
+    if (woke) continue;
+    if (state.releaseAt !== null && Date.now() >= state.releaseAt) {
+      await release();
+    } else if (idle(period)) {
+      await condition(allHandlersFinished);
+      if (idle(period)) return 'close';
+    }
+  }
 }
 
 /**
@@ -164,7 +142,6 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
  * error after its bounded attempts) as failed with its reason, instead of blocking the conversion.
  */
 async function applyOrRecordRejection(ingest: IngestEvent): Promise<IngestResult> {
-  const activities = purchaseActivities();
   try {
     return await activities.applyPurchaseEvent(ingest);
   } catch (err) {
@@ -179,7 +156,7 @@ async function applyOrRecordRejection(ingest: IngestEvent): Promise<IngestResult
   }
 }
 
-/** A regular activity's failure arrives wrapped in ActivityFailure; a local activity's may arrive as it is. */
+/** A local activity's failure may arrive wrapped in ActivityFailure or as it is. */
 function applicationFailureOf(err: unknown): ApplicationFailure | undefined {
   const failure = err instanceof ActivityFailure ? err.cause : err;
   return failure instanceof ApplicationFailure ? failure : undefined;
@@ -189,14 +166,4 @@ function validateIngest(ingest: IngestEvent): void {
   if (!ingest?.appId || !ingest.conversionKey || !ingest.idempotencyKey || !ingest.event?.type) {
     throw ApplicationFailure.nonRetryable('ingestEvent needs appId, conversionKey, idempotencyKey and event.type', 'InvalidEvent');
   }
-}
-
-function searchAttributePairs(ingest: IngestEvent, status: string | null, referralCode: string | null) {
-  return [
-    { key: AppIdKey, value: ingest.appId },
-    { key: EnvironmentKey, value: ingest.event.environment },
-    ...(ingest.event.appUserId ? [{ key: AppUserIdKey, value: ingest.event.appUserId }] : []),
-    ...(referralCode ? [{ key: ReferralCodeKey, value: referralCode }] : []),
-    ...(status ? [{ key: ConversionStatusKey, value: status }] : []),
-  ];
 }

@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../lib/config.js';
 import { AppleTransactionVerifier, loadAppleRoots } from '../../clients/apple-app-store.js';
+import { loadCredential, UnreadableCredentialError } from '../../db/store-credentials.js';
 import { SecretBox } from '../../lib/secret-box.js';
 
 export interface StoreDirectDeps { db: Knex; config: Config }
@@ -34,3 +35,20 @@ export function contextOf(deps: StoreDirectDeps): StoreDirectContext {
   };
 }
 
+
+export const UNREADABLE_SERVICE_ACCOUNT = 'The stored Google Play service account cannot be decrypted: upload it again through the credential-setup link.';
+
+/**
+ * The app's Google Play service account; undefined when none is stored (or no master key is configured), null when
+ * it cannot be decrypted. A database fault is thrown as it is: an outage, retried, never "missing".
+ */
+export async function readAndroidCredential(ctx: StoreDirectContext, appId: string): Promise<string | null | undefined> {
+  const box = ctx.secretBox();
+  if (!box) return undefined;
+  try {
+    return await loadCredential(ctx.db, box, appId, 'android');
+  } catch (err) {
+    if (err instanceof UnreadableCredentialError) return null;
+    throw err;
+  }
+}

@@ -9,7 +9,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { GooglePlayError, googlePlayClientFor } from '../../clients/google-play.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
 import { hasPurchaseEvent } from '../../db/purchase-events.js';
-import { findStoreDirectSetup, loadCredential } from '../../db/store-credentials.js';
+import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import {
@@ -18,7 +18,7 @@ import {
 import { PAID_UP_STATES } from '../../lib/play-voided.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { storePurchaseWorkflowId, type StorePurchaseFailureDetails, type StorePurchaseFailureType, type StorePurchaseInput } from '../../workflows/store-purchase-messages.js';
-import type { StoreDirectContext } from './context.js';
+import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectContext } from './context.js';
 import { voidedRefundsOfSubscription } from './voided.js';
 
 export interface VerifiedPurchase {
@@ -68,8 +68,9 @@ export function verifyActivities(ctx: StoreDirectContext) {
   }
 
   async function verifyAndroid(input: StorePurchaseInput, packageName: string): Promise<Normalised> {
-    const box = ctx.secretBox();
-    const secret = box ? await loadCredential(ctx.db, box, input.appId, 'android').catch(() => undefined) : undefined;
+    // A database fault while reading it is an outage (thrown as it is, retried); only what the row holds decides.
+    const secret = await readAndroidCredential(ctx, input.appId);
+    if (secret === null) throw failure('StorePurchaseRejected', UNREADABLE_SERVICE_ACCOUNT);
     if (!secret) throw failure('StorePurchaseRejected', credentialsMissingDetail('android'));
     if (!input.purchaseToken) throw failure('StorePurchaseRejected', 'The proof is missing: send purchase_token (and product_id for a one-time product).');
     const report = { appUserId: input.appUserId, referralCode: input.referralCode };

@@ -7,13 +7,13 @@
 import { Context, heartbeat, log } from '@temporalio/activity';
 import { GooglePlayError, googlePlayClientFor, type GooglePlayClient, type VoidedPurchase } from '../../clients/google-play.js';
 import { findVoidTarget, recordVoidedPoll, recordVoidedPurchase, voidedSyncedUntil } from '../../db/play-voided.js';
-import { findStoreDirectSetup, loadCredential } from '../../db/store-credentials.js';
+import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { isUsableEntry, voidedRefundEvent, voidedWindow, type VoidedEntry } from '../../lib/play-voided.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import type { PlayVoidedSyncInput, PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
-import type { StoreDirectContext } from './context.js';
+import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectContext } from './context.js';
 
 const GOOGLE_TIMEOUT_MS = 15_000;
 
@@ -48,9 +48,10 @@ export function voidedActivities(ctx: StoreDirectContext) {
   async function googleOf(appId: string): Promise<{ active: false } | { active: true; google?: GooglePlayClient; packageName?: string; error?: string }> {
     const setup = await findStoreDirectSetup(ctx.db, appId, 'android');
     if (!setup || setup.provider !== STORE_VERIFIER.android) return { active: false };
-    const box = ctx.secretBox();
-    const secret = box ? await loadCredential(ctx.db, box, appId, 'android').catch(() => undefined) : undefined;
-    if (!secret || !setup.packageName) return { active: true, error: 'The Google Play service account is missing or unreadable: upload it again through the credential-setup link.' };
+    // A database fault while reading it is an outage: thrown, the poll retried, its recorded status left as it was.
+    const secret = await readAndroidCredential(ctx, appId);
+    if (secret === null) return { active: true, error: UNREADABLE_SERVICE_ACCOUNT };
+    if (!secret || !setup.packageName) return { active: true, error: 'The Google Play service account is missing: upload it through the credential-setup link.' };
     try {
       return { active: true, google: googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS), packageName: setup.packageName };
     } catch {

@@ -38,6 +38,8 @@ export interface HarnessOptions {
   caches?: boolean;
   /** Extra routes for this file, mounted before the app starts listening (Koa composes middleware once). */
   mount?: (app: SvcApp) => void;
+  /** The worker's own database handle (e.g. through a fault proxy); the API keeps the direct one. */
+  workerDb?: (database: TestDatabase) => Promise<Knex>;
 }
 
 export type HarnessAccessor = (() => Harness) & {
@@ -81,7 +83,7 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     if (opts.worker !== false) {
       installRuntime(logger, { handleSignals: false });
       const { worker, connection: workerConnection } = await createWorker({
-        address: env.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue, db: database.db, shutdownGraceTime: 2000, config,
+        address: env.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue, db: opts.workerDb ? await opts.workerDb(database) : database.db, shutdownGraceTime: 2000, config,
       });
       const running = worker.run();
       stops.push(async () => {

@@ -3,7 +3,7 @@
 // keeps the data. Also with external PostgreSQL and Temporal, and with a taken port.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,13 +16,16 @@ import { cliEnv, machineNode, runSvc, SVC_BIN } from '../helpers/cli.js';
 import { signInDashboard } from '../helpers/dashboard.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { useHarness } from '../helpers/harness.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { findWorkflowGeneration, recordWorkflowGeneration } from '../../db/workflow-generations.js';
+import { CONVERSION_WORKFLOW_GENERATION } from '../../workflows/conversion-messages.js';
 
 const h = useHarness(test, { worker: false, api: false });
 
 interface Dev { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
-function startDev(env: NodeJS.ProcessEnv, node = process.execPath): Dev {
-  const child = spawn(node, [SVC_BIN, 'dev'], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function startDev(env: NodeJS.ProcessEnv, flags: string[] = [], node = process.execPath): Dev {
+  const child = spawn(node, [SVC_BIN, 'dev', ...flags], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
@@ -54,7 +57,7 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
   const p = await ports();
   const env = cliEnv({ ...p, SVC_DATA_DIR: tempDataDir() });
   // Started by the machine's node (older on this machine) as `node bin/svc.js dev`: it runs on the pinned one.
-  const dev = startDev(env, machineNode());
+  const dev = startDev(env, [], machineNode());
   try {
     await waitFor(dev, 'Ctrl-C stops everything');
     const out = dev.output();
@@ -128,6 +131,34 @@ test.serial('with DATABASE_URL and TEMPORAL_ADDRESS set, svc dev uses them and s
     t.regex(dev.output(), /external Temporal/);
     const orgs = await h().db('organizations').count<{ count: string }[]>('* as count');
     t.is(Number(orgs[0]!.count), 1, 'the demo account went into the configured database');
+    dev.child.kill('SIGINT');
+    t.is(await dev.exited, 0);
+  } finally {
+    dev.child.kill('SIGKILL');
+  }
+});
+
+test.serial('an older workflow generation stops svc dev with the way out; --reset empties the data folder, --rehydrate moves the runs', async (t) => {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  await recordWorkflowGeneration(database.db, 'conversion', CONVERSION_WORKFLOW_GENERATION - 1);
+  const p = await ports();
+  const dataDir = tempDataDir();
+  const env = cliEnv({ PORT: p.PORT, DATABASE_URL: database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, SVC_DATA_DIR: dataDir });
+  const refused = startDev(env);
+  t.is(await refused.exited, 1);
+  t.regex(refused.output(), /svc dev could not start: The database holds conversion workflows of an older generation/);
+  t.regex(refused.output(), /svc workflows rehydrate/);
+  t.regex(refused.output(), /svc dev --reset/);
+
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path.join(dataDir, 'left-over'), 'from an earlier generation');
+  const dev = startDev(env, ['--reset', '--rehydrate']);
+  try {
+    await waitFor(dev, 'Ctrl-C stops everything');
+    t.false(existsSync(path.join(dataDir, 'left-over')), 'the data folder was emptied');
+    t.regex(dev.output(), new RegExp(`conversion workflows at generation ${CONVERSION_WORKFLOW_GENERATION}: 0 open runs terminated`));
+    t.is(await findWorkflowGeneration(database.db, 'conversion'), CONVERSION_WORKFLOW_GENERATION);
     dev.child.kill('SIGINT');
     t.is(await dev.exited, 0);
   } finally {

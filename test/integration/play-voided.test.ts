@@ -10,10 +10,20 @@ import { loadCredential } from '../../db/store-credentials.js';
 import { resumeVoidedPolls } from '../../jobs/play-voided-resume.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
+import { createDb } from '../../runtime/db.js';
+import { startPgCutProxy, type PgCutProxy } from '../helpers/pg-cut-proxy.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { reportPurchase, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount } from '../helpers/store-direct.js';
 
-const { h } = useSeededHarness(test);
+// The worker reaches PostgreSQL through a proxy that can drop the connection of one statement (the credential read).
+let proxy: PgCutProxy | undefined;
+const { h } = useSeededHarness(test, {
+  workerDb: async (database) => {
+    proxy = await startPgCutProxy(database.url);
+    return createDb(proxy.url, 5);
+  },
+});
+test.after.always(async () => { await proxy?.close(); });
 const world = useStoreWorld(test, h);
 
 /** Asks the app's poll for a poll now; answers that poll's summary. */
@@ -200,4 +210,46 @@ test.serial('the worker start resumes the poll of an app already switched; start
   await h().db('apps').where('id', a.app_id).update({ android_validation_provider: null });
   t.like(await pollNow(a), { active: false });
   t.like(await handle.result(), { active: false });
+});
+
+// The statement that reads a credential's sealed value (db/store-credentials.ts loadCredential).
+const CREDENTIAL_READ = '"ciphertext"';
+
+test.serial('a dropped database connection while reading the service account is an outage: the purchase is retried and recorded once', async (t) => {
+  const a = await androidAccount();
+  const token = `sub-${randomUUID()}`;
+  const orderId = newOrderId();
+  setSubscription(token, orderId);
+  const cutsBefore = proxy!.cuts();
+  proxy!.cutNext(CREDENTIAL_READ);
+  const bought = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, app_user_id: 'cy', referral_code: a.creator_code });
+  t.is(proxy!.cuts(), cutsBefore + 1, 'the credential read lost its connection once');
+  t.is(bought.status, 200, bought.text);
+  t.like(bought.body, { validated: 'google_play', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true });
+  t.is((await h().db('purchase_events').where({ app_id: a.app_id, transaction_id: orderId })).length, 1);
+  t.deepEqual((await commissionsOf(a)).map((c) => [c.transaction_id, c.kind, c.status]), [[orderId, 'earn', 'reserved']]);
+  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700]]);
+  t.deepEqual((await h().db('store_purchase_proofs').where('app_id', a.app_id).select('status')).map((p) => p.status), ['verified']);
+
+  // The poll: the same fault is retried, the void applied once, and the poll's status never reads "missing".
+  voidOrder(a, token, orderId);
+  proxy!.cutNext(CREDENTIAL_READ);
+  t.like(await pollNow(a), { active: true, listed: 1, refunded: 1, error: null });
+  t.is(proxy!.cuts(), cutsBefore + 2);
+  t.like(await h().db('play_voided_cursors').where('app_id', a.app_id).first(), { last_error: null });
+  t.is((await refundsOf(a, orderId)).length, 1);
+  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700], ['reversal', 0, -3_296_700]]);
+});
+
+test.serial('a service account that cannot be decrypted is refused for good, saying to upload it again', async (t) => {
+  const a = await androidAccount();
+  const token = `sub-${randomUUID()}`;
+  setSubscription(token, newOrderId());
+  await h().db('store_credentials').where({ app_id: a.app_id, platform: 'android' }).update({ auth_tag: Buffer.alloc(16) });
+  const refused = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, app_user_id: 'di', referral_code: a.creator_code });
+  t.is(refused.status, 400, refused.text);
+  t.regex(refused.body.detail, /cannot be decrypted: upload it again/);
+  t.is((await h().db('purchase_events').where('app_id', a.app_id)).length, 0);
+  t.like(await pollNow(a), { active: true, listed: 0, error: 'The stored Google Play service account cannot be decrypted: upload it again through the credential-setup link.' });
+  t.regex((await h().db('play_voided_cursors').where('app_id', a.app_id).first()).last_error, /cannot be decrypted: upload it again/);
 });

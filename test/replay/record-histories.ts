@@ -1,14 +1,12 @@
 // `npm run replay:record`: plays real conversion lifecycles through the real workflow, activities, PostgreSQL and
 // Temporal dev server, and saves each workflow history under test/replay/histories/. The replay test runs them
-// all on every `npm test`, so a workflow change that would break running conversions fails there (then guard the
-// change with patched() and record again). Histories of earlier workflow versions are kept under another name
-// so their branches stay proven: v1-activities-* (regular activities, a timer per event), v2-local-activities-*
-// (local activities, a timer per event), v3-one-idle-timer-* (one idle timer, no holding period); the unprefixed
-// files are the current version (one timer for the earliest release or the idle end; a holding-period day lasts
-// 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's end-to-end check and the
-// voided-purchases poll (test/replay/record-voided-poll.ts). REPLAY_ONLY (comma-separated names) records only
-// those, leaving the other files as they are. auto-recharge-* are the auto-recharge workflow's two paths (charged
-// at once; declined, waited, turned off).
+// all on every `npm test`, so a workflow change that would break running conversions fails there. One history set
+// per released version of the conversion workflow, named by it (`r1-*`, README "Workflow versions"): a release
+// records its set under its own prefix and keeps the earlier ones while their patches are still in the code (a
+// holding-period day lasts 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's
+// end-to-end check, the voided-purchases poll (test/replay/record-voided-poll.ts) and auto-recharge-* (the
+// auto-recharge workflow's two paths: charged at once; declined, waited, turned off). REPLAY_ONLY
+// (comma-separated names, conversion lifecycles without their prefix) records only those, leaving the others.
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { writeFileSync } from 'node:fs';
@@ -59,6 +57,8 @@ const LIFECYCLES: Lifecycle[] = [
   { name: 'holding-continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 3500], options: { maxEventsPerRun: 2 }, latestRun: true },
 ];
 
+/** The conversion workflow's released version whose histories this records. */
+const CONVERSION_RELEASE = 'r1';
 const OUT = process.env.REPLAY_OUT_DIR ?? fileURLToPath(new URL('./histories/', import.meta.url));
 const ONLY = process.env.REPLAY_ONLY ? new Set(process.env.REPLAY_ONLY.split(',')) : undefined;
 const wanted = (name: string) => !ONLY || ONLY.has(name);
@@ -97,8 +97,8 @@ async function main(): Promise<void> {
         // For continue-as-new, keep the first run: the one whose history ends in ContinueAsNew.
         const firstRunId = (await handle.describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
         const history = await historyJson(env.temporalAddress, handle.workflowId, life.options?.maxEventsPerRun && !life.latestRun ? firstRunId : undefined);
-        writeFileSync(`${OUT}${life.name}.json`, history.json);
-        console.log(`recorded ${life.name}: ${history.events} events`);
+        writeFileSync(`${OUT}${CONVERSION_RELEASE}-${life.name}.json`, history.json);
+        console.log(`recorded ${CONVERSION_RELEASE}-${life.name}: ${history.events} events`);
       }
       if (wanted('play-voided-sync')) {
         const voided = await recordVoidedPoll({ client, taskQueue, db: database.db, config, appId: seed.app_id, address: env.temporalAddress });
