@@ -11,7 +11,7 @@
 import type { Knex } from 'knex';
 import { createSubproviderClient, SubproviderError, type ProviderProject, type SubproviderClient } from '../../clients/subprovider.js';
 import { rotateWebhookSecret } from '../../db/apps.js';
-import { loadCredential } from '../../db/store-credentials.js';
+import { loadCredential, UnreadableCredentialError } from '../../db/store-credentials.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
@@ -59,7 +59,9 @@ async function storedKey(deps: AutowireDeps, appId: string): Promise<string | No
   try {
     const key = await loadCredential(deps.db, deps.box, appId, 'subprovider');
     return key ?? notWired('no_provider_key', "No subscription provider secret API key is stored for this app: a human uploads it through the signed credential link (platform 'subprovider').");
-  } catch {
+  } catch (err) {
+    // Only an undecryptable key is the human's to fix; a database fault is an outage and answers as one.
+    if (!(err instanceof UnreadableCredentialError)) throw err;
     return notWired('provider_key_unreadable', 'The stored subscription provider key cannot be decrypted (the master key changed): a human uploads it again through the signed credential link.');
   }
 }
