@@ -73,7 +73,7 @@ function configuration(deps: ApiDeps): Configuration {
     // support): a client_id that is an https URL is fetched (2.5 s timeout, 5 KB cap, no redirects, special-use and
     // private addresses refused by oidc-provider's SSRF guard) and validated instead of being registered.
     fetch: (url, options) => {
-      const target = new URL(url);
+      const target = new URL(url as string | URL); // oidc-provider passes a string or URL, never a Request
       if (config.OAUTH_CIMD_ALLOW_LOOPBACK && config.NODE_ENV !== 'production' && LOOPBACK.has(target.hostname)) {
         target.protocol = 'http:';
         const { dispatcher: _ssrfGuard, ...rest } = options as RequestInit & { dispatcher?: unknown };

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
