@@ -1,0 +1,27 @@
+// Every signed-link page checks its link the same way before showing or doing anything: signature, purpose,
+// expiry, then single use; a bad link gets a clear refusal page (401 tampered or wrong purpose, 410 expired or used).
+import { isSignedLinkUsed } from '../../db/signed-links.js';
+import { verifySignedLink, type LinkClaims } from '../../lib/signed-links.js';
+import type { AppContext } from '../context.js';
+import { sendPage } from '../send-page.js';
+
+export type Checked = { ok: true; claims: LinkClaims } | { ok: false; status: 401 | 410 | 503; message: string };
+
+export async function checkLink(ctx: AppContext, purpose = ctx.params.purpose as string): Promise<Checked> {
+  const masterKey = ctx.deps.config.SVC_MASTER_KEY;
+  if (!masterKey) return { ok: false, status: 503, message: 'Signed links are not configured on this server.' };
+  const result = verifySignedLink(masterKey, purpose, ctx.query);
+  if (!result.ok) {
+    if (result.reason === 'expired') return { ok: false, status: 410, message: 'This link has expired. Links are valid for 15 minutes: ask for a new one.' };
+    if (result.reason === 'wrong_purpose') return { ok: false, status: 401, message: 'This link was issued for a different page and cannot be used here.' };
+    return { ok: false, status: 401, message: 'This link is invalid: it was altered or is incomplete. Ask for a new one.' };
+  }
+  if (await isSignedLinkUsed(ctx.deps.db, result.claims.nonce)) {
+    return { ok: false, status: 410, message: 'This link has already been used. Links work once: ask for a new one.' };
+  }
+  return result;
+}
+
+export function refuse(ctx: AppContext, status: number, message: string): void {
+  sendPage(ctx, status, { title: 'Link refused', lang: 'en', body: <><h1>This link cannot be used</h1>{'\n'}<p class="error">{message}</p></> });
+}
