@@ -8,8 +8,9 @@
   var text = JSON.parse(document.getElementById('join-text')?.textContent ?? '{}');
   var error = /** @type {HTMLElement} */ (document.getElementById('join-error'));
   var button = /** @type {HTMLButtonElement} */ (form.querySelector('button'));
+  var fields = /** @type {Record<string, HTMLInputElement>} */ (/** @type {unknown} */ (form.elements));
   /** @param {string} name */
-  function value(name) { var v = /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim(); return v === '' ? undefined : v; }
+  function value(name) { var v = fields[name].value.trim(); return v === '' ? undefined : v; }
   /** @param {string} message */
   function showError(message) { error.textContent = message; error.hidden = false; }
   /** @param {{ loc?: (string | number)[] }} problem */
