@@ -4,7 +4,6 @@
 // is silent: passwords are 10 to 200 characters; the same "check your email" answer is given whether or not an
 // address has an account (sign-up of a taken address emails its owner instead), so pages never reveal accounts;
 // sign-up and reset requests share the sign-in rate limit per IP and email; a reset ends every session of the user.
-import { Router } from '@koa/router';
 import { spendAccountToken, findLiveAccountToken } from '../../db/account-tokens.js';
 import { enqueueEmail } from '../../db/email-outbox.js';
 import { addMembership, createOrganization, createUser } from '../../db/organizations.js';
@@ -13,7 +12,7 @@ import { RateLimitedError } from '../../lib/errors.js';
 import type { ComponentChildren } from 'preact';
 import { hashPassword } from '../../lib/passwords.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { accountTokenHash, sendAccountMail } from './account-mail.js';
 import { checkLoginCsrf, field, LOGIN_PATH, LOGIN_RATE, loginCsrf } from './session.js';
@@ -48,6 +47,9 @@ async function rateLimit(ctx: AppContext, email: string): Promise<void> {
 
 // ---- sign-up ---------------------------------------------------------------------------------------------------
 
+/** GET /dashboard/signup. */
+export const showSignup = (ctx: AppContext): void => signupForm(ctx, 200);
+
 function signupForm(ctx: AppContext, status: number, values: { org?: string; email?: string } = {}, error?: string): void {
   simplePage(ctx, status, 'Create your account', <>
     <ErrorLine error={error} />
@@ -64,7 +66,7 @@ function signupForm(ctx: AppContext, status: number, values: { org?: string; ema
 const checkEmailPage = (ctx: AppContext, email: string) => simplePage(ctx, 200, 'Check your email',
   <><p>We sent a link to <strong>{email}</strong>. Open it to verify your email, then sign in.</p><p class="muted">No email? <a href="/dashboard/verify-email">Send a new link</a>.</p></>);
 
-async function submitSignup(ctx: AppContext): Promise<void> {
+export async function submitSignup(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
   const body = ctx.state.body;
   const org = field(body, 'org_name').trim();
@@ -98,7 +100,7 @@ async function submitSignup(ctx: AppContext): Promise<void> {
 
 // ---- email verification ----------------------------------------------------------------------------------------
 
-async function verifyEmail(ctx: AppContext): Promise<void> {
+export async function verifyEmail(ctx: AppContext): Promise<void> {
   const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
   if (!token) {
     return simplePage(ctx, 200, 'Verify your email', (
@@ -114,7 +116,7 @@ async function verifyEmail(ctx: AppContext): Promise<void> {
   simplePage(ctx, 200, 'Email verified', <><p>Thank you: {row.email} is verified.</p><SignInLink /></>);
 }
 
-async function resendVerification(ctx: AppContext): Promise<void> {
+export async function resendVerification(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
   const email = field(ctx.state.body, 'email').trim();
   await rateLimit(ctx, email);
@@ -125,7 +127,7 @@ async function resendVerification(ctx: AppContext): Promise<void> {
 
 // ---- password reset --------------------------------------------------------------------------------------------
 
-function resetRequestForm(ctx: AppContext): void {
+export function resetRequestForm(ctx: AppContext): void {
   simplePage(ctx, 200, 'Reset your password', (
     <PublicForm ctx={ctx} action="/dashboard/password-reset">
       <label for="email">Email</label><input id="email" type="email" name="email" autocomplete="username" required />
@@ -134,7 +136,7 @@ function resetRequestForm(ctx: AppContext): void {
   ));
 }
 
-async function requestReset(ctx: AppContext): Promise<void> {
+export async function requestReset(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
   const email = field(ctx.state.body, 'email').trim();
   await rateLimit(ctx, email);
@@ -155,13 +157,13 @@ function newPasswordForm(ctx: AppContext, status: number, token: string, error?:
 
 const invalidReset = (ctx: AppContext) => simplePage(ctx, 410, 'Link not valid', <p>This reset link is unknown, used or expired. <a href="/dashboard/password-reset">Ask for a new one</a>.</p>);
 
-async function showReset(ctx: AppContext): Promise<void> {
+export async function showReset(ctx: AppContext): Promise<void> {
   const token = ctx.params.token as string;
   if (!(await findLiveAccountToken(ctx.deps.db, 'reset_password', accountTokenHash(token)))) return invalidReset(ctx);
   newPasswordForm(ctx, 200, token);
 }
 
-async function completeReset(ctx: AppContext): Promise<void> {
+export async function completeReset(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
   const token = ctx.params.token as string;
   const password = field(ctx.state.body, 'password');
@@ -178,17 +180,4 @@ async function completeReset(ctx: AppContext): Promise<void> {
   });
   if (!done) return invalidReset(ctx);
   simplePage(ctx, 200, 'Password changed', <><p>Your password is changed and every other session is signed out.</p><SignInLink /></>);
-}
-
-export function accountRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/signup', (ctx) => signupForm(ctx, 200));
-  router.post('/dashboard/signup', submitSignup);
-  router.get('/dashboard/verify-email', verifyEmail);
-  router.post('/dashboard/verify-email', resendVerification);
-  router.get('/dashboard/password-reset', resetRequestForm);
-  router.post('/dashboard/password-reset', requestReset);
-  router.get('/dashboard/password-reset/:token', showReset);
-  router.post('/dashboard/password-reset/:token', completeReset);
-  return router;
 }

@@ -3,14 +3,13 @@
 // revoke the organization's keys (a revoked key is refused with 401 on its next call: keys are looked up on every
 // call); list and revoke the user's OAuth grants (revocation deletes the grant's codes and tokens, so refresh stops
 // and its access tokens die at once; the same as POST /api/grants/{id}/revoke). Owners and admins manage keys.
-import { Router } from '@koa/router';
 import { createAgentKey, listAgentKeys, revokeAgentKeyInOrgs } from '../../db/agent-keys.js';
 import { appendAudit } from '../../db/audit-log.js';
 import { destroyOauthItemsOfGrant } from '../../db/oauth-store.js';
 import { listOauthGrants, revokeOauthGrant } from '../../db/oauth-grants.js';
 import { safeUrl } from '../../lib/html.js';
 import { isScope, SCOPE_SENTENCES, SCOPES } from '../../lib/scopes.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { ButtonForm, canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
@@ -57,14 +56,14 @@ async function agentsPage(ctx: AppContext, s: SignedIn, status = 200, notice?: s
   </>);
 }
 
-async function showAgents(ctx: AppContext): Promise<void> {
+export async function showAgents(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (s) await agentsPage(ctx, s);
 }
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
 
-async function createKey(ctx: AppContext): Promise<void> {
+export async function createKey(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId || !canManage(s)) return agentsPage(ctx, s, 403, 'Only owners and admins create agent keys.');
@@ -87,7 +86,7 @@ async function createKey(ctx: AppContext): Promise<void> {
   });
 }
 
-async function revokeKey(ctx: AppContext): Promise<void> {
+export async function revokeKey(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!canManage(s)) return agentsPage(ctx, s, 403, 'Only owners and admins revoke agent keys.');
@@ -97,20 +96,11 @@ async function revokeKey(ctx: AppContext): Promise<void> {
   await agentsPage(ctx, s, 200, 'Key revoked: it is refused from its next call on.');
 }
 
-async function revokeGrant(ctx: AppContext): Promise<void> {
+export async function revokeGrant(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const id = ctx.params.id as string;
   if (!(await revokeOauthGrant(ctx.deps.db, id, s.userId))) return agentsPage(ctx, s, 404, 'No such live grant of yours.');
   await destroyOauthItemsOfGrant(ctx.deps.db, id);
   await agentsPage(ctx, s, 200, 'Access revoked: refresh stops and its tokens no longer work.');
-}
-
-export function agentsRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/agents', showAgents);
-  router.post('/dashboard/agents/keys', createKey);
-  router.post('/dashboard/agents/keys/:id/revoke', revokeKey);
-  router.post('/dashboard/agents/grants/:id/revoke', revokeGrant);
-  return router;
 }

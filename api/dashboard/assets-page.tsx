@@ -1,10 +1,9 @@
 // GET /dashboard/assets (?app=): an app's marketing assets (the agent API's rows, featured first) with a preview
 // link to the stored file, a feature / unfeature button (POST /api/assets/{id}/featured, svc_set_asset_featured's
 // handler) and the upload form (multipart to POST /api/apps/{app_id}/assets; limits in api/dashboard/asset-upload.ts).
-import { Router } from '@koa/router';
 import { listAssets } from '../../db/assets.js';
 import { safeUrl } from '../../lib/html.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { pickApp, when } from './app-picker.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table } from './layout.js';
 
@@ -17,7 +16,7 @@ function AssetFile({ asset }: { asset: Awaited<ReturnType<typeof listAssets>>[nu
   return null;
 }
 
-async function assetsPage(ctx: AppContext): Promise<void> {
+export async function assetsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const { app, picker } = await pickApp(ctx, s);
@@ -45,10 +44,4 @@ async function assetsPage(ctx: AppContext): Promise<void> {
       <button type="submit">Upload</button>
     </PostForm>
   </>);
-}
-
-export function assetsRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/assets', assetsPage);
-  return router;
 }

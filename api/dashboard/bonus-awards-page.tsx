@@ -3,12 +3,11 @@
 // POST /api/bonus-awards/{id}/review, the handler of the agent tool svc_review_bonus_award: approving reserves the
 // amount in the wallet and is refused with 402 (shown with the way to the wallet) when the safe balance cannot
 // cover it. Members see the list without the buttons (the REST answers them 403).
-import { Router } from '@koa/router';
 import { listBonusAwards, type BonusAwardView } from '../../db/bonus-awards.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { safeUrl } from '../../lib/html.js';
 import { formatUsd } from '../../lib/money.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
 import { ButtonForm, canManage, dashboardPage, OrgLink, orgLink, signedIn, Table, type SignedIn } from './layout.js';
 
@@ -31,7 +30,7 @@ function AwardRow({ s, a, back }: { s: SignedIn; a: BonusAwardView; back: string
   );
 }
 
-async function bonusAwardsPage(ctx: AppContext): Promise<void> {
+export async function bonusAwardsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Bonus awards', <p>You belong to no organization.</p>);
@@ -47,10 +46,4 @@ async function bonusAwardsPage(ctx: AppContext): Promise<void> {
       ? <Table id="awards" columns={['Creator', 'Campaign', 'Amount', 'Progress', 'Fraud flags', 'State', 'Earned', '']}>{awards.map((a) => <AwardRow s={s} a={a} back={back} />)}</Table>
       : <p class="muted">No {status} awards.</p>}
   </>);
-}
-
-export function bonusAwardsRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/bonus-awards', bonusAwardsPage);
-  return router;
 }

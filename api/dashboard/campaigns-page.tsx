@@ -3,15 +3,13 @@
 // localize form, the public join page per language). The data is the agent API's own view (`campaignView`, with
 // `campaignI18nView` from lib/i18n-freshness.ts) and every form posts to the dashboard REST, which runs the agent
 // API's handlers: an activation below the minimum escrow answers the 402 page with the way to the wallet's top-up.
-import { Router } from '@koa/router';
 import { listAppsInOrgs } from '../../db/apps.js';
 import { findCampaign, listCampaignsInOrgs } from '../../db/campaigns.js';
 import { safeUrl } from '../../lib/html.js';
 import { campaignView } from '../agent/campaigns.js';
 import { CAMPAIGN_FIELDS } from '../agent/field-schemas.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
-import { analyticsPage } from './analytics-page.js';
 import { CampaignStatusButton, dashboardPage, Hidden, OrgLink, PostForm, signedIn, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 
 type View = ReturnType<typeof campaignView>;
@@ -29,7 +27,7 @@ function TermFields({ prefix, c }: { prefix: string; c?: View }) {
   </>;
 }
 
-async function listPage(ctx: AppContext): Promise<void> {
+export async function listPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const orgIds = s.orgId ? [s.orgId] : [];
@@ -90,7 +88,7 @@ function JoinSection({ c }: { c: View }) {
   </>;
 }
 
-async function detailPage(ctx: AppContext): Promise<void> {
+export async function detailPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const found = visibleOrNotFoundPage(ctx, s, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
@@ -110,12 +108,4 @@ async function detailPage(ctx: AppContext): Promise<void> {
     <I18nSection s={s} c={c} back={back} />
     <JoinSection c={c} />
   </>);
-}
-
-export function campaignsRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/campaigns', listPage);
-  router.get('/dashboard/campaigns/:campaign_id', detailPage);
-  router.get('/dashboard/campaigns/:campaign_id/analytics', analyticsPage);
-  return router;
 }

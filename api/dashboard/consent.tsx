@@ -3,13 +3,12 @@
 // client, an organization picker, every requested scope with a plain sentence and a checkbox (all ticked for a
 // new consent; an unticked scope is left out of the grant), approve or deny. The form carries the session's CSRF
 // token (checked by api/auth/csrf.ts) and posts back here; the answer is oidc-provider's redirect.
-import { Router } from '@koa/router';
 import { saveOauthGrant } from '../../db/oauth-grants.js';
 import { listOrganizations } from '../../db/organizations.js';
 import { isScope, SCOPE_SENTENCES, SCOPES, type Scope } from '../../lib/scopes.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { agentAudience, providerOf } from '../oauth/provider.js';
 import { sendPage } from '../send-page.js';
 import { signInUrl } from './session.js';
@@ -42,7 +41,7 @@ function finish(ctx: AppContext, result: Record<string, unknown>): Promise<void>
   return providerOf(ctx.deps).interactionFinished(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
 }
 
-async function showInteraction(ctx: AppContext): Promise<void> {
+export async function showInteraction(ctx: AppContext): Promise<void> {
   const details = await loadInteraction(ctx);
   if (!details) return refuse(ctx, 400, 'This authorization request expired or is unknown. Start again from your agent.');
   const principal = ctx.state.principal;
@@ -76,7 +75,7 @@ async function showInteraction(ctx: AppContext): Promise<void> {
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
 
-async function answerInteraction(ctx: AppContext): Promise<void> {
+export async function answerInteraction(ctx: AppContext): Promise<void> {
   const details = await loadInteraction(ctx);
   if (!details) return refuse(ctx, 400, 'This authorization request expired or is unknown. Start again from your agent.');
   const principal = ctx.state.principal;
@@ -108,11 +107,4 @@ async function answerInteraction(ctx: AppContext): Promise<void> {
   const grantId = await grant.save();
   await saveOauthGrant(ctx.deps.db, { id: grantId, userId: principal.userId, clientId, orgIds: [org], scopes: granted });
   return finish(ctx, { login: { accountId: principal.userId }, consent: { grantId } });
-}
-
-export function consentRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/oauth/:uid', showInteraction);
-  router.post('/dashboard/oauth/:uid', answerInteraction);
-  return router;
 }

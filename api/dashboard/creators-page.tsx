@@ -3,14 +3,13 @@
 // creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
 // (api/dashboard/creators-rest.ts), whose handlers are the agent API's.
-import { Router } from '@koa/router';
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import { listCampaignAffiliates, listInvitations, type InvitationView } from '../../db/invitations.js';
 import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
 import { MAX_BATCH } from '../agent/invitations.js';
 import { inviteCapacityView, inviteLimits } from '../agent/wallet.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
@@ -67,7 +66,7 @@ function InvitationsSection({ s, rows, campaigns, back }: { s: SignedIn; rows: I
   </>;
 }
 
-async function creatorsPage(ctx: AppContext): Promise<void> {
+export async function creatorsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Creators', <p>You belong to no organization.</p>);
@@ -87,10 +86,4 @@ async function creatorsPage(ctx: AppContext): Promise<void> {
       : <p>No campaign takes creators yet: create one on an app's <OrgLink s={s} to="/dashboard">setup page</OrgLink>.</p>}
     <InvitationsSection s={s} rows={invitations} campaigns={names} back={back} />
   </>);
-}
-
-export function creatorsRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/creators', creatorsPage);
-  return router;
 }

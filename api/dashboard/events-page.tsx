@@ -4,15 +4,14 @@
 // app feed's seq (schema migration 0024), fed by LISTEN/NOTIFY through api/dashboard/events-hub.ts. A stream
 // starts after `Last-Event-ID` (the browser's own resume) or `?after=` (the page's cursor), reads the rows after
 // it from the database, then goes live: no gap, no repeat. Session only; another organization's app is 404.
-import { Router } from '@koa/router';
 import { PassThrough } from 'node:stream';
 import { findApp } from '../../db/apps.js';
 import { conversionWorkflowIds, latestFeedSeq, readFeedAfter, type FeedEntry } from '../../db/app-event-feed.js';
 import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter } from '../../db/recent-events.js';
 import { UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import { visibleTo } from '../agent/principal.js';
-import type { AppContext, RequestState } from '../context.js';
-import { inputOf, validateQuery } from '../middleware/validate.js';
+import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
 import { FEED_PAGE, eventHubOf } from './events-hub.js';
 import { EventRow, streamMessage, workflowUrl, type ViewEntry } from './event-rows.js';
 import { dashboardPage, Hidden, OrgLink, orgLink, signedIn, visibleOrNotFoundPage } from './layout.js';
@@ -25,7 +24,7 @@ const LIVE_EVENTS_PATH: StaticScript = '/dashboard/static/live-events.js';
 const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-const eventsQuery = {
+export const eventsQuery = {
   type: 'object',
   properties: {
     environment: { enum: ['SANDBOX', 'PRODUCTION'] },
@@ -45,7 +44,7 @@ async function workflowLinks(ctx: AppContext, entries: ViewEntry[]): Promise<(en
   return (x) => (x.kind === 'purchase' && x.event.conversion_id ? workflowUrl(ui, ns, workflows.get(x.event.conversion_id)) : null);
 }
 
-async function eventsPage(ctx: AppContext): Promise<void> {
+export async function eventsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const app = visibleOrNotFoundPage(ctx, s, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
@@ -97,12 +96,12 @@ function startCursor(ctx: AppContext, after: number | undefined): number | undef
   return Number(header);
 }
 
-const sessionOnly = async (ctx: AppContext, next: () => Promise<unknown>) => {
+export const sessionOnly = async (ctx: AppContext, next: () => Promise<unknown>) => {
   if (ctx.state.principal?.kind !== 'user') throw new UnauthorizedError('Sign in to the dashboard: the event stream needs a browser session.');
   await next();
 };
 
-async function eventStream(ctx: AppContext): Promise<void> {
+export async function eventStream(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const { environment, after } = inputOf<EventsQuery>(ctx);
   const hub = eventHubOf(ctx.deps.db, ctx.deps.appChanges, ctx.deps.logger);
@@ -154,11 +153,4 @@ async function eventStream(ctx: AppContext): Promise<void> {
   }
   catchingUp = false;
   await send(buffered.splice(0));
-}
-
-export function eventsRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/apps/:app_id/events', validateQuery(eventsQuery), eventsPage);
-  router.get('/dashboard/apps/:app_id/events/stream', sessionOnly, validateQuery(eventsQuery), eventStream);
-  return router;
 }

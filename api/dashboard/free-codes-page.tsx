@@ -2,14 +2,13 @@
 // free-code rows), a form creating one (POST /api/apps/{app_id}/free-codes, svc_create_free_code's handler: the
 // creator-code rules and 409 when the code is taken) and a block / unblock button per code
 // (POST /api/apps/{app_id}/free-codes/{id}/block).
-import { Router } from '@koa/router';
 import { listFreeCodes } from '../../db/free-access.js';
 import { freeCodeView } from '../agent/free-codes.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { pickApp, when } from './app-picker.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table } from './layout.js';
 
-async function freeCodesPage(ctx: AppContext): Promise<void> {
+export async function freeCodesPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const { app, picker } = await pickApp(ctx, s);
@@ -37,10 +36,4 @@ async function freeCodesPage(ctx: AppContext): Promise<void> {
       <button type="submit">Create code</button>
     </PostForm>
   </>);
-}
-
-export function freeCodesRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/free-codes', freeCodesPage);
-  return router;
 }

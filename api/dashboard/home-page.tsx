@@ -1,12 +1,10 @@
 // GET /dashboard: the organization's apps (each linking to its setup page) and the form that creates an app
 // (POST /api/apps, whose answer shows the new webhook secret and purchase API key once).
-import { Router } from '@koa/router';
 import { listAppsInOrgs } from '../../db/apps.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, Table } from './layout.js';
-import { setupPage } from './setup-page.js';
 
-async function home(ctx: AppContext): Promise<void> {
+export async function home(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const apps = s.orgId ? await listAppsInOrgs(ctx.deps.db, [s.orgId]) : [];
@@ -25,11 +23,4 @@ async function home(ctx: AppContext): Promise<void> {
       <button type="submit">Create app</button>
     </PostForm>
   </>);
-}
-
-export function homeRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard', home);
-  router.get('/dashboard/apps/:app_id', setupPage);
-  return router;
 }

@@ -3,7 +3,6 @@
 // sets the session cookie (HttpOnly, SameSite=Lax, Secure under HTTPS; only the token's digest is stored).
 // POST /dashboard/logout ends the session (CSRF-checked like every state-changing session call: api/auth/csrf.ts).
 // GET /dashboard/session tells a signed-in page its CSRF token. `return_to` only ever leads to a path of ours.
-import { Router } from '@koa/router';
 import { randomBytes } from 'node:crypto';
 import { createSession, revokeSessionByHash } from '../../db/sessions.js';
 import { findUser, findUserByEmail, recordLogin } from '../../db/users.js';
@@ -13,7 +12,7 @@ import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../lib/e
 import { verifyPassword } from '../../lib/passwords.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { csrfKeyOf, sessionCsrf } from '../auth/csrf.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 
 export const LOGIN_PATH = '/dashboard/login';
@@ -66,7 +65,7 @@ function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: 
   });
 }
 
-async function showLogin(ctx: AppContext): Promise<void> {
+export async function showLogin(ctx: AppContext): Promise<void> {
   const returnTo = safeReturnTo(ctx.query.return_to);
   if (ctx.state.principal?.kind === 'user') return ctx.redirect(returnTo);
   renderLogin(ctx, 200, returnTo);
@@ -85,7 +84,7 @@ export function checkLoginCsrf(ctx: AppContext): void {
   }
 }
 
-async function submitLogin(ctx: AppContext): Promise<void> {
+export async function submitLogin(ctx: AppContext): Promise<void> {
   const body = ctx.state.body;
   checkLoginCsrf(ctx);
   const returnTo = safeReturnTo(field(body, 'return_to'));
@@ -112,7 +111,7 @@ async function submitLogin(ctx: AppContext): Promise<void> {
   ctx.redirect(returnTo);
 }
 
-async function logout(ctx: AppContext): Promise<void> {
+export async function logout(ctx: AppContext): Promise<void> {
   // csrfGuard (api/auth/csrf.ts) already checked the token of this session.
   const cookie = ctx.cookies.get(SESSION_COOKIE);
   if (cookie) await revokeSessionByHash(ctx.deps.db, hashToken(cookie));
@@ -122,20 +121,11 @@ async function logout(ctx: AppContext): Promise<void> {
 }
 
 /** The signed-in user and the session's CSRF token (for JSON calls made by dashboard pages). */
-async function sessionInfo(ctx: AppContext): Promise<void> {
+export async function sessionInfo(ctx: AppContext): Promise<void> {
   const principal = ctx.state.principal;
   const cookie = ctx.cookies.get(SESSION_COOKIE);
   if (principal?.kind !== 'user' || !cookie) throw new UnauthorizedError('Not signed in: sign in at /dashboard/login.');
   const user = await findUser(ctx.deps.db, principal.userId);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = { user_id: principal.userId, email: user?.email ?? null, org_ids: principal.orgIds, csrf_token: sessionCsrf(ctx, cookie) };
-}
-
-export function sessionRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get(LOGIN_PATH, showLogin);
-  router.post(LOGIN_PATH, submitLogin);
-  router.post('/dashboard/logout', logout);
-  router.get('/dashboard/session', sessionInfo);
-  return router;
 }

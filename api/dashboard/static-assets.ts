@@ -2,12 +2,11 @@
 // admits only our own nonce'd scripts): the browser scripts of api/dashboard/browser/ (plain JavaScript, checked by
 // their own tsconfig with the DOM lib) and the analytics page's charting library (Chart.js, the UMD build from
 // node_modules). Read once, kept in memory; no session needed (nothing in them is the user's).
-import { Router } from '@koa/router';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 
 const BROWSER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'browser');
 
@@ -29,14 +28,11 @@ const load = (file: StaticScript) => {
   return body;
 };
 
-export function staticAssetRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  for (const file of Object.keys(FILES) as StaticScript[]) {
-    router.get(file, async (ctx) => {
-      ctx.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.body = await load(file);
-    });
-  }
-  return router;
+export const STATIC_SCRIPTS = Object.keys(FILES) as StaticScript[];
+
+/** GET one of STATIC_SCRIPTS (the route's path is the file's). */
+export async function staticScript(ctx: AppContext): Promise<void> {
+  ctx.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+  ctx.type = 'text/javascript; charset=utf-8';
+  ctx.body = await load(ctx.path as StaticScript);
 }

@@ -2,14 +2,13 @@
 // invitations, and inviting someone by email (owners and admins; only an owner may invite an owner). The invitation
 // is a one-time 7-day link in the email outbox. Accepting: a new address sets a password and gets a verified
 // account (the link proved the address); an existing account must be signed in as that address and accepts.
-import { Router } from '@koa/router';
 import { findLiveAccountToken, listPendingInvites, spendAccountToken } from '../../db/account-tokens.js';
 import { addMembership, createUser, findOrganization } from '../../db/organizations.js';
 import { findUserByEmail, listMembers } from '../../db/users.js';
 import { safeUrl } from '../../lib/html.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { MEMBERSHIP_ROLES, type MembershipRole } from '../../schema/types.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { accountTokenHash, sendAccountMail } from './account-mail.js';
 import { ErrorLine, passwordProblem, PublicForm, simplePage } from './accounts.js';
 import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
@@ -41,12 +40,12 @@ async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: str
   </>);
 }
 
-async function showTeam(ctx: AppContext): Promise<void> {
+export async function showTeam(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (s) await teamPage(ctx, s);
 }
 
-async function inviteTeammate(ctx: AppContext): Promise<void> {
+export async function inviteTeammate(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId || !canManage(s)) return teamPage(ctx, s, 403, undefined, 'Only owners and admins invite teammates.');
@@ -63,7 +62,7 @@ async function inviteTeammate(ctx: AppContext): Promise<void> {
 
 const invalidInvite = (ctx: AppContext) => simplePage(ctx, 410, 'Invitation not valid', <p>This invitation is unknown, used or expired. Ask your teammate for a new one.</p>);
 
-async function showInvite(ctx: AppContext): Promise<void> {
+export async function showInvite(ctx: AppContext): Promise<void> {
   const token = ctx.params.token as string;
   const invite = await findLiveAccountToken(ctx.deps.db, 'invite', accountTokenHash(token));
   if (!invite) return invalidInvite(ctx);
@@ -84,7 +83,7 @@ async function showInvite(ctx: AppContext): Promise<void> {
   </PublicForm></>);
 }
 
-async function acceptInvite(ctx: AppContext): Promise<void> {
+export async function acceptInvite(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
   const token = ctx.params.token as string;
   const pending = await findLiveAccountToken(ctx.deps.db, 'invite', accountTokenHash(token));
@@ -109,13 +108,4 @@ async function acceptInvite(ctx: AppContext): Promise<void> {
   if (!joined) return invalidInvite(ctx);
   if (existing) return ctx.redirect('/dashboard');
   simplePage(ctx, 200, 'Welcome', <><p>Your account is ready.</p><p><a href={LOGIN_PATH}>Sign in</a></p></>);
-}
-
-export function teamRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/team', showTeam);
-  router.post('/dashboard/team/invite', inviteTeammate);
-  router.get('/dashboard/invite/:token', showInvite);
-  router.post('/dashboard/invite/:token', acceptInvite);
-  return router;
 }

@@ -10,8 +10,8 @@ import { paymentProviderOf } from '../../clients/payments/select.js';
 import { formatUsd } from '../../lib/money.js';
 import { autoRechargeView } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
-import { AutoRechargeForms, changeAutoRecharge, Notice, DISABLE, ENABLE, type RechargeChange, type RechargeForm } from '../payments/auto-recharge-page.js';
-import { formActionOf } from '../payments/provider-of.js';
+import { AutoRechargeForms, changeAutoRecharge, Notice, DISABLE, ENABLE, type RechargeChange, type RechargeForm } from './auto-recharge-page.js';
+import { formActionOf } from './provider-of.js';
 import { canManage, CsrfField, orgLink, type SignedIn } from './layout.js';
 
 export const AUTO_RECHARGE_PATH = '/dashboard/wallet/auto-recharge';

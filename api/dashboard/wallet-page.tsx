@@ -1,10 +1,9 @@
 // GET /dashboard/wallet: balance, reserved and safe available (walletView, the shape every surface uses), whether
 // campaigns can be activated, the latest ledger entries, and the top-up form. Topping up goes through the existing
-// signed-link flow (api/payments/topup-pages.ts): POST /dashboard/wallet/topup (session + CSRF, owners and admins)
+// signed-link flow (topup-pages.tsx): POST /dashboard/wallet/topup (session + CSRF, owners and admins)
 // signs a wallet-topup link for the organization and redirects the human to it, so there is one payment path.
 // Auto-recharge (wallet-auto-recharge.ts: inline forms, POST /dashboard/wallet/auto-recharge) and payouts
 // (wallet-payouts.ts, its own routes) are sections of WALLET_SECTIONS.
-import { Router } from '@koa/router';
 import type { VNode } from 'preact';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
@@ -12,11 +11,11 @@ import { listLedgerEntries, type LedgerLine } from '../../db/wallet-history.js';
 import { canActivateCampaigns, minEscrowMicros } from '../../lib/escrow.js';
 import { formatUsd, walletView } from '../../lib/money.js';
 import { createSignedLink } from '../../lib/signed-links.js';
-import type { AppContext, RequestState } from '../context.js';
-import type { RechargeForm } from '../payments/auto-recharge-page.js';
+import type { AppContext } from '../context.js';
+import type { RechargeForm } from './auto-recharge-page.js';
 import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
-import { AUTO_RECHARGE_PATH, autoRechargeWalletSection, changeFromWallet, walletFormAction } from './wallet-auto-recharge.js';
-import { payoutRoutes, payoutsWalletSection } from './wallet-payouts.js';
+import { autoRechargeWalletSection, changeFromWallet, walletFormAction } from './wallet-auto-recharge.js';
+import { payoutsWalletSection } from './wallet-payouts.js';
 
 const signed = (micros: number) => (micros === 0 ? '' : `${micros > 0 ? '+' : '−'}${formatUsd(Math.abs(micros))}`);
 
@@ -46,7 +45,7 @@ const topupSection: WalletSection = async (ctx, s) => (canManage(s)
 
 export const WALLET_SECTIONS: WalletSection[] = [topupSection, (ctx, s, state) => autoRechargeWalletSection(ctx, s, state.recharge), payoutsWalletSection];
 
-async function showWallet(ctx: AppContext): Promise<void> {
+export async function showWallet(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (s) await walletPage(ctx, s);
 }
@@ -71,7 +70,7 @@ async function walletPage(ctx: AppContext, s: SignedIn, status = 200, state: Wal
 }
 
 /** Enable, change or disable auto-recharge from the wallet page: Stripe answers a redirect to its Checkout. */
-async function changeAutoRecharge(ctx: AppContext): Promise<void> {
+export async function changeAutoRecharge(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const change = await changeFromWallet(ctx, s);
@@ -82,7 +81,7 @@ async function changeAutoRecharge(ctx: AppContext): Promise<void> {
   await walletPage(ctx, s, change.status, { recharge: change });
 }
 
-async function startTopup(ctx: AppContext): Promise<void> {
+export async function startTopup(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId || !canManage(s)) return dashboardPage(ctx, s, 403, 'Wallet', <p class="error" role="alert">Only owners and admins top up the wallet.</p>);
@@ -93,13 +92,4 @@ async function startTopup(ctx: AppContext): Promise<void> {
   const link = createSignedLink({ masterKey, dashboardUrl: ctx.deps.config.DASHBOARD_URL, purpose: 'wallet-topup', org: s.orgId, extra });
   ctx.status = 303;
   ctx.redirect(link.url);
-}
-
-export function walletRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/wallet', showWallet);
-  router.post('/dashboard/wallet/topup', startTopup);
-  router.post(AUTO_RECHARGE_PATH, changeAutoRecharge);
-  router.use(payoutRoutes().routes());
-  return router;
 }

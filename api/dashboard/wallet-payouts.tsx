@@ -6,7 +6,6 @@
 // run id, so a double submit or a resubmitted form pays once; the answer is a redirect to the run's own page
 // (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays. Members see all this but cannot
 // preview or run (403). No agent route or tool reaches any of it.
-import { Router } from '@koa/router';
 import type { VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
 import { appendAudit } from '../../db/audit-log.js';
@@ -16,7 +15,7 @@ import { runPayouts, type CreatorPayout } from '../../db/payouts.js';
 import { ConflictError } from '../../lib/errors.js';
 import { formatUsd } from '../../lib/money.js';
 import { newRunId, RUN_ID_PATTERN } from '../../lib/payouts.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
 
 const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
@@ -69,7 +68,7 @@ const refuse = (ctx: AppContext, s: SignedIn, status: number, message: string) =
   dashboardPage(ctx, s, status, 'Payouts', <><p class="error" role="alert">{message}</p><BackToWallet s={s} /></>);
 
 /** A dry run under a fresh run id; the confirm form carries the id, so confirming twice pays once. */
-async function preview(ctx: AppContext): Promise<void> {
+export async function preview(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId || !canManage(s)) return refuse(ctx, s, 403, 'Only owners and admins run payouts.');
@@ -89,7 +88,7 @@ async function preview(ctx: AppContext): Promise<void> {
   </>);
 }
 
-async function run(ctx: AppContext): Promise<void> {
+export async function run(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   if (!s.orgId || !canManage(s)) return refuse(ctx, s, 403, 'Only owners and admins run payouts.');
@@ -112,7 +111,7 @@ async function run(ctx: AppContext): Promise<void> {
   ctx.redirect(orgLink(s, `${runPath(runId)}${result.already_run ? '?again=1' : ''}`));
 }
 
-async function showRun(ctx: AppContext): Promise<void> {
+export async function showRun(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const found = s.orgId ? await findPayoutRun(ctx.deps.db, s.orgId, ctx.params.run_id as string) : undefined;
@@ -122,12 +121,4 @@ async function showRun(ctx: AppContext): Promise<void> {
     <RunLines run={found} />
     <BackToWallet s={s} to="/dashboard/wallet#payouts" />
   </>);
-}
-
-export function payoutRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/wallet/payouts/preview', preview);
-  router.post('/dashboard/wallet/payouts/run', run);
-  router.get('/dashboard/wallet/payouts/:run_id', showRun);
-  return router;
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CREATOR_ROUTES } from '../../api/dashboard/creators-rest.js';
+import { CREATOR_ROUTES } from '../../api/dashboard/routes.js';
 import { addMembership, createUser } from '../../db/organizations.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { request } from '../helpers/http.js';

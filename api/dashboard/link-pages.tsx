@@ -5,14 +5,13 @@
 // `{"platform": "subprovider", "secret_api_key": "sk_..."}`, holds the subscription provider's key for the webhook
 // autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
 // never echoes the secret.
-import { Router } from '@koa/router';
 import { spendSignedLink } from '../../db/signed-links.js';
 import { findApp, mergeAppleMeta } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import type { LinkPurpose } from '../../lib/signed-links.js';
-import type { AppContext, RequestState } from '../context.js';
+import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
 import { checkLink, refuse } from './link-check.js';
@@ -26,7 +25,7 @@ const TITLES: Record<LinkPurpose, string> = {
   'asset-upload': 'Upload marketing assets',
 };
 
-async function showLinkPage(ctx: AppContext): Promise<void> {
+export async function showLinkPage(ctx: AppContext): Promise<void> {
   const checked = await checkLink(ctx);
   if (!checked.ok) return refuse(ctx, checked.status, checked.message);
   const { purpose, org, app, exp, extra } = checked.claims;
@@ -43,7 +42,7 @@ async function showLinkPage(ctx: AppContext): Promise<void> {
 }
 
 /** A form post from the link page answers a page (success or the refusal with its status); JSON callers get JSON. */
-async function uploadCredential(ctx: AppContext): Promise<void> {
+export async function uploadCredential(ctx: AppContext): Promise<void> {
   if (!isFormPost(ctx)) return storeFromLink(ctx);
   try {
     await storeFromLink(ctx);
@@ -88,11 +87,4 @@ async function storeFromLink(ctx: AppContext): Promise<void> {
   });
   if (!stored) throw new AppError(410, 'This link has already been used. Links work once: ask for a new one.');
   ctx.body = { stored: true, app_id: app.id, platform: parsed.platform, ...(parsed.platform === 'ios' ? { key_id: parsed.meta.key_id } : {}) };
-}
-
-export function dashboardLinkRoutes(): Router<RequestState, AppContext> {
-  const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/links/:purpose', showLinkPage);
-  router.post('/dashboard/links/:purpose', uploadCredential);
-  return router;
 }

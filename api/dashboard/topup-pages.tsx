@@ -11,12 +11,12 @@ import { formatUsd, toMicros } from '../../lib/money.js';
 import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
-import { checkLink, refuse } from '../dashboard/link-check.js';
+import { checkLink, refuse } from './link-check.js';
 import { sendPage } from '../send-page.js';
 import { paymentProviderOf } from '../../clients/payments/select.js';
 import { autoRechargeSection, changeAutoRecharge, DISABLE, ENABLE, type RechargeForm } from './auto-recharge-page.js';
 import { formActionOf } from './provider-of.js';
-import { checkAutoRecharge } from './recharge-check.js';
+import { checkAutoRecharge } from '../payments/recharge-check.js';
 
 const PURPOSE = 'wallet-topup';
 

@@ -16,7 +16,7 @@ import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed 
 import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
-import { checkAutoRecharge } from './recharge-check.js';
+import { checkAutoRecharge } from '../payments/recharge-check.js';
 
 const CREDITING = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 const FAILING = new Set(['checkout.session.async_payment_failed', 'checkout.session.expired']);

@@ -2,7 +2,7 @@
 // result with its failure, why the service turned it off) and the forms a human uses to enable or disable it. The
 // forms post to the link's own URL (its signature is the capability, as for the top-up; changing settings does not
 // spend the link). Enabling: test mode saves a simulated card at once; Stripe sends the human to Checkout in setup
-// mode and the signed webhook saves the card (stripe-webhook.ts). Threshold and amount have the top-up bounds.
+// mode and the signed webhook saves the card (api/webhooks/stripe.ts). Threshold and amount have the top-up bounds.
 // Agents never change it: a request carrying an agent credential is refused here, and no agent route or tool
 // writes these settings. The dashboard's wallet page (api/dashboard/wallet-auto-recharge.ts) shows the same forms,
 // posting to its own URL with the session's CSRF token, and runs the same changeAutoRecharge.
@@ -15,7 +15,7 @@ import { formatUsd, toMicros } from '../../lib/money.js';
 import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
-import { checkAutoRecharge } from './recharge-check.js';
+import { checkAutoRecharge } from '../payments/recharge-check.js';
 
 export const ENABLE = 'auto_recharge_enable';
 export const DISABLE = 'auto_recharge_disable';
