@@ -8,25 +8,13 @@
 // exists (so another organization's id is the same 404), take JSON or the pages' forms (form-reply.tsx) and audit
 // each change with the user as actor (rest.ts). Money, agent keys and teammates are page forms, never REST rows.
 import { Router } from '@koa/router';
-import { analyticsOverviewHandler, campaignFunnelHandler, dailyPerformanceHandler, periodQuery } from '../agent/analytics.js';
-import { getAppHandler, listAppsHandler } from '../agent/apps.js';
-import { updateAppBody, updateAppHandler, regenerateWebhookSecretHandler } from '../agent/app-writes.js';
-import { campaignStatusBody, createCampaignBody, createCampaignHandler, setCampaignStatusHandler, updateCampaignBody, updateCampaignHandler } from '../agent/campaign-writes.js';
-import { getCampaignHandler, listCampaignsHandler } from '../agent/campaigns.js';
-import { integrationStatusHandler } from '../agent/integration-status.js';
-import { localizeCampaignBody, localizeCampaignHandler } from '../agent/localize.js';
-import { recentEventsHandler, recentEventsQuery } from '../agent/recent-events.js';
-import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from '../agent/store-direct.js';
-import { validationStatusHandler } from '../agent/validation-status.js';
 import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './app-handlers.js';
 import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaign-handlers.js';
 import { uploadCredentialHandler } from './credential-upload.js';
-import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeaturedHandler } from '../agent/assets.js';
-import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from '../agent/bonus-awards.js';
-import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from '../agent/free-codes.js';
-import { inviteBody, inviteHandler, joinLinkHandler, joinLinkQuery, listAffiliatesHandler, listInvitationsHandler, listInvitationsQuery, withdrawInvitationHandler } from '../agent/invitations.js';
 import { assetFileHandler, uploadAssetHandler } from './asset-upload.js';
 import { blockFreeCodeBody, blockFreeCodeHandler } from './free-code-block.js';
+import { AGENT_ENDPOINTS } from '../agent/endpoints.js';
+import { koaPath } from '../agent/routes.js';
 import { showJoinPage } from '../public/join-page.js';
 import type { AppContext, RequestState } from '../context.js';
 import { validateQuery } from '../middleware/validate.js';
@@ -54,50 +42,63 @@ import { AUTO_RECHARGE_PATH } from './wallet-auto-recharge.js';
 import * as wallet from './wallet-page.js';
 import * as payouts from './wallet-payouts.js';
 
+/**
+ * A row of the agent API's table (api/agent/endpoints.ts, found by its tool) served to the dashboard too: the same
+ * handler, body and query at `/api` + its path, so the two surfaces cannot drift; `action` names it in the audit
+ * log (`dashboard.<action>`). The agent's scopes do not apply here: the session's user is checked by the handlers'
+ * tenancy, as for the agent. Rows written with `r(...)` are the dashboard's own (money, secrets, files, pages' JSON).
+ */
+function shared(tool: string, action: string, more: Partial<DashboardRoute> = {}): DashboardRoute {
+  const row = AGENT_ENDPOINTS.find((x) => x.tool === tool);
+  if (!row?.handler) throw new Error(`No agent endpoint ${tool} with a handler to share with the dashboard`);
+  return r(row.method, `/api${koaPath(row.path)}`, action, row.handler, { ...(row.body ? { body: row.body } : {}), ...(row.query ? { query: row.query } : {}), ...more });
+}
+
 /** Apps, campaigns and their analytics. */
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
-  r('get', '/api/apps', 'list_apps', listAppsHandler),
+  shared('svc_list_apps', 'list_apps'),
   r('post', '/api/apps', 'create_app', createAppHandler, { body: createAppBody }),
-  r('get', '/api/apps/:app_id', 'get_app', getAppHandler),
-  r('patch', '/api/apps/:app_id', 'update_app', updateAppHandler, { body: updateAppBody }),
+  shared('svc_get_app', 'get_app'),
+  shared('svc_update_app', 'update_app'),
   r('get', '/api/apps/:app_id/setup', 'get_setup', setupHandler),
-  r('get', '/api/apps/:app_id/integration-status', 'integration_status', integrationStatusHandler),
-  r('get', '/api/apps/:app_id/validation-status', 'validation_status', validationStatusHandler),
-  r('get', '/api/apps/:app_id/events/recent', 'recent_events', recentEventsHandler, { query: recentEventsQuery }),
-  r('post', '/api/apps/:app_id/regenerate-webhook-secret', 'regenerate_webhook_secret', regenerateWebhookSecretHandler),
+  shared('svc_integration_status', 'integration_status'),
+  shared('svc_get_validation_status', 'validation_status'),
+  shared('svc_recent_events', 'recent_events'),
+  shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret'),
+  // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
   r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler),
   r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler),
-  r('post', '/api/apps/:app_id/validate-store-credentials', 'validate_store_credentials', validateStoreCredentialsHandler, { body: storePlatformBody }),
-  r('post', '/api/apps/:app_id/activate-store-direct', 'activate_store_direct', activateStoreDirectHandler, { body: storePlatformBody }),
-  r('post', '/api/apps/:app_id/campaigns', 'create_campaign', createCampaignHandler, { body: createCampaignBody }),
-  r('get', '/api/campaigns', 'list_campaigns', listCampaignsHandler),
-  r('get', '/api/campaigns/:campaign_id', 'get_campaign', getCampaignHandler),
-  r('patch', '/api/campaigns/:campaign_id', 'update_campaign', updateCampaignHandler, { body: updateCampaignBody }),
-  r('post', '/api/campaigns/:campaign_id/status', 'set_campaign_status', setCampaignStatusHandler, { body: campaignStatusBody }),
+  shared('svc_validate_store_credentials', 'validate_store_credentials'),
+  shared('svc_activate_store_direct', 'activate_store_direct'),
+  shared('svc_create_campaign', 'create_campaign'),
+  shared('svc_list_campaigns', 'list_campaigns'),
+  shared('svc_get_campaign', 'get_campaign'),
+  shared('svc_update_campaign', 'update_campaign'),
+  shared('svc_set_campaign_status', 'set_campaign_status'),
   // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
-  r('post', '/api/campaigns/:campaign_id', 'update_campaign', updateCampaignHandler, { body: updateCampaignBody }),
-  r('post', '/api/campaigns/:campaign_id/localize', 'localize_campaign', localizeCampaignHandler, { body: localizeCampaignBody, form: localizeFormBody }),
-  r('get', '/api/campaigns/:campaign_id/join-link', 'join_link', joinLinkHandler, { query: joinLinkQuery }),
-  r('get', '/api/campaigns/:campaign_id/funnel', 'campaign_funnel', campaignFunnelHandler, { query: periodQuery }),
-  r('get', '/api/campaigns/:campaign_id/daily-performance', 'daily_performance', dailyPerformanceHandler, { query: periodQuery }),
+  shared('svc_update_campaign', 'update_campaign', { method: 'post' }),
+  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody }),
+  shared('svc_get_join_link', 'join_link'),
+  shared('svc_get_campaign_funnel', 'campaign_funnel'),
+  shared('svc_get_daily_performance', 'daily_performance'),
   r('get', '/api/campaigns/:campaign_id/top-affiliates', 'top_affiliates', campaignTopAffiliatesHandler, { query: campaignTopAffiliatesQuery }),
-  r('get', '/api/apps/:app_id/analytics/overview', 'analytics_overview', analyticsOverviewHandler, { query: periodQuery }),
+  shared('svc_get_analytics_overview', 'analytics_overview'),
 ];
 
 /** Creators and invitations, bonus awards, free-access codes and marketing assets (the pages' people and material). */
 export const CREATOR_ROUTES: readonly DashboardRoute[] = [
-  r('get', '/api/campaigns/:campaign_id/affiliates', 'list_affiliates', listAffiliatesHandler),
-  r('post', '/api/campaigns/:campaign_id/invite', 'invite_creator', inviteHandler, { body: inviteBody, form: inviteForm }),
-  r('get', '/api/invitations', 'list_invitations', listInvitationsHandler, { query: listInvitationsQuery }),
-  r('post', '/api/invitations/:invitation_id/withdraw', 'withdraw_invitation', withdrawInvitationHandler),
-  r('get', '/api/bonus-awards', 'list_bonus_awards', listBonusAwardsHandler, { query: listBonusAwardsQuery }),
-  r('post', '/api/bonus-awards/:award_id/review', 'review_bonus_award', reviewBonusAwardHandler, { body: reviewBonusAwardBody }),
-  r('get', '/api/apps/:app_id/free-codes', 'list_free_codes', listFreeCodesHandler),
-  r('post', '/api/apps/:app_id/free-codes', 'create_free_code', createFreeCodeHandler, { body: createFreeCodeBody }),
+  shared('svc_list_affiliates', 'list_affiliates'),
+  shared('svc_invite_creator', 'invite_creator', { form: inviteForm }),
+  shared('svc_list_invitations', 'list_invitations'),
+  shared('svc_withdraw_invitation', 'withdraw_invitation'),
+  shared('svc_list_bonus_awards', 'list_bonus_awards'),
+  shared('svc_review_bonus_award', 'review_bonus_award'),
+  shared('svc_list_free_codes', 'list_free_codes'),
+  shared('svc_create_free_code', 'create_free_code'),
   r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, { body: blockFreeCodeBody }),
-  r('get', '/api/apps/:app_id/assets', 'list_assets', listAssetsHandler, { query: listAssetsQuery }),
+  shared('svc_list_assets', 'list_assets'),
   r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler),
-  r('post', '/api/assets/:asset_id/featured', 'set_asset_featured', setAssetFeaturedHandler, { body: setAssetFeaturedBody }),
+  shared('svc_set_asset_featured', 'set_asset_featured'),
   r('get', '/api/assets/:asset_id/file', 'asset_file', assetFileHandler),
 ];
 
