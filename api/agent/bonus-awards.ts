@@ -1,6 +1,6 @@
 // GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
 // granted organizations with the creator and progress; review (approve or void) only while `earned`, before payout.
-// The dashboard REST (api/dashboard/creators-rest.ts) runs these same handlers for a signed-in owner or admin.
+// The dashboard REST (api/dashboard/routes.ts, CREATOR_ROUTES) runs these same handlers for a signed-in owner or admin.
 import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
 import { bonusApprovalRefusal } from '../../lib/escrow.js';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';

@@ -2,7 +2,7 @@
 // its creators with their codes and production performance (the agent API's affiliates rows), a form to invite one
 // creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
-// (api/dashboard/creators-rest.ts), whose handlers are the agent API's.
+// (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import { listCampaignAffiliates, listInvitations, type InvitationView } from '../../db/invitations.js';

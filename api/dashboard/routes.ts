@@ -27,7 +27,7 @@ import { analyticsPage } from './analytics-page.js';
 import * as campaigns from './campaigns-page.js';
 import * as consent from './consent.js';
 import { creatorsPage } from './creators-page.js';
-import { inviteForm } from './creators-rest.js';
+import { inviteForm } from './invite-form.js';
 import * as events from './events-page.js';
 import { freeCodesPage } from './free-codes-page.js';
 import { home } from './home-page.js';
