@@ -20,6 +20,7 @@ import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { jsonBody } from './middleware/json-body.js';
+import { allowedMethodsAsErrors } from './middleware/errors.js';
 import { createMetrics } from './middleware/metrics.js';
 import { RedisSlidingWindowCounter, SlidingWindowCounter } from '../runtime/rate-counter.js';
 import { edge } from './middleware/request-context.js';
@@ -56,7 +57,7 @@ export function createApp(deps: ApiDeps): SvcApp {
     linkRoutes(), // /{slug}/{code}
   ];
   for (const router of surfaces) {
-    app.use(router.routes()).use(router.allowedMethods());
+    app.use(router.routes()).use(allowedMethodsAsErrors(router));
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
   return app;

@@ -7,9 +7,13 @@ import path from 'node:path';
 import { ensureDatabase } from '../cli/database.js';
 import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { ensurePinnedNode } from '../runtime/pinned-node.js';
 import { freePort } from '../runtime/ports.js';
 import { PROJECT_ROOT, resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer, type DevServerOptions } from '../runtime/temporal-dev-server.js';
+
+// Every bench runs on the pinned Node unless SVC_ANY_NODE=1 (comparing Node versions: docs/runtime.md).
+await ensurePinnedNode();
 
 export interface BenchDatabase { url: string; stop(): Promise<void> }
 

@@ -72,7 +72,9 @@ export async function openLoop<T>(
   for (let arrivals = 0; arrivals < total && failure === undefined; arrivals++) {
     nextAt += (-Math.log(1 - random()) / ratePerSecond) * 1000;
     const wait = nextAt - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    // Yield even when late: a send that has finished must hand its stream back to `idle` before the next arrival
+    // is dispatched, or a loop that fell behind (a loaded machine) would start a new stream for every late arrival.
+    await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
     dispatch(nextAt);
   }
   while ((inFlight.size > 0 || waiting.length > 0) && failure === undefined) await Promise.race(inFlight);

@@ -157,6 +157,7 @@ function printBanner(b: {
     `  Agent key      ${demo.agent_key}`,
     `  Demo app       ${demo.app_id}  campaign ${demo.campaign_id}  creator code ${demo.creator_code}`,
     `  Pipeline check ${b.pipeline}`,
+    `  Node           ${process.version}`,
     `  Data           ${b.dataDir}${b.external.db ? '  (PostgreSQL: DATABASE_URL)' : ''}${b.external.temporal === 'profile' ? '  (Temporal: profile)' : b.external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : ''}`,
     '  (the demo webhook secret is in demo.json in the data directory)',
     'Ctrl-C stops everything.',

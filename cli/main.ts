@@ -1,5 +1,4 @@
 // `svc`: the one binary with every role and operator command (CONTRACT.md "Commands").
-import { parseArgs } from 'node:util';
 import { createAgentKey } from '../db/agent-keys.js';
 import { findApp } from '../db/apps.js';
 import { findOrganization } from '../db/organizations.js';
@@ -12,22 +11,9 @@ import { createTemporalClient } from '../runtime/temporal-client.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
 import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js';
+import { asksForHelp, parseCommandArgs, usageError, UsageError } from './args.js';
+import { commandHelp, COMMANDS, overview } from './commands.js';
 import { seedDemoAccount } from './seed.js';
-
-const USAGE = `usage: svc <command>
-  dev                                   everything for local development (npm start)
-  api                                   the HTTP API alone (env: DATABASE_URL, TEMPORAL_ADDRESS, PORT, ...)
-  worker                                the Temporal worker alone
-  migrate [--status] [--rollback]       apply (or show, or roll back the last batch of) database migrations
-  seed --json                           create a new demo organization and print its credentials as JSON
-  agent-key create --org ORG_ID [--scopes a,b] [--name NAME] --json
-  events retry --app APP_ID [--event EVENT_ID] [--json]
-                                        re-drive purchase events recorded as failed (after a fix); exit 1 if any still fail
-  payouts run --org ORG_ID [--run-id ID] [--dry-run] [--json]
-                                        pay the organization's payable commissions (clawbacks netted), once per run id
-  config [--markdown]                   print the configuration variables and their defaults`;
-
-class UsageError extends Error {}
 
 /** Variables that may carry credentials: never printed. */
 const SECRET_VARIABLES = new Set(['SVC_MASTER_KEY', 'SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'TEMPORAL_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
@@ -87,16 +73,27 @@ async function runRole(role: 'api' | 'worker'): Promise<void> {
   process.once('SIGTERM', () => void stop());
 }
 
+/** `svc help [COMMAND]`, `svc COMMAND --help`: the help on stdout; an unknown command is a usage error. */
+function help(command: string | undefined): void {
+  if (command !== undefined && !COMMANDS[command]) throw new UsageError(`svc help: unknown command '${command}' (usage: svc help [COMMAND]; svc help lists them)`);
+  console.log(command === undefined ? overview() : commandHelp(command));
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest, allowPositionals: true, strict: true,
-    options: {
-      json: { type: 'boolean' }, status: { type: 'boolean' }, rollback: { type: 'boolean' }, markdown: { type: 'boolean' },
-      org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, app: { type: 'string' }, event: { type: 'string' },
-      'run-id': { type: 'string' }, 'dry-run': { type: 'boolean' },
-    },
-  });
+  if (command === undefined) throw new UsageError('svc: missing a command (usage: svc <command> [options]; svc help lists them)');
+  if (command === 'help' || command === '--help' || command === '-h') {
+    if (rest.length > 1) throw new UsageError(`svc help: unexpected argument '${rest[1]}' (usage: svc help [COMMAND])`);
+    return help(rest[0]);
+  }
+  if (!COMMANDS[command]) throw new UsageError(`svc: unknown command '${command}' (svc help lists them)`);
+  if (asksForHelp(rest)) return help(command);
+  const parsed = parseCommandArgs(command, rest);
+  const values = parsed.values as {
+    json?: boolean; status?: boolean; rollback?: boolean; markdown?: boolean; org?: string; scopes?: string; name?: string;
+    app?: string; event?: string; 'run-id'?: string; 'dry-run'?: boolean;
+  };
+  const positionals = parsed.positionals;
   switch (command) {
     case 'dev':
       return (await import('./dev.js')).runDev();
@@ -127,11 +124,10 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'agent-key': {
-      if (positionals[0] !== 'create' || !values.org) throw new UsageError('usage: svc agent-key create --org ORG_ID [--scopes a,b] --json');
       const { scopes, unknown } = values.scopes ? parseScopes(values.scopes) : { scopes: [...SCOPES], unknown: [] };
-      if (unknown.length > 0) throw new UsageError(`unknown scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
-      if (scopes.length === 0) throw new UsageError('--scopes names no scope');
-      const orgId = values.org;
+      if (unknown.length > 0) throw usageError(command, `unknown scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
+      if (scopes.length === 0) throw usageError(command, '--scopes names no scope');
+      const orgId = values.org!;
       const key = await withDb(operatorConfig(), async (db) => {
         if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
         return createAgentKey(db, { orgId, name: values.name ?? 'CLI key', scopes });
@@ -140,9 +136,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'events': {
-      if (positionals[0] !== 'retry' || !values.app) throw new UsageError('usage: svc events retry --app APP_ID [--event EVENT_ID] [--json]');
       const { config, temporal: target } = withTemporalTarget(operatorConfig());
-      const appId = values.app;
+      const appId = values.app!;
       const eventId = values.event;
       const temporal = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, target.extras);
       const outcomes = await withDb(config, async (db) => {
@@ -165,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
       console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
       return;
     default:
-      throw new UsageError(USAGE);
+      throw new Error(`svc: the command table lists '${command}' but main has no runner for it`);
   }
 }
 

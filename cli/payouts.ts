@@ -33,7 +33,7 @@ export async function runPayoutsCommand(positionals: string[], flags: Flags, dep
 
 function describe(r: PayoutRunResult): string {
   const head = r.dry_run ? `dry run ${r.run_id}: nothing written; would pay` : r.already_run ? `run ${r.run_id} was already done; it paid (nothing paid now)` : `run ${r.run_id} paid`;
-  const lines = r.payouts.map((p) => `  ${p.creator_id}: ${p.commission_count} commission(s), gross ${formatUsd(p.gross_micros)}, clawbacks netted ${formatUsd(p.clawbacks_netted_micros)}, net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}`);
+  const lines = r.payouts.map((p) => `  ${p.creator_id}: ${p.commission_count} commission(s), ${p.award_count} bonus award(s) (${formatUsd(p.awards_micros)}), gross ${formatUsd(p.gross_micros)}, clawbacks netted ${formatUsd(p.clawbacks_netted_micros)}, net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}`);
   const total = `total: gross ${formatUsd(r.totals.gross_micros)}, clawbacks netted ${formatUsd(r.totals.clawbacks_netted_micros)}, net ${formatUsd(r.totals.net_micros)}, platform fees ${formatUsd(r.totals.fees_micros)}`;
-  return r.payouts.length === 0 ? `${head} nothing (no payable commissions)\nrun id: ${r.run_id}` : [`${head}:`, ...lines, total, `run id: ${r.run_id}`].join('\n');
+  return r.payouts.length === 0 ? `${head} nothing (no payable commissions or approved bonus awards)\nrun id: ${r.run_id}` : [`${head}:`, ...lines, total, `run id: ${r.run_id}`].join('\n');
 }

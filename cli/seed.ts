@@ -15,7 +15,7 @@ import { SCOPES } from '../lib/scopes.js';
 
 export const SEED_KEYS = [
   'base_url', 'dashboard_url', 'org_id', 'user_email', 'user_password', 'agent_key', 'app_id', 'sdk_key',
-  'webhook_secret', 'campaign_id', 'creator_code', 'wallet_balance_usd',
+  'webhook_secret', 'campaign_id', 'creator_code', 'wallet_balance_usd', 'purchase_api_key',
 ] as const;
 
 export type SeedResult = Record<Exclude<(typeof SEED_KEYS)[number], 'wallet_balance_usd'>, string> & { wallet_balance_usd: number };
@@ -60,6 +60,7 @@ export async function seedDemoAccount(db: Knex, urls: { baseUrl: string; dashboa
       campaign_id: campaign.id,
       creator_code: code.code,
       wallet_balance_usd: DEMO_WALLET_USD,
+      purchase_api_key: app.purchaseApiKey,
     };
   });
 }

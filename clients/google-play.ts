@@ -1,5 +1,5 @@
-// Google Play, through @googleapis/androidpublisher (v3, pinned at 37.0.0: later majors need Node 22) with a
-// service-account token from google-auth-library (pinned 10.9.x, Node 18+). The API root is the client's own
+// Google Play, through @googleapis/androidpublisher (v3, pinned at 42.0.0) with a service-account token from
+// google-auth-library (pinned at 11.3.4, the one googleapis-common uses too). The API root is the client's own
 // `rootUrl` option (GOOGLE_PLAY_API_ROOT). google-auth-library has no option for the token endpoint (its URL is a
 // constant of its token fetcher), so the one hand-written part is a request interceptor on the auth client's own
 // transport that sends requests for Google's token URL to GOOGLE_TOKEN_URL; the assertion (RS256 JWT, audience
@@ -55,8 +55,7 @@ export class GooglePlayClient {
   constructor(config: StoreApiConfig, secret: string, private readonly timeoutMs = 10_000) {
     const account = parseServiceAccount(secret);
     this.tokenUrl = config.GOOGLE_TOKEN_URL;
-    // googleapis-common pins its own google-auth-library; the client only calls the auth client's request().
-    const auth = authClient(account, config.GOOGLE_TOKEN_URL) as unknown as androidpublisher_v3.Options['auth'];
+    const auth = authClient(account, config.GOOGLE_TOKEN_URL);
     this.api = new androidpublisher_v3.Androidpublisher({ auth, rootUrl: config.GOOGLE_PLAY_API_ROOT });
   }
 

@@ -9,6 +9,8 @@
 //   conversions         attributed production conversions that paid: no trial, or a trial that converted
 //   revenue_usd         net production revenue of commissions written in the period (earn rows minus reversals)
 //   commission_usd      net production commission of the same rows
+// A campaign's `stats` are these metrics over its whole life (no period, trials left out): the funnel of any period
+// that covers the campaign's life answers the same numbers. All sources are read in one statement.
 import type { Knex } from 'knex';
 import { microsToUsd } from '../lib/money.js';
 
@@ -24,9 +26,9 @@ export interface Metrics {
   commission_usd: number;
 }
 
-export interface Scope { appIds: readonly string[]; campaignId?: string }
+export interface Scope { appIds: readonly string[]; campaignId?: string; campaignIds?: readonly string[] }
 
-type Bucket = 'total' | 'day' | 'code';
+type Bucket = 'total' | 'day' | 'code' | 'campaign';
 
 export const emptyMetrics = (): Metrics => ({ clicks: 0, installs: 0, attributed_installs: 0, trials: 0, conversions: 0, revenue_usd: 0, commission_usd: 0 });
 
@@ -63,32 +65,48 @@ const BUCKETS: Record<Bucket, (ts: string) => string> = {
   total: () => "'total'",
   day: (ts) => `to_char((${ts} at time zone 'UTC')::date, 'YYYY-MM-DD')`,
   code: () => 'creator_code_id',
+  campaign: () => 'campaign_id',
 };
 
-/** Every metric per bucket key (`total`, a `YYYY-MM-DD` day or a creator_code_id); missing keys had no activity. */
-export async function aggregateMetrics(db: Knex, scope: Scope, period: Period, bucket: Bucket): Promise<Map<string, Metrics>> {
+/**
+ * Every metric per bucket key (`total`, a `YYYY-MM-DD` day, a creator_code_id or a campaign_id) within the period
+ * (null: all time); missing keys had no activity. One statement: each source grouped by the key, full-joined on it.
+ */
+export async function aggregateMetrics(db: Knex, scope: Scope, period: Period | null, bucket: Bucket): Promise<Map<string, Metrics>> {
   const out = new Map<string, Metrics>();
   if (scope.appIds.length === 0) return out;
-  const results = await Promise.all(SOURCES.map(async (s) => {
+  const grouped = SOURCES.map((s) => {
     const key = BUCKETS[bucket](s.ts);
-    const q = db(s.table).whereIn('app_id', scope.appIds)
-      .where(s.ts, '>=', db.raw("(?::date)::timestamp at time zone 'UTC'", [period.from]))
-      .where(s.ts, '<', db.raw("(?::date + 1)::timestamp at time zone 'UTC'", [period.to]))
-      .select(db.raw(`${key} as k, ${s.select}`));
+    const q = db(s.table).whereIn('app_id', scope.appIds).select(db.raw(`${key} as k, ${s.select}`));
+    if (period) {
+      void q.where(s.ts, '>=', db.raw("(?::date)::timestamp at time zone 'UTC'", [period.from]))
+        .where(s.ts, '<', db.raw("(?::date + 1)::timestamp at time zone 'UTC'", [period.to]));
+    }
     if (bucket !== 'total') void q.groupByRaw(key);
     if (scope.campaignId) void q.where('campaign_id', scope.campaignId);
+    if (scope.campaignIds) void q.whereIn('campaign_id', scope.campaignIds);
     if (bucket === 'code') void q.whereNotNull('creator_code_id');
     s.where?.(q);
-    return { s, rows: (await q) as Record<string, string | number | null>[] };
-  }));
-  for (const { s, rows } of results) {
-    for (const row of rows) {
-      const k = String(row.k);
-      const m = out.get(k) ?? emptyMetrics();
-      out.set(k, Object.assign(m, s.toMetrics(row)));
-    }
-  }
+    return q;
+  });
+  // Each source names its own columns, so `select *` over the join keeps them apart; `using (k)` merges the keys.
+  const joined = grouped.map((_, i) => (i === 0 ? '? as s0' : `full join ? as s${i} using (k)`)).join(' ');
+  const { rows } = await db.raw<{ rows: Record<string, string | number | null>[] }>(`select * from ${joined}`, grouped);
+  for (const row of rows) out.set(String(row.k), Object.assign(emptyMetrics(), ...SOURCES.map((s) => s.toMetrics(row))));
   return out;
+}
+
+/** A campaign's lifetime production counters (spec "Campaign": `stats`); see the definitions at the top. */
+export type CampaignStats = Omit<Metrics, 'trials'>;
+
+/** Every listed campaign's stats in one statement, zeros for a campaign without activity. */
+export async function lifetimeCampaignStats(db: Knex, campaigns: readonly { id: string; app_id: unknown }[]): Promise<Map<string, CampaignStats>> {
+  const scope = { appIds: [...new Set(campaigns.map((c) => String(c.app_id)))], campaignIds: campaigns.map((c) => c.id) };
+  const metrics = await aggregateMetrics(db, scope, null, 'campaign');
+  return new Map(campaigns.map((c) => {
+    const { trials: _trials, ...stats } = metrics.get(c.id) ?? emptyMetrics();
+    return [c.id, stats];
+  }));
 }
 
 /** Campaigns active now and creators holding an active code in the app. */

@@ -103,6 +103,8 @@ export interface AppSettingsPatch {
   android_store_url?: string | null;
   web_url?: string | null;
   attribution_window_hours?: number;
+  /** Merged into the stored settings (keys not given keep their value). */
+  creator_code_settings?: { mirror_free_access_to_subprovider?: boolean };
 }
 
 const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
@@ -111,7 +113,8 @@ const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
 
 /** Applies the listed settings (other keys are ignored); returns whether the app exists. */
 export async function updateAppSettings(db: Knex, appId: string, patch: AppSettingsPatch): Promise<boolean> {
-  const changes = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
+  const changes: Record<string, unknown> = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
+  if (patch.creator_code_settings) changes.creator_code_settings = db.raw('creator_code_settings || ?::jsonb', [JSON.stringify(patch.creator_code_settings)]);
   if (Object.keys(changes).length === 0) return (await db('apps').where('id', appId).first('id')) !== undefined;
   return (await db('apps').where('id', appId).update(changes)) === 1;
 }
@@ -157,6 +160,7 @@ const APP_COLUMNS = [
   'id', 'org_id', 'name', 'slug', 'description', 'tagline', 'support_email', 'sdk_key', 'attribution_window_hours',
   'ios_validation_provider', 'android_validation_provider', 'ios_store_url', 'android_store_url', 'web_url',
   'webhook_connected_at', 'sdk_initialized_at', 'created_at', 'updated_at', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta',
+  'creator_code_settings',
 ] as const;
 
 export type AgentAppRow = Record<(typeof APP_COLUMNS)[number], unknown> & { id: string; org_id: string };
@@ -207,6 +211,17 @@ export async function updateAppI18n(db: Knex, appId: string, nextFor: (current: 
     const [updated] = await trx('apps').where('id', appId)
       .update(Object.fromEntries(Object.entries(next).map(([k, v]) => [k, JSON.stringify(v)])), APP_COPY_COLUMNS);
     return updated as AppCopy;
+  });
+}
+
+/**
+ * An app PATCH in one transaction: the settings first, then (when given) the localized columns derived under the row
+ * lock from the text just written, so translations supplied with a new source text are recorded against it.
+ */
+export async function patchApp(db: Knex, appId: string, patch: AppSettingsPatch, nextI18n?: (current: AppCopy) => Record<AppI18nColumn, object>): Promise<void> {
+  await db.transaction(async (trx) => {
+    await updateAppSettings(trx, appId, patch);
+    if (nextI18n) await updateAppI18n(trx, appId, nextI18n);
   });
 }
 

@@ -1,7 +1,9 @@
 // Milestone bonuses: when a creator's production, non-refunded conversions in a campaign reach a rule's threshold,
 // an award is created once (unique per rule and creator) and waits in `earned` for review. Lists are filtered by the
-// granted organizations; approving reserves the award's amount in the wallet ledger once.
+// granted organizations; approving reserves the award's amount in the wallet ledger once, voiding an approved award
+// releases it, and a payout run (db/payouts.ts) pays approved awards and marks them `paid`.
 import type { Knex } from 'knex';
+import { flagsReviewed, reviewDecisions, type ReviewDecision } from '../lib/bonus-review.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 /** Production conversions of the creator in the campaign with at least one paid period whose commission stands. */
@@ -14,32 +16,34 @@ function qualifyingConversions(trx: Knex.Transaction, campaignId: string, creato
     .count('* as count');
 }
 
-export async function countQualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string): Promise<number> {
-  const row = await qualifyingConversions(trx, campaignId, creatorId).first<{ count: string } | undefined>();
-  return Number(row?.count ?? 0);
-}
-
-/** Creates the awards whose threshold the creator has now reached; returns how many were new. */
-export async function awardReachedMilestones(trx: Knex.Transaction, c: { campaignId: string; creatorId: string; orgId: string }): Promise<number> {
-  const rules = await trx('bonus_rules').where({ campaign_id: c.campaignId, active: true })
-    .select<{ id: string; threshold_conversions: number; bonus_micros: number }[]>('id', 'threshold_conversions', 'bonus_micros');
-  if (rules.length === 0) return 0;
-  const progress = await countQualifyingConversions(trx, c.campaignId, c.creatorId);
-  let created = 0;
-  for (const rule of rules.filter((r) => progress >= r.threshold_conversions)) {
-    const rows = await trx('bonus_awards').insert({
-      bonus_rule_id: rule.id, campaign_id: c.campaignId, creator_id: c.creatorId, org_id: c.orgId, amount_micros: rule.bonus_micros,
-      threshold_conversions: rule.threshold_conversions, progress_count: progress,
-    }).onConflict(['bonus_rule_id', 'creator_id']).ignore().returning('id');
-    created += rows.length;
-  }
-  return created;
+/**
+ * Creates, in one statement, the awards of the campaign's active rules whose threshold a creator has reached: one
+ * creator's after an earn, or every creator's when a rule was just saved (the caller holds the organization lock,
+ * db/bonus-rules.ts says why). The unique (rule, creator) pair makes a repeat award nobody twice. Returns how many
+ * awards are new.
+ */
+export async function awardReachedMilestones(trx: Knex.Transaction, c: { campaignId: string; creatorId?: string }): Promise<number> {
+  const creator = c.creatorId ? 'and cv.creator_id = ?' : '';
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(`
+    insert into bonus_awards (bonus_rule_id, campaign_id, creator_id, org_id, amount_micros, threshold_conversions, progress_count)
+    select r.id, r.campaign_id, p.creator_id, k.org_id, r.bonus_micros, r.threshold_conversions, p.progress
+    from bonus_rules r
+    join campaigns k on k.id = r.campaign_id
+    join (select cv.creator_id, count(*)::int as progress from conversions cv
+          where cv.campaign_id = ? ${creator} and cv.environment = 'PRODUCTION' and cv.attributed
+            and exists (select 1 from commissions c where c.conversion_id = cv.id and c.kind = 'earn' and c.campaign_id = cv.campaign_id
+                        and c.creator_id = cv.creator_id and c.reversed_at is null)
+          group by cv.creator_id) p on p.progress >= r.threshold_conversions
+    where r.campaign_id = ? and r.active
+    on conflict (bonus_rule_id, creator_id) do nothing
+    returning id`, [c.campaignId, ...(c.creatorId ? [c.creatorId] : []), c.campaignId]);
+  return rows.length;
 }
 
 export interface BonusAwardView {
   id: string; org_id: string; campaign_id: string; campaign_name: string; bonus_rule_id: string; status: string;
   amount_micros: number; threshold_conversions: number; progress_count: number; fraud_flags: unknown;
-  earned_at: Date; reviewed_at: Date | null; reviewed_by: string | null; review_note: string | null; paid_at: Date | null;
+  earned_at: Date; reviewed_at: Date | null; reviewed_by: string | null; review_note: string | null; paid_at: Date | null; payout_id: string | null;
   creator_id: string; creator_name: string; creator_social_handle: string | null;
 }
 
@@ -49,7 +53,7 @@ const awardQuery = (db: Knex) => db('bonus_awards as b')
   .select<BonusAwardView[]>(
     'b.id', 'b.org_id', 'b.campaign_id', 'c.name as campaign_name', 'b.bonus_rule_id', 'b.status', 'b.amount_micros',
     'b.threshold_conversions', 'b.progress_count', 'b.fraud_flags', 'b.earned_at', 'b.reviewed_at', 'b.reviewed_by',
-    'b.review_note', 'b.paid_at', 'cr.id as creator_id', 'cr.name as creator_name', 'cr.social_handle as creator_social_handle',
+    'b.review_note', 'b.paid_at', 'b.payout_id', 'cr.id as creator_id', 'cr.name as creator_name', 'cr.social_handle as creator_social_handle',
   );
 
 export async function listBonusAwards(db: Knex, orgIds: readonly string[], f: { status?: string; campaignId?: string } = {}): Promise<BonusAwardView[]> {
@@ -70,32 +74,72 @@ export type ReviewOutcome =
   | { kind: 'insufficient'; amountMicros: number; safeAvailableMicros: number };
 
 /**
- * Approve or void an award still in `earned` (before payout). Approval earmarks the amount in the wallet (a
- * `reserve` entry, migration 0007's ledger rules), written once per award under the organization's lock, and only
- * while the safe balance covers it (the wallet never goes below zero safe).
+ * Review (lib/bonus-review.ts says which decisions a state takes). Approving an `earned` award earmarks its amount in
+ * the wallet (a `reserve` entry, migration 0007's ledger rules) only while the safe balance covers it (the wallet
+ * never goes below zero safe); voiding an `approved` one releases that reservation in the same transaction;
+ * approving an approved award a refund flagged keeps it approved and marks the flags reviewed. The organization
+ * lock is taken before the award's row, the order of a payout run and of a refund, so they cannot deadlock.
  */
-export async function reviewBonusAward(db: Knex, r: { id: string; decision: 'approve' | 'void'; note?: string; reviewedBy: string }): Promise<ReviewOutcome> {
+export async function reviewBonusAward(db: Knex, r: { id: string; decision: ReviewDecision; note?: string; reviewedBy: string }): Promise<ReviewOutcome> {
   return db.transaction(async (trx) => {
+    const owner = await trx('bonus_awards').where('id', r.id).first<{ org_id: string } | undefined>('org_id');
+    if (!owner) return { kind: 'missing' };
+    const { safeAvailableMicros } = await lockOrganization(trx, owner.org_id);
+    // Awards are never deleted: the row read above is still there.
     const award = await trx('bonus_awards').where('id', r.id).forUpdate()
-      .first<{ id: string; org_id: string; status: string; amount_micros: string | number } | undefined>('id', 'org_id', 'status', 'amount_micros');
-    if (!award) return { kind: 'missing' };
-    if (award.status !== 'earned') return { kind: 'conflict', status: award.status };
-    const status = r.decision === 'approve' ? 'approved' : 'voided';
+      .first<{ id: string; org_id: string; status: string; amount_micros: string | number; fraud_flags: unknown }>('id', 'org_id', 'status', 'amount_micros', 'fraud_flags');
+    if (!reviewDecisions(award).includes(r.decision)) return { kind: 'conflict', status: award.status };
     const amount = Number(award.amount_micros);
-    if (status === 'approved' && amount > 0) {
-      const { safeAvailableMicros } = await lockOrganization(trx, award.org_id);
-      if (safeAvailableMicros < amount) return { kind: 'insufficient', amountMicros: amount, safeAvailableMicros };
+    const reviewed = { reviewed_at: trx.fn.now(), reviewed_by: r.reviewedBy, review_note: r.note ?? null };
+    const ledger = { orgId: award.org_id, balanceDeltaMicros: 0, bonusAwardId: award.id, createdBy: r.reviewedBy };
+    if (r.decision === 'void') {
+      await trx('bonus_awards').where('id', r.id).update({ status: 'voided', ...reviewed });
+      if (award.status === 'approved' && amount > 0) {
+        await appendLedgerEntry(trx, { ...ledger, entryType: 'release', reservedDeltaMicros: -amount, idempotencyKey: `release:bonus:${award.id}`, memo: 'bonus voided after approval' });
+      }
+      return { kind: 'reviewed' };
     }
-    await trx('bonus_awards').where('id', r.id)
-      .update({ status, reviewed_at: trx.fn.now(), reviewed_by: r.reviewedBy, review_note: r.note ?? null });
-    if (status === 'approved' && amount > 0) {
-      await appendLedgerEntry(trx, {
-        orgId: award.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: amount,
-        idempotencyKey: `reserve:bonus:${award.id}`, bonusAwardId: award.id, memo: 'bonus approved', createdBy: r.reviewedBy,
+    if (award.status === 'approved') {
+      await trx('bonus_awards').where('id', r.id).update({
+        ...reviewed, fraud_flags: trx.raw(`jsonb_set(fraud_flags, '{refunds_reviewed}', to_jsonb(?::int))`, [flagsReviewed(award.fraud_flags)]),
       });
+      return { kind: 'reviewed' };
+    }
+    if (amount > 0 && safeAvailableMicros < amount) return { kind: 'insufficient', amountMicros: amount, safeAvailableMicros };
+    await trx('bonus_awards').where('id', r.id).update({ status: 'approved', ...reviewed });
+    if (amount > 0) {
+      await appendLedgerEntry(trx, { ...ledger, entryType: 'reserve', reservedDeltaMicros: amount, idempotencyKey: `reserve:bonus:${award.id}`, memo: 'bonus approved' });
     }
     return { kind: 'reviewed' };
   });
+}
+
+export interface PayableAward { id: string; creator_id: string; bonus_rule_id: string; campaign_id: string; threshold_conversions: number; amount_micros: number }
+
+/**
+ * The organization's approved awards a payout run pays (oldest first), locked when the run pays: an award a refund
+ * flagged after approval waits for its reviewer (keep or void) first.
+ */
+export async function approvedAwardsToPay(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<PayableAward[]> {
+  const q = trx('bonus_awards').where({ org_id: orgId, status: 'approved' })
+    .whereRaw(`jsonb_array_length(coalesce(fraud_flags->'refunds', '[]'::jsonb)) <= coalesce((fraud_flags->>'refunds_reviewed')::int, 0)`)
+    .orderBy([{ column: 'earned_at' }, { column: 'id' }])
+    .select<PayableAward[]>('id', 'creator_id', 'bonus_rule_id', 'campaign_id', 'threshold_conversions', 'amount_micros');
+  const rows = await (lock ? q.forUpdate() : q);
+  return rows.map((a) => ({ ...a, amount_micros: Number(a.amount_micros) }));
+}
+
+/** Marks the awards paid by `payoutId`. */
+export async function markAwardsPaid(trx: Knex.Transaction, ids: readonly string[], payoutId: string): Promise<void> {
+  if (ids.length > 0) await trx('bonus_awards').whereIn('id', ids).update({ status: 'paid', paid_at: trx.fn.now(), payout_id: payoutId });
+}
+
+/** The award lines of payouts, by payout id (award age order). */
+export async function awardsOfPayouts(db: Knex, payoutIds: readonly string[]): Promise<(PayableAward & { payout_id: string })[]> {
+  if (payoutIds.length === 0) return [];
+  const rows = await db('bonus_awards').whereIn('payout_id', payoutIds).orderBy([{ column: 'earned_at' }, { column: 'id' }])
+    .select<(PayableAward & { payout_id: string })[]>('id', 'creator_id', 'bonus_rule_id', 'campaign_id', 'threshold_conversions', 'amount_micros', 'payout_id');
+  return rows.map((a) => ({ ...a, amount_micros: Number(a.amount_micros) }));
 }
 
 export interface RefundedConversion { campaignId: string; creatorId: string; conversionId: string; refundEventId: string }

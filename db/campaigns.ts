@@ -1,7 +1,9 @@
 // Campaigns: creation, the agent-visible columns (always filtered by the granted organizations), their terms
-// (name, description, commission) and status.
+// (name, description, commission, milestone bonus rules) and status.
 import type { Knex } from 'knex';
+import type { BonusRule } from '../lib/bonus-rules.js';
 import type { CampaignType, CampaignStatus } from '../schema/types.js';
+import { bonusRulesColumn, saveBonusRules, type BonusRuleView } from './bonus-rules.js';
 
 export interface NewCampaign {
   appId: string;
@@ -13,9 +15,18 @@ export interface NewCampaign {
   status?: CampaignStatus;
   /** Default 30 (the column's default). */
   holdingPeriodDays?: number;
+  /** Milestone bonus rules, written with the campaign. */
+  bonusRules?: readonly BonusRule[];
 }
 
 export async function createCampaign(db: Knex, c: NewCampaign): Promise<{ id: string; status: CampaignStatus }> {
+  if (c.bonusRules?.length) {
+    return db.transaction(async (trx) => {
+      const created = await createCampaign(trx, { ...c, bonusRules: undefined });
+      await saveBonusRules(trx, created.id, c.bonusRules!);
+      return created;
+    });
+  }
   const status = c.status ?? 'draft';
   const [row] = await db('campaigns').insert({
     app_id: c.appId,
@@ -41,13 +52,25 @@ export async function listActivePublicCampaigns(db: Knex, appId: string): Promis
   return rows.map((r) => ({ ...r, commission_percentage: Number(r.commission_percentage) }));
 }
 
-export interface CampaignTermsPatch { name?: string; description?: string | null; commission_percentage?: number; holding_period_days?: number }
+export interface CampaignTermsPatch {
+  name?: string; description?: string | null; commission_percentage?: number; holding_period_days?: number;
+  /** Replaces the milestone rules (db/bonus-rules.ts), in the same transaction as the terms. */
+  bonus_rules?: readonly BonusRule[];
+}
 
 // A new holding period applies to commissions earned from then on; earned ones keep their payable_at.
 const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage', 'holding_period_days'];
 
 /** Applies the listed terms (other keys are ignored); returns whether the campaign exists. */
 export async function updateCampaignTerms(db: Knex, campaignId: string, patch: CampaignTermsPatch): Promise<boolean> {
+  if (patch.bonus_rules) {
+    const rules = patch.bonus_rules;
+    return db.transaction(async (trx) => {
+      const found = await updateCampaignTerms(trx, campaignId, { ...patch, bonus_rules: undefined });
+      if (found) await saveBonusRules(trx, campaignId, rules);
+      return found;
+    });
+  }
   const changes = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
   if (Object.keys(changes).length === 0) return (await db('campaigns').where('id', campaignId).first('id')) !== undefined;
   return (await db('campaigns').where('id', campaignId).update(changes)) === 1;
@@ -70,18 +93,19 @@ const CAMPAIGN_COLUMNS = [
   'paused_at', 'created_at', 'updated_at', 'i18n',
 ] as const;
 
-export type AgentCampaignRow = Record<(typeof CAMPAIGN_COLUMNS)[number], unknown> & { id: string; org_id: string; commission_percentage: string };
+export type AgentCampaignRow = Record<(typeof CAMPAIGN_COLUMNS)[number], unknown> & { id: string; org_id: string; commission_percentage: string }
+  & { bonus_rules: BonusRuleView[] };
 
 export async function listCampaignsInOrgs(db: Knex, orgIds: readonly string[], filter: { appId?: string; status?: string } = {}): Promise<AgentCampaignRow[]> {
   if (orgIds.length === 0) return [];
   const q = db('campaigns').whereIn('org_id', orgIds).orderBy('created_at');
   if (filter.appId) void q.where('app_id', filter.appId);
   if (filter.status) void q.where('status', filter.status);
-  return q.select<AgentCampaignRow[]>(CAMPAIGN_COLUMNS);
+  return q.select<AgentCampaignRow[]>([...CAMPAIGN_COLUMNS, bonusRulesColumn(db)]);
 }
 
 export async function findCampaign(db: Knex, campaignId: string): Promise<AgentCampaignRow | undefined> {
-  return db('campaigns').where('id', campaignId).first<AgentCampaignRow | undefined>(CAMPAIGN_COLUMNS);
+  return db('campaigns').where('id', campaignId).first<AgentCampaignRow | undefined>([...CAMPAIGN_COLUMNS, bonusRulesColumn(db)]);
 }
 
 export interface CampaignCopy { name: unknown; description: unknown; i18n: unknown }

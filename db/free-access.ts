@@ -184,6 +184,35 @@ export async function createFreeCode(db: Knex, c: NewFreeCode): Promise<FreeCode
   }
 }
 
+/** A code of the app by its (cleaned-up) text. */
+export async function findFreeCodeByCode(db: Knex, appId: string, code: string): Promise<FreeCodeView | undefined> {
+  return db('free_access_codes').where({ app_id: appId, code }).first<FreeCodeView | undefined>(FREE_CODE_COLUMNS);
+}
+
+export interface CodeRedemption { app_user_id: string; granted_at: Date; expires_at: Date | null }
+
+/** Where a page of redemptions ends: the last grant's time as PostgreSQL wrote it (exact to the microsecond) and id. */
+export type RedemptionsCursor = readonly [grantedAt: string, id: string];
+
+/**
+ * The users a code granted access to (one grant per user; a re-redemption renews it), newest grant first, one page
+ * after `after`; `next` is set when more follow.
+ */
+export async function listCodeRedemptions(db: Knex, freeCodeId: string, limit: number, after: RedemptionsCursor | undefined):
+Promise<{ redemptions: CodeRedemption[]; next: RedemptionsCursor | undefined }> {
+  const q = db('free_access_grants').where('free_code_id', freeCodeId)
+    .orderBy([{ column: 'granted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1)
+    .select<(CodeRedemption & { id: string; position: string })[]>('id', 'app_user_id', 'granted_at', 'access_expires_at as expires_at', db.raw('granted_at::text as position'));
+  if (after) void q.whereRaw('(granted_at, id) < (?::timestamptz, ?)', [after[0], after[1]]);
+  const rows = await q;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    redemptions: page.map(({ app_user_id, granted_at, expires_at }) => ({ app_user_id, granted_at, expires_at })),
+    next: rows.length > limit && last ? [last.position, last.id] : undefined,
+  };
+}
+
 export async function findFreeCode(db: Knex, id: string): Promise<FreeCodeView | undefined> {
   return db('free_access_codes').where('id', id).first<FreeCodeView | undefined>(FREE_CODE_COLUMNS);
 }

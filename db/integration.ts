@@ -24,17 +24,21 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
   const app = await db('apps').where('id', appId).first<AppEvidenceRow | undefined>(
     'id', 'created_at', 'sdk_initialized_at', 'sdk_init_meta', 'ios_validation_provider', 'android_validation_provider', 'webhook_connected_at');
   if (!app) return undefined;
-  const [campaigns, credentials, lastSdkEvent, lastProviderWebhook, lastDirectPurchase, lastPurchaseEvent, conversions] = await Promise.all([
+  const [campaigns, credentials, lastSdkEvent, lastProviderWebhook, lastDirectPurchase, lastPurchaseEvent, lastTest, conversions] = await Promise.all([
     db('campaigns').where('app_id', appId).whereNot('status', 'archived').orderBy('created_at').select<{ id: string; name: string; status: string }[]>('id', 'name', 'status'),
     db('store_credentials').where('app_id', appId).whereIn('platform', ['ios', 'android']).select<{ platform: 'ios' | 'android'; check_status: string }[]>('platform', 'check_status'),
     db('sdk_events').where('app_id', appId).orderBy('created_at', 'desc').first<{ at: Date; type: string } | undefined>('created_at as at', 'event_type as type'),
     latestPurchaseEvent(db, appId, (q) => void q.where('source', 'subprovider')),
     latestPurchaseEvent(db, appId, (q) => void q.where('source', 'direct')),
     latestPurchaseEvent(db, appId, (q) => void q.whereNot('source', 'test_integration').whereIn('event_type', PURCHASE_EVENT_TYPES)),
-    db('conversions').where({ app_id: appId, attributed: true })
-      .first<{ production: string; sandbox: string }>(
-        db.raw("count(*) filter (where environment = 'PRODUCTION') as production"),
-        db.raw("count(*) filter (where environment <> 'PRODUCTION') as sandbox")),
+    db('purchase_events').where({ app_id: appId, source: 'test_integration' }).orderBy('received_at', 'desc')
+      .first<{ at: Date; attributed: boolean } | undefined>('received_at as at', 'attributed'),
+    // A conversion counts when a purchase through the app's real path reached it: told apart by the event's source.
+    db('conversions as c').where({ 'c.app_id': appId, 'c.attributed': true })
+      .whereExists((q) => void q.select(db.raw('1')).from('purchase_events as e').whereRaw('e.conversion_id = c.id').whereNot('e.source', 'test_integration'))
+      .first<{ real_path: string; production: string }>(
+        db.raw('count(*) as real_path'),
+        db.raw("count(*) filter (where c.environment = 'PRODUCTION') as production")),
   ]);
   return {
     appId: app.id,
@@ -49,7 +53,8 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
     lastProviderWebhook,
     lastDirectPurchase,
     lastPurchaseEvent,
-    attributedConversions: { production: Number(conversions.production), sandbox: Number(conversions.sandbox) },
+    attributedConversions: { realPath: Number(conversions.real_path), production: Number(conversions.production) },
+    lastTestIntegration: lastTest ?? null,
   };
 }
 

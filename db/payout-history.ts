@@ -2,14 +2,19 @@
 // organization with their per-creator payouts, and one run by id within an organization.
 import type { Knex } from 'knex';
 import type { PayoutRow, PayoutRunRow } from '../schema/types.js';
+import { awardsOfPayouts } from './bonus-awards.js';
+import { awardLine, type AwardLine } from './payouts.js';
 
-export interface PayoutLine extends PayoutRow { creator_name: string | null }
+/** A creator's payout with its award lines (the approved bonus awards it paid). */
+export interface PayoutLine extends PayoutRow { creator_name: string | null; awards: AwardLine[] }
 export interface PayoutRunView extends PayoutRunRow { payouts: PayoutLine[] }
 
 async function withPayouts(db: Knex, runs: PayoutRunRow[]): Promise<PayoutRunView[]> {
   if (runs.length === 0) return [];
-  const lines = await db('payouts').leftJoin('creators', 'creators.id', 'payouts.creator_id').whereIn('payouts.run_id', runs.map((r) => r.id))
-    .orderBy([{ column: 'payouts.run_id' }, { column: 'payouts.creator_id' }]).select<PayoutLine[]>('payouts.*', 'creators.name as creator_name');
+  const rows = await db('payouts').leftJoin('creators', 'creators.id', 'payouts.creator_id').whereIn('payouts.run_id', runs.map((r) => r.id))
+    .orderBy([{ column: 'payouts.run_id' }, { column: 'payouts.creator_id' }]).select<(PayoutRow & { creator_name: string | null })[]>('payouts.*', 'creators.name as creator_name');
+  const awards = await awardsOfPayouts(db, rows.map((r) => r.id));
+  const lines: PayoutLine[] = rows.map((r) => ({ ...r, awards: awards.filter((a) => a.payout_id === r.id).map(awardLine) }));
   return runs.map((run) => ({ ...run, payouts: lines.filter((l) => l.run_id === run.id) }));
 }
 

@@ -1,5 +1,5 @@
-// Payout runs (README "Holding period, clawbacks and payouts"): one organization's payable commissions are paid to
-// their creators, clawbacks netted, in ONE transaction under the organization lock, so a refund racing the run sees
+// Payout runs (README "Holding period, clawbacks and payouts"): one organization's payable commissions and approved
+// bonus awards are paid to their creators, clawbacks netted, in ONE transaction under the organization lock, so a refund racing the run sees
 // each commission either before it (still payable: the clawback is netted now) or after it (paid: the clawback waits
 // for the next run). Idempotent per run id: a run id already used answers what that run paid and pays nothing.
 // Called by `svc payouts run`; a dashboard button can call the same function. Never reachable by an agent.
@@ -7,13 +7,19 @@ import type { Knex } from 'knex';
 import { ConflictError } from '../lib/errors.js';
 import { planPayouts, type CreatorPayoutPlan, type OutstandingClawback, type PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow } from '../schema/types.js';
+import { approvedAwardsToPay, awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 export interface PayoutRunInput { orgId: string; runId: string; dryRun?: boolean; createdBy?: string }
 
+/** One award line of a payout: the approved award paid (no platform fee). */
+export interface AwardLine { award_id: string; bonus_rule_id: string; campaign_id: string; threshold_conversions: number; amount_micros: number }
+
 export interface CreatorPayout {
   creator_id: string; payout_id: string | null; commission_count: number;
+  /** gross = commissions + awards; net = gross - clawbacks netted. */
   gross_micros: number; fees_micros: number; clawbacks_netted_micros: number; net_micros: number;
+  award_count: number; awards_micros: number; awards: AwardLine[];
 }
 
 export interface PayoutRunResult {
@@ -32,13 +38,18 @@ export async function runPayouts(db: Knex, input: PayoutRunInput): Promise<Payou
     if (previous) {
       if (previous.org_id !== input.orgId) throw new ConflictError(`payout run ${input.runId} belongs to another organization`);
       const rows = await trx('payouts').where('run_id', input.runId).orderBy('creator_id').select<PayoutRow[]>('*');
-      return result(input, true, rows.map(recorded));
+      const lines = await awardsOfPayouts(trx, rows.map((r) => r.id));
+      return result(input, true, rows.map((r) => recorded(r, lines.filter((l) => l.payout_id === r.id))));
     }
-    const plans = planPayouts(await payableCommissions(trx, input.orgId, !input.dryRun), await outstandingClawbacks(trx, input.orgId, !input.dryRun));
-    if (input.dryRun) return result(input, false, plans.map((p) => planned(p, null)));
+    const lock = !input.dryRun;
+    const awards = await approvedAwardsToPay(trx, input.orgId, lock);
+    const plans = planPayouts(await payableCommissions(trx, input.orgId, lock), await outstandingClawbacks(trx, input.orgId, lock),
+      awards.map((a) => ({ id: a.id, creatorId: a.creator_id, amountMicros: a.amount_micros })));
+    const linesOf = (p: CreatorPayoutPlan) => awards.filter((a) => p.awardIds.includes(a.id)).map(awardLine);
+    if (input.dryRun) return result(input, false, plans.map((p) => planned(p, null, linesOf(p))));
     await trx('payout_runs').insert({ id: input.runId, org_id: input.orgId, created_by: input.createdBy ?? null });
     const payouts: CreatorPayout[] = [];
-    for (const plan of plans) payouts.push(await pay(trx, input, plan));
+    for (const plan of plans) payouts.push(await pay(trx, input, plan, linesOf(plan)));
     return result(input, false, payouts);
   });
 }
@@ -60,11 +71,13 @@ async function outstandingClawbacks(trx: Knex.Transaction, orgId: string, lock: 
 
 /**
  * One creator's payout: the record, each commission `paid` with a `payout` entry (commission + fee leave the wallet
- * and its reservation is consumed), the netted clawbacks recovered and one `clawback` entry for the money that stayed.
+ * and its reservation is consumed), each award `paid` with its own `payout` entry (its amount, reservation consumed),
+ * the netted clawbacks recovered and one `clawback` entry for the money that stayed.
  */
-async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPayoutPlan): Promise<CreatorPayout> {
+async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPayoutPlan, awards: AwardLine[]): Promise<CreatorPayout> {
   const [row] = await trx('payouts').insert({
     run_id: input.runId, org_id: input.orgId, creator_id: plan.creatorId, commission_count: plan.commissionIds.length,
+    award_count: plan.awardIds.length, awards_micros: plan.awardsMicros,
     gross_micros: plan.grossMicros, fees_micros: plan.feesMicros, clawbacks_netted_micros: plan.clawbacksNettedMicros, net_micros: plan.netMicros,
   }).returning<PayoutRow[]>('*');
   const payoutId = row!.id;
@@ -79,6 +92,14 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
       commissionId: c.id, externalRef: payoutId, memo: 'commission paid to the creator + platform fee', createdBy,
     });
   }
+  await markAwardsPaid(trx, plan.awardIds, payoutId);
+  for (const a of awards) {
+    if (a.amount_micros === 0) continue;
+    await appendLedgerEntry(trx, {
+      orgId: input.orgId, entryType: 'payout', balanceDeltaMicros: -a.amount_micros, reservedDeltaMicros: -a.amount_micros,
+      idempotencyKey: `payout:bonus:${a.award_id}`, bonusAwardId: a.award_id, externalRef: payoutId, memo: 'bonus award paid to the creator', createdBy,
+    });
+  }
   for (const r of plan.recoveries) {
     await trx('clawbacks').where('id', r.clawbackId).increment('recovered_micros', r.micros);
   }
@@ -88,22 +109,28 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
       idempotencyKey: `clawback:${payoutId}`, externalRef: payoutId, memo: 'clawbacks netted from the creator\'s payout', createdBy,
     });
   }
-  return planned(plan, payoutId);
+  return planned(plan, payoutId, awards);
 }
 
-function planned(p: CreatorPayoutPlan, payoutId: string | null): CreatorPayout {
+function planned(p: CreatorPayoutPlan, payoutId: string | null, awards: AwardLine[]): CreatorPayout {
   return {
     creator_id: p.creatorId, payout_id: payoutId, commission_count: p.commissionIds.length, gross_micros: p.grossMicros,
     fees_micros: p.feesMicros, clawbacks_netted_micros: p.clawbacksNettedMicros, net_micros: p.netMicros,
+    award_count: p.awardIds.length, awards_micros: p.awardsMicros, awards,
   };
 }
 
-function recorded(r: PayoutRow): CreatorPayout {
+function recorded(r: PayoutRow, awards: PayableAward[]): CreatorPayout {
   return {
     creator_id: r.creator_id, payout_id: r.id, commission_count: r.commission_count, gross_micros: r.gross_micros,
     fees_micros: r.fees_micros, clawbacks_netted_micros: r.clawbacks_netted_micros, net_micros: r.net_micros,
+    award_count: r.award_count, awards_micros: Number(r.awards_micros), awards: awards.map(awardLine),
   };
 }
+
+export const awardLine = (a: PayableAward): AwardLine => ({
+  award_id: a.id, bonus_rule_id: a.bonus_rule_id, campaign_id: a.campaign_id, threshold_conversions: a.threshold_conversions, amount_micros: a.amount_micros,
+});
 
 function result(input: PayoutRunInput, alreadyRun: boolean, payouts: CreatorPayout[]): PayoutRunResult {
   const sum = (k: keyof CreatorPayout) => payouts.reduce((s, p) => s + (p[k] as number), 0);

@@ -24,6 +24,11 @@ export async function loadCredential(db: Knex, box: SecretBox, appId: string, pl
   return row ? box.open({ ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, aad(appId, platform)) : undefined;
 }
 
+/** Whether a credential of this kind was uploaded for the app (never opens it). */
+export async function hasCredential(db: Knex, appId: string, platform: CredentialPlatform): Promise<boolean> {
+  return (await db('store_credentials').where({ app_id: appId, platform }).first('app_id')) !== undefined;
+}
+
 export type StoreCheckStatus = 'ok' | 'failed' | 'retryable';
 
 interface MetaRow { key_id: string | null; issuer_id: string | null; bundle_id: string | null; package_name: string | null; environment: string | null }

@@ -22,7 +22,8 @@ export interface RecentPurchaseEvent {
   event_type: string;
   product_id: string | null;
   store: string | null;
-  environment: string | null;
+  /** Spec: SANDBOX or PRODUCTION only (XCODE and LOCAL_TESTING are sandboxes; an event without one never counted). */
+  environment: 'SANDBOX' | 'PRODUCTION';
   is_test: boolean;
   attributed: boolean;
   referral_code: string | null;
@@ -37,12 +38,13 @@ export async function listRecentPurchaseEvents(db: Knex, appId: string, appUserI
     .whereNot('p.processing_status', 'ignored')
     .orderBy([{ column: 'p.event_timestamp_ms', order: 'desc' }, { column: 'p.received_at', order: 'desc' }])
     .limit(limit)
-    .select<(Omit<RecentPurchaseEvent, 'status' | 'event_timestamp'> & { conversion_status: string | null; processing_status: string; event_timestamp_ms: number })[]>(
+    .select<(Omit<RecentPurchaseEvent, 'status' | 'event_timestamp' | 'environment'> & { environment: string | null; conversion_status: string | null; processing_status: string; event_timestamp_ms: number })[]>(
       'p.event_type', 'p.product_id', 'p.store', 'p.environment', 'p.is_test', 'p.attributed', 'p.referral_code',
       'c.status as conversion_status', 'p.processing_status', 'p.event_timestamp_ms');
   return rows.map(({ conversion_status, processing_status, event_timestamp_ms, ...r }) => ({
     ...r,
-    environment: r.environment,
+    environment: r.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX',
+    is_test: r.is_test || r.environment !== 'PRODUCTION',
     status: conversion_status ?? processing_status,
     event_timestamp: new Date(event_timestamp_ms).toISOString(),
   }));

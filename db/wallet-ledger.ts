@@ -100,35 +100,76 @@ export async function findWalletDiscrepancies(db: Knex): Promise<WalletDiscrepan
   return rows.map((r) => ({ orgId: r.org_id, shown: totals(r.shown_balance, r.shown_reserved), summed: totals(r.sum_balance, r.sum_reserved) }));
 }
 
-/** ledger: what the entries say; causes: paid commissions (payout) or clawbacks recovered (clawback); recorded: what the payout records say. */
-export interface PayoutDiscrepancy { orgId: string; check: 'payout' | 'clawback'; ledgerMicros: number; causesMicros: number; recordedMicros: number }
+/**
+ * ledger: what the entries say; causes: paid commissions (payout), paid awards (award) or clawbacks recovered
+ * (clawback); recorded: what the payout records say.
+ */
+export interface PayoutDiscrepancy { orgId: string; check: 'payout' | 'award' | 'clawback'; ledgerMicros: number; causesMicros: number; recordedMicros: number }
 
 /**
  * The payout side of the identity, for every organization: the `payout` entries of commissions sum to what the paid
- * commissions held (commission + fee), and the `clawback` entries to the clawbacks recovered, which are also the
- * clawbacks the payout records netted. Empty when the books are exact.
+ * commissions held (commission + fee), those of bonus awards to the paid awards, which are also the award lines the
+ * payout records hold, and the `clawback` entries to the clawbacks recovered, which are also the clawbacks the
+ * payout records netted. Empty when the books are exact.
  */
 export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {
-  const { rows } = await db.raw<{ rows: { org_id: string; check: 'payout' | 'clawback'; ledger: string; causes: string; also: string }[] }>(`
+  const { rows } = await db.raw<{ rows: { org_id: string; check: PayoutDiscrepancy['check']; ledger: string; causes: string; also: string }[] }>(`
     with paid as (
       select org_id, -sum(balance_delta_micros) filter (where entry_type = 'payout' and commission_id is not null) as payout_entries,
+             -sum(balance_delta_micros) filter (where entry_type = 'payout' and bonus_award_id is not null) as award_entries,
              sum(balance_delta_micros) filter (where entry_type = 'clawback') as clawback_entries
       from wallet_ledger where entry_type in ('payout', 'clawback') group by org_id
     ), commissions_paid as (
       select org_id, sum(commission_micros + platform_fee_micros) as held from commissions where status = 'paid' group by org_id
+    ), awards_paid as (
+      select org_id, sum(amount_micros) as paid from bonus_awards where status = 'paid' group by org_id
     ), recovered as (
       select org_id, sum(recovered_micros) as recovered from clawbacks group by org_id
     ), netted as (
-      select org_id, sum(clawbacks_netted_micros) as netted from payouts group by org_id
+      select org_id, sum(clawbacks_netted_micros) as netted, sum(awards_micros) as awards from payouts group by org_id
     ), orgs as (
-      select org_id from paid union select org_id from commissions_paid union select org_id from recovered union select org_id from netted
+      select org_id from paid union select org_id from commissions_paid union select org_id from awards_paid
+      union select org_id from recovered union select org_id from netted
     )
     select o.org_id, 'payout' as check, coalesce(p.payout_entries, 0) as ledger, coalesce(c.held, 0) as causes, coalesce(c.held, 0) as also
     from orgs o left join paid p using (org_id) left join commissions_paid c using (org_id)
     where coalesce(p.payout_entries, 0) <> coalesce(c.held, 0)
     union all
+    select o.org_id, 'award', coalesce(p.award_entries, 0), coalesce(a.paid, 0), coalesce(n.awards, 0)
+    from orgs o left join paid p using (org_id) left join awards_paid a using (org_id) left join netted n using (org_id)
+    where coalesce(p.award_entries, 0) <> coalesce(a.paid, 0) or coalesce(a.paid, 0) <> coalesce(n.awards, 0)
+    union all
     select o.org_id, 'clawback', coalesce(p.clawback_entries, 0), coalesce(r.recovered, 0), coalesce(n.netted, 0)
     from orgs o left join paid p using (org_id) left join recovered r using (org_id) left join netted n using (org_id)
     where coalesce(p.clawback_entries, 0) <> coalesce(r.recovered, 0) or coalesce(r.recovered, 0) <> coalesce(n.netted, 0)`);
   return rows.map((r) => ({ orgId: r.org_id, check: r.check, ledgerMicros: Number(r.ledger), causesMicros: Number(r.causes), recordedMicros: Number(r.also) }));
+}
+
+/**
+ * A reservation and its cause disagree: `cause` is a commission or bonus award id, or null for entries that name
+ * neither. `reservedMicros`: what the ledger holds for it; `owedMicros`: what it should hold.
+ */
+export interface ReservationDiscrepancy { orgId: string; cause: string | null; reservedMicros: number; owedMicros: number }
+
+/**
+ * The reserved side of the identity, per cause, for every organization: each live commission (`reserved` or
+ * `payable`: commission + fee) and each `approved` bonus award (its amount) holds exactly its reservation, and
+ * nothing else holds any (an unfunded, reversed or paid commission, a voided or paid award, an entry without a cause:
+ * zero). So no reservation exists without a live commission or an approved award behind it. Empty when exact.
+ */
+export async function findReservationDiscrepancies(db: Knex): Promise<ReservationDiscrepancy[]> {
+  const { rows } = await db.raw<{ rows: { org_id: string; cause: string; reserved: string; owed: string }[] }>(`
+    with held as (
+      select org_id, coalesce(commission_id, bonus_award_id, '') as cause, sum(reserved_delta_micros) as reserved
+      from wallet_ledger group by 1, 2
+    ), owed as (
+      select org_id, id as cause, commission_micros + platform_fee_micros as owed from commissions
+      where kind = 'earn' and status in ('reserved', 'payable') and commission_micros + platform_fee_micros <> 0
+      union all
+      select org_id, id, amount_micros from bonus_awards where status = 'approved' and amount_micros <> 0
+    )
+    select coalesce(h.org_id, o.org_id) as org_id, coalesce(h.cause, o.cause) as cause, coalesce(h.reserved, 0) as reserved, coalesce(o.owed, 0) as owed
+    from held h full join owed o on o.org_id = h.org_id and o.cause = h.cause
+    where coalesce(h.reserved, 0) <> coalesce(o.owed, 0)`);
+  return rows.map((r) => ({ orgId: r.org_id, cause: r.cause === '' ? null : r.cause, reservedMicros: Number(r.reserved), owedMicros: Number(r.owed) }));
 }

@@ -3,11 +3,21 @@
 
 export interface FieldProblem { loc: (string | number)[]; msg: string; type: string }
 
+/** The action an error or an answer points at: its tool and its REST call (built by api/agent/next-action.ts). */
+export interface NextCall { next_tool: string; call: string }
+
 export class AppError extends Error {
   readonly expose = true;
+  /** Where the caller goes from here, answered beside `detail`. */
+  next?: NextCall;
   constructor(readonly status: number, readonly detail: unknown, readonly headers: Record<string, string> = {}) {
     super(typeof detail === 'string' ? detail : `HTTP ${status}`);
     this.name = new.target.name;
+  }
+
+  pointingAt(next: NextCall): this {
+    this.next = next;
+    return this;
   }
 }
 

@@ -8,11 +8,16 @@
 //   through the direct purchase webhook (POST /api/webhooks/purchase).
 // * `subprovider_webhook_wired` applies only when a platform in use is not store-direct; with every platform in use
 //   store-direct it is done with evidence `store-direct`. The direct purchase webhook also satisfies it.
-// * `purchase_webhook_seen` counts purchase events (initial, renewal, one-time) that really arrived, sandbox
-//   included; the synthetic purchase of test-integration does not count.
-// * `attributed_conversion` and `attributed_conversion_count` count PRODUCTION attributed conversions only: sandbox
-//   never counts in stats, and test-integration (sandbox) proves the pipeline but must not make an app live.
-//   `live` is every step done, so it needs a production attributed conversion too.
+// * The checklist proves the integration, it is not a statistic: `purchase_webhook_seen` and `attributed_conversion`
+//   are done by purchases that came through the app's real path (the provider webhook, store-direct /sdk/purchase,
+//   the direct purchase webhook) in ANY environment, sandbox included, so a developer proves an app with a sandbox
+//   purchase. The synthetic purchase of test-integration never completes a step: it is told apart by the event's
+//   source (`purchase_events.source = 'test_integration'`), not by its environment, and reported on its own
+//   (integration-status `test_integration`). `live` is every step done. Stats, analytics and health stay
+//   production-only (README "Decisions where the spec is silent").
+// * Each next action names its tool (`next_tool`) beside its REST call (`call`), both from the endpoint table
+//   (the caller passes the lookup, api/agent/next-action.ts); app-side steps name the scaffold tool and the SDK call.
+import type { NextCall } from './errors.js';
 import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
 import type { Platform } from '../schema/types.js';
 
@@ -46,15 +51,21 @@ export interface IntegrationFacts {
   lastDirectPurchase: Seen | null;
   /** Latest purchase event (PURCHASE_EVENT_TYPES) that arrived from outside (not test-integration). */
   lastPurchaseEvent: Seen | null;
-  attributedConversions: { production: number; sandbox: number };
+  /** Attributed conversions opened by a purchase through the app's real path (never test-integration): all, production. */
+  attributedConversions: { realPath: number; production: number };
+  /** The latest test-integration purchase, if any ran. */
+  lastTestIntegration: { at: Date | string; attributed: boolean } | null;
 }
 
 export interface ChecklistItem { step: ChecklistStep; done: boolean; evidence: string | null }
-export interface NextAction { step: ChecklistStep; action: string; call: string }
+export interface NextAction extends NextCall { step: ChecklistStep; action: string }
 export interface Checklist { live: boolean; checklist: ChecklistItem[]; next_actions: NextAction[] }
+/** The next call of an agent tool (api/agent/next-action.ts `nextAction`). */
+export type ToolCall = (tool: string, params?: Readonly<Record<string, string>>) => NextCall;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-const agentPath = (path: string) => `/api/agent${path}`;
+/** Steps the app itself does: the scaffold that writes the code, and the SDK call it makes. */
+const appSide = (call: string): NextCall => ({ next_tool: 'svc_scaffold_init', call });
 
 /** Platforms the app is integrated on (see the header). */
 export function platformsInUse(f: Pick<IntegrationFacts, 'sdkInitMeta' | 'providers'>): Platform[] {
@@ -89,65 +100,73 @@ function sdkInitEvidence(f: IntegrationFacts): string | null {
   return perPlatform.length > 0 ? perPlatform.join('; ') : `initialized ${iso(f.sdkInitializedAt)}`;
 }
 
-export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string): Checklist {
-  const app = (path: string) => agentPath(`/apps/${f.appId}${path}`);
+export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool: ToolCall): Checklist {
+  const ofApp = { app_id: f.appId };
   const active = f.campaigns.filter((c) => c.status === 'active');
   const activatable = f.campaigns.find((c) => c.status === 'draft' || c.status === 'paused');
   const paths = platformsInUse(f).map((p) => validationPath(f, p));
   const providerPaths = paths.filter((p) => !p.storeDirect);
   const server = serverPathEvidence(f);
-  const { production, sandbox } = f.attributedConversions;
+  const { realPath, production } = f.attributedConversions;
+  const tested = f.lastTestIntegration;
+  const setup = tool('svc_setup_subprovider', ofApp);
+  const recent = tool('svc_recent_events', ofApp);
+  const verify = tool('svc_verify_user_conversions', ofApp);
   const items: { step: ChecklistStep; done: boolean; evidence: string | null; action?: NextAction }[] = [
     { step: 'app_created', done: true, evidence: `app ${f.appId} created ${iso(f.appCreatedAt)}` },
     {
       step: 'campaign_active', done: active.length > 0,
       evidence: active.length > 0 ? `${active.length} active: ${active.map((c) => `${c.id} (${c.name})`).join(', ')}` : null,
       action: activatable
-        ? { step: 'campaign_active', action: `Activate campaign ${activatable.id} (${activatable.status}) with status "active"; a 402 means the wallet is below the minimum escrow: get a top-up link for the human (POST ${agentPath('/wallet/topup-link')}) and retry.`, call: `POST ${agentPath(`/campaigns/${activatable.id}/status`)}` }
-        : { step: 'campaign_active', action: `Create a campaign (POST ${app('/campaigns')}), then activate it with status "active" (POST ${agentPath('/campaigns/{campaign_id}/status')}).`, call: `POST ${app('/campaigns')}` },
+        ? { step: 'campaign_active', action: `Activate campaign ${activatable.id} (${activatable.status}) with status "active"; a 402 means the wallet is below the minimum escrow: get a top-up link for the human (${tool('svc_get_wallet_topup_link').call}) and retry.`, ...tool('svc_set_campaign_status', { campaign_id: activatable.id }) }
+        : { step: 'campaign_active', action: `Create a campaign (${tool('svc_create_campaign', ofApp).call}), then activate it with status "active" (${tool('svc_set_campaign_status').call}).`, ...tool('svc_create_campaign', ofApp) },
     },
     {
       step: 'sdk_initialized', done: f.sdkInitializedAt !== null, evidence: sdkInitEvidence(f),
-      action: { step: 'sdk_initialized', action: "Install the SDK in the app and call initialize with this app's SDK key at start-up (svc_scaffold_init); it posts /api/sdk/init.", call: 'SDK initialize (POST /api/sdk/init)' },
+      action: { step: 'sdk_initialized', action: "Install the SDK in the app and call initialize with this app's SDK key at start-up (svc_scaffold_init writes the code); it posts /api/sdk/init.", ...appSide('SDK initialize (POST /api/sdk/init)') },
     },
     {
       step: 'sdk_event_received', done: f.lastSdkEvent !== null,
       evidence: f.lastSdkEvent ? `last ${f.lastSdkEvent.type} at ${iso(f.lastSdkEvent.at)}` : null,
-      action: { step: 'sdk_event_received', action: 'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") with the app user id; it posts /api/sdk/event.', call: 'SDK trackEvent (POST /api/sdk/event)' },
+      action: { step: 'sdk_event_received', action: 'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") with the app user id (svc_scaffold_init writes it); it posts /api/sdk/event.', ...appSide('SDK trackEvent (POST /api/sdk/event)') },
     },
     {
       step: 'validation_configured', done: paths.every((p) => p.configured), evidence: paths.map((p) => p.evidence).join('; '),
       action: {
         step: 'validation_configured',
         action: paths.filter((p) => !p.configured).map((p) => (p.storeDirect
-          ? `${p.platform}: have the human upload the store credentials through the link from POST ${app('/credential-setup-link')}, then POST ${app('/validate-store-credentials')} until the check is green`
-          : `${p.platform}: add the webhook ${webhookUrl} with Authorization "Bearer <webhook secret>" in the subscription provider (svc_setup_subprovider) and send its TEST event`)).join('; ') + '.',
-        call: paths.some((p) => !p.configured && p.storeDirect) ? `POST ${app('/validate-store-credentials')}` : 'svc_setup_subprovider',
+          ? `${p.platform}: have the human upload the store credentials through the link from ${tool('svc_get_credential_upload_link', ofApp).call}, then ${tool('svc_validate_store_credentials', ofApp).call} until the check is green`
+          : `${p.platform}: add the webhook ${webhookUrl} with Authorization "Bearer <webhook secret>" in the subscription provider (${setup.call}) and send its TEST event`)).join('; ') + '.',
+        ...(paths.some((p) => !p.configured && p.storeDirect) ? tool('svc_validate_store_credentials', ofApp) : setup),
       },
     },
     {
       step: 'subprovider_webhook_wired', done: providerPaths.length === 0 || server !== null,
       evidence: providerPaths.length === 0 ? 'store-direct' : server,
-      action: { step: 'subprovider_webhook_wired', action: `In the subscription provider add the webhook URL ${webhookUrl} with Authorization "Bearer <webhook secret>" (lost it? POST ${app('/regenerate-webhook-secret')}) and send a TEST event.`, call: 'svc_setup_subprovider' },
+      action: { step: 'subprovider_webhook_wired', action: `In the subscription provider add the webhook URL ${webhookUrl} with Authorization "Bearer <webhook secret>" (${setup.call} does it with a stored provider key; lost the secret? ${tool('svc_regenerate_webhook_secret', ofApp).call}) and send a TEST event.`, ...setup },
     },
     {
       step: 'purchase_webhook_seen', done: f.lastPurchaseEvent !== null,
       evidence: f.lastPurchaseEvent ? `last ${f.lastPurchaseEvent.type} (${f.lastPurchaseEvent.environment ?? 'PRODUCTION'}) received ${iso(f.lastPurchaseEvent.at)}` : null,
       action: {
         step: 'purchase_webhook_seen',
-        action: providerPaths.length > 0
-          ? `Make a purchase in the app (sandbox is fine): the subscription provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch GET ${app('/events/recent')}.`
-          : `Make a purchase in the app and report it with reportPurchase (POST /api/sdk/purchase); watch GET ${app('/events/recent')}.`,
-        call: `GET ${app('/events/recent')}`,
+        action: (providerPaths.length > 0
+          ? `Make a purchase in the app (a sandbox purchase is enough): the subscription provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch ${recent.call}.`
+          : `Make a purchase in the app (a sandbox purchase is enough) and report it with reportPurchase (POST /api/sdk/purchase); watch ${recent.call}.`)
+          + ' The test-integration purchase does not complete this step.',
+        ...recent,
       },
     },
     {
-      step: 'attributed_conversion', done: production > 0,
-      evidence: production > 0 ? `${production} production attributed conversion(s)` : sandbox > 0 ? `only sandbox so far: ${sandbox} attributed sandbox conversion(s)` : null,
+      step: 'attributed_conversion', done: realPath > 0,
+      evidence: realPath > 0 ? `${realPath} attributed conversion(s) through the app's purchase path (${production} production)`
+        : tested ? `none through the app's purchase path yet; test-integration ran ${iso(tested.at)} (${tested.attributed ? 'attributed' : 'not attributed'}), which proves the pipeline but completes no step` : null,
       action: {
         step: 'attributed_conversion',
-        action: `${sandbox > 0 ? 'The pipeline works in sandbox. ' : `Prove the pipeline with a sandbox purchase: POST ${app('/test-integration')}. `}Then a production purchase by a user who came through a creator link or entered a creator code (the SDK sets svc_code) makes the app live; check the user with GET ${app('/verify-user-conversions')}?app_user_id=...`,
-        call: sandbox > 0 ? `GET ${app('/verify-user-conversions')}` : `POST ${app('/test-integration')}`,
+        action: `${tested?.attributed ? 'The pipeline works (test-integration was attributed). ' : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `}`
+          + 'Then make a purchase in the app (a sandbox purchase is enough) by a user who came through a creator link or entered a creator code (the SDK sets svc_code): '
+          + `its attributed conversion completes this step; check the user with ${verify.call}?app_user_id=...`,
+        ...(tested?.attributed ? verify : tool('svc_test_integration', ofApp)),
       },
     },
   ];

@@ -1,14 +1,19 @@
-// Payout planning (pure): per creator, the payable commissions are paid in full (gross) and the creator's outstanding
-// clawbacks are netted from that gross, oldest first, never below zero; what cannot be netted now waits for the
-// next payout. The platform fee of each commission leaves the wallet with it (it was reserved beside it).
+// Payout planning (pure): per creator, the payable commissions and approved bonus awards are paid in full (gross)
+// and the creator's outstanding clawbacks are netted from that gross, oldest first, never below zero; what cannot be
+// netted now waits for the next payout. The platform fee of each commission leaves the wallet with it (it was
+// reserved beside it); awards carry no fee.
 
 export interface PayableCommission { id: string; creatorId: string; commissionMicros: number; platformFeeMicros: number }
 export interface OutstandingClawback { id: string; creatorId: string; amountMicros: number; recoveredMicros: number }
 export interface ClawbackRecovery { clawbackId: string; micros: number }
+export interface PayableBonus { id: string; creatorId: string; amountMicros: number }
 
 export interface CreatorPayoutPlan {
   creatorId: string;
   commissionIds: string[];
+  awardIds: string[];
+  /** The awards' part of the gross. */
+  awardsMicros: number;
   grossMicros: number;
   feesMicros: number;
   clawbacksNettedMicros: number;
@@ -16,13 +21,16 @@ export interface CreatorPayoutPlan {
   recoveries: ClawbackRecovery[];
 }
 
-/** One plan per creator with payable commissions, in creator id order; clawbacks given oldest first. */
-export function planPayouts(commissions: readonly PayableCommission[], clawbacks: readonly OutstandingClawback[]): CreatorPayoutPlan[] {
-  const byCreator = new Map<string, PayableCommission[]>();
-  for (const c of commissions) byCreator.set(c.creatorId, [...(byCreator.get(c.creatorId) ?? []), c]);
+/** One plan per creator with payable commissions or awards, in creator id order; clawbacks given oldest first. */
+export function planPayouts(commissions: readonly PayableCommission[], clawbacks: readonly OutstandingClawback[], awards: readonly PayableBonus[] = []): CreatorPayoutPlan[] {
+  const byCreator = new Map<string, { paid: PayableCommission[]; bonuses: PayableBonus[] }>();
+  const of = (creatorId: string) => byCreator.get(creatorId) ?? byCreator.set(creatorId, { paid: [], bonuses: [] }).get(creatorId)!;
+  for (const c of commissions) of(c.creatorId).paid.push(c);
+  for (const a of awards) of(a.creatorId).bonuses.push(a);
   return [...byCreator.keys()].sort().map((creatorId) => {
-    const paid = byCreator.get(creatorId)!;
-    const grossMicros = paid.reduce((sum, c) => sum + c.commissionMicros, 0);
+    const { paid, bonuses } = byCreator.get(creatorId)!;
+    const awardsMicros = bonuses.reduce((sum, a) => sum + a.amountMicros, 0);
+    const grossMicros = paid.reduce((sum, c) => sum + c.commissionMicros, awardsMicros);
     const feesMicros = paid.reduce((sum, c) => sum + c.platformFeeMicros, 0);
     let room = grossMicros;
     const recoveries: ClawbackRecovery[] = [];
@@ -34,7 +42,10 @@ export function planPayouts(commissions: readonly PayableCommission[], clawbacks
       room -= micros;
     }
     const clawbacksNettedMicros = grossMicros - room;
-    return { creatorId, commissionIds: paid.map((c) => c.id), grossMicros, feesMicros, clawbacksNettedMicros, netMicros: room, recoveries };
+    return {
+      creatorId, commissionIds: paid.map((c) => c.id), awardIds: bonuses.map((a) => a.id), awardsMicros, grossMicros, feesMicros,
+      clawbacksNettedMicros, netMicros: room, recoveries,
+    };
   });
 }
 

@@ -347,6 +347,8 @@ export interface BonusAwardRow {
   amount_micros: Micros; threshold_conversions: number; progress_count: number; fraud_flags: JsonObject;
   status: BonusAwardStatus; earned_at: Date; reviewed_at: Date | null; reviewed_by: string | null;
   review_note: string | null; paid_at: Date | null; created_at: Date; updated_at: Date;
+  /** The payout that paid it (migration 0025); set with status `paid`. */
+  payout_id: string | null;
 }
 /**
  * Append-only (DB trigger refuses UPDATE/DELETE). balance = SUM(balance_delta_micros),
@@ -432,6 +434,8 @@ export interface PayoutRunRow { id: string; org_id: string; created_by: string |
 export interface PayoutRow {
   id: string; run_id: string; org_id: string; creator_id: string; commission_count: number; gross_micros: Micros;
   fees_micros: Micros; clawbacks_netted_micros: Micros; net_micros: Micros; created_at: Date;
+  /** Award lines (migration 0025): how many approved awards it paid and their sum, part of gross_micros. */
+  award_count: number; awards_micros: Micros;
 }
 export interface ClawbackRow {
   id: string; org_id: string; creator_id: string; commission_id: string; refund_event_id: string; amount_micros: Micros;

@@ -44,6 +44,8 @@ const TOPICS: Record<ContractTopic, TopicText> = {
       'BILLING_ISSUE is logged. Promotional grants (including the service\'s own free-access mirror) and unknown event types are acknowledged and ignored; redelivered events are recorded once.',
       'The provider retries a failed delivery after 1 minute, 5 minutes, 30 minutes, 2 hours and 8 hours, then stops after 24 hours.',
       'Sandbox environments (SANDBOX, XCODE, LOCAL_TESTING) are attributed but never move money, reserve funds, change stats or count toward payouts.',
+      'The direct purchase webhook (POST /api/webhooks/purchase, the app\'s server-side purchase key) records PRODUCTION purchases: commission and wallet reservations are real, so report only real purchases there.',
+      'The integration checklist counts purchases that came through the app\'s real path (provider webhook, /sdk/purchase, direct purchase webhook) in any environment: one sandbox purchase with a creator code makes an app live; the synthetic test-integration purchase completes no step.',
       'Store-direct POST /sdk/purchase: iOS sends the signed JWS transaction, Android the purchase token (plus product_id, price and currency for one-time products); referral_code is required on the first purchase so it binds to the creator.',
       'Store-direct answers success, validated (a string naming the store verifier, never a boolean), environment, event_type, duplicate, recorded, result {processed, event_id}; duplicate true means already recorded, so double reporting is safe.',
       'Store-direct statuses: 400 platform not switched to store-direct, credentials missing, proof missing or verification failed; 409 Android one-time purchase not PURCHASED; 503 exchange rate unavailable (retry later).',

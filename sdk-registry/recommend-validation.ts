@@ -37,7 +37,8 @@ function subproviderAdvice(platform: ClientPlatform, apiBase: string, appId: str
   ];
   if (platform === 'web') {
     needs.push('Alternative for web payments outside the provider: the developer\'s server posts each purchase to '
-      + `${apiBase}/webhooks/purchase with the server-side purchase key (it_srv_..., never in client code).`);
+      + `${apiBase}/webhooks/purchase with the server-side purchase key (it_srv_..., never in client code). It records PRODUCTION purchases (commission and wallet reservations are real): `
+      + 'report only real purchases there, and prove the integration with a sandbox purchase through the provider.');
   }
   return {
     path: 'subprovider', available: true, needs,

@@ -7,11 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureDatabase } from '../cli/database.js';
 import { createDb, migrateLatest, withDatabase } from '../runtime/db.js';
+import { ensurePinnedNode } from '../runtime/pinned-node.js';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { freePort } from '../runtime/ports.js';
 import { resolveBinary, TEMPORAL_CLI, TEMPORAL_TEST_SERVER, PROJECT_ROOT } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
 import { dropDatabasesWithPrefix } from './helpers/database.js';
+
+// Started by another node than the pinned one, the run goes on there; ava's workers inherit process.execPath.
+await ensurePinnedNode();
 
 const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 const stops: (() => Promise<void>)[] = [];

@@ -12,6 +12,7 @@ import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js'
 import { retryOrFail } from './failures.js';
 import { identityOnly } from './identity.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
+import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
 import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
 import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission } from '../../db/commissions.js';
 import { lockOrganization } from '../../db/wallet-ledger.js';
@@ -98,7 +99,15 @@ export type WalletDrop = { orgId: string } | { conversionId: string };
  * conversion's latest event), one round trip fewer per event. `walletLowOrgId`: an earn left this organization's
  * wallet below its auto-recharge threshold.
  */
-interface Step { conversion: ConversionRow | undefined; error: string | null; patch?: Record<string, unknown>; walletLowOrgId?: string }
+interface Step {
+  conversion: ConversionRow | undefined; error: string | null; patch?: Record<string, unknown>; walletLowOrgId?: string;
+  /**
+   * A production earn whose campaign had no active bonus rule when its terms were read (before the organization
+   * lock). A rule saved since is committed before this earn got the lock (db/bonus-rules.ts), so the outcome
+   * statement, which runs under the lock, tells whether one exists now; only then are milestones awarded.
+   */
+  milestonesToCheck?: { campaignId: string; creatorId: string };
+}
 
 /** The event's answer, and whom the auto-recharge signal concerns (null: the wallet did not drop below it). */
 interface Applied { result: IngestResult; wallet: WalletDrop | null }
@@ -209,10 +218,13 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
     commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
     holdMs: campaign.holding_period_days * dayMsOf(deps),
   });
-  if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) {
-    await awardReachedMilestones(trx, { campaignId: c.campaign_id!, creatorId: c.creator_id!, orgId: c.org_id });
-  }
-  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, ...(walletLow ? { walletLowOrgId: c.org_id } : {}) };
+  const milestones = { campaignId: c.campaign_id!, creatorId: c.creator_id! };
+  if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) await awardReachedMilestones(trx, milestones);
+  return {
+    conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, ...(walletLow ? { walletLowOrgId: c.org_id } : {}),
+    // The terms were read before the organization lock: rules saved meanwhile are looked for by the outcome statement.
+    ...(c.environment === 'PRODUCTION' && !campaign.has_bonus_rules ? { milestonesToCheck: milestones } : {}),
+  };
 }
 
 /**
@@ -248,7 +260,7 @@ async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionR
   const { holding_period_days: holdingDays } = await findCampaignTerms(trx, reversed.campaign_id);
   const { funded, walletLow } = await restoreCommission(trx, reversed, ev.id, holdingDays * dayMsOf(deps));
   if (reversed.environment === 'PRODUCTION') {
-    await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id, orgId: reversed.org_id });
+    await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id });
   }
   return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, patch, ...(walletLow ? { walletLowOrgId: reversed.org_id } : {}) };
 }
@@ -278,7 +290,9 @@ async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestE
     ctes.push(update.cte);
     columns = [nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at'), update.status];
   }
-  const marked = await markPurchaseEventReturning<{ next_release_at: string | null; conversion_status: string | null }>(trx, ev.id, outcome, columns, ctes);
+  if (step.milestonesToCheck) columns.push(activeBonusRulesColumn(trx, step.milestonesToCheck.campaignId, 'milestones_due'));
+  const marked = await markPurchaseEventReturning<{ next_release_at: string | null; conversion_status: string | null; milestones_due?: boolean }>(trx, ev.id, outcome, columns, ctes);
+  if (step.milestonesToCheck && marked?.milestones_due) await awardReachedMilestones(trx, step.milestonesToCheck);
   return {
     eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: marked?.conversion_status ?? null,
     referralCode: c?.referral_code ?? null, nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null, inboxDelivered: true,

@@ -1,21 +1,37 @@
-// PATCH /api/agent/apps/{app_id} (descriptive settings; never a credential, never the slug) and
+// PATCH /api/agent/apps/{app_id} (descriptive settings, the localized maps and the creator-code settings; never a
+// credential, never the slug) and
 // POST /api/agent/apps/{app_id}/regenerate-webhook-secret (the new secret is returned once; the old one dies at once).
-import { findApp, rotateWebhookSecret, updateAppSettings, type AppSettingsPatch } from '../../db/apps.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { findApp, patchApp, rotateWebhookSecret, type AppSettingsPatch } from '../../db/apps.js';
+import { hasCredential } from '../../db/store-credentials.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
 import { appView } from './apps.js';
-import { APP_FIELDS } from './field-schemas.js';
+import { APP_FIELDS, APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
+import { replaceAppMaps, type AppMaps } from './localize.js';
 import { visibleTo } from './principal.js';
 
-export const updateAppBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: APP_FIELDS } as const;
+export const updateAppBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...APP_FIELDS, ...APP_PATCH_ONLY_FIELDS } } as const;
 
+/** The mirror needs the provider's secret key; without one stored, the human must upload it first (409 naming how). */
+async function assertMirrorPossible(ctx: AppContext, appId: string, patch: AppSettingsPatch): Promise<void> {
+  if (patch.creator_code_settings?.mirror_free_access_to_subprovider !== true) return;
+  if (await hasCredential(ctx.deps.db, appId, 'subprovider')) return;
+  throw new ConflictError(
+    'mirror_free_access_to_subprovider needs the subscription provider\'s secret API key, and none is stored for this app. ' +
+    `Get a signed upload link for the human with POST /api/agent/apps/${appId}/credential-setup-link and {"platform": "subprovider"} ` +
+    '(tool svc_get_credential_upload_link), then PATCH again.',
+  );
+}
 
 export async function updateAppHandler(ctx: AppContext): Promise<void> {
   const appId = ctx.params.app_id as string;
   visibleTo(ctx, await findApp(ctx.deps.db, appId), 'App');
-  await updateAppSettings(ctx.deps.db, appId, inputOf<AppSettingsPatch>(ctx));
+  const { name_i18n, description_i18n, tagline_i18n, ...settings } = inputOf<AppSettingsPatch & AppMaps>(ctx);
+  const maps = Object.fromEntries(Object.entries({ name_i18n, description_i18n, tagline_i18n }).filter(([, m]) => m !== undefined)) as AppMaps;
+  await assertMirrorPossible(ctx, appId, settings);
+  await patchApp(ctx.deps.db, appId, settings, Object.keys(maps).length > 0 ? (current) => replaceAppMaps(current, maps) : undefined);
   forgetAppCaches(ctx, appId);
   ctx.body = appView(ctx, visibleTo(ctx, await findApp(ctx.deps.db, appId), 'App'));
 }

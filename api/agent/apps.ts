@@ -4,10 +4,17 @@ import type { AppContext } from '../context.js';
 import { appI18nView } from './localize.js';
 import { orgIdsOf, visibleTo } from './principal.js';
 
+/** Spec "App": the creator-code settings object, with its one setting's default spelled out. */
+function creatorCodeSettingsView(settings: unknown) {
+  return { mirror_free_access_to_subprovider: (settings as Record<string, unknown> | null)?.mirror_free_access_to_subprovider === true };
+}
+
+/** The maps as stored (locale to text) beside `i18n`, which tells each locale's freshness. */
 export function appView(ctx: AppContext, a: AgentAppRow) {
-  const { name_i18n: _n, description_i18n: _d, tagline_i18n: _t, i18n_meta: _m, ...rest } = a;
+  const { i18n_meta: _m, ...rest } = a;
   return {
     app_id: a.id, ...rest, id: undefined, webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${a.id}`,
+    creator_code_settings: creatorCodeSettingsView(a.creator_code_settings),
     i18n: appI18nView(a),
   };
 }

@@ -1,13 +1,17 @@
 // GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
-// granted organizations with the creator and progress; review (approve or void) only while `earned`, before payout.
+// granted organizations with the creator and progress (a campaign id of another organization is 404); review:
+// approve or void an `earned` award, void an `approved` one until it is paid (lib/bonus-review.ts).
 // The dashboard REST (api/dashboard/routes.ts, CREATOR_ROUTES) runs these same handlers for a signed-in owner or admin.
 import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
+import { findCampaign } from '../../db/campaigns.js';
+import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
 import { bonusApprovalRefusal } from '../../lib/escrow.js';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
 import { microsToUsd } from '../../lib/money.js';
 import { checkAutoRecharge } from '../payments/recharge-check.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { nextAction } from './next-action.js';
 import { actorIdOf, assertMayDecideMoney, orgIdsOf, visibleTo } from './principal.js';
 
 const STATUSES = ['earned', 'approved', 'voided', 'paid'] as const;
@@ -25,7 +29,10 @@ export const reviewBonusAwardBody = {
   additionalProperties: false,
   required: ['decision'],
   properties: {
-    decision: { type: 'string', enum: ['approve', 'void'] },
+    decision: {
+      type: 'string', enum: ['approve', 'void'],
+      description: "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An 'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
+    },
     note: { type: 'string', maxLength: 2000 },
   },
 } as const;
@@ -41,27 +48,34 @@ function awardView(a: BonusAwardView) {
       reached: a.progress_count >= a.threshold_conversions,
     },
     fraud_flags: a.fraud_flags, earned_at: a.earned_at, reviewed_at: a.reviewed_at, reviewed_by: a.reviewed_by,
-    review_note: a.review_note, paid_at: a.paid_at,
+    review_note: a.review_note, paid_at: a.paid_at, payout_id: a.payout_id,
+    // An approved award a refund flagged waits for a reviewer: approve again to keep it, or void it.
+    needs_review: needsReview(a), review_decisions: reviewDecisions(a),
   };
 }
 
 export async function listBonusAwardsHandler(ctx: AppContext): Promise<void> {
   const q = inputOf<{ status?: string; campaign_id?: string }>(ctx);
+  if (q.campaign_id) visibleTo(ctx, await findCampaign(ctx.deps.db, q.campaign_id), 'Campaign');
   const rows = await listBonusAwards(ctx.deps.db, orgIdsOf(ctx), { status: q.status, campaignId: q.campaign_id });
   ctx.body = { bonus_awards: rows.map(awardView), count: rows.length };
+}
+
+function conflictDetail(status: string, decision: ReviewDecision): string {
+  if (status === 'approved' && decision === 'approve') return "Bonus award is 'approved' already: it can still be voided until it is paid.";
+  return `Bonus award is '${status}': its review is final (an 'earned' award can be approved or voided, an 'approved' one voided until it is paid).`;
 }
 
 export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   const id = ctx.params.award_id as string;
   const found = visibleTo(ctx, await findBonusAward(ctx.deps.db, id), 'Bonus award');
   await assertMayDecideMoney(ctx, found.org_id);
-  const input = inputOf<{ decision: 'approve' | 'void'; note?: string }>(ctx);
+  const input = inputOf<{ decision: ReviewDecision; note?: string }>(ctx);
   const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: actorIdOf(ctx) });
   if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
-  if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros));
-  if (outcome.kind === 'conflict') {
-    throw new ConflictError(`Bonus award is '${outcome.status}': only an 'earned' award (before payout) can be reviewed.`);
-  }
+  if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros))
+    .pointingAt(nextAction('svc_get_wallet_topup_link'));
+  if (outcome.kind === 'conflict') throw new ConflictError(conflictDetail(outcome.status, input.decision));
   const award = (await findBonusAward(ctx.deps.db, id))!;
   if (input.decision === 'approve') await checkAutoRecharge(ctx, award.org_id);
   ctx.body = awardView(award);

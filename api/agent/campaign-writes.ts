@@ -1,29 +1,36 @@
-// PATCH /api/agent/campaigns/{campaign_id} (terms, not status), POST /api/agent/apps/{app_id}/campaigns (created as
-// draft) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
+// PATCH /api/agent/campaigns/{campaign_id} (terms and milestone bonus rules, not status), POST
+// /api/agent/apps/{app_id}/campaigns (created as draft, optionally with bonus rules) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
 // the top-up-link endpoint; pausing is always allowed and stops the campaign's codes from attributing).
 import { findApp } from '../../db/apps.js';
 import { findCampaign, setCampaignStatus, updateCampaignTerms, type CampaignTermsPatch, createCampaign } from '../../db/campaigns.js';
+import { normalizeBonusRules, type BonusRuleInput } from '../../lib/bonus-rules.js';
 import { ConflictError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
-import { campaignView } from './campaigns.js';
-import { CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
+import { campaignAnswer } from './campaigns.js';
+import { BONUS_RULES, CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
 import { visibleTo } from './principal.js';
 import { assertCanActivate } from './wallet.js';
 
-export const updateCampaignBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: CAMPAIGN_FIELDS } as const;
+export const updateCampaignBody = {
+  type: 'object', additionalProperties: false, minProperties: 1,
+  properties: { ...CAMPAIGN_FIELDS, bonus_rules: BONUS_RULES },
+} as const;
 
 export const createCampaignBody = {
   type: 'object', additionalProperties: false, required: ['name', 'commission_percentage'],
-  properties: { ...CAMPAIGN_FIELDS, campaign_type: CAMPAIGN_TYPE },
+  properties: { ...CAMPAIGN_FIELDS, campaign_type: CAMPAIGN_TYPE, bonus_rules: BONUS_RULES },
 } as const;
 
 export const campaignStatusBody = {
   type: 'object', additionalProperties: false, required: ['status'], properties: { status: { enum: ['active', 'paused'] } },
 } as const;
 
-interface NewCampaignInput { name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType }
+interface NewCampaignInput {
+  name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType;
+  bonus_rules?: BonusRuleInput[];
+}
 
 async function visibleCampaign(ctx: AppContext) {
   return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
@@ -31,20 +38,22 @@ async function visibleCampaign(ctx: AppContext) {
 
 export async function updateCampaignHandler(ctx: AppContext): Promise<void> {
   const campaign = await visibleCampaign(ctx);
-  await updateCampaignTerms(ctx.deps.db, campaign.id, inputOf<CampaignTermsPatch>(ctx));
+  const { bonus_rules: rules, ...terms } = inputOf<Omit<CampaignTermsPatch, 'bonus_rules'> & { bonus_rules?: BonusRuleInput[] }>(ctx);
+  await updateCampaignTerms(ctx.deps.db, campaign.id, { ...terms, ...(rules ? { bonus_rules: normalizeBonusRules(rules) } : {}) });
   forgetAppCaches(ctx, campaign.app_id as string);
-  ctx.body = campaignView(ctx, await visibleCampaign(ctx));
+  ctx.body = await campaignAnswer(ctx, await visibleCampaign(ctx));
 }
 
 export async function createCampaignHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const b = inputOf<NewCampaignInput>(ctx);
+  const bonusRules = normalizeBonusRules(b.bonus_rules ?? []);
   const { id } = await createCampaign(ctx.deps.db, {
     appId: app.id, orgId: app.org_id, name: b.name, description: b.description ?? null, campaignType: b.campaign_type,
-    commissionPercentage: b.commission_percentage, holdingPeriodDays: b.holding_period_days, status: 'draft',
+    commissionPercentage: b.commission_percentage, holdingPeriodDays: b.holding_period_days, status: 'draft', bonusRules,
   });
   ctx.status = 201;
-  ctx.body = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));
+  ctx.body = await campaignAnswer(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));
 }
 
 export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
@@ -54,5 +63,5 @@ export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
   if (status === 'active' && campaign.status !== 'active') await assertCanActivate(ctx.deps.db, ctx.deps.config, campaign.org_id);
   const changed = await setCampaignStatus(ctx.deps.db, campaign.id, status);
   if (changed) forgetAppCaches(ctx, campaign.app_id as string);
-  ctx.body = { ...campaignView(ctx, await visibleCampaign(ctx)), changed };
+  ctx.body = { ...(await campaignAnswer(ctx, await visibleCampaign(ctx))), changed };
 }

@@ -1,4 +1,6 @@
-// GET /api/agent/campaigns (optional ?app_id= and ?status=) and GET /api/agent/campaigns/{campaign_id}.
+// GET /api/agent/campaigns (optional ?app_id= and ?status=) and GET /api/agent/campaigns/{campaign_id}. Every agent
+// campaign answer carries `stats`, the lifetime production counters (db/analytics.ts), read for a whole list at once.
+import { lifetimeCampaignStats } from '../../db/analytics.js';
 import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import type { AppContext } from '../context.js';
 import { campaignI18nView } from './localize.js';
@@ -9,12 +11,25 @@ export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
   return { ...rest, commission_percentage: Number(c.commission_percentage), join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}`, i18n: campaignI18nView(c) };
 }
 
+/** The campaigns' answers with their `stats` (one statement for the whole list, never one per campaign). */
+export async function campaignAnswers(ctx: AppContext, campaigns: readonly AgentCampaignRow[]) {
+  const stats = await lifetimeCampaignStats(ctx.deps.db, campaigns);
+  return campaigns.map((c) => ({
+    ...campaignView(ctx, c),
+    stats: stats.get(c.id)!,
+  }));
+}
+
+export async function campaignAnswer(ctx: AppContext, campaign: AgentCampaignRow) {
+  return (await campaignAnswers(ctx, [campaign]))[0]!;
+}
+
 export async function listCampaignsHandler(ctx: AppContext): Promise<void> {
   const filter = { appId: typeof ctx.query.app_id === 'string' ? ctx.query.app_id : undefined, status: typeof ctx.query.status === 'string' ? ctx.query.status : undefined };
   const campaigns = await listCampaignsInOrgs(ctx.deps.db, orgIdsOf(ctx), filter);
-  ctx.body = { campaigns: campaigns.map((c) => campaignView(ctx, c)), count: campaigns.length };
+  ctx.body = { campaigns: await campaignAnswers(ctx, campaigns), count: campaigns.length };
 }
 
 export async function getCampaignHandler(ctx: AppContext): Promise<void> {
-  ctx.body = campaignView(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign'));
+  ctx.body = await campaignAnswer(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign'));
 }

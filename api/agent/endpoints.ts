@@ -29,8 +29,9 @@ import { appleMetaBody, setAppleMeta } from './apple-meta.js';
 import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeaturedHandler } from './assets.js';
 import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from './bonus-awards.js';
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
-import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler } from './free-codes.js';
+import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler, listFreeCodesQuery } from './free-codes.js';
 import { setupSubproviderBody, setupSubproviderHandler } from './setup-subprovider.js';
+import { registerEndpointRoutes } from './next-action.js';
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
 
@@ -100,7 +101,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/campaigns/{campaign_id}/join-link', 'svc_get_join_link', ['creators:read'], 'Public join page URL and readiness warnings', { handler: joinLinkHandler, query: joinLinkQuery }),
   e('get', '/invitations', 'svc_list_invitations', ['creators:read'], 'Invitations (default: pending)', { handler: listInvitationsHandler, query: listInvitationsQuery }),
   e('post', '/invitations/{invitation_id}/withdraw', 'svc_withdraw_invitation', ['creators:write'], 'Withdraw a pending invitation (frees its slot)', { handler: withdrawInvitationHandler }),
-  e('get', '/apps/{app_id}/free-codes', 'svc_list_free_codes', ['campaigns:read'], 'Free-access codes', { handler: listFreeCodesHandler }),
+  e('get', '/apps/{app_id}/free-codes', 'svc_list_free_codes', ['campaigns:read'], 'Free-access codes; with ?code= that code and the users it granted access to', { handler: listFreeCodesHandler, query: listFreeCodesQuery }),
   e('post', '/apps/{app_id}/free-codes', 'svc_create_free_code', ['campaigns:write'], 'Create a free-access code', { handler: createFreeCodeHandler, body: createFreeCodeBody }),
   e('get', '/apps/{app_id}/assets', 'svc_list_assets', ['assets:read'], 'Marketing assets', { handler: listAssetsHandler, query: listAssetsQuery }),
   e('post', '/assets/{asset_id}/featured', 'svc_set_asset_featured', ['assets:write'], 'Feature an asset', { handler: setAssetFeaturedHandler, body: setAssetFeaturedBody }),
@@ -110,6 +111,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('post', '/campaigns/{campaign_id}/localize', 'svc_localize_campaign', ['campaigns:write'], 'Store per-locale campaign copy', { handler: localizeCampaignHandler, body: localizeCampaignBody }),
   e('post', '/apps/{app_id}/localize', 'svc_localize_app', ['apps:write'], 'Store per-locale app copy', { handler: localizeAppHandler, body: localizeAppBody }),
 ];
+registerEndpointRoutes(AGENT_ENDPOINTS);
 
 /** The MCP tools a row serves (api/mcp derives one tool from each). */
 export const endpointTools = (endpoint: AgentEndpoint): readonly EndpointTool[] => endpoint.tools ?? [{ name: endpoint.tool }];

@@ -1,10 +1,14 @@
 // GET/POST /api/agent/apps/{app_id}/free-codes: free-access (comp) codes with their seats. A new code follows the
 // creator-code rules (lib/codes.ts: cleaned up, 4 to 20 characters) and must be free in the app: neither a creator
-// code (even a removed one) nor another free code holds it, else 409.
+// code (even a removed one) nor another free code holds it, else 409. `GET ?code=X` answers that one code (cleaned
+// up the same way; 404 when the app has none) with `redemptions[]`: each user it granted access to (`app_user_id`,
+// `granted_at`, `expires_at`; a user's re-redemption renews the one grant), newest first, `limit` (1 to 100, default
+// 100) a page, `next_cursor` (null on the last page) passed back as `cursor` for the next.
 import { findApp } from '../../db/apps.js';
-import { createFreeCode, listFreeCodes, type FreeCodeView } from '../../db/free-access.js';
+import { createFreeCode, findFreeCodeByCode, listCodeRedemptions, listFreeCodes, type FreeCodeView, type RedemptionsCursor } from '../../db/free-access.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
-import { ConflictError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { decodeStringCursor, encodeCursor } from '../../lib/page-cursor.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { describeFreeAccess } from '../sdk/code-lookup.js';
@@ -29,6 +33,16 @@ export const createFreeCodeBody = {
   },
 } as const;
 
+export const listFreeCodesQuery = {
+  type: 'object',
+  properties: {
+    code: { type: 'string', minLength: 1, maxLength: 64, description: 'Answer this code alone, with the users it granted access to (redemptions[], newest first)' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 100, description: 'Redemptions per page (with code)' },
+    cursor: { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page (with code)' },
+  },
+  dependencies: { cursor: ['code'] },
+} as const;
+
 interface CreateInput {
   code: string; name?: string | null; entitlement?: string; seat_limit?: number | null; access_duration_years?: number | null;
   access_duration_days?: number | null; expires_at?: string | null; custom_data?: Record<string, unknown> | null; blocked?: boolean;
@@ -43,9 +57,23 @@ export function freeCodeView(c: FreeCodeView) {
   };
 }
 
+async function oneCodeWithRedemptions(ctx: AppContext, appId: string, query: { code: string; limit: number; cursor?: string }) {
+  const code = cleanupCode(query.code);
+  const row = await findFreeCodeByCode(ctx.deps.db, appId, code);
+  if (!row) throw new NotFoundError(`No free-access code '${code}' in this app.`);
+  const after = query.cursor ? (decodeStringCursor(query.cursor, 2) as unknown as RedemptionsCursor) : undefined;
+  const { redemptions, next } = await listCodeRedemptions(ctx.deps.db, row.id, query.limit, after);
+  return { ...freeCodeView(row), redemptions, next_cursor: next ? encodeCursor(next) : null };
+}
+
 export async function listFreeCodesHandler(ctx: AppContext): Promise<void> {
   const appId = ctx.params.app_id as string;
   visibleTo(ctx, await findApp(ctx.deps.db, appId), 'App');
+  const query = inputOf<{ code?: string; limit: number; cursor?: string }>(ctx);
+  if (query.code !== undefined) {
+    ctx.body = await oneCodeWithRedemptions(ctx, appId, { ...query, code: query.code });
+    return;
+  }
   const rows = await listFreeCodes(ctx.deps.db, appId);
   ctx.body = { app_id: appId, free_codes: rows.map(freeCodeView), count: rows.length };
 }

@@ -1,12 +1,14 @@
 // GET /api/agent/apps/{app_id}/integration-status: the spec's 8-step checklist (decided in lib/integration-checklist.ts),
-// whether the app is live, the next action per open step, the production attributed conversion count and the
-// health of each active campaign.
+// whether the app is live, the next action per open step (its tool and REST call), the attributed conversions that
+// came through the app's real purchase path (any environment; of them, the production ones), the last
+// test-integration run (its own field: it completes no step) and the health of each active campaign (production).
 import { findApp, type AgentAppRow } from '../../db/apps.js';
 import { listCampaignHealth, readIntegrationFacts, type CampaignHealthRow } from '../../db/integration.js';
 import { evaluateChecklist } from '../../lib/integration-checklist.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { appView } from './apps.js';
+import { nextAction } from './next-action.js';
 import { visibleTo } from './principal.js';
 
 export async function integrationStatusHandler(ctx: AppContext): Promise<void> {
@@ -17,14 +19,16 @@ export async function integrationStatusHandler(ctx: AppContext): Promise<void> {
 export async function integrationStatusOf(ctx: AppContext, app: AgentAppRow) {
   const [facts, campaigns] = await Promise.all([readIntegrationFacts(ctx.deps.db, app.id), listCampaignHealth(ctx.deps.db, app.id)]);
   if (!facts) throw new NotFoundError('App not found');
-  const { live, checklist, next_actions } = evaluateChecklist(facts, appView(ctx, app).webhook_url);
+  const { live, checklist, next_actions } = evaluateChecklist(facts, appView(ctx, app).webhook_url, nextAction);
+  const tested = facts.lastTestIntegration;
   return {
     app_id: app.id,
     live,
     checklist,
     next_actions,
-    attributed_conversion_count: facts.attributedConversions.production,
-    sandbox_attributed_conversion_count: facts.attributedConversions.sandbox,
+    attributed_conversion_count: facts.attributedConversions.realPath,
+    production_attributed_conversion_count: facts.attributedConversions.production,
+    test_integration: tested ? { last_run_at: new Date(tested.at).toISOString(), passed: tested.attributed } : null,
     campaign_health: { active_campaigns: campaigns.length, campaigns: campaigns.map(campaignHealth) },
   };
 }
@@ -32,7 +36,7 @@ export async function integrationStatusOf(ctx: AppContext, app: AgentAppRow) {
 /** Counts plus what stands out: a campaign nobody can share yet, or links nobody clicked. */
 function campaignHealth(c: CampaignHealthRow) {
   const warnings = [
-    ...(c.creators === 0 ? [`no creators yet: invite one (POST /api/agent/campaigns/${c.campaign_id}/invite) or share the join link (GET /api/agent/campaigns/${c.campaign_id}/join-link)`] : []),
+    ...(c.creators === 0 ? [`no creators yet: invite one (${nextAction('svc_invite_creator', { campaign_id: c.campaign_id }).call}) or share the join link (${nextAction('svc_get_join_link', { campaign_id: c.campaign_id }).call})`] : []),
     ...(c.creators > 0 && c.clicks === 0 ? ['no link clicks yet'] : []),
   ];
   return { ...c, healthy: warnings.length === 0, warnings };

@@ -12,6 +12,7 @@ import { createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffi
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
+import { nextAction } from './next-action.js';
 import { generateToken, hashToken } from '../../lib/credentials.js';
 import { ConflictError, PaymentRequiredError } from '../../lib/errors.js';
 import { formatUsd } from '../../lib/money.js';
@@ -91,7 +92,7 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
   const escrow = await escrowState(ctx, campaign.org_id);
   if (!escrow.ok) {
     throw new PaymentRequiredError(`Inviting creators needs a wallet safe balance of at least ${formatUsd(escrow.minMicros)}; it is ${formatUsd(escrow.safeMicros)}. ` +
-      `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`);
+      `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`).pointingAt(nextAction('svc_get_wallet_topup_link'));
   }
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
   const invite = (c: CreatorInput) => inviteOne(ctx, campaign, (app?.name as string | undefined) ?? 'the app', c);
@@ -100,7 +101,7 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
     const outcome = await invite(input as CreatorInput);
     if (!outcome.ok) {
       if (outcome.reason === 'no_slots' || outcome.reason === 'no_email_budget') {
-        throw new PaymentRequiredError(`${outcome.detail} More invite capacity comes with the wallet: get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}.`);
+        throw new PaymentRequiredError(`${outcome.detail} More invite capacity comes with the wallet: get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}.`).pointingAt(nextAction('svc_get_wallet_topup_link'));
       }
       throw new ConflictError(outcome.detail);
     }

@@ -70,6 +70,27 @@ export function appI18nView(app: AppCopy) {
   return view(hash, entries);
 }
 
+export type AppMaps = Partial<Record<'name_i18n' | 'description_i18n' | 'tagline_i18n', Record<string, string>>>;
+
+/**
+ * PATCH /apps/{app_id} with localized maps: each given map replaces that field's translations whole, and every
+ * locale the given maps hold is recorded, as /localize records it, against the current source text (so a PATCH that
+ * changes name and name_i18n together leaves those locales fresh). Locales left in no map lose their record.
+ */
+export function replaceAppMaps(current: AppCopy, maps: AppMaps): Record<AppI18nColumn, object> {
+  const hash = sourceHash(APP_SOURCE, current);
+  const updatedAt = new Date().toISOString();
+  const next = {
+    name_i18n: maps.name_i18n ?? current.name_i18n ?? {}, description_i18n: maps.description_i18n ?? current.description_i18n ?? {},
+    tagline_i18n: maps.tagline_i18n ?? current.tagline_i18n ?? {},
+  } as Record<'name_i18n' | 'description_i18n' | 'tagline_i18n', Record<string, string>>;
+  const meta = { ...(current.i18n_meta as Record<string, LocaleMeta>) };
+  for (const map of Object.values(maps)) for (const locale of Object.keys(map)) meta[locale] = { source_hash: hash, updated_at: updatedAt };
+  const kept = new Set(Object.values(next).flatMap((m) => Object.keys(m)));
+  for (const locale of Object.keys(meta)) if (!kept.has(locale)) delete meta[locale];
+  return { ...next, i18n_meta: meta };
+}
+
 export async function localizeCampaignHandler(ctx: AppContext): Promise<void> {
   const campaign = visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
   const { locales } = inputOf<{ locales: Record<string, Copy> }>(ctx);

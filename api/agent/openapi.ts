@@ -2,8 +2,24 @@
 // validate the requests, with both security schemes and each operation's scopes.
 import { SCOPE_SENTENCES } from '../../lib/scopes.js';
 import { AGENT_ENDPOINTS } from './endpoints.js';
+import { ANSWER_SCHEMAS, RESOURCE_INDEX } from './record-schemas.js';
+import { resourceIndexQuery } from './resource-index.js';
 
-const ERROR = { type: 'object', required: ['detail'], properties: { detail: {} } };
+const ERROR = {
+  type: 'object', required: ['detail'],
+  properties: {
+    detail: {},
+    // An error that points at another action names it (api/agent/next-action.ts).
+    next_tool: { type: 'string', description: 'The MCP tool of the action to take next' },
+    call: { type: 'string', description: 'That action as a REST call, e.g. POST /api/agent/wallet/topup-link' },
+  },
+};
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+/** Every path: a method it does not list is 405 `{"detail"}` naming the allowed ones, with an `Allow` header. */
+const METHOD_NOT_ALLOWED = {
+  description: 'Method not allowed on this path; the Allow header and detail list the allowed methods',
+  headers: { Allow: { schema: { type: 'string' } } }, content: json(ERROR),
+};
 
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -19,14 +35,23 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       parameters: [...params, ...queryParams],
       ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
       responses: {
-        200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } },
+        200: { description: 'OK', content: json(ANSWER_SCHEMAS[e.tool] ?? { type: 'object' }) },
         401: { description: 'Missing, expired or revoked credential', content: { 'application/json': { schema: ERROR } } },
         403: { description: 'A required scope is missing (named in detail), or the action is denied to agents', content: { 'application/json': { schema: ERROR } } },
         404: { description: 'Not found, or in an organization not granted', content: { 'application/json': { schema: ERROR } } },
+        405: METHOD_NOT_ALLOWED,
         422: { description: 'Invalid fields, listed in detail', content: { 'application/json': { schema: ERROR } } },
       },
     };
   }
+  paths['/'] = {
+    get: {
+      operationId: 'resource_index', summary: 'The tool server\'s resources (svc://tools, svc://contract, svc://sdk/{platform}); ?uri= reads one',
+      'x-required-scopes': [], security: [{ agentKey: [] }, { oauth2: [] }],
+      parameters: [{ name: 'uri', in: 'query', required: false, schema: resourceIndexQuery.properties.uri }],
+      responses: { 200: { description: 'OK', content: json(RESOURCE_INDEX) }, 401: { description: 'Missing or invalid credential', content: json(ERROR) }, 404: { description: 'No such resource', content: json(ERROR) }, 405: METHOD_NOT_ALLOWED },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'svc agent API', version: '1.6.0', description: 'Control plane for AI coding agents. Money writes, payouts, raw credentials, deletes and admin are denied to every agent.' },

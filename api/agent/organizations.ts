@@ -1,8 +1,12 @@
-// POST /api/agent/organizations: a new organization owned by the human behind the credential. An agent key belongs
-// to exactly one organization (agent_keys.org_id) and an OAuth grant lists its organizations at consent, so the
-// calling credential cannot reach the new organization: the answer says so and how to get one that can.
+// POST /api/agent/organizations: a new organization owned by the human behind the credential. An OAuth grant reaches
+// it at once (the consent page says the grant covers the organizations the client creates; svc_provision creates
+// them the same way); an agent key belongs to exactly one organization (agent_keys.org_id), so it cannot reach the
+// new one: the answer says so and how to get a credential that can.
+import type { Knex } from 'knex';
+import { addOrgToOauthGrant } from '../../db/oauth-grants.js';
 import { addMembership, createOrganization } from '../../db/organizations.js';
 import { ConflictError } from '../../lib/errors.js';
+import type { AgentPrincipal } from '../../lib/principal.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { agentOf } from './principal.js';
@@ -11,26 +15,33 @@ export const createOrganizationBody = {
   type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } },
 } as const;
 
-export async function createOrganizationHandler(ctx: AppContext): Promise<void> {
-  const agent = agentOf(ctx);
-  if (!agent.userId) {
+export interface CreatedOrganization { id: string; name: string; ownerUserId: string; reachable: boolean }
+
+/** A new organization owned by the agent's human, added to the agent's OAuth grant (never to an agent key). */
+export async function createOrganizationOf(trx: Knex.Transaction, agent: AgentPrincipal, name: string): Promise<CreatedOrganization> {
+  const userId = agent.userId;
+  if (!userId) {
     throw new ConflictError('This credential was not created by a dashboard user, so a new organization would have no owner. A human can create it in the dashboard.');
   }
-  const userId = agent.userId;
+  const created = await createOrganization(trx, { name: name.trim(), createdByUserId: userId });
+  await addMembership(trx, created.id, userId, 'owner');
+  const reachable = agent.authMode === 'oauth';
+  if (reachable) await addOrgToOauthGrant(trx, agent.id, created.id);
+  return { ...created, ownerUserId: userId, reachable };
+}
+
+export async function createOrganizationHandler(ctx: AppContext): Promise<void> {
   const { name } = inputOf<{ name: string }>(ctx);
-  const org = await ctx.deps.db.transaction(async (trx) => {
-    const created = await createOrganization(trx, { name: name.trim(), createdByUserId: userId });
-    await addMembership(trx, created.id, userId, 'owner');
-    return created;
-  });
+  const org = await ctx.deps.db.transaction((trx) => createOrganizationOf(trx, agentOf(ctx), name));
   ctx.status = 201;
   ctx.body = {
     org_id: org.id,
     name: org.name,
-    owner_user_id: userId,
-    reachable_by_this_credential: false,
-    note: `Created, owned by the human behind this credential. This credential cannot reach it: an agent key belongs to one organization ` +
-      `and an OAuth grant to the organizations picked at consent. To work in it, the human creates an agent key on its connect-agent page ` +
-      `(${ctx.deps.config.DASHBOARD_URL}) or re-runs the OAuth consent and picks it.`,
+    owner_user_id: org.ownerUserId,
+    reachable_by_this_credential: org.reachable,
+    note: org.reachable
+      ? 'Created, owned by the human behind this credential, and added to this OAuth grant: this credential works in it now (name it as org_name, e.g. in svc_provision).'
+      : `Created, owned by the human behind this credential. This credential cannot reach it: an agent key belongs to one organization. ` +
+        `To work in it, the human creates an agent key on its connect-agent page (${ctx.deps.config.DASHBOARD_URL}) or connects the agent through OAuth.`,
   };
 }

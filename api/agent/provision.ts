@@ -1,15 +1,23 @@
-// POST /api/agent/provision: an app and a campaign in one idempotent call, optionally activated. Idempotent within
-// the credential's organization: the app is matched by slug, the campaign by name within the app, so the same
-// input twice answers the same ids and changes nothing (PATCH changes existing rows). The SDK key is public and
-// always shown; the webhook secret and purchase API key only in the answer that created the app. Every write of
-// one call is one transaction, serialized per organization by the wallet lock; a refused activation (402) writes nothing.
+// POST /api/agent/provision: organization, app and campaign in one idempotent call, activated unless told not to.
+// * Organization: the granted one named `org_name` (else the only granted one). A name the credential does not reach
+//   creates that organization only for an OAuth grant (owned by its human and added to the grant: the consent covers
+//   organizations the client creates; a repeat finds it by name); an agent key belongs to one organization, so there
+//   it is 422 pointing at svc_create_org.
+// * App matched by slug, campaign by name within the app: the same input twice answers the same ids and changes
+//   nothing (PATCH changes existing rows). The SDK key is public and always shown; the webhook secret and purchase API
+//   key only in the answer that created the app.
+// * `activate` defaults to true. Left out, it activates a draft campaign when the wallet covers the minimum escrow and
+//   otherwise leaves it in draft, answering `campaign_status: "draft"` with the top-up link as the next action (a
+//   paused campaign stays paused: a human paused it). `activate: true` activates a draft or paused campaign or
+//   refuses the whole call (402, nothing written).
+// Every write of one call is one transaction, serialized per organization by the wallet lock.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { listOrganizations } from '../../db/organizations.js';
+import { lockOauthGrantOrgs } from '../../db/oauth-grants.js';
+import { listOrganizations, type OrgOverview } from '../../db/organizations.js';
 import { findAppBySlug, createApp } from '../../db/apps.js';
 import { findCampaignByName, setCampaignStatus, createCampaign } from '../../db/campaigns.js';
 import { lockOrganization } from '../../db/wallet-ledger.js';
-import type { Config } from '../../lib/config.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import { isValidSlug, SLUG_RULES, slugify, slugProblem } from '../../lib/slugs.js';
@@ -17,8 +25,10 @@ import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
 import { APP_FIELDS, CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
+import { nextAction } from './next-action.js';
+import { createOrganizationOf } from './organizations.js';
 import { agentOf } from './principal.js';
-import { assertCanActivate } from './wallet.js';
+import { activationShortfall, assertCanActivate } from './wallet.js';
 
 const { name, description, support_email, ios_store_url, android_store_url, web_url } = APP_FIELDS;
 
@@ -34,7 +44,8 @@ export const provisionBody = {
       type: 'object', additionalProperties: false, required: ['name', 'commission_percentage'],
       properties: { ...CAMPAIGN_FIELDS, campaign_type: CAMPAIGN_TYPE },
     },
-    activate: { type: 'boolean', default: false },
+    // No `default` keyword: left out is not the same as true (see the header).
+    activate: { type: 'boolean', description: 'Default true. Left out, a wallet below the minimum escrow leaves the campaign in draft (next_tool svc_get_wallet_topup_link); true refuses the whole call with 402 instead.' },
   },
 } as const;
 
@@ -42,66 +53,101 @@ interface ProvisionInput {
   org_name?: string;
   app: { name: string; slug?: string; description?: string | null; support_email?: string | null; ios_store_url?: string | null; android_store_url?: string | null; web_url?: string | null };
   campaign: { name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType };
-  activate: boolean;
+  activate?: boolean;
 }
 
 interface Provisioned {
+  org: { id: string; name: string; created: boolean };
   app: { id: string; slug: string; sdkKey: string; created: boolean; webhookSecret?: string; purchaseApiKey?: string };
   campaign: { id: string; status: string; created: boolean };
+  /** Why the defaulted activation did not happen (the wallet is short), else null. */
+  notActivated: string | null;
   changed: boolean;
 }
 
 export async function provisionHandler(ctx: AppContext): Promise<void> {
   const input = inputOf<ProvisionInput>(ctx);
-  const { org, note } = await organizationFor(ctx, input.org_name);
-  const { app, campaign, changed } = await provisionInOrg(ctx.deps.db, ctx.deps.config, org.id, input);
+  const { org, app, campaign, notActivated, changed } = await provision(ctx, input);
   if (changed) forgetAppCaches(ctx, app.id);
+  const topUp = notActivated ? nextAction('svc_get_wallet_topup_link') : undefined;
   const notes = [
-    ...(note ? [note] : []),
-    ...(app.created ? [] : ['The app already existed: its webhook secret and purchase API key were shown only when it was created. POST /api/agent/apps/{app_id}/regenerate-webhook-secret issues a new webhook secret.']),
+    ...(org.created ? [`Created the organization "${org.name}", owned by the human behind this OAuth grant and added to the grant.`] : []),
+    ...(app.created ? [] : [`The app already existed: its webhook secret and purchase API key were shown only when it was created. ${nextAction('svc_regenerate_webhook_secret', { app_id: app.id }).call} issues a new webhook secret.`]),
+    ...(notActivated && topUp ? [`The campaign stays in draft. ${notActivated} As a tool: ${topUp.next_tool}, then svc_provision again (or svc_set_campaign_status) activates it.`] : []),
   ];
-  ctx.status = app.created || campaign.created ? 201 : 200;
+  ctx.status = org.created || app.created || campaign.created ? 201 : 200;
   ctx.body = {
     org_id: org.id, app_id: app.id, campaign_id: campaign.id, slug: app.slug, sdk_key: app.sdkKey,
     webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${app.id}`,
-    created: { app: app.created, campaign: campaign.created },
+    created: { org: org.created, app: app.created, campaign: campaign.created },
     ...(app.created ? { webhook_secret: app.webhookSecret, purchase_api_key: app.purchaseApiKey } : {}),
     campaign_status: campaign.status,
+    ...topUp,
     ...(notes.length > 0 ? { notes } : {}),
   };
 }
 
-/** The granted organization named `org_name`, else the only granted one (an agent key has exactly one). */
-async function organizationFor(ctx: AppContext, orgName: string | undefined): Promise<{ org: { id: string; name: string }; note?: string }> {
-  const orgs = await listOrganizations(ctx.deps.db, agentOf(ctx).orgIds);
-  const named = orgName === undefined ? undefined : orgs.find((o) => o.name.trim().toLowerCase() === orgName.trim().toLowerCase());
-  if (named) return { org: named };
-  const [only] = orgs;
-  if (!only) throw new NotFoundError('This credential was granted no organization.');
-  if (orgs.length > 1) {
-    throw new ValidationError([{ loc: ['body', 'org_name'], msg: `Name one of the granted organizations: ${orgs.map((o) => o.name).join(', ')}`, type: 'value_error' }]);
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The granted organization named `org_name` (an OAuth grant: created when it has none by that name), else the only granted one. */
+async function organizationFor(trx: Knex.Transaction, ctx: AppContext, orgName: string | undefined): Promise<Provisioned['org']> {
+  const agent = agentOf(ctx);
+  const orgs = await listOrganizations(trx, agent.orgIds);
+  if (orgName === undefined) {
+    const [only] = orgs;
+    if (!only) throw new NotFoundError('This credential was granted no organization.');
+    if (orgs.length > 1) {
+      throw new ValidationError([{ loc: ['body', 'org_name'], msg: `Name one of the granted organizations: ${orgs.map((o) => o.name).join(', ')}`, type: 'value_error' }]);
+    }
+    return { ...only, created: false };
   }
-  const note = orgName === undefined ? undefined
-    : `Provisioned in "${only.name}", the only organization this credential reaches; org_name "${orgName}" names none of its organizations (POST /api/agent/organizations creates one, reachable with a new key or consent).`;
-  return { org: only, note };
+  const named = orgs.find((o) => sameName(o.name, orgName));
+  if (named) return { ...named, created: false };
+  if (agent.authMode !== 'oauth') throw notThisKeysOrganization(orgName, orgs);
+  // Under the grant's lock, so concurrent calls naming the same new organization create it once.
+  const reached = await listOrganizations(trx, await lockOauthGrantOrgs(trx, agent.id));
+  const existing = reached.find((o) => sameName(o.name, orgName));
+  if (existing) return { ...existing, created: false };
+  const created = await createOrganizationOf(trx, agent, orgName);
+  return { id: created.id, name: created.name, created: true };
 }
 
-async function provisionInOrg(db: Knex, config: Config, orgId: string, input: ProvisionInput): Promise<Provisioned> {
+function notThisKeysOrganization(orgName: string, orgs: readonly OrgOverview[]): ValidationError {
+  const next = nextAction('svc_create_org');
+  return new ValidationError([{
+    loc: ['body', 'org_name'], type: 'value_error',
+    msg: `"${orgName}" is not this agent key's organization (${orgs.map((o) => `"${o.name}"`).join(', ')}): an agent key works in its own organization only. ` +
+      `Leave org_name out to provision there, or create the organization with ${next.next_tool} (${next.call}) and ask the human for a key of it.`,
+  }]).pointingAt(next);
+}
+
+async function provision(ctx: AppContext, input: ProvisionInput): Promise<Provisioned> {
+  const { db, config } = ctx.deps;
   try {
     return await db.transaction(async (trx) => {
-      const totals = await lockOrganization(trx, orgId);
-      const app = await findOrCreateApp(trx, orgId, input.app);
-      const campaign = await findOrCreateCampaign(trx, orgId, app.id, input.campaign);
+      const org = await organizationFor(trx, ctx, input.org_name);
+      const totals = await lockOrganization(trx, org.id);
+      const app = await findOrCreateApp(trx, org.id, input.app);
+      const campaign = await findOrCreateCampaign(trx, org.id, app.id, input.campaign);
+      // Left out, activate means: a draft campaign, if the wallet allows (a paused one was paused by a human).
+      const wanted = input.activate ?? campaign.status === 'draft';
+      let notActivated: string | null = null;
       let activated = false;
-      if (input.activate && campaign.status !== 'active') {
-        await assertCanActivate(trx, config, orgId, totals);
-        activated = await setCampaignStatus(trx, campaign.id, 'active');
-        campaign.status = 'active';
+      if (wanted && campaign.status !== 'active') {
+        if (input.activate === true) await assertCanActivate(trx, config, org.id, totals);
+        else notActivated = await activationShortfall(trx, config, org.id, totals);
+        if (!notActivated) {
+          activated = await setCampaignStatus(trx, campaign.id, 'active');
+          campaign.status = 'active';
+        }
       }
-      return { app, campaign, changed: app.created || campaign.created || activated };
+      return { org, app, campaign, notActivated, changed: org.created || app.created || campaign.created || activated };
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'apps_slug_uq')) throw new ConflictError('Another app took this slug meanwhile; check one with GET /api/agent/apps/check-slug/{slug} and retry.');
+    if (isUniqueViolation(err, 'apps_slug_uq')) {
+      const next = nextAction('svc_check_slug');
+      throw new ConflictError(`Another app took this slug meanwhile; check one with ${next.call} and retry.`).pointingAt(next);
+    }
     throw err;
   }
 }
@@ -117,9 +163,10 @@ async function findOrCreateApp(trx: Knex.Transaction, orgId: string, a: Provisio
     });
     return { id: app.id, slug: app.slug, sdkKey: app.sdkKey, created: true, webhookSecret: app.webhookSecret, purchaseApiKey: app.purchaseApiKey };
   }
+  const next = nextAction('svc_check_slug');
   throw new ConflictError(a.slug !== undefined
-    ? `The slug "${a.slug}" belongs to another organization's app. Pick another (GET /api/agent/apps/check-slug/{slug}).`
-    : 'No free slug could be derived from the app name; pass app.slug (GET /api/agent/apps/check-slug/{slug} checks one).');
+    ? `The slug "${a.slug}" belongs to another organization's app. Pick another (${next.call}).`
+    : `No free slug could be derived from the app name; pass app.slug (${next.call} checks one).`).pointingAt(next);
 }
 
 /**

@@ -8,6 +8,7 @@ import { validateBody, validateQuery } from '../middleware/validate.js';
 import { AGENT_ENDPOINTS, type AgentEndpoint, type AgentHandler } from './endpoints.js';
 import { openApiDocument } from './openapi.js';
 import { agentOf } from './principal.js';
+import { resourceIndexHandler, resourceIndexQuery } from './resource-index.js';
 
 /** `/apps/{app_id}` -> `/apps/:app_id` */
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -37,6 +38,7 @@ export function endpointChain(endpoint: AgentEndpoint & { handler: AgentHandler 
 export function agentRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>({ prefix: '/api/agent' });
   router.get('/openapi.json', (ctx) => { ctx.body = openApiDocument(ctx.deps.config.BASE_URL); });
+  router.get('/', guard({ allow: ['agent'] }), validateQuery(resourceIndexQuery), resourceIndexHandler);
   for (const endpoint of AGENT_ENDPOINTS) {
     if (!endpoint.handler) continue;
     router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...endpointChain({ ...endpoint, handler: endpoint.handler }));

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { requestLog } from '../middleware/request-context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
+import { nextAction } from './next-action.js';
 import { visibleTo } from './principal.js';
 import { autowireWebhook, INTEGRATION_NAME, type NotWired, type Wired } from './subprovider-autowire.js';
 
@@ -60,7 +61,7 @@ function wiredAnswer(appId: string, w: Wired) {
       `1. In the subscription provider's dashboard open the project's Integrations, the webhook "${w.action === 'created' ? INTEGRATION_NAME : w.integrationId}", and send a TEST event: the service marks the webhook connected when it arrives (any later event does too).`,
       `2. Check: GET /api/agent/apps/${appId}/validation-status (svc_get_validation_status) shows webhook.connected true.`,
       '3. Make the app set the subscriber attributes svc_code and svc_referral (see subscriber_attributes_note).',
-      `4. Prove the pipeline: POST /api/agent/apps/${appId}/test-integration (svc_test_integration), then GET /api/agent/apps/${appId}/integration-status.`,
+      `4. Prove the pipeline: POST /api/agent/apps/${appId}/test-integration (svc_test_integration; it completes no checklist step), then make a purchase in the app (a sandbox purchase is enough) and poll GET /api/agent/apps/${appId}/integration-status (svc_integration_status) until live.`,
     ],
     note: 'The webhook secret was rotated and the new one sent only to the provider; the previous secret no longer works anywhere'
       + (w.duplicateIds.length > 0 ? ' (the duplicate integrations listed still send it: delete them in the provider dashboard).' : '.'),
@@ -83,7 +84,7 @@ function stepsAnswer(appId: string, webhookUrl: string, n: NotWired) {
     ],
     ...(uploadKey ? {
       credential_upload: {
-        tool: 'svc_get_credential_upload_link', call: `POST /api/agent/apps/${appId}/credential-setup-link`, body: { platform: 'subprovider' },
+        ...nextAction('svc_get_credential_upload_link', { app_id: appId }), body: { platform: 'subprovider' },
         note: "To let the service wire the webhook itself: give the link to a human, who pastes the provider's secret API key (sk_..., v2, write access to integrations); then call svc_setup_subprovider again.",
       },
     } : {}),

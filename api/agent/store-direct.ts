@@ -12,6 +12,7 @@ import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js'
 import { credentialCheckWorkflowId, type CredentialCheckResult } from '../../workflows/credential-check-messages.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { nextAction } from './next-action.js';
 import { forgetAppCaches } from './app-caches.js';
 import { visibleTo } from './principal.js';
 import type { StorePlatform } from '../../schema/types.js';
@@ -21,9 +22,10 @@ export const storePlatformBody = {
   properties: { platform: { type: 'string', enum: ['ios', 'android'] } },
 } as const;
 
-const noCredential = (appId: string, platform: StorePlatform) => new ConflictError(
-  `No ${platform} store credential was uploaded: use POST /api/agent/apps/${appId}/credential-setup-link to get an upload link for a human.`,
-);
+function noCredential(appId: string, platform: StorePlatform): ConflictError {
+  const next = nextAction('svc_get_credential_upload_link', { app_id: appId });
+  return new ConflictError(`No ${platform} store credential was uploaded: use ${next.call} to get an upload link for a human.`).pointingAt(next);
+}
 
 const ANSWER_WITHIN_MS = 25_000;
 
@@ -48,7 +50,8 @@ async function checkResult(ctx: AppContext, appId: string, platform: StorePlatfo
   });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError(`The check is still running (workflow ${workflowId}); call again to join it, or read GET /api/agent/apps/${appId}/validation-status shortly.`, 5)), ANSWER_WITHIN_MS);
+    const next = nextAction('svc_get_validation_status', { app_id: appId });
+    timer = setTimeout(() => reject(new UnavailableError(`The check is still running (workflow ${workflowId}); call again to join it, or read ${next.call} shortly.`, 5).pointingAt(next)), ANSWER_WITHIN_MS);
   });
   try {
     return await Promise.race([run, deadline]);
@@ -84,7 +87,8 @@ export async function activateStoreDirectHandler(ctx: AppContext): Promise<void>
   const status = await credentialCheckStatus(ctx.deps.db, app.id, platform);
   if (status === undefined) throw noCredential(app.id, platform);
   if (status !== 'ok' || !(await activateStoreDirect(ctx.deps.db, app.id, platform))) {
-    throw new ConflictError(`The ${platform} store credential has not passed its check (status: ${status}): run POST /api/agent/apps/${app.id}/validate-store-credentials first.`);
+    const next = nextAction('svc_validate_store_credentials', { app_id: app.id });
+    throw new ConflictError(`The ${platform} store credential has not passed its check (status: ${status}): run ${next.call} first.`).pointingAt(next);
   }
   forgetAppCaches(ctx, app.id);
   if (platform === 'android') await startVoidedPoll(ctx, app.id);

@@ -8,6 +8,7 @@ import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import { failedForNoCreatorCode, startTestIntegration } from '../../workflow-clients/test-integration.js';
 import { NO_TEST_CREATOR_CODE, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration-messages.js';
 import type { AppContext } from '../context.js';
+import { nextAction } from './next-action.js';
 import { visibleTo } from './principal.js';
 
 const ANSWER_WITHIN_MS = 25_000;
@@ -22,7 +23,8 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
     attributed: r.attributed, environment: r.environment, status: r.status, error: r.error,
     passed: r.attributed && r.error === null,
     message: r.attributed
-      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}.`
+      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}. `
+        + 'It proves the pipeline but completes no checklist step: a purchase in the app with a creator code (a sandbox purchase is enough) does.'
       : `The sandbox purchase was not attributed: ${r.error ?? 'unknown reason'}.`,
   };
 }
@@ -36,7 +38,8 @@ async function runTestIntegration(ctx: AppContext, appId: string, runId: string)
   });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError(`The test purchase is still being processed (workflow ${workflowId}); check GET /api/agent/apps/${appId}/verify-user-conversions?app_user_id=svc_test_${runId} shortly.`, 5)), ANSWER_WITHIN_MS);
+    const next = nextAction('svc_verify_user_conversions', { app_id: appId });
+    timer = setTimeout(() => reject(new UnavailableError(`The test purchase is still being processed (workflow ${workflowId}); check ${next.call}?app_user_id=svc_test_${runId} shortly.`, 5).pointingAt(next)), ANSWER_WITHIN_MS);
   });
   try {
     return await Promise.race([run, deadline]);
@@ -53,5 +56,8 @@ async function runTestIntegration(ctx: AppContext, appId: string, runId: string)
 }
 
 function noCreatorCode(appId: string): ConflictError {
-  return new ConflictError(`${NO_TEST_CREATOR_CODE.message}. Activate a campaign of app ${appId} (POST /api/agent/campaigns/{campaign_id}/status) and get a creator in (POST /api/agent/campaigns/{campaign_id}/invite, or the public join page from GET /api/agent/campaigns/{campaign_id}/join-link), then retry.`);
+  const [activate, invite, joinLink] = (['svc_set_campaign_status', 'svc_invite_creator', 'svc_get_join_link'] as const).map((tool) => nextAction(tool));
+  // A creator is what is missing most often (provision activates the campaign): the join link is the next action.
+  return new ConflictError(`${NO_TEST_CREATOR_CODE.message}. Activate a campaign of app ${appId} (${activate!.call}) and get a creator in (${invite!.call}, or the public join page from ${joinLink!.call}), then retry.`)
+    .pointingAt(joinLink!);
 }

@@ -12,17 +12,24 @@ import { microsToUsd, walletView } from '../../lib/money.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { nextAction } from './next-action.js';
 import { agentOf } from './principal.js';
 
 /** `org_id` picks one of the granted organizations (OAuth grants may hold several); default: the first. */
 export const walletQuery = { type: 'object', properties: { org_id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
-/** 402 naming the top-up-link endpoint unless the wallet covers the minimum escrow. Pass `totals` already read under the wallet lock. */
-export async function assertCanActivate(db: Knex, config: Config, orgId: string, totals?: WalletTotals): Promise<void> {
+/** Why the wallet cannot back an activation (the 402 text), or null when it covers the minimum escrow. Pass `totals` already read under the wallet lock. */
+export async function activationShortfall(db: Knex, config: Config, orgId: string, totals?: WalletTotals): Promise<string | null> {
   const settings = await findOrgBillingSettings(db, orgId);
   const min = minEscrowMicros(settings?.min_escrow_micros, config.MIN_ESCROW_USD);
   const { safeAvailableMicros } = totals ?? await getWalletTotals(db, orgId);
-  if (!canActivateCampaigns(safeAvailableMicros, min)) throw new PaymentRequiredError(activationRefusal(safeAvailableMicros, min));
+  return canActivateCampaigns(safeAvailableMicros, min) ? null : activationRefusal(safeAvailableMicros, min);
+}
+
+/** 402 naming the top-up link (its tool and endpoint) unless the wallet covers the minimum escrow. */
+export async function assertCanActivate(db: Knex, config: Config, orgId: string, totals?: WalletTotals): Promise<void> {
+  const shortfall = await activationShortfall(db, config, orgId, totals);
+  if (shortfall) throw new PaymentRequiredError(shortfall).pointingAt(nextAction('svc_get_wallet_topup_link'));
 }
 
 /** The organization's own limits, else the configured defaults. */

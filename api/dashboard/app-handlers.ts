@@ -90,6 +90,7 @@ export async function setupOf(ctx: AppContext, app: AgentAppRow) {
       ...(item.done ? {} : { next_action: actions.get(item.step) ?? null, troubleshooting: troubleshootingFor(item.step, storeDirect) }),
     })),
     attributed_conversion_count: status.attributed_conversion_count,
+    production_attributed_conversion_count: status.production_attributed_conversion_count,
     campaign_health: status.campaign_health,
     rejected_webhooks_today: validation.rejected_webhooks_today,
     sdk_init: sdkInit,

@@ -1,12 +1,14 @@
 // POST /api/apps/{app_id}/assets (dashboard REST, multipart): a signed-in member uploads a marketing asset; GET
-// /api/assets/{asset_id}/file serves it back. Limits, checked before anything is stored (as the credential upload):
+// /api/assets/{asset_id}/file serves it back. The asset-upload link's page (asset-link.tsx) reads and saves through
+// the same two steps with up to ten files. Limits, checked before anything is stored (as the credential upload):
 // a file over ASSET_MAX_BYTES or a body beyond it is 413; a file that is not PNG, JPEG, GIF, WebP, PDF or MP4 by
 // its first bytes (the client's declared type and file name are not trusted) or a body that is not multipart is 415;
 // a missing file or a bad field is 422 naming it. The file is stored under a server-made key, then the row is
 // inserted; if the insert fails the file is removed, so a file and its row exist both or neither. Served files carry
 // the type found at upload and `X-Content-Type-Options: nosniff`.
 import { findApp } from '../../db/apps.js';
-import { findAsset, insertAsset } from '../../db/assets.js';
+import type { Knex } from 'knex';
+import { findAsset, insertAsset, type AssetView } from '../../db/assets.js';
 import { assetStorage, newAssetKey } from '../../clients/asset-storage.js';
 import { AppError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { actorIdOf, visibleTo } from '../agent/principal.js';
@@ -52,33 +54,66 @@ function assetFields(fields: Record<string, string>): AssetMeta {
   return out as unknown as AssetMeta;
 }
 
-export async function uploadAssetHandler(ctx: AppContext): Promise<void> {
-  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+export interface AssetFile { data: Buffer; kind: Kind }
+export interface AssetUpload { files: AssetFile[]; meta: AssetMeta }
+
+/** Reads and checks a multipart upload of up to `maxFiles` files (limits above); nothing is stored yet. */
+export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promise<AssetUpload> {
   if (!ctx.is('multipart/form-data')) throw new AppError(415, 'Send the asset as a multipart/form-data upload with a `file` field.');
   const max = ctx.deps.config.ASSET_MAX_BYTES;
-  const { fields, files } = await readMultipart(ctx, { maxFileBytes: max, maxBodyBytes: max + 64 * 1024, maxFiles: 1, maxFields: 20 });
+  const { fields, files } = await readMultipart(ctx, { maxFileBytes: max, maxBodyBytes: max * maxFiles + 64 * 1024, maxFiles, maxFields: 20 });
   if (ctx.state.csrfDeferred) checkSessionCsrf(ctx, fields.csrf);
-  const file = files.find((f) => f.data.length > 0);
-  if (!file) throw new ValidationError([{ loc: ['body', 'file'], msg: 'Choose a file to upload', type: 'missing' }]);
-  const kind = sniffAsset(file.data);
-  if (!kind) throw new AppError(415, 'The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).');
-  const meta = assetFields(fields);
+  // An empty file input still sends an empty part.
+  const chosen = files.filter((f) => f.data.length > 0);
+  if (chosen.length === 0) throw new ValidationError([{ loc: ['body', 'file'], msg: 'Choose a file to upload', type: 'missing' }]);
+  const typed = chosen.map((f) => {
+    const kind = sniffAsset(f.data);
+    if (!kind) throw new AppError(415, `${chosen.length > 1 ? `"${f.filename}": ` : ''}The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`);
+    return { data: f.data, kind };
+  });
+  return { files: typed, meta: assetFields(fields) };
+}
 
+/**
+ * Stores the files under server-made keys, then inserts their rows in one transaction, after `gate` (which may
+ * refuse by throwing, e.g. a signed link already spent). Any failure removes every stored file: files and rows
+ * exist all or none.
+ */
+export async function saveAssets(ctx: AppContext, app: { id: string; org_id: string }, upload: AssetUpload, uploadedBy: string,
+  gate?: (trx: Knex.Transaction) => Promise<void>): Promise<(AssetView & { file_url: string })[]> {
   const storage = assetStorage(ctx.deps.config);
-  const storageKey = newAssetKey(app.id, kind.ext);
-  await storage.put(storageKey, file.data);
-  let row;
+  const keys: string[] = [];
   try {
-    row = await insertAsset(ctx.deps.db, {
-      appId: app.id, orgId: app.org_id, type: meta.type ?? kind.type, category: meta.category, title: meta.title, description: meta.description,
-      storageKey, mimeType: kind.mime, sizeBytes: file.data.length, uploadedBy: actorIdOf(ctx),
+    for (const file of upload.files) {
+      const key = newAssetKey(app.id, file.kind.ext);
+      await storage.put(key, file.data);
+      keys.push(key);
+    }
+    const { meta } = upload;
+    const rows = await ctx.deps.db.transaction(async (trx) => {
+      await gate?.(trx);
+      const out: AssetView[] = [];
+      for (const [i, file] of upload.files.entries()) {
+        out.push(await insertAsset(trx, {
+          appId: app.id, orgId: app.org_id, type: meta.type ?? file.kind.type, category: meta.category, title: meta.title, description: meta.description,
+          storageKey: keys[i]!, mimeType: file.kind.mime, sizeBytes: file.data.length, uploadedBy,
+        }));
+      }
+      return out;
     });
+    return rows.map((row) => ({ ...row, file_url: `/api/assets/${row.id}/file` }));
   } catch (err) {
-    await storage.remove(storageKey);
+    await Promise.all(keys.map((key) => storage.remove(key)));
     throw err;
   }
+}
+
+export async function uploadAssetHandler(ctx: AppContext): Promise<void> {
+  const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
+  const upload = await readAssetUpload(ctx, 1);
+  const [row] = await saveAssets(ctx, app, upload, actorIdOf(ctx));
   ctx.status = 201;
-  ctx.body = { ...row, file_url: `/api/assets/${row.id}/file` };
+  ctx.body = row;
 }
 
 export async function assetFileHandler(ctx: AppContext): Promise<void> {

@@ -1,10 +1,12 @@
 // GET /dashboard/bonus-awards (?status=earned|approved|voided|paid, default earned): milestone bonus awards with the
-// creator, the fraud-aware progress and any fraud flags. Owners and admins approve or void an `earned` award with
+// creator, the fraud-aware progress and any fraud flags. Owners and admins approve or void an `earned` award (and void
+// an `approved` one until paid, or keep one a refund flagged) with
 // POST /api/bonus-awards/{id}/review, the handler of the agent tool svc_review_bonus_award: approving reserves the
 // amount in the wallet and is refused with 402 (shown with the way to the wallet) when the safe balance cannot
 // cover it. Members see the list without the buttons (the REST answers them 403).
 import { listBonusAwards, type BonusAwardView } from '../../db/bonus-awards.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
 import { safeUrl } from '../../lib/html.js';
 import { formatUsd } from '../../lib/money.js';
 import type { AppContext } from '../context.js';
@@ -21,12 +23,14 @@ function Flags({ flags }: { flags: unknown }) {
 
 function AwardRow({ s, a, back }: { s: SignedIn; a: BonusAwardView; back: string }) {
   const review = `/api/bonus-awards/${a.id}/review`;
-  const actions = a.status === 'earned' && canManage(s)
-    ? <><ButtonForm s={s} action={review} label="Approve" returnTo={back} fields={{ decision: 'approve' }} /><ButtonForm s={s} action={review} label="Void" returnTo={back} fields={{ decision: 'void' }} /></>
+  const decisions = canManage(s) ? reviewDecisions(a) : [];
+  const label = (d: ReviewDecision) => (d === 'void' ? 'Void' : a.status === 'approved' ? 'Keep approved' : 'Approve');
+  const actions = decisions.length
+    ? decisions.map((d) => <ButtonForm s={s} action={review} label={label(d)} returnTo={back} fields={{ decision: d }} />)
     : a.review_note ? <span class="muted">{a.review_note}</span> : null;
   return (
     <tr data-award={a.id}><td>{a.creator_name}{a.creator_social_handle ? <> <span class="muted">{a.creator_social_handle}</span></> : null}</td><td>{a.campaign_name}</td><td>{formatUsd(Number(a.amount_micros))}</td>
-      <td>{a.progress_count} of {a.threshold_conversions} qualifying conversions</td><td><Flags flags={a.fraud_flags} /></td><td class="award-status">{a.status}</td><td>{when(a.earned_at)}</td><td>{actions}</td></tr>
+      <td>{a.progress_count} of {a.threshold_conversions} qualifying conversions</td><td><Flags flags={a.fraud_flags} /></td><td class="award-status">{a.status}{needsReview(a) ? <> <strong>(flagged by a refund: keep or void)</strong></> : null}</td><td>{when(a.earned_at)}</td><td>{actions}</td></tr>
   );
 }
 

@@ -9,6 +9,7 @@ import { isScope, SCOPE_SENTENCES, SCOPES, type Scope } from '../../lib/scopes.j
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
+import { clientFacts, type ClientFacts } from '../oauth/client-facts.js';
 import { agentAudience, providerOf } from '../oauth/provider.js';
 import { sendPage } from '../send-page.js';
 import { signInUrl } from './session.js';
@@ -36,6 +37,20 @@ function requestedScopes(details: Details): Scope[] {
   return asked.length > 0 ? [...new Set(asked)] : [...SCOPES];
 }
 
+/** Who is asking and where the browser goes next (the facts come from api/oauth/client-facts.ts). */
+function ClientIntro({ f }: { f: ClientFacts }) {
+  return <>
+    <h1>Allow {f.name} to use your account?</h1>{'\n'}
+    {f.source === 'metadata-document'
+      ? <p id="client-identity">Identified by its metadata document on <strong>{f.metadataDomain ?? ''}</strong>.</p>
+      : <p id="client-identity"><strong class="error" id="client-unverified">unverified</strong>: this client registered itself and chose its own name: nobody has checked that it is who it says it is.</p>}{'\n'}
+    {f.redirect
+      ? <p id="client-redirect">After you answer, your browser goes to <code>{f.redirect.scheme}://{f.redirect.host}</code>: {f.redirect.where}. Allow only if that is the agent you are connecting.</p>
+      : null}{'\n'}
+    <p class="muted">Client id {f.clientId}. It never gets money writes, payouts, raw credentials, deletes or admin.</p>
+  </>;
+}
+
 function finish(ctx: AppContext, result: Record<string, unknown>): Promise<void> {
   ctx.respond = false;
   return providerOf(ctx.deps).interactionFinished(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
@@ -53,15 +68,15 @@ export async function showInteraction(ctx: AppContext): Promise<void> {
   const orgs = await listOrganizations(ctx.deps.db, principal.orgIds);
   if (orgs.length === 0) return refuse(ctx, 403, 'Your account belongs to no organization yet, so there is nothing to grant.');
   const scopes = requestedScopes(details);
-  const clientName = client?.clientName ?? String(details.params.client_id);
+  const facts = clientFacts(client, String(details.params.client_id), details.params.redirect_uri);
   sendPage(ctx, 200, {
     title: 'Allow access', lang: 'en', formAction: null,
     body: <>
-      <h1>Allow {clientName} to use your account?</h1>
-      <p class="muted">Client id {String(details.params.client_id)}. It never gets money writes, payouts, raw credentials, deletes or admin.</p>
+      <ClientIntro f={facts} />
       <form method="post" action={ctx.path}>
         <input type="hidden" name="csrf" value={sessionCsrf(ctx, cookie)} />
         <fieldset><legend>Organization</legend>
+          <p class="muted">Access covers the organization you pick, including organizations it creates (owned by you).</p>
           {orgs.map((o, i) => <p><label><input type="radio" name="org" value={o.id} checked={i === 0} /> {o.name}</label></p>)}
         </fieldset>
         <fieldset><legend>What it may do</legend>

@@ -1,12 +1,11 @@
 // The dashboard pages behind the agent's signed links (lib/signed-links.ts): GET /dashboard/links/{purpose} checks
 // signature, purpose, expiry and single use before showing anything; a bad link gets a clear refusal page (401
-// tampered or wrong purpose, 410 expired or used). The full pages come with the dashboard work; this one is minimal.
+// tampered or wrong purpose, 410 expired or used). The asset-upload URL takes its files by POST (asset-link.tsx).
 // The credential-upload URL also takes POST with JSON (CONTRACT.md "Store credential upload"; a third kind,
 // `{"platform": "subprovider", "secret_api_key": "sk_..."}`, holds the subscription provider's key for the webhook
 // autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
 // never echoes the secret.
-import { spendSignedLink } from '../../db/signed-links.js';
-import { findApp, mergeAppleMeta } from '../../db/apps.js';
+import { mergeAppleMeta } from '../../db/apps.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError } from '../../lib/errors.js';
@@ -14,7 +13,8 @@ import type { LinkPurpose } from '../../lib/signed-links.js';
 import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
-import { checkLink, refuse } from './link-check.js';
+import { AssetLinkForm } from './asset-link.js';
+import { checkLink, LINK_USED, linkApp, refuse, spendLink } from './link-check.js';
 import { CredentialForm } from './credential-form.js';
 import { uploadBody } from './credential-upload.js';
 import { isFormPost } from './form-reply.js';
@@ -38,6 +38,7 @@ export async function showLinkPage(ctx: AppContext): Promise<void> {
     <p>This link is valid until {new Date(exp * 1000).toISOString()} and works once.</p>
     {/* The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows. */}
     {purpose === 'credential-upload' ? (extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => <CredentialForm action={ctx.originalUrl} platform={p} />) : null}
+    {purpose === 'asset-upload' ? <AssetLinkForm action={ctx.originalUrl} maxBytes={ctx.deps.config.ASSET_MAX_BYTES} /> : null}
   </> });
 }
 
@@ -56,7 +57,7 @@ export async function uploadCredential(ctx: AppContext): Promise<void> {
 }
 
 async function storeFromLink(ctx: AppContext): Promise<void> {
-  if (ctx.params.purpose !== 'credential-upload') throw new AppError(405, 'Only the credential-upload link takes POST.');
+  if (ctx.params.purpose !== 'credential-upload') throw new AppError(405, 'Only the credential-upload and asset-upload links take POST.');
   const checked = await checkLink(ctx);
   if (!checked.ok) throw new AppError(checked.status, checked.message);
   const { claims } = checked;
@@ -76,15 +77,13 @@ async function storeFromLink(ctx: AppContext): Promise<void> {
     throw new ValidationError([bad('platform', `This link is for ${claims.extra.platform} credentials`)]);
   }
   const parsed = CREDENTIAL_PARSERS[b.platform](b);
-  const app = claims.app ? await findApp(ctx.deps.db, claims.app) : undefined;
-  if (!app || app.org_id !== claims.org) throw new AppError(410, 'The app of this link no longer exists.');
+  const app = await linkApp(ctx, claims);
   const stored = await ctx.deps.db.transaction(async (trx) => {
-    const expiresAt = new Date(claims.exp * 1000);
-    if (!(await spendSignedLink(trx, { nonce: claims.nonce, purpose: claims.purpose, orgId: claims.org, expiresAt }))) return false;
+    if (!(await spendLink(trx, claims))) return false;
     await saveCredential(trx, box, app.id, parsed.platform, parsed.secret, parsed.meta);
     if (parsed.appleMeta) await mergeAppleMeta(trx, app.id, parsed.appleMeta);
     return true;
   });
-  if (!stored) throw new AppError(410, 'This link has already been used. Links work once: ask for a new one.');
+  if (!stored) throw new AppError(410, LINK_USED);
   ctx.body = { stored: true, app_id: app.id, platform: parsed.platform, ...(parsed.platform === 'ios' ? { key_id: parsed.meta.key_id } : {}) };
 }

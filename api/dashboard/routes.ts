@@ -1,7 +1,7 @@
 // The web surface's table of contents: every page, form post and dashboard REST row served under the dashboard
 // (verb, path, handler), mounted by api/app.ts as one router. Pages are preact components (lib/html.tsx); forms post
-// without JavaScript; the few browser scripts are files of api/dashboard/browser/. Order matters once: the top-up
-// link's own pages come before the generic signed-link pages, which then never see the top-up purpose.
+// without JavaScript; the few browser scripts are files of api/dashboard/browser/. Order matters for the signed links
+// only: the top-up link's own pages and the asset-upload link's POST come before the generic signed-link rows.
 //
 // The REST rows (spec surface 4) take only a signed-in session (api/auth/surfaces.ts answers 401 to every other
 // credential before routing), need the session's CSRF token on changes, run the agent API's handlers where one
@@ -19,6 +19,7 @@ import { showJoinPage } from '../public/join-page.js';
 import type { AppContext, RequestState } from '../context.js';
 import { validateQuery } from '../middleware/validate.js';
 import * as accounts from './accounts.js';
+import { uploadAssetsFromLink } from './asset-link.js';
 import * as agents from './agents-page.js';
 import { assetsPage } from './assets-page.js';
 import { setupStatusPage } from './auto-recharge-page.js';
@@ -128,7 +129,8 @@ export function webRoutes(): Router<RequestState, AppContext> {
   router.post('/dashboard/topups/:payment_id/confirm', topup.confirmTopup);
   router.get('/dashboard/topups/:payment_id', topup.topupStatusPage);
   router.get('/dashboard/auto-recharge-setups/:setup_id', setupStatusPage);
-  router.get('/dashboard/links/:purpose', links.showLinkPage);
+  router.get('/dashboard/links/:purpose', links.showLinkPage); // credential-upload and asset-upload: their forms
+  router.post('/dashboard/links/asset-upload', uploadAssetsFromLink); // the files, from the form or a script
   router.post('/dashboard/links/:purpose', links.uploadCredential);
 
   // The signed-in pages (the navigation's order) and their page-only form posts.

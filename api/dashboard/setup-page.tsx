@@ -28,7 +28,7 @@ function ChecklistSection({ setup }: { setup: Setup }) {
             </> : null}</td></tr>
         );
       })}
-    </tbody></table><p class="muted">Production attributed conversions: {setup.attributed_conversion_count}. <a href="">Refresh</a></p>
+    </tbody></table><p class="muted">Attributed conversions through the app's purchase path: {setup.attributed_conversion_count} (production: {setup.production_attributed_conversion_count}). <a href="">Refresh</a></p>
   </>;
 }
 

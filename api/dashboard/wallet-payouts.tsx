@@ -21,15 +21,15 @@ import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn,
 const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
 
-type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'> & { creator_name?: string | null };
+type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'award_count' | 'awards_micros' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'> & { creator_name?: string | null };
 
-/** Per-creator lines and their total: gross (commissions), platform fees, clawbacks netted, net to the creator. */
+/** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
 function PayoutTable({ lines, caption }: { lines: Line[]; caption: string }) {
   const sum = (k: keyof Line) => lines.reduce((n, l) => n + (l[k] as number), 0);
-  const money = (l: Line) => [String(l.commission_count), formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)].map((c) => <td>{c}</td>);
-  const total: Line = { creator_id: '', commission_count: sum('commission_count'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') };
+  const money = (l: Line) => [String(l.commission_count), `${l.award_count} (${formatUsd(l.awards_micros)})`, formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)].map((c) => <td>{c}</td>);
+  const total: Line = { creator_id: '', commission_count: sum('commission_count'), award_count: sum('award_count'), awards_micros: sum('awards_micros'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') };
   return (
-    <table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
+    <table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
       {lines.map((l) => <tr><td>{l.creator_name ? `${l.creator_name} ` : null}<code>{l.creator_id}</code></td>{money(l)}</tr>)}
       <tr><th scope="row">Total</th>{money(total)}</tr>
     </tbody></table>
@@ -46,7 +46,7 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
   const c = money.commissions;
   return <>
     <h2 id="payouts">Payouts</h2>
-    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet. Sending the money to the creator happens outside this service: the payout record is what to send.</p>
+    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet. Sending the money to the creator happens outside this service: the payout record is what to send.</p>
     <table><tbody>
       <tr><th scope="row">Payable now</th><td id="payouts-payable">{formatUsd(c.payable.micros)} ({c.payable.count} commission(s))</td></tr>
       <tr><th scope="row">Held (in the holding period)</th><td id="payouts-held">{formatUsd(c.held.micros)} ({c.held.count})</td></tr>

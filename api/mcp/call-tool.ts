@@ -1,9 +1,7 @@
 // tools/call: finds the tool, runs it (an account tool through its REST endpoint, an extra tool through the
 // registry's run) and returns the tool result. An unknown tool is a protocol error (the client named something that
 // was never listed); everything about the call itself, bad arguments included, is a tool error the model can read.
-import { ErrorCode, McpError, type CallToolRequest, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CallToolRequest, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { AppContext } from '../context.js';
 import { requestLog } from '../middleware/request-context.js';
 import { dispatchEndpoint, type EndpointOutcome } from './endpoint-dispatch.js';
@@ -12,17 +10,16 @@ import { progressReport } from './progress.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import { fieldsResult, outcomeResult, successResult } from './tool-result.js';
 
-export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-export async function callTool(parent: AppContext, catalog: ToolCatalog, params: CallToolRequest['params'], extra: ToolCallExtra): Promise<CallToolResult> {
+export async function callTool(parent: AppContext, catalog: ToolCatalog, params: CallToolRequest['params'], extra: ServerContext): Promise<CallToolResult> {
   const entry = catalog.byName.get(params.name);
-  if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. The tools are listed by tools/list and in the resource svc://tools.`);
+  if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}. The tools are listed by tools/list and in the resource svc://tools.`);
   const args = params.arguments ?? {};
   if (entry.kind === 'extra') return runExtraTool(parent, entry.tool, args);
 
-  const token = extra._meta?.progressToken;
+  // Progress goes on the POST's own response stream, in both eras (the transport upgrades the answer to SSE).
+  const token = extra.mcpReq._meta?.progressToken;
   const report = token === undefined ? undefined : progressReport(
-    (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+    (progress, message) => extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
     parent.deps.temporal,
   );
   const outcome = await dispatchEndpoint({ parent, entry, args, progress: report?.listener });

@@ -1,11 +1,21 @@
 // `{base_url}/mcp`: the tool server over Streamable HTTP, mounted in Koa. In order: Origin (403), method (only POST:
-// 405 for GET and DELETE as in the SDK's stateless examples; a browser gets a page saying what this is), the agent
-// credential (401 + WWW-Authenticate), the tool-call rate limit (429), then a new MCP server and transport for this
-// one request (SDK stateless mode: `sessionIdGenerator: undefined`). Nothing outlives the request, so any number of
-// API processes can serve /mcp and a sessionless protocol revision needs no change here. The JSON body was already
-// read by api/middleware/json-body.ts and is handed to the transport parsed.
+// 405 for GET and DELETE, as both protocol eras' stateless servers answer; a browser gets a page saying what this is),
+// the agent credential (401 + WWW-Authenticate), the tool-call rate limit (429), then the official SDK (v2) serves the
+// message with a new MCP server for this one request. All of that is the same for both protocol eras; only the last
+// step differs:
+// * 2025-11-25 and before (`initialize`, no `_meta` envelope): the SDK's Node transport in stateless mode
+//   (`sessionIdGenerator: undefined`), answering one JSON document, or an SSE stream when the client asked for
+//   progress (as before the v2 SDK);
+// * 2026-07-28 (version, client info and capabilities in each request's `_meta`, `Mcp-Method` / `Mcp-Name` headers):
+//   the SDK's `createMcpHandler`, which checks the headers against the body, answers `server/discover`, adds the
+//   caching hints and streams progress on the POST's response.
+// The era is decided by the SDK's own `isLegacyRequest` (the classification `createMcpHandler` itself runs). There is
+// no Koa adapter: Koa hands the raw Node request, its response and the JSON body (already read by
+// api/middleware/json-body.ts) to the SDK's Node layer (@modelcontextprotocol/node) and leaves the response to it.
+// Nothing outlives the request, so any number of API processes can serve /mcp.
 import { Router } from '@koa/router';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { requestLog } from '../middleware/request-context.js';
 import { sendPage } from '../send-page.js';
@@ -43,6 +53,24 @@ function asksForProgress(body: unknown): boolean {
   return messages.some((m) => (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined);
 }
 
+async function serveLegacy(ctx: AppContext, services: McpServices, body: unknown): Promise<void> {
+  const server = createMcpServer(ctx, services);
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
+  ctx.res.on('close', () => { void server.close(); });
+  await server.connect(transport);
+  await transport.handleRequest(ctx.req, ctx.res, body);
+}
+
+async function serveModern(ctx: AppContext, services: McpServices, body: unknown): Promise<void> {
+  // A handler per request, so that its server factory closes over this request (principal, request id, client IP).
+  const handler = createMcpHandler(() => createMcpServer(ctx, services), {
+    legacy: 'reject',
+    // Rejections (a header that does not match the body, an unsupported version) are the client's; the SDK answers them.
+    onerror: (err) => requestLog(ctx).info({ err: err.message }, 'mcp request rejected or failed'),
+  });
+  await toNodeHandler(handler)(ctx.req, ctx.res, body);
+}
+
 function serve(services: McpServices): Middleware {
   return async (ctx) => {
     const body = ctx.state.body;
@@ -51,13 +79,10 @@ function serve(services: McpServices): Middleware {
       ctx.body = jsonRpcError(-32700, 'Parse error: the request carries no JSON-RPC message.');
       return;
     }
-    const server = createMcpServer(ctx, services);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
     ctx.respond = false;
-    ctx.res.on('close', () => { void server.close(); });
     try {
-      await server.connect(transport);
-      await transport.handleRequest(ctx.req, ctx.res, body);
+      if (await isLegacyRequest(await toWebRequest(ctx.req, body), body)) await serveLegacy(ctx, services, body);
+      else await serveModern(ctx, services, body);
     } catch (err) {
       // Before the transport wrote anything the edge still answers (a logged 500); after, only the socket can end.
       if (!ctx.res.headersSent) {

@@ -2,12 +2,14 @@
 // MCP tool whose input schema merges the path parameters with the row's query or body JSON Schema (the very schemas
 // ajv validates the REST requests with), plus the registry's extra tools. Built once per process; the per-request
 // servers (server.ts) only read it.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONObject, Tool } from '@modelcontextprotocol/server';
 import { AGENT_ENDPOINTS, endpointTools, type AgentEndpoint, type AgentHandler, type EndpointTool } from '../agent/endpoints.js';
+import { appToolMeta } from './apps.js';
 import type { ExtraTool } from './extra-tools.js';
 import { describeTool, TOOL_DOCS } from './tool-docs.js';
+import { toolEffects } from './tool-effects.js';
 
-type JsonSchema = Record<string, unknown>;
+type JsonSchema = JSONObject;
 interface ObjectSchema { properties?: Record<string, JsonSchema>; required?: readonly string[]; oneOf?: readonly { required?: readonly string[] }[] }
 
 /** Which tool arguments go where in the REST request. */
@@ -59,7 +61,6 @@ function endpointEntry(endpoint: ServedEndpoint, tool: EndpointTool): EndpointTo
   const required = [...path, ...(query.required ?? []), ...body.required];
 
   const doc = TOOL_DOCS[tool.name];
-  const readOnly = endpoint.method === 'get';
   const title = doc?.title ?? endpoint.summary;
   const definition: Tool = {
     name: tool.name,
@@ -67,15 +68,8 @@ function endpointEntry(endpoint: ServedEndpoint, tool: EndpointTool): EndpointTo
     description: doc ? describeTool(doc) : endpoint.summary,
     inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
     outputSchema: REST_RESULT_SCHEMA,
-    annotations: {
-      title,
-      readOnlyHint: readOnly,
-      // No agent tool deletes or overwrites irrecoverably (deletes are hard-denied to agents).
-      destructiveHint: false,
-      idempotentHint: endpoint.method !== 'post' || doc?.idempotent === true,
-      openWorldHint: doc?.openWorld === true,
-    },
-    _meta: { [META_SCOPES]: [...endpoint.scopes], [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}` },
+    annotations: { title, ...toolEffects(tool.name, endpoint.method) },
+    _meta: { [META_SCOPES]: [...endpoint.scopes], [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}`, ...appToolMeta(tool.name) },
   };
   return {
     kind: 'endpoint', definition, endpoint,

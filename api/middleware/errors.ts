@@ -4,7 +4,8 @@
 // Called by the edge middleware (request-context.ts) around everything else.
 import { AppError, RateLimitedError } from '../../lib/errors.js';
 import { isOutage, outageDetail } from '../../lib/outage.js';
-import type { AppContext } from '../context.js';
+import type { Router } from '@koa/router';
+import type { AppContext, Middleware, RequestState } from '../context.js';
 import type { Logger } from '../../runtime/logger.js';
 
 /** A route that answered nothing is a JSON 404 like every other error. */
@@ -13,6 +14,22 @@ export function finishUnanswered(ctx: AppContext): void {
     ctx.status = 404;
     ctx.body = { detail: 'Not Found' };
   }
+}
+
+/**
+ * A router's `allowedMethods()` answers a known path asked with a wrong method by a bare 405 (501 for a method it
+ * does not know) and its `Allow` list. Thrown instead, it reaches the one error path: `{"detail"}` naming the
+ * allowed methods, with the `Allow` header carried over. (The router's own `throw: true` mode builds its error
+ * without the allowed list, so it could not name them.)
+ */
+export function allowedMethodsAsErrors(router: Router<RequestState, AppContext>): Middleware {
+  const allowedMethods = router.allowedMethods() as unknown as Middleware;
+  return async (ctx, next) => {
+    await allowedMethods(ctx, next);
+    if ((ctx.status !== 405 && ctx.status !== 501) || ctx.body !== undefined) return;
+    const allow = ctx.response.get('Allow');
+    throw new AppError(ctx.status, `${ctx.method} is not allowed on ${ctx.path}${allow ? `; allowed: ${allow}` : ''}.`, allow ? { Allow: allow } : {});
+  };
 }
 
 export function respondWithError(ctx: AppContext, err: unknown, log: () => Logger): void {
@@ -26,7 +43,7 @@ export function respondWithError(ctx: AppContext, err: unknown, log: () => Logge
   if (err instanceof AppError) {
     ctx.status = err.status;
     ctx.set(err.headers);
-    ctx.body = { detail: err.detail };
+    ctx.body = { detail: err.detail, ...err.next };
     return;
   }
   const status = (err as { status?: number; expose?: boolean }).status;

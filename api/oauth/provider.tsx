@@ -14,9 +14,10 @@ import { pageSecurityPolicy, renderPage } from '../../lib/html.js';
 import { SCOPES } from '../../lib/scopes.js';
 import type { ApiDeps } from '../context.js';
 import { adapterFactory } from './adapter.js';
+import { metadataRefusal } from './client-facts.js';
+import { clientMetadataPolicy, LOOPBACK_HOSTS } from './redirect-policy.js';
 
 export const OAUTH_PREFIX = '/oauth';
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -36,15 +37,18 @@ function configuration(deps: ApiDeps): Configuration {
   // Only signs ID tokens (scope openid): one key per process is enough; no agent surface reads them.
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' };
+  // The agent scopes are listed too so that registration accepts them in a client's `scope` and discovery
+  // advertises them; they are granted on the resource (consent.ts rejects them as OpenID scopes).
+  const scopes = ['openid', 'offline_access', ...SCOPES];
   return {
     adapter: adapterFactory(deps.db),
     jwks: { keys: [jwk] },
     cookies: { keys: [secretFor(config, 'svc oidc cookies v1')] },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     claims: { openid: ['sub'] },
-    // The agent scopes are listed too so that registration accepts them in a client's `scope` and discovery
-    // advertises them; they are granted on the resource (consent.ts rejects them as OpenID scopes).
-    scopes: ['openid', 'offline_access', ...SCOPES],
+    scopes,
+    // Which redirect URIs a client may register, and when it is a native client (redirect-policy.ts).
+    extraClientMetadata: clientMetadataPolicy(scopes),
     responseTypes: ['code'],
     pkce: { required: () => true },
     rotateRefreshToken: true,
@@ -62,20 +66,28 @@ function configuration(deps: ApiDeps): Configuration {
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     // Browser-facing errors (bad client, bad redirect) in our page style; `out` holds only error and description.
-    renderError: (ctx, out) => {
+    // A refused client metadata document also says why (client-facts.ts).
+    renderError: (ctx, out, err) => {
       const nonce = randomBytes(16).toString('base64');
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Content-Security-Policy', pageSecurityPolicy(nonce));
+      const refusal = metadataRefusal(ctx.oidc?.params?.client_id, err);
       const lines = Object.entries(out).map(([k, v]) => <p><code>{k}</code>: {String(v)}</p>);
-      ctx.body = renderPage({ title: 'Authorization failed', lang: 'en', body: <><h1>Authorization failed</h1>{lines}</> }, nonce);
+      ctx.body = renderPage({
+        title: 'Authorization failed', lang: 'en',
+        body: <><h1>Authorization failed</h1>{refusal ? <p class="error" data-refusal={refusal.reason}>{refusal.explanation}</p> : null}{lines}</>,
+      }, nonce);
     },
     // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-02, oidc-provider's experimental
     // support): a client_id that is an https URL is fetched (2.5 s timeout, 5 KB cap, no redirects, special-use and
     // private addresses refused by oidc-provider's SSRF guard) and validated instead of being registered.
+    // The test setting serves documents over plain HTTP on 127/8; only the loopback names skip the guard, so a
+    // document on 127.0.0.2 still meets it as a private address would in production.
     fetch: (url, options) => {
       const target = new URL(url as string | URL); // oidc-provider passes a string or URL, never a Request
-      if (config.OAUTH_CIMD_ALLOW_LOOPBACK && config.NODE_ENV !== 'production' && LOOPBACK.has(target.hostname)) {
+      if (config.OAUTH_CIMD_ALLOW_LOOPBACK && config.NODE_ENV !== 'production' && target.hostname.startsWith('127.')) {
         target.protocol = 'http:';
+        if (!LOOPBACK_HOSTS.has(target.hostname)) return fetch(target, options);
         const { dispatcher: _ssrfGuard, ...rest } = options as RequestInit & { dispatcher?: unknown };
         return fetch(target, rest);
       }

@@ -25,10 +25,12 @@ export interface AppleChain {
   rootPath: string;
 }
 
-type KeyPair = webcrypto.CryptoKeyPair;
+// @peculiar/x509 is typed with the DOM's CryptoKey (preact brings the DOM lib), whose usages list is older than
+// node:crypto's; the keys are the same objects.
+type KeyPair = CryptoKeyPair;
 
 async function keys(): Promise<KeyPair> {
-  return webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
+  return webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']) as Promise<KeyPair>;
 }
 
 export async function createAppleChain(name = 'Test'): Promise<AppleChain> {

@@ -1,9 +1,26 @@
 // Runs the real `svc` binary as a child process, the way operators and outside test suites call it.
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 
 export const SVC_BIN = path.join(PROJECT_ROOT, 'bin', 'svc.js');
+
+/**
+ * The machine's own `node` (the first on PATH outside any node_modules, where npm links the pinned one), as a newcomer
+ * starts `svc` with; the running binary when PATH has no other.
+ */
+export function machineNode(): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir || dir.split(path.sep).includes('node_modules')) continue;
+    const file = path.join(dir, 'node');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch { /* not here */ }
+  }
+  return process.execPath;
+}
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 

@@ -3,9 +3,10 @@
 import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
+import { reviewBonusAward } from '../../db/bonus-awards.js';
 import { createCampaign } from '../../db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators.js';
-import { findPayoutDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { findPayoutDiscrepancies, findReservationDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 
 export interface SeededAccount { app_id: string; org_id: string; campaign_id: string; creator_code: string }
@@ -63,7 +64,23 @@ export async function assertExactBooks(t: ExecutionContext, db: Knex, orgId: str
   const shown = await getWalletTotals(db, orgId);
   t.deepEqual(shown, await sumWalletLedger(db, orgId));
   t.deepEqual((await findPayoutDiscrepancies(db)).filter((d) => d.orgId === orgId), [], 'payout and clawback entries match their causes');
+  t.deepEqual((await findReservationDiscrepancies(db)).filter((d) => d.orgId === orgId), [], 'each reservation is held by a live commission or approved award');
   const held = await db('commissions').where({ org_id: orgId }).whereIn('status', ['reserved', 'payable']).sum<{ s: string | null }>({ s: db.raw('commission_micros + platform_fee_micros') }).first();
   const bonuses = await db('bonus_awards').where({ org_id: orgId, status: 'approved' }).sum<{ s: string | null }>({ s: 'amount_micros' }).first();
   t.is(shown.reservedMicros, Number(held?.s ?? 0) + Number(bonuses?.s ?? 0), 'reserved equals the reservations of its causes');
+}
+
+/**
+ * Money held in the wallet by a real cause: an approved bonus award of `micros` for a new creator in the campaign
+ * (its rule inactive, so no purchase earns it). The books check after every test accepts no reservation without one.
+ */
+export async function reserveByApprovedAward(db: Knex, seed: { org_id: string; campaign_id: string }, micros: number): Promise<string> {
+  const creator = await upsertCreator(db, { name: 'Held award', email: `held+${randomBytes(4).toString('hex')}@example.com` });
+  const [rule] = await db('bonus_rules').insert({ campaign_id: seed.campaign_id, name: 'held', threshold_conversions: 1, bonus_micros: micros, active: false }).returning('id');
+  const [award] = await db('bonus_awards').insert({
+    bonus_rule_id: rule.id, campaign_id: seed.campaign_id, creator_id: creator.id, org_id: seed.org_id, amount_micros: micros, threshold_conversions: 1, progress_count: 1,
+  }).returning('id');
+  const outcome = await reviewBonusAward(db, { id: award.id, decision: 'approve', reviewedBy: 'test' });
+  if (outcome.kind !== 'reviewed') throw new Error(`approval refused: ${JSON.stringify(outcome)}`);
+  return award.id as string;
 }

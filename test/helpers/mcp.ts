@@ -60,3 +60,38 @@ export async function readJsonResource(client: Client, uri: string): Promise<any
   if (!content || !('text' in content)) throw new Error(`${uri}: no text content`);
   return JSON.parse(content.text);
 }
+
+/** The 2026-07-28 revision: no `initialize`; every request carries its envelope in `_meta` and mirrors routing headers. */
+export const MODERN_VERSION = '2026-07-28';
+
+export const modernMessage = (id: number, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0', id, method,
+  params: {
+    ...params,
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+      'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+      ...meta,
+    },
+  },
+});
+
+/** The headers a 2026-07-28 client sends with `message`: MCP-Protocol-Version, Mcp-Method and (tools/call, resources/read) Mcp-Name. */
+export function modernHeaders(message: { method: string; params?: Record<string, unknown> }): Record<string, string> {
+  const name = message.params?.name ?? message.params?.uri;
+  return { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': message.method, ...(typeof name === 'string' ? { 'mcp-name': name } : {}) };
+}
+
+/** One raw 2026-07-28 POST (headers derived from the message; `headers` overrides them, e.g. to send a bad one). */
+export function postModern(baseUrl: string, message: ReturnType<typeof modernMessage>, opts: { token?: string; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+  return postMcp(baseUrl, message, { token: opts.token, headers: { ...modernHeaders(message), ...opts.headers } });
+}
+
+/** The JSON-RPC messages of an answer: the one JSON document, or each `data:` of an SSE stream. */
+export function messagesOf(res: JsonResponse): any[] {
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return res.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+  }
+  return [res.body];
+}

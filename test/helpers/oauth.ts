@@ -38,9 +38,9 @@ export class TestOAuthProvider implements OAuthClientProvider {
 
 export interface ConsentChoice { email: string; password: string; untick?: string[]; deny?: boolean }
 
-/** Drives the authorization URL through sign-in and consent; returns the final redirect to the client. */
-export async function consentInBrowser(authorizationUrl: URL, who: ConsentChoice, browser = new Browser()): Promise<{ redirect: URL; consentPage: string }> {
-  const notClient = (url: string) => !url.startsWith(REDIRECT_URL);
+/** Drives the authorization URL through sign-in and consent; returns the final redirect to the client (at `redirectUri`). */
+export async function consentInBrowser(authorizationUrl: URL, who: ConsentChoice, browser = new Browser(), redirectUri = REDIRECT_URL): Promise<{ redirect: URL; consentPage: string }> {
+  const notClient = (url: string) => !url.startsWith(redirectUri);
   let hop = await browser.follow(authorizationUrl.href, notClient);
   if (hop.url.includes('/dashboard/login')) {
     const csrf = inputValue(hop.text, 'csrf')!;
@@ -54,7 +54,7 @@ export async function consentInBrowser(authorizationUrl: URL, who: ConsentChoice
   const done = await browser.follow(formAction(consentPage, hop.url), notClient, {
     form: { csrf: inputValue(consentPage, 'csrf')!, org, scope: scopes, decision: who.deny ? 'deny' : 'approve' },
   });
-  if (!done.location?.startsWith(REDIRECT_URL)) throw new Error(`expected a redirect to the client, got ${done.status} at ${done.url}: ${done.text.slice(0, 300)}`);
+  if (!done.location?.startsWith(redirectUri)) throw new Error(`expected a redirect to the client, got ${done.status} at ${done.url}: ${done.text.slice(0, 300)}`);
   return { redirect: new URL(done.location), consentPage };
 }
 

@@ -9,6 +9,7 @@ import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';
+import { connectMcp, ok } from '../helpers/mcp.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
@@ -110,6 +111,45 @@ test('analytics overview and campaign funnel count production only; sandbox purc
   const past = await get(app.key, `/campaigns/${app.campaign_id}/funnel?from=2020-01-01&to=2020-01-31`);
   t.like(past.body, { clicks: 0, installs: 0, trials: 0, conversions: 0, revenue_usd: 0, commission_usd: 0 });
   t.like(past.body.period, { from: '2020-01-01', to: '2020-01-31', days: 31 });
+});
+
+test('campaign stats: lifetime production counters on every campaign answer, equal to a funnel over its whole life; one statement for a list', async (t) => {
+  const { app, production } = await appWithActivity();
+  const expected = { clicks: 2, installs: 1, attributed_installs: 1, conversions: 1, revenue_usd: production.revenue_usd, commission_usd: production.commission_usd };
+  const one = await get(app.key, `/campaigns/${app.campaign_id}`);
+  t.is(one.status, 200, one.text);
+  t.deepEqual(one.body.stats, expected, 'sandbox purchase, trial and organic install left out');
+  const lifetime = await get(app.key, `/campaigns/${app.campaign_id}/funnel?from=${new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10)}`);
+  for (const [k, v] of Object.entries(expected)) t.is(lifetime.body[k], v, `funnel ${k}`);
+
+  // Writes answer the record too; a second (empty) campaign of the app reads zeros.
+  const created = await agent(app.key, 'POST', `/apps/${app.app_id}/campaigns`, { name: 'Second', commission_percentage: 10 });
+  t.is(created.status, 201, created.text);
+  const zeros = { clicks: 0, installs: 0, attributed_installs: 0, conversions: 0, revenue_usd: 0, commission_usd: 0 };
+  t.deepEqual(created.body.stats, zeros);
+  const patched = await agent(app.key, 'PATCH', `/campaigns/${app.campaign_id}`, { description: 'new terms' });
+  t.deepEqual(patched.body.stats, expected);
+  const paused = await agent(app.key, 'POST', `/campaigns/${app.campaign_id}/status`, { status: 'paused' });
+  t.deepEqual(paused.body.stats, expected);
+
+  const statements: string[] = [];
+  const record = (q: { sql: string }) => { if (/"clicks"/.test(q.sql)) statements.push(q.sql); };
+  h().db.on('query', record);
+  const list = await get(app.key, `/campaigns?app_id=${app.app_id}`);
+  h().db.off('query', record);
+  t.is(list.status, 200, list.text);
+  t.deepEqual(Object.fromEntries(list.body.campaigns.map((c: { id: string; stats: unknown }) => [c.id, c.stats])), { [app.campaign_id]: expected, [created.body.id]: zeros });
+  t.is(statements.length, 1, 'one statement reads the stats of the whole list');
+  t.regex(statements[0]!, /group by campaign_id/);
+
+  const mcp = await connectMcp(h().baseUrl, app.key);
+  try {
+    t.deepEqual(ok(await mcp.call('svc_get_campaign', { campaign_id: app.campaign_id })).stats, expected);
+    const listed = ok(await mcp.call('svc_list_campaigns', {}));
+    t.deepEqual(listed.campaigns.map((c: { stats: unknown }) => c.stats), [expected, zeros]);
+  } finally {
+    await mcp.close();
+  }
 });
 
 test('daily performance: one zero-filled row per UTC day of the period, today carrying the activity', async (t) => {

@@ -163,5 +163,6 @@ test('GET campaign and app show per-locale freshness', async (t) => {
   t.true(Array.isArray(campaign.body.i18n.stale_locales));
   const app = await agent(`/apps/${seed.app_id}`);
   t.true(Array.isArray(app.body.i18n.stale_locales));
-  t.false('name_i18n' in app.body);
+  t.deepEqual(app.body.name_i18n, {}, 'the spec\'s localized maps sit beside their freshness');
+  t.false('i18n_meta' in app.body);
 });

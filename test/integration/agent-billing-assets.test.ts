@@ -6,6 +6,8 @@
 import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
+import { reviewBonusAward } from '../../db/bonus-awards.js';
+import { runPayouts } from '../../db/payouts.js';
 import { loadCredential } from '../../db/store-credentials.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { SecretBox } from '../../lib/secret-box.js';
@@ -30,17 +32,24 @@ async function account(scopes: readonly Scope[] = SCOPES): Promise<SeededApp & {
   return { ...app, key: key.key, keyId: key.id };
 }
 
-async function insertAward(a: SeededApp, opts: { threshold?: number; progress?: number; status?: string } = {}) {
+/** An `earned` award; `paid`: approved and paid by a payout run, as the money path does it (the books check after each test). */
+async function insertAward(a: SeededApp, opts: { threshold?: number; progress?: number; status?: 'earned' | 'paid' } = {}) {
   const db = h().db;
   const threshold = opts.threshold ?? Math.floor(Math.random() * 1_000_000) + 1;
   const [rule] = await db('bonus_rules').insert({ campaign_id: a.campaign_id, name: 'Milestone', threshold_conversions: threshold, bonus_micros: 50_000_000 }).returning('*');
-  const reviewed = opts.status && opts.status !== 'earned';
   const [award] = await db('bonus_awards').insert({
     bonus_rule_id: rule.id, campaign_id: a.campaign_id, creator_id: a.creator_id, org_id: a.org_id, amount_micros: 50_000_000,
-    threshold_conversions: threshold, progress_count: opts.progress ?? threshold, status: opts.status ?? 'earned',
-    reviewed_at: reviewed ? new Date() : null, paid_at: opts.status === 'paid' ? new Date() : null,
+    threshold_conversions: threshold, progress_count: opts.progress ?? threshold,
   }).returning('*');
+  if (opts.status === 'paid') {
+    assertReviewed(await reviewBonusAward(db, { id: award.id, decision: 'approve', reviewedBy: 'test' }));
+    await runPayouts(db, { orgId: a.org_id, runId: `pay-${award.id}` });
+  }
   return award as { id: string };
+}
+
+function assertReviewed(outcome: { kind: string }): void {
+  if (outcome.kind !== 'reviewed') throw new Error(`approval refused: ${JSON.stringify(outcome)}`);
 }
 
 async function insertAsset(a: { app_id: string; org_id: string }, fields: Record<string, unknown> = {}) {
@@ -72,7 +81,10 @@ test('GET /bonus-awards lists the granted org\'s awards with creator and progres
 
   const onlyEarned = await agent(a.key, 'GET', '/bonus-awards?status=earned');
   t.deepEqual(onlyEarned.body.bonus_awards.map((x: { id: string }) => x.id), [earned.id]);
-  t.is((await agent(a.key, 'GET', `/bonus-awards?campaign_id=${other.campaign_id}`)).body.count, 0);
+  const foreign = await agent(a.key, 'GET', `/bonus-awards?campaign_id=${other.campaign_id}`);
+  t.is(foreign.status, 404, 'another organization\'s campaign is not found, as everywhere else');
+  t.regex(foreign.body.detail, /Campaign/);
+  t.is((await agent(a.key, 'GET', '/bonus-awards?campaign_id=cmp_nope')).status, 404);
   t.is((await agent(a.key, 'GET', `/bonus-awards?campaign_id=${a.campaign_id}`)).body.count, 2);
   t.is((await agent(a.key, 'GET', '/bonus-awards?status=bogus')).status, 422);
 
@@ -82,7 +94,7 @@ test('GET /bonus-awards lists the granted org\'s awards with creator and progres
   t.regex(denied.body.detail, /creators:read/);
 });
 
-test('POST /bonus-awards/{id}/review approves or voids an earned award once; 409 after review or payout; tenancy 404; audited', async (t) => {
+test('POST /bonus-awards/{id}/review approves or voids an earned award, voids an approved one (reservation released); 409 naming the state once final or paid; tenancy 404; audited', async (t) => {
   const a = await account();
   const one = await insertAward(a);
   const two = await insertAward(a);
@@ -100,9 +112,23 @@ test('POST /bonus-awards/{id}/review approves or voids an earned award once; 409
   t.like(voided.body, { status: 'voided', reviewed_by: a.keyId });
   t.is((await h().db('wallet_ledger').where({ bonus_award_id: two.id })).length, 0);
 
-  for (const id of [one.id, two.id, paid.id]) {
-    const again = await agent(a.key, 'POST', `/bonus-awards/${id}/review`, { decision: 'void' });
-    t.is(again.status, 409, id);
+  const reapproved = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'approve' });
+  t.is(reapproved.status, 409, 'approving an approved award (not flagged) changes nothing');
+  t.regex(reapproved.body.detail, /'approved'/);
+  const reserved = (await agent(a.key, 'GET', '/wallet')).body.reserved_micros as number;
+  const voidedAfter = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'void', note: 'changed my mind' });
+  t.is(voidedAfter.status, 200, voidedAfter.text);
+  t.like(voidedAfter.body, { status: 'voided', review_note: 'changed my mind', review_decisions: [] });
+  t.is((await agent(a.key, 'GET', '/wallet')).body.reserved_micros, reserved - 50_000_000, 'the reservation is released');
+  t.deepEqual((await h().db('wallet_ledger').where({ bonus_award_id: one.id }).orderBy('id').select('entry_type', 'reserved_delta_micros'))
+    .map((l) => [l.entry_type, Number(l.reserved_delta_micros)]), [['reserve', 50_000_000], ['release', -50_000_000]]);
+
+  for (const [id, state] of [[one.id, 'voided'], [two.id, 'voided'], [paid.id, 'paid']] as const) {
+    for (const decision of ['approve', 'void']) {
+      const again = await agent(a.key, 'POST', `/bonus-awards/${id}/review`, { decision });
+      t.is(again.status, 409, `${id} ${decision}`);
+      t.true(again.body.detail.includes(`'${state}'`), again.text);
+    }
   }
   t.is((await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'maybe' })).status, 422);
 
@@ -117,7 +143,7 @@ test('POST /bonus-awards/{id}/review approves or voids an earned award once; 409
   t.regex(denied.body.detail, /creators:write/);
 
   const rows = await audits(a.keyId, 'svc_review_bonus_award');
-  t.is(rows.length, 2);
+  t.is(rows.length, 3);
   t.like(rows[0], { actor_type: 'agent_key', org_id: a.org_id });
 });
 

@@ -1,5 +1,6 @@
 // The agent API's integration checks, over HTTP with a real worker: integration-status (the 8 steps in order, next
-// actions, campaign health, live only with a production attributed conversion), events/recent, test-integration
+// actions naming their tool, campaign health; the purchase steps are done by purchases through the app's real path in
+// any environment, never by test-integration), events/recent, test-integration
 // (a sandbox purchase through the real conversion pipeline), verify-user-conversions, their guard and tenancy, and the
 // issue's proof from outside: an agent key and plain HTTP take the seeded app to live.
 import test from 'ava';
@@ -40,12 +41,13 @@ test('integration-status of a new app: the 8 steps in the spec order, next actio
     subprovider_webhook_wired: false, purchase_webhook_seen: false, attributed_conversion: false,
   });
   t.regex(res.body.checklist[1].evidence, new RegExp(app.campaign_id));
-  t.like(res.body, { app_id: app.app_id, live: false, attributed_conversion_count: 0 });
+  t.like(res.body, { app_id: app.app_id, live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: null });
   t.deepEqual(res.body.next_actions.map((a: { step: string }) => a.step),
     ['sdk_initialized', 'sdk_event_received', 'validation_configured', 'subprovider_webhook_wired', 'purchase_webhook_seen', 'attributed_conversion']);
-  for (const a of res.body.next_actions) t.true(a.action.length > 0 && a.call.length > 0, a.step);
+  for (const a of res.body.next_actions) t.true(a.action.length > 0 && a.call.length > 0 && /^svc_[a-z_]+$/.test(a.next_tool), a.step);
   t.regex(res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired').action, new RegExp(`/api/webhooks/subprovider/${app.app_id}`));
-  t.is(res.body.next_actions.at(-1).call, `POST /api/agent/apps/${app.app_id}/test-integration`);
+  t.like(res.body.next_actions.at(-1), { next_tool: 'svc_test_integration', call: `POST /api/agent/apps/${app.app_id}/test-integration` });
+  t.like(res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired'), { next_tool: 'svc_setup_subprovider', call: `POST /api/agent/apps/${app.app_id}/setup-subprovider` });
   t.like(res.body.campaign_health, { active_campaigns: 1 });
   t.like(res.body.campaign_health.campaigns[0], { campaign_id: app.campaign_id, creators: 1, clicks: 0, installs: 0, conversions: 0, commission_percentage: 30 });
 });
@@ -56,7 +58,7 @@ test('integration-status: a paused campaign is the next action; the SDK init rep
   await sdkClient(h().baseUrl, app.sdk_key).post('/init', { app_version: '2.0', sdk_version: '1.1.1', platform: 'android', sdk_name: 'android' });
   const res = await get(app.key, `/apps/${app.app_id}/integration-status`);
   t.like(stepsOf(res.body), { campaign_active: false, sdk_initialized: true });
-  t.like(res.body.next_actions[0], { step: 'campaign_active', call: `POST /api/agent/campaigns/${app.campaign_id}/status` });
+  t.like(res.body.next_actions[0], { step: 'campaign_active', next_tool: 'svc_set_campaign_status', call: `POST /api/agent/campaigns/${app.campaign_id}/status` });
   t.regex(res.body.checklist[2].evidence, /android: android 1\.1\.1 \(app 2\.0\) at \d{4}-/);
   t.deepEqual(res.body.campaign_health, { active_campaigns: 0, campaigns: [] });
 });
@@ -130,11 +132,16 @@ test('test-integration: a sandbox INITIAL_PURCHASE through the real pipeline, at
   const verified = await get(app.key, `/apps/${app.app_id}/verify-user-conversions?app_user_id=svc_test_${runId}`);
   t.like(verified.body, { attributed: true, referral_code: app.creator_code });
 
-  // The pipeline is proven, but a sandbox purchase never makes the app live.
+  // The pipeline is proven, but the synthetic purchase completes no step (told apart by its source): it is reported
+  // on its own, and the next action is a purchase through the app's real path (sandbox is enough).
   const status = await get(app.key, `/apps/${app.app_id}/integration-status`);
-  t.like(status.body, { live: false, attributed_conversion_count: 0, sandbox_attributed_conversion_count: 1 });
+  t.like(status.body, { live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: { passed: true } });
+  t.truthy(Date.parse(status.body.test_integration.last_run_at));
   t.like(stepsOf(status.body), { attributed_conversion: false, purchase_webhook_seen: false });
-  t.regex(status.body.checklist[7].evidence, /only sandbox/);
+  t.regex(status.body.checklist[7].evidence, /test-integration ran .* completes no step/);
+  const next = status.body.next_actions.find((a: { step: string }) => a.step === 'attributed_conversion');
+  t.like(next, { next_tool: 'svc_verify_user_conversions', call: `GET /api/agent/apps/${app.app_id}/verify-user-conversions` });
+  t.regex(next.action, /sandbox purchase is enough/);
   t.like(status.body.campaign_health.campaigns[0], { conversions: 0 });
 
   // Each run is a new test user and conversion.
@@ -150,6 +157,7 @@ test('test-integration without an active campaign or without a creator is a 409 
   t.is(res.status, 409, res.text);
   t.regex(res.body.detail, /active campaign with at least one creator code/);
   t.regex(res.body.detail, /\/status/);
+  t.like(res.body, { next_tool: 'svc_get_join_link', call: 'GET /api/agent/campaigns/{campaign_id}/join-link' });
 
   await createCampaign(h().db, { appId: paused.app_id, orgId: paused.org_id, name: 'Nobody yet', campaignType: 'public', commissionPercentage: 20, status: 'active' });
   const noCreator = await agent(paused.key, 'POST', `/apps/${paused.app_id}/test-integration`);
@@ -212,7 +220,7 @@ test('proof from outside: the seeded agent key and plain HTTP take the app from 
   const { sdk_key: sdkKey, slug } = app.body as { sdk_key: string; slug: string };
 
   const before = await get(key, `${appPath}/integration-status`);
-  t.like(before.body, { live: false, attributed_conversion_count: 0 });
+  t.like(before.body, { live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0 });
   t.true(before.body.next_actions.some((a: { step: string }) => a.step === 'sdk_initialized'));
 
   // A fan taps the creator's link on an iPhone, installs, opens the app.
@@ -243,6 +251,7 @@ test('proof from outside: the seeded agent key and plain HTTP take the app from 
   t.is(after.status, 200);
   t.true(after.body.live, JSON.stringify(after.body.checklist));
   t.true(after.body.attributed_conversion_count >= 1);
+  t.is(after.body.production_attributed_conversion_count, after.body.attributed_conversion_count);
   t.true(after.body.checklist.every((s: { done: boolean }) => s.done));
   t.deepEqual(after.body.next_actions, []);
   t.like(after.body.campaign_health.campaigns[0], { conversions: 1 });

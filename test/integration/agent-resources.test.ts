@@ -9,6 +9,7 @@ import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { hashToken } from '../../lib/credentials.js';
 import { toMicros } from '../../lib/money.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
+import { reserveByApprovedAward } from '../helpers/conversions.js';
 import { request } from '../helpers/http.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
@@ -94,7 +95,9 @@ test('POST /provision is idempotent: same org, app and campaign; secrets only on
   const input = provisionInput(`Acme ${tag()}`);
   const first = await agent(a.key, 'POST', '/provision', input);
   t.is(first.status, 201, first.text);
-  t.like(first.body, { org_id: a.org_id, created: { app: true, campaign: true }, campaign_status: 'draft' });
+  // activate defaults to true, and this wallet covers the minimum escrow: nothing is left to do about money.
+  t.like(first.body, { org_id: a.org_id, created: { org: false, app: true, campaign: true }, campaign_status: 'active' });
+  t.false('next_tool' in first.body);
   t.regex(first.body.app_id, /^app_/);
   t.regex(first.body.campaign_id, /^cmp_/);
   t.regex(first.body.sdk_key, /^it_(?!mcp_)/);
@@ -106,7 +109,7 @@ test('POST /provision is idempotent: same org, app and campaign; secrets only on
   t.is(again.status, 200, again.text);
   t.like(again.body, {
     org_id: a.org_id, app_id: first.body.app_id, campaign_id: first.body.campaign_id, sdk_key: first.body.sdk_key,
-    slug: first.body.slug, created: { app: false, campaign: false }, campaign_status: 'draft',
+    slug: first.body.slug, created: { org: false, app: false, campaign: false }, campaign_status: 'active',
   });
   t.false('webhook_secret' in again.body);
   t.false('purchase_api_key' in again.body);
@@ -157,9 +160,40 @@ test('POST /provision with activate: active when the wallet covers the escrow, e
   t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
   t.is((await h().db('apps').where({ org_id: broke.org_id, name }).select('id')).length, 0, 'a refused provision writes nothing');
   t.is((await audits(broke.keyId, 'svc_provision')).length, 0);
+  t.is(refused.body.next_tool, 'svc_get_wallet_topup_link');
+  t.is(refused.body.call, TOPUP);
+});
+
+test('POST /provision with activate left out: a short wallet leaves the campaign in draft and names the top-up tool; false never activates; a paused campaign stays paused', async (t) => {
+  const broke = await account({ walletUsd: 0 });
+  const name = `Short ${tag()}`;
   const draft = await agent(broke.key, 'POST', '/provision', provisionInput(name));
-  t.is(draft.status, 201);
-  t.is(draft.body.campaign_status, 'draft');
+  t.is(draft.status, 201, draft.text);
+  t.like(draft.body, { campaign_status: 'draft', next_tool: 'svc_get_wallet_topup_link', call: TOPUP, created: { app: true, campaign: true } });
+  t.regex(draft.body.webhook_secret, /^rc_webhook_/);
+  t.regex(draft.body.purchase_api_key, /^it_srv_/);
+  t.regex(draft.body.notes.join(' '), /stays in draft\. Activating a campaign needs a wallet safe balance/);
+  t.is((await h().db('campaigns').where('id', draft.body.campaign_id).first()).status, 'draft');
+  // The human tops up; the same call again activates it.
+  await appendLedgerEntry(h().db, {
+    orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(500), reservedDeltaMicros: 0, idempotencyKey: `topup:test:${tag()}`, memo: 'test', createdBy: 'test',
+  });
+  const after = await agent(broke.key, 'POST', '/provision', provisionInput(name));
+  t.like(after.body, { campaign_id: draft.body.campaign_id, campaign_status: 'active', created: { app: false, campaign: false } });
+  t.false('next_tool' in after.body);
+
+  const funded = await account();
+  const offName = `Off ${tag()}`;
+  const off = await agent(funded.key, 'POST', '/provision', provisionInput(offName, { activate: false }));
+  t.like(off.body, { campaign_status: 'draft' });
+  t.false('next_tool' in off.body);
+  t.is((await h().db('campaigns').where('id', off.body.campaign_id).first()).status, 'draft');
+  t.is((await agent(funded.key, 'POST', `/campaigns/${off.body.campaign_id}/status`, { status: 'active' })).status, 200);
+  t.is((await agent(funded.key, 'POST', `/campaigns/${off.body.campaign_id}/status`, { status: 'paused' })).status, 200);
+  const replay = await agent(funded.key, 'POST', '/provision', provisionInput(offName));
+  t.like(replay.body, { campaign_id: off.body.campaign_id, campaign_status: 'paused' });
+  const explicit = await agent(funded.key, 'POST', '/provision', provisionInput(offName, { activate: true }));
+  t.like(explicit.body, { campaign_id: off.body.campaign_id, campaign_status: 'active' });
 });
 
 test('POST /provision slugs: derived from the name (stable even when another org holds it), given, reserved, taken', async (t) => {
@@ -197,17 +231,19 @@ test('POST /provision slugs: derived from the name (stable even when another org
   t.deepEqual(missing.body.detail[0].loc, ['body', 'campaign', 'commission_percentage']);
 });
 
-test('POST /provision org_name: the granted org by name; another name is noted, never a new unreachable org', async (t) => {
+test('POST /provision org_name: the granted org by name; with an agent key another name is 422 pointing at svc_create_org and creates nothing', async (t) => {
   const a = await account();
   const orgName = (await h().db('organizations').where('id', a.org_id).first()).name as string;
   const named = await agent(a.key, 'POST', '/provision', { ...provisionInput(`Named ${tag()}`), org_name: orgName.toUpperCase() });
   t.is(named.body.org_id, a.org_id);
   t.false('notes' in named.body);
   const elsewhere = await agent(a.key, 'POST', '/provision', { ...provisionInput(`Else ${tag()}`), org_name: 'Some Other Org' });
-  t.is(elsewhere.status, 201);
-  t.is(elsewhere.body.org_id, a.org_id);
-  t.regex(elsewhere.body.notes[0], /Some Other Org/);
+  t.is(elsewhere.status, 422, elsewhere.text);
+  t.deepEqual(elsewhere.body.detail[0].loc, ['body', 'org_name']);
+  t.regex(elsewhere.body.detail[0].msg, /Some Other Org.*svc_create_org/);
+  t.like(elsewhere.body, { next_tool: 'svc_create_org', call: 'POST /api/agent/organizations' });
   t.is((await h().db('organizations').where('name', 'Some Other Org').select('id')).length, 0);
+  t.is((await h().db('apps').where('org_id', a.org_id).where('name', 'like', 'Else %').select('id')).length, 0);
 });
 
 test('POST /apps/{app_id}/regenerate-webhook-secret: the new secret once, only its digest stored, the old one dead', async (t) => {
@@ -321,6 +357,7 @@ test('POST /campaigns/{campaign_id}/status: activation needs the minimum escrow 
   t.is(refused.status, 402, refused.text);
   t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
   t.regex(refused.body.detail, /\$5000\.00/);
+  t.like(refused.body, { next_tool: 'svc_get_wallet_topup_link', call: TOPUP });
   t.is((await h().db('campaigns').where('id', created.body.id).first()).status, 'paused');
   t.is((await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/status`, { status: 'paused' })).status, 200, 'pausing needs no money');
   await h().db('organizations').where('id', a.org_id).update({ min_escrow_micros: null });
@@ -335,7 +372,7 @@ test('POST /campaigns/{campaign_id}/status: activation needs the minimum escrow 
   t.true(no.body.detail.includes(TOPUP));
   // Reserved funds do not count: 150 USD balance with 100 reserved is 50 safe.
   await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(150), reservedDeltaMicros: 0, idempotencyKey: `t:${tag()}` });
-  await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: toMicros(100), idempotencyKey: `r:${tag()}` });
+  await reserveByApprovedAward(h().db, { org_id: broke.org_id, campaign_id: draft.body.id }, toMicros(100));
   t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 402);
   await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(50), reservedDeltaMicros: 0, idempotencyKey: `t:${tag()}` });
   t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 200, 'exactly the minimum is enough');
@@ -368,7 +405,7 @@ test('GET /wallet: the spec\'s balance, reserved, safe_available (USD) beside mi
   t.true(res.body.top_up.includes(TOPUP));
   for (const old of ['balance_usd', 'reserved_usd', 'safe_available_usd']) t.false(old in res.body, old);
 
-  await appendLedgerEntry(h().db, { orgId: a.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: toMicros(950.5), idempotencyKey: `r:${tag()}` });
+  await reserveByApprovedAward(h().db, a, toMicros(950.5));
   const invitation = (email: string, status = 'PENDING') => ({
     campaign_id: a.campaign_id, org_id: a.org_id, email, token_hash: hashToken(tag()), status, expires_at: new Date(Date.now() + 86_400_000),
   });

@@ -154,7 +154,7 @@ test.serial('no stored key: numbered dashboard steps and the credential upload l
   t.like(res.body, {
     autowired: false, webhook_url: webhookUrl(a), authorization: 'rotate with regenerate-webhook-secret and paste', webhook_secret_rotated: false,
     reason: { code: 'no_provider_key', retryable: false },
-    credential_upload: { tool: 'svc_get_credential_upload_link', call: `POST /api/agent/apps/${a.app_id}/credential-setup-link`, body: { platform: 'subprovider' } },
+    credential_upload: { next_tool: 'svc_get_credential_upload_link', call: `POST /api/agent/apps/${a.app_id}/credential-setup-link`, body: { platform: 'subprovider' } },
   });
   t.deepEqual(res.body.subscriber_attributes, ['svc_code', 'svc_referral']);
   const steps: string[] = res.body.steps;

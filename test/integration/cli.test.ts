@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolvePrincipal } from '../../api/auth/authenticate.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { COMMANDS } from '../../cli/commands.js';
 import { SEED_KEYS, type SeedResult } from '../../cli/seed.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { SCOPES } from '../../lib/scopes.js';
@@ -21,6 +22,8 @@ test('svc seed --json prints exactly the contract object and nothing else on std
   t.is(lines.length, 1);
   const seed = JSON.parse(lines[0]!) as Record<string, unknown>;
   t.deepEqual(Object.keys(seed).sort(), [...SEED_KEYS].sort());
+  // CONTRACT.md's list, spelled out so that dropping a key from SEED_KEYS fails here.
+  t.deepEqual([...SEED_KEYS].sort(), ['agent_key', 'app_id', 'base_url', 'campaign_id', 'creator_code', 'dashboard_url', 'org_id', 'purchase_api_key', 'sdk_key', 'user_email', 'user_password', 'wallet_balance_usd', 'webhook_secret']);
   for (const key of SEED_KEYS) {
     if (key === 'wallet_balance_usd') t.true(typeof seed[key] === 'number' && seed[key] >= 1000);
     else t.true(typeof seed[key] === 'string' && (seed[key]).length > 0, key);
@@ -30,6 +33,7 @@ test('svc seed --json prints exactly the contract object and nothing else on std
   t.regex(seed.agent_key as string, /^it_mcp_/);
   t.regex(seed.sdk_key as string, /^it_(?!mcp_)/);
   t.regex(seed.webhook_secret as string, /^rc_webhook_/);
+  t.regex(seed.purchase_api_key as string, /^it_srv_/);
 });
 
 test('what svc seed prints is real: active public 30% campaign, joined creator, funded wallet, working keys', async (t) => {
@@ -49,6 +53,7 @@ test('what svc seed prints is real: active public 30% campaign, joined creator, 
   t.true(await verifyPassword(seed.user_password, user.password_hash));
   t.like(await resolvePrincipal(db, seed.sdk_key), { kind: 'sdk', appId: seed.app_id });
   t.like(await resolvePrincipal(db, seed.webhook_secret), { kind: 'webhook', appId: seed.app_id });
+  t.like(await resolvePrincipal(db, seed.purchase_api_key), { kind: 'purchase_api', appId: seed.app_id });
   const agent = await resolvePrincipal(db, seed.agent_key);
   t.like(agent, { kind: 'agent', orgIds: [seed.org_id] });
   t.is(agent?.kind === 'agent' ? agent.scopes.length : 0, SCOPES.length);
@@ -100,4 +105,63 @@ test('a bad configuration stops a command with a message naming the variable', a
   t.is(noDb.code, 1);
   t.regex(noDb.stderr, /DATABASE_URL/);
   t.is(noDb.stdout, '');
+});
+
+/** Wrong arguments per command: a missing subcommand, option or option value, or an argument the command does not take. */
+const WRONG_ARGUMENTS: Record<string, string[][]> = {
+  dev: [['stray']], api: [['stray']], worker: [['stray']], config: [['stray'], ['--markdown=yes']],
+  migrate: [['stray'], ['--status=yes']], seed: [[], ['--json', 'stray']],
+  'agent-key': [[], ['create'], ['create', '--org'], ['make', '--org', 'org_x']],
+  events: [[], ['retry'], ['retry', '--app'], ['retry', '--app', 'app_x', 'extra']],
+  payouts: [[], ['run'], ['run', '--org'], ['run', '--org', 'org_x', '--run-id']],
+};
+
+/** Runs every argument list through the real binary, a few at a time (each start loads the sources). */
+async function runAll(lists: string[][]): Promise<Map<string, Awaited<ReturnType<typeof runSvc>>>> {
+  const results = new Map<string, Awaited<ReturnType<typeof runSvc>>>();
+  const queue = [...lists];
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let args = queue.shift(); args; args = queue.shift()) results.set(args.join(' '), await runSvc(args, cliEnv({})));
+  }));
+  return results;
+}
+
+const oneLine = (s: string) => s.trimEnd().split('\n').length === 1;
+
+test('every command answers --help and svc help COMMAND (exit 0, its usage on stdout, nothing started)', async (t) => {
+  const names = Object.keys(COMMANDS);
+  const results = await runAll([...names.flatMap((n) => [[n, '--help'], ['help', n]]), ['help'], ['--help'], ['payouts', 'run', '--help']]);
+  for (const name of names) {
+    const flag = results.get(`${name} --help`)!;
+    t.is(flag.code, 0, `${name} --help: ${flag.stderr}`);
+    t.true(flag.stdout.startsWith(`usage: svc ${name}`), flag.stdout);
+    for (const option of Object.keys(COMMANDS[name]!.options)) t.true(flag.stdout.includes(`--${option}`), `${name} --help lists --${option}`);
+    t.is(results.get(`help ${name}`)!.stdout, flag.stdout, `svc help ${name}`);
+  }
+  t.is(results.get('payouts run --help')!.stdout, results.get('payouts --help')!.stdout, 'the TypeError of old is a help page');
+  for (const overview of [results.get('help')!, results.get('--help')!]) {
+    t.is(overview.code, 0);
+    for (const name of names) t.regex(overview.stdout, new RegExp(`^  ${name}\\b`, 'm'));
+  }
+});
+
+test('an unknown option or a wrong or missing argument: exit 2 and one usage line on stderr, never a stack trace', async (t) => {
+  const lists = [
+    ...Object.keys(COMMANDS).map((n) => [n, '--bogus']), ['seed', '--json', '--bogus'], ['payouts', 'run', '--org', 'org_x', '--bogus'],
+    ...Object.entries(WRONG_ARGUMENTS).flatMap(([n, cases]) => cases.map((c) => [n, ...c])), [], ['nope'], ['help', 'nope'],
+  ];
+  t.deepEqual(Object.keys(WRONG_ARGUMENTS).sort(), Object.keys(COMMANDS).sort(), 'every command is tried with wrong arguments');
+  const results = await runAll(lists);
+  for (const args of lists) {
+    const res = results.get(args.join(' '))!;
+    const label = `svc ${args.join(' ')}: ${res.stderr}`;
+    t.is(res.code, 2, label);
+    t.is(res.stdout, '', label);
+    t.true(oneLine(res.stderr), label);
+    t.notRegex(res.stderr, /TypeError|Error:|\n\s+at /, label);
+    if (args.length > 0 && COMMANDS[args[0]!]) t.true(res.stderr.includes(`usage: svc ${args[0]}`), label);
+  }
+  t.regex(results.get('seed --bogus')!.stderr, /^svc seed: unknown option '--bogus' \(usage: svc seed --json\)$/m);
+  t.regex(results.get('payouts run')!.stderr, /missing --org/);
+  t.regex(results.get('payouts run --org')!.stderr, /'--org <value>' argument missing/);
 });

@@ -173,7 +173,9 @@ test.serial('bonus review: members 403; owners approve (one reserve entry) or vo
   t.regex(approved.body.reviewed_by, /^usr_/);
   const reserves = await h().db('wallet_ledger').where({ bonus_award_id: small }).select('entry_type', 'reserved_delta_micros');
   t.deepEqual(reserves.map((r) => [r.entry_type, Number(r.reserved_delta_micros)]), [['reserve', 25e6]]);
-  t.is((await sessionCall(h().baseUrl, owner, 'POST', `/api/bonus-awards/${small}/review`, { decision: 'void' })).status, 409);
+  const twice = await sessionCall(h().baseUrl, owner, 'POST', `/api/bonus-awards/${small}/review`, { decision: 'approve' });
+  t.is(twice.status, 409, 'approved once; it could still be voided until paid');
+  t.regex(twice.body.detail, /'approved'/);
 
   const refused = await owner.browser.fetch(`${h().baseUrl}/api/bonus-awards/${huge}/review`, { form: { csrf: owner.csrf, decision: 'approve', return_to: '/dashboard/bonus-awards' } });
   t.is(refused.status, 402);
@@ -186,6 +188,10 @@ test.serial('bonus review: members 403; owners approve (one reserve entry) or vo
   const page = await member.browser.fetch(`${h().baseUrl}/dashboard/bonus-awards?status=earned`);
   t.true(page.text.includes(huge));
   t.false(page.text.includes('>Approve<'), 'members see no review buttons');
+  const approvedPage = await owner.browser.fetch(`${h().baseUrl}/dashboard/bonus-awards?status=approved`);
+  const smallRow = approvedPage.text.slice(approvedPage.text.indexOf(`data-award="${small}"`));
+  t.regex(smallRow.slice(0, smallRow.indexOf('</tr>')), />Void</, 'an approved award can still be voided from the page');
+  t.notRegex(smallRow.slice(0, smallRow.indexOf('</tr>')), />Approve</);
   const list = await sessionCall(h().baseUrl, member, 'GET', '/api/bonus-awards?status=approved');
   t.deepEqual(list.body.bonus_awards.map((a: { id: string }) => a.id), [small]);
 });
@@ -211,6 +217,9 @@ test.serial('free codes: created from the form, listed, blocked (the SDK access 
   t.false((await access()).body.has_access);
   const listed = await sessionCall(h().baseUrl, owner, 'GET', `/api/apps/${seed.app_id}/free-codes`);
   t.like(listed.body.free_codes.find((c: { code: string }) => c.code === code), { blocked: true });
+  const one = await sessionCall(h().baseUrl, owner, 'GET', `/api/apps/${seed.app_id}/free-codes?code=${code}`);
+  t.like(one.body, { code, blocked: true, next_cursor: null });
+  t.deepEqual(one.body.redemptions.map((r: { app_user_id: string }) => r.app_user_id), [user], 'the dashboard reads who redeemed it as the agent does');
   const unblocked = await sessionCall(h().baseUrl, member, 'POST', `/api/apps/${seed.app_id}/free-codes/${row.id}/block`, { blocked: false });
   t.like(unblocked.body, { blocked: false, live: true });
   t.is((await sessionCall(h().baseUrl, member, 'POST', `/api/apps/${seed.app_id}/free-codes/${otherIds.free_code_id}/block`, {})).status, 404);

@@ -11,7 +11,8 @@ import { canConnect, freePort } from '../../runtime/ports.js';
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import type { SeedResult } from '../../cli/seed.js';
 import { Browser, formAction, inputValue } from '../helpers/browser.js';
-import { cliEnv, runSvc, SVC_BIN } from '../helpers/cli.js';
+import { PINNED_NODE_VERSION } from '../../runtime/pinned-node.js';
+import { cliEnv, machineNode, runSvc, SVC_BIN } from '../helpers/cli.js';
 import { signInDashboard } from '../helpers/dashboard.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { useHarness } from '../helpers/harness.js';
@@ -20,8 +21,8 @@ const h = useHarness(test, { worker: false, api: false });
 
 interface Dev { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
-function startDev(env: NodeJS.ProcessEnv): Dev {
-  const child = spawn(process.execPath, [SVC_BIN, 'dev'], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function startDev(env: NodeJS.ProcessEnv, node = process.execPath): Dev {
+  const child = spawn(node, [SVC_BIN, 'dev'], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
@@ -52,7 +53,8 @@ const line = (out: string, label: string) => new RegExp(`${label}\\s+(\\S+)`).ex
 test.serial('npm start brings up everything, serves operators, stops cleanly and keeps data across restarts', async (t) => {
   const p = await ports();
   const env = cliEnv({ ...p, SVC_DATA_DIR: tempDataDir() });
-  const dev = startDev(env);
+  // Started by the machine's node (older on this machine) as `node bin/svc.js dev`: it runs on the pinned one.
+  const dev = startDev(env, machineNode());
   try {
     await waitFor(dev, 'Ctrl-C stops everything');
     const out = dev.output();
@@ -64,6 +66,8 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     t.regex(out, /Agent key\s+it_mcp_\S+/);
     t.regex(out, /login: demo\+\S+@example\.com \/ \S+/);
     t.regex(out, /Pipeline check ok/);
+    t.is(/^ {2}Node\s+(\S+)$/m.exec(out)?.[1], `v${PINNED_NODE_VERSION}`);
+    t.notRegex(out, /Unsupported runtime/);
     const ready = await fetch(`${api}/readyz`);
     t.is(ready.status, 200);
     t.is((await fetch(`http://127.0.0.1:${p.TEMPORAL_UI_PORT}/`)).status, 200);

@@ -52,6 +52,7 @@ test('Origin: a foreign one is 403 even with a valid key; none, the BASE_URL ori
   const preflight = await request(h().baseUrl, 'OPTIONS', '/mcp', { headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
   t.is(preflight.status, 204);
   t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+  t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Method, Mcp-Name/, 'the 2026-07-28 routing headers');
   t.is((await request(h().baseUrl, 'OPTIONS', '/mcp', { headers: { origin: 'https://evil.example.com' } })).status, 403);
 });
 

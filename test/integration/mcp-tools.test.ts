@@ -8,10 +8,13 @@ import { openApiDocument } from '../../api/agent/openapi.js';
 import type { ExtraTool } from '../../api/mcp/extra-tools.js';
 import { mcpRoutes } from '../../api/mcp/koa-mount.js';
 import { TOOL_DOCS } from '../../api/mcp/tool-docs.js';
+import { createAgentKey } from '../../db/agent-keys.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { REGISTRY_TOOLS } from '../../sdk-registry/tools.js';
 import { connectMcp, ok, readJsonResource, textOf } from '../helpers/mcp.js';
+import { seedApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
+import { providerEvent, sendWebhook } from '../helpers/subprovider-events.js';
 
 // Shaped like the SDK registry's error (another branch): recognised by its `fields`, not by its class.
 class RegistryInputError extends Error {
@@ -56,9 +59,39 @@ const SPEC_TOOLS = [
   'svc_withdraw_invitation',
 ];
 
-// Independent of the side table on purpose: changing an annotation must change this test too.
-const IDEMPOTENT_POSTS = ['svc_provision', 'svc_set_campaign_status', 'svc_set_asset_featured', 'svc_validate_store_credentials', 'svc_activate_store_direct', 'svc_localize_campaign', 'svc_localize_app'];
-const OPEN_WORLD = ['svc_search_store', 'svc_scrape_store'];
+// Independent of api/mcp/tool-effects.ts on purpose: changing an annotation must change this test too. The rule per
+// write tool (what a call does to the account), decided tool by tool:
+//   destructive: ends something another party relies on, which no call restores (a rotated secret, a voided award,
+//                a withdrawn invitation's link)
+//   not idempotent: a repeat does it again (another org or campaign, another secret, another sandbox purchase);
+//                every other write answers the same on a repeat or refuses it (409) because it is already done
+//   open world: reaches outside the service (store catalogue and APIs, the provider's API, a creator's mailbox)
+const WRITE_EFFECTS: Record<string, { destructive: boolean; idempotent: boolean }> = {
+  svc_create_org: { destructive: false, idempotent: false },
+  svc_provision: { destructive: false, idempotent: true },
+  svc_regenerate_webhook_secret: { destructive: true, idempotent: false },
+  svc_setup_subprovider: { destructive: true, idempotent: false },
+  svc_get_credential_upload_link: { destructive: false, idempotent: true },
+  svc_set_apple_meta: { destructive: false, idempotent: true },
+  svc_validate_store_credentials: { destructive: false, idempotent: true },
+  svc_activate_store_direct: { destructive: false, idempotent: true },
+  svc_test_integration: { destructive: false, idempotent: false },
+  svc_update_app: { destructive: false, idempotent: true },
+  svc_update_campaign: { destructive: false, idempotent: true },
+  svc_create_campaign: { destructive: false, idempotent: false },
+  svc_set_campaign_status: { destructive: false, idempotent: true },
+  svc_review_bonus_award: { destructive: true, idempotent: true },
+  svc_invite_creator: { destructive: false, idempotent: true },
+  svc_invite_creators_batch: { destructive: false, idempotent: true },
+  svc_withdraw_invitation: { destructive: true, idempotent: true },
+  svc_create_free_code: { destructive: false, idempotent: true },
+  svc_set_asset_featured: { destructive: false, idempotent: true },
+  svc_get_asset_upload_link: { destructive: false, idempotent: true },
+  svc_get_wallet_topup_link: { destructive: false, idempotent: true },
+  svc_localize_campaign: { destructive: false, idempotent: true },
+  svc_localize_app: { destructive: false, idempotent: true },
+};
+const OPEN_WORLD = ['svc_search_store', 'svc_scrape_store', 'svc_validate_store_credentials', 'svc_setup_subprovider', 'svc_invite_creator', 'svc_invite_creators_batch'];
 
 async function listTools(path = '/mcp'): Promise<Map<string, Tool>> {
   const mcp = await connectMcp(h().baseUrl, seed.agent_key, path);
@@ -77,9 +110,10 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
     if (!listed) { t.fail(`${tool.name} (${e.method} ${e.path}) is not listed`); continue; }
     t.deepEqual(listed._meta?.['svc/scopes'], [...e.scopes], tool.name);
     t.is(listed._meta?.['svc/endpoint'], `${e.method.toUpperCase()} /api/agent${e.path}`);
+    const effect = e.method === 'get' ? { destructive: false, idempotent: true } : WRITE_EFFECTS[tool.name];
+    if (!effect) { t.fail(`${tool.name}: a write tool without a decided effect`); continue; }
     t.like(listed.annotations, {
-      readOnlyHint: e.method === 'get', destructiveHint: false,
-      idempotentHint: e.method !== 'post' || IDEMPOTENT_POSTS.includes(tool.name), openWorldHint: OPEN_WORLD.includes(tool.name),
+      readOnlyHint: e.method === 'get', destructiveHint: effect.destructive, idempotentHint: effect.idempotent, openWorldHint: OPEN_WORLD.includes(tool.name),
     }, tool.name);
     t.truthy(TOOL_DOCS[tool.name], `${tool.name} has a description entry`);
     t.regex(listed.description ?? '', /Use it .+ Next: /, tool.name);
@@ -95,8 +129,34 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
   }
   const registry = REGISTRY_TOOLS.map((x) => x.name);
   t.deepEqual([...tools.keys()].filter((name) => !registry.includes(name)).sort(), expected.map((x) => x.tool.name).sort(), 'no account tool without a row, no row without its tools');
+  t.deepEqual(Object.keys(WRITE_EFFECTS).sort(), expected.filter((x) => x.e.method !== 'get').map((x) => x.tool.name).sort(), 'every write tool, and only those, has a decided effect');
   t.is(expected.length, 47, 'account tools: 46 endpoint rows (45 of the spec + setup-subprovider), the invite row serving two');
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
+});
+
+test('annotations are true to effect: regenerating a secret is destructive and not idempotent; repeats of idempotent writes change nothing more', async (t) => {
+  const app = await seedApp(h().db);
+  const { key } = await createAgentKey(h().db, { orgId: app.org_id, name: 'effects', scopes: [...SCOPES] });
+  const mcp = await connectMcp(h().baseUrl, key);
+  try {
+    const testEvent = () => providerEvent('test', { id: `test-${Date.now()}-${Math.random()}`, event_timestamp_ms: Date.now() });
+    const first = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
+    const second = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
+    t.not(first.webhook_secret, second.webhook_secret, 'a repeat does it again (not idempotent)');
+    t.is((await sendWebhook(h().baseUrl, app.app_id, first.webhook_secret, testEvent())).status, 401, 'the replaced secret is gone for good (destructive)');
+    t.is((await sendWebhook(h().baseUrl, app.app_id, second.webhook_secret, testEvent())).status, 200);
+
+    const code = { app_id: app.app_id, code: 'REVIEWERS' };
+    ok(await mcp.call('svc_create_free_code', code));
+    const again = await mcp.call('svc_create_free_code', code);
+    t.true(again.isError, 'the repeat is refused: the first call already made it');
+    t.is((await h().db('free_access_codes').where({ app_id: app.app_id, code: 'REVIEWERS' })).length, 1);
+
+    ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' }));
+    t.like(ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' })), { status: 'paused', changed: false });
+  } finally {
+    await mcp.close();
+  }
 });
 
 test('the live list is the spec\'s tool set: every named tool, account and registry, and nothing else', async (t) => {
@@ -124,7 +184,7 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
   const mcp = await connectMcp(h().baseUrl, seed.agent_key);
   try {
     const { resources } = await mcp.client.listResources();
-    t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract']);
+    t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html']);
     t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
     const rn = await readJsonResource(mcp.client, 'svc://sdk/react-native');
     t.like(rn, { version: '1.6.1' });

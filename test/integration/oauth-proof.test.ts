@@ -171,6 +171,11 @@ test('a client ID metadata document served by the client replaces registration; 
   const served: string[] = [];
   const server = createServer((req, res) => {
     served.push(req.url ?? '');
+    if (req.url === '/oauth/missing.json') {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({
       client_id: documentUrl, client_name: 'CIMD test agent', redirect_uris: [new TestOAuthProvider().redirectUrl],
@@ -185,6 +190,8 @@ test('a client ID metadata document served by the client replaces registration; 
     const provider = new TestOAuthProvider({ clientMetadataUrl: documentUrl });
     const { consentPage } = await authorize(provider);
     t.regex(consentPage, /CIMD test agent/);
+    t.regex(consentPage, /Identified by its metadata document on <strong>127\.0\.0\.1<\/strong>/, 'the domain, not "unverified"');
+    t.notRegex(consentPage, /unverified/);
     t.is((provider.info as { client_id: string }).client_id, documentUrl, 'no registration: the URL is the client_id');
     t.deepEqual(served, ['/oauth/client.json'], 'fetched once (then cached)');
     t.is(await h().db('oauth_clients').where('client_id', documentUrl).first(), undefined);
@@ -192,14 +199,24 @@ test('a client ID metadata document served by the client replaces registration; 
     t.is(rest.status, 200);
     t.is(rest.body.auth_mode, 'oauth');
 
-    // 127.0.0.2 is special-use and not the loopback the test setting names: refused before anything is shown.
+    // 127.0.0.2 is special-use and not the loopback the test setting names: refused before anything is shown,
+    // saying it is our address policy; a document that is not there is a fetch failure, said as such.
     const port = (server.address() as AddressInfo).port;
-    const refused = await fetch(`${h().baseUrl}/oauth/auth?${new URLSearchParams({
-      client_id: `https://127.0.0.2:${port}/oauth/client.json`, response_type: 'code', redirect_uri: new TestOAuthProvider().redirectUrl,
+    const authorizeWith = (clientId: string) => fetch(`${h().baseUrl}/oauth/auth?${new URLSearchParams({
+      client_id: clientId, response_type: 'code', redirect_uri: new TestOAuthProvider().redirectUrl,
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'apps:read',
     }).toString()}`, { redirect: 'manual' });
+    // Something listens there, so only the guard stands between the fetch and a document.
+    const special = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => special.listen(0, '127.0.0.2', resolve));
+    const refused = await authorizeWith(`https://127.0.0.2:${(special.address() as AddressInfo).port}/oauth/client.json`).finally(() => special.close());
     t.is(refused.status, 400);
-    t.regex(await refused.text(), /invalid_client/);
+    const refusedPage = await refused.text();
+    t.regex(refusedPage, /invalid_client/);
+    t.regex(refusedPage, /data-refusal="address_policy">127\.0\.0\.2 is a private or special-use network address/);
+    const missing = await authorizeWith(`https://127.0.0.1:${port}/oauth/missing.json`);
+    t.is(missing.status, 400);
+    t.regex(await missing.text(), /data-refusal="fetch_failure">Fetching the client's metadata document from 127\.0\.0\.1 failed \(unexpected response status 404\)/);
   } finally {
     server.close();
   }

@@ -64,6 +64,19 @@ test('recent-conversions: limit 1 to 50, default 10; sandbox events are marked a
   t.is((await sdk().get('/attribution?app_user_id=')).status, 400);
 });
 
+test('recent-conversions: environment is only SANDBOX or PRODUCTION; XCODE and LOCAL_TESTING read as SANDBOX tests', async (t) => {
+  const sub = subscription('recent-envs', seed.creator_code);
+  await send(sub('initial_purchase', { environment: 'XCODE' }));
+  await send(sub('renewal', { environment: 'LOCAL_TESTING' }));
+  await send(sub('renewal', { environment: 'SANDBOX' }));
+  await send(sub('renewal'));
+  const stored = await h().db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'recent-envs' }).orderBy('event_timestamp_ms').pluck('environment');
+  t.deepEqual(stored, ['XCODE', 'LOCAL_TESTING', 'SANDBOX', 'PRODUCTION'], 'the store environment is kept as received');
+  const res = await sdk().get('/recent-conversions?app_user_id=recent-envs');
+  t.deepEqual(res.body.conversions.map((c: { environment: string; is_test: boolean }) => [c.environment, c.is_test]),
+    [['PRODUCTION', false], ['SANDBOX', true], ['SANDBOX', true], ['SANDBOX', true]]);
+});
+
 test('another app cannot read this app users', async (t) => {
   const other = await seedAccount(h().db);
   const sub = subscription('attr-private', seed.creator_code);

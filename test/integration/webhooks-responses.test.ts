@@ -3,7 +3,7 @@
 // (fully) processed, with the spec's texts.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { reserveByApprovedAward } from '../helpers/conversions.js';
 import { request } from '../helpers/http.js';
 import { seedApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
@@ -71,10 +71,7 @@ test('an empty wallet answers "insufficient wallet balance" and reserves nothing
 
 test('a drained wallet (everything reserved) answers "insufficient wallet balance"', async (t) => {
   const app = await seedApp(h().db, { walletUsd: 50 });
-  await appendLedgerEntry(h().db, {
-    orgId: app.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: 50_000_000,
-    idempotencyKey: `reserve:test-drain:${app.app_id}`, memo: 'drain for test', createdBy: 'test',
-  });
+  await reserveByApprovedAward(h().db, app, 50_000_000);
   const res = await send(app, subscription(user(), app.creator_code)('initial_purchase'));
   t.is(res.status, 200, res.text);
   t.is(res.body.error, 'insufficient wallet balance');

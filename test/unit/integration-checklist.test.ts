@@ -1,7 +1,13 @@
 // The integration checklist rules (lib/integration-checklist.ts) as labelled rows: which platforms count, when purchase
-// validation is configured, when the provider webhook step applies, and that only production makes an app live.
+// validation is configured, when the provider webhook step applies, that a purchase through the app's real path in any
+// environment completes the purchase steps while test-integration completes none, and that each next action names
+// its tool and REST call from the endpoint table.
 import test from 'ava';
-import { CHECKLIST_STEPS, evaluateChecklist, platformsInUse, type IntegrationFacts } from '../../lib/integration-checklist.js';
+import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
+import { nextAction } from '../../api/agent/next-action.js';
+import { CHECKLIST_STEPS, evaluateChecklist as evaluate, platformsInUse, type IntegrationFacts } from '../../lib/integration-checklist.js';
+
+const evaluateChecklist = (f: IntegrationFacts, webhook: string) => evaluate(f, webhook, nextAction);
 
 const AT = new Date('2026-01-02T03:04:05Z');
 const WEBHOOK = 'https://svc.example/api/webhooks/subprovider/app_1';
@@ -9,14 +15,14 @@ const WEBHOOK = 'https://svc.example/api/webhooks/subprovider/app_1';
 const blank: IntegrationFacts = {
   appId: 'app_1', appCreatedAt: AT, campaigns: [], sdkInitializedAt: null, sdkInitMeta: {},
   providers: { ios_validation_provider: null, android_validation_provider: null }, storeCredentials: {}, webhookConnectedAt: null,
-  lastSdkEvent: null, lastProviderWebhook: null, lastDirectPurchase: null, lastPurchaseEvent: null, attributedConversions: { production: 0, sandbox: 0 },
+  lastSdkEvent: null, lastProviderWebhook: null, lastDirectPurchase: null, lastPurchaseEvent: null, attributedConversions: { realPath: 0, production: 0 }, lastTestIntegration: null,
 };
 
 const complete: IntegrationFacts = {
   ...blank, campaigns: [{ id: 'cmp_1', name: 'Launch', status: 'active' }], sdkInitializedAt: AT,
   sdkInitMeta: { ios: { sdk_name: 'react-native', sdk_version: '1.6.1', app_version: '1.0', at: AT.toISOString() } },
   webhookConnectedAt: AT, lastSdkEvent: { at: AT, type: 'paywall_viewed' }, lastProviderWebhook: { at: AT, type: 'INITIAL_PURCHASE' },
-  lastPurchaseEvent: { at: AT, type: 'INITIAL_PURCHASE', environment: 'PRODUCTION' }, attributedConversions: { production: 1, sandbox: 0 },
+  lastPurchaseEvent: { at: AT, type: 'INITIAL_PURCHASE', environment: 'PRODUCTION' }, attributedConversions: { realPath: 1, production: 1 },
 };
 
 const done = (f: IntegrationFacts) => Object.fromEntries(evaluateChecklist(f, WEBHOOK).checklist.map((s) => [s.step, s.done]));
@@ -65,7 +71,16 @@ const rows: { label: string; facts: Partial<IntegrationFacts>; expected: Record<
     facts: { sdkInitMeta: { ios: {}, android: {} }, providers: { ios_validation_provider: 'app_store', android_validation_provider: null }, storeCredentials: { ios: 'ok' } },
     expected: { validation_configured: false, subprovider_webhook_wired: false },
   },
-  { label: 'sandbox attributed conversions alone are not live', facts: { attributedConversions: { production: 0, sandbox: 3 } }, expected: { attributed_conversion: false } },
+  {
+    label: 'a sandbox purchase through the app\'s path completes the purchase steps (the checklist is not a statistic)',
+    facts: { lastPurchaseEvent: { at: AT, type: 'INITIAL_PURCHASE', environment: 'SANDBOX' }, attributedConversions: { realPath: 1, production: 0 } },
+    expected: { purchase_webhook_seen: true, attributed_conversion: true },
+  },
+  {
+    label: 'a passed test-integration alone completes no step',
+    facts: { lastPurchaseEvent: null, attributedConversions: { realPath: 0, production: 0 }, lastTestIntegration: { at: AT, attributed: true } },
+    expected: { purchase_webhook_seen: false, attributed_conversion: false },
+  },
   { label: 'a paused campaign is not active', facts: { campaigns: [{ id: 'cmp_1', name: 'Launch', status: 'paused' }] }, expected: { campaign_active: false } },
 ];
 for (const { label, facts, expected } of rows) {
@@ -79,4 +94,29 @@ test('store-direct on every platform in use gives the provider step the evidence
   const out = evaluateChecklist({ ...complete, providers: { ios_validation_provider: 'app_store', android_validation_provider: null }, storeCredentials: { ios: 'ok' }, webhookConnectedAt: null, lastProviderWebhook: null }, WEBHOOK);
   t.like(out.checklist[5], { step: 'subprovider_webhook_wired', done: true, evidence: 'store-direct' });
   t.true(out.live);
+});
+
+test('every next action names a tool of the endpoint table (or the init scaffold for app-side steps) and that row\'s REST call', (t) => {
+  const byTool = new Map(AGENT_ENDPOINTS.map((e) => [e.tool, e]));
+  const actions = evaluateChecklist(blank, WEBHOOK).next_actions;
+  t.is(actions.length, CHECKLIST_STEPS.length - 1);
+  for (const a of actions) {
+    if (a.next_tool === 'svc_scaffold_init') {
+      t.regex(a.call, /^SDK \w+ \(POST \/api\/sdk\/(init|event)\)$/, a.step);
+      continue;
+    }
+    const row = byTool.get(a.next_tool);
+    t.truthy(row, a.step);
+    t.is(a.call, `${row!.method.toUpperCase()} /api/agent${row!.path.replace('{app_id}', 'app_1')}`, a.step);
+  }
+  t.like(actions.find((a) => a.step === 'attributed_conversion'), { next_tool: 'svc_test_integration', call: 'POST /api/agent/apps/app_1/test-integration' });
+  const afterTest = evaluateChecklist({ ...blank, lastTestIntegration: { at: AT, attributed: true } }, WEBHOOK).next_actions;
+  t.like(afterTest.find((a) => a.step === 'attributed_conversion'), { next_tool: 'svc_verify_user_conversions', call: 'GET /api/agent/apps/app_1/verify-user-conversions' });
+  t.regex(afterTest.find((a) => a.step === 'attributed_conversion')!.action, /sandbox purchase is enough/);
+});
+
+test('nextAction fills the path parameters it is given and refuses a tool no row serves', (t) => {
+  t.deepEqual(nextAction('svc_set_campaign_status', { campaign_id: 'cmp_9' }), { next_tool: 'svc_set_campaign_status', call: 'POST /api/agent/campaigns/cmp_9/status' });
+  t.deepEqual(nextAction('svc_invite_creators_batch'), { next_tool: 'svc_invite_creators_batch', call: 'POST /api/agent/campaigns/{campaign_id}/invite' });
+  t.throws(() => nextAction('svc_no_such_tool'), { message: /svc_no_such_tool/ });
 });

@@ -1,0 +1,31 @@
+// Milestone bonus rules as a campaign field (CONTRACT.md "Milestone bonus rules"): the checks JSON Schema cannot
+// say (distinct thresholds, whole cents), the default name, and the amount in micro-USD. A refusal is the same 422
+// as the schema's, naming `bonus_rules` (and the offending rule), before anything is written.
+import { ValidationError, type FieldProblem } from './errors.js';
+import { toMicros } from './money.js';
+
+export interface BonusRuleInput { threshold_conversions: number; bonus_usd: number; name?: string }
+export interface BonusRule { thresholdConversions: number; bonusMicros: number; name: string }
+
+export const MAX_BONUS_RULES = 10;
+export const MAX_BONUS_USD = 100_000;
+
+export const defaultBonusRuleName = (threshold: number) => `${threshold} conversions bonus`;
+
+/** The rules to save, or a 422 listing every rule with a repeated threshold or more than two decimals. */
+export function normalizeBonusRules(rules: readonly BonusRuleInput[]): BonusRule[] {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<number>();
+  const normalized = rules.map((r, i) => {
+    const loc = ['body', 'bonus_rules', i];
+    if (seen.has(r.threshold_conversions)) {
+      problems.push({ loc: [...loc, 'threshold_conversions'], msg: `threshold ${r.threshold_conversions} appears twice: thresholds must be distinct`, type: 'unique' });
+    }
+    seen.add(r.threshold_conversions);
+    const bonusMicros = toMicros(r.bonus_usd);
+    if (bonusMicros % 10_000 !== 0) problems.push({ loc: [...loc, 'bonus_usd'], msg: 'at most 2 decimals (whole cents)', type: 'multipleOf' });
+    return { thresholdConversions: r.threshold_conversions, bonusMicros, name: r.name ?? defaultBonusRuleName(r.threshold_conversions) };
+  });
+  if (problems.length > 0) throw new ValidationError(problems);
+  return normalized;
+}
