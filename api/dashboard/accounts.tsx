@@ -1,6 +1,6 @@
 // Accounts (before sign-in): sign-up of a new organization (email + password; the user becomes its owner and signs
 // in once the email is verified), email verification, and password reset, all through the email outbox
-// (api/dashboard/account-mail.ts). Forms carry the pre-session CSRF token (api/dashboard/session.ts). Where the spec
+// (api/dashboard/account-mail.ts). Forms carry the pre-session CSRF token (api/dashboard/session.tsx). Where the spec
 // is silent: passwords are 10 to 200 characters; the same "check your email" answer is given whether or not an
 // address has an account (sign-up of a taken address emails its owner instead), so pages never reveal accounts;
 // sign-up and reset requests share the sign-in rate limit per IP and email; a reset ends every session of the user.
@@ -31,7 +31,7 @@ export function simplePage(ctx: AppContext, status: number, title: string, body:
 
 export const ErrorLine = ({ error }: { error?: string }) => (error ? <p class="error" role="alert">{error}</p> : null);
 
-/** A form shown before sign-in, with the pre-session CSRF token (session.ts loginCsrf). */
+/** A form shown before sign-in, with the pre-session CSRF token (session.tsx loginCsrf). */
 export const PublicForm = ({ ctx, action, children }: { ctx: AppContext; action: string; children: ComponentChildren }) => (
   <form method="post" action={action}><input type="hidden" name="csrf" value={loginCsrf(ctx)} />{children}</form>
 );

@@ -4,7 +4,7 @@
 // spend the link). Enabling: test mode saves a simulated card at once; Stripe sends the human to Checkout in setup
 // mode and the signed webhook saves the card (api/webhooks/stripe.ts). Threshold and amount have the top-up bounds.
 // Agents never change it: a request carrying an agent credential is refused here, and no agent route or tool
-// writes these settings. The dashboard's wallet page (api/dashboard/wallet-auto-recharge.ts) shows the same forms,
+// writes these settings. The dashboard's wallet page (api/dashboard/wallet-auto-recharge.tsx) shows the same forms,
 // posting to its own URL with the session's CSRF token, and runs the same changeAutoRecharge.
 import type { ComponentChildren, VNode } from 'preact';
 import type { RechargeProvider } from '../../clients/payments/provider.js';

@@ -1,4 +1,4 @@
-// The authorization server's interactions (api/oauth/provider.ts sends the browser to /dashboard/oauth/{uid}):
+// The authorization server's interactions (api/oauth/provider.tsx sends the browser to /dashboard/oauth/{uid}):
 // sign-in is the dashboard session (not signed in: the login page, then back here); consent is this page: the
 // client, an organization picker, every requested scope with a plain sentence and a checkbox (all ticked for a
 // new consent; an unticked scope is left out of the grant), approve or deny. The form carries the session's CSRF

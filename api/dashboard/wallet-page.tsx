@@ -2,8 +2,8 @@
 // campaigns can be activated, the latest ledger entries, and the top-up form. Topping up goes through the existing
 // signed-link flow (topup-pages.tsx): POST /dashboard/wallet/topup (session + CSRF, owners and admins)
 // signs a wallet-topup link for the organization and redirects the human to it, so there is one payment path.
-// Auto-recharge (wallet-auto-recharge.ts: inline forms, POST /dashboard/wallet/auto-recharge) and payouts
-// (wallet-payouts.ts, its own routes) are sections of WALLET_SECTIONS.
+// Auto-recharge (wallet-auto-recharge.tsx: inline forms, POST /dashboard/wallet/auto-recharge) and payouts
+// (wallet-payouts.tsx, its own routes) are sections of WALLET_SECTIONS.
 import type { VNode } from 'preact';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';

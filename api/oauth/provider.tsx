@@ -2,7 +2,7 @@
 // everything in PostgreSQL (adapter.ts). What it allows (README "OAuth"): dynamic client registration (RFC 7591),
 // authorization code with PKCE S256 only, opaque access tokens for one hour, rotating refresh tokens for every
 // client registered with the refresh_token grant (no `offline_access` needed), revocation (RFC 7009).
-// Login and consent are our own pages (api/dashboard/consent.ts) on the dashboard session.
+// Login and consent are our own pages (api/dashboard/consent.tsx) on the dashboard session.
 //
 // Audience: one protected resource covers both agent surfaces. A client may name `BASE_URL/mcp`,
 // `BASE_URL/api/agent` or `BASE_URL/` as its resource indicator; every access token carries the one audience
@@ -38,7 +38,7 @@ function configuration(deps: ApiDeps): Configuration {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' };
   // The agent scopes are listed too so that registration accepts them in a client's `scope` and discovery
-  // advertises them; they are granted on the resource (consent.ts rejects them as OpenID scopes).
+  // advertises them; they are granted on the resource (consent.tsx rejects them as OpenID scopes).
   const scopes = ['openid', 'offline_access', ...SCOPES];
   return {
     adapter: adapterFactory(deps.db),

@@ -1,4 +1,4 @@
-// lib/referral-link.ts and lib/html.ts: where a link visitor goes, what the click keeps, how pages escape.
+// lib/referral-link.ts and lib/html.tsx: where a link visitor goes, what the click keeps, how pages escape.
 import test from 'ava';
 import { jsonForHtml, renderPage, safeUrl } from '../../lib/html.js';
 import { destinationUrl, linkHints, withReferralParams, type LinkApp } from '../../lib/referral-link.js';
