@@ -21,10 +21,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/restrict-template-expressions': 'off',
       '@typescript-eslint/only-throw-error': 'off',
+      // Pages are preact components, escaped by construction: no raw HTML, and every data-built link through safeUrl().
+      'no-restricted-syntax': ['error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'No raw HTML in pages: render components (lib/html.tsx holds the two sanctioned raw blocks).' },
+        { selector: "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])", message: 'A link built from data goes through safeUrl() (lib/html.tsx): http(s) or our own paths only.' },
+      ],
       'no-restricted-imports': ['error', {
         patterns: [{ regex: '^(@[^/]+/)?[^./@][^/]*/lib(/|$)', message: "A package's lib/ folder is internal to it: import from its public entry point." }],
       }],
     },
+  },
+  {
+    // Browser scripts: their names (document, window, Chart) are checked by their own tsconfig (DOM lib, checkJs).
+    files: ['api/dashboard/browser/*.js'],
+    rules: { 'no-undef': 'off' },
   },
   {
     // Tests read loosely-typed HTTP bodies.

@@ -4,25 +4,9 @@ import Koa from 'koa';
 import type { Server } from 'node:http';
 import { agentRoutes } from './agent/routes.js';
 import { authenticate } from './auth/authenticate.js';
-import { dashboardLinkRoutes } from './dashboard/routes.js';
+import { webRoutes } from './dashboard/routes.js';
 import { surfaceGuard } from './auth/surfaces.js';
 import { csrfGuard } from './auth/csrf.js';
-import { sessionRoutes } from './dashboard/session.js';
-import { consentRoutes } from './dashboard/consent.js';
-import { accountRoutes } from './dashboard/accounts.js';
-import { agentsRoutes } from './dashboard/agents-page.js';
-import { homeRoutes } from './dashboard/home-page.js';
-import { dashboardRestRoutes } from './dashboard/rest.js';
-import { creatorRestRoutes } from './dashboard/creators-rest.js';
-import { creatorsRoutes } from './dashboard/creators-page.js';
-import { bonusAwardsRoutes } from './dashboard/bonus-awards-page.js';
-import { freeCodesRoutes } from './dashboard/free-codes-page.js';
-import { assetsRoutes } from './dashboard/assets-page.js';
-import { teamRoutes } from './dashboard/team.js';
-import { walletRoutes } from './dashboard/wallet-page.js';
-import { campaignsRoutes } from './dashboard/campaigns-page.js';
-import { staticAssetRoutes } from './dashboard/static-assets.js';
-import { eventsRoutes } from './dashboard/events-page.js';
 import { agentChallenge } from './oauth/challenge.js';
 import { oauthRoutes, oauthServer } from './oauth/routes.js';
 import type { ApiDeps, AppContext, RequestState } from './context.js';
@@ -30,7 +14,6 @@ import { healthRoutes } from './health/routes.js';
 import { linkRoutes } from './links/routes.js';
 import { mcpRoutes } from './mcp/koa-mount.js';
 import { readSdkResource, registryTools } from './mcp/registry.js';
-import { paymentRoutes } from './payments/routes.js';
 import { publicRoutes } from './public/routes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
@@ -61,8 +44,19 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   app.use(csrfGuard);
-  // Referral links (`/{slug}/{code}`) match any two segments, so they go last.
-  for (const router of [health, sdkRoutes(), webhookRoutes(), agentRoutes(), mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), paymentRoutes(), dashboardLinkRoutes(), sessionRoutes(), consentRoutes(), dashboardRestRoutes(), creatorRestRoutes(), accountRoutes(), homeRoutes(), teamRoutes(), walletRoutes(), eventsRoutes(), campaignsRoutes(), staticAssetRoutes(), creatorsRoutes(), bonusAwardsRoutes(), freeCodesRoutes(), assetsRoutes(), agentsRoutes(), oauthRoutes(), publicRoutes(), linkRoutes()]) {
+  // One router per surface. Referral links (`/{slug}/{code}`) match any two segments, so they go last.
+  const surfaces = [
+    health, // /healthz, /readyz, /metrics
+    sdkRoutes(), // /api/sdk/*
+    webhookRoutes(), // /api/webhooks/* (subscription provider, direct purchase, Stripe)
+    agentRoutes(), // /api/agent/*
+    mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), // /mcp
+    webRoutes(), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
+    oauthRoutes(), // /oauth/*, /.well-known/*, /api/grants
+    publicRoutes(), // /api/public/*
+    linkRoutes(), // /{slug}/{code}
+  ];
+  for (const router of surfaces) {
     app.use(router.routes()).use(allowedMethodsAsErrors(router));
   }
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));

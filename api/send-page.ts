@@ -1,4 +1,4 @@
-// Answers a request with one of our self-contained HTML pages (lib/html.ts), under a CSP that admits only the
+// Answers a request with one of our self-contained HTML pages (lib/html.tsx), under a CSP that admits only the
 // page's own inline style and script.
 import { randomBytes } from 'node:crypto';
 import { pageSecurityPolicy, renderPage, type Page } from '../lib/html.js';

@@ -25,7 +25,7 @@ class ConfiguredAppStoreClient extends AppStoreServerAPIClient {
 
   protected override makeFetchRequest(path: string, query: URLSearchParams, method: string, body: string | Buffer | undefined, headers: Record<string, string>) {
     const url = `${this.root.replace(/\/+$/, '')}${path}?${query.toString()}`;
-    return fetch(url, { method, body, headers, signal: AbortSignal.timeout(this.timeoutMs) }) as unknown as ReturnType<AppStoreServerAPIClient['makeFetchRequest']>;
+    return fetch(url, { method, body: body as BodyInit | undefined, headers, signal: AbortSignal.timeout(this.timeoutMs) }) as unknown as ReturnType<AppStoreServerAPIClient['makeFetchRequest']>;
   }
 }
 

@@ -1,7 +1,7 @@
 // GET /api/agent/bonus-awards and POST /api/agent/bonus-awards/{award_id}/review: milestone bonus awards of the
 // granted organizations with the creator and progress (a campaign id of another organization is 404); review:
 // approve or void an `earned` award, void an `approved` one until it is paid (lib/bonus-review.ts).
-// The dashboard REST (api/dashboard/creators-rest.ts) runs these same handlers for a signed-in owner or admin.
+// The dashboard REST (api/dashboard/routes.ts, CREATOR_ROUTES) runs these same handlers for a signed-in owner or admin.
 import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';

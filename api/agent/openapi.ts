@@ -59,7 +59,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     components: {
       securitySchemes: {
         agentKey: { type: 'http', scheme: 'bearer', description: 'Agent key it_mcp_..., scoped, revocable' },
-        // The endpoints oidc-provider serves under /oauth (api/oauth/provider.ts); metadata at the discovery URL.
+        // The endpoints oidc-provider serves under /oauth (api/oauth/provider.tsx); metadata at the discovery URL.
         oauth2: {
           type: 'oauth2',
           description: `OAuth 2.1 (PKCE S256). Metadata: ${baseUrl}/.well-known/oauth-authorization-server; dynamic registration: ${baseUrl}/oauth/reg; revocation: ${baseUrl}/oauth/token/revocation. Access tokens live one hour; refresh tokens rotate.`,

@@ -1,9 +1,9 @@
 // The agent REST API, built from the endpoint table (api/agent/endpoints.ts): each route gets the same guard
 // (agent principal, its scopes, tenancy in the handlers), validation, and an audit entry when it changes anything.
 import { Router } from '@koa/router';
-import { appendAudit } from '../../db/audit-log.js';
 import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
+import { audited, type AuditActor } from '../middleware/audit.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
 import { AGENT_ENDPOINTS, type AgentEndpoint, type AgentHandler } from './endpoints.js';
 import { openApiDocument } from './openapi.js';
@@ -18,18 +18,10 @@ function scopeGuards(endpoint: AgentEndpoint): Middleware[] {
 }
 
 /** Every successful mutating call is written to the audit log with the agent as the actor. */
-function audited(endpoint: AgentEndpoint): Middleware {
-  return async (ctx, next) => {
-    await next();
-    if (endpoint.method === 'get' || ctx.status >= 400) return;
-    const agent = agentOf(ctx);
-    await appendAudit(ctx.deps.db, {
-      orgId: agent.orgIds[0] ?? null, actorType: agent.authMode, actorId: agent.id, action: endpoint.tool,
-      targetType: endpoint.path, targetId: Object.values(ctx.params as Record<string, string>)[0] ?? null,
-      requestId: ctx.state.requestId, ip: ctx.state.clientIp,
-    });
-  };
-}
+const agentActor = (endpoint: AgentEndpoint) => (ctx: AppContext): AuditActor => {
+  const agent = agentOf(ctx);
+  return { orgId: agent.orgIds[0] ?? null, actorType: agent.authMode, actorId: agent.id, action: endpoint.tool };
+};
 
 /**
  * What runs for one endpoint, in order: scope guards, query or body validation, the audit entry, the handler. The
@@ -39,7 +31,7 @@ export function endpointChain(endpoint: AgentEndpoint & { handler: AgentHandler 
   const chain: Middleware[] = [...scopeGuards(endpoint)];
   if (endpoint.query) chain.push(validateQuery(endpoint.query));
   if (endpoint.body) chain.push(validateBody(endpoint.body));
-  chain.push(audited(endpoint), endpoint.handler);
+  chain.push(audited(endpoint.method, endpoint.path, agentActor(endpoint)), endpoint.handler);
   return chain;
 }
 

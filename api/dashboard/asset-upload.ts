@@ -1,5 +1,5 @@
 // POST /api/apps/{app_id}/assets (dashboard REST, multipart): a signed-in member uploads a marketing asset; GET
-// /api/assets/{asset_id}/file serves it back. The asset-upload link's page (asset-link.ts) reads and saves through
+// /api/assets/{asset_id}/file serves it back. The asset-upload link's page (asset-link.tsx) reads and saves through
 // the same two steps with up to ten files. Limits, checked before anything is stored (as the credential upload):
 // a file over ASSET_MAX_BYTES or a body beyond it is 413; a file that is not PNG, JPEG, GIF, WebP, PDF or MP4 by
 // its first bytes (the client's declared type and file name are not trusted) or a body that is not multipart is 415;

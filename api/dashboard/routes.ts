@@ -1,96 +1,168 @@
-// The dashboard pages behind the agent's signed links (lib/signed-links.ts): GET /dashboard/links/{purpose} checks
-// signature, purpose, expiry and single use before showing anything; a bad link gets a clear refusal page (401
-// tampered or wrong purpose, 410 expired or used). The asset-upload URL takes its files by POST (asset-link.ts).
-// The credential-upload URL also takes POST with JSON (CONTRACT.md "Store credential upload"; a third kind,
-// `{"platform": "subprovider", "secret_api_key": "sk_..."}`, holds the subscription provider's key for the webhook
-// autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
-// never echoes the secret.
+// The web surface's table of contents: every page, form post and dashboard REST row served under the dashboard
+// (verb, path, handler), mounted by api/app.ts as one router. Pages are preact components (lib/html.tsx); forms post
+// without JavaScript; the few browser scripts are files of api/dashboard/browser/. Order matters for the signed links
+// only: the top-up link's own pages and the asset-upload link's POST come before the generic signed-link rows.
+//
+// The REST rows (spec surface 4) take only a signed-in session (api/auth/surfaces.ts answers 401 to every other
+// credential before routing), need the session's CSRF token on changes, run the agent API's handlers where one
+// exists (so another organization's id is the same 404), take JSON or the pages' forms (form-reply.tsx) and audit
+// each change with the user as actor (rest.ts). Money, agent keys and teammates are page forms, never REST rows.
 import { Router } from '@koa/router';
-import { mergeAppleMeta } from '../../db/apps.js';
-import { saveCredential } from '../../db/store-credentials.js';
-import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
-import { AppError, BadRequestError, UnavailableError, ValidationError } from '../../lib/errors.js';
-import { escapeHtml } from '../../lib/html.js';
-import type { LinkPurpose } from '../../lib/signed-links.js';
+import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './app-handlers.js';
+import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaign-handlers.js';
+import { uploadCredentialHandler } from './credential-upload.js';
+import { assetFileHandler, uploadAssetHandler } from './asset-upload.js';
+import { blockFreeCodeBody, blockFreeCodeHandler } from './free-code-block.js';
+import { AGENT_ENDPOINTS } from '../agent/endpoints.js';
+import { koaPath } from '../agent/routes.js';
+import { showJoinPage } from '../public/join-page.js';
 import type { AppContext, RequestState } from '../context.js';
-import { NOT_JSON } from '../middleware/json-body.js';
-import { sendPage } from '../send-page.js';
-import { assetLinkForm, uploadAssetsFromLink } from './asset-link.js';
-import { checkLink, LINK_USED, linkApp, refuse, spendLink } from './link-check.js';
-import { credentialForm } from './credential-form.js';
-import { uploadBody } from './credential-upload.js';
-import { isFormPost } from './form-reply.js';
+import { validateQuery } from '../middleware/validate.js';
+import * as accounts from './accounts.js';
+import { uploadAssetsFromLink } from './asset-link.js';
+import * as agents from './agents-page.js';
+import { assetsPage } from './assets-page.js';
+import { setupStatusPage } from './auto-recharge-page.js';
+import { bonusAwardsPage } from './bonus-awards-page.js';
+import { analyticsPage } from './analytics-page.js';
+import * as campaigns from './campaigns-page.js';
+import * as consent from './consent.js';
+import { creatorsPage } from './creators-page.js';
+import { inviteForm } from './invite-form.js';
+import * as events from './events-page.js';
+import { freeCodesPage } from './free-codes-page.js';
+import { home } from './home-page.js';
+import * as links from './link-pages.js';
+import { mountRest, r, type DashboardRoute } from './rest.js';
+import * as session from './session.js';
+import { setupPage } from './setup-page.js';
+import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
+import * as team from './team.js';
+import * as topup from './topup-pages.js';
+import { AUTO_RECHARGE_PATH } from './wallet-auto-recharge.js';
+import * as wallet from './wallet-page.js';
+import * as payouts from './wallet-payouts.js';
 
-const TITLES: Record<LinkPurpose, string> = {
-  'wallet-topup': 'Top up your wallet',
-  'credential-upload': 'Upload store credentials',
-  'asset-upload': 'Upload marketing assets',
-};
-
-async function showLinkPage(ctx: AppContext): Promise<void> {
-  const checked = await checkLink(ctx);
-  if (!checked.ok) return refuse(ctx, checked.status, checked.message);
-  const { purpose, org, app, exp, extra } = checked.claims;
-  const lines = [`<h1>${escapeHtml(TITLES[purpose])}</h1>`, `<p class="muted">Organization ${escapeHtml(org)}${app ? `, app ${escapeHtml(app)}` : ''}</p>`];
-  if (extra?.amount_usd) lines.push(`<p>Suggested amount: $${escapeHtml(extra.amount_usd)}</p>`);
-  if (extra?.platform) lines.push(`<p>Platform: ${escapeHtml(extra.platform)}</p>`);
-  if (extra?.platform === 'subprovider') lines.push("<p>Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service uses it to wire its webhook; it is stored encrypted and never shown again.</p>");
-  lines.push(`<p>This link is valid until ${escapeHtml(new Date(exp * 1000).toISOString())} and works once.</p>`);
-  // The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows.
-  if (purpose === 'credential-upload') lines.push(...(extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => credentialForm(ctx.originalUrl, p)));
-  if (purpose === 'asset-upload') lines.push(assetLinkForm(ctx.originalUrl, ctx.deps.config.ASSET_MAX_BYTES));
-  sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', formAction: "'self'", body: lines.join('\n') });
+/**
+ * A row of the agent API's table (api/agent/endpoints.ts, found by its tool) served to the dashboard too: the same
+ * handler, body and query at `/api` + its path, so the two surfaces cannot drift; `action` names it in the audit
+ * log (`dashboard.<action>`). The agent's scopes do not apply here: the session's user is checked by the handlers'
+ * tenancy, as for the agent. Rows written with `r(...)` are the dashboard's own (money, secrets, files, pages' JSON).
+ */
+function shared(tool: string, action: string, more: Partial<DashboardRoute> = {}): DashboardRoute {
+  const row = AGENT_ENDPOINTS.find((x) => x.tool === tool);
+  if (!row?.handler) throw new Error(`No agent endpoint ${tool} with a handler to share with the dashboard`);
+  return r(row.method, `/api${koaPath(row.path)}`, action, row.handler, { ...(row.body ? { body: row.body } : {}), ...(row.query ? { query: row.query } : {}), ...more });
 }
 
-/** A form post from the link page answers a page (success or the refusal with its status); JSON callers get JSON. */
-async function uploadCredential(ctx: AppContext): Promise<void> {
-  if (!isFormPost(ctx)) return storeFromLink(ctx);
-  try {
-    await storeFromLink(ctx);
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const detail = Array.isArray(err.detail) ? (err.detail as { loc: (string | number)[]; msg: string }[]).map((p) => `${String(p.loc.at(-1))}: ${p.msg}`).join('; ') : String(err.detail);
-    return refuse(ctx, err.status, `${detail} Go back to fix it; the link still works unless it says otherwise.`);
-  }
-  const body = ctx.body as { platform: string };
-  sendPage(ctx, 200, { title: 'Credential stored', lang: 'en', body: `<h1>Credential stored</h1><p>The ${escapeHtml(body.platform)} credential is stored encrypted and will not be shown again. Your agent (or the setup page) can now run the green-check. You can close this page.</p>` });
-}
+/** Apps, campaigns and their analytics. */
+export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
+  shared('svc_list_apps', 'list_apps'),
+  r('post', '/api/apps', 'create_app', createAppHandler, { body: createAppBody }),
+  shared('svc_get_app', 'get_app'),
+  shared('svc_update_app', 'update_app'),
+  r('get', '/api/apps/:app_id/setup', 'get_setup', setupHandler),
+  shared('svc_integration_status', 'integration_status'),
+  shared('svc_get_validation_status', 'validation_status'),
+  shared('svc_recent_events', 'recent_events'),
+  shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret'),
+  // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
+  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler),
+  r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler),
+  shared('svc_validate_store_credentials', 'validate_store_credentials'),
+  shared('svc_activate_store_direct', 'activate_store_direct'),
+  shared('svc_create_campaign', 'create_campaign'),
+  shared('svc_list_campaigns', 'list_campaigns'),
+  shared('svc_get_campaign', 'get_campaign'),
+  shared('svc_update_campaign', 'update_campaign'),
+  shared('svc_set_campaign_status', 'set_campaign_status'),
+  // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
+  shared('svc_update_campaign', 'update_campaign', { method: 'post' }),
+  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody }),
+  shared('svc_get_join_link', 'join_link'),
+  shared('svc_get_campaign_funnel', 'campaign_funnel'),
+  shared('svc_get_daily_performance', 'daily_performance'),
+  r('get', '/api/campaigns/:campaign_id/top-affiliates', 'top_affiliates', campaignTopAffiliatesHandler, { query: campaignTopAffiliatesQuery }),
+  shared('svc_get_analytics_overview', 'analytics_overview'),
+];
 
-async function storeFromLink(ctx: AppContext): Promise<void> {
-  if (ctx.params.purpose !== 'credential-upload') throw new AppError(405, 'Only the credential-upload and asset-upload links take POST.');
-  const checked = await checkLink(ctx);
-  if (!checked.ok) throw new AppError(checked.status, checked.message);
-  const { claims } = checked;
-  const box = ctx.secretBox;
-  if (!box) throw new UnavailableError('Credential storage needs SVC_MASTER_KEY to be configured.');
-  let b: Record<string, unknown>;
-  if (ctx.is('multipart/form-data')) {
-    b = await uploadBody(ctx);
-  } else {
-    if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
-    const body = ctx.state.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Send a JSON object.');
-    b = body as Record<string, unknown>;
-  }
-  if (!isCredentialPlatform(b.platform)) throw new ValidationError([bad('platform', "One of 'ios', 'android', 'subprovider'")]);
-  if (claims.extra?.platform && claims.extra.platform !== b.platform) {
-    throw new ValidationError([bad('platform', `This link is for ${claims.extra.platform} credentials`)]);
-  }
-  const parsed = CREDENTIAL_PARSERS[b.platform](b);
-  const app = await linkApp(ctx, claims);
-  const stored = await ctx.deps.db.transaction(async (trx) => {
-    if (!(await spendLink(trx, claims))) return false;
-    await saveCredential(trx, box, app.id, parsed.platform, parsed.secret, parsed.meta);
-    if (parsed.appleMeta) await mergeAppleMeta(trx, app.id, parsed.appleMeta);
-    return true;
-  });
-  if (!stored) throw new AppError(410, LINK_USED);
-  ctx.body = { stored: true, app_id: app.id, platform: parsed.platform, ...(parsed.platform === 'ios' ? { key_id: parsed.meta.key_id } : {}) };
-}
+/** Creators and invitations, bonus awards, free-access codes and marketing assets (the pages' people and material). */
+export const CREATOR_ROUTES: readonly DashboardRoute[] = [
+  shared('svc_list_affiliates', 'list_affiliates'),
+  shared('svc_invite_creator', 'invite_creator', { form: inviteForm }),
+  shared('svc_list_invitations', 'list_invitations'),
+  shared('svc_withdraw_invitation', 'withdraw_invitation'),
+  shared('svc_list_bonus_awards', 'list_bonus_awards'),
+  shared('svc_review_bonus_award', 'review_bonus_award'),
+  shared('svc_list_free_codes', 'list_free_codes'),
+  shared('svc_create_free_code', 'create_free_code'),
+  r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, { body: blockFreeCodeBody }),
+  shared('svc_list_assets', 'list_assets'),
+  r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler),
+  shared('svc_set_asset_featured', 'set_asset_featured'),
+  r('get', '/api/assets/:asset_id/file', 'asset_file', assetFileHandler),
+];
 
-export function dashboardLinkRoutes(): Router<RequestState, AppContext> {
+export function webRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
-  router.get('/dashboard/links/:purpose', showLinkPage);
-  router.post('/dashboard/links/:purpose', (ctx) => (ctx.params.purpose === 'asset-upload' ? uploadAssetsFromLink(ctx) : uploadCredential(ctx)));
+  // Signing in, accounts, teammates' invitations, agent consent (forms before a session carry the login CSRF token).
+  router.get(session.LOGIN_PATH, session.showLogin);
+  router.post(session.LOGIN_PATH, session.submitLogin);
+  router.post('/dashboard/logout', session.logout);
+  router.get('/dashboard/session', session.sessionInfo);
+  router.get('/dashboard/signup', accounts.showSignup);
+  router.post('/dashboard/signup', accounts.submitSignup);
+  router.get('/dashboard/verify-email', accounts.verifyEmail);
+  router.post('/dashboard/verify-email', accounts.resendVerification);
+  router.get('/dashboard/password-reset', accounts.resetRequestForm);
+  router.post('/dashboard/password-reset', accounts.requestReset);
+  router.get('/dashboard/password-reset/:token', accounts.showReset);
+  router.post('/dashboard/password-reset/:token', accounts.completeReset);
+  router.get('/dashboard/invite/:token', team.showInvite);
+  router.post('/dashboard/invite/:token', team.acceptInvite);
+  router.get('/dashboard/oauth/:uid', consent.showInteraction);
+  router.post('/dashboard/oauth/:uid', consent.answerInteraction);
+
+  // Signed links for humans (an agent hands them out): the top-up first, then the others; the pages Stripe returns to.
+  router.get('/dashboard/links/wallet-topup', topup.topupPage);
+  router.post('/dashboard/links/wallet-topup', topup.startTopup);
+  router.post('/dashboard/topups/:payment_id/confirm', topup.confirmTopup);
+  router.get('/dashboard/topups/:payment_id', topup.topupStatusPage);
+  router.get('/dashboard/auto-recharge-setups/:setup_id', setupStatusPage);
+  router.get('/dashboard/links/:purpose', links.showLinkPage); // credential-upload and asset-upload: their forms
+  router.post('/dashboard/links/asset-upload', uploadAssetsFromLink); // the files, from the form or a script
+  router.post('/dashboard/links/:purpose', links.uploadCredential);
+
+  // The signed-in pages (the navigation's order) and their page-only form posts.
+  router.get('/dashboard', home);
+  router.get('/dashboard/apps/:app_id', setupPage);
+  router.get('/dashboard/apps/:app_id/events', validateQuery(events.eventsQuery), events.eventsPage);
+  router.get('/dashboard/apps/:app_id/events/stream', events.sessionOnly, validateQuery(events.eventsQuery), events.eventStream);
+  router.get('/dashboard/campaigns', campaigns.listPage);
+  router.get('/dashboard/campaigns/:campaign_id', campaigns.detailPage);
+  router.get('/dashboard/campaigns/:campaign_id/analytics', analyticsPage);
+  router.get('/dashboard/creators', creatorsPage);
+  router.get('/dashboard/bonus-awards', bonusAwardsPage);
+  router.get('/dashboard/free-codes', freeCodesPage);
+  router.get('/dashboard/assets', assetsPage);
+  router.get('/dashboard/wallet', wallet.showWallet);
+  router.post('/dashboard/wallet/topup', wallet.startTopup);
+  router.post(AUTO_RECHARGE_PATH, wallet.changeAutoRecharge);
+  router.get('/dashboard/wallet/payouts/preview', payouts.preview);
+  router.post('/dashboard/wallet/payouts/run', payouts.run);
+  router.get('/dashboard/wallet/payouts/:run_id', payouts.showRun);
+  router.get('/dashboard/agents', agents.showAgents);
+  router.post('/dashboard/agents/keys', agents.createKey);
+  router.post('/dashboard/agents/keys/:id/revoke', agents.revokeKey);
+  router.post('/dashboard/agents/grants/:id/revoke', agents.revokeGrant);
+  router.get('/dashboard/team', team.showTeam);
+  router.post('/dashboard/team/invite', team.inviteTeammate);
+
+  // The public creator join page (its JSON endpoint is api/public's), and the pages' script files.
+  router.get('/dashboard/join/:campaignId', showJoinPage);
+  for (const file of STATIC_SCRIPTS) router.get(file, staticScript);
+
+  // Dashboard REST.
+  mountRest(router, [...DASHBOARD_ROUTES, ...CREATOR_ROUTES]);
   return router;
 }

@@ -1,9 +1,11 @@
-// Inbound purchase webhooks (spec "Inbound webhooks").
+// Inbound webhooks (spec "Inbound webhooks"): the subscription provider's, direct purchases, and Stripe's (top-ups
+// and saved cards, signed by Stripe).
 import { Router } from '@koa/router';
 import { guard } from '../auth/guard.js';
 import type { AppContext, RequestState } from '../context.js';
 import { validateBody } from '../middleware/validate.js';
 import { directPurchase, directPurchaseBody } from './purchase.js';
+import { stripeWebhook } from './stripe.js';
 import { subproviderWebhook, subproviderWebhookForApp } from './subprovider.js';
 
 export function webhookRoutes(): Router<RequestState, AppContext> {
@@ -12,6 +14,7 @@ export function webhookRoutes(): Router<RequestState, AppContext> {
   router.post('/subprovider/:appId', subproviderWebhookForApp);
   router.post('/subprovider', subproviderWebhook);
   router.post('/purchase', guard({ allow: ['purchase_api'] }), validateBody(directPurchaseBody), directPurchase);
+  router.post('/stripe', stripeWebhook);
 
   return router;
 }

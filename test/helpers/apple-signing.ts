@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -25,10 +25,12 @@ export interface AppleChain {
   rootPath: string;
 }
 
-type KeyPair = webcrypto.CryptoKeyPair;
+// @peculiar/x509 is typed with the DOM's CryptoKey (preact brings the DOM lib), whose usages list is older than
+// node:crypto's; the keys are the same objects.
+type KeyPair = CryptoKeyPair;
 
 async function keys(): Promise<KeyPair> {
-  return webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
+  return webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']) as Promise<KeyPair>;
 }
 
 export async function createAppleChain(name = 'Test'): Promise<AppleChain> {

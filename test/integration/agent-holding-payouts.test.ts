@@ -88,7 +88,7 @@ test('no agent route or tool can start a payout: only the operator CLI and the d
   // The domain function is reachable from the CLI and the dashboard's session-only wallet page only: nothing else
   // under api/ (agent API, tool server, webhooks, links) imports it.
   const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? sources(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : []);
+    d.isDirectory() ? sources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : []);
   const callers = sources(path.join(PROJECT_ROOT, 'api')).filter((f) => /db\/payouts\.js|runPayouts/.test(readFileSync(f, 'utf8')));
-  t.deepEqual(callers.map((f) => path.relative(PROJECT_ROOT, f)), ['api/dashboard/wallet-payouts.ts']);
+  t.deepEqual(callers.map((f) => path.relative(PROJECT_ROOT, f)), ['api/dashboard/wallet-payouts.tsx']);
 });

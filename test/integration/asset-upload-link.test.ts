@@ -31,7 +31,7 @@ async function account() {
 function form(files: [string, Buffer][], fields: Record<string, string> = {}): FormData {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.append(k, v);
-  for (const [name, data] of files) body.append('file', new Blob([data]), name);
+  for (const [name, data] of files) body.append('file', new Blob([new Uint8Array(data)]), name);
   return body;
 }
 

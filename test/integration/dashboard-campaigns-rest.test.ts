@@ -4,7 +4,7 @@
 // reach the agent API's handler, and a locale goes stale when the source text changes; the edit form keeps
 // `holding_period_days`.
 import test from 'ava';
-import { DASHBOARD_ROUTES } from '../../api/dashboard/rest.js';
+import { DASHBOARD_ROUTES } from '../../api/dashboard/routes.js';
 import { request } from '../helpers/http.js';
 import { signInDashboard, sessionCall, type DashboardSession } from '../helpers/dashboard.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';

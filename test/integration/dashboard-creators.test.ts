@@ -1,5 +1,5 @@
 // The dashboard REST of creators, invitations, bonus awards, free-access codes and assets (api/dashboard/
-// creators-rest.ts), route by route as dashboard-rest.test.ts: no credential, an SDK key or an agent key is 401; a
+// routes.ts CREATOR_ROUTES), route by route as dashboard-rest.test.ts: no credential, an SDK key or an agent key is 401; a
 // change without the session's CSRF token 403; another organization's id 404. Then the rules: single and batch
 // invitations and withdrawal with the invite capacity; bonus review through svc_review_bonus_award's handler
 // (members 403, 402 when the wallet cannot cover it, one reserve entry); free codes created and blocked (the SDK's
@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CREATOR_ROUTES } from '../../api/dashboard/creators-rest.js';
+import { CREATOR_ROUTES } from '../../api/dashboard/routes.js';
 import { addMembership, createUser } from '../../db/organizations.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { request } from '../helpers/http.js';

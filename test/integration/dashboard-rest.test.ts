@@ -2,7 +2,7 @@
 // secret or an agent key is 401; a state-changing call of the session without (or with a wrong) CSRF token is 403;
 // an id of another organization is 404 with the spec's `{"detail"}`; and the happy paths the pages use.
 import test from 'ava';
-import { DASHBOARD_ROUTES } from '../../api/dashboard/rest.js';
+import { DASHBOARD_ROUTES } from '../../api/dashboard/routes.js';
 import { request } from '../helpers/http.js';
 import { signInDashboard, sessionCall, type DashboardSession } from '../helpers/dashboard.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';

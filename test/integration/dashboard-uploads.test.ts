@@ -29,7 +29,7 @@ async function uploadForm(fields: Record<string, string>, file?: { name: string;
   const form = new FormData();
   form.set('csrf', session.csrf);
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set('file', new Blob([file.content], { type: file.type }), file.name);
+  if (file) form.set('file', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], { type: file.type }), file.name);
   const res = await fetch(`${h().baseUrl}/api/apps/${seed.app_id}/credentials`, { method: 'POST', body: form, headers: { cookie: session.cookie }, redirect: 'manual' });
   return { status: res.status, text: await res.text() };
 }

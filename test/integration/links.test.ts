@@ -141,7 +141,7 @@ test('an app without any URL shows the code to enter by hand, escaped, and still
   t.regex(res.headers.get('content-type') ?? '', /^text\/html/);
   t.is(res.headers.get('cache-control'), 'no-store');
   t.true(res.text.includes('NOURL-CODE'));
-  t.true(res.text.includes('Tom &amp; &lt;Jerry&gt;'));
+  t.true(res.text.includes('Tom &amp; &lt;Jerry>'));
   t.false(res.text.includes('<Jerry>'));
   t.like(await db('clicks').where('creator_code_id', creatorCodeId).first(), { ip: '203.0.113.9', platform: 'ios' });
 });

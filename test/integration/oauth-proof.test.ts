@@ -216,7 +216,7 @@ test('a client ID metadata document served by the client replaces registration; 
     t.regex(refusedPage, /data-refusal="address_policy">127\.0\.0\.2 is a private or special-use network address/);
     const missing = await authorizeWith(`https://127.0.0.1:${port}/oauth/missing.json`);
     t.is(missing.status, 400);
-    t.regex(await missing.text(), /data-refusal="fetch_failure">Fetching the client&#39;s metadata document from 127\.0\.0\.1 failed \(unexpected response status 404\)/);
+    t.regex(await missing.text(), /data-refusal="fetch_failure">Fetching the client's metadata document from 127\.0\.0\.1 failed \(unexpected response status 404\)/);
   } finally {
     server.close();
   }

@@ -74,7 +74,7 @@ test('rules 7, 8, 12, 14: the stored code goes with the first transaction only; 
   t.deepEqual(Object.keys(answer).sort(), ANSWER_KEYS, 'snake_case purchase result');
   t.like(answer, { success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true });
   t.like(app.net.calls.at(-1)!.body, { referralCode: shop.creator_code, appUserId: user });
-  const conversions = await fetch(`${h().baseUrl}/api/sdk/recent-conversions?app_user_id=${user}`, { headers: { authorization: `Bearer ${shop.sdk_key}` } }).then((r) => r.json() as Promise<any>);
+  const conversions = await fetch(`${h().baseUrl}/api/sdk/recent-conversions?app_user_id=${user}`, { headers: { authorization: `Bearer ${shop.sdk_key}` } }).then((r) => r.json());
   t.like(conversions, { count: 1, attributed_count: 1 });
   t.is(conversions.conversions[0].referral_code, shop.creator_code);
 

@@ -1,6 +1,6 @@
-// lib/referral-link.ts and lib/html.ts: where a link visitor goes, what the click keeps, how pages escape.
+// lib/referral-link.ts and lib/html.tsx: where a link visitor goes, what the click keeps, how pages escape.
 import test from 'ava';
-import { escapeHtml, jsonForHtml } from '../../lib/html.js';
+import { jsonForHtml, renderPage, safeUrl } from '../../lib/html.js';
 import { destinationUrl, linkHints, withReferralParams, type LinkApp } from '../../lib/referral-link.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';
 
@@ -62,8 +62,13 @@ test('linkHints: query hints win, a foreign UA OS version is dropped, svc_* stay
   });
 });
 
-test('escapeHtml and jsonForHtml leave no markup behind', (t) => {
-  t.is(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+test('pages and jsonForHtml leave no markup behind; safeUrl passes only http(s) and our own paths', (t) => {
+  const page = renderPage({ title: '<t>', lang: 'en"x', body: `<a href="x">'&'</a>` }, 'n');
+  t.true(page.startsWith('<!DOCTYPE html>\n<html lang="en&quot;x">'));
+  t.true(page.includes('<title>&lt;t></title>'));
+  t.true(page.includes(`<main>&lt;a href=&quot;x&quot;>'&amp;'&lt;/a></main>`));
+  for (const ok of ['https://x.example/a?b=1', 'http://x.example', '/dashboard/apps/1']) t.is(safeUrl(ok), ok);
+  for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<b>', '//evil.example/x', '/\\evil.example', 'vbscript:x', '', 'not a url', 42]) t.is(safeUrl(bad), undefined, String(bad));
   t.false(jsonForHtml({ s: '</script><script>' }).includes('<'));
   t.deepEqual(JSON.parse(jsonForHtml({ s: '</script>' })), { s: '</script>' });
 });

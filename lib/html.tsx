@@ -1,0 +1,106 @@
+// The shell of every page we serve (dashboard, signed links, consent, join, referral-link fallbacks, errors):
+// self-contained documents rendered by preact (escaping by construction), with our inline style and same-origin
+// scripts admitted by a per-response nonce. The two raw insertions (the constant style sheet and JSON blocks with
+// `<` escaped) live here and nowhere else; eslint.config.js refuses dangerouslySetInnerHTML in every other file.
+import type { ComponentChildren } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+
+/** JSON for a `<script type="application/json">` block: `<` escaped so no value can close the element. */
+export function jsonForHtml(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * An `href`/`src` built from data: absolute http(s) URLs and our own root-relative paths pass; anything else
+ * (`javascript:`, `data:`, `//host`, junk) answers undefined, so the attribute is left out and the link is inert.
+ * Agent-writable URL fields accept any URI, so every data-built link goes through here (eslint.config.js).
+ */
+export function safeUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (/^\/(?![/\\])/.test(value)) return value;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Page {
+  title: string;
+  lang: string;
+  body: ComponentChildren;
+  /** Same-origin script files loaded with the nonce (api/dashboard/static-assets.ts serves them). */
+  scripts?: string[];
+  /** Extra origin the script may fetch from (the join page posts to BASE_URL). */
+  connectSrc?: string;
+  /** Where forms may post: none by default; sign-in uses 'self'; consent lifts it (the answer redirects to the client). */
+  formAction?: string | null;
+  /** Wide layout with a navigation header (the signed-in dashboard pages; api/dashboard/layout.tsx). */
+  wide?: boolean;
+}
+
+const STYLE = `
+  *{box-sizing:border-box}
+  body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#f5f5f7}
+  main{max-width:32rem;margin:3rem auto;padding:2rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
+  h1{font-size:1.5rem;margin:0 0 .5rem} p{margin:.5rem 0} .muted{color:#6e6e73}
+  .code{font:700 1.6rem/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.08em;padding:.75rem 1rem;background:#f0f0f5;border-radius:8px;display:inline-block;margin:.5rem 0}
+  label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+  input{width:100%;padding:.6rem;border:1px solid #c7c7cc;border-radius:8px;font:inherit}
+  button{margin-top:1.25rem;width:100%;padding:.75rem;border:0;border-radius:8px;background:#0071e3;color:#fff;font:600 1rem system-ui,sans-serif;cursor:pointer}
+  button[disabled]{opacity:.6;cursor:default}
+  .error{color:#b00020} [hidden]{display:none}
+  main.wide{max-width:64rem;margin:1.5rem auto} h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+  nav.top{display:flex;gap:1rem;flex-wrap:wrap;align-items:center;border-bottom:1px solid #e5e5ea;padding-bottom:.75rem;margin-bottom:1rem}
+  nav.top form{margin:0 0 0 auto} nav.top button{margin:0;width:auto;padding:.4rem .8rem}
+  main.wide button{width:auto;padding:.5rem 1rem;margin-top:.5rem} main.wide input,main.wide select{width:auto;min-width:16rem}
+  main.wide input[type=checkbox],main.wide input[type=radio]{min-width:0;width:auto}
+  table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
+  .done{color:#1e7a34;font-weight:600} .open{color:#b25000;font-weight:600} .secret{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff7d6;padding:.5rem;border-radius:6px;word-break:break-all}
+  code{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all} .notice{background:#eef6ff;padding:.5rem .75rem;border-radius:8px}
+  fieldset{border:1px solid #e5e5ea;border-radius:8px;margin:.75rem 0}`;
+
+/** Data for a page's script: a JSON block the script parses (never spliced into code). */
+export function JsonScript({ id, value }: { id: string; value: unknown }) {
+  // eslint-disable-next-line no-restricted-syntax -- JSON with `<` escaped cannot close the element; entities would corrupt it
+  return <script type="application/json" id={id} dangerouslySetInnerHTML={{ __html: jsonForHtml(value) }} />;
+}
+
+function Document({ page, nonce }: { page: Page; nonce: string }) {
+  return (
+    <html lang={page.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>{page.title}</title>
+        {/* eslint-disable-next-line no-restricted-syntax -- the constant style sheet: entities would corrupt its quotes */}
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
+      </head>
+      <body>
+        <main class={page.wide ? 'wide' : undefined}>{page.body}</main>
+        {(page.scripts ?? []).map((src) => <script nonce={nonce} src={safeUrl(src)} />)}
+      </body>
+    </html>
+  );
+}
+
+/** The one place the doctype is written. */
+export function renderPage(page: Page, nonce: string): string {
+  return `<!DOCTYPE html>\n${renderToString(<Document page={page} nonce={nonce} />)}\n`;
+}
+
+/** Nothing but our own inline style and script may run; the page may only talk to `connectSrc`, post to `formAction`. */
+export function pageSecurityPolicy(nonce: string, connectSrc?: string, formAction: string | null = "'none'"): string {
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    `connect-src 'self'${connectSrc ? ` ${connectSrc}` : ''}`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    ...(formAction === null ? [] : [`form-action ${formAction}`]),
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
