@@ -114,6 +114,7 @@ const WRONG_ARGUMENTS: Record<string, string[][]> = {
   'agent-key': [[], ['create'], ['create', '--org'], ['make', '--org', 'org_x']],
   events: [[], ['retry'], ['retry', '--app'], ['retry', '--app', 'app_x', 'extra']],
   payouts: [[], ['run'], ['run', '--org'], ['run', '--org', 'org_x', '--run-id']],
+  workflows: [[], ['wake'], ['rehydrate', 'extra']],
 };
 
 /** Runs every argument list through the real binary, a few at a time (each start loads the sources). */
