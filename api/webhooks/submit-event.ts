@@ -10,7 +10,7 @@ import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEve
 import { deliverInOrder } from '../../workflow-clients/purchase-inbox.js';
 import { workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
-import { postponeInboxRow, receiveIntoInbox } from '../../db/purchase-inbox.js';
+import { inboxHandOverFailed, receiveIntoInbox } from '../../db/purchase-inbox.js';
 import { findPurchaseEvent } from '../../db/purchase-events.js';
 import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
 import { findValidationProviders, type ValidationProviders } from '../../db/apps.js';
@@ -35,12 +35,12 @@ export async function submitPurchaseEvent({ deps, caches }: Pick<AppContext, 'de
   const target = { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, appId, conversionKey: key };
   const workflowId = workflowIdOf(target);
   // A database outage here is a 503 like any other (api/middleware/errors.ts): nothing was accepted.
-  const { row, waitsBehind } = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
+  const receipt = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
   const result = await answerWithin({
-    begin: () => deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, row, waitsBehind),
+    begin: () => deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, receipt),
     late: { detail: 'The purchase is queued but not processed yet; deliver it again.' },
     // Kept in the inbox: the worker's drainer hands it over after a short back-off (also a redelivery would).
-    keep: (err) => postponeInboxRow(deps.db, row.id, err instanceof Error ? err.message : String(err)),
+    keep: (err) => inboxHandOverFailed(deps.db, [receipt.row], err instanceof Error ? err.message : String(err)),
     unavailable: {
       detail: 'Purchase processing is temporarily unavailable; the event is kept and will be processed, or deliver it again.',
       log: 'purchase event not handed to its conversion workflow', context: { workflowId },
