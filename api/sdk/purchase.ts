@@ -9,10 +9,7 @@ import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
 import { AppError, BadRequestError, ConflictError, UnavailableError, ValidationError } from '../../lib/errors.js';
-import {
-  androidProofIdentity, claimedTransactionId, credentialsMissingDetail, notSwitchedDetail, proofHash,
-} from '../../lib/store-purchase.js';
-import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import { androidProofIdentity, claimedTransactionId, proofHash, storeDirectGate } from '../../lib/store-purchase.js';
 import type { StorePlatform } from '../../schema/types.js';
 import { startStorePurchase, storePurchaseFailureOf } from '../../workflow-clients/store-purchase.js';
 import { storePurchaseWorkflowId, type StorePurchaseAnswer, type StorePurchaseInput } from '../../workflows/store-purchase-messages.js';
@@ -53,10 +50,8 @@ export async function reportPurchase(ctx: AppContext): Promise<void> {
     throw new BadRequestError(`platform must be ios or android (store-direct validation); got ${JSON.stringify(b.platform)}.`);
   }
   const platform: StorePlatform = b.platform;
-  const setup = await findStoreDirectSetup(ctx.deps.db, appId, platform);
-  if (!setup || setup.provider !== STORE_VERIFIER[platform]) throw new BadRequestError(notSwitchedDetail(appId, platform));
-  const storeId = platform === 'ios' ? setup.bundleId : setup.packageName;
-  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !ctx.deps.config.APPLE_ROOT_CERTS)) throw new BadRequestError(credentialsMissingDetail(platform));
+  const gate = storeDirectGate(appId, platform, await findStoreDirectSetup(ctx.deps.db, appId, platform), Boolean(ctx.deps.config.APPLE_ROOT_CERTS));
+  if (!gate.ok) throw new BadRequestError(gate.detail);
   const input = proofOf(appId, platform, b);
   ctx.body = await answer(ctx, input);
 }
@@ -100,10 +95,11 @@ async function answer(ctx: AppContext, input: StorePurchaseInput): Promise<Store
 function storePurchaseRefusal(err: unknown): AppError | undefined {
   const failure = storePurchaseFailureOf(err);
   if (!failure) return undefined;
-  switch (failure.status) {
-    case 400: return new BadRequestError(failure.detail);
-    case 409: return new ConflictError(failure.detail);
-    case 422: return new ValidationError((failure.fields ?? ['body']).map((f) => ({ loc: ['body', f], msg: failure.detail, type: 'missing' })));
-    default: return new UnavailableError(failure.detail, 5);
+  // The one translation of a store failure into HTTP.
+  switch (failure.type) {
+    case 'StorePurchaseRejected': return new BadRequestError(failure.detail);
+    case 'StorePurchaseNotPurchased': return new ConflictError(failure.detail);
+    case 'StorePurchaseInvalid': return new ValidationError((failure.fields ?? ['body']).map((f) => ({ loc: ['body', f], msg: failure.detail, type: 'missing' })));
+    case 'StoreUnavailable': case 'FxRateUnavailable': return new UnavailableError(failure.detail, 5);
   }
 }
