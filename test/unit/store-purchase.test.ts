@@ -2,7 +2,7 @@
 import test from 'ava';
 import { conversionKeyOf, idempotencyKey } from '../../lib/purchase-event.js';
 import {
-  androidProofIdentity, appleTransactionEvents, claimedTransactionId, googleProductEvents, googleSubscriptionEvents, proofHash, type AppleTransaction,
+  androidProofIdentity, appleTransactionEvents, claimedTransactionId, googleProductEvents, googleSubscriptionEvents, proofHash, storeDirectGate, type AppleTransaction,
 } from '../../lib/store-purchase.js';
 
 const ctx = { appUserId: 'u1', referralCode: 'CODE1' };
@@ -85,4 +85,16 @@ test('Google Play one-time products: order id is the key, price as sent, test pu
   t.like(googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
   const voided = googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, true);
   t.true(voided.ok && voided.events[0]!.type === 'REFUND' && voided.events[0]!.transactionId === 'GPA.9');
+});
+
+test('the store-direct gate: switched to the store verifier, credential and store id present, iOS with trusted roots', (t) => {
+  const ios = { provider: 'app_store', credentialPresent: true, bundleId: 'com.example', packageName: null };
+  const android = { provider: 'google_play', credentialPresent: true, bundleId: null, packageName: 'com.example.app' };
+  t.deepEqual(storeDirectGate('app_1', 'ios', ios, true), { ok: true, storeId: 'com.example' });
+  t.deepEqual(storeDirectGate('app_1', 'android', android, false), { ok: true, storeId: 'com.example.app' });
+  t.like(storeDirectGate('app_1', 'ios', undefined, true), { ok: false });
+  t.regex((storeDirectGate('app_1', 'ios', { ...ios, provider: 'subprovider' }, true) as { detail: string }).detail, /not switched to store-direct.*app_1/);
+  t.regex((storeDirectGate('app_1', 'ios', ios, false) as { detail: string }).detail, /APPLE_ROOT_CERTS/);
+  t.regex((storeDirectGate('app_1', 'android', { ...android, credentialPresent: false }, true) as { detail: string }).detail, /service account is missing/);
+  t.regex((storeDirectGate('app_1', 'android', { ...android, packageName: null }, true) as { detail: string }).detail, /service account is missing/);
 });
