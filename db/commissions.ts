@@ -41,15 +41,13 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     status: trx.raw(`(select case when balance - reserved >= ?::bigint then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
     payable_at: trx.raw("now() + ? * interval '1 millisecond'", [e.holdMs]),
   }).returning('*').toSQL();
+  const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
   const { rows } = await trx.raw<{ rows: (CommissionRow & { safe_before: string; recharge_below: string | null })[] }>(`
     with wallet as (${LOCKED_WALLET_SQL}),
     earn as (${earn.sql}),
-    reservation as (
-      insert into wallet_ledger (org_id, entry_type, balance_delta_micros, reserved_delta_micros, idempotency_key, commission_id, memo, created_by)
-      select org_id, 'reserve', 0, ?::bigint, 'reserve:' || id, id, 'commission + platform fee', 'conversion' from earn where status = 'reserved' and ?::bigint > 0
-      on conflict (idempotency_key) do nothing returning id)
+    reservation as (${reservation.sql})
     select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
-  [c.org_id, ...earn.bindings, reserve, reserve]);
+  [c.org_id, ...earn.bindings, ...reservation.bindings]);
   const { safe_before: safeBefore, recharge_below: rechargeBelow, ...commission } = rows[0]!;
   const funded = commission.status === 'reserved';
   const safeAfter = Number(safeBefore) - (funded ? reserve : 0);
@@ -57,6 +55,22 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
 }
 
 export interface EarnOutcome { commission: CommissionRow; funded: boolean; walletLow: boolean }
+
+/**
+ * The `reserve` ledger row of a commission marked reserved, written by the statement that marks it (a CTE named
+ * `source` holding the commission's row): the one builder of that row, for the earn statement and the top-up
+ * catch-up, so the reservation costs no round trip of its own under the organization lock. It reserves commission +
+ * fee (lib/commission.ts reserveMicros); a zero reservation writes no row.
+ */
+function reservationRowSql(source: 'earn' | 'funded', memo: string, createdBy: string): { sql: string; bindings: string[] } {
+  return {
+    sql: `insert into wallet_ledger (org_id, entry_type, balance_delta_micros, reserved_delta_micros, idempotency_key, commission_id, memo, created_by)
+      select org_id, 'reserve', 0, commission_micros + platform_fee_micros, 'reserve:' || id, id, ?, ? from ${source}
+      where status = 'reserved' and commission_micros + platform_fee_micros > 0
+      on conflict (idempotency_key) do nothing returning id`,
+    bindings: [memo, createdBy],
+  };
+}
 
 /** The earn commissions of one transaction of the conversion, newest first (a restored period has two). */
 function earnsOfTransaction(trx: Knex.Transaction, conversionId: string, transactionId: string) {
@@ -144,13 +158,10 @@ export async function fundUnfundedCommissions(trx: Knex.Transaction, orgId: stri
   for (const c of waiting) {
     const reserve = c.commission_micros + c.platform_fee_micros;
     if (reserve > safeAvailableMicros) break;
-    await trx('commissions').where('id', c.id).update({ status: 'reserved' });
-    if (reserve > 0) {
-      await appendLedgerEntry(trx, {
-        orgId, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: reserve,
-        idempotencyKey: `reserve:${c.id}`, commissionId: c.id, memo: 'commission + platform fee (funded after top-up)', createdBy: 'catch-up',
-      });
-    }
+    // One round trip per commission: its status and its reservation in one statement.
+    const reservation = reservationRowSql('funded', 'commission + platform fee (funded after top-up)', 'catch-up');
+    await trx.raw(`with funded as (update commissions set status = 'reserved' where id = ? returning *), reservation as (${reservation.sql}) select 1`,
+      [c.id, ...reservation.bindings]);
     safeAvailableMicros -= reserve;
     funded++;
   }

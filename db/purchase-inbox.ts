@@ -1,6 +1,15 @@
 // The purchase inbox (schema 0015): conversion events as received, written before they are handed to their
 // conversion workflow, once per app and idempotency key. The API hands a new row over itself; the worker's drainer
 // (jobs/inbox-drainer.ts) takes the rows the API could not hand over, in arrival order per conversion.
+//
+// This module owns a row's states; callers name a transition and never write `status`, `attempts` or the back-off:
+//   receiveIntoInbox      new -> waiting (a redelivery answers the row it has)
+//   inboxDeliveredCte     waiting -> delivered, inside the event's own transaction (the usual way)
+//   inboxHandedOver       waiting -> delivered after a hand-over that transaction did not mark (a repeat, a
+//                         rejected or failed event); nothing when it did
+//   inboxHandOverFailed   waiting, backed off; the later events of its conversion wait behind it
+//   claimDueInboxRows     waiting, leased to one drainer pass
+//   pruneDeliveredInboxRows  delivered -> deleted after the retention
 import type { Knex } from 'knex';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
@@ -12,7 +21,9 @@ export interface InboxEntry { appId: string; idempotencyKey: string; conversionK
  * Records the event unless it is in the inbox already (a redelivery); either way answers its row, and whether
  * events of its conversion that arrived earlier may still wait (read with the insert: almost always false).
  */
-export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<{ row: PurchaseInboxRow; inserted: boolean; waitsBehind: boolean }> {
+export interface InboxReceipt { row: PurchaseInboxRow; inserted: boolean; waitsBehind: boolean }
+
+export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<InboxReceipt> {
   const [row] = await db('purchase_inbox').insert({
     app_id: e.appId, idempotency_key: e.idempotencyKey, conversion_key: e.conversionKey, event_type: e.event.type, event: JSON.stringify(e.event),
   }).onConflict(['app_id', 'idempotency_key']).ignore().returning<(PurchaseInboxRow & { waits_behind: boolean })[]>(['*', db.raw(`exists (
@@ -45,14 +56,28 @@ export function inboxDeliveredCte(appId: string, idempotencyKey: string, purchas
   };
 }
 
-export async function markInboxDelivered(db: Knex, id: number, purchaseEventId: string): Promise<void> {
-  await db('purchase_inbox').where('id', id).update({ status: 'delivered', delivered_at: db.fn.now(), purchase_event_id: purchaseEventId, last_error: null });
+/** What a hand-over answered: the event's id, and whether the event's own transaction marked the row already. */
+export interface HandOver { eventId: string; inboxDelivered?: boolean }
+
+/**
+ * The row was handed over. Usually its event's transaction marked it already (inboxDeliveredCte); otherwise (a
+ * repeat, a rejected or failed event) it is marked here, so the drainer does not hand it over again needlessly.
+ */
+export async function inboxHandedOver(db: Knex, row: Pick<PurchaseInboxRow, 'id'>, handOver: HandOver): Promise<void> {
+  if (handOver.inboxDelivered) return;
+  await db('purchase_inbox').where('id', row.id).update({ status: 'delivered', delivered_at: db.fn.now(), purchase_event_id: handOver.eventId, last_error: null });
 }
 
-/** A failed hand-over: try again after an exponential back-off (2, 4, 8 ... seconds, at most `maxSeconds`). */
-export async function postponeInboxRow(db: Knex, id: number, error: string, maxSeconds = 60): Promise<void> {
-  await db('purchase_inbox').where({ id, status: 'waiting' }).update({
-    attempts: db.raw('attempts + 1'), last_error: error.slice(0, 500),
+/**
+ * A failed hand-over of `rows[0]`: it and the later rows of its conversion (`rows[1..]`, in arrival order) are tried
+ * again after an exponential back-off (2, 4, 8 ... seconds, at most `maxSeconds`), the later ones as waiting behind it.
+ */
+export async function inboxHandOverFailed(db: Knex, rows: Pick<PurchaseInboxRow, 'id'>[], error: string, maxSeconds = 60): Promise<void> {
+  const [failed] = rows;
+  if (!failed) return;
+  await db('purchase_inbox').whereIn('id', rows.map((r) => r.id)).andWhere('status', 'waiting').update({
+    attempts: db.raw('attempts + 1'),
+    last_error: db.raw('case when id = ? then ? else ? end', [failed.id, error.slice(0, 500), 'waiting for an earlier event of its conversion']),
     next_attempt_at: db.raw('now() + make_interval(secs => least(?, power(2, least(attempts + 1, 20))))', [maxSeconds]),
   });
 }

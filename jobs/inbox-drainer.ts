@@ -2,7 +2,7 @@
 // API wrote but could not hand over (Temporal away or slow, the API killed mid-request). Bounded batches claimed
 // with SKIP LOCKED and leased (db/purchase-inbox.ts), one conversion's events in arrival order, conversions in
 // parallel, an exponential back-off per event while Temporal stays away. Several workers may each run one.
-import { claimDueInboxRows, postponeInboxRow, pruneDeliveredInboxRows } from '../db/purchase-inbox.js';
+import { claimDueInboxRows, inboxHandOverFailed, pruneDeliveredInboxRows } from '../db/purchase-inbox.js';
 import type { Logger } from '../runtime/logger.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
 import { deliverInboxRow, type InboxDeps } from '../workflow-clients/purchase-inbox.js';
@@ -47,7 +47,7 @@ export function startInboxDrainer(deps: InboxDeps, logger: Logger, opts: Drainer
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         // This one and the later ones of its conversion wait for the next attempt, in order.
-        for (const waiting of rows.slice(i)) await postponeInboxRow(deps.db, waiting.id, waiting === row ? reason : 'waiting for an earlier event of its conversion');
+        await inboxHandOverFailed(deps.db, rows.slice(i), reason);
         observer.failed?.(1);
         logger.warn({ err, inboxId: row.id, attempts: row.attempts + 1 }, 'inbox event not handed over yet');
         return;

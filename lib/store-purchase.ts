@@ -3,7 +3,9 @@
 // store's currency (the FX step converts them). Decisions where the spec is silent are written beside each rule.
 import { createHash } from 'node:crypto';
 import type { PurchaseEvent } from './purchase-event.js';
+import { STORE_VERIFIER } from './validation-providers.js';
 import type { StorePlatform } from '../schema/types.js';
+import type { StorePurchaseFailureType } from '../workflows/store-purchase-messages.js';
 
 // ---- the gate -------------------------------------------------------------------------------------------------
 
@@ -15,6 +17,23 @@ export function credentialsMissingDetail(platform: string): string {
   return platform === 'ios'
     ? 'The App Store credentials are missing: the app needs its uploaded key with the bundle id (credential-setup link), and the server APPLE_ROOT_CERTS.'
     : 'The Google Play service account is missing: upload it through the credential-setup link.';
+}
+
+/** What the gate reads of the app (db/store-credentials.ts findStoreDirectSetup). */
+export interface StoreDirectSetupView { provider: string | null; credentialPresent: boolean; bundleId: string | null; packageName: string | null }
+
+/**
+ * The store-direct gate, one rule for the API's cheap refusal and the workflow's verification: the platform is
+ * switched to its store's verifier and has its credential and store id (iOS: and the server trusts Apple's roots).
+ * The answer is the store id to verify against, or the refusal's detail.
+ */
+export function storeDirectGate(
+  appId: string, platform: StorePlatform, setup: StoreDirectSetupView | undefined, appleRootsTrusted: boolean,
+): { ok: true; storeId: string } | { ok: false; detail: string } {
+  if (!setup || setup.provider !== STORE_VERIFIER[platform]) return { ok: false, detail: notSwitchedDetail(appId, platform) };
+  const storeId = platform === 'ios' ? setup.bundleId : setup.packageName;
+  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted)) return { ok: false, detail: credentialsMissingDetail(platform) };
+  return { ok: true, storeId };
 }
 
 // ---- the proof -------------------------------------------------------------------------------------------------
@@ -113,7 +132,10 @@ export interface GoogleSubscription {
     offerPhase?: { freeTrial?: object | null } | null }[] | null;
 }
 
-export type Normalised = { ok: true; events: PurchaseEvent[] } | { ok: false; status: 409 | 422; detail: string; fields?: string[] };
+/** A refusal carries the workflow's failure type; api/sdk/purchase.ts alone turns it into an HTTP status. */
+export type Normalised =
+  | { ok: true; events: PurchaseEvent[] }
+  | { ok: false; type: Extract<StorePurchaseFailureType, 'StorePurchaseNotPurchased' | 'StorePurchaseInvalid'>; detail: string; fields?: string[] };
 
 const NOT_PAID_STATES = new Set(['SUBSCRIPTION_STATE_PENDING', 'SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED', 'SUBSCRIPTION_STATE_UNSPECIFIED']);
 
@@ -126,7 +148,7 @@ const NOT_PAID_STATES = new Set(['SUBSCRIPTION_STATE_PENDING', 'SUBSCRIPTION_STA
  */
 export function googleSubscriptionEvents(sub: GoogleSubscription, token: string, nowMs: number, ctx: ReportContext & { price?: number; currency?: string }): Normalised {
   if (NOT_PAID_STATES.has(sub.subscriptionState ?? 'SUBSCRIPTION_STATE_UNSPECIFIED')) {
-    return { ok: false, status: 409, detail: `The subscription is not purchased (Google Play state ${sub.subscriptionState ?? 'unknown'}): report it once the payment completes.` };
+    return { ok: false, type: 'StorePurchaseNotPurchased', detail: `The subscription is not purchased (Google Play state ${sub.subscriptionState ?? 'unknown'}): report it once the payment completes.` };
   }
   const item = sub.lineItems?.[0] ?? {};
   const orderId = item.latestSuccessfulOrderId ?? token;
@@ -144,7 +166,7 @@ export function googleSubscriptionEvents(sub: GoogleSubscription, token: string,
     price = ctx.price;
     currency = ctx.currency.toUpperCase();
   } else {
-    return { ok: false, status: 422, detail: 'Google reports no recurring price for this subscription: send price and currency.', fields: ['price', 'currency'] };
+    return { ok: false, type: 'StorePurchaseInvalid', detail: 'Google reports no recurring price for this subscription: send price and currency.', fields: ['price', 'currency'] };
   }
   return {
     ok: true,
@@ -181,7 +203,7 @@ export function googleProductEvents(p: GoogleProduct, token: string, ctx: Report
   }
   if (p.purchaseState !== 0 && p.purchaseState !== null && p.purchaseState !== undefined) {
     const state = p.purchaseState === 1 ? 'CANCELED' : p.purchaseState === 2 ? 'PENDING' : String(p.purchaseState);
-    return { ok: false, status: 409, detail: `The one-time purchase is not in PURCHASED state (Google Play purchaseState ${state}).` };
+    return { ok: false, type: 'StorePurchaseNotPurchased', detail: `The one-time purchase is not in PURCHASED state (Google Play purchaseState ${state}).` };
   }
   const free = p.purchaseType === 1 || p.purchaseType === 2;
   return {

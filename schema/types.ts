@@ -329,6 +329,10 @@ export interface PurchaseInboxRow {
   event: JsonObject; status: InboxStatus; attempts: number; next_attempt_at: Date; last_error: string | null;
   purchase_event_id: string | null; received_at: Date; delivered_at: Date | null;
 }
+/** A verified item as received, awaiting normalisation by a workflow (db/raw-intake.ts). */
+export interface RawIntakeRow {
+  id: number; app_id: string; source: string; external_id: string; payload: JsonObject; received_at: Date; normalised_at: Date | null;
+}
 export interface RejectedWebhookRow { app_id: string; day: DateOnly; reason: string; count: number; last_at: Date }
 
 // ---- money ----------------------------------------------------------------------------------------------
@@ -453,7 +457,7 @@ export interface TableRows {
   free_access_codes: FreeAccessCodeRow; free_access_grants: FreeAccessGrantRow;
   free_access_redemptions: FreeAccessRedemptionRow;
   fx_rates: FxRateRow; fx_rate_loads: FxRateLoadRow; purchase_events: PurchaseEventRow; conversions: ConversionRow;
-  store_purchase_proofs: StorePurchaseProofRow; rejected_webhooks: RejectedWebhookRow; purchase_inbox: PurchaseInboxRow;
+  store_purchase_proofs: StorePurchaseProofRow; rejected_webhooks: RejectedWebhookRow; purchase_inbox: PurchaseInboxRow; raw_intake: RawIntakeRow;
   commissions: CommissionRow; bonus_awards: BonusAwardRow; wallet_ledger: LedgerEntryRow;
   agent_keys: AgentKeyRow; oauth_clients: OauthClientRow; oauth_grants: OauthGrantRow; oauth_store: OauthStoreRow;
   audit_log: AuditLogRow; api_idempotency_keys: ApiIdempotencyKeyRow;

@@ -5,7 +5,7 @@
 import type { WorkflowClient } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { idempotencyKey, type PurchaseEvent } from '../lib/purchase-event.js';
-import { findEarlierWaiting, findInboxEntry, markInboxDelivered } from '../db/purchase-inbox.js';
+import { findEarlierWaiting, findInboxEntry, inboxHandedOver, type InboxReceipt } from '../db/purchase-inbox.js';
 import { findPurchaseEvent, listFailedPurchaseEvents } from '../db/purchase-events.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
 import type { IngestResult } from '../workflows/conversion-messages.js';
@@ -27,10 +27,9 @@ export function inboxEvent(row: Pick<PurchaseInboxRow, 'event'>): PurchaseEvent 
  */
 export async function deliverInboxRow(deps: InboxDeps, row: PurchaseInboxRow, redrive?: Redrive): Promise<IngestResult> {
   const result = await ingestIntoConversion(deps.temporal, { taskQueue: deps.taskQueue, appId: row.app_id, conversionKey: row.conversion_key }, inboxEvent(row), redrive);
-  // Usually marked already, in the event's own transaction. Otherwise (a repeat, a rejected or failed event): the
-  // event is applied whatever happens to this mark; a row left waiting is handed over again later and answered as
-  // the redelivery it is.
-  if (!result.inboxDelivered) await markInboxDelivered(deps.db, row.id, result.eventId).catch(() => undefined);
+  // The event is applied whatever happens to this mark: a row left waiting is handed over again later and answered
+  // as the redelivery it is.
+  await inboxHandedOver(deps.db, row, result).catch(() => undefined);
   return result;
 }
 
@@ -38,9 +37,9 @@ export async function deliverInboxRow(deps: InboxDeps, row: PurchaseInboxRow, re
  * Hands the row over after the events of its conversion that arrived earlier and still wait (Temporal was away
  * when they came): a conversion's events are applied in arrival order even when the provider's retry of an
  * older event comes after a newer one. Fails as soon as one hand-over fails, leaving the rest waiting in order.
- * `waitsBehind`: false when the caller knows no earlier event waits (receiveIntoInbox read it with the insert).
+ * The receipt (receiveIntoInbox) says whether an earlier event may wait (read with the insert: almost never).
  */
-export async function deliverInOrder(deps: InboxDeps, row: PurchaseInboxRow, waitsBehind = row.status === 'waiting'): Promise<IngestResult> {
+export async function deliverInOrder(deps: InboxDeps, { row, waitsBehind }: InboxReceipt): Promise<IngestResult> {
   if (waitsBehind) {
     for (const earlier of await findEarlierWaiting(deps.db, row)) await deliverInboxRow(deps, earlier);
   }

@@ -19,7 +19,7 @@ export function startStorePurchase(
   });
 }
 
-export interface StorePurchaseFailure extends StorePurchaseFailureDetails { type: StorePurchaseFailureType; status: number }
+export interface StorePurchaseFailure extends StorePurchaseFailureDetails { type: StorePurchaseFailureType }
 
 /** The business failure a store-purchase run ended with (WorkflowFailedError > ApplicationFailure), if any. */
 export function storePurchaseFailureOf(err: unknown): StorePurchaseFailure | undefined {
@@ -27,7 +27,7 @@ export function storePurchaseFailureOf(err: unknown): StorePurchaseFailure | und
     if (e instanceof ApplicationFailure && e.type && e.type in STORE_PURCHASE_FAILURES) {
       const type = e.type as StorePurchaseFailureType;
       const details = (e.details?.[0] ?? {}) as Partial<StorePurchaseFailureDetails>;
-      return { type, status: STORE_PURCHASE_FAILURES[type], detail: details.detail ?? e.message, ...(details.fields ? { fields: details.fields } : {}) };
+      return { type, detail: details.detail ?? e.message, ...(details.fields ? { fields: details.fields } : {}) };
     }
   }
   return undefined;

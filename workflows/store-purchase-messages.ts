@@ -1,5 +1,5 @@
 // What the API and the store-purchase workflow share: its id, input, answer and the business failures it ends with
-// (each an ApplicationFailure type with the HTTP status the API answers). No workflow code here.
+// (ApplicationFailure types; api/sdk/purchase.ts alone turns them into HTTP statuses). No workflow code here.
 import type { PurchaseResult } from '../packages/sdk/src/types.js';
 import type { StorePlatform } from '../schema/types.js';
 
@@ -25,18 +25,13 @@ export interface StorePurchaseInput {
  */
 export type StorePurchaseAnswer = PurchaseResult & { success: true };
 
-/** Business failures: ApplicationFailure type -> HTTP status. Details carry `{ detail, fields? }`. */
+/** Business failures: ApplicationFailure type -> what it means. Details carry `{ detail, fields? }`. */
 export const STORE_PURCHASE_FAILURES = {
-  /** Not switched to store-direct, credentials missing, verification failed. */
-  StorePurchaseRejected: 400,
-  /** Android purchase not in PURCHASED state. */
-  StorePurchaseNotPurchased: 409,
-  /** Fields the store answer needs from the report (price, currency). */
-  StorePurchaseInvalid: 422,
-  /** The store could not answer (outage, rate limit, timeout); retry later. */
-  StoreUnavailable: 503,
-  /** No exchange rate for the currency and date (or the source is away); nothing was recorded; retry later. */
-  FxRateUnavailable: 503,
+  StorePurchaseRejected: 'Not switched to store-direct, credentials missing, verification failed.',
+  StorePurchaseNotPurchased: 'Android purchase not in PURCHASED state.',
+  StorePurchaseInvalid: 'Fields the store answer needs from the report (price, currency).',
+  StoreUnavailable: 'The store could not answer (outage, rate limit, timeout); retry later.',
+  FxRateUnavailable: 'No exchange rate for the currency and date (or the source is away); nothing was recorded; retry later.',
 } as const;
 
 export type StorePurchaseFailureType = keyof typeof STORE_PURCHASE_FAILURES;

@@ -13,7 +13,7 @@ import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import {
-  appleTransactionEvents, credentialsMissingDetail, googleProductEvents, googleSubscriptionEvents, notSwitchedDetail, type Normalised,
+  appleTransactionEvents, credentialsMissingDetail, googleProductEvents, googleSubscriptionEvents, storeDirectGate, type Normalised,
 } from '../../lib/store-purchase.js';
 import { PAID_UP_STATES } from '../../lib/play-voided.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
@@ -61,7 +61,7 @@ export function verifyActivities(ctx: StoreDirectContext) {
     const events = appleTransactionEvents(tx, { appUserId: input.appUserId, referralCode: input.referralCode });
     const unpriced = events.find((e) => e.type !== 'REFUND' && e.priceInPurchasedCurrency === null);
     if (unpriced) {
-      if (input.price === undefined || !input.currency) return { ok: false, status: 422, detail: 'The signed transaction carries no price: send price and currency.', fields: ['price', 'currency'] };
+      if (input.price === undefined || !input.currency) return { ok: false, type: 'StorePurchaseInvalid', detail: 'The signed transaction carries no price: send price and currency.', fields: ['price', 'currency'] };
       Object.assign(unpriced, { priceInPurchasedCurrency: input.price, currency: input.currency.toUpperCase() });
     }
     return { ok: true, events };
@@ -75,7 +75,7 @@ export function verifyActivities(ctx: StoreDirectContext) {
     if (!input.purchaseToken) throw failure('StorePurchaseRejected', 'The proof is missing: send purchase_token (and product_id for a one-time product).');
     const report = { appUserId: input.appUserId, referralCode: input.referralCode };
     if (input.productId && (input.price === undefined || !input.currency)) {
-      return { ok: false, status: 422, detail: 'A one-time product needs the price and currency the app charged.', fields: ['price', 'currency'].filter((f) => f === 'price' ? input.price === undefined : !input.currency) };
+      return { ok: false, type: 'StorePurchaseInvalid', detail: 'A one-time product needs the price and currency the app charged.', fields: ['price', 'currency'].filter((f) => f === 'price' ? input.price === undefined : !input.currency) };
     }
     try {
       const google = googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS);
@@ -102,13 +102,10 @@ export function verifyActivities(ctx: StoreDirectContext) {
     async verifyStorePurchase(input: StorePurchaseInput): Promise<VerifiedPurchase> {
       try {
         const setup = await findStoreDirectSetup(ctx.db, input.appId, input.platform);
-        if (!setup || setup.provider !== STORE_VERIFIER[input.platform]) throw failure('StorePurchaseRejected', notSwitchedDetail(input.appId, input.platform));
-        const storeId = input.platform === 'ios' ? setup.bundleId : setup.packageName;
-        if (!setup.credentialPresent || !storeId) throw failure('StorePurchaseRejected', credentialsMissingDetail(input.platform));
-        const normalised = input.platform === 'ios' ? await verifyIos(input, storeId, setup.appAppleId) : await verifyAndroid(input, storeId);
-        if (!normalised.ok) {
-          throw normalised.status === 409 ? failure('StorePurchaseNotPurchased', normalised.detail) : failure('StorePurchaseInvalid', normalised.detail, normalised.fields);
-        }
+        const gate = storeDirectGate(input.appId, input.platform, setup, ctx.appleVerifier() !== undefined);
+        if (!gate.ok) throw failure('StorePurchaseRejected', gate.detail);
+        const normalised = input.platform === 'ios' ? await verifyIos(input, gate.storeId, setup!.appAppleId) : await verifyAndroid(input, gate.storeId);
+        if (!normalised.ok) throw failure(normalised.type, normalised.detail, normalised.fields);
         const environment = normalised.events[0]!.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX';
         const recordedBefore = await Promise.all(normalised.events.map((e) => hasPurchaseEvent(ctx.db, input.appId, e)));
         return { validated: STORE_VERIFIER[input.platform], environment, events: normalised.events, recordedBefore };

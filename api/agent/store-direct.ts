@@ -10,6 +10,7 @@ import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
 import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
 import { credentialCheckWorkflowId, type CredentialCheckResult } from '../../workflows/credential-check-messages.js';
+import { answerWithin } from '../answer-within.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { nextAction } from './next-action.js';
@@ -27,7 +28,6 @@ function noCredential(appId: string, platform: StorePlatform): ConflictError {
   return new ConflictError(`No ${platform} store credential was uploaded: use ${next.call} to get an upload link for a human.`).pointingAt(next);
 }
 
-const ANSWER_WITHIN_MS = 25_000;
 
 export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
@@ -43,26 +43,17 @@ export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<
 }
 
 async function checkResult(ctx: AppContext, appId: string, platform: StorePlatform, workflowId: string): Promise<CredentialCheckResult> {
-  const run = startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((handle) => {
-    // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
-    ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
-    return handle.result();
+  const next = nextAction('svc_get_validation_status', { app_id: appId });
+  return answerWithin({
+    begin: () => startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((handle) => {
+      // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
+      ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
+      return handle.result();
+    }),
+    late: { detail: `The check is still running (workflow ${workflowId}); call again to join it, or read ${next.call} shortly.`, next },
+    unavailable: { detail: 'The credential check could not run; try again.', log: 'credential check workflow failed', context: { workflowId } },
+    logger: ctx.deps.logger,
   });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    const next = nextAction('svc_get_validation_status', { app_id: appId });
-    timer = setTimeout(() => reject(new UnavailableError(`The check is still running (workflow ${workflowId}); call again to join it, or read ${next.call} shortly.`, 5).pointingAt(next)), ANSWER_WITHIN_MS);
-  });
-  try {
-    return await Promise.race([run, deadline]);
-  } catch (err) {
-    if (err instanceof UnavailableError) throw err;
-    ctx.deps.logger.error({ err, workflowId }, 'credential check workflow failed');
-    throw new UnavailableError('The credential check could not run; try again.', 5);
-  } finally {
-    clearTimeout(timer);
-    run.catch(() => undefined);
-  }
 }
 
 /**

@@ -4,14 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { findApp } from '../../db/apps.js';
 import { findTestReferralCode } from '../../db/integration.js';
-import { ConflictError, UnavailableError } from '../../lib/errors.js';
+import { ConflictError } from '../../lib/errors.js';
 import { failedForNoCreatorCode, startTestIntegration } from '../../workflow-clients/test-integration.js';
 import { NO_TEST_CREATOR_CODE, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration-messages.js';
+import { answerWithin } from '../answer-within.js';
 import type { AppContext } from '../context.js';
 import { nextAction } from './next-action.js';
 import { visibleTo } from './principal.js';
 
-const ANSWER_WITHIN_MS = 25_000;
 
 export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
@@ -31,28 +31,19 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
 
 async function runTestIntegration(ctx: AppContext, appId: string, runId: string): Promise<TestIntegrationResult> {
   const workflowId = testIntegrationWorkflowId(appId, runId);
-  const run = startTestIntegration(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, runId }).then((handle) => {
-    // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
-    ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
-    return handle.result();
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    const next = nextAction('svc_verify_user_conversions', { app_id: appId });
-    timer = setTimeout(() => reject(new UnavailableError(`The test purchase is still being processed (workflow ${workflowId}); check ${next.call}?app_user_id=svc_test_${runId} shortly.`, 5).pointingAt(next)), ANSWER_WITHIN_MS);
-  });
-  try {
-    return await Promise.race([run, deadline]);
-  } catch (err) {
-    if (err instanceof UnavailableError) throw err;
+  const next = nextAction('svc_verify_user_conversions', { app_id: appId });
+  return answerWithin({
+    begin: () => startTestIntegration(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, runId }).then((handle) => {
+      // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
+      ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
+      return handle.result();
+    }),
+    late: { detail: `The test purchase is still being processed (workflow ${workflowId}); check ${next.call}?app_user_id=svc_test_${runId} shortly.`, next },
     // The campaign or its last code went away between the check above and the workflow's pick.
-    if (failedForNoCreatorCode(err)) throw noCreatorCode(appId);
-    ctx.deps.logger.error({ err, workflowId }, 'test-integration workflow failed');
-    throw new UnavailableError('The integration test could not run; try again.', 5);
-  } finally {
-    clearTimeout(timer);
-    run.catch(() => undefined);
-  }
+    refusal: (err) => (failedForNoCreatorCode(err) ? noCreatorCode(appId) : undefined),
+    unavailable: { detail: 'The integration test could not run; try again.', log: 'test-integration workflow failed', context: { workflowId } },
+    logger: ctx.deps.logger,
+  });
 }
 
 function noCreatorCode(appId: string): ConflictError {

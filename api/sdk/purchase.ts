@@ -8,15 +8,13 @@
 import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
-import { BadRequestError, ConflictError, UnavailableError, ValidationError } from '../../lib/errors.js';
-import {
-  androidProofIdentity, claimedTransactionId, credentialsMissingDetail, notSwitchedDetail, proofHash,
-} from '../../lib/store-purchase.js';
-import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import { AppError, BadRequestError, ConflictError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import { androidProofIdentity, claimedTransactionId, proofHash, storeDirectGate } from '../../lib/store-purchase.js';
 import type { StorePlatform } from '../../schema/types.js';
 import { startStorePurchase, storePurchaseFailureOf } from '../../workflow-clients/store-purchase.js';
 import { storePurchaseWorkflowId, type StorePurchaseAnswer, type StorePurchaseInput } from '../../workflows/store-purchase-messages.js';
 import type { AppContext } from '../context.js';
+import { answerWithin } from '../answer-within.js';
 import { inputOf } from '../middleware/validate.js';
 import { sdkAppOf } from './sdk-app.js';
 
@@ -52,10 +50,8 @@ export async function reportPurchase(ctx: AppContext): Promise<void> {
     throw new BadRequestError(`platform must be ios or android (store-direct validation); got ${JSON.stringify(b.platform)}.`);
   }
   const platform: StorePlatform = b.platform;
-  const setup = await findStoreDirectSetup(ctx.deps.db, appId, platform);
-  if (!setup || setup.provider !== STORE_VERIFIER[platform]) throw new BadRequestError(notSwitchedDetail(appId, platform));
-  const storeId = platform === 'ios' ? setup.bundleId : setup.packageName;
-  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !ctx.deps.config.APPLE_ROOT_CERTS)) throw new BadRequestError(credentialsMissingDetail(platform));
+  const gate = storeDirectGate(appId, platform, await findStoreDirectSetup(ctx.deps.db, appId, platform), Boolean(ctx.deps.config.APPLE_ROOT_CERTS));
+  if (!gate.ok) throw new BadRequestError(gate.detail);
   const input = proofOf(appId, platform, b);
   ctx.body = await answer(ctx, input);
 }
@@ -83,29 +79,27 @@ function proofOf(appId: string, platform: StorePlatform, b: PurchaseReport): Sto
 }
 
 async function answer(ctx: AppContext, input: StorePurchaseInput): Promise<StorePurchaseAnswer> {
-  const workflowId = storePurchaseWorkflowId(input.appId, input.proofHash);
-  const run = startStorePurchase(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, input).then((h) => h.result());
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError('The purchase is still being verified; report it again shortly (nothing is recorded twice).', 5)), ctx.deps.config.SDK_PURCHASE_WAIT_MS);
+  return answerWithin({
+    begin: () => startStorePurchase(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, input).then((h) => h.result()),
+    withinMs: ctx.deps.config.SDK_PURCHASE_WAIT_MS,
+    late: { detail: 'The purchase is still being verified; report it again shortly (nothing is recorded twice).' },
+    refusal: storePurchaseRefusal,
+    unavailable: {
+      detail: 'Purchase verification is temporarily unavailable; report the purchase again later.',
+      log: 'store purchase workflow failed', context: { workflowId: storePurchaseWorkflowId(input.appId, input.proofHash) },
+    },
+    logger: ctx.deps.logger,
   });
-  try {
-    return await Promise.race([run, deadline]);
-  } catch (err) {
-    if (err instanceof UnavailableError) throw err;
-    const failure = storePurchaseFailureOf(err);
-    if (!failure) {
-      ctx.deps.logger.error({ err, workflowId }, 'store purchase workflow failed');
-      throw new UnavailableError('Purchase verification is temporarily unavailable; report the purchase again later.', 5);
-    }
-    switch (failure.status) {
-      case 400: throw new BadRequestError(failure.detail);
-      case 409: throw new ConflictError(failure.detail);
-      case 422: throw new ValidationError((failure.fields ?? ['body']).map((f) => ({ loc: ['body', f], msg: failure.detail, type: 'missing' })));
-      default: throw new UnavailableError(failure.detail, 5);
-    }
-  } finally {
-    clearTimeout(timer);
-    run.catch(() => undefined);
+}
+
+function storePurchaseRefusal(err: unknown): AppError | undefined {
+  const failure = storePurchaseFailureOf(err);
+  if (!failure) return undefined;
+  // The one translation of a store failure into HTTP.
+  switch (failure.type) {
+    case 'StorePurchaseRejected': return new BadRequestError(failure.detail);
+    case 'StorePurchaseNotPurchased': return new ConflictError(failure.detail);
+    case 'StorePurchaseInvalid': return new ValidationError((failure.fields ?? ['body']).map((f) => ({ loc: ['body', f], msg: failure.detail, type: 'missing' })));
+    case 'StoreUnavailable': case 'FxRateUnavailable': return new UnavailableError(failure.detail, 5);
   }
 }

@@ -5,10 +5,9 @@
 // USD like a store-direct one (lib/fx.ts: ECB rate of the latest published day not after the report's UTC date,
 // since the body carries no purchase date; the rate, its date and source stored with the purchase); no rate for the
 // currency: 503, nothing recorded.
-import { fetchEcbFile, FxSourceUnavailable, historyUrlOf } from '../../clients/ecb-rates.js';
-import { fxRatePorts } from '../../db/fx-rates.js';
+import { usdPriceOf } from '../../clients/usd-price.js';
 import { UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
-import { priceInUsd, utcDay, type UsdPrice } from '../../lib/fx.js';
+import type { UsdPrice } from '../../lib/fx.js';
 import { cleanupCode } from '../../lib/codes.js';
 import { MAX_PRICE_USD, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { findUnstorable } from '../../lib/storable.js';
@@ -39,22 +38,15 @@ export async function directPurchase(ctx: AppContext): Promise<void> {
   const unstorable = findUnstorable(b);
   if (unstorable) throw new ValidationError([unstorable]);
   const nowMs = Date.now();
-  const usd = await usdPriceOf(ctx, b, nowMs);
+  const usd = await priceOf(ctx, b, nowMs);
   ctx.body = await submitPurchaseEvent(ctx, p.appId, toEvent(b, nowMs, usd));
 }
 
-async function usdPriceOf(ctx: AppContext, b: DirectPurchase, nowMs: number): Promise<UsdPrice> {
-  const url = ctx.deps.config.FX_RATES_URL;
-  const ports = fxRatePorts(ctx.deps.db, (u) => fetchEcbFile(u), { recent: url, history: historyUrlOf(url) });
-  let usd: UsdPrice | undefined;
-  try {
-    usd = await priceInUsd(ports, b.price, b.currency, nowMs, nowMs);
-  } catch (err) {
-    if (err instanceof FxSourceUnavailable) throw new UnavailableError('Exchange rates are unavailable right now; nothing was recorded: deliver the purchase again later.', 60);
-    throw err;
-  }
-  if (!usd) throw new UnavailableError(`No exchange rate for ${b.currency.toUpperCase()} on or before ${utcDay(nowMs)}; nothing was recorded: deliver the purchase again later.`, 3600);
-  return usd;
+async function priceOf(ctx: AppContext, b: DirectPurchase, nowMs: number): Promise<UsdPrice> {
+  const pricing = await usdPriceOf(ctx.deps.db, ctx.deps.config.FX_RATES_URL, b.price, b.currency, nowMs);
+  if (pricing.ok) return pricing.usd;
+  // The source away: soon; no rate for the day: once the next day's rates are published.
+  throw new UnavailableError(`${pricing.detail}; nothing was recorded: deliver the purchase again later.`, pricing.transient ? 60 : 3600);
 }
 
 function toEvent(b: DirectPurchase, nowMs: number, usd: UsdPrice): PurchaseEvent {

@@ -5,12 +5,12 @@
 // conversion are recorded directly, and so are provider events of a platform validated store-direct (recorded with
 // the reason, never counted: the store-direct report counts that purchase).
 import { recordStandaloneEvent } from './standalone-events.js';
-import { AppError, UnavailableError } from '../../lib/errors.js';
+import { answerWithin } from '../answer-within.js';
 import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { deliverInOrder } from '../../workflow-clients/purchase-inbox.js';
 import { workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
-import { postponeInboxRow, receiveIntoInbox } from '../../db/purchase-inbox.js';
+import { inboxHandOverFailed, receiveIntoInbox } from '../../db/purchase-inbox.js';
 import { findPurchaseEvent } from '../../db/purchase-events.js';
 import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
 import { findValidationProviders, type ValidationProviders } from '../../db/apps.js';
@@ -18,8 +18,6 @@ import { isStoreDirect, platformOfStore } from '../../lib/validation-providers.j
 import type { ApiDeps, AppContext } from '../context.js';
 import type { ApiCaches } from '../sdk-caches.js';
 
-/** Well inside the provider's 30 s webhook timeout; past it the provider redelivers and the update id dedups. */
-const ANSWER_WITHIN_MS = 25_000;
 
 export interface Received { received: true; event_id: string; error?: string }
 
@@ -37,25 +35,19 @@ export async function submitPurchaseEvent({ deps, caches }: Pick<AppContext, 'de
   const target = { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, appId, conversionKey: key };
   const workflowId = workflowIdOf(target);
   // A database outage here is a 503 like any other (api/middleware/errors.ts): nothing was accepted.
-  const { row, waitsBehind } = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
-  const update = deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, row, waitsBehind);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError('The purchase is queued but not processed yet; deliver it again.', 5)), ANSWER_WITHIN_MS);
-  });
-  try {
-    const result = await Promise.race([update, deadline]);
-    return answer(result.eventId, result.error?.startsWith(FAILED_EVENT_ERROR) ? await currentError(deps, result.eventId, result.error) : result.error);
-  } catch (err) {
+  const receipt = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
+  const result = await answerWithin({
+    begin: () => deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, receipt),
+    late: { detail: 'The purchase is queued but not processed yet; deliver it again.' },
     // Kept in the inbox: the worker's drainer hands it over after a short back-off (also a redelivery would).
-    await postponeInboxRow(deps.db, row.id, err instanceof Error ? err.message : String(err)).catch(() => undefined);
-    if (err instanceof AppError) throw err;
-    deps.logger.error({ err, workflowId }, 'purchase event not handed to its conversion workflow');
-    throw new UnavailableError('Purchase processing is temporarily unavailable; the event is kept and will be processed, or deliver it again.', 5);
-  } finally {
-    clearTimeout(timer);
-    update.catch(() => undefined);
-  }
+    keep: (err) => inboxHandOverFailed(deps.db, [receipt.row], err instanceof Error ? err.message : String(err)),
+    unavailable: {
+      detail: 'Purchase processing is temporarily unavailable; the event is kept and will be processed, or deliver it again.',
+      log: 'purchase event not handed to its conversion workflow', context: { workflowId },
+    },
+    logger: deps.logger,
+  });
+  return answer(result.eventId, result.error?.startsWith(FAILED_EVENT_ERROR) ? await currentError(deps, result.eventId, result.error) : result.error);
 }
 
 /**

@@ -20,7 +20,7 @@ test.serial('all migrations apply on an empty database and create the whole doma
     'creator_codes', 'invitations', 'clicks', 'installs', 'identifies', 'user_attributions', 'sdk_events',
     'free_access_codes', 'free_access_grants', 'free_access_redemptions', 'purchase_events', 'conversions', 'commissions',
     'wallet_ledger', 'bonus_awards', 'assets', 'agent_keys', 'oauth_grants', 'oauth_store', 'fx_rates', 'rejected_webhooks',
-    'audit_log', 'email_outbox',
+    'audit_log', 'email_outbox', 'purchase_inbox', 'raw_intake',
   ]) t.true(names.includes(table), `missing table ${table}`);
 });
 
@@ -47,4 +47,5 @@ test.serial('money is bigint micro-units and retried writes hit unique keys', as
   t.regex(defs, /installs.*\(app_id, device_id\)/);
   t.regex(defs, /conversions.*\(app_id, conversion_key\)/);
   t.regex(defs, /commissions.*\(purchase_event_id, kind\)/);
+  t.regex(defs, /raw_intake.*\(app_id, source, external_id\)/);
 });

@@ -2,7 +2,7 @@
 import test from 'ava';
 import { conversionKeyOf, idempotencyKey } from '../../lib/purchase-event.js';
 import {
-  androidProofIdentity, appleTransactionEvents, claimedTransactionId, googleProductEvents, googleSubscriptionEvents, proofHash, type AppleTransaction,
+  androidProofIdentity, appleTransactionEvents, claimedTransactionId, googleProductEvents, googleSubscriptionEvents, proofHash, storeDirectGate, type AppleTransaction,
 } from '../../lib/store-purchase.js';
 
 const ctx = { appUserId: 'u1', referralCode: 'CODE1' };
@@ -69,7 +69,7 @@ test('Google Play subscriptions: latest paid order, renewals by order suffix, te
   t.true(renewal.ok && renewal.events[0]!.type === 'RENEWAL' && renewal.events[0]!.purchasedAtMs === 9);
   const test_ = googleSubscriptionEvents(sub({ testPurchase: {} }), 'tok', 9, ctx);
   t.true(test_.ok && test_.events[0]!.environment === 'SANDBOX');
-  t.like(googleSubscriptionEvents(sub({ subscriptionState: 'SUBSCRIPTION_STATE_PENDING' }), 'tok', 9, ctx), { ok: false, status: 409 });
+  t.like(googleSubscriptionEvents(sub({ subscriptionState: 'SUBSCRIPTION_STATE_PENDING' }), 'tok', 9, ctx), { ok: false, type: 'StorePurchaseNotPurchased' });
 });
 
 test('Google Play one-time products: order id is the key, price as sent, test purchases sandbox, not purchased 409, voided a refund', (t) => {
@@ -81,8 +81,20 @@ test('Google Play one-time products: order id is the key, price as sent, test pu
   if (bought.ok) t.is(conversionKeyOf(bought.events[0]!), 'GPA.9');
   const sandbox = googleProductEvents({ ...p, purchaseType: 0 }, 'tok', report, false);
   t.true(sandbox.ok && sandbox.events[0]!.environment === 'SANDBOX');
-  t.like(googleProductEvents({ ...p, purchaseState: 2 }, 'tok', report, false), { ok: false, status: 409 });
-  t.like(googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, false), { ok: false, status: 409 });
+  t.like(googleProductEvents({ ...p, purchaseState: 2 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
+  t.like(googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
   const voided = googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, true);
   t.true(voided.ok && voided.events[0]!.type === 'REFUND' && voided.events[0]!.transactionId === 'GPA.9');
+});
+
+test('the store-direct gate: switched to the store verifier, credential and store id present, iOS with trusted roots', (t) => {
+  const ios = { provider: 'app_store', credentialPresent: true, bundleId: 'com.example', packageName: null };
+  const android = { provider: 'google_play', credentialPresent: true, bundleId: null, packageName: 'com.example.app' };
+  t.deepEqual(storeDirectGate('app_1', 'ios', ios, true), { ok: true, storeId: 'com.example' });
+  t.deepEqual(storeDirectGate('app_1', 'android', android, false), { ok: true, storeId: 'com.example.app' });
+  t.like(storeDirectGate('app_1', 'ios', undefined, true), { ok: false });
+  t.regex((storeDirectGate('app_1', 'ios', { ...ios, provider: 'subprovider' }, true) as { detail: string }).detail, /not switched to store-direct.*app_1/);
+  t.regex((storeDirectGate('app_1', 'ios', ios, false) as { detail: string }).detail, /APPLE_ROOT_CERTS/);
+  t.regex((storeDirectGate('app_1', 'android', { ...android, credentialPresent: false }, true) as { detail: string }).detail, /service account is missing/);
+  t.regex((storeDirectGate('app_1', 'android', { ...android, packageName: null }, true) as { detail: string }).detail, /service account is missing/);
 });

@@ -1,0 +1,19 @@
+// Raw intake (schema 0027): verified items kept as received, once per (app, source, external id), until a workflow
+// normalises them into purchase events. This module owns the table; the purchase inbox (db/purchase-inbox.ts)
+// keeps what is normalised already.
+import type { Knex } from 'knex';
+import type { JsonObject, RawIntakeRow } from '../schema/types.js';
+
+export interface RawItem { appId: string; source: string; externalId: string; payload: JsonObject }
+
+/**
+ * Keeps the item unless it is kept already (a redelivery: its first payload stays, what was verified first is
+ * what gets normalised); either way answers its row and whether it was new.
+ */
+export async function receiveRawItem(db: Knex, item: RawItem): Promise<{ row: RawIntakeRow; inserted: boolean }> {
+  const key = { app_id: item.appId, source: item.source, external_id: item.externalId };
+  const [row] = await db('raw_intake').insert({ ...key, payload: JSON.stringify(item.payload) })
+    .onConflict(['app_id', 'source', 'external_id']).ignore().returning<RawIntakeRow[]>('*');
+  if (row) return { row, inserted: true };
+  return { row: await db('raw_intake').where(key).first<RawIntakeRow>(), inserted: false };
+}
