@@ -1,4 +1,4 @@
-// The holding period of production commissions (README "Holding period, clawbacks and payouts"): an earn stays
+// The holding period of production commissions (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): an earn stays
 // `reserved` until its `payable_at`, when its conversion's workflow (the single writer of the conversion) releases
 // it as `payable`. A refund decides by the commission's state: still `reserved` (or `unfunded`) is reversed as
 // before; `payable` or `paid` stays as it is and becomes a clawback, the creator's negative balance that the next

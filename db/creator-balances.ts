@@ -1,4 +1,4 @@
-// The creators' side of an organization's wallet (README "Holding period, clawbacks and payouts"), read-only for the
+// The creators' side of an organization's wallet (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"), read-only for the
 // wallet views: production earns by state and the clawbacks creators still owe back.
 import type { Knex } from 'knex';
 

@@ -1,4 +1,4 @@
-// Payout runs (README "Holding period, clawbacks and payouts"): one organization's payable commissions and approved
+// Payout runs (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): one organization's payable commissions and approved
 // bonus awards are paid to their creators, clawbacks netted, in ONE transaction under the organization lock, so a refund racing the run sees
 // each commission either before it (still payable: the clawback is netted now) or after it (paid: the clawback waits
 // for the next run). Idempotent per run id: a run id already used answers what that run paid and pays nothing.

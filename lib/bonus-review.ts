@@ -1,4 +1,4 @@
-// Which review decisions a bonus award still takes (README "Milestone bonuses"). `earned`: approve (reserves the
+// Which review decisions a bonus award still takes (docs/milestone-bonuses.md). `earned`: approve (reserves the
 // amount) or void. `approved`: void until paid (releases the reservation); when a refund flagged it after approval
 // (fraud_flags.refunds beyond fraud_flags.refunds_reviewed) it waits for a decision, and approving it again keeps it
 // approved and marks the flags reviewed. `voided` and `paid` are final.

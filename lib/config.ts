@@ -1,5 +1,5 @@
 // The one place configuration is read and validated. Every variable is declared once in VARIABLES; the JSON
-// Schema that validates the environment, the defaults and the README's configuration table all come from it.
+// Schema that validates the environment, the defaults and docs/configuration.md's table all come from it.
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 
@@ -8,7 +8,7 @@ type Kind = 'string' | 'integer' | 'number' | 'port' | 'boolean' | 'url' | 'enum
 interface VariableSpec {
   kind: Kind;
   default?: string | number | boolean;
-  /** README text: what it is and what happens when it is not set. */
+  /** docs/configuration.md text: what it is and what happens when it is not set. */
   doc: string;
   values?: readonly string[];
   minimum?: number;
@@ -161,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 const ONE_DAY_MS = 86_400_000;
 
-/** The README's configuration table, generated so it can never drift from the code (`svc config --markdown`). */
+/** The configuration table of docs/configuration.md, generated so it can never drift from the code (`svc config --markdown`). */
 export function configMarkdownTable(): string {
   const rows = Object.entries(VARIABLES as Record<string, VariableSpec>).map(([name, spec]) =>
     `| \`${name}\` | ${spec.default !== undefined ? `\`${String(spec.default)}\`` : '-'} | ${spec.doc} |`);

@@ -1,5 +1,5 @@
 import type { Platform } from '../schema/types.js';
-// Device hints and the IP + device matching rule of track-install (documented in the README):
+// Device hints and the IP + device matching rule of track-install (documented in docs/client-api.md, track-install):
 // a click matches an install when it came from the same IP within the attribution window and every hint that
 // BOTH sides carry agrees: platform (from the click's User-Agent or the link's query), OS version (major.minor),
 // language (primary subtag), timezone, screen. Hints only one side has are ignored. Most recent unclaimed wins.

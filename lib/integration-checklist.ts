@@ -14,7 +14,7 @@
 //   purchase. The synthetic purchase of test-integration never completes a step: it is told apart by the event's
 //   source (`purchase_events.source = 'test_integration'`), not by its environment, and reported on its own
 //   (integration-status `test_integration`). `live` is every step done. Stats, analytics and health stay
-//   production-only (README "Decisions where the spec is silent").
+//   production-only (docs/decisions.md).
 // * Each next action names its tool (`next_tool`) beside its REST call (`call`), both from the endpoint table
 //   (the caller passes the lookup, api/agent/next-action.ts); app-side steps name the scaffold tool and the SDK call.
 import type { NextCall } from './errors.js';

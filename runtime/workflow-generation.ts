@@ -1,5 +1,5 @@
 // The guard of `svc dev` and `svc worker`: the database's open conversion runs must have been recorded by the
-// generation of the workflow code this process runs (README "Workflow versions"), else they would fail replay.
+// generation of the workflow code this process runs (docs/purchase-pipeline.md "Workflow versions"), else they would fail replay.
 import type { Knex } from 'knex';
 import { findWorkflowGeneration, holdsPurchaseEvents, recordWorkflowGeneration } from '../db/workflow-generations.js';
 import { CONVERSION_WORKFLOW_GENERATION } from '../workflows/conversion-messages.js';

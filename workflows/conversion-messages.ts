@@ -75,7 +75,7 @@ export function parseConversionWorkflowId(workflowId: string): { appId: string; 
 }
 
 /**
- * The generation of the conversion workflow's code (README "Workflow versions"): raised when a change drops what
+ * The generation of the conversion workflow's code (docs/purchase-pipeline.md "Workflow versions"): raised when a change drops what
  * open runs recorded (a removed patch), so a worker refuses a database whose runs it can no longer replay. 1 = r1.
  */
 export const CONVERSION_WORKFLOW_GENERATION = 1;

@@ -7,7 +7,7 @@
 // when idle with nothing held.
 //
 // One version: command-order changes from the first release on go behind `patched()`, are deprecated in the next
-// release and removed in the one after (README "Workflow versions"); `svc workflows rehydrate` moves open runs of
+// release and removed in the one after (docs/purchase-pipeline.md "Workflow versions"); `svc workflows rehydrate` moves open runs of
 // an older generation (cli/workflows.ts).
 import {
   allHandlersFinished, condition, continueAsNew, log, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,

@@ -1,7 +1,7 @@
 // Every endpoint of the agent REST API (spec "Agent REST API") with the scope it needs: the one table the router,
 // the OpenAPI document and the tool server read. The spec does not say which scope each endpoint needs; the obvious
 // one per resource is chosen (integration checks need `integration:verify`, the wallet `billing:read`, creators and
-// invitations `creators:*`, free codes `campaigns:*`). Endpoints without a handler are not served yet.
+// invitations `creators:*`, free codes `campaigns:*`). Every row has its handler.
 import type { Scope } from '../../lib/scopes.js';
 import type { AppContext } from '../context.js';
 import { analyticsOverviewHandler, campaignFunnelHandler, dailyPerformanceHandler, periodQuery, topAffiliatesHandler, topAffiliatesQuery } from './analytics.js';

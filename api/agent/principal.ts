@@ -38,7 +38,7 @@ export function actorIdOf(ctx: AppContext): string {
 
 /**
  * Money decisions (approving a bonus reserves wallet funds) for a signed-in user need the owner or admin role in the
- * row's organization (README "Dashboard", roles); an agent is already held to its scope by the route's guard.
+ * row's organization (docs/dashboard.md "Roles"); an agent is already held to its scope by the route's guard.
  */
 export async function assertMayDecideMoney(ctx: AppContext, orgId: string): Promise<void> {
   const p = ctx.state.principal;

@@ -91,7 +91,7 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
     min_escrow: microsToUsd(min),
     min_escrow_micros: min,
     invite_capacity: inviteCapacityView(slots, emails, usage),
-    // The creators' side (README "Holding period, clawbacks and payouts"): production commissions by state (their
+    // The creators' side (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): production commissions by state (their
     // commission amounts; `reserved` above also holds the platform fees) and what creators owe back.
     commissions: {
       held: stateView(creators.commissions.held), unfunded: stateView(creators.commissions.unfunded),

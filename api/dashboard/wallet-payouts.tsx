@@ -1,4 +1,4 @@
-// The wallet page's payouts (humans only; README "Holding period, clawbacks and payouts"): what is payable and what
+// The wallet page's payouts (humans only; docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): what is payable and what
 // creators owe back (getCreatorMoneySummary, the read GET /api/agent/wallet uses), the latest payout runs with their
 // per-creator payouts, and for owners and admins a run in two steps through runPayouts, the function
 // `svc payouts run` calls: GET /dashboard/wallet/payouts/preview is a dry run under a run id generated there, whose

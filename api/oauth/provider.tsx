@@ -1,5 +1,5 @@
 // The OAuth 2.1 authorization server: oidc-provider, mounted under /oauth (issuer `BASE_URL/oauth`), storing
-// everything in PostgreSQL (adapter.ts). What it allows (README "OAuth"): dynamic client registration (RFC 7591),
+// everything in PostgreSQL (adapter.ts). What it allows (docs/oauth.md): dynamic client registration (RFC 7591),
 // authorization code with PKCE S256 only, opaque access tokens for one hour, rotating refresh tokens for every
 // client registered with the refresh_token grant (no `offline_access` needed), revocation (RFC 7009).
 // Login and consent are our own pages (api/dashboard/consent.tsx) on the dashboard session.

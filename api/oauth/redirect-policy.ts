@@ -1,4 +1,4 @@
-// Which redirect URIs a client may register (README "OAuth clients cannot pose as others"), as an extension of
+// Which redirect URIs a client may register (docs/oauth.md "Clients cannot pose as others"), as an extension of
 // oidc-provider's own client-metadata validation (its documented `extraClientMetadata` hook, which may also shape
 // the metadata). oidc-provider already refuses fragments, unparsable URIs and, for native clients, `http` off
 // loopback and the script/local schemes; what it leaves open and this adds:

@@ -1,4 +1,4 @@
-// The authorization server's HTTP surface (README "OAuth"): oidc-provider mounted under /oauth, the discovery
+// The authorization server's HTTP surface (docs/oauth.md): oidc-provider mounted under /oauth, the discovery
 // documents at the well-known URLs clients try (RFC 8414 for the issuer `BASE_URL/oauth`, its root alias, OpenID
 // discovery), the protected resource metadata of the agent surfaces (RFC 9728: root and path-suffixed for /mcp and
 // /api/agent), and the session-only grant endpoints (list, revoke). Importing this module registers the OAuth

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The workflow generation a database's open runs were recorded with (README "Workflow versions"). A worker refuses
+// The workflow generation a database's open runs were recorded with (docs/purchase-pipeline.md "Workflow versions"). A worker refuses
 // to start on an older one, whose runs its code can no longer replay: `svc workflows rehydrate` restarts them
 // from PostgreSQL and records the current generation. No row: a database from before generations existed (older
 // when it holds purchase events, else stamped current at the first worker start).

@@ -1,4 +1,4 @@
-// The purchase activity's round trips (README "Speed of the purchase pipeline"): each event is one transaction of a
+// The purchase activity's round trips (docs/benchmarks.md "Speed of the purchase pipeline"): each event is one transaction of a
 // fixed number of statements, BEGIN and COMMIT included, and the conversion's change rides on the statement that
 // records the event's outcome. Counted on a connection of its own, so nothing else is counted; the answers and the
 // rows written show that the statements saved did not drop any work.

@@ -1,7 +1,7 @@
 // `npm run replay:record`: plays real conversion lifecycles through the real workflow, activities, PostgreSQL and
 // Temporal dev server, and saves each workflow history under test/replay/histories/. The replay test runs them
 // all on every `npm test`, so a workflow change that would break running conversions fails there. One history set
-// per released version of the conversion workflow, named by it (`r1-*`, README "Workflow versions"): a release
+// per released version of the conversion workflow, named by it (`r1-*`, docs/purchase-pipeline.md "Workflow versions"): a release
 // records its set under its own prefix and keeps the earlier ones while their patches are still in the code (a
 // holding-period day lasts 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's
 // end-to-end check, the voided-purchases poll (test/replay/record-voided-poll.ts) and auto-recharge-* (the

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { ConfigError, configMarkdownTable, loadConfig, VARIABLES } from '../../lib/config.js';
 
@@ -39,9 +40,17 @@ for (const [label, env, names] of bad) {
   });
 }
 
-test('the README table lists every variable', (t) => {
+// The configuration page README links holds the generated table as it is: every variable, its default, its meaning.
+test('docs/configuration.md holds the generated table of every variable, and README links it', (t) => {
+  const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+  const page = read('docs/configuration.md');
   const table = configMarkdownTable();
-  for (const name of Object.keys(VARIABLES)) t.true(table.includes(`\`${name}\``), name);
+  t.true(page.includes(table), 'docs/configuration.md differs from `npx svc config --markdown`');
+  for (const [name, spec] of Object.entries(VARIABLES)) {
+    const defaultCell = 'default' in spec && spec.default !== undefined ? `\`${String(spec.default)}\`` : '-';
+    t.true(page.includes(`| \`${name}\` | ${defaultCell} |`), name);
+  }
+  t.true(read('README.md').includes('](docs/configuration.md)'), 'README links docs/configuration.md');
 });
 
 test('production needs an https BASE_URL (the OAuth issuer); loopback is the exception', (t) => {

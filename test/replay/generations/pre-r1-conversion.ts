@@ -45,7 +45,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   let eventsThisRun = 0;
   let lastEventAt = Date.now();
   let queue: Promise<unknown> = Promise.resolve();
-  // The holding period (README "Holding period, clawbacks and payouts"): executions recorded before it keep replaying
+  // The holding period (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): executions recorded before it keep replaying
   // without the release step. Decided once, at the start of each run.
   const holding = patched('holding-period-release');
   /** When the next held commission is due (epoch ms); null when none waits. Reported by every applied event. */
