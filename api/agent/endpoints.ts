@@ -54,10 +54,10 @@ export interface AgentEndpoint {
   summary: string;
   body?: object;
   query?: object;
-  handler?: AgentHandler;
+  handler: AgentHandler;
 }
 
-const e = (method: AgentEndpoint['method'], path: string, tool: string, scopes: Scope[], summary: string, more: Partial<AgentEndpoint> = {}): AgentEndpoint =>
+const e = (method: AgentEndpoint['method'], path: string, tool: string, scopes: Scope[], summary: string, more: Partial<AgentEndpoint> & Pick<AgentEndpoint, 'handler'>): AgentEndpoint =>
   ({ method, path, tool, scopes, summary, ...more });
 
 export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [

@@ -23,7 +23,7 @@ const METHOD_NOT_ALLOWED = {
 
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of AGENT_ENDPOINTS.filter((x) => x.handler)) {
+  for (const e of AGENT_ENDPOINTS) {
     const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (e.query ?? {}) as { properties?: Record<string, unknown>; required?: readonly string[] };
     const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: (query.required ?? []).includes(name), schema }));

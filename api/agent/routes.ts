@@ -5,7 +5,7 @@ import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { audited, type AuditActor } from '../middleware/audit.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
-import { AGENT_ENDPOINTS, type AgentEndpoint, type AgentHandler } from './endpoints.js';
+import { AGENT_ENDPOINTS, type AgentEndpoint } from './endpoints.js';
 import { openApiDocument } from './openapi.js';
 import { agentOf } from './principal.js';
 import { resourceIndexHandler, resourceIndexQuery } from './resource-index.js';
@@ -27,7 +27,7 @@ const agentActor = (endpoint: AgentEndpoint) => (ctx: AppContext): AuditActor =>
  * What runs for one endpoint, in order: scope guards, query or body validation, the audit entry, the handler. The
  * router mounts it and the tool server (api/mcp) runs the same chain for a tool call, so the two cannot disagree.
  */
-export function endpointChain(endpoint: AgentEndpoint & { handler: AgentHandler }): Middleware[] {
+export function endpointChain(endpoint: AgentEndpoint): Middleware[] {
   const chain: Middleware[] = [...scopeGuards(endpoint)];
   if (endpoint.query) chain.push(validateQuery(endpoint.query));
   if (endpoint.body) chain.push(validateBody(endpoint.body));
@@ -39,9 +39,6 @@ export function agentRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>({ prefix: '/api/agent' });
   router.get('/openapi.json', (ctx) => { ctx.body = openApiDocument(ctx.deps.config.BASE_URL); });
   router.get('/', guard({ allow: ['agent'] }), validateQuery(resourceIndexQuery), resourceIndexHandler);
-  for (const endpoint of AGENT_ENDPOINTS) {
-    if (!endpoint.handler) continue;
-    router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...endpointChain({ ...endpoint, handler: endpoint.handler }));
-  }
+  for (const endpoint of AGENT_ENDPOINTS) router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...endpointChain(endpoint));
   return router;
 }

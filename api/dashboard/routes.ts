@@ -51,7 +51,7 @@ import * as payouts from './wallet-payouts.js';
  */
 function shared(tool: string, action: string, more: Partial<DashboardRoute> = {}): DashboardRoute {
   const row = AGENT_ENDPOINTS.find((x) => x.tool === tool);
-  if (!row?.handler) throw new Error(`No agent endpoint ${tool} with a handler to share with the dashboard`);
+  if (!row) throw new Error(`No agent endpoint ${tool} to share with the dashboard`);
   return r(row.method, `/api${koaPath(row.path)}`, action, row.handler, { ...(row.body ? { body: row.body } : {}), ...(row.query ? { query: row.query } : {}), ...more });
 }
 

@@ -3,7 +3,7 @@
 // ajv validates the REST requests with), plus the registry's extra tools. Built once per process; the per-request
 // servers (server.ts) only read it.
 import type { JSONObject, Tool } from '@modelcontextprotocol/server';
-import { AGENT_ENDPOINTS, endpointTools, type AgentEndpoint, type AgentHandler, type EndpointTool } from '../agent/endpoints.js';
+import { AGENT_ENDPOINTS, endpointTools, type AgentEndpoint, type EndpointTool } from '../agent/endpoints.js';
 import { appToolMeta } from './apps.js';
 import type { ExtraTool } from './extra-tools.js';
 import { describeTool, TOOL_DOCS } from './tool-docs.js';
@@ -15,8 +15,7 @@ interface ObjectSchema { properties?: Record<string, JsonSchema>; required?: rea
 /** Which tool arguments go where in the REST request. */
 export interface ArgumentParts { path: readonly string[]; query: readonly string[]; body: readonly string[] }
 
-export type ServedEndpoint = AgentEndpoint & { handler: AgentHandler };
-export interface EndpointToolEntry { kind: 'endpoint'; definition: Tool; endpoint: ServedEndpoint; parts: ArgumentParts }
+export interface EndpointToolEntry { kind: 'endpoint'; definition: Tool; endpoint: AgentEndpoint; parts: ArgumentParts }
 export interface ExtraToolEntry { kind: 'extra'; definition: Tool; tool: ExtraTool }
 export type ToolEntry = EndpointToolEntry | ExtraToolEntry;
 
@@ -45,7 +44,7 @@ function bodyPart(body: ObjectSchema | undefined, tool: EndpointTool): { propert
   return { properties, required: [...new Set(required)] };
 }
 
-function endpointEntry(endpoint: ServedEndpoint, tool: EndpointTool): EndpointToolEntry {
+function endpointEntry(endpoint: AgentEndpoint, tool: EndpointTool): EndpointToolEntry {
   const path = pathParamsOf(endpoint.path);
   const query = (endpoint.query ?? {}) as ObjectSchema;
   const body = bodyPart(endpoint.body, tool);
@@ -95,9 +94,7 @@ function extraEntry(tool: ExtraTool): ExtraToolEntry {
 export function buildToolCatalog(extraTools: readonly ExtraTool[] = []): ToolCatalog {
   const entries: ToolEntry[] = [];
   for (const endpoint of AGENT_ENDPOINTS) {
-    const handler = endpoint.handler;
-    if (!handler) continue;
-    for (const tool of endpointTools(endpoint)) entries.push(endpointEntry({ ...endpoint, handler }, tool));
+    for (const tool of endpointTools(endpoint)) entries.push(endpointEntry(endpoint, tool));
   }
   entries.push(...extraTools.map(extraEntry));
   const byName = new Map<string, ToolEntry>();
