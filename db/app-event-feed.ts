@@ -1,7 +1,7 @@
 // The per-app event stream of the dashboard's real-time view (schema migration 0024): `app_event_feed` numbers
 // every arrival and outcome change of an SDK event or purchase event, in commit order per app. The rows it points
 // at are read through events/recent's own queries (db/recent-events.ts), so the stream shows the same rows, with
-// the same environment filter, as the agent API.
+// the same environment filter, as the agent API, plus the amounts only the dashboard shows (price, commission).
 import type { Knex } from 'knex';
 import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView, type SdkEventView } from './recent-events.js';
 
@@ -30,7 +30,7 @@ export async function readFeedAfter(db: Knex, appId: string, opts: { after: numb
   const [sdkIds, purchaseIds] = [idsOf('sdk'), idsOf('purchase')];
   const [sdk, purchases] = await Promise.all([
     sdkIds.length ? listRecentSdkEvents(db, appId, { environment: opts.environment, eventIds: sdkIds, limit: sdkIds.length }) : [],
-    purchaseIds.length ? listPurchaseEventLog(db, appId, { environment: opts.environment, eventIds: purchaseIds, limit: purchaseIds.length }) : [],
+    purchaseIds.length ? listPurchaseEventLog(db, appId, { environment: opts.environment, eventIds: purchaseIds, limit: purchaseIds.length, amounts: true }) : [],
   ]);
   const sdkById = new Map(sdk.map((e) => [e.event_id, e]));
   const purchaseById = new Map(purchases.map((e) => [e.event_id, e]));

@@ -10,12 +10,13 @@ export interface CreatorMoneySummary {
   clawbacksOutstanding: CommissionStateTotals;
 }
 
-/** The creators' side of an organization's wallet, for the wallet views (GET /wallet). */
-export async function getCreatorMoneySummary(db: Knex, orgId: string): Promise<CreatorMoneySummary> {
+/** The creators' side of an organization's wallet, for the wallet views (GET /wallet); the dashboard's creator page reads one creator's. */
+export async function getCreatorMoneySummary(db: Knex, orgId: string, filter: { creatorId?: string } = {}): Promise<CreatorMoneySummary> {
+  const ofCreator = (q: Knex.QueryBuilder) => (filter.creatorId ? q.where('creator_id', filter.creatorId) : q);
   const [states, clawbacks] = await Promise.all([
-    db('commissions').where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' }).whereIn('status', ['reserved', 'unfunded', 'payable', 'paid'])
+    ofCreator(db('commissions').where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' })).whereIn('status', ['reserved', 'unfunded', 'payable', 'paid'])
       .groupBy('status').select<{ status: string; count: string; micros: string }[]>('status', db.raw('count(*) as count'), db.raw('coalesce(sum(commission_micros), 0) as micros')),
-    db('clawbacks').where('org_id', orgId).whereRaw('recovered_micros < amount_micros')
+    ofCreator(db('clawbacks').where('org_id', orgId)).whereRaw('recovered_micros < amount_micros')
       .first<{ count: string; micros: string | null }>(db.raw('count(*) as count'), db.raw('sum(amount_micros - recovered_micros) as micros')),
   ]);
   const of = (status: string): CommissionStateTotals => {

@@ -61,3 +61,10 @@ export async function findActiveCreatorCode(db: Knex, appId: string, code: strin
     },
   };
 }
+
+/** The creator when they hold a code (any state) in a campaign of the organization; undefined otherwise, as for no creator. */
+export async function findCreatorInOrg(db: Knex, orgId: string, creatorId: string): Promise<{ id: string; name: string; email: string | null; social_handle: string | null } | undefined> {
+  return db('creators as cr').where('cr.id', creatorId)
+    .whereExists(db('creator_codes as cc').join('campaigns as ca', 'ca.id', 'cc.campaign_id').whereRaw('cc.creator_id = cr.id').where('ca.org_id', orgId).select(db.raw('1')))
+    .first('cr.id', 'cr.name', 'cr.email', 'cr.social_handle');
+}

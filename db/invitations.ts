@@ -6,6 +6,8 @@ import { lockOrganization } from './wallet-ledger.js';
 import { enqueueEmail } from './email-outbox.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './organizations.js';
+import { pageOf, type TableWindow } from './table-page.js';
+import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 
 export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'WITHDRAWN', 'EXPIRED'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -100,15 +102,38 @@ export async function withdrawInvitation(db: Knex, id: string): Promise<Invitati
   return row;
 }
 
-export async function listInvitations(
-  db: Knex, orgIds: readonly string[], filter: { status?: InvitationStatus; campaignId?: string; limit: number },
-): Promise<InvitationView[]> {
-  if (orgIds.length === 0) return [];
-  await expireStaleInvitations(db, orgIds);
-  const q = db('invitations').whereIn('org_id', orgIds).orderBy('created_at', 'desc').orderBy('id').limit(filter.limit);
+interface InvitationFilter { status?: InvitationStatus; campaignId?: string }
+
+/** The organizations' invitations (the agent's list and the dashboard's table read the same rows). */
+function invitationsQuery(db: Knex, orgIds: readonly string[], filter: InvitationFilter): Knex.QueryBuilder {
+  const q = db('invitations').whereIn('org_id', orgIds);
   if (filter.status) void q.where('status', filter.status);
   if (filter.campaignId) void q.where('campaign_id', filter.campaignId);
-  return q.select<InvitationView[]>(VIEW_COLUMNS);
+  return q;
+}
+
+export async function listInvitations(db: Knex, orgIds: readonly string[], filter: InvitationFilter & { limit: number }): Promise<InvitationView[]> {
+  if (orgIds.length === 0) return [];
+  await expireStaleInvitations(db, orgIds);
+  return invitationsQuery(db, orgIds, filter).orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).select<InvitationView[]>(VIEW_COLUMNS);
+}
+
+/** An invitation row of the dashboard's table: the agent's view plus its campaign's name. */
+export type InvitationTableRow = InvitationView & { campaign_name: string };
+
+export const INVITATION_TABLE: TableSpec = {
+  sortable: ['email', 'name', 'campaign_name', 'status', 'created_at', 'expires_at'],
+  searchable: ['email', 'name', 'campaign_name', 'status'],
+  defaultSort: 'created_at', defaultDir: 'desc', key: 'id',
+};
+
+/** The dashboard's invitations table: the same rows as listInvitations, searched, sorted and cut to `window`. */
+export async function pageInvitations(db: Knex, orgIds: readonly string[], filter: InvitationFilter, view: TableView, window: TableWindow): Promise<TablePage<InvitationTableRow>> {
+  if (orgIds.length === 0) return { rows: [], total: 0 };
+  await expireStaleInvitations(db, orgIds);
+  const base = invitationsQuery(db, orgIds, filter).select(VIEW_COLUMNS.map((c) => `invitations.${c}`))
+    .select(db('campaigns').whereRaw('campaigns.id = invitations.campaign_id').select('name').as('campaign_name'));
+  return pageOf<InvitationTableRow>(db, base, INVITATION_TABLE, view, window);
 }
 
 export interface AffiliateRow {
@@ -116,16 +141,41 @@ export interface AffiliateRow {
   source: string; joined_at: Date; clicks: number; installs: number; production_conversions: number;
 }
 
-/** Creators of a campaign with their code and counts; conversions are production, attributed, non-test ones. */
+/** The counts of a creator code (the `cc` of the statement): conversions are production, attributed, non-test ones. */
+const AFFILIATE_COUNTS = `(select count(*) from clicks k where k.creator_code_id = cc.id)::int as clicks,
+  (select count(*) from installs i where i.creator_code_id = cc.id and i.attributed)::int as installs,
+  (select count(*) from conversions v where v.creator_code_id = cc.id and v.attributed
+     and v.environment = 'PRODUCTION' and not v.is_test)::int as production_conversions`;
+
+/** Creator codes with their creator and counts: the rows of a campaign's affiliates (agent) and of the creators table. */
+function affiliatesQuery(db: Knex): Knex.QueryBuilder {
+  return db('creator_codes as cc').join('creators as c', 'c.id', 'cc.creator_id')
+    .select('c.id as creator_id', 'c.name', 'c.social_handle', 'c.follower_count', 'cc.code', 'cc.status', 'cc.source', 'cc.joined_at', db.raw(AFFILIATE_COUNTS));
+}
+
+/** Creators of a campaign with their code and counts. */
 export async function listCampaignAffiliates(db: Knex, campaignId: string): Promise<AffiliateRow[]> {
-  const result = await db.raw<{ rows: AffiliateRow[] }>(`
-    select c.id as creator_id, c.name, c.social_handle, c.follower_count, cc.code, cc.status, cc.source, cc.joined_at,
-           (select count(*) from clicks k where k.creator_code_id = cc.id)::int as clicks,
-           (select count(*) from installs i where i.creator_code_id = cc.id and i.attributed)::int as installs,
-           (select count(*) from conversions v where v.creator_code_id = cc.id and v.attributed
-              and v.environment = 'PRODUCTION' and not v.is_test)::int as production_conversions
-      from creator_codes cc join creators c on c.id = cc.creator_id
-     where cc.campaign_id = :campaignId
-     order by cc.joined_at, cc.id`, { campaignId });
-  return result.rows;
+  return affiliatesQuery(db).where('cc.campaign_id', campaignId).orderBy([{ column: 'cc.joined_at' }, { column: 'cc.id' }]);
+}
+
+/** A row of the dashboard's creators table: an affiliate row with its campaign and production money (net of reversals). */
+export interface OrgAffiliateRow extends AffiliateRow {
+  creator_code_id: string; email: string | null; campaign_id: string; campaign_name: string; revenue_micros: number; commission_micros: number;
+}
+
+export const CREATOR_TABLE: TableSpec = {
+  sortable: ['name', 'email', 'campaign_name', 'code', 'status', 'joined_at', 'clicks', 'installs', 'production_conversions', 'revenue_micros', 'commission_micros'],
+  searchable: ['name', 'email', 'social_handle', 'code', 'campaign_name'],
+  defaultSort: 'joined_at', defaultDir: 'desc', key: 'creator_code_id',
+};
+
+/** Every creator code in the organization's campaigns (FREE_ACCESS aside; or one creator's), searched, sorted and cut to `window`. */
+export async function pageOrgAffiliates(db: Knex, orgId: string, view: TableView, window: TableWindow, filter: { creatorId?: string } = {}): Promise<TablePage<OrgAffiliateRow>> {
+  const base = affiliatesQuery(db).join('campaigns as ca', 'ca.id', 'cc.campaign_id')
+    .where('ca.org_id', orgId).whereNot('ca.campaign_type', 'FREE_ACCESS')
+    .select('cc.id as creator_code_id', 'c.email', 'ca.id as campaign_id', 'ca.name as campaign_name', db.raw(`
+      (select coalesce(sum(m.revenue_usd_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as revenue_micros,
+      (select coalesce(sum(m.commission_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as commission_micros`));
+  if (filter.creatorId) void base.where('cc.creator_id', filter.creatorId);
+  return pageOf<OrgAffiliateRow>(db, base, CREATOR_TABLE, view, window);
 }

@@ -4,6 +4,8 @@ import type { Knex } from 'knex';
 import type { PayoutRow, PayoutRunRow } from '../schema/types.js';
 import { awardsOfPayouts } from './bonus-awards.js';
 import { awardLine, type AwardLine } from './payouts.js';
+import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
+import { pageOf, type TableWindow } from './table-page.js';
 
 /** A creator's payout with its award lines (the approved bonus awards it paid). */
 export interface PayoutLine extends PayoutRow { creator_name: string | null; awards: AwardLine[] }
@@ -35,4 +37,20 @@ export async function creatorNames(db: Knex, ids: string[]): Promise<Map<string,
   if (ids.length === 0) return new Map();
   const rows = await db('creators').whereIn('id', ids).select<{ id: string; name: string }[]>('id', 'name');
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A payout of the dashboard's payouts table: one creator's line of one run. */
+export type PayoutTableRow = PayoutRow & { creator_name: string | null };
+
+export const PAYOUT_TABLE: TableSpec = {
+  sortable: ['created_at', 'run_id', 'creator_name', 'commission_count', 'awards_micros', 'gross_micros', 'fees_micros', 'clawbacks_netted_micros', 'net_micros'],
+  searchable: ['run_id', 'creator_id', 'creator_name'],
+  defaultSort: 'created_at', defaultDir: 'desc', key: 'id',
+};
+
+/** Every payout of the organization (optionally of one creator), searched, sorted and cut to `window`. */
+export async function pagePayouts(db: Knex, orgId: string, filter: { creatorId?: string }, view: TableView, window: TableWindow): Promise<TablePage<PayoutTableRow>> {
+  const base = db('payouts').leftJoin('creators', 'creators.id', 'payouts.creator_id').where('payouts.org_id', orgId).select('payouts.*', 'creators.name as creator_name');
+  if (filter.creatorId) void base.where('payouts.creator_id', filter.creatorId);
+  return pageOf<PayoutTableRow>(db, base, PAYOUT_TABLE, view, window);
 }

@@ -1,7 +1,10 @@
 // What arrived for an app, newest first (agent API events/recent and verify-user-conversions): custom SDK events and
-// the purchase event log with its attribution flags. No amounts.
+// the purchase event log with its attribution flags. No amounts, except for the dashboard (`amounts`, and the
+// dashboard's events table): price, commission and whether the code carried matched a creator.
 import type { Knex } from 'knex';
 import { SANDBOX_ENVIRONMENTS } from '../schema/types.js';
+import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
+import { pageOf, type TableWindow } from './table-page.js';
 
 /** The filter of events/recent: SANDBOX means every sandbox environment (SANDBOX, XCODE, LOCAL_TESTING). */
 export type EnvironmentFilter = 'SANDBOX' | 'PRODUCTION';
@@ -35,17 +38,43 @@ export interface PurchaseEventView {
   processing_status: string;
   error: string | null;
   received_at: Date;
+  /** Dashboard only (`amounts`): the purchase's price in USD, the commission written for it (net), and whether a creator code of the app is `referral_code`. */
+  price_usd_micros?: number | null;
+  commission_micros?: number | null;
+  code_known?: boolean;
 }
 
-/** The purchase event log of an app (optionally of one app user, one environment, or the events named), newest first. */
-export async function listPurchaseEventLog(db: Knex, appId: string, opts: { environment?: EnvironmentFilter; appUserId?: string; eventIds?: readonly string[]; limit: number }): Promise<PurchaseEventView[]> {
-  const q = db('purchase_events').where('app_id', appId).orderBy('received_at', 'desc').limit(opts.limit);
+interface PurchaseLogFilter { environment?: EnvironmentFilter; appUserId?: string; eventIds?: readonly string[]; amounts?: boolean }
+
+function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): Knex.QueryBuilder {
+  const q = db('purchase_events').where('app_id', appId);
   if (opts.eventIds) void q.whereIn('id', opts.eventIds);
   if (opts.environment) void q.whereIn('environment', environmentsOf(opts.environment));
   if (opts.appUserId) void q.where('app_user_id', opts.appUserId);
-  return q.select<PurchaseEventView[]>(
+  void q.select(
     'id as event_id', 'event_type', 'source', 'environment', 'app_user_id', 'product_id', 'attributed', 'organic', 'referral_code',
     'conversion_id', 'processing_status', 'error', 'received_at');
+  if (opts.amounts) {
+    void q.select('price_usd_micros', db.raw(`(select sum(m.commission_micros) from commissions m where m.purchase_event_id = purchase_events.id)::bigint as commission_micros,
+      exists (select 1 from creator_codes cc where cc.app_id = purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`));
+  }
+  return q;
+}
+
+/** The purchase event log of an app (optionally of one app user, one environment, or the events named), newest first. */
+export async function listPurchaseEventLog(db: Knex, appId: string, opts: PurchaseLogFilter & { limit: number }): Promise<PurchaseEventView[]> {
+  return purchaseEventsQuery(db, appId, opts).orderBy('received_at', 'desc').limit(opts.limit);
+}
+
+export const PURCHASE_EVENT_TABLE: TableSpec = {
+  sortable: ['received_at', 'event_type', 'app_user_id', 'product_id', 'environment', 'referral_code', 'processing_status', 'price_usd_micros', 'commission_micros'],
+  searchable: ['event_id', 'event_type', 'app_user_id', 'product_id', 'referral_code', 'processing_status', 'error'],
+  defaultSort: 'received_at', defaultDir: 'desc', key: 'event_id',
+};
+
+/** The dashboard's events table: the purchase event log with amounts, searched, sorted and cut to `window`. */
+export async function pagePurchaseEvents(db: Knex, appId: string, opts: { environment?: EnvironmentFilter }, view: TableView, window: TableWindow): Promise<TablePage<PurchaseEventView>> {
+  return pageOf<PurchaseEventView>(db, purchaseEventsQuery(db, appId, { ...opts, amounts: true }), PURCHASE_EVENT_TABLE, view, window);
 }
 
 export interface UserConversionView {

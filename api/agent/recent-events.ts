@@ -33,8 +33,8 @@ export async function recentEventsHandler(ctx: AppContext): Promise<void> {
 /**
  * The spec's attribution flags: a code only on an attributed event (an organic one may have named an unknown code:
  * see `error`). `failed` marks an event that could not be applied (its reason in `error`) until an operator
- * re-drives it (`svc events retry`).
+ * re-drives it (`svc events retry`). The dashboard's amounts never pass: this is the spec's shape whatever was read.
  */
-export function webhookView({ conversion_id: _conversion, processing_status: status, ...e }: PurchaseEventView) {
+export function webhookView({ conversion_id: _conversion, processing_status: status, price_usd_micros: _price, commission_micros: _commission, code_known: _known, ...e }: PurchaseEventView) {
   return { ...e, referral_code: e.attributed ? e.referral_code : null, failed: status === 'failed' };
 }

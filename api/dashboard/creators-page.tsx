@@ -1,16 +1,17 @@
-// GET /dashboard/creators: the organization's invite capacity (the wallet answer's own figures), then per campaign
-// its creators with their codes and production performance (the agent API's affiliates rows), a form to invite one
-// creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
+// GET /dashboard/creators: the organization's invite capacity (the wallet answer's own figures), the creators table
+// (every creator code of the organization with production performance: creator-tables.tsx, `?format=csv` exports
+// it), then per campaign a form to invite one creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
 // (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
-import { listCampaignAffiliates, listInvitations, type InvitationView } from '../../db/invitations.js';
+import { listInvitations, type InvitationView } from '../../db/invitations.js';
 import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
 import { MAX_BATCH } from '../agent/invitations.js';
 import { inviteCapacityView, inviteLimits } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
+import { creatorTableSection } from './creator-tables.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
 async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | null> {
@@ -26,18 +27,11 @@ async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | 
   </>;
 }
 
-type Affiliates = Awaited<ReturnType<typeof listCampaignAffiliates>>;
-
-function CampaignSection({ s, c, creators, back }: { s: SignedIn; c: AgentCampaignRow; creators: Affiliates; back: string }) {
+function CampaignSection({ s, c, back }: { s: SignedIn; c: AgentCampaignRow; back: string }) {
   const id = c.id;
   const name = String(c.name);
   return (
     <section id={`campaign-${id}`}><h2>{name} <span class="muted">({String(c.status)}, {String(c.campaign_type)})</span></h2>
-      {creators.length ? (
-        <Table columns={['Creator', 'Code', 'Code status', 'Joined by', 'Joined', 'Clicks', 'Installs', 'Production conversions']}>
-          {creators.map((a) => <tr><td>{a.name}{a.social_handle ? <> <span class="muted">{a.social_handle}</span></> : null}</td><td><code>{a.code}</code></td><td>{a.status}</td><td>{a.source}</td><td>{when(a.joined_at)}</td><td>{a.clicks}</td><td>{a.installs}</td><td>{a.production_conversions}</td></tr>)}
-        </Table>
-      ) : <p class="muted">No creator has joined yet.</p>}
       <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back}><fieldset><legend>Invite a creator to {name}</legend>
         <label for={`inv-email-${id}`}>Creator email</label><input id={`inv-email-${id}`} name="email" type="email" required maxlength={254} />
         <label for={`inv-name-${id}`}>Name (optional)</label><input id={`inv-name-${id}`} name="name" maxlength={200} />
@@ -56,7 +50,7 @@ function CampaignSection({ s, c, creators, back }: { s: SignedIn; c: AgentCampai
 function InvitationsSection({ s, rows, campaigns, back }: { s: SignedIn; rows: InvitationView[]; campaigns: Map<string, string>; back: string }) {
   if (rows.length === 0) return <><h2>Invitations</h2><p class="muted">No invitations yet.</p></>;
   return <>
-    <h2>Invitations (latest 100)</h2>
+    <h2>Invitations (latest 100)</h2><p><OrgLink s={s} to="/dashboard/invitations">All invitations: search, sort and CSV export</OrgLink></p>
     <Table id="invitations" columns={['Email', 'Campaign', 'Status', 'Sent', 'Expires', '']}>
       {rows.map((i) => (
         <tr data-invitation={i.id}><td>{String(i.email)}</td><td>{campaigns.get(String(i.campaign_id)) ?? String(i.campaign_id)}</td><td class="inv-status">{i.status}</td><td>{when(i.created_at)}</td><td>{when(i.expires_at)}</td>
@@ -72,17 +66,20 @@ export async function creatorsPage(ctx: AppContext): Promise<void> {
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Creators', <p>You belong to no organization.</p>);
   const db = ctx.deps.db;
   const back = orgLink(s, '/dashboard/creators');
+  const table = await creatorTableSection(ctx, s, s.orgId);
+  if (!table) return; // the CSV was sent
   const [campaigns, invitations] = await Promise.all([
     listCampaignsInOrgs(db, [s.orgId]), listInvitations(db, [s.orgId], { limit: 100 }),
   ]);
   // FREE_ACCESS campaigns hold free-access codes, not creators (the invite handler answers 409 for them).
   const withCreators = campaigns.filter((c) => c.campaign_type !== 'FREE_ACCESS' && c.status !== 'archived');
-  const [capacity, creators] = await Promise.all([capacitySection(ctx, s.orgId), Promise.all(withCreators.map((c) => listCampaignAffiliates(db, c.id)))]);
+  const capacity = await capacitySection(ctx, s.orgId);
   const names = new Map(campaigns.map((c) => [c.id, String(c.name)]));
   dashboardPage(ctx, s, 200, 'Creators', <>
     {capacity}
+    {table}
     {withCreators.length
-      ? withCreators.map((c, i) => <CampaignSection s={s} c={c} creators={creators[i]!} back={back} />)
+      ? withCreators.map((c) => <CampaignSection s={s} c={c} back={back} />)
       : <p>No campaign takes creators yet: create one on an app's <OrgLink s={s} to="/dashboard">setup page</OrgLink>.</p>}
     <InvitationsSection s={s} rows={invitations} campaigns={names} back={back} />
   </>);

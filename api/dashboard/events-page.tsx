@@ -55,7 +55,7 @@ export async function eventsPage(ctx: AppContext): Promise<void> {
     // One connection: the three reads go one after the other.
     const seq = await latestFeedSeq(trx, app.id);
     const sdk = await listRecentSdkEvents(trx, app.id, { environment, limit: PAGE_ROWS });
-    const purchases = await listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS });
+    const purchases = await listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS, amounts: true });
     const merged: ViewEntry[] = [...sdk.map((event) => ({ kind: 'sdk' as const, event })), ...purchases.map((event) => ({ kind: 'purchase' as const, event }))];
     return { cursor: seq, rows: merged.sort((a, b) => time(b) - time(a)) };
   }, { isolationLevel: 'repeatable read', readOnly: true });
@@ -64,10 +64,10 @@ export async function eventsPage(ctx: AppContext): Promise<void> {
   const stream = `${ctx.path}/stream${environment ? `?environment=${environment}` : ''}`;
   const option = (value: string, label: string) => <option value={value} selected={(environment ?? '') === value}>{label}</option>;
   dashboardPage(ctx, s, 200, `Live events · ${app.name}`, <>
-    <p class="muted">SDK events and purchase events as they arrive, newest first (the rows of <code>events/recent</code>). SDK events carry no environment and show under every filter. Status: <span id="live-status" class="muted">as of page load</span> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}`}>Setup page</OrgLink></p>
+    <p class="muted">SDK events and purchase events as they arrive, newest first (the rows of <code>events/recent</code>). SDK events carry no environment and show under every filter. Status: <span id="live-status" class="muted">as of page load</span> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}`}>Setup page</OrgLink> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events/history`}>Purchase history: search, sort, CSV</OrgLink></p>
     <form method="get" action={here}>{s.orgIds.length > 1 && s.orgId ? <Hidden fields={{ org: s.orgId }} /> : null}<label for="env-filter">Environment</label> <select id="env-filter" name="environment">{option('', 'All')}{option('SANDBOX', 'Sandbox')}{option('PRODUCTION', 'Production')}</select> <button type="submit">Filter</button></form>
-    <table id="live-events" data-cursor={cursor} data-stream={stream}><thead><tr><th>Received</th><th>Kind</th><th>Type</th><th>App user</th><th>Environment</th><th>Attribution / platform</th><th>Referral code</th><th>Conversion</th></tr></thead><tbody>
-      {rows.length ? rows.map((x) => <EventRow entry={x} link={linkOf(x)} />) : <tr class="empty"><td colspan={8} class="muted">No events yet.</td></tr>}
+    <table id="live-events" data-cursor={cursor} data-stream={stream}><thead><tr><th>Received</th><th>Kind</th><th>Type</th><th>App user</th><th>Environment</th><th>Attribution / platform</th><th>Code carried</th><th>Refusal reason</th><th>Price (USD)</th><th>Commission (USD)</th><th>Conversion</th></tr></thead><tbody>
+      {rows.length ? rows.map((x) => <EventRow entry={x} link={linkOf(x)} />) : <tr class="empty"><td colspan={11} class="muted">No events yet.</td></tr>}
     </tbody></table>
   </>, { scripts: [LIVE_EVENTS_PATH] });
 }

@@ -1,14 +1,19 @@
-// GET /dashboard: the organization's apps (each linking to its setup page) and the form that creates an app
-// (POST /api/apps, whose answer shows the new webhook secret and purchase API key once).
+// GET /dashboard, the organization's home: its key figures over 7, 30 or 90 days (overview.tsx), its apps (each
+// linking to its setup page) and the form that creates an app (POST /api/apps, whose answer shows the new webhook
+// secret and purchase API key once).
 import { listAppsInOrgs } from '../../db/apps.js';
 import type { AppContext } from '../context.js';
 import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, Table } from './layout.js';
+import { overviewSection } from './overview.js';
 
 export async function home(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const apps = s.orgId ? await listAppsInOrgs(ctx.deps.db, [s.orgId]) : [];
-  dashboardPage(ctx, s, 200, 'Apps', <>
+  const overview = s.orgId ? await overviewSection(ctx, s, s.orgId) : null;
+  dashboardPage(ctx, s, 200, 'Overview', <>
+    {overview}
+    <h2>Apps</h2>
     {apps.length === 0 ? <p>No app yet: create your first one below.</p> : (
       <Table columns={['App', 'Slug', 'SDK']}>
         {apps.map((a) => <tr><td><OrgLink s={s} to={`/dashboard/apps/${a.id}`}>{String(a.name)}</OrgLink></td><td><code>{String(a.slug)}</code></td><td>{a.sdk_initialized_at ? 'SDK seen' : 'SDK not initialized yet'}</td></tr>)}

@@ -13,7 +13,7 @@ import { formatUsd, walletView } from '../../lib/money.js';
 import { createSignedLink } from '../../lib/signed-links.js';
 import type { AppContext } from '../context.js';
 import type { RechargeForm } from './auto-recharge-page.js';
-import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
+import { canManage, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 import { autoRechargeWalletSection, changeFromWallet, walletFormAction } from './wallet-auto-recharge.js';
 import { payoutsWalletSection } from './wallet-payouts.js';
 
@@ -65,7 +65,7 @@ async function walletPage(ctx: AppContext, s: SignedIn, status = 200, state: Wal
       <tr><th scope="row">Minimum escrow to activate campaigns</th><td>{formatUsd(min)} · {canActivateCampaigns(view.safe_available_micros, min) ? <span class="done">campaigns can be activated</span> : <span class="open">below: top up to activate campaigns</span>}</td></tr>
     </tbody></table>
     {sections}
-    <h2>Ledger (latest 50 entries)</h2><LedgerTable lines={lines} />
+    <h2>Ledger (latest 50 entries)</h2><p><OrgLink s={s} to="/dashboard/wallet/ledger">All entries: search, sort and CSV export</OrgLink></p><LedgerTable lines={lines} />
   </>, { formAction: walletFormAction(ctx) });
 }
 

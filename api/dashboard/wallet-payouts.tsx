@@ -57,7 +57,7 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
     {canManage(s)
       ? <form method="get" action={orgLink(s, '/dashboard/wallet/payouts/preview')}>{s.orgIds.length > 1 ? <Hidden fields={{ org: s.orgId }} /> : null}<button type="submit">Preview a payout run</button></form>
       : <p class="muted">Owners and admins run payouts.</p>}
-    <h3>Payout runs (latest 20)</h3>
+    <h3>Payout runs (latest 20)</h3><p><OrgLink s={s} to="/dashboard/wallet/payouts">Every payout by creator: search, sort and CSV export</OrgLink></p>
     {runs.length === 0 ? <p class="muted">No payout runs yet.</p> : runs.map((run) => <div data-run={run.id}><RunLines run={run} /></div>)}
   </>;
 }

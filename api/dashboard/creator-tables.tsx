@@ -1,0 +1,69 @@
+// The creators table (every creator code in the organization's campaigns, with counts and production money) shown
+// on GET /dashboard/creators, and the invitations table, GET /dashboard/invitations. Both read the rows the agent
+// API's reads return (db/invitations.ts), searched, sorted and paged; `?format=csv` exports the filtered view.
+import { CREATOR_TABLE, INVITATION_TABLE, pageInvitations, pageOrgAffiliates, type InvitationTableRow, type OrgAffiliateRow } from '../../db/invitations.js';
+import type { TablePage } from '../../lib/table-query.js';
+import type { AppContext } from '../context.js';
+import { DataTable, sendTableCsv, tableRequest, usd, utc, type TableDef } from './data-table.js';
+import { ButtonForm, dashboardPage, OrgLink, signedIn, type SignedIn } from './layout.js';
+
+const creatorPath = (id: string) => `/dashboard/creators/${encodeURIComponent(id)}`;
+
+export function creatorTable(s: SignedIn): TableDef<OrgAffiliateRow> {
+  return {
+    id: 'creators', caption: 'Creators', spec: CREATOR_TABLE, file: 'creators.csv', rowKey: (r) => r.creator_code_id,
+    columns: [
+      { label: 'Creator', sort: 'name', text: (r) => r.name, html: (r) => <OrgLink s={s} to={creatorPath(r.creator_id)}>{r.name}</OrgLink> },
+      { label: 'Email', sort: 'email', text: (r) => r.email },
+      { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
+      { label: 'Code', sort: 'code', text: (r) => r.code, html: (r) => <code>{r.code}</code> },
+      { label: 'Code status', sort: 'status', text: (r) => r.status },
+      { label: 'Joined by', text: (r) => r.source },
+      { label: 'Joined (UTC)', sort: 'joined_at', text: (r) => utc(r.joined_at) },
+      { label: 'Clicks', sort: 'clicks', text: (r) => r.clicks },
+      { label: 'Installs', sort: 'installs', text: (r) => r.installs },
+      { label: 'Conversions', sort: 'production_conversions', text: (r) => r.production_conversions },
+      { label: 'Revenue (USD)', sort: 'revenue_micros', text: (r) => usd(r.revenue_micros) },
+      { label: 'Commission (USD)', sort: 'commission_micros', text: (r) => usd(r.commission_micros) },
+    ],
+  };
+}
+
+/** The creators table of the creators page, or undefined after answering its CSV. */
+export async function creatorTableSection(ctx: AppContext, s: SignedIn, orgId: string) {
+  const { view, csv, window } = tableRequest(ctx, CREATOR_TABLE);
+  const def = creatorTable(s);
+  const page = await pageOrgAffiliates(ctx.deps.db, orgId, view, window);
+  if (csv) return sendTableCsv(ctx, def, page);
+  return <><h2>All creators</h2><DataTable s={s} def={def} page={page} view={view} path="/dashboard/creators" /></>;
+}
+
+function invitationTable(s: SignedIn, back: string): TableDef<InvitationTableRow> {
+  return {
+    id: 'invitation-table', caption: 'Invitations', spec: INVITATION_TABLE, file: 'invitations.csv', rowKey: (r) => r.id,
+    columns: [
+      { label: 'Email', sort: 'email', text: (r) => String(r.email) },
+      { label: 'Name', sort: 'name', text: (r) => (r.name as string | null) ?? '' },
+      { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
+      { label: 'Status', sort: 'status', text: (r) => r.status },
+      { label: 'Sent (UTC)', sort: 'created_at', text: (r) => utc(r.created_at as Date) },
+      { label: 'Expires (UTC)', sort: 'expires_at', text: (r) => utc(r.expires_at as Date) },
+      { label: 'Action', text: () => '', html: (r) => (r.status === 'PENDING' ? <ButtonForm s={s} action={`/api/invitations/${r.id}/withdraw`} label="Withdraw" returnTo={back} /> : null) },
+    ],
+  };
+}
+
+export async function invitationsPage(ctx: AppContext): Promise<void> {
+  const s = await signedIn(ctx);
+  if (!s) return;
+  if (!s.orgId) return dashboardPage(ctx, s, 200, 'Invitations', <p>You belong to no organization.</p>);
+  const { view, csv, window } = tableRequest(ctx, INVITATION_TABLE);
+  const def = invitationTable(s, ctx.originalUrl);
+  const page: TablePage<InvitationTableRow> = await pageInvitations(ctx.deps.db, [s.orgId], {}, view, window);
+  if (csv) return sendTableCsv(ctx, def, page);
+  dashboardPage(ctx, s, 200, 'Invitations', <>
+    <p class="muted">Every invitation of the organization, any status. Invite creators on the <OrgLink s={s} to="/dashboard/creators">creators page</OrgLink>.</p>
+    <DataTable s={s} def={def} page={page} view={view} path="/dashboard/invitations" />
+  </>);
+}
+
