@@ -36,11 +36,20 @@ async function visibleCampaign(ctx: AppContext) {
   return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
 }
 
-export async function updateCampaignHandler(ctx: AppContext): Promise<void> {
-  const campaign = await visibleCampaign(ctx);
-  const { bonus_rules: rules, ...terms } = inputOf<Omit<CampaignTermsPatch, 'bonus_rules'> & { bonus_rules?: BonusRuleInput[] }>(ctx);
+export type CampaignUpdate = Omit<CampaignTermsPatch, 'bonus_rules'> & { bonus_rules?: BonusRuleInput[] };
+
+/**
+ * The campaign update of PATCH /campaigns/{id} (and of the dashboard's bonus-rules editor) on a campaign the caller
+ * may see, with a body valid against updateCampaignBody: the rules' own checks (422) run before anything is written.
+ */
+export async function updateCampaign(ctx: AppContext, campaign: { id: string; app_id: unknown }, update: CampaignUpdate): Promise<void> {
+  const { bonus_rules: rules, ...terms } = update;
   await updateCampaignTerms(ctx.deps.db, campaign.id, { ...terms, ...(rules ? { bonus_rules: normalizeBonusRules(rules) } : {}) });
   forgetAppCaches(ctx, campaign.app_id as string);
+}
+
+export async function updateCampaignHandler(ctx: AppContext): Promise<void> {
+  await updateCampaign(ctx, await visibleCampaign(ctx), inputOf<CampaignUpdate>(ctx));
   ctx.body = await campaignAnswer(ctx, await visibleCampaign(ctx));
 }
 

@@ -1,6 +1,6 @@
 // GET /dashboard/campaigns (the organization's campaigns and the create form) and GET /dashboard/campaigns/{id}
 // (edit every term the agent API exposes, activate / pause, localized copy with fresh/stale per locale and the
-// localize form, the public join page per language). The data is the agent API's own view (`campaignView`, with
+// localize form, the milestone bonus rules editor (bonus-rules-editor.tsx), the public join page per language). The data is the agent API's own view (`campaignView`, with
 // `campaignI18nView` from lib/i18n-freshness.ts) and every form posts to the dashboard REST, which runs the agent
 // API's handlers: an activation below the minimum escrow answers the 402 page with the way to the wallet's top-up.
 import { listAppsInOrgs } from '../../db/apps.js';
@@ -10,7 +10,8 @@ import { campaignView } from '../agent/campaigns.js';
 import { CAMPAIGN_FIELDS } from '../agent/field-schemas.js';
 import type { AppContext } from '../context.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
-import { CampaignStatusButton, dashboardPage, Hidden, OrgLink, PostForm, signedIn, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
+import { BonusRulesSection, saveBonusRulesFrom, type RulesForm } from './bonus-rules-editor.js';
+import { CampaignStatusButton, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 
 type View = ReturnType<typeof campaignView>;
 const HOLDING = CAMPAIGN_FIELDS.holding_period_days;
@@ -90,12 +91,16 @@ function JoinSection({ c }: { c: View }) {
 
 export async function detailPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
-  if (!s) return;
+  if (s) await showDetail(ctx, s, 200);
+}
+
+/** The campaign page; `rules` is the bonus-rules form as typed when its save was refused. */
+async function showDetail(ctx: AppContext, s: SignedIn, status: number, rules?: RulesForm): Promise<void> {
   const found = visibleOrNotFoundPage(ctx, s, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
   if (!found) return;
   const c: View = campaignView(ctx, found);
-  const back = ctx.originalUrl;
-  dashboardPage(ctx, s, 200, `Campaign ${String(c.name)}`, <>
+  const back = orgLink(s, `/dashboard/campaigns/${c.id}`);
+  dashboardPage(ctx, s, status, `Campaign ${String(c.name)}`, <>
     <p class="muted">Campaign <code>{c.id}</code> of app <OrgLink s={s} to={`/dashboard/apps/${String(c.app_id)}`}><code>{String(c.app_id)}</code></OrgLink>, {String(c.campaign_type)}. <OrgLink s={s} to={`/dashboard/campaigns/${c.id}/analytics`}>Analytics</OrgLink> · <a href={safeUrl(`/api/campaigns/${c.id}`)}>As JSON</a></p>
     <h2>Status</h2><p>Status: <strong id="campaign-status">{String(c.status)}</strong></p><CampaignStatusButton s={s} campaign={c} returnTo={back} />
     <p class="muted">Activating needs the wallet's safe balance at or above the minimum escrow (<OrgLink s={s} to="/dashboard/wallet">wallet and top-up</OrgLink>). Paused campaigns' codes stop attributing.</p>
@@ -105,7 +110,10 @@ export async function detailPage(ctx: AppContext): Promise<void> {
       <p class="muted">A new holding period applies to commissions earned from then on.</p>
       <button type="submit">Save terms</button>
     </PostForm>
+    <BonusRulesSection s={s} campaignId={c.id} rules={found.bonus_rules} form={rules} />
     <I18nSection s={s} c={c} back={back} />
     <JoinSection c={c} />
   </>);
 }
+
+export const saveBonusRules = saveBonusRulesFrom(showDetail);

@@ -145,6 +145,7 @@ export function webRoutes(): Router<RequestState, AppContext> {
   router.get('/dashboard/apps/:app_id/events/stream', events.sessionOnly, validateQuery(events.eventsQuery), events.eventStream);
   router.get('/dashboard/campaigns', campaigns.listPage);
   router.get('/dashboard/campaigns/:campaign_id', campaigns.detailPage);
+  router.post('/dashboard/campaigns/:campaign_id/bonus-rules', campaigns.saveBonusRules);
   router.get('/dashboard/campaigns/:campaign_id/analytics', analyticsPage);
   router.get('/dashboard/creators', creatorsPage);
   router.get('/dashboard/creators/:creator_id', creatorPage);

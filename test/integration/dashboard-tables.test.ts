@@ -1,0 +1,161 @@
+// The dashboard's tables over HTTP (issue 28): the agent reads behind them answer exactly as before whatever table
+// parameters they are given (q, sort, dir, page, format) and events/recent stays amount-free while the dashboard's
+// live rows show the code carried, the refusal reason, price and commission; the creators table searches, sorts,
+// pages and exports the same rows as CSV (formula cells prefixed), never another organization's creator, whose
+// detail page is 404; the bonus-rules editor saves through the agent API's update and answers a refusal with the
+// messages beside the fields, what was typed kept, nothing written.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { parseCsv } from '../helpers/csv.js';
+import { upsertCreator, addCreatorCode } from '../../db/creators.js';
+import { issueCreatorCode } from '../../lib/codes.js';
+import { PAGE_SIZE } from '../../lib/table-query.js';
+import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
+import { request } from '../helpers/http.js';
+import { seedApp, type SeededApp } from '../helpers/seed.js';
+import { useSeededHarness } from '../helpers/seeded-harness.js';
+import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
+import { waitFor } from '../helpers/svc-processes.js';
+
+const { h, seed } = useSeededHarness(test);
+let other: SeededApp;
+let owner: DashboardSession;
+const TAG = `tbl${randomUUID().slice(0, 6)}`;
+
+const page = (path: string) => owner.browser.fetch(`${h().baseUrl}${path}`);
+const agent = (path: string) => request(h().baseUrl, 'GET', `/api/agent${path}`, { token: seed.agent_key });
+const csvRows = parseCsv;
+/** The text of each cell of the table `id` (tags stripped, entities decoded). */
+function tableCells(html: string, id: string): string[][] {
+  const table = new RegExp(`<table id="${id}"[\\s\\S]*?</table>`).exec(html)?.[0] ?? '';
+  const body = /<tbody>([\s\S]*)<\/tbody>/.exec(table)?.[1] ?? '';
+  const decode = (s: string) => s.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => decode(c[1]!)));
+}
+
+async function addNamedCreator(name: string, orgApp: { app_id: string; campaign_id: string } = seed): Promise<{ id: string; code: string }> {
+  const creator = await upsertCreator(h().db, { name, email: `${randomUUID()}@example.com` });
+  const code = await addCreatorCode(h().db, { appId: orgApp.app_id, campaignId: orgApp.campaign_id, creatorId: creator.id, code: issueCreatorCode(), source: 'seed' });
+  return { id: creator.id, code: code.code };
+}
+
+test.before(async () => {
+  await h.ready();
+  other = await seedApp(h().db);
+  owner = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
+  for (let i = 0; i < PAGE_SIZE + 3; i += 1) await addNamedCreator(`${TAG} creator ${String(i).padStart(2, '0')}`);
+});
+
+test.serial('the agent reads behind the tables answer the same with or without table parameters; events/recent carries no amounts', async (t) => {
+  const buyer = `buyer-${randomUUID()}`;
+  const sent = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, subscription(buyer, seed.creator_code)('initial_purchase'));
+  t.is(sent.status, 200);
+  await waitFor(async () => Boolean(await h().db('commissions').where('purchase_event_id', sent.body.event_id).first()), 'the commission', 30_000);
+  const params = `q=${TAG}&sort=name&dir=asc&page=2&format=csv`;
+  for (const path of [`/campaigns/${seed.campaign_id}/affiliates`, '/invitations?status=all', `/apps/${seed.app_id}/events/recent?limit=100`]) {
+    const plain = await agent(path);
+    const withTable = await agent(`${path}${path.includes('?') ? '&' : '?'}${params}`);
+    t.is(plain.status, 200, path);
+    t.deepEqual(withTable.body, plain.body, `${path} is unchanged by table parameters`);
+  }
+  const affiliates = (await agent(`/campaigns/${seed.campaign_id}/affiliates`)).body.affiliates as Record<string, unknown>[];
+  t.is(affiliates.length, PAGE_SIZE + 4, 'every creator, not a page');
+  t.deepEqual(Object.keys(affiliates[0]!), ['creator_id', 'name', 'social_handle', 'follower_count', 'code', 'status', 'source', 'joined_at', 'clicks', 'installs', 'production_conversions']);
+  const recent = (await agent(`/apps/${seed.app_id}/events/recent?limit=100`)).body;
+  const webhook = recent.webhooks.find((w: { event_id: string }) => w.event_id === sent.body.event_id);
+  t.deepEqual(Object.keys(webhook).sort(), ['app_user_id', 'attributed', 'environment', 'error', 'event_id', 'event_type', 'failed', 'organic', 'product_id', 'received_at', 'referral_code', 'source'].sort());
+  t.notRegex(JSON.stringify(recent), /price|commission|micros|code_known/);
+
+  // The dashboard's live row of the same purchase shows its price and commission.
+  const [pe, commission] = await Promise.all([
+    h().db('purchase_events').where('id', sent.body.event_id).first('price_usd_micros'),
+    h().db('commissions').where('purchase_event_id', sent.body.event_id).sum<{ sum: number }[]>('commission_micros'),
+  ]);
+  const live = await page(`/dashboard/apps/${seed.app_id}/events`);
+  const row = new RegExp(`<tr data-kind="purchase" data-event-id="${sent.body.event_id}"[\\s\\S]*?</tr>`).exec(live.text)?.[0] ?? '';
+  t.regex(row, new RegExp(`<td class="price">${(pe.price_usd_micros / 1e6).toFixed(2)}</td><td class="commission">${(Number(commission[0]!.sum) / 1e6).toFixed(2)}</td>`));
+});
+
+test.serial('a purchase with a code that matches no creator shows the code and says so, with the outcome', async (t) => {
+  const sent = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, subscription(`buyer-${randomUUID()}`, 'NOSUCHCODE9')('initial_purchase'));
+  t.is(sent.status, 200);
+  await waitFor(async () => (await h().db('purchase_events').where('id', sent.body.event_id).first('processing_status'))?.processing_status !== 'received', 'the event processed', 30_000);
+  const stored = await h().db('purchase_events').where('id', sent.body.event_id).first();
+  t.false(stored.attributed);
+  const live = await page(`/dashboard/apps/${seed.app_id}/events`);
+  const row = new RegExp(`<tr data-kind="purchase" data-event-id="${sent.body.event_id}"[\\s\\S]*?</tr>`).exec(live.text)?.[0] ?? '';
+  t.regex(row, new RegExp(`<td class="code"><code>${stored.referral_code}</code> <span class="muted">matched no creator</span></td>`));
+  t.regex(row, /<td class="commission"><\/td>/, 'no commission for an organic purchase');
+  // The history table finds it by the code, and its CSV says the same.
+  const history = await page(`/dashboard/apps/${seed.app_id}/events/history?q=${stored.referral_code}`);
+  t.is(history.status, 200);
+  const cells = tableCells(history.text, 'event-table');
+  t.is(cells.length, 1);
+  t.is(cells[0]![7], `${stored.referral_code} (matched no creator)`);
+  const csv = await page(`/dashboard/apps/${seed.app_id}/events/history?q=${stored.referral_code}&format=csv`);
+  t.deepEqual(csvRows(csv.text).slice(1), cells);
+  // The agent still sees the spec's organic row: no code.
+  const recent = (await agent(`/apps/${seed.app_id}/events/recent?limit=100`)).body;
+  t.is(recent.webhooks.find((w: { event_id: string }) => w.event_id === sent.body.event_id).referral_code, null);
+});
+
+test.serial('the creators table searches, sorts and pages; its CSV is every matching row in the same order; another org is absent and 404', async (t) => {
+  const outsider = await addNamedCreator(`${TAG} outsider`, other);
+  const first = await page(`/dashboard/creators?q=${TAG}&sort=name&dir=asc`);
+  t.is(first.status, 200);
+  const p1 = tableCells(first.text, 'creators');
+  t.is(p1.length, PAGE_SIZE);
+  t.is(p1[0]![0], `${TAG} creator 00`);
+  t.regex(first.text, new RegExp(`rows 1 to ${PAGE_SIZE} of ${PAGE_SIZE + 3}`));
+  const p2 = tableCells((await page(`/dashboard/creators?q=${TAG}&sort=name&dir=asc&page=2`)).text, 'creators');
+  t.deepEqual(p2.map((r) => r[0]), [25, 26, 27].map((i) => `${TAG} creator ${i}`));
+  const desc = tableCells((await page(`/dashboard/creators?q=${TAG}&sort=name&dir=desc`)).text, 'creators');
+  t.is(desc[0]![0], `${TAG} creator 27`);
+  const csv = await page(`/dashboard/creators?q=${TAG}&sort=name&dir=asc&format=csv`);
+  t.is(csv.status, 200);
+  t.regex(csv.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
+  t.regex(csv.headers.get('content-disposition') ?? '', /attachment; filename="creators.csv"/);
+  const rows = csvRows(csv.text);
+  t.is(rows[0]![0], 'Creator');
+  t.deepEqual(rows.slice(1), [...p1, ...p2], 'all pages, same cells, same order');
+  t.false(csv.text.includes('outsider'));
+  t.is((await page(`/dashboard/creators/${outsider.id}`)).status, 404);
+  t.is((await page('/dashboard/creators/crt_nosuchcreator')).status, 404);
+  // Formula injection: the name is exported as text.
+  await addNamedCreator('=cmd|calc');
+  const injected = csvRows((await page('/dashboard/creators?q=cmd&format=csv')).text);
+  t.is(injected[1]![0], "'=cmd|calc");
+});
+
+test.serial('the bonus-rules editor: a refusal keeps what was typed with the messages beside the fields; a save goes through the agent update', async (t) => {
+  const path = `/dashboard/campaigns/${seed.campaign_id}`;
+  const form = await page(path);
+  t.regex(form.text, /<h2 id="bonus-rules">Milestone bonuses<\/h2>/);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)![1]!;
+  const refused = await owner.browser.fetch(`${h().baseUrl}${path}/bonus-rules`, { form: { csrf, threshold_0: '5', bonus_0: '25', name_0: '', threshold_1: '5', bonus_1: '12.345', name_1: 'Twice', threshold_2: 'ten', bonus_2: '10' } });
+  t.is(refused.status, 422);
+  t.regex(refused.text, /<input id="rule-threshold-1" name="threshold_1" value="5" aria-invalid="true" aria-describedby="rule-threshold-1-error"[^>]*>\s*<p id="rule-threshold-1-error" class="error field-error">Threshold 5 appears twice: thresholds must be distinct\.<\/p>/);
+  t.regex(refused.text, /<p id="rule-bonus-1-error" class="error field-error">At most 2 decimals \(whole cents\)\.<\/p>/);
+  t.regex(refused.text, /name="threshold_2" value="ten"[^>]*>\s*<p id="rule-threshold-2-error" class="error field-error">Enter a whole number of conversions from 1 to 1,000,000\.<\/p>/);
+  t.regex(refused.text, /name="bonus_1" value="12.345"/);
+  t.is((await h().db('bonus_rules').where({ campaign_id: seed.campaign_id, active: true })).length, 0, 'nothing written');
+
+  const saved = await owner.browser.fetch(`${h().baseUrl}${path}/bonus-rules`, { form: { csrf, threshold_0: '5', bonus_0: '25', name_0: '', threshold_1: '10', bonus_1: '60.50', name_1: 'Ten sales' } });
+  t.is(saved.status, 303);
+  t.regex(saved.location ?? '', /#bonus-rules$/);
+  const campaign = (await agent(`/campaigns/${seed.campaign_id}`)).body;
+  t.deepEqual(campaign.bonus_rules.map((r: { threshold_conversions: number; bonus_usd: number; name: string }) => [r.threshold_conversions, r.bonus_usd, r.name]), [[5, 25, '5 conversions bonus'], [10, 60.5, 'Ten sales']]);
+  t.is((await h().db('audit_log').where({ action: 'dashboard.update_bonus_rules', target_id: seed.campaign_id })).length, 1);
+
+  // Edit one and remove the other: the page shows the list as saved.
+  const again = await page(path);
+  t.regex(again.text, /name="bonus_1" value="60.5"/);
+  const edited = await owner.browser.fetch(`${h().baseUrl}${path}/bonus-rules`, { form: { csrf, threshold_0: '5', bonus_0: '30', name_0: '5 conversions bonus', remove_1: '1', threshold_1: '10', bonus_1: '60.5', name_1: 'Ten sales' } });
+  t.is(edited.status, 303);
+  const active = await h().db('bonus_rules').where({ campaign_id: seed.campaign_id, active: true }).select('threshold_conversions', 'bonus_micros');
+  t.deepEqual(active.map((r) => [r.threshold_conversions, Number(r.bonus_micros)]), [[5, 30_000_000]]);
+  // Another organization's campaign is 404, nothing written there.
+  const foreign = await owner.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${other.campaign_id}/bonus-rules`, { form: { csrf, threshold_0: '3', bonus_0: '5' } });
+  t.is(foreign.status, 404);
+  t.is((await h().db('bonus_rules').where({ campaign_id: other.campaign_id })).length, 0);
+});
