@@ -60,7 +60,7 @@ export function BonusRulesSection({ s, campaignId, rules, form }: { s: SignedIn;
 
 /** The typed rows, blank and removed ones left out (the re-rendered form shows the list as it would be saved). */
 function readRows(body: Record<string, unknown>): RuleRow[] {
-  const text = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : '');
+  const text = (k: string) => { const v = body[k]; return typeof v === 'string' ? v.trim() : ''; };
   const rows: RuleRow[] = [];
   for (let i = 0; i < MAX_BONUS_RULES + BLANK_ROWS; i += 1) {
     const row = { threshold: text(`threshold_${i}`), bonus: text(`bonus_${i}`), name: text(`name_${i}`) };

@@ -62,7 +62,7 @@ const orgFilter = (s: SignedIn): Record<string, string | undefined> => (s.orgIds
 /** The search form, the table with sortable headers, the pager and the CSV link. */
 export function DataTable<Row>({ s, def, page, view, path, filters = {} }: TableProps<Row>): VNode {
   const keep = { ...orgFilter(s), ...filters };
-  const link = (over: Partial<TableView> & { csv?: boolean }) => safeUrl(`${path}${viewQuery(view, def.spec, keep, over)}`);
+  const link = (over: Partial<TableView> & { csv?: boolean }) => `${path}${viewQuery(view, def.spec, keep, over)}`;
   const first = page.total === 0 ? 0 : (view.page - 1) * view.pageSize + 1;
   const last = (view.page - 1) * view.pageSize + page.rows.length;
   const pages = Math.max(1, Math.ceil(page.total / view.pageSize));
@@ -72,7 +72,7 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
       <form method="get" action={path} role="search">
         <Hidden fields={{ ...keep, sort: view.sort === def.spec.defaultSort && view.dir === def.spec.defaultDir ? undefined : view.sort, dir: view.sort === def.spec.defaultSort && view.dir === def.spec.defaultDir ? undefined : view.dir }} />
         <label for={`${def.id}-q`}>Search {def.caption.toLowerCase()}</label> <input id={`${def.id}-q`} name="q" type="search" value={view.search ?? ''} maxlength={200} /> <button type="submit">Search</button>
-        {view.search ? <> <a href={link({ search: undefined, page: 1 })}>Clear</a></> : null}
+        {view.search ? <> <a href={safeUrl(link({ search: undefined, page: 1 }))}>Clear</a></> : null}
       </form>
       <div class="table-scroll" role="region" aria-labelledby={captionId} tabindex={0}>
         <table id={def.id}>
@@ -82,7 +82,7 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
             const active = view.sort === c.sort;
             const next = active && view.dir === 'asc' ? 'desc' : 'asc';
             return <th scope="col" aria-sort={active ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-              <a href={link({ sort: c.sort, dir: next, page: 1 })} data-sort={c.sort}>{c.label}{active ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ''}</a></th>;
+              <a href={safeUrl(link({ sort: c.sort, dir: next, page: 1 }))} data-sort={c.sort}>{c.label}{active ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ''}</a></th>;
           })}</tr></thead>
           <tbody>{page.rows.length
             ? page.rows.map((r) => <tr data-row={def.rowKey?.(r)}>{def.columns.map((c) => <td>{c.html ? c.html(r) : String(c.text(r) ?? '')}</td>)}</tr>)
@@ -90,10 +90,10 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
         </table>
       </div>
       <nav class="pager" aria-label={`${def.caption} pages`}>
-        {view.page > 1 ? <a href={link({ page: view.page - 1 })} rel="prev">Previous page</a> : null}
+        {view.page > 1 ? <a href={safeUrl(link({ page: view.page - 1 }))} rel="prev">Previous page</a> : null}
         {' '}<span>Page {view.page} of {pages}</span>{' '}
-        {view.page < pages ? <a href={link({ page: view.page + 1 })} rel="next">Next page</a> : null}
-        {' · '}<a href={link({ csv: true })} download>Export CSV</a> <span class="muted">(every matching row in this order, all pages, up to {CSV_ROW_CAP.toLocaleString('en-US')})</span>
+        {view.page < pages ? <a href={safeUrl(link({ page: view.page + 1 }))} rel="next">Next page</a> : null}
+        {' · '}<a href={safeUrl(link({ csv: true }))} download>Export CSV</a> <span class="muted">(every matching row in this order, all pages, up to {CSV_ROW_CAP.toLocaleString('en-US')})</span>
       </nav>
     </section>
   );

@@ -7,6 +7,7 @@ import { listAppsInOrgs } from '../../db/apps.js';
 import { aggregateMetrics, emptyMetrics } from '../../db/analytics.js';
 import { getCreatorMoneySummary } from '../../db/creator-balances.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { safeUrl } from '../../lib/html.js';
 import { formatUsd, toMicros, walletView } from '../../lib/money.js';
 import type { AppContext } from '../context.js';
 import { Hidden, orgLink, type SignedIn } from './layout.js';
@@ -37,7 +38,7 @@ export async function overviewSection(ctx: AppContext, s: SignedIn, orgId: strin
       <h2 id="overview-heading">Last {period.days} days</h2>
       <form method="get" action="/dashboard">{s.orgIds.length > 1 ? <Hidden fields={{ org: s.orgId }} /> : null}
         <label for="period-days">Period</label> <select id="period-days" name="days">{PERIOD_PRESETS.map((p) => <option value={String(p)} selected={p === period.days}>{p} days</option>)}</select> <button type="submit">Show</button>
-        {' '}{PERIOD_PRESETS.map((p) => <>{' '}<a href={orgLink(s, `/dashboard?days=${p}`)} aria-current={p === period.days ? 'true' : undefined}>{p} days</a></>)}
+        {' '}{PERIOD_PRESETS.map((p) => <>{' '}<a href={safeUrl(orgLink(s, `/dashboard?days=${p}`))} aria-current={p === period.days ? 'true' : undefined}>{p} days</a></>)}
       </form>
       <div class="table-scroll" role="region" aria-labelledby="figures-caption" tabindex={0}>
         <table id="figures"><caption id="figures-caption">Key figures, {period.from} to {period.to} (UTC, production)</caption><tbody>

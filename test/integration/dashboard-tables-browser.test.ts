@@ -38,7 +38,7 @@ const rowsOf = (id: string) => page.locator(`#${id} tbody tr`).evaluateAll((trs)
 async function exportCsv(): Promise<{ name: string; rows: string[][] }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   const file = await download.path();
-  return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(file!, 'utf8')) };
+  return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(file, 'utf8')) };
 }
 
 test.before(async () => {
