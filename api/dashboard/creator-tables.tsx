@@ -48,7 +48,7 @@ function invitationTable(s: SignedIn, back: string): TableDef<InvitationTableRow
       { label: 'Status', sort: 'status', text: (r) => r.status },
       { label: 'Sent (UTC)', sort: 'created_at', text: (r) => utc(r.created_at as Date) },
       { label: 'Expires (UTC)', sort: 'expires_at', text: (r) => utc(r.expires_at as Date) },
-      { label: 'Action', text: () => '', html: (r) => (r.status === 'PENDING' ? <ButtonForm s={s} action={`/api/invitations/${r.id}/withdraw`} label="Withdraw" returnTo={back} /> : null) },
+      { label: 'Action', action: true, text: () => '', html: (r) => (r.status === 'PENDING' ? <ButtonForm s={s} action={`/api/invitations/${r.id}/withdraw`} label="Withdraw" returnTo={back} /> : null) },
     ],
   };
 }

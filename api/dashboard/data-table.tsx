@@ -18,6 +18,8 @@ export interface Column<Row> {
   /** The cell as text: the CSV's value, and the page's unless `html` is given. */
   text: (row: Row) => CsvCell;
   html?: (row: Row) => ComponentChildren;
+  /** A column of actions (buttons), left out of the CSV. */
+  action?: boolean;
 }
 
 export interface TableDef<Row> {
@@ -43,7 +45,8 @@ export function sendTableCsv<Row>(ctx: AppContext, def: TableDef<Row>, page: Tab
   ctx.status = 200;
   ctx.set({ ...csvHeaders(def.file), 'Cache-Control': 'no-store', 'X-Total-Rows': String(page.total) });
   if (page.total > CSV_ROW_CAP) ctx.set('X-Rows-Cut-At', String(CSV_ROW_CAP));
-  ctx.body = toCsv(def.columns.map((c) => c.label), rows.map((r) => def.columns.map((c) => c.text(r))));
+  const columns = def.columns.filter((c) => !c.action);
+  ctx.body = toCsv(columns.map((c) => c.label), rows.map((r) => columns.map((c) => c.text(r))));
 }
 
 interface TableProps<Row> {

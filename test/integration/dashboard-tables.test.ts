@@ -2,22 +2,27 @@
 // parameters they are given (q, sort, dir, page, format) and events/recent stays amount-free while the dashboard's
 // live rows show the code carried, the refusal reason, price and commission; the creators table searches, sorts,
 // pages and exports the same rows as CSV (formula cells prefixed), never another organization's creator, whose
-// detail page is 404; the bonus-rules editor saves through the agent API's update and answers a refusal with the
+// detail page is 404; the ledger, payouts (after a real payout run) and invitations tables export what they show;
+// malformed table parameters fall back instead of failing, LIKE wildcards are searched literally, a CSV read stops
+// one row past the cap; the bonus-rules editor saves through the agent API's update and answers a refusal with the
 // messages beside the fields, what was typed kept, nothing written.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { parseCsv } from '../helpers/csv.js';
 import { upsertCreator, addCreatorCode } from '../../db/creators.js';
 import { issueCreatorCode } from '../../lib/codes.js';
-import { PAGE_SIZE } from '../../lib/table-query.js';
+import { csvWindow, pageOf, pageWindow } from '../../db/table-page.js';
+import { runPayouts } from '../../db/payouts.js';
+import { CSV_ROW_CAP, PAGE_SIZE, type TableSpec, type TableView } from '../../lib/table-query.js';
 import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';
+import { makePayableCommission } from '../helpers/payable.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { waitFor } from '../helpers/svc-processes.js';
 
-const { h, seed } = useSeededHarness(test);
+const { h, seed } = useSeededHarness(test, { env: { HOLDING_PERIOD_DAY_MS: '300' } });
 let other: SeededApp;
 let owner: DashboardSession;
 const TAG = `tbl${randomUUID().slice(0, 6)}`;
@@ -30,7 +35,7 @@ function tableCells(html: string, id: string): string[][] {
   const table = new RegExp(`<table id="${id}"[\\s\\S]*?</table>`).exec(html)?.[0] ?? '';
   const body = /<tbody>([\s\S]*)<\/tbody>/.exec(table)?.[1] ?? '';
   const decode = (s: string) => s.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => decode(c[1]!)));
+  return [...body.matchAll(/<tr(?! class="empty")[^>]*>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => decode(c[1]!)));
 }
 
 async function addNamedCreator(name: string, orgApp: { app_id: string; campaign_id: string } = seed): Promise<{ id: string; code: string }> {
@@ -158,4 +163,63 @@ test.serial('the bonus-rules editor: a refusal keeps what was typed with the mes
   const foreign = await owner.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${other.campaign_id}/bonus-rules`, { form: { csrf, threshold_0: '3', bonus_0: '5' } });
   t.is(foreign.status, 404);
   t.is((await h().db('bonus_rules').where({ campaign_id: other.campaign_id })).length, 0);
+});
+
+/** A page's table and its CSV: the CSV is the page's rows, a cell that reads as a formula prefixed with `'`. */
+async function pageAndCsv(t: ExecutionContext, path: string, id: string, actionColumn = false): Promise<string[][]> {
+  const view = await page(path);
+  t.is(view.status, 200, path);
+  const cells = tableCells(view.text, id).map((r) => (actionColumn ? r.slice(0, -1) : r));
+  const csv = await page(`${path}${path.includes('?') ? '&' : '?'}format=csv`);
+  t.is(csv.status, 200);
+  t.is(csv.headers.get('x-total-rows'), String(cells.length));
+  t.deepEqual(csvRows(csv.text).slice(1), cells.map((r) => r.map((c) => (/^[=+\-@\t\r]/.test(c) ? `'${c}` : c))), `${path}: the CSV holds the page's rows`);
+  return cells;
+}
+
+test.serial('ledger, payouts and invitations tables: the CSV is the view; a payout run appears on the creator page', async (t) => {
+  // A commission released by its workflow after a short holding period, paid by a run: reserve, release and payout entries.
+  const seeded = await h().db('creator_codes').where({ app_id: seed.app_id, code: seed.creator_code }).first('creator_id');
+  await makePayableCommission(h().db, h().baseUrl, seed, `buyer-${randomUUID()}`);
+  const run = await runPayouts(h().db, { orgId: seed.org_id, runId: `run-${TAG}`, createdBy: 'test' });
+  t.true(run.payouts.length >= 1);
+
+  const ledger = await pageAndCsv(t, '/dashboard/wallet/ledger?sort=balance_delta_micros&dir=asc', 'ledger-table');
+  const entries = await h().db('wallet_ledger').where('org_id', seed.org_id).orderBy([{ column: 'balance_delta_micros' }, { column: 'id' }]).select('id', 'entry_type');
+  t.deepEqual(ledger.map((r) => [Number(r[0]), r[2]]), entries.map((e) => [Number(e.id), e.entry_type]), 'every entry, ordered by the balance change');
+  t.true(ledger.some((r) => r[3]!.startsWith('-')), 'a payout lowers the balance (and exports as text)');
+  t.is(tableCells((await page('/dashboard/wallet/ledger?q=payout')).text, 'ledger-table').every((r) => r[2] === 'payout'), true);
+
+  const payouts = await pageAndCsv(t, `/dashboard/wallet/payouts?q=run-${TAG}`, 'payout-table');
+  t.is(payouts.length, run.payouts.length);
+  const creatorPayouts = await pageAndCsv(t, `/dashboard/creators/${seeded.creator_id}`, 'payout-table');
+  t.deepEqual(creatorPayouts.map((r) => r[1]), [`run-${TAG}`]);
+  const other = run.payouts.find((p) => p.creator_id === seeded.creator_id)!;
+  t.is(creatorPayouts[0]!.at(-1), (other.net_micros / 1e6).toFixed(2));
+
+  await request(h().baseUrl, 'POST', `/api/agent/campaigns/${seed.campaign_id}/invite`, { token: seed.agent_key, body: { email: `${TAG}-invitee@example.com`, name: `${TAG} invitee` } });
+  const invitations = await pageAndCsv(t, `/dashboard/invitations?q=${TAG}`, 'invitation-table', true);
+  t.deepEqual(invitations.map((r) => [r[0], r[3]]), [[`${TAG}-invitee@example.com`, 'PENDING']]);
+});
+
+test.serial('table parameters never break a page: an unknown sort, a bad page, a past-the-end page, LIKE wildcards searched literally', async (t) => {
+  for (const query of ['sort=name%3Bdrop%20table%20creators&dir=sideways', 'page=-3', 'page=abc', 'q=%25', 'q=_', `q=${'x'.repeat(500)}`]) {
+    const res = await page(`/dashboard/creators?${query}`);
+    t.is(res.status, 200, query);
+  }
+  t.is(tableCells((await page('/dashboard/creators?q=%25')).text, 'creators').length, 0, '% is a character, not a wildcard');
+  const past = await page('/dashboard/creators?page=999');
+  t.regex(past.text, /No rows on this page\./);
+  const view: TableView = { sort: 'n', dir: 'desc', page: 1, pageSize: 10 };
+  const base = h().db.from(h().db.raw('generate_series(1, ?) as g(n)', [CSV_ROW_CAP + 5])).select('n', h().db.raw("'row ' || n as label"));
+  const spec: TableSpec = { sortable: ['n'], searchable: ['label'], defaultSort: 'n', defaultDir: 'desc', key: 'n' };
+  const csv = await pageOf<{ n: number }>(h().db, base, spec, view, csvWindow);
+  t.is(csv.total, CSV_ROW_CAP + 5);
+  t.is(csv.rows.length, CSV_ROW_CAP + 1, 'one past the cap, so the export knows it was cut');
+  t.is(csv.rows[0]!.n, CSV_ROW_CAP + 5);
+  const found = await pageOf<{ n: number }>(h().db, base, spec, { ...view, search: 'row 1000' }, pageWindow(view));
+  t.deepEqual(found.rows.map((r) => r.n), [10005, 10004, 10003, 10002, 10001, 10000, 1000]);
+  t.is(found.total, 7);
+  const pageTwo = await pageOf<{ n: number }>(h().db, base, spec, { ...view, page: 2 }, pageWindow({ ...view, page: 2 }));
+  t.deepEqual(pageTwo.rows.map((r) => r.n), Array.from({ length: 10 }, (_, i) => CSV_ROW_CAP + 5 - 10 - i), 'page 2 starts right after page 1');
 });
