@@ -2,7 +2,8 @@
 // figures match the clicks and purchases the test made (through the referral link and the subscription provider's
 // webhook, earned by the real worker) for each period preset; the creators table is searched, sorted and paged by
 // its links, and its CSV export (all pages of the filtered view) holds exactly the rows the pages show, never
-// another organization's creator, whose detail page is 404; a creator named "=cmd" exports as "'=cmd".
+// another organization's creator, whose detail page is 404; a creator named "=cmd" exports as "'=cmd"; the bonus-rules
+// editor refuses a duplicate threshold beside its field, then saves.
 // Screenshots: test-output/screenshots/tables-*.png.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ async function addNamedCreator(name: string, where: { app_id: string; campaign_i
 }
 
 /** The cells' text of every body row of the table `id` on the page. */
-const rowsOf = (id: string) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+const rowsOf = (id: string) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
 
 /** Clicks the CSV link and reads the downloaded file. */
 async function exportCsv(): Promise<{ name: string; rows: string[][] }> {
@@ -137,4 +138,26 @@ test.serial('the seeded creator page shows the commission earned here; a creator
   const csv = await exportCsv();
   t.is(csv.rows.length, 2);
   t.is(csv.rows[1]![0], "'=cmd", 'the export prefixes it, so a spreadsheet shows text instead of running a formula');
+});
+
+test.serial('the bonus-rules editor: a duplicate threshold is refused beside its field with the typed values kept, then saved', async (t) => {
+  await page.goto(url(`/dashboard/campaigns/${seed.campaign_id}`));
+  const rule = (i: number) => page.locator(`fieldset[data-rule="${i}"]`);
+  await rule(0).getByLabel('Conversions to reach').fill('5');
+  await rule(0).getByLabel('Bonus (USD)').fill('25');
+  await rule(1).getByLabel('Conversions to reach').fill('5');
+  await rule(1).getByLabel('Bonus (USD)').fill('40');
+  await rule(1).getByLabel('Name (optional)').fill('Big five');
+  await page.getByRole('button', { name: 'Save bonus rules' }).click();
+  await page.getByText('Threshold 5 appears twice: thresholds must be distinct.').waitFor();
+  t.is(await rule(1).getByLabel('Bonus (USD)').inputValue(), '40');
+  t.is(await rule(1).getByLabel('Name (optional)').inputValue(), 'Big five');
+  t.is(await rule(1).getByLabel('Conversions to reach').getAttribute('aria-invalid'), 'true');
+  await screenshot(page, 'tables-06-bonus-rules-refused');
+  await rule(1).getByLabel('Conversions to reach').fill('10');
+  await page.getByRole('button', { name: 'Save bonus rules' }).click();
+  await page.locator('fieldset[data-rule="1"] input[name="threshold_1"][value="10"]').waitFor();
+  const rules = await h().db('bonus_rules').where({ campaign_id: seed.campaign_id, active: true }).orderBy('threshold_conversions').select('threshold_conversions', 'bonus_micros', 'name');
+  t.deepEqual(rules.map((r) => [r.threshold_conversions, Number(r.bonus_micros), r.name]), [[5, 25_000_000, '5 conversions bonus'], [10, 40_000_000, 'Big five']]);
+  await screenshot(page, 'tables-07-bonus-rules-saved');
 });

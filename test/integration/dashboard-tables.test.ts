@@ -57,7 +57,8 @@ test.serial('the agent reads behind the tables answer the same with or without t
   t.is(sent.status, 200);
   await waitFor(async () => Boolean(await h().db('commissions').where('purchase_event_id', sent.body.event_id).first()), 'the commission', 30_000);
   const params = `q=${TAG}&sort=name&dir=asc&page=2&format=csv`;
-  for (const path of [`/campaigns/${seed.campaign_id}/affiliates`, '/invitations?status=all', `/apps/${seed.app_id}/events/recent?limit=100`]) {
+  const reads = [`/campaigns/${seed.campaign_id}/affiliates`, '/invitations?status=all', `/apps/${seed.app_id}/events/recent?limit=100`, `/apps/${seed.app_id}/verify-user-conversions?app_user_id=${buyer}`];
+  for (const path of reads) {
     const plain = await agent(path);
     const withTable = await agent(`${path}${path.includes('?') ? '&' : '?'}${params}`);
     t.is(plain.status, 200, path);
@@ -70,6 +71,9 @@ test.serial('the agent reads behind the tables answer the same with or without t
   const webhook = recent.webhooks.find((w: { event_id: string }) => w.event_id === sent.body.event_id);
   t.deepEqual(Object.keys(webhook).sort(), ['app_user_id', 'attributed', 'environment', 'error', 'event_id', 'event_type', 'failed', 'organic', 'product_id', 'received_at', 'referral_code', 'source'].sort());
   t.notRegex(JSON.stringify(recent), /price|commission|micros|code_known/);
+  const verified = (await agent(`/apps/${seed.app_id}/verify-user-conversions?app_user_id=${buyer}`)).body;
+  t.is(verified.events.length, 1);
+  t.notRegex(JSON.stringify(verified.events), /price|commission|micros|code_known/);
 
   // The dashboard's live row of the same purchase shows its price and commission.
   const [pe, commission] = await Promise.all([
