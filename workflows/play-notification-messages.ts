@@ -33,7 +33,8 @@ export interface PlayNotificationOutcome {
   results: IngestResult[];
   /** voided: refunded, ignored (an order we never recorded), or left to the voided-purchases poll. */
   refund: 'refund' | 'ignored' | 'left_to_poll' | null;
-  waitedForReport: boolean;
+  /** An awaited report: whether the app reported the purchase while the notification waited. */
+  reportedMeanwhile: boolean;
   note: string | null;
 }
 

@@ -25,10 +25,10 @@ const { refundPlayVoidedNotification } = proxyActivities<StoreDirectActivities>(
 
 export async function playNotificationWorkflow(input: PlayNotificationInput): Promise<PlayNotificationOutcome> {
   const plan = await readPlayNotification(input);
-  const outcome: PlayNotificationOutcome = { kind: plan.kind, results: [], refund: null, waitedForReport: false, note: plan.note };
+  const outcome: PlayNotificationOutcome = { kind: plan.kind, results: [], refund: null, reportedMeanwhile: false, note: plan.note };
   if (plan.voided) outcome.refund = await refundAtOnce(input.appId, plan.voided);
   if (plan.events.length > 0) {
-    if (plan.awaitReport) outcome.waitedForReport = await waitForReport(input, plan.events[0]!);
+    if (plan.awaitReport) outcome.reportedMeanwhile = await waitForReport(input, plan.events[0]!);
     const priced = await priceStorePurchaseInUsd({ events: plan.events, receivedAtMs: plan.eventTimeMs });
     outcome.results = await recordPlayNotificationEvents({ appId: input.appId, events: priced });
   }
