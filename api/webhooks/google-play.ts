@@ -13,6 +13,7 @@ import { parseBearer } from '../../lib/credentials.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import { decodeNotification, pubsubPushBody, type PubsubPush } from '../../lib/play-notification.js';
 import type { JsonObject } from '../../schema/types.js';
+import { findUnstorable } from '../../lib/storable.js';
 import { assertValid } from '../../lib/validation.js';
 import { startPlayNotification } from '../../workflow-clients/play-notification.js';
 import type { AppContext } from '../context.js';
@@ -38,6 +39,9 @@ export async function googlePlayNotification(ctx: AppContext): Promise<void> {
   await authenticatePush(ctx, appId, setup.pushAccount);
   if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
   const push = assertValid<PubsubPush>(pubsubPushBody, ctx.state.body);
+  // What PostgreSQL could never keep (NUL characters, deep nesting) is refused here, not retried as an outage.
+  const unstorable = findUnstorable(push);
+  if (unstorable) throw new ValidationError([unstorable]);
   const decoded = decodeNotification(push.message.data);
   if (!decoded.ok) throw new ValidationError([{ loc: ['body', 'message', 'data'], msg: decoded.detail, type: 'value_error' }]);
   if (decoded.notification.packageName !== setup.packageName) {
