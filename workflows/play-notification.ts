@@ -45,12 +45,14 @@ async function refundAtOnce(appId: string, voided: { purchaseToken: string; orde
   }
 }
 
-/** Up to `reportWaitMs` for the app's report of the first period; whether it came. Applied either way after. */
+/** Up to `reportWaitMs` (workflow time) for the app's report of the first period; whether it came. Applied either way after. */
 async function waitForReport(input: PlayNotificationInput, first: PurchaseEvent): Promise<boolean> {
   const step = Math.min(30_000, Math.max(200, Math.floor(input.reportWaitMs / 10)));
-  for (let waited = 0; waited < input.reportWaitMs; waited += step) {
+  const deadline = Date.now() + input.reportWaitMs;
+  for (;;) {
     if (await playPurchaseReported({ appId: input.appId, event: first })) return true;
-    await sleep(Math.min(step, input.reportWaitMs - waited));
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await sleep(Math.min(step, left));
   }
-  return playPurchaseReported({ appId: input.appId, event: first });
 }

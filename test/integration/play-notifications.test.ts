@@ -255,3 +255,26 @@ test.serial('test notifications and test purchases: the path is wired, no money 
   t.deepEqual((await earnsOf(a)).map((c) => [c.transaction_id, c.environment, c.status]), [[orderId, 'SANDBOX', 'simulated'], [`${orderId}..0`, 'SANDBOX', 'simulated']]);
   t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0]]);
 });
+
+test.serial('Google away while a notification is normalised: kept and answered 200, then recorded once Google answers again', async (t) => {
+  const a = await androidAccount();
+  const user = `u-${randomUUID()}`;
+  t.is((await request(h().baseUrl, 'POST', '/api/sdk/set-referral-code', { token: a.sdk_key, body: { code: a.creator_code, app_user_id: user } })).status, 200);
+  const token = `sub-${randomUUID()}`;
+  const orderId = newOrderId();
+  setSubscription(token, orderId, { account: user });
+  world().google.failWith = 503;
+  try {
+    const { res, messageId } = await push(a, subscriptionNotification(token, 4));
+    t.is(res.status, 200, 'the push is acknowledged: the kept row is the work');
+    await new Promise((r) => setTimeout(r, 1_500));
+    t.is((await intakeOf(a))[0].normalised_at, null);
+    t.is((await earnsOf(a)).length, 0);
+    world().google.failWith = null;
+    t.deepEqual((await outcomeOf(a, messageId)).results.map((r) => r.error), [null]);
+  } finally {
+    world().google.failWith = null;
+  }
+  t.deepEqual((await earnsOf(a)).map((c) => [c.transaction_id, c.kind]), [[orderId, 'earn']]);
+  t.truthy((await intakeOf(a))[0].normalised_at);
+});
