@@ -278,3 +278,15 @@ test.serial('Google away while a notification is normalised: kept and answered 2
   t.deepEqual((await earnsOf(a)).map((c) => [c.transaction_id, c.kind]), [[orderId, 'earn']]);
   t.truthy((await intakeOf(a))[0].normalised_at);
 });
+
+test.serial('the endpoint is rate limited per app: past 300 pushes in 10 s, 429 with Retry-After; another app is not held back', async (t) => {
+  const flooded = `app_${randomUUID().replace(/-/g, '')}`;
+  const post = (appId: string) => request(h().baseUrl, 'POST', `/api/webhooks/google-play/${appId}`, { body: {} });
+  const statuses = [];
+  for (let i = 0; i < 30; i += 1) statuses.push(...(await Promise.all(Array.from({ length: 10 }, () => post(flooded)))).map((r) => r.status));
+  t.deepEqual([...new Set(statuses)], [404], 'the first 300 reach the handler (no such app)');
+  const limited = await post(flooded);
+  t.is(limited.status, 429);
+  t.truthy(limited.headers.get('retry-after'));
+  t.is((await post(`app_${randomUUID().replace(/-/g, '')}`)).status, 404);
+});
