@@ -84,3 +84,10 @@ export async function findOneTimeConversionKey(db: Knex, appId: string, transact
   const row = await db('conversions').where({ app_id: appId, conversion_key: transactionId, kind: 'one_time' }).first<{ conversion_key: string } | undefined>('conversion_key');
   return row?.conversion_key;
 }
+
+/** The order ids of the paid periods recorded for a Google Play subscription (its conversion keyed on the purchase token). */
+export async function recordedOrdersOfSubscription(db: Knex, appId: string, purchaseToken: string): Promise<string[]> {
+  return db('purchase_events as e').join('conversions as c', 'c.id', 'e.conversion_id')
+    .where({ 'c.app_id': appId, 'c.conversion_key': purchaseToken, 'c.kind': 'subscription' }).whereIn('e.event_type', ['INITIAL_PURCHASE', 'RENEWAL'])
+    .whereNotNull('e.transaction_id').distinct().pluck<string[]>('e.transaction_id');
+}

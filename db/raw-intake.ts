@@ -17,3 +17,12 @@ export async function receiveRawItem(db: Knex, item: RawItem): Promise<{ row: Ra
   if (row) return { row, inserted: true };
   return { row: await db('raw_intake').where(key).first<RawIntakeRow>(), inserted: false };
 }
+
+export async function findRawItem(db: Knex, id: number): Promise<RawIntakeRow | undefined> {
+  return db('raw_intake').where('id', id).first<RawIntakeRow | undefined>();
+}
+
+/** The item was normalised into purchase events (or needed none); the first time stays. */
+export async function markRawItemNormalised(db: Knex, id: number): Promise<void> {
+  await db('raw_intake').where('id', id).whereNull('normalised_at').update({ normalised_at: db.fn.now() });
+}

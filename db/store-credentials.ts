@@ -123,3 +123,14 @@ export async function findStoreDirectSetup(db: Knex, appId: string, platform: St
   if (!row) return undefined;
   return { provider: row.provider, credentialPresent: row.present, bundleId: row.bundle_id, packageName: row.package_name, appAppleId: row.app_apple_id };
 }
+
+/** What the Google Play push endpoint checks of the app: its package and the push's service account (null when unset). */
+export interface PlayPushSetup { packageName: string | null; pushAccount: string | null }
+
+/** The app's Play push setup; undefined when there is no app. */
+export async function findPlayPushSetup(db: Knex, appId: string): Promise<PlayPushSetup | undefined> {
+  const row = await db('apps as a')
+    .leftJoin('store_credentials as c', (j) => { j.on('c.app_id', 'a.id').andOnVal('c.platform', 'android'); })
+    .where('a.id', appId).first<{ package_name: string | null; pubsub_service_account: string | null } | undefined>('c.package_name', 'c.pubsub_service_account');
+  return row && { packageName: row.package_name, pushAccount: row.pubsub_service_account };
+}

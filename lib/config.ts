@@ -69,6 +69,8 @@ export const VARIABLES = {
   APPLE_API_ROOT: { kind: 'url', doc: "App Store Server API base URL. Default: Apple's production or sandbox URL by the app's environment." },
   GOOGLE_PLAY_API_ROOT: { kind: 'url', default: 'https://androidpublisher.googleapis.com/', doc: 'androidpublisher root URL.' },
   GOOGLE_TOKEN_URL: { kind: 'url', default: 'https://oauth2.googleapis.com/token', doc: 'OAuth token endpoint for service-account credentials.' },
+  GOOGLE_OIDC_CERTS_URL: { kind: 'url', default: 'https://www.googleapis.com/oauth2/v1/certs', doc: "Certificates (Google's PEM map by key id) that sign the OIDC tokens of Google Play notifications' Pub/Sub pushes, as google-auth-library's verifyIdToken reads them." },
+  PLAY_RTDN_REPORT_WAIT_MS: { kind: 'integer', minimum: 0, default: 600000, doc: "How long a notified Google Play initial purchase whose obfuscatedExternalAccountId binds to no attributed user waits for the app's own report (`/sdk/purchase`, which carries the referral code) before it is applied as organic." },
   FX_RATES_URL: { kind: 'url', default: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml', doc: 'ECB euro reference rates XML read for purchases of the last 85 days (the 90-day or daily file); older purchases (back-sync) read the full history `eurofxref-hist.xml` in the same folder. Rates are cached in PostgreSQL per day and currency.' },
   SUBPROVIDER_API_ROOT: { kind: 'url', default: 'https://api.revenuecat.com/', doc: "The subscription provider's REST API (grant mirror, webhook autowire)." },
   STORE_SEARCH_ROOT: { kind: 'url', default: 'https://itunes.apple.com/', doc: 'Public store search / lookup API.' },

@@ -51,6 +51,9 @@ function parseIos(b: Record<string, unknown>): ParsedCredential {
   };
 }
 
+/** An email address, as Google writes service accounts' (lowercase after trimming; at most 254 characters). */
+const SERVICE_ACCOUNT_EMAIL = /^(?=.{3,254}$)[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/;
+
 function parseAndroid(b: Record<string, unknown>): ParsedCredential {
   const problems: FieldProblem[] = [];
   const packageName = str(b.package_name);
@@ -67,8 +70,17 @@ function parseAndroid(b: Record<string, unknown>): ParsedCredential {
   if (!account || account.type !== 'service_account' || !str(account.client_email) || !str(account.private_key)) {
     problems.push(bad('service_account_json', 'The service account JSON key (type service_account, client_email, private_key)'));
   }
+  // Optional until notifications are wanted; omitted, a re-upload keeps the account stored before.
+  const rawPush = b.pubsub_service_account;
+  const pushAccount = rawPush === undefined || rawPush === null || rawPush === '' ? undefined : typeof rawPush === 'string' ? rawPush.trim().toLowerCase() : null;
+  if (pushAccount === null || (pushAccount !== undefined && !SERVICE_ACCOUNT_EMAIL.test(pushAccount))) {
+    problems.push(bad('pubsub_service_account', 'The email of the service account your Pub/Sub push subscription authenticates as (name@project.iam.gserviceaccount.com)'));
+  }
   if (problems.length > 0) throw new ValidationError(problems);
-  return { platform: 'android', secret: JSON.stringify(account), meta: { package_name: packageName! } };
+  return {
+    platform: 'android', secret: JSON.stringify(account),
+    meta: { package_name: packageName!, ...(pushAccount ? { pubsub_service_account: pushAccount } : {}) },
+  };
 }
 
 /** The subscription provider's secret REST key (`sk_...`; the public SDK keys have other prefixes). No live check here:

@@ -197,6 +197,8 @@ export interface StoreCredentialRow {
   app_id: string; platform: CredentialPlatform;
   ciphertext: Buffer; iv: Buffer; auth_tag: Buffer; enc_key_version: number;
   key_id: string | null; issuer_id: string | null; bundle_id: string | null; package_name: string | null;
+  /** Android: the service account whose OIDC tokens sign the Play notifications' Pub/Sub pushes (schema 0043). */
+  pubsub_service_account: string | null;
   environment: Environment | null; check_status: CredentialCheckStatus; check_attempts: number;
   checked_at: Date | null; last_error: string | null; uploaded_by_user_id: string | null;
   created_at: Date; updated_at: Date;

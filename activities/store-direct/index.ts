@@ -1,11 +1,12 @@
 // Activities of store-direct validation (workflows/credential-check.ts, workflows/store-purchase.ts): the
 // credential green-check, the verification of a purchase proof with Apple or Google, its price in USD, and the
 // hand-off of the verified events to their conversion workflow; the poll of Google's voided purchases
-// (workflows/play-voided-sync.ts).
+// (workflows/play-voided-sync.ts); the normalising of Google Play notifications (workflows/play-notification.ts).
 import { contextOf, type StoreDirectDeps } from './context.js';
 import { credentialCheckActivities } from './credential-check.js';
 import { fxActivities } from './fx.js';
 import { handOffActivities } from './record.js';
+import { notificationActivities } from './notification.js';
 import { verifyActivities } from './verify.js';
 import { voidedActivities } from './voided.js';
 
@@ -19,5 +20,6 @@ export function createStoreDirectActivities(deps: StoreDirectDeps) {
     ...fxActivities(ctx),
     ...handOffActivities(ctx),
     ...voidedActivities(ctx),
+    ...notificationActivities(ctx),
   };
 }

@@ -17,7 +17,8 @@ import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectCont
 
 const GOOGLE_TIMEOUT_MS = 15_000;
 
-const usable = (entries: VoidedPurchase[]): VoidedEntry[] => entries.filter(isUsableEntry)
+/** The usable entries of a listing, oldest void first. */
+export const usableVoids = (entries: VoidedPurchase[]): VoidedEntry[] => entries.filter(isUsableEntry)
   .sort((a, b) => Number(a.voidedTimeMillis) - Number(b.voidedTimeMillis));
 
 /**
@@ -28,7 +29,7 @@ const usable = (entries: VoidedPurchase[]): VoidedEntry[] => entries.filter(isUs
 export async function voidedRefundsOfSubscription(ctx: StoreDirectContext, google: GooglePlayClient, packageName: string, appId: string, token: string, reported: PurchaseEvent[]): Promise<PurchaseEvent[]> {
   let entries: VoidedEntry[];
   try {
-    entries = usable(await google.voidedPurchasesIn(packageName, voidedWindow(null, Date.now()))).filter((e) => e.purchaseToken === token);
+    entries = usableVoids(await google.voidedPurchasesIn(packageName, voidedWindow(null, Date.now()))).filter((e) => e.purchaseToken === token);
   } catch (err) {
     if (!(err instanceof GooglePlayError)) throw err;
     log.warn('voided purchases not read for a later report; the poll will see them', { appId, error: err.message });
@@ -43,27 +44,49 @@ export async function voidedRefundsOfSubscription(ctx: StoreDirectContext, googl
   return refunds;
 }
 
-export function voidedActivities(ctx: StoreDirectContext) {
-  /** The store's client for the app, or why there is none. */
-  async function googleOf(appId: string): Promise<{ active: false } | { active: true; google?: GooglePlayClient; packageName?: string; error?: string }> {
-    const setup = await findStoreDirectSetup(ctx.db, appId, 'android');
-    if (!setup || setup.provider !== STORE_VERIFIER.android) return { active: false };
-    // A database fault while reading it is an outage: thrown, the poll retried, its recorded status left as it was.
-    const secret = await readAndroidCredential(ctx, appId);
-    if (secret === null) return { active: true, error: UNREADABLE_SERVICE_ACCOUNT };
-    if (!secret || !setup.packageName) return { active: true, error: 'The Google Play service account is missing: upload it through the credential-setup link.' };
-    try {
-      return { active: true, google: googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS), packageName: setup.packageName };
-    } catch {
-      return { active: true, error: 'The stored service account key is not readable: upload the JSON key again.' };
-    }
+/**
+ * One voided order (listed by the poll, or named by a Play notification, notification.ts): the REFUND of what it
+ * paid for, handed to its conversion (update-with-start with the activity's own client), or ignored with the reason
+ * when we never recorded that order; either way kept in play_voided_purchases.
+ */
+export async function applyVoidedEntry(ctx: StoreDirectContext, appId: string, entry: VoidedEntry): Promise<'refund' | 'ignored'> {
+  const target = await findVoidTarget(ctx.db, appId, entry.purchaseToken, entry.orderId);
+  if (target.kind === 'unknown') {
+    await recordVoidedPurchase(ctx.db, appId, entry, { kind: null, outcome: 'ignored', reason: target.reason, purchaseEventId: null });
+    return 'ignored';
   }
+  const { client, info } = Context.current();
+  const event = voidedRefundEvent(entry, target);
+  const result = await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event);
+  await recordVoidedPurchase(ctx.db, appId, entry, { kind: target.kind, outcome: 'refund', reason: result.error, purchaseEventId: result.eventId });
+  return 'refund';
+}
 
+export type PlayStoreAccess = { active: false } | { active: true; google?: GooglePlayClient; packageName?: string; error?: string };
+
+/**
+ * The app's Google Play client, or why there is none: `active` false once Android is no longer store-direct. A
+ * database fault while reading the credential is an outage: thrown, the activity retried.
+ */
+export async function googleOfApp(ctx: StoreDirectContext, appId: string): Promise<PlayStoreAccess> {
+  const setup = await findStoreDirectSetup(ctx.db, appId, 'android');
+  if (!setup || setup.provider !== STORE_VERIFIER.android) return { active: false };
+  const secret = await readAndroidCredential(ctx, appId);
+  if (secret === null) return { active: true, error: UNREADABLE_SERVICE_ACCOUNT };
+  if (!secret || !setup.packageName) return { active: true, error: 'The Google Play service account is missing: upload it through the credential-setup link.' };
+  try {
+    return { active: true, google: googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS), packageName: setup.packageName };
+  } catch {
+    return { active: true, error: 'The stored service account key is not readable: upload the JSON key again.' };
+  }
+}
+
+export function voidedActivities(ctx: StoreDirectContext) {
   return {
     /** One poll: list the window, apply each voided order, move the cursor (kept where it was when Google failed). */
     async syncPlayVoided({ appId }: PlayVoidedSyncInput): Promise<PlayVoidedSyncSummary> {
       const summary: PlayVoidedSyncSummary = { active: true, listed: 0, refunded: 0, ignored: 0, syncedUntilMs: null, error: null };
-      const store = await googleOf(appId);
+      const store = await googleOfApp(ctx, appId);
       if (!store.active) return { ...summary, active: false };
       if (!store.google) {
         await recordVoidedPoll(ctx.db, appId, { error: store.error! });
@@ -72,26 +95,17 @@ export function voidedActivities(ctx: StoreDirectContext) {
       const window = voidedWindow(await voidedSyncedUntil(ctx.db, appId), Date.now());
       let entries: VoidedEntry[];
       try {
-        entries = usable(await store.google.voidedPurchasesIn(store.packageName!, window));
+        entries = usableVoids(await store.google.voidedPurchasesIn(store.packageName!, window));
       } catch (err) {
         if (!(err instanceof GooglePlayError)) throw err;
         await recordVoidedPoll(ctx.db, appId, { error: err.message });
         return { ...summary, error: err.message };
       }
-      const { client, info } = Context.current();
       for (const entry of entries) {
         heartbeat();
         summary.listed += 1;
-        const target = await findVoidTarget(ctx.db, appId, entry.purchaseToken, entry.orderId);
-        if (target.kind === 'unknown') {
-          summary.ignored += 1;
-          await recordVoidedPurchase(ctx.db, appId, entry, { kind: null, outcome: 'ignored', reason: target.reason, purchaseEventId: null });
-          continue;
-        }
-        const event = voidedRefundEvent(entry, target);
-        const result = await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event);
-        summary.refunded += 1;
-        await recordVoidedPurchase(ctx.db, appId, entry, { kind: target.kind, outcome: 'refund', reason: result.error, purchaseEventId: result.eventId });
+        if (await applyVoidedEntry(ctx, appId, entry) === 'refund') summary.refunded += 1;
+        else summary.ignored += 1;
       }
       await recordVoidedPoll(ctx.db, appId, { syncedUntilMs: window.endMs });
       return { ...summary, syncedUntilMs: window.endMs };

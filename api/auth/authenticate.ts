@@ -72,11 +72,14 @@ export async function resolvePrincipal(db: Knex, token: string, config?: Config)
   return undefined;
 }
 
-/** Routes that check their credential themselves (per-app webhook secret, compared to that app's digest). */
-const SELF_AUTHENTICATING = '/api/webhooks/subprovider';
+/**
+ * Routes that check their credential themselves: the per-app webhook secret, compared to that app's digest; the
+ * OIDC token of a Google Pub/Sub push, verified against Google's certificates.
+ */
+const SELF_AUTHENTICATING = ['/api/webhooks/subprovider', '/api/webhooks/google-play/'];
 
 export const authenticate: Middleware = async (ctx, next) => {
-  if (ctx.path.startsWith(SELF_AUTHENTICATING)) return next();
+  if (SELF_AUTHENTICATING.some((prefix) => ctx.path.startsWith(prefix))) return next();
   const bearer = parseBearer(ctx.get('authorization'));
   const cookie = bearer ? undefined : ctx.cookies.get(SESSION_COOKIE);
   const token = bearer ?? cookie;

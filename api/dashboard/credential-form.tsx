@@ -17,6 +17,7 @@ export function CredentialFields({ platform, idPrefix = platform }: { platform: 
     return <>
       <label for={id('file')}>Service account key (.json)</label><input id={id('file')} type="file" name="file" accept=".json,application/json" required />
       <label for={id('package')}>Package name</label><input id={id('package')} name="package_name" required />
+      <label for={id('push')}>Pub/Sub push service account (optional: for real-time notifications)</label><input id={id('push')} type="email" name="pubsub_service_account" autocomplete="off" />
     </>;
   }
   return <><label for={id('key')}>Secret API key (sk_...)</label><input id={id('key')} type="password" name="secret_api_key" autocomplete="off" required /></>;

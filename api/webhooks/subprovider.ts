@@ -17,7 +17,7 @@ const HOW_TO_FIX = 'Missing or wrong Authorization header. In the subscription p
   'created; get a new one with POST /api/agent/apps/{app_id}/regenerate-webhook-secret).';
 
 /** App ids are database-generated `app_<hex>`; anything else (a NUL byte, stray text) is no app without a query. */
-const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;

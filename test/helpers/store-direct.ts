@@ -72,14 +72,14 @@ async function upload(h: Harness, a: StoreAccount, body: Record<string, unknown>
 }
 
 /** Upload through the signed link, green-check (workflow), activation: the agent's whole switch of one platform. */
-export async function switchToStoreDirect(h: Harness, world: StoreWorld, a: StoreAccount, platform: 'ios' | 'android'): Promise<{ check: any; activation: any }> {
+export async function switchToStoreDirect(h: Harness, world: StoreWorld, a: StoreAccount, platform: 'ios' | 'android', extraUpload: Record<string, unknown> = {}): Promise<{ check: any; activation: any }> {
   if (platform === 'ios') {
     const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    await upload(h, a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: a.bundleId, environment: 'production', private_key: pem(pair.privateKey), app_apple_id: '1234567890' });
+    await upload(h, a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: a.bundleId, environment: 'production', private_key: pem(pair.privateKey), app_apple_id: '1234567890', ...extraUpload });
     world.apple.expect = { publicKey: pair.publicKey, kid: KEY_ID, iss: ISSUER, bid: a.bundleId };
   } else {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    await upload(h, a, { platform: 'android', package_name: a.packageName, service_account_json: { type: 'service_account', client_email: CLIENT_EMAIL, private_key: pem(pair.privateKey), project_id: 'proj' } });
+    await upload(h, a, { platform: 'android', package_name: a.packageName, service_account_json: { type: 'service_account', client_email: CLIENT_EMAIL, private_key: pem(pair.privateKey), project_id: 'proj' }, ...extraUpload });
     world.google.expect = { publicKey: pair.publicKey, clientEmail: CLIENT_EMAIL, packageName: a.packageName };
   }
   const check = await agentCall(h, a, 'POST', `/apps/${a.app_id}/validate-store-credentials`, { platform });

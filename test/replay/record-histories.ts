@@ -5,7 +5,8 @@
 // records its set under its own prefix and keeps the earlier ones while their patches are still in the code (a
 // holding-period day lasts 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's
 // end-to-end check, the voided-purchases poll (test/replay/record-voided-poll.ts) and auto-recharge-* (the
-// auto-recharge workflow's two paths: charged at once; declined, waited, turned off). REPLAY_ONLY
+// auto-recharge workflow's two paths: charged at once; declined, waited, turned off), play-notification-* (the Google Play
+// notification workflow, test/replay/record-play-notification.ts). REPLAY_ONLY
 // (comma-separated names, conversion lifecycles without their prefix) records only those, leaving the others.
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
@@ -24,6 +25,7 @@ import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
 import { ingest } from '../helpers/conversion-client.js';
 import { historyJson } from './history-json.js';
+import { recordPlayNotifications } from './record-play-notification.js';
 import { recordVoidedPoll } from './record-voided-poll.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
@@ -104,6 +106,12 @@ async function main(): Promise<void> {
         const voided = await recordVoidedPoll({ client, taskQueue, db: database.db, config, appId: seed.app_id, address: env.temporalAddress });
         writeFileSync(`${OUT}play-voided-sync.json`, voided.json);
         console.log(`recorded play-voided-sync: ${voided.events} events`);
+      }
+      if (wanted('play-notification')) {
+        for (const history of await recordPlayNotifications({ client, taskQueue, db: database.db, config, appId: seed.app_id, address: env.temporalAddress })) {
+          writeFileSync(`${OUT}${history.name}.json`, history.json);
+          console.log(`recorded ${history.name}: ${history.events} events`);
+        }
       }
       if (wanted('auto-recharge')) await recordAutoRecharges(client, taskQueue, database.db, env.temporalAddress);
       if (!wanted('test-integration')) return;

@@ -1,0 +1,109 @@
+// Activities of the play-notification workflow (workflows/play-notification.ts): read what a kept Google Play
+// notification names (subscriptionsv2 for a subscription, with the buyer's binding and the periods we have not
+// recorded yet), refund a voided order at once, tell whether the app reported a purchase meanwhile, hand events to
+// their conversions in order, and mark the kept push normalised.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { GooglePlayError } from '../../clients/google-play.js';
+import { recordedOrdersOfSubscription } from '../../db/conversions.js';
+import { hasPurchaseEvent } from '../../db/purchase-events.js';
+import { findRawItem, markRawItemNormalised } from '../../db/raw-intake.js';
+import { findPlayAccountBinding } from '../../db/user-attributions.js';
+import { VOIDED_LOOKBACK_MS, VOIDED_OVERLAP_MS } from '../../lib/play-voided.js';
+import { decodeNotification, lifecycleEvent, ordersToRecord, periodEvents, type DeveloperNotification } from '../../lib/play-notification.js';
+import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
+import { googleSubscriptionEvents, type GoogleSubscription } from '../../lib/store-purchase.js';
+import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
+import type { IngestResult } from '../../workflows/conversion-messages.js';
+import type { PlayNotificationInput, PlayNotificationPlan } from '../../workflows/play-notification-messages.js';
+import type { StoreDirectContext } from './context.js';
+import { applyVoidedEntry, googleOfApp, usableVoids } from './voided.js';
+
+/** A Google failure as the activity's: an outage is retried, anything else ends the run with the reason. */
+function googleFailure(err: unknown): unknown {
+  if (!(err instanceof GooglePlayError) || err.kind === 'unavailable') return err;
+  return ApplicationFailure.nonRetryable(err.message, 'PlayNotificationRefused');
+}
+
+/** subscriptionsv2's buyer ids (not in lib/store-purchase.ts's view of it: only notifications read them). */
+type NotifiedSubscription = GoogleSubscription & { externalAccountIdentifiers?: { obfuscatedExternalAccountId?: string | null } | null };
+
+export function notificationActivities(ctx: StoreDirectContext) {
+  async function subscriptionPlan(input: PlayNotificationInput, n: DeveloperNotification, base: PlayNotificationPlan, sub: NotifiedSubscription): Promise<PlayNotificationPlan> {
+    const { notificationType, purchaseToken } = n.subscriptionNotification!;
+    const obfuscated = sub.externalAccountIdentifiers?.obfuscatedExternalAccountId;
+    const boundUser = obfuscated ? await findPlayAccountBinding(ctx.db, input.appId, obfuscated) : undefined;
+    const normalised = googleSubscriptionEvents(sub, purchaseToken, base.eventTimeMs, { appUserId: boundUser ?? null, referralCode: null });
+    if (!normalised.ok) return { ...base, note: normalised.detail };
+    const latest = normalised.events[0]!;
+    const recorded = await recordedOrdersOfSubscription(ctx.db, input.appId, purchaseToken);
+    const periods = periodEvents(latest, ordersToRecord(latest.transactionId!, recorded));
+    const lifecycle = lifecycleEvent(notificationType, latest, base.eventTimeMs);
+    return {
+      ...base, events: [...periods, ...(lifecycle ? [lifecycle] : [])],
+      awaitReport: input.reportWaitMs > 0 && boundUser === undefined && recorded.length === 0 && periods.length > 0,
+    };
+  }
+
+  return {
+    async readPlayNotification(input: PlayNotificationInput): Promise<PlayNotificationPlan> {
+      const row = await findRawItem(ctx.db, input.intakeId);
+      const data = (row?.payload as { message?: { data?: unknown } } | undefined)?.message?.data;
+      const decoded = typeof data === 'string' ? decodeNotification(data) : undefined;
+      if (!decoded?.ok) throw ApplicationFailure.nonRetryable(`raw intake ${input.intakeId} holds no readable Play notification`, 'PlayNotificationRefused');
+      const n = decoded.notification;
+      const base: PlayNotificationPlan = { kind: decoded.kind, eventTimeMs: Number(n.eventTimeMillis), events: [], awaitReport: false, voided: null, note: null };
+      if (decoded.kind === 'voided') {
+        const v = n.voidedPurchaseNotification!;
+        return { ...base, voided: { purchaseToken: v.purchaseToken, orderId: v.orderId } };
+      }
+      if (decoded.kind !== 'subscription') return base;
+      const store = await googleOfApp(ctx, input.appId);
+      if (!store.active) return { ...base, note: 'the app no longer validates Android purchases store-direct' };
+      if (!store.google) throw ApplicationFailure.nonRetryable(store.error, 'PlayNotificationRefused');
+      let sub: NotifiedSubscription;
+      try {
+        sub = await store.google.getSubscription(store.packageName!, n.subscriptionNotification!.purchaseToken);
+      } catch (err) {
+        throw googleFailure(err);
+      }
+      return subscriptionPlan(input, n, base, sub);
+    },
+
+    /**
+     * The voided order, as Google's voided-purchases list has it (its voidedTimeMillis makes the refund's key, the
+     * one the poll makes of the same void): refunded once whichever sees it first. Not listed yet: retried.
+     */
+    async refundPlayVoidedNotification({ appId, purchaseToken, orderId }: { appId: string; purchaseToken: string; orderId: string }): Promise<'refund' | 'ignored'> {
+      const store = await googleOfApp(ctx, appId);
+      if (!store.active) return 'ignored';
+      if (!store.google) throw ApplicationFailure.nonRetryable(store.error, 'PlayNotificationRefused');
+      const now = Date.now();
+      let listed;
+      try {
+        // The void happened moments ago; the overlap covers Google seeing it a little late, as the poll's does.
+        listed = usableVoids(await store.google.voidedPurchasesIn(store.packageName!, { startMs: Math.max(now - VOIDED_LOOKBACK_MS, now - 24 * VOIDED_OVERLAP_MS), endMs: now }));
+      } catch (err) {
+        throw googleFailure(err);
+      }
+      const entry = listed.find((e) => e.orderId === orderId && e.purchaseToken === purchaseToken);
+      if (!entry) throw ApplicationFailure.retryable(`Google does not list the void of order ${orderId} yet`, 'VoidNotListedYet');
+      return applyVoidedEntry(ctx, appId, entry);
+    },
+
+    async playPurchaseReported({ appId, event }: { appId: string; event: PurchaseEvent }): Promise<boolean> {
+      return hasPurchaseEvent(ctx.db, appId, event);
+    },
+
+    /** In order: a renewal after the period before it, the lifecycle event last. */
+    async recordPlayNotificationEvents({ appId, events }: { appId: string; events: PurchaseEvent[] }): Promise<IngestResult[]> {
+      const { client, info } = Context.current();
+      const results: IngestResult[] = [];
+      for (const event of events) results.push(await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event));
+      return results;
+    },
+
+    async markPlayNotificationNormalised({ intakeId }: { intakeId: number }): Promise<void> {
+      await markRawItemNormalised(ctx.db, intakeId);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The Google Play notification workflow for `npm run replay:record`: an Android store-direct app (a service account
+// the Google stub accepts, stored as the activation stores it). `play-notification-subscription`: a renewal notified
+// for a subscription never recorded, whose buyer binds to no one: subscriptionsv2 read, the wait for the app's report
+// (a timer; none comes), the price, the hand-off, the row marked. `play-notification-voided`: a voided order we never
+// recorded, read from the voided list and kept as ignored.
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { receiveRawItem } from '../../db/raw-intake.js';
+import { saveCredential } from '../../db/store-credentials.js';
+import type { Config } from '../../lib/config.js';
+import { SecretBox } from '../../lib/secret-box.js';
+import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import { startPlayNotification } from '../../workflow-clients/play-notification.js';
+import { playNotificationWorkflowId } from '../../workflows/play-notification-messages.js';
+import { startGoogleStub } from '../stubs/google-api.js';
+import { historyJson } from './history-json.js';
+
+export interface PlayNotificationRecording { client: Client; taskQueue: string; db: Knex; config: Config; appId: string; address: string }
+
+export async function recordPlayNotifications(r: PlayNotificationRecording): Promise<{ name: string; json: string; events: number }[]> {
+  const google = await startGoogleStub();
+  try {
+    const packageName = 'com.example.replay';
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const account = { type: 'service_account', client_email: 'replay@proj.iam.gserviceaccount.com', private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+    google.expect = { publicKey: pair.publicKey, clientEmail: account.client_email, packageName };
+    Object.assign(r.config, { GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl });
+    await saveCredential(r.db, new SecretBox(r.config.SVC_MASTER_KEY!), r.appId, 'android', JSON.stringify(account), { package_name: packageName });
+    await r.db('store_credentials').where({ app_id: r.appId, platform: 'android' }).update({ check_status: 'ok' });
+    await r.db('apps').where('id', r.appId).update({ android_validation_provider: STORE_VERIFIER.android });
+
+    const token = `replay-${randomUUID()}`;
+    google.subscriptions.set(token, {
+      subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE', startTime: new Date(Date.now() - 40 * 86_400_000).toISOString(),
+      externalAccountIdentifiers: { obfuscatedExternalAccountId: 'nobody' },
+      lineItems: [{ productId: 'pro_monthly', latestSuccessfulOrderId: 'GPA.1111-1111-1111-11111..0', autoRenewingPlan: { recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } } }],
+    });
+    google.voided.push({ purchaseToken: token, orderId: 'GPA.2222-2222-2222-22222', voidedTimeMillis: String(Date.now() - 60_000), voidedSource: 0, voidedReason: 1, subscription: true });
+    const notifications = {
+      'play-notification-subscription': { subscriptionNotification: { version: '1.0', notificationType: 2, purchaseToken: token, subscriptionId: 'pro_monthly' } },
+      'play-notification-voided': { voidedPurchaseNotification: { purchaseToken: token, orderId: 'GPA.2222-2222-2222-22222', productType: 1, refundType: 1 } },
+    };
+    const recorded = [];
+    for (const [name, notification] of Object.entries(notifications)) {
+      const messageId = randomUUID();
+      const data = Buffer.from(JSON.stringify({ version: '1.0', packageName, eventTimeMillis: String(Date.now()), ...notification })).toString('base64');
+      const { row } = await receiveRawItem(r.db, { appId: r.appId, source: 'play_rtdn', externalId: messageId, payload: { message: { data, messageId }, subscription: 'projects/p/subscriptions/s' } });
+      await startPlayNotification(r.client, r.taskQueue, { appId: r.appId, intakeId: Number(row.id), messageId, reportWaitMs: 600 });
+      const workflowId = playNotificationWorkflowId(r.appId, messageId);
+      await r.client.workflow.getHandle(workflowId).result();
+      recorded.push({ name, ...(await historyJson(r.address, workflowId)) });
+    }
+    return recorded;
+  } finally {
+    await google.close();
+  }
+}
