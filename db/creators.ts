@@ -61,3 +61,20 @@ export async function findActiveCreatorCode(db: Knex, appId: string, code: strin
     },
   };
 }
+
+export interface CreatorContact { id: string; name: string; email: string | null; email_verified_at: Date | null; digest_unsubscribed_at: Date | null }
+
+/** The creator who joined with this address (case-insensitive, one per address). */
+export async function findCreatorByEmail(db: Knex, email: string): Promise<CreatorContact | undefined> {
+  return db('creators').whereRaw('lower(email) = lower(?)', [email])
+    .first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
+}
+
+export async function findCreatorContact(db: Knex, id: string): Promise<CreatorContact | undefined> {
+  return db('creators').where('id', id).first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
+}
+
+/** Stops (or, with `false`, resumes) the creator's digest mails. */
+export async function setDigestSubscription(db: Knex, creatorId: string, subscribed: boolean): Promise<void> {
+  await db('creators').where('id', creatorId).update({ digest_unsubscribed_at: subscribed ? null : db.fn.now() });
+}
