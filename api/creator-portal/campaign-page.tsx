@@ -40,7 +40,7 @@ async function Numbers({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampa
 async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const lines = await listCreatorCommissions(ctx.deps.db, creatorId, c.campaign_id);
   if (lines.length === 0) return <p class="muted">No commission yet: they appear here at the moment of a purchase through your code.</p>;
-  return <ScrollTable id="commissions" columns={['Product', 'Date (UTC)', 'Amount', 'State', 'Why']}>
+  return <ScrollTable id="commissions" label="Commissions" columns={['Product', 'Date (UTC)', 'Amount', 'State', 'Why']}>
     {lines.map((l) => {
       const { state, reason } = commissionState(l);
       return <tr data-state={state}><td>{l.product_id ?? 'Purchase'}</td><td>{when(l.created_at)}</td><td>{formatUsd(l.commission_micros)}</td>
@@ -52,7 +52,7 @@ async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorC
 async function Bonuses({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const [rules, progress] = await Promise.all([listCreatorBonusRules(ctx.deps.db, creatorId, c.campaign_id), milestoneProgress(ctx.deps.db, c.campaign_id, creatorId)]);
   if (rules.length === 0) return <p class="muted">This campaign has no bonus rules.</p>;
-  return <ScrollTable id="bonuses" columns={['Bonus', 'Reward', 'Your progress', 'Award']}>
+  return <ScrollTable id="bonuses" label="Bonuses" columns={['Bonus', 'Reward', 'Your progress', 'Award']}>
     {rules.map((r) => <tr><td>{r.name}</td><td>{formatUsd(r.bonus_micros)} at {r.threshold_conversions} conversions</td>
       <td><progress max={r.threshold_conversions} value={Math.min(progress, r.threshold_conversions)} aria-label={`${r.name} progress`}></progress> {Math.min(progress, r.threshold_conversions)} of {r.threshold_conversions}</td>
       <td>{r.award_status ? `${r.award_status} (${formatUsd(r.award_micros ?? 0)})` : 'not reached yet'}</td></tr>)}
@@ -78,7 +78,7 @@ async function Payouts({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampa
       <p class="muted">{c.org_name} sends your payouts. Connecting your own payout account is coming here.</p>
     </section>
     {payouts.length === 0 ? <p class="muted">No payout from {c.org_name} yet.</p> : (
-      <ScrollTable id="payouts" caption={`Payouts from ${c.org_name} (all its campaigns)`} columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}>
+      <ScrollTable id="payouts" label="Payouts" caption={`Payouts from ${c.org_name} (all its campaigns)`} columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}>
         {payouts.map((p) => <tr><td>{when(p.created_at)}</td><td>{p.commission_count}</td><td>{formatUsd(Number(p.awards_micros))}</td><td>{formatUsd(Number(p.clawbacks_netted_micros))}</td><td>{formatUsd(Number(p.net_micros))}</td>
           <td><a href={safeUrl(statementPath(p.id))}>Statement</a></td></tr>)}
       </ScrollTable>

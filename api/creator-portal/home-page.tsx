@@ -24,7 +24,7 @@ export async function portalHome(ctx: AppContext): Promise<void> {
     {[...orgs].map(([orgId, org]) => (
       <section data-org={orgId} aria-labelledby={`org-${orgId}`}>
         <h2 id={`org-${orgId}`}>{org.name}</h2>
-        <ScrollTable columns={['Campaign', 'App', 'Your code', 'Status']}>
+        <ScrollTable label={`Campaigns of ${org.name}`} columns={['Campaign', 'App', 'Your code', 'Status']}>
           {org.rows.map((c) => <tr><td><a href={safeUrl(campaignPath(c.campaign_id))}>{c.campaign_name}</a></td><td>{c.app_name}</td><td><code>{c.code}</code></td><td>{c.campaign_status}{c.code_status === 'active' ? '' : ` (code ${c.code_status})`}</td></tr>)}
         </ScrollTable>
       </section>

@@ -12,9 +12,12 @@ export const PortalForm = ({ s, action, label }: { s: CreatorSignedIn; action: s
   <form method="post" action={action}><CsrfField s={s} /><button type="submit">{label}</button></form>
 );
 
-/** A table that scrolls sideways on a narrow screen instead of widening the page. */
-export const ScrollTable = ({ id, caption, columns, children }: { id?: string; caption?: string; columns: string[]; children: ComponentChildren }) => (
-  <div class="scroll"><table id={id}>{caption ? <caption>{caption}</caption> : null}<thead><tr>{columns.map((c) => <th scope="col">{c}</th>)}</tr></thead><tbody>{children}</tbody></table></div>
+/**
+ * A table that scrolls sideways on a narrow screen instead of widening the page; the box is a named, focusable
+ * region so keyboard users can scroll it too.
+ */
+export const ScrollTable = ({ id, label, caption, columns, children }: { id?: string; label: string; caption?: string; columns: string[]; children: ComponentChildren }) => (
+  <div class="scroll" role="region" aria-label={label} tabindex={0}><table id={id}>{caption ? <caption>{caption}</caption> : null}<thead><tr>{columns.map((c) => <th scope="col">{c}</th>)}</tr></thead><tbody>{children}</tbody></table></div>
 );
 
 function PortalNav({ s, path }: { s: CreatorSignedIn; path: string }) {

@@ -44,7 +44,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
       <tr><th scope="row">Clawbacks netted</th><td>-{formatUsd(Number(p.clawbacks_netted_micros))}</td></tr>
       <tr><th scope="row">Net paid to you</th><td id="statement-net">{formatUsd(Number(p.net_micros))}</td></tr>
     </tbody></table>
-    <ScrollTable id="statement-lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount']}>
+    <ScrollTable id="statement-lines" label="Statement lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount']}>
       {lines(st).map((l) => <tr data-kind={l.kind}><td>{l.kind}</td><td>{day(l.date)}</td><td>{l.campaign}</td><td>{l.what}</td><td>{l.micros < 0 ? `-${formatUsd(-l.micros)}` : formatUsd(l.micros)}</td></tr>)}
     </ScrollTable>
     <p><a href={safeUrl(`${statementPath(p.id)}/statement.csv`)} download="">Download as CSV</a></p>

@@ -116,7 +116,7 @@ test('a creator session is 401 on every dashboard page, form and REST row, every
   ];
   t.true(targets.length > 100, `walked ${targets.length} routes`);
   const refused: string[] = [];
-  for (const creds of [{ cookie: `svc_creator=${w.a.token}` }, { authorization: `Bearer ${w.a.token}` }]) {
+  for (const creds of [{ cookie: `svc_creator=${w.a.token}` }, { authorization: `Bearer ${w.a.token}` }] as Record<string, string>[]) {
     for (const { method, path: p } of targets) {
       const res = await fetch(`${h().baseUrl}${p}`, { method, headers: { accept: 'application/json', 'content-type': 'application/json', ...creds }, body: method === 'GET' ? undefined : '{}', redirect: 'manual' });
       if (res.status !== 401) refused.push(`${method} ${p} -> ${res.status} (${Object.keys(creds)[0]})`);
