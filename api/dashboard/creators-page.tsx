@@ -2,9 +2,11 @@
 // its creators with their codes and production performance (the agent API's affiliates rows), a form to invite one
 // creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
-// (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
+// (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's. A creator without an email address
+// cannot sign in to the creator portal: the row says so and offers "add email and invite" (creator-portal-invite.ts).
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
+import { creatorsWithoutEmail } from '../../db/creators.js';
 import { listCampaignAffiliates, listInvitations, type InvitationView } from '../../db/invitations.js';
 import { findOrgBillingSettings, getInviteUsage } from '../../db/organizations.js';
 import { MAX_BATCH } from '../agent/invitations.js';
@@ -28,14 +30,33 @@ async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | 
 
 type Affiliates = Awaited<ReturnType<typeof listCampaignAffiliates>>;
 
-function CampaignSection({ s, c, creators, back }: { s: SignedIn; c: AgentCampaignRow; creators: Affiliates; back: string }) {
+/** What the page shows again after a refused "add email and invite": the field's text and the message beside it. */
+export interface PortalInviteError { creatorId: string; email: string; message: string }
+
+interface Portal { noEmail: Set<string>; error?: PortalInviteError }
+
+/** For a creator without an address: why they cannot sign in, and the form that adds one and mails the portal link. */
+function PortalInvite({ s, campaignId, creatorId, back, error }: { s: SignedIn; campaignId: string; creatorId: string; back: string; error?: PortalInviteError }) {
+  const id = `portal-email-${campaignId}-${creatorId}`;
+  const mine = error?.creatorId === creatorId ? error : undefined;
+  return <div class="portal-invite"><p class="muted">No email: cannot sign in to the creator portal.</p>
+    <PostForm s={s} action={`/dashboard/creators/${creatorId}/portal-invite`} returnTo={back}>
+      <label for={id}>Creator's email</label><input id={id} name="email" type="email" required maxlength={254} value={mine?.email}
+        aria-invalid={mine ? 'true' : undefined} aria-describedby={mine ? `${id}-error` : undefined} />
+      {mine ? <p id={`${id}-error`} class="error">{mine.message}</p> : null}
+      <button type="submit">Add email and invite</button>
+    </PostForm></div>;
+}
+
+function CampaignSection({ s, c, creators, back, portal }: { s: SignedIn; c: AgentCampaignRow; creators: Affiliates; back: string; portal: Portal }) {
   const id = c.id;
   const name = String(c.name);
   return (
     <section id={`campaign-${id}`}><h2>{name} <span class="muted">({String(c.status)}, {String(c.campaign_type)})</span></h2>
       {creators.length ? (
         <Table columns={['Creator', 'Code', 'Code status', 'Joined by', 'Joined', 'Clicks', 'Installs', 'Production conversions']}>
-          {creators.map((a) => <tr><td>{a.name}{a.social_handle ? <> <span class="muted">{a.social_handle}</span></> : null}</td><td><code>{a.code}</code></td><td>{a.status}</td><td>{a.source}</td><td>{when(a.joined_at)}</td><td>{a.clicks}</td><td>{a.installs}</td><td>{a.production_conversions}</td></tr>)}
+          {creators.map((a) => <tr data-creator={a.creator_id}><td>{a.name}{a.social_handle ? <> <span class="muted">{a.social_handle}</span></> : null}
+            {portal.noEmail.has(a.creator_id) ? <PortalInvite s={s} campaignId={id} creatorId={a.creator_id} back={back} error={portal.error} /> : null}</td><td><code>{a.code}</code></td><td>{a.status}</td><td>{a.source}</td><td>{when(a.joined_at)}</td><td>{a.clicks}</td><td>{a.installs}</td><td>{a.production_conversions}</td></tr>)}
         </Table>
       ) : <p class="muted">No creator has joined yet.</p>}
       <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back}><fieldset><legend>Invite a creator to {name}</legend>
@@ -69,7 +90,11 @@ function InvitationsSection({ s, rows, campaigns, back }: { s: SignedIn; rows: I
 export async function creatorsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  if (!s.orgId) return dashboardPage(ctx, s, 200, 'Creators', <p>You belong to no organization.</p>);
+  await renderCreatorsPage(ctx, s, 200);
+}
+
+export async function renderCreatorsPage(ctx: AppContext, s: SignedIn, status: number, error?: PortalInviteError): Promise<void> {
+  if (!s.orgId) return dashboardPage(ctx, s, status, 'Creators', <p>You belong to no organization.</p>);
   const db = ctx.deps.db;
   const back = orgLink(s, '/dashboard/creators');
   const [campaigns, invitations] = await Promise.all([
@@ -79,10 +104,14 @@ export async function creatorsPage(ctx: AppContext): Promise<void> {
   const withCreators = campaigns.filter((c) => c.campaign_type !== 'FREE_ACCESS' && c.status !== 'archived');
   const [capacity, creators] = await Promise.all([capacitySection(ctx, s.orgId), Promise.all(withCreators.map((c) => listCampaignAffiliates(db, c.id)))]);
   const names = new Map(campaigns.map((c) => [c.id, String(c.name)]));
-  dashboardPage(ctx, s, 200, 'Creators', <>
+  const portal: Portal = { noEmail: await creatorsWithoutEmail(db, creators.flat().map((a) => a.creator_id)), error };
+  const invited = typeof ctx.query.portal_invited === 'string' ? ctx.query.portal_invited : undefined;
+  dashboardPage(ctx, s, status, 'Creators', <>
+    {invited ? <p class="notice" role="status">The creator's email was added and a sign-in link to the creator portal was sent.</p> : null}
+    {error && !portal.noEmail.has(error.creatorId) ? <p class="error" role="alert">{error.message}</p> : null}
     {capacity}
     {withCreators.length
-      ? withCreators.map((c, i) => <CampaignSection s={s} c={c} creators={creators[i]!} back={back} />)
+      ? withCreators.map((c, i) => <CampaignSection s={s} c={c} creators={creators[i]!} back={back} portal={portal} />)
       : <p>No campaign takes creators yet: create one on an app's <OrgLink s={s} to="/dashboard">setup page</OrgLink>.</p>}
     <InvitationsSection s={s} rows={invitations} campaigns={names} back={back} />
   </>);

@@ -28,6 +28,7 @@ import { analyticsPage } from './analytics-page.js';
 import * as campaigns from './campaigns-page.js';
 import * as consent from './consent.js';
 import { creatorsPage } from './creators-page.js';
+import { inviteToPortal } from './creator-portal-invite.js';
 import { inviteForm } from './invite-form.js';
 import * as events from './events-page.js';
 import { freeCodesPage } from './free-codes-page.js';
@@ -142,6 +143,7 @@ export function webRoutes(): Router<RequestState, AppContext> {
   router.get('/dashboard/campaigns/:campaign_id', campaigns.detailPage);
   router.get('/dashboard/campaigns/:campaign_id/analytics', analyticsPage);
   router.get('/dashboard/creators', creatorsPage);
+  router.post('/dashboard/creators/:creator_id/portal-invite', inviteToPortal);
   router.get('/dashboard/bonus-awards', bonusAwardsPage);
   router.get('/dashboard/free-codes', freeCodesPage);
   router.get('/dashboard/assets', assetsPage);
