@@ -40,11 +40,12 @@ async function Numbers({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampa
 async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const lines = await listCreatorCommissions(ctx.deps.db, creatorId, c.campaign_id);
   if (lines.length === 0) return <p class="muted">No commission yet: they appear here at the moment of a purchase through your code.</p>;
-  return <ScrollTable id="commissions" label="Commissions" columns={['Product', 'Date (UTC)', 'Amount', 'State', 'Why']}>
+  // The reason sits under the state, so a phone shows both without scrolling sideways.
+  return <ScrollTable id="commissions" label="Commissions" columns={['Purchase (UTC)', 'Amount', 'State and why']}>
     {lines.map((l) => {
       const { state, reason } = commissionState(l);
-      return <tr data-state={state}><td>{l.product_id ?? 'Purchase'}</td><td>{when(l.created_at)}</td><td>{formatUsd(l.commission_micros)}</td>
-        <td class="commission-state">{STATE_LABEL[state]}</td><td>{reason}{l.payout_id ? <> <a href={safeUrl(statementPath(l.payout_id))}>Statement</a></> : null}</td></tr>;
+      return <tr data-state={state}><td>{l.product_id ?? 'Purchase'}<br /><span class="muted">{when(l.created_at)}</span></td><td>{formatUsd(l.commission_micros)}</td>
+        <td class="why"><strong class="commission-state">{STATE_LABEL[state]}</strong><br /><span class="muted">{reason}</span>{l.payout_id ? <> <a href={safeUrl(statementPath(l.payout_id))}>Statement</a></> : null}</td></tr>;
     })}
   </ScrollTable>;
 }

@@ -2,8 +2,12 @@
 // digest item with the change itself; composing queues one outbox mail per creator with every unsent item, links to
 // the portal and an unsubscribe link, marks the items, and sends nothing more within the period; the unsubscribe
 // link's GET changes nothing, its POST stops the mails (items are settled unsent), and an altered link is refused.
+// Serial: the job of the last test composes every creator's due digest, the other tests' creators too.
 import test from 'ava';
 import { composeDueDigests } from '../../db/creator-digests.js';
+import { startCreatorDigest } from '../../jobs/creator-digest.js';
+import { createLogger } from '../../runtime/logger.js';
+import { waitFor } from '../helpers/svc-processes.js';
 import { runPayouts } from '../../db/payouts.js';
 import { unsubscribeUrl } from '../../lib/creator-unsubscribe.js';
 import { Browser, inputValue } from '../helpers/browser.js';
@@ -17,7 +21,7 @@ const DAY = 86_400_000;
 const options = (everyMs = DAY) => ({ everyMs, dashboardUrl: h().config.DASHBOARD_URL, unsubscribeUrl: (id: string) => unsubscribeUrl(h().config.SVC_MASTER_KEY!, h().config.DASHBOARD_URL, id) });
 const digestsTo = async (email: string) => (await mailsTo(h().db, email)).filter((m) => m.template === 'creator_digest');
 
-test('a release and a payout each leave an item; one mail carries both, once per period, linking to the portal', async (t) => {
+test.serial('a release and a payout each leave an item; one mail carries both, once per period, linking to the portal', async (t) => {
   const app = await seedApp(h().db);
   const email = (await h().db('creators').where('id', app.creator_id).first('email')).email as string;
   const commission = await makePayableCommission(h().db, h().baseUrl, app, `digest-${app.app_id}`);
@@ -53,7 +57,7 @@ test('a release and a payout each leave an item; one mail carries both, once per
   t.regex(latest[0]!.body_text, /failed/);
 });
 
-test('the unsubscribe link: GET changes nothing, POST stops the digests, an altered link is refused', async (t) => {
+test.serial('the unsubscribe link: GET changes nothing, POST stops the digests, an altered link is refused', async (t) => {
   const app = await seedApp(h().db);
   const email = (await h().db('creators').where('id', app.creator_id).first('email')).email as string;
   const link = unsubscribeUrl(h().config.SVC_MASTER_KEY!, h().config.DASHBOARD_URL, app.creator_id);
@@ -74,4 +78,15 @@ test('the unsubscribe link: GET changes nothing, POST stops the digests, an alte
   await composeDueDigests(h().db, options());
   t.deepEqual(await digestsTo(email), [], 'no mail after unsubscribing');
   t.deepEqual(await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at'), [], 'items settled unsent');
+});
+
+test.serial('the worker\'s digest job composes due digests on its own', async (t) => {
+  const app = await seedApp(h().db);
+  const email = (await h().db('creators').where('id', app.creator_id).first('email')).email as string;
+  await makePayableCommission(h().db, h().baseUrl, app, `job-${app.app_id}`);
+  const job = startCreatorDigest(h().db, { ...h().config, CREATOR_DIGEST_EVERY_MS: 1000 }, createLogger('silent', 'test'));
+  t.teardown(() => job.stop());
+  await waitFor(async () => (await digestsTo(email)).length === 1, 'the job\'s digest', 20_000);
+  await job.stop();
+  t.deepEqual(await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at'), []);
 });
