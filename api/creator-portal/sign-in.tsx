@@ -45,7 +45,10 @@ export async function requestLink(ctx: AppContext): Promise<void> {
   const now = Date.now();
   const limits: [string, number][] = [[`creator-link:ip:${ctx.state.clientIp}`, LINK_RATE.perIp], [`creator-link:email:${email.toLowerCase()}`, LINK_RATE.perAddress]];
   for (const [key, limit] of limits) {
-    if (!(await ctx.rateCounter.tryHit(key, limit, LINK_RATE.windowMs, now))) throw new RateLimitedError(LINK_RATE.windowMs / 1000);
+    if (!(await ctx.rateCounter.tryHit(key, limit, LINK_RATE.windowMs, now))) {
+      ctx.set('Retry-After', String(new RateLimitedError(LINK_RATE.windowMs / 1000).retryAfterSeconds));
+      return requestForm(ctx, 429, email, 'Too many sign-in links were asked for: wait 15 minutes, then ask again. A link already mailed still works.');
+    }
   }
   const creator = await findCreatorByEmail(ctx.deps.db, email);
   if (creator?.email) await mailSignInLink(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { creatorId: creator.id, email: creator.email, name: creator.name });

@@ -87,7 +87,11 @@ test('link requests are limited per address (5 per 15 minutes) and per IP (20), 
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) statuses.push((await askForLink(h().baseUrl, new Browser(), email, nextIp())).status);
   t.deepEqual(statuses, [200, 200, 200, 200, 200, 429], 'per address, whatever the IP');
-  t.is((await mailsTo(h().db, email)).length, 5);
+  const limited = await askForLink(h().baseUrl, new Browser(), email, nextIp());
+  t.is(limited.headers.get('retry-after'), '900');
+  t.regex(limited.text, /id="email-error" class="error">Too many sign-in links/, 'said beside the field');
+  t.true(limited.text.includes(`value="${email}"`), 'what was typed is kept');
+  t.is((await mailsTo(h().db, email)).length, 5, 'no mail past the limit');
   const ip = nextIp();
   const fromOneIp: number[] = [];
   for (let i = 0; i < 21; i++) fromOneIp.push((await askForLink(h().baseUrl, new Browser(), `x${i}-${randomBytes(3).toString('hex')}@example.com`, ip)).status);

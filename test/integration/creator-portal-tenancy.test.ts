@@ -144,3 +144,22 @@ test('no other credential is admitted by the portal: dashboard session, agent ke
   t.is(withDashboardCookie.status, 302, 'a dashboard session in the browser is no creator: sign in first');
   t.is(withDashboardCookie.location, `${h().baseUrl}/dashboard/creator/sign-in`);
 });
+
+test('a campaign page shows bonus progress and featured assets; the QR code is an SVG file; the statement CSV is escaped against formulas', async (t) => {
+  const w = await setUp();
+  await h().db('bonus_rules').insert({ campaign_id: w.o1.campaign_id, name: 'Two sales', threshold_conversions: 2, bonus_micros: 5_000_000 });
+  const page = await (await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}`, asCreator(w.a))).text();
+  const bonuses = /<table id="bonuses">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
+  t.regex(bonuses, /Two sales/);
+  t.regex(bonuses, /1 of 2/, 'one production conversion counted towards two');
+  t.regex(bonuses, /not reached yet/);
+  t.true(page.includes(`/dashboard/creator/assets/${w.asset1}/file`), 'the featured asset to download');
+  t.false(page.includes(w.asset3), 'not another app\'s asset');
+  const qr = await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}/qr.svg`, asCreator(w.a));
+  t.is(qr.headers.get('content-type'), 'image/svg+xml');
+  t.regex(await qr.text(), /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+"[^>]*><rect[^>]*><\/rect><path d="M/);
+  await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: '=HYPERLINK("http://x")' });
+  const csv = await (await get(`/dashboard/creator/payouts/${w.payoutA}/statement.csv`, asCreator(w.a))).text();
+  t.true(csv.includes(`'=HYPERLINK(""http://x"")`), csv);
+  await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: 'Test campaign' });
+});
