@@ -55,7 +55,7 @@ export interface WorkerRoleOptions {
 }
 
 /**
- * The Temporal worker, plus its background jobs: the purchase-inbox drainer (always) and the email outbox (with
+ * The Temporal worker, plus its background jobs: the purchase-inbox drainer and the creator digests (always) and the email outbox (with
  * SMTP_URL).
  */
 export async function startWorker(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
@@ -66,6 +66,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   const { createWorkerMetrics } = await import('../worker/metrics.js');
   const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
   const { resumeVoidedPolls } = await import('../jobs/play-voided-resume.js');
+  const { startCreatorDigest } = await import('../jobs/creator-digest.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
     address: temporal.address, connect: temporal.extras, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
@@ -85,8 +86,10 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   // Every Android store-direct app has its voided-purchases poll (idempotent: a running one is left alone).
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
+  const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
   const done = worker.run().finally(async () => {
     await drainer.stop();
+    await digests.stop();
     await outbox?.stop();
     await metricsServer?.close();
     await client.connection.close();

@@ -7,13 +7,19 @@ import { flagsReviewed, reviewDecisions, type ReviewDecision } from '../lib/bonu
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 /** Production conversions of the creator in the campaign with at least one paid period whose commission stands. */
-function qualifyingConversions(trx: Knex.Transaction, campaignId: string, creatorId: string) {
+function qualifyingConversions(trx: Knex | Knex.Transaction, campaignId: string, creatorId: string) {
   return trx('conversions').where({ campaign_id: campaignId, creator_id: creatorId, environment: 'PRODUCTION', attributed: true })
     .whereExists((q) => {
       void q.select(trx.raw('1')).from('commissions as c').whereRaw('c.conversion_id = conversions.id')
         .andWhere('c.kind', 'earn').andWhere('c.campaign_id', campaignId).andWhere('c.creator_id', creatorId).whereNull('c.reversed_at');
     })
     .count('* as count');
+}
+
+/** A creator's progress towards the campaign's milestones (the count its awards compare with the thresholds). */
+export async function milestoneProgress(db: Knex, campaignId: string, creatorId: string): Promise<number> {
+  const row = await qualifyingConversions(db, campaignId, creatorId).first<{ count: string | number } | undefined>();
+  return Number(row?.count ?? 0);
 }
 
 /**

@@ -5,6 +5,7 @@
 // payout nets.
 import type { Knex } from 'knex';
 import { insertReversalRow, reverseCommission } from './commissions.js';
+import { payableDigestItems } from './creator-digests.js';
 import type { CommissionRow } from '../schema/types.js';
 
 /** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
@@ -37,9 +38,14 @@ export function nextReleaseAtColumn(trx: Knex | Knex.Transaction, conversionId: 
 
 export const releaseAtOf = (next: string | number | null | undefined): number | null => (next == null ? null : Math.ceil(Number(next)));
 
-/** Releases the conversion's reserved earns whose holding period is over; returns how many became payable. */
+/**
+ * Releases the conversion's reserved earns whose holding period is over; returns how many became payable. Each one
+ * leaves its creator a digest item in the same statement (db/creator-digests.ts), so the mail cannot miss a release.
+ */
 export async function releaseDueCommissions(trx: Knex.Transaction, conversionId: string): Promise<number> {
-  return pending(trx, conversionId).where('status', 'reserved').where('payable_at', '<=', trx.fn.now()).update({ status: 'payable' });
+  const released = pending(trx, conversionId).where('status', 'reserved').where('payable_at', '<=', trx.fn.now())
+    .update({ status: 'payable' }).returning(['id', 'creator_id', 'org_id', 'commission_micros']);
+  return payableDigestItems(trx, released);
 }
 
 /**

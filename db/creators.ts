@@ -67,4 +67,40 @@ export async function findCreatorInOrg(db: Knex, orgId: string, creatorId: strin
   return db('creators as cr').where('cr.id', creatorId)
     .whereExists(db('creator_codes as cc').join('campaigns as ca', 'ca.id', 'cc.campaign_id').whereRaw('cc.creator_id = cr.id').where('ca.org_id', orgId).select(db.raw('1')))
     .first('cr.id', 'cr.name', 'cr.email', 'cr.social_handle');
+export interface CreatorContact { id: string; name: string; email: string | null; email_verified_at: Date | null; digest_unsubscribed_at: Date | null }
+
+/** The creator who joined with this address (case-insensitive, one per address). */
+export async function findCreatorByEmail(db: Knex, email: string): Promise<CreatorContact | undefined> {
+  return db('creators').whereRaw('lower(email) = lower(?)', [email])
+    .first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
+}
+
+export async function findCreatorContact(db: Knex, id: string): Promise<CreatorContact | undefined> {
+  return db('creators').where('id', id).first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
+}
+
+/** Stops (or, with `false`, resumes) the creator's digest mails. */
+export async function setDigestSubscription(db: Knex, creatorId: string, subscribed: boolean): Promise<void> {
+  await db('creators').where('id', creatorId).update({ digest_unsubscribed_at: subscribed ? null : db.fn.now() });
+}
+
+/** Of these creators, the ones without an email address (they cannot sign in to the creator portal). */
+export async function creatorsWithoutEmail(db: Knex, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  return new Set(await db('creators').whereIn('id', ids).whereNull('email').pluck<string[]>('id'));
+}
+
+/**
+ * Gives an address to a creator who has none and who joined a campaign of `orgId` (anyone else's creator is not
+ * found). Answers the creator, or 'not_found', or 'has_email' when one was set meanwhile; a taken address throws the
+ * unique violation of creators_email_lower_uq.
+ */
+export async function addCreatorEmail(trx: Knex.Transaction, orgId: string, creatorId: string, email: string): Promise<{ id: string; name: string } | 'not_found' | 'has_email'> {
+  const creator = await trx('creators as c').where('c.id', creatorId)
+    .whereExists((q) => { void q.select(trx.raw('1')).from('creator_codes as cc').join('campaigns as k', 'k.id', 'cc.campaign_id').whereRaw('cc.creator_id = c.id').andWhere('k.org_id', orgId); })
+    .forUpdate().first<{ id: string; name: string; email: string | null } | undefined>('c.id', 'c.name', 'c.email');
+  if (!creator) return 'not_found';
+  if (creator.email) return 'has_email';
+  await trx('creators').where('id', creatorId).update({ email });
+  return { id: creator.id, name: creator.name };
 }

@@ -63,3 +63,11 @@ export async function deliverDueEmails(db: Knex, send: EmailTransport, limit = 2
   }
   return sent;
 }
+
+export interface MailView { id: string; to_address: string; subject: string; body_text: string; template: string | null; status: string; created_at: Date }
+
+/** The mails queued for an address (case-insensitive), newest first: what an operator (and a test) reads back. */
+export async function listEmailsTo(db: Knex, to: string, limit = 50): Promise<MailView[]> {
+  return db('email_outbox').whereRaw('lower(to_address) = lower(?)', [to]).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(limit).select<MailView[]>('id', 'to_address', 'subject', 'body_text', 'template', 'status', 'created_at');
+}

@@ -8,6 +8,7 @@ import { ConflictError } from '../lib/errors.js';
 import { planPayouts, type CreatorPayoutPlan, type OutstandingClawback, type PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow } from '../schema/types.js';
 import { approvedAwardsToPay, awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
+import { addPayoutDigestItem } from './creator-digests.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
 export interface PayoutRunInput { orgId: string; runId: string; dryRun?: boolean; createdBy?: string }
@@ -103,6 +104,12 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
   for (const r of plan.recoveries) {
     await trx('clawbacks').where('id', r.clawbackId).increment('recovered_micros', r.micros);
   }
+  // Line by line for the creator's statement (api/creator-portal/statements.tsx).
+  if (plan.recoveries.length > 0) {
+    await trx('payout_clawback_recoveries').insert(plan.recoveries.map((r) => ({ payout_id: payoutId, clawback_id: r.clawbackId, micros: r.micros })));
+  }
+  // The creator hears about it in their next digest (db/creator-digests.ts), written with the payout itself.
+  await addPayoutDigestItem(trx, { creatorId: plan.creatorId, orgId: input.orgId, payoutId, kind: 'payout_sent', amountMicros: plan.netMicros });
   if (plan.clawbacksNettedMicros > 0) {
     await appendLedgerEntry(trx, {
       orgId: input.orgId, entryType: 'clawback', balanceDeltaMicros: plan.clawbacksNettedMicros, reservedDeltaMicros: 0,

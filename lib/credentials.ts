@@ -7,8 +7,10 @@ export const AGENT_KEY_PREFIX = 'it_mcp_';
 export const WEBHOOK_SECRET_PREFIX = 'rc_webhook_';
 export const PURCHASE_API_KEY_PREFIX = 'it_srv_';
 export const SESSION_TOKEN_PREFIX = 'ses_';
+/** Creator portal sessions (docs/creator-portal.md): a prefix of their own, so no other resolver ever sees one. */
+export const CREATOR_SESSION_PREFIX = 'crs_';
 
-export type CredentialKind = 'agent_key' | 'purchase_api_key' | 'sdk_key' | 'webhook_secret' | 'session';
+export type CredentialKind = 'agent_key' | 'purchase_api_key' | 'sdk_key' | 'webhook_secret' | 'session' | 'creator_session';
 
 export function generateToken(prefix: string, bytes = 32): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`;
@@ -32,6 +34,7 @@ export function credentialKind(token: string): CredentialKind | undefined {
   if (token.startsWith(SDK_KEY_PREFIX)) return 'sdk_key';
   if (token.startsWith(WEBHOOK_SECRET_PREFIX)) return 'webhook_secret';
   if (token.startsWith(SESSION_TOKEN_PREFIX)) return 'session';
+  if (token.startsWith(CREATOR_SESSION_PREFIX)) return 'creator_session';
   return undefined;
 }
 

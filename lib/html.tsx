@@ -60,7 +60,8 @@ const STYLE = `
   .done{color:#1e7a34;font-weight:600} .open{color:#b25000;font-weight:600} .secret{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff7d6;padding:.5rem;border-radius:6px;word-break:break-all}
   code{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all} .notice{background:#eef6ff;padding:.5rem .75rem;border-radius:8px}
   fieldset{border:1px solid #e5e5ea;border-radius:8px;margin:.75rem 0}
-  .table-scroll{overflow-x:auto;max-width:100%} caption{text-align:left;font-weight:600;padding:.25rem 0}`;
+  .table-scroll{overflow-x:auto;max-width:100%} caption{text-align:left;font-weight:600;padding:.25rem 0}
+  .scroll{overflow-x:auto} .why{min-width:11rem} .qr{width:10rem;height:10rem;display:block;margin:.5rem 0}`;
 
 /** Data for a page's script: a JSON block the script parses (never spliced into code). */
 export function JsonScript({ id, value }: { id: string; value: unknown }) {

@@ -7,7 +7,9 @@ export type Principal =
   | { kind: 'webhook'; appId: string; orgId: string }
   | { kind: 'purchase_api'; appId: string; orgId: string }
   | { kind: 'agent'; authMode: 'agent_key' | 'oauth'; id: string; orgIds: string[]; scopes: Scope[]; userId?: string; clientId?: string }
-  | { kind: 'user'; userId: string; sessionId: string; orgIds: string[] };
+  | { kind: 'user'; userId: string; sessionId: string; orgIds: string[] }
+  /** A creator signed in to the portal (docs/creator-portal.md): admitted there and nowhere else. */
+  | { kind: 'creator'; creatorId: string; sessionId: string };
 
 export type PrincipalKind = Principal['kind'];
 export type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;

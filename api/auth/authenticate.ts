@@ -9,6 +9,7 @@ import { isScope } from '../../lib/scopes.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
 import { findActiveAgentKeyByHash, touchAgentKey } from '../../db/agent-keys.js';
 import { findActiveSessionByHash } from '../../db/sessions.js';
+import { findActiveCreatorSessionByHash } from '../../db/creator-sessions.js';
 import { findAppByCredentialHash } from '../../db/apps.js';
 import type { Middleware } from '../context.js';
 
@@ -16,6 +17,12 @@ import type { Middleware } from '../context.js';
 export type TokenResolver = (db: Knex, token: string, config?: Config) => Promise<Principal | undefined>;
 
 export const SESSION_COOKIE = 'svc_session';
+/** The creator portal's own cookie (docs/creator-portal.md), set with the portal's path only. */
+export const CREATOR_COOKIE = 'svc_creator';
+/** Every page and form of the creator portal lives under this path. */
+export const PORTAL_PATH = '/dashboard/creator';
+
+export const isPortalPath = (path: string): boolean => path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`);
 
 // Every app launch presents the SDK key: known keys are remembered for a minute (SDK keys are never rotated;
 // unknown keys are always looked up, so a new app works at once).
@@ -53,6 +60,10 @@ const byKind: Record<CredentialKind, TokenResolver> = {
     const session = await findActiveSessionByHash(db, hashToken(token));
     return session && { kind: 'user', userId: session.userId, sessionId: session.id, orgIds: session.orgIds };
   },
+  creator_session: async (db, token) => {
+    const session = await findActiveCreatorSessionByHash(db, hashToken(token));
+    return session && { kind: 'creator', creatorId: session.creatorId, sessionId: session.id };
+  },
 };
 
 /** Tokens without a known prefix (OAuth access tokens) are offered to these, in order. */
@@ -81,13 +92,23 @@ const SELF_AUTHENTICATING = ['/api/webhooks/subprovider', '/api/webhooks/google-
 export const authenticate: Middleware = async (ctx, next) => {
   if (SELF_AUTHENTICATING.some((prefix) => ctx.path.startsWith(prefix))) return next();
   const bearer = parseBearer(ctx.get('authorization'));
-  const cookie = bearer ? undefined : ctx.cookies.get(SESSION_COOKIE);
-  const token = bearer ?? cookie;
+  // The portal reads only its own cookie, so a dashboard session never works there; elsewhere the dashboard's
+  // cookie comes first, and a creator cookie presented anyway is a creator (which api/auth/surfaces.ts refuses).
+  const cookie = bearer ? undefined : cookieCredential(ctx.cookies.get.bind(ctx.cookies), isPortalPath(ctx.path));
+  const token = bearer ?? cookie?.token;
   if (token) {
     ctx.state.credentialPresented = true;
-    // A session cookie is only a session: it cannot smuggle another credential kind past the guard.
+    // A cookie is only its own kind of session: it cannot smuggle another credential kind past the guard.
     const principal = await resolvePrincipal(ctx.deps.db, token, ctx.deps.config);
-    if (principal && (bearer || principal.kind === 'user')) ctx.state.principal = principal;
+    if (principal && (bearer || principal.kind === cookie?.kind)) ctx.state.principal = principal;
   }
   return next();
 };
+
+function cookieCredential(get: (name: string) => string | undefined, portal: boolean): { token: string; kind: 'user' | 'creator' } | undefined {
+  const creator = get(CREATOR_COOKIE);
+  if (portal) return creator ? { token: creator, kind: 'creator' } : undefined;
+  const session = get(SESSION_COOKIE);
+  if (session) return { token: session, kind: 'user' };
+  return creator ? { token: creator, kind: 'creator' } : undefined;
+}

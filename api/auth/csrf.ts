@@ -32,7 +32,8 @@ export function presentedCsrf(ctx: AppContext): unknown {
 
 /** Paths that check their own token (forms shown before sign-in: no session yet; api/dashboard/session.tsx). */
 const OWN_CHECK = new Set(['/dashboard/login', '/dashboard/signup', '/dashboard/password-reset', '/dashboard/verify-email']);
-const OWN_CHECK_PREFIXES = ['/dashboard/password-reset/', '/dashboard/invite/'];
+// The creator portal checks its own: pre-session forms like sign-in's, the rest bound to the creator session.
+const OWN_CHECK_PREFIXES = ['/dashboard/password-reset/', '/dashboard/invite/', '/dashboard/creator/'];
 /**
  * Pages that act on a capability in the request itself, never on the session: the signed links (their signature and
  * single use) and a started top-up (its confirmation token). A signed-in browser posting them needs no session token.

@@ -15,7 +15,7 @@ export interface GuardRule {
 
 const WHAT: Record<PrincipalKind, string> = {
   sdk: 'an app SDK key', webhook: 'a webhook secret', purchase_api: 'an app server API key',
-  agent: 'an agent key or OAuth token', user: 'a dashboard session',
+  agent: 'an agent key or OAuth token', user: 'a dashboard session', creator: 'a creator portal session',
 };
 
 /** Pure decision, unit-tested on its own: the error to throw, or undefined when the call may proceed. */
@@ -46,6 +46,7 @@ export function guard(rule: GuardRule): Middleware {
 
 /** Organization ids this principal may see. */
 export function grantedOrgIds(principal: Principal): readonly string[] {
+  if (principal.kind === 'creator') return [];
   return principal.kind === 'agent' || principal.kind === 'user' ? principal.orgIds : [principal.orgId];
 }
 

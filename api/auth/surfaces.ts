@@ -3,6 +3,8 @@
 // API keys get 401 on the dashboard REST). Routes still declare their own scope rules.
 import type { PrincipalKind } from '../../lib/principal.js';
 import type { Middleware } from '../context.js';
+import { UnauthorizedError } from '../../lib/errors.js';
+import { isPortalPath } from './authenticate.js';
 import { checkRule } from './guard.js';
 
 interface Surface { prefix: string; allow: readonly PrincipalKind[]; open?: readonly string[] }
@@ -19,6 +21,10 @@ export const SURFACES: readonly Surface[] = [
 ];
 
 export const surfaceGuard: Middleware = async (ctx, next) => {
+  // A creator is its own principal: admitted by the portal (which checks its own pages) and by nothing else.
+  if (ctx.state.principal?.kind === 'creator' && !isPortalPath(ctx.path)) {
+    throw new UnauthorizedError('A creator portal session is accepted only by the creator portal (/dashboard/creator).');
+  }
   const path = ctx.path.endsWith('/') ? ctx.path : `${ctx.path}/`;
   const surface = SURFACES.find((s) => path.startsWith(s.prefix));
   if (surface && !surface.open?.includes(ctx.path)) {

@@ -117,7 +117,11 @@ export async function uploadAssetHandler(ctx: AppContext): Promise<void> {
 }
 
 export async function assetFileHandler(ctx: AppContext): Promise<void> {
-  const asset = visibleTo(ctx, await findAsset(ctx.deps.db, ctx.params.asset_id as string), 'Asset');
+  await sendAssetFile(ctx, visibleTo(ctx, await findAsset(ctx.deps.db, ctx.params.asset_id as string), 'Asset'));
+}
+
+/** Answers with a stored asset's file (also the creator portal's download: api/creator-portal/routes.ts). */
+export async function sendAssetFile(ctx: AppContext, asset: { id: string; storage_key: unknown; mime_type: unknown; url: unknown }): Promise<void> {
   const key = asset.storage_key as string | null;
   const data = key ? await assetStorage(ctx.deps.config).get(key) : undefined;
   if (!key || !data) throw new NotFoundError(asset.url ? `This asset is a link, not a stored file: ${asset.url as string}` : 'Asset file not found');

@@ -5,16 +5,32 @@ import { CREATOR_TABLE, INVITATION_TABLE, pageInvitations, pageOrgAffiliates, ty
 import type { TablePage } from '../../lib/table-query.js';
 import type { AppContext } from '../context.js';
 import { DataTable, sendTableCsv, tableRequest, usd, utc, type TableDef } from './data-table.js';
-import { ButtonForm, dashboardPage, OrgLink, signedIn, type SignedIn } from './layout.js';
+import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
 
 const creatorPath = (id: string) => `/dashboard/creators/${encodeURIComponent(id)}`;
 
-export function creatorTable(s: SignedIn): TableDef<OrgAffiliateRow> {
+/** What the creators page shows again after a refused "add email and invite": the field's text and the message beside it. */
+export interface PortalInviteError { creatorId: string; email: string; message: string }
+
+/** For a creator without an address: why they cannot sign in, and the form that adds one and mails the portal link. */
+function PortalInvite({ s, row, error }: { s: SignedIn; row: OrgAffiliateRow; error?: PortalInviteError }) {
+  const id = `portal-email-${row.campaign_id}-${row.creator_id}`;
+  const mine = error?.creatorId === row.creator_id ? error : undefined;
+  return <div class="portal-invite"><p class="muted">No email: cannot sign in to the creator portal.</p>
+    <PostForm s={s} action={`/dashboard/creators/${row.creator_id}/portal-invite`} returnTo={orgLink(s, '/dashboard/creators')}>
+      <label for={id}>Creator's email</label><input id={id} name="email" type="email" required maxlength={254} value={mine?.email}
+        aria-invalid={mine ? 'true' : undefined} aria-describedby={mine ? `${id}-error` : undefined} />
+      {mine ? <p id={`${id}-error`} class="error">{mine.message}</p> : null}
+      <button type="submit">Add email and invite</button>
+    </PostForm></div>;
+}
+
+export function creatorTable(s: SignedIn, error?: PortalInviteError): TableDef<OrgAffiliateRow> {
   return {
     id: 'creators', caption: 'Creators', spec: CREATOR_TABLE, file: 'creators.csv', rowKey: (r) => r.creator_code_id,
     columns: [
       { label: 'Creator', sort: 'name', text: (r) => r.name, html: (r) => <OrgLink s={s} to={creatorPath(r.creator_id)}>{r.name}</OrgLink> },
-      { label: 'Email', sort: 'email', text: (r) => r.email },
+      { label: 'Email', sort: 'email', text: (r) => r.email, html: (r) => (r.email ? r.email : <PortalInvite s={s} row={r} error={error} />) },
       { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
       { label: 'Code', sort: 'code', text: (r) => r.code, html: (r) => <code>{r.code}</code> },
       { label: 'Code status', sort: 'status', text: (r) => r.status },
@@ -30,9 +46,9 @@ export function creatorTable(s: SignedIn): TableDef<OrgAffiliateRow> {
 }
 
 /** The creators table of the creators page, or undefined after answering its CSV. */
-export async function creatorTableSection(ctx: AppContext, s: SignedIn, orgId: string) {
+export async function creatorTableSection(ctx: AppContext, s: SignedIn, orgId: string, error?: PortalInviteError) {
   const { view, csv, window } = tableRequest(ctx, CREATOR_TABLE);
-  const def = creatorTable(s);
+  const def = creatorTable(s, error);
   const page = await pageOrgAffiliates(ctx.deps.db, orgId, view, window);
   if (csv) return sendTableCsv(ctx, def, page);
   return <><h2>All creators</h2><DataTable s={s} def={def} page={page} view={view} path="/dashboard/creators" /></>;

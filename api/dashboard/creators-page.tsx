@@ -2,7 +2,9 @@
 // (every creator code of the organization with production performance: creator-tables.tsx, `?format=csv` exports
 // it), then per campaign a form to invite one creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
-// (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
+// (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's. A creator without an email address
+// cannot sign in to the creator portal: their row says so and offers "add email and invite" (creator-tables.tsx,
+// creator-portal-invite.ts).
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import { listInvitations, type InvitationView } from '../../db/invitations.js';
@@ -11,7 +13,7 @@ import { MAX_BATCH } from '../agent/invitations.js';
 import { inviteCapacityView, inviteLimits } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
-import { creatorTableSection } from './creator-tables.js';
+import { creatorTableSection, type PortalInviteError } from './creator-tables.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
 async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | null> {
@@ -63,10 +65,14 @@ function InvitationsSection({ s, rows, campaigns, back }: { s: SignedIn; rows: I
 export async function creatorsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  if (!s.orgId) return dashboardPage(ctx, s, 200, 'Creators', <p>You belong to no organization.</p>);
+  await renderCreatorsPage(ctx, s, 200);
+}
+
+export async function renderCreatorsPage(ctx: AppContext, s: SignedIn, status: number, error?: PortalInviteError): Promise<void> {
+  if (!s.orgId) return dashboardPage(ctx, s, status, 'Creators', <p>You belong to no organization.</p>);
   const db = ctx.deps.db;
   const back = orgLink(s, '/dashboard/creators');
-  const table = await creatorTableSection(ctx, s, s.orgId);
+  const table = await creatorTableSection(ctx, s, s.orgId, error);
   if (!table) return; // the CSV was sent
   const [campaigns, invitations] = await Promise.all([
     listCampaignsInOrgs(db, [s.orgId]), listInvitations(db, [s.orgId], { limit: 100 }),
@@ -75,7 +81,10 @@ export async function creatorsPage(ctx: AppContext): Promise<void> {
   const withCreators = campaigns.filter((c) => c.campaign_type !== 'FREE_ACCESS' && c.status !== 'archived');
   const capacity = await capacitySection(ctx, s.orgId);
   const names = new Map(campaigns.map((c) => [c.id, String(c.name)]));
-  dashboardPage(ctx, s, 200, 'Creators', <>
+  const invited = typeof ctx.query.portal_invited === 'string' ? ctx.query.portal_invited : undefined;
+  dashboardPage(ctx, s, status, 'Creators', <>
+    {invited ? <p class="notice" role="status">The creator's email was added and a sign-in link to the creator portal was sent.</p> : null}
+    {error ? <p class="error" role="alert">The creator's email was not added: {error.message}</p> : null}
     {capacity}
     {table}
     {withCreators.length

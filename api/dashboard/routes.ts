@@ -30,6 +30,7 @@ import * as consent from './consent.js';
 import { creatorPage } from './creator-page.js';
 import { invitationsPage } from './creator-tables.js';
 import { creatorsPage } from './creators-page.js';
+import { inviteToPortal } from './creator-portal-invite.js';
 import { inviteForm } from './invite-form.js';
 import { eventsHistoryPage } from './events-history.js';
 import * as events from './events-page.js';
@@ -150,6 +151,7 @@ export function webRoutes(): Router<RequestState, AppContext> {
   router.get('/dashboard/creators', creatorsPage);
   router.get('/dashboard/creators/:creator_id', creatorPage);
   router.get('/dashboard/invitations', invitationsPage);
+  router.post('/dashboard/creators/:creator_id/portal-invite', inviteToPortal);
   router.get('/dashboard/bonus-awards', bonusAwardsPage);
   router.get('/dashboard/free-codes', freeCodesPage);
   router.get('/dashboard/assets', assetsPage);

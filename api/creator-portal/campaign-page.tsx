@@ -1,0 +1,122 @@
+// GET /dashboard/creator/campaigns/{campaign_id}: one joined campaign as its creator sees it (docs/creator-portal.md
+// "What a creator sees"): code, referral link and its QR code, production clicks, installs and conversions, every
+// commission with its state and reason, bonus rules with progress and awards, the featured marketing assets, and the
+// payouts of the campaign's organization with their statements. A campaign the creator did not join is 404.
+// GET .../qr.svg is the QR code as a file.
+import { listAssets } from '../../db/assets.js';
+import { milestoneProgress } from '../../db/bonus-awards.js';
+import { findCreatorCampaign, listCreatorBonusRules, listCreatorCommissions, listCreatorPayouts, type CreatorCampaign } from '../../db/creator-portal.js';
+import { listCampaignAffiliates } from '../../db/invitations.js';
+import { commissionState, STATE_LABEL } from '../../lib/creator-commission-state.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { safeUrl } from '../../lib/html.js';
+import { formatUsd } from '../../lib/money.js';
+import { PORTAL_PATH } from '../auth/authenticate.js';
+import type { AppContext } from '../context.js';
+import { signedInCreator, type CreatorSignedIn } from './auth.js';
+import { campaignPath } from './home-page.js';
+import { portalPage, ScrollTable } from './layout.js';
+import { QrCode, qrSvgFile } from './qr.js';
+import { statementPath } from './statements.js';
+
+export const when = (d: Date | string | null): string => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 16) : '');
+const referralLink = (ctx: AppContext, c: CreatorCampaign) => `${ctx.deps.config.BASE_URL}/${c.app_slug}/${c.code}`;
+
+async function campaignOf(ctx: AppContext, s: CreatorSignedIn): Promise<CreatorCampaign> {
+  const campaign = await findCreatorCampaign(ctx.deps.db, s.creator.id, ctx.params.campaign_id as string);
+  if (!campaign) throw new NotFoundError('No such campaign among yours.');
+  return campaign;
+}
+
+async function Numbers({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
+  const mine = (await listCampaignAffiliates(ctx.deps.db, c.campaign_id)).find((a) => a.creator_id === creatorId);
+  return <table id="numbers"><caption>Production numbers of your code</caption><tbody>
+    <tr><th scope="row">Clicks on your link</th><td id="clicks">{mine?.clicks ?? 0}</td></tr>
+    <tr><th scope="row">Installs</th><td id="installs">{mine?.installs ?? 0}</td></tr>
+    <tr><th scope="row">Conversions</th><td id="conversions">{mine?.production_conversions ?? 0}</td></tr>
+  </tbody></table>;
+}
+
+async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
+  const lines = await listCreatorCommissions(ctx.deps.db, creatorId, c.campaign_id);
+  if (lines.length === 0) return <p class="muted">No commission yet: they appear here at the moment of a purchase through your code.</p>;
+  // The reason sits under the state, so a phone shows both without scrolling sideways.
+  return <ScrollTable id="commissions" label="Commissions" columns={['Purchase (UTC)', 'Amount', 'State and why']}>
+    {lines.map((l) => {
+      const { state, reason } = commissionState(l);
+      return <tr data-state={state}><td>{l.product_id ?? 'Purchase'}<br /><span class="muted">{when(l.created_at)}</span></td><td>{formatUsd(l.commission_micros)}</td>
+        <td class="why"><strong class="commission-state">{STATE_LABEL[state]}</strong><br /><span class="muted">{reason}</span>{l.payout_id ? <> <a href={safeUrl(statementPath(l.payout_id))}>Statement</a></> : null}</td></tr>;
+    })}
+  </ScrollTable>;
+}
+
+async function Bonuses({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
+  const [rules, progress] = await Promise.all([listCreatorBonusRules(ctx.deps.db, creatorId, c.campaign_id), milestoneProgress(ctx.deps.db, c.campaign_id, creatorId)]);
+  if (rules.length === 0) return <p class="muted">This campaign has no bonus rules.</p>;
+  return <ScrollTable id="bonuses" label="Bonuses" columns={['Bonus', 'Reward', 'Your progress', 'Award']}>
+    {rules.map((r) => <tr><td>{r.name}</td><td>{formatUsd(r.bonus_micros)} at {r.threshold_conversions} conversions</td>
+      <td><progress max={r.threshold_conversions} value={Math.min(progress, r.threshold_conversions)} aria-label={`${r.name} progress`}></progress> {Math.min(progress, r.threshold_conversions)} of {r.threshold_conversions}</td>
+      <td>{r.award_status ? `${r.award_status} (${formatUsd(r.award_micros ?? 0)})` : 'not reached yet'}</td></tr>)}
+  </ScrollTable>;
+}
+
+async function Assets({ ctx, c }: { ctx: AppContext; c: CreatorCampaign }) {
+  const featured = (await listAssets(ctx.deps.db, c.app_id)).filter((a) => a.featured === true);
+  if (featured.length === 0) return <p class="muted">No featured marketing material yet.</p>;
+  return <ul id="assets">{featured.map((a) => {
+    const name = String(a.title ?? a.category ?? a.type);
+    const href = a.storage_key ? `${PORTAL_PATH}/assets/${encodeURIComponent(a.id)}/file` : a.url;
+    return <li><a href={safeUrl(href)} download={a.storage_key ? '' : undefined}>{name}</a>{a.description ? <> <span class="muted">{typeof a.description === 'string' ? a.description : ''}</span></> : null}</li>;
+  })}</ul>;
+}
+
+async function Payouts({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
+  const payouts = await listCreatorPayouts(ctx.deps.db, creatorId, c.org_id);
+  return <>
+    {/* PAYOUT ACCOUNT: the "payouts" work (Stripe Connect) puts its "Connect a payout account" flow here. */}
+    <section id="payout-account" aria-labelledby="payout-account-title">
+      <h3 id="payout-account-title">Payout account</h3>
+      <p class="muted">{c.org_name} sends your payouts. Connecting your own payout account is coming here.</p>
+    </section>
+    {payouts.length === 0 ? <p class="muted">No payout from {c.org_name} yet.</p> : (
+      <ScrollTable id="payouts" label="Payouts" caption={`Payouts from ${c.org_name} (all its campaigns)`} columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}>
+        {payouts.map((p) => <tr><td>{when(p.created_at)}</td><td>{p.commission_count}</td><td>{formatUsd(Number(p.awards_micros))}</td><td>{formatUsd(Number(p.clawbacks_netted_micros))}</td><td>{formatUsd(Number(p.net_micros))}</td>
+          <td><a href={safeUrl(statementPath(p.id))}>Statement</a></td></tr>)}
+      </ScrollTable>
+    )}
+  </>;
+}
+
+export async function campaignPage(ctx: AppContext): Promise<void> {
+  const s = await signedInCreator(ctx);
+  if (!s) return;
+  const c = await campaignOf(ctx, s);
+  const link = referralLink(ctx, c);
+  const id = s.creator.id;
+  const sections = await Promise.all([Numbers({ ctx, c, creatorId: id }), Commissions({ ctx, c, creatorId: id }), Bonuses({ ctx, c, creatorId: id }), Assets({ ctx, c }), Payouts({ ctx, c, creatorId: id })]);
+  const [numbers, commissions, bonuses, assets, payouts] = sections;
+  portalPage(ctx, s, 200, c.campaign_name, <>
+    <p class="muted">{c.app_name} · {c.org_name} · {Number(c.commission_percentage)}% commission · held {c.holding_period_days} day{c.holding_period_days === 1 ? '' : 's'} before payable</p>
+    <h2>Your code and link</h2>
+    <p class="code" id="code">{c.code}</p>
+    <p>Referral link: <a id="referral-link" href={safeUrl(link)}>{link}</a></p>
+    <QrCode text={link} label={`QR code of your referral link ${link}`} />
+    <p><a href={safeUrl(`${campaignPath(c.campaign_id)}/qr.svg`)} download="">Download the QR code (SVG)</a></p>
+    <h2>Results</h2>{numbers}
+    <h2>Commissions</h2>{commissions}
+    <h2>Bonuses</h2>{bonuses}
+    <h2>Marketing material</h2>{assets}
+    <h2>Payouts</h2>{payouts}
+  </>);
+}
+
+export async function campaignQr(ctx: AppContext): Promise<void> {
+  const s = await signedInCreator(ctx);
+  if (!s) return;
+  const c = await campaignOf(ctx, s);
+  const link = referralLink(ctx, c);
+  // The code is A-Z 0-9 _ - only (creator_codes_code_check), so it is safe in the file name.
+  ctx.set({ 'Content-Disposition': `attachment; filename="qr-${c.code}.svg"`, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
+  ctx.type = 'image/svg+xml';
+  ctx.body = qrSvgFile(link, `QR code of ${link}`);
+}

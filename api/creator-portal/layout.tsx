@@ -1,0 +1,42 @@
+// The portal's page shell: the dashboard's document (lib/html.tsx) with the portal's own navigation (its campaigns,
+// the signed-in address, sign out). Wide tables scroll sideways inside their box, so a page reads at 390 px.
+import type { ComponentChildren } from 'preact';
+import { PORTAL_PATH } from '../auth/authenticate.js';
+import type { AppContext } from '../context.js';
+import { sendPage } from '../send-page.js';
+import type { CreatorSignedIn } from './auth.js';
+
+const CsrfField = ({ s }: { s: CreatorSignedIn }) => <input type="hidden" name="csrf" value={s.csrf} />;
+
+export const PortalForm = ({ s, action, label }: { s: CreatorSignedIn; action: string; label: string }) => (
+  <form method="post" action={action}><CsrfField s={s} /><button type="submit">{label}</button></form>
+);
+
+/**
+ * A table that scrolls sideways on a narrow screen instead of widening the page; the box is a named, focusable
+ * region so keyboard users can scroll it too.
+ */
+export const ScrollTable = ({ id, label, caption, columns, children }: { id?: string; label: string; caption?: string; columns: string[]; children: ComponentChildren }) => (
+  <div class="scroll" role="region" aria-label={label} tabindex={0}><table id={id}>{caption ? <caption>{caption}</caption> : null}<thead><tr>{columns.map((c) => <th scope="col">{c}</th>)}</tr></thead><tbody>{children}</tbody></table></div>
+);
+
+function PortalNav({ s, path }: { s: CreatorSignedIn; path: string }) {
+  return (
+    <nav class="top" aria-label="Creator portal">
+      <a href={PORTAL_PATH} aria-current={path === PORTAL_PATH ? 'page' : undefined}>My campaigns</a>
+      {'\n'}<span class="muted">{s.creator.email}</span>
+      {'\n'}<PortalForm s={s} action={`${PORTAL_PATH}/sign-out`} label="Sign out" />
+    </nav>
+  );
+}
+
+export function portalPage(ctx: AppContext, s: CreatorSignedIn, status: number, title: string, body: ComponentChildren): void {
+  ctx.set('Cache-Control', 'no-store');
+  sendPage(ctx, status, { title: `${title} · creator portal`, lang: 'en', formAction: "'self'", wide: true, body: <><PortalNav s={s} path={ctx.path} />{'\n'}<h1>{title}</h1>{'\n'}{body}</> });
+}
+
+/** A page before sign-in (the sign-in form, the confirm page, unsubscribing). */
+export function publicPortalPage(ctx: AppContext, status: number, title: string, body: ComponentChildren): void {
+  ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+  sendPage(ctx, status, { title: `${title} · creator portal`, lang: 'en', formAction: "'self'", body: <><h1>{title}</h1>{'\n'}{body}</> });
+}

@@ -1,0 +1,39 @@
+// The mailed sign-in link of the creator portal (docs/creator-portal.md "Sign-in"): a random token (only its digest
+// is stored, db/creator-sessions.ts), valid 15 minutes and once, in a mail queued in the caller's transaction. The
+// link opens a confirm page whose POST spends it, so a mail scanner fetching the link spends nothing.
+import type { Knex } from 'knex';
+import { createSignInToken } from '../../db/creator-sessions.js';
+import { enqueueEmail } from '../../db/email-outbox.js';
+import { generateToken, hashToken } from '../../lib/credentials.js';
+
+export const SIGN_IN_TTL_SECONDS = 15 * 60;
+export const CONFIRM_PATH = '/dashboard/creator/sign-in/confirm';
+
+export interface SignInMail {
+  creatorId: string; email: string; name: string;
+  /** Set when an organization added the address and invited the creator (the dashboard's creators page). */
+  invitedBy?: { orgId: string; orgName: string };
+}
+
+function text(m: SignInMail, link: string, portal: string): { subject: string; body: string } {
+  const intro = m.invitedBy
+    ? `${m.invitedBy.orgName} added this address to your creator profile. In the creator portal you see your codes, clicks, installs, conversions, every commission and your payouts.`
+    : 'You asked for a link to sign in to the creator portal.';
+  return {
+    subject: m.invitedBy ? `${m.invitedBy.orgName} invites you to the creator portal` : 'Your sign-in link to the creator portal',
+    body: `Hello ${m.name},\n\n${intro}\n\nOpen this link to sign in (it works once, for 15 minutes):\n\n${link}\n\n`
+      + `Later, ask for a new link at ${portal}/sign-in with this address.\n\nIf you did not ask for it, ignore this email.`,
+  };
+}
+
+/** Creates the link and queues its mail in `db` (pass a transaction to tie it to its cause). */
+export async function mailSignInLink(db: Knex, dashboardUrl: string, m: SignInMail): Promise<void> {
+  const token = generateToken('csl_');
+  const id = await createSignInToken(db, { creatorId: m.creatorId, tokenHash: hashToken(token), ttlSeconds: SIGN_IN_TTL_SECONDS });
+  const portal = `${dashboardUrl}/creator`;
+  const { subject, body } = text(m, `${portal}/sign-in/confirm?token=${encodeURIComponent(token)}`, portal);
+  await enqueueEmail(db, {
+    orgId: m.invitedBy?.orgId ?? null, to: m.email, subject, bodyText: body, template: 'creator_sign_in',
+    templateData: { creator_id: m.creatorId, token_id: id }, dedupKey: `creator-sign-in:${id}`,
+  });
+}

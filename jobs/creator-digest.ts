@@ -1,0 +1,37 @@
+// Composes the creators' earnings digests from the worker process (db/creator-digests.ts): a poll every minute (or
+// every CREATOR_DIGEST_EVERY_MS when shorter) that queues one outbox mail per creator whose period has passed and
+// who has unsent money changes. Several workers may run it: each creator's row is claimed with SKIP LOCKED.
+import type { Knex } from 'knex';
+import { composeDueDigests } from '../db/creator-digests.js';
+import type { Config } from '../lib/config.js';
+import { unsubscribeUrl } from '../lib/creator-unsubscribe.js';
+import type { Logger } from '../runtime/logger.js';
+
+export function startCreatorDigest(db: Knex, config: Pick<Config, 'CREATOR_DIGEST_EVERY_MS' | 'DASHBOARD_URL' | 'SVC_MASTER_KEY'>, logger: Logger): { stop(): Promise<void> } {
+  const masterKey = config.SVC_MASTER_KEY;
+  if (!masterKey) {
+    logger.warn('creator digests are not composed: SVC_MASTER_KEY is unset, and their unsubscribe links are signed with it');
+    return { stop: async () => undefined };
+  }
+  const opts = { everyMs: config.CREATOR_DIGEST_EVERY_MS, dashboardUrl: config.DASHBOARD_URL, unsubscribeUrl: (id: string) => unsubscribeUrl(masterKey, config.DASHBOARD_URL, id) };
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  let stopped = false;
+  const tick = () => {
+    if (busy || stopped) return;
+    busy = true;
+    running = composeDueDigests(db, opts)
+      .then((n) => { if (n > 0) logger.info({ queued: n }, 'creator digests queued'); })
+      .catch((err: unknown) => logger.warn({ err }, 'creator digest pass failed'))
+      .finally(() => { busy = false; });
+  };
+  const timer = setInterval(tick, Math.min(60_000, config.CREATOR_DIGEST_EVERY_MS));
+  tick();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

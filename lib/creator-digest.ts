@@ -1,0 +1,40 @@
+// The words of a creator's money digest (db/creator-digests.ts queues it): one line per change, grouped by kind,
+// each with its organization, and the portal's links. Pure, so the text is tested without a database.
+import { formatUsd } from './money.js';
+
+export interface DigestItem {
+  id: string; kind: 'commission_payable' | 'payout_sent' | 'payout_failed'; amount_micros: number; created_at: Date;
+  org_name: string; payout_id: string | null; campaign_id: string | null; campaign_name: string | null; product_id: string | null;
+}
+export interface DigestLinks { portal: string; unsubscribe: string }
+
+const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
+
+function line(i: DigestItem, links: DigestLinks): string {
+  switch (i.kind) {
+    case 'commission_payable':
+      return `- ${formatUsd(i.amount_micros)} for ${i.product_id ?? 'a purchase'} in ${i.campaign_name ?? 'a campaign'} (${i.org_name}) is now payable: ${links.portal}/campaigns/${i.campaign_id ?? ''}`;
+    case 'payout_sent':
+      return `- Payout of ${formatUsd(i.amount_micros)} from ${i.org_name} on ${day(i.created_at)}; statement: ${links.portal}/payouts/${i.payout_id ?? ''}`;
+    case 'payout_failed':
+      return `- A payout of ${formatUsd(i.amount_micros)} from ${i.org_name} failed on ${day(i.created_at)}; details: ${links.portal}/payouts/${i.payout_id ?? ''}`;
+  }
+}
+
+export function composeDigest(name: string, items: readonly DigestItem[], links: DigestLinks): { subject: string; body: string } {
+  const payable = items.filter((i) => i.kind === 'commission_payable');
+  const payouts = items.filter((i) => i.kind !== 'commission_payable');
+  const parts = [
+    payable.length ? `${payable.length} commission${payable.length === 1 ? '' : 's'} payable` : '',
+    payouts.length ? `${payouts.length} payout update${payouts.length === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  const sections = [
+    payable.length ? `Commissions that became payable:\n${payable.map((i) => line(i, links)).join('\n')}` : '',
+    payouts.length ? `Payouts:\n${payouts.map((i) => line(i, links)).join('\n')}` : '',
+  ].filter(Boolean);
+  return {
+    subject: `Your earnings: ${parts.join(', ')}`,
+    body: `Hello ${name},\n\n${sections.join('\n\n')}\n\nEverything you earned, campaign by campaign: ${links.portal}\n\n`
+      + `You get this digest at most once a day when your money moves. Stop these emails: ${links.unsubscribe}\n`,
+  };
+}

@@ -1,0 +1,19 @@
+// What a creator is told about each commission (lib/creator-commission-state.ts): six states from status and
+// reversed_at, each with its reason; the release date is in the held and unfunded reasons.
+import test from 'ava';
+import { commissionState } from '../../lib/creator-commission-state.js';
+
+const base = { reversed_at: null, payable_at: '2026-12-01T10:00:00Z', paid_at: null, payout_id: null, org_name: 'Acme' };
+
+test('each stored status and reversal maps to one state with its reason', (t) => {
+  t.like(commissionState({ ...base, status: 'reserved' }), { state: 'held' });
+  t.regex(commissionState({ ...base, status: 'reserved' }).reason, /held until 2026-12-01 10:00 UTC/);
+  t.regex(commissionState({ ...base, status: 'reserved' }).reason, /Acme's prepaid wallet/);
+  t.like(commissionState({ ...base, status: 'unfunded' }), { state: 'unfunded' });
+  t.regex(commissionState({ ...base, status: 'unfunded' }).reason, /Waiting for Acme to top up/);
+  t.like(commissionState({ ...base, status: 'payable' }), { state: 'payable' });
+  t.like(commissionState({ ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z' }), { state: 'paid', reason: 'Paid on 2026-12-02 00:00 UTC.' });
+  t.like(commissionState({ ...base, status: 'reversed', reversed_at: '2026-11-30T00:00:00Z' }), { state: 'reversed' });
+  t.like(commissionState({ ...base, status: 'paid', reversed_at: '2026-12-03T00:00:00Z' }), { state: 'clawed_back' });
+  t.like(commissionState({ ...base, status: 'payable', reversed_at: '2026-12-03T00:00:00Z' }), { state: 'clawed_back' });
+});
