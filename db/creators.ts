@@ -67,6 +67,8 @@ export async function findCreatorInOrg(db: Knex, orgId: string, creatorId: strin
   return db('creators as cr').where('cr.id', creatorId)
     .whereExists(db('creator_codes as cc').join('campaigns as ca', 'ca.id', 'cc.campaign_id').whereRaw('cc.creator_id = cr.id').where('ca.org_id', orgId).select(db.raw('1')))
     .first('cr.id', 'cr.name', 'cr.email', 'cr.social_handle');
+}
+
 export interface CreatorContact { id: string; name: string; email: string | null; email_verified_at: Date | null; digest_unsubscribed_at: Date | null }
 
 /** The creator who joined with this address (case-insensitive, one per address). */
