@@ -6,3 +6,5 @@ export { credentialCheckWorkflow } from './credential-check.js';
 export { storePurchaseWorkflow } from './store-purchase.js';
 export { playVoidedSyncWorkflow } from './play-voided-sync.js';
 export { autoRechargeWorkflow } from './auto-recharge.js';
+export { storeNotificationWorkflow } from './store-notification.js';
+export { notificationHistoryWorkflow } from './notification-history.js';

@@ -1,10 +1,13 @@
 // Activities of store-direct validation (workflows/credential-check.ts, workflows/store-purchase.ts): the
 // credential green-check, the verification of a purchase proof with Apple or Google, its price in USD, and the
 // hand-off of the verified events to their conversion workflow; the poll of Google's voided purchases
-// (workflows/play-voided-sync.ts).
+// (workflows/play-voided-sync.ts); store server notifications: their normalising and the App Store history catch-up
+// (workflows/store-notification.ts, workflows/notification-history.ts).
 import { contextOf, type StoreDirectDeps } from './context.js';
 import { credentialCheckActivities } from './credential-check.js';
 import { fxActivities } from './fx.js';
+import { notificationHistoryActivities } from './notification-history.js';
+import { notificationActivities } from './notifications.js';
 import { handOffActivities } from './record.js';
 import { verifyActivities } from './verify.js';
 import { voidedActivities } from './voided.js';
@@ -19,5 +22,7 @@ export function createStoreDirectActivities(deps: StoreDirectDeps) {
     ...fxActivities(ctx),
     ...handOffActivities(ctx),
     ...voidedActivities(ctx),
+    ...notificationActivities(ctx),
+    ...notificationHistoryActivities(ctx),
   };
 }

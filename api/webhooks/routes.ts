@@ -1,9 +1,11 @@
 // Inbound webhooks (spec "Inbound webhooks"): the subscription provider's, direct purchases, and Stripe's (top-ups
-// and saved cards, signed by Stripe).
+// and saved cards, signed by Stripe), and the App Store's server notifications.
 import { Router } from '@koa/router';
 import { guard } from '../auth/guard.js';
 import type { AppContext, RequestState } from '../context.js';
 import { validateBody } from '../middleware/validate.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { APPLE_NOTIFICATION_RATE, appleNotification, appleNotificationBody } from './apple.js';
 import { directPurchase, directPurchaseBody } from './purchase.js';
 import { stripeWebhook } from './stripe.js';
 import { subproviderWebhook, subproviderWebhookForApp } from './subprovider.js';
@@ -15,6 +17,7 @@ export function webhookRoutes(): Router<RequestState, AppContext> {
   router.post('/subprovider', subproviderWebhook);
   router.post('/purchase', guard({ allow: ['purchase_api'] }), validateBody(directPurchaseBody), directPurchase);
   router.post('/stripe', stripeWebhook);
+  router.post('/apple/:appId', rateLimit(APPLE_NOTIFICATION_RATE), validateBody(appleNotificationBody), appleNotification);
 
   return router;
 }
