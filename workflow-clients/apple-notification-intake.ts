@@ -12,7 +12,7 @@ import { receiveRawItem } from '../db/raw-intake.js';
 import { NOTIFICATION_SOURCES, recordNotificationTakenIn } from '../db/store-notifications.js';
 import { findStoreDirectSetup } from '../db/store-credentials.js';
 import type { Config } from '../lib/config.js';
-import { storeDirectGate } from '../lib/store-purchase.js';
+import { notSwitchedDetail, storeDirectGate } from '../lib/store-purchase.js';
 import { STORE_VERIFIER } from '../lib/validation-providers.js';
 import type { JsonObject } from '../schema/types.js';
 import { startStoreNotification } from './store-notification.js';
@@ -43,8 +43,11 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
     return { kind: 'ignored', reason: "iOS purchases of this app are validated through the subscription provider's webhooks: the App Store's notification is acknowledged and not counted, so no purchase counts twice" };
   }
   const verifier = sharedAppleVerifier(deps.config);
-  const gate = storeDirectGate(appId, 'ios', setup, verifier !== undefined);
-  if (!gate.ok) return { kind: 'unavailable', detail: gate.detail };
+  // The green-check asks for a TEST notification before the switch: with the uploaded key's bundle id a TEST one is
+  // taken in (it proves the path wired, moves nothing); anything else waits for the switch (503, Apple retries).
+  const switched = setup.provider === STORE_VERIFIER.ios;
+  const gate = storeDirectGate(appId, 'ios', { ...setup, provider: STORE_VERIFIER.ios }, verifier !== undefined);
+  if (!gate.ok) return { kind: 'unavailable', detail: switched ? gate.detail : notSwitchedDetail(appId, 'ios') };
   const appleId = setup.appAppleId && /^\d+$/.test(setup.appAppleId) ? Number(setup.appAppleId) : undefined;
   const checked = await verifier!.verifyNotification(signedPayload, gate.storeId, appleId);
   if (!checked.ok) {
@@ -56,6 +59,7 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   const uuid = notification.notificationUUID;
   if (!uuid) return { kind: 'rejected', detail: 'Verification failed: the notification has no notificationUUID.' };
   const type = String(notification.notificationType ?? '');
+  if (!switched && type !== 'TEST') return { kind: 'unavailable', detail: notSwitchedDetail(appId, 'ios') };
   const payload = JSON.parse(JSON.stringify({ signedPayload, notification, transaction: transaction ?? null, renewalInfo: renewalInfo ?? null })) as JsonObject;
   const { row, inserted } = await receiveRawItem(deps.db, { appId, source: APPLE_SOURCE, externalId: uuid, payload });
   await recordNotificationTakenIn(deps.db, appId, APPLE_SOURCE, { test: type === 'TEST' });
