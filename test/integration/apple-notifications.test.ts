@@ -82,7 +82,7 @@ test.serial('renewals known only by notification earn once each; a redelivery an
     const { outcome } = await notify(notification('DID_RENEW', r));
     t.like(outcome, { kind: 'events', events: [{ type: 'RENEWAL', error: null, duplicate: false }] });
   }
-  const again = notification('DID_RENEW', renewals[0]!);
+  const again = notification('DID_RENEW', renewals[0]);
   await notify(again);
   const redelivered = await post(sign(again));
   t.like(redelivered.body, { received: true, duplicate: true, notification_uuid: again.notificationUUID });
@@ -105,7 +105,7 @@ test.serial('renewals known only by notification earn once each; a redelivery an
   t.is(reversal.length, 1);
   const refundedEarn = afterRefund.find((c) => c.kind === 'earn' && c.purchase_event_id === refund.outcome.events[0]!.eventId);
   t.is(Number(reversal[0]!.commission_micros), -Number(refundedEarn!.commission_micros));
-  const restoreNote = notification('REFUND_REVERSED', renewals[1]!);
+  const restoreNote = notification('REFUND_REVERSED', renewals[1]);
   const restore = await notify(restoreNote);
   t.like(restore.outcome.events[0], { type: 'REFUND_REVERSED', error: null });
   await notify({ ...restoreNote, notificationUUID: randomUUID() });
