@@ -63,14 +63,23 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   const payload = JSON.parse(JSON.stringify({ signedPayload, notification, transaction: transaction ?? null, renewalInfo: renewalInfo ?? null })) as JsonObject;
   const { row, inserted } = await receiveRawItem(deps.db, { appId, source: APPLE_SOURCE, externalId: uuid, payload });
   await recordNotificationTakenIn(deps.db, appId, APPLE_SOURCE, { test: type === 'TEST' });
-  let started = row.normalised_at !== null;
-  if (!started) {
-    started = await startStoreNotification(deps.temporal, deps.taskQueue, {
-      appId, source: APPLE_SOURCE, externalId: uuid, bindingWaitMs: deps.config.STORE_NOTIFICATION_BINDING_WAIT_MS,
-    }).then(() => true, (err: unknown) => {
-      deps.warn({ err, appId, notificationUUID: uuid }, 'store notification kept; its workflow starts with the next catch-up');
-      return false;
-    });
-  }
+  const started = row.normalised_at !== null || await startWithin(deps, { appId, source: APPLE_SOURCE, externalId: uuid, bindingWaitMs: deps.config.STORE_NOTIFICATION_BINDING_WAIT_MS });
   return { kind: 'taken', notificationUUID: uuid, notificationType: type, inserted, started };
+}
+
+/** The row is kept already: a Temporal that is away or slow must not hold the store's answer past a few seconds. */
+const START_WITHIN_MS = 5_000;
+
+async function startWithin(deps: IntakeDeps, input: Parameters<typeof startStoreNotification>[2]): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const start = startStoreNotification(deps.temporal, deps.taskQueue, input).then(() => true, (err: unknown) => {
+    deps.warn({ err, appId: input.appId, notificationUUID: input.externalId }, 'store notification kept; its workflow starts with the next catch-up');
+    return false;
+  });
+  const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), START_WITHIN_MS); });
+  try {
+    return await Promise.race([start, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

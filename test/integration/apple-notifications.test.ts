@@ -243,8 +243,21 @@ test.serial('the hourly catch-up reads the Notification History since the last n
   }
   t.is((await earnRows(first.transactionId as string)).filter((c) => c.kind === 'earn').length, 5, 'initial + the seen renewal + the three missed, each once');
   const again = await handle.executeUpdate(readNotificationHistoryNowUpdate);
-  t.like(again, { takenIn: 0 });
+  t.like(again, { takenIn: 0, resumed: 0 });
   t.is((await earnRows(first.transactionId as string)).length, 5);
+
+  // A notification kept while Temporal could not start its workflow (answered 200 all the same) is started by the
+  // next read: here the row of a renewal that was taken in 10 minutes ago and never normalised.
+  const stranded = notification('DID_RENEW', tx({ originalTransactionId: first.transactionId as string, purchaseDate: start + 38 * DAY }));
+  const kept = await h().db('raw_intake').where({ app_id: a.app_id, external_id: seen.notificationUUID }).first();
+  const strandedPayload = { ...kept.payload, notification: stranded, transaction: JSON.parse(Buffer.from((stranded.data as any).signedTransactionInfo.split('.')[1], 'base64url').toString('utf8')) };
+  await h().db('raw_intake').insert({ app_id: a.app_id, source: 'app_store_notification', external_id: stranded.notificationUUID, payload: strandedPayload, received_at: new Date(Date.now() - 10 * 60_000) });
+  world().apple.history = { pages: [], rateLimitOnce: false, requests: [] };
+  t.like(await handle.executeUpdate(readNotificationHistoryNowUpdate), { resumed: 1, error: null });
+  const resumed = await h().temporal.workflow.getHandle(storeNotificationWorkflowId({ appId: a.app_id, source: 'app_store_notification', externalId: stranded.notificationUUID as string })).result() as StoreNotificationOutcome;
+  t.like(resumed, { kind: 'events', events: [{ type: 'RENEWAL', error: null }] });
+  t.truthy((await h().db('raw_intake').where({ app_id: a.app_id, external_id: stranded.notificationUUID }).first()).normalised_at);
+  t.is((await earnRows(first.transactionId as string)).filter((c) => c.kind === 'earn').length, 6);
 });
 
 test('the SQL account token (index lookup) is the SDK\'s accountToken', async (t) => {
