@@ -67,6 +67,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
   const { resumeVoidedPolls } = await import('../jobs/play-voided-resume.js');
   const { startCreatorDigest } = await import('../jobs/creator-digest.js');
+  const { resumeNotificationHistories } = await import('../jobs/notification-history-resume.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
     address: temporal.address, connect: temporal.extras, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
@@ -85,6 +86,8 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   });
   // Every Android store-direct app has its voided-purchases poll (idempotent: a running one is left alone).
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
+  // Every iOS store-direct app has its hourly Notification History catch-up.
+  void resumeNotificationHistories(db, client, config.TEMPORAL_TASK_QUEUE, config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS, logger);
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
   const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
   const done = worker.run().finally(async () => {

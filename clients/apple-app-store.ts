@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import {
   APIException, AppStoreServerAPIClient, Environment, SignedDataVerifier, VerificationException, VerificationStatus,
-  type JWSTransactionDecodedPayload,
+  type JWSRenewalInfoDecodedPayload, type JWSTransactionDecodedPayload, type NotificationHistoryResponse, type ResponseBodyV2DecodedPayload,
 } from '@apple/app-store-server-library';
 import { claimedPayload } from '../lib/store-purchase.js';
 import { retryable, type StoreApiConfig, type StoreCheckOutcome } from './store-check.js';
@@ -53,6 +53,34 @@ export async function checkAppleKey(config: StoreApiConfig, secret: string, meta
   return { status: 'ok', error: null, reason: `Apple accepted key ${meta.key_id} for ${meta.bundle_id} (${production ? 'production' : 'sandbox'}): a test notification was requested` };
 }
 
+export type AppleHistoryPage =
+  | { ok: true; page: NotificationHistoryResponse }
+  | { ok: false; status: 'rate_limited' | 'retryable' | 'failed'; error: string };
+
+/**
+ * One page of the app's Notification History (POST /inApps/v1/notifications/history) between two instants, through
+ * the library (its token, its request and answer validation), sent to APPLE_API_ROOT when set. A 429 is told
+ * apart: the caller backs off and asks for the same page again.
+ */
+export async function appleNotificationHistoryPage(
+  config: StoreApiConfig, secret: string, meta: Record<string, string | null>, span: { startMs: number; endMs: number }, paginationToken: string | undefined, timeoutMs: number,
+): Promise<AppleHistoryPage> {
+  const production = meta.environment === 'PRODUCTION';
+  const client = new ConfiguredAppStoreClient(
+    config.APPLE_API_ROOT ?? (production ? APPLE_API.PRODUCTION : APPLE_API.SANDBOX), timeoutMs,
+    secret, meta.key_id ?? '', meta.issuer_id ?? '', meta.bundle_id ?? '', production ? Environment.PRODUCTION : Environment.SANDBOX,
+  );
+  try {
+    return { ok: true, page: await client.getNotificationHistory(paginationToken ?? null, { startDate: span.startMs, endDate: span.endMs }) };
+  } catch (err) {
+    if (!(err instanceof APIException)) return { ok: false, status: 'retryable', error: `Apple could not be reached (${err instanceof Error ? err.message : String(err)})` };
+    const s = err.httpStatusCode;
+    if (s === 429) return { ok: false, status: 'rate_limited', error: 'Apple answered 429 (rate limited)' };
+    if (s >= 500) return { ok: false, status: 'retryable', error: `Apple answered ${s}` };
+    return { ok: false, status: 'failed', error: s === 401 || s === 403 ? 'Apple refused the key: check key id, issuer id and bundle id' : `Apple answered ${s}${err.errorMessage ? `: ${err.errorMessage}` : ''}` };
+  }
+}
+
 // ---- signed transactions ---------------------------------------------------------------------------------------
 
 /** Reads APPLE_ROOT_CERTS (comma-separated paths, DER or PEM) as DER; throws naming a file that is no certificate. */
@@ -78,6 +106,10 @@ const REASONS: Partial<Record<VerificationStatus, string>> = {
   [VerificationStatus.INVALID_CERTIFICATE]: 'a certificate of the chain is invalid or expired',
   [VerificationStatus.FAILURE]: 'the payload is not a signed transaction',
 };
+
+export type AppleNotificationVerification =
+  | { ok: true; notification: ResponseBodyV2DecodedPayload; transaction?: JWSTransactionDecodedPayload; renewalInfo?: JWSRenewalInfoDecodedPayload }
+  | { ok: false; reason: string; retryable: boolean; missing?: 'app_apple_id' };
 
 const ENVIRONMENTS = new Set<string>(Object.values(Environment));
 
@@ -107,6 +139,34 @@ export class AppleTransactionVerifier {
     }
   }
 
+  /**
+   * A signed notification (App Store Server Notifications V2): the outer payload, then its signed transaction and
+   * renewal info, each verified by the verifier of the environment the payload claims (the library checks bundle id,
+   * environment and, in production, the app's Apple id). Only Production and Sandbox: the library checks no
+   * signature for Xcode and LocalTesting, and the App Store sends no notification from them. A production
+   * notification needs the app's Apple id: without it the answer says so (`missing`), nothing is verified.
+   */
+  async verifyNotification(signedPayload: string, bundleId: string, appAppleId: number | undefined): Promise<AppleNotificationVerification> {
+    const data = claimedPayload(signedPayload)?.data as { environment?: unknown } | undefined;
+    const environment = data?.environment === Environment.PRODUCTION || data?.environment === Environment.SANDBOX ? data.environment : undefined;
+    if (!environment) return { ok: false, reason: 'the signed payload is not a notification of the Production or Sandbox App Store', retryable: false };
+    if (environment === Environment.PRODUCTION && appAppleId === undefined) return { ok: false, reason: "the app's Apple id (app_apple_id) is not configured", retryable: false, missing: 'app_apple_id' };
+    const verifier = this.verifierFor(environment, bundleId, appAppleId);
+    try {
+      const notification = await verifier.verifyAndDecodeNotification(signedPayload);
+      const inner = notification.data;
+      const transaction = inner?.signedTransactionInfo ? await verifier.verifyAndDecodeTransaction(inner.signedTransactionInfo) : undefined;
+      const renewalInfo = inner?.signedRenewalInfo ? await verifier.verifyAndDecodeRenewalInfo(inner.signedRenewalInfo) : undefined;
+      return { ok: true, notification, transaction, renewalInfo };
+    } catch (err) {
+      if (err instanceof VerificationException) {
+        if (err.status === VerificationStatus.RETRYABLE_VERIFICATION_FAILURE) return { ok: false, reason: "Apple's certificate status service is unreachable", retryable: true };
+        return { ok: false, reason: (REASONS[err.status] ?? 'the signed payload does not verify').replace('the transaction', 'the notification'), retryable: false };
+      }
+      return { ok: false, reason: 'the signed payload does not verify', retryable: false };
+    }
+  }
+
   private verifierFor(environment: Environment, bundleId: string, appAppleId: number | undefined): SignedDataVerifier {
     const key = `${environment}\n${bundleId}\n${appAppleId ?? ''}`;
     let verifier = this.verifiers.get(key);
@@ -119,4 +179,15 @@ export class AppleTransactionVerifier {
     }
     return verifier;
   }
+}
+
+let shared: { key: string; verifier: AppleTransactionVerifier } | undefined;
+
+/** One verifier per process for the configured roots (rebuilt when the configuration changes); undefined without roots. */
+export function sharedAppleVerifier(config: { APPLE_ROOT_CERTS?: string; APPLE_JWS_ONLINE_CHECKS?: boolean }): AppleTransactionVerifier | undefined {
+  const roots = config.APPLE_ROOT_CERTS;
+  if (!roots) return undefined;
+  const key = `${roots}\n${config.APPLE_JWS_ONLINE_CHECKS ? 1 : 0}`;
+  if (shared?.key !== key) shared = { key, verifier: new AppleTransactionVerifier(loadAppleRoots(roots), config.APPLE_JWS_ONLINE_CHECKS) };
+  return shared.verifier;
 }

@@ -1,6 +1,7 @@
 // Reads behind the integration checks of one app (agent API integration-status and test-integration): the facts
 // the checklist is decided from, per-campaign health, and the creator code a test purchase is made with.
 import type { Knex } from 'knex';
+import { notificationWiring } from './store-notifications.js';
 import { PURCHASE_EVENT_TYPES, type IntegrationFacts } from '../lib/integration-checklist.js';
 
 interface AppEvidenceRow {
@@ -24,7 +25,7 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
   const app = await db('apps').where('id', appId).first<AppEvidenceRow | undefined>(
     'id', 'created_at', 'sdk_initialized_at', 'sdk_init_meta', 'ios_validation_provider', 'android_validation_provider', 'webhook_connected_at');
   if (!app) return undefined;
-  const [campaigns, credentials, lastSdkEvent, lastProviderWebhook, lastDirectPurchase, lastPurchaseEvent, lastTest, conversions] = await Promise.all([
+  const [campaigns, credentials, lastSdkEvent, lastProviderWebhook, lastDirectPurchase, lastPurchaseEvent, lastTest, conversions, notifications] = await Promise.all([
     db('campaigns').where('app_id', appId).whereNot('status', 'archived').orderBy('created_at').select<{ id: string; name: string; status: string }[]>('id', 'name', 'status'),
     db('store_credentials').where('app_id', appId).whereIn('platform', ['ios', 'android']).select<{ platform: 'ios' | 'android'; check_status: string }[]>('platform', 'check_status'),
     db('sdk_events').where('app_id', appId).orderBy('created_at', 'desc').first<{ at: Date; type: string } | undefined>('created_at as at', 'event_type as type'),
@@ -39,6 +40,7 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
       .first<{ real_path: string; production: string }>(
         db.raw('count(*) as real_path'),
         db.raw("count(*) filter (where c.environment = 'PRODUCTION') as production")),
+    notificationWiring(db, appId),
   ]);
   return {
     appId: app.id,
@@ -55,6 +57,7 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
     lastPurchaseEvent,
     attributedConversions: { realPath: Number(conversions.real_path), production: Number(conversions.production) },
     lastTestIntegration: lastTest ?? null,
+    notifications: { ios: notifications.ios.last_received_at, android: notifications.android.last_received_at },
   };
 }
 

@@ -114,3 +114,17 @@ export async function hasPurchaseEvent(db: Knex, appId: string, e: Pick<Purchase
     .andWhereRaw('transaction_id is not distinct from ?', [e.transactionId]).first('id');
   return row !== undefined;
 }
+
+/** Subscription state changes whose order the stores' notifications do not keep (arrival order is not trusted). */
+export const STATE_CHANGE_TYPES = ['CANCELLATION', 'UNCANCELLATION', 'BILLING_ISSUE', 'EXPIRATION', 'PRODUCT_CHANGE'] as const;
+
+/**
+ * A state change of the same subscription signed after this one is already recorded: this one is older news (a
+ * late delivery, a history copy) and must not undo it.
+ */
+export async function hasLaterStateChange(db: Knex, appId: string, e: Pick<PurchaseEvent, 'type' | 'originalTransactionId' | 'eventTimestampMs'>): Promise<boolean> {
+  if (!(STATE_CHANGE_TYPES as readonly string[]).includes(e.type) || !e.originalTransactionId) return false;
+  const row = await db('purchase_events').where({ app_id: appId, original_transaction_id: e.originalTransactionId })
+    .whereIn('event_type', STATE_CHANGE_TYPES).where('event_timestamp_ms', '>', e.eventTimestampMs).first('id');
+  return row !== undefined;
+}

@@ -32,6 +32,8 @@ function parseIos(b: Record<string, unknown>): ParsedCredential {
   if (environment !== 'sandbox' && environment !== 'production') problems.push(bad('environment', "Either 'sandbox' or 'production'"));
   const appleId = b.app_apple_id;
   if (appleId !== undefined && !((typeof appleId === 'string' || typeof appleId === 'number') && /^\d{1,20}$/.test(String(appleId)))) problems.push(bad('app_apple_id', 'The numeric Apple id of the app'));
+  // Apple's verifier checks a production notification's app id (CONTRACT.md "Store notifications").
+  else if (environment === 'production' && appleId === undefined) problems.push(bad('app_apple_id', 'Required for production: the numeric Apple id of the app (App Store Connect, App Information), which production server notifications are checked against'));
   if (!privateKey || !privateKey.includes('-----BEGIN PRIVATE KEY-----')) {
     problems.push(bad('private_key', 'The .p8 key as PEM text (-----BEGIN PRIVATE KEY----- ...)'));
   } else {

@@ -55,6 +55,8 @@ export interface IntegrationFacts {
   attributedConversions: { realPath: number; production: number };
   /** The latest test-integration purchase, if any ran. */
   lastTestIntegration: { at: Date | string; attributed: boolean } | null;
+  /** Store-direct platforms: when the store's last server notification reached us (null: none yet). Evidence only. */
+  notifications?: Partial<Record<'ios' | 'android', Date | string | null>>;
 }
 
 export interface ChecklistItem { step: ChecklistStep; done: boolean; evidence: string | null }
@@ -79,7 +81,10 @@ function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
   if (platform !== 'web' && isStoreDirect(platform, f.providers)) {
     const status = f.storeCredentials[platform];
     const verifier = STORE_VERIFIER[platform];
-    return { platform, storeDirect: true, configured: status === 'ok', evidence: `${platform}: store-direct ${verifier}, credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}` };
+    const notified = f.notifications?.[platform];
+    // Evidence, never a condition: an app counts purchases from its own reports without notifications.
+    const notifications = notified ? `store notifications wired (last received ${iso(notified)})` : 'store notifications not received yet';
+    return { platform, storeDirect: true, configured: status === 'ok', evidence: `${platform}: store-direct ${verifier}, credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}, ${notifications}` };
   }
   const server = serverPathEvidence(f);
   return { platform, storeDirect: false, configured: server !== null, evidence: `${platform}: subscription provider, ${server ?? 'no webhook seen yet'}` };

@@ -45,6 +45,11 @@ export interface PurchaseEvent {
   referralCode: string | null;
   subscriberAttributes: Record<string, { value: string; updated_at_ms?: number }>;
   raw: unknown;
+  /**
+   * An App Store family-shared transaction (inAppOwnershipType FAMILY_SHARED): recorded, never earns. Absent from
+   * every event made before it existed (and so from recorded histories).
+   */
+  familyShared?: boolean;
 }
 
 export function normalizeEnvironment(value: unknown): Environment {

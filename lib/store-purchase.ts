@@ -90,6 +90,7 @@ export interface AppleTransaction {
   transactionId?: string; originalTransactionId?: string; productId?: string; type?: string; environment?: string;
   purchaseDate?: number; expiresDate?: number; signedDate?: number; price?: number; currency?: string;
   offerType?: number; offerDiscountType?: string; revocationDate?: number; revocationReason?: number; transactionReason?: string;
+  inAppOwnershipType?: string; appAccountToken?: string;
 }
 
 /**
@@ -99,6 +100,7 @@ export interface AppleTransaction {
  * non-renewing products are NON_RENEWING_PURCHASE. The price is in milliunits of `currency`. The event timestamp
  * (part of the idempotency key) is the purchase date, so a re-signed copy of the same transaction is the same event.
  * A transaction with a revocationDate is refunded: the purchase (once) and its REFUND (at the revocation date).
+ * A family-shared transaction (a family member's access to a purchase someone else made) is recorded, never earns.
  */
 export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext): PurchaseEvent[] {
   const transactionId = tx.transactionId!;
@@ -114,7 +116,7 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
     expirationAtMs: tx.expiresDate ?? null, environment, store: 'APP_STORE', productId: tx.productId ?? null,
     periodType: trial ? 'TRIAL' : tx.offerType === 1 ? 'INTRO' : 'NORMAL',
     priceInPurchasedCurrency: price, currency: price === null ? null : (tx.currency ?? 'USD').toUpperCase(),
-    raw: { app_store_transaction: tx },
+    raw: { app_store_transaction: tx }, ...(tx.inAppOwnershipType === 'FAMILY_SHARED' ? { familyShared: true } : {}),
   }, ctx);
   if (tx.revocationDate === undefined) return [purchase];
   return [purchase, storeDirectEvent({

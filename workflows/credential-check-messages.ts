@@ -14,6 +14,11 @@ export interface CredentialCheckResult {
   reason: string;
   /** ISO time the outcome was recorded (validation-status shows the latest). */
   checkedAt: string;
+  /**
+   * iOS: the green-check asks Apple for a TEST notification; whether it reached POST /api/webhooks/apple/{app_id}
+   * within a few seconds (notifications wired). Absent for Android and for a check that failed.
+   */
+  testNotification?: { requestedAt: string; receivedAt: string | null };
 }
 
 export function credentialCheckWorkflowId(appId: string, platform: StorePlatform): string {

@@ -7,3 +7,5 @@ export { storePurchaseWorkflow } from './store-purchase.js';
 export { playVoidedSyncWorkflow } from './play-voided-sync.js';
 export { autoRechargeWorkflow } from './auto-recharge.js';
 export { playNotificationWorkflow } from './play-notification.js';
+export { storeNotificationWorkflow } from './store-notification.js';
+export { notificationHistoryWorkflow } from './notification-history.js';

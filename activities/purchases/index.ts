@@ -187,7 +187,8 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
 async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null, terms?: KnownTerms): Promise<Step> {
   let openingError = opening;
   let conversion = c;
-  const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL';
+  // A family-shared App Store transaction is a family member's access to someone else's purchase: never paid here.
+  const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL' && !e.familyShared;
   const patch: Record<string, unknown> = {};
   if (paid && !c.attributed && c.trial && c.trial_converted_at === null) {
     // An organic trial whose user was attributed meanwhile (code entered, click identified) is attributed when it

@@ -1,12 +1,16 @@
 // Activities of store-direct validation (workflows/credential-check.ts, workflows/store-purchase.ts): the
 // credential green-check, the verification of a purchase proof with Apple or Google, its price in USD, and the
 // hand-off of the verified events to their conversion workflow; the poll of Google's voided purchases
-// (workflows/play-voided-sync.ts); the normalising of Google Play notifications (workflows/play-notification.ts).
+// (workflows/play-voided-sync.ts); store server notifications: their normalising (workflows/store-notification.ts for
+// the App Store, workflows/play-notification.ts for Google Play) and the App Store history catch-up
+// (workflows/notification-history.ts).
 import { contextOf, type StoreDirectDeps } from './context.js';
 import { credentialCheckActivities } from './credential-check.js';
 import { fxActivities } from './fx.js';
+import { notificationHistoryActivities } from './notification-history.js';
+import { notificationActivities } from './notifications.js';
 import { handOffActivities } from './record.js';
-import { notificationActivities } from './notification.js';
+import { playNotificationActivities } from './notification.js';
 import { verifyActivities } from './verify.js';
 import { voidedActivities } from './voided.js';
 
@@ -21,5 +25,7 @@ export function createStoreDirectActivities(deps: StoreDirectDeps) {
     ...handOffActivities(ctx),
     ...voidedActivities(ctx),
     ...notificationActivities(ctx),
+    ...playNotificationActivities(ctx),
+    ...notificationHistoryActivities(ctx),
   };
 }

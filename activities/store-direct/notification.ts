@@ -6,7 +6,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { GooglePlayError } from '../../clients/google-play.js';
 import { recordedOrdersOfSubscription } from '../../db/conversions.js';
 import { hasPurchaseEvent } from '../../db/purchase-events.js';
-import { findRawItem, markRawItemNormalised } from '../../db/raw-intake.js';
+import { findRawItemById, markRawItemNormalisedById } from '../../db/raw-intake.js';
 import { findPlayAccountBinding } from '../../db/user-attributions.js';
 import { VOIDED_LOOKBACK_MS, VOIDED_OVERLAP_MS } from '../../lib/play-voided.js';
 import { decodeNotification, lifecycleEvent, ordersToRecord, periodEvents, type DeveloperNotification } from '../../lib/play-notification.js';
@@ -27,7 +27,7 @@ function googleFailure(err: unknown): unknown {
 /** subscriptionsv2's buyer ids (not in lib/store-purchase.ts's view of it: only notifications read them). */
 type NotifiedSubscription = GoogleSubscription & { externalAccountIdentifiers?: { obfuscatedExternalAccountId?: string | null } | null };
 
-export function notificationActivities(ctx: StoreDirectContext) {
+export function playNotificationActivities(ctx: StoreDirectContext) {
   async function subscriptionPlan(input: PlayNotificationInput, n: DeveloperNotification, base: PlayNotificationPlan, sub: NotifiedSubscription): Promise<PlayNotificationPlan> {
     const { notificationType, purchaseToken } = n.subscriptionNotification!;
     const obfuscated = sub.externalAccountIdentifiers?.obfuscatedExternalAccountId;
@@ -46,7 +46,7 @@ export function notificationActivities(ctx: StoreDirectContext) {
 
   return {
     async readPlayNotification(input: PlayNotificationInput): Promise<PlayNotificationPlan> {
-      const row = await findRawItem(ctx.db, input.intakeId);
+      const row = await findRawItemById(ctx.db, input.intakeId);
       const data = (row?.payload as { message?: { data?: unknown } } | undefined)?.message?.data;
       const decoded = typeof data === 'string' ? decodeNotification(data) : undefined;
       if (!decoded?.ok) throw ApplicationFailure.nonRetryable(`raw intake ${input.intakeId} holds no readable Play notification`, 'PlayNotificationRefused');
@@ -103,7 +103,7 @@ export function notificationActivities(ctx: StoreDirectContext) {
     },
 
     async markPlayNotificationNormalised({ intakeId }: { intakeId: number }): Promise<void> {
-      await markRawItemNormalised(ctx.db, intakeId);
+      await markRawItemNormalisedById(ctx.db, intakeId);
     },
   };
 }

@@ -2,13 +2,15 @@
 // credential, the workflow credential-check/{app_id}/{platform} (a check already running is joined); the answer is
 // its result (pass/fail, a human-readable reason, `retryable`: repeat while true), 503 past 25 s.
 // POST /apps/{app_id}/activate-store-direct (apps:write): switch the platform to store-direct validation, only
-// after the green-check passed (Android: and start the poll of Google's voided purchases). Neither answer ever
+// after the green-check passed, and start the platform's durable job (Android: the poll of Google's voided purchases;
+// iOS: the hourly catch-up of Apple's Notification History). Neither answer ever
 // holds a secret.
 import { findApp } from '../../db/apps.js';
 import { activateStoreDirect, credentialCheckStatus } from '../../db/store-credentials.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
 import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
+import { startNotificationHistory } from '../../workflow-clients/notification-history.js';
 import { credentialCheckWorkflowId, type CredentialCheckResult } from '../../workflows/credential-check-messages.js';
 import { answerWithin } from '../answer-within.js';
 import type { AppContext } from '../context.js';
@@ -39,6 +41,7 @@ export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<
   ctx.body = {
     platform, status: r.status, passed: r.passed, retryable: r.retryable, reason: r.reason, checked_at: r.checkedAt, workflow_id: workflowId,
     ...(r.passed ? {} : { error: r.reason }),
+    ...(r.testNotification ? { test_notification: { requested_at: r.testNotification.requestedAt, received_at: r.testNotification.receivedAt, arrived: r.testNotification.receivedAt !== null } } : {}),
   };
 }
 
@@ -57,14 +60,18 @@ async function checkResult(ctx: AppContext, appId: string, platform: StorePlatfo
 }
 
 /**
- * Android refunds are seen by polling Google's voided purchases (workflow play-voided-sync/{app_id}). The switch is
- * made either way: a poll that could not start now is started by the worker at its next start (logged here).
+ * The platform's durable job: Android refunds are seen by polling Google's voided purchases (workflow
+ * play-voided-sync/{app_id}); iOS notifications missed during an outage are read from Apple's Notification History
+ * every hour (workflow apple-notification-history/{app_id}). The switch is made either way: a job that could not
+ * start now is started by the worker at its next start (logged here).
  */
-async function startVoidedPoll(ctx: AppContext, appId: string): Promise<void> {
+async function startStoreJob(ctx: AppContext, appId: string, platform: StorePlatform): Promise<void> {
+  const { temporal, config } = ctx.deps;
   try {
-    await startPlayVoidedSync(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, { appId });
+    if (platform === 'android') await startPlayVoidedSync(temporal, config.TEMPORAL_TASK_QUEUE, { appId });
+    else await startNotificationHistory(temporal, config.TEMPORAL_TASK_QUEUE, { appId, intervalMs: config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS });
   } catch (err) {
-    ctx.deps.logger.error({ err, appId }, 'voided-purchases poll not started; the worker starts it at its next start');
+    ctx.deps.logger.error({ err, appId, platform }, 'store job not started; the worker starts it at its next start');
   }
 }
 
@@ -82,6 +89,6 @@ export async function activateStoreDirectHandler(ctx: AppContext): Promise<void>
     throw new ConflictError(`The ${platform} store credential has not passed its check (status: ${status}): run ${next.call} first.`).pointingAt(next);
   }
   forgetAppCaches(ctx, app.id);
-  if (platform === 'android') await startVoidedPoll(ctx, app.id);
+  await startStoreJob(ctx, app.id, platform);
   ctx.body = { platform, store_direct: true };
 }

@@ -8,6 +8,7 @@
 // the push again, and the kept row makes that redelivery the same item.
 import { verifyPushToken, PushTokenError } from '../../clients/google-oidc.js';
 import { receiveRawItem } from '../../db/raw-intake.js';
+import { NOTIFICATION_SOURCES, recordNotificationTakenIn } from '../../db/store-notifications.js';
 import { findPlayPushSetup } from '../../db/store-credentials.js';
 import { parseBearer } from '../../lib/credentials.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
@@ -22,7 +23,7 @@ import type { RateLimitRule } from '../middleware/rate-limit.js';
 import { APP_ID } from './subprovider.js';
 
 /** Kept in raw_intake under this source, the messageId as external id. */
-export const PLAY_RTDN_SOURCE = 'play_rtdn';
+export const PLAY_RTDN_SOURCE = NOTIFICATION_SOURCES.android;
 
 /**
  * Per app: Play sends a notification per purchase event, so this is far above a real app's rate; past it 429 and
@@ -50,6 +51,8 @@ export async function googlePlayNotification(ctx: AppContext): Promise<void> {
   const messageId = push.message.messageId;
   try {
     const { row, inserted } = await receiveRawItem(ctx.deps.db, { appId, source: PLAY_RTDN_SOURCE, externalId: messageId, payload: push as unknown as JsonObject });
+    // validation-status's "wired / last received" for Android (db/store-notifications.ts owns it for both stores).
+    await recordNotificationTakenIn(ctx.deps.db, appId, PLAY_RTDN_SOURCE, { test: Boolean(decoded.notification.testNotification) });
     if (!row.normalised_at) {
       await startPlayNotification(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, {
         appId, intakeId: Number(row.id), messageId, reportWaitMs: ctx.deps.config.PLAY_RTDN_REPORT_WAIT_MS,

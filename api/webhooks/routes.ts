@@ -1,12 +1,14 @@
 // Inbound webhooks (spec "Inbound webhooks"): the subscription provider's, direct purchases, and Stripe's (top-ups
-// and saved cards, signed by Stripe), Google Play notifications (Pub/Sub push, OIDC-authenticated).
+// and saved cards, signed by Stripe), the App Store's server notifications and Google Play notifications (Pub/Sub
+// push, OIDC-authenticated).
 import { Router } from '@koa/router';
 import { guard } from '../auth/guard.js';
 import type { AppContext, RequestState } from '../context.js';
 import { validateBody } from '../middleware/validate.js';
 import { googlePlayNotification, PLAY_RTDN_RATE } from './google-play.js';
-import { directPurchase, directPurchaseBody } from './purchase.js';
 import { rateLimit } from '../middleware/rate-limit.js';
+import { APPLE_NOTIFICATION_RATE, appleNotification, appleNotificationBody } from './apple.js';
+import { directPurchase, directPurchaseBody } from './purchase.js';
 import { stripeWebhook } from './stripe.js';
 import { subproviderWebhook, subproviderWebhookForApp } from './subprovider.js';
 
@@ -18,6 +20,7 @@ export function webhookRoutes(): Router<RequestState, AppContext> {
   router.post('/purchase', guard({ allow: ['purchase_api'] }), validateBody(directPurchaseBody), directPurchase);
   router.post('/stripe', stripeWebhook);
   router.post('/google-play/:appId', rateLimit(PLAY_RTDN_RATE), googlePlayNotification);
+  router.post('/apple/:appId', rateLimit(APPLE_NOTIFICATION_RATE), validateBody(appleNotificationBody), appleNotification);
 
   return router;
 }

@@ -76,6 +76,7 @@ export interface TransactionFields {
   type?: 'Auto-Renewable Subscription' | 'Non-Consumable' | 'Consumable' | 'Non-Renewing Subscription';
   environment?: 'Production' | 'Sandbox' | 'Xcode' | 'LocalTesting';
   purchaseDate?: number; price?: number; currency?: string; revocationDate?: number; offerDiscountType?: string; signedDate?: number;
+  inAppOwnershipType?: 'PURCHASED' | 'FAMILY_SHARED'; appAccountToken?: string;
 }
 
 /** A realistic transaction payload (the fields StoreKit 2 sends), with defaults for a monthly subscription. */
@@ -92,5 +93,32 @@ export function transactionPayload(f: TransactionFields): Record<string, unknown
     price: f.price ?? 9990, currency: f.currency ?? 'USD', appTransactionId: randomUUID(),
     ...(f.revocationDate !== undefined ? { revocationDate: f.revocationDate, revocationReason: 0 } : {}),
     ...(f.offerDiscountType ? { offerType: 1, offerDiscountType: f.offerDiscountType } : {}),
+    ...(f.inAppOwnershipType ? { inAppOwnershipType: f.inAppOwnershipType } : {}), ...(f.appAccountToken ? { appAccountToken: f.appAccountToken } : {}),
+  };
+}
+
+export interface NotificationFields {
+  notificationType: string; subtype?: string; notificationUUID?: string; signedDate?: number; bundleId: string; appAppleId?: number;
+  environment?: 'Production' | 'Sandbox'; signedTransactionInfo?: string; signedRenewalInfo?: string;
+}
+
+/** An App Store Server Notification V2 payload (ResponseBodyV2DecodedPayload), to be signed with signTransaction. */
+export function notificationPayload(f: NotificationFields): Record<string, unknown> {
+  return {
+    notificationType: f.notificationType, ...(f.subtype ? { subtype: f.subtype } : {}), notificationUUID: f.notificationUUID ?? randomUUID(),
+    version: '2.0', signedDate: f.signedDate ?? Date.now(),
+    data: {
+      appAppleId: f.appAppleId, bundleId: f.bundleId, bundleVersion: '1.0', environment: f.environment ?? 'Production', status: 1,
+      ...(f.signedTransactionInfo ? { signedTransactionInfo: f.signedTransactionInfo } : {}), ...(f.signedRenewalInfo ? { signedRenewalInfo: f.signedRenewalInfo } : {}),
+    },
+  };
+}
+
+/** Renewal info (JWSRenewalInfoDecodedPayload) of a subscription. */
+export function renewalInfoPayload(f: { originalTransactionId: string; productId?: string; autoRenewProductId?: string; autoRenewStatus?: 0 | 1; environment?: string; appAccountToken?: string }): Record<string, unknown> {
+  return {
+    originalTransactionId: f.originalTransactionId, productId: f.productId ?? 'pro_monthly', autoRenewProductId: f.autoRenewProductId ?? f.productId ?? 'pro_monthly',
+    autoRenewStatus: f.autoRenewStatus ?? 1, signedDate: Date.now(), environment: f.environment ?? 'Production', recentSubscriptionStartDate: Date.now() - 86_400_000,
+    ...(f.appAccountToken ? { appAccountToken: f.appAccountToken } : {}),
   };
 }

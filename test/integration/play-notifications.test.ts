@@ -13,7 +13,7 @@ import { playNotificationWorkflowId, type PlayNotificationOutcome } from '../../
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { reportPurchase, storeAccount, switchToStoreDirect, useStoreWorld, type StoreAccount } from '../helpers/store-direct.js';
+import { agentCall, reportPurchase, storeAccount, switchToStoreDirect, useStoreWorld, type StoreAccount } from '../helpers/store-direct.js';
 import { startOidcStub, type OidcStub, type PushClaims } from '../stubs/google-oidc.js';
 
 const PUSH_ACCOUNT = 'rtdn-push@proj.iam.gserviceaccount.com';
@@ -101,6 +101,10 @@ test.serial('a notified renewal earns once; renewals missed during an outage are
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: token }).first(), { status: 'active', billing_cycles: 4 });
   t.like((await intakeOf(a))[0], { external_id: messageId });
   t.truthy((await intakeOf(a))[0].normalised_at);
+  const status = await agentCall(h(), a, 'GET', `/apps/${a.app_id}/validation-status`);
+  t.is(status.status, 200, status.text);
+  t.like(status.body.platforms.android.notifications, { wired: true });
+  t.truthy(status.body.platforms.android.notifications.last_received_at, 'the test notification shows the Android path wired');
 
   // Pub/Sub delivers the same message again: kept once, nothing started, nothing counted.
   const again = await push(a, subscriptionNotification(token, 2), { messageId });
