@@ -51,7 +51,7 @@ export function createApp(deps: ApiDeps): SvcApp {
     webhookRoutes(), // /api/webhooks/* (subscription provider, direct purchase, Stripe)
     agentRoutes(), // /api/agent/*
     mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), // /mcp
-    webRoutes(), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
+    webRoutes({ devMode: deps.devMode }), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
     oauthRoutes(), // /oauth/*, /.well-known/*, /api/grants
     publicRoutes(), // /api/public/*
     linkRoutes(), // /{slug}/{code}

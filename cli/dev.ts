@@ -121,9 +121,9 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
       const summary = await rehydrateConversions(db, client, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }).finally(() => client.connection.close());
       console.log(describeRehydration(summary));
     }
-    const worker = await startWorker(config, db, logger, temporal);
+    const worker = await startWorker(config, db, logger, temporal, { devMode: true });
     stops.push(() => worker.stop());
-    const api = await startApi(config, db, logger, temporal, databaseUrl);
+    const api = await startApi(config, db, logger, temporal, databaseUrl, { devMode: true });
     stops.push(() => api.stop());
 
     writeDevState(dataDir, {

@@ -27,6 +27,7 @@ import { bonusAwardsPage } from './bonus-awards-page.js';
 import { analyticsPage } from './analytics-page.js';
 import * as campaigns from './campaigns-page.js';
 import * as consent from './consent.js';
+import { DEV_MAILBOX_PATH, devMailbox } from './dev-mailbox.js';
 import { creatorsPage } from './creators-page.js';
 import { inviteForm } from './invite-form.js';
 import * as events from './events-page.js';
@@ -38,6 +39,7 @@ import * as session from './session.js';
 import { setupPage } from './setup-page.js';
 import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
 import * as team from './team.js';
+import { confirmVerifyEmail, showVerifyEmail, VERIFY_PATH } from './verify-email.js';
 import * as topup from './topup-pages.js';
 import { AUTO_RECHARGE_PATH } from './wallet-auto-recharge.js';
 import * as wallet from './wallet-page.js';
@@ -103,8 +105,10 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
   r('get', '/api/assets/:asset_id/file', 'asset_file', assetFileHandler),
 ];
 
-export function webRoutes(): Router<RequestState, AppContext> {
+/** `devMode`: only `svc dev` (api/context.ts ApiDeps.devMode) gets the dev mailbox page; elsewhere it does not exist. */
+export function webRoutes(opts: { devMode?: boolean } = {}): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
+  if (opts.devMode) router.get(DEV_MAILBOX_PATH, devMailbox);
   // Signing in, accounts, teammates' invitations, agent consent (forms before a session carry the login CSRF token).
   router.get(session.LOGIN_PATH, session.showLogin);
   router.post(session.LOGIN_PATH, session.submitLogin);
@@ -112,8 +116,9 @@ export function webRoutes(): Router<RequestState, AppContext> {
   router.get('/dashboard/session', session.sessionInfo);
   router.get('/dashboard/signup', accounts.showSignup);
   router.post('/dashboard/signup', accounts.submitSignup);
-  router.get('/dashboard/verify-email', accounts.verifyEmail);
-  router.post('/dashboard/verify-email', accounts.resendVerification);
+  router.get(VERIFY_PATH, showVerifyEmail);
+  router.post(VERIFY_PATH, accounts.resendVerification);
+  router.post(`${VERIFY_PATH}/:token`, confirmVerifyEmail);
   router.get('/dashboard/password-reset', accounts.resetRequestForm);
   router.post('/dashboard/password-reset', accounts.requestReset);
   router.get('/dashboard/password-reset/:token', accounts.showReset);

@@ -47,6 +47,7 @@ test.serial('sign-up, email verification from the outbox, sign-in', async (t) =>
   const mail = await h().db('email_outbox').where({ to_address: email, template: 'account_verify_email' }).first();
   const link = /(http\S+)/.exec(mail.body_text as string)![1]!;
   await page.goto(link);
+  await page.getByRole('button', { name: 'Verify my email' }).click();
   await page.getByRole('heading', { name: 'Email verified' }).waitFor();
   await screenshot(page, '03-verified');
   await page.getByRole('link', { name: 'Sign in' }).click();
