@@ -35,9 +35,9 @@ export interface ConfirmStep {
 }
 
 /** GET shows the one-button page, POST (CSRF-checked) spends the token. */
-export function confirmStepHandlers(step: ConfirmStep): { show(ctx: AppContext): Promise<void>; submit(ctx: AppContext): Promise<void> } {
+export function confirmStepHandlers(step: ConfirmStep): { show: (ctx: AppContext) => Promise<void>; submit: (ctx: AppContext) => Promise<void> } {
   return {
-    async show(ctx) {
+    show: async (ctx) => {
       const token = step.tokenOf(ctx);
       const copy = token ? await step.describe(ctx, token) : undefined;
       if (!copy) return step.invalid(ctx);
@@ -46,7 +46,7 @@ export function confirmStepHandlers(step: ConfirmStep): { show(ctx: AppContext):
       ctx.set('Referrer-Policy', 'no-referrer');
       confirmPage(ctx, copy);
     },
-    async submit(ctx) {
+    submit: async (ctx) => {
       checkLoginCsrf(ctx);
       const token = step.tokenOf(ctx);
       if (!token || !(await step.confirm(ctx, token))) step.invalid(ctx);

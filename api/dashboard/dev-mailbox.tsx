@@ -27,7 +27,7 @@ function isLoopbackHost(host: string): boolean {
 const when = (d: Date) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
 
 export async function devMailbox(ctx: AppContext): Promise<void> {
-  if (!isLoopbackAddress(ctx.req.socket.remoteAddress) || !isLoopbackAddress(ctx.state.clientIp) || !isLoopbackHost(ctx.host)) {
+  if (!isLoopbackAddress(ctx.req.socket.remoteAddress) || !isLoopbackAddress(ctx.state.clientIp) || !isLoopbackHost(ctx.req.headers.host ?? '') || !isLoopbackHost(ctx.host)) {
     sendPage(ctx, 403, { title: 'Dev mailbox', lang: 'en', body: <><h1>Dev mailbox</h1><p>The dev mailbox answers only on this machine (a loopback address).</p></> });
     return;
   }
