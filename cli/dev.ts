@@ -173,6 +173,7 @@ function printBanner(b: {
     `  Temporal UI    ${b.temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  MCP            ${config.BASE_URL}/mcp`,
     `  Dashboard      ${config.DASHBOARD_URL}   login: ${demo.user_email} / ${demo.user_password}`,
+    `  Mailbox        ${config.DASHBOARD_URL}/dev/mailbox   (every mail is printed here too; npx svc mail --to EMAIL)`,
     `  Demo SDK key   ${demo.sdk_key}`,
     `  Agent key      ${demo.agent_key}`,
     `  Demo app       ${demo.app_id}  campaign ${demo.campaign_id}  creator code ${demo.creator_code}`,

@@ -67,6 +67,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   shared('svc_integration_status', 'integration_status'),
   shared('svc_get_validation_status', 'validation_status'),
   shared('svc_recent_events', 'recent_events'),
+  // The setup page's "Send a test purchase" (the agent's test-integration, same handler).
+  shared('svc_test_integration', 'test_integration'),
   shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret'),
   // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
   r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler),

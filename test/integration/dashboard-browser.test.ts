@@ -32,7 +32,7 @@ test.before(async () => {
 test.after.always(async () => { await browser?.close(); });
 
 const url = (path: string) => `${h().baseUrl}${path}`;
-const stepState = (step: string) => page.locator(`tr[data-step="${step}"] td:nth-child(2)`).textContent();
+const stepState = (step: string) => page.locator(`li[data-step="${step}"]`).getAttribute('data-state');
 
 test.serial('sign-up, email verification from the outbox, sign-in', async (t) => {
   await page.goto(url('/dashboard/signup'));
@@ -75,7 +75,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   const sdkKey = (await page.locator('#sdk-key').textContent())!;
   t.is(await stepState('app_created'), 'done');
   for (const step of ['campaign_active', 'sdk_initialized', 'sdk_event_received', 'purchase_webhook_seen', 'attributed_conversion']) t.is(await stepState(step), 'open', step);
-  t.regex(await page.locator('tr[data-step="sdk_initialized"]').textContent() ?? '', /init did not run or the SDK key is wrong/);
+  t.regex(await page.locator('li[data-step="sdk_initialized"]').textContent() ?? '', /init did not run or the SDK key is wrong/);
   await screenshot(page, '06-setup-fresh');
 
   // A campaign: created as a draft; activation needs the minimum escrow, so the first try is refused (402).
