@@ -38,7 +38,7 @@ function KeysSection({ s, setup, back }: { s: SignedIn; setup: Setup; back: stri
 function SdkSection({ setup }: { setup: Setup }) {
   return <>
     <h2>SDK initialization per platform</h2>
-    <Table columns={['Platform', 'Last init', 'SDK']}>
+    <Table id="sdk-init" columns={['Platform', 'Last init', 'SDK']}>
       {Object.entries(setup.sdk_init).map(([platform, p]) => (
         <tr><td>{platform}</td>
           <td>{p.initialized_at ? <>{when(p.initialized_at)} ({age(p.age_seconds)}) {p.fresh ? <span class="done">fresh</span> : <span class="open">stale: no init in 24 h</span>}</> : <span class="muted">never</span>}</td>

@@ -121,7 +121,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   t.is((await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' })).status, 200);
   await page.reload();
   t.is(await stepState('sdk_initialized'), 'done');
-  t.regex(await page.locator('table').nth(2).textContent() ?? '', /ios.*fresh/s);
+  t.regex(await page.locator('#sdk-init').textContent() ?? '', /ios.*fresh/s);
   const deviceId = randomUUID();
   t.like((await sdk.post('/track-install', { platform: 'ios', device_id: deviceId })).body, { attributed: true, referral_code: code });
   const user = `user-${randomUUID()}`;
