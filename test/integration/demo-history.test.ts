@@ -4,7 +4,6 @@
 // these numbers; an HTTP caller that sends such a time is ignored (its event is stamped now).
 import test from 'ava';
 import { seedDemoHistory, type DemoHistory } from '../../cli/demo-history.js';
-import type { SeedResult } from '../../cli/seed.js';
 import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
@@ -17,7 +16,7 @@ const now = Date.now();
 
 test.before(async () => {
   await h.ready();
-  const s = seed as SeedResult;
+  const s = seed;
   history = await seedDemoHistory(h().db, h().temporal, h().taskQueue, { orgId: s.org_id, appId: s.app_id, campaignId: s.campaign_id, creatorCode: s.creator_code, tag: 'a1b2c3d4' }, now);
   session = await signInDashboard(h().baseUrl, s.user_email, s.user_password);
 });
