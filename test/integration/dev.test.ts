@@ -179,7 +179,9 @@ test.serial('an older workflow generation stops svc dev with the way out; --rese
   try {
     await waitFor(dev, 'Ctrl-C stops everything');
     t.false(existsSync(path.join(dataDir, 'left-over')), 'the data folder was emptied');
-    t.regex(dev.output(), new RegExp(`conversion workflows at generation ${CONVERSION_WORKFLOW_GENERATION}: 0 open runs terminated`));
+    // Open runs of other instances on this shared Temporal (an earlier test's demo history) may be counted too; none
+    // of this empty database's is started again.
+    t.regex(dev.output(), new RegExp(`conversion workflows at generation ${CONVERSION_WORKFLOW_GENERATION}: \\d+ open runs terminated, 0 started again`));
     t.is(await findWorkflowGeneration(database.db, 'conversion'), CONVERSION_WORKFLOW_GENERATION);
     dev.child.kill('SIGINT');
     t.is(await dev.exited, 0);
