@@ -53,7 +53,7 @@ export function createApp(deps: ApiDeps): SvcApp {
     agentRoutes(), // /api/agent/*
     mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), // /mcp
     portalRoutes(), // /dashboard/creator/*: the creator portal (its own principal)
-    webRoutes(), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
+    webRoutes({ devMode: deps.devMode }), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
     oauthRoutes(), // /oauth/*, /.well-known/*, /api/grants
     publicRoutes(), // /api/public/*
     linkRoutes(), // /{slug}/{code}

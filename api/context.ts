@@ -21,6 +21,8 @@ export interface ApiDeps {
   appChanges?: ChangeFeed;
   /** Shared rate-limit state across API processes (REDIS_URL); without it each process counts its own. */
   redis?: Redis;
+  /** Only `svc dev` sets it (cli/dev.ts; no variable can): the dev mailbox page exists (api/dashboard/dev-mailbox.tsx). */
+  devMode?: boolean;
 }
 
 export interface RequestState {

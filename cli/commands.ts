@@ -72,6 +72,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       json: json('the run'),
     },
   },
+  mail: {
+    args: '--to EMAIL [--json]', summary: 'the mails the service wrote to its outbox for one address, newest first, with their links',
+    required: ['to'],
+    options: { to: { type: 'string', value: 'EMAIL', help: 'the recipient address (any case)' }, json: json('{"mails": [{"to", "subject", "created_at", "status", "links"}]}') },
+  },
   config: {
     args: '[--markdown]', summary: 'print the configuration variables and their values (secrets masked) or defaults',
     options: { markdown: { type: 'boolean', help: 'print the variables and their defaults as a Markdown table' } },

@@ -19,6 +19,7 @@ import { rehydrateConversions } from '../workflow-clients/conversion-rehydrate.j
 import { installRuntime } from '../worker/worker.js';
 import { systemCheckWorkflow, systemCheckWorkflowId } from '../workflows/system-check.js';
 import { startApi, startWorker, type TemporalEndpoint } from './processes.js';
+import { seedDemoHistory, type DemoTarget } from './demo-history.js';
 import { seedDemoAccount, type SeedResult } from './seed.js';
 import { ensureDatabase } from './database.js';
 import { describe as describeRehydration } from './workflows.js';
@@ -121,9 +122,9 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
       const summary = await rehydrateConversions(db, client, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }).finally(() => client.connection.close());
       console.log(describeRehydration(summary));
     }
-    const worker = await startWorker(config, db, logger, temporal);
+    const worker = await startWorker(config, db, logger, temporal, { devMode: true });
     stops.push(() => worker.stop());
-    const api = await startApi(config, db, logger, temporal, databaseUrl);
+    const api = await startApi(config, db, logger, temporal, databaseUrl, { devMode: true });
     stops.push(() => api.stop());
 
     writeDevState(dataDir, {
@@ -133,16 +134,27 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
 
     const demoFile = path.join(dataDir, 'demo.json');
     let demo = readJsonFile<SeedResult>(demoFile);
+    let history: string | undefined;
     if (!demo) {
       demo = await seedDemoAccount(db, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
+      // The demo's 30 days of activity, through the worker that is already running (cli/demo-history.ts).
+      const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
+      const h = await seedDemoHistory(db, client, config.TEMPORAL_TASK_QUEUE, demoTarget(demo)).finally(() => client.connection.close());
+      history = `${h.purchaseEvents} purchase events (${h.refunds} refund), ${h.clicks} clicks, ${h.installs} installs, ${h.creators} creators, a payout to ${h.payout?.payouts.length ?? 0} creators; seeded in ${(h.tookMs / 1000).toFixed(1)} s`;
       writeJsonFile(demoFile, demo);
     }
     const pipeline = await checkPipeline(temporal, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
-    printBanner({ config, temporalUi, demo, pipeline, dataDir, external: { db: Boolean(config.DATABASE_URL), temporal: config.TEMPORAL_ADDRESS ? target.source : undefined } });
+    printBanner({ config, temporalUi, demo, pipeline, dataDir, history, external: { db: Boolean(config.DATABASE_URL), temporal: config.TEMPORAL_ADDRESS ? target.source : undefined } });
   } catch (err) {
     console.error(`\nsvc dev could not start: ${err instanceof Error ? err.message : String(err)}`);
     await shutdown(1);
   }
+}
+
+/** The demo account's ids for its history (the tag is the one in its email, demo+TAG@example.com). */
+function demoTarget(demo: SeedResult): DemoTarget {
+  const tag = /^demo\+([0-9a-f]+)@/.exec(demo.user_email)?.[1] ?? '1';
+  return { orgId: demo.org_id, appId: demo.app_id, campaignId: demo.campaign_id, creatorCode: demo.creator_code, tag };
 }
 
 /** Runs the system-check workflow end to end so the banner says whether the whole chain works. */
@@ -162,7 +174,7 @@ async function checkPipeline(temporal: TemporalEndpoint, namespace: string, task
 }
 
 function printBanner(b: {
-  config: ReturnType<typeof loadConfig>; temporalUi: string | undefined; demo: SeedResult; pipeline: string; dataDir: string;
+  config: ReturnType<typeof loadConfig>; temporalUi: string | undefined; demo: SeedResult; pipeline: string; dataDir: string; history?: string;
   external: { db: boolean; temporal?: 'environment' | 'profile' | 'none' };
 }): void {
   const { config, demo } = b;
@@ -173,9 +185,11 @@ function printBanner(b: {
     `  Temporal UI    ${b.temporalUi ?? '(external Temporal: use its own UI)'}`,
     `  MCP            ${config.BASE_URL}/mcp`,
     `  Dashboard      ${config.DASHBOARD_URL}   login: ${demo.user_email} / ${demo.user_password}`,
+    `  Mailbox        ${config.DASHBOARD_URL}/dev/mailbox   (every mail is printed here too; npx svc mail --to EMAIL)`,
     `  Demo SDK key   ${demo.sdk_key}`,
     `  Agent key      ${demo.agent_key}`,
     `  Demo app       ${demo.app_id}  campaign ${demo.campaign_id}  creator code ${demo.creator_code}`,
+    ...(b.history ? [`  Demo history   ${b.history}`] : []),
     `  Pipeline check ${b.pipeline}`,
     `  Node           ${process.version}`,
     `  Data           ${b.dataDir}${b.external.db ? '  (PostgreSQL: DATABASE_URL)' : ''}${b.external.temporal === 'profile' ? '  (Temporal: profile)' : b.external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : ''}`,

@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandArgs(command, rest);
   const values = parsed.values as {
     json?: boolean; status?: boolean; rollback?: boolean; markdown?: boolean; org?: string; scopes?: string; name?: string;
-    app?: string; event?: string; 'run-id'?: string; 'dry-run'?: boolean; reset?: boolean; rehydrate?: boolean;
+    app?: string; event?: string; to?: string; 'run-id'?: string; 'dry-run'?: boolean; reset?: boolean; rehydrate?: boolean;
   };
   const positionals = parsed.positionals;
   switch (command) {
@@ -159,6 +159,8 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./payouts.js')).runPayoutsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
     case 'workflows':
       return (await import('./workflows.js')).runWorkflowsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
+    case 'mail':
+      return (await import('./mail.js')).runMailCommand(values, { operatorConfig, withDb });
     case 'config':
       console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
       return;

@@ -18,16 +18,25 @@ export interface TemporalEndpoint { address: string; extras?: TemporalConnectExt
 
 export interface Running { stop(): Promise<void> }
 
-/** The worker also delivers the email outbox when SMTP is configured. */
-async function startOutbox(smtpUrl: string, from: string, db: Knex, logger: Logger): Promise<{ stop(): Promise<void> }> {
+/**
+ * The worker also delivers the email outbox when SMTP is configured; under `svc dev` always, each mail written to
+ * stderr with its links first (and polled every second, so a sign-up's link shows up while the developer looks).
+ */
+async function startOutbox(config: Config, db: Knex, logger: Logger, devMode: boolean): Promise<{ stop(): Promise<void> } | undefined> {
+  if (!config.SMTP_URL && !devMode) return undefined;
   const { createSmtpTransport } = await import('../clients/smtp.js');
+  const { createConsoleTransport } = await import('../clients/console-mail.js');
   const { startOutboxSender } = await import('../jobs/outbox-sender.js');
-  const transport = createSmtpTransport(smtpUrl, from);
-  const sender = startOutboxSender(db, transport, logger);
-  return { stop: async () => { await sender.stop(); transport.close(); } };
+  const smtp = config.SMTP_URL ? createSmtpTransport(config.SMTP_URL, config.EMAIL_FROM) : undefined;
+  const transport = devMode ? createConsoleTransport((text) => process.stderr.write(text), smtp) : smtp!;
+  const sender = startOutboxSender(db, transport, logger, devMode ? 1000 : undefined);
+  return { stop: async () => { await sender.stop(); smtp?.close(); } };
 }
 
-export async function startApi(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, databaseUrl: string): Promise<Running & { server: Server }> {
+/** What only `svc dev` turns on (never read from the environment): the dev mailbox page and mails on stderr. */
+export interface DevOptions { devMode?: boolean }
+
+export async function startApi(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, databaseUrl: string, opts: DevOptions = {}): Promise<Running & { server: Server }> {
   // Loaded on demand: the other commands (config, seed, migrate, events) never need the HTTP app and its OAuth server.
   const { closeServer, createApp, listen } = await import('../api/app.js');
   await assertPortFree(config.PORT, 'PORT', 'The API');
@@ -36,7 +45,7 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   await appChanges.startOrRetry();
   const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, logger) : undefined;
   if (redis) await redisReady(redis);
-  const app = createApp({ config, db, temporal: client, logger, appChanges, redis });
+  const app = createApp({ config, db, temporal: client, logger, appChanges, redis, devMode: opts.devMode === true });
   const server = await listen(app, config.PORT, config.HOST);
   return {
     server,
@@ -49,14 +58,14 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   };
 }
 
-export interface WorkerRoleOptions {
+export interface WorkerRoleOptions extends DevOptions {
   /** Serve the worker's own /metrics on this port (`svc worker`: WORKER_METRICS_PORT; 0 or unset: none). */
   metricsPort?: number;
 }
 
 /**
- * The Temporal worker, plus its background jobs: the purchase-inbox drainer and the creator digests (always) and the email outbox (with
- * SMTP_URL).
+ * The Temporal worker, plus its background jobs: the purchase-inbox drainer and the creator digests (always) and
+ * the email outbox (with SMTP_URL, or under `svc dev`).
  */
 export async function startWorker(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
   // Open runs recorded by another generation of the workflow code would fail replay: refuse before polling.
@@ -88,7 +97,7 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
   // Every iOS store-direct app has its hourly Notification History catch-up.
   void resumeNotificationHistories(db, client, config.TEMPORAL_TASK_QUEUE, config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS, logger);
-  const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
+  const outbox = await startOutbox(config, db, logger, opts.devMode === true);
   const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
   const done = worker.run().finally(async () => {
     await drainer.stop();

@@ -17,6 +17,8 @@ export interface NewClick {
   screen?: string | null;
   referrer?: string | null;
   deviceHints?: Record<string, string>;
+  /** When it happened: now, unless svc dev's demo history says (cli/demo-history.ts; no HTTP route passes it). */
+  at?: Date;
 }
 
 export async function recordClick(db: Knex, c: NewClick): Promise<{ id: string; clicked_at: Date }> {
@@ -24,6 +26,7 @@ export async function recordClick(db: Knex, c: NewClick): Promise<{ id: string; 
     app_id: c.appId, campaign_id: c.campaignId, creator_code_id: c.creatorCodeId, code: c.code, source: c.source,
     ip: c.ip, user_agent: c.userAgent, platform: c.platform, os_version: c.osVersion ?? null, language: c.language ?? null,
     timezone: c.timezone ?? null, screen: c.screen ?? null, referrer: c.referrer ?? null, device_hints: c.deviceHints ?? {},
+    ...(c.at ? { clicked_at: c.at } : {}),
   }).returning<{ id: string; clicked_at: Date }[]>(['id', 'clicked_at']);
   return row!;
 }

@@ -13,6 +13,8 @@ export interface EarnInput {
   platformFeePercent: number;
   /** The campaign's holding period in milliseconds: a production earn becomes payable this long after it is earned. */
   holdMs: number;
+  /** When it was earned: now unless the demo history says (IngestEvent.occurredAtMs); the hold counts from it. */
+  at?: Date;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     creator_id: c.creator_id, creator_code_id: c.creator_code_id, kind: 'earn', environment: c.environment,
     revenue_usd_micros: e.amounts.revenueMicros, commission_micros: e.amounts.commissionMicros, platform_fee_micros: e.amounts.platformFeeMicros,
     commission_percentage: e.commissionPercentage, platform_fee_percentage: e.platformFeePercent,
+    ...(e.at ? { created_at: e.at } : {}),
   };
   if (c.environment !== 'PRODUCTION') {
     const [commission] = await trx('commissions').insert({ ...columns, status: 'simulated', payable_at: null }).returning<CommissionRow[]>('*');
@@ -39,7 +42,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
   const earn = trx('commissions').insert({
     ...columns,
     status: trx.raw(`(select case when balance - reserved >= ?::bigint then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
-    payable_at: trx.raw("now() + ? * interval '1 millisecond'", [e.holdMs]),
+    payable_at: trx.raw("coalesce(?::timestamptz, now()) + ? * interval '1 millisecond'", [e.at ?? null, e.holdMs]),
   }).returning('*').toSQL();
   const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
   const { rows } = await trx.raw<{ rows: (CommissionRow & { safe_before: string; recharge_below: string | null })[] }>(`

@@ -46,6 +46,8 @@ export interface NewConversion {
   trial: boolean;
   firstPurchaseEventId: string;
   workflowId: string;
+  /** When it was opened: now unless the demo history says (IngestEvent.occurredAtMs). */
+  at?: Date;
 }
 
 export async function createConversion(db: Knex, c: NewConversion): Promise<ConversionRow> {
@@ -53,9 +55,10 @@ export async function createConversion(db: Knex, c: NewConversion): Promise<Conv
   const [row] = await db('conversions').insert({
     app_id: c.appId, org_id: db.raw('(select org_id from apps where id = ?)', [c.appId]), conversion_key: c.conversionKey, kind: c.kind, attributed: a !== null,
     campaign_id: a?.campaignId ?? null, creator_code_id: a?.creatorCodeId ?? null, creator_id: a?.creatorId ?? null,
-    referral_code: a?.referralCode ?? null, attribution_method: a?.method ?? null, attributed_at: a ? db.fn.now() : null,
+    referral_code: a?.referralCode ?? null, attribution_method: a?.method ?? null, attributed_at: a ? c.at ?? db.fn.now() : null,
     app_user_id: c.appUserId, product_id: c.productId, store: c.store, environment: c.environment, is_test: c.environment !== 'PRODUCTION',
     status: c.status, period_type: c.periodType, trial: c.trial, first_purchase_event_id: c.firstPurchaseEventId, workflow_id: c.workflowId,
+    ...(c.at ? { created_at: c.at } : {}),
   }).returning<ConversionRow[]>('*');
   return row!;
 }

@@ -26,6 +26,16 @@ export async function enqueueEmail(db: Knex, email: QueuedEmail): Promise<string
   return existing.id;
 }
 
+/** What an operator or developer reads of a mail (`svc mail`, the dev mailbox): the text carries the links. */
+export interface OutboxMail { id: string; to_address: string; subject: string; body_text: string; status: 'queued' | 'sent' | 'failed'; created_at: Date }
+
+/** The latest mails, newest first; only those to `to` (any case) when given. */
+export async function listOutboxMails(db: Knex, opts: { to?: string; limit?: number } = {}): Promise<OutboxMail[]> {
+  const q = db('email_outbox').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(opts.limit ?? 50);
+  if (opts.to !== undefined) q.whereRaw('lower(to_address) = lower(?)', [opts.to]);
+  return q.select<OutboxMail[]>('id', 'to_address', 'subject', 'body_text', 'status', 'created_at');
+}
+
 export interface OutboxRow { id: string; to_address: string; subject: string; body_text: string; body_html: string | null; attempts: number }
 export type EmailTransport = (email: OutboxRow) => Promise<void>;
 

@@ -15,6 +15,8 @@ export interface NewInstall {
   language?: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** When it happened: now, unless svc dev's demo history says (cli/demo-history.ts; no HTTP route passes it). */
+  at?: Date;
 }
 
 /** Inserts the install; for a device seen before nothing is written and `created` is false. */
@@ -23,6 +25,7 @@ export async function insertInstall(db: Knex, i: NewInstall): Promise<{ id: stri
     app_id: i.appId, device_id: i.deviceId, platform: i.platform, device_brand: i.deviceBrand ?? null, device_model: i.deviceModel ?? null,
     os_version: i.osVersion ?? null, app_version: i.appVersion ?? null, screen_resolution: i.screenResolution ?? null,
     timezone: i.timezone ?? null, language: i.language ?? null, ip: i.ip, user_agent: i.userAgent,
+    ...(i.at ? { created_at: i.at } : {}),
   }).onConflict(db.raw('(app_id, device_id) where device_id is not null')).ignore().returning<{ id: string }[]>(['id']);
   if (rows[0]) return { id: rows[0].id, created: true };
   const existing = await findInstallByDevice(db, i.appId, i.deviceId!);

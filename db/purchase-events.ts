@@ -22,8 +22,8 @@ function columnsOf(appId: string, e: PurchaseEvent): Record<string, unknown> {
 }
 
 /** Records the event unless it was recorded before; `inserted` false means a redelivery (answer the original). */
-export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent): Promise<{ row: PurchaseEventRow; inserted: boolean }> {
-  const rows = await db('purchase_events').insert(columnsOf(appId, e)).onConflict().ignore().returning<PurchaseEventRow[]>('*');
+export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent, receivedAt?: Date): Promise<{ row: PurchaseEventRow; inserted: boolean }> {
+  const rows = await db('purchase_events').insert({ ...columnsOf(appId, e), ...(receivedAt ? { received_at: receivedAt } : {}) }).onConflict().ignore().returning<PurchaseEventRow[]>('*');
   if (rows[0]) return { row: rows[0], inserted: true };
   const existing = await db('purchase_events').where('app_id', appId)
     .andWhere((q) => {

@@ -27,6 +27,18 @@ export const CHECKLIST_STEPS = [
 ] as const;
 export type ChecklistStep = (typeof CHECKLIST_STEPS)[number];
 
+/** Each step's plain title for the human setup page (the agent answers keep the step ids). */
+export const CHECKLIST_TITLES: Record<ChecklistStep, string> = {
+  app_created: 'Create the app',
+  campaign_active: 'Create and activate a campaign',
+  sdk_initialized: 'Add the SDK to your app',
+  sdk_event_received: 'Open the app once',
+  validation_configured: 'Choose how purchases are checked',
+  subprovider_webhook_wired: "Connect your subscription provider's webhook",
+  purchase_webhook_seen: 'Make a purchase in your app',
+  attributed_conversion: 'See a purchase credited to a creator',
+};
+
 /** Event types that are a purchase (the checklist's "purchase webhook"). */
 export const PURCHASE_EVENT_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE'] as const;
 

@@ -22,11 +22,15 @@ export function workflowIdOf(target: ConversionTarget): string {
 /** A re-drive of a failed event (`svc events retry`): applied again, under an update id of its own. */
 export interface Redrive { updateId: string }
 
-export function ingestIntoConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent, redrive?: Redrive): Promise<IngestResult> {
+/**
+ * `occurredAtMs`: the demo history's explicit time of the event (IngestEvent.occurredAtMs); callers that take events
+ * from HTTP never pass it.
+ */
+export function ingestIntoConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent, redrive?: Redrive, occurredAtMs?: number): Promise<IngestResult> {
   const { appId, conversionKey, taskQueue } = target;
   const key = idempotencyKey(appId, event);
   return client.workflow.executeUpdateWithStart(ingestEventUpdate, {
-    args: [{ appId, conversionKey, idempotencyKey: key, event, ...(redrive ? { redrive: true } : {}) }],
+    args: [{ appId, conversionKey, idempotencyKey: key, event, ...(redrive ? { redrive: true } : {}), ...(occurredAtMs !== undefined ? { occurredAtMs } : {}) }],
     // A redelivery reuses the key (Temporal answers the update it already ran); a re-drive must run again.
     updateId: redrive?.updateId ?? key,
     startWorkflowOperation: new WithStartWorkflowOperation(conversionWorkflow, {

@@ -28,6 +28,11 @@ export interface IngestEvent {
    * memory. Absent in every update recorded before it existed, which therefore replay unchanged.
    */
   redrive?: boolean;
+  /**
+   * When the event happened, epoch ms: only `svc dev`'s demo history passes it (cli/demo-history.ts through
+   * ingestIntoConversion's `occurredAtMs`); nothing read from HTTP ever sets it, so live events are stamped now.
+   */
+  occurredAtMs?: number;
 }
 
 export interface IngestResult {

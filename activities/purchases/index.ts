@@ -113,13 +113,19 @@ interface Step {
 interface Applied { result: IngestResult; wallet: WalletDrop | null }
 
 /** Every event records itself as its conversion's latest, in the same UPDATE as the conversion's changes. */
-function lastEvent(trx: Knex.Transaction, type: string): Record<string, unknown> {
-  return { last_event_type: type, last_event_at: trx.fn.now() };
+function lastEvent(type: string, now: Now): Record<string, unknown> {
+  return { last_event_type: type, last_event_at: now };
 }
+
+/** The time the event's rows carry: now, or the demo history's explicit time (IngestEvent.occurredAtMs). */
+type Now = Knex.Raw | Date;
+const nowOf = (trx: Knex.Transaction, ingest: IngestEvent): Now => (ingest.occurredAtMs === undefined ? trx.fn.now() : new Date(ingest.occurredAtMs));
+const dateOf = (now: Now): Date | undefined => (now instanceof Date ? now : undefined);
 
 async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestEvent): Promise<Applied> {
   const { appId, conversionKey: key, event: e, redrive } = ingest;
-  const inserted = await insertPurchaseEvent(trx, appId, e);
+  const now = nowOf(trx, ingest);
+  const inserted = await insertPurchaseEvent(trx, appId, e, dateOf(now));
   let row = inserted.row;
   if (!inserted.inserted) {
     // Recorded before: a redelivery answers the first result. Only an operator's re-drive applies an event that
@@ -135,21 +141,21 @@ async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: Ing
   let conversion = locked?.conversion;
   if (!conversion) {
     if (!PURCHASE_TYPES.has(e.type)) return { result: await finish(trx, deps, ingest, row, { conversion: undefined, error: null }, 'processed'), wallet: null };
-    conversion = await openConversion(trx, appId, key, e, row.id);
+    conversion = await openConversion(trx, appId, key, e, row.id, dateOf(now));
   }
   const terms = locked?.terms && conversion.campaign_id ? { campaignId: conversion.campaign_id, ...locked.terms } : undefined;
-  const step = await applyToConversion(trx, deps, conversion, e, row, terms);
+  const step = await applyToConversion(trx, deps, conversion, e, row, now, terms);
   const result = await finish(trx, deps, ingest, row, step, step.error && step.error !== ORGANIC ? 'error' : 'processed');
   return { result, wallet: step.walletLowOrgId ? { orgId: step.walletLowOrgId } : null };
 }
 
-async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string): Promise<ConversionRow> {
+async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string, at: Date | undefined): Promise<ConversionRow> {
   const { attribution, error } = await resolveAttribution(trx, appId, e);
   const trial = e.periodType === 'TRIAL';
   const conversion = await createConversion(trx, {
     appId, conversionKey: key, kind: e.type === 'NON_RENEWING_PURCHASE' ? 'one_time' : 'subscription',
     attribution, appUserId: e.appUserId ?? e.originalAppUserId, productId: e.productId, store: e.store, environment: e.environment,
-    status: trial ? 'trialing' : 'active', periodType: e.periodType, trial, firstPurchaseEventId: eventId, workflowId: conversionWorkflowId(appId, key),
+    status: trial ? 'trialing' : 'active', periodType: e.periodType, trial, firstPurchaseEventId: eventId, workflowId: conversionWorkflowId(appId, key), at,
   });
   return Object.assign(conversion, { openingError: error });
 }
@@ -158,24 +164,24 @@ async function openConversion(trx: Knex.Transaction, appId: string, key: string,
 type KnownTerms = CampaignTerms & { campaignId: string };
 
 /** The event's effect on the conversion (spec "Events" table). */
-async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, terms?: KnownTerms): Promise<Step> {
+async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, now: Now, terms?: KnownTerms): Promise<Step> {
   const openingError = (c as ConversionRow & { openingError?: string | null }).openingError ?? null;
-  if (isRefund(e)) return refund(trx, c, e, ev);
+  if (isRefund(e)) return refund(trx, c, e, ev, now);
   switch (e.type) {
     case 'INITIAL_PURCHASE':
     case 'NON_RENEWING_PURCHASE':
     case 'RENEWAL':
-      return purchase(trx, deps, c, e, ev, openingError, terms);
+      return purchase(trx, deps, c, e, ev, openingError, now, terms);
     case 'CANCELLATION':
-      return { conversion: c, error: null, patch: { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: trx.fn.now() } };
+      return { conversion: c, error: null, patch: { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: now } };
     case 'UNCANCELLATION':
       return { conversion: c, error: null, patch: { status: c.status === 'cancelled' ? 'active' : c.status, cancelled_at: null } };
     case 'EXPIRATION':
-      return { conversion: c, error: null, patch: { status: 'churned', churned_at: trx.fn.now() } };
+      return { conversion: c, error: null, patch: { status: 'churned', churned_at: now } };
     case 'PRODUCT_CHANGE':
       return { conversion: c, error: null, patch: { product_id: e.newProductId ?? e.productId ?? c.product_id } };
     case 'BILLING_ISSUE':
-      return { conversion: c, error: null, patch: { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: trx.fn.now() } };
+      return { conversion: c, error: null, patch: { status: c.status === 'active' ? 'billing_issue' : c.status, billing_issue_at: now } };
     case 'REFUND_REVERSED':
       return restore(trx, deps, c, e, ev);
     default:
@@ -184,7 +190,7 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
 }
 
 /** A paid purchase or renewal earns commission; a trial (price 0) waits; a churned conversion earns no more. */
-async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null, terms?: KnownTerms): Promise<Step> {
+async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null, now: Now, terms?: KnownTerms): Promise<Step> {
   let openingError = opening;
   let conversion = c;
   // A family-shared App Store transaction is a family member's access to someone else's purchase: never paid here.
@@ -194,12 +200,12 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
     // An organic trial whose user was attributed meanwhile (code entered, click identified) is attributed when it
     // converts. Written at once: the commission and the bonus count below read the conversion's attribution.
     const { attribution, error } = await resolveAttribution(trx, c.app_id, e);
-    if (attribution) conversion = await updateConversion(trx, c.id, attributionColumns(trx, attribution));
+    if (attribution) conversion = await updateConversion(trx, c.id, attributionColumns(attribution, now));
     else openingError = error;
   }
   if (paid) {
     patch.billing_cycles = c.billing_cycles + 1;
-    if (c.status === 'trialing' || e.isTrialConversion) Object.assign(patch, { status: 'active', trial_converted_at: trx.fn.now() });
+    if (c.status === 'trialing' || e.isTrialConversion) Object.assign(patch, { status: 'active', trial_converted_at: now });
     else if (c.status === 'billing_issue' || c.status === 'cancelled') patch.status = 'active';
     // A paid period after a refunded one: the subscription is paid again (the refund concerned its own period only).
     else if (c.status === 'refunded') Object.assign(patch, { status: 'active', refunded_at: null });
@@ -207,17 +213,17 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
   if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
   if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, patch };
   if (!paid || c.status === 'churned') return { conversion, error: null, patch };
-  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), terms)), patch };
+  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), dateOf(now), terms)), patch };
 }
 
-async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number, terms?: KnownTerms): Promise<Step> {
+async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number, at: Date | undefined, terms?: KnownTerms): Promise<Step> {
   // Read with the lock already, unless this event attributed the conversion (its campaign is new to this event).
   const campaign = terms?.campaignId === c.campaign_id ? terms : await findCampaignTerms(trx, c.campaign_id!);
   const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
   const { funded, walletLow } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
     commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
-    holdMs: campaign.holding_period_days * dayMsOf(deps),
+    holdMs: campaign.holding_period_days * dayMsOf(deps), at,
   });
   const milestones = { campaignId: c.campaign_id!, creatorId: c.creator_id! };
   if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) await awardReachedMilestones(trx, milestones);
@@ -234,7 +240,7 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
  * conversion is `refunded` until a later paid period. A refund naming a transaction this conversion never purchased
  * changes nothing and is recorded with the reason.
  */
-async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
+async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, now: Now): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund', e.transactionId) };
   // The organization lock before the commission's state is read: a payout run holds it while it pays, so a refund
   // sees the commission either before the run (reversed, or a clawback the run nets) or after it (paid: a clawback).
@@ -246,7 +252,7 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
       await reviewAwardsAfterRefund(trx, { campaignId: original.campaign_id, creatorId: original.creator_id, conversionId: c.id, refundEventId: ev.id });
     }
   }
-  return { conversion: c, error: null, patch: { status: 'refunded', refunded_at: trx.fn.now() } };
+  return { conversion: c, error: null, patch: { status: 'refunded', refunded_at: now } };
 }
 
 /**
@@ -269,10 +275,10 @@ async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionR
 const unknownTransaction = (what: string, transactionId: string | null) =>
   `${what} of transaction ${transactionId ?? '(none)'} matches no purchase of this subscription: nothing was reversed or restored`;
 
-function attributionColumns(trx: Knex.Transaction, a: Attribution): Record<string, unknown> {
+function attributionColumns(a: Attribution, now: Now): Record<string, unknown> {
   return {
     attributed: true, campaign_id: a.campaignId, creator_code_id: a.creatorCodeId, creator_id: a.creatorId, referral_code: a.referralCode,
-    attribution_method: a.method, attributed_at: trx.fn.now(),
+    attribution_method: a.method, attributed_at: now,
   };
 }
 
@@ -287,7 +293,7 @@ async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestE
   const ctes = [inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id)];
   let columns = [trx.raw('null as next_release_at, null as conversion_status')];
   if (c) {
-    const update = conversionUpdateCte(trx, c.id, { ...step.patch, ...lastEvent(trx, ingest.event.type) }, 'conversion_status');
+    const update = conversionUpdateCte(trx, c.id, { ...step.patch, ...lastEvent(ingest.event.type, nowOf(trx, ingest)) }, 'conversion_status');
     ctes.push(update.cte);
     columns = [nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at'), update.status];
   }

@@ -36,7 +36,7 @@ export const PublicForm = ({ ctx, action, children }: { ctx: AppContext; action:
   <form method="post" action={action}><input type="hidden" name="csrf" value={loginCsrf(ctx)} />{children}</form>
 );
 
-const SignInLink = () => <p><a href={LOGIN_PATH}>Sign in</a></p>;
+export const SignInLink = () => <p><a href={LOGIN_PATH}>Sign in</a></p>;
 
 async function rateLimit(ctx: AppContext, email: string): Promise<void> {
   const now = Date.now();
@@ -100,20 +100,14 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
 
 // ---- email verification ----------------------------------------------------------------------------------------
 
-export async function verifyEmail(ctx: AppContext): Promise<void> {
-  const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
-  if (!token) {
-    return simplePage(ctx, 200, 'Verify your email', (
-      <PublicForm ctx={ctx} action="/dashboard/verify-email">
-        <label for="email">Email of your account</label><input id="email" type="email" name="email" required />
-        <button type="submit">Send a new verification link</button>
-      </PublicForm>
-    ));
-  }
-  const row = await spendAccountToken(ctx.deps.db, 'verify_email', accountTokenHash(token));
-  if (!row?.user_id) return simplePage(ctx, 410, 'Link not valid', <p>This verification link is unknown, used or expired. <a href="/dashboard/verify-email">Send a new one</a>.</p>);
-  await markEmailVerified(ctx.deps.db, row.user_id);
-  simplePage(ctx, 200, 'Email verified', <><p>Thank you: {row.email} is verified.</p><SignInLink /></>);
+/** GET /dashboard/verify-email without a token: the form asking for a new link (api/dashboard/verify-email.tsx has the link). */
+export function verifyEmailForm(ctx: AppContext): void {
+  simplePage(ctx, 200, 'Verify your email', (
+    <PublicForm ctx={ctx} action="/dashboard/verify-email">
+      <label for="email">Email of your account</label><input id="email" type="email" name="email" required />
+      <button type="submit">Send a new verification link</button>
+    </PublicForm>
+  ));
 }
 
 export async function resendVerification(ctx: AppContext): Promise<void> {

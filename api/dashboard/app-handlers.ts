@@ -78,7 +78,7 @@ export async function setupOf(ctx: AppContext, app: AgentAppRow) {
     const age = m?.at ? Math.round((now - new Date(m.at).getTime()) / 1000) : null;
     return [platform, { initialized_at: m?.at ?? null, age_seconds: age, fresh: age !== null && age <= FRESH_SECONDS, sdk_name: m?.sdk_name ?? null, sdk_version: m?.sdk_version ?? null, app_version: m?.app_version ?? null }];
   }));
-  const actions = new Map(status.next_actions.map((a) => [a.step, a.action]));
+  const actions = new Map(status.next_actions.map((a) => [a.step, a]));
   return {
     app: appView(ctx, app),
     sdk_key: app.sdk_key,
@@ -87,11 +87,15 @@ export async function setupOf(ctx: AppContext, app: AgentAppRow) {
     live: status.live,
     checklist: status.checklist.map((item) => ({
       ...item,
-      ...(item.done ? {} : { next_action: actions.get(item.step) ?? null, troubleshooting: troubleshootingFor(item.step, storeDirect) }),
+      ...(item.done ? {} : {
+        next_action: actions.get(item.step)?.action ?? null, next_tool: actions.get(item.step)?.next_tool ?? null, call: actions.get(item.step)?.call ?? null,
+        troubleshooting: troubleshootingFor(item.step, storeDirect),
+      }),
     })),
     attributed_conversion_count: status.attributed_conversion_count,
     production_attributed_conversion_count: status.production_attributed_conversion_count,
     campaign_health: status.campaign_health,
+    test_integration: status.test_integration,
     rejected_webhooks_today: validation.rejected_webhooks_today,
     sdk_init: sdkInit,
     validation: validation.platforms,

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.js';
 import { safeUrl } from '../../lib/html.js';
 import type { AppContext, Middleware } from '../context.js';
 import { sendPage } from '../send-page.js';
+import { COPY_SCRIPT, CopyButton } from './copy-button.js';
 import { safeReturnTo } from './session.js';
 
 /** Fields of an answer that are shown once and never again. */
@@ -70,10 +71,10 @@ export function formReply(schema?: object, reshape?: (form: Record<string, unkno
     if (secrets.length > 0) {
       ctx.set('Cache-Control', 'no-store');
       sendPage(ctx, 200, {
-        title: 'Copy it now', lang: 'en',
+        title: 'Copy it now', lang: 'en', scripts: [COPY_SCRIPT],
         body: <>
           <h1>Copy it now</h1><p>Shown once: this page is the only time you see it. Store it where your server keeps secrets.</p>
-          {secrets.map(([k, label]) => <p><label for={k}>{label}</label><input id={k} readonly class="secret" value={body![k] as string} /></p>)}
+          {secrets.map(([k, label]) => <p><label for={k}>{label}</label><input id={k} readonly class="secret" value={body![k] as string} /> <CopyButton target={k} /></p>)}
           <p><a href={safeUrl(back)}>Done, back</a></p>
         </>,
       });

@@ -29,6 +29,7 @@ import * as campaigns from './campaigns-page.js';
 import * as consent from './consent.js';
 import { creatorPage } from './creator-page.js';
 import { invitationsPage } from './creator-tables.js';
+import { DEV_MAILBOX_PATH, devMailbox } from './dev-mailbox.js';
 import { creatorsPage } from './creators-page.js';
 import { inviteToPortal } from './creator-portal-invite.js';
 import { inviteForm } from './invite-form.js';
@@ -43,6 +44,7 @@ import * as session from './session.js';
 import { setupPage } from './setup-page.js';
 import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
 import * as team from './team.js';
+import { confirmVerifyEmail, showVerifyEmail, VERIFY_PATH } from './verify-email.js';
 import * as topup from './topup-pages.js';
 import { AUTO_RECHARGE_PATH } from './wallet-auto-recharge.js';
 import * as wallet from './wallet-page.js';
@@ -70,6 +72,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   shared('svc_integration_status', 'integration_status'),
   shared('svc_get_validation_status', 'validation_status'),
   shared('svc_recent_events', 'recent_events'),
+  // The setup page's "Send a test purchase" (the agent's test-integration, same handler).
+  shared('svc_test_integration', 'test_integration'),
   shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret'),
   // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
   r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler),
@@ -108,8 +112,10 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
   r('get', '/api/assets/:asset_id/file', 'asset_file', assetFileHandler),
 ];
 
-export function webRoutes(): Router<RequestState, AppContext> {
+/** `devMode`: only `svc dev` (api/context.ts ApiDeps.devMode) gets the dev mailbox page; elsewhere it does not exist. */
+export function webRoutes(opts: { devMode?: boolean } = {}): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>();
+  if (opts.devMode) router.get(DEV_MAILBOX_PATH, devMailbox);
   // Signing in, accounts, teammates' invitations, agent consent (forms before a session carry the login CSRF token).
   router.get(session.LOGIN_PATH, session.showLogin);
   router.post(session.LOGIN_PATH, session.submitLogin);
@@ -117,8 +123,9 @@ export function webRoutes(): Router<RequestState, AppContext> {
   router.get('/dashboard/session', session.sessionInfo);
   router.get('/dashboard/signup', accounts.showSignup);
   router.post('/dashboard/signup', accounts.submitSignup);
-  router.get('/dashboard/verify-email', accounts.verifyEmail);
-  router.post('/dashboard/verify-email', accounts.resendVerification);
+  router.get(VERIFY_PATH, showVerifyEmail);
+  router.post(VERIFY_PATH, accounts.resendVerification);
+  router.post(`${VERIFY_PATH}/:token`, confirmVerifyEmail);
   router.get('/dashboard/password-reset', accounts.resetRequestForm);
   router.post('/dashboard/password-reset', accounts.requestReset);
   router.get('/dashboard/password-reset/:token', accounts.showReset);

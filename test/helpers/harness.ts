@@ -38,6 +38,8 @@ export interface HarnessOptions {
   caches?: boolean;
   /** Extra routes for this file, mounted before the app starts listening (Koa composes middleware once). */
   mount?: (app: SvcApp) => void;
+  /** Run the API as `svc dev` does (ApiDeps.devMode: the dev mailbox page). */
+  devMode?: boolean;
   /** The worker's own database handle (e.g. through a fault proxy); the API keeps the direct one. */
   workerDb?: (database: TestDatabase) => Promise<Knex>;
 }
@@ -102,7 +104,7 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
       stops.push(() => feed.close());
       appChanges = feed;
     }
-    const app = createApp({ config, db: database.db, temporal, logger, appChanges });
+    const app = createApp({ config, db: database.db, temporal, logger, appChanges, devMode: opts.devMode });
     opts.mount?.(app);
     if (opts.api !== false) {
       server = await listen(app, 0, '127.0.0.1');

@@ -115,6 +115,7 @@ const WRONG_ARGUMENTS: Record<string, string[][]> = {
   events: [[], ['retry'], ['retry', '--app'], ['retry', '--app', 'app_x', 'extra']],
   payouts: [[], ['run'], ['run', '--org'], ['run', '--org', 'org_x', '--run-id']],
   workflows: [[], ['wake'], ['rehydrate', 'extra']],
+  mail: [[], ['--json'], ['--to'], ['--to', 'a@example.com', 'stray']],
 };
 
 /** Runs every argument list through the real binary, a few at a time (each start loads the sources). */

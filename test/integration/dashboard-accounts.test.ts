@@ -2,7 +2,7 @@
 // opening the verification link from the queued email; a password reset works once and ends other sessions; an
 // owner invites a teammate, who sets a password through the invitation link and lands in the organization as member.
 import test from 'ava';
-import { Browser, inputValue } from '../helpers/browser.js';
+import { Browser, formAction, inputValue } from '../helpers/browser.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { signInDashboard } from '../helpers/dashboard.js';
 
@@ -43,10 +43,15 @@ test.serial('sign-up, verification by the emailed link, then sign-in into the ne
 
   const link = await linkInEmail(email, 'account_verify_email');
   t.true(link.startsWith(`${h().config.DASHBOARD_URL}/verify-email?token=`));
-  const verified = await browser.fetch(link);
+  const page = await browser.fetch(link);
+  t.is(page.status, 200);
+  t.regex(page.text, /Verify my email/, 'the link opens a page with one button; the GET spends nothing');
+  const action = formAction(page.text, link);
+  const verified = await browser.fetch(action, { form: { csrf: inputValue(page.text, 'csrf') ?? '' } });
   t.is(verified.status, 200);
   t.regex(verified.text, /Email verified/);
-  t.is((await browser.fetch(link)).status, 410, 'a link works once');
+  t.is((await browser.fetch(action, { form: { csrf: inputValue(page.text, 'csrf') ?? '' } })).status, 410, 'a link works once');
+  t.is((await browser.fetch(link)).status, 410, 'and then opens as used');
 
   const signedIn = await signIn(browser, email, 'correct horse battery');
   t.is(signedIn.status, 303);

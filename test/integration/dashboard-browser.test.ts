@@ -32,7 +32,7 @@ test.before(async () => {
 test.after.always(async () => { await browser?.close(); });
 
 const url = (path: string) => `${h().baseUrl}${path}`;
-const stepState = (step: string) => page.locator(`tr[data-step="${step}"] td:nth-child(2)`).textContent();
+const stepState = (step: string) => page.locator(`li[data-step="${step}"]`).getAttribute('data-state');
 
 test.serial('sign-up, email verification from the outbox, sign-in', async (t) => {
   await page.goto(url('/dashboard/signup'));
@@ -47,6 +47,7 @@ test.serial('sign-up, email verification from the outbox, sign-in', async (t) =>
   const mail = await h().db('email_outbox').where({ to_address: email, template: 'account_verify_email' }).first();
   const link = /(http\S+)/.exec(mail.body_text as string)![1]!;
   await page.goto(link);
+  await page.getByRole('button', { name: 'Verify my email' }).click();
   await page.getByRole('heading', { name: 'Email verified' }).waitFor();
   await screenshot(page, '03-verified');
   await page.getByRole('link', { name: 'Sign in' }).click();
@@ -74,7 +75,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   const sdkKey = (await page.locator('#sdk-key').textContent())!;
   t.is(await stepState('app_created'), 'done');
   for (const step of ['campaign_active', 'sdk_initialized', 'sdk_event_received', 'purchase_webhook_seen', 'attributed_conversion']) t.is(await stepState(step), 'open', step);
-  t.regex(await page.locator('tr[data-step="sdk_initialized"]').textContent() ?? '', /init did not run or the SDK key is wrong/);
+  t.regex(await page.locator('li[data-step="sdk_initialized"]').textContent() ?? '', /init did not run or the SDK key is wrong/);
   await screenshot(page, '06-setup-fresh');
 
   // A campaign: created as a draft; activation needs the minimum escrow, so the first try is refused (402).
@@ -120,7 +121,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   t.is((await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' })).status, 200);
   await page.reload();
   t.is(await stepState('sdk_initialized'), 'done');
-  t.regex(await page.locator('table').nth(2).textContent() ?? '', /ios.*fresh/s);
+  t.regex(await page.locator('#sdk-init').textContent() ?? '', /ios.*fresh/s);
   const deviceId = randomUUID();
   t.like((await sdk.post('/track-install', { platform: 'ios', device_id: deviceId })).body, { attributed: true, referral_code: code });
   const user = `user-${randomUUID()}`;

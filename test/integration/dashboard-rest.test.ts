@@ -111,9 +111,11 @@ test('the setup page renders server-side in one request, with every checklist st
   const html = renders.last.text;
   t.log(`setup page: p50 ${renders.p50.toFixed(1)} ms, max ${renders.max.toFixed(1)} ms over 15 renders`);
   t.true(renders.p50 < 1000);
-  t.is((html.match(/<tr data-step="/g) ?? []).length, 8);
+  t.is((html.match(/<li data-step="/g) ?? []).length, 8);
   for (const id of [...html.matchAll(/<input id="([^"]+)"/g)].map((m) => m[1]!)) t.true(html.includes(`<label for="${id}">`), `input ${id} has a label`);
-  t.false(html.includes('<script'), 'no JavaScript needed');
+  // No JavaScript needed: the two scripts only add copy buttons (hidden until they run) and the test purchase's progress.
+  t.deepEqual([...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]), ['/dashboard/static/copy-buttons.js', '/dashboard/static/test-purchase.js']);
+  t.false(/<button[^>]*data-copy[^>]*>/.test(html.replace(/<button[^>]*data-copy[^>]*hidden[^>]*>/g, '')), 'copy buttons start hidden');
   const other404 = await session.browser.fetch(`${h().baseUrl}/dashboard/apps/${other.app_id}`);
   t.is(other404.status, 404);
 });
