@@ -27,13 +27,13 @@ export async function enqueueEmail(db: Knex, email: QueuedEmail): Promise<string
 }
 
 /** What an operator or developer reads of a mail (`svc mail`, the dev mailbox): the text carries the links. */
-export interface OutboxMail { id: string; to_address: string; subject: string; body_text: string; status: 'queued' | 'sent' | 'failed'; created_at: Date }
+export interface OutboxMail { id: string; to_address: string; subject: string; body_text: string; template: string | null; status: 'queued' | 'sent' | 'failed'; created_at: Date }
 
 /** The latest mails, newest first; only those to `to` (any case) when given. */
 export async function listOutboxMails(db: Knex, opts: { to?: string; limit?: number } = {}): Promise<OutboxMail[]> {
   const q = db('email_outbox').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(opts.limit ?? 50);
   if (opts.to !== undefined) q.whereRaw('lower(to_address) = lower(?)', [opts.to]);
-  return q.select<OutboxMail[]>('id', 'to_address', 'subject', 'body_text', 'status', 'created_at');
+  return q.select<OutboxMail[]>('id', 'to_address', 'subject', 'body_text', 'template', 'status', 'created_at');
 }
 
 export interface OutboxRow { id: string; to_address: string; subject: string; body_text: string; body_html: string | null; attempts: number }
@@ -74,10 +74,3 @@ export async function deliverDueEmails(db: Knex, send: EmailTransport, limit = 2
   return sent;
 }
 
-export interface MailView { id: string; to_address: string; subject: string; body_text: string; template: string | null; status: string; created_at: Date }
-
-/** The mails queued for an address (case-insensitive), newest first: what an operator (and a test) reads back. */
-export async function listEmailsTo(db: Knex, to: string, limit = 50): Promise<MailView[]> {
-  return db('email_outbox').whereRaw('lower(to_address) = lower(?)', [to]).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(limit).select<MailView[]>('id', 'to_address', 'subject', 'body_text', 'template', 'status', 'created_at');
-}

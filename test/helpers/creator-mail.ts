@@ -1,10 +1,10 @@
-// Reading a creator's mail back in tests, in this one place: today through db/email-outbox.ts's read; once
-// `npx svc mail --to EMAIL --json` exists, this is the one function to switch to it.
+// Reading a creator's mail back in tests, in this one place, through the outbox read `svc mail` uses
+// (db/email-outbox.ts); the browser proof reads the link through `svc mail` itself.
 import type { Knex } from 'knex';
-import { listEmailsTo, type MailView } from '../../db/email-outbox.js';
+import { listOutboxMails, type OutboxMail as MailView } from '../../db/email-outbox.js';
 
 export async function mailsTo(db: Knex, email: string): Promise<MailView[]> {
-  return listEmailsTo(db, email);
+  return listOutboxMails(db, { to: email });
 }
 
 /** The links of a mail's text, in order. */

@@ -58,8 +58,13 @@ test.serial('a creator joins, asks for a link, reads it from the mail and signs 
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await page.getByRole('status').filter({ hasText: 'a sign-in link is on its way' }).waitFor();
 
-  const link = await latestSignInLink(h().db, email);
+  // Read as a creator's helper would: `svc mail` (CONTRACT.md), the same outbox the mail is sent from.
+  const mailed = await runSvc(['mail', '--to', email, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
+  t.is(mailed.code, 0, mailed.stderr);
+  const [signInMail] = (JSON.parse(mailed.stdout) as { mails: { subject: string; links: string[] }[] }).mails;
+  const link = signInMail?.links.find((l) => l.includes('/creator/sign-in/confirm?token='));
   t.truthy(link, 'the link is in the mail');
+  t.is(link, await latestSignInLink(h().db, email), 'svc mail shows the link the outbox holds');
   await page.goto(link!);
   await page.getByRole('heading', { name: 'Sign in to the creator portal' }).waitFor();
   await checkPage(t, '02-confirm');
