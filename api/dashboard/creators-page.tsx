@@ -3,6 +3,8 @@
 // creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
 // (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
+import { ConfirmForm } from './confirm.js';
+import { DANGERS } from './dangers.js';
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import { listCampaignAffiliates, listInvitations, type InvitationView } from '../../db/invitations.js';
@@ -11,7 +13,7 @@ import { MAX_BATCH } from '../agent/invitations.js';
 import { inviteCapacityView, inviteLimits } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
+import { dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
 async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | null> {
   const [settings, usage] = await Promise.all([findOrgBillingSettings(ctx.deps.db, orgId), getInviteUsage(ctx.deps.db, orgId)]);
@@ -60,7 +62,7 @@ function InvitationsSection({ s, rows, campaigns, back }: { s: SignedIn; rows: I
     <Table id="invitations" columns={['Email', 'Campaign', 'Status', 'Sent', 'Expires', '']}>
       {rows.map((i) => (
         <tr data-invitation={i.id}><td>{String(i.email)}</td><td>{campaigns.get(String(i.campaign_id)) ?? String(i.campaign_id)}</td><td class="inv-status">{i.status}</td><td>{when(i.created_at)}</td><td>{when(i.expires_at)}</td>
-          <td>{i.status === 'PENDING' ? <ButtonForm s={s} action={`/api/invitations/${i.id}/withdraw`} label="Withdraw" returnTo={back} /> : null}</td></tr>
+          <td>{i.status === 'PENDING' ? <ConfirmForm s={s} action={`/api/invitations/${i.id}/withdraw`} returnTo={back} {...DANGERS.withdrawInvitation} /> : null}</td></tr>
       ))}
     </Table>
   </>;

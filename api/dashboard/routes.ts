@@ -28,7 +28,9 @@ import { analyticsPage } from './analytics-page.js';
 import * as campaigns from './campaigns-page.js';
 import * as consent from './consent.js';
 import { creatorsPage } from './creators-page.js';
-import { inviteForm } from './invite-form.js';
+import { inviteForm, inviteOutcome } from './invite-form.js';
+import { DANGERS } from './dangers.js';
+import { textOf } from '../../lib/ui.js';
 import * as events from './events-page.js';
 import { freeCodesPage } from './free-codes-page.js';
 import { home } from './home-page.js';
@@ -36,6 +38,7 @@ import * as links from './link-pages.js';
 import { mountRest, r, type DashboardRoute } from './rest.js';
 import * as session from './session.js';
 import { setupPage } from './setup-page.js';
+import { shownOncePage } from './shown-once.js';
 import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
 import * as team from './team.js';
 import * as topup from './topup-pages.js';
@@ -65,20 +68,20 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   shared('svc_integration_status', 'integration_status'),
   shared('svc_get_validation_status', 'validation_status'),
   shared('svc_recent_events', 'recent_events'),
-  shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret'),
+  shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret', { confirm: () => DANGERS.webhookSecret }),
   // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
-  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler),
+  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler, { confirm: () => DANGERS.purchaseKey }),
   r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler),
   shared('svc_validate_store_credentials', 'validate_store_credentials'),
   shared('svc_activate_store_direct', 'activate_store_direct'),
-  shared('svc_create_campaign', 'create_campaign'),
+  shared('svc_create_campaign', 'create_campaign', { done: (a) => ({ tone: 'ok', text: `Campaign "${textOf(a.name, '')}" created (${textOf(a.status, 'draft')}).` }) }),
   shared('svc_list_campaigns', 'list_campaigns'),
   shared('svc_get_campaign', 'get_campaign'),
   shared('svc_update_campaign', 'update_campaign'),
-  shared('svc_set_campaign_status', 'set_campaign_status'),
+  shared('svc_set_campaign_status', 'set_campaign_status', { done: (a) => ({ tone: 'ok', text: `Campaign ${textOf(a.status, 'changed')}.` }) }),
   // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
-  shared('svc_update_campaign', 'update_campaign', { method: 'post' }),
-  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody }),
+  shared('svc_update_campaign', 'update_campaign', { method: 'post', done: () => ({ tone: 'ok', text: 'Campaign saved.' }) }),
+  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody, done: () => ({ tone: 'ok', text: 'Translation saved.' }) }),
   shared('svc_get_join_link', 'join_link'),
   shared('svc_get_campaign_funnel', 'campaign_funnel'),
   shared('svc_get_daily_performance', 'daily_performance'),
@@ -89,14 +92,17 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
 /** Creators and invitations, bonus awards, free-access codes and marketing assets (the pages' people and material). */
 export const CREATOR_ROUTES: readonly DashboardRoute[] = [
   shared('svc_list_affiliates', 'list_affiliates'),
-  shared('svc_invite_creator', 'invite_creator', { form: inviteForm }),
+  shared('svc_invite_creator', 'invite_creator', { form: inviteForm, done: inviteOutcome }),
   shared('svc_list_invitations', 'list_invitations'),
-  shared('svc_withdraw_invitation', 'withdraw_invitation'),
+  shared('svc_withdraw_invitation', 'withdraw_invitation', { confirm: () => DANGERS.withdrawInvitation, done: () => ({ tone: 'ok', text: 'Invitation withdrawn: its link no longer works.' }) }),
   shared('svc_list_bonus_awards', 'list_bonus_awards'),
-  shared('svc_review_bonus_award', 'review_bonus_award'),
+  shared('svc_review_bonus_award', 'review_bonus_award', { confirm: (f) => (f.decision === 'void' ? DANGERS.voidAward : undefined), done: (a) => ({ tone: 'ok', text: `Bonus award ${textOf(a.status, 'reviewed')}.` }) }),
   shared('svc_list_free_codes', 'list_free_codes'),
-  shared('svc_create_free_code', 'create_free_code'),
-  r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, { body: blockFreeCodeBody }),
+  shared('svc_create_free_code', 'create_free_code', { done: (a) => ({ tone: 'ok', text: `Free code ${textOf(a.code, '')} created.` }) }),
+  r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, {
+    body: blockFreeCodeBody, confirm: (f) => (f.blocked === 'false' ? undefined : DANGERS.blockCode),
+    done: (a) => ({ tone: 'ok', text: a.blocked ? 'Code blocked: everyone who redeemed it loses access at their next check.' : 'Code unblocked.' }),
+  }),
   shared('svc_list_assets', 'list_assets'),
   r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler),
   shared('svc_set_asset_featured', 'set_asset_featured'),
@@ -135,6 +141,7 @@ export function webRoutes(): Router<RequestState, AppContext> {
 
   // The signed-in pages (the navigation's order) and their page-only form posts.
   router.get('/dashboard', home);
+  router.get('/dashboard/shown-once', shownOncePage);
   router.get('/dashboard/apps/:app_id', setupPage);
   router.get('/dashboard/apps/:app_id/events', validateQuery(events.eventsQuery), events.eventsPage);
   router.get('/dashboard/apps/:app_id/events/stream', events.sessionOnly, validateQuery(events.eventsQuery), events.eventStream);

@@ -1,7 +1,9 @@
 // GET /dashboard/apps/{app_id}: the setup page. Everything comes from GET /api/apps/{app_id}/setup's computation
 // (setupOf: the agent API's checklist and validation status), and every button is a plain form posting to the
 // dashboard REST (api/dashboard/rest.ts), so the page works without JavaScript; secrets appear once, on the page
-// that answers the regenerate form.
+// GET page a regenerate form redirects to (/dashboard/shown-once); destructive buttons confirm first (confirm.tsx).
+import { ConfirmForm } from './confirm.js';
+import { DANGERS } from './dangers.js';
 import { findApp } from '../../db/apps.js';
 import { listCampaignsInOrgs } from '../../db/campaigns.js';
 import { safeUrl } from '../../lib/html.js';
@@ -40,10 +42,10 @@ function KeysSection({ s, setup, back }: { s: SignedIn; setup: Setup; back: stri
     <p><strong>SDK key</strong> (public, ships in the app): <code id="sdk-key">{setup.sdk_key as string}</code></p>
     <p><strong>Webhook URL</strong> for the subscription provider: <code>{setup.webhook.url}</code> · {setup.webhook.connected ? <span class="done">connected {when(setup.webhook.connected_at)}</span> : <><span class="open">not connected yet</span> (send the provider's TEST event)</>}</p>
     <p><strong>Webhook secret</strong>: shown once, when created or regenerated. Regenerating stops the old one at once.</p>
-    <ButtonForm s={s} action={`/api/apps/${id}/regenerate-webhook-secret`} label="Regenerate webhook secret" returnTo={back} />
+    <ConfirmForm s={s} action={`/api/apps/${id}/regenerate-webhook-secret`} returnTo={back} {...DANGERS.webhookSecret} />
     <p><strong>Rejected webhook calls today</strong>: <span id="rejected-count">{rejected.total}</span>{rejected.total > 0 ? ` (${Object.entries(rejected.by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')}; last ${when(rejected.last_at)})` : null}</p>
     <p><strong>Purchase API key</strong> (your server, <code>POST {setup.purchase_api.endpoint}</code>): shown once; regenerating stops the old one at once.</p>
-    <ButtonForm s={s} action={`/api/apps/${id}/regenerate-purchase-api-key`} label="Regenerate purchase API key" returnTo={back} />
+    <ConfirmForm s={s} action={`/api/apps/${id}/regenerate-purchase-api-key`} returnTo={back} {...DANGERS.purchaseKey} />
   </>;
 }
 

@@ -16,6 +16,7 @@ const FILES = {
   '/dashboard/static/live-events.js': () => path.join(BROWSER_DIR, 'live-events.js'),
   '/dashboard/static/analytics-charts.js': () => path.join(BROWSER_DIR, 'analytics-charts.js'),
   '/dashboard/static/join-page.js': () => path.join(BROWSER_DIR, 'join-page.js'),
+  '/dashboard/static/dashboard.js': () => path.join(BROWSER_DIR, 'dashboard.js'),
 } as const;
 
 export type StaticScript = keyof typeof FILES;
