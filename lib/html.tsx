@@ -71,7 +71,8 @@ const STYLE = `
   main.wide button,main.wide .button{width:auto;padding:.5rem 1rem;margin-top:.5rem} main.wide input,main.wide select{width:auto;min-width:16rem}
   main.wide input[type=checkbox],main.wide input[type=radio]{min-width:0;width:auto}
   main.wide textarea{min-width:16rem}
-  .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center} .actions button,.actions .button{margin-top:.5rem}
+  .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center} .actions button,.actions .button{margin-top:.5rem;width:auto;flex:1 1 auto}
+  main.wide .actions button,main.wide .actions .button{flex:none}
   .table-scroll{overflow-x:auto;max-width:100%;margin:.5rem 0}
   table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
   td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}

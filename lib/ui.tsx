@@ -8,8 +8,8 @@ import { safeUrl } from './html.js';
 export type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'neutral';
 
 /** A status word in a coloured pill; the word itself carries the meaning (colour is never the only signal). */
-export const Badge = ({ tone = 'neutral', children, class: cls }: { tone?: Tone; children: ComponentChildren; class?: string }) => (
-  <span class={`badge ${tone}${cls ? ` ${cls}` : ''}`}>{children}</span>
+export const Badge = ({ tone = 'neutral', children, class: cls, id }: { tone?: Tone; children: ComponentChildren; class?: string; id?: string }) => (
+  <span id={id} class={`badge ${tone}${cls ? ` ${cls}` : ''}`}>{children}</span>
 );
 
 /** The tone of the statuses the pages show (campaigns, invitations, awards, codes, payments, checklist steps). */
@@ -21,7 +21,7 @@ export function toneOf(status: unknown): Tone {
   return 'neutral';
 }
 
-export const StatusBadge = ({ status, class: cls }: { status: unknown; class?: string }) => <Badge tone={toneOf(status)} class={cls}>{String(status)}</Badge>;
+export const StatusBadge = ({ status, class: cls, id }: { status: unknown; class?: string; id?: string }) => <Badge tone={toneOf(status)} class={cls} id={id}>{String(status)}</Badge>;
 
 export type ButtonKind = 'primary' | 'secondary' | 'danger';
 

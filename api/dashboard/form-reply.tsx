@@ -21,6 +21,9 @@ export const SECRET_FIELDS: Record<string, string> = {
 /** Typed values never kept for the page that shows the error (secrets, and the form's own plumbing). */
 const NOT_KEPT = /^(csrf|return_to|confirmed|password|.*secret.*|.*private_key.*)$/;
 
+/** Names which form of a page a post came from, so a failed form's errors show in that form only (layout.tsx `stateFor`). */
+export const FORM_ID = 'form_id';
+
 interface SchemaLike { properties?: Record<string, { type?: string | string[] }> }
 
 /**
@@ -30,7 +33,7 @@ interface SchemaLike { properties?: Record<string, { type?: string | string[] }>
 export function coerceForm(schema: SchemaLike | undefined, form: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(form)) {
-    if (key === 'csrf' || key === 'return_to' || key === 'confirmed') continue;
+    if (key === 'csrf' || key === 'return_to' || key === 'confirmed' || key === FORM_ID) continue;
     if (value === '') continue;
     const type = schema?.properties?.[key]?.type;
     const types = Array.isArray(type) ? type : [type];

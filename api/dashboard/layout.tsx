@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { findUser, roleIn } from '../../db/users.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { safeUrl } from '../../lib/html.js';
-import { Flash as FlashBox, ScrollTable, type ButtonKind } from '../../lib/ui.js';
+import { Flash as FlashBox, ScrollTable, type ButtonKind, type FormState } from '../../lib/ui.js';
 import type { MembershipRole } from '../../schema/types.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
@@ -36,6 +36,12 @@ export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
   return { userId: principal.userId, email: user?.email ?? principal.userId, orgIds: principal.orgIds, orgId, role, csrf: sessionCsrf(ctx, cookie), flash };
 }
 
+/** What a failed post of the form `formId` left for it (its errors and typed values), if the last post was that form. */
+export function stateFor(s: SignedIn, formId: string): FormState | undefined {
+  const state = s.flash?.form;
+  return state?.values?.form_id === formId ? state : undefined;
+}
+
 /** Owners and admins manage the organization (teammates, agent keys, money); members use the setup pages. */
 export const canManage = (s: SignedIn): boolean => s.role === 'owner' || s.role === 'admin';
 
@@ -47,12 +53,15 @@ export const Hidden = ({ fields }: { fields: Record<string, string | undefined> 
   <>{Object.entries(fields).map(([name, value]) => (value === undefined ? null : <input type="hidden" name={name} value={value} />))}</>
 );
 
-interface PostFormProps { s: SignedIn; action: string; returnTo?: string; multipart?: boolean; children: ComponentChildren }
+interface PostFormProps { s: SignedIn; action: string; returnTo?: string; multipart?: boolean; formId?: string; id?: string; children: ComponentChildren }
 
-/** A form posting to the dashboard with the CSRF field (and `return_to` when the answer should come back here). */
-export const PostForm = ({ s, action, returnTo, multipart, children }: PostFormProps) => (
-  <form method="post" action={action} enctype={multipart ? 'multipart/form-data' : undefined}>
-    <CsrfField s={s} />{returnTo === undefined ? null : <Hidden fields={{ return_to: returnTo }} />}{children}
+/**
+ * A form posting to the dashboard with the CSRF field (and `return_to` when the answer should come back here);
+ * `formId` names it so a refused post's errors come back to this form (`stateFor`).
+ */
+export const PostForm = ({ s, action, returnTo, multipart, formId, id, children }: PostFormProps) => (
+  <form method="post" action={action} id={id} enctype={multipart ? 'multipart/form-data' : undefined}>
+    <CsrfField s={s} /><Hidden fields={{ return_to: returnTo, form_id: formId }} />{children}
   </form>
 );
 
