@@ -82,6 +82,7 @@ const STYLE = `
   dialog{border:0;border-radius:12px;padding:1.5rem;max-width:min(28rem,calc(100vw - 2rem));box-shadow:0 8px 32px rgba(0,0,0,.25)}
   dialog::backdrop{background:rgba(0,0,0,.4)}
   pre{white-space:pre-wrap;word-break:break-all}
+  .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
   @media (max-width:40rem){
     main,main.wide{margin:0;padding:1rem;border-radius:0;box-shadow:none}
     main.wide input,main.wide select,main.wide textarea{min-width:0;width:100%}

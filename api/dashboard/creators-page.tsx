@@ -3,6 +3,7 @@
 // creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
 // (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
+import { ScrollTable } from '../../lib/ui.js';
 import { ConfirmForm } from './confirm.js';
 import { DANGERS } from './dangers.js';
 import type { VNode } from 'preact';
@@ -21,10 +22,10 @@ async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | 
   const { slots, emails } = inviteLimits(settings, ctx.deps.config);
   const c = inviteCapacityView(slots, emails, usage);
   return <>
-    <h2>Invite capacity</h2><table id="invite-capacity"><tbody>
+    <h2>Invite capacity</h2><ScrollTable label="Invite capacity"><table id="invite-capacity"><tbody>
       <tr><th scope="row">Marketplace slots (pending invitations)</th><td id="slots-available">{c.marketplace_slots_available} of {c.marketplace_slots_total} free</td></tr>
       <tr><th scope="row">Invitation emails today (UTC)</th><td id="emails-remaining">{c.emails_remaining_today} of {c.daily_email_budget} left</td></tr>
-    </tbody></table><p class="muted">A withdrawn, accepted or expired invitation frees its slot. Inviting needs the wallet's minimum escrow.</p>
+    </tbody></table></ScrollTable><p class="muted">A withdrawn, accepted or expired invitation frees its slot. Inviting needs the wallet's minimum escrow.</p>
   </>;
 }
 

@@ -2,6 +2,7 @@
 // (setupOf: the agent API's checklist and validation status), and every button is a plain form posting to the
 // dashboard REST (api/dashboard/rest.ts), so the page works without JavaScript; secrets appear once, on the page
 // GET page a regenerate form redirects to (/dashboard/shown-once); destructive buttons confirm first (confirm.tsx).
+import { ScrollTable } from '../../lib/ui.js';
 import { ConfirmForm } from './confirm.js';
 import { DANGERS } from './dangers.js';
 import { findApp } from '../../db/apps.js';
@@ -19,7 +20,7 @@ const age = (seconds: number | null) => (seconds === null ? '' : seconds < 120 ?
 function ChecklistSection({ setup }: { setup: Setup }) {
   return <>
     <h2 id="checklist">Integration checklist {setup.live ? <span class="done">live</span> : <span class="open">not live yet</span>}</h2>
-    <table aria-describedby="checklist"><thead><tr><th>Step</th><th>State</th><th>Evidence, next step and likely cause</th></tr></thead><tbody>
+    <ScrollTable label="Integration checklist"><table aria-describedby="checklist"><thead><tr><th>Step</th><th>State</th><th>Evidence, next step and likely cause</th></tr></thead><tbody>
       {setup.checklist.map((item) => {
         const open = 'next_action' in item ? item : undefined;
         return (
@@ -30,7 +31,7 @@ function ChecklistSection({ setup }: { setup: Setup }) {
             </> : null}</td></tr>
         );
       })}
-    </tbody></table><p class="muted">Attributed conversions through the app's purchase path: {setup.attributed_conversion_count} (production: {setup.production_attributed_conversion_count}). <a href="">Refresh</a></p>
+    </tbody></table></ScrollTable><p class="muted">Attributed conversions through the app's purchase path: {setup.attributed_conversion_count} (production: {setup.production_attributed_conversion_count}). <a href="">Refresh</a></p>
   </>;
 }
 
