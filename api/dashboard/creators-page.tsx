@@ -3,7 +3,7 @@
 // creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
 // invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
 // (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's.
-import { ScrollTable } from '../../lib/ui.js';
+import { ScrollTable, Field } from '../../lib/ui.js';
 import { ConfirmForm } from './confirm.js';
 import { DANGERS } from './dangers.js';
 import type { VNode } from 'preact';
@@ -14,7 +14,7 @@ import { MAX_BATCH } from '../agent/invitations.js';
 import { inviteCapacityView, inviteLimits } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
-import { dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
+import { stateFor, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
 async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | null> {
   const [settings, usage] = await Promise.all([findOrgBillingSettings(ctx.deps.db, orgId), getInviteUsage(ctx.deps.db, orgId)]);
@@ -33,6 +33,10 @@ type Affiliates = Awaited<ReturnType<typeof listCampaignAffiliates>>;
 
 function CampaignSection({ s, c, creators, back }: { s: SignedIn; c: AgentCampaignRow; creators: Affiliates; back: string }) {
   const id = c.id;
+  const one = stateFor(s, `invite-${id}`);
+  const batch = stateFor(s, `batch-${id}`);
+  // The batch's textarea becomes the body's `creators` (invite-form.ts): its error belongs beside the textarea.
+  const many = batch && { ...batch, errors: { ...batch.errors, batch: batch.errors?.batch ?? batch.errors?.creators ?? '' } };
   const name = String(c.name);
   return (
     <section id={`campaign-${id}`}><h2>{name} <span class="muted">({String(c.status)}, {String(c.campaign_type)})</span></h2>
@@ -41,16 +45,15 @@ function CampaignSection({ s, c, creators, back }: { s: SignedIn; c: AgentCampai
           {creators.map((a) => <tr><td>{a.name}{a.social_handle ? <> <span class="muted">{a.social_handle}</span></> : null}</td><td><code>{a.code}</code></td><td>{a.status}</td><td>{a.source}</td><td>{when(a.joined_at)}</td><td>{a.clicks}</td><td>{a.installs}</td><td>{a.production_conversions}</td></tr>)}
         </Table>
       ) : <p class="muted">No creator has joined yet.</p>}
-      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back}><fieldset><legend>Invite a creator to {name}</legend>
-        <label for={`inv-email-${id}`}>Creator email</label><input id={`inv-email-${id}`} name="email" type="email" required maxlength={254} />
-        <label for={`inv-name-${id}`}>Name (optional)</label><input id={`inv-name-${id}`} name="name" maxlength={200} />
-        <label for={`inv-lang-${id}`}>Language of the join page (optional, e.g. en, de)</label><input id={`inv-lang-${id}`} name="lang" maxlength={12} />
-        <label for={`inv-msg-${id}`}>Personal message (optional)</label><textarea id={`inv-msg-${id}`} name="message" maxlength={2000}></textarea>
+      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back} formId={`invite-${id}`}><fieldset><legend>Invite a creator to {name}</legend>
+        <Field id={`inv-email-${id}`} name="email" label="Creator email" type="email" required maxlength={254} state={one} />
+        <Field id={`inv-name-${id}`} name="name" label="Name (optional)" maxlength={200} state={one} />
+        <Field id={`inv-lang-${id}`} name="lang" label="Language of the join page (optional, e.g. en, de)" maxlength={12} state={one} />
+        <Field id={`inv-msg-${id}`} name="message" label="Personal message (optional)" textarea rows={3} maxlength={2000} state={one} />
         <button type="submit">Send invitation</button></fieldset></PostForm>
-      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back}><fieldset><legend>Invite several creators to {name}</legend>
-        <label for={`inv-batch-${id}`}>One creator per line: email, name, language (CSV; up to {MAX_BATCH} lines; name and language optional)</label>
-        <textarea id={`inv-batch-${id}`} name="batch" rows={5} required placeholder="ana@example.com, Ana, es"></textarea>
-        <label for={`inv-bmsg-${id}`}>Message for all (optional)</label><textarea id={`inv-bmsg-${id}`} name="message" maxlength={2000}></textarea>
+      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back} formId={`batch-${id}`}><fieldset><legend>Invite several creators to {name}</legend>
+        <Field id={`inv-batch-${id}`} name="batch" label={`One creator per line: email, name, language (CSV; up to ${MAX_BATCH} lines; name and language optional)`} textarea rows={5} required placeholder="ana@example.com, Ana, es" state={many} />
+        <Field id={`inv-bmsg-${id}`} name="message" label="Message for all (optional)" textarea rows={3} maxlength={2000} state={many} />
         <button type="submit">Send invitations</button></fieldset></PostForm>
     </section>
   );
