@@ -24,7 +24,7 @@ function TermFields({ prefix, c, state }: { prefix: string; c?: View; state?: Fo
   return <>
     <Field id={`${prefix}-name`} name="name" label="Name" required maxlength={200} value={value(c?.name)} state={state} />
     <Field id={`${prefix}-description`} name="description" label={`Description${c ? '' : ' (optional)'}`} maxlength={5000} value={value(c?.description)} state={state} />
-    <Field id={`${prefix}-pct`} name="commission_percentage" label="Commission (% of each referred purchase)" inputmode="decimal" required value={value(c?.commission_percentage)} state={state} />
+    <Field id={`${prefix}-pct`} name="commission_percentage" label="Commission (%)" hint="Of each referred purchase; the platform fee is reserved on top of it." inputmode="decimal" required value={value(c?.commission_percentage)} state={state} />
     <Field id={`${prefix}-holding`} name="holding_period_days" label={`Holding period (days, ${HOLDING.minimum} to ${HOLDING.maximum}; default 30)`} hint="Commissions wait this long before they become payable; a refund inside it reverses the commission." inputmode="numeric" value={value(c?.holding_period_days)} state={state} />
   </>;
 }
