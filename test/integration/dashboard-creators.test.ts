@@ -247,7 +247,7 @@ test.serial('asset uploads: 413, 415 and 422 with a clear message and nothing st
   t.regex(await none.text(), /file/);
   const badField = await upload(new Blob([PNG]), { category: 'Not OK!' });
   t.is(badField.status, 422);
-  t.regex(await badField.text(), /category/);
+  t.regex(await badField.text(), /Category: /, 'the field named in words');
   const json = await sessionCall(h().baseUrl, owner, 'POST', `/api/apps/${seed.app_id}/assets`, { file: 'x' });
   t.is(json.status, 415);
   t.is(storedFiles().length, before);
