@@ -1,6 +1,7 @@
 // One row of the real-time events view, the same markup whether the page renders it or the stream carries it (the
 // page's script inserts the stream's `html` as is). Purchase events are shaped by events/recent's own webhookView,
 // so the flags (attributed / organic / failed) and the code shown follow the agent API's rule.
+import { LocalTime } from '../../lib/ui.js';
 import type { FeedEntry } from '../../db/app-event-feed.js';
 import type { PurchaseEventView, SdkEventView } from '../../db/recent-events.js';
 import { renderToString } from 'preact-render-to-string';
@@ -18,7 +19,7 @@ export function workflowUrl(uiUrl: string | undefined, namespace: string, workfl
   return `${uiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
-const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
+const when = (d: Date | string) => <LocalTime at={d} />;
 
 function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
   if (v.failed) return <><span class="error">failed</span> <span class="muted">{v.error ?? ''}</span></>;

@@ -22,7 +22,7 @@ export async function freeCodesPage(ctx: AppContext): Promise<void> {
     {codes.length ? (
       <Table id="free-codes" columns={['Code', 'Name', 'Gives', 'Seats used', 'Code expires', 'State', '']}>
         {codes.map((c) => (
-          <tr data-code={c.code}><td><code>{c.code}</code></td><td>{c.name ?? ''}</td><td>{c.description}</td><td>{c.seats_used}{c.seat_limit === null ? ' (unlimited)' : ` of ${c.seat_limit}`}</td><td>{when(c.expires_at) || 'never'}</td><td class="code-state">{c.blocked ? 'blocked' : c.live ? 'live' : 'expired'}</td>
+          <tr data-code={c.code}><td><code>{c.code}</code></td><td>{c.name ?? ''}</td><td>{c.description}</td><td>{c.seats_used}{c.seat_limit === null ? ' (unlimited)' : ` of ${c.seat_limit}`}</td><td>{when(c.expires_at, 'never')}</td><td class="code-state">{c.blocked ? 'blocked' : c.live ? 'live' : 'expired'}</td>
             <td>{c.blocked
               ? <ButtonForm s={s} action={`/api/apps/${app.id}/free-codes/${c.id}/block`} label="Unblock" returnTo={back} fields={{ blocked: 'false' }} />
               : <ConfirmForm s={s} action={`/api/apps/${app.id}/free-codes/${c.id}/block`} returnTo={back} fields={{ blocked: 'true' }} {...DANGERS.blockCode} />}</td></tr>

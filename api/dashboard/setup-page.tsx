@@ -2,6 +2,7 @@
 // (setupOf: the agent API's checklist and validation status), and every button is a plain form posting to the
 // dashboard REST (api/dashboard/rest.ts), so the page works without JavaScript; secrets appear once, on the page
 // GET page a regenerate form redirects to (/dashboard/shown-once); destructive buttons confirm first (confirm.tsx).
+import { LocalTime } from '../../lib/ui.js';
 import { ScrollTable } from '../../lib/ui.js';
 import { ConfirmForm } from './confirm.js';
 import { DANGERS } from './dangers.js';
@@ -14,7 +15,7 @@ import { CredentialForm } from './credential-form.js';
 import { ButtonForm, CampaignStatusButton, CsrfField, dashboardPage, Hidden, OrgLink, PostForm, signedIn, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 
 type Setup = Awaited<ReturnType<typeof setupOf>>;
-const when = (d: unknown) => (d ? new Date(d as string).toISOString().replace('T', ' ').slice(0, 19) : 'never');
+const when = (d: unknown) => <LocalTime at={d as string | Date | null | undefined} empty="never" />;
 const age = (seconds: number | null) => (seconds === null ? '' : seconds < 120 ? `${seconds} s ago` : seconds < 7200 ? `${Math.round(seconds / 60)} min ago` : `${Math.round(seconds / 3600)} h ago`);
 
 function ChecklistSection({ setup }: { setup: Setup }) {
@@ -44,7 +45,7 @@ function KeysSection({ s, setup, back }: { s: SignedIn; setup: Setup; back: stri
     <p><strong>Webhook URL</strong> for the subscription provider: <code>{setup.webhook.url}</code> · {setup.webhook.connected ? <span class="done">connected {when(setup.webhook.connected_at)}</span> : <><span class="open">not connected yet</span> (send the provider's TEST event)</>}</p>
     <p><strong>Webhook secret</strong>: shown once, when created or regenerated. Regenerating stops the old one at once.</p>
     <ConfirmForm s={s} action={`/api/apps/${id}/regenerate-webhook-secret`} returnTo={back} {...DANGERS.webhookSecret} />
-    <p><strong>Rejected webhook calls today</strong>: <span id="rejected-count">{rejected.total}</span>{rejected.total > 0 ? ` (${Object.entries(rejected.by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')}; last ${when(rejected.last_at)})` : null}</p>
+    <p><strong>Rejected webhook calls today</strong>: <span id="rejected-count">{rejected.total}</span>{rejected.total > 0 ? <> ({Object.entries(rejected.by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')}; last {when(rejected.last_at)})</> : null}</p>
     <p><strong>Purchase API key</strong> (your server, <code>POST {setup.purchase_api.endpoint}</code>): shown once; regenerating stops the old one at once.</p>
     <ConfirmForm s={s} action={`/api/apps/${id}/regenerate-purchase-api-key`} returnTo={back} {...DANGERS.purchaseKey} />
   </>;
