@@ -68,3 +68,14 @@ export async function takeBackCommission(trx: Knex.Transaction, original: Commis
   }
   return 'clawback';
 }
+
+export interface HeldCommission { id: string; commission_micros: number; platform_fee_micros: number; payable_at: Date; status: string; campaign_name: string }
+
+/** An organization's production earns still in their holding period, soonest release first (the wallet page). */
+export async function listHeldCommissions(db: Knex, orgId: string, limit = 20): Promise<HeldCommission[]> {
+  return db('commissions as c').join('campaigns as k', 'k.id', 'c.campaign_id')
+    .where({ 'c.org_id': orgId, 'c.kind': 'earn', 'c.environment': 'PRODUCTION' }).whereIn('c.status', ['reserved', 'unfunded'])
+    .whereNull('c.reversed_at').whereNotNull('c.payable_at')
+    .orderBy('c.payable_at').limit(limit)
+    .select<HeldCommission[]>('c.id', 'c.commission_micros', 'c.platform_fee_micros', 'c.payable_at', 'c.status', 'k.name as campaign_name');
+}

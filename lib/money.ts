@@ -43,3 +43,17 @@ export function formatUsd(micros: number): string {
 export function toMicroPrecision(usd: number): number {
   return Math.round(usd * MICROS_PER_USD) / MICROS_PER_USD;
 }
+
+/** Micros rounded to whole cents, half away from zero (what formatUsd shows). */
+export function toCentsMicros(micros: number): number {
+  return Math.sign(micros) * Math.round(Math.abs(micros) / 10_000) * 10_000;
+}
+
+/**
+ * The change a statement row shows: the rounded running total after it minus the rounded total before it, so a
+ * column of shown changes always adds up to the shown total: raw 3.2951 + 19.7951 = 23.0902 shows 3.30 + 19.79 =
+ * 23.09, where rounding each change alone would show 3.30 + 19.80 beside a total of 23.09.
+ */
+export function shownDeltaMicros(afterMicros: number, deltaMicros: number): number {
+  return toCentsMicros(afterMicros) - toCentsMicros(afterMicros - deltaMicros);
+}

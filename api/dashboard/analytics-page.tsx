@@ -3,6 +3,7 @@
 // answer, the same period rules and 422s). The numbers are plain tables (readable without JavaScript); the charts
 // are drawn by api/dashboard/browser/analytics-charts.js with Chart.js (both served locally,
 // api/dashboard/static-assets.ts) from a JSON block holding those same bodies.
+import { ScrollTable } from '../../lib/ui.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { AppError } from '../../lib/errors.js';
 import { JsonScript } from '../../lib/html.js';
@@ -26,9 +27,9 @@ const Col = ({ children }: { children: string }) => <th scope="col">{children}</
 
 function DailyTable({ d }: { d: Daily }) {
   return (
-    <table id="daily-table" aria-describedby="daily"><thead><tr>{['Day (UTC)', 'Clicks', 'Installs', 'Attributed installs', 'Trials', 'Conversions', 'Revenue', 'Commission'].map((c) => <Col>{c}</Col>)}</tr></thead><tbody>
+    <ScrollTable label="Daily performance"><table id="daily-table" aria-describedby="daily"><thead><tr>{['Day (UTC)', 'Clicks', 'Installs', 'Attributed installs', 'Trials', 'Conversions', 'Revenue', 'Commission'].map((c) => <Col>{c}</Col>)}</tr></thead><tbody>
       {d.days.map((r) => <tr data-date={r.date}><th scope="row">{r.date}</th><td>{r.clicks}</td><td>{r.installs}</td><td>{r.attributed_installs}</td><td>{r.trials}</td><td>{r.conversions}</td><td>{usd(r.revenue_usd)}</td><td>{usd(r.commission_usd)}</td></tr>)}
-    </tbody></table>
+    </tbody></table></ScrollTable>
   );
 }
 
@@ -40,15 +41,15 @@ function FunnelTable({ f }: { f: Funnel }) {
     ['commission_usd', 'Commission', usd(f.commission_usd)], ['install_per_click', 'Installs per click', pct(f.rates.install_per_click)],
     ['conversion_per_install', 'Conversions per install', pct(f.rates.conversion_per_install)],
   ];
-  return <table id="funnel-table" aria-describedby="funnel"><tbody>{rows.map(([k, label, v]) => <tr data-metric={k}><th scope="row">{label}</th><td>{v}</td></tr>)}</tbody></table>;
+  return <ScrollTable label="Funnel"><table id="funnel-table" aria-describedby="funnel"><tbody>{rows.map(([k, label, v]) => <tr data-metric={k}><th scope="row">{label}</th><td>{v}</td></tr>)}</tbody></table></ScrollTable>;
 }
 
 function TopTable({ t }: { t: Top }) {
   if (t.affiliates.length === 0) return <p>No creators in this campaign yet.</p>;
   return (
-    <table id="top-table" aria-describedby="top"><thead><tr>{['Rank', 'Code', 'Creator', 'Clicks', 'Attributed installs', 'Conversions', 'Revenue', 'Commission'].map((c) => <Col>{c}</Col>)}</tr></thead><tbody>
+    <ScrollTable label="Top affiliates"><table id="top-table" aria-describedby="top"><thead><tr>{['Rank', 'Code', 'Creator', 'Clicks', 'Attributed installs', 'Conversions', 'Revenue', 'Commission'].map((c) => <Col>{c}</Col>)}</tr></thead><tbody>
       {t.affiliates.map((a) => <tr data-code={a.code}><td>{a.rank}</td><th scope="row">{a.code}</th><td>{String(a.creator_name ?? '')}</td><td>{a.clicks}</td><td>{a.attributed_installs}</td><td>{a.conversions}</td><td>{usd(a.revenue_usd)}</td><td>{usd(a.commission_usd)}</td></tr>)}
-    </tbody></table>
+    </tbody></table></ScrollTable>
   );
 }
 

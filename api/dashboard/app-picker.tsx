@@ -1,5 +1,6 @@
 // Pages about one app of the organization (free-access codes, assets) pick it with `?app=` (default: the first app)
 // and show a small picker when the organization has several.
+import { LocalTime } from '../../lib/ui.js';
 import type { VNode } from 'preact';
 import { listAppsInOrgs, type AgentAppRow } from '../../db/apps.js';
 import type { AppContext } from '../context.js';
@@ -17,4 +18,5 @@ export async function pickApp(ctx: AppContext, s: SignedIn): Promise<PickedApp> 
   return { app, picker };
 }
 
-export const when = (d: unknown): string => (d ? new Date(d as string).toISOString().replace('T', ' ').slice(0, 16) : '');
+/** An instant in the pages' one date format (lib/ui.tsx LocalTime: UTC from the server, the viewer's zone in the browser). */
+export const when = (d: unknown, empty = '') => <LocalTime at={d as string | Date | null | undefined} empty={empty} />;

@@ -116,11 +116,11 @@ export function AutoRechargeForms({ ctx, settings, provider, form, target }: For
       <input id="auto_recharge_amount_usd" name="auto_recharge_amount_usd" inputmode="decimal" required value={value('auto_recharge_amount_usd', amount)} />
       {provider.name === 'test' ? <>
         <p><strong>Test mode: no real card is charged. Pick a simulated card.</strong></p>
-        {Object.entries(TEST_CARDS).map(([id, label], i) => <>{i > 0 ? <br /> : null}<label><input type="radio" name="test_card" value={id} checked={(form.values?.test_card ?? 'test_card_ok') === id} /> {label}</label></>)}
+        {Object.entries(TEST_CARDS).map(([id, label]) => <label class="check"><input type="radio" name="test_card" value={id} checked={(form.values?.test_card ?? 'test_card_ok') === id} /> <span>{label}</span></label>)}
       </> : <p class="muted">You will save a card with Stripe (Checkout); each recharge charges it without asking again.</p>}
       <button type="submit">{settings.enabled ? 'Save auto-recharge' : 'Turn auto-recharge on'}</button>
     </form>
-    {settings.enabled ? <form method="post" action={target.action}>{target.hidden}<input type="hidden" name="action" value={DISABLE} /><button type="submit">Turn auto-recharge off</button></form> : null}
+    {settings.enabled ? <form method="post" action={target.action}>{target.hidden}<input type="hidden" name="action" value={DISABLE} /><button type="submit" class="secondary">Turn auto-recharge off</button></form> : null}
   </>;
 }
 

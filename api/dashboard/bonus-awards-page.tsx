@@ -4,6 +4,8 @@
 // POST /api/bonus-awards/{id}/review, the handler of the agent tool svc_review_bonus_award: approving reserves the
 // amount in the wallet and is refused with 402 (shown with the way to the wallet) when the safe balance cannot
 // cover it. Members see the list without the buttons (the REST answers them 403).
+import { ConfirmForm } from './confirm.js';
+import { DANGERS } from './dangers.js';
 import { listBonusAwards, type BonusAwardView } from '../../db/bonus-awards.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
@@ -26,7 +28,9 @@ function AwardRow({ s, a, back }: { s: SignedIn; a: BonusAwardView; back: string
   const decisions = canManage(s) ? reviewDecisions(a) : [];
   const label = (d: ReviewDecision) => (d === 'void' ? 'Void' : a.status === 'approved' ? 'Keep approved' : 'Approve');
   const actions = decisions.length
-    ? decisions.map((d) => <ButtonForm s={s} action={review} label={label(d)} returnTo={back} fields={{ decision: d }} />)
+    ? decisions.map((d) => (d === 'void'
+      ? <ConfirmForm s={s} action={review} returnTo={back} fields={{ decision: d }} {...DANGERS.voidAward} />
+      : <ButtonForm s={s} action={review} label={label(d)} returnTo={back} fields={{ decision: d }} kind="primary" />))
     : a.review_note ? <span class="muted">{a.review_note}</span> : null;
   return (
     <tr data-award={a.id}><td>{a.creator_name}{a.creator_social_handle ? <> <span class="muted">{a.creator_social_handle}</span></> : null}</td><td>{a.campaign_name}</td><td>{formatUsd(Number(a.amount_micros))}</td>

@@ -10,21 +10,23 @@ import { campaignView } from '../agent/campaigns.js';
 import { CAMPAIGN_FIELDS } from '../agent/field-schemas.js';
 import type { AppContext } from '../context.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
+import { Field, LocalTime, StatusBadge, type FormState } from '../../lib/ui.js';
 import { BonusRulesSection, saveBonusRulesFrom, type RulesForm } from './bonus-rules-editor.js';
-import { CampaignStatusButton, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
+import { CampaignStatusButton, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, stateFor, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
+import { moneyFactsOf, MoneyFactsList } from './money-facts.js';
 
 type View = ReturnType<typeof campaignView>;
 const HOLDING = CAMPAIGN_FIELDS.holding_period_days;
 const text = (x: unknown) => (typeof x === 'string' ? x : '');
 const value = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? String(x) : '');
 
-/** The campaign terms as form fields (create and edit share them); `c` fills in the current values. */
-function TermFields({ prefix, c }: { prefix: string; c?: View }) {
+/** The campaign terms as form fields (create and edit share them); `c` fills in the current values, `state` a refused post's. */
+function TermFields({ prefix, c, state }: { prefix: string; c?: View; state?: FormState }) {
   return <>
-    <label for={`${prefix}-name`}>Name</label><input id={`${prefix}-name`} name="name" required maxlength={200} value={value(c?.name)} />
-    <label for={`${prefix}-description`}>Description{c ? '' : ' (optional)'}</label><input id={`${prefix}-description`} name="description" maxlength={5000} value={value(c?.description)} />
-    <label for={`${prefix}-pct`}>Commission (%)</label><input id={`${prefix}-pct`} name="commission_percentage" inputmode="decimal" required value={value(c?.commission_percentage)} />
-    <label for={`${prefix}-holding`}>Holding period (days, {HOLDING.minimum} to {HOLDING.maximum}; default 30)</label><input id={`${prefix}-holding`} name="holding_period_days" inputmode="numeric" value={value(c?.holding_period_days)} />
+    <Field id={`${prefix}-name`} name="name" label="Name" required maxlength={200} value={value(c?.name)} state={state} />
+    <Field id={`${prefix}-description`} name="description" label={`Description${c ? '' : ' (optional)'}`} maxlength={5000} value={value(c?.description)} state={state} />
+    <Field id={`${prefix}-pct`} name="commission_percentage" label="Commission (%)" hint="Of each referred purchase; the platform fee is reserved on top of it." inputmode="decimal" required value={value(c?.commission_percentage)} state={state} />
+    <Field id={`${prefix}-holding`} name="holding_period_days" label={`Holding period (days, ${HOLDING.minimum} to ${HOLDING.maximum}; default 30)`} hint="Commissions wait this long before they become payable; a refund inside it reverses the commission." inputmode="numeric" value={value(c?.holding_period_days)} state={state} />
   </>;
 }
 
@@ -32,7 +34,7 @@ export async function listPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
   const orgIds = s.orgId ? [s.orgId] : [];
-  const [apps, campaigns] = await Promise.all([listAppsInOrgs(ctx.deps.db, orgIds), listCampaignsInOrgs(ctx.deps.db, orgIds)]);
+  const [apps, campaigns, facts] = await Promise.all([listAppsInOrgs(ctx.deps.db, orgIds), listCampaignsInOrgs(ctx.deps.db, orgIds), s.orgId ? moneyFactsOf(ctx, s.orgId) : undefined]);
   const appName = new Map(apps.map((a) => [a.id, String(a.name)]));
   const back = ctx.originalUrl;
   const picked = apps.find((a) => a.id === ctx.query.app_id) ?? apps[0];
@@ -43,16 +45,16 @@ export async function listPage(ctx: AppContext): Promise<void> {
     {campaigns.length ? (
       <Table columns={['Campaign', 'App', 'Type', 'Status', 'Commission', 'Holding', '', '']}>
         {campaigns.filter((c) => c.campaign_type !== 'FREE_ACCESS').map((c) => (
-          <tr data-campaign={c.id}><td><OrgLink s={s} to={`/dashboard/campaigns/${c.id}`}>{String(c.name)}</OrgLink></td><td>{appName.get(c.app_id as string) ?? ''}</td><td>{String(c.campaign_type)}</td><td class="status">{String(c.status)}</td><td>{Number(c.commission_percentage)} %</td><td>{String(c.holding_period_days)} days</td>
+          <tr data-campaign={c.id}><td><OrgLink s={s} to={`/dashboard/campaigns/${c.id}`}>{String(c.name)}</OrgLink></td><td>{appName.get(c.app_id as string) ?? ''}</td><td>{String(c.campaign_type)}</td><td class="status"><StatusBadge status={c.status} /></td><td>{Number(c.commission_percentage)} %</td><td>{String(c.holding_period_days)} days</td>
             <td><OrgLink s={s} to={`/dashboard/campaigns/${c.id}/analytics`}>Analytics</OrgLink></td><td><CampaignStatusButton s={s} campaign={c} returnTo={back} /></td></tr>
         ))}
       </Table>
     ) : <p>No campaign yet.</p>}
-    <p class="muted">New campaigns start as drafts. Activating needs the wallet's safe balance at or above the minimum escrow: <OrgLink s={s} to="/dashboard/wallet">top up the wallet</OrgLink>.</p>
+    <p class="muted">New campaigns start as drafts. Before you create or activate one:</p>{facts ? <MoneyFactsList s={s} facts={facts} /> : null}
     {picked ? <>
       <h2>Create a campaign{apps.length > 1 ? '' : ` for ${String(picked.name)}`}</h2>{picker}
-      <PostForm s={s} action={`/api/apps/${picked.id}/campaigns`} returnTo={back}>
-        <TermFields prefix="new" />
+      <PostForm s={s} action={`/api/apps/${picked.id}/campaigns`} returnTo={back} formId="new-campaign">
+        <TermFields prefix="new" state={stateFor(s, 'new-campaign')} />
         <label for="new-type">Who may join</label><select id="new-type" name="campaign_type"><option value="public">public: anyone with the join link</option><option value="private">private: invited creators</option><option value="invite_only">invite only</option></select>
         <button type="submit">Create campaign (draft)</button>
       </PostForm>
@@ -66,9 +68,9 @@ function I18nSection({ s, c, back }: { s: SignedIn; c: View; back: string }) {
     <h2 id="copy">Localized copy</h2>
     <p class="muted">A locale is <strong>fresh</strong> while the name and description it translates are unchanged, <strong>stale</strong> once they change. Saving a locale replaces its copy and marks it fresh.</p>
     {locales.length ? (
-      <table aria-describedby="copy"><thead><tr><th>Locale</th><th>Name</th><th>Description</th><th>State</th><th>Updated</th></tr></thead><tbody>
-        {locales.map(([locale, l]) => <tr data-locale={locale}><td><code>{locale}</code></td><td>{text(l.name)}</td><td>{text(l.description)}</td><td class={l.status === 'fresh' ? 'done' : 'open'}>{l.status}</td><td>{String(l.updated_at ?? '')}</td></tr>)}
-      </tbody></table>
+      <Table columns={['Locale', 'Name', 'Description', 'State', 'Updated']} label="Localized copy">
+        {locales.map(([locale, l]) => <tr data-locale={locale}><td><code>{locale}</code></td><td>{text(l.name)}</td><td>{text(l.description)}</td><td class={l.status === 'fresh' ? 'done' : 'open'}>{l.status}</td><td><LocalTime at={l.updated_at} /></td></tr>)}
+      </Table>
     ) : <p>No translations yet.</p>}
     <PostForm s={s} action={`/api/campaigns/${c.id}/localize`} returnTo={back}>
       <label for="loc-locale">Locale (e.g. de, pt-BR)</label><input id="loc-locale" name="locale" required pattern="[a-z]{2}(-[A-Z]{2})?" />
@@ -100,13 +102,16 @@ async function showDetail(ctx: AppContext, s: SignedIn, status: number, rules?: 
   if (!found) return;
   const c: View = campaignView(ctx, found);
   const back = orgLink(s, `/dashboard/campaigns/${c.id}`);
+  const facts = await moneyFactsOf(ctx, found.org_id);
   dashboardPage(ctx, s, status, `Campaign ${String(c.name)}`, <>
     <p class="muted">Campaign <code>{c.id}</code> of app <OrgLink s={s} to={`/dashboard/apps/${String(c.app_id)}`}><code>{String(c.app_id)}</code></OrgLink>, {String(c.campaign_type)}. <OrgLink s={s} to={`/dashboard/campaigns/${c.id}/analytics`}>Analytics</OrgLink> · <a href={safeUrl(`/api/campaigns/${c.id}`)}>As JSON</a></p>
-    <h2>Status</h2><p>Status: <strong id="campaign-status">{String(c.status)}</strong></p><CampaignStatusButton s={s} campaign={c} returnTo={back} />
-    <p class="muted">Activating needs the wallet's safe balance at or above the minimum escrow (<OrgLink s={s} to="/dashboard/wallet">wallet and top-up</OrgLink>). Paused campaigns' codes stop attributing.</p>
+    <h2>Status</h2><p>Status: <StatusBadge status={c.status} id="campaign-status" /></p>
+    <MoneyFactsList s={s} facts={facts} holdingDays={Number(c.holding_period_days)} />
+    <CampaignStatusButton s={s} campaign={c} returnTo={back} />
+    <p class="muted">Paused campaigns' codes stop attributing.</p>
     <h2>Terms</h2>
-    <PostForm s={s} action={`/api/campaigns/${c.id}`} returnTo={back}>
-      <TermFields prefix="edit" c={c} />
+    <PostForm s={s} action={`/api/campaigns/${c.id}`} returnTo={back} formId="edit-campaign">
+      <TermFields prefix="edit" c={c} state={stateFor(s, 'edit-campaign')} />
       <p class="muted">A new holding period applies to commissions earned from then on.</p>
       <button type="submit">Save terms</button>
     </PostForm>

@@ -3,6 +3,7 @@
 // client, an organization picker, every requested scope with a plain sentence and a checkbox (all ticked for a
 // new consent; an unticked scope is left out of the grant), approve or deny. The form carries the session's CSRF
 // token (checked by api/auth/csrf.ts) and posts back here; the answer is oidc-provider's redirect.
+import { Button, Check } from '../../lib/ui.js';
 import { saveOauthGrant } from '../../db/oauth-grants.js';
 import { listOrganizations } from '../../db/organizations.js';
 import { isScope, SCOPE_SENTENCES, SCOPES, type Scope } from '../../lib/scopes.js';
@@ -77,12 +78,12 @@ export async function showInteraction(ctx: AppContext): Promise<void> {
         <input type="hidden" name="csrf" value={sessionCsrf(ctx, cookie)} />
         <fieldset><legend>Organization</legend>
           <p class="muted">Access covers the organization you pick, including organizations it creates (owned by you).</p>
-          {orgs.map((o, i) => <p><label><input type="radio" name="org" value={o.id} checked={i === 0} /> {o.name}</label></p>)}
+          {orgs.map((o, i) => <Check type="radio" name="org" value={o.id} checked={i === 0}>{o.name}</Check>)}
         </fieldset>
         <fieldset><legend>What it may do</legend>
-          {scopes.map((sc) => <p><label><input type="checkbox" name="scope" value={sc} checked /> <code>{sc}</code>: {SCOPE_SENTENCES[sc]}</label></p>)}
+          {scopes.map((sc) => <Check name="scope" value={sc} checked><code>{sc}</code>: {SCOPE_SENTENCES[sc]}</Check>)}
         </fieldset>
-        <p><button type="submit" name="decision" value="approve">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></p>
+        <div class="actions"><Button name="decision" value="approve">Allow</Button><Button kind="secondary" name="decision" value="deny">Deny</Button></div>
       </form>
     </>,
   });

@@ -5,6 +5,9 @@
 // (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's. A creator without an email address
 // cannot sign in to the creator portal: their row says so and offers "add email and invite" (creator-tables.tsx,
 // creator-portal-invite.ts).
+import { ScrollTable, Field } from '../../lib/ui.js';
+import { ConfirmForm } from './confirm.js';
+import { DANGERS } from './dangers.js';
 import type { VNode } from 'preact';
 import { listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
 import { listInvitations, type InvitationView } from '../../db/invitations.js';
@@ -14,7 +17,7 @@ import { inviteCapacityView, inviteLimits } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
 import { when } from './app-picker.js';
 import { creatorTableSection, type PortalInviteError } from './creator-tables.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
+import { stateFor, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 
 async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | null> {
   const [settings, usage] = await Promise.all([findOrgBillingSettings(ctx.deps.db, orgId), getInviteUsage(ctx.deps.db, orgId)]);
@@ -22,28 +25,31 @@ async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | 
   const { slots, emails } = inviteLimits(settings, ctx.deps.config);
   const c = inviteCapacityView(slots, emails, usage);
   return <>
-    <h2>Invite capacity</h2><table id="invite-capacity"><tbody>
+    <h2>Invite capacity</h2><ScrollTable label="Invite capacity"><table id="invite-capacity"><tbody>
       <tr><th scope="row">Marketplace slots (pending invitations)</th><td id="slots-available">{c.marketplace_slots_available} of {c.marketplace_slots_total} free</td></tr>
       <tr><th scope="row">Invitation emails today (UTC)</th><td id="emails-remaining">{c.emails_remaining_today} of {c.daily_email_budget} left</td></tr>
-    </tbody></table><p class="muted">A withdrawn, accepted or expired invitation frees its slot. Inviting needs the wallet's minimum escrow.</p>
+    </tbody></table></ScrollTable><p class="muted">A withdrawn, accepted or expired invitation frees its slot. Inviting needs the wallet's minimum escrow.</p>
   </>;
 }
 
 function CampaignSection({ s, c, back }: { s: SignedIn; c: AgentCampaignRow; back: string }) {
   const id = c.id;
+  const one = stateFor(s, `invite-${id}`);
+  const batch = stateFor(s, `batch-${id}`);
+  // The batch's textarea becomes the body's `creators` (invite-form.ts): its error belongs beside the textarea.
+  const many = batch && { ...batch, errors: { ...batch.errors, batch: batch.errors?.batch ?? batch.errors?.creators ?? '' } };
   const name = String(c.name);
   return (
     <section id={`campaign-${id}`}><h2>{name} <span class="muted">({String(c.status)}, {String(c.campaign_type)})</span></h2>
-      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back}><fieldset><legend>Invite a creator to {name}</legend>
-        <label for={`inv-email-${id}`}>Creator email</label><input id={`inv-email-${id}`} name="email" type="email" required maxlength={254} />
-        <label for={`inv-name-${id}`}>Name (optional)</label><input id={`inv-name-${id}`} name="name" maxlength={200} />
-        <label for={`inv-lang-${id}`}>Language of the join page (optional, e.g. en, de)</label><input id={`inv-lang-${id}`} name="lang" maxlength={12} />
-        <label for={`inv-msg-${id}`}>Personal message (optional)</label><textarea id={`inv-msg-${id}`} name="message" maxlength={2000}></textarea>
+      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back} formId={`invite-${id}`}><fieldset><legend>Invite a creator to {name}</legend>
+        <Field id={`inv-email-${id}`} name="email" label="Creator email" type="email" required maxlength={254} state={one} />
+        <Field id={`inv-name-${id}`} name="name" label="Name (optional)" maxlength={200} state={one} />
+        <Field id={`inv-lang-${id}`} name="lang" label="Language of the join page (optional, e.g. en, de)" maxlength={12} state={one} />
+        <Field id={`inv-msg-${id}`} name="message" label="Personal message (optional)" textarea rows={3} maxlength={2000} state={one} />
         <button type="submit">Send invitation</button></fieldset></PostForm>
-      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back}><fieldset><legend>Invite several creators to {name}</legend>
-        <label for={`inv-batch-${id}`}>One creator per line: email, name, language (CSV; up to {MAX_BATCH} lines; name and language optional)</label>
-        <textarea id={`inv-batch-${id}`} name="batch" rows={5} required placeholder="ana@example.com, Ana, es"></textarea>
-        <label for={`inv-bmsg-${id}`}>Message for all (optional)</label><textarea id={`inv-bmsg-${id}`} name="message" maxlength={2000}></textarea>
+      <PostForm s={s} action={`/api/campaigns/${id}/invite`} returnTo={back} formId={`batch-${id}`}><fieldset><legend>Invite several creators to {name}</legend>
+        <Field id={`inv-batch-${id}`} name="batch" label={`One creator per line: email, name, language (CSV; up to ${MAX_BATCH} lines; name and language optional)`} textarea rows={5} required placeholder="ana@example.com, Ana, es" state={many} />
+        <Field id={`inv-bmsg-${id}`} name="message" label="Message for all (optional)" textarea rows={3} maxlength={2000} state={many} />
         <button type="submit">Send invitations</button></fieldset></PostForm>
     </section>
   );
@@ -56,7 +62,7 @@ function InvitationsSection({ s, rows, campaigns, back }: { s: SignedIn; rows: I
     <Table id="invitations" columns={['Email', 'Campaign', 'Status', 'Sent', 'Expires', '']}>
       {rows.map((i) => (
         <tr data-invitation={i.id}><td>{String(i.email)}</td><td>{campaigns.get(String(i.campaign_id)) ?? String(i.campaign_id)}</td><td class="inv-status">{i.status}</td><td>{when(i.created_at)}</td><td>{when(i.expires_at)}</td>
-          <td>{i.status === 'PENDING' ? <ButtonForm s={s} action={`/api/invitations/${i.id}/withdraw`} label="Withdraw" returnTo={back} /> : null}</td></tr>
+          <td>{i.status === 'PENDING' ? <ConfirmForm s={s} action={`/api/invitations/${i.id}/withdraw`} returnTo={back} {...DANGERS.withdrawInvitation} /> : null}</td></tr>
       ))}
     </Table>
   </>;

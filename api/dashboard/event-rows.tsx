@@ -3,6 +3,7 @@
 // so the flags (attributed / organic / failed) follow the agent API's rule; beside them the dashboard alone shows the
 // code the purchase carried (also when it attributed nothing, saying whether it matched no creator), the reason it
 // was refused or ignored, its price and the commission written for it (read with `amounts`, db/recent-events.ts).
+import { LocalTime } from '../../lib/ui.js';
 import type { FeedEntry } from '../../db/app-event-feed.js';
 import type { PurchaseEventView, SdkEventView } from '../../db/recent-events.js';
 import { renderToString } from 'preact-render-to-string';
@@ -21,7 +22,7 @@ export function workflowUrl(uiUrl: string | undefined, namespace: string, workfl
   return `${uiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
-const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
+const when = (d: Date | string) => <LocalTime at={d} />;
 
 function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
   if (v.failed) return <><span class="error">failed</span> <span class="muted">{v.error ?? ''}</span></>;

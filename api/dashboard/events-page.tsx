@@ -4,6 +4,7 @@
 // app feed's seq (schema migration 0024), fed by LISTEN/NOTIFY through api/dashboard/events-hub.ts. A stream
 // starts after `Last-Event-ID` (the browser's own resume) or `?after=` (the page's cursor), reads the rows after
 // it from the database, then goes live: no gap, no repeat. Session only; another organization's app is 404.
+import { ScrollTable } from '../../lib/ui.js';
 import { PassThrough } from 'node:stream';
 import { findApp } from '../../db/apps.js';
 import { conversionWorkflowIds, latestFeedSeq, readFeedAfter, type FeedEntry } from '../../db/app-event-feed.js';
@@ -64,11 +65,12 @@ export async function eventsPage(ctx: AppContext): Promise<void> {
   const stream = `${ctx.path}/stream${environment ? `?environment=${environment}` : ''}`;
   const option = (value: string, label: string) => <option value={value} selected={(environment ?? '') === value}>{label}</option>;
   dashboardPage(ctx, s, 200, `Live events · ${app.name}`, <>
-    <p class="muted">SDK events and purchase events as they arrive, newest first (the rows of <code>events/recent</code>). SDK events carry no environment and show under every filter. Status: <span id="live-status" class="muted">as of page load</span> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}`}>Setup page</OrgLink> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events/history`}>Purchase history: search, sort, CSV</OrgLink></p>
+    <p class="muted">SDK events and purchase events as they arrive, newest first (the rows of <code>events/recent</code>). SDK events carry no environment and show under every filter. Status: <span id="live-status" class="muted" role="status">as of page load</span> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}`}>Setup page</OrgLink> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events/history`}>Purchase history: search, sort, CSV</OrgLink></p>
     <form method="get" action={here}>{s.orgIds.length > 1 && s.orgId ? <Hidden fields={{ org: s.orgId }} /> : null}<label for="env-filter">Environment</label> <select id="env-filter" name="environment">{option('', 'All')}{option('SANDBOX', 'Sandbox')}{option('PRODUCTION', 'Production')}</select> <button type="submit">Filter</button></form>
-    <table id="live-events" data-cursor={cursor} data-stream={stream}><thead><tr><th>Received</th><th>Kind</th><th>Type</th><th>App user</th><th>Environment</th><th>Attribution / platform</th><th>Code carried</th><th>Refusal reason</th><th>Price (USD)</th><th>Commission (USD)</th><th>Conversion</th></tr></thead><tbody>
+    <p id="live-announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>
+    <ScrollTable label="Live events"><table id="live-events" data-cursor={cursor} data-stream={stream}><thead><tr><th>Received</th><th>Kind</th><th>Type</th><th>App user</th><th>Environment</th><th>Attribution / platform</th><th>Code carried</th><th>Refusal reason</th><th>Price (USD)</th><th>Commission (USD)</th><th>Conversion</th></tr></thead><tbody>
       {rows.length ? rows.map((x) => <EventRow entry={x} link={linkOf(x)} />) : <tr class="empty"><td colspan={11} class="muted">No events yet.</td></tr>}
-    </tbody></table>
+    </tbody></table></ScrollTable>
   </>, { scripts: [LIVE_EVENTS_PATH] });
 }
 

@@ -2,6 +2,8 @@
 // free-code rows), a form creating one (POST /api/apps/{app_id}/free-codes, svc_create_free_code's handler: the
 // creator-code rules and 409 when the code is taken) and a block / unblock button per code
 // (POST /api/apps/{app_id}/free-codes/{id}/block).
+import { ConfirmForm } from './confirm.js';
+import { DANGERS } from './dangers.js';
 import { listFreeCodes } from '../../db/free-access.js';
 import { freeCodeView } from '../agent/free-codes.js';
 import type { AppContext } from '../context.js';
@@ -20,8 +22,10 @@ export async function freeCodesPage(ctx: AppContext): Promise<void> {
     {codes.length ? (
       <Table id="free-codes" columns={['Code', 'Name', 'Gives', 'Seats used', 'Code expires', 'State', '']}>
         {codes.map((c) => (
-          <tr data-code={c.code}><td><code>{c.code}</code></td><td>{c.name ?? ''}</td><td>{c.description}</td><td>{c.seats_used}{c.seat_limit === null ? ' (unlimited)' : ` of ${c.seat_limit}`}</td><td>{when(c.expires_at) || 'never'}</td><td class="code-state">{c.blocked ? 'blocked' : c.live ? 'live' : 'expired'}</td>
-            <td><ButtonForm s={s} action={`/api/apps/${app.id}/free-codes/${c.id}/block`} label={c.blocked ? 'Unblock' : 'Block'} returnTo={back} fields={{ blocked: String(!c.blocked) }} /></td></tr>
+          <tr data-code={c.code}><td><code>{c.code}</code></td><td>{c.name ?? ''}</td><td>{c.description}</td><td>{c.seats_used}{c.seat_limit === null ? ' (unlimited)' : ` of ${c.seat_limit}`}</td><td>{when(c.expires_at, 'never')}</td><td class="code-state">{c.blocked ? 'blocked' : c.live ? 'live' : 'expired'}</td>
+            <td>{c.blocked
+              ? <ButtonForm s={s} action={`/api/apps/${app.id}/free-codes/${c.id}/block`} label="Unblock" returnTo={back} fields={{ blocked: 'false' }} />
+              : <ConfirmForm s={s} action={`/api/apps/${app.id}/free-codes/${c.id}/block`} returnTo={back} fields={{ blocked: 'true' }} {...DANGERS.blockCode} />}</td></tr>
         ))}
       </Table>
     ) : <p class="muted">No free-access codes yet.</p>}

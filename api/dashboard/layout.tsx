@@ -5,15 +5,21 @@ import type { ComponentChildren } from 'preact';
 import { findUser, roleIn } from '../../db/users.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { safeUrl } from '../../lib/html.js';
+import { Flash as FlashBox, ScrollTable, type ButtonKind, type FormState } from '../../lib/ui.js';
 import type { MembershipRole } from '../../schema/types.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { sessionCsrf } from '../auth/csrf.js';
 import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
+import { takeFlash, type Flash } from './flash.js';
 import { signInUrl } from './session.js';
 
-export interface SignedIn { userId: string; email: string; orgIds: string[]; orgId: string | undefined; role: MembershipRole | undefined; csrf: string }
+export interface SignedIn {
+  userId: string; email: string; orgIds: string[]; orgId: string | undefined; role: MembershipRole | undefined; csrf: string;
+  /** What the previous form post left for this page (GET only; flash.ts): its message, a failed form's state, a secret. */
+  flash?: Flash;
+}
 
 /** The signed-in user, or undefined after redirecting to sign-in (the caller just returns). */
 export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
@@ -26,7 +32,14 @@ export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
   const wanted = typeof ctx.query.org === 'string' ? ctx.query.org : undefined;
   const orgId = wanted && principal.orgIds.includes(wanted) ? wanted : principal.orgIds[0];
   const [user, role] = await Promise.all([findUser(ctx.deps.db, principal.userId), orgId ? roleIn(ctx.deps.db, orgId, principal.userId) : undefined]);
-  return { userId: principal.userId, email: user?.email ?? principal.userId, orgIds: principal.orgIds, orgId, role, csrf: sessionCsrf(ctx, cookie) };
+  const flash = ctx.method === 'GET' ? takeFlash(ctx) : undefined;
+  return { userId: principal.userId, email: user?.email ?? principal.userId, orgIds: principal.orgIds, orgId, role, csrf: sessionCsrf(ctx, cookie), flash };
+}
+
+/** What a failed post of the form `formId` left for it (its errors and typed values), if the last post was that form. */
+export function stateFor(s: SignedIn, formId: string): FormState | undefined {
+  const state = s.flash?.form;
+  return state?.values?.form_id === formId ? state : undefined;
 }
 
 /** Owners and admins manage the organization (teammates, agent keys, money); members use the setup pages. */
@@ -40,20 +53,23 @@ export const Hidden = ({ fields }: { fields: Record<string, string | undefined> 
   <>{Object.entries(fields).map(([name, value]) => (value === undefined ? null : <input type="hidden" name={name} value={value} />))}</>
 );
 
-interface PostFormProps { s: SignedIn; action: string; returnTo?: string; multipart?: boolean; children: ComponentChildren }
+interface PostFormProps { s: SignedIn; action: string; returnTo?: string; multipart?: boolean; formId?: string; id?: string; children: ComponentChildren }
 
-/** A form posting to the dashboard with the CSRF field (and `return_to` when the answer should come back here). */
-export const PostForm = ({ s, action, returnTo, multipart, children }: PostFormProps) => (
-  <form method="post" action={action} enctype={multipart ? 'multipart/form-data' : undefined}>
-    <CsrfField s={s} />{returnTo === undefined ? null : <Hidden fields={{ return_to: returnTo }} />}{children}
+/**
+ * A form posting to the dashboard with the CSRF field (and `return_to` when the answer should come back here);
+ * `formId` names it so a refused post's errors come back to this form (`stateFor`).
+ */
+export const PostForm = ({ s, action, returnTo, multipart, formId, id, children }: PostFormProps) => (
+  <form method="post" action={action} id={id} enctype={multipart ? 'multipart/form-data' : undefined}>
+    <CsrfField s={s} /><Hidden fields={{ return_to: returnTo, form_id: formId }} />{children}
   </form>
 );
 
-interface ButtonFormProps { s: SignedIn; action: string; label: string; returnTo?: string; fields?: Record<string, string> }
+interface ButtonFormProps { s: SignedIn; action: string; label: string; returnTo?: string; fields?: Record<string, string>; kind?: ButtonKind }
 
-/** A one-button form (regenerate, revoke, ...) posting to `action`, coming back to `returnTo`. */
-export const ButtonForm = ({ s, action, label, returnTo, fields = {} }: ButtonFormProps) => (
-  <form method="post" action={action}><CsrfField s={s} /><Hidden fields={{ return_to: returnTo, ...fields }} /><button type="submit">{label}</button></form>
+/** A one-button form (activate, feature, ...) posting to `action`, coming back to `returnTo`; destructive ones are confirm.tsx's ConfirmForm. */
+export const ButtonForm = ({ s, action, label, returnTo, fields = {}, kind = 'secondary' }: ButtonFormProps) => (
+  <form method="post" action={action}><CsrfField s={s} /><Hidden fields={{ return_to: returnTo, ...fields }} /><button type="submit" class={kind === 'primary' ? undefined : kind}>{label}</button></form>
 );
 
 /** A campaign's Pause / Activate button (nothing for an archived one). */
@@ -63,9 +79,9 @@ export function CampaignStatusButton({ s, campaign, returnTo }: { s: SignedIn; c
   return <ButtonForm s={s} action={`/api/campaigns/${campaign.id}/status`} label={next === 'paused' ? 'Pause' : 'Activate'} returnTo={returnTo} fields={{ status: next }} />;
 }
 
-/** A table with a header row of `columns` and the rows given as children. */
-export const Table = ({ id, columns, children }: { id?: string; columns: string[]; children: ComponentChildren }) => (
-  <table id={id}><thead><tr>{columns.map((c) => <th>{c}</th>)}</tr></thead><tbody>{children}</tbody></table>
+/** A table with a header row of `columns` and the rows given as children, in its own horizontal scroller. */
+export const Table = ({ id, columns, children, label }: { id?: string; columns: string[]; children: ComponentChildren; label?: string }) => (
+  <ScrollTable label={label ?? (columns.filter(Boolean).join(', ') || 'Table')}><table id={id}><thead><tr>{columns.map((c) => <th>{c}</th>)}</tr></thead><tbody>{children}</tbody></table></ScrollTable>
 );
 
 /** `/dashboard/x` with the current organization kept (when the user has several). */
@@ -80,25 +96,38 @@ export const OrgLink = ({ s, to, children }: { s: SignedIn; to: string; children
 /** `formAction` widens the page's CSP form-action (a form whose answer redirects to Stripe Checkout). */
 export interface PageExtras { scripts?: string[]; formAction?: string }
 
+/** Every dashboard page's script: confirm dialogs, copy buttons, local dates (api/dashboard/browser/dashboard.js). */
+export const DASHBOARD_SCRIPT = '/dashboard/static/dashboard.js';
+
 const NAV: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/campaigns', 'Campaigns'], ['/dashboard/creators', 'Creators'], ['/dashboard/bonus-awards', 'Bonus awards'], ['/dashboard/free-codes', 'Free codes'], ['/dashboard/assets', 'Assets'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
 
+/** The navigation entry a path belongs to: its own, or the section it is under (an app's pages are under Apps). */
+export function currentNav(path: string): string | undefined {
+  if (path.startsWith('/dashboard/apps/')) return '/dashboard';
+  return NAV.map(([href]) => href).filter((href) => href !== '/dashboard' && (path === href || path.startsWith(`${href}/`)))[0] ?? (path === '/dashboard' ? '/dashboard' : undefined);
+}
+
 function TopNav({ s, path }: { s: SignedIn; path: string }) {
+  const current = currentNav(path);
   return (
     <nav class="top" aria-label="Dashboard">
-      {NAV.map(([href, label]) => <a href={safeUrl(orgLink(s, href))} aria-current={path === href ? 'page' : undefined}>{label}</a>)}
+      {NAV.map(([href, label]) => <a href={safeUrl(orgLink(s, href))} aria-current={current === href ? 'page' : undefined}>{label}</a>)}
       {'\n'}<span class="muted">{s.email}{s.role ? ` (${s.role})` : ''}</span>
       {s.orgIds.length > 1
-        ? <form method="get" action={path}><label for="org-pick" class="muted">Organization</label> <select id="org-pick" name="org">{s.orgIds.map((o) => <option selected={o === s.orgId}>{o}</option>)}</select> <button type="submit">Switch</button></form>
+        ? <form method="get" action={path}><label for="org-pick" class="muted">Organization</label> <select id="org-pick" name="org">{s.orgIds.map((o) => <option selected={o === s.orgId}>{o}</option>)}</select> <button type="submit" class="secondary">Switch</button></form>
         : null}
-      {'\n'}<form method="post" action="/dashboard/logout"><CsrfField s={s} /><button type="submit">Sign out</button></form>
+      {'\n'}<form method="post" action="/dashboard/logout"><CsrfField s={s} /><button type="submit" class="secondary">Sign out</button></form>
     </nav>
   );
 }
 
 export function dashboardPage(ctx: AppContext, s: SignedIn, status: number, title: string, body: ComponentChildren, extras: PageExtras = {}): void {
-  const { formAction = "'self'", scripts } = extras;
+  const { formAction = "'self'", scripts = [] } = extras;
   ctx.set('Cache-Control', 'no-store');
-  sendPage(ctx, status, { title: `${title} · svc dashboard`, lang: 'en', formAction, wide: true, scripts, body: <><TopNav s={s} path={ctx.path} />{'\n'}<h1>{title}</h1>{'\n'}{body}</> });
+  sendPage(ctx, status, {
+    title: `${title} · svc dashboard`, lang: 'en', formAction, wide: true, scripts: [DASHBOARD_SCRIPT, ...scripts],
+    body: <><TopNav s={s} path={ctx.path} />{'\n'}<h1>{title}</h1>{'\n'}<FlashBox flash={s.flash?.flash} />{body}</>,
+  });
 }
 
 /**

@@ -17,7 +17,7 @@ import { AssetLinkForm } from './asset-link.js';
 import { checkLink, LINK_USED, linkApp, refuse, spendLink } from './link-check.js';
 import { CredentialForm } from './credential-form.js';
 import { uploadBody } from './credential-upload.js';
-import { isFormPost } from './form-reply.js';
+import { isFormPost } from './confirm.js';
 
 const TITLES: Record<LinkPurpose, string> = {
   'wallet-topup': 'Top up your wallet',

@@ -9,13 +9,17 @@ import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { audited, type AuditActor } from '../middleware/audit.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
-import { formReply } from './form-reply.js';
+import { formReply, type FormReplyOptions } from './form-reply.js';
 
 type Handler = (ctx: AppContext) => Promise<void>;
 export interface DashboardRoute {
   method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object;
   /** Turns the page's form fields into the body (formReply). */
   form?: (fields: Record<string, unknown>) => Record<string, unknown>;
+  /** A destructive row: the page's form post is confirmed first (confirm.tsx); what to ask. */
+  confirm?: FormReplyOptions['confirm'];
+  /** What the page says after the form's change succeeded. */
+  done?: FormReplyOptions['done'];
 }
 
 export const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
@@ -31,7 +35,7 @@ const userActor = (route: DashboardRoute) => (ctx: AppContext): AuditActor | und
 export function mountRest(router: Router<RequestState, AppContext>, routes: readonly DashboardRoute[]): void {
   for (const route of routes) {
     const chain: Middleware[] = [guard({ allow: ['user'] })];
-    if (route.method !== 'get') chain.push(formReply(route.body, route.form));
+    if (route.method !== 'get') chain.push(formReply(route.body, { reshape: route.form, confirm: route.confirm, done: route.done }));
     if (route.query) chain.push(validateQuery(route.query));
     if (route.body) chain.push(validateBody(route.body));
     chain.push(audited(route.method, route.path, userActor(route)), route.handler);

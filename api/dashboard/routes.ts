@@ -32,8 +32,10 @@ import { invitationsPage } from './creator-tables.js';
 import { DEV_MAILBOX_PATH, devMailbox } from './dev-mailbox.js';
 import { creatorsPage } from './creators-page.js';
 import { inviteToPortal } from './creator-portal-invite.js';
-import { inviteForm } from './invite-form.js';
+import { inviteForm, inviteOutcome } from './invite-form.js';
 import { eventsHistoryPage } from './events-history.js';
+import { DANGERS } from './dangers.js';
+import { textOf } from '../../lib/ui.js';
 import * as events from './events-page.js';
 import { freeCodesPage } from './free-codes-page.js';
 import { home } from './home-page.js';
@@ -42,6 +44,7 @@ import { ledgerPage, payoutsPage } from './money-tables.js';
 import { mountRest, r, type DashboardRoute } from './rest.js';
 import * as session from './session.js';
 import { setupPage } from './setup-page.js';
+import { shownOncePage } from './shown-once.js';
 import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
 import * as team from './team.js';
 import { confirmVerifyEmail, showVerifyEmail, VERIFY_PATH } from './verify-email.js';
@@ -74,20 +77,20 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   shared('svc_recent_events', 'recent_events'),
   // The setup page's "Send a test purchase" (the agent's test-integration, same handler).
   shared('svc_test_integration', 'test_integration'),
-  shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret'),
+  shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret', { confirm: () => DANGERS.webhookSecret }),
   // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
-  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler),
+  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler, { confirm: () => DANGERS.purchaseKey }),
   r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler),
   shared('svc_validate_store_credentials', 'validate_store_credentials'),
   shared('svc_activate_store_direct', 'activate_store_direct'),
-  shared('svc_create_campaign', 'create_campaign'),
+  shared('svc_create_campaign', 'create_campaign', { done: (a) => ({ tone: 'ok', text: `Campaign "${textOf(a.name, '')}" created (${textOf(a.status, 'draft')}).` }) }),
   shared('svc_list_campaigns', 'list_campaigns'),
   shared('svc_get_campaign', 'get_campaign'),
   shared('svc_update_campaign', 'update_campaign'),
-  shared('svc_set_campaign_status', 'set_campaign_status'),
+  shared('svc_set_campaign_status', 'set_campaign_status', { done: (a) => ({ tone: 'ok', text: `Campaign ${textOf(a.status, 'changed')}.` }) }),
   // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
-  shared('svc_update_campaign', 'update_campaign', { method: 'post' }),
-  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody }),
+  shared('svc_update_campaign', 'update_campaign', { method: 'post', done: () => ({ tone: 'ok', text: 'Campaign saved.' }) }),
+  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody, done: () => ({ tone: 'ok', text: 'Translation saved.' }) }),
   shared('svc_get_join_link', 'join_link'),
   shared('svc_get_campaign_funnel', 'campaign_funnel'),
   shared('svc_get_daily_performance', 'daily_performance'),
@@ -98,14 +101,17 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
 /** Creators and invitations, bonus awards, free-access codes and marketing assets (the pages' people and material). */
 export const CREATOR_ROUTES: readonly DashboardRoute[] = [
   shared('svc_list_affiliates', 'list_affiliates'),
-  shared('svc_invite_creator', 'invite_creator', { form: inviteForm }),
+  shared('svc_invite_creator', 'invite_creator', { form: inviteForm, done: inviteOutcome }),
   shared('svc_list_invitations', 'list_invitations'),
-  shared('svc_withdraw_invitation', 'withdraw_invitation'),
+  shared('svc_withdraw_invitation', 'withdraw_invitation', { confirm: () => DANGERS.withdrawInvitation, done: () => ({ tone: 'ok', text: 'Invitation withdrawn: its link no longer works.' }) }),
   shared('svc_list_bonus_awards', 'list_bonus_awards'),
-  shared('svc_review_bonus_award', 'review_bonus_award'),
+  shared('svc_review_bonus_award', 'review_bonus_award', { confirm: (f) => (f.decision === 'void' ? DANGERS.voidAward : undefined), done: (a) => ({ tone: 'ok', text: `Bonus award ${textOf(a.status, 'reviewed')}.` }) }),
   shared('svc_list_free_codes', 'list_free_codes'),
-  shared('svc_create_free_code', 'create_free_code'),
-  r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, { body: blockFreeCodeBody }),
+  shared('svc_create_free_code', 'create_free_code', { done: (a) => ({ tone: 'ok', text: `Free code ${textOf(a.code, '')} created.` }) }),
+  r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, {
+    body: blockFreeCodeBody, confirm: (f) => (f.blocked === 'false' ? undefined : DANGERS.blockCode),
+    done: (a) => ({ tone: 'ok', text: a.blocked ? 'Code blocked: everyone who redeemed it loses access at their next check.' : 'Code unblocked.' }),
+  }),
   shared('svc_list_assets', 'list_assets'),
   r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler),
   shared('svc_set_asset_featured', 'set_asset_featured'),
@@ -147,6 +153,7 @@ export function webRoutes(opts: { devMode?: boolean } = {}): Router<RequestState
 
   // The signed-in pages (the navigation's order) and their page-only form posts.
   router.get('/dashboard', home);
+  router.get('/dashboard/shown-once', shownOncePage);
   router.get('/dashboard/apps/:app_id', setupPage);
   router.get('/dashboard/apps/:app_id/events', validateQuery(events.eventsQuery), events.eventsPage);
   router.get('/dashboard/apps/:app_id/events/history', eventsHistoryPage);

@@ -2,8 +2,11 @@
 // (setupOf: the agent API's checklist and validation status): first the steps for humans with each open step's action
 // in place (setup-steps.tsx), then the keys, campaigns, SDK freshness and validation per platform. Every button is a
 // plain form posting to the dashboard REST (api/dashboard/rest.ts), so the page works without JavaScript (the two
-// scripts only add copy buttons and the test purchase's progress); secrets appear once, on the page that answers
-// the regenerate form.
+// scripts only add copy buttons and the test purchase's progress); secrets appear once, on
+// the GET page a regenerate form redirects to (/dashboard/shown-once); destructive buttons confirm first (confirm.tsx).
+import { LocalTime } from '../../lib/ui.js';
+import { ConfirmForm } from './confirm.js';
+import { DANGERS } from './dangers.js';
 import { findApp } from '../../db/apps.js';
 import { listCampaignsInOrgs } from '../../db/campaigns.js';
 import { findTestReferralCode } from '../../db/integration.js';
@@ -17,7 +20,7 @@ import { Steps, type Setup, type StepCampaign, type StepContext } from './setup-
 
 const TEST_PURCHASE_SCRIPT = '/dashboard/static/test-purchase.js';
 
-const when = (d: unknown) => (d ? new Date(d as string).toISOString().replace('T', ' ').slice(0, 19) : 'never');
+const when = (d: unknown) => <LocalTime at={d as string | Date | null | undefined} empty="never" />;
 const age = (seconds: number | null) => (seconds === null ? '' : seconds < 120 ? `${seconds} s ago` : seconds < 7200 ? `${Math.round(seconds / 60)} min ago` : `${Math.round(seconds / 3600)} h ago`);
 
 function KeysSection({ s, setup, back }: { s: SignedIn; setup: Setup; back: string }) {
@@ -28,10 +31,10 @@ function KeysSection({ s, setup, back }: { s: SignedIn; setup: Setup; back: stri
     <p><strong>SDK key</strong> (public, ships in the app): <code id="sdk-key">{setup.sdk_key as string}</code> <CopyButton target="sdk-key" /></p>
     <p><strong>Webhook URL</strong> for the subscription provider: <code id="webhook-url-keys">{setup.webhook.url}</code> <CopyButton target="webhook-url-keys" /> · {setup.webhook.connected ? <span class="done">test event received {when(setup.webhook.connected_at)}</span> : <span class="open">no test event yet</span>}</p>
     <p><strong>Webhook secret</strong>: shown once, when created or regenerated. Regenerating stops the old one at once.</p>
-    <ButtonForm s={s} action={`/api/apps/${id}/regenerate-webhook-secret`} label="Regenerate webhook secret" returnTo={back} />
-    <p><strong>Rejected webhook calls today</strong>: <span id="rejected-count">{rejected.total}</span>{rejected.total > 0 ? ` (${Object.entries(rejected.by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')}; last ${when(rejected.last_at)})` : null}</p>
+    <ConfirmForm s={s} action={`/api/apps/${id}/regenerate-webhook-secret`} returnTo={back} {...DANGERS.webhookSecret} />
+    <p><strong>Rejected webhook calls today</strong>: <span id="rejected-count">{rejected.total}</span>{rejected.total > 0 ? <> ({Object.entries(rejected.by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')}; last {when(rejected.last_at)})</> : null}</p>
     <p><strong>Purchase API key</strong> (your server, <code>POST {setup.purchase_api.endpoint}</code>): shown once; regenerating stops the old one at once.</p>
-    <ButtonForm s={s} action={`/api/apps/${id}/regenerate-purchase-api-key`} label="Regenerate purchase API key" returnTo={back} />
+    <ConfirmForm s={s} action={`/api/apps/${id}/regenerate-purchase-api-key`} returnTo={back} {...DANGERS.purchaseKey} />
   </>;
 }
 

@@ -18,6 +18,7 @@ const FILES = {
   '/dashboard/static/join-page.js': () => path.join(BROWSER_DIR, 'join-page.js'),
   '/dashboard/static/copy-buttons.js': () => path.join(BROWSER_DIR, 'copy-buttons.js'),
   '/dashboard/static/test-purchase.js': () => path.join(BROWSER_DIR, 'test-purchase.js'),
+  '/dashboard/static/dashboard.js': () => path.join(BROWSER_DIR, 'dashboard.js'),
 } as const;
 
 export type StaticScript = keyof typeof FILES;

@@ -2,6 +2,7 @@
 // invitations, and inviting someone by email (owners and admins; only an owner may invite an owner). The invitation
 // is a one-time 7-day link in the email outbox. Accepting: a new address sets a password and gets a verified
 // account (the link proved the address); an existing account must be signed in as that address and accepts.
+import { ScrollTable } from '../../lib/ui.js';
 import { findLiveAccountToken, listPendingInvites, spendAccountToken } from '../../db/account-tokens.js';
 import { addMembership, createUser, findOrganization } from '../../db/organizations.js';
 import { findUserByEmail, listMembers } from '../../db/users.js';
@@ -23,9 +24,9 @@ async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: str
   const roles = MEMBERSHIP_ROLES.filter((r) => r !== 'owner' || s.role === 'owner');
   dashboardPage(ctx, s, status, 'Team', <>
     {notice ? <p class="notice" role="status">{notice}</p> : null}
-    <table><caption class="muted">Members</caption><thead><tr><th>Email</th><th>Role</th><th>Since</th></tr></thead><tbody>
+    <ScrollTable label="Members"><table><caption class="muted">Members</caption><thead><tr><th>Email</th><th>Role</th><th>Since</th></tr></thead><tbody>
       {members.map((m) => <tr><td>{m.email}</td><td>{m.role}</td><td>{date(m.created_at)}</td></tr>)}
-    </tbody></table>
+    </tbody></table></ScrollTable>
     <h2>Pending invitations</h2>{invites.length === 0 ? <p class="muted">None.</p> : (
       <Table columns={['Email', 'Role', 'Expires']}>{invites.map((i) => <tr><td>{i.email}</td><td>{i.role}</td><td>{date(i.expires_at)}</td></tr>)}</Table>
     )}

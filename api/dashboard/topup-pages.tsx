@@ -8,6 +8,7 @@ import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { generateToken, hashToken, tokenMatchesHash } from '../../lib/credentials.js';
 import { AppError, NotFoundError } from '../../lib/errors.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
+import { Field } from '../../lib/ui.js';
 import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
@@ -31,10 +32,9 @@ async function formPage(ctx: AppContext, status: number, opts: FormPage): Promis
       <h1>Top up your wallet</h1>
       <p class="muted">Organization {opts.org}. {wallet}</p>
       <p><strong>{opts.provider.label}</strong></p>
-      {opts.error ? <p class="error" role="alert">amount_usd: {opts.error}</p> : null}
+      {opts.error ? <p class="flash bad" role="alert">Not started: please correct the amount.</p> : null}
       <form method="post" action={ctx.originalUrl}>
-        <label for="amount_usd">Amount (USD, {min} to {max})</label>
-        <input id="amount_usd" name="amount_usd" inputmode="decimal" required value={opts.amount} />
+        <Field id="amount_usd" name="amount_usd" label={`Amount (USD, ${min} to ${max})`} inputmode="decimal" required value={opts.amount} state={opts.error ? { errors: { amount_usd: `${opts.error}.` } } : undefined} />
         <button type="submit">Continue to payment</button>
       </form>
       <p class="muted">This link works once: starting a payment uses it.</p>

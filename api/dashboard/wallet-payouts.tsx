@@ -6,6 +6,7 @@
 // run id, so a double submit or a resubmitted form pays once; the answer is a redirect to the run's own page
 // (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays. Members see all this but cannot
 // preview or run (403). No agent route or tool reaches any of it.
+import { ScrollTable } from '../../lib/ui.js';
 import type { VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
 import { appendAudit } from '../../db/audit-log.js';
@@ -29,10 +30,10 @@ function PayoutTable({ lines, caption }: { lines: Line[]; caption: string }) {
   const money = (l: Line) => [String(l.commission_count), `${l.award_count} (${formatUsd(l.awards_micros)})`, formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)].map((c) => <td>{c}</td>);
   const total: Line = { creator_id: '', commission_count: sum('commission_count'), award_count: sum('award_count'), awards_micros: sum('awards_micros'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') };
   return (
-    <table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
+    <ScrollTable label="Payout"><table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
       {lines.map((l) => <tr><td>{l.creator_name ? `${l.creator_name} ` : null}<code>{l.creator_id}</code></td>{money(l)}</tr>)}
       <tr><th scope="row">Total</th>{money(total)}</tr>
-    </tbody></table>
+    </tbody></table></ScrollTable>
   );
 }
 

@@ -21,7 +21,11 @@ test('an OAuth grant is listed on the connect-agent page; revoking it there stop
   t.true(page.text.includes(`data-grant="${grant.id}"`));
   const forged = await browser.fetch(`${h().baseUrl}/dashboard/agents/grants/${grant.id}/revoke`, { form: { csrf: 'forged' } });
   t.is(forged.status, 403);
-  const revoked = await browser.fetch(`${h().baseUrl}/dashboard/agents/grants/${grant.id}/revoke`, { form: { csrf: inputValue(page.text, 'csrf')! } });
+  const asked = await browser.fetch(`${h().baseUrl}/dashboard/agents/grants/${grant.id}/revoke`, { form: { csrf: inputValue(page.text, 'csrf')! } });
+  t.is(asked.status, 200);
+  t.regex(asked.text, /<h1>Revoke this agent(?:'|&#39;)s access\?<\/h1>/, 'without the confirmation the post only asks');
+  t.is((await request(h().baseUrl, 'GET', '/api/agent/whoami', { token: tokens.access_token })).status, 200, 'nothing revoked yet');
+  const revoked = await browser.follow(`${h().baseUrl}/dashboard/agents/grants/${grant.id}/revoke`, undefined, { form: { csrf: inputValue(page.text, 'csrf')!, confirmed: 'yes' } });
   t.is(revoked.status, 200);
   t.regex(revoked.text, /Access revoked/);
 

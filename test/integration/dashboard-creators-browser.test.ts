@@ -79,6 +79,7 @@ test.serial('a creator invited, then the invitation withdrawn; the capacity foll
   t.not(await page.locator('#slots-available').textContent(), freeBefore);
   await screenshot(page, 'creators-03-invited');
   await row.getByRole('button', { name: 'Withdraw' }).click();
+  await page.getByRole('dialog', { name: 'Withdraw this invitation?' }).getByRole('button', { name: 'Withdraw' }).click();
   await page.locator('#invitations tr', { hasText: email }).locator('.inv-status', { hasText: 'WITHDRAWN' }).waitFor();
   t.is(await page.locator('#slots-available').textContent(), freeBefore);
   t.is((await h().db('invitations').where({ email }).first('status')).status, 'WITHDRAWN');
@@ -106,11 +107,11 @@ test.serial('a bonus award approved; one the wallet cannot cover is refused with
 
   const answer = page.waitForResponse((r) => r.url().endsWith(`/api/bonus-awards/${huge}/review`));
   await page.locator(`tr[data-award="${huge}"]`).getByRole('button', { name: 'Approve' }).click();
-  t.is((await answer).status(), 402);
-  await page.getByRole('heading', { name: 'That did not work' }).waitFor();
+  t.is((await answer).status(), 303, 'the refusal redirects back to the page (Post/Redirect/Get)');
+  await page.locator('#flash').waitFor();
   t.regex(await page.getByRole('alert').textContent() ?? '', /safe balance is \$960\.00/);
   await screenshot(page, 'creators-06-award-402');
-  await page.getByRole('link', { name: 'top up the wallet' }).click();
+  await page.locator('#flash').getByRole('link', { name: 'top up the wallet' }).click();
   await page.getByRole('heading', { name: 'Wallet' }).waitFor();
   t.is((await h().db('bonus_awards').where('id', huge).first('status')).status, 'earned');
   await page.goto(url('/dashboard/bonus-awards?status=approved'));
@@ -130,6 +131,7 @@ test.serial('a free-access code created and blocked', async (t) => {
   t.is(await row.locator('.code-state').textContent(), 'live');
   await screenshot(page, 'creators-07-free-code');
   await row.getByRole('button', { name: 'Block' }).click();
+  await page.getByRole('dialog', { name: 'Block this free code?' }).getByRole('button', { name: 'Block' }).click();
   await page.locator(`tr[data-code="${code}"] .code-state`, { hasText: 'blocked' }).waitFor();
   t.true((await h().db('free_access_codes').where({ app_id: seed.app_id, code }).first('blocked')).blocked);
   await screenshot(page, 'creators-08-free-code-blocked');

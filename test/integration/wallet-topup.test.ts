@@ -1,5 +1,5 @@
 // The signed top-up link's pages in test mode (the default without Stripe): the human picks an amount (bounds
-// checked, 422 naming amount_usd), confirms, and the wallet is credited once; in the same transaction the
+// checked, 422 with the error beside the amount field), confirms, and the wallet is credited once; in the same transaction the
 // commissions recorded `unfunded` while the wallet was short are reserved, oldest first, as far as the money goes.
 import test from 'ava';
 import { createAgentKey } from '../../db/agent-keys.js';
@@ -82,7 +82,7 @@ test('catch-up stops at the first commission the money cannot cover: an older on
   const link = await topupLink(app);
   const started = await postForm(link, { amount_usd: '5' }); // covers one reservation of 3.2967, not two
   t.is(started.status, 422, 'below the minimum');
-  t.regex(started.text, /amount_usd: The amount must be between \$10\.00 USD and \$50000\.00 USD/);
+  t.regex(started.text, /id="amount_usd-error">The amount must be between \$10\.00 USD and \$50000\.00 USD/, 'the error sits beside the field, in words');
   h().config.TOPUP_MIN_USD = 1;
   try {
     const ok = await postForm(link, { amount_usd: '5' });
@@ -97,13 +97,14 @@ test('catch-up stops at the first commission the money cannot cover: an older on
   await assertExactBooks(t, h().db, app.org_id);
 });
 
-test('an amount that is not a number or out of bounds is 422 naming amount_usd, and the link stays usable', async (t) => {
+test('an amount that is not a number or out of bounds is 422 with the error beside the field and the typed value kept, and the link stays usable', async (t) => {
   const app = await seedApp(h().db, { walletUsd: 0 });
   const link = await topupLink(app);
   for (const amount of ['abc', '', '10.999', '50001', '-5']) {
     const res = await postForm(link, { amount_usd: amount });
     t.is(res.status, 422, amount);
-    t.regex(res.text, /amount_usd:/, amount);
+    t.regex(res.text, /<p class="field-error" id="amount_usd-error">/, amount);
+    if (amount) t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
   }
   t.is((await request(h().baseUrl, 'GET', link)).status, 200, 'no payment started: the link is not spent');
   t.is((await h().db('payments').where({ org_id: app.org_id })).length, 0);

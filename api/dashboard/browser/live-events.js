@@ -6,6 +6,7 @@
 (() => {
   const table = /** @type {HTMLTableElement | null} */ (document.getElementById('live-events'));
   const status = /** @type {HTMLElement} */ (document.getElementById('live-status'));
+  const announce = document.getElementById('live-announce');
   if (!table || !window.EventSource) return;
   const body = table.tBodies[0];
   let last = table.dataset.cursor ?? '';
@@ -25,6 +26,8 @@
         if (old.classList.contains('empty') || (old.dataset.kind === d.kind && old.dataset.eventId === row.dataset.eventId)) old.remove();
       }
       body.prepend(row);
+      // Screen readers hear each new or changed event (the page's aria-live region), not only sighted users.
+      if (announce) announce.textContent = `New ${d.kind === 'sdk' ? 'SDK' : 'purchase'} event: ${row.cells[2]?.textContent ?? ''} ${row.cells[5]?.textContent ?? ''}`.trim();
       table.dataset.cursor = last;
     };
     source.onerror = () => {
