@@ -49,6 +49,18 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   };
 }
 
+async function startPayoutUpkeep(db: Knex, client: ReturnType<typeof createTemporalClient>, config: Config, logger: Logger): Promise<void> {
+  const { reconcilePayoutSchedules, resumePayoutRuns } = await import('../workflow-clients/payout-runs.js');
+  const deps = { db, client, taskQueue: config.TEMPORAL_TASK_QUEUE, catchupHours: config.PAYOUT_SCHEDULE_CATCHUP_HOURS };
+  try {
+    const schedules = await reconcilePayoutSchedules(deps);
+    const resumed = await resumePayoutRuns(deps);
+    logger.info({ schedules, resumed }, 'payout schedules reconciled, pending payout runs resumed');
+  } catch (err) {
+    logger.error({ err }, 'payout schedules or pending payout runs could not be taken up (next worker start tries again)');
+  }
+}
+
 export interface WorkerRoleOptions {
   /** Serve the worker's own /metrics on this port (`svc worker`: WORKER_METRICS_PORT; 0 or unset: none). */
   metricsPort?: number;
@@ -84,6 +96,8 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   });
   // Every Android store-direct app has its voided-purchases poll (idempotent: a running one is left alone).
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
+  // Payout schedules follow PostgreSQL, and runs left between their two phases are taken up again.
+  void startPayoutUpkeep(db, client, config, logger);
   const outbox = config.SMTP_URL ? await startOutbox(config.SMTP_URL, config.EMAIL_FROM, db, logger) : undefined;
   const done = worker.run().finally(async () => {
     await drainer.stop();

@@ -1,0 +1,70 @@
+// Activities of the payout-run workflow (workflows/payout-run.ts). Phase 1 is runPayouts (one short transaction,
+// idempotent per run id). Phase 2 sends one payout: a payout already settled answers its state; a resumed one first
+// looks for its transfer at the provider (Stripe keeps idempotency keys only about a day) and records it; otherwise,
+// with a ready account and enough available funds, one transfer under the payout's idempotency key. A refusal
+// returns the payout's lines to payable (db/payout-transfers.ts); funds still pending at the provider make the payout
+// wait. A provider that cannot be reached throws PayoutProviderError: Temporal retries the activity.
+import type { Knex } from 'knex';
+import { payoutProviderNamed } from '../clients/payouts/select.js';
+import { findOrganization } from '../db/organizations.js';
+import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
+import { findPayout, pendingPayoutsOfRun, recordTransfer, returnPayout, settlePayout } from '../db/payout-transfers.js';
+import { nextFundsAvailableAt } from '../db/payments.js';
+import { runPayouts } from '../db/payouts.js';
+import type { Config } from '../lib/config.js';
+import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
+import type { TransferStep } from '../workflows/payout-run-messages.js';
+
+export function createPayoutActivities({ db, config }: { db: Knex; config: Config }) {
+  const refuse = async (payoutId: string, reason: string): Promise<TransferStep> => {
+    await returnPayout(db, payoutId, reason);
+    return { status: 'returned', reason };
+  };
+  return {
+    /** Phase 1: the run recorded (or found); answers the payouts of the run still waiting for their transfer. */
+    async planPayoutRun({ orgId, runId, createdBy }: { orgId: string; runId: string; createdBy: string }): Promise<string[]> {
+      // A run started against another installation's database (a stray Temporal target) has nothing to pay here.
+      if (!(await findOrganization(db, orgId))) return [];
+      await runPayouts(db, { orgId, runId, createdBy });
+      return pendingPayoutsOfRun(db, runId);
+    },
+
+    /** Phase 2, one payout. */
+    async transferPayout(payoutId: string): Promise<TransferStep> {
+      const payout = await findPayout(db, payoutId);
+      if (!payout) throw new Error(`payout ${payoutId} not found`);
+      if (payout.transfer_status === 'transferred') return { status: 'transferred', transferId: payout.transfer_id! };
+      if (payout.transfer_status !== 'transfer_pending') return { status: payout.transfer_status, reason: payout.failure ?? undefined };
+      const net = Number(payout.net_micros);
+      if (net === 0) {
+        await settlePayout(db, payoutId);
+        return { status: 'settled' };
+      }
+      const account = await findPayoutAccount(db, payout.creator_id);
+      if (!account) return refuse(payoutId, 'the creator has no payout account');
+      const provider = payoutProviderNamed(config, account.provider);
+      if (!provider) return refuse(payoutId, `the ${account.provider} payout provider is not configured on this server`);
+      const existing = await provider.findTransfer({ group: payout.run_id, payoutId });
+      if (existing) {
+        await recordTransfer(db, payoutId, provider.name, existing);
+        return { status: 'transferred', transferId: existing };
+      }
+      const state = stateOfRow(account);
+      if (!isAccountReady(state)) return refuse(payoutId, `the creator's payout account is not ready: ${readinessProblems(state).join('; ')}`);
+      const balance = await provider.balance();
+      if (balance.availableMicros < net) {
+        if (balance.availableMicros + balance.pendingMicros < net) return refuse(payoutId, 'insufficient available funds in the platform balance');
+        const now = new Date();
+        const next = await nextFundsAvailableAt(db, payout.org_id, now);
+        const waitMs = next ? Math.max(1000, next.getTime() - now.getTime()) : config.PAYOUT_FUNDS_RETRY_SECONDS * 1000;
+        return { status: 'waiting', waitMs, reason: 'the platform\'s funds are not available yet' };
+      }
+      const outcome = await provider.createTransfer({
+        payoutId, group: payout.run_id, destination: account.external_id, amountMicros: net, idempotencyKey: `payout:${payoutId}`, orgId: payout.org_id,
+      });
+      if (outcome.status === 'refused') return refuse(payoutId, outcome.reason);
+      await recordTransfer(db, payoutId, provider.name, outcome.transferId);
+      return { status: 'transferred', transferId: outcome.transferId };
+    },
+  };
+}
