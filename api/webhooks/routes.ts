@@ -6,6 +6,7 @@ import type { AppContext, RequestState } from '../context.js';
 import { validateBody } from '../middleware/validate.js';
 import { directPurchase, directPurchaseBody } from './purchase.js';
 import { stripeWebhook } from './stripe.js';
+import { stripeConnectWebhook } from './stripe-connect.js';
 import { subproviderWebhook, subproviderWebhookForApp } from './subprovider.js';
 
 export function webhookRoutes(): Router<RequestState, AppContext> {
@@ -15,6 +16,7 @@ export function webhookRoutes(): Router<RequestState, AppContext> {
   router.post('/subprovider', subproviderWebhook);
   router.post('/purchase', guard({ allow: ['purchase_api'] }), validateBody(directPurchaseBody), directPurchase);
   router.post('/stripe', stripeWebhook);
+  router.post('/stripe-connect', stripeConnectWebhook);
 
   return router;
 }

@@ -7,6 +7,7 @@
 // * payment_intent.succeeded credits an auto-recharge payment (amount_received) once; payment_intent.payment_failed
 //   records the failure on it. The workflow may have credited it from Stripe's synchronous answer already: the
 //   payment's own row and its ledger key make whichever comes second credit nothing.
+// * transfer.reversed: a payout's transfer taken back (api/webhooks/stripe-transfers.ts).
 // A redelivered event answers the same and credits nothing again.
 import type Stripe from 'stripe';
 import { stripeSettingsOf } from '../../clients/payments/select.js';
@@ -17,6 +18,7 @@ import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
 import { checkAutoRecharge } from '../payments/recharge-check.js';
+import { TRANSFER_EVENTS, transferEvent } from './stripe-transfers.js';
 
 const CREDITING = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 const FAILING = new Set(['checkout.session.async_payment_failed', 'checkout.session.expired']);
@@ -35,6 +37,7 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
   if (!settings?.webhookSecret) throw new UnavailableError('Stripe webhooks are not configured on this server (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
   const event = verifyStripeEvent(settings, ctx.state.rawBody ?? Buffer.alloc(0), ctx.get('stripe-signature') || undefined);
   if (!event) throw new BadRequestError('Invalid Stripe signature: nothing was credited.');
+  if (TRANSFER_EVENTS.has(event.type)) return transferEvent(ctx, event);
   if (INTENTS.has(event.type)) return intentEvent(ctx, event.type, event.data.object as Stripe.PaymentIntent);
   if (!CREDITING.has(event.type) && !FAILING.has(event.type)) {
     ctx.body = { received: true, handled: false };
