@@ -9,8 +9,10 @@ import { runIdOfWorkflowId, type PayoutRunInput, type PayoutRunOutcome, type Tra
 
 type Acts = ReturnType<typeof createPayoutActivities>;
 
+// Stripe's client gives up after two 10 s attempts (clients/payments/stripe.ts), well inside the timeout; a worker
+// killed mid-transfer has its attempt retried after 30 s, and the retry looks for the transfer first.
 const { planPayoutRun, transferPayout } = proxyActivities<Acts>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 

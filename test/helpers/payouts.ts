@@ -4,6 +4,8 @@ import type { Knex } from 'knex';
 import { payoutConnectRouter } from '../../api/creator-payouts/routes.js';
 import type { SvcApp } from '../../api/app.js';
 import type { PayoutRow } from '../../schema/types.js';
+import type { StripeStub } from '../stubs/stripe.js';
+import { request } from './http.js';
 import { waitFor } from './svc-processes.js';
 
 export const CREATOR_HEADER = 'x-test-creator';
@@ -26,4 +28,15 @@ export async function payoutIn(db: Knex, orgId: string, creatorId: string, statu
     return Boolean(found);
   }, `a ${status} payout`, timeoutMs);
   return found!;
+}
+
+/** The creator connects through the stub and finishes onboarding; Stripe's account.updated makes the account ready. */
+export async function connectReady(baseUrl: string, db: Knex, stub: StripeStub, connectSecret: string, creatorId: string): Promise<void> {
+  const started = await request(baseUrl, 'POST', '/creator/payouts/connect', { body: { country: 'US' }, headers: { [CREATOR_HEADER]: creatorId } });
+  if (started.status !== 303) throw new Error(`${started.status} ${started.text}`);
+  const row = await db('payout_accounts').where('creator_id', creatorId).first<{ external_id: string }>('external_id');
+  const account = stub.connect.completeOnboarding(row.external_id);
+  const event = stub.signedObjectEvent('account.updated', account, connectSecret, account.id);
+  const res = await request(baseUrl, 'POST', '/api/webhooks/stripe-connect', { rawBody: event.payload, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature } });
+  if (res.status !== 200 || res.body.handled !== true) throw new Error(`${res.status} ${res.text}`);
 }

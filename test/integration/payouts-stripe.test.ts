@@ -14,7 +14,7 @@ import { assertExactBooks } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
-import { CREATOR_HEADER, mountConnect, payoutIn, payoutsOf } from '../helpers/payouts.js';
+import { connectReady as connectReadyThroughStub, CREATOR_HEADER, mountConnect, payoutIn, payoutsOf } from '../helpers/payouts.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { waitFor } from '../helpers/svc-processes.js';
 import { startStripeStub, type StripeStub } from '../stubs/stripe.js';
@@ -45,14 +45,7 @@ const deliver = (path: string, event: { payload: string; signature: string }) =>
 const accountOf = async (creatorId: string) => h().db('payout_accounts').where('creator_id', creatorId).first();
 const ledgerCount = async (orgId: string) => Number((await h().db('wallet_ledger').where('org_id', orgId).count<{ count: string }[]>('* as count'))[0]!.count);
 
-/** The creator connects through the stub and finishes onboarding; Stripe's account.updated makes the account ready. */
-async function connectReady(creatorId: string) {
-  const started = await request(h().baseUrl, 'POST', '/creator/payouts/connect', { body: { country: 'US' }, headers: asCreator(creatorId) });
-  if (started.status !== 303) throw new Error(`${started.status} ${started.text}`);
-  const account = stub.connect.completeOnboarding((await accountOf(creatorId)).external_id);
-  const res = await deliver('/api/webhooks/stripe-connect', stub.signedObjectEvent('account.updated', account, CONNECT_SECRET, account.id));
-  if (res.status !== 200 || res.body.handled !== true) throw new Error(`${res.status} ${res.text}`);
-}
+const connectReady = (creatorId: string) => connectReadyThroughStub(h().baseUrl, h().db, stub, CONNECT_SECRET, creatorId);
 
 async function payable(tag: string): Promise<{ app: SeededApp; commission: Awaited<ReturnType<typeof makePayableCommission>> }> {
   const app = await seedApp(h().db, { walletUsd: 500 });

@@ -28,6 +28,8 @@ export interface ConnectStub {
   balance: { available: number; pending: number };
   /** Lose this many transfer answers after creating the transfer (the connection drops). */
   dropTransferReplies: number;
+  /** Stripe takes this long to answer a transfer (a kill can land while one is in flight). */
+  transferDelayMs: number;
   /** The creator finished onboarding: transfers active, payouts enabled, nothing due. */
   completeOnboarding(accountId: string): StubAccount;
   /** Stripe reverses the whole transfer: the money is back in the platform's available balance. */
@@ -41,7 +43,7 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   const replies = new Map<string, { status: number; body: unknown }>();
   const state: ConnectStub = {
-    accounts: new Map(), accountLinks: [], transfers: new Map(), transferKeys: [], balance: { available: 0, pending: 0 }, dropTransferReplies: 0,
+    accounts: new Map(), accountLinks: [], transfers: new Map(), transferKeys: [], balance: { available: 0, pending: 0 }, dropTransferReplies: 0, transferDelayMs: 0,
     completeOnboarding(accountId) {
       const a = state.accounts.get(accountId)!;
       return Object.assign(a, { payouts_enabled: true, capabilities: { transfers: 'active' }, requirements: { currently_due: [], past_due: [], eventually_due: [], disabled_reason: null } });
@@ -113,6 +115,7 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
       const key = String(req.headers['idempotency-key'] ?? '');
       state.transferKeys.push(key);
       const form = await readForm();
+      if (state.transferDelayMs > 0) await new Promise((r) => setTimeout(r, state.transferDelayMs));
       const replay = key ? replies.get(key) : undefined;
       if (replay) {
         send(replay.status, replay.body);
