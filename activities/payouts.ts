@@ -21,11 +21,14 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
     return { status: 'returned', reason };
   };
   return {
-    /** Phase 1: the run recorded (or found); answers the payouts of the run still waiting for their transfer. */
+    /**
+     * Phase 1: the run recorded (or found: a run the wallet page or the CLI recorded keeps what it planned); answers
+     * the payouts still waiting for their transfer. Creators without a ready account are held over, not planned.
+     */
     async planPayoutRun({ orgId, runId, createdBy }: { orgId: string; runId: string; createdBy: string }): Promise<string[]> {
       // A run started against another installation's database (a stray Temporal target) has nothing to pay here.
       if (!(await findOrganization(db, orgId))) return [];
-      await runPayouts(db, { orgId, runId, createdBy });
+      await runPayouts(db, { orgId, runId, createdBy, readyOnly: true });
       return pendingPayoutsOfRun(db, runId);
     },
 

@@ -43,3 +43,10 @@ export async function creatorOfAccount(db: Knex, provider: PayoutProviderName, e
   const row = await db('payout_accounts').where({ provider, external_id: externalId }).first<{ creator_id: string } | undefined>('creator_id');
   return row?.creator_id;
 }
+
+/** Which of these creators have a ready payout account (phase 1 of a scheduled run holds the others over). */
+export async function readyCreators(db: Knex, creatorIds: readonly string[]): Promise<Set<string>> {
+  if (creatorIds.length === 0) return new Set();
+  const rows = await db('payout_accounts').whereIn('creator_id', creatorIds).select<PayoutAccountRow[]>('*');
+  return new Set(rows.filter((r) => isAccountReady(stateOfRow(r))).map((r) => r.creator_id));
+}

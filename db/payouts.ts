@@ -9,11 +9,16 @@ import type { Knex } from 'knex';
 import { ConflictError } from '../lib/errors.js';
 import { planPayouts, type CreatorPayoutPlan, type OutstandingClawback, type PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow } from '../schema/types.js';
+import { readyCreators } from './payout-accounts.js';
 import { minimumPayoutMicros } from './payout-settings.js';
 import { approvedAwardsToPay, awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
-export interface PayoutRunInput { orgId: string; runId: string; dryRun?: boolean; createdBy?: string }
+export interface PayoutRunInput {
+  orgId: string; runId: string; dryRun?: boolean; createdBy?: string;
+  /** Hold over creators without a ready payout account (scheduled runs); otherwise phase 2 returns their payouts. */
+  readyOnly?: boolean;
+}
 
 /** One award line of a payout: the approved award paid (no platform fee). */
 export interface AwardLine { award_id: string; bonus_rule_id: string; campaign_id: string; threshold_conversions: number; amount_micros: number }
@@ -47,8 +52,10 @@ export async function runPayouts(db: Knex, input: PayoutRunInput): Promise<Payou
     const lock = !input.dryRun;
     const awards = await approvedAwardsToPay(trx, input.orgId, lock);
     const minimum = await minimumPayoutMicros(trx, input.orgId);
-    const plans = planPayouts(await payableCommissions(trx, input.orgId, lock), await outstandingClawbacks(trx, input.orgId, lock),
+    let plans = planPayouts(await payableCommissions(trx, input.orgId, lock), await outstandingClawbacks(trx, input.orgId, lock),
       awards.map((a) => ({ id: a.id, creatorId: a.creator_id, amountMicros: a.amount_micros }))).filter((p) => p.netMicros >= minimum);
+    const ready = input.readyOnly ? await readyCreators(trx, plans.map((p) => p.creatorId)) : undefined;
+    if (ready) plans = plans.filter((p) => ready.has(p.creatorId));
     const linesOf = (p: CreatorPayoutPlan) => awards.filter((a) => p.awardIds.includes(a.id)).map(awardLine);
     if (input.dryRun) return result(input, false, plans.map((p) => planned(p, null, linesOf(p))));
     await trx('payout_runs').insert({ id: input.runId, org_id: input.orgId, created_by: input.createdBy ?? null });

@@ -35,7 +35,7 @@ export function connectCountry(raw: unknown, config: Config): string {
   if (raw === undefined || raw === null || raw === '') return config.PAYOUT_PLATFORM_COUNTRY.toUpperCase();
   const country = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   if (COUNTRY.test(country)) return country;
-  throw new ValidationError([{ loc: ['body', 'country'], msg: `country must be a two-letter ISO country code such as US or DE (got '${String(raw)}')`, type: 'value_error' }]);
+  throw new ValidationError([{ loc: ['body', 'country'], msg: `country must be a two-letter ISO country code such as US or DE (got '${typeof raw === 'string' ? raw : JSON.stringify(raw)}')`, type: 'value_error' }]);
 }
 
 /** Opens the creator's account if needed and answers a fresh onboarding link to send them to. */

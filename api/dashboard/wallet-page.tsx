@@ -15,6 +15,7 @@ import type { AppContext } from '../context.js';
 import type { RechargeForm } from './auto-recharge-page.js';
 import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 import { autoRechargeWalletSection, changeFromWallet, walletFormAction } from './wallet-auto-recharge.js';
+import { payoutSettingsSection } from './wallet-payout-settings.js';
 import { payoutsWalletSection } from './wallet-payouts.js';
 
 const signed = (micros: number) => (micros === 0 ? '' : `${micros > 0 ? '+' : '−'}${formatUsd(Math.abs(micros))}`);
@@ -43,7 +44,7 @@ const topupSection: WalletSection = async (ctx, s) => (canManage(s)
   </>
   : <p class="muted">Owners and admins top up the wallet.</p>);
 
-export const WALLET_SECTIONS: WalletSection[] = [topupSection, (ctx, s, state) => autoRechargeWalletSection(ctx, s, state.recharge), payoutsWalletSection];
+export const WALLET_SECTIONS: WalletSection[] = [topupSection, (ctx, s, state) => autoRechargeWalletSection(ctx, s, state.recharge), payoutsWalletSection, payoutSettingsSection];
 
 export async function showWallet(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);

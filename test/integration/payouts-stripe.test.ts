@@ -6,6 +6,7 @@
 // goes out once they are; a creator without a ready account is returned to payable.
 import test from 'ava';
 import { findPayoutRun } from '../../db/payout-history.js';
+import { runPayouts } from '../../db/payouts.js';
 import { setPayoutSettings } from '../../db/payout-settings.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { reconcilePayoutSchedule, startPayoutRun } from '../../workflow-clients/payout-runs.js';
@@ -16,7 +17,6 @@ import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
 import { connectReady as connectReadyThroughStub, CREATOR_HEADER, mountConnect, payoutIn, payoutsOf } from '../helpers/payouts.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
-import { waitFor } from '../helpers/svc-processes.js';
 import { startStripeStub, type StripeStub } from '../stubs/stripe.js';
 
 const SECRET = 'sk_test_stub_secret_key';
@@ -158,24 +158,38 @@ test.serial('a payout waiting for available funds goes out once they are availab
   await assertExactBooks(t, db, app.org_id);
 });
 
-test.serial('no ready account, or funds Stripe will never have: the payout is returned and its lines are payable again', async (t) => {
+test.serial('held over below the minimum or without a ready account; returned when refused (no account, no funds); lines payable again', async (t) => {
   const { db } = h();
   const { app, commission } = await payable('no-account');
   stub.connect.balance.available = 1_000_000;
   const before = await getWalletTotals(db, app.org_id);
-  await startPayoutRun({ client: h().temporal, taskQueue: h().taskQueue }, `none-${app.org_id}`, { orgId: app.org_id, createdBy: 'test' });
-  const returned = await payoutIn(db, app.org_id, app.creator_id, 'returned');
-  t.is(returned.failure, 'the creator has no payout account');
+  const temporal = { client: h().temporal, taskQueue: h().taskQueue };
+  const runOf = async (runId: string) => {
+    await startPayoutRun(temporal, runId, { orgId: app.org_id, createdBy: 'test' });
+    return h().temporal.workflow.getHandle(`payout-run/${runId}`).result();
+  };
+
+  t.deepEqual((await runOf(`held-${app.org_id}`)).payouts, [], 'a planned run holds over a creator without a ready account');
+  t.deepEqual(await payoutsOf(db, app.org_id), []);
+  t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable' });
+
+  // A run recorded on demand (wallet page, CLI) before the creator connected: phase 2 refuses and returns it.
+  await runPayouts(db, { orgId: app.org_id, runId: `none-${app.org_id}` });
+  const refused = await runOf(`none-${app.org_id}`);
+  t.like(refused.payouts[0]!.step, { status: 'returned', reason: 'the creator has no payout account' });
   t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable', payout_id: null });
   t.deepEqual(await getWalletTotals(db, app.org_id), before);
 
   await connectReady(app.creator_id);
+  await setPayoutSettings(db, app.org_id, { minimumPayoutMicros: commission.commission_micros + 1, periodHours: null }, 'test');
+  t.deepEqual((await runOf(`small-${app.org_id}`)).payouts, [], 'below the minimum payout: held over');
+  await setPayoutSettings(db, app.org_id, { minimumPayoutMicros: 0, periodHours: null }, 'test');
+
   stub.connect.balance.available = 0;
   stub.connect.balance.pending = 0;
-  await startPayoutRun({ client: h().temporal, taskQueue: h().taskQueue }, `broke-${app.org_id}`, { orgId: app.org_id, createdBy: 'test' });
-  await waitFor(async () => (await payoutsOf(db, app.org_id)).filter((p) => p.transfer_status === 'returned').length === 2, 'the second refusal');
-  const second = (await payoutsOf(db, app.org_id)).find((p) => p.run_id === `broke-${app.org_id}`)!;
-  t.is(second.failure, 'insufficient available funds in the platform balance');
+  const broke = await runOf(`broke-${app.org_id}`);
+  t.like(broke.payouts[0]!.step, { status: 'returned', reason: 'insufficient available funds in the platform balance' });
+  t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable', payout_id: null });
   t.deepEqual(await getWalletTotals(db, app.org_id), before);
   await assertExactBooks(t, db, app.org_id);
 });
