@@ -11,9 +11,9 @@
 // A redelivered event answers the same and credits nothing again.
 import type Stripe from 'stripe';
 import { stripeSettingsOf } from '../../clients/payments/select.js';
-import { savedMethodOfSetup, verifyStripeEvent, type StripeSettings } from '../../clients/payments/stripe.js';
+import { fundsAvailableOn, savedMethodOfSetup, verifyStripeEvent, type StripeSettings } from '../../clients/payments/stripe.js';
 import { completeAutoRechargeSetup, failAutoRechargeSetup, findAutoRechargeSetup } from '../../db/auto-recharge.js';
-import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed } from '../../db/payments.js';
+import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed, setPaymentAvailableAt } from '../../db/payments.js';
 import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
@@ -61,6 +61,7 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
   }
   const credit = await creditPayment(ctx.deps.db, payment.id, session.amount_total * 10_000);
   if (credit?.credited) await checkAutoRecharge(ctx, payment.org_id);
+  await recordAvailability(ctx, settings, payment.id, typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id);
   ctx.body = { received: true, handled: true, payment_id: payment.id, credited: credit?.credited ?? false };
 }
 
@@ -80,7 +81,23 @@ async function intentEvent(ctx: AppContext, type: string, intent: Stripe.Payment
     return;
   }
   const credit = await creditPayment(ctx.deps.db, payment.id, intent.amount_received * 10_000);
+  await recordAvailability(ctx, stripeSettingsOf(ctx.deps.config)!, payment.id, intent.id);
   ctx.body = { received: true, handled: true, payment_id: payment.id, credited: credit?.credited ?? false };
+}
+
+/**
+ * The top-up's availability date in the platform balance, which payout transfers wait for (activities/payouts.ts).
+ * Best effort: the wallet is credited either way, and a payout without a date looks again after
+ * PAYOUT_FUNDS_RETRY_SECONDS.
+ */
+async function recordAvailability(ctx: AppContext, settings: StripeSettings, paymentId: string, intentId: string | undefined): Promise<void> {
+  if (!intentId) return;
+  try {
+    const at = await fundsAvailableOn(settings, intentId);
+    if (at) await setPaymentAvailableAt(ctx.deps.db, paymentId, at);
+  } catch (err) {
+    ctx.deps.logger.warn({ err, paymentId }, 'the top-up\'s availability date could not be read from Stripe');
+  }
 }
 
 async function setupEvent(ctx: AppContext, settings: StripeSettings, type: string, session: Stripe.Checkout.Session): Promise<void> {

@@ -27,7 +27,7 @@ const stubReady = startStripeStub(SECRET, WEBHOOK_SECRET).then((s) => { stub = s
 const h = useHarness(test, {
   env: {
     STRIPE_SECRET_KEY: SECRET, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, STRIPE_API_ROOT: 'http://127.0.0.1:9/',
-    HOLDING_PERIOD_DAY_MS: '500', PAYOUT_FUNDS_RETRY_SECONDS: '1',
+    HOLDING_PERIOD_DAY_MS: '500', PAYOUT_FUNDS_RETRY_SECONDS: '3600',
   },
   mount: mountConnect,
 });
@@ -140,20 +140,29 @@ test.serial('a scheduled run pays one Transfer per payout; the run lists it; a r
   await assertExactBooks(t, db, app.org_id);
 });
 
-test.serial('a payout waiting for available funds goes out once they are available', async (t) => {
+test.serial('a top-up\'s availability date is stored; a payout waits for available funds and goes out once they are available', async (t) => {
   const { db } = h();
   const { app } = await payable('wait-funds');
   await connectReady(app.creator_id);
+  // A top-up paid through Checkout: Stripe makes its funds available a few seconds from now (days, in life).
+  const [topup] = await db('payments').insert({ org_id: app.org_id, provider: 'stripe', amount_micros: 10_000_000 }).returning('id');
+  stub.connect.fundsAvailableOn = Math.floor(Date.now() / 1000) + 5;
+  const session = { id: 'cs_wait', object: 'checkout.session', mode: 'payment', payment_status: 'paid', currency: 'usd', amount_total: 1000, metadata: { payment_id: topup.id }, payment_intent: 'pi_wait' };
+  t.like((await deliver('/api/webhooks/stripe', stub.signedObjectEvent('checkout.session.completed', session))).body, { credited: true });
+  const availableAt = (await db('payments').where('id', topup.id).first()).available_at as Date;
+  t.is(availableAt.getTime(), stub.connect.fundsAvailableOn * 1000);
   stub.connect.balance.available = 0;
   stub.connect.balance.pending = 1_000_000;
   await startPayoutRun({ client: h().temporal, taskQueue: h().taskQueue }, `wait-${app.org_id}`, { orgId: app.org_id, createdBy: 'test' });
   const pending = await payoutIn(db, app.org_id, app.creator_id, 'transfer_pending');
-  await new Promise((r) => setTimeout(r, 2500));
+  await new Promise((r) => setTimeout(r, 2000));
   t.is((await db('payouts').where('id', pending.id).first()).transfer_status, 'transfer_pending', 'nothing is sent while the funds are pending');
   t.false([...stub.connect.transfers.values()].some((tr) => tr.metadata.payout_id === pending.id));
   stub.connect.balance.available = 1_000_000;
   stub.connect.balance.pending = 0;
-  const sent = await payoutIn(db, app.org_id, app.creator_id, 'transferred');
+  // The payout wakes at the top-up's availability date, not after PAYOUT_FUNDS_RETRY_SECONDS (an hour here).
+  const sent = await payoutIn(db, app.org_id, app.creator_id, 'transferred', 20_000);
+  t.true(Date.now() >= availableAt.getTime());
   t.is([...stub.connect.transfers.values()].filter((tr) => tr.metadata.payout_id === sent.id).length, 1);
   await assertExactBooks(t, db, app.org_id);
 });

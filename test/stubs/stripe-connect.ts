@@ -30,6 +30,8 @@ export interface ConnectStub {
   dropTransferReplies: number;
   /** Stripe takes this long to answer a transfer (a kill can land while one is in flight). */
   transferDelayMs: number;
+  /** `available_on` (Unix seconds) of every charge's balance transaction, read through `GET /v1/payment_intents/{id}`. */
+  fundsAvailableOn: number;
   /** The creator finished onboarding: transfers active, payouts enabled, nothing due. */
   completeOnboarding(accountId: string): StubAccount;
   /** Stripe reverses the whole transfer: the money is back in the platform's available balance. */
@@ -43,7 +45,7 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   const replies = new Map<string, { status: number; body: unknown }>();
   const state: ConnectStub = {
-    accounts: new Map(), accountLinks: [], transfers: new Map(), transferKeys: [], balance: { available: 0, pending: 0 }, dropTransferReplies: 0, transferDelayMs: 0,
+    accounts: new Map(), accountLinks: [], transfers: new Map(), transferKeys: [], balance: { available: 0, pending: 0 }, dropTransferReplies: 0, transferDelayMs: 0, fundsAvailableOn: Math.floor(Date.now() / 1000) + 2 * 86_400,
     completeOnboarding(accountId) {
       const a = state.accounts.get(accountId)!;
       return Object.assign(a, { payouts_enabled: true, capabilities: { transfers: 'active' }, requirements: { currently_due: [], past_due: [], eventually_due: [], disabled_reason: null } });
@@ -135,6 +137,14 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
       const group = query.get('transfer_group');
       const data = [...state.transfers.values()].filter((tr) => !group || tr.transfer_group === group).reverse();
       send(200, { object: 'list', data, has_more: false, url: '/v1/transfers' });
+      return true;
+    }
+    if (req.method === 'GET' && path.startsWith('/v1/payment_intents/') && [...query].some(([k, v]) => k.startsWith('expand[') && v === 'latest_charge.balance_transaction')) {
+      const pi = path.slice('/v1/payment_intents/'.length);
+      send(200, {
+        id: pi, object: 'payment_intent', status: 'succeeded',
+        latest_charge: { id: `ch_${pi}`, object: 'charge', balance_transaction: { id: `txn_${pi}`, object: 'balance_transaction', available_on: state.fundsAvailableOn, status: 'pending' } },
+      });
       return true;
     }
     if (req.method === 'GET' && path === '/v1/balance') {
