@@ -4,16 +4,18 @@
 // with a ready account and enough available funds, one transfer under the payout's idempotency key. A refusal
 // returns the payout's lines to payable (db/payout-transfers.ts); funds still pending at the provider make the payout
 // wait. A provider that cannot be reached throws PayoutProviderError: Temporal retries the activity.
+import { log } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { payoutProviderNamed } from '../clients/payouts/select.js';
+import { payoutProviderNamed, payoutProviderOf } from '../clients/payouts/select.js';
 import { findOrganization } from '../db/organizations.js';
 import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
 import { findPayout, pendingPayoutsOfRun, recordTransfer, returnPayout, settlePayout } from '../db/payout-transfers.js';
 import { nextFundsAvailableAt } from '../db/payments.js';
 import { runPayouts } from '../db/payouts.js';
+import { totalWalletBalancesMicros } from '../db/wallet-ledger.js';
 import type { Config } from '../lib/config.js';
 import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
-import type { TransferStep } from '../workflows/payout-run-messages.js';
+import type { BalanceCheck, TransferStep } from '../workflows/payout-run-messages.js';
 
 export function createPayoutActivities({ db, config }: { db: Knex; config: Config }) {
   const refuse = async (payoutId: string, reason: string): Promise<TransferStep> => {
@@ -30,6 +32,21 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
       if (!(await findOrganization(db, orgId))) return [];
       await runPayouts(db, { orgId, runId, createdBy, readyOnly: true });
       return pendingPayoutsOfRun(db, runId);
+    },
+
+    /**
+     * The daily balance check: the platform's balance at the provider (available + pending) against the sum of the
+     * wallets. A negative gap means the wallets promise money the platform does not hold; logged as an error.
+     */
+    async checkPlatformBalance(): Promise<BalanceCheck> {
+      const provider = payoutProviderOf(config);
+      if (!provider || provider.name === 'test') return { checked: false, walletsMicros: 0, platformMicros: 0, gapMicros: 0 };
+      const [wallets, balance] = await Promise.all([totalWalletBalancesMicros(db), provider.balance()]);
+      const platform = balance.availableMicros + balance.pendingMicros;
+      const report = { checked: true, walletsMicros: wallets, platformMicros: platform, gapMicros: platform - wallets };
+      if (report.gapMicros < 0) log.error('the platform balance is below the sum of the wallets', report);
+      else log.info('platform balance checked', report);
+      return report;
     },
 
     /** Phase 2, one payout. */

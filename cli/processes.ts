@@ -50,11 +50,12 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
 }
 
 async function startPayoutUpkeep(db: Knex, client: ReturnType<typeof createTemporalClient>, config: Config, logger: Logger): Promise<void> {
-  const { reconcilePayoutSchedules, resumePayoutRuns } = await import('../workflow-clients/payout-runs.js');
+  const { ensureBalanceCheckSchedule, reconcilePayoutSchedules, resumePayoutRuns } = await import('../workflow-clients/payout-runs.js');
   const deps = { db, client, taskQueue: config.TEMPORAL_TASK_QUEUE, catchupHours: config.PAYOUT_SCHEDULE_CATCHUP_HOURS };
   try {
     const schedules = await reconcilePayoutSchedules(deps);
     const resumed = await resumePayoutRuns(deps);
+    await ensureBalanceCheckSchedule(deps);
     logger.info({ schedules, resumed }, 'payout schedules reconciled, pending payout runs resumed');
   } catch (err) {
     logger.error({ err }, 'payout schedules or pending payout runs could not be taken up (next worker start tries again)');

@@ -175,3 +175,11 @@ export async function findReservationDiscrepancies(db: Knex): Promise<Reservatio
     where coalesce(h.reserved, 0) <> coalesce(o.owed, 0)`);
   return rows.map((r) => ({ orgId: r.org_id, cause: r.cause === '' ? null : r.cause, reservedMicros: Number(r.reserved), owedMicros: Number(r.owed) }));
 }
+
+/** The sum of every organization's wallet balance (the money the platform holds for them): the daily balance check. */
+export async function totalWalletBalancesMicros(db: Knex): Promise<number> {
+  const { rows } = await db.raw<{ rows: { total: string | null }[] }>(`
+    select sum(l.balance_after_micros) as total from organizations o
+    join lateral (select balance_after_micros from wallet_ledger w where w.org_id = o.id order by id desc limit 1) l on true`);
+  return Number(rows[0]?.total ?? 0);
+}

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { getPayoutSettings, scheduledPayoutOrgs } from '../db/payout-settings.js';
 import { runsWithPendingTransfers } from '../db/payout-transfers.js';
 import {
-  PAYOUT_RUN_WORKFLOW, payoutRunWorkflowId, payoutScheduleId, scheduledRunWorkflowId, type PayoutRunInput,
+  BALANCE_CHECK_SCHEDULE_ID, BALANCE_CHECK_WORKFLOW, PAYOUT_RUN_WORKFLOW, payoutRunWorkflowId, payoutScheduleId, scheduledRunWorkflowId, type PayoutRunInput,
 } from '../workflows/payout-run-messages.js';
 
 const HOUR_MS = 3_600_000;
@@ -64,6 +64,19 @@ export async function reconcilePayoutSchedule(deps: PayoutClientDeps & { db: Kne
   }
   await handle.update((prev) => ({ ...prev, spec: options.spec, action: options.action, policies: { ...prev.policies, ...options.policies } }));
   return 'updated';
+}
+
+/** The daily platform balance check's schedule, created once (worker start). */
+export async function ensureBalanceCheckSchedule(deps: PayoutClientDeps): Promise<void> {
+  try {
+    await deps.client.schedule.create({
+      scheduleId: BALANCE_CHECK_SCHEDULE_ID, spec: { intervals: [{ every: 24 * HOUR_MS }] },
+      action: { type: 'startWorkflow', workflowType: BALANCE_CHECK_WORKFLOW, workflowId: BALANCE_CHECK_SCHEDULE_ID, taskQueue: deps.taskQueue, args: [] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: HOUR_MS },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
 }
 
 /** At worker start: every organization with a period gets its schedule created or brought up to date. */

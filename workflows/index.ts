@@ -6,4 +6,4 @@ export { credentialCheckWorkflow } from './credential-check.js';
 export { storePurchaseWorkflow } from './store-purchase.js';
 export { playVoidedSyncWorkflow } from './play-voided-sync.js';
 export { autoRechargeWorkflow } from './auto-recharge.js';
-export { payoutRunWorkflow } from './payout-run.js';
+export { payoutRunWorkflow, platformBalanceCheckWorkflow } from './payout-run.js';

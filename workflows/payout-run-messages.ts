@@ -31,3 +31,9 @@ export type TransferStep =
   | { status: 'waiting'; waitMs: number; reason: string };
 
 export interface PayoutRunOutcome { runId: string; payouts: { payoutId: string; step: TransferStep }[] }
+
+export const BALANCE_CHECK_WORKFLOW = 'platformBalanceCheckWorkflow';
+export const BALANCE_CHECK_SCHEDULE_ID = 'platform-balance-check';
+
+/** The daily check's report: gap = platform (available + pending at the provider) - sum of the wallets. */
+export interface BalanceCheck { checked: boolean; walletsMicros: number; platformMicros: number; gapMicros: number }

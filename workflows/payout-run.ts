@@ -5,13 +5,13 @@
 // scheduled time, a retry or a resumed run is the same run and pays nobody twice.
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createPayoutActivities } from '../activities/payouts.js';
-import { runIdOfWorkflowId, type PayoutRunInput, type PayoutRunOutcome, type TransferStep } from './payout-run-messages.js';
+import { runIdOfWorkflowId, type BalanceCheck, type PayoutRunInput, type PayoutRunOutcome, type TransferStep } from './payout-run-messages.js';
 
 type Acts = ReturnType<typeof createPayoutActivities>;
 
 // Stripe's client gives up after two 10 s attempts (clients/payments/stripe.ts), well inside the timeout; a worker
 // killed mid-transfer has its attempt retried after 30 s, and the retry looks for the transfer first.
-const { planPayoutRun, transferPayout } = proxyActivities<Acts>({
+const { planPayoutRun, transferPayout, checkPlatformBalance } = proxyActivities<Acts>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
@@ -29,4 +29,9 @@ async function transferUntilDone(payoutId: string): Promise<TransferStep> {
     if (step.status !== 'waiting') return step;
     await sleep(step.waitMs);
   }
+}
+
+/** The daily check that the platform's balance covers the sum of the wallets (its own schedule). */
+export async function platformBalanceCheckWorkflow(): Promise<BalanceCheck> {
+  return checkPlatformBalance();
 }

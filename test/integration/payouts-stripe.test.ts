@@ -202,3 +202,12 @@ test.serial('held over below the minimum or without a ready account; returned wh
   t.deepEqual(await getWalletTotals(db, app.org_id), before);
   await assertExactBooks(t, db, app.org_id);
 });
+
+test.serial('the daily balance check reports the gap between the platform balance and the sum of the wallets', async (t) => {
+  const { db } = h();
+  const summed = Number((await db('wallet_ledger').sum<{ total: string }[]>('balance_delta_micros as total'))[0]!.total);
+  stub.connect.balance.available = 123_456;
+  stub.connect.balance.pending = 1_000;
+  const report = await h().temporal.workflow.execute('platformBalanceCheckWorkflow', { taskQueue: h().taskQueue, workflowId: `balance-check-${Date.now()}`, args: [] });
+  t.deepEqual(report, { checked: true, walletsMicros: summed, platformMicros: 124_456 * 10_000, gapMicros: 124_456 * 10_000 - summed });
+});
