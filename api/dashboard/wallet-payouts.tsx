@@ -56,7 +56,7 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
   const c = money.commissions;
   return <>
     <h2 id="payouts">Payouts</h2>
-    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet. Sending the money to the creator happens outside this service: the payout record is what to send.</p>
+    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet; then one transfer per creator goes to their connected payout account. A creator without a ready account, or a transfer the provider refuses or reverses, is returned: the lines are payable again.</p>
     <table><tbody>
       <tr><th scope="row">Payable now</th><td id="payouts-payable">{formatUsd(c.payable.micros)} ({c.payable.count} commission(s))</td></tr>
       <tr><th scope="row">Held (in the holding period)</th><td id="payouts-held">{formatUsd(c.held.micros)} ({c.held.count})</td></tr>
