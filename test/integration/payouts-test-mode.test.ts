@@ -83,6 +83,6 @@ test.serial('test mode: connect, set the schedule as an owner, a triggered sched
 test('test mode is refused under NODE_ENV=production', (t) => {
   const production = { NODE_ENV: 'production', BASE_URL: 'https://svc.example.com', SVC_MASTER_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgres://x@127.0.0.1/x' };
   const err = t.throws(() => loadConfig({ ...production, PAYOUT_PROVIDER: 'test' }), { instanceOf: ConfigError });
-  t.regex(err!.message, /PAYOUT_PROVIDER=test/);
+  t.regex(err.message, /PAYOUT_PROVIDER=test/);
   t.is(payoutProviderNamed(loadConfig(production), 'test'), undefined, 'an account opened in test mode is never paid in production');
 });
