@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { createAutoRechargeActivities, walletDropSignal } from './auto-recharge.js';
 import { createPurchaseFailureActivities, type EventFailedObserver } from './purchases/failures.js';
 import type { Config } from '../lib/config.js';
+import { createPayoutActivities } from './payouts.js';
 import { createPurchaseActivities } from './purchases/index.js';
 import { createStoreDirectActivities } from './store-direct/index.js';
 import { createSystemActivities } from './system.js';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTestIntegrationActivities(deps),
     ...createStoreDirectActivities(deps),
     ...createAutoRechargeActivities(deps),
+    ...createPayoutActivities(deps),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { agentRoutes } from './agent/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { webRoutes } from './dashboard/routes.js';
-import { portalRoutes } from './creator-portal/routes.js';
+import { portalPayoutRoutes, portalRoutes } from './creator-portal/routes.js';
 import { surfaceGuard } from './auth/surfaces.js';
 import { csrfGuard } from './auth/csrf.js';
 import { agentChallenge } from './oauth/challenge.js';
@@ -52,6 +52,7 @@ export function createApp(deps: ApiDeps): SvcApp {
     webhookRoutes(), // /api/webhooks/* (subscription provider, direct purchase, Stripe)
     agentRoutes(), // /api/agent/*
     mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), // /mcp
+    portalPayoutRoutes(), // /dashboard/creator/payout-account/*: a creator connects where payouts go (Stripe Connect)
     portalRoutes(), // /dashboard/creator/*: the creator portal (its own principal)
     webRoutes({ devMode: deps.devMode }), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
     oauthRoutes(), // /oauth/*, /.well-known/*, /api/grants

@@ -58,6 +58,19 @@ export async function startApi(config: Config, db: Knex, logger: Logger, tempora
   };
 }
 
+async function startPayoutUpkeep(db: Knex, client: ReturnType<typeof createTemporalClient>, config: Config, logger: Logger): Promise<void> {
+  const { ensureBalanceCheckSchedule, reconcilePayoutSchedules, resumePayoutRuns } = await import('../workflow-clients/payout-runs.js');
+  const deps = { db, client, taskQueue: config.TEMPORAL_TASK_QUEUE, catchupHours: config.PAYOUT_SCHEDULE_CATCHUP_HOURS };
+  try {
+    const schedules = await reconcilePayoutSchedules(deps);
+    const resumed = await resumePayoutRuns(deps);
+    await ensureBalanceCheckSchedule(deps);
+    logger.info({ schedules, resumed }, 'payout schedules reconciled, pending payout runs resumed');
+  } catch (err) {
+    logger.error({ err }, 'payout schedules or pending payout runs could not be taken up (next worker start tries again)');
+  }
+}
+
 export interface WorkerRoleOptions extends DevOptions {
   /** Serve the worker's own /metrics on this port (`svc worker`: WORKER_METRICS_PORT; 0 or unset: none). */
   metricsPort?: number;
@@ -97,6 +110,8 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
   // Every iOS store-direct app has its hourly Notification History catch-up.
   void resumeNotificationHistories(db, client, config.TEMPORAL_TASK_QUEUE, config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS, logger);
+  // Payout schedules follow PostgreSQL, and runs left between their two phases are taken up again.
+  void startPayoutUpkeep(db, client, config, logger);
   const outbox = await startOutbox(config, db, logger, opts.devMode === true);
   const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
   const done = worker.run().finally(async () => {

@@ -63,3 +63,15 @@ export async function creditPayment(db: Knex, paymentId: string, amountMicros: n
     return { credited: true, payment: updated!, funded, wallet: await lockOrganization(trx, payment.org_id) };
   });
 }
+
+/** When a credited top-up's funds become available in the platform's provider balance (Stripe's `available_on`). */
+export async function setPaymentAvailableAt(db: Knex, paymentId: string, availableAt: Date): Promise<void> {
+  await db('payments').where('id', paymentId).update({ available_at: availableAt });
+}
+
+/** The earliest availability date still ahead among the organization's credited top-ups: when waiting funds may clear. */
+export async function nextFundsAvailableAt(db: Knex, orgId: string, now: Date): Promise<Date | undefined> {
+  const row = await db('payments').where({ org_id: orgId, status: 'succeeded' }).where('available_at', '>', now)
+    .min<{ at: Date | null }>('available_at as at').first();
+  return row?.at ? new Date(row.at) : undefined;
+}

@@ -1,17 +1,25 @@
-// Payout runs (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): one organization's payable commissions and approved
-// bonus awards are paid to their creators, clawbacks netted, in ONE transaction under the organization lock, so a refund racing the run sees
-// each commission either before it (still payable: the clawback is netted now) or after it (paid: the clawback waits
-// for the next run). Idempotent per run id: a run id already used answers what that run paid and pays nothing.
-// Called by `svc payouts run`; a dashboard button can call the same function. Never reachable by an agent.
+// Payout runs, phase 1 (docs/wallet-and-payouts.md "Two phases"): one organization's payable commissions and
+// approved bonus awards are paid to their creators, clawbacks netted, in ONE short transaction under the organization
+// lock, so a refund racing the run sees each commission either before it (still payable: the clawback is netted now)
+// or after it (paid: the clawback waits for the next run). Each payout is left `transfer_pending`; phase 2 (the
+// payout-run workflow, db/payout-transfers.ts) sends it. A creator whose net is below the organization's minimum
+// payout is held over. Idempotent per run id: a run id already used answers what that run paid and pays nothing.
+// Called by `svc payouts run`, the wallet page and the payout-run workflow. Never reachable by an agent.
 import type { Knex } from 'knex';
 import { ConflictError } from '../lib/errors.js';
 import { planPayouts, type CreatorPayoutPlan, type OutstandingClawback, type PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow } from '../schema/types.js';
+import { readyCreators } from './payout-accounts.js';
+import { minimumPayoutMicros } from './payout-settings.js';
 import { approvedAwardsToPay, awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
 import { addPayoutDigestItem } from './creator-digests.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
-export interface PayoutRunInput { orgId: string; runId: string; dryRun?: boolean; createdBy?: string }
+export interface PayoutRunInput {
+  orgId: string; runId: string; dryRun?: boolean; createdBy?: string;
+  /** Hold over creators without a ready payout account (scheduled runs); otherwise phase 2 returns their payouts. */
+  readyOnly?: boolean;
+}
 
 /** One award line of a payout: the approved award paid (no platform fee). */
 export interface AwardLine { award_id: string; bonus_rule_id: string; campaign_id: string; threshold_conversions: number; amount_micros: number }
@@ -44,8 +52,11 @@ export async function runPayouts(db: Knex, input: PayoutRunInput): Promise<Payou
     }
     const lock = !input.dryRun;
     const awards = await approvedAwardsToPay(trx, input.orgId, lock);
-    const plans = planPayouts(await payableCommissions(trx, input.orgId, lock), await outstandingClawbacks(trx, input.orgId, lock),
-      awards.map((a) => ({ id: a.id, creatorId: a.creator_id, amountMicros: a.amount_micros })));
+    const minimum = await minimumPayoutMicros(trx, input.orgId);
+    let plans = planPayouts(await payableCommissions(trx, input.orgId, lock), await outstandingClawbacks(trx, input.orgId, lock),
+      awards.map((a) => ({ id: a.id, creatorId: a.creator_id, amountMicros: a.amount_micros }))).filter((p) => p.netMicros >= minimum);
+    const ready = input.readyOnly ? await readyCreators(trx, plans.map((p) => p.creatorId)) : undefined;
+    if (ready) plans = plans.filter((p) => ready.has(p.creatorId));
     const linesOf = (p: CreatorPayoutPlan) => awards.filter((a) => p.awardIds.includes(a.id)).map(awardLine);
     if (input.dryRun) return result(input, false, plans.map((p) => planned(p, null, linesOf(p))));
     await trx('payout_runs').insert({ id: input.runId, org_id: input.orgId, created_by: input.createdBy ?? null });
@@ -89,7 +100,7 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
     const micros = c.commission_micros + c.platform_fee_micros;
     if (micros === 0) continue;
     await appendLedgerEntry(trx, {
-      orgId: input.orgId, entryType: 'payout', balanceDeltaMicros: -micros, reservedDeltaMicros: -micros, idempotencyKey: `payout:${c.id}`,
+      orgId: input.orgId, entryType: 'payout', balanceDeltaMicros: -micros, reservedDeltaMicros: -micros, idempotencyKey: `payout:${payoutId}:${c.id}`,
       commissionId: c.id, externalRef: payoutId, memo: 'commission paid to the creator + platform fee', createdBy,
     });
   }
@@ -98,7 +109,7 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
     if (a.amount_micros === 0) continue;
     await appendLedgerEntry(trx, {
       orgId: input.orgId, entryType: 'payout', balanceDeltaMicros: -a.amount_micros, reservedDeltaMicros: -a.amount_micros,
-      idempotencyKey: `payout:bonus:${a.award_id}`, bonusAwardId: a.award_id, externalRef: payoutId, memo: 'bonus award paid to the creator', createdBy,
+      idempotencyKey: `payout:${payoutId}:bonus:${a.award_id}`, bonusAwardId: a.award_id, externalRef: payoutId, memo: 'bonus award paid to the creator', createdBy,
     });
   }
   for (const r of plan.recoveries) {

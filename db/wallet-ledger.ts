@@ -110,15 +110,17 @@ export interface PayoutDiscrepancy { orgId: string; check: 'payout' | 'award' | 
  * The payout side of the identity, for every organization: the `payout` entries of commissions sum to what the paid
  * commissions held (commission + fee), those of bonus awards to the paid awards, which are also the award lines the
  * payout records hold, and the `clawback` entries to the clawbacks recovered, which are also the clawbacks the
- * payout records netted. Empty when the books are exact.
+ * payout records netted. A returned payout (db/payout-transfers.ts) counts for nothing: its `payout_return` entries
+ * undo its entries and its lines are payable again. Empty when the books are exact.
  */
 export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {
   const { rows } = await db.raw<{ rows: { org_id: string; check: PayoutDiscrepancy['check']; ledger: string; causes: string; also: string }[] }>(`
     with paid as (
-      select org_id, -sum(balance_delta_micros) filter (where entry_type = 'payout' and commission_id is not null) as payout_entries,
-             -sum(balance_delta_micros) filter (where entry_type = 'payout' and bonus_award_id is not null) as award_entries,
-             sum(balance_delta_micros) filter (where entry_type = 'clawback') as clawback_entries
-      from wallet_ledger where entry_type in ('payout', 'clawback') group by org_id
+      select org_id, -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return') and commission_id is not null) as payout_entries,
+             -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return') and bonus_award_id is not null) as award_entries,
+             sum(balance_delta_micros) filter (where entry_type = 'clawback'
+               or (entry_type = 'payout_return' and commission_id is null and bonus_award_id is null)) as clawback_entries
+      from wallet_ledger where entry_type in ('payout', 'clawback', 'payout_return') group by org_id
     ), commissions_paid as (
       select org_id, sum(commission_micros + platform_fee_micros) as held from commissions where status = 'paid' group by org_id
     ), awards_paid as (
@@ -126,7 +128,7 @@ export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepan
     ), recovered as (
       select org_id, sum(recovered_micros) as recovered from clawbacks group by org_id
     ), netted as (
-      select org_id, sum(clawbacks_netted_micros) as netted, sum(awards_micros) as awards from payouts group by org_id
+      select org_id, sum(clawbacks_netted_micros) as netted, sum(awards_micros) as awards from payouts where transfer_status <> 'returned' group by org_id
     ), orgs as (
       select org_id from paid union select org_id from commissions_paid union select org_id from awards_paid
       union select org_id from recovered union select org_id from netted
@@ -172,4 +174,12 @@ export async function findReservationDiscrepancies(db: Knex): Promise<Reservatio
     from held h full join owed o on o.org_id = h.org_id and o.cause = h.cause
     where coalesce(h.reserved, 0) <> coalesce(o.owed, 0)`);
   return rows.map((r) => ({ orgId: r.org_id, cause: r.cause === '' ? null : r.cause, reservedMicros: Number(r.reserved), owedMicros: Number(r.owed) }));
+}
+
+/** The sum of every organization's wallet balance (the money the platform holds for them): the daily balance check. */
+export async function totalWalletBalancesMicros(db: Knex): Promise<number> {
+  const { rows } = await db.raw<{ rows: { total: string | null }[] }>(`
+    select sum(l.balance_after_micros) as total from organizations o
+    join lateral (select balance_after_micros from wallet_ledger w where w.org_id = o.id order by id desc limit 1) l on true`);
+  return Number(rows[0]?.total ?? 0);
 }

@@ -53,8 +53,13 @@ export const VARIABLES = {
   MCP_TOOL_CALLS_PER_MINUTE: { kind: 'integer', minimum: 1, default: 240, doc: 'Tool calls (`tools/call`) admitted per minute per agent principal on `/mcp` (spec: 240); beyond it 429 with Retry-After. Shared through REDIS_URL like the other limits.' },
   PAYMENT_PROVIDER: { kind: 'enum', values: ['test', 'stripe'], doc: 'How wallet top-ups are paid. Unset: `stripe` when STRIPE_SECRET_KEY is set, else the embedded `test` mode (credits on the human\'s confirmation, labelled as test mode), which is never available when NODE_ENV=production.' },
   STRIPE_SECRET_KEY: { kind: 'string', doc: 'Stripe secret key: top-ups through Stripe Checkout.' },
-  STRIPE_WEBHOOK_SECRET: { kind: 'string', doc: 'Signing secret of the Stripe webhook endpoint `{BASE_URL}/api/webhooks/stripe` (events checkout.session.completed and checkout.session.async_payment_succeeded credit the wallet; checkout.session.completed in setup mode saves the auto-recharge card; payment_intent.succeeded / payment_failed settle auto-recharges; nothing is credited without it).' },
+  STRIPE_WEBHOOK_SECRET: { kind: 'string', doc: 'Signing secret of the Stripe webhook endpoint `{BASE_URL}/api/webhooks/stripe` (events checkout.session.completed and checkout.session.async_payment_succeeded credit the wallet; checkout.session.completed in setup mode saves the auto-recharge card; payment_intent.succeeded / payment_failed settle auto-recharges; transfer.reversed returns a payout\'s lines to payable; nothing is credited without it).' },
   STRIPE_API_ROOT: { kind: 'url', doc: 'Stripe API origin override (tests point it at a local stub). Default: Stripe\'s.' },
+  STRIPE_CONNECT_WEBHOOK_SECRET: { kind: 'string', doc: 'Signing secret of the Stripe Connect webhook endpoint `{BASE_URL}/api/webhooks/stripe-connect` (events of connected accounts: account.updated sets a creator\'s payout readiness; payout.paid / payout.failed record the creator\'s bank payouts, shown to the creator and never in the ledger). Nothing is accepted without it.' },
+  PAYOUT_PROVIDER: { kind: 'enum', values: ['test', 'stripe'], doc: 'How creators are paid. Unset: `stripe` (Stripe Connect Express accounts and Transfers) when STRIPE_SECRET_KEY is set, else the embedded `test` mode (accounts ready at once, transfers recorded without money, labelled as test mode), which is refused when NODE_ENV=production.' },
+  PAYOUT_PLATFORM_COUNTRY: { kind: 'string', default: 'US', doc: 'ISO country of the platform\'s Stripe account: a creator connecting from another country gets an Express account under the recipient service agreement.' },
+  PAYOUT_FUNDS_RETRY_SECONDS: { kind: 'integer', minimum: 1, default: 3600, doc: 'How long a payout transfer waiting for the platform\'s funds to become available sleeps before it looks again, when no top-up names an earlier availability date.' },
+  PAYOUT_SCHEDULE_CATCHUP_HOURS: { kind: 'integer', minimum: 0, default: 24, doc: 'Catch-up window of the per-organization payout schedules: a run missed while Temporal was away is still made if it is at most this old.' },
   TOPUP_MIN_USD: { kind: 'integer', minimum: 1, default: 10, doc: 'Smallest wallet top-up (USD) the top-up page accepts.' },
   TOPUP_MAX_USD: { kind: 'integer', minimum: 1, default: 50000, doc: 'Largest wallet top-up (USD) the top-up page accepts. Auto-recharge threshold and amount have the same bounds.' },
   AUTO_RECHARGE_MAX_ATTEMPTS: { kind: 'integer', minimum: 1, default: 3, doc: 'Failed charges in a row after which auto-recharge turns itself off (the reason is shown on the wallet and the top-up page; a human enables it again).' },
@@ -160,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (cfg.NODE_ENV === 'production' && cfg.HOLDING_PERIOD_DAY_MS !== ONE_DAY_MS) {
     throw new ConfigError(['HOLDING_PERIOD_DAY_MS'], 'Invalid configuration: HOLDING_PERIOD_DAY_MS is for tests only and cannot be changed when NODE_ENV=production');
+  }
+  if (cfg.NODE_ENV === 'production' && cfg.PAYOUT_PROVIDER === 'test') {
+    throw new ConfigError(['PAYOUT_PROVIDER'], 'Invalid configuration: PAYOUT_PROVIDER=test (payouts without money) cannot be used when NODE_ENV=production');
   }
   return cfg;
 }

@@ -115,7 +115,7 @@ export const COMMISSION_STATUSES = values('reserved', 'unfunded', 'simulated', '
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 /** Signs per entry type are DB-enforced; see LedgerEntryRow. */
-export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment', 'clawback');
+export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment', 'clawback', 'payout_return');
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
 export const PAYMENT_PROVIDERS = values('test', 'stripe');
@@ -419,6 +419,8 @@ export interface PaymentRow {
   failure: string | null; created_at: Date; credited_at: Date | null;
   /** Migration 0020. */
   kind: PaymentKind; request_key: string | null;
+  /** Migration 0037: when the funds become available in the platform's provider balance (null: not known). */
+  available_at: Date | null;
 }
 export interface AutoRechargeSetupRow {
   id: string; org_id: string; provider: 'stripe'; threshold_micros: Micros; amount_micros: Micros; external_id: string | null;
@@ -442,6 +444,23 @@ export interface PayoutRow {
   fees_micros: Micros; clawbacks_netted_micros: Micros; net_micros: Micros; created_at: Date;
   /** Award lines (migration 0025): how many approved awards it paid and their sum, part of gross_micros. */
   award_count: number; awards_micros: Micros;
+  /** Migration 0037: the transfer to the creator's payout account (docs/wallet-and-payouts.md "Two phases"). */
+  transfer_status: PayoutTransferStatus; transfer_id: string | null; transfer_provider: PayoutProviderName | null; failure: string | null;
+  transferred_at: Date | null; returned_at: Date | null;
+}
+/** transfer_pending: recorded, not sent yet; transferred: the provider's transfer exists; settled: nothing to send
+ *  (or sent outside the service before 0037); returned: refused or reversed, its lines payable again. */
+export const PAYOUT_TRANSFER_STATUSES = values('transfer_pending', 'transferred', 'settled', 'returned');
+export type PayoutTransferStatus = (typeof PAYOUT_TRANSFER_STATUSES)[number];
+export const PAYOUT_PROVIDERS = values('test', 'stripe');
+export type PayoutProviderName = (typeof PAYOUT_PROVIDERS)[number];
+export interface PayoutAccountRow {
+  creator_id: string; provider: PayoutProviderName; external_id: string; country: string; transfers_active: boolean; payouts_enabled: boolean;
+  requirements_due: string[]; disabled_reason: string | null; created_at: Date; updated_at: Date;
+}
+export interface PayoutSettingsRow { org_id: string; minimum_payout_micros: Micros; period_hours: number | null; updated_by: string | null; updated_at: Date }
+export interface CreatorBankPayoutRow {
+  id: string; creator_id: string; amount_micros: Micros; currency: string; status: string; failure_message: string | null; arrival_at: Date | null; updated_at: Date;
 }
 export interface ClawbackRow {
   id: string; org_id: string; creator_id: string; commission_id: string; refund_event_id: string; amount_micros: Micros;

@@ -9,3 +9,4 @@ export { autoRechargeWorkflow } from './auto-recharge.js';
 export { playNotificationWorkflow } from './play-notification.js';
 export { storeNotificationWorkflow } from './store-notification.js';
 export { notificationHistoryWorkflow } from './notification-history.js';
+export { payoutRunWorkflow, platformBalanceCheckWorkflow } from './payout-run.js';

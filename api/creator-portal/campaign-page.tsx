@@ -12,6 +12,8 @@ import { NotFoundError } from '../../lib/errors.js';
 import { safeUrl } from '../../lib/html.js';
 import { formatUsd } from '../../lib/money.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
+import { storedPayoutAccount, type PayoutAccountView } from '../creator-payouts/connect.js';
+import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
 import { campaignPath } from './home-page.js';
@@ -70,14 +72,27 @@ async function Assets({ ctx, c }: { ctx: AppContext; c: CreatorCampaign }) {
   })}</ul>;
 }
 
-async function Payouts({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
-  const payouts = await listCreatorPayouts(ctx.deps.db, creatorId, c.org_id);
+/** Where payouts go (api/creator-payouts/: one account per creator, whatever organizations pay them). */
+function PayoutAccount({ account, s }: { account: PayoutAccountView; s: CreatorSignedIn }) {
+  return <section id="payout-account" aria-labelledby="payout-account-title">
+    <h3 id="payout-account-title">Payout account</h3>
+    {account.provider_label ? <p class="muted">{account.provider_label}</p> : null}
+    <p id="payout-account-state">{account.ready ? 'Ready: payouts are sent to your connected account.'
+      : account.connected ? `Not ready yet: ${account.problems.join('; ')}. Your earnings stay payable until it is.`
+        : 'No payout account connected: your earnings stay payable until you connect one.'}</p>
+    {account.ready ? null : <form method="post" action={`${PAYOUT_ACCOUNT_PATH}/connect`}>
+      <input type="hidden" name="csrf" value={s.csrf} />
+      <label for="payout-country">Country of your bank account (two letters, e.g. US, DE)</label>
+      <input id="payout-country" name="country" maxlength={2} value={account.country ?? ''} />
+      <button type="submit">{account.connected ? 'Continue setting up payouts' : 'Connect a payout account'}</button>
+    </form>}
+  </section>;
+}
+
+async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCampaign; creatorId: string; s: CreatorSignedIn }) {
+  const [payouts, account] = await Promise.all([listCreatorPayouts(ctx.deps.db, creatorId, c.org_id), storedPayoutAccount(ctx.deps, creatorId)]);
   return <>
-    {/* PAYOUT ACCOUNT: the "payouts" work (Stripe Connect) puts its "Connect a payout account" flow here. */}
-    <section id="payout-account" aria-labelledby="payout-account-title">
-      <h3 id="payout-account-title">Payout account</h3>
-      <p class="muted">{c.org_name} sends your payouts. Connecting your own payout account is coming here.</p>
-    </section>
+    <PayoutAccount account={account} s={s} />
     {payouts.length === 0 ? <p class="muted">No payout from {c.org_name} yet.</p> : (
       <ScrollTable id="payouts" label="Payouts" caption={`Payouts from ${c.org_name} (all its campaigns)`} columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}>
         {payouts.map((p) => <tr><td>{when(p.created_at)}</td><td>{p.commission_count}</td><td>{formatUsd(Number(p.awards_micros))}</td><td>{formatUsd(Number(p.clawbacks_netted_micros))}</td><td>{formatUsd(Number(p.net_micros))}</td>
@@ -93,7 +108,7 @@ export async function campaignPage(ctx: AppContext): Promise<void> {
   const c = await campaignOf(ctx, s);
   const link = referralLink(ctx, c);
   const id = s.creator.id;
-  const sections = await Promise.all([Numbers({ ctx, c, creatorId: id }), Commissions({ ctx, c, creatorId: id }), Bonuses({ ctx, c, creatorId: id }), Assets({ ctx, c }), Payouts({ ctx, c, creatorId: id })]);
+  const sections = await Promise.all([Numbers({ ctx, c, creatorId: id }), Commissions({ ctx, c, creatorId: id }), Bonuses({ ctx, c, creatorId: id }), Assets({ ctx, c }), Payouts({ ctx, c, creatorId: id, s })]);
   const [numbers, commissions, bonuses, assets, payouts] = sections;
   portalPage(ctx, s, 200, c.campaign_name, <>
     <p class="muted">{c.app_name} · {c.org_name} · {Number(c.commission_percentage)}% commission · held {c.holding_period_days} day{c.holding_period_days === 1 ? '' : 's'} before payable</p>

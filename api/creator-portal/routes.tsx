@@ -8,7 +8,8 @@ import { NotFoundError } from '../../lib/errors.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext, RequestState } from '../context.js';
 import { sendAssetFile } from '../dashboard/asset-upload.js';
-import { portalOnlyCreators, signedInCreator } from './auth.js';
+import { payoutConnectRouter, PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
+import { checkCreatorCsrf, portalOnlyCreators, signedInCreator } from './auth.js';
 import { campaignPage, campaignQr } from './campaign-page.js';
 import { portalHome } from './home-page.js';
 import { portalPage } from './layout.js';
@@ -33,6 +34,18 @@ async function notFoundAsPage(ctx: AppContext, next: () => Promise<unknown>): Pr
     const s = await signedInCreator(ctx);
     if (s) portalPage(ctx, s, 404, 'Not found', <><p role="alert">{err.detail as string}</p><p><a href={PORTAL_PATH}>Back to your campaigns</a></p></>);
   }
+}
+
+/** The payout-account connect flow (issue 30) for the signed-in creator; a POST needs the creator session's CSRF token. */
+export function portalPayoutRoutes(): Router<RequestState, AppContext> {
+  return payoutConnectRouter({
+    prefix: PAYOUT_ACCOUNT_PATH,
+    creatorOf: async (ctx) => {
+      const s = await signedInCreator(ctx);
+      if (s && ctx.method === 'POST') checkCreatorCsrf(ctx);
+      return s?.creator.id;
+    },
+  });
 }
 
 export function portalRoutes(): Router<RequestState, AppContext> {

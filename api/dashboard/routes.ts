@@ -52,6 +52,7 @@ import * as topup from './topup-pages.js';
 import { AUTO_RECHARGE_PATH } from './wallet-auto-recharge.js';
 import * as wallet from './wallet-page.js';
 import * as payouts from './wallet-payouts.js';
+import * as payoutSettings from './wallet-payout-settings.js';
 
 /**
  * A row of the agent API's table (api/agent/endpoints.ts, found by its tool) served to the dashboard too: the same
@@ -176,6 +177,7 @@ export function webRoutes(opts: { devMode?: boolean } = {}): Router<RequestState
   router.get('/dashboard/wallet/payouts', payoutsPage);
   router.get('/dashboard/wallet/payouts/preview', payouts.preview);
   router.post('/dashboard/wallet/payouts/run', payouts.run);
+  router.post('/dashboard/wallet/payouts/settings', payoutSettings.saveSettings);
   router.get('/dashboard/wallet/payouts/:run_id', payouts.showRun);
   router.get('/dashboard/agents', agents.showAgents);
   router.post('/dashboard/agents/keys', agents.createKey);

@@ -17,6 +17,7 @@ import type { RechargeForm } from './auto-recharge-page.js';
 import { canManage, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 import { moneyFactsOf, MoneyFactsList, shortfallAmount, type MoneyFacts } from './money-facts.js';
 import { autoRechargeWalletSection, changeFromWallet, walletFormAction } from './wallet-auto-recharge.js';
+import { payoutSettingsSection } from './wallet-payout-settings.js';
 import { payoutsWalletSection } from './wallet-payouts.js';
 
 const signed = (micros: number) => (micros === 0 ? '' : `${micros > 0 ? '+' : '−'}${formatUsd(Math.abs(micros))}`);
@@ -75,7 +76,7 @@ const topupSection: WalletSection = async (ctx, s, state) => {
   </>;
 };
 
-export const WALLET_SECTIONS: WalletSection[] = [topupSection, (ctx, s, state) => autoRechargeWalletSection(ctx, s, state.recharge), payoutsWalletSection];
+export const WALLET_SECTIONS: WalletSection[] = [topupSection, (ctx, s, state) => autoRechargeWalletSection(ctx, s, state.recharge), payoutsWalletSection, payoutSettingsSection];
 
 export async function showWallet(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);

@@ -4,8 +4,9 @@
 // `svc payouts run` calls: GET /dashboard/wallet/payouts/preview is a dry run under a run id generated there, whose
 // confirm form carries that id to POST /dashboard/wallet/payouts/run (session + CSRF). runPayouts is idempotent per
 // run id, so a double submit or a resubmitted form pays once; the answer is a redirect to the run's own page
-// (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays. Members see all this but cannot
-// preview or run (403). No agent route or tool reaches any of it.
+// (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays. The run then starts its phase 2
+// (the payout-run workflow: one transfer per payout); the run's page shows each payout's transfer. Members see all
+// this but cannot preview or run (403). No agent route or tool reaches any of it.
 import { ScrollTable } from '../../lib/ui.js';
 import type { VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,8 @@ import { creatorNames, findPayoutRun, listPayoutRuns, type PayoutRunView } from 
 import { runPayouts, type CreatorPayout } from '../../db/payouts.js';
 import { ConflictError } from '../../lib/errors.js';
 import { formatUsd } from '../../lib/money.js';
+import { startPayoutRun } from '../../workflow-clients/payout-runs.js';
+import { pendingPayoutsOfRun } from '../../db/payout-transfers.js';
 import { newRunId, RUN_ID_PATTERN } from '../../lib/payouts.js';
 import type { AppContext } from '../context.js';
 import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
@@ -22,17 +25,24 @@ import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn,
 const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
 
-type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'award_count' | 'awards_micros' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'> & { creator_name?: string | null };
+type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'award_count' | 'awards_micros' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'>
+  & { creator_name?: string | null; transfer_status?: string; transfer_id?: string | null; failure?: string | null };
+
+const TRANSFER_WORDS: Record<string, string> = {
+  transfer_pending: 'transfer pending', transferred: 'transferred', settled: 'settled (nothing to send)', returned: 'returned: payable again',
+};
+const transferCell = (l: Line) => (l.transfer_status ? `${TRANSFER_WORDS[l.transfer_status] ?? l.transfer_status}${l.transfer_id ? ` (${l.transfer_id})` : ''}${l.failure ? `: ${l.failure}` : ''}` : '');
 
 /** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
 function PayoutTable({ lines, caption }: { lines: Line[]; caption: string }) {
   const sum = (k: keyof Line) => lines.reduce((n, l) => n + (l[k] as number), 0);
   const money = (l: Line) => [String(l.commission_count), `${l.award_count} (${formatUsd(l.awards_micros)})`, formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)].map((c) => <td>{c}</td>);
+  const transfers = lines.some((l) => l.transfer_status);
   const total: Line = { creator_id: '', commission_count: sum('commission_count'), award_count: sum('award_count'), awards_micros: sum('awards_micros'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') };
   return (
-    <ScrollTable label="Payout"><table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th></tr></thead><tbody>
-      {lines.map((l) => <tr><td>{l.creator_name ? `${l.creator_name} ` : null}<code>{l.creator_id}</code></td>{money(l)}</tr>)}
-      <tr><th scope="row">Total</th>{money(total)}</tr>
+    <ScrollTable label="Payout"><table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th>{transfers ? <th>Transfer</th> : null}</tr></thead><tbody>
+      {lines.map((l) => <tr><td>{l.creator_name ? `${l.creator_name} ` : null}<code>{l.creator_id}</code></td>{money(l)}{transfers ? <td class="transfer">{transferCell(l)}</td> : null}</tr>)}
+      <tr><th scope="row">Total</th>{money(total)}{transfers ? <td /> : null}</tr>
     </tbody></table></ScrollTable>
   );
 }
@@ -47,7 +57,7 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
   const c = money.commissions;
   return <>
     <h2 id="payouts">Payouts</h2>
-    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet. Sending the money to the creator happens outside this service: the payout record is what to send.</p>
+    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet; then one transfer per creator goes to their connected payout account. A creator without a ready account, or a transfer the provider refuses or reverses, is returned: the lines are payable again.</p>
     <table><tbody>
       <tr><th scope="row">Payable now</th><td id="payouts-payable">{formatUsd(c.payable.micros)} ({c.payable.count} commission(s))</td></tr>
       <tr><th scope="row">Held (in the holding period)</th><td id="payouts-held">{formatUsd(c.held.micros)} ({c.held.count})</td></tr>
@@ -101,6 +111,11 @@ export async function run(ctx: AppContext): Promise<void> {
   } catch (err) {
     if (err instanceof ConflictError) return refuse(ctx, s, 404, 'No such payout run in your organization.');
     throw err;
+  }
+  // Phase 2. Temporal away: the run stays `transfer_pending` and the next worker start sends it.
+  if ((await pendingPayoutsOfRun(ctx.deps.db, runId)).length > 0) {
+    await startPayoutRun({ client: ctx.deps.temporal, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE }, runId, { orgId: s.orgId, createdBy: `user:${s.email}` })
+      .catch((err: unknown) => ctx.deps.logger.warn({ err, runId }, 'payout transfers not started now; the next worker start takes the run up'));
   }
   if (!result.already_run) {
     await appendAudit(ctx.deps.db, {

@@ -10,6 +10,7 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { APPLE_NOTIFICATION_RATE, appleNotification, appleNotificationBody } from './apple.js';
 import { directPurchase, directPurchaseBody } from './purchase.js';
 import { stripeWebhook } from './stripe.js';
+import { stripeConnectWebhook } from './stripe-connect.js';
 import { subproviderWebhook, subproviderWebhookForApp } from './subprovider.js';
 
 export function webhookRoutes(): Router<RequestState, AppContext> {
@@ -21,6 +22,7 @@ export function webhookRoutes(): Router<RequestState, AppContext> {
   router.post('/stripe', stripeWebhook);
   router.post('/google-play/:appId', rateLimit(PLAY_RTDN_RATE), googlePlayNotification);
   router.post('/apple/:appId', rateLimit(APPLE_NOTIFICATION_RATE), validateBody(appleNotificationBody), appleNotification);
+  router.post('/stripe-connect', stripeConnectWebhook);
 
   return router;
 }

@@ -7,16 +7,18 @@
 // * payment_intent.succeeded credits an auto-recharge payment (amount_received) once; payment_intent.payment_failed
 //   records the failure on it. The workflow may have credited it from Stripe's synchronous answer already: the
 //   payment's own row and its ledger key make whichever comes second credit nothing.
+// * transfer.reversed: a payout's transfer taken back (api/webhooks/stripe-transfers.ts).
 // A redelivered event answers the same and credits nothing again.
 import type Stripe from 'stripe';
 import { stripeSettingsOf } from '../../clients/payments/select.js';
-import { savedMethodOfSetup, verifyStripeEvent, type StripeSettings } from '../../clients/payments/stripe.js';
+import { fundsAvailableOn, savedMethodOfSetup, verifyStripeEvent, type StripeSettings } from '../../clients/payments/stripe.js';
 import { completeAutoRechargeSetup, failAutoRechargeSetup, findAutoRechargeSetup } from '../../db/auto-recharge.js';
-import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed } from '../../db/payments.js';
+import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed, setPaymentAvailableAt } from '../../db/payments.js';
 import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
 import { checkAutoRecharge } from '../payments/recharge-check.js';
+import { TRANSFER_EVENTS, transferEvent } from './stripe-transfers.js';
 
 const CREDITING = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 const FAILING = new Set(['checkout.session.async_payment_failed', 'checkout.session.expired']);
@@ -35,6 +37,7 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
   if (!settings?.webhookSecret) throw new UnavailableError('Stripe webhooks are not configured on this server (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
   const event = verifyStripeEvent(settings, ctx.state.rawBody ?? Buffer.alloc(0), ctx.get('stripe-signature') || undefined);
   if (!event) throw new BadRequestError('Invalid Stripe signature: nothing was credited.');
+  if (TRANSFER_EVENTS.has(event.type)) return transferEvent(ctx, event);
   if (INTENTS.has(event.type)) return intentEvent(ctx, event.type, event.data.object as Stripe.PaymentIntent);
   if (!CREDITING.has(event.type) && !FAILING.has(event.type)) {
     ctx.body = { received: true, handled: false };
@@ -58,6 +61,7 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
   }
   const credit = await creditPayment(ctx.deps.db, payment.id, session.amount_total * 10_000);
   if (credit?.credited) await checkAutoRecharge(ctx, payment.org_id);
+  await recordAvailability(ctx, settings, payment.id, typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id);
   ctx.body = { received: true, handled: true, payment_id: payment.id, credited: credit?.credited ?? false };
 }
 
@@ -77,7 +81,23 @@ async function intentEvent(ctx: AppContext, type: string, intent: Stripe.Payment
     return;
   }
   const credit = await creditPayment(ctx.deps.db, payment.id, intent.amount_received * 10_000);
+  await recordAvailability(ctx, stripeSettingsOf(ctx.deps.config)!, payment.id, intent.id);
   ctx.body = { received: true, handled: true, payment_id: payment.id, credited: credit?.credited ?? false };
+}
+
+/**
+ * The top-up's availability date in the platform balance, which payout transfers wait for (activities/payouts.ts).
+ * Best effort: the wallet is credited either way, and a payout without a date looks again after
+ * PAYOUT_FUNDS_RETRY_SECONDS.
+ */
+async function recordAvailability(ctx: AppContext, settings: StripeSettings, paymentId: string, intentId: string | undefined): Promise<void> {
+  if (!intentId) return;
+  try {
+    const at = await fundsAvailableOn(settings, intentId);
+    if (at) await setPaymentAvailableAt(ctx.deps.db, paymentId, at);
+  } catch (err) {
+    ctx.deps.logger.warn({ err, paymentId }, 'the top-up\'s availability date could not be read from Stripe');
+  }
 }
 
 async function setupEvent(ctx: AppContext, settings: StripeSettings, type: string, session: Stripe.Checkout.Session): Promise<void> {

@@ -103,6 +103,21 @@ export async function savedMethodOfSetup(settings: StripeSettings, setupIntentId
   }
 }
 
+/**
+ * When a paid PaymentIntent's funds become available in the platform balance: its charge's balance transaction's
+ * `available_on` (Stripe settles card payments days after the payment). Undefined when Stripe does not say yet.
+ */
+export async function fundsAvailableOn(settings: StripeSettings, paymentIntentId: string): Promise<Date | undefined> {
+  try {
+    const intent = await stripeClient(settings).paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge.balance_transaction'] });
+    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    const tx = charge && typeof charge.balance_transaction === 'object' ? charge.balance_transaction : null;
+    return tx?.available_on ? new Date(tx.available_on * 1000) : undefined;
+  } catch (err) {
+    throw refusal(err, 'balance transaction lookup');
+  }
+}
+
 /** The verified event, or undefined when the signature (or its age) does not check out. */
 export function verifyStripeEvent(settings: StripeSettings, rawBody: Buffer, signature: string | undefined): Stripe.Event | undefined {
   if (!settings.webhookSecret || !signature) return undefined;

@@ -5,6 +5,7 @@
 // worker and released by its conversion workflow's timer (a holding-period day lasts 500 ms here).
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
+import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
 import { addMembership, createUser } from '../../db/organizations.js';
 import { runPayouts } from '../../db/payouts.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -13,6 +14,7 @@ import { assertExactBooks } from '../helpers/conversions.js';
 import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
+import { payoutIn } from '../helpers/payouts.js';
 import { seedApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { timedRenders } from '../helpers/timed-renders.js';
@@ -119,6 +121,10 @@ test.serial('payouts: members see but cannot run; a preview, then a confirm post
   t.is(await db('payout_runs').where('id', runId).first(), undefined);
   t.false(AGENT_ENDPOINTS.some((e) => /payout/.test(e.path)), 'no agent route runs payouts');
 
+  // The creator connected a payout account (test mode: ready at once), so phase 2 transfers rather than returns.
+  await startPayoutOnboarding({ db, config: h().config }, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
+  t.like(await refreshPayoutAccount({ db, config: h().config }, commission.creator_id), { ready: true });
+
   // Confirm, twice (a double submit): one run, one payout, one ledger entry per commission.
   const csrf = inputValue(preview.text, 'csrf')!;
   const first = await owner.browser.fetch(url('/dashboard/wallet/payouts/run'), { form: { csrf, run_id: runId } });
@@ -141,6 +147,8 @@ test.serial('payouts: members see but cannot run; a preview, then a confirm post
   t.is(again.status, 200);
   t.regex(again.text, /already been paid: nothing was paid again/);
   t.true(again.text.includes(commission.creator_id));
+  await payoutIn(db, seed.org_id, commission.creator_id, 'transferred');
+  t.regex((await owner.browser.fetch(url(`/dashboard/wallet/payouts/${runId}`))).text, /transferred \(tr_test_/, 'the run page shows the transfer');
   const after = await owner.browser.fetch(url('/dashboard/wallet'));
   t.true(after.text.includes(`data-run="${runId}"`));
   t.regex(text(after.text, 'payouts-paid') ?? '', /\(1\)/);

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import { createConnectStub, type ConnectStub } from './stripe-connect.js';
 
 export interface StubSession {
   id: string; object: 'checkout.session'; mode: string; url: string; status: string; payment_status: string; currency: string;
@@ -44,8 +45,10 @@ export interface StripeStub {
   completeSetup(sessionId: string, paymentMethod?: string): StubSession;
   /** A signed event about one session, as Stripe would POST it to the webhook endpoint. */
   signedEvent(type: string, sessionId: string, overrides?: Partial<StubSession>, secret?: string): { payload: string; signature: string };
-  /** A signed event carrying any object (a PaymentIntent). */
-  signedObjectEvent(type: string, object: object, secret?: string): { payload: string; signature: string };
+  /** A signed event carrying any object (a PaymentIntent); `account` makes it a Connect event of that account. */
+  signedObjectEvent(type: string, object: object, secret?: string, account?: string): { payload: string; signature: string };
+  /** Stripe Connect: accounts, account links, transfers, the platform balance (test/stubs/stripe-connect.ts). */
+  connect: ConnectStub;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function startStripeStub(secretKey: string, webhookSecret: string):
   const replies = new Map<string, { status: number; body: unknown }>();
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   let origin = '';
+  const connect = createConnectStub(() => origin, (form) => metadataOf(form));
   const options: Pick<StripeStub, 'intentStatus' | 'dropIntentReplies'> = { intentStatus: 'succeeded', dropIntentReplies: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -74,6 +78,7 @@ export async function startStripeStub(secretKey: string, webhookSecret: string):
       authorizations.push(req.headers.authorization ?? '');
       if (req.headers.authorization !== `Bearer ${secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       const path = (req.url ?? '').split('?')[0]!;
+      if (await connect.route(req, path, new URL(req.url ?? '/', 'http://stub').searchParams, () => readForm(req), send)) return;
       if (req.method === 'POST' && path === '/v1/customers') {
         const form = await readForm(req);
         return send(200, { id: id('cus'), object: 'customer', metadata: metadataOf(form), description: form.get('description') });
@@ -163,15 +168,15 @@ export async function startStripeStub(secretKey: string, webhookSecret: string):
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const stripe = new Stripe(secretKey);
-  const signedObjectEvent = (type: string, object: object, secret = webhookSecret) => {
+  const signedObjectEvent = (type: string, object: object, secret = webhookSecret, account?: string) => {
     const payload = JSON.stringify({
-      id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000),
+      id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000), ...(account ? { account } : {}),
       type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null },
     });
     return { payload, signature: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
   };
   return {
-    url: origin, sessions, authorizations, setupIntents, paymentIntents, intentKeys,
+    url: origin, sessions, authorizations, setupIntents, paymentIntents, intentKeys, connect: connect.state,
     get intentStatus() { return options.intentStatus; },
     set intentStatus(status) { options.intentStatus = status; },
     get dropIntentReplies() { return options.dropIntentReplies; },
