@@ -5,6 +5,7 @@
 // giving back what its `payout` entries took (balance and reservation), the clawbacks it netted are owed again (a
 // `payout_return` entry takes that money back out), and the payout is `returned`. It happens at most once per payout.
 import type { Knex } from 'knex';
+import { addPayoutDigestItem } from './creator-digests.js';
 import type { PayoutProviderName, PayoutRow } from '../schema/types.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
 
@@ -77,6 +78,8 @@ export async function returnPayout(db: Knex, payoutId: string, reason: string): 
       });
     }
     await trx('payouts').where('id', payoutId).update({ transfer_status: 'returned', failure: reason, returned_at: trx.fn.now() });
+    // The creator hears of it in their next digest (db/creator-digests.ts), written with the return itself.
+    await addPayoutDigestItem(trx, { creatorId: payout.creator_id, orgId: payout.org_id, payoutId, kind: 'payout_failed', amountMicros: Number(payout.net_micros) });
     return true;
   });
 }

@@ -4,6 +4,8 @@
 // payouts of the campaign's organization with their statements. A campaign the creator did not join is 404.
 // GET .../qr.svg is the QR code as a file.
 import { listAssets } from '../../db/assets.js';
+import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
+import type { CreatorBankPayoutRow } from '../../schema/types.js';
 import { milestoneProgress } from '../../db/bonus-awards.js';
 import { findCreatorCampaign, listCreatorBonusRules, listCreatorCommissions, listCreatorPayouts, type CreatorCampaign } from '../../db/creator-portal.js';
 import { listCampaignAffiliates } from '../../db/invitations.js';
@@ -73,7 +75,7 @@ async function Assets({ ctx, c }: { ctx: AppContext; c: CreatorCampaign }) {
 }
 
 /** Where payouts go (api/creator-payouts/: one account per creator, whatever organizations pay them). */
-function PayoutAccount({ account, s }: { account: PayoutAccountView; s: CreatorSignedIn }) {
+function PayoutAccount({ account, s, bank }: { account: PayoutAccountView; s: CreatorSignedIn; bank: CreatorBankPayoutRow[] }) {
   return <section id="payout-account" aria-labelledby="payout-account-title">
     <h3 id="payout-account-title">Payout account</h3>
     {account.provider_label ? <p class="muted">{account.provider_label}</p> : null}
@@ -86,13 +88,19 @@ function PayoutAccount({ account, s }: { account: PayoutAccountView; s: CreatorS
       <input id="payout-country" name="country" maxlength={2} value={account.country ?? ''} />
       <button type="submit">{account.connected ? 'Continue setting up payouts' : 'Connect a payout account'}</button>
     </form>}
+    {bank.length === 0 ? null : <>
+      <h4>From your payout account to your bank</h4>
+      <ul id="bank-payouts">{bank.map((b) => <li data-bank-payout={b.id}>{(Number(b.amount_micros) / 1e6).toFixed(2)} {b.currency.toUpperCase()}: {b.status === 'paid' ? `paid${b.arrival_at ? ` (arrived ${when(b.arrival_at)})` : ''}` : b.status === 'failed' ? `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.` : b.status}</li>)}</ul>
+    </>}
   </section>;
 }
 
 async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCampaign; creatorId: string; s: CreatorSignedIn }) {
-  const [payouts, account] = await Promise.all([listCreatorPayouts(ctx.deps.db, creatorId, c.org_id), storedPayoutAccount(ctx.deps, creatorId)]);
+  const [payouts, account, bank] = await Promise.all([
+    listCreatorPayouts(ctx.deps.db, creatorId, c.org_id), storedPayoutAccount(ctx.deps, creatorId), bankPayoutsOfCreator(ctx.deps.db, creatorId),
+  ]);
   return <>
-    <PayoutAccount account={account} s={s} />
+    <PayoutAccount account={account} s={s} bank={bank} />
     {payouts.length === 0 ? <p class="muted">No payout from {c.org_name} yet.</p> : (
       <ScrollTable id="payouts" label="Payouts" caption={`Payouts from ${c.org_name} (all its campaigns)`} columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}>
         {payouts.map((p) => <tr><td>{when(p.created_at)}</td><td>{p.commission_count}</td><td>{formatUsd(Number(p.awards_micros))}</td><td>{formatUsd(Number(p.clawbacks_netted_micros))}</td><td>{formatUsd(Number(p.net_micros))}</td>

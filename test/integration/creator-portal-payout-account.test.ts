@@ -2,6 +2,7 @@
 // their payouts go from a campaign page (test mode here: test/integration/payouts-stripe.test.ts drives Stripe's
 // stub through the same functions); the POST needs the creator session's CSRF token and no other credential reaches it.
 import test from 'ava';
+import { recordBankPayout } from '../../db/creator-bank-payouts.js';
 import { inputValue } from '../helpers/browser.js';
 import { signInCreator } from '../helpers/creator-portal.js';
 import { signInDashboard } from '../helpers/dashboard.js';
@@ -39,4 +40,9 @@ test('a creator connects a payout account from the campaign page: refused withou
   const after = await creator.browser.fetch(campaignUrl);
   t.regex(after.text, /Ready: payouts are sent to your connected account\./);
   t.notRegex(after.text, /Connect a payout account/);
+
+  // The Connect webhook's record of the account's own bank payouts (payouts-stripe.test.ts delivers them signed) is shown.
+  await recordBankPayout(h().db, { id: 'po_portal_1', creatorId: app.creator_id, amountMicros: 12_340_000, currency: 'usd', status: 'failed', failureMessage: 'The bank account was closed.', arrivalAt: null });
+  const bank = await creator.browser.fetch(campaignUrl);
+  t.regex(bank.text, /12\.34 USD: failed: The bank account was closed\./);
 });

@@ -172,15 +172,18 @@ test.serial('a batch invite reports each line: the bad one by name and why', asy
   await screenshot(page, 'forms-06-batch-report');
 });
 
-const PAGES = () => [
-  '/dashboard', `/dashboard/apps/${seed.app_id}`, `/dashboard/apps/${seed.app_id}/events`, '/dashboard/campaigns', `/dashboard/campaigns/${seed.campaign_id}`,
-  `/dashboard/campaigns/${seed.campaign_id}/analytics`, '/dashboard/creators', '/dashboard/bonus-awards', '/dashboard/free-codes', '/dashboard/assets',
-  '/dashboard/wallet', '/dashboard/agents', '/dashboard/team', '/dashboard/shown-once',
+const PAGES = (creatorId: string) => [
+  '/dashboard', `/dashboard/apps/${seed.app_id}`, `/dashboard/apps/${seed.app_id}/events`, `/dashboard/apps/${seed.app_id}/events/history`,
+  '/dashboard/campaigns', `/dashboard/campaigns/${seed.campaign_id}`, `/dashboard/campaigns/${seed.campaign_id}/analytics`, '/dashboard/creators',
+  `/dashboard/creators/${creatorId}`, '/dashboard/invitations', '/dashboard/bonus-awards', '/dashboard/free-codes', '/dashboard/assets',
+  '/dashboard/wallet', '/dashboard/wallet/ledger', '/dashboard/wallet/payouts', '/dashboard/wallet/payouts/preview', '/dashboard/agents',
+  '/dashboard/team', '/dashboard/shown-once',
 ];
 
 test.serial('every dashboard page at 390x844: no horizontal overflow outside a table scroller, no serious or critical axe violation', async (t) => {
   const failures: string[] = [];
-  for (const path of PAGES()) {
+  const creator = await h().db('creator_codes').where({ campaign_id: seed.campaign_id, code: seed.creator_code }).first('creator_id');
+  for (const path of PAGES(creator.creator_id as string)) {
     await page.goto(url(path));
     await page.locator('h1').waitFor();
     const overflow = await page.evaluate(() => {

@@ -187,6 +187,8 @@ test.serial('held over below the minimum or without a ready account; returned wh
   const refused = await runOf(`none-${app.org_id}`);
   t.like(refused.payouts[0]!.step, { status: 'returned', reason: 'the creator has no payout account' });
   t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable', payout_id: null });
+  const refusedPayout = await db('payouts').where('run_id', `none-${app.org_id}`).first('id');
+  t.like(await db('creator_digest_items').where({ payout_id: refusedPayout.id, kind: 'payout_failed' }).first(), { creator_id: app.creator_id }, 'the creator hears of the failed payout');
   t.deepEqual(await getWalletTotals(db, app.org_id), before);
 
   await connectReady(app.creator_id);
