@@ -39,6 +39,11 @@ const OWN_CHECK_PREFIXES = ['/dashboard/password-reset/', '/dashboard/invite/', 
  * single use) and a started top-up (its confirmation token). A signed-in browser posting them needs no session token.
  */
 const CAPABILITY_PREFIXES = ['/dashboard/links/', '/dashboard/topups/'];
+/**
+ * Public endpoints (the join page's POST) act for anyone and read no session, so a signed-in developer trying their
+ * own join page is not refused for the session cookie their browser happens to send.
+ */
+const SESSIONLESS_PREFIXES = ['/api/public/'];
 
 /**
  * Upload routes read their multipart body themselves (api/middleware/multipart.ts), so the `csrf` field is only
@@ -56,7 +61,8 @@ export function checkSessionCsrf(ctx: AppContext, presented: unknown): void {
 }
 
 export const csrfGuard: Middleware = async (ctx, next) => {
-  if (SAFE.has(ctx.method) || OWN_CHECK.has(ctx.path) || OWN_CHECK_PREFIXES.some((p) => ctx.path.startsWith(p)) || CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
+  if (SAFE.has(ctx.method) || OWN_CHECK.has(ctx.path) || OWN_CHECK_PREFIXES.some((p) => ctx.path.startsWith(p)) || CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p))
+    || SESSIONLESS_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
   if (ctx.is('multipart/form-data') && MULTIPART_SELF_CHECKED.test(ctx.path) && !ctx.get('x-csrf-token')) {
     ctx.state.csrfDeferred = true;
     return next();

@@ -4,6 +4,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../db/campaigns.js';
 import { hashToken } from '../../lib/credentials.js';
+import { signInDashboard } from '../helpers/dashboard.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
@@ -50,6 +51,13 @@ test('joining a public campaign creates the creator and issues an INFLU- code (2
   t.like(await h().db('creator_codes').where({ campaign_id: seed.campaign_id, creator_id: res.body.creator_id }).first(), {
     app_id: seed.app_id, code: res.body.code, status: 'active', source: 'join',
   });
+});
+
+test('a signed-in developer\'s browser can join too: the public join reads no session, so its cookie needs no CSRF token', async (t) => {
+  const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
+  const res = await request(h().baseUrl, 'POST', `/api/public/campaigns/${seed.campaign_id}/join`, { body: { name: 'Dev Self', email: uniqueEmail('dev-self') }, headers: { 'x-forwarded-for': nextIp(), cookie: dash.cookie } });
+  t.is(res.status, 201, res.text);
+  t.regex(res.body.code, /^INFLU-/);
 });
 
 test('a requested code is cleaned up and kept', async (t) => {
