@@ -1,6 +1,7 @@
 // The portal's page shell: the dashboard's document (lib/html.tsx) with the portal's own navigation (its campaigns,
 // the signed-in address, sign out). Wide tables scroll sideways inside their box, so a page reads at 390 px.
 import type { ComponentChildren } from 'preact';
+import { Button, ScrollTable as UiScrollTable } from '../../lib/ui.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
@@ -9,15 +10,12 @@ import type { CreatorSignedIn } from './auth.js';
 const CsrfField = ({ s }: { s: CreatorSignedIn }) => <input type="hidden" name="csrf" value={s.csrf} />;
 
 export const PortalForm = ({ s, action, label }: { s: CreatorSignedIn; action: string; label: string }) => (
-  <form method="post" action={action}><CsrfField s={s} /><button type="submit">{label}</button></form>
+  <form method="post" action={action}><CsrfField s={s} /><Button kind="secondary">{label}</Button></form>
 );
 
-/**
- * A table that scrolls sideways on a narrow screen instead of widening the page; the box is a named, focusable
- * region so keyboard users can scroll it too.
- */
+/** A table in the dashboard's sideways-scrolling box (lib/ui.tsx), with its caption and column headers. */
 export const ScrollTable = ({ id, label, caption, columns, children }: { id?: string; label: string; caption?: string; columns: string[]; children: ComponentChildren }) => (
-  <div class="scroll" role="region" aria-label={label} tabindex={0}><table id={id}>{caption ? <caption>{caption}</caption> : null}<thead><tr>{columns.map((c) => <th scope="col">{c}</th>)}</tr></thead><tbody>{children}</tbody></table></div>
+  <UiScrollTable label={label}><table id={id}>{caption ? <caption>{caption}</caption> : null}<thead><tr>{columns.map((c) => <th scope="col">{c}</th>)}</tr></thead><tbody>{children}</tbody></table></UiScrollTable>
 );
 
 function PortalNav({ s, path }: { s: CreatorSignedIn; path: string }) {
