@@ -96,6 +96,14 @@ test.serial('a purchase\'s commission shows held with its release date, then pay
   await page.reload();
   t.is(await stateOfLatest(), 'Payable');
 
+  // Where the money goes: the creator connects a payout account (test mode: ready at once) from the same page.
+  const campaignPage = page.url();
+  await page.getByLabel(/Country of your bank account/).fill('US');
+  await page.getByRole('button', { name: 'Connect a payout account' }).click();
+  await page.waitForURL(/\/dashboard\/creator\?payouts=ready$/);
+  await page.goto(campaignPage);
+  t.regex((await page.locator('#payout-account-state').textContent())!, /^Ready: payouts are sent to your connected account\.$/);
+
   const run = await runSvc(['payouts', 'run', '--org', app.org_id, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
   t.is(run.code, 0, run.stderr);
   await page.reload();
