@@ -86,7 +86,7 @@ const STYLE = `
   .table-scroll{overflow-x:auto;max-width:100%} caption{text-align:left;font-weight:600;padding:.25rem 0}
   .why{min-width:11rem} .qr{width:10rem;height:10rem;display:block;margin:.5rem 0}
   @media (max-width:40rem){
-    main,main.wide{margin:0;padding:1rem;border-radius:0;box-shadow:none}
+    main,main.wide{margin:0;padding:1rem;border-radius:0;box-shadow:none;overflow-wrap:anywhere}
     main.wide input,main.wide select,main.wide textarea{min-width:0;width:100%}
     nav.top form{margin:0}
   }`;

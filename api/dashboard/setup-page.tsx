@@ -4,7 +4,7 @@
 // plain form posting to the dashboard REST (api/dashboard/rest.ts), so the page works without JavaScript (the two
 // scripts only add copy buttons and the test purchase's progress); secrets appear once, on
 // the GET page a regenerate form redirects to (/dashboard/shown-once); destructive buttons confirm first (confirm.tsx).
-import { LocalTime } from '../../lib/ui.js';
+import { CopyButton, LocalTime } from '../../lib/ui.js';
 import { ConfirmForm } from './confirm.js';
 import { DANGERS } from './dangers.js';
 import { findApp } from '../../db/apps.js';
@@ -14,7 +14,6 @@ import { safeUrl } from '../../lib/html.js';
 import type { AppContext } from '../context.js';
 import { setupOf } from './app-handlers.js';
 import { CredentialForm } from './credential-form.js';
-import { COPY_SCRIPT, CopyButton } from './copy-button.js';
 import { ButtonForm, CampaignStatusButton, CsrfField, dashboardPage, Hidden, OrgLink, signedIn, Table, type SignedIn, visibleOrNotFoundPage } from './layout.js';
 import { Steps, type Setup, type StepCampaign, type StepContext } from './setup-steps.js';
 
@@ -27,7 +26,7 @@ function KeysSection({ s, setup, back }: { s: SignedIn; setup: Setup; back: stri
   const id = setup.app.app_id;
   const rejected = setup.rejected_webhooks_today;
   return <>
-    <h2>Keys and webhook</h2>
+    <h2 id="keys">Keys and webhook</h2>
     <p><strong>SDK key</strong> (public, ships in the app): <code id="sdk-key">{setup.sdk_key as string}</code> <CopyButton target="sdk-key" /></p>
     <p><strong>Webhook URL</strong> for the subscription provider: <code id="webhook-url-keys">{setup.webhook.url}</code> <CopyButton target="webhook-url-keys" /> · {setup.webhook.connected ? <span class="done">test event received {when(setup.webhook.connected_at)}</span> : <span class="open">no test event yet</span>}</p>
     <p><strong>Webhook secret</strong>: shown once, when created or regenerated. Regenerating stops the old one at once.</p>
@@ -105,5 +104,5 @@ export async function setupPage(ctx: AppContext): Promise<void> {
     <Steps c={steps} />
     <p class="muted">Credited purchases through the app's own purchase path: {setup.attributed_conversion_count} (production: {setup.production_attributed_conversion_count}). <a href={safeUrl(`/api/apps/${app.id}/setup`)}>This page as JSON</a></p>
     <KeysSection s={s} setup={setup} back={back} />{campaignStepDone ? <CampaignsSection s={s} campaigns={campaigns} back={back} /> : null}<SdkSection setup={setup} /><ValidationSection s={s} setup={setup} back={back} />
-  </>, { scripts: [COPY_SCRIPT, TEST_PURCHASE_SCRIPT] });
+  </>, { scripts: [TEST_PURCHASE_SCRIPT] });
 }

@@ -8,8 +8,8 @@ import { CHECKLIST_TITLES, type ChecklistStep } from '../../lib/integration-chec
 import { listSdks } from '../../sdk-registry/registry.js';
 import { scaffold } from '../../sdk-registry/scaffold/scaffold.js';
 import type { setupOf } from './app-handlers.js';
-import { CopyButton } from './copy-button.js';
-import { ButtonForm, CampaignStatusButton, OrgLink, PostForm, type SignedIn } from './layout.js';
+import { CopyButton } from '../../lib/ui.js';
+import { CampaignStatusButton, OrgLink, PostForm, type SignedIn } from './layout.js';
 
 export type Setup = Awaited<ReturnType<typeof setupOf>>;
 export interface StepCampaign { id: string; name: unknown; status: unknown; commission_percentage: unknown }
@@ -61,11 +61,10 @@ function SdkCode({ c }: { c: StepContext }) {
 
 /** The webhook URL and the provider's steps, with copy buttons (also shown in the keys section). */
 export function WebhookSteps({ c }: { c: StepContext }) {
-  const id = c.setup.app.app_id;
   return <ol>
     <li>In your subscription provider's dashboard, open its webhook settings and add a webhook (in RevenueCat: the project's Integrations, then Webhooks).</li>
     <li>Webhook URL: <code id="webhook-url">{c.setup.webhook.url}</code> <CopyButton target="webhook-url" /></li>
-    <li>Authorization header: <code>Bearer</code> followed by this app's webhook secret. It was shown once, when the app was created; lost it? <ButtonForm s={c.s} action={`/api/apps/${id}/regenerate-webhook-secret`} label="Show a new webhook secret" returnTo={c.back} /> (the old one stops at once).</li>
+    <li>Authorization header: <code>Bearer</code> followed by this app's webhook secret. It was shown once, when the app was created; lost it? regenerate it under <a href="#keys">Keys and webhook</a> below (the old one stops at once).</li>
     <li>Save, then use the provider's "send test event" button. This step turns done when it arrives.</li>
   </ol>;
 }

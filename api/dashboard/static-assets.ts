@@ -16,7 +16,6 @@ const FILES = {
   '/dashboard/static/live-events.js': () => path.join(BROWSER_DIR, 'live-events.js'),
   '/dashboard/static/analytics-charts.js': () => path.join(BROWSER_DIR, 'analytics-charts.js'),
   '/dashboard/static/join-page.js': () => path.join(BROWSER_DIR, 'join-page.js'),
-  '/dashboard/static/copy-buttons.js': () => path.join(BROWSER_DIR, 'copy-buttons.js'),
   '/dashboard/static/test-purchase.js': () => path.join(BROWSER_DIR, 'test-purchase.js'),
   '/dashboard/static/dashboard.js': () => path.join(BROWSER_DIR, 'dashboard.js'),
 } as const;

@@ -187,7 +187,7 @@ test.serial('every dashboard page at 390x844: no horizontal overflow outside a t
     await page.goto(url(path));
     await page.locator('h1').waitFor();
     const overflow = await page.evaluate(() => {
-      const wide = Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-scroll') && !el.closest('dialog'));
+      const wide = Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.parentElement?.closest('.table-scroll') && !el.closest('dialog'));
       return { scroll: document.scrollingElement!.scrollWidth, inner: window.innerWidth, culprits: wide.slice(0, 3).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`) };
     });
     if (overflow.scroll > overflow.inner) failures.push(`${path}: scrollWidth ${overflow.scroll} > ${overflow.inner} (${overflow.culprits.join(', ')})`);

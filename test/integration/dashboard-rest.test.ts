@@ -115,7 +115,7 @@ test('the setup page renders server-side in one request, with every checklist st
   for (const id of [...html.matchAll(/<input id="([^"]+)"/g)].map((m) => m[1]!)) t.true(html.includes(`<label for="${id}">`), `input ${id} has a label`);
   // No JavaScript needed: the scripts only enhance (confirm dialogs, local dates, copy buttons hidden until they run,
   // the test purchase's progress).
-  t.deepEqual([...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]).sort(), ['/dashboard/static/copy-buttons.js', '/dashboard/static/dashboard.js', '/dashboard/static/test-purchase.js']);
+  t.deepEqual([...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]).sort(), ['/dashboard/static/dashboard.js', '/dashboard/static/test-purchase.js']);
   t.false(/<button[^>]*data-copy[^>]*>/.test(html.replace(/<button[^>]*data-copy[^>]*hidden[^>]*>/g, '')), 'copy buttons start hidden');
   const other404 = await session.browser.fetch(`${h().baseUrl}/dashboard/apps/${other.app_id}`);
   t.is(other404.status, 404);

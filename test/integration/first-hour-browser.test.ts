@@ -62,7 +62,7 @@ test.serial('create an app and follow the steps to a test purchase, then watch i
   await page.locator('button[data-copy="webhook_secret"]').click();
   t.is(await page.evaluate('navigator.clipboard.readText()'), await page.locator('#webhook_secret').inputValue());
   t.regex(await page.locator('#webhook_secret').inputValue(), /^rc_webhook_/);
-  await page.getByRole('link', { name: 'Done, back' }).click();
+  await page.getByRole('link', { name: 'I stored it, continue' }).click();
   await page.getByRole('link', { name: 'First Hour App' }).click();
   await page.getByRole('heading', { name: 'Set up First Hour App' }).waitFor();
   appId = /\/dashboard\/apps\/([^/?]+)/.exec(page.url())![1]!;

@@ -16,13 +16,18 @@
     close.addEventListener('click', () => /** @type {HTMLDialogElement} */ (close.closest('dialog')).close());
   }
 
+  // Copy buttons (lib/ui.tsx CopyButton): the value of an input, or the text of any other element (a URL, a snippet).
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[data-copy]'))) {
-    const input = /** @type {HTMLInputElement | null} */ (document.getElementById(button.dataset.copy ?? ''));
-    if (!input || !navigator.clipboard) continue;
+    const target = document.getElementById(button.dataset.copy ?? '');
+    if (!target || !navigator.clipboard) continue;
     const label = button.textContent;
     button.hidden = false;
     button.addEventListener('click', () => {
-      navigator.clipboard.writeText(input.value).then(() => { button.textContent = 'Copied'; }, () => { input.select(); button.textContent = 'Press Ctrl+C to copy'; });
+      const text = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? target.value : target.textContent ?? '';
+      navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied'; }, () => {
+        if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) target.select();
+        button.textContent = 'Select and copy by hand (Ctrl+C)';
+      });
       setTimeout(() => { button.textContent = label; }, 4000);
     });
   }
