@@ -1,5 +1,6 @@
 // What a creator is told about one commission (docs/creator-portal.md "Commission states"): the stored status plus
 // reversed_at name one of six states, each with its reason in words. Pure: the portal's lines and tests share it.
+import { formatDate } from './ui.js';
 
 export type CreatorCommissionState = 'held' | 'unfunded' | 'payable' | 'paid' | 'reversed' | 'clawed_back';
 
@@ -12,7 +13,7 @@ export interface CommissionFacts {
   payout_id: string | null; org_name: string;
 }
 
-const day = (d: Date | string | null) => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : 'a date to be set');
+const day = (d: Date | string | null) => (d ? formatDate(d) : 'a date to be set');
 
 export function commissionState(c: CommissionFacts): { state: CreatorCommissionState; reason: string } {
   if (c.reversed_at && (c.status === 'payable' || c.status === 'paid')) {

@@ -12,6 +12,7 @@ import { listCampaignAffiliates } from '../../db/invitations.js';
 import { commissionState, STATE_LABEL } from '../../lib/creator-commission-state.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { safeUrl } from '../../lib/html.js';
+import { LocalTime } from '../../lib/ui.js';
 import { formatUsd } from '../../lib/money.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import { storedPayoutAccount, type PayoutAccountView } from '../creator-payouts/connect.js';
@@ -23,7 +24,7 @@ import { portalPage, ScrollTable } from './layout.js';
 import { QrCode, qrSvgFile } from './qr.js';
 import { statementPath } from './statements.js';
 
-export const when = (d: Date | string | null): string => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 16) : '');
+const when = (d: Date | string | null) => <LocalTime at={d} />;
 const referralLink = (ctx: AppContext, c: CreatorCampaign) => `${ctx.deps.config.BASE_URL}/${c.app_slug}/${c.code}`;
 
 async function campaignOf(ctx: AppContext, s: CreatorSignedIn): Promise<CreatorCampaign> {
@@ -45,7 +46,7 @@ async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorC
   const lines = await listCreatorCommissions(ctx.deps.db, creatorId, c.campaign_id);
   if (lines.length === 0) return <p class="muted">No commission yet: they appear here at the moment of a purchase through your code.</p>;
   // The reason sits under the state, so a phone shows both without scrolling sideways.
-  return <ScrollTable id="commissions" label="Commissions" columns={['Purchase (UTC)', 'Amount', 'State and why']}>
+  return <ScrollTable id="commissions" label="Commissions" columns={['Purchase', 'Amount', 'State and why']}>
     {lines.map((l) => {
       const { state, reason } = commissionState(l);
       return <tr data-state={state}><td>{l.product_id ?? 'Purchase'}<br /><span class="muted">{when(l.created_at)}</span></td><td>{formatUsd(l.commission_micros)}</td>
@@ -90,7 +91,7 @@ function PayoutAccount({ account, s, bank }: { account: PayoutAccountView; s: Cr
     </form>}
     {bank.length === 0 ? null : <>
       <h4>From your payout account to your bank</h4>
-      <ul id="bank-payouts">{bank.map((b) => <li data-bank-payout={b.id}>{(Number(b.amount_micros) / 1e6).toFixed(2)} {b.currency.toUpperCase()}: {b.status === 'paid' ? `paid${b.arrival_at ? ` (arrived ${when(b.arrival_at)})` : ''}` : b.status === 'failed' ? `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.` : b.status}</li>)}</ul>
+      <ul id="bank-payouts">{bank.map((b) => <li data-bank-payout={b.id}>{(Number(b.amount_micros) / 1e6).toFixed(2)} {b.currency.toUpperCase()}: {b.status === 'paid' ? <>paid{b.arrival_at ? <> (arrived {when(b.arrival_at)})</> : null}</> : b.status === 'failed' ? `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.` : b.status}</li>)}</ul>
     </>}
   </section>;
 }

@@ -9,9 +9,11 @@ import { safeUrl } from '../../lib/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
+import { formatDate, LocalTime } from '../../lib/ui.js';
 import { portalPage, ScrollTable } from './layout.js';
 
 export const statementPath = (payoutId: string) => `${PORTAL_PATH}/payouts/${encodeURIComponent(payoutId)}`;
+/** The CSV's date: the UTC day, machine-readable (the page shows it in the viewer's time zone). */
 const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
 
 async function statementOf(ctx: AppContext, s: CreatorSignedIn): Promise<CreatorStatement> {
@@ -36,7 +38,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
   if (!s) return;
   const st = await statementOf(ctx, s);
   const p = st.payout;
-  portalPage(ctx, s, 200, `Payout statement ${day(p.created_at)}`, <>
+  portalPage(ctx, s, 200, `Payout statement ${formatDate(p.created_at, false)}`, <>
     <p>From {st.payout.org_name}, payout <code>{p.id}</code>.</p>
     <table id="statement-totals"><tbody>
       <tr><th scope="row">Commissions ({p.commission_count})</th><td>{formatUsd(Number(p.gross_micros) - Number(p.awards_micros))}</td></tr>
@@ -45,7 +47,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
       <tr><th scope="row">Net paid to you</th><td id="statement-net">{formatUsd(Number(p.net_micros))}</td></tr>
     </tbody></table>
     <ScrollTable id="statement-lines" label="Statement lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount']}>
-      {lines(st).map((l) => <tr data-kind={l.kind}><td>{l.kind}</td><td>{day(l.date)}</td><td>{l.campaign}</td><td>{l.what}</td><td>{l.micros < 0 ? `-${formatUsd(-l.micros)}` : formatUsd(l.micros)}</td></tr>)}
+      {lines(st).map((l) => <tr data-kind={l.kind}><td>{l.kind}</td><td><LocalTime at={l.date} date /></td><td>{l.campaign}</td><td>{l.what}</td><td>{l.micros < 0 ? `-${formatUsd(-l.micros)}` : formatUsd(l.micros)}</td></tr>)}
     </ScrollTable>
     <p><a href={safeUrl(`${statementPath(p.id)}/statement.csv`)} download="">Download as CSV</a></p>
   </>);

@@ -12,6 +12,7 @@ import { isTestCard, TEST_CARDS, testCardMethod } from '../../clients/payments/t
 import { disableAutoRecharge, enableAutoRecharge, type AutoRechargeSettings, failAutoRechargeSetup, findAutoRechargeSettings, findAutoRechargeSetup, recordSetupSession, startAutoRechargeSetup } from '../../db/auto-recharge.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
+import { formatDate } from '../../lib/ui.js';
 import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
@@ -76,7 +77,7 @@ function Describe({ settings }: { settings: AutoRechargeSettings }) {
   const last = settings.last;
   if (last) {
     const what = last.status === 'succeeded' ? `credited ${formatUsd(last.credited_micros ?? 0)}` : last.status === 'failed' ? `failed: ${last.failure ?? 'unknown reason'}` : `pending ${formatUsd(last.amount_micros)}`;
-    lines.push(`Last recharge (${last.created_at.toISOString()}): ${what}.`);
+    lines.push(`Last recharge (${formatDate(last.created_at)}): ${what}.`);
   }
   return <>{lines.map((l) => <p data-auto-recharge>{l}</p>)}</>;
 }

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { listOutboxMails } from '../../db/email-outbox.js';
 import { safeUrl } from '../../lib/html.js';
 import { linksIn } from '../../lib/mail-links.js';
+import { LocalTime } from '../../lib/ui.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 
@@ -24,7 +25,7 @@ function isLoopbackHost(host: string): boolean {
   return name === 'localhost' || isLoopbackAddress(name);
 }
 
-const when = (d: Date) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
+const when = (d: Date) => <LocalTime at={d} />;
 
 export async function devMailbox(ctx: AppContext): Promise<void> {
   if (!isLoopbackAddress(ctx.req.socket.remoteAddress) || !isLoopbackAddress(ctx.state.clientIp) || !isLoopbackHost(ctx.req.headers.host ?? '') || !isLoopbackHost(ctx.host)) {

@@ -18,6 +18,7 @@ import { checkLink, LINK_USED, linkApp, refuse, spendLink } from './link-check.j
 import { CredentialForm } from './credential-form.js';
 import { uploadBody } from './credential-upload.js';
 import { isFormPost } from './confirm.js';
+import { LocalTime } from '../../lib/ui.js';
 
 const TITLES: Record<LinkPurpose, string> = {
   'wallet-topup': 'Top up your wallet',
@@ -35,7 +36,7 @@ export async function showLinkPage(ctx: AppContext): Promise<void> {
     {extra?.amount_usd ? <p>Suggested amount: ${extra.amount_usd}</p> : null}
     {extra?.platform ? <p>Platform: {extra.platform}</p> : null}
     {extra?.platform === 'subprovider' ? <p>Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service uses it to wire its webhook; it is stored encrypted and never shown again.</p> : null}
-    <p>This link is valid until {new Date(exp * 1000).toISOString()} and works once.</p>
+    <p>This link is valid until <LocalTime at={exp * 1000} /> and works once.</p>
     {/* The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows. */}
     {purpose === 'credential-upload' ? (extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => <CredentialForm action={ctx.originalUrl} platform={p} />) : null}
     {purpose === 'asset-upload' ? <AssetLinkForm action={ctx.originalUrl} maxBytes={ctx.deps.config.ASSET_MAX_BYTES} /> : null}

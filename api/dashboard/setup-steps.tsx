@@ -8,7 +8,7 @@ import { CHECKLIST_TITLES, type ChecklistStep } from '../../lib/integration-chec
 import { listSdks } from '../../sdk-registry/registry.js';
 import { scaffold } from '../../sdk-registry/scaffold/scaffold.js';
 import type { setupOf } from './app-handlers.js';
-import { CopyButton } from '../../lib/ui.js';
+import { CopyButton, LocalTime } from '../../lib/ui.js';
 import { CampaignStatusButton, OrgLink, PostForm, type SignedIn } from './layout.js';
 
 export type Setup = Awaited<ReturnType<typeof setupOf>>;
@@ -78,7 +78,7 @@ function TestPurchase({ c }: { c: StepContext }) {
       <button type="submit" id="test-purchase">Send a test purchase</button>
     </PostForm>
     <ol id="test-purchase-progress" aria-live="polite" class="progress" hidden></ol>
-    {last ? <p id="test-purchase-last">Last test purchase: {new Date(last.last_run_at).toISOString().replace('T', ' ').slice(0, 19)} UTC, {last.passed ? <span class="done">credited to the creator</span> : <span class="open">not credited</span>}. <OrgLink s={c.s} to={`/dashboard/apps/${encodeURIComponent(id)}/events`}>See it on live events</OrgLink>.</p> : null}
+    {last ? <p id="test-purchase-last">Last test purchase: <LocalTime at={last.last_run_at} />, {last.passed ? <span class="done">credited to the creator</span> : <span class="open">not credited</span>}. <OrgLink s={c.s} to={`/dashboard/apps/${encodeURIComponent(id)}/events`}>See it on live events</OrgLink>.</p> : null}
   </>;
 }
 

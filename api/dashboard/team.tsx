@@ -2,7 +2,7 @@
 // invitations, and inviting someone by email (owners and admins; only an owner may invite an owner). The invitation
 // is a one-time 7-day link in the email outbox. Accepting: a new address sets a password and gets a verified
 // account (the link proved the address); an existing account must be signed in as that address and accepts.
-import { ScrollTable } from '../../lib/ui.js';
+import { LocalTime, ScrollTable } from '../../lib/ui.js';
 import { findLiveAccountToken, listPendingInvites, spendAccountToken } from '../../db/account-tokens.js';
 import { addMembership, createUser, findOrganization } from '../../db/organizations.js';
 import { findUserByEmail, listMembers } from '../../db/users.js';
@@ -16,7 +16,7 @@ import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type Sign
 import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from './session.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
-const date = (d: Date | string | null) => (d ? new Date(d).toISOString().slice(0, 16).replace('T', ' ') : '');
+const date = (d: Date | string | null) => <LocalTime at={d} />;
 
 async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: string, error?: string): Promise<void> {
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Team', <p>You belong to no organization.</p>);

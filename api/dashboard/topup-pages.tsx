@@ -115,7 +115,7 @@ function tokenMatches(payment: PaymentRow, token: unknown): boolean {
   return typeof token === 'string' && payment.confirm_token_hash !== null && tokenMatchesHash(token, payment.confirm_token_hash);
 }
 
-/** Test mode: the human's confirmation credits the wallet (once; a second click shows the same result). */
+/** Test mode: the human's confirmation credits the wallet (once; a second click shows the same result), then redirects to the payment's page. */
 export async function confirmTopup(ctx: AppContext): Promise<void> {
   const payment = await findPayment(ctx.deps.db, ctx.params.payment_id as string);
   if (!payment || payment.provider !== 'test') throw new NotFoundError('Payment not found');
@@ -123,7 +123,16 @@ export async function confirmTopup(ctx: AppContext): Promise<void> {
   if (!tokenMatches(payment, (ctx.state.body as Record<string, unknown> | undefined)?.token)) throw new AppError(403, 'This confirmation does not belong to this payment.');
   const credit = await creditPayment(ctx.deps.db, payment.id, payment.amount_micros);
   await checkAutoRecharge(ctx, payment.org_id);
-  showPayment(ctx, credit!.payment, credit!.credited ? `${credit!.funded} waiting commission(s) funded.` : 'This payment was credited before.');
+  // Post/Redirect/Get: a reload of the answer must not post the confirmation again.
+  ctx.status = 303;
+  ctx.redirect(`/dashboard/topups/${encodeURIComponent(payment.id)}?confirmed=${credit!.credited ? credit!.funded : 'before'}`);
+}
+
+/** What the confirmation did, as its redirect states it (`?confirmed=N` waiting commissions funded, or `before`). */
+function confirmedNote(confirmed: unknown): string | undefined {
+  if (confirmed === 'before') return 'This payment was credited before.';
+  if (typeof confirmed === 'string' && /^\d{1,9}$/.test(confirmed)) return `${Number(confirmed)} waiting commission(s) funded.`;
+  return undefined;
 }
 
 /** Where Stripe sends the human back: the payment's state, which only the webhook changes. */
@@ -132,7 +141,7 @@ export async function topupStatusPage(ctx: AppContext): Promise<void> {
   if (!payment) throw new NotFoundError('Payment not found');
   const note = payment.status === 'pending'
     ? (ctx.query.cancelled ? 'The payment was cancelled: nothing was charged.' : 'Waiting for the payment provider to confirm the payment. This page does not change the wallet; refresh in a moment.')
-    : '';
+    : (payment.status === 'succeeded' && confirmedNote(ctx.query.confirmed)) || '';
   showPayment(ctx, payment, note);
 }
 

@@ -7,8 +7,8 @@
 // (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays. The run then starts its phase 2
 // (the payout-run workflow: one transfer per payout); the run's page shows each payout's transfer. Members see all
 // this but cannot preview or run (403). No agent route or tool reaches any of it.
-import { ScrollTable } from '../../lib/ui.js';
-import type { VNode } from 'preact';
+import { LocalTime, ScrollTable } from '../../lib/ui.js';
+import type { ComponentChildren, VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
 import { appendAudit } from '../../db/audit-log.js';
 import { getCreatorMoneySummary } from '../../db/creator-balances.js';
@@ -22,7 +22,6 @@ import { newRunId, RUN_ID_PATTERN } from '../../lib/payouts.js';
 import type { AppContext } from '../context.js';
 import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
 
-const when = (d: Date | string) => new Date(d).toISOString().replace('T', ' ').slice(0, 19);
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
 
 type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'award_count' | 'awards_micros' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'>
@@ -34,7 +33,7 @@ const TRANSFER_WORDS: Record<string, string> = {
 const transferCell = (l: Line) => (l.transfer_status ? `${TRANSFER_WORDS[l.transfer_status] ?? l.transfer_status}${l.transfer_id ? ` (${l.transfer_id})` : ''}${l.failure ? `: ${l.failure}` : ''}` : '');
 
 /** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
-function PayoutTable({ lines, caption }: { lines: Line[]; caption: string }) {
+function PayoutTable({ lines, caption }: { lines: Line[]; caption: ComponentChildren }) {
   const sum = (k: keyof Line) => lines.reduce((n, l) => n + (l[k] as number), 0);
   const money = (l: Line) => [String(l.commission_count), `${l.award_count} (${formatUsd(l.awards_micros)})`, formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)].map((c) => <td>{c}</td>);
   const transfers = lines.some((l) => l.transfer_status);
@@ -47,7 +46,7 @@ function PayoutTable({ lines, caption }: { lines: Line[]; caption: string }) {
   );
 }
 
-const runCaption = (run: PayoutRunView) => `Run ${run.id}, ${when(run.created_at)} UTC${run.created_by ? `, by ${run.created_by}` : ''}`;
+const runCaption = (run: PayoutRunView) => <>Run {run.id}, <LocalTime at={run.created_at} />{run.created_by ? `, by ${run.created_by}` : ''}</>;
 
 const RunLines = ({ run }: { run: PayoutRunView }) => (run.payouts.length ? <PayoutTable lines={run.payouts} caption={runCaption(run)} /> : <p>{runCaption(run)}: nothing was payable.</p>);
 

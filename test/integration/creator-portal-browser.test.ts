@@ -10,6 +10,7 @@ import { launchChromium, screenshot } from '../helpers/chromium.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
 import { latestSignInLink } from '../helpers/creator-mail.js';
 import { useHarness } from '../helpers/harness.js';
+import { formatDate } from '../../lib/ui.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { waitFor } from '../helpers/svc-processes.js';
@@ -88,8 +89,7 @@ test.serial('a purchase\'s commission shows held with its release date, then pay
   t.is(earned.status, 'reserved');
   await page.reload();
   t.is(await stateOfLatest(), 'Held');
-  const release = new Date(earned.payable_at).toISOString().replace('T', ' ').slice(0, 16);
-  t.true((await page.locator('#commissions tbody tr').first().textContent())!.includes(`held until ${release} UTC`), 'the release date is stated');
+  t.true((await page.locator('#commissions tbody tr').first().textContent())!.includes(`held until ${formatDate(earned.payable_at)}`), 'the release date is stated');
   await checkPage(t, '04-held');
 
   await waitFor(async () => (await h().db('commissions').where('id', earned.id).first()).status === 'payable', 'the release', 30_000);

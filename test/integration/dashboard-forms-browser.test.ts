@@ -5,10 +5,10 @@
 // button, the ledger's change columns add up to the totals shown, and every page works at 390 px wide with no
 // serious or critical axe violation. Screenshots: test-output/screenshots/forms-*.png.
 import test from 'ava';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { pageProblems } from '../helpers/page-checks.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
@@ -64,7 +64,8 @@ test.serial('the ledger: each row shows the change of the rounded running total,
 
 test.serial('a top-up of -50 or "abc" is an error beside the field with the typed value kept, and records nothing; a good one goes on', async (t) => {
   const payments = () => h().db('payments').where('org_id', seed.org_id).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count));
-  const before = await payments();
+  const topups = () => h().db('wallet_ledger').where({ org_id: seed.org_id, entry_type: 'topup' }).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count));
+  const [before, topupsBefore] = [await payments(), await topups()];
   for (const bad of ['-50', 'abc']) {
     await page.goto(url('/dashboard/wallet'));
     await page.getByLabel(/^Amount \(USD/).fill(bad);
@@ -85,7 +86,11 @@ test.serial('a top-up of -50 or "abc" is an error beside the field with the type
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.getByRole('button', { name: 'Confirm test payment' }).click();
   t.regex(await page.locator('[data-status]').textContent() ?? '', /Credited \$25\.00/);
+  t.regex(page.url(), /\/dashboard\/topups\/[^/?]+\?confirmed=/, 'the confirmation redirected to a page of its own (Post/Redirect/Get)');
+  await page.reload();
+  t.regex(await page.locator('[data-status]').textContent() ?? '', /Credited \$25\.00/);
   t.is(await payments(), before + 1);
+  t.is(await topups(), topupsBefore + 1, 'one credit, also after the reload');
 });
 
 test.serial('regenerating the webhook secret: a confirm dialog, then the secret once on a GET page with a copy button', async (t) => {
@@ -186,15 +191,7 @@ test.serial('every dashboard page at 390x844: no horizontal overflow outside a t
   for (const path of PAGES(creator.creator_id as string)) {
     await page.goto(url(path));
     await page.locator('h1').waitFor();
-    const overflow = await page.evaluate(() => {
-      const wide = Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.parentElement?.closest('.table-scroll') && !el.closest('dialog'));
-      return { scroll: document.scrollingElement!.scrollWidth, inner: window.innerWidth, culprits: wide.slice(0, 3).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`) };
-    });
-    if (overflow.scroll > overflow.inner) failures.push(`${path}: scrollWidth ${overflow.scroll} > ${overflow.inner} (${overflow.culprits.join(', ')})`);
-    const axe = await new AxeBuilder({ page }).analyze();
-    for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
-      failures.push(`${path}: axe ${v.id} (${v.impact}) ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`);
-    }
+    failures.push(...(await pageProblems(page, path)));
     await screenshot(page, `forms-390-${path.replace(/\//g, '_').replace(/^_/, '') || 'dashboard'}`);
   }
   t.deepEqual(failures, []);
@@ -206,9 +203,7 @@ test.serial('the signed-out pages at 390x844 pass the same checks', async (t) =>
   const failures: string[] = [];
   for (const path of ['/dashboard/login', '/dashboard/signup', '/dashboard/password-reset']) {
     await p.goto(url(path));
-    if (await p.evaluate(() => document.scrollingElement!.scrollWidth > window.innerWidth)) failures.push(`${path}: overflows`);
-    const axe = await new AxeBuilder({ page: p }).analyze();
-    for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) failures.push(`${path}: axe ${v.id} (${v.impact})`);
+    failures.push(...(await pageProblems(p, path)));
   }
   await anon.close();
   t.deepEqual(failures, []);

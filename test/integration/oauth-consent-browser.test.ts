@@ -4,12 +4,12 @@
 // violation); each scope's checkbox is inside its label, and Deny is not styled as the primary action.
 // Screenshot: test-output/screenshots/oauth-consent-390.png.
 import test from 'ava';
-import { AxeBuilder } from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { pageProblems } from '../helpers/page-checks.js';
 import { TestOAuthProvider } from '../helpers/oauth.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
@@ -34,9 +34,7 @@ test('the consent page at 390 px: no overflow, axe clean, checkboxes inside thei
   await page.locator('input[name="scope"]').first().waitFor();
   await screenshot(page, 'oauth-consent-390');
 
-  t.true(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth), 'no horizontal overflow at 390 px');
-  const axe = await new AxeBuilder({ page }).analyze();
-  t.deepEqual(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id), []);
+  t.deepEqual(await pageProblems(page, 'consent'), [], 'no horizontal overflow at 390 px, no serious or critical axe violation');
   const unlabelled = await page.locator('input[type="checkbox"], input[type="radio"]').evaluateAll((boxes) => boxes.filter((b) => !b.closest('label')).length);
   t.is(unlabelled, 0, 'every checkbox sits inside its label');
   const deny = page.getByRole('button', { name: /deny/i });

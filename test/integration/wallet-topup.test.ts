@@ -59,7 +59,9 @@ test('test mode: the human confirms a top-up; the wallet is credited once and wa
   t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 0, reservedMicros: 0, safeAvailableMicros: 0 }, 'starting a payment credits nothing');
 
   t.is((await postForm(action!, { token: 'tup_forged' })).status, 403, 'a wrong confirmation token credits nothing');
-  const confirmed = await postForm(action!, { token: token! });
+  const posted = await postForm(action!, { token: token! });
+  t.is(posted.status, 303, 'Post/Redirect/Get: the confirmation redirects to the payment page');
+  const confirmed = await request(h().baseUrl, 'GET', posted.headers.get('location')!, { headers: { accept: 'text/html' } });
   t.is(confirmed.status, 200, confirmed.text);
   t.regex(confirmed.text, /Credited \$10\.00 USD/);
   t.regex(confirmed.text, /3 waiting commission\(s\) funded/);
@@ -67,7 +69,9 @@ test('test mode: the human confirms a top-up; the wallet is credited once and wa
   t.deepEqual(statuses, ['reserved', 'reserved', 'reserved']);
   t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 10_000_000, reservedMicros: 3 * RESERVE, safeAvailableMicros: 10_000_000 - 3 * RESERVE });
 
-  const again = await postForm(action!, { token: token! });
+  const repeated = await postForm(action!, { token: token! });
+  t.is(repeated.status, 303);
+  const again = await request(h().baseUrl, 'GET', repeated.headers.get('location')!, { headers: { accept: 'text/html' } });
   t.regex(again.text, /credited before/);
   t.is((await h().db('wallet_ledger').where({ org_id: app.org_id, entry_type: 'topup' })).length, 1, 'one topup entry per payment');
   t.is((await request(h().baseUrl, 'GET', link)).status, 410, 'the link was spent when the payment started');
@@ -119,7 +123,7 @@ test('a signed-in browser uses the link like any other: its pages act on the lin
   const link = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', { token: account.agent_key, body: {} });
   const started = await browser.fetch(link.body.url as string, { form: { amount_usd: '20' } });
   t.is(started.status, 200, started.text);
-  const confirmed = await browser.fetch(formAction(started.text, h().baseUrl), { form: { token: inputValue(started.text, 'token')! } });
+  const confirmed = await browser.follow(formAction(started.text, h().baseUrl), undefined, { form: { token: inputValue(started.text, 'token')! } });
   t.is(confirmed.status, 200, confirmed.text);
   t.regex(confirmed.text, /Credited \$20\.00 USD/);
 });
