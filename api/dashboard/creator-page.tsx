@@ -10,7 +10,8 @@ import { PAYOUT_TABLE, pagePayouts } from '../../db/payout-history.js';
 import { formatUsd } from '../../lib/money.js';
 import { CSV_ROW_CAP, type TableView } from '../../lib/table-query.js';
 import type { AppContext } from '../context.js';
-import { DataTable, sendTableCsv, tableRequest, usd, utc } from './data-table.js';
+import { DataTable, sendTableCsv, tableRequest, usd } from './data-table.js';
+import { LocalTime } from '../../lib/ui.js';
 import { dashboardPage, OrgLink, signedIn, Table } from './layout.js';
 import { payoutTable } from './money-tables.js';
 
@@ -50,7 +51,7 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
     <h2>Codes</h2>
     <div class="table-scroll" role="region" aria-label="Codes" tabindex={0}>
       <Table id="creator-codes" columns={['Campaign', 'Code', 'Code status', 'Joined (UTC)', 'Clicks', 'Installs', 'Conversions', 'Revenue (USD)', 'Commission (USD)']}>
-        {codes.rows.map((r) => <tr><td><OrgLink s={s} to={`/dashboard/campaigns/${r.campaign_id}`}>{r.campaign_name}</OrgLink></td><td><code>{r.code}</code></td><td>{r.status}</td><td>{utc(r.joined_at)}</td><td>{r.clicks}</td><td>{r.installs}</td><td>{r.production_conversions}</td><td>{usd(r.revenue_micros)}</td><td>{usd(r.commission_micros)}</td></tr>)}
+        {codes.rows.map((r) => <tr><td><OrgLink s={s} to={`/dashboard/campaigns/${r.campaign_id}`}>{r.campaign_name}</OrgLink></td><td><code>{r.code}</code></td><td>{r.status}</td><td><LocalTime at={r.joined_at} /></td><td>{r.clicks}</td><td>{r.installs}</td><td>{r.production_conversions}</td><td>{usd(r.revenue_micros)}</td><td>{usd(r.commission_micros)}</td></tr>)}
       </Table>
     </div>
     <h2>Payouts</h2>

@@ -4,7 +4,7 @@
 import { CREATOR_TABLE, INVITATION_TABLE, pageInvitations, pageOrgAffiliates, type InvitationTableRow, type OrgAffiliateRow } from '../../db/invitations.js';
 import type { TablePage } from '../../lib/table-query.js';
 import type { AppContext } from '../context.js';
-import { DataTable, sendTableCsv, tableRequest, usd, utc, type TableDef } from './data-table.js';
+import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from './data-table.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
 
 const creatorPath = (id: string) => `/dashboard/creators/${encodeURIComponent(id)}`;
@@ -35,7 +35,7 @@ export function creatorTable(s: SignedIn, error?: PortalInviteError): TableDef<O
       { label: 'Code', sort: 'code', text: (r) => r.code, html: (r) => <code>{r.code}</code> },
       { label: 'Code status', sort: 'status', text: (r) => r.status },
       { label: 'Joined by', text: (r) => r.source },
-      { label: 'Joined (UTC)', sort: 'joined_at', text: (r) => utc(r.joined_at) },
+      timeColumn('Joined', (r) => r.joined_at, 'joined_at'),
       { label: 'Clicks', sort: 'clicks', text: (r) => r.clicks },
       { label: 'Installs', sort: 'installs', text: (r) => r.installs },
       { label: 'Conversions', sort: 'production_conversions', text: (r) => r.production_conversions },
@@ -62,8 +62,8 @@ function invitationTable(s: SignedIn, back: string): TableDef<InvitationTableRow
       { label: 'Name', sort: 'name', text: (r) => (r.name as string | null) ?? '' },
       { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
       { label: 'Status', sort: 'status', text: (r) => r.status },
-      { label: 'Sent (UTC)', sort: 'created_at', text: (r) => utc(r.created_at as Date) },
-      { label: 'Expires (UTC)', sort: 'expires_at', text: (r) => utc(r.expires_at as Date) },
+      timeColumn('Sent', (r) => r.created_at as Date, 'created_at'),
+      timeColumn('Expires', (r) => r.expires_at as Date, 'expires_at'),
       { label: 'Action', action: true, text: () => '', html: (r) => (r.status === 'PENDING' ? <ButtonForm s={s} action={`/api/invitations/${r.id}/withdraw`} label="Withdraw" returnTo={back} /> : null) },
     ],
   };

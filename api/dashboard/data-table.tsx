@@ -6,6 +6,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { safeUrl } from '../../lib/html.js';
+import { LocalTime } from '../../lib/ui.js';
 import { CSV_ROW_CAP, readTableView, viewQuery, wantsCsv, type TablePage, type TableSpec, type TableView } from '../../lib/table-query.js';
 import { csvWindow, pageWindow, type TableWindow } from '../../db/table-page.js';
 import type { AppContext } from '../context.js';
@@ -104,5 +105,11 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
 
 /** Money as the table's text: dollars with cents, empty when there is none. */
 export const usd = (micros: number | null | undefined): string => (micros === null || micros === undefined ? '' : (Number(micros) / 1e6).toFixed(2));
-/** A time as the table's text (UTC). */
-export const utc = (d: Date | string | null | undefined): string => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 19) : '');
+/**
+ * A column of instants: the page shows the dashboard's one date format in the viewer's time zone (LocalTime), the
+ * CSV the same instant as ISO 8601 UTC, which is also the cell's `datetime` (so export and page are the same values).
+ */
+export function timeColumn<Row>(label: string, at: (row: Row) => Date | string | null | undefined, sort?: string): Column<Row> {
+  const iso = (r: Row) => { const d = at(r); return d ? new Date(d).toISOString() : ''; };
+  return { label, ...(sort ? { sort } : {}), text: iso, html: (r) => <LocalTime at={at(r)} /> };
+}

@@ -6,7 +6,7 @@ import { findApp } from '../../db/apps.js';
 import { PURCHASE_EVENT_TABLE, pagePurchaseEvents, type EnvironmentFilter, type PurchaseEventView } from '../../db/recent-events.js';
 import { webhookView } from '../agent/recent-events.js';
 import type { AppContext } from '../context.js';
-import { DataTable, sendTableCsv, tableRequest, usd, utc, type TableDef } from './data-table.js';
+import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from './data-table.js';
 import { carriedCode } from './event-rows.js';
 import { dashboardPage, Hidden, OrgLink, signedIn, visibleOrNotFoundPage } from './layout.js';
 
@@ -22,7 +22,7 @@ function outcome(e: PurchaseEventView): string {
 const EVENTS: TableDef<PurchaseEventView> = {
   id: 'event-table', caption: 'Purchase events', spec: PURCHASE_EVENT_TABLE, file: 'purchase-events.csv', rowKey: (r) => r.event_id,
   columns: [
-    { label: 'Received (UTC)', sort: 'received_at', text: (r) => utc(r.received_at) },
+    timeColumn('Received', (r) => r.received_at, 'received_at'),
     { label: 'Event', text: (r) => r.event_id, html: (r) => <code>{r.event_id}</code> },
     { label: 'Type', sort: 'event_type', text: (r) => r.event_type },
     { label: 'App user', sort: 'app_user_id', text: (r) => r.app_user_id },

@@ -4,14 +4,14 @@
 import { PAYOUT_TABLE, pagePayouts, type PayoutTableRow } from '../../db/payout-history.js';
 import { LEDGER_TABLE, pageLedgerEntries, type LedgerLine } from '../../db/wallet-history.js';
 import type { AppContext } from '../context.js';
-import { DataTable, sendTableCsv, tableRequest, usd, utc, type TableDef } from './data-table.js';
+import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from './data-table.js';
 import { dashboardPage, OrgLink, signedIn, type SignedIn } from './layout.js';
 
 const LEDGER: TableDef<LedgerLine> = {
   id: 'ledger-table', caption: 'Ledger entries', spec: LEDGER_TABLE, file: 'ledger.csv', rowKey: (r) => String(r.id),
   columns: [
     { label: 'Entry', sort: 'id', text: (r) => r.id },
-    { label: 'When (UTC)', text: (r) => utc(r.created_at) },
+    timeColumn('When', (r) => r.created_at),
     { label: 'Type', sort: 'entry_type', text: (r) => r.entry_type },
     { label: 'Balance change (USD)', sort: 'balance_delta_micros', text: (r) => usd(r.balance_delta_micros) },
     { label: 'Reserved change (USD)', sort: 'reserved_delta_micros', text: (r) => usd(r.reserved_delta_micros) },
@@ -29,7 +29,7 @@ export function payoutTable(s: SignedIn, opts: { withCreator: boolean } = { with
   return {
     id: 'payout-table', caption: 'Payouts', spec: PAYOUT_TABLE, file: 'payouts.csv', rowKey: (r) => r.id,
     columns: [
-      { label: 'Paid (UTC)', sort: 'created_at', text: (r) => utc(r.created_at) },
+      timeColumn('Paid', (r) => r.created_at, 'created_at'),
       { label: 'Run', sort: 'run_id', text: (r) => r.run_id, html: (r) => <OrgLink s={s} to={`/dashboard/wallet/payouts/${encodeURIComponent(r.run_id)}`}>{r.run_id}</OrgLink> },
       ...creator,
       { label: 'Commissions', sort: 'commission_count', text: (r) => r.commission_count },

@@ -33,7 +33,8 @@ async function addNamedCreator(name: string, where: { app_id: string; campaign_i
 }
 
 /** The cells' text of every body row of the table `id` on the page. */
-const rowsOf = (id: string) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
+// A time cell shows the viewer's local time; its `datetime` is the instant the CSV holds.
+const rowsOf = (id: string) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.querySelector('time')?.getAttribute('datetime') ?? td.textContent ?? '')));
 
 /** Clicks the CSV link and reads the downloaded file. */
 async function exportCsv(): Promise<{ name: string; rows: string[][] }> {

@@ -35,7 +35,9 @@ function tableCells(html: string, id: string): string[][] {
   const table = new RegExp(`<table id="${id}"[\\s\\S]*?</table>`).exec(html)?.[0] ?? '';
   const body = /<tbody>([\s\S]*)<\/tbody>/.exec(table)?.[1] ?? '';
   const decode = (s: string) => s.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  return [...body.matchAll(/<tr(?! class="empty")[^>]*>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => decode(c[1]!)));
+  // A time cell's text is the viewer's local time; its `datetime` is the instant the CSV holds.
+  const cell = (c: string) => /<time datetime="([^"]+)"/.exec(c)?.[1] ?? decode(c);
+  return [...body.matchAll(/<tr(?! class="empty")[^>]*>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => cell(c[1]!)));
 }
 
 async function addNamedCreator(name: string, orgApp: { app_id: string; campaign_id: string } = seed): Promise<{ id: string; code: string }> {
