@@ -1,10 +1,23 @@
 // What every page must pass in the browser tests (issue 28: axe once per page, usable at 390 px): the serious or
 // critical axe violations, and whatever sticks out past the viewport outside a table's own scroller or a dialog.
 // Answers the problems in words (empty when the page is fine), so a test lists every page's problems at once.
+// Always at the phone width: a page that fits 390 px fits wider screens.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 
+/** The page as it is now, checked at 390x844 (the viewport is put back after). */
 export async function pageProblems(page: Page, label: string): Promise<string[]> {
+  const before = page.viewportSize();
+  const phone = { width: 390, height: 844 };
+  if (before?.width !== phone.width) await page.setViewportSize(phone);
+  try {
+    return await problemsNow(page, label);
+  } finally {
+    if (before && before.width !== phone.width) await page.setViewportSize(before);
+  }
+}
+
+async function problemsNow(page: Page, label: string): Promise<string[]> {
   const problems: string[] = [];
   const overflow = await page.evaluate(() => {
     const wide = Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.parentElement?.closest('.table-scroll') && !el.closest('dialog'));

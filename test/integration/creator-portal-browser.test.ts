@@ -45,6 +45,7 @@ const stateOfLatest = () => page.locator('#commissions tbody tr').first().locato
 
 test.serial('a creator joins, asks for a link, reads it from the mail and signs in through the confirm page', async (t) => {
   await page.goto(url(`/dashboard/join/${app.campaign_id}`));
+  await checkPage(t, '00-join');
   await page.getByLabel('Name').fill('Pat Portal');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Join campaign' }).click();

@@ -83,8 +83,14 @@ test.serial('a top-up of -50 or "abc" is an error beside the field with the type
   await page.getByRole('button', { name: 'Continue to top-up' }).click();
   await page.getByRole('heading', { name: 'Top up your wallet' }).waitFor();
   t.is(await page.getByLabel(/^Amount \(USD/).inputValue(), '25', 'the amount asked for, not a silent default');
+  const problems = await pageProblems(page, 'top-up link page');
   await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.getByRole('heading', { name: 'Confirm the top-up' }).waitFor();
+  problems.push(...(await pageProblems(page, 'test-mode confirm page')));
   await page.getByRole('button', { name: 'Confirm test payment' }).click();
+  await page.getByRole('heading', { name: 'Wallet top-up' }).waitFor();
+  problems.push(...(await pageProblems(page, 'payment page')));
+  t.deepEqual(problems, [], 'the top-up link pages fit 390 px and pass axe');
   t.regex(await page.locator('[data-status]').textContent() ?? '', /Credited \$25\.00/);
   t.regex(page.url(), /\/dashboard\/topups\/[^/?]+\?confirmed=/, 'the confirmation redirected to a page of its own (Post/Redirect/Get)');
   await page.reload();

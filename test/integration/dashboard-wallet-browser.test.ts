@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { pageProblems } from '../helpers/page-checks.js';
 import { makePayableCommission } from '../helpers/payable.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
@@ -62,6 +63,7 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
   const runId = await page.locator('input[name="run_id"]').inputValue();
   t.is(await h().db('payout_runs').where('id', runId).first(), undefined, 'the preview paid nothing');
   await screenshot(page, 'wallet-04-payout-preview');
+  const problems = await pageProblems(page, 'payout preview');
   await page.getByRole('button', { name: /^Pay 1 creator/ }).click();
   await page.getByRole('heading', { name: 'Payout run' }).waitFor();
   t.true(page.url().endsWith(`/dashboard/wallet/payouts/${runId}`));
@@ -69,6 +71,8 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
   t.true(table.includes(commission.creator_id));
   t.true(table.includes(`Run ${runId}`));
   await screenshot(page, 'wallet-05-payout-run');
+  problems.push(...(await pageProblems(page, 'payout run')));
+  t.deepEqual(problems, [], 'the payout pages fit 390 px and pass axe');
   // A reload of the run's page reads; it never pays again.
   await page.reload();
   t.is((await h().db('payouts').where('run_id', runId)).length, 1);
