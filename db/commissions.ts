@@ -84,23 +84,29 @@ export const amountsOf = (c: CommissionRow): CommissionMoney =>
 
 /**
  * The earns of one transaction of the conversion, newest first, locked, each with what stands of it (a restored share
- * and a reduced remainder may stand side by side; a reversed earn stands at zero). The oldest is the transaction's
- * base: its purchase's earn, the amounts every share is computed from (lib/refund-share.ts).
+ * and a reduced remainder may stand side by side; a reversed earn stands at zero), and its base: the earn of the
+ * transaction's purchase event, the amounts every share is computed from (lib/refund-share.ts). A remainder carries
+ * the date of the earn it replaces, so the base is told by its event, not by its date.
  */
-export async function transactionEarns(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<TransactionEarn[]> {
+export async function transactionEarns(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<{ earns: TransactionEarn[]; base: TransactionEarn | undefined }> {
   const rows = await trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
     .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'p.transaction_id': transactionId })
     .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).forUpdate('c')
-    .select<(CommissionRow & { reversed_revenue: string; reversed_commission: string; reversed_fee: string })[]>('c.*', trx.raw(`
+    .select<(CommissionRow & { is_base: boolean; reversed_revenue: string; reversed_commission: string; reversed_fee: string })[]>('c.*', trx.raw(`
+      p.event_type in ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE') as is_base,
       (select coalesce(sum(r.revenue_usd_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_revenue,
       (select coalesce(sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_commission,
       (select coalesce(sum(r.platform_fee_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_fee`));
-  return rows.map(({ reversed_revenue: r, reversed_commission: c, reversed_fee: f, ...row }) => {
+  let base: TransactionEarn | undefined;
+  const earns = rows.map(({ is_base: isBase, reversed_revenue: r, reversed_commission: c, reversed_fee: f, ...row }) => {
     const amounts = amountsOf(row);
-    return Object.assign(row, {
+    const earn = Object.assign(row, {
       live: { revenueMicros: amounts.revenueMicros + Number(r), commissionMicros: amounts.commissionMicros + Number(c), platformFeeMicros: amounts.platformFeeMicros + Number(f) },
     });
+    if (isBase) base = earn;
+    return earn;
   });
+  return { earns, base };
 }
 
 /**

@@ -249,8 +249,7 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
   // The organization lock before the commission's state is read: a payout run holds it while it pays, so a refund
   // sees the commission either before the run (reversed, or a clawback the run nets) or after it (paid: a clawback).
   if (c.environment === 'PRODUCTION' && c.org_id) await lockOrganization(trx, c.org_id);
-  const earns = await transactionEarns(trx, c.id, e.transactionId);
-  const base = earns.at(-1);
+  const { earns, base } = await transactionEarns(trx, c.id, e.transactionId);
   const parts = base ? planTakeBack(earns, stillToTakeBack(amountsOf(base), standing(earns), e.refundShare)) : [];
   for (const { earn, part, whole } of parts) await takeBackCommission(trx, earn, ev.id, { part, whole });
   if (base && parts.length > 0 && base.environment === 'PRODUCTION') {
@@ -267,8 +266,7 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
 async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
   const patch = c.status === 'refunded' ? { status: 'active', refunded_at: null } : {};
-  const earns = await transactionEarns(trx, c.id, e.transactionId);
-  const base = earns.at(-1);
+  const { earns, base } = await transactionEarns(trx, c.id, e.transactionId);
   const missing = base ? toRestore(amountsOf(base), standing(earns)) : undefined;
   if (!base || !missing || isZero(missing)) return { conversion: c, error: null, patch };
   const { holding_period_days: holdingDays } = await findCampaignTerms(trx, base.campaign_id);
