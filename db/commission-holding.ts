@@ -4,9 +4,9 @@
 // before; `payable` or `paid` stays as it is and becomes a clawback, the creator's negative balance that the next
 // payout nets.
 import type { Knex } from 'knex';
-import { insertReversalRow, reverseCommission } from './commissions.js';
+import { earnAgain, insertReversalRow, reverseCommission, type TransactionEarn } from './commissions.js';
 import { payableDigestItems } from './creator-digests.js';
-import type { CommissionRow } from '../schema/types.js';
+import { minus, type CommissionMoney } from '../lib/refund-share.js';
 
 /** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
 function pending(trx: Knex | Knex.Transaction, conversionId: string) {
@@ -49,22 +49,30 @@ export async function releaseDueCommissions(trx: Knex.Transaction, conversionId:
 }
 
 /**
- * Takes back a refunded earn. Within its holding period (`reserved`, `unfunded`, sandbox) it is reversed and its
- * reservation released; once released (`payable` or `paid`) it keeps its state, gets its reversal row and
- * `reversed_at`, and the creator owes its commission back: a clawback (the platform fee is not returned).
+ * Takes back a refunded earn, or the `part` of what stands of it that a partial refund names
+ * (lib/refund-share.ts planTakeBack). Within its holding period (`reserved`, `unfunded`, sandbox) it is reversed and
+ * its reservation released; a part leaves a remainder: a new earn of what stands less the part, on the refund event,
+ * with the earn's date and release (`reduced`), reserved out of the reservation just released. Once released
+ * (`payable` or `paid`) it keeps its state and gets a reversal row of what is taken, and the creator owes that
+ * commission back: a clawback (the platform fee is not returned); `reversed_at` once nothing of it stands.
  */
-export async function takeBackCommission(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<'reversed' | 'clawback'> {
+export async function takeBackCommission(
+  trx: Knex.Transaction, original: TransactionEarn, refundEventId: string, take: { part: CommissionMoney; whole: boolean } = { part: original.live, whole: true },
+): Promise<'reversed' | 'reduced' | 'clawback'> {
   if (original.status !== 'payable' && original.status !== 'paid') {
     await reverseCommission(trx, original, refundEventId);
-    return 'reversed';
+    if (take.whole) return 'reversed';
+    const holdMs = original.payable_at ? new Date(original.payable_at).getTime() - new Date(original.created_at).getTime() : 0;
+    await earnAgain(trx, original, minus(original.live, take.part), refundEventId, holdMs, new Date(original.created_at));
+    return 'reduced';
   }
-  await insertReversalRow(trx, original, refundEventId);
-  await trx('commissions').where('id', original.id).update({ reversed_at: trx.fn.now() });
-  if (original.commission_micros > 0) {
+  await insertReversalRow(trx, original, refundEventId, take.part);
+  if (take.whole) await trx('commissions').where('id', original.id).update({ reversed_at: trx.fn.now() });
+  if (take.part.commissionMicros > 0) {
     await trx('clawbacks').insert({
       org_id: original.org_id, creator_id: original.creator_id, commission_id: original.id,
-      refund_event_id: refundEventId, amount_micros: original.commission_micros,
-    }).onConflict('commission_id').ignore();
+      refund_event_id: refundEventId, amount_micros: take.part.commissionMicros,
+    }).onConflict(['commission_id', 'refund_event_id']).ignore();
   }
   return 'clawback';
 }

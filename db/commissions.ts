@@ -2,6 +2,7 @@
 // reservation are written together or not at all; a reversal releases exactly what its commission reserved.
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
+import type { CommissionMoney } from '../lib/refund-share.js';
 import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
 
@@ -75,55 +76,67 @@ function reservationRowSql(source: 'earn' | 'funded', memo: string, createdBy: s
   };
 }
 
-/** The earn commissions of one transaction of the conversion, newest first (a restored period has two). */
-function earnsOfTransaction(trx: Knex.Transaction, conversionId: string, transactionId: string) {
-  return trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
+/** A transaction's earn with what stands of it: its amounts less its reversals (a share clawed back after release). */
+export type TransactionEarn = CommissionRow & { live: CommissionMoney };
+
+export const amountsOf = (c: CommissionRow): CommissionMoney =>
+  ({ revenueMicros: Number(c.revenue_usd_micros), commissionMicros: Number(c.commission_micros), platformFeeMicros: Number(c.platform_fee_micros) });
+
+/**
+ * The earns of one transaction of the conversion, newest first, locked, each with what stands of it (a restored share
+ * and a reduced remainder may stand side by side; a reversed earn stands at zero), and its base: the earn of the
+ * transaction's purchase event, the amounts every share is computed from (lib/refund-share.ts). A remainder carries
+ * the date of the earn it replaces, so the base is told by its event, not by its date.
+ */
+export async function transactionEarns(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<{ earns: TransactionEarn[]; base: TransactionEarn | undefined }> {
+  const rows = await trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
     .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'p.transaction_id': transactionId })
-    .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).forUpdate('c');
+    .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).forUpdate('c')
+    .select<(CommissionRow & { is_base: boolean; reversed_revenue: string; reversed_commission: string; reversed_fee: string })[]>('c.*', trx.raw(`
+      p.event_type in ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE') as is_base,
+      (select coalesce(sum(r.revenue_usd_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_revenue,
+      (select coalesce(sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_commission,
+      (select coalesce(sum(r.platform_fee_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_fee`));
+  let base: TransactionEarn | undefined;
+  const earns = rows.map(({ is_base: isBase, reversed_revenue: r, reversed_commission: c, reversed_fee: f, ...row }) => {
+    const amounts = amountsOf(row);
+    const earn = Object.assign(row, {
+      live: { revenueMicros: amounts.revenueMicros + Number(r), commissionMicros: amounts.commissionMicros + Number(c), platformFeeMicros: amounts.platformFeeMicros + Number(f) },
+    });
+    if (isBase) base = earn;
+    return earn;
+  });
+  return { earns, base };
 }
 
 /**
- * The earn commission a refund of `transactionId` takes back: that transaction's, and only while it is not
- * reversed (a refund reported twice takes nothing else). Never another transaction's.
+ * Earns `amounts` again on the terms of `template` (its creator, campaign and stored percentages, never the
+ * campaign's current ones): a new earn row on `eventId`, reserved like any earn when the wallet covers it. Held for
+ * `holdMs` from `at` (now when absent): a refund reversal's restored share is held from now; a partial refund's
+ * remainder keeps the date and the release of the earn it replaces.
  */
-export async function findCommissionToReverse(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<CommissionRow | undefined> {
-  return earnsOfTransaction(trx, conversionId, transactionId).whereNull('c.reversed_at').first<CommissionRow | undefined>('c.*');
-}
-
-/** The commission a REFUND_REVERSED of `transactionId` restores: that transaction's latest earn, when reversed. */
-export async function findCommissionToRestore(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<CommissionRow | undefined> {
-  const latest = await earnsOfTransaction(trx, conversionId, transactionId).first<CommissionRow | undefined>('c.*');
-  return latest?.reversed_at ? latest : undefined;
-}
-
-/**
- * Earns the reversed commission again at its stored amounts and terms (not the campaign's current ones): a new earn
- * row on the REFUND_REVERSED event, reserved like any earn when the wallet covers it, held for `holdMs` from now.
- */
-export async function restoreCommission(trx: Knex.Transaction, reversed: CommissionRow, restoreEventId: string, holdMs: number): Promise<EarnOutcome> {
+export async function earnAgain(trx: Knex.Transaction, template: CommissionRow, amounts: CommissionMoney, eventId: string, holdMs: number, at?: Date): Promise<EarnOutcome> {
   return earnCommission(trx, {
     conversion: {
-      id: reversed.conversion_id, app_id: reversed.app_id, org_id: reversed.org_id, campaign_id: reversed.campaign_id,
-      creator_id: reversed.creator_id, creator_code_id: reversed.creator_code_id, environment: reversed.environment,
+      id: template.conversion_id, app_id: template.app_id, org_id: template.org_id, campaign_id: template.campaign_id,
+      creator_id: template.creator_id, creator_code_id: template.creator_code_id, environment: template.environment,
     },
-    purchaseEventId: restoreEventId,
-    amounts: {
-      revenueMicros: reversed.revenue_usd_micros, commissionMicros: reversed.commission_micros, platformFeeMicros: reversed.platform_fee_micros,
-      reserveMicros: reversed.commission_micros + reversed.platform_fee_micros,
-    },
-    commissionPercentage: reversed.commission_percentage,
-    platformFeePercent: Number(reversed.platform_fee_percentage ?? 0),
+    purchaseEventId: eventId,
+    amounts: { ...amounts, reserveMicros: amounts.commissionMicros + amounts.platformFeeMicros },
+    commissionPercentage: template.commission_percentage,
+    platformFeePercent: Number(template.platform_fee_percentage ?? 0),
     holdMs,
+    ...(at ? { at } : {}),
   });
 }
 
-/** The negative mirror row of a refunded earn (its reversal), on the refund event. */
-export async function insertReversalRow(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<CommissionRow> {
+/** The negative mirror row of a refunded earn (its reversal), or of the `part` of it a partial refund takes, on the refund event. */
+export async function insertReversalRow(trx: Knex.Transaction, original: CommissionRow, refundEventId: string, part: CommissionMoney = amountsOf(original)): Promise<CommissionRow> {
   const [reversal] = await trx('commissions').insert({
     conversion_id: original.conversion_id, purchase_event_id: refundEventId, app_id: original.app_id, org_id: original.org_id,
     campaign_id: original.campaign_id, creator_id: original.creator_id, creator_code_id: original.creator_code_id,
     kind: 'reversal', reverses_commission_id: original.id, environment: original.environment,
-    revenue_usd_micros: -original.revenue_usd_micros, commission_micros: -original.commission_micros, platform_fee_micros: -original.platform_fee_micros,
+    revenue_usd_micros: -part.revenueMicros, commission_micros: -part.commissionMicros, platform_fee_micros: -part.platformFeeMicros,
     commission_percentage: original.commission_percentage, platform_fee_percentage: original.platform_fee_percentage,
     status: original.environment === 'PRODUCTION' ? 'reversed' : 'simulated',
   }).returning<CommissionRow[]>('*');

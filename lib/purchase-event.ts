@@ -4,6 +4,7 @@
 import { cleanupCode } from './codes.js';
 import { SANDBOX_ENVIRONMENTS, type Environment } from '../schema/types.js';
 import type { UsdRate } from './fx.js';
+import type { RefundShare } from './refund-share.js';
 
 
 /** Event types that belong to a conversion and go through its workflow. */
@@ -50,6 +51,11 @@ export interface PurchaseEvent {
    * every event made before it existed (and so from recorded histories).
    */
   familyShared?: boolean;
+  /**
+   * A REFUND of part of its transaction: the store's cumulative share refunded (lib/refund-share.ts). Absent (and
+   * on every event made before it existed): the whole transaction.
+   */
+  refundShare?: RefundShare;
 }
 
 export function normalizeEnvironment(value: unknown): Environment {

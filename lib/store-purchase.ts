@@ -3,6 +3,7 @@
 // store's currency (the FX step converts them). Decisions where the spec is silent are written beside each rule.
 import { createHash } from 'node:crypto';
 import type { PurchaseEvent } from './purchase-event.js';
+import { appleRefundShare } from './refund-share.js';
 import { STORE_VERIFIER } from './validation-providers.js';
 import type { StorePlatform } from '../schema/types.js';
 import type { StorePurchaseFailureType } from '../workflows/store-purchase-messages.js';
@@ -90,7 +91,7 @@ export interface AppleTransaction {
   transactionId?: string; originalTransactionId?: string; productId?: string; type?: string; environment?: string;
   purchaseDate?: number; expiresDate?: number; signedDate?: number; price?: number; currency?: string;
   offerType?: number; offerDiscountType?: string; revocationDate?: number; revocationReason?: number; transactionReason?: string;
-  inAppOwnershipType?: string; appAccountToken?: string;
+  inAppOwnershipType?: string; appAccountToken?: string; revocationType?: string; revocationPercentage?: number;
 }
 
 /**
@@ -99,7 +100,8 @@ export interface AppleTransaction {
  * INITIAL_PURCHASE when the transaction is the original one, else RENEWAL; consumable, non-consumable and
  * non-renewing products are NON_RENEWING_PURCHASE. The price is in milliunits of `currency`. The event timestamp
  * (part of the idempotency key) is the purchase date, so a re-signed copy of the same transaction is the same event.
- * A transaction with a revocationDate is refunded: the purchase (once) and its REFUND (at the revocation date).
+ * A transaction with a revocationDate is refunded: the purchase (once) and its REFUND (at the revocation date), of
+ * the share `revocationPercentage` names when the refund is partial (lib/refund-share.ts appleRefundShare).
  * A family-shared transaction (a family member's access to a purchase someone else made) is recorded, never earns.
  */
 export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext): PurchaseEvent[] {
@@ -119,10 +121,12 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
     raw: { app_store_transaction: tx }, ...(tx.inAppOwnershipType === 'FAMILY_SHARED' ? { familyShared: true } : {}),
   }, ctx);
   if (tx.revocationDate === undefined) return [purchase];
+  const share = appleRefundShare(tx);
   return [purchase, storeDirectEvent({
     type: 'REFUND', transactionId, originalTransactionId: purchase.originalTransactionId, eventTimestampMs: tx.revocationDate,
     purchasedAtMs, environment, store: 'APP_STORE', productId: tx.productId ?? null,
     cancelReason: tx.revocationReason === 1 ? 'DEVELOPER_ISSUE' : 'CUSTOMER_SUPPORT', raw: { app_store_transaction: tx },
+    ...(share ? { refundShare: share } : {}),
   }, ctx)];
 }
 

@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { computeCommission } from '../../lib/commission.js';
 import { toMicros } from '../../lib/money.js';
+import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestore } from '../../lib/refund-share.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js';
@@ -14,7 +15,7 @@ import { identityOnly } from './identity.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
 import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
 import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
-import { earnCommission, findCommissionToRestore, findCommissionToReverse, restoreCommission } from '../../db/commissions.js';
+import { amountsOf, earnAgain, earnCommission, transactionEarns } from '../../db/commissions.js';
 import { lockOrganization } from '../../db/wallet-ledger.js';
 import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
 import {
@@ -236,40 +237,44 @@ async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow,
 
 /**
  * A refund concerns one paid period: the refunded transaction's. Its commission (and only its) is taken back: reversed
- * with its reservation released inside the holding period, a clawback after it (db/commission-holding.ts); the
- * conversion is `refunded` until a later paid period. A refund naming a transaction this conversion never purchased
- * changes nothing and is recorded with the reason.
+ * with its reservation released inside the holding period, a clawback after it (db/commission-holding.ts). A partial
+ * refund (the event's `refundShare`, the store's cumulative share of the transaction) takes back only what stands
+ * above the rest the share leaves, so a redelivery or a smaller share takes nothing and a larger one its difference
+ * (lib/refund-share.ts). A whole refund leaves the conversion `refunded` until a later paid period; a partial one
+ * leaves its status alone (the period stays partly paid). A refund naming a transaction this conversion never
+ * purchased changes nothing and is recorded with the reason.
  */
 async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, now: Now): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund', e.transactionId) };
   // The organization lock before the commission's state is read: a payout run holds it while it pays, so a refund
   // sees the commission either before the run (reversed, or a clawback the run nets) or after it (paid: a clawback).
   if (c.environment === 'PRODUCTION' && c.org_id) await lockOrganization(trx, c.org_id);
-  const original = await findCommissionToReverse(trx, c.id, e.transactionId);
-  if (original) {
-    await takeBackCommission(trx, original, ev.id);
-    if (original.environment === 'PRODUCTION') {
-      await reviewAwardsAfterRefund(trx, { campaignId: original.campaign_id, creatorId: original.creator_id, conversionId: c.id, refundEventId: ev.id });
-    }
+  const { earns, base } = await transactionEarns(trx, c.id, e.transactionId);
+  const parts = base ? planTakeBack(earns, stillToTakeBack(amountsOf(base), standing(earns), e.refundShare)) : [];
+  for (const { earn, part, whole } of parts) await takeBackCommission(trx, earn, ev.id, { part, whole });
+  if (base && parts.length > 0 && base.environment === 'PRODUCTION') {
+    await reviewAwardsAfterRefund(trx, { campaignId: base.campaign_id, creatorId: base.creator_id, conversionId: c.id, refundEventId: ev.id });
   }
-  return { conversion: c, error: null, patch: { status: 'refunded', refunded_at: now } };
+  return { conversion: c, error: null, patch: isWholeShare(e.refundShare) ? { status: 'refunded', refunded_at: now } : {} };
 }
 
 /**
- * REFUND_REVERSED (App Store): the refund of that transaction is undone. The commission it reversed is earned
- * again at its stored amounts and terms (reserved when the wallet covers it), once; the conversion is paid again.
+ * REFUND_REVERSED (App Store): the refund of that transaction is undone, whole or partial. What its refunds took
+ * back is earned again at the transaction's stored amounts and terms (not the campaign's current ones), as one new
+ * earn reserved when the wallet covers it and held from now, once; the conversion is paid again.
  */
 async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
   if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
   const patch = c.status === 'refunded' ? { status: 'active', refunded_at: null } : {};
-  const reversed = await findCommissionToRestore(trx, c.id, e.transactionId);
-  if (!reversed) return { conversion: c, error: null, patch };
-  const { holding_period_days: holdingDays } = await findCampaignTerms(trx, reversed.campaign_id);
-  const { funded, walletLow } = await restoreCommission(trx, reversed, ev.id, holdingDays * dayMsOf(deps));
-  if (reversed.environment === 'PRODUCTION') {
-    await awardReachedMilestones(trx, { campaignId: reversed.campaign_id, creatorId: reversed.creator_id });
+  const { earns, base } = await transactionEarns(trx, c.id, e.transactionId);
+  const missing = base ? toRestore(amountsOf(base), standing(earns)) : undefined;
+  if (!base || !missing || isZero(missing)) return { conversion: c, error: null, patch };
+  const { holding_period_days: holdingDays } = await findCampaignTerms(trx, base.campaign_id);
+  const { funded, walletLow } = await earnAgain(trx, base, missing, ev.id, holdingDays * dayMsOf(deps));
+  if (base.environment === 'PRODUCTION') {
+    await awardReachedMilestones(trx, { campaignId: base.campaign_id, creatorId: base.creator_id });
   }
-  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, patch, ...(walletLow ? { walletLowOrgId: reversed.org_id } : {}) };
+  return { conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, patch, ...(walletLow ? { walletLowOrgId: base.org_id } : {}) };
 }
 
 const unknownTransaction = (what: string, transactionId: string | null) =>
