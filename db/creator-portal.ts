@@ -31,6 +31,8 @@ export async function findCreatorCampaign(db: Knex, creatorId: string, campaignI
 export interface CreatorCommissionLine {
   id: string; product_id: string | null; created_at: Date; commission_micros: number; status: string;
   payable_at: Date | null; paid_at: Date | null; reversed_at: Date | null; payout_id: string | null; org_name: string; campaign_name: string;
+  /** What partial refunds after the release took back of it (its reversal rows; 0 when none). */
+  clawed_back_micros: number;
 }
 
 const commissionLines = (db: Knex) => db('commissions as c')
@@ -39,9 +41,11 @@ const commissionLines = (db: Knex) => db('commissions as c')
   .join('campaigns as k', 'k.id', 'c.campaign_id')
   .where({ 'c.kind': 'earn', 'c.environment': 'PRODUCTION' })
   .select('c.id', 'e.product_id', 'c.created_at', 'c.commission_micros', 'c.status', 'c.payable_at', 'c.paid_at', 'c.reversed_at', 'c.payout_id',
-    'o.name as org_name', 'k.name as campaign_name');
+    'o.name as org_name', 'k.name as campaign_name',
+    db.raw('(select coalesce(-sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as clawed_back_micros'));
 
-const numeric = <T extends { commission_micros: unknown }>(rows: T[]) => rows.map((r) => ({ ...r, commission_micros: Number(r.commission_micros) }));
+const numeric = <T extends { commission_micros: unknown; clawed_back_micros: unknown }>(rows: T[]) =>
+  rows.map((r) => ({ ...r, commission_micros: Number(r.commission_micros), clawed_back_micros: Number(r.clawed_back_micros) }));
 
 /** The creator's production commissions in the campaign, newest first. */
 export async function listCreatorCommissions(db: Knex, creatorId: string, campaignId: string, limit = 500): Promise<CreatorCommissionLine[]> {

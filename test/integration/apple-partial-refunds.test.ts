@@ -7,6 +7,7 @@
 // throw-away chain, the real worker, the books checked after each test (test/helpers/harness.ts, conversions.ts).
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { listCreatorCommissions } from '../../db/creator-portal.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import { assertExactBooks } from '../helpers/conversions.js';
@@ -136,6 +137,10 @@ test.serial('after release, shares of a 1-of-3 consumable are clawed back: 33.33
   t.like(rows[2], { kind: 'reversal', reverses: earn.id, revenue: -(6_660_033 - 3_329_967), commission: -(1_998_010 - 998_990), fee: -(199_801 - 99_899) });
   t.deepEqual(await clawbacksOf(earn.id), [998_990, 999_020]);
   t.like(await conversionOf(key), { status: 'active' });
+  // What the creator's portal reads of it: still payable, with the share taken back named.
+  const owner = await h().db('commissions').where('id', earn.id).first('creator_id', 'campaign_id');
+  const line = (await listCreatorCommissions(h().db, owner.creator_id, owner.campaign_id)).find((l) => l.id === earn.id)!;
+  t.like(line, { status: 'payable', reversed_at: null, clawed_back_micros: 998_990 + 999_020 });
 
   await notify(notification('REFUND', refunded(payload, start + 2000)));
   rows = await rowsOf(key);
