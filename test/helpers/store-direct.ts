@@ -2,7 +2,7 @@
 // androidpublisher, ECB rates), an Apple chain the test made (its root configured as APPLE_ROOT_CERTS), and an
 // agent switching a platform to store-direct the way an agent does: signed credential-upload link, green-check
 // (the credential-check workflow against the stubs), activation.
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { createAppleChain, signTransaction, transactionPayload, type AppleChain, type TransactionFields } from './apple-signing.js';
@@ -99,3 +99,26 @@ export const reportPurchase = (h: Harness, a: StoreAccount, body: unknown) =>
   request(h.baseUrl, 'POST', '/api/sdk/purchase', { token: a.sdk_key, body });
 
 export const ANSWER_KEYS = ['duplicate', 'environment', 'event_type', 'recorded', 'result', 'success', 'validated'];
+
+/** A Google Play order id of the real shape (GPA.1234-5678-9012-34567), fresh each call. */
+export const newOrderId = () => `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 5)}`;
+
+/** The organization's wallet ledger in order, as [entry type, balance change, reserved change] (micros). */
+export const ledgerOf = (h: Harness, a: StoreAccount) => h.db('wallet_ledger').where('org_id', a.org_id).orderBy('id')
+  .select('entry_type', 'balance_delta_micros', 'reserved_delta_micros').then((rows) => rows.map((e) => [e.entry_type, Number(e.balance_delta_micros), Number(e.reserved_delta_micros)]));
+
+/**
+ * Google's subscriptionsv2 answer for `token` in the stub: active (or `state`), its latest order `orderId`, $9.99 a
+ * month. Its start time stays that of the first answer, as Google's does (`startDaysAgo` sets it the first time).
+ */
+export function setPlaySubscription(world: StoreWorld, token: string, orderId: string, opts: { state?: string; test?: boolean; account?: string; startDaysAgo?: number } = {}) {
+  const startTime = world.google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - (opts.startDaysAgo ?? 40) * 86_400_000).toISOString();
+  world.google.subscriptions.set(token, {
+    subscriptionState: opts.state ?? 'SUBSCRIPTION_STATE_ACTIVE', startTime, ...(opts.test ? { testPurchase: {} } : {}),
+    ...(opts.account ? { externalAccountIdentifiers: { obfuscatedExternalAccountId: opts.account } } : {}),
+    lineItems: [{
+      productId: 'pro_monthly', latestSuccessfulOrderId: orderId, expiryTime: new Date(Date.now() + 20 * 86_400_000).toISOString(),
+      autoRenewingPlan: { autoRenewEnabled: true, recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } },
+    }],
+  });
+}

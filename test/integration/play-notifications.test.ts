@@ -13,7 +13,7 @@ import { playNotificationWorkflowId, type PlayNotificationOutcome } from '../../
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { agentCall, reportPurchase, storeAccount, switchToStoreDirect, useStoreWorld, type StoreAccount } from '../helpers/store-direct.js';
+import { agentCall, ledgerOf, newOrderId, reportPurchase, setPlaySubscription, storeAccount, type StoreAccount, switchToStoreDirect, useStoreWorld } from '../helpers/store-direct.js';
 import { startOidcStub, type OidcStub, type PushClaims } from '../stubs/google-oidc.js';
 
 const PUSH_ACCOUNT = 'rtdn-push@proj.iam.gserviceaccount.com';
@@ -57,25 +57,11 @@ const outcomeOf = (a: StoreAccount, messageId: string): Promise<PlayNotification
 
 const subscriptionNotification = (token: string, notificationType: number) => ({ subscriptionNotification: { version: '1.0', notificationType, purchaseToken: token, subscriptionId: 'pro_monthly' } });
 
-const newOrderId = () => `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 5)}`;
-
 /** Google's subscriptionsv2 answer for the token (its start time kept from the first answer, as Google's is). */
-function setSubscription(token: string, orderId: string, opts: { test?: boolean; account?: string } = {}) {
-  const startTime = world().google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - 70 * 86_400_000).toISOString();
-  world().google.subscriptions.set(token, {
-    subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE', startTime, ...(opts.test ? { testPurchase: {} } : {}),
-    ...(opts.account ? { externalAccountIdentifiers: { obfuscatedExternalAccountId: opts.account } } : {}),
-    lineItems: [{
-      productId: 'pro_monthly', latestSuccessfulOrderId: orderId, expiryTime: new Date(Date.now() + 20 * 86_400_000).toISOString(),
-      autoRenewingPlan: { autoRenewEnabled: true, recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } },
-    }],
-  });
-}
+const setSubscription = (token: string, orderId: string, opts: { test?: boolean; account?: string } = {}) => setPlaySubscription(world(), token, orderId, { ...opts, startDaysAgo: 70 });
 
 const earnsOf = (a: StoreAccount) => h().db('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
   .where({ 'c.app_id': a.app_id }).orderBy('c.created_at').select('p.transaction_id', 'p.event_type', 'c.kind', 'c.status', 'c.environment', 'c.commission_micros');
-const ledgerOf = (a: StoreAccount) => h().db('wallet_ledger').where('org_id', a.org_id).orderBy('id')
-  .select('entry_type', 'balance_delta_micros', 'reserved_delta_micros').then((rows) => rows.map((e) => [e.entry_type, Number(e.balance_delta_micros), Number(e.reserved_delta_micros)]));
 const intakeOf = (a: StoreAccount) => h().db('raw_intake').where({ app_id: a.app_id, source: 'play_rtdn' }).orderBy('id');
 
 const RESERVE = ['reserve', 0, 3_296_700];
@@ -116,7 +102,7 @@ test.serial('a notified renewal earns once; renewals missed during an outage are
   const reported = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, app_user_id: 'ana' });
   t.like(reported.body, { event_type: 'RENEWAL', duplicate: true });
   t.is((await earnsOf(a)).length, 4);
-  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE, RESERVE, RESERVE]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE, RESERVE, RESERVE]);
   t.is((await intakeOf(a)).length, 2);
 
   // A cancellation (auto-renew off) is a lifecycle event: earned commission stays.
@@ -144,7 +130,7 @@ test.serial('a voided purchase refunds at once: exactly its period, and the poll
   t.like(await outcomeOf(a, voided.messageId), { kind: 'voided', refund: 'refund' });
   const rows = (await earnsOf(a)).map((c) => [c.transaction_id, c.kind, c.status]);
   t.deepEqual(rows, [[orderId, 'earn', 'reserved'], [`${orderId}..0`, 'earn', 'reversed'], [`${orderId}..0`, 'reversal', 'reversed']]);
-  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE, ['reversal', 0, -3_296_700]]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE, ['reversal', 0, -3_296_700]]);
   t.like(await h().db('play_voided_purchases').where({ app_id: a.app_id, order_id: `${orderId}..0` }).first(), { outcome: 'refund', kind: 'subscription', seen: 1 });
 
   // The safety-net poll lists the same void: the same event, no second reversal.
@@ -257,7 +243,7 @@ test.serial('test notifications and test purchases: the path is wired, no money 
   setSubscription(token, `${orderId}..0`, { test: true, account: user });
   await outcomeOf(a, (await push(a, subscriptionNotification(token, 2))).messageId);
   t.deepEqual((await earnsOf(a)).map((c) => [c.transaction_id, c.environment, c.status]), [[orderId, 'SANDBOX', 'simulated'], [`${orderId}..0`, 'SANDBOX', 'simulated']]);
-  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0]]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0]]);
 });
 
 test.serial('Google away while a notification is normalised: kept and answered 200, then recorded once Google answers again', async (t) => {

@@ -13,7 +13,7 @@ import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSumma
 import { createDb } from '../../runtime/db.js';
 import { startPgCutProxy, type PgCutProxy } from '../helpers/pg-cut-proxy.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { reportPurchase, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount } from '../helpers/store-direct.js';
+import { ledgerOf, newOrderId, reportPurchase, setPlaySubscription, storeAccount, type StoreAccount, switchToStoreDirect, useStoreWorld } from '../helpers/store-direct.js';
 
 // The worker reaches PostgreSQL through a proxy that can drop the connection of one statement (the credential read).
 let proxy: PgCutProxy | undefined;
@@ -41,30 +41,16 @@ function t0(s: PlayVoidedSyncSummary) {
   if (!s.active || s.error) throw new Error(`first poll: ${JSON.stringify(s)}`);
 }
 
-/** Google's answer for the token: its start time stays that of the first answer, as Google's does. */
-function setSubscription(token: string, orderId: string, opts: { state?: string; test?: boolean } = {}) {
-  const startTime = world().google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - 40 * 86_400_000).toISOString();
-  world().google.subscriptions.set(token, {
-    subscriptionState: opts.state ?? 'SUBSCRIPTION_STATE_ACTIVE', startTime,
-    ...(opts.test ? { testPurchase: {} } : {}),
-    lineItems: [{
-      productId: 'pro_monthly', latestSuccessfulOrderId: orderId, expiryTime: new Date(Date.now() + 20 * 86_400_000).toISOString(),
-      autoRenewingPlan: { autoRenewEnabled: true, recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } },
-    }],
-  });
-}
+const setSubscription = (token: string, orderId: string, opts: { state?: string; test?: boolean } = {}) => setPlaySubscription(world(), token, orderId, opts);
 
 const voidOrder = (a: StoreAccount, token: string, orderId: string, subscription = true) => {
   world().google.voided.push({ packageName: a.packageName, purchaseToken: token, orderId, voidedTimeMillis: String(Date.now() - 5_000), purchaseTimeMillis: String(Date.now() - 86_400_000), voidedSource: 0, voidedReason: 1, subscription });
 };
 
-const newOrderId = () => `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 5)}`;
 
 const commissionsOf = (a: StoreAccount) => h().db('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
   .where('c.app_id', a.app_id).orderBy('c.created_at').orderBy('c.kind')
   .select('p.transaction_id', 'c.kind', 'c.status', 'c.environment', 'c.commission_micros', 'c.platform_fee_micros');
-const ledgerOf = (a: StoreAccount) => h().db('wallet_ledger').where('org_id', a.org_id).orderBy('id')
-  .select('entry_type', 'balance_delta_micros', 'reserved_delta_micros').then((rows) => rows.map((e) => [e.entry_type, Number(e.balance_delta_micros), Number(e.reserved_delta_micros)]));
 const refundsOf = (a: StoreAccount, orderId: string) => h().db('purchase_events').where({ app_id: a.app_id, transaction_id: orderId, event_type: 'REFUND' });
 
 test.serial('a renewal voided in Google Play: the poll reverses exactly that period\'s commission, once however often it is polled', async (t) => {
@@ -94,7 +80,7 @@ test.serial('a renewal voided in Google Play: the poll reverses exactly that per
   t.deepEqual(commissions.filter((c) => c.kind === 'earn').map((c) => [c.transaction_id, c.kind, c.status, c.environment, Number(c.commission_micros), Number(c.platform_fee_micros)]), expected);
   t.is(commissions.filter((c) => c.kind === 'reversal').length, 1);
   const ledger = [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700], ['reserve', 0, 3_296_700], ['reversal', 0, -3_296_700]];
-  t.deepEqual(await ledgerOf(a), ledger);
+  t.deepEqual(await ledgerOf(h(), a), ledger);
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: token }).first(), { status: 'refunded', billing_cycles: 2 });
 
   // Seen again (the window overlaps) and again: the same event, no second reversal.
@@ -102,7 +88,7 @@ test.serial('a renewal voided in Google Play: the poll reverses exactly that per
   t.like(await pollNow(a), { listed: 1, refunded: 1 });
   t.is((await refundsOf(a, `${orderId}..0`)).length, 1);
   t.is((await commissionsOf(a)).length, 3);
-  t.deepEqual(await ledgerOf(a), ledger);
+  t.deepEqual(await ledgerOf(h(), a), ledger);
   const row = await h().db('play_voided_purchases').where({ app_id: a.app_id, order_id: `${orderId}..0` }).first();
   t.like(row, { outcome: 'refund', kind: 'subscription', seen: 3, reason: null, voided_reason: 1, voided_source: 0 });
   t.truthy(row.purchase_event_id);
@@ -131,14 +117,14 @@ test.serial('a later report of a lapsed subscription carries the void as its ref
   t.like(voided.body, { validated: 'google_play', environment: 'PRODUCTION', event_type: 'REFUND', duplicate: false, recorded: true, result: { processed: true } });
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: token }).first(), { status: 'refunded' });
   const ledger = [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700], ['reversal', 0, -3_296_700]];
-  t.deepEqual(await ledgerOf(a), ledger);
+  t.deepEqual(await ledgerOf(h(), a), ledger);
 
   const again = await reportPurchase(h(), a, { platform: 'android', purchase_token: token, app_user_id: 'bo' });
   t.like(again.body, { event_type: 'REFUND', duplicate: true, result: { event_id: voided.body.result.event_id } });
   t.like(await pollNow(a), { listed: 1, refunded: 1 });
   t.is((await refundsOf(a, orderId)).length, 1);
   t.deepEqual((await commissionsOf(a)).map((c) => [c.kind, c.status]), [['earn', 'reversed'], ['reversal', 'reversed']]);
-  t.deepEqual(await ledgerOf(a), ledger);
+  t.deepEqual(await ledgerOf(h(), a), ledger);
 });
 
 test.serial('a void we never recorded is ignored with its reason; a sandbox void moves no money; a one-time void keeps the report\'s key', async (t) => {
@@ -170,7 +156,7 @@ test.serial('a void we never recorded is ignored with its reason; a sandbox void
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: sandboxToken }).first(), { status: 'refunded', environment: 'SANDBOX' });
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: productOrder }).first(), { status: 'refunded', kind: 'one_time' });
   // Only the one-time purchase (production) moved money: reserved, then released. The sandbox period never did.
-  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], ['reserve', 0, 1_646_700], ['reversal', 0, -1_646_700]]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], ['reserve', 0, 1_646_700], ['reversal', 0, -1_646_700]]);
 
   // The cancelled order reported later (products.get purchaseState 1) is the same refund event, not a second one.
   world().google.products.set(`coins/${productToken}`, { ...bought, purchaseState: 1 });
@@ -228,7 +214,7 @@ test.serial('a dropped database connection while reading the service account is 
   t.like(bought.body, { validated: 'google_play', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true });
   t.is((await h().db('purchase_events').where({ app_id: a.app_id, transaction_id: orderId })).length, 1);
   t.deepEqual((await commissionsOf(a)).map((c) => [c.transaction_id, c.kind, c.status]), [[orderId, 'earn', 'reserved']]);
-  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700]]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700]]);
   t.deepEqual((await h().db('store_purchase_proofs').where('app_id', a.app_id).select('status')).map((p) => p.status), ['verified']);
 
   // The poll: the same fault is retried, the void applied once, and the poll's status never reads "missing".
@@ -238,7 +224,7 @@ test.serial('a dropped database connection while reading the service account is 
   t.is(proxy!.cuts(), cutsBefore + 2);
   t.like(await h().db('play_voided_cursors').where('app_id', a.app_id).first(), { last_error: null });
   t.is((await refundsOf(a, orderId)).length, 1);
-  t.deepEqual(await ledgerOf(a), [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700], ['reversal', 0, -3_296_700]]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], ['reserve', 0, 3_296_700], ['reversal', 0, -3_296_700]]);
 });
 
 test.serial('a service account that cannot be decrypted is refused for good, saying to upload it again', async (t) => {

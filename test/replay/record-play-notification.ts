@@ -5,30 +5,20 @@
 // recorded, read from the voided list and kept as ignored.
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { receiveRawItem } from '../../db/raw-intake.js';
-import { saveCredential } from '../../db/store-credentials.js';
 import type { Config } from '../../lib/config.js';
-import { SecretBox } from '../../lib/secret-box.js';
-import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { startPlayNotification } from '../../workflow-clients/play-notification.js';
 import { playNotificationWorkflowId } from '../../workflows/play-notification-messages.js';
-import { startGoogleStub } from '../stubs/google-api.js';
+import { androidStoreDirect, REPLAY_PACKAGE } from './android-store.js';
 import { historyJson } from './history-json.js';
 
 export interface PlayNotificationRecording { client: Client; taskQueue: string; db: Knex; config: Config; appId: string; address: string }
 
 export async function recordPlayNotifications(r: PlayNotificationRecording): Promise<{ name: string; json: string; events: number }[]> {
-  const google = await startGoogleStub();
+  const google = await androidStoreDirect(r);
   try {
-    const packageName = 'com.example.replay';
-    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const account = { type: 'service_account', client_email: 'replay@proj.iam.gserviceaccount.com', private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
-    google.expect = { publicKey: pair.publicKey, clientEmail: account.client_email, packageName };
-    Object.assign(r.config, { GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl });
-    await saveCredential(r.db, new SecretBox(r.config.SVC_MASTER_KEY!), r.appId, 'android', JSON.stringify(account), { package_name: packageName });
-    await r.db('store_credentials').where({ app_id: r.appId, platform: 'android' }).update({ check_status: 'ok' });
-    await r.db('apps').where('id', r.appId).update({ android_validation_provider: STORE_VERIFIER.android });
+    const packageName = REPLAY_PACKAGE;
 
     const token = `replay-${randomUUID()}`;
     google.subscriptions.set(token, {

@@ -5,29 +5,18 @@
 // test keeps.
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { saveCredential } from '../../db/store-credentials.js';
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../../lib/config.js';
-import { SecretBox } from '../../lib/secret-box.js';
-import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate } from '../../workflows/play-voided-sync-messages.js';
-import { startGoogleStub } from '../stubs/google-api.js';
+import { androidStoreDirect } from './android-store.js';
 import { historyJson } from './history-json.js';
 
 export interface VoidedPollRecording { client: Client; taskQueue: string; db: Knex; config: Config; appId: string; address: string }
 
 export async function recordVoidedPoll(r: VoidedPollRecording): Promise<{ json: string; events: number }> {
-  const google = await startGoogleStub();
+  const google = await androidStoreDirect(r);
   try {
-    const packageName = 'com.example.replay';
-    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const account = { type: 'service_account', client_email: 'replay@proj.iam.gserviceaccount.com', private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
-    google.expect = { publicKey: pair.publicKey, clientEmail: account.client_email, packageName };
-    Object.assign(r.config, { GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl });
-    await saveCredential(r.db, new SecretBox(r.config.SVC_MASTER_KEY!), r.appId, 'android', JSON.stringify(account), { package_name: packageName });
-    await r.db('store_credentials').where({ app_id: r.appId, platform: 'android' }).update({ check_status: 'ok' });
-    await r.db('apps').where('id', r.appId).update({ android_validation_provider: STORE_VERIFIER.android });
     google.voided.push({ purchaseToken: `replay-${randomUUID()}`, orderId: 'GPA.0000-0000-0000-00000', voidedTimeMillis: String(Date.now() - 60_000), voidedSource: 0, voidedReason: 1, subscription: true });
 
     await startPlayVoidedSync(r.client, r.taskQueue, { appId: r.appId, pollsPerRun: 3, intervalMs: 1000 });
