@@ -13,10 +13,15 @@ import { DEFAULT_BINDING_WAIT_MS, type StoreNotificationInput, type StoreNotific
 
 type StoreDirectActivities = ReturnType<typeof notificationActivities> & ReturnType<typeof fxActivities>;
 const retried = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' } as const;
-// The FX source may be away for a while (retried); a currency it never rates ends the run (the catch-up starts it again).
-const { planStoreNotification, isPurchaseReported, handOffStoreNotification, priceStorePurchaseInUsd } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '2 minutes', retry: retried,
+// An attempt taken by a worker that dies (SIGKILL, OOM) is retried only once its start-to-close runs out, so the
+// bounds are tight: reads, and hand-offs a repeat of which records nothing twice (update id = idempotency key).
+// test/drills/store-notification-mix.test.ts stalled 2 minutes per notification in flight at the kill before.
+const { planStoreNotification, isPurchaseReported, handOffStoreNotification } = proxyActivities<StoreDirectActivities>({
+  startToCloseTimeout: '30 seconds', retry: retried,
 });
+// The FX source may be away for a while (retried); a currency it never rates ends the run (the catch-up starts it
+// again). The first read of the full ECB history can take a while.
+const { priceStorePurchaseInUsd } = proxyActivities<StoreDirectActivities>({ startToCloseTimeout: '60 seconds', retry: retried });
 
 const REPORT_CHECK_MS = 30_000;
 

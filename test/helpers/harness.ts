@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, createApp, listen, type SvcApp } from '../../api/app.js';
-import { findPayoutDiscrepancies, findReservationDiscrepancies, findWalletDiscrepancies } from '../../db/wallet-ledger.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { AppChangeFeed } from '../../runtime/app-change-feed.js';
 import { createLogger, type Logger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
+import { assertLedgerIdentity } from './books.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
 
@@ -121,14 +121,10 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     return harness;
   }
 
-  // The ledger identity after every test of every file: each wallet shows exactly the sums of its entries, its
-  // payout and clawback entries are exactly what paid commissions, paid awards and recovered clawbacks account for,
-  // and every reservation has a live commission or an approved award behind it (and only those hold one).
+  // The ledger identity (test/helpers/books.ts) after every test of every file.
   test.afterEach.always('ledger identity', async (t) => {
     if (!harness) return;
-    t.deepEqual(await findWalletDiscrepancies(harness.db), [], 'wallet totals differ from the sums of their ledger entries');
-    t.deepEqual(await findPayoutDiscrepancies(harness.db), [], 'payout or clawback entries differ from what their causes account for');
-    t.deepEqual(await findReservationDiscrepancies(harness.db), [], 'a reservation differs from what its commission or bonus award holds');
+    await assertLedgerIdentity(t, harness.db);
   });
 
   test.after.always(async () => {

@@ -5,8 +5,9 @@
 import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { appendLedgerEntry, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { idempotencyKey, normalizeSubproviderEvent } from '../../lib/purchase-event.js';
+import { assertWalletExact } from './books.js';
 import { subscription, type ProviderBody } from './subprovider-events.js';
 
 /** $9.99 at 30% = 2,997,000 micro-USD commission + 10% platform fee = 3,296,700 reserved per paid event. */
@@ -71,6 +72,28 @@ export function compressedSchedule(factor: number): number[] {
   return [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000].map((ms) => Math.max(50, Math.round(ms / factor)));
 }
 
+/**
+ * A sender's retries: `send` again after anything but a 200 (refused, reset or timed-out connections too), pausing
+ * `pauseAfter(failures so far)` each time, until a 200 (its answer's text is returned) or the pause is undefined
+ * (the sender gives up: undefined). Every attempt is recorded in `attempts`.
+ */
+export async function sendUntilAcknowledged(send: () => Promise<Response>, attempts: Attempt[], pauseAfter: (failures: number) => number | undefined): Promise<string | undefined> {
+  for (let i = 0; ; i++) {
+    const started = Date.now();
+    try {
+      const res = await send();
+      const text = await res.text();
+      attempts.push({ status: res.status, ms: Date.now() - started, text: res.status === 200 ? undefined : text.slice(0, 300) });
+      if (res.status === 200) return text;
+    } catch {
+      attempts.push({ status: 'network', ms: Date.now() - started });
+    }
+    const pause = pauseAfter(i);
+    if (pause === undefined) return undefined;
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}
+
 export class Provider {
   readonly deliveries: Delivery[] = [];
   constructor(private readonly opts: ProviderOptions) {}
@@ -80,28 +103,19 @@ export class Provider {
     const delivery: Delivery = { body, attempts: [], acknowledged: false };
     this.deliveries.push(delivery);
     const first = Date.now();
-    for (let i = 0; ; i++) {
-      const started = Date.now();
-      try {
-        const res = await fetch(`${this.opts.baseUrl()}/api/webhooks/subprovider/${this.opts.appId}`, {
-          method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
-          headers: { authorization: `Bearer ${this.opts.secret}`, 'content-type': 'application/json' },
-        });
-        const text = await res.text();
-        delivery.attempts.push({ status: res.status, ms: Date.now() - started, text: res.status === 200 ? undefined : text.slice(0, 300) });
-        if (res.status === 200) {
-          const answer = JSON.parse(text) as { event_id: string; error?: string };
-          Object.assign(delivery, { acknowledged: true, eventId: answer.event_id, error: answer.error });
-          return delivery;
-        }
-      } catch {
-        delivery.attempts.push({ status: 'network', ms: Date.now() - started });
-      }
+    const text = await sendUntilAcknowledged(() => fetch(`${this.opts.baseUrl()}/api/webhooks/subprovider/${this.opts.appId}`, {
+      method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+      headers: { authorization: `Bearer ${this.opts.secret}`, 'content-type': 'application/json' },
+    }), delivery.attempts, (i) => {
       const pause = this.opts.retryScheduleMs[i];
-      if (pause === undefined) return delivery;
-      if (this.opts.giveUpAfterMs !== undefined && Date.now() + pause - first > this.opts.giveUpAfterMs) return delivery;
-      await new Promise((r) => setTimeout(r, pause));
+      if (pause === undefined) return undefined;
+      return this.opts.giveUpAfterMs !== undefined && Date.now() + pause - first > this.opts.giveUpAfterMs ? undefined : pause;
+    });
+    if (text !== undefined) {
+      const answer = JSON.parse(text) as { event_id: string; error?: string };
+      Object.assign(delivery, { acknowledged: true, eventId: answer.event_id, error: answer.error });
     }
+    return delivery;
   }
 
   /** `senders` concurrent senders; each takes a subscription and sends its events in order. */
@@ -120,10 +134,15 @@ export class Provider {
 
   /** Every answer other than 200 by status ('network': refused, reset or timed out). */
   statusCounts(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const d of this.deliveries) for (const a of d.attempts) counts[String(a.status)] = (counts[String(a.status)] ?? 0) + 1;
-    return counts;
+    return countStatuses(this.deliveries);
   }
+}
+
+/** The attempts of some deliveries counted by their answer's status ('network': refused, reset or timed out). */
+export function countStatuses(deliveries: { attempts: Attempt[] }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const d of deliveries) for (const a of d.attempts) counts[String(a.status)] = (counts[String(a.status)] ?? 0) + 1;
+  return counts;
 }
 
 /** Resolves once `n` acknowledgements have been counted by `Provider.run`'s progress callback. */
@@ -144,7 +163,8 @@ export interface DrillFigures { events: number; distinct: number; paid: number; 
 /**
  * The end of every drill: no 500 answered; the inbox drained; every event of the workload recorded exactly once
  * (each acknowledged answer naming its row, redeliveries the same one), none failed; one earn per paid event and one
- * reversal per refund; the ledger's reserved total exact and its running totals equal to its sums.
+ * reversal per refund; the ledger's reserved total exact, its running totals equal to its sums and its identity
+ * holding (test/helpers/books.ts).
  */
 export async function assertExactlyOnce(t: ExecutionContext, db: Knex, seed: { app_id: string; org_id: string }, workload: Workload, provider: Provider, opts: { drainTimeoutMs?: number } = {}): Promise<DrillFigures> {
   const statuses = provider.statusCounts();
@@ -178,13 +198,7 @@ export async function assertExactlyOnce(t: ExecutionContext, db: Knex, seed: { a
   const count = (kind: string) => Number(commissions.find((c) => c.kind === kind)?.count ?? 0);
   t.is(count('earn'), workload.paid, 'one commission per paid event');
   t.is(count('reversal'), workload.refunds, 'one reversal per refund');
-  const entries = await db('wallet_ledger').where('org_id', seed.org_id).select('entry_type').count<{ entry_type: string; count: string }[]>('* as count').groupBy('entry_type');
-  const entriesOf = (type: string) => Number(entries.find((e) => e.entry_type === type)?.count ?? 0);
-  t.is(entriesOf('reserve'), workload.paid, 'one reservation per paid event');
-  t.is(entriesOf('reversal'), workload.refunds, 'one release per refund');
-  const sums = await sumWalletLedger(db, seed.org_id);
-  t.is(sums.reservedMicros, workload.expectedReservedMicros, 'reserved total exact');
-  t.deepEqual(await getWalletTotals(db, seed.org_id), sums, 'running totals equal the sums over the ledger');
+  const reservedMicros = await assertWalletExact(t, db, seed.org_id, { reserves: workload.paid, releases: workload.refunds, reservedMicros: workload.expectedReservedMicros });
   const sent = provider.deliveries.reduce((n, d) => n + d.attempts.length, 0);
-  return { events: sent, distinct: rows.length, paid: workload.paid, refunds: workload.refunds, reservedMicros: sums.reservedMicros, statuses };
+  return { events: sent, distinct: rows.length, paid: workload.paid, refunds: workload.refunds, reservedMicros, statuses };
 }

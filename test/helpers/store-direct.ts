@@ -1,7 +1,7 @@
-// Store-direct from the outside, for integration tests: the stubs (App Store Server API, Google OAuth +
-// androidpublisher, ECB rates), an Apple chain the test made (its root configured as APPLE_ROOT_CERTS), and an
-// agent switching a platform to store-direct the way an agent does: signed credential-upload link, green-check
-// (the credential-check workflow against the stubs), activation.
+// Store-direct from the outside, for integration tests and drills (an in-process harness or `svc` processes): the
+// stubs (App Store Server API, Google OAuth + androidpublisher, ECB rates), an Apple chain the test made (its root
+// configured as APPLE_ROOT_CERTS), and an agent switching a platform to store-direct the way an agent does: signed
+// credential-upload link, green-check (the credential-check workflow against the stubs), activation.
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
 import { SCOPES } from '../../lib/scopes.js';
@@ -17,21 +17,35 @@ import { startGoogleStub, type GoogleStub } from '../stubs/google-api.js';
 export const KEY_ID = 'ABCDE12345';
 export const ISSUER = '57246542-96fe-1a63-e053-0824d011072a';
 export const CLIENT_EMAIL = 'svc@proj.iam.gserviceaccount.com';
+/** The app's Apple id the iOS switch uploads (production notifications must name it). */
+export const APP_APPLE_ID = 1234567890;
 
 /** Rates every published day has unless a test sets its own (units per EUR). */
 export const DEFAULT_RATES = { USD: '1.1000', JPY: '160.00', GBP: '0.8500' } as const;
 
 export interface StoreWorld { apple: AppleStub; google: GoogleStub; ecb: EcbStub; chain: AppleChain; close(): Promise<void> }
 
-export async function startStoreWorld(h: Harness): Promise<StoreWorld> {
+/** The stubs and the chain, with the default rates for the last 400 days; `storeConfig` says where they are. */
+export async function startStoreStubs(): Promise<StoreWorld> {
   const [apple, google, ecb, chain] = await Promise.all([startAppleStub(), startGoogleStub(), startEcbStub(), createAppleChain()]);
   const today = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
   for (const [day, rates] of businessDays(from, today, DEFAULT_RATES)) ecb.days.set(day, rates);
-  Object.assign(h.config, {
-    APPLE_API_ROOT: apple.url, GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl, APPLE_ROOT_CERTS: chain.rootPath, FX_RATES_URL: ecb.url,
-  });
   return { apple, google, ecb, chain, close: async () => { await Promise.all([apple.close(), google.close(), ecb.close()]); } };
+}
+
+/** The configuration that sends the server to the stubs and trusts the chain (also the environment of a `svc` process). */
+export function storeConfig(world: StoreWorld): Record<string, string> {
+  return {
+    APPLE_API_ROOT: world.apple.url, GOOGLE_PLAY_API_ROOT: world.google.url, GOOGLE_TOKEN_URL: world.google.tokenUrl,
+    APPLE_ROOT_CERTS: world.chain.rootPath, FX_RATES_URL: world.ecb.url,
+  };
+}
+
+export async function startStoreWorld(h: Harness): Promise<StoreWorld> {
+  const world = await startStoreStubs();
+  Object.assign(h.config, storeConfig(world));
+  return world;
 }
 
 /** The running store stubs of a test file; `ready()` for a before hook of the file's own (ava runs hooks concurrently). */
@@ -50,21 +64,24 @@ export function useStoreWorld(test: TestFn<unknown>, h: HarnessAccessor): StoreW
   }, { ready });
 }
 
+/** Where the API answers: the test's in-process harness or a `svc api` process. */
+export type ApiHost = Pick<Harness, 'baseUrl'>;
+
 export type StoreAccount = SeededApp & { agentKey: string; bundleId: string; packageName: string };
 
-export async function storeAccount(h: Harness, opts: { walletUsd?: number } = {}): Promise<StoreAccount> {
+export async function storeAccount(h: Pick<Harness, 'db'>, opts: { walletUsd?: number } = {}): Promise<StoreAccount> {
   const app = await seedApp(h.db, opts);
   const { key } = await createAgentKey(h.db, { orgId: app.org_id, name: 'store-direct', scopes: SCOPES });
   const tag = app.app_id.replace(/[^a-z0-9]/gi, '').slice(-8).toLowerCase();
   return { ...app, agentKey: key, bundleId: `com.example.app${tag}`, packageName: `com.example.game${tag}` };
 }
 
-export const agentCall = (h: Harness, a: StoreAccount, method: string, path: string, body?: unknown) =>
+export const agentCall = (h: ApiHost, a: StoreAccount, method: string, path: string, body?: unknown) =>
   request(h.baseUrl, method, `/api/agent${path}`, { token: a.agentKey, body });
 
 const pem = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-async function upload(h: Harness, a: StoreAccount, body: Record<string, unknown>): Promise<void> {
+async function upload(h: ApiHost, a: StoreAccount, body: Record<string, unknown>): Promise<void> {
   const link = await agentCall(h, a, 'POST', `/apps/${a.app_id}/credential-setup-link`, { platform: body.platform });
   const url = link.body.url as string;
   const stored = await request(h.baseUrl, 'POST', url.slice(h.baseUrl.length), { body, headers: { accept: 'text/html' } });
@@ -72,10 +89,10 @@ async function upload(h: Harness, a: StoreAccount, body: Record<string, unknown>
 }
 
 /** Upload through the signed link, green-check (workflow), activation: the agent's whole switch of one platform. */
-export async function switchToStoreDirect(h: Harness, world: StoreWorld, a: StoreAccount, platform: 'ios' | 'android', extraUpload: Record<string, unknown> = {}): Promise<{ check: any; activation: any }> {
+export async function switchToStoreDirect(h: ApiHost, world: StoreWorld, a: StoreAccount, platform: 'ios' | 'android', extraUpload: Record<string, unknown> = {}): Promise<{ check: any; activation: any }> {
   if (platform === 'ios') {
     const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    await upload(h, a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: a.bundleId, environment: 'production', private_key: pem(pair.privateKey), app_apple_id: '1234567890', ...extraUpload });
+    await upload(h, a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: a.bundleId, environment: 'production', private_key: pem(pair.privateKey), app_apple_id: String(APP_APPLE_ID), ...extraUpload });
     world.apple.expect = { publicKey: pair.publicKey, kid: KEY_ID, iss: ISSUER, bid: a.bundleId };
   } else {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -95,7 +112,7 @@ export function signedTransaction(world: StoreWorld, a: StoreAccount, fields: Om
   return { jws: signTransaction(world.chain, payload), payload };
 }
 
-export const reportPurchase = (h: Harness, a: StoreAccount, body: unknown) =>
+export const reportPurchase = (h: ApiHost, a: StoreAccount, body: unknown) =>
   request(h.baseUrl, 'POST', '/api/sdk/purchase', { token: a.sdk_key, body });
 
 export const ANSWER_KEYS = ['duplicate', 'environment', 'event_type', 'recorded', 'result', 'success', 'validated'];
