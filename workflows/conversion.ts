@@ -17,10 +17,14 @@ import type { Duration } from '@temporalio/common';
 import { durationToMs } from '../lib/duration.js';
 import type { createPurchaseActivities } from '../activities/purchases/index.js';
 import type { createPurchaseFailureActivities } from '../activities/purchases/failures.js';
-import { ConversionStatusKey } from '../schema/search-attributes.js';
-import { EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
+import type { createLateAttributionActivities } from '../activities/purchases/late-attribution.js';
+import { AppUserIdKey, ConversionStatusKey, ReferralCodeKey } from '../schema/search-attributes.js';
+import {
+  attributeLateUpdate, EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult, type LateAttributionResult,
+} from './conversion-messages.js';
 
-type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>;
+type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>
+  & ReturnType<typeof createLateAttributionActivities>;
 // Transient faults (database restarts, a killed worker) are retried until they pass; an unexpected error gets a
 // bounded number of attempts (the activity counts them) and the event is then recorded as failed; business
 // rejections are answered as results, never thrown. One short transaction per event, run inside the workflow task
@@ -63,6 +67,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   }
 
   setHandler(ingestEventUpdate, (ingest) => inOrder(() => receive(state, ingest)), { validator: validateIngest });
+  setHandler(attributeLateUpdate, (report) => inOrder(() => attributeLate(state, report)), { validator: validateIngest });
 
   const outcome = await waitForReleasesOrTheEnd(state, input, () => inOrder(() => releaseDue(state, input)));
   if (outcome === 'continue') {
@@ -89,14 +94,40 @@ async function receive(state: ConversionState, ingest: IngestEvent): Promise<Ing
   return result;
 }
 
+/**
+ * The app's report of a purchase applied as organic before it came: its user and code attribute the conversion now
+ * if they can (activities/purchases/late-attribution.ts). One that cannot be applied after its bounded attempts is
+ * answered as not attributed, with the reason, instead of failing the report.
+ */
+async function attributeLate(state: ConversionState, report: IngestEvent): Promise<LateAttributionResult> {
+  let late: LateAttributionResult;
+  try {
+    late = await activities.attributeConversionLate(report);
+  } catch (err) {
+    const failure = applicationFailureOf(err);
+    if (failure?.type !== EVENT_FAILED && failure?.type !== EVENT_REJECTED) throw err;
+    log.warn('late attribution could not be applied', { idempotencyKey: report.idempotencyKey, reason: failure.message });
+    return { outcome: 'not_attributed', reason: `late attribution could not be applied: ${failure.message}`, conversionId: null, status: state.status, referralCode: null, earned: 0 };
+  }
+  const { nextReleaseAt, ...result } = late;
+  if (nextReleaseAt !== undefined) state.releaseAt = nextReleaseAt;
+  if (result.outcome === 'attributed' && result.referralCode) {
+    upsertSearchAttributes([
+      { key: ReferralCodeKey, value: result.referralCode }, ...(report.event.appUserId ? [{ key: AppUserIdKey, value: report.event.appUserId }] : []),
+    ]);
+  }
+  return result;
+}
+
 function remember(state: ConversionState, key: string, result: IngestResult): void {
   state.results.set(key, result);
   if (state.results.size > REMEMBERED_RESULTS) state.results.delete(state.results.keys().next().value as string);
 }
 
 /**
- * AppId, Environment, AppUserId and ReferralCode are set by the start (workflow-clients/conversion-ingest.ts); only
- * the status changes during a run, and each write costs the server a visibility update: written when it changes.
+ * AppId, Environment, AppUserId and ReferralCode are set by the start (workflow-clients/conversion-ingest.ts); the
+ * status changes during a run (and the code and user once, by a late attribution), and each write costs the server a
+ * visibility update: written when it changes.
  */
 function publishStatus(state: ConversionState): void {
   if (!state.status || state.status === state.publishedStatus) return;
