@@ -62,9 +62,8 @@ function startOperation(target: ConversionTarget, event: PurchaseEvent) {
 }
 
 /**
- * What an operator finds a conversion by (DESIGN.md "Temporal"), set by the start: the workflow itself writes
- * ConversionStatus, and the code and user of a late attribution. The user and the code are those of the event that
- * started the run, when it carries them.
+ * What an operator finds a conversion by (DESIGN.md "Temporal"), set once by the start: the workflow itself writes
+ * only ConversionStatus. The user and the code are those of the event that started the run, when it carries them.
  */
 function startSearchAttributes(appId: string, event: PurchaseEvent) {
   return [

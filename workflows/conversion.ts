@@ -1,7 +1,8 @@
 // One conversion's whole lifecycle (spec "States and transitions", DESIGN.md "Temporal"): every event of the
 // conversion arrives as an `ingestEvent` update (the API uses update-with-start) and is applied in arrival order,
-// one at a time, by one local activity that writes it to PostgreSQL in a single transaction. The workflow is the
-// single writer of its conversion; it keeps the results of recent events so a redelivery answers without work,
+// one at a time, by one local activity that writes it to PostgreSQL in a single transaction; the app's late report
+// of a purchase applied as organic arrives as `attributeLate` and takes its turn in the same order. The workflow is
+// the single writer of its conversion; it keeps the results of recent events so a redelivery answers without work,
 // releases its commissions when their holding period ends (one durable timer for whichever comes first, the next
 // release or the end of the idle period), continues-as-new on long histories with that memory intact, and closes
 // when idle with nothing held.
@@ -18,7 +19,7 @@ import { durationToMs } from '../lib/duration.js';
 import type { createPurchaseActivities } from '../activities/purchases/index.js';
 import type { createPurchaseFailureActivities } from '../activities/purchases/failures.js';
 import type { createLateAttributionActivities } from '../activities/purchases/late-attribution.js';
-import { AppUserIdKey, ConversionStatusKey, ReferralCodeKey } from '../schema/search-attributes.js';
+import { ConversionStatusKey } from '../schema/search-attributes.js';
 import {
   attributeLateUpdate, EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult, type LateAttributionResult,
 } from './conversion-messages.js';
@@ -97,7 +98,8 @@ async function receive(state: ConversionState, ingest: IngestEvent): Promise<Ing
 /**
  * The app's report of a purchase applied as organic before it came: its user and code attribute the conversion now
  * if they can (activities/purchases/late-attribution.ts). One that cannot be applied after its bounded attempts is
- * answered as not attributed, with the reason, instead of failing the report.
+ * answered as not attributed, with the reason, instead of failing the report. Like an organic trial attributed when
+ * it converts, it sets no ReferralCode search attribute (the database has the code, docs/purchase-pipeline.md).
  */
 async function attributeLate(state: ConversionState, report: IngestEvent): Promise<LateAttributionResult> {
   let late: LateAttributionResult;
@@ -111,11 +113,6 @@ async function attributeLate(state: ConversionState, report: IngestEvent): Promi
   }
   const { nextReleaseAt, ...result } = late;
   if (nextReleaseAt !== undefined) state.releaseAt = nextReleaseAt;
-  if (result.outcome === 'attributed' && result.referralCode) {
-    upsertSearchAttributes([
-      { key: ReferralCodeKey, value: result.referralCode }, ...(report.event.appUserId ? [{ key: AppUserIdKey, value: report.event.appUserId }] : []),
-    ]);
-  }
   return result;
 }
 
@@ -125,9 +122,8 @@ function remember(state: ConversionState, key: string, result: IngestResult): vo
 }
 
 /**
- * AppId, Environment, AppUserId and ReferralCode are set by the start (workflow-clients/conversion-ingest.ts); the
- * status changes during a run (and the code and user once, by a late attribution), and each write costs the server a
- * visibility update: written when it changes.
+ * AppId, Environment, AppUserId and ReferralCode are set by the start (workflow-clients/conversion-ingest.ts); only
+ * the status changes during a run, and each write costs the server a visibility update: written when it changes.
  */
 function publishStatus(state: ConversionState): void {
   if (!state.status || state.status === state.publishedStatus) return;
