@@ -2,7 +2,8 @@
 // "Attribution survives the race"): an App Store INITIAL_BUY bound to no user waits, is applied as organic, a renewal
 // notified meanwhile is organic too; the app's report of the initial purchase with a creator's code then attributes
 // the conversion and earns every paid, not refunded period once (reserved from the wallet, held); a repeated report
-// or update earns nothing more; a report past the app's attribution window leaves it organic with the reason.
+// or update earns nothing more; a report past the app's attribution window leaves it organic with the reason; an
+// empty wallet earns unfunded, as any earn does.
 import test from 'ava';
 import { appleTransactionEvents } from '../../lib/store-purchase.js';
 import { attributeLateUpdate, conversionWorkflowId } from '../../workflows/conversion-messages.js';
@@ -42,16 +43,21 @@ const commissionsOf = (key: string) => h().db('commissions as c').join('conversi
 const ledgerCount = async () => Number((await h().db('wallet_ledger').where('org_id', a.org_id).count<{ count: string }[]>('* as count'))[0]!.count);
 const eventOf = (transactionId: string, type: string) => h().db('purchase_events').where({ app_id: a.app_id, transaction_id: transactionId, event_type: type }).first();
 
-test.before(async () => {
-  await world.ready();
-  h().config.STORE_NOTIFICATION_BINDING_WAIT_MS = 2000;
-  a = await storeAccount(h());
+/** A store-direct iOS app of its own organization (the one the tests use from then on). */
+async function iosApp(opts: { walletUsd?: number } = {}): Promise<void> {
+  a = await storeAccount(h(), opts);
   world().apple.onTestNotification = async () => {
     const test = notificationPayload({ notificationType: 'TEST', bundleId: a.bundleId, appAppleId: APPLE_ID });
     await request(h().baseUrl, 'POST', `/api/webhooks/apple/${a.app_id}`, { body: { signedPayload: sign(test) } });
   };
   await switchToStoreDirect(h(), world(), a, 'ios');
   world().apple.onTestNotification = null;
+}
+
+test.before(async () => {
+  await world.ready();
+  h().config.STORE_NOTIFICATION_BINDING_WAIT_MS = 2000;
+  await iosApp();
 });
 
 test.serial('the app\'s report with a code attributes an organic conversion: every paid, not refunded period earns once', async (t) => {
@@ -62,6 +68,8 @@ test.serial('the app\'s report with a code attributes an organic conversion: eve
   t.like(initial, { waited: 'timed_out', events: [{ type: 'INITIAL_PURCHASE', error: ORGANIC }] });
   const renewal = tx({ originalTransactionId: key, purchaseDate: Date.now() - 2 * HOUR });
   t.like(await notify(notification('DID_RENEW', renewal)), { events: [{ type: 'RENEWAL', error: ORGANIC }] });
+  const shared = tx({ originalTransactionId: key, purchaseDate: Date.now() - 90 * 60_000, inAppOwnershipType: 'FAMILY_SHARED' });
+  await notify(notification('DID_RENEW', shared));
   const refunded = tx({ originalTransactionId: key, purchaseDate: Date.now() - HOUR });
   await notify(notification('DID_RENEW', refunded));
   const refund = await notify(notification('REFUND', { ...refunded, revocationDate: Date.now() - 1000, revocationReason: 0 }));
@@ -77,7 +85,7 @@ test.serial('the app\'s report with a code attributes an organic conversion: eve
 
   const earned = await commissionsOf(key);
   const paidEvents = [(await eventOf(key, 'INITIAL_PURCHASE')).id, (await eventOf(renewal.transactionId as string, 'RENEWAL')).id];
-  t.deepEqual(earned.map((c) => c.purchase_event_id), paidEvents, 'the initial purchase and the renewal; the refunded renewal earns nothing');
+  t.deepEqual(earned.map((c) => c.purchase_event_id), paidEvents, 'the initial purchase and the renewal; neither the family-shared nor the refunded renewal earns');
   for (const c of earned) {
     t.like(c, { kind: 'earn', environment: 'PRODUCTION', status: 'reserved', creator_id: a.creator_id });
     t.is(Number(c.commission_micros), COMMISSION);
@@ -124,4 +132,20 @@ test.serial('a report past the attribution window leaves the conversion organic,
   const event = await eventOf(key, 'INITIAL_PURCHASE');
   t.like(event, { attributed: false, organic: true, processing_status: 'processed' });
   t.regex(event.error, /^reported 80 h after the purchase, past the app's attribution window of 72 h: the conversion stays organic$/);
+});
+
+test.serial('an empty wallet: the late attribution earns unfunded, the event and the answer say so', async (t) => {
+  await iosApp({ walletUsd: 0 });
+  const first = tx({ purchaseDate: Date.now() - HOUR });
+  const key = first.transactionId as string;
+  await notify(notification('SUBSCRIBED', first, { subtype: 'INITIAL_BUY' }));
+  const report = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(first), referral_code: a.creator_code, app_user_id: 'short-of-funds' });
+  t.like(report.body, { duplicate: true, result: { processed: false } });
+  t.like(await conversionOf(key), { attributed: true, referral_code: a.creator_code });
+  const [earned, ...more] = await commissionsOf(key);
+  t.like(earned, { kind: 'earn', status: 'unfunded' });
+  t.is(Number(earned.commission_micros), COMMISSION);
+  t.deepEqual(more, []);
+  t.is(await ledgerCount(), 0, 'nothing reserved from an empty wallet');
+  t.like(await eventOf(key, 'INITIAL_PURCHASE'), { attributed: true, processing_status: 'error', error: 'insufficient wallet balance' });
 });
