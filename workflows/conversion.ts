@@ -113,6 +113,8 @@ async function attributeLate(state: ConversionState, report: IngestEvent): Promi
   }
   const { nextReleaseAt, ...result } = late;
   if (nextReleaseAt !== undefined) state.releaseAt = nextReleaseAt;
+  // The remembered answers describe the organic conversion: a redelivery now reads its event's outcome from PostgreSQL.
+  if (result.outcome === 'attributed') state.results.clear();
   return result;
 }
 
