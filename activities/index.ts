@@ -5,6 +5,7 @@ import { createPurchaseFailureActivities, type EventFailedObserver } from './pur
 import type { Config } from '../lib/config.js';
 import { createPayoutActivities } from './payouts.js';
 import { createPurchaseActivities } from './purchases/index.js';
+import { createLateAttributionActivities } from './purchases/late-attribution.js';
 import { createStoreDirectActivities } from './store-direct/index.js';
 import { createSystemActivities } from './system.js';
 import { createTestIntegrationActivities } from './test-integration.js';
@@ -19,9 +20,11 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const purchaseDeps = { ...deps, holdingDayMs: deps.config.HOLDING_PERIOD_DAY_MS, onWalletMayDrop: walletDropSignal(deps) };
   return {
     ...createSystemActivities(deps),
-    ...createPurchaseActivities({ ...deps, holdingDayMs: deps.config.HOLDING_PERIOD_DAY_MS, onWalletMayDrop: walletDropSignal(deps) }),
+    ...createPurchaseActivities(purchaseDeps),
+    ...createLateAttributionActivities(purchaseDeps),
     ...createPurchaseFailureActivities(deps),
     ...createTestIntegrationActivities(deps),
     ...createStoreDirectActivities(deps),

@@ -128,3 +128,46 @@ export async function hasLaterStateChange(db: Knex, appId: string, e: Pick<Purch
     .whereIn('event_type', STATE_CHANGE_TYPES).where('event_timestamp_ms', '>', e.eventTimestampMs).first('id');
   return row !== undefined;
 }
+
+const PAID_PERIOD_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE'];
+
+/**
+ * The paid periods a conversion recorded that earned no commission yet, oldest first: what a late attribution earns
+ * (activities/purchases/late-attribution.ts). Paid as the purchase activity decides it (a price above 0, no trial, no
+ * family-shared App Store transaction: the event's `familyShared` comes from the transaction kept in `raw`); not a
+ * period whose latest refund event is a REFUND (a REFUND_REVERSED after it makes it paid again).
+ */
+export async function listUnearnedPaidPeriods(db: Knex, conversionId: string): Promise<{ id: string; price_usd_micros: number }[]> {
+  const rows = await db('purchase_events as p')
+    .where({ 'p.conversion_id': conversionId, 'p.processing_status': 'processed' }).whereIn('p.event_type', PAID_PERIOD_TYPES)
+    .where('p.price_usd_micros', '>', 0).whereRaw("p.period_type is distinct from 'TRIAL'")
+    .whereRaw("coalesce(p.raw #>> '{app_store_transaction,inAppOwnershipType}', '') <> 'FAMILY_SHARED'")
+    .whereNotExists((q) => { void q.select(db.raw('1')).from('commissions as c').whereRaw('c.purchase_event_id = p.id').where('c.kind', 'earn'); })
+    .whereRaw(`coalesce((select r.event_type from purchase_events r
+      where r.conversion_id = p.conversion_id and r.transaction_id = p.transaction_id and r.event_type in ('REFUND', 'REFUND_REVERSED')
+        and r.processing_status = 'processed'
+      order by r.event_timestamp_ms desc, r.received_at desc limit 1), '') <> 'REFUND'`)
+    .orderBy([{ column: 'p.event_timestamp_ms' }, { column: 'p.received_at' }])
+    .select<{ id: string; price_usd_micros: string | number }[]>('p.id', 'p.price_usd_micros');
+  return rows.map((r) => ({ id: r.id, price_usd_micros: Number(r.price_usd_micros) }));
+}
+
+/**
+ * A conversion attributed after its events were applied as organic: its events now name the creator's code, the
+ * organic error (`organicError`) is cleared, and the reporting user fills the events that had none.
+ */
+export async function markConversionEventsAttributed(db: Knex, conversionId: string, a: { referralCode: string; appUserId: string | null; organicError: string }): Promise<void> {
+  await db('purchase_events').where('conversion_id', conversionId).update({
+    attributed: true, organic: false, referral_code: a.referralCode,
+    error: db.raw('case when error = ? then null else error end', [a.organicError]),
+    ...(a.appUserId ? { app_user_id: db.raw('coalesce(app_user_id, ?)', [a.appUserId]) } : {}),
+  });
+}
+
+/** Replaces the recorded error of the events named (e.g. a late attribution's reason, or a commission left unfunded). */
+export async function setPurchaseEventError(db: Knex, where: { ids: readonly string[] } | { appId: string; event: Pick<PurchaseEvent, 'type' | 'transactionId' | 'eventTimestampMs'> }, error: string, status?: 'error'): Promise<void> {
+  const q = db('purchase_events');
+  if ('ids' in where) void q.whereIn('id', where.ids);
+  else void q.where({ app_id: where.appId, event_type: where.event.type, event_timestamp_ms: where.event.eventTimestampMs }).andWhereRaw('transaction_id is not distinct from ?', [where.event.transactionId]);
+  await q.update({ error, ...(status ? { processing_status: status } : {}) });
+}

@@ -69,6 +69,35 @@ export interface FailedIngest { ingest: IngestEvent; reason: string }
 
 export const ingestEventUpdate = defineUpdate<IngestResult, [IngestEvent]>('ingestEvent');
 
+/**
+ * The app's report of a purchase the conversion already applied as organic (a store notification that bound to no
+ * user came first): its user and code may still attribute the conversion (docs/store-direct.md "Attribution survives
+ * the race"). The input is the report's event, as for ingestEvent; applied in the same order as the events.
+ */
+export const attributeLateUpdate = defineUpdate<LateAttributionResult, [IngestEvent]>('attributeLate');
+
+/** Its update id: one per reported event, so a repeated report is answered, never applied twice. */
+export function lateAttributionUpdateId(idempotencyKey: string): string {
+  return `late-attribution/${idempotencyKey}`;
+}
+
+export interface LateAttributionResult {
+  /**
+   * `attributed` now; `already_attributed` (a repeat, or attributed meanwhile: nothing done); `not_attributed`
+   * (`reason` says why: another environment, past the attribution window, no creator for the code or the user).
+   */
+  outcome: 'attributed' | 'already_attributed' | 'not_attributed';
+  /** not_attributed: why. attributed: INSUFFICIENT_FUNDS when a commission could not be reserved, else null. */
+  reason: string | null;
+  conversionId: string | null;
+  status: string | null;
+  referralCode: string | null;
+  /** Commissions earned by this attribution (the conversion's paid periods recorded so far). */
+  earned: number;
+  /** For the workflow only, as IngestResult.nextReleaseAt. */
+  nextReleaseAt?: number | null;
+}
+
 export function conversionWorkflowId(appId: string, conversionKey: string): string {
   return `conversion/${appId}/${conversionKey}`;
 }

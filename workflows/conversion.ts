@@ -1,7 +1,8 @@
 // One conversion's whole lifecycle (spec "States and transitions", DESIGN.md "Temporal"): every event of the
 // conversion arrives as an `ingestEvent` update (the API uses update-with-start) and is applied in arrival order,
-// one at a time, by one local activity that writes it to PostgreSQL in a single transaction. The workflow is the
-// single writer of its conversion; it keeps the results of recent events so a redelivery answers without work,
+// one at a time, by one local activity that writes it to PostgreSQL in a single transaction; the app's late report
+// of a purchase applied as organic arrives as `attributeLate` and takes its turn in the same order. The workflow is
+// the single writer of its conversion; it keeps the results of recent events so a redelivery answers without work,
 // releases its commissions when their holding period ends (one durable timer for whichever comes first, the next
 // release or the end of the idle period), continues-as-new on long histories with that memory intact, and closes
 // when idle with nothing held.
@@ -17,10 +18,14 @@ import type { Duration } from '@temporalio/common';
 import { durationToMs } from '../lib/duration.js';
 import type { createPurchaseActivities } from '../activities/purchases/index.js';
 import type { createPurchaseFailureActivities } from '../activities/purchases/failures.js';
+import type { createLateAttributionActivities } from '../activities/purchases/late-attribution.js';
 import { ConversionStatusKey } from '../schema/search-attributes.js';
-import { EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from './conversion-messages.js';
+import {
+  attributeLateUpdate, EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult, type LateAttributionResult,
+} from './conversion-messages.js';
 
-type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>;
+type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>
+  & ReturnType<typeof createLateAttributionActivities>;
 // Transient faults (database restarts, a killed worker) are retried until they pass; an unexpected error gets a
 // bounded number of attempts (the activity counts them) and the event is then recorded as failed; business
 // rejections are answered as results, never thrown. One short transaction per event, run inside the workflow task
@@ -63,6 +68,7 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   }
 
   setHandler(ingestEventUpdate, (ingest) => inOrder(() => receive(state, ingest)), { validator: validateIngest });
+  setHandler(attributeLateUpdate, (report) => inOrder(() => attributeLate(state, report)), { validator: validateIngest });
 
   const outcome = await waitForReleasesOrTheEnd(state, input, () => inOrder(() => releaseDue(state, input)));
   if (outcome === 'continue') {
@@ -86,6 +92,29 @@ async function receive(state: ConversionState, ingest: IngestEvent): Promise<Ing
   state.status = result.status ?? state.status;
   state.oneTime ||= ingest.event.type === 'NON_RENEWING_PURCHASE';
   publishStatus(state);
+  return result;
+}
+
+/**
+ * The app's report of a purchase applied as organic before it came: its user and code attribute the conversion now
+ * if they can (activities/purchases/late-attribution.ts). One that cannot be applied after its bounded attempts is
+ * answered as not attributed, with the reason, instead of failing the report. Like an organic trial attributed when
+ * it converts, it sets no ReferralCode search attribute (the database has the code, docs/purchase-pipeline.md).
+ */
+async function attributeLate(state: ConversionState, report: IngestEvent): Promise<LateAttributionResult> {
+  let late: LateAttributionResult;
+  try {
+    late = await activities.attributeConversionLate(report);
+  } catch (err) {
+    const failure = applicationFailureOf(err);
+    if (failure?.type !== EVENT_FAILED && failure?.type !== EVENT_REJECTED) throw err;
+    log.warn('late attribution could not be applied', { idempotencyKey: report.idempotencyKey, reason: failure.message });
+    return { outcome: 'not_attributed', reason: `late attribution could not be applied: ${failure.message}`, conversionId: null, status: state.status, referralCode: null, earned: 0 };
+  }
+  const { nextReleaseAt, ...result } = late;
+  if (nextReleaseAt !== undefined) state.releaseAt = nextReleaseAt;
+  // The remembered answers describe the organic conversion: a redelivery now reads its event's outcome from PostgreSQL.
+  if (result.outcome === 'attributed') state.results.clear();
   return result;
 }
 

@@ -4,34 +4,30 @@
 // and a retried activity still apply the event once.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { computeCommission } from '../../lib/commission.js';
 import { toMicros } from '../../lib/money.js';
 import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestore } from '../../lib/refund-share.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
-import { resolveAttribution, ORGANIC, type Attribution } from './attribution.js';
+import { resolveAttribution, ORGANIC } from './attribution.js';
+import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
 import { retryOrFail } from './failures.js';
 import { identityOnly } from './identity.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
 import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
 import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
-import { amountsOf, earnAgain, earnCommission, transactionEarns } from '../../db/commissions.js';
+import { amountsOf, earnAgain, transactionEarns } from '../../db/commissions.js';
 import { lockOrganization } from '../../db/wallet-ledger.js';
-import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
+import { findCampaignTerms } from '../../db/campaigns.js';
 import {
   conversionUpdateCte, createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion,
 } from '../../db/conversions.js';
 import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, markPurchaseEventReturning, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
 import { inboxDeliveredCte } from '../../db/purchase-inbox.js';
 import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
-export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
 
-export interface PurchaseDeps {
+export interface PurchaseDeps extends EarnDeps {
   db: Knex;
-  platformFeePercent: number;
-  /** The length of one holding-period day (HOLDING_PERIOD_DAY_MS; one real day outside tests). */
-  holdingDayMs?: number;
   /**
    * The auto-recharge signal, told after the transaction: the organization whose wallet this event left below its
    * threshold (known under the lock), or, for a repeat (a retry after a crash must still signal), the conversion
@@ -39,9 +35,6 @@ export interface PurchaseDeps {
    */
   onWalletMayDrop?: (drop: WalletDrop) => Promise<void>;
 }
-
-const ONE_DAY_MS = 86_400_000;
-const dayMsOf = (deps: PurchaseDeps) => deps.holdingDayMs ?? ONE_DAY_MS;
 
 export const REJECTED_EVENT = 'event could not be processed: invalid data';
 
@@ -100,14 +93,8 @@ export type WalletDrop = { orgId: string } | { conversionId: string };
  * conversion's latest event), one round trip fewer per event. `walletLowOrgId`: an earn left this organization's
  * wallet below its auto-recharge threshold.
  */
-interface Step {
-  conversion: ConversionRow | undefined; error: string | null; patch?: Record<string, unknown>; walletLowOrgId?: string;
-  /**
-   * A production earn whose campaign had no active bonus rule when its terms were read (before the organization
-   * lock). A rule saved since is committed before this earn got the lock (db/bonus-rules.ts), so the outcome
-   * statement, which runs under the lock, tells whether one exists now; only then are milestones awarded.
-   */
-  milestonesToCheck?: { campaignId: string; creatorId: string };
+interface Step extends Omit<Earned, 'conversion'> {
+  conversion: ConversionRow | undefined; patch?: Record<string, unknown>;
 }
 
 /** The event's answer, and whom the auto-recharge signal concerns (null: the wallet did not drop below it). */
@@ -160,9 +147,6 @@ async function openConversion(trx: Knex.Transaction, appId: string, key: string,
   });
   return Object.assign(conversion, { openingError: error });
 }
-
-/** The campaign terms read with the conversion's lock, for the campaign they belong to. */
-type KnownTerms = CampaignTerms & { campaignId: string };
 
 /** The event's effect on the conversion (spec "Events" table). */
 async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, now: Now, terms?: KnownTerms): Promise<Step> {
@@ -217,24 +201,6 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
   return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), dateOf(now), terms)), patch };
 }
 
-async function earn(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, eventId: string, revenueMicros: number, at: Date | undefined, terms?: KnownTerms): Promise<Step> {
-  // Read with the lock already, unless this event attributed the conversion (its campaign is new to this event).
-  const campaign = terms?.campaignId === c.campaign_id ? terms : await findCampaignTerms(trx, c.campaign_id!);
-  const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
-  const { funded, walletLow } = await earnCommission(trx, {
-    conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
-    commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
-    holdMs: campaign.holding_period_days * dayMsOf(deps), at,
-  });
-  const milestones = { campaignId: c.campaign_id!, creatorId: c.creator_id! };
-  if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) await awardReachedMilestones(trx, milestones);
-  return {
-    conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, ...(walletLow ? { walletLowOrgId: c.org_id } : {}),
-    // The terms were read before the organization lock: rules saved meanwhile are looked for by the outcome statement.
-    ...(c.environment === 'PRODUCTION' && !campaign.has_bonus_rules ? { milestonesToCheck: milestones } : {}),
-  };
-}
-
 /**
  * A refund concerns one paid period: the refunded transaction's. Its commission (and only its) is taken back: reversed
  * with its reservation released inside the holding period, a clawback after it (db/commission-holding.ts). A partial
@@ -279,13 +245,6 @@ async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionR
 
 const unknownTransaction = (what: string, transactionId: string | null) =>
   `${what} of transaction ${transactionId ?? '(none)'} matches no purchase of this subscription: nothing was reversed or restored`;
-
-function attributionColumns(a: Attribution, now: Now): Record<string, unknown> {
-  return {
-    attributed: true, campaign_id: a.campaignId, creator_code_id: a.creatorCodeId, creator_id: a.creatorId, referral_code: a.referralCode,
-    attribution_method: a.method, attributed_at: now,
-  };
-}
 
 async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestEvent, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
   const c = step.conversion;

@@ -4,13 +4,15 @@
 // built from the conversion's results and kept on the proof. `duplicate` is whether the event log held every event
 // before this report: the conversion's update answers a repeated update id with its first result (duplicate: false),
 // so it cannot tell; the verification step looked it up before anything of this run was handed off (a retry of the
-// hand-off must not call its own event a duplicate).
+// hand-off must not call its own event a duplicate). A report of an event a store notification recorded first as
+// organic (it bound to no user and the wait for this report ran out) still attributes its conversion with the
+// report's user and code (`attributeLate`, docs/store-direct.md "Attribution survives the race").
 import { Context } from '@temporalio/activity';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
 import type { StorePlatform } from '../../schema/types.js';
-import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
-import type { IngestResult } from '../../workflows/conversion-messages.js';
+import { attributeLateInConversion, ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
+import type { IngestResult, LateAttributionResult } from '../../workflows/conversion-messages.js';
 import type { StorePurchaseAnswer } from '../../workflows/store-purchase-messages.js';
 import { ORGANIC } from '../purchases/attribution.js';
 import type { StoreDirectContext } from './context.js';
@@ -31,9 +33,11 @@ export function handOffActivities(ctx: StoreDirectContext) {
       const { client, info } = Context.current();
       const results: IngestResult[] = [];
       // In order: a refund reported with its purchase applies after it.
-      for (const event of input.events) {
+      for (const [i, event] of input.events.entries()) {
         const target = { taskQueue: info.taskQueue, appId: input.appId, conversionKey: conversionKeyOf(event)! };
-        results.push(await ingestIntoConversion(client, target, event));
+        const result = await ingestIntoConversion(client, target, event);
+        results.push(appliedOrganicBefore(event, result, input.recordedBefore[i] ?? false)
+          ? withLateAttribution(result, await attributeLateInConversion(client, target, event)) : result);
       }
       const last = results.at(-1)!;
       const answer: StorePurchaseAnswer = {
@@ -48,4 +52,18 @@ export function handOffActivities(ctx: StoreDirectContext) {
       return answer;
     },
   };
+}
+
+/**
+ * The event was recorded before this report and answered as organic, and the report brings what the notification
+ * lacked (a code, or the user). Events answered attributed, or first recorded by this report, cost nothing more.
+ */
+function appliedOrganicBefore(event: PurchaseEvent, result: IngestResult, recordedBefore: boolean): boolean {
+  return recordedBefore && result.error === ORGANIC && result.referralCode === null && Boolean(event.referralCode || event.appUserId);
+}
+
+/** The report's answer after a late attribution: the conversion's code, or as organic as before. */
+function withLateAttribution(result: IngestResult, late: LateAttributionResult): IngestResult {
+  if (late.outcome === 'not_attributed') return result;
+  return { ...result, error: late.reason, referralCode: late.referralCode, status: late.status ?? result.status };
 }

@@ -5,7 +5,7 @@
 // sequence; a voided purchase refunds at once and the poll then finds the same event; a token of another service
 // account, for another audience or signed by another key is refused with nothing kept; a redelivered messageId is
 // counted once; an app report after the notification is a duplicate; an unbound initial purchase waits for the
-// report, then is organic; test purchases move no money. Serial: the Google stub expects one service account at a time.
+// report, then is organic, and a report after that still attributes it; test purchases move no money. Serial: the Google stub expects one service account at a time.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { accountToken } from '../../packages/sdk/src/ids.js';
@@ -216,8 +216,9 @@ test.serial('an unbound initial purchase waits for the app\'s report (which brin
   t.like(waited, { reportedMeanwhile: true });
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: reportedToken }).first(), { app_user_id: 'cy', creator_id: a.creator_id });
 
-  // Never reported: after the wait, organic (kept, no creator, no commission).
+  // Not reported in time: after the wait, organic (kept, no creator, no commission). Bought an hour ago.
   const organicToken = `sub-${randomUUID()}`;
+  world().google.subscriptions.set(organicToken, { startTime: new Date(Date.now() - 3_600_000).toISOString() });
   setSubscription(organicToken, newOrderId());
   const started = Date.now();
   const second = await push(a, subscriptionNotification(organicToken, 4));
@@ -225,6 +226,17 @@ test.serial('an unbound initial purchase waits for the app\'s report (which brin
   t.true(Date.now() - started >= REPORT_WAIT_MS);
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: organicToken }).first(), { creator_id: null });
   t.is((await earnsOf(a)).length, 1);
+
+  // The app's report comes after all, within the attribution window: its code attributes the organic conversion,
+  // whose period earns then, once.
+  const late = await reportPurchase(h(), a, { platform: 'android', purchase_token: organicToken, app_user_id: 'dee', referral_code: a.creator_code });
+  t.like(late.body, { event_type: 'INITIAL_PURCHASE', duplicate: true, result: { processed: true } });
+  t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: organicToken }).first(), { attributed: true, app_user_id: 'dee', creator_id: a.creator_id });
+  const earned = [['INITIAL_PURCHASE', 'earn', 'reserved', 2_997_000], ['INITIAL_PURCHASE', 'earn', 'reserved', 2_997_000]];
+  t.deepEqual((await earnsOf(a)).map((c) => [c.event_type, c.kind, c.status, Number(c.commission_micros)]), earned);
+  await reportPurchase(h(), a, { platform: 'android', purchase_token: organicToken, app_user_id: 'dee', referral_code: a.creator_code });
+  t.is((await earnsOf(a)).length, 2);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE]);
 });
 
 test.serial('test notifications and test purchases: the path is wired, no money moves', async (t) => {

@@ -1,0 +1,63 @@
+// Earning one paid period's commission on an attributed conversion: the campaign's terms, the amounts, the earn and
+// its reservation (db/commissions.ts), the bonus milestones. Shared by the event that pays (index.ts) and by an
+// organic conversion attributed late by the app's report (late-attribution.ts), so both earn alike.
+import type { Knex } from 'knex';
+import { computeCommission } from '../../lib/commission.js';
+import { awardReachedMilestones } from '../../db/bonus-awards.js';
+import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
+import { earnCommission } from '../../db/commissions.js';
+import type { ConversionRow } from '../../schema/types.js';
+import type { Attribution } from './attribution.js';
+
+export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
+
+/** What earning needs of the purchase activities' dependencies. */
+export interface EarnDeps {
+  platformFeePercent: number;
+  /** The length of one holding-period day (HOLDING_PERIOD_DAY_MS; one real day outside tests). */
+  holdingDayMs?: number;
+}
+
+const ONE_DAY_MS = 86_400_000;
+export const dayMsOf = (deps: EarnDeps) => deps.holdingDayMs ?? ONE_DAY_MS;
+
+/** The campaign terms read with the conversion's lock, for the campaign they belong to. */
+export type KnownTerms = CampaignTerms & { campaignId: string };
+
+export interface Earned {
+  conversion: ConversionRow; error: string | null;
+  /** The earn left this organization's wallet below its auto-recharge threshold. */
+  walletLowOrgId?: string;
+  /**
+   * A production earn whose campaign had no active bonus rule when its terms were read (before the organization
+   * lock). A rule saved since is committed before this earn got the lock (db/bonus-rules.ts), so a statement that
+   * runs under the lock tells whether one exists now; only then are milestones awarded.
+   */
+  milestonesToCheck?: { campaignId: string; creatorId: string };
+}
+
+export async function earn(trx: Knex.Transaction, deps: EarnDeps, c: ConversionRow, eventId: string, revenueMicros: number, at: Date | undefined, terms?: KnownTerms): Promise<Earned> {
+  // Read with the lock already, unless this event attributed the conversion (its campaign is new to this event).
+  const campaign = terms?.campaignId === c.campaign_id ? terms : await findCampaignTerms(trx, c.campaign_id!);
+  const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
+  const { funded, walletLow } = await earnCommission(trx, {
+    conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
+    commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
+    holdMs: campaign.holding_period_days * dayMsOf(deps), at,
+  });
+  const milestones = { campaignId: c.campaign_id!, creatorId: c.creator_id! };
+  if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) await awardReachedMilestones(trx, milestones);
+  return {
+    conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, ...(walletLow ? { walletLowOrgId: c.org_id } : {}),
+    // The terms were read before the organization lock: rules saved meanwhile are looked for under it.
+    ...(c.environment === 'PRODUCTION' && !campaign.has_bonus_rules ? { milestonesToCheck: milestones } : {}),
+  };
+}
+
+/** The conversion's columns of an attribution (`now`: when it was attributed). */
+export function attributionColumns(a: Attribution, now: Knex.Raw | Date): Record<string, unknown> {
+  return {
+    attributed: true, campaign_id: a.campaignId, creator_code_id: a.creatorCodeId, creator_id: a.creatorId, referral_code: a.referralCode,
+    attribution_method: a.method, attributed_at: now,
+  };
+}
