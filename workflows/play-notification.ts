@@ -14,10 +14,15 @@ import type { PlayNotificationInput, PlayNotificationOutcome } from './play-noti
 
 type StoreDirectActivities = ReturnType<typeof createStoreDirectActivities>;
 // Nothing waits on this run: transient faults (Google away, the database, Temporal) are retried until they pass;
-// business failures (no credential, a purchase Google does not know) end the run, the push kept unnormalised.
-const { readPlayNotification, priceStorePurchaseInUsd, recordPlayNotificationEvents, playPurchaseReported, markPlayNotificationNormalised } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '2 minutes', retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+// business failures (no credential, a purchase Google does not know) end the run, the push kept unnormalised. An
+// attempt held by a worker that died is retried only when its start-to-close runs out, so the bounds are tight (as
+// in workflows/store-notification.ts): reads, and hand-offs whose repeat records nothing twice (update id = the
+// idempotency key); recording up to 100 missed periods and pricing (the first ECB read) get a minute.
+const retried = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
+const { readPlayNotification, playPurchaseReported, markPlayNotificationNormalised } = proxyActivities<StoreDirectActivities>({
+  startToCloseTimeout: '30 seconds', retry: retried,
 });
+const { priceStorePurchaseInUsd, recordPlayNotificationEvents } = proxyActivities<StoreDirectActivities>({ startToCloseTimeout: '60 seconds', retry: retried });
 // Google may list a void a little after notifying it: a few minutes of tries, then the poll finds it.
 const { refundPlayVoidedNotification } = proxyActivities<StoreDirectActivities>({
   startToCloseTimeout: '1 minute', retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 6 },
