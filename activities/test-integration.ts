@@ -32,7 +32,7 @@ export function createTestIntegrationActivities({ db }: { db: Knex }) {
 }
 
 /** A paid monthly SANDBOX purchase of a fresh test user, with the code as the `svc_code` subscriber attribute. */
-export function sandboxPurchase({ runId, referralCode, eventTimestampMs }: SandboxPurchaseInput): PurchaseEvent {
+function sandboxPurchase({ runId, referralCode, eventTimestampMs }: SandboxPurchaseInput): PurchaseEvent {
   const id = `svc_test_${runId}`;
   const attributes = { svc_code: { value: referralCode }, svc_referral: { value: 'true' } };
   return {

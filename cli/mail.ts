@@ -13,7 +13,7 @@ export interface MailCliDeps {
 
 export interface MailView { to: string; subject: string; created_at: string; status: 'queued' | 'sent' | 'failed'; links: string[] }
 
-export async function mailsTo(db: Knex, to: string): Promise<MailView[]> {
+async function mailsTo(db: Knex, to: string): Promise<MailView[]> {
   const rows = await listOutboxMails(db, { to, limit: 100 });
   return rows.map((m) => ({ to: m.to_address, subject: m.subject, created_at: new Date(m.created_at).toISOString(), status: m.status, links: linksIn(m.body_text) }));
 }

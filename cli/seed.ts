@@ -20,7 +20,7 @@ export const SEED_KEYS = [
 
 export type SeedResult = Record<Exclude<(typeof SEED_KEYS)[number], 'wallet_balance_usd'>, string> & { wallet_balance_usd: number };
 
-export const DEMO_WALLET_USD = 1000;
+const DEMO_WALLET_USD = 1000;
 
 export async function seedDemoAccount(db: Knex, urls: { baseUrl: string; dashboardUrl: string }): Promise<SeedResult> {
   const tag = randomBytes(4).toString('hex');

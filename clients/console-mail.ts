@@ -4,7 +4,7 @@
 import type { EmailTransport, OutboxRow } from '../db/email-outbox.js';
 import { linksIn } from '../lib/mail-links.js';
 
-export function formatMailForLog(email: Pick<OutboxRow, 'to_address' | 'subject' | 'body_text'>): string {
+function formatMailForLog(email: Pick<OutboxRow, 'to_address' | 'subject' | 'body_text'>): string {
   const links = linksIn(email.body_text);
   return [`[mail] to ${email.to_address}: ${email.subject}`, ...links.map((l) => `  ${l}`), ''].join('\n');
 }

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { retryable, type StoreApiConfig, type StoreCheckOutcome } from './store-check.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/androidpublisher';
-export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
 export type SubscriptionPurchaseV2 = androidpublisher_v3.Schema$SubscriptionPurchaseV2;
 export type ProductPurchase = androidpublisher_v3.Schema$ProductPurchase;

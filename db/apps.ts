@@ -112,7 +112,7 @@ const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
 ];
 
 /** Applies the listed settings (other keys are ignored); returns whether the app exists. */
-export async function updateAppSettings(db: Knex, appId: string, patch: AppSettingsPatch): Promise<boolean> {
+async function updateAppSettings(db: Knex, appId: string, patch: AppSettingsPatch): Promise<boolean> {
   const changes: Record<string, unknown> = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
   if (patch.creator_code_settings) changes.creator_code_settings = db.raw('creator_code_settings || ?::jsonb', [JSON.stringify(patch.creator_code_settings)]);
   if (Object.keys(changes).length === 0) return (await db('apps').where('id', appId).first('id')) !== undefined;

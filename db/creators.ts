@@ -86,12 +86,6 @@ export async function setDigestSubscription(db: Knex, creatorId: string, subscri
   await db('creators').where('id', creatorId).update({ digest_unsubscribed_at: subscribed ? null : db.fn.now() });
 }
 
-/** Of these creators, the ones without an email address (they cannot sign in to the creator portal). */
-export async function creatorsWithoutEmail(db: Knex, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  return new Set(await db('creators').whereIn('id', ids).whereNull('email').pluck<string[]>('id'));
-}
-
 /**
  * Gives an address to a creator who has none and who joined a campaign of `orgId` (anyone else's creator is not
  * found). Answers the creator, or 'not_found', or 'has_email' when one was set meanwhile; a taken address throws the

@@ -22,7 +22,7 @@ export async function findFreeAccessCode(db: Knex, appId: string, code: string):
 }
 
 /** Neither blocked nor past its own expiry: existing holders may re-redeem (seats aside). */
-export function isFreeCodeLive(c: FreeAccessCode, now = new Date()): boolean {
+function isFreeCodeLive(c: FreeAccessCode, now = new Date()): boolean {
   return !c.blocked && (c.expires_at === null || c.expires_at > now);
 }
 
@@ -211,10 +211,6 @@ Promise<{ redemptions: CodeRedemption[]; next: RedemptionsCursor | undefined }> 
     redemptions: page.map(({ app_user_id, granted_at, expires_at }) => ({ app_user_id, granted_at, expires_at })),
     next: rows.length > limit && last ? [last.position, last.id] : undefined,
   };
-}
-
-export async function findFreeCode(db: Knex, id: string): Promise<FreeCodeView | undefined> {
-  return db('free_access_codes').where('id', id).first<FreeCodeView | undefined>(FREE_CODE_COLUMNS);
 }
 
 /**

@@ -11,7 +11,7 @@ const BATCH = 1000;
 const trimZeros = (d: string) => (d.includes('.') ? d.replace(/\.?0+$/, '') : d);
 
 /** The rate of the latest published day not after `day`, when a recorded read spans `day` (see FxRatePorts). */
-export async function findCoveredUsdRate(db: Knex, currency: string, day: string): Promise<UsdRate | 'unknown' | 'none'> {
+async function findCoveredUsdRate(db: Knex, currency: string, day: string): Promise<UsdRate | 'unknown' | 'none'> {
   const { rows } = await db.raw<{ rows: { first_date: string | null; rate_date: string | null; usd_per_unit: string | null; source: string | null }[] }>(`
     with span as (
       select min(first_date) as first_date from fx_rate_loads
@@ -33,7 +33,7 @@ export async function findCoveredUsdRate(db: Knex, currency: string, day: string
 }
 
 /** Stores every day of one file (EUR and each currency against USD) and records the read; days already cached stay. */
-export async function storePublishedDays(db: Knex, source: string, days: PublishedDay[]): Promise<void> {
+async function storePublishedDays(db: Knex, source: string, days: PublishedDay[]): Promise<void> {
   const withUsd = days.filter((d) => d.rates.USD !== undefined);
   if (withUsd.length === 0) return;
   const rows = withUsd.flatMap((d) => [

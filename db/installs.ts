@@ -36,10 +36,6 @@ export async function findInstallByDevice(db: Knex, appId: string, deviceId: str
   return db('installs').where({ app_id: appId, device_id: deviceId }).first<InstallRow | undefined>();
 }
 
-export async function findInstall(db: Knex, installId: string): Promise<InstallRow | undefined> {
-  return db('installs').where('id', installId).first<InstallRow | undefined>();
-}
-
 export interface InstallAttribution { method: InstallAttributionMethod; clickId: string; creatorCodeId: string; campaignId: string; referralCode: string }
 
 export async function markInstallAttributed(db: Knex, installId: string, a: InstallAttribution): Promise<void> {

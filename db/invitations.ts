@@ -19,7 +19,7 @@ const VIEW_COLUMNS = [
 ] as const;
 export type InvitationView = Record<(typeof VIEW_COLUMNS)[number], unknown> & { id: string; org_id: string; status: InvitationStatus };
 
-export async function expireStaleInvitations(db: Knex, orgIds: readonly string[]): Promise<void> {
+async function expireStaleInvitations(db: Knex, orgIds: readonly string[]): Promise<void> {
   if (orgIds.length === 0) return;
   await db('invitations').whereIn('org_id', orgIds).where('status', 'PENDING').where('expires_at', '<=', db.fn.now()).update({ status: 'EXPIRED' });
 }

@@ -14,11 +14,6 @@ export async function findPayoutAccount(db: Knex, creatorId: string): Promise<Pa
   return db('payout_accounts').where('creator_id', creatorId).first<PayoutAccountRow | undefined>();
 }
 
-export async function isCreatorReady(db: Knex, creatorId: string): Promise<boolean> {
-  const row = await findPayoutAccount(db, creatorId);
-  return row ? isAccountReady(stateOfRow(row)) : false;
-}
-
 /** Records the account the provider opened; a creator who already has one keeps it (answers the existing row). */
 export async function savePayoutAccount(db: Knex, a: { creatorId: string; provider: PayoutProviderName; externalId: string; country: string }): Promise<PayoutAccountRow> {
   await db('payout_accounts').insert({ creator_id: a.creatorId, provider: a.provider, external_id: a.externalId, country: a.country }).onConflict('creator_id').ignore();

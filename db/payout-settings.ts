@@ -4,8 +4,6 @@
 import type { Knex } from 'knex';
 import type { PayoutSettingsRow } from '../schema/types.js';
 
-export const DEFAULT_PAYOUT_SETTINGS = { minimum_payout_micros: 0, period_hours: null } as const;
-
 export interface PayoutSettings { minimumPayoutMicros: number; periodHours: number | null }
 
 export async function getPayoutSettings(db: Knex, orgId: string): Promise<PayoutSettings> {

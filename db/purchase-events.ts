@@ -116,7 +116,7 @@ export async function hasPurchaseEvent(db: Knex, appId: string, e: Pick<Purchase
 }
 
 /** Subscription state changes whose order the stores' notifications do not keep (arrival order is not trusted). */
-export const STATE_CHANGE_TYPES = ['CANCELLATION', 'UNCANCELLATION', 'BILLING_ISSUE', 'EXPIRATION', 'PRODUCT_CHANGE'] as const;
+const STATE_CHANGE_TYPES = ['CANCELLATION', 'UNCANCELLATION', 'BILLING_ISSUE', 'EXPIRATION', 'PRODUCT_CHANGE'] as const;
 
 /**
  * A state change of the same subscription signed after this one is already recorded: this one is older news (a

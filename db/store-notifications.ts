@@ -35,7 +35,7 @@ export async function recordTestRequested(db: Knex, appId: string, source: strin
   return row!.test_requested_at;
 }
 
-export async function notificationStates(db: Knex, appId: string): Promise<NotificationState[]> {
+async function notificationStates(db: Knex, appId: string): Promise<NotificationState[]> {
   return db(TABLE).where('app_id', appId).select<NotificationState[]>('source', 'last_received_at', 'test_requested_at', 'test_received_at', 'history_synced_until', 'history_error');
 }
 

@@ -10,7 +10,7 @@ export interface BonusRule { thresholdConversions: number; bonusMicros: number; 
 export const MAX_BONUS_RULES = 10;
 export const MAX_BONUS_USD = 100_000;
 
-export const defaultBonusRuleName = (threshold: number) => `${threshold} conversions bonus`;
+const defaultBonusRuleName = (threshold: number) => `${threshold} conversions bonus`;
 
 /** The rules to save, or a 422 listing every rule with a repeated threshold or more than two decimals. */
 export function normalizeBonusRules(rules: readonly BonusRuleInput[]): BonusRule[] {

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 
 export const CODE_MIN_LENGTH = 4;
 export const CODE_MAX_LENGTH = 20;
-export const ISSUED_CODE_PREFIX = 'INFLU-';
+const ISSUED_CODE_PREFIX = 'INFLU-';
 
 export function cleanupCode(raw: string): string {
   return raw.toUpperCase().replace(/[^A-Z0-9_-]/g, '');

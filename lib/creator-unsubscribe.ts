@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const key = (masterKey: string) => createHmac('sha256', masterKey).update('svc creator digest unsubscribe v1').digest();
 
-export function unsubscribeSignature(masterKey: string, creatorId: string): string {
+function unsubscribeSignature(masterKey: string, creatorId: string): string {
   return createHmac('sha256', key(masterKey)).update(creatorId).digest('base64url');
 }
 

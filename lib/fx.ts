@@ -6,7 +6,7 @@
 // so every USD amount can be re-derived from the stored rate. A purchase uses the rate of the latest published day
 // not after its UTC calendar date (a Saturday purchase uses Friday's rate). USD needs no rate.
 
-export const FX_RATE_DECIMALS = 10;
+const FX_RATE_DECIMALS = 10;
 /** A converted price past 1e9 USD is no purchase (lib/purchase-event.ts MAX_PRICE_USD, in micro-USD). */
 const MAX_USD_MICROS = 1_000_000_000n * 1_000_000n;
 const DAY_MS = 86_400_000;
@@ -99,14 +99,14 @@ export interface FxRatePorts {
 }
 
 /** How far back the recent file (the 90-day one by default) is trusted to reach; older purchases read the history. */
-export const RECENT_FILE_DAYS = 85;
+const RECENT_FILE_DAYS = 85;
 
 /**
  * The USD rate of `currency` for a purchase on `day`: from the cache, else after reading the recent file (purchases
  * of the last RECENT_FILE_DAYS days), else after reading the full history. undefined: no rate exists (an unknown
  * currency, a day before its series starts): the caller answers 503 and records nothing.
  */
-export async function resolveUsdRate(ports: FxRatePorts, currency: string, day: string, today: string): Promise<UsdRate | undefined> {
+async function resolveUsdRate(ports: FxRatePorts, currency: string, day: string, today: string): Promise<UsdRate | undefined> {
   const first = await ports.cached(currency, day);
   if (typeof first === 'object') return first;
   if (first === 'none') return undefined;

@@ -1,7 +1,7 @@
 // Money is integer micro-USD (1 USD = 1,000,000). One rounding rule everywhere: half away from zero, applied
 // once, at the point a decimal amount becomes micro-units.
 
-export const MICROS_PER_USD = 1_000_000;
+const MICROS_PER_USD = 1_000_000;
 
 /** Converts a decimal amount (number or decimal string) to integer micro-units without binary float error. */
 export function toMicros(amount: number | string): number {

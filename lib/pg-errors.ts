@@ -41,9 +41,3 @@ export function isRefusedData(err: unknown): boolean {
   const code = (err as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' && /^2[23]/.test(code);
 }
-
-/** The SQLSTATE of a PostgreSQL error, for messages. */
-export function sqlStateOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-}

@@ -82,7 +82,7 @@ export function orderIndex(orderId: string): { base: string; index: number } {
   return m ? { base: m[1]!, index: Number(m[2]) } : { base: orderId, index: -1 };
 }
 
-export const orderIdAt = (base: string, index: number): string => (index < 0 ? base : `${base}..${index}`);
+const orderIdAt = (base: string, index: number): string => (index < 0 ? base : `${base}..${index}`);
 
 /** At most this many periods are filled in from one notification (a bound on a runaway gap, about 8 years monthly). */
 export const MAX_MISSED_PERIODS = 100;
@@ -118,7 +118,7 @@ export function periodEvents(latest: PurchaseEvent, orders: string[]): PurchaseE
 // ---- lifecycle -----------------------------------------------------------------------------------------------
 
 /** Google's SubscriptionNotification types we turn into lifecycle events (the rest only record periods). */
-export const SUBSCRIPTION_NOTIFICATION = {
+const SUBSCRIPTION_NOTIFICATION = {
   RECOVERED: 1, RENEWED: 2, CANCELED: 3, PURCHASED: 4, ON_HOLD: 5, IN_GRACE_PERIOD: 6, RESTARTED: 7, REVOKED: 12, EXPIRED: 13,
 } as const;
 

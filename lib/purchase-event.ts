@@ -8,7 +8,7 @@ import type { RefundShare } from './refund-share.js';
 
 
 /** Event types that belong to a conversion and go through its workflow. */
-export const CONVERSION_EVENT_TYPES = [
+const CONVERSION_EVENT_TYPES = [
   'INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'CANCELLATION', 'UNCANCELLATION', 'EXPIRATION',
   'PRODUCT_CHANGE', 'BILLING_ISSUE', 'REFUND', 'REFUND_REVERSED',
 ] as const;
@@ -58,13 +58,9 @@ export interface PurchaseEvent {
   refundShare?: RefundShare;
 }
 
-export function normalizeEnvironment(value: unknown): Environment {
+function normalizeEnvironment(value: unknown): Environment {
   const v = typeof value === 'string' ? value.toUpperCase() : '';
   return (SANDBOX_ENVIRONMENTS as readonly string[]).includes(v) ? (v as Environment) : 'PRODUCTION';
-}
-
-export function isSandbox(env: Environment): boolean {
-  return env !== 'PRODUCTION';
 }
 
 /** Largest absolute USD price accepted: anything beyond is no purchase, and it stays far inside safe micro-USD integers. */

@@ -16,7 +16,7 @@ const ZERO: CommissionMoney = { revenueMicros: 0, commissionMicros: 0, platformF
 const map = (f: (k: typeof FIELDS[number]) => number): CommissionMoney =>
   ({ revenueMicros: f('revenueMicros'), commissionMicros: f('commissionMicros'), platformFeeMicros: f('platformFeeMicros') });
 
-export const APPLE_WHOLE_MILLI = 100_000;
+const APPLE_WHOLE_MILLI = 100_000;
 
 /**
  * The App Store transaction's refunded share (JWSTransactionDecodedPayload): `revocationPercentage` in milliunits

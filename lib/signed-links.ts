@@ -6,11 +6,11 @@
 // (the nonce goes into signed_link_uses when the link is spent).
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const LINK_PURPOSES = ['wallet-topup', 'credential-upload', 'asset-upload'] as const;
+const LINK_PURPOSES = ['wallet-topup', 'credential-upload', 'asset-upload'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 export const LINK_TTL_SECONDS = 15 * 60;
 
-export function isLinkPurpose(value: string): value is LinkPurpose {
+function isLinkPurpose(value: string): value is LinkPurpose {
   return (LINK_PURPOSES as readonly string[]).includes(value);
 }
 
@@ -30,7 +30,7 @@ function masterKeyBytes(masterKey: string): Buffer {
   return /^[0-9a-f]{64}$/i.test(masterKey) ? Buffer.from(masterKey, 'hex') : Buffer.from(masterKey, 'base64');
 }
 
-export function linkSigningKey(masterKey: string): Buffer {
+function linkSigningKey(masterKey: string): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKeyBytes(masterKey), Buffer.alloc(0), 'svc signed dashboard links v1', 32));
 }
 
@@ -44,7 +44,7 @@ function sign(key: Buffer, purpose: string, params: Record<string, string>): str
   return createHmac('sha256', key).update(canonical(purpose, params)).digest('hex');
 }
 
-export function claimsParams(c: LinkClaims): Record<string, string> {
+function claimsParams(c: LinkClaims): Record<string, string> {
   const params: Record<string, string> = { org: c.org, exp: String(c.exp), nonce: c.nonce, ...c.extra };
   if (c.app) params.app = c.app;
   return params;

@@ -13,7 +13,7 @@ export const Badge = ({ tone = 'neutral', children, class: cls, id }: { tone?: T
 );
 
 /** The tone of the statuses the pages show (campaigns, invitations, awards, codes, payments, checklist steps). */
-export function toneOf(status: unknown): Tone {
+function toneOf(status: unknown): Tone {
   const s = String(status).toLowerCase();
   if (['active', 'live', 'joined', 'accepted', 'approved', 'paid', 'succeeded', 'ok', 'done', 'connected', 'payable'].includes(s)) return 'ok';
   if (['paused', 'pending', 'earned', 'held', 'draft', 'unchecked', 'open', 'unfunded'].includes(s)) return 'warn';
@@ -56,7 +56,7 @@ export function Field({ name, label, id = name, value, state, hint, textarea, ro
   </>;
 }
 
-export const FieldError = ({ id, error }: { id: string; error?: string }) => (error ? <p class="field-error" id={`${id}-error`}>{error}</p> : null);
+const FieldError = ({ id, error }: { id: string; error?: string }) => (error ? <p class="field-error" id={`${id}-error`}>{error}</p> : null);
 
 /** A checkbox (or radio) with its label beside it, the whole line clickable. */
 export const Check = ({ name, value, checked, type = 'checkbox', children }: { name: string; value: string; checked?: boolean; type?: 'checkbox' | 'radio'; children: ComponentChildren }) => (

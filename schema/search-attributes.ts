@@ -8,7 +8,7 @@ export const AppUserIdKey = defineSearchAttributeKey('AppUserId', SearchAttribut
 export const ConversionStatusKey = defineSearchAttributeKey('ConversionStatus', SearchAttributeType.KEYWORD);
 export const EnvironmentKey = defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTE_KEYS = [AppIdKey, ReferralCodeKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey];
+const SEARCH_ATTRIBUTE_KEYS = [AppIdKey, ReferralCodeKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey];
 
 /** `--search-attribute` values for `temporal server start-dev`. */
 export function devServerSearchAttributeArgs(): string[] {

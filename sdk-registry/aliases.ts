@@ -40,7 +40,7 @@ const byLength = ALIASES.flatMap((a) => a.words.map((word) => ({ word, alias: a 
   .sort((x, y) => y.word.length - x.word.length);
 
 /** Lowercase, separators to spaces, sentence dots dropped but dots inside words ("next.js") kept. */
-export function normalizeStack(text: string): string {
+function normalizeStack(text: string): string {
   return ` ${text.toLowerCase().replace(/[-_/,;:()+&|]+/g, ' ').replace(/\.(?=\s|$)/g, ' ').replace(/\s+/g, ' ').trim()} `;
 }
 

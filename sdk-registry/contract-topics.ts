@@ -118,7 +118,7 @@ const TOPICS: Record<ContractTopic, TopicText> = {
   },
 };
 
-export function isContractTopic(value: string): value is ContractTopic {
+function isContractTopic(value: string): value is ContractTopic {
   return (CONTRACT_TOPICS as readonly string[]).includes(value);
 }
 

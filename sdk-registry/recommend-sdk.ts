@@ -7,7 +7,7 @@ const FIELDS = ['stack', 'sdk', 'sdkId', 'framework', 'hostStack', 'platform', '
 
 export interface SdkSummary { sdk_id: string; name: string; version: string; language: string; hosts: string }
 
-export function summarizeSdk(sdk: SdkEntry): SdkSummary {
+function summarizeSdk(sdk: SdkEntry): SdkSummary {
   return { sdk_id: sdk.id, name: sdk.name, version: sdk.version, language: sdk.language, hosts: sdk.hosts };
 }
 

@@ -21,7 +21,7 @@ const NEVER_BOTH = 'Use exactly one path per platform, never both: either the su
   + 'store-direct means its purchases stop coming from the provider\'s webhook for this service.';
 
 /** Store platforms a free-text platform names ('swift' -> ios, 'flutter' -> ios + android). */
-export function platformsNamed(text: string): ClientPlatform[] {
+function platformsNamed(text: string): ClientPlatform[] {
   const named = matchStack(text).flatMap((m) => PLATFORMS_OF[m.sdk]);
   return [...new Set(named)];
 }

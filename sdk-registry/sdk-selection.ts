@@ -5,7 +5,7 @@ import { matchStack, type AliasMatch } from './aliases.js';
 import { inputError } from './input-error.js';
 import { getSdk, isSdkId, SDK_IDS, type SdkEntry } from './registry.js';
 
-export const SELECTOR_FIELDS = ['sdk', 'sdkId', 'framework', 'hostStack', 'platform', 'language'] as const;
+const SELECTOR_FIELDS = ['sdk', 'sdkId', 'framework', 'hostStack', 'platform', 'language'] as const;
 
 /** JSON Schema properties for the selector fields (every one optional, free text). */
 export const selectorProperties: Record<string, unknown> = Object.fromEntries(SELECTOR_FIELDS.map((field) => [field, {

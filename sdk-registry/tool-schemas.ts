@@ -12,7 +12,7 @@ const strings: Schema = { type: 'array', items: str };
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 
 /** A closed object whose every listed property is required. */
-export function closed(properties: Record<string, Schema>, optional: string[] = []): Schema {
+function closed(properties: Record<string, Schema>, optional: string[] = []): Schema {
   return { type: 'object', additionalProperties: false, required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
 }
 
@@ -57,7 +57,7 @@ export const inputSchemas = {
 
 const sdkSummary = closed({ sdk_id: { enum: [...SDK_IDS] }, name: str, version: str, language: str, hosts: str });
 
-export const sdkEntrySchema: Schema = closed({
+const sdkEntrySchema: Schema = closed({
   id: { enum: [...SDK_IDS] }, name: str, version: str, language: { enum: ['typescript', 'swift', 'kotlin', 'dart'] },
   package: closed({ manager: str, name: str, install_command: str, manifest_file: str }),
   init_platforms: { type: 'array', items: { enum: ['ios', 'android', 'web'] } },

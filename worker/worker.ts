@@ -8,7 +8,7 @@ import type { EventFailedObserver } from '../activities/purchases/failures.js';
 import type { TemporalConnectExtras } from '../runtime/temporal-target.js';
 import type { Logger } from '../runtime/logger.js';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 let runtimeInstalled = false;
 

@@ -17,7 +17,7 @@ export interface InboxDeps {
   taskQueue: string;
 }
 
-export function inboxEvent(row: Pick<PurchaseInboxRow, 'event'>): PurchaseEvent {
+function inboxEvent(row: Pick<PurchaseInboxRow, 'event'>): PurchaseEvent {
   return row.event as unknown as PurchaseEvent;
 }
 

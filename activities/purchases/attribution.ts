@@ -11,7 +11,7 @@ import type { UserAttributionRow } from '../../schema/types.js';
 export interface Attribution { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string }
 
 export const ORGANIC = 'no referral code (organic purchase)';
-export const affiliateNotFound = (code: string) => `affiliate not found for code ${code}`;
+const affiliateNotFound = (code: string) => `affiliate not found for code ${code}`;
 
 export async function resolveAttribution(trx: Knex.Transaction, appId: string, e: PurchaseEvent): Promise<{ attribution: Attribution | null; error: string | null }> {
   const userIds = [...new Set([e.appUserId, e.originalAppUserId, ...e.aliases].filter((id): id is string => Boolean(id)))];

@@ -17,7 +17,7 @@ import { EVENT_FAILED, FAILED_EVENT_ERROR, type FailedIngest, type IngestResult 
  * workflow's retry policy), so five attempts end within about 4 s plus the attempts themselves: well inside the
  * webhook's 25-second answer limit, so the provider hears about the failure instead of a 503.
  */
-export const UNEXPECTED_ERROR_ATTEMPTS = 5;
+const UNEXPECTED_ERROR_ATTEMPTS = 5;
 
 
 /** Called once each time an event is newly recorded as failed (the worker counts them for /metrics). */

@@ -36,7 +36,7 @@ export interface PurchaseDeps extends EarnDeps {
   onWalletMayDrop?: (drop: WalletDrop) => Promise<void>;
 }
 
-export const REJECTED_EVENT = 'event could not be processed: invalid data';
+const REJECTED_EVENT = 'event could not be processed: invalid data';
 
 export function createPurchaseActivities(deps: PurchaseDeps) {
   return {

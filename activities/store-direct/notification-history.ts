@@ -26,7 +26,7 @@ const APPLE_TIMEOUT_MS = 15_000;
 const RATE_LIMIT_TRIES = 6;
 
 /** Where a read starts: the later of the last notification taken in and the previous read's end, less an hour. */
-export function historySpanStart(lastReceivedMs: number | null, syncedUntilMs: number | null, nowMs: number): number {
+function historySpanStart(lastReceivedMs: number | null, syncedUntilMs: number | null, nowMs: number): number {
   const known = Math.max(lastReceivedMs ?? 0, syncedUntilMs ?? 0);
   const from = known > 0 ? known - HOUR_MS : nowMs - FIRST_READ_MS;
   return Math.max(from, nowMs - HISTORY_DAYS * 24 * HOUR_MS + HOUR_MS);

@@ -18,8 +18,8 @@ import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { orgIdsOf, visibleTo } from './principal.js';
 
-export const MAX_PERIOD_DAYS = 366;
-export const DEFAULT_PERIOD_DAYS = 30;
+const MAX_PERIOD_DAYS = 366;
+const DEFAULT_PERIOD_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 const day = (description: string) => ({ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
@@ -49,7 +49,7 @@ function parseDay(value: string, field: string): number {
 }
 
 /** The validated period (inclusive UTC days) and its length in days. */
-export function periodOf(query: { from?: string; to?: string }, now = Date.now()): Period & { days: number } {
+function periodOf(query: { from?: string; to?: string }, now = Date.now()): Period & { days: number } {
   const toMs = query.to ? parseDay(query.to, 'to') : Date.parse(`${isoDay(now)}T00:00:00Z`);
   const fromMs = query.from ? parseDay(query.from, 'from') : toMs - (DEFAULT_PERIOD_DAYS - 1) * DAY_MS;
   const days = Math.round((toMs - fromMs) / DAY_MS) + 1;

@@ -12,7 +12,7 @@ export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
 }
 
 /** The campaigns' answers with their `stats` (one statement for the whole list, never one per campaign). */
-export async function campaignAnswers(ctx: AppContext, campaigns: readonly AgentCampaignRow[]) {
+async function campaignAnswers(ctx: AppContext, campaigns: readonly AgentCampaignRow[]) {
   const stats = await lifetimeCampaignStats(ctx.deps.db, campaigns);
   return campaigns.map((c) => ({
     ...campaignView(ctx, c),

@@ -21,7 +21,7 @@ import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { actorIdOf, orgIdsOf, visibleTo } from './principal.js';
 
-export const INVITATION_TTL_DAYS = 14;
+const INVITATION_TTL_DAYS = 14;
 export const MAX_BATCH = 100;
 const LANG = { type: 'string', pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$' } as const;
 const CREATOR_FIELDS = {
@@ -74,7 +74,7 @@ async function escrowState(ctx: AppContext, orgId: string): Promise<EscrowState>
 }
 
 
-export const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) =>
+const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) =>
   `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${token ? `invitation_token=${encodeURIComponent(token)}&` : ''}lang=${encodeURIComponent(lang)}`;
 
 function invitationView(row: InvitationView) {

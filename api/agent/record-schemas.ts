@@ -46,7 +46,7 @@ export const APP_RECORD = record(['app_id', 'org_id', 'name', 'slug', 'sdk_key',
  * A campaign's lifetime production counters (db/analytics.ts defines them; the funnel of a period covering the
  * campaign's whole life answers the same numbers). Sandbox environments never count.
  */
-export const CAMPAIGN_STATS = record(['clicks', 'installs', 'attributed_installs', 'conversions', 'revenue_usd', 'commission_usd'], {
+const CAMPAIGN_STATS = record(['clicks', 'installs', 'attributed_installs', 'conversions', 'revenue_usd', 'commission_usd'], {
   clicks: count('Referral link clicks on the campaign\'s codes'),
   installs: count('Installs recorded for the campaign (an install belongs to a campaign only through attribution, so equal to attributed_installs)'),
   attributed_installs: count('Installs attributed to one of the campaign\'s codes'),

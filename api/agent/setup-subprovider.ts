@@ -27,7 +27,7 @@ export const setupSubproviderBody = {
 
 interface SetupInput { autowire: boolean; project_id?: string; app_id_at_provider?: string }
 
-export const SUBSCRIBER_ATTRIBUTES = ['svc_code', 'svc_referral'] as const;
+const SUBSCRIBER_ATTRIBUTES = ['svc_code', 'svc_referral'] as const;
 const ATTRIBUTES_NOTE = 'Set both on the subscriber before the first purchase, under the app user id the provider reports: svc_code = the '
   + 'uppercased referral code (the webhook reads it); svc_referral = the literal string "true", never a boolean (for your own '
   + 'targeting; not read). The SDK sets both through its subscriber-attribute setter callback.';

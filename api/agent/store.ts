@@ -29,7 +29,7 @@ export const storeScrapeQuery = {
   },
 } as const;
 
-export class BadGatewayError extends AppError {
+class BadGatewayError extends AppError {
   constructor(detail: string) { super(502, detail); }
 }
 

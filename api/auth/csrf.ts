@@ -23,7 +23,7 @@ export function sessionCsrf(ctx: AppContext, sessionToken: string): string {
   return csrfToken(csrfKeyOf(ctx), `session:${hashToken(sessionToken)}`);
 }
 
-export function presentedCsrf(ctx: AppContext): unknown {
+function presentedCsrf(ctx: AppContext): unknown {
   const header = ctx.get('x-csrf-token');
   if (header) return header;
   const body = ctx.state.body as Record<string, unknown> | undefined;

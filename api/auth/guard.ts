@@ -45,7 +45,7 @@ export function guard(rule: GuardRule): Middleware {
 }
 
 /** Organization ids this principal may see. */
-export function grantedOrgIds(principal: Principal): readonly string[] {
+function grantedOrgIds(principal: Principal): readonly string[] {
   if (principal.kind === 'creator') return [];
   return principal.kind === 'agent' || principal.kind === 'user' ? principal.orgIds : [principal.orgId];
 }

@@ -9,7 +9,7 @@ import { checkRule } from './guard.js';
 
 interface Surface { prefix: string; allow: readonly PrincipalKind[]; open?: readonly string[] }
 
-export const SURFACES: readonly Surface[] = [
+const SURFACES: readonly Surface[] = [
   { prefix: '/api/sdk/', allow: ['sdk'] },
   { prefix: '/api/agent/', allow: ['agent'], open: ['/api/agent/openapi.json'] },
   { prefix: '/api/apps/', allow: ['user'] },

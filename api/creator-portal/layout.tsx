@@ -9,7 +9,7 @@ import type { CreatorSignedIn } from './auth.js';
 
 const CsrfField = ({ s }: { s: CreatorSignedIn }) => <input type="hidden" name="csrf" value={s.csrf} />;
 
-export const PortalForm = ({ s, action, label }: { s: CreatorSignedIn; action: string; label: string }) => (
+const PortalForm = ({ s, action, label }: { s: CreatorSignedIn; action: string; label: string }) => (
   <form method="post" action={action}><CsrfField s={s} /><Button kind="secondary">{label}</Button></form>
 );
 

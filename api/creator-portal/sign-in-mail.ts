@@ -6,7 +6,7 @@ import { createSignInToken } from '../../db/creator-sessions.js';
 import { enqueueEmail } from '../../db/email-outbox.js';
 import { generateToken, hashToken } from '../../lib/credentials.js';
 
-export const SIGN_IN_TTL_SECONDS = 15 * 60;
+const SIGN_IN_TTL_SECONDS = 15 * 60;
 export const CONFIRM_PATH = '/dashboard/creator/sign-in/confirm';
 
 export interface SignInMail {

@@ -8,7 +8,7 @@ import { enqueueEmail } from '../../db/email-outbox.js';
 import { generateToken, hashToken } from '../../lib/credentials.js';
 import type { AccountTokenPurpose, MembershipRole } from '../../schema/types.js';
 
-export const TOKEN_TTL_SECONDS: Record<AccountTokenPurpose, number> = { verify_email: 48 * 3600, reset_password: 3600, invite: 7 * 24 * 3600 };
+const TOKEN_TTL_SECONDS: Record<AccountTokenPurpose, number> = { verify_email: 48 * 3600, reset_password: 3600, invite: 7 * 24 * 3600 };
 const PREFIX = 'acct_';
 
 const PATHS: Record<AccountTokenPurpose, string> = { verify_email: '/verify-email?token=', reset_password: '/password-reset/', invite: '/invite/' };

@@ -12,7 +12,7 @@ import { readAssetUpload, saveAssets } from './asset-upload.js';
 import { Problems } from './form-reply.js';
 import { checkLink, LINK_USED, linkApp, spendLink } from './link-check.js';
 
-export const LINK_MAX_FILES = 10;
+const LINK_MAX_FILES = 10;
 
 /** The upload form the link page (link-pages.tsx) prints; it posts back to the link's own URL. */
 export function AssetLinkForm({ action, maxBytes }: { action: string; maxBytes: number }) {

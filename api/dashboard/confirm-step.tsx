@@ -16,7 +16,7 @@ export interface ConfirmCopy {
 }
 
 /** The page: the explanation and one button posting to `action` with the pre-session CSRF token. */
-export function confirmPage(ctx: AppContext, copy: ConfirmCopy, status = 200): void {
+function confirmPage(ctx: AppContext, copy: ConfirmCopy, status = 200): void {
   simplePage(ctx, status, copy.title, <>
     <p>{copy.explanation}</p>
     <PublicForm ctx={ctx} action={copy.action}><button type="submit">{copy.button}</button></PublicForm>

@@ -11,7 +11,7 @@ import { sendPage } from '../send-page.js';
 import { CsrfField, Hidden, type SignedIn } from './layout.js';
 import { safeReturnTo } from './session.js';
 
-export const CONFIRMED = 'confirmed';
+const CONFIRMED = 'confirmed';
 
 /** A page's form post (url-encoded or multipart), as opposed to a JSON call. */
 export const isFormPost = (ctx: AppContext): boolean => ctx.method !== 'GET' && ctx.is('application/x-www-form-urlencoded', 'multipart/form-data') !== false;

@@ -25,7 +25,7 @@ function PortalInvite({ s, row, error }: { s: SignedIn; row: OrgAffiliateRow; er
     </PostForm></div>;
 }
 
-export function creatorTable(s: SignedIn, error?: PortalInviteError): TableDef<OrgAffiliateRow> {
+function creatorTable(s: SignedIn, error?: PortalInviteError): TableDef<OrgAffiliateRow> {
   return {
     id: 'creators', caption: 'Creators', spec: CREATOR_TABLE, file: 'creators.csv', rowKey: (r) => r.creator_code_id,
     columns: [

@@ -2,7 +2,7 @@
 // render them and post multipart/form-data (api/dashboard/credential-upload.ts reads it under its limits).
 import type { ComponentChildren } from 'preact';
 
-export function CredentialFields({ platform, idPrefix = platform }: { platform: string; idPrefix?: string }) {
+function CredentialFields({ platform, idPrefix = platform }: { platform: string; idPrefix?: string }) {
   const id = (name: string) => `${idPrefix}-${name}`;
   if (platform === 'ios') {
     return <>

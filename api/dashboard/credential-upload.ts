@@ -13,7 +13,7 @@ import { checkSessionCsrf } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { readMultipart, type UploadedFile } from '../middleware/multipart.js';
 
-export const UPLOAD_LIMITS = { maxFileBytes: 64 * 1024, maxBodyBytes: 256 * 1024, maxFiles: 1, maxFields: 20 };
+const UPLOAD_LIMITS = { maxFileBytes: 64 * 1024, maxBodyBytes: 256 * 1024, maxFiles: 1, maxFields: 20 };
 
 const unsupported = (msg: string) => new AppError(415, msg);
 

@@ -13,7 +13,7 @@ import { sendPage } from '../send-page.js';
 
 export const DEV_MAILBOX_PATH = '/dashboard/dev/mailbox';
 
-export function isLoopbackAddress(address: string | undefined): boolean {
+function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   const ip = address.startsWith('::ffff:') ? address.slice(7) : address;
   if (isIP(ip) === 4) return ip.startsWith('127.');

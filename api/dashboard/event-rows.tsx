@@ -31,7 +31,7 @@ function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
   return <><span class="open">{v.error ? 'ignored' : 'received'}</span>{v.error ? <> <span class="muted">{v.error}</span></> : null}</>;
 }
 
-export function shapeEntry(entry: ViewEntry): Record<string, unknown> {
+function shapeEntry(entry: ViewEntry): Record<string, unknown> {
   return entry.kind === 'purchase' ? webhookView(entry.event) : { ...entry.event };
 }
 

@@ -21,7 +21,7 @@ export interface StreamSubscriber {
 
 interface Reader { appId: string; environment?: EnvironmentFilter; cursor: number; ready: Promise<void>; subscribers: Set<StreamSubscriber>; pulling: boolean; again: boolean }
 
-export class AppEventHub {
+class AppEventHub {
   private readonly readers = new Map<string, Reader>();
 
   constructor(private readonly db: Knex, feed: ChangeFeed & Required<Pick<ChangeFeed, 'subscribeEvents'>>, private readonly logger: Logger) {

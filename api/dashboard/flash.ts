@@ -12,7 +12,7 @@ import { SESSION_COOKIE } from '../auth/authenticate.js';
 import { csrfKeyOf } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 
-export const FLASH_COOKIE = 'svc_flash';
+const FLASH_COOKIE = 'svc_flash';
 const MAX_AGE_MS = 120_000;
 /** Browsers keep cookies up to 4096 bytes: long per-line reports are cut to fit, saying how many lines were left out. */
 const MAX_COOKIE = 3800;

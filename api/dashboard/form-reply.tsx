@@ -16,7 +16,7 @@ import { safeReturnTo } from './session.js';
 export { isFormPost } from './confirm.js';
 
 /** Fields of an answer that are shown once and never again. */
-export const SECRET_FIELDS: Record<string, string> = {
+const SECRET_FIELDS: Record<string, string> = {
   webhook_secret: 'Webhook secret', purchase_api_key: 'Purchase API key', agent_key: 'Agent key',
 };
 
@@ -24,7 +24,7 @@ export const SECRET_FIELDS: Record<string, string> = {
 const NOT_KEPT = /^(csrf|return_to|confirmed|password|.*secret.*|.*private_key.*)$/;
 
 /** Names which form of a page a post came from, so a failed form's errors show in that form only (layout.tsx `stateFor`). */
-export const FORM_ID = 'form_id';
+const FORM_ID = 'form_id';
 
 interface SchemaLike { properties?: Record<string, { type?: string | string[] }> }
 
@@ -32,7 +32,7 @@ interface SchemaLike { properties?: Record<string, { type?: string | string[] }>
  * Form fields are strings: numbers and booleans of the schema are converted, empty optional fields dropped. A value
  * that is not a number stays a string, so the schema refuses it by name (nothing is silently coerced).
  */
-export function coerceForm(schema: SchemaLike | undefined, form: Record<string, unknown>): Record<string, unknown> {
+function coerceForm(schema: SchemaLike | undefined, form: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(form)) {
     if (key === 'csrf' || key === 'return_to' || key === 'confirmed' || key === FORM_ID) continue;
@@ -47,10 +47,10 @@ export function coerceForm(schema: SchemaLike | undefined, form: Record<string, 
 }
 
 /** "holding_period_days" → "Holding period days". */
-export const fieldWords = (name: string): string => { const w = name.replace(/_/g, ' '); return w[0]!.toUpperCase() + w.slice(1); };
+const fieldWords = (name: string): string => { const w = name.replace(/_/g, ' '); return w[0]!.toUpperCase() + w.slice(1); };
 
 /** A refused request, for people: a sentence, one line per field, and per field its error (for the page's fields). */
-export function problemsOf(err: AppError): { flash: FlashMessage; errors: Record<string, string> } {
+function problemsOf(err: AppError): { flash: FlashMessage; errors: Record<string, string> } {
   const detail = err.detail;
   const errors: Record<string, string> = {};
   if (Array.isArray(detail)) {

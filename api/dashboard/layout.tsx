@@ -97,12 +97,12 @@ export const OrgLink = ({ s, to, children }: { s: SignedIn; to: string; children
 export interface PageExtras { scripts?: string[]; formAction?: string }
 
 /** Every dashboard page's script: confirm dialogs, copy buttons, local dates (api/dashboard/browser/dashboard.js). */
-export const DASHBOARD_SCRIPT = '/dashboard/static/dashboard.js';
+const DASHBOARD_SCRIPT = '/dashboard/static/dashboard.js';
 
 const NAV: [string, string][] = [['/dashboard', 'Apps'], ['/dashboard/campaigns', 'Campaigns'], ['/dashboard/creators', 'Creators'], ['/dashboard/bonus-awards', 'Bonus awards'], ['/dashboard/free-codes', 'Free codes'], ['/dashboard/assets', 'Assets'], ['/dashboard/wallet', 'Wallet'], ['/dashboard/agents', 'Connect an agent'], ['/dashboard/team', 'Team']];
 
 /** The navigation entry a path belongs to: its own, or the section it is under (an app's pages are under Apps). */
-export function currentNav(path: string): string | undefined {
+function currentNav(path: string): string | undefined {
   if (path.startsWith('/dashboard/apps/')) return '/dashboard';
   return NAV.map(([href]) => href).filter((href) => href !== '/dashboard' && (path === href || path.startsWith(`${href}/`)))[0] ?? (path === '/dashboard' ? '/dashboard' : undefined);
 }

@@ -12,13 +12,13 @@ import { formatUsd, toMicros, walletView } from '../../lib/money.js';
 import type { AppContext } from '../context.js';
 import { Hidden, orgLink, type SignedIn } from './layout.js';
 
-export const PERIOD_PRESETS = [7, 30, 90] as const;
+const PERIOD_PRESETS = [7, 30, 90] as const;
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The period of `?days=` (a preset, else 30 days): both ends inclusive, ending today (UTC). */
-export function presetPeriod(days: unknown, now = Date.now()): { days: number; from: string; to: string } {
+function presetPeriod(days: unknown, now = Date.now()): { days: number; from: string; to: string } {
   const n = PERIOD_PRESETS.find((p) => String(p) === days) ?? DEFAULT_DAYS;
   return { days: n, from: isoDay(now - (n - 1) * DAY_MS), to: isoDay(now) };
 }

@@ -60,7 +60,7 @@ function SdkCode({ c }: { c: StepContext }) {
 }
 
 /** The webhook URL and the provider's steps, with copy buttons (also shown in the keys section). */
-export function WebhookSteps({ c }: { c: StepContext }) {
+function WebhookSteps({ c }: { c: StepContext }) {
   return <ol>
     <li>In your subscription provider's dashboard, open its webhook settings and add a webhook (in RevenueCat: the project's Integrations, then Webhooks).</li>
     <li>Webhook URL: <code id="webhook-url">{c.setup.webhook.url}</code> <CopyButton target="webhook-url" /></li>

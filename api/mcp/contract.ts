@@ -10,7 +10,7 @@ import { sdkRoutes } from '../sdk/routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 
 /** Spec "Versioning": the current wire contract version (the agent OpenAPI document carries the same; tested). */
-export const WIRE_CONTRACT_VERSION = '1.6.0';
+const WIRE_CONTRACT_VERSION = '1.6.0';
 
 interface RouteLine { method: string; path: string }
 

@@ -25,7 +25,7 @@ import { limitToolCalls } from './rate-limit.js';
 import { createMcpServer, type McpOptions, type McpServices } from './server.js';
 import { buildToolCatalog } from './tool-catalog.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 

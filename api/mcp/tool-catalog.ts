@@ -25,13 +25,13 @@ export interface ToolCatalog {
 }
 
 /** `_meta` keys on each tool: the scopes its endpoint needs and the endpoint itself, so clients can see both. */
-export const META_SCOPES = 'svc/scopes';
-export const META_ENDPOINT = 'svc/endpoint';
+const META_SCOPES = 'svc/scopes';
+const META_ENDPOINT = 'svc/endpoint';
 
 /** The REST bodies carry no schema of their own: results are checked only as JSON objects. */
 const REST_RESULT_SCHEMA = { type: 'object', additionalProperties: true, description: 'The JSON body the agent REST endpoint answers.' } as const;
 
-export const pathParamsOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+const pathParamsOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
 /** The body properties a tool takes and the ones it must send (for a `oneOf` body: the branch its fields cover). */
 function bodyPart(body: ObjectSchema | undefined, tool: EndpointTool): { properties: Record<string, JsonSchema>; required: string[] } {

@@ -14,17 +14,17 @@
 // A test (test/integration/mcp-tools.test.ts) checks every listed tool against its own copy of these lists.
 
 /** Calls that end something irrecoverably (see above). */
-export const DESTRUCTIVE_TOOLS: ReadonlySet<string> = new Set([
+const DESTRUCTIVE_TOOLS: ReadonlySet<string> = new Set([
   'svc_regenerate_webhook_secret', 'svc_setup_subprovider', 'svc_review_bonus_award', 'svc_withdraw_invitation',
 ]);
 
 /** Writes whose repeat does something again: a new organization or campaign, a new secret, a new sandbox purchase. */
-export const NOT_IDEMPOTENT_TOOLS: ReadonlySet<string> = new Set([
+const NOT_IDEMPOTENT_TOOLS: ReadonlySet<string> = new Set([
   'svc_create_org', 'svc_create_campaign', 'svc_regenerate_webhook_secret', 'svc_setup_subprovider', 'svc_test_integration',
 ]);
 
 /** Calls that reach outside the service. */
-export const OPEN_WORLD_TOOLS: ReadonlySet<string> = new Set([
+const OPEN_WORLD_TOOLS: ReadonlySet<string> = new Set([
   'svc_search_store', 'svc_scrape_store', 'svc_validate_store_credentials', 'svc_setup_subprovider', 'svc_invite_creator', 'svc_invite_creators_batch',
 ]);
 

@@ -10,7 +10,7 @@ export const NOT_JSON = 'Request body is not valid JSON.';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The authorization server (api/oauth) reads its own bodies (form-encoded, as OAuth requires). */
-export const OWN_BODY_PREFIX = '/oauth/';
+const OWN_BODY_PREFIX = '/oauth/';
 
 /** Where the dashboard's forms post: its pages and its REST (api/dashboard/rest.ts). */
 const FORM_PREFIXES = ['/dashboard/', '/api/apps', '/api/campaigns', '/api/grants', '/api/invitations', '/api/bonus-awards', '/api/assets'];

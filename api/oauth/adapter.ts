@@ -12,7 +12,7 @@ import { hashToken } from '../../lib/credentials.js';
 const DIGESTED = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'RegistrationAccessToken']);
 
 /** The stored id of a token-like model's id. */
-export const storedId = (model: string, id: string): string => (DIGESTED.has(model) ? hashToken(id) : id);
+const storedId = (model: string, id: string): string => (DIGESTED.has(model) ? hashToken(id) : id);
 
 export function adapterFactory(db: Knex): new (name: string) => Adapter {
   return class PgAdapter implements Adapter {

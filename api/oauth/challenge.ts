@@ -6,7 +6,7 @@ import { SCOPES } from '../../lib/scopes.js';
 import type { AppContext, Middleware } from '../context.js';
 
 /** The path-suffixed metadata URL (RFC 9728 §3.1) of the surface a path belongs to. */
-export function resourceMetadataUrl(ctx: AppContext): string {
+function resourceMetadataUrl(ctx: AppContext): string {
   const surface = ctx.path === '/mcp' || ctx.path.startsWith('/mcp/') ? '/mcp' : '/api/agent';
   return `${ctx.deps.config.BASE_URL}/.well-known/oauth-protected-resource${surface}`;
 }

@@ -29,7 +29,7 @@ export interface ClientFacts {
   redirect?: RedirectFacts;
 }
 
-export function redirectFacts(uri: unknown): RedirectFacts | undefined {
+function redirectFacts(uri: unknown): RedirectFacts | undefined {
   const url = typeof uri === 'string' ? URL.parse(uri) : null;
   if (!url) return undefined;
   const kind = redirectKind(url.href);

@@ -18,15 +18,15 @@ import { metadataRefusal } from './client-facts.js';
 import { clientMetadataPolicy, LOOPBACK_HOSTS } from './redirect-policy.js';
 
 export const OAUTH_PREFIX = '/oauth';
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 export const issuerOf = (config: Config): string => `${config.BASE_URL}${OAUTH_PREFIX}`;
 /** The audience of every access token (see the header). */
 export const agentAudience = (config: Config): string => `${config.BASE_URL}/`;
 /** Resource indicators a client may ask for; all map to agentAudience. */
-export const resourceIndicators = (config: Config): string[] => [agentAudience(config), `${config.BASE_URL}/mcp`, `${config.BASE_URL}/api/agent`];
-export const interactionPath = (uid: string): string => `/dashboard/oauth/${uid}`;
+const resourceIndicators = (config: Config): string[] => [agentAudience(config), `${config.BASE_URL}/mcp`, `${config.BASE_URL}/api/agent`];
+const interactionPath = (uid: string): string => `/dashboard/oauth/${uid}`;
 
 function secretFor(config: Config, purpose: string): string {
   return config.SVC_MASTER_KEY ? createHmac('sha256', config.SVC_MASTER_KEY).update(purpose).digest('base64url') : randomBytes(32).toString('base64url');

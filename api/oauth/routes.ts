@@ -18,7 +18,7 @@ import { resolveOauthToken } from './token-resolver.js';
 registerTokenResolver(resolveOauthToken);
 
 /** Dynamic client registrations admitted per client IP and hour. */
-export const REGISTRATIONS_PER_HOUR = 30;
+const REGISTRATIONS_PER_HOUR = 30;
 
 /** Hands the request to oidc-provider with the path below its mount point (it builds its URLs from originalUrl). */
 async function delegate(ctx: AppContext, innerPath: string): Promise<void> {

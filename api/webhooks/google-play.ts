@@ -23,7 +23,7 @@ import type { RateLimitRule } from '../middleware/rate-limit.js';
 import { APP_ID } from './subprovider.js';
 
 /** Kept in raw_intake under this source, the messageId as external id. */
-export const PLAY_RTDN_SOURCE = NOTIFICATION_SOURCES.android;
+const PLAY_RTDN_SOURCE = NOTIFICATION_SOURCES.android;
 
 /**
  * Per app: Play sends a notification per purchase event, so this is far above a real app's rate; past it 429 and

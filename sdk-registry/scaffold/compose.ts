@@ -72,7 +72,7 @@ function premiumGate(lang: LanguageScaffolder, c: ScaffoldContext): Section {
   return { ...section, body: `${comment(WHY.gate)}\n${section.body}` };
 }
 
-export function reportVariant(c: ScaffoldContext): ReportVariant {
+function reportVariant(c: ScaffoldContext): ReportVariant {
   if (!c.options.storeDirect) return 'provider';
   return c.options.reportsItself ? 'host' : 'autoCapture';
 }

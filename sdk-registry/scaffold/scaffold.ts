@@ -21,7 +21,7 @@ const SCAFFOLDERS: Record<SdkLanguage, LanguageScaffolder> = {
   typescript: typescriptScaffolder, swift: swiftScaffolder, kotlin: kotlinScaffolder, dart: dartScaffolder,
 };
 
-export const DEFAULT_SDK_KEY = 'it_YOUR_SDK_KEY';
+const DEFAULT_SDK_KEY = 'it_YOUR_SDK_KEY';
 
 export interface ScaffoldOptionsInput {
   store_direct?: boolean;
@@ -30,7 +30,7 @@ export interface ScaffoldOptionsInput {
   runtime?: WebRuntime;
 }
 
-export function resolveOptions(sdk: SdkEntry, input: ScaffoldOptionsInput, aliasRuntime: WebRuntime | undefined): ScaffoldOptions {
+function resolveOptions(sdk: SdkEntry, input: ScaffoldOptionsInput, aliasRuntime: WebRuntime | undefined): ScaffoldOptions {
   if (input.reports_purchases_itself === true && input.store_direct === false) {
     throw inputError(['options', 'reports_purchases_itself'], 'reportPurchase is for store-direct platforms only; with store_direct false purchases arrive through the subscription provider\'s webhook.');
   }
@@ -48,7 +48,7 @@ export function resolveOptions(sdk: SdkEntry, input: ScaffoldOptionsInput, alias
   };
 }
 
-export function checkSdkKey(key: string | undefined): string {
+function checkSdkKey(key: string | undefined): string {
   if (key === undefined) return DEFAULT_SDK_KEY;
   if (/^it_(mcp|srv)_/.test(key)) {
     throw inputError(['sdk_key'], 'That is a secret key (agent or server purchase key); app code takes the public SDK key it_...');
