@@ -30,10 +30,10 @@ export interface StoreDirectSetupView { provider: string | null; credentialPrese
  */
 export function storeDirectGate(
   appId: string, platform: StorePlatform, setup: StoreDirectSetupView | undefined, appleRootsTrusted: boolean,
-): { ok: true; storeId: string } | { ok: false; detail: string } {
-  if (!setup || setup.provider !== STORE_VERIFIER[platform]) return { ok: false, detail: notSwitchedDetail(appId, platform) };
+): { ok: true; storeId: string } | { ok: false; switched: boolean; detail: string } {
+  if (!setup || setup.provider !== STORE_VERIFIER[platform]) return { ok: false, switched: false, detail: notSwitchedDetail(appId, platform) };
   const storeId = platform === 'ios' ? setup.bundleId : setup.packageName;
-  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted)) return { ok: false, detail: credentialsMissingDetail(platform) };
+  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted)) return { ok: false, switched: true, detail: credentialsMissingDetail(platform) };
   return { ok: true, storeId };
 }
 

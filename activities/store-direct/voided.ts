@@ -10,7 +10,7 @@ import { findVoidTarget, recordVoidedPoll, recordVoidedPurchase, voidedSyncedUnt
 import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { isUsableEntry, voidedRefundEvent, voidedWindow, type VoidedEntry } from '../../lib/play-voided.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import { credentialsMissingDetail, storeDirectGate } from '../../lib/store-purchase.js';
 import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import type { PlayVoidedSyncInput, PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectContext } from './context.js';
@@ -69,13 +69,14 @@ export type PlayStoreAccess = { active: false } | { active: true; google?: Googl
  * database fault while reading the credential is an outage: thrown, the activity retried.
  */
 export async function googleOfApp(ctx: StoreDirectContext, appId: string): Promise<PlayStoreAccess> {
-  const setup = await findStoreDirectSetup(ctx.db, appId, 'android');
-  if (!setup || setup.provider !== STORE_VERIFIER.android) return { active: false };
+  // The same gate as a report's (verify.ts): not store-direct (inactive), or the credential or package name missing.
+  const gate = storeDirectGate(appId, 'android', await findStoreDirectSetup(ctx.db, appId, 'android'), true);
+  if (!gate.ok) return gate.switched ? { active: true, error: gate.detail } : { active: false };
   const secret = await readAndroidCredential(ctx, appId);
   if (secret === null) return { active: true, error: UNREADABLE_SERVICE_ACCOUNT };
-  if (!secret || !setup.packageName) return { active: true, error: 'The Google Play service account is missing: upload it through the credential-setup link.' };
+  if (!secret) return { active: true, error: credentialsMissingDetail('android') };
   try {
-    return { active: true, google: googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS), packageName: setup.packageName };
+    return { active: true, google: googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS), packageName: gate.storeId };
   } catch {
     return { active: true, error: 'The stored service account key is not readable: upload the JSON key again.' };
   }
