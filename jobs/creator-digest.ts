@@ -6,6 +6,7 @@ import { composeDueDigests } from '../db/creator-digests.js';
 import type { Config } from '../lib/config.js';
 import { unsubscribeUrl } from '../lib/creator-unsubscribe.js';
 import type { Logger } from '../runtime/logger.js';
+import { startPeriodicPass } from './periodic-pass.js';
 
 export function startCreatorDigest(db: Knex, config: Pick<Config, 'CREATOR_DIGEST_EVERY_MS' | 'DASHBOARD_URL' | 'SVC_MASTER_KEY'>, logger: Logger): { stop(): Promise<void> } {
   const masterKey = config.SVC_MASTER_KEY;
@@ -14,24 +15,8 @@ export function startCreatorDigest(db: Knex, config: Pick<Config, 'CREATOR_DIGES
     return { stop: async () => undefined };
   }
   const opts = { everyMs: config.CREATOR_DIGEST_EVERY_MS, dashboardUrl: config.DASHBOARD_URL, unsubscribeUrl: (id: string) => unsubscribeUrl(masterKey, config.DASHBOARD_URL, id) };
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  let stopped = false;
-  const tick = () => {
-    if (busy || stopped) return;
-    busy = true;
-    running = composeDueDigests(db, opts)
-      .then((n) => { if (n > 0) logger.info({ queued: n }, 'creator digests queued'); })
-      .catch((err: unknown) => logger.warn({ err }, 'creator digest pass failed'))
-      .finally(() => { busy = false; });
-  };
-  const timer = setInterval(tick, Math.min(60_000, config.CREATOR_DIGEST_EVERY_MS));
-  tick();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicPass({
+    everyMs: Math.min(60_000, config.CREATOR_DIGEST_EVERY_MS), run: () => composeDueDigests(db, opts),
+    log: { done: 'creator digests queued', counted: 'queued', failed: 'creator digest pass failed' },
+  }, logger);
 }

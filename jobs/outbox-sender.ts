@@ -3,28 +3,11 @@
 import type { Knex } from 'knex';
 import { deliverDueEmails, type EmailTransport } from '../db/email-outbox.js';
 import type { Logger } from '../runtime/logger.js';
+import { startPeriodicPass } from './periodic-pass.js';
 
 export function startOutboxSender(db: Knex, send: EmailTransport, logger: Logger, intervalMs = 5000): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  let stopped = false;
-  // One pass at a time: a slow pass is not overlapped by the next tick, so stop() awaits the only pass in flight
-  // (it used to await only the latest tick while an earlier one was still between sending and marking sent).
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = deliverDueEmails(db, send)
-      .then((n) => { if (n > 0) logger.info({ sent: n }, 'outbox emails delivered'); })
-      .catch((err: unknown) => logger.warn({ err }, 'outbox delivery pass failed'))
-      .finally(() => { busy = false; });
-  };
-  const timer = setInterval(() => { if (!stopped) tick(); }, intervalMs);
-  tick();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicPass({
+    everyMs: intervalMs, run: () => deliverDueEmails(db, send),
+    log: { done: 'outbox emails delivered', counted: 'sent', failed: 'outbox delivery pass failed' },
+  }, logger);
 }
