@@ -18,20 +18,11 @@ export async function receiveRawItem(db: Knex, item: RawItem): Promise<{ row: Ra
   return { row: await db('raw_intake').where(key).first<RawIntakeRow>(), inserted: false };
 }
 
-export async function findRawItemById(db: Knex, id: number): Promise<RawIntakeRow | undefined> {
-  return db('raw_intake').where('id', id).first<RawIntakeRow | undefined>();
-}
-
-/** The item was normalised into purchase events (or needed none); the first time stays. */
-export async function markRawItemNormalisedById(db: Knex, id: number): Promise<void> {
-  await db('raw_intake').where('id', id).whereNull('normalised_at').update({ normalised_at: db.fn.now() });
-}
-
 export async function findRawItem(db: Knex, appId: string, source: string, externalId: string): Promise<RawIntakeRow | undefined> {
   return db('raw_intake').where({ app_id: appId, source, external_id: externalId }).first<RawIntakeRow | undefined>();
 }
 
-/** The item's events were handed to the pipeline (or it needed none): it is normalised. */
+/** The item's events were handed to the pipeline (or it needed none): it is normalised; the first time stays. */
 export async function markRawItemNormalised(db: Knex, appId: string, source: string, externalId: string): Promise<void> {
   await db('raw_intake').where({ app_id: appId, source, external_id: externalId }).whereNull('normalised_at').update({ normalised_at: db.fn.now() });
 }

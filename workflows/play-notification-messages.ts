@@ -6,8 +6,7 @@ import type { IngestResult } from './conversion-messages.js';
 
 export interface PlayNotificationInput {
   appId: string;
-  /** The raw_intake row that keeps the verified push. */
-  intakeId: number;
+  /** Pub/Sub's message id: the key of the raw_intake row that keeps the verified push (source play_rtdn). */
   messageId: string;
   /** How long an initial purchase bound to no attributed user waits for the app's report (PLAY_RTDN_REPORT_WAIT_MS). */
   reportWaitMs: number;

@@ -37,7 +37,7 @@ export async function playNotificationWorkflow(input: PlayNotificationInput): Pr
     const priced = await priceStorePurchaseInUsd({ events: plan.events, receivedAtMs: plan.eventTimeMs });
     outcome.results = await recordPlayNotificationEvents({ appId: input.appId, events: priced });
   }
-  await markPlayNotificationNormalised({ intakeId: input.intakeId });
+  await markPlayNotificationNormalised({ appId: input.appId, messageId: input.messageId });
   return outcome;
 }
 

@@ -6,7 +6,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { GooglePlayError } from '../../clients/google-play.js';
 import { recordedOrdersOfSubscription } from '../../db/conversions.js';
 import { hasPurchaseEvent } from '../../db/purchase-events.js';
-import { findRawItemById, markRawItemNormalisedById } from '../../db/raw-intake.js';
+import { findRawItem, markRawItemNormalised } from '../../db/raw-intake.js';
+import { NOTIFICATION_SOURCES } from '../../db/store-notifications.js';
 import { findPlayAccountBinding } from '../../db/user-attributions.js';
 import { VOIDED_LOOKBACK_MS, VOIDED_OVERLAP_MS } from '../../lib/play-voided.js';
 import { decodeNotification, lifecycleEvent, ordersToRecord, periodEvents, type DeveloperNotification } from '../../lib/play-notification.js';
@@ -46,10 +47,10 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
 
   return {
     async readPlayNotification(input: PlayNotificationInput): Promise<PlayNotificationPlan> {
-      const row = await findRawItemById(ctx.db, input.intakeId);
+      const row = await findRawItem(ctx.db, input.appId, NOTIFICATION_SOURCES.android, input.messageId);
       const data = (row?.payload as { message?: { data?: unknown } } | undefined)?.message?.data;
       const decoded = typeof data === 'string' ? decodeNotification(data) : undefined;
-      if (!decoded?.ok) throw ApplicationFailure.nonRetryable(`raw intake ${input.intakeId} holds no readable Play notification`, 'PlayNotificationRefused');
+      if (!decoded?.ok) throw ApplicationFailure.nonRetryable(`raw intake of Play message ${input.messageId} holds no readable notification`, 'PlayNotificationRefused');
       const n = decoded.notification;
       const base: PlayNotificationPlan = { kind: decoded.kind, eventTimeMs: Number(n.eventTimeMillis), events: [], awaitReport: false, voided: null, note: null };
       if (decoded.kind === 'voided') {
@@ -102,8 +103,8 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
       return results;
     },
 
-    async markPlayNotificationNormalised({ intakeId }: { intakeId: number }): Promise<void> {
-      await markRawItemNormalisedById(ctx.db, intakeId);
+    async markPlayNotificationNormalised({ appId, messageId }: { appId: string; messageId: string }): Promise<void> {
+      await markRawItemNormalised(ctx.db, appId, NOTIFICATION_SOURCES.android, messageId);
     },
   };
 }

@@ -1,5 +1,6 @@
-// Normalising a taken-in store notification (workflows/store-notification.ts): the raw item as the pipeline's
-// events, by its source (App Store here; the Google Play half adds its own entry to NORMALISERS), the user it is
+// Normalising a taken-in App Store notification (workflows/store-notification.ts): the raw item as the pipeline's
+// events, by its source (a pure reading of the signed payload; Google Play's push names a purchase that must be read
+// from Google first, so it has its own workflow, workflows/play-notification.ts), the user it is
 // bound to (the store's account token of the user id, db/store-notifications.ts), and the hand-off to the SAME
 // conversion workflows as /sdk/purchase with the same idempotency keys, so a transaction both notified and
 // reported counts once. The raw item is marked normalised once everything of it was handed over.

@@ -55,7 +55,7 @@ export async function googlePlayNotification(ctx: AppContext): Promise<void> {
     await recordNotificationTakenIn(ctx.deps.db, appId, PLAY_RTDN_SOURCE, { test: Boolean(decoded.notification.testNotification) });
     if (!row.normalised_at) {
       await startPlayNotification(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, {
-        appId, intakeId: Number(row.id), messageId, reportWaitMs: ctx.deps.config.PLAY_RTDN_REPORT_WAIT_MS,
+        appId, messageId, reportWaitMs: ctx.deps.config.PLAY_RTDN_REPORT_WAIT_MS,
       });
     }
     ctx.body = { received: true, message_id: messageId, duplicate: !inserted };

@@ -35,8 +35,8 @@ export async function recordPlayNotifications(r: PlayNotificationRecording): Pro
     for (const [name, notification] of Object.entries(notifications)) {
       const messageId = randomUUID();
       const data = Buffer.from(JSON.stringify({ version: '1.0', packageName, eventTimeMillis: String(Date.now()), ...notification })).toString('base64');
-      const { row } = await receiveRawItem(r.db, { appId: r.appId, source: 'play_rtdn', externalId: messageId, payload: { message: { data, messageId }, subscription: 'projects/p/subscriptions/s' } });
-      await startPlayNotification(r.client, r.taskQueue, { appId: r.appId, intakeId: Number(row.id), messageId, reportWaitMs: 600 });
+      await receiveRawItem(r.db, { appId: r.appId, source: 'play_rtdn', externalId: messageId, payload: { message: { data, messageId }, subscription: 'projects/p/subscriptions/s' } });
+      await startPlayNotification(r.client, r.taskQueue, { appId: r.appId, messageId, reportWaitMs: 600 });
       const workflowId = playNotificationWorkflowId(r.appId, messageId);
       await r.client.workflow.getHandle(workflowId).result();
       recorded.push({ name, ...(await historyJson(r.address, workflowId)) });
