@@ -11,7 +11,7 @@ import { createAgentKey } from '../../db/agent-keys.js';
 import { addMembership, createUser } from '../../db/organizations.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { SCOPES } from '../../lib/scopes.js';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
@@ -34,11 +34,7 @@ test.before(async () => {
   agentKey = (await createAgentKey(h().db, { orgId: app.org_id, name: 'comparison', scopes: [...SCOPES] })).key;
   browser = await launchChromium();
   page = await (await browser.newContext()).newPage();
-  await page.goto(url('/dashboard/login'));
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Apps' }).waitFor();
+  await signInInBrowser(page, h().baseUrl, email, password);
 });
 test.after.always(async () => { await browser?.close(); });
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false, env: { ASSET_STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'svc-assets-')) } });
@@ -22,11 +22,7 @@ test.before(async () => {
   await h.ready();
   browser = await launchChromium();
   page = await (await browser.newContext()).newPage();
-  await page.goto(`${h().baseUrl}/dashboard/login`);
-  await page.getByLabel('Email').fill(seed.user_email);
-  await page.getByLabel('Password').fill(seed.user_password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Apps' }).waitFor();
+  await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
 });
 test.after.always(async () => { await browser?.close(); });
 

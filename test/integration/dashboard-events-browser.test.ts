@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { closeServer, createApp, listen } from '../../api/app.js';
 import { AppChangeFeed } from '../../runtime/app-change-feed.js';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
@@ -54,11 +54,7 @@ async function startApi(port: number): Promise<{ server: Server; url: string; st
 let startCursor = 0;
 
 test.serial('a purchase webhook appears in the open page without a reload, attributed, linked to its workflow', async (t) => {
-  await page.goto(`${h().baseUrl}/dashboard/login`);
-  await page.getByLabel('Email').fill(seed.user_email);
-  await page.getByLabel('Password').fill(seed.user_password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Apps' }).waitFor();
+  await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
   await page.goto(`${h().baseUrl}${eventsPath()}`);
   await page.locator('#live-status', { hasText: 'live' }).waitFor();
   startCursor = Number(await page.locator('#live-events').getAttribute('data-cursor'));

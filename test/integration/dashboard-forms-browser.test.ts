@@ -7,7 +7,7 @@
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { pageProblems } from '../helpers/page-checks.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
@@ -22,11 +22,7 @@ test.before(async () => {
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h().baseUrl });
   page = await context.newPage();
-  await page.goto(`${h().baseUrl}/dashboard/login`);
-  await page.getByLabel('Email').fill(seed.user_email);
-  await page.getByLabel('Password').fill(seed.user_password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Apps' }).waitFor();
+  await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
 });
 test.after.always(async () => { await browser?.close(); });
 

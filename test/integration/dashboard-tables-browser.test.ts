@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { PAGE_SIZE } from '../../lib/table-query.js';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { parseCsv } from '../helpers/csv.js';
 import { makePayableCommission } from '../helpers/payable.js';
 import { freshIp, tapReferralLink } from '../helpers/sdk-app.js';
@@ -48,11 +48,7 @@ test.before(async () => {
   other = await seedApp(h().db);
   browser = await launchChromium();
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
-  await page.goto(url('/dashboard/login'));
-  await page.getByLabel('Email').fill(seed.user_email);
-  await page.getByLabel('Password').fill(seed.user_password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Apps' }).waitFor();
+  await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
 });
 test.after.always(async () => { await browser?.close(); });
 
