@@ -2,7 +2,9 @@
 // campaign answer carries `stats`, the lifetime production counters (db/analytics.ts), read for a whole list at once.
 import { lifetimeCampaignStats } from '../../db/analytics.js';
 import { findCampaign, listCampaignsInOrgs, type AgentCampaignRow } from '../../db/campaigns.js';
+import { CAMPAIGN_STATUSES } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
+import { inputOf } from '../middleware/validate.js';
 import { campaignI18nView } from './localize.js';
 import { orgIdsOf, visibleTo } from './principal.js';
 
@@ -24,8 +26,18 @@ export async function campaignAnswer(ctx: AppContext, campaign: AgentCampaignRow
   return (await campaignAnswers(ctx, [campaign]))[0]!;
 }
 
+/** The list's filters: REST query parameters and the MCP tool's inputs (one schema, api/agent/endpoints.ts). */
+export const listCampaignsQuery = {
+  type: 'object',
+  properties: {
+    app_id: { type: 'string', minLength: 1, maxLength: 64 },
+    status: { enum: [...CAMPAIGN_STATUSES] },
+  },
+} as const;
+
 export async function listCampaignsHandler(ctx: AppContext): Promise<void> {
-  const filter = { appId: typeof ctx.query.app_id === 'string' ? ctx.query.app_id : undefined, status: typeof ctx.query.status === 'string' ? ctx.query.status : undefined };
+  const query = inputOf<{ app_id?: string; status?: string }>(ctx);
+  const filter = { appId: query.app_id, status: query.status };
   const campaigns = await listCampaignsInOrgs(ctx.deps.db, orgIdsOf(ctx), filter);
   ctx.body = { campaigns: await campaignAnswers(ctx, campaigns), count: campaigns.length };
 }

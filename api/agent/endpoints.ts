@@ -11,7 +11,7 @@ import { validationStatusHandler } from './validation-status.js';
 import { regenerateWebhookSecretHandler, updateAppBody, updateAppHandler } from './app-writes.js';
 import { getAppHandler, listAppsHandler } from './apps.js';
 import { campaignStatusBody, createCampaignBody, createCampaignHandler, setCampaignStatusHandler, updateCampaignBody, updateCampaignHandler } from './campaign-writes.js';
-import { getCampaignHandler, listCampaignsHandler } from './campaigns.js';
+import { getCampaignHandler, listCampaignsHandler, listCampaignsQuery } from './campaigns.js';
 import { checkSlugHandler } from './check-slug.js';
 import { integrationStatusHandler } from './integration-status.js';
 import {
@@ -82,7 +82,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('get', '/apps', 'svc_list_apps', ['apps:read'], 'Apps of the granted organizations', { handler: listAppsHandler }),
   e('get', '/apps/{app_id}', 'svc_get_app', ['apps:read'], 'One app', { handler: getAppHandler }),
   e('patch', '/apps/{app_id}', 'svc_update_app', ['apps:write'], 'Update an app', { handler: updateAppHandler, body: updateAppBody }),
-  e('get', '/campaigns', 'svc_list_campaigns', ['campaigns:read'], 'Campaigns of the granted organizations', { handler: listCampaignsHandler }),
+  e('get', '/campaigns', 'svc_list_campaigns', ['campaigns:read'], 'Campaigns of the granted organizations', { handler: listCampaignsHandler, query: listCampaignsQuery }),
   e('get', '/campaigns/{campaign_id}', 'svc_get_campaign', ['campaigns:read'], 'One campaign', { handler: getCampaignHandler }),
   e('patch', '/campaigns/{campaign_id}', 'svc_update_campaign', ['campaigns:write'], 'Update a campaign', { handler: updateCampaignHandler, body: updateCampaignBody }),
   e('post', '/apps/{app_id}/campaigns', 'svc_create_campaign', ['campaigns:write'], 'Create a campaign (as DRAFT)', { handler: createCampaignHandler, body: createCampaignBody }),

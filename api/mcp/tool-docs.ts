@@ -94,7 +94,7 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     title: 'Update app', does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field. A map (name_i18n, description_i18n, tagline_i18n: language code such as de or pt-BR to text) replaces that map whole and marks its locales fresh against the current text; changing name, description or tagline marks the translations stale. creator_code_settings.mirror_free_access_to_subprovider (default false) needs the provider key uploaded first, else 409 naming svc_get_credential_upload_link.', when: 'to fix app settings or translations.', next: 'svc_get_app.',
   },
   svc_list_campaigns: {
-    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations, each with its lifetime production stats.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
+    title: 'List campaigns', does: 'Lists the campaigns of the granted organizations, each with its lifetime production stats; app_id and status (draft, active, paused, archived) narrow the list.', when: 'to find a campaign id.', next: 'svc_get_campaign.',
   },
   svc_get_campaign: {
     title: 'Get campaign', does: 'Reads one campaign: type, status, commission, bonus_rules (each with its id), and stats, its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.', when: 'to check a campaign.', next: 'svc_update_campaign or svc_set_campaign_status; svc_get_campaign_funnel for a period.',

@@ -141,12 +141,20 @@ test('campaign stats: lifetime production counters on every campaign answer, equ
   t.deepEqual(Object.fromEntries(list.body.campaigns.map((c: { id: string; stats: unknown }) => [c.id, c.stats])), { [app.campaign_id]: expected, [created.body.id]: zeros });
   t.is(statements.length, 1, 'one statement reads the stats of the whole list');
   t.regex(statements[0]!, /group by campaign_id/);
+  // The filters: status narrows (the first campaign is paused, the created one a draft); a status that is none is 422.
+  const pausedOnly = await get(app.key, `/campaigns?app_id=${app.app_id}&status=paused`);
+  t.deepEqual(pausedOnly.body.campaigns.map((c: { id: string }) => c.id), [app.campaign_id]);
+  const bogus = await get(app.key, '/campaigns?status=running');
+  t.is(bogus.status, 422, bogus.text);
+  t.deepEqual(bogus.body.detail.map((d: { loc: string[] }) => d.loc), [['query', 'status']]);
 
   const mcp = await connectMcp(h().baseUrl, app.key);
   try {
     t.deepEqual(ok(await mcp.call('svc_get_campaign', { campaign_id: app.campaign_id })).stats, expected);
     const listed = ok(await mcp.call('svc_list_campaigns', {}));
     t.deepEqual(listed.campaigns.map((c: { stats: unknown }) => c.stats), [expected, zeros]);
+    const drafts = ok(await mcp.call('svc_list_campaigns', { app_id: app.app_id, status: 'draft' }));
+    t.deepEqual(drafts.campaigns.map((c: { id: string }) => c.id), [created.body.id], 'the tool takes the same filters');
   } finally {
     await mcp.close();
   }
