@@ -3,7 +3,8 @@
 // all on every `npm test`, so a workflow change that would break running conversions fails there. One history set
 // per released version of the conversion workflow, named by it (`r1-*`, docs/purchase-pipeline.md "Workflow versions"): a release
 // records its set under its own prefix and keeps the earlier ones while their patches are still in the code (a
-// holding-period day lasts 100 ms here, so the default 30 days hold commissions for 3 s). Also the agent's
+// holding-period day lasts 100 ms here, so the default 30 days hold commissions for 3 s), `late-attribution` among them
+// (the attributeLate update). Also the agent's
 // end-to-end check, the voided-purchases poll (test/replay/record-voided-poll.ts) and auto-recharge-* (the
 // auto-recharge workflow's two paths: charged at once; declined, waited, turned off), play-notification-* (the Google Play
 // notification workflow, test/replay/record-play-notification.ts). REPLAY_ONLY
@@ -23,14 +24,14 @@ import { autoRechargeWorkflowId } from '../../workflows/auto-recharge-messages.j
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
-import { ingest } from '../helpers/conversion-client.js';
+import { ingest, reportLate } from '../helpers/conversion-client.js';
 import { historyJson } from './history-json.js';
 import { recordPlayNotifications } from './record-play-notification.js';
 import { recordVoidedPoll } from './record-voided-poll.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
 import { seedAccount, seedApp } from '../helpers/seed.js';
-import { subscription, type FixtureName } from '../helpers/subprovider-events.js';
+import { subscription, type FixtureName, type ProviderBody } from '../helpers/subprovider-events.js';
 
 /** A step is an event, or a pause (ms) that lets the conversion's release timer fire. */
 type Step = FixtureName | number;
@@ -40,6 +41,11 @@ interface Lifecycle {
   refundFirst?: boolean;
   /** Keep the latest run rather than the first (the run a continue-as-new started). */
   latestRun?: boolean;
+  /**
+   * After the steps, the app's late report of the first purchase with the creator's code (`attributeLate`): the
+   * purchase is dated now, so the report falls within the attribution window.
+   */
+  lateReport?: boolean;
 }
 
 const LIFECYCLES: Lifecycle[] = [
@@ -57,6 +63,8 @@ const LIFECYCLES: Lifecycle[] = [
   { name: 'holding-release-clawback', steps: ['initial_purchase', 3500, 'refund'], refundFirst: true, options: { closeEndedAfter: '1 second' }, waitForClose: true },
   // A release carried across continue-as-new: the second run releases what the first one earned.
   { name: 'holding-continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 3500], options: { maxEventsPerRun: 2 }, latestRun: true },
+  // Applied as organic (a store notification that bound to no user), then the app's report with a code attributes it.
+  { name: 'late-attribution', steps: ['initial_purchase', 'renewal'], code: false, lateReport: true },
 ];
 
 /** The conversion workflow's released version whose histories this records. */
@@ -82,17 +90,24 @@ async function main(): Promise<void> {
         const sub = subscription(`replay-${life.name}`, life.code === false ? null : seed.creator_code);
         let workflowKey = '';
         let firstTransaction = '';
+        let firstBody: ProviderBody | undefined;
         for (const step of life.steps) {
           if (typeof step === 'number') {
             await new Promise((r) => setTimeout(r, step));
             continue;
           }
-          const overrides = step === 'renewal' && life.name === 'sandbox' ? { environment: 'SANDBOX' } : step === 'refund' && life.refundFirst ? { transaction_id: firstTransaction } : {};
+          const overrides = step === 'renewal' && life.name === 'sandbox' ? { environment: 'SANDBOX' } : step === 'refund' && life.refundFirst ? { transaction_id: firstTransaction }
+            : life.lateReport && !firstBody ? { purchased_at_ms: Date.now(), event_timestamp_ms: Date.now() } : {};
           const body = sub(step, overrides);
           firstTransaction ||= body.event.transaction_id;
+          firstBody ??= body;
           const result = await ingest(client, taskQueue, seed.app_id, body, life.options ?? {});
           workflowKey ||= step === 'non_renewing_purchase' ? body.event.transaction_id : body.event.original_transaction_id;
           if (!result.eventId) throw new Error(`${life.name}: ${step} not applied`);
+        }
+        if (life.lateReport) {
+          const late = await reportLate(client, taskQueue, seed.app_id, firstBody!, seed.creator_code);
+          if (late.outcome !== 'attributed') throw new Error(`${life.name}: the late report was not attributed (${late.reason})`);
         }
         const handle = client.workflow.getHandle(conversionWorkflowId(seed.app_id, workflowKey));
         if (life.waitForClose) await handle.result();

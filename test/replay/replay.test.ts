@@ -13,7 +13,10 @@ const DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 const OLD_GENERATION = fileURLToPath(new URL('./generations/pre-r1-paid-then-renewals.json', import.meta.url));
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 
-interface HistoryEvent { eventId: string; eventType: string }
+interface HistoryEvent {
+  eventId: string; eventType: string;
+  workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
+}
 interface History { events: HistoryEvent[] }
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as History;
 
@@ -24,8 +27,12 @@ async function replay(histories: { workflowId: string; history: unknown }[]) {
   return results;
 }
 
-test('the current conversion workflow has its set of recorded lifecycles (r1-*)', (t) => {
-  t.true(files.filter((f) => f.startsWith('r1-')).length >= 10, files.join(', '));
+test('the current conversion workflow has its set of recorded lifecycles (r1-*), every update it takes among them', (t) => {
+  const r1 = files.filter((f) => f.startsWith('r1-'));
+  t.true(r1.length >= 10, files.join(', '));
+  const updates = new Set(r1.flatMap((f) => read(`${DIR}${f}`).events.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name)));
+  updates.delete(undefined);
+  t.deepEqual([...updates].sort(), ['attributeLate', 'ingestEvent'], 'a new update of the conversion workflow needs a recorded history');
 });
 
 test('every recorded history replays without a determinism error', async (t) => {
