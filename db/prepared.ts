@@ -1,7 +1,7 @@
-// The purchase activity's hot statements as named (prepared) statements: PostgreSQL parses each once per pooled
+// The purchase path's hot statements as named (prepared) statements: PostgreSQL parses each once per pooled
 // connection and, after a few runs, reuses a generic plan, instead of parsing and planning it on every event
-// (docs/purchase-pipeline.md "Prepared statements"). The name is a digest of the statement's text, so two texts never share
-// a name (an array binding expands to one placeholder per element, so its length is part of the text).
+// (docs/purchase-pipeline.md "Prepared statements"). The name is a digest of the statement's text, so two texts
+// never share a name (an array binding expands to one placeholder per element, so its length is part of the text).
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isStalePreparedStatement } from '../lib/pg-errors.js';
