@@ -1,6 +1,7 @@
 // Campaigns: creation, the agent-visible columns (always filtered by the granted organizations), their terms
 // (name, description, commission, milestone bonus rules) and status.
 import type { Knex } from 'knex';
+import { preparedRows } from './prepared.js';
 import type { BonusRule } from '../lib/bonus-rules.js';
 import type { CampaignType, CampaignStatus } from '../schema/types.js';
 import { bonusRulesColumn, saveBonusRules, type BonusRuleView } from './bonus-rules.js';
@@ -131,8 +132,9 @@ export interface CampaignTerms { commission_percentage: string; holding_period_d
 
 /** The terms in one read (the purchase activity's hot path). */
 export async function findCampaignTerms(db: Knex, campaignId: string): Promise<CampaignTerms> {
-  return db('campaigns').where('id', campaignId).first<CampaignTerms>(
-    'commission_percentage', 'holding_period_days', db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'));
+  const [terms] = await preparedRows<CampaignTerms>(db, db('campaigns').where('id', campaignId).limit(1).select(
+    'commission_percentage', 'holding_period_days', db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules')));
+  return terms!;
 }
 
 export async function isCampaignActive(db: Knex, campaignId: string): Promise<boolean> {

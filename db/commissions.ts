@@ -5,6 +5,7 @@ import type { CommissionAmounts } from '../lib/commission.js';
 import type { CommissionMoney } from '../lib/refund-share.js';
 import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
+import { preparedRaw } from './prepared.js';
 
 export interface EarnInput {
   conversion: { id: string; app_id: string; org_id: string; campaign_id: string; creator_id: string; creator_code_id: string | null; environment: Environment };
@@ -46,7 +47,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     payable_at: trx.raw("coalesce(?::timestamptz, now()) + ? * interval '1 millisecond'", [e.at ?? null, e.holdMs]),
   }).returning('*').toSQL();
   const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
-  const { rows } = await trx.raw<{ rows: (CommissionRow & { safe_before: string; recharge_below: string | null })[] }>(`
+  const { rows } = await preparedRaw<CommissionRow & { safe_before: string; recharge_below: string | null }>(trx, `
     with wallet as (${LOCKED_WALLET_SQL}),
     earn as (${earn.sql}),
     reservation as (${reservation.sql})

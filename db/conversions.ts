@@ -1,8 +1,10 @@
 // Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
 import type { Knex } from 'knex';
+
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
 import type { CampaignTerms } from './campaigns.js';
 import type { WithStatement } from './purchase-events.js';
+import { preparedRows } from './prepared.js';
 
 export async function findConversion(db: Knex, id: string): Promise<ConversionRow | undefined> {
   return db('conversions').where('id', id).first<ConversionRow | undefined>();
@@ -22,11 +24,11 @@ export async function findConversionForUpdate(db: Knex, appId: string, conversio
  * a paid event needs both). `terms` is null when the conversion has no campaign.
  */
 export async function findConversionWithTermsForUpdate(db: Knex, appId: string, conversionKey: string): Promise<{ conversion: ConversionRow; terms: CampaignTerms | null } | undefined> {
-  const row = await db('conversions as c').leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
-    .where({ 'c.app_id': appId, 'c.conversion_key': conversionKey }).forUpdate('c')
-    .first<(ConversionRow & { terms: CampaignTerms | null }) | undefined>('c.*', db.raw(`case when k.id is null then null else json_build_object(
+  const [row] = await preparedRows<ConversionRow & { terms: CampaignTerms | null }>(db, db('conversions as c').leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
+    .where({ 'c.app_id': appId, 'c.conversion_key': conversionKey }).forUpdate('c').limit(1)
+    .select('c.*', db.raw(`case when k.id is null then null else json_build_object(
       'commission_percentage', k.commission_percentage::text, 'holding_period_days', k.holding_period_days,
-      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active)) end as terms`));
+      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active)) end as terms`)));
   if (!row) return undefined;
   const { terms, ...conversion } = row;
   return { conversion, terms };
@@ -52,14 +54,14 @@ export interface NewConversion {
 
 export async function createConversion(db: Knex, c: NewConversion): Promise<ConversionRow> {
   const a = c.attribution;
-  const [row] = await db('conversions').insert({
+  const [row] = await preparedRows<ConversionRow>(db, db('conversions').insert({
     app_id: c.appId, org_id: db.raw('(select org_id from apps where id = ?)', [c.appId]), conversion_key: c.conversionKey, kind: c.kind, attributed: a !== null,
     campaign_id: a?.campaignId ?? null, creator_code_id: a?.creatorCodeId ?? null, creator_id: a?.creatorId ?? null,
     referral_code: a?.referralCode ?? null, attribution_method: a?.method ?? null, attributed_at: a ? c.at ?? db.fn.now() : null,
     app_user_id: c.appUserId, product_id: c.productId, store: c.store, environment: c.environment, is_test: c.environment !== 'PRODUCTION',
     status: c.status, period_type: c.periodType, trial: c.trial, first_purchase_event_id: c.firstPurchaseEventId, workflow_id: c.workflowId,
     ...(c.at ? { created_at: c.at } : {}),
-  }).returning<ConversionRow[]>('*');
+  }).returning('*'));
   return row!;
 }
 

@@ -1,5 +1,6 @@
 // Creators and their codes (a creator's membership in a campaign).
 import type { Knex } from 'knex';
+import { preparedRows } from './prepared.js';
 
 export interface NewCreator { name: string; email?: string | null; socialHandle?: string | null; followerCount?: number | null }
 
@@ -37,15 +38,15 @@ export interface ActiveCreatorCode {
  * codes attribute only while the campaign is active.
  */
 export async function findActiveCreatorCode(db: Knex, appId: string, code: string): Promise<ActiveCreatorCode | undefined> {
-  const row = await db('creator_codes as cc')
+  const [row] = await preparedRows<Record<string, unknown>>(db, db('creator_codes as cc')
     .join('campaigns as c', 'c.id', 'cc.campaign_id')
     .join('creators as cr', 'cr.id', 'cc.creator_id')
-    .where({ 'cc.app_id': appId, 'cc.code': code, 'cc.status': 'active', 'c.status': 'active' })
-    .first<Record<string, unknown> | undefined>(
+    .where({ 'cc.app_id': appId, 'cc.code': code, 'cc.status': 'active', 'c.status': 'active' }).limit(1)
+    .select(
       'cc.id as creator_code_id', 'cc.code', 'cc.app_id', 'c.id as campaign_id', 'c.name as campaign_name',
       'c.description as campaign_description', 'c.commission_percentage', 'c.campaign_type', 'cr.id as creator_id',
       'cr.name as creator_name', 'cr.social_handle', 'cr.follower_count',
-    );
+    ));
   if (!row) return undefined;
   return {
     creatorCodeId: row.creator_code_id as string,

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { toMicros } from '../lib/money.js';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import type { PurchaseEventRow } from '../schema/types.js';
+import { preparedRaw, preparedRows } from './prepared.js';
 
 /** The columns an event fills (its outcome columns are written by markPurchaseEvent). */
 function columnsOf(appId: string, e: PurchaseEvent): Record<string, unknown> {
@@ -23,7 +24,7 @@ function columnsOf(appId: string, e: PurchaseEvent): Record<string, unknown> {
 
 /** Records the event unless it was recorded before; `inserted` false means a redelivery (answer the original). */
 export async function insertPurchaseEvent(db: Knex, appId: string, e: PurchaseEvent, receivedAt?: Date): Promise<{ row: PurchaseEventRow; inserted: boolean }> {
-  const rows = await db('purchase_events').insert({ ...columnsOf(appId, e), ...(receivedAt ? { received_at: receivedAt } : {}) }).onConflict().ignore().returning<PurchaseEventRow[]>('*');
+  const rows = await preparedRows<PurchaseEventRow>(db, db('purchase_events').insert({ ...columnsOf(appId, e), ...(receivedAt ? { received_at: receivedAt } : {}) }).onConflict().ignore().returning('*'));
   if (rows[0]) return { row: rows[0], inserted: true };
   const existing = await db('purchase_events').where('app_id', appId)
     .andWhere((q) => {
@@ -57,7 +58,7 @@ export interface WithStatement { name: string; sql: string; bindings: readonly u
 export async function markPurchaseEventReturning<T>(db: Knex, eventId: string, o: EventOutcome, columns: Knex.Raw[], ctes: WithStatement[]): Promise<T | undefined> {
   const { sql, bindings } = db('purchase_events').where('id', eventId).update(outcomeColumns(db, o)).returning(columns as unknown as string[]).toSQL();
   const withClause = ctes.length > 0 ? `with ${ctes.map((c) => `${c.name} as (${c.sql})`).join(', ')} ` : '';
-  const { rows } = await db.raw<{ rows: T[] }>(`${withClause}${sql}`, [...ctes.flatMap((c) => c.bindings), ...bindings] as Knex.RawBinding[]);
+  const { rows } = await preparedRaw<T>(db, `${withClause}${sql}`, [...ctes.flatMap((c) => c.bindings), ...bindings] as Knex.RawBinding[]);
   return rows[0];
 }
 

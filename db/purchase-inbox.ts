@@ -11,6 +11,7 @@
 //   claimDueInboxRows     waiting, leased to one drainer pass
 //   pruneDeliveredInboxRows  delivered -> deleted after the retention
 import type { Knex } from 'knex';
+import { preparedRows } from './prepared.js';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
 import type { WithStatement } from './purchase-events.js';
@@ -24,11 +25,11 @@ export interface InboxEntry { appId: string; idempotencyKey: string; conversionK
 export interface InboxReceipt { row: PurchaseInboxRow; inserted: boolean; waitsBehind: boolean }
 
 export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<InboxReceipt> {
-  const [row] = await db('purchase_inbox').insert({
+  const [row] = await preparedRows<PurchaseInboxRow & { waits_behind: boolean }>(db, db('purchase_inbox').insert({
     app_id: e.appId, idempotency_key: e.idempotencyKey, conversion_key: e.conversionKey, event_type: e.event.type, event: JSON.stringify(e.event),
-  }).onConflict(['app_id', 'idempotency_key']).ignore().returning<(PurchaseInboxRow & { waits_behind: boolean })[]>(['*', db.raw(`exists (
+  }).onConflict(['app_id', 'idempotency_key']).ignore().returning(['*', db.raw(`exists (
     select 1 from purchase_inbox q where q.app_id = purchase_inbox.app_id and q.conversion_key = purchase_inbox.conversion_key
-      and q.status = 'waiting' and q.id < purchase_inbox.id) as waits_behind`)]);
+      and q.status = 'waiting' and q.id < purchase_inbox.id) as waits_behind`)]));
   if (row) {
     const { waits_behind: waitsBehind, ...inserted } = row;
     return { row: inserted, inserted: true, waitsBehind };

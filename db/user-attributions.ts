@@ -1,17 +1,18 @@
 // A user's creator: set by identify (click backfill), by a manual code entry, or by the first attributed purchase.
 // Once a user converted for a creator they stay with that creator.
 import type { Knex } from 'knex';
+import { preparedRaw, preparedRows } from './prepared.js';
 import type { UserAttributionRow } from '../schema/types.js';
 
 /** Serialises the first purchases of one user (two purchases for two creators may race). */
 export async function lockUser(db: Knex, appId: string, appUserId: string): Promise<void> {
-  await db.raw('select pg_advisory_xact_lock(hashtextextended(?, 1))', [`${appId}:${appUserId}`]);
+  await preparedRaw(db, 'select pg_advisory_xact_lock(hashtextextended(?, 1))', [`${appId}:${appUserId}`]);
 }
 
 /** The attribution of the first of `userIds` that has one (an app user id, then its original id and aliases). */
 export async function findUserAttribution(db: Knex, appId: string, userIds: string[]): Promise<UserAttributionRow | undefined> {
   if (userIds.length === 0) return undefined;
-  const rows = await db('user_attributions').where('app_id', appId).whereIn('app_user_id', userIds).select<UserAttributionRow[]>('*');
+  const rows = await preparedRows<UserAttributionRow>(db, db('user_attributions').where('app_id', appId).whereIn('app_user_id', userIds).select('*'));
   return userIds.map((id) => rows.find((r) => r.app_user_id === id)).find(Boolean);
 }
 
@@ -19,7 +20,7 @@ export interface Conversion { creatorCodeId: string; campaignId: string; creator
 
 /** Records that the user converted for this creator (creating or re-pointing a not-yet-converted attribution). */
 export async function markUserConverted(db: Knex, appId: string, appUserId: string, c: Conversion): Promise<void> {
-  await db('user_attributions').insert({
+  await preparedRows(db, db('user_attributions').insert({
     app_id: appId, app_user_id: appUserId, creator_code_id: c.creatorCodeId, campaign_id: c.campaignId, creator_id: c.creatorId,
     referral_code: c.referralCode, method: c.method, converted_at: db.fn.now(),
   }).onConflict(['app_id', 'app_user_id']).merge({
@@ -29,7 +30,7 @@ export async function markUserConverted(db: Knex, appId: string, appUserId: stri
     referral_code: db.raw('case when user_attributions.converted_at is null then excluded.referral_code else user_attributions.referral_code end'),
     method: db.raw('case when user_attributions.converted_at is null then excluded.method else user_attributions.method end'),
     converted_at: db.raw('coalesce(user_attributions.converted_at, now())'),
-  });
+  }));
 }
 
 /** TRANSFER: the new identity inherits the attribution of the old one unless it has its own. */

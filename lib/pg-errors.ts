@@ -25,8 +25,15 @@ const CONNECTION_MESSAGES = [
   'Client was closed and is not queryable',
 ];
 
-/** A database outage or a lost race: the same statement may well succeed later. */
+/** A prepared statement whose table changed since it was prepared (db/prepared.ts prepares it again under a new name). */
+export function isStalePreparedStatement(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
+}
+
+/** A database outage, a lost race or a stale prepared statement: the same statement may well succeed later. */
 export function isTransientDatabaseError(err: unknown): boolean {
+  if (isStalePreparedStatement(err)) return true;
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATE.test(code))) return true;
