@@ -70,15 +70,14 @@ export async function lockOrganization(trx: Knex.Transaction, orgId: string): Pr
 
 /**
  * The organization locked, its running totals and its auto-recharge threshold (null when off; the earn statement in
- * db/commissions.ts reads it to know whether the wallet dropped below it); one `?`: the org id.
+ * db/commissions.ts reads it to know whether the wallet dropped below it); one `?`: the org id. The totals are read
+ * after the lock is granted, by `svc_wallet_totals` (migration 0047), whose fresh snapshot sees what the previous
+ * holder committed: a read in this statement's own snapshot, taken before it waited, would not.
  */
 export const LOCKED_WALLET_SQL = `
-    select coalesce(w.balance_after_micros, 0) as balance, coalesce(w.reserved_after_micros, 0) as reserved,
-           case when o.auto_recharge_enabled then o.auto_recharge_threshold_micros end as recharge_below
-    from organizations o
-    left join lateral (select balance_after_micros, reserved_after_micros from wallet_ledger
-                       where org_id = o.id order by id desc limit 1) w on true
-    where o.id = ? for update of o`;
+    select w.balance, w.reserved, case when o.auto_recharge_enabled then o.auto_recharge_threshold_micros end as recharge_below
+    from (select id, auto_recharge_enabled, auto_recharge_threshold_micros from organizations where id = ? for update) o
+    cross join lateral svc_wallet_totals(o.id) w`;
 
 export interface WalletDiscrepancy { orgId: string; shown: WalletTotals; summed: WalletTotals }
 

@@ -46,6 +46,8 @@ test.serial('money is bigint micro-units and retried writes hit unique keys', as
   t.regex(defs, /purchase_events.*\(app_id, event_type, transaction_id, event_timestamp_ms\)/);
   t.regex(defs, /installs.*\(app_id, device_id\)/);
   t.regex(defs, /conversions.*\(app_id, conversion_key\)/);
-  t.regex(defs, /commissions.*\(purchase_event_id, kind\)/);
+  // One earn per event; one reversal per event and earn (a partial refund may take back two earns, migration 0046).
+  t.regex(defs, /commissions_event_earn_uq ON public\.commissions .*\(purchase_event_id\) WHERE \(kind = 'earn'::text\)/);
+  t.regex(defs, /commissions_event_reversal_uq ON public\.commissions .*\(purchase_event_id, reverses_commission_id\) WHERE \(kind = 'reversal'::text\)/);
   t.regex(defs, /raw_intake.*\(app_id, source, external_id\)/);
 });
