@@ -75,7 +75,7 @@ const STYLE = `
   main.wide .actions button,main.wide .actions .button{flex:none}
   .table-scroll{overflow-x:auto;max-width:100%;margin:.5rem 0}
   table{border-collapse:collapse;width:100%;margin:.5rem 0} th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e5e5ea;vertical-align:top}
-  td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+  td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums} td time{white-space:nowrap}
   .done{color:#1e7a34;font-weight:600} .open{color:#9a4600;font-weight:600} .secret{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff7d6;padding:.5rem;border-radius:6px;word-break:break-all}
   code{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all} .notice{background:#eef6ff;padding:.5rem .75rem;border-radius:8px}
   fieldset{border:1px solid #c7c7cc;border-radius:8px;margin:.75rem 0;min-width:0}
@@ -87,6 +87,7 @@ const STYLE = `
   .why{min-width:11rem} .qr{width:10rem;height:10rem;display:block;margin:.5rem 0}
   @media (max-width:40rem){
     main,main.wide{margin:0;padding:1rem;border-radius:0;box-shadow:none;overflow-wrap:anywhere}
+    .table-scroll th,.table-scroll td{overflow-wrap:normal} td time{white-space:normal}
     main.wide input,main.wide select,main.wide textarea{min-width:0;width:100%}
     nav.top form{margin:0}
   }`;
