@@ -266,3 +266,15 @@ test('the SQL account token (index lookup) is the SDK\'s accountToken', async (t
     t.is(row.rows[0].token, accountToken(id));
   }
 });
+
+test.serial('the endpoint is rate limited per app: past 100 posts within a second, 429 with Retry-After; another app is not held back', async (t) => {
+  const flooded = `app_${randomUUID().replace(/-/g, '')}`;
+  const post = (appId: string) => request(h().baseUrl, 'POST', `/api/webhooks/apple/${appId}`, { body: {} });
+  // All at once: the sliding window admits 100 of them and refuses the rest (the admitted ones reach validation: 422).
+  const answers = await Promise.all(Array.from({ length: 160 }, () => post(flooded)));
+  const statuses = answers.map((r) => r.status);
+  t.deepEqual([...new Set(statuses)].sort(), [422, 429]);
+  t.true(statuses.filter((s) => s !== 429).length <= 100, 'never more than 100 admitted within the second');
+  t.truthy(answers.find((r) => r.status === 429)!.headers.get('retry-after'));
+  t.is((await post(`app_${randomUUID().replace(/-/g, '')}`)).status, 422, 'another app is not held back');
+});
