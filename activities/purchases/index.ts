@@ -5,9 +5,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { toMicros } from '../../lib/money.js';
+import { isRefusedData } from '../../lib/pg-errors.js';
 import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestore } from '../../lib/refund-share.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { conversionWorkflowId, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
+import { conversionWorkflowId, EVENT_REJECTED, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC } from './attribution.js';
 import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
 import { retryOrFail } from './failures.js';
@@ -47,9 +48,8 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
       } catch (err) {
         // Data the database refuses (classes 22 and 23) will be refused on every retry: fail for good, so the
         // conversion is not blocked behind an event that can never apply.
-        const code = (err as { code?: unknown }).code;
-        if (typeof code === 'string' && /^2[23]/.test(code)) {
-          throw ApplicationFailure.nonRetryable(`${REJECTED_EVENT} (${code})`, 'PurchaseEventRejected');
+        if (isRefusedData(err)) {
+          throw ApplicationFailure.nonRetryable(`${REJECTED_EVENT} (${(err as { code: string }).code})`, EVENT_REJECTED);
         }
         // Outages and lost races retry until they pass; anything else gets a few attempts, then fails for good
         // and is recorded as failed (failures.ts).
