@@ -9,7 +9,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['packages/*/scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['packages/*/scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -22,13 +24,29 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': 'off',
       '@typescript-eslint/only-throw-error': 'off',
       // Pages are preact components, escaped by construction: no raw HTML, and every data-built link through safeUrl().
-      'no-restricted-syntax': ['error',
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'No raw HTML in pages: render components (lib/html.tsx holds the two sanctioned raw blocks).' },
-        { selector: "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])", message: 'A link built from data goes through safeUrl() (lib/html.tsx): http(s) or our own paths only.' },
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'No raw HTML in pages: render components (lib/html.tsx holds the two sanctioned raw blocks).',
+        },
+        {
+          selector:
+            "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])",
+          message: 'A link built from data goes through safeUrl() (lib/html.tsx): http(s) or our own paths only.',
+        },
       ],
-      'no-restricted-imports': ['error', {
-        patterns: [{ regex: '^(@[^/]+/)?[^./@][^/]*/lib(/|$)', message: "A package's lib/ folder is internal to it: import from its public entry point." }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@[^/]+/)?[^./@][^/]*/lib(/|$)',
+              message: "A package's lib/ folder is internal to it: import from its public entry point.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -44,21 +62,49 @@ export default tseslint.config(
   {
     files: ['workflows/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process', 'http', 'https', 'net'], message: 'Workflow code must be deterministic: no Node built-ins.' },
-          { group: ['**/activities/**', '**/db/**', '**/clients/**', '**/jobs/**', '**/workflow-clients/**', '**/runtime/**', '**/api/**', 'knex', 'pg'], message: 'Workflows import activities as types only (proxyActivities) and no I/O modules.', allowTypeImports: true },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process', 'http', 'https', 'net'],
+              message: 'Workflow code must be deterministic: no Node built-ins.',
+            },
+            {
+              group: [
+                '**/activities/**',
+                '**/db/**',
+                '**/clients/**',
+                '**/jobs/**',
+                '**/workflow-clients/**',
+                '**/runtime/**',
+                '**/api/**',
+                'knex',
+                'pg',
+              ],
+              message: 'Workflows import activities as types only (proxyActivities) and no I/O modules.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Data access sits below everything that uses it; clients of other systems know nothing of ours.
     files: ['db/**/*.ts', 'clients/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/workflow-clients/**', '**/jobs/**'], message: 'db/ and clients/ import nothing from the layers that use them.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/workflow-clients/**', '**/jobs/**'],
+              message: 'db/ and clients/ import nothing from the layers that use them.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

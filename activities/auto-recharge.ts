@@ -48,16 +48,25 @@ export function createAutoRechargeActivities({ db, config }: { db: Knex; config:
         await markPaymentFailed(db, paymentId, reason);
         return { status: 'failed', paymentId, reason };
       };
-      const org = await db('organizations').where('id', payment.org_id)
-        .first<{ auto_recharge_customer_id: string | null; auto_recharge_payment_method_id: string | null; auto_recharge_payment_method_label: string | null }>(
-          'auto_recharge_customer_id', 'auto_recharge_payment_method_id', 'auto_recharge_payment_method_label');
+      const org = await db('organizations').where('id', payment.org_id).first<{
+        auto_recharge_customer_id: string | null;
+        auto_recharge_payment_method_id: string | null;
+        auto_recharge_payment_method_label: string | null;
+      }>('auto_recharge_customer_id', 'auto_recharge_payment_method_id', 'auto_recharge_payment_method_label');
       if (!org?.auto_recharge_payment_method_id) return fail('auto-recharge was turned off before the charge');
       const provider = providerNamed(config, payment.provider);
       if (!provider) return fail(`the ${payment.provider} payment provider is not configured on this server`);
       // A PaymentProviderError (outage) propagates: Temporal retries this activity with the same idempotency key.
       const outcome = await provider.charge({
-        paymentId, orgId: payment.org_id, amountMicros: payment.amount_micros, idempotencyKey: `auto-recharge:${paymentId}`,
-        method: { customerId: org.auto_recharge_customer_id, paymentMethodId: org.auto_recharge_payment_method_id, label: org.auto_recharge_payment_method_label ?? '' },
+        paymentId,
+        orgId: payment.org_id,
+        amountMicros: payment.amount_micros,
+        idempotencyKey: `auto-recharge:${paymentId}`,
+        method: {
+          customerId: org.auto_recharge_customer_id,
+          paymentMethodId: org.auto_recharge_payment_method_id,
+          label: org.auto_recharge_payment_method_label ?? '',
+        },
       });
       if (outcome.externalId && outcome.externalId !== payment.external_id) await setPaymentExternalId(db, paymentId, outcome.externalId);
       if (outcome.status === 'declined') return fail(outcome.reason);

@@ -70,17 +70,24 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
         return { status: 'transferred', transferId: existing };
       }
       const state = stateOfRow(account);
-      if (!isAccountReady(state)) return refuse(payoutId, `the creator's payout account is not ready: ${readinessProblems(state).join('; ')}`);
+      if (!isAccountReady(state))
+        return refuse(payoutId, `the creator's payout account is not ready: ${readinessProblems(state).join('; ')}`);
       const balance = await provider.balance();
       if (balance.availableMicros < net) {
-        if (balance.availableMicros + balance.pendingMicros < net) return refuse(payoutId, 'insufficient available funds in the platform balance');
+        if (balance.availableMicros + balance.pendingMicros < net)
+          return refuse(payoutId, 'insufficient available funds in the platform balance');
         const now = new Date();
         const next = await nextFundsAvailableAt(db, payout.org_id, now);
         const waitMs = next ? Math.max(1000, next.getTime() - now.getTime()) : config.PAYOUT_FUNDS_RETRY_SECONDS * 1000;
-        return { status: 'waiting', waitMs, reason: 'the platform\'s funds are not available yet' };
+        return { status: 'waiting', waitMs, reason: "the platform's funds are not available yet" };
       }
       const outcome = await provider.createTransfer({
-        payoutId, group: payout.run_id, destination: account.external_id, amountMicros: net, idempotencyKey: `payout:${payoutId}`, orgId: payout.org_id,
+        payoutId,
+        group: payout.run_id,
+        destination: account.external_id,
+        amountMicros: net,
+        idempotencyKey: `payout:${payoutId}`,
+        orgId: payout.org_id,
       });
       if (outcome.status === 'refused') return refuse(payoutId, outcome.reason);
       await recordTransfer(db, payoutId, provider.name, outcome.transferId);

@@ -10,8 +10,16 @@ import { ingestIntoConversion, workflowIdOf } from '../workflow-clients/conversi
 import { NO_TEST_CREATOR_CODE } from '../workflows/test-integration-messages.js';
 import { findTestReferralCode, type TestReferralCode } from '../db/integration.js';
 
-export interface SandboxPurchaseInput { appId: string; runId: string; referralCode: string; eventTimestampMs: number }
-export interface PushedPurchase extends IngestResult { appUserId: string; conversionWorkflowId: string }
+export interface SandboxPurchaseInput {
+  appId: string;
+  runId: string;
+  referralCode: string;
+  eventTimestampMs: number;
+}
+export interface PushedPurchase extends IngestResult {
+  appUserId: string;
+  conversionWorkflowId: string;
+}
 
 export function createTestIntegrationActivities({ db }: { db: Knex }) {
   return {
@@ -36,11 +44,32 @@ function sandboxPurchase({ runId, referralCode, eventTimestampMs }: SandboxPurch
   const id = `svc_test_${runId}`;
   const attributes = { svc_code: { value: referralCode }, svc_referral: { value: 'true' } };
   return {
-    source: 'test_integration', providerEventId: null, type: 'INITIAL_PURCHASE', appUserId: id, originalAppUserId: id, aliases: [],
-    transferredFrom: [], transferredTo: [], productId: 'svc_test_monthly', newProductId: null, periodType: 'NORMAL',
-    purchasedAtMs: eventTimestampMs, expirationAtMs: eventTimestampMs + 30 * 86_400_000, eventTimestampMs, environment: 'SANDBOX',
-    store: 'TEST_STORE', transactionId: id, originalTransactionId: id, priceUsd: 9.99, priceInPurchasedCurrency: 9.99, currency: 'USD',
-    takehomePercentage: null, cancelReason: null, isTrialConversion: false, referralCode, subscriberAttributes: attributes,
+    source: 'test_integration',
+    providerEventId: null,
+    type: 'INITIAL_PURCHASE',
+    appUserId: id,
+    originalAppUserId: id,
+    aliases: [],
+    transferredFrom: [],
+    transferredTo: [],
+    productId: 'svc_test_monthly',
+    newProductId: null,
+    periodType: 'NORMAL',
+    purchasedAtMs: eventTimestampMs,
+    expirationAtMs: eventTimestampMs + 30 * 86_400_000,
+    eventTimestampMs,
+    environment: 'SANDBOX',
+    store: 'TEST_STORE',
+    transactionId: id,
+    originalTransactionId: id,
+    priceUsd: 9.99,
+    priceInPurchasedCurrency: 9.99,
+    currency: 'USD',
+    takehomePercentage: null,
+    cancelReason: null,
+    isTrialConversion: false,
+    referralCode,
+    subscriberAttributes: attributes,
     raw: { test_integration: { run_id: runId } },
   };
 }

@@ -30,7 +30,11 @@ export type SvcApp = Koa<RequestState, AppContext>;
 
 export function createApp(deps: ApiDeps): SvcApp {
   // Each proxy appends the address it received from, so only the last TRUST_PROXY_HOPS entries are ours to trust.
-  const app = new Koa<RequestState, AppContext>({ proxy: deps.config.TRUST_PROXY, proxyIpHeader: 'X-Forwarded-For', maxIpsCount: deps.config.TRUST_PROXY_HOPS });
+  const app = new Koa<RequestState, AppContext>({
+    proxy: deps.config.TRUST_PROXY,
+    proxyIpHeader: 'X-Forwarded-For',
+    maxIpsCount: deps.config.TRUST_PROXY_HOPS,
+  });
   app.context.deps = deps;
   app.context.caches = createApiCaches(deps.appChanges);
   app.context.secretBox = deps.config.SVC_MASTER_KEY ? new SecretBox(deps.config.SVC_MASTER_KEY) : undefined;
@@ -84,7 +88,10 @@ export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
     server.emit('closing');
     const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
-    server.close(() => { clearTimeout(timer); resolve(); });
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -46,5 +46,10 @@ export interface RequestState {
 
 export type ProgressListener = (update: { message: string; workflowId?: string }) => void;
 
-export type AppContext = Koa.ParameterizedContext<RequestState> & { deps: ApiDeps; caches: ApiCaches; secretBox: SecretBox | undefined; rateCounter: RateCounter };
+export type AppContext = Koa.ParameterizedContext<RequestState> & {
+  deps: ApiDeps;
+  caches: ApiCaches;
+  secretBox: SecretBox | undefined;
+  rateCounter: RateCounter;
+};
 export type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<void>;

@@ -10,9 +10,7 @@ import type { FreeAccessCode } from '../db/free-access.js';
 const ENTRY_TTL_MS = 5 * 60_000;
 
 /** What a typed code is: a creator code of an active campaign, else a free-access code (api/sdk/code-lookup.ts). */
-export type FoundCode =
-  | { kind: 'creator'; creatorCode: ActiveCreatorCode }
-  | { kind: 'free'; freeCode: FreeAccessCode };
+export type FoundCode = { kind: 'creator'; creatorCode: ActiveCreatorCode } | { kind: 'free'; freeCode: FreeAccessCode };
 
 export interface ApiCaches {
   initSnapshots: AppScopedCache<InitAnswer>;

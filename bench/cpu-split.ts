@@ -21,13 +21,16 @@ function cpuMsOf(pid: number): number {
 /** The processes of a local PostgreSQL server (its backends come and go with the pools). */
 export function postgresPids(): number[] {
   try {
-    return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres');
-      } catch {
-        return false;
-      }
-    });
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres');
+        } catch {
+          return false;
+        }
+      });
   } catch {
     return [];
   }
@@ -52,6 +55,8 @@ export function cpuPerEvent(before: Map<string, Map<number, number>>, after: Map
 export function formatSplit(split: CpuSplit | undefined, cores: number): string | undefined {
   if (!split || Object.keys(split).length === 0) return undefined;
   const total = Object.values(split).reduce((a, b) => a + b, 0);
-  const parts = Object.entries(split).map(([label, ms]) => `${label} ${ms}`).join(', ');
+  const parts = Object.entries(split)
+    .map(([label, ms]) => `${label} ${ms}`)
+    .join(', ');
   return `CPU ms per event: ${parts}; total ${total.toFixed(1)} (on ${cores} cores at most ${Math.round((cores * 1000) / total)} events/s)`;
 }

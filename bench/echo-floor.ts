@@ -15,16 +15,26 @@ const echoActivities: EchoActivities = { echoLength: async (x) => String(x.lengt
 type Send = (workflow: string, updateId: string) => Promise<number>;
 
 /** What each update carries (`payload`) and whether it awaits a local activity doing nothing. */
-export interface EchoVariant { name: string; payload: string; localActivity: boolean }
+export interface EchoVariant {
+  name: string;
+  payload: string;
+  localActivity: boolean;
+}
 
-export const PLAIN_FLOOR: EchoVariant = { name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)', payload: 'x', localActivity: false };
+export const PLAIN_FLOOR: EchoVariant = {
+  name: 'floor: update-with-start to a workflow doing nothing (no HTTP, no DB)',
+  payload: 'x',
+  localActivity: false,
+};
 
 /** Runs `fn` with an echo worker on a task queue of its own; `send` answers one update's latency in ms. */
 async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>, variant: EchoVariant = PLAIN_FLOOR): Promise<T> {
   const connection = await NativeConnection.connect({ address });
   const taskQueue = `echo-${randomBytes(3).toString('hex')}`;
   const worker = await Worker.create({
-    connection, taskQueue, workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)),
+    connection,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL('./echo-workflow.ts', import.meta.url)),
     ...(variant.localActivity ? { activities: echoActivities } : {}),
   });
   const client = new Client({ connection: await Connection.connect({ address }) });
@@ -32,8 +42,13 @@ async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>
   const send: Send = async (id, updateId) => {
     const t0 = performance.now();
     await client.workflow.executeUpdateWithStart(echoUpdate, {
-      args: [variant.payload], updateId,
-      startWorkflowOperation: new WithStartWorkflowOperation(workflow, { workflowId: `echo-${taskQueue}-${id}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' }),
+      args: [variant.payload],
+      updateId,
+      startWorkflowOperation: new WithStartWorkflowOperation(workflow, {
+        workflowId: `echo-${taskQueue}-${id}`,
+        taskQueue,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
     });
     return performance.now() - t0;
   };
@@ -46,19 +61,42 @@ async function withEchoWorker<T>(address: string, fn: (send: Send) => Promise<T>
 }
 
 /** `temporalPid`: the dev server's process, for the CPU split (this process hosts the worker and the client). */
-export async function echoFloor(address: string, events: number, workflows: number, senders: number, temporalPid?: number, variant: EchoVariant = PLAIN_FLOOR): Promise<Run> {
+export async function echoFloor(
+  address: string,
+  events: number,
+  workflows: number,
+  senders: number,
+  temporalPid?: number,
+  variant: EchoVariant = PLAIN_FLOOR,
+): Promise<Run> {
   const latencies: number[] = [];
   let next = 0;
   const groups = { 'worker + client': () => [process.pid], Temporal: () => (temporalPid ? [temporalPid] : []) };
   const cpuBefore = sampleCpu(groups);
   const started = performance.now();
-  await withEchoWorker(address, (send) => Promise.all(Array.from({ length: senders }, async () => {
-    for (let i = next++; i < events; i = next++) latencies.push(await send(String(i % workflows), `u${i}`));
-  })), variant);
+  await withEchoWorker(
+    address,
+    (send) =>
+      Promise.all(
+        Array.from({ length: senders }, async () => {
+          for (let i = next++; i < events; i = next++) latencies.push(await send(String(i % workflows), `u${i}`));
+        }),
+      ),
+    variant,
+  );
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuPerEvent(cpuBefore, sampleCpu(groups), events);
   latencies.sort((a, b) => a - b);
-  return { name: variant.name, events, seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ledgerOk: true, detail: 'no money moved', cpu };
+  return {
+    name: variant.name,
+    events,
+    seconds,
+    p50: pct(latencies, 0.5),
+    p99: pct(latencies, 0.99),
+    ledgerOk: true,
+    detail: 'no money moved',
+    cpu,
+  };
 }
 
 /**
@@ -72,6 +110,15 @@ export async function echoIdle(address: string, updates = 40): Promise<{ startin
     const running: number[] = [];
     for (let i = 0; i < updates; i++) starting.push(await send(`idle-${i}`, 'a'));
     for (let i = 0; i < updates; i++) running.push(await send(`idle-${i}`, 'b'));
-    return { starting: pct(starting.sort((a, b) => a - b), 0.5), running: pct(running.sort((a, b) => a - b), 0.5) };
+    return {
+      starting: pct(
+        starting.sort((a, b) => a - b),
+        0.5,
+      ),
+      running: pct(
+        running.sort((a, b) => a - b),
+        0.5,
+      ),
+    };
   });
 }

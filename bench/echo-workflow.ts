@@ -7,7 +7,9 @@ import { condition, defineUpdate, proxyLocalActivities, setHandler } from '@temp
 /** Answers the length of what it was given: the answer stays small whatever the payload. */
 export const echoUpdate = defineUpdate<string, [string]>('echo');
 
-export interface EchoActivities { echoLength(x: string): Promise<string> }
+export interface EchoActivities {
+  echoLength(x: string): Promise<string>;
+}
 
 const { echoLength } = proxyLocalActivities<EchoActivities>({ startToCloseTimeout: '10 seconds' });
 

@@ -22,7 +22,16 @@ const SENDERS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const SDK_EVENTS = Number(process.env.BENCH_SDK_EVENTS ?? 1000);
 const NOTIFY_SAMPLES = 500;
 
-export interface EventsRun { name: string; count: number; seconds: number; perSecond: number; p50: number; p99: number; ok: boolean; detail: string }
+export interface EventsRun {
+  name: string;
+  count: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  ok: boolean;
+  detail: string;
+}
 
 /** Time from a committed pg_notify to its arrival on a LISTEN connection, one at a time. */
 async function notifyRoundTrip(databaseUrl: string): Promise<EventsRun> {
@@ -42,7 +51,16 @@ async function notifyRoundTrip(databaseUrl: string): Promise<EventsRun> {
   const seconds = (performance.now() - started) / 1000;
   await Promise.all([listener.end(), sender.end()]);
   latencies.sort((a, b) => a - b);
-  return { name: 'baseline: NOTIFY round trip alone (commit to LISTEN connection)', count: NOTIFY_SAMPLES, seconds, perSecond: NOTIFY_SAMPLES / seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), ok: true, detail: 'one at a time' };
+  return {
+    name: 'baseline: NOTIFY round trip alone (commit to LISTEN connection)',
+    count: NOTIFY_SAMPLES,
+    seconds,
+    perSecond: NOTIFY_SAMPLES / seconds,
+    p50: pct(latencies, 0.5),
+    p99: pct(latencies, 0.99),
+    ok: true,
+    detail: 'one at a time',
+  };
 }
 
 /** What a phase sends: one item, resolving with the event id its answer names. */
@@ -87,13 +105,15 @@ async function measure(databaseUrl: string, apiUrl: string, appId: string, cooki
     const answered = new Map<string, { sent: number; answered: number }>();
     const started = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: SENDERS }, async () => {
-      for (let item = next++; item < phase.count; item = next++) {
-        const sent = performance.now();
-        const eventId = await phase.send(item);
-        answered.set(eventId, { sent, answered: performance.now() });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        for (let item = next++; item < phase.count; item = next++) {
+          const sent = performance.now();
+          const eventId = await phase.send(item);
+          answered.set(eventId, { sent, answered: performance.now() });
+        }
+      }),
+    );
     const deadline = Date.now() + 60_000;
     let expected: number[] = [];
     do {
@@ -121,8 +141,26 @@ async function measure(databaseUrl: string, apiUrl: string, appId: string, cooki
     const exact = missing === 0 && seqs.every((d) => d.length === expected.length && d.every((seq, i) => seq === expected[i]));
     const detail = `${expected.length} feed entries per stream, all of them in order on every stream, ${missing} missing`;
     return [
-      { name: `${phase.name}: delivered to ${STREAMS} streams; delay answer -> on stream`, count: total, seconds, perSecond: total / seconds, p50: pct(sinceAnswer, 0.5), p99: pct(sinceAnswer, 0.99), ok: exact, detail },
-      { name: `${phase.name}: delay request sent -> on stream`, count: sinceSent.length, seconds, perSecond: sinceSent.length / seconds, p50: pct(sinceSent, 0.5), p99: pct(sinceSent, 0.99), ok: exact, detail: `${phase.count} events x ${STREAMS} streams` },
+      {
+        name: `${phase.name}: delivered to ${STREAMS} streams; delay answer -> on stream`,
+        count: total,
+        seconds,
+        perSecond: total / seconds,
+        p50: pct(sinceAnswer, 0.5),
+        p99: pct(sinceAnswer, 0.99),
+        ok: exact,
+        detail,
+      },
+      {
+        name: `${phase.name}: delay request sent -> on stream`,
+        count: sinceSent.length,
+        seconds,
+        perSecond: sinceSent.length / seconds,
+        p50: pct(sinceSent, 0.5),
+        p99: pct(sinceSent, 0.99),
+        ok: exact,
+        detail: `${phase.count} events x ${STREAMS} streams`,
+      },
     ];
   } finally {
     for (const s of streams) s.close();
@@ -135,8 +173,14 @@ export async function runEventsStreamBench(): Promise<EventsRun[]> {
   const temporalAddress = temporal.address;
   const stopTemporal = () => temporal.stop();
   const env = {
-    DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn',
-    NODE_ENV: 'production', DATABASE_POOL_MAX: '20', SVC_MASTER_KEY: randomBytes(32).toString('base64'), WORKER_METRICS_PORT: '0',
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DATABASE_POOL_MAX: '20',
+    SVC_MASTER_KEY: randomBytes(32).toString('base64'),
+    WORKER_METRICS_PORT: '0',
   };
   const worker = await startServer('bin/svc.js', ['worker'], env, null);
   const api = await startServer('bin/svc.js', ['api'], env);
@@ -147,18 +191,30 @@ export async function runEventsStreamBench(): Promise<EventsRun[]> {
     // Warm-up (workflow bundle, pools) before the streams open: not measured.
     for (let i = 0; i < 8; i += 1) await sendWebhook(api.url, seed, purchase());
     const post = async (path: string, token: string, body: unknown) => {
-      const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
       return ((await res.json()) as { event_id: string }).event_id;
     };
     const purchases = await measure(database.url, api.url, seed.app_id, session.cookie, {
-      name: `${EVENTS} purchase webhooks (API -> workflow -> PostgreSQL -> NOTIFY -> SSE), outcome message`, count: EVENTS,
+      name: `${EVENTS} purchase webhooks (API -> workflow -> PostgreSQL -> NOTIFY -> SSE), outcome message`,
+      count: EVENTS,
       send: () => post(`/api/webhooks/subprovider/${seed.app_id}`, seed.webhook_secret, purchase()),
       final: (e) => Boolean(e.attributed || e.organic || e.failed),
     });
     const sdkEvents = await measure(database.url, api.url, seed.app_id, session.cookie, {
-      name: `${SDK_EVENTS} SDK events (API -> PostgreSQL -> NOTIFY -> SSE)`, count: SDK_EVENTS,
-      send: (i) => post('/api/sdk/event', seed.sdk_key, { event_type: 'bench_event', app_user_id: `bench-${i}`, event_id: randomUUID(), platform: 'ios' }),
+      name: `${SDK_EVENTS} SDK events (API -> PostgreSQL -> NOTIFY -> SSE)`,
+      count: SDK_EVENTS,
+      send: (i) =>
+        post('/api/sdk/event', seed.sdk_key, {
+          event_type: 'bench_event',
+          app_user_id: `bench-${i}`,
+          event_id: randomUUID(),
+          platform: 'ios',
+        }),
       final: () => true,
     });
     return [...purchases, ...sdkEvents, await notifyRoundTrip(database.url)];
@@ -183,7 +239,8 @@ export function printEventsStreamTable(runs: EventsRun[]): void {
   console.log(`\nDashboard live events stream: ${STREAMS} open streams of one app, ${SENDERS} senders\n`);
   console.log('| path | messages | per second | p50 ms | p99 ms | exact |');
   console.log('|---|---:|---:|---:|---:|---|');
-  for (const r of runs) console.log(`| ${r.name} | ${r.count} | ${Math.round(r.perSecond)} | ${r.p50} | ${r.p99} | ${r.ok ? 'yes' : 'NO'} (${r.detail}) |`);
+  for (const r of runs)
+    console.log(`| ${r.name} | ${r.count} | ${Math.round(r.perSecond)} | ${r.p50} | ${r.p99} | ${r.ok ? 'yes' : 'NO'} (${r.detail}) |`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) printEventsStreamTable(await runEventsStreamBench());

@@ -10,29 +10,52 @@
 import type { CpuSplit } from './cpu-split.js';
 
 /** `byClass`: the same latencies split by the caller's classification of the items (sorted too). */
-export interface LoadResult { latencies: number[]; seconds: number; byClass?: Record<string, number[]> }
+export interface LoadResult {
+  latencies: number[];
+  seconds: number;
+  byClass?: Record<string, number[]>;
+}
 
 /** A benchmark table row: one path under one load, and whether the books were exact afterwards. */
-export interface Run { name: string; events: number; seconds: number; p50: number; p99: number; ledgerOk: boolean; detail: string; cpu?: CpuSplit }
+export interface Run {
+  name: string;
+  events: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  ledgerOk: boolean;
+  detail: string;
+  cpu?: CpuSplit;
+}
 
-export async function closedLoop<T>(streams: T[][], senders: number, send: (item: T, sender: number) => Promise<void>): Promise<LoadResult> {
+export async function closedLoop<T>(
+  streams: T[][],
+  senders: number,
+  send: (item: T, sender: number) => Promise<void>,
+): Promise<LoadResult> {
   const queue = [...streams];
   const latencies: number[] = [];
   const started = performance.now();
-  await Promise.all(Array.from({ length: senders }, async (_, sender) => {
-    for (let items = queue.shift(); items; items = queue.shift()) {
-      for (const item of items) {
-        const t0 = performance.now();
-        await send(item, sender);
-        latencies.push(performance.now() - t0);
+  await Promise.all(
+    Array.from({ length: senders }, async (_, sender) => {
+      for (let items = queue.shift(); items; items = queue.shift()) {
+        for (const item of items) {
+          const t0 = performance.now();
+          await send(item, sender);
+          latencies.push(performance.now() - t0);
+        }
       }
-    }
-  }));
+    }),
+  );
   return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
 }
 
 export async function openLoop<T>(
-  streams: T[][], ratePerSecond: number, send: (item: T, n: number) => Promise<void>, random: () => number = Math.random, classify?: (item: T) => string,
+  streams: T[][],
+  ratePerSecond: number,
+  send: (item: T, n: number) => Promise<void>,
+  random: () => number = Math.random,
+  classify?: (item: T) => string,
 ): Promise<LoadResult> {
   const total = streams.reduce((n, s) => n + s.length, 0);
   type Stream = { items: T[]; next: number };
@@ -54,16 +77,26 @@ export async function openLoop<T>(
 
   const dispatch = (arrivedAt: number) => {
     const stream = nextStream();
-    if (!stream) { waiting.push(arrivedAt); return; }
+    if (!stream) {
+      waiting.push(arrivedAt);
+      return;
+    }
     remaining -= 1;
     const item = stream.items[stream.next++]!;
-    const p = send(item, sent++).then(() => {
-      latencies.push(performance.now() - arrivedAt);
-      if (classify) (byClass[classify(item)] ??= []).push(performance.now() - arrivedAt);
-      if (stream.next < stream.items.length) idle.push(stream);
-      const queued = waiting.shift();
-      if (queued !== undefined) dispatch(queued);
-    }, (err: unknown) => { failure ??= err; }).finally(() => inFlight.delete(p));
+    const p = send(item, sent++)
+      .then(
+        () => {
+          latencies.push(performance.now() - arrivedAt);
+          if (classify) (byClass[classify(item)] ??= []).push(performance.now() - arrivedAt);
+          if (stream.next < stream.items.length) idle.push(stream);
+          const queued = waiting.shift();
+          if (queued !== undefined) dispatch(queued);
+        },
+        (err: unknown) => {
+          failure ??= err;
+        },
+      )
+      .finally(() => inFlight.delete(p));
     inFlight.add(p);
   };
 
@@ -92,4 +125,5 @@ export const pct = (sorted: number[], p: number): number =>
  * server, exponential service), whose time in system is exponential with rate `capacity - rate`. The open loop's
  * in-run reference: what the queueing alone costs a system of this throughput, before any fixed latency.
  */
-export const mm1P99 = (rate: number, capacity: number): number => (rate < capacity ? Math.round((Math.log(100) / (capacity - rate)) * 1000) : Infinity);
+export const mm1P99 = (rate: number, capacity: number): number =>
+  rate < capacity ? Math.round((Math.log(100) / (capacity - rate)) * 1000) : Infinity;

@@ -9,7 +9,14 @@ import { benchDatabase, startServer } from './infra.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-interface Row { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
 
 async function load(name: string, opts: Omit<Options, 'connections' | 'duration'>): Promise<Row> {
   await autocannon({ ...opts, connections: 4, duration: 1 }); // warm-up: JIT, pools, caches
@@ -23,31 +30,66 @@ export async function runSdkBench(): Promise<Row[]> {
   const seed = await seedDemoAccount(db, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
   await db.destroy();
   const api = await startServer('bin/svc.js', ['api'], {
-    DATABASE_URL: database.url, TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'info', NODE_ENV: 'production', DATABASE_POOL_MAX: '20',
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'production',
+    DATABASE_POOL_MAX: '20',
   });
   const bare = await startServer('bench/bare-koa.ts', [], {}, '/');
   const auth = { authorization: `Bearer ${seed.sdk_key}`, 'content-type': 'application/json' };
   const rows: Row[] = [];
   try {
     rows.push(await load('bare Koa GET (baseline)', { url: `${bare.url}/`, method: 'GET' }));
-    rows.push(await load('bare Koa POST, JSON body read', {
-      url: `${bare.url}/`, method: 'POST', headers: auth, body: JSON.stringify({ app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' }),
-    }));
-    rows.push(await load('POST /sdk/init', {
-      url: `${api.url}/api/sdk/init`, method: 'POST', headers: auth,
-      body: JSON.stringify({ app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' }),
-    }));
-    rows.push(await load('POST /sdk/validate-code', {
-      url: `${api.url}/api/sdk/validate-code`, method: 'POST', headers: auth, body: JSON.stringify({ code: seed.creator_code }),
-    }));
-    rows.push(await load('POST /sdk/track-install', {
-      url: `${api.url}/api/sdk/track-install`, method: 'POST', headers: auth,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ platform: 'android', device_id: randomUUID(), os_version: '14' }) }) }],
-    }));
-    rows.push(await load('POST /sdk/event', {
-      url: `${api.url}/api/sdk/event`, method: 'POST', headers: auth,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ event_type: 'paywall_viewed', app_user_id: 'bench-user', event_id: randomUUID() }) }) }],
-    }));
+    rows.push(
+      await load('bare Koa POST, JSON body read', {
+        url: `${bare.url}/`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' }),
+      }),
+    );
+    rows.push(
+      await load('POST /sdk/init', {
+        url: `${api.url}/api/sdk/init`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' }),
+      }),
+    );
+    rows.push(
+      await load('POST /sdk/validate-code', {
+        url: `${api.url}/api/sdk/validate-code`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ code: seed.creator_code }),
+      }),
+    );
+    rows.push(
+      await load('POST /sdk/track-install', {
+        url: `${api.url}/api/sdk/track-install`,
+        method: 'POST',
+        headers: auth,
+        requests: [
+          { setupRequest: (req) => ({ ...req, body: JSON.stringify({ platform: 'android', device_id: randomUUID(), os_version: '14' }) }) },
+        ],
+      }),
+    );
+    rows.push(
+      await load('POST /sdk/event', {
+        url: `${api.url}/api/sdk/event`,
+        method: 'POST',
+        headers: auth,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ event_type: 'paywall_viewed', app_user_id: 'bench-user', event_id: randomUUID() }),
+            }),
+          },
+        ],
+      }),
+    );
   } finally {
     await api.stop();
     await bare.stop();
@@ -62,7 +104,9 @@ export function printSdkTable(rows: Row[]): void {
   console.log('| endpoint | req/s | p50 ms | p99 ms | vs bare Koa | errors | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round((r.rps / base) * 100)}% | ${r.errors} | ${r.non2xx} |`);
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round((r.rps / base) * 100)}% | ${r.errors} | ${r.non2xx} |`,
+    );
   }
 }
 

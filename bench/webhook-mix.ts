@@ -10,7 +10,11 @@ import { subscription, type ProviderBody } from '../test/helpers/subprovider-eve
 // $9.99 at 30% = 2,997,000 micro-USD commission, + 10% platform fee = 299,700: 3,296,700 reserved per paid event.
 const RESERVE_PER_PAID_EVENT = 3_296_700;
 
-export interface Plan { events: ProviderBody[]; expectedReservedMicros: number; distinct: number }
+export interface Plan {
+  events: ProviderBody[];
+  expectedReservedMicros: number;
+  distinct: number;
+}
 
 export function plan(code: string, subscriptions: number): ProviderBody[][] {
   return Array.from({ length: subscriptions }, (_, i) => {
@@ -45,7 +49,13 @@ export async function freshAccount(databaseUrl: string): Promise<SeedResult> {
   const db = createDb(databaseUrl, 2);
   try {
     const seed = await seedDemoAccount(db, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
-    await appendLedgerEntry(db, { orgId: seed.org_id, entryType: 'topup', balanceDeltaMicros: 100_000_000_000_000, reservedDeltaMicros: 0, idempotencyKey: `topup:bench:${seed.org_id}` });
+    await appendLedgerEntry(db, {
+      orgId: seed.org_id,
+      entryType: 'topup',
+      balanceDeltaMicros: 100_000_000_000_000,
+      reservedDeltaMicros: 0,
+      idempotencyKey: `topup:bench:${seed.org_id}`,
+    });
     return seed;
   } finally {
     await db.destroy();
@@ -54,7 +64,9 @@ export async function freshAccount(databaseUrl: string): Promise<SeedResult> {
 
 export async function sendWebhook(apiUrl: string, seed: SeedResult, body: ProviderBody): Promise<void> {
   const res = await fetch(`${apiUrl}/api/webhooks/subprovider/${seed.app_id}`, {
-    method: 'POST', headers: { authorization: `Bearer ${seed.webhook_secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { authorization: `Bearer ${seed.webhook_secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
@@ -63,8 +75,13 @@ export async function sendWebhook(apiUrl: string, seed: SeedResult, body: Provid
 export async function ledgerCheck(databaseUrl: string, orgId: string, p: Plan): Promise<{ ok: boolean; detail: string }> {
   const db = createDb(databaseUrl, 1);
   try {
-    const row = await db('wallet_ledger').where('org_id', orgId).first(db.raw('coalesce(sum(reserved_delta_micros), 0)::bigint as reserved'));
-    const events = await db('purchase_events as p').join('apps as a', 'a.id', 'p.app_id').where('a.org_id', orgId).count<{ count: string }[]>('* as count');
+    const row = await db('wallet_ledger')
+      .where('org_id', orgId)
+      .first(db.raw('coalesce(sum(reserved_delta_micros), 0)::bigint as reserved'));
+    const events = await db('purchase_events as p')
+      .join('apps as a', 'a.id', 'p.app_id')
+      .where('a.org_id', orgId)
+      .count<{ count: string }[]>('* as count');
     const reserved = Number((row as { reserved: number }).reserved);
     const recorded = Number(events[0]!.count);
     const ok = reserved === p.expectedReservedMicros && recorded === p.distinct;

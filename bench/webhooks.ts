@@ -34,29 +34,64 @@ const OPEN_ORGS = Math.max(1, Number(process.env.BENCH_OPEN_ORGS ?? 1));
 const SHAPES = new Set((process.env.BENCH_SHAPES ?? 'memory,scale-out,open,sqlite').split(',').map((s) => s.trim()));
 
 /** `ratios`: throughput of one row over another's, each pair measured in the same run. */
-export interface BenchTable { title: string; runs: Run[]; ratios: { label: string; ratio: number }[] }
-export interface WebhookBench { tables: BenchTable[]; curve: { percent: number; rate: number; capacity: number; run: OpenPoint }[]; idle?: { starting: number; running: number } }
+export interface BenchTable {
+  title: string;
+  runs: Run[];
+  ratios: { label: string; ratio: number }[];
+}
+export interface WebhookBench {
+  tables: BenchTable[];
+  curve: { percent: number; rate: number; capacity: number; run: OpenPoint }[];
+  idle?: { starting: number; running: number };
+}
 
 const perSecond = (r: Run) => r.events / r.seconds;
 const ratio = (label: string, a: Run, b: Run) => ({ label, ratio: perSecond(a) / perSecond(b) });
 
 function row(name: string, load: LoadResult, events: number, check: { ok: boolean; detail: string }): Run {
-  return { name, events, seconds: load.seconds, p50: pct(load.latencies, 0.5), p99: pct(load.latencies, 0.99), ledgerOk: check.ok, detail: check.detail };
+  return {
+    name,
+    events,
+    seconds: load.seconds,
+    p50: pct(load.latencies, 0.5),
+    p99: pct(load.latencies, 0.99),
+    ledgerOk: check.ok,
+    detail: check.detail,
+  };
 }
 
 /** API and worker processes against one database and one Temporal, on a task queue of their own. */
-interface Pipeline { apis: BenchServer[]; workers: BenchServer[]; temporal: BenchTemporal; stop(): Promise<void> }
+interface Pipeline {
+  apis: BenchServer[];
+  workers: BenchServer[];
+  temporal: BenchTemporal;
+  stop(): Promise<void>;
+}
 
 async function startPipeline(databaseUrl: string, temporal: BenchTemporal, copies: number): Promise<Pipeline> {
   const temporalAddress = temporal.address;
   // Several APIs share their rate-limit windows through Redis, as in production (REDIS_URL when set).
   const env = {
-    DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`, LOG_LEVEL: 'warn', NODE_ENV: 'production',
-    DATABASE_POOL_MAX: '20', WORKER_METRICS_PORT: '0', ...(copies > 1 && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: `bench-${randomBytes(3).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DATABASE_POOL_MAX: '20',
+    WORKER_METRICS_PORT: '0',
+    ...(copies > 1 && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
   const workers = await Promise.all(Array.from({ length: copies }, () => startServer('bin/svc.js', ['worker'], env, null)));
   const apis = await Promise.all(Array.from({ length: copies }, () => startServer('bin/svc.js', ['api'], env)));
-  return { apis, workers, temporal, stop: async () => { await Promise.all(apis.map((a) => a.stop())); await Promise.all(workers.map((w) => w.stop())); } };
+  return {
+    apis,
+    workers,
+    temporal,
+    stop: async () => {
+      await Promise.all(apis.map((a) => a.stop()));
+      await Promise.all(workers.map((w) => w.stop()));
+    },
+  };
 }
 
 /** One closed-loop pipeline run on a fresh organization: senders spread over the APIs. */
@@ -67,8 +102,11 @@ async function closedPipeline(name: string, databaseUrl: string, pipeline: Pipel
   const p = expected(subs);
   const pids = (servers: BenchServer[]) => () => servers.flatMap((s) => (s.child.pid ? [s.child.pid] : []));
   const groups = {
-    API: pids(apis), worker: pids(pipeline.workers), Temporal: () => (pipeline.temporal.pid ? [pipeline.temporal.pid] : []),
-    PostgreSQL: postgresPids, 'load generator': () => [process.pid],
+    API: pids(apis),
+    worker: pids(pipeline.workers),
+    Temporal: () => (pipeline.temporal.pid ? [pipeline.temporal.pid] : []),
+    PostgreSQL: postgresPids,
+    'load generator': () => [process.pid],
   };
   const before = sampleCpu(groups);
   const load = await closedLoop(subs, SENDERS, (e, sender) => sendWebhook(apis[sender % apis.length]!.url, seed, e));
@@ -81,15 +119,27 @@ async function closedPipeline(name: string, databaseUrl: string, pipeline: Pipel
  * subscriptions belong to OPEN_ORGS organizations (one by default: every event takes the same wallet lock).
  */
 async function openPipeline(databaseUrl: string, api: BenchServer, rate: number): Promise<OpenPoint> {
-  const accounts = await sequentially(Array.from({ length: OPEN_ORGS }, () => databaseUrl), freshAccount);
+  const accounts = await sequentially(
+    Array.from({ length: OPEN_ORGS }, () => databaseUrl),
+    freshAccount,
+  );
   const books = accounts.map((seed) => ({ seed, subs: plan(seed.creator_code, Math.ceil(OPEN_SUBSCRIPTIONS / OPEN_ORGS)) }));
   const streams = books.flatMap(({ seed, subs }) => subs.map((events) => events.map((body) => ({ seed, body }))));
-  const load = await openLoop(streams, rate, ({ seed, body }) => sendWebhook(api.url, seed, body), Math.random,
-    ({ body }) => (body.event.type === 'INITIAL_PURCHASE' ? 'first' : 'later'));
+  const load = await openLoop(
+    streams,
+    rate,
+    ({ seed, body }) => sendWebhook(api.url, seed, body),
+    Math.random,
+    ({ body }) => (body.event.type === 'INITIAL_PURCHASE' ? 'first' : 'later'),
+  );
   const checks = await sequentially(books, ({ seed, subs }) => ledgerCheck(databaseUrl, seed.org_id, expected(subs)));
   const check = { ok: checks.every((c) => c.ok), detail: checks.map((c) => c.detail).join('; ') };
   const split = (name: string) => ({ p50: pct(load.byClass?.[name] ?? [], 0.5), p99: pct(load.byClass?.[name] ?? [], 0.99) });
-  return { ...row(`open loop at ${rate.toFixed(1)} events/s`, load, streams.flat().length, check), first: split('first'), later: split('later') };
+  return {
+    ...row(`open loop at ${rate.toFixed(1)} events/s`, load, streams.flat().length, check),
+    first: split('first'),
+    later: split('later'),
+  };
 }
 
 /** `first`: initial purchases (a new conversion workflow each); `later`: every other event. */
@@ -105,11 +155,19 @@ async function inProcess(databaseUrl: string): Promise<Run> {
   const before = sampleCpu(groups);
   const load = await closedLoop(subs, SENDERS, async (body) => {
     const event = normalizeSubproviderEvent(body, Date.now());
-    await activities.applyPurchaseEvent({ appId: seed.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(seed.app_id, event), event });
+    await activities.applyPurchaseEvent({
+      appId: seed.app_id,
+      conversionKey: event.originalTransactionId!,
+      idempotencyKey: idempotencyKey(seed.app_id, event),
+      event,
+    });
   });
   const cpu = cpuPerEvent(before, sampleCpu(groups), p.events.length);
   await db.destroy();
-  return { ...row('same activity in-process (no orchestration)', load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p)), cpu };
+  return {
+    ...row('same activity in-process (no orchestration)', load, p.events.length, await ledgerCheck(databaseUrl, seed.org_id, p)),
+    cpu,
+  };
 }
 
 /**
@@ -119,7 +177,12 @@ async function inProcess(databaseUrl: string): Promise<Run> {
 function floorVariants(): EchoVariant[] {
   const body = plan('BENCH', 1)[0]![0]!;
   const event = normalizeSubproviderEvent(body, Date.now());
-  const payload = JSON.stringify({ appId: 'app_bench', conversionKey: event.originalTransactionId, idempotencyKey: idempotencyKey('app_bench', event), event });
+  const payload = JSON.stringify({
+    appId: 'app_bench',
+    conversionKey: event.originalTransactionId,
+    idempotencyKey: idempotencyKey('app_bench', event),
+    event,
+  });
   return [
     PLAIN_FLOOR,
     { name: `floor, each update carrying an event-sized payload (${payload.length} bytes)`, payload, localActivity: false },
@@ -138,7 +201,14 @@ async function devServer(sqlite?: { pragmas: string[] }): Promise<BenchTemporal>
   if (!sqlite) return benchTemporal();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-temporal-'));
   const server = await benchTemporal({ dbFilename: path.join(dir, 'temporal.db'), sqlitePragmas: sqlite.pragmas }, undefined);
-  return { address: server.address, pid: server.pid, stop: async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    address: server.address,
+    pid: server.pid,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function runWebhookBench(): Promise<WebhookBench> {
@@ -157,17 +227,21 @@ export async function runWebhookBench(): Promise<WebhookBench> {
           const pipeline = await closedPipeline('webhook -> API -> inbox -> Temporal -> worker -> PostgreSQL', database.url, single);
           runs.push(pipeline);
           capacity = pipeline.events / pipeline.seconds;
-          const [floor, sized, withActivity] = await sequentially(floorVariants(), (variant) => echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS, temporal.pid, variant));
+          const [floor, sized, withActivity] = await sequentially(floorVariants(), (variant) =>
+            echoFloor(temporal.address, pipeline.events, SUBSCRIPTIONS, SENDERS, temporal.pid, variant),
+          );
           runs.push(floor!, sized!, withActivity!, await inProcess(database.url));
           ratios.push(
-            ratio('pipeline / floor', pipeline, floor!), ratio('floor with an event-sized payload / floor', sized!, floor!),
-            ratio('floor + one local activity / floor', withActivity!, floor!), ratio('pipeline / (floor + one local activity)', pipeline, withActivity!),
+            ratio('pipeline / floor', pipeline, floor!),
+            ratio('floor with an event-sized payload / floor', sized!, floor!),
+            ratio('floor + one local activity / floor', withActivity!, floor!),
+            ratio('pipeline / (floor + one local activity)', pipeline, withActivity!),
           );
           if (SHAPES.has('open')) {
             result.idle = await echoIdle(temporal.address);
             const fixed = process.env.BENCH_RATE ? [Number(process.env.BENCH_RATE)] : undefined;
             for (const percent of fixed ? [0] : [25, 50, 75]) {
-              const rate = fixed ? fixed[0]! : capacity * percent / 100;
+              const rate = fixed ? fixed[0]! : (capacity * percent) / 100;
               result.curve.push({ percent, rate, capacity, run: await openPipeline(database.url, single.apis[0]!, rate) });
             }
           }
@@ -177,7 +251,13 @@ export async function runWebhookBench(): Promise<WebhookBench> {
         if (SHAPES.has('scale-out')) {
           const two = await startPipeline(database.url, temporal, 2);
           try {
-            runs.push(await closedPipeline(`scale-out: 2 API + 2 worker processes, one PostgreSQL and Temporal${process.env.REDIS_URL ? ' and Redis' : ''}`, database.url, two));
+            runs.push(
+              await closedPipeline(
+                `scale-out: 2 API + 2 worker processes, one PostgreSQL and Temporal${process.env.REDIS_URL ? ' and Redis' : ''}`,
+                database.url,
+                two,
+              ),
+            );
           } finally {
             await two.stop();
           }
@@ -190,13 +270,19 @@ export async function runWebhookBench(): Promise<WebhookBench> {
     if (SHAPES.has('sqlite')) {
       const runs: Run[] = [];
       const ratios: BenchTable['ratios'] = [];
-      for (const [label, pragmas] of [['SQLite file, default pragmas', []], ['SQLite file, journal_mode=WAL synchronous=NORMAL (svc dev)', ['journal_mode=WAL', 'synchronous=NORMAL']]] as const) {
+      for (const [label, pragmas] of [
+        ['SQLite file, default pragmas', []],
+        ['SQLite file, journal_mode=WAL synchronous=NORMAL (svc dev)', ['journal_mode=WAL', 'synchronous=NORMAL']],
+      ] as const) {
         const temporal = await devServer({ pragmas: [...pragmas] });
         try {
           const pipeline = await startPipeline(database.url, temporal, 1);
           try {
             const run = await closedPipeline(`pipeline, ${label}`, database.url, pipeline);
-            const floor = { ...(await echoFloor(temporal.address, run.events, SUBSCRIPTIONS, SENDERS, temporal.pid)), name: `floor, ${label}` };
+            const floor = {
+              ...(await echoFloor(temporal.address, run.events, SUBSCRIPTIONS, SENDERS, temporal.pid)),
+              name: `floor, ${label}`,
+            };
             runs.push(run, floor);
             ratios.push(ratio(`pipeline / floor, ${label}`, run, floor));
           } finally {
@@ -221,7 +307,9 @@ export function printWebhookTable(bench: WebhookBench): void {
     console.log('| path | events | events/s | p50 ms | p99 ms | ledger exact |');
     console.log('|---|---:|---:|---:|---:|---|');
     for (const r of table.runs) {
-      console.log(`| ${r.name} | ${r.events} | ${Math.round(r.events / r.seconds)} | ${r.p50} | ${r.p99} | ${r.ledgerOk ? 'yes' : 'NO'} (${r.detail}) |`);
+      console.log(
+        `| ${r.name} | ${r.events} | ${Math.round(r.events / r.seconds)} | ${r.p50} | ${r.p99} | ${r.ledgerOk ? 'yes' : 'NO'} (${r.detail}) |`,
+      );
     }
     console.log('');
     for (const { label, ratio: r } of table.ratios) console.log(`${label} throughput: ${r.toFixed(2)}`);
@@ -232,14 +320,25 @@ export function printWebhookTable(bench: WebhookBench): void {
   }
   if (bench.curve.length > 0) {
     console.log(`\nOpen loop (Poisson arrivals, ${OPEN_SUBSCRIPTIONS} subscriptions per point, latency from arrival)\n`);
-    console.log('| load | rate events/s | events | p50 ms | p99 ms | first events p50 / p99 | later events p50 / p99 | M/M/1 p99 ms | ledger exact |');
+    console.log(
+      '| load | rate events/s | events | p50 ms | p99 ms | first events p50 / p99 | later events p50 / p99 | M/M/1 p99 ms | ledger exact |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const { percent, rate, capacity, run } of bench.curve) {
-      console.log(`| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} | ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} | ${run.later.p50} / ${run.later.p99} | ${mm1P99(rate, capacity)} | ${run.ledgerOk ? 'yes' : 'NO'} |`);
+      console.log(
+        `| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} | ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} | ${run.later.p50} / ${run.later.p99} | ${mm1P99(rate, capacity)} | ${run.ledgerOk ? 'yes' : 'NO'} |`,
+      );
     }
-    console.log('\nfirst events: the initial purchase of each subscription, which starts its conversion workflow; later events: renewals, refunds, cancellations');
-    console.log('M/M/1 p99: an ideal queue with the pipeline\'s closed-loop capacity at the same rate (Poisson arrivals, exponential service), before any fixed latency');
-    if (bench.idle) console.log(`floor one update at a time: p50 ${bench.idle.starting} ms when it starts its workflow, ${bench.idle.running} ms to a running one`);
+    console.log(
+      '\nfirst events: the initial purchase of each subscription, which starts its conversion workflow; later events: renewals, refunds, cancellations',
+    );
+    console.log(
+      "M/M/1 p99: an ideal queue with the pipeline's closed-loop capacity at the same rate (Poisson arrivals, exponential service), before any fixed latency",
+    );
+    if (bench.idle)
+      console.log(
+        `floor one update at a time: p50 ${bench.idle.starting} ms when it starts its workflow, ${bench.idle.running} ms to a running one`,
+      );
   }
 }
 

@@ -23,25 +23,37 @@ const json = (what: string): OptionSpec => ({ type: 'boolean', help: `print ${wh
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   dev: {
-    args: '[--reset] [--rehydrate]', summary: 'everything for local development (npm start): embedded PostgreSQL, Temporal, migrations, worker, API',
+    args: '[--reset] [--rehydrate]',
+    summary: 'everything for local development (npm start): embedded PostgreSQL, Temporal, migrations, worker, API',
     options: {
       reset: { type: 'boolean', help: 'empty the data folder first (a fresh instance)' },
-      rehydrate: { type: 'boolean', help: 'restart open conversion workflows of an older generation from PostgreSQL before the worker starts' },
+      rehydrate: {
+        type: 'boolean',
+        help: 'restart open conversion workflows of an older generation from PostgreSQL before the worker starts',
+      },
     },
   },
   api: { args: '', summary: 'the HTTP API alone, configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, PORT, ...)', options: {} },
   worker: { args: '', summary: 'the Temporal worker alone, configured by environment', options: {} },
   migrate: {
-    args: '[--status] [--rollback]', summary: 'apply the database migrations (or show them, or roll back the last batch)',
-    options: { status: { type: 'boolean', help: 'show applied and pending migrations, change nothing' }, rollback: { type: 'boolean', help: 'roll back the last batch' } },
+    args: '[--status] [--rollback]',
+    summary: 'apply the database migrations (or show them, or roll back the last batch)',
+    options: {
+      status: { type: 'boolean', help: 'show applied and pending migrations, change nothing' },
+      rollback: { type: 'boolean', help: 'roll back the last batch' },
+    },
   },
   seed: {
-    args: '--json', summary: 'create a new demo organization and print its credentials as JSON',
-    required: ['json'], options: { json: json('the credentials (the only output form)') },
+    args: '--json',
+    summary: 'create a new demo organization and print its credentials as JSON',
+    required: ['json'],
+    options: { json: json('the credentials (the only output form)') },
   },
   'agent-key': {
-    args: 'create --org ORG_ID [--scopes a,b] [--name NAME] [--json]', summary: 'create an agent key for an organization (all scopes unless --scopes)',
-    subcommand: 'create', required: ['org'],
+    args: 'create --org ORG_ID [--scopes a,b] [--name NAME] [--json]',
+    summary: 'create an agent key for an organization (all scopes unless --scopes)',
+    subcommand: 'create',
+    required: ['org'],
     options: {
       org: { type: 'string', value: 'ORG_ID', help: 'the organization the key belongs to' },
       scopes: { type: 'string', value: 'a,b', help: 'comma-separated scopes (default: all)' },
@@ -50,8 +62,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   events: {
-    args: 'retry --app APP_ID [--event EVENT_ID] [--json]', summary: 're-drive purchase events recorded as failed (after a fix); exit 1 if any still fail',
-    subcommand: 'retry', required: ['app'],
+    args: 'retry --app APP_ID [--event EVENT_ID] [--json]',
+    summary: 're-drive purchase events recorded as failed (after a fix); exit 1 if any still fail',
+    subcommand: 'retry',
+    required: ['app'],
     options: {
       app: { type: 'string', value: 'APP_ID', help: 'the app whose failed events are retried' },
       event: { type: 'string', value: 'EVENT_ID', help: 'only this event' },
@@ -59,26 +73,35 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   workflows: {
-    args: 'rehydrate [--json]', summary: 'restart open conversion workflows of an older generation from PostgreSQL (after an upgrade that removed one)',
-    subcommand: 'rehydrate', options: { json: json('the outcome') },
+    args: 'rehydrate [--json]',
+    summary: 'restart open conversion workflows of an older generation from PostgreSQL (after an upgrade that removed one)',
+    subcommand: 'rehydrate',
+    options: { json: json('the outcome') },
   },
   payouts: {
-    args: 'run --org ORG_ID [--run-id ID] [--dry-run] [--json]', summary: 'pay the organization\'s payable commissions and approved bonus awards (clawbacks netted), once per run id',
-    subcommand: 'run', required: ['org'],
+    args: 'run --org ORG_ID [--run-id ID] [--dry-run] [--json]',
+    summary: "pay the organization's payable commissions and approved bonus awards (clawbacks netted), once per run id",
+    subcommand: 'run',
+    required: ['org'],
     options: {
       org: { type: 'string', value: 'ORG_ID', help: 'the organization to pay out' },
-      'run-id': { type: 'string', value: 'ID', help: 'the run\'s id: a repeat with the same id pays nothing again (default: a new one)' },
+      'run-id': { type: 'string', value: 'ID', help: "the run's id: a repeat with the same id pays nothing again (default: a new one)" },
       'dry-run': { type: 'boolean', help: 'show what would be paid, write nothing' },
       json: json('the run'),
     },
   },
   mail: {
-    args: '--to EMAIL [--json]', summary: 'the mails the service wrote to its outbox for one address, newest first, with their links',
+    args: '--to EMAIL [--json]',
+    summary: 'the mails the service wrote to its outbox for one address, newest first, with their links',
     required: ['to'],
-    options: { to: { type: 'string', value: 'EMAIL', help: 'the recipient address (any case)' }, json: json('{"mails": [{"to", "subject", "created_at", "status", "links"}]}') },
+    options: {
+      to: { type: 'string', value: 'EMAIL', help: 'the recipient address (any case)' },
+      json: json('{"mails": [{"to", "subject", "created_at", "status", "links"}]}'),
+    },
   },
   config: {
-    args: '[--markdown]', summary: 'print the configuration variables and their values (secrets masked) or defaults',
+    args: '[--markdown]',
+    summary: 'print the configuration variables and their values (secrets masked) or defaults',
     options: { markdown: { type: 'boolean', help: 'print the variables and their defaults as a Markdown table' } },
   },
 };
@@ -89,11 +112,17 @@ export const usageLine = (name: string): string => `usage: svc ${name}${COMMANDS
 export function commandHelp(name: string): string {
   const spec = COMMANDS[name]!;
   const options = Object.entries(spec.options).map(([option, o]) => `  --${option}${o.value ? ` ${o.value}` : ''}`.padEnd(26) + o.help);
-  return [usageLine(name), spec.summary, ...(options.length > 0 ? ['options:', ...options] : []), '  --help'.padEnd(26) + 'this help'].join('\n');
+  return [usageLine(name), spec.summary, ...(options.length > 0 ? ['options:', ...options] : []), '  --help'.padEnd(26) + 'this help'].join(
+    '\n',
+  );
 }
 
 /** `svc`, `svc --help` and `svc help`: every command. */
 export function overview(): string {
-  const lines = Object.entries(COMMANDS).map(([name, spec]) => `  ${`${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}`.padEnd(18)}${spec.summary}`);
-  return ['usage: svc <command> [options]', ...lines, '  help COMMAND      the options of one command (also: svc COMMAND --help)'].join('\n');
+  const lines = Object.entries(COMMANDS).map(
+    ([name, spec]) => `  ${`${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}`.padEnd(18)}${spec.summary}`,
+  );
+  return ['usage: svc <command> [options]', ...lines, '  help COMMAND      the options of one command (also: svc COMMAND --help)'].join(
+    '\n',
+  );
 }

@@ -16,8 +16,22 @@ import { ingestIntoConversion } from '../workflow-clients/conversion-ingest.js';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-export interface DemoTarget { orgId: string; appId: string; campaignId: string; creatorCode: string; tag: string }
-export interface DemoHistory { creators: number; clicks: number; installs: number; purchaseEvents: number; refunds: number; payout: PayoutRunResult | null; tookMs: number }
+export interface DemoTarget {
+  orgId: string;
+  appId: string;
+  campaignId: string;
+  creatorCode: string;
+  tag: string;
+}
+export interface DemoHistory {
+  creators: number;
+  clicks: number;
+  installs: number;
+  purchaseEvents: number;
+  refunds: number;
+  payout: PayoutRunResult | null;
+  tookMs: number;
+}
 
 /** A small deterministic generator (mulberry32), so every fresh demo has the same shape. */
 function random(seed: number): () => number {
@@ -31,19 +45,48 @@ function random(seed: number): () => number {
   };
 }
 
-interface Sub { user: string; code: string; startMs: number; trial: boolean; renewEveryDays: number; price: number; refundAfterDays?: number }
+interface Sub {
+  user: string;
+  code: string;
+  startMs: number;
+  trial: boolean;
+  renewEveryDays: number;
+  price: number;
+  refundAfterDays?: number;
+}
 
 function event(s: Sub, type: 'INITIAL_PURCHASE' | 'RENEWAL' | 'REFUND', atMs: number, n: number, trial = false): PurchaseEvent {
   const original = `demo_${s.user}`;
   const transactionId = type === 'RENEWAL' ? `${original}_r${n}` : type === 'REFUND' ? `${original}_r${n}` : original;
   const price = trial ? 0 : type === 'REFUND' ? -s.price : s.price;
   return {
-    source: 'subprovider', providerEventId: `demo-${s.user}-${type}-${n}`, type, appUserId: s.user, originalAppUserId: s.user, aliases: [],
-    transferredFrom: [], transferredTo: [], productId: s.renewEveryDays === 7 ? 'pro_weekly' : 'pro_monthly', newProductId: null,
-    periodType: trial ? 'TRIAL' : 'NORMAL', purchasedAtMs: atMs, expirationAtMs: atMs + (trial ? 3 : s.renewEveryDays) * DAY, eventTimestampMs: atMs,
-    environment: 'PRODUCTION', store: 'APP_STORE', transactionId, originalTransactionId: original, priceUsd: price, priceInPurchasedCurrency: price,
-    currency: 'USD', takehomePercentage: 0.85, cancelReason: type === 'REFUND' ? 'CUSTOMER_SUPPORT' : null, isTrialConversion: !trial && s.trial && n === 1,
-    referralCode: s.code, subscriberAttributes: { svc_code: { value: s.code } }, raw: { demo_history: true },
+    source: 'subprovider',
+    providerEventId: `demo-${s.user}-${type}-${n}`,
+    type,
+    appUserId: s.user,
+    originalAppUserId: s.user,
+    aliases: [],
+    transferredFrom: [],
+    transferredTo: [],
+    productId: s.renewEveryDays === 7 ? 'pro_weekly' : 'pro_monthly',
+    newProductId: null,
+    periodType: trial ? 'TRIAL' : 'NORMAL',
+    purchasedAtMs: atMs,
+    expirationAtMs: atMs + (trial ? 3 : s.renewEveryDays) * DAY,
+    eventTimestampMs: atMs,
+    environment: 'PRODUCTION',
+    store: 'APP_STORE',
+    transactionId,
+    originalTransactionId: original,
+    priceUsd: price,
+    priceInPurchasedCurrency: price,
+    currency: 'USD',
+    takehomePercentage: 0.85,
+    cancelReason: type === 'REFUND' ? 'CUSTOMER_SUPPORT' : null,
+    isTrialConversion: !trial && s.trial && n === 1,
+    referralCode: s.code,
+    subscriberAttributes: { svc_code: { value: s.code } },
+    raw: { demo_history: true },
   };
 }
 
@@ -72,16 +115,42 @@ function eventsOf(s: Sub, now: number): { e: PurchaseEvent; at: number }[] {
   return out.filter((x) => x.at < now - HOUR);
 }
 
-export async function seedDemoHistory(db: Knex, temporal: Client, taskQueue: string, t: DemoTarget, now = Date.now()): Promise<DemoHistory> {
+export async function seedDemoHistory(
+  db: Knex,
+  temporal: Client,
+  taskQueue: string,
+  t: DemoTarget,
+  now = Date.now(),
+): Promise<DemoHistory> {
   const started = Date.now();
   const rnd = random(parseInt(t.tag.slice(0, 8), 16) || 1);
   const creators = [{ code: t.creatorCode }];
-  for (const [name, handle, followers] of [['Maya Lopez', 'mayafits', 48_000], ['Jon Park', 'jonbuilds', 7_500]] as const) {
-    const creator = await upsertCreator(db, { name, email: `${handle}+${t.tag}@example.com`, socialHandle: `@${handle}`, followerCount: followers });
-    const code = await addCreatorCode(db, { appId: t.appId, campaignId: t.campaignId, creatorId: creator.id, code: issueCreatorCode(), source: 'seed' });
+  for (const [name, handle, followers] of [
+    ['Maya Lopez', 'mayafits', 48_000],
+    ['Jon Park', 'jonbuilds', 7_500],
+  ] as const) {
+    const creator = await upsertCreator(db, {
+      name,
+      email: `${handle}+${t.tag}@example.com`,
+      socialHandle: `@${handle}`,
+      followerCount: followers,
+    });
+    const code = await addCreatorCode(db, {
+      appId: t.appId,
+      campaignId: t.campaignId,
+      creatorId: creator.id,
+      code: issueCreatorCode(),
+      source: 'seed',
+    });
     creators.push({ code: code.code });
   }
-  const codes = await db('creator_codes').whereIn('code', creators.map((c) => c.code)).where('app_id', t.appId).select<{ id: string; code: string }[]>('id', 'code');
+  const codes = await db('creator_codes')
+    .whereIn(
+      'code',
+      creators.map((c) => c.code),
+    )
+    .where('app_id', t.appId)
+    .select<{ id: string; code: string }[]>('id', 'code');
   const codeId = new Map(codes.map((c) => [c.code, c.id]));
 
   // Clicks every day, more for bigger creators; about a third install, attributed to the click's code.
@@ -94,11 +163,34 @@ export async function seedDemoHistory(db: Knex, temporal: Client, taskQueue: str
         const at = new Date(now - day * DAY - Math.floor(rnd() * 20) * HOUR - HOUR);
         if (at.getTime() > now) continue;
         const platform = rnd() < 0.6 ? 'ios' : 'android';
-        const click = await recordClick(db, { appId: t.appId, campaignId: t.campaignId, creatorCodeId: codeId.get(c.code)!, code: c.code, source: 'link', ip: null, userAgent: 'demo history', platform, at });
+        const click = await recordClick(db, {
+          appId: t.appId,
+          campaignId: t.campaignId,
+          creatorCodeId: codeId.get(c.code)!,
+          code: c.code,
+          source: 'link',
+          ip: null,
+          userAgent: 'demo history',
+          platform,
+          at,
+        });
         clicks++;
         if (rnd() < 0.35) {
-          const install = await insertInstall(db, { appId: t.appId, deviceId: `demo-${t.tag}-${clicks}`, platform, ip: null, userAgent: 'demo history', at: new Date(at.getTime() + 10 * 60_000) });
-          await markInstallAttributed(db, install.id, { method: 'ip_device_match', clickId: click.id, creatorCodeId: codeId.get(c.code)!, campaignId: t.campaignId, referralCode: c.code });
+          const install = await insertInstall(db, {
+            appId: t.appId,
+            deviceId: `demo-${t.tag}-${clicks}`,
+            platform,
+            ip: null,
+            userAgent: 'demo history',
+            at: new Date(at.getTime() + 10 * 60_000),
+          });
+          await markInstallAttributed(db, install.id, {
+            method: 'ip_device_match',
+            clickId: click.id,
+            creatorCodeId: codeId.get(c.code)!,
+            campaignId: t.campaignId,
+            referralCode: c.code,
+          });
           installs++;
         }
       }
@@ -112,22 +204,33 @@ export async function seedDemoHistory(db: Knex, temporal: Client, taskQueue: str
   starts.forEach((d, i) => {
     const code = creators[i % 3]!.code;
     subs.push({
-      user: `demo_${t.tag}_u${i + 1}`, code, startMs: now - d * DAY, trial: i % 3 === 2, renewEveryDays: i % 4 === 1 ? 7 : 30,
-      price: i % 4 === 1 ? 4.99 : 9.99, ...(i === 3 ? { refundAfterDays: 5 } : {}),
+      user: `demo_${t.tag}_u${i + 1}`,
+      code,
+      startMs: now - d * DAY,
+      trial: i % 3 === 2,
+      renewEveryDays: i % 4 === 1 ? 7 : 30,
+      price: i % 4 === 1 ? 4.99 : 9.99,
+      ...(i === 3 ? { refundAfterDays: 5 } : {}),
     });
   });
   let purchaseEvents = 0;
   let refunds = 0;
-  await Promise.all(subs.map(async (s) => {
-    for (const { e, at } of eventsOf(s, now)) {
-      await ingestIntoConversion(temporal, { taskQueue, appId: t.appId, conversionKey: conversionKeyOf(e)! }, e, undefined, at);
-      purchaseEvents++;
-      if (e.type === 'REFUND') refunds++;
-    }
-  }));
+  await Promise.all(
+    subs.map(async (s) => {
+      for (const { e, at } of eventsOf(s, now)) {
+        await ingestIntoConversion(temporal, { taskQueue, appId: t.appId, conversionKey: conversionKeyOf(e)! }, e, undefined, at);
+        purchaseEvents++;
+        if (e.type === 'REFUND') refunds++;
+      }
+    }),
+  );
 
   // The conversion workflows release the commissions whose holding period ended (payable_at in the past) at once.
-  const payable = () => db('commissions').where({ org_id: t.orgId, status: 'reserved', kind: 'earn' }).where('payable_at', '<=', db.fn.now()).count<{ n: string }[]>('* as n');
+  const payable = () =>
+    db('commissions')
+      .where({ org_id: t.orgId, status: 'reserved', kind: 'earn' })
+      .where('payable_at', '<=', db.fn.now())
+      .count<{ n: string }[]>('* as n');
   for (let i = 0; i < 100 && Number((await payable())[0]!.n) > 0; i++) await new Promise((r) => setTimeout(r, 100));
   const payout = await runPayouts(db, { orgId: t.orgId, runId: `demo-history-${t.tag}`, createdBy: 'svc dev demo history' });
   return { creators: creators.length, clicks, installs, purchaseEvents, refunds, payout, tookMs: Date.now() - started };

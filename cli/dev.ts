@@ -45,7 +45,8 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
   const { config, temporal: target } = withTemporalTarget(loadConfig(env), env);
   const logger = createLogger(config.LOG_LEVEL);
   const dataDir = dataDirOf(config.SVC_DATA_DIR);
-  if (readDevState(dataDir)) throw new Error(`svc dev is already running for ${dataDir}. Stop it first, or set SVC_DATA_DIR to another directory.`);
+  if (readDevState(dataDir))
+    throw new Error(`svc dev is already running for ${dataDir}. Stop it first, or set SVC_DATA_DIR to another directory.`);
   if (flags.reset) {
     await stopStale(path.join(dataDir, 'temporal.pid'), 'start-dev');
     for (const entry of readdirSync(dataDir)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
@@ -67,7 +68,10 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (stopping) { console.log('Forced exit.'); process.exit(1); }
+      if (stopping) {
+        console.log('Forced exit.');
+        process.exit(1);
+      }
       void shutdown(0);
     });
   }
@@ -87,7 +91,9 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       const pg = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true,
+        dataDir: path.join(dataDir, 'postgres'),
+        port: config.EMBEDDED_PG_PORT,
+        persistent: true,
         logFile: path.join(dataDir, 'postgres.log'),
       });
       stops.push(() => pg.stop());
@@ -100,8 +106,14 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     if (!temporalAddress) {
       const binary = await resolveBinary(TEMPORAL_CLI);
       const server = await startTemporalDevServer({
-        binary: binary.path, port: config.TEMPORAL_PORT, uiPort: config.TEMPORAL_UI_PORT, namespace: config.TEMPORAL_NAMESPACE,
-        dbFilename: path.join(dataDir, 'temporal.db'), sqlitePragmas: DEV_SQLITE_PRAGMAS, logFile: path.join(dataDir, 'temporal.log'), pidFile: path.join(dataDir, 'temporal.pid'),
+        binary: binary.path,
+        port: config.TEMPORAL_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+        namespace: config.TEMPORAL_NAMESPACE,
+        dbFilename: path.join(dataDir, 'temporal.db'),
+        sqlitePragmas: DEV_SQLITE_PRAGMAS,
+        logFile: path.join(dataDir, 'temporal.log'),
+        pidFile: path.join(dataDir, 'temporal.pid'),
       });
       stops.push(() => server.stop());
       temporalAddress = server.address;
@@ -119,7 +131,10 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     const temporal = { address: temporalAddress, extras: target.extras };
     if (flags.rehydrate) {
       const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
-      const summary = await rehydrateConversions(db, client, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }).finally(() => client.connection.close());
+      const summary = await rehydrateConversions(db, client, {
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        holdingDayMs: config.HOLDING_PERIOD_DAY_MS,
+      }).finally(() => client.connection.close());
       console.log(describeRehydration(summary));
     }
     const worker = await startWorker(config, db, logger, temporal, { devMode: true });
@@ -128,8 +143,13 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     stops.push(() => api.stop());
 
     writeDevState(dataDir, {
-      pid: process.pid, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
-      BASE_URL: config.BASE_URL, DASHBOARD_URL: config.DASHBOARD_URL, temporal_ui_url: temporalUi ?? null,
+      pid: process.pid,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
+      BASE_URL: config.BASE_URL,
+      DASHBOARD_URL: config.DASHBOARD_URL,
+      temporal_ui_url: temporalUi ?? null,
     });
 
     const demoFile = path.join(dataDir, 'demo.json');
@@ -144,7 +164,15 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
       writeJsonFile(demoFile, demo);
     }
     const pipeline = await checkPipeline(temporal, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
-    printBanner({ config, temporalUi, demo, pipeline, dataDir, history, external: { db: Boolean(config.DATABASE_URL), temporal: config.TEMPORAL_ADDRESS ? target.source : undefined } });
+    printBanner({
+      config,
+      temporalUi,
+      demo,
+      pipeline,
+      dataDir,
+      history,
+      external: { db: Boolean(config.DATABASE_URL), temporal: config.TEMPORAL_ADDRESS ? target.source : undefined },
+    });
   } catch (err) {
     console.error(`\nsvc dev could not start: ${err instanceof Error ? err.message : String(err)}`);
     await shutdown(1);
@@ -163,7 +191,9 @@ async function checkPipeline(temporal: TemporalEndpoint, namespace: string, task
   try {
     const client = new Client({ connection, namespace });
     const result = await client.workflow.execute(systemCheckWorkflow, {
-      taskQueue, workflowId: systemCheckWorkflowId(randomUUID()), workflowExecutionTimeout: '30 seconds',
+      taskQueue,
+      workflowId: systemCheckWorkflowId(randomUUID()),
+      workflowExecutionTimeout: '30 seconds',
     });
     return `ok (migration ${result.latestMigration ?? 'none'})`;
   } catch (err) {
@@ -174,7 +204,12 @@ async function checkPipeline(temporal: TemporalEndpoint, namespace: string, task
 }
 
 function printBanner(b: {
-  config: ReturnType<typeof loadConfig>; temporalUi: string | undefined; demo: SeedResult; pipeline: string; dataDir: string; history?: string;
+  config: ReturnType<typeof loadConfig>;
+  temporalUi: string | undefined;
+  demo: SeedResult;
+  pipeline: string;
+  dataDir: string;
+  history?: string;
   external: { db: boolean; temporal?: 'environment' | 'profile' | 'none' };
 }): void {
   const { config, demo } = b;

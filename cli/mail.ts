@@ -11,11 +11,23 @@ export interface MailCliDeps {
   withDb: <T>(config: Config, fn: (db: Knex) => Promise<T>) => Promise<T>;
 }
 
-export interface MailView { to: string; subject: string; created_at: string; status: 'queued' | 'sent' | 'failed'; links: string[] }
+export interface MailView {
+  to: string;
+  subject: string;
+  created_at: string;
+  status: 'queued' | 'sent' | 'failed';
+  links: string[];
+}
 
 async function mailsTo(db: Knex, to: string): Promise<MailView[]> {
   const rows = await listOutboxMails(db, { to, limit: 100 });
-  return rows.map((m) => ({ to: m.to_address, subject: m.subject, created_at: new Date(m.created_at).toISOString(), status: m.status, links: linksIn(m.body_text) }));
+  return rows.map((m) => ({
+    to: m.to_address,
+    subject: m.subject,
+    created_at: new Date(m.created_at).toISOString(),
+    status: m.status,
+    links: linksIn(m.body_text),
+  }));
 }
 
 export async function runMailCommand(flags: { to?: string; json?: boolean }, deps: MailCliDeps): Promise<void> {
@@ -25,7 +37,9 @@ export async function runMailCommand(flags: { to?: string; json?: boolean }, dep
     process.stdout.write(`${JSON.stringify({ mails })}\n`);
     return;
   }
-  const text = mails.length === 0 ? `no mail to ${to}`
-    : mails.map((m) => [`${m.created_at}  ${m.status.padEnd(6)}  ${m.subject}`, ...m.links.map((l) => `  ${l}`)].join('\n')).join('\n');
+  const text =
+    mails.length === 0
+      ? `no mail to ${to}`
+      : mails.map((m) => [`${m.created_at}  ${m.status.padEnd(6)}  ${m.subject}`, ...m.links.map((l) => `  ${l}`)].join('\n')).join('\n');
   process.stdout.write(`${text}\n`);
 }

@@ -17,7 +17,15 @@ import { commandHelp, COMMANDS, overview } from './commands.js';
 import { seedDemoAccount } from './seed.js';
 
 /** Variables that may carry credentials: never printed. */
-const SECRET_VARIABLES = new Set(['SVC_MASTER_KEY', 'SMTP_URL', 'DATABASE_URL', 'REDIS_URL', 'TEMPORAL_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set([
+  'SVC_MASTER_KEY',
+  'SMTP_URL',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'TEMPORAL_API_KEY',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
 
 /**
  * Operator commands run next to a `svc dev` in another terminal: without DATABASE_URL they use that instance's
@@ -27,7 +35,11 @@ function operatorConfig(): Config {
   const base = loadConfig(process.env);
   if (base.DATABASE_URL) return base;
   const dev = readDevState(dataDirOf(base.SVC_DATA_DIR));
-  if (!dev) throw new ConfigError(['DATABASE_URL'], 'DATABASE_URL is not set and no `svc dev` is running for this data directory (start one with `npm start`, or set DATABASE_URL).');
+  if (!dev)
+    throw new ConfigError(
+      ['DATABASE_URL'],
+      'DATABASE_URL is not set and no `svc dev` is running for this data directory (start one with `npm start`, or set DATABASE_URL).',
+    );
   const { pid: _pid, temporal_ui_url: _ui, ...vars } = dev;
   return loadConfig({ ...vars, ...process.env, DATABASE_URL: dev.DATABASE_URL });
 }
@@ -52,7 +64,16 @@ async function runRole(role: 'api' | 'worker'): Promise<void> {
   const databaseUrl = requireDatabaseUrl(config);
   const db = createDb(databaseUrl, config.DATABASE_POOL_MAX);
   const temporal = { address: config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, extras: target.extras };
-  logger.info({ temporal: temporal.address, namespace: config.TEMPORAL_NAMESPACE, from: target.source, tls: Boolean(target.extras.tls), apiKey: Boolean(target.extras.apiKey) }, 'temporal target');
+  logger.info(
+    {
+      temporal: temporal.address,
+      namespace: config.TEMPORAL_NAMESPACE,
+      from: target.source,
+      tls: Boolean(target.extras.tls),
+      apiKey: Boolean(target.extras.apiKey),
+    },
+    'temporal target',
+  );
   if (role === 'worker') {
     // The SDK's own signal handling drains the worker on SIGINT/SIGTERM; run() then resolves. Imported here so
     // `svc api` never loads the worker's native runtime.
@@ -76,7 +97,8 @@ async function runRole(role: 'api' | 'worker'): Promise<void> {
 
 /** `svc help [COMMAND]`, `svc COMMAND --help`: the help on stdout; an unknown command is a usage error. */
 function help(command: string | undefined): void {
-  if (command !== undefined && !COMMANDS[command]) throw new UsageError(`svc help: unknown command '${command}' (usage: svc help [COMMAND]; svc help lists them)`);
+  if (command !== undefined && !COMMANDS[command])
+    throw new UsageError(`svc help: unknown command '${command}' (usage: svc help [COMMAND]; svc help lists them)`);
   console.log(command === undefined ? overview() : commandHelp(command));
 }
 
@@ -91,8 +113,20 @@ async function main(argv: string[]): Promise<void> {
   if (asksForHelp(rest)) return help(command);
   const parsed = parseCommandArgs(command, rest);
   const values = parsed.values as {
-    json?: boolean; status?: boolean; rollback?: boolean; markdown?: boolean; org?: string; scopes?: string; name?: string;
-    app?: string; event?: string; to?: string; 'run-id'?: string; 'dry-run'?: boolean; reset?: boolean; rehydrate?: boolean;
+    json?: boolean;
+    status?: boolean;
+    rollback?: boolean;
+    markdown?: boolean;
+    org?: string;
+    scopes?: string;
+    name?: string;
+    app?: string;
+    event?: string;
+    to?: string;
+    'run-id'?: string;
+    'dry-run'?: boolean;
+    reset?: boolean;
+    rehydrate?: boolean;
   };
   const positionals = parsed.positionals;
   switch (command) {
@@ -150,19 +184,35 @@ async function main(argv: string[]): Promise<void> {
       const report = { app_id: appId, retried: outcomes.filter((o) => o.retried).length, still_failed: stillFailed, events: outcomes };
       if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
       else {
-        console.log(outcomes.length === 0 ? `no failed events in app ${appId}` : outcomes.map((o) => `${o.event_id} ${o.event_type}: ${o.status}${o.error ? ` (${o.error})` : ''}`).join('\n'));
+        console.log(
+          outcomes.length === 0
+            ? `no failed events in app ${appId}`
+            : outcomes.map((o) => `${o.event_id} ${o.event_type}: ${o.status}${o.error ? ` (${o.error})` : ''}`).join('\n'),
+        );
       }
       if (stillFailed > 0) process.exitCode = 1;
       return;
     }
     case 'payouts':
-      return (await import('./payouts.js')).runPayoutsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
+      return (await import('./payouts.js')).runPayoutsCommand(positionals, values, {
+        operatorConfig,
+        withDb,
+        usage: (m) => new UsageError(m),
+      });
     case 'workflows':
-      return (await import('./workflows.js')).runWorkflowsCommand(positionals, values, { operatorConfig, withDb, usage: (m) => new UsageError(m) });
+      return (await import('./workflows.js')).runWorkflowsCommand(positionals, values, {
+        operatorConfig,
+        withDb,
+        usage: (m) => new UsageError(m),
+      });
     case 'mail':
       return (await import('./mail.js')).runMailCommand(values, { operatorConfig, withDb });
     case 'config':
-      console.log(values.markdown ? configMarkdownTable() : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : v as unknown), 2));
+      console.log(
+        values.markdown
+          ? configMarkdownTable()
+          : JSON.stringify(loadConfig(), (k, v) => (SECRET_VARIABLES.has(k) && v ? '[set]' : (v as unknown)), 2),
+      );
       return;
     default:
       throw new Error(`svc: the command table lists '${command}' but main has no runner for it`);

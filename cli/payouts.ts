@@ -24,7 +24,12 @@ export interface PayoutsCliDeps {
   usage: (message: string) => Error;
 }
 
-interface Flags { org?: string; 'run-id'?: string; 'dry-run'?: boolean; json?: boolean }
+interface Flags {
+  org?: string;
+  'run-id'?: string;
+  'dry-run'?: boolean;
+  json?: boolean;
+}
 
 export async function runPayoutsCommand(positionals: string[], flags: Flags, deps: PayoutsCliDeps): Promise<void> {
   if (positionals[0] !== 'run' || !flags.org) throw deps.usage(USAGE);
@@ -36,13 +41,18 @@ export async function runPayoutsCommand(positionals: string[], flags: Flags, dep
     if (!(await findOrganization(db, orgId))) throw deps.usage(`no organization ${orgId}`);
     const run = await runPayouts(db, { orgId, runId, dryRun: flags['dry-run'] ?? false, createdBy: 'svc payouts run' });
     const pending = run.dry_run ? [] : await pendingPayoutsOfRun(db, runId);
-    return { ...run, transfers: pending.length === 0 ? 'none' as const : await startTransfers(config, target.extras, orgId, runId) };
+    return { ...run, transfers: pending.length === 0 ? ('none' as const) : await startTransfers(config, target.extras, orgId, runId) };
   });
   process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : `${describe(result)}\n`);
 }
 
 /** Phase 2 through Temporal when it answers; otherwise the next worker start takes the run up. */
-async function startTransfers(config: Config, extras: Parameters<typeof createTemporalClient>[2], orgId: string, runId: string): Promise<'started' | 'left_to_worker'> {
+async function startTransfers(
+  config: Config,
+  extras: Parameters<typeof createTemporalClient>[2],
+  orgId: string,
+  runId: string,
+): Promise<'started' | 'left_to_worker'> {
   const client = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, extras);
   try {
     if (!(await isTemporalReachable(client))) return 'left_to_worker';
@@ -58,13 +68,23 @@ async function startTransfers(config: Config, extras: Parameters<typeof createTe
 type CliResult = PayoutRunResult & { transfers: 'none' | 'started' | 'left_to_worker' };
 
 const TRANSFERS = {
-  none: '', started: 'transfers: started (payout-run workflow)', left_to_worker: 'transfers: pending; Temporal did not answer, the next `svc worker` start sends them',
+  none: '',
+  started: 'transfers: started (payout-run workflow)',
+  left_to_worker: 'transfers: pending; Temporal did not answer, the next `svc worker` start sends them',
 };
 
 function describe(r: CliResult): string {
-  const head = r.dry_run ? `dry run ${r.run_id}: nothing written; would pay` : r.already_run ? `run ${r.run_id} was already done; it paid (nothing paid now)` : `run ${r.run_id} paid`;
-  const lines = r.payouts.map((p) => `  ${p.creator_id}: ${p.commission_count} commission(s), ${p.award_count} bonus award(s) (${formatUsd(p.awards_micros)}), gross ${formatUsd(p.gross_micros)}, clawbacks netted ${formatUsd(p.clawbacks_netted_micros)}, net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}`);
+  const head = r.dry_run
+    ? `dry run ${r.run_id}: nothing written; would pay`
+    : r.already_run
+      ? `run ${r.run_id} was already done; it paid (nothing paid now)`
+      : `run ${r.run_id} paid`;
+  const lines = r.payouts.map(
+    (p) =>
+      `  ${p.creator_id}: ${p.commission_count} commission(s), ${p.award_count} bonus award(s) (${formatUsd(p.awards_micros)}), gross ${formatUsd(p.gross_micros)}, clawbacks netted ${formatUsd(p.clawbacks_netted_micros)}, net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}`,
+  );
   const total = `total: gross ${formatUsd(r.totals.gross_micros)}, clawbacks netted ${formatUsd(r.totals.clawbacks_netted_micros)}, net ${formatUsd(r.totals.net_micros)}, platform fees ${formatUsd(r.totals.fees_micros)}`;
-  return r.payouts.length === 0 ? `${head} nothing (no payable commissions or approved bonus awards)\nrun id: ${r.run_id}`
+  return r.payouts.length === 0
+    ? `${head} nothing (no payable commissions or approved bonus awards)\nrun id: ${r.run_id}`
     : [`${head}:`, ...lines, total, `run id: ${r.run_id}`, TRANSFERS[r.transfers]].filter(Boolean).join('\n');
 }

@@ -14,9 +14,14 @@ import { assertWorkflowGeneration } from '../runtime/workflow-generation.js';
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
 /** The Temporal frontend both roles connect to (the namespace is config.TEMPORAL_NAMESPACE). */
-export interface TemporalEndpoint { address: string; extras?: TemporalConnectExtras }
+export interface TemporalEndpoint {
+  address: string;
+  extras?: TemporalConnectExtras;
+}
 
-export interface Running { stop(): Promise<void> }
+export interface Running {
+  stop(): Promise<void>;
+}
 
 /**
  * The worker also delivers the email outbox when SMTP is configured; under `svc dev` always, each mail written to
@@ -30,13 +35,27 @@ async function startOutbox(config: Config, db: Knex, logger: Logger, devMode: bo
   const smtp = config.SMTP_URL ? createSmtpTransport(config.SMTP_URL, config.EMAIL_FROM) : undefined;
   const transport = devMode ? createConsoleTransport((text) => process.stderr.write(text), smtp) : smtp!;
   const sender = startOutboxSender(db, transport, logger, devMode ? 1000 : undefined);
-  return { stop: async () => { await sender.stop(); smtp?.close(); } };
+  return {
+    stop: async () => {
+      await sender.stop();
+      smtp?.close();
+    },
+  };
 }
 
 /** What only `svc dev` turns on (never read from the environment): the dev mailbox page and mails on stderr. */
-export interface DevOptions { devMode?: boolean }
+export interface DevOptions {
+  devMode?: boolean;
+}
 
-export async function startApi(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, databaseUrl: string, opts: DevOptions = {}): Promise<Running & { server: Server }> {
+export async function startApi(
+  config: Config,
+  db: Knex,
+  logger: Logger,
+  temporal: TemporalEndpoint,
+  databaseUrl: string,
+  opts: DevOptions = {},
+): Promise<Running & { server: Server }> {
   // Loaded on demand: the other commands (config, seed, migrate, events) never need the HTTP app and its OAuth server.
   const { closeServer, createApp, listen } = await import('../api/app.js');
   await assertPortFree(config.PORT, 'PORT', 'The API');
@@ -80,7 +99,13 @@ export interface WorkerRoleOptions extends DevOptions {
  * The Temporal worker, plus its background jobs: the purchase-inbox drainer and the creator digests (always) and
  * the email outbox (with SMTP_URL, or under `svc dev`).
  */
-export async function startWorker(config: Config, db: Knex, logger: Logger, temporal: TemporalEndpoint, opts: WorkerRoleOptions = {}): Promise<Running & { done: Promise<void> }> {
+export async function startWorker(
+  config: Config,
+  db: Knex,
+  logger: Logger,
+  temporal: TemporalEndpoint,
+  opts: WorkerRoleOptions = {},
+): Promise<Running & { done: Promise<void> }> {
   // Open runs recorded by another generation of the workflow code would fail replay: refuse before polling.
   await assertWorkflowGeneration(db);
   // Loaded on demand: the API process never needs the worker's native runtime.
@@ -92,20 +117,35 @@ export async function startWorker(config: Config, db: Knex, logger: Logger, temp
   const { resumeNotificationHistories } = await import('../jobs/notification-history-resume.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
-    address: temporal.address, connect: temporal.extras, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, db, config,
-    shutdownGraceTime: config.SHUTDOWN_GRACE_MS, onEventFailed: (e) => metrics.failedEvents.inc({ event_type: e.eventType }),
+    address: temporal.address,
+    connect: temporal.extras,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    db,
+    config,
+    shutdownGraceTime: config.SHUTDOWN_GRACE_MS,
+    onEventFailed: (e) => metrics.failedEvents.inc({ event_type: e.eventType }),
   });
   // Metrics are no reason to stop processing money events: a taken port is logged and the worker runs without them.
   const metricsServer = opts.metricsPort
     ? await serveMetrics(metrics.registry, opts.metricsPort, config.HOST).catch((err: unknown) => {
-      logger.error({ err, port: opts.metricsPort }, 'worker metrics not served: WORKER_METRICS_PORT is taken or cannot be bound (set another port, or 0)');
-      return undefined;
-    })
+        logger.error(
+          { err, port: opts.metricsPort },
+          'worker metrics not served: WORKER_METRICS_PORT is taken or cannot be bound (set another port, or 0)',
+        );
+        return undefined;
+      })
     : undefined;
   const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
-  const drainer = startInboxDrainer({ db, temporal: client, taskQueue: config.TEMPORAL_TASK_QUEUE }, logger.child({ component: 'inbox-drainer' }), {}, {
-    delivered: (n) => metrics.inboxDelivered.inc(n), failed: (n) => metrics.inboxHandOverFailures.inc(n),
-  });
+  const drainer = startInboxDrainer(
+    { db, temporal: client, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    logger.child({ component: 'inbox-drainer' }),
+    {},
+    {
+      delivered: (n) => metrics.inboxDelivered.inc(n),
+      failed: (n) => metrics.inboxHandOverFailures.inc(n),
+    },
+  );
   // Every Android store-direct app has its voided-purchases poll (idempotent: a running one is left alone).
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
   // Every iOS store-direct app has its hourly Notification History catch-up.

@@ -14,8 +14,19 @@ import { hashPassword } from '../lib/passwords.js';
 import { SCOPES } from '../lib/scopes.js';
 
 export const SEED_KEYS = [
-  'base_url', 'dashboard_url', 'org_id', 'user_email', 'user_password', 'agent_key', 'app_id', 'sdk_key',
-  'webhook_secret', 'campaign_id', 'creator_code', 'wallet_balance_usd', 'purchase_api_key',
+  'base_url',
+  'dashboard_url',
+  'org_id',
+  'user_email',
+  'user_password',
+  'agent_key',
+  'app_id',
+  'sdk_key',
+  'webhook_secret',
+  'campaign_id',
+  'creator_code',
+  'wallet_balance_usd',
+  'purchase_api_key',
 ] as const;
 
 export type SeedResult = Record<Exclude<(typeof SEED_KEYS)[number], 'wallet_balance_usd'>, string> & { wallet_balance_usd: number };
@@ -32,19 +43,45 @@ export async function seedDemoAccount(db: Knex, urls: { baseUrl: string; dashboa
     const org = await createOrganization(trx, { name: `Demo Org ${tag}`, createdByUserId: user.id });
     await addMembership(trx, org.id, user.id, 'owner');
     const app = await createApp(trx, {
-      orgId: org.id, name: `Demo App ${tag}`, slug: `demo-${tag}`, description: 'Seeded demo app',
-      supportEmail: email, iosStoreUrl: 'https://apps.apple.com/app/id000000000', androidStoreUrl: 'https://play.google.com/store/apps/details?id=com.example.demo',
+      orgId: org.id,
+      name: `Demo App ${tag}`,
+      slug: `demo-${tag}`,
+      description: 'Seeded demo app',
+      supportEmail: email,
+      iosStoreUrl: 'https://apps.apple.com/app/id000000000',
+      androidStoreUrl: 'https://play.google.com/store/apps/details?id=com.example.demo',
       webUrl: 'https://example.com/demo',
     });
     const campaign = await createCampaign(trx, {
-      appId: app.id, orgId: org.id, name: 'Launch campaign', description: '30% of every purchase for 12 months',
-      campaignType: 'public', commissionPercentage: 30, status: 'active',
+      appId: app.id,
+      orgId: org.id,
+      name: 'Launch campaign',
+      description: '30% of every purchase for 12 months',
+      campaignType: 'public',
+      commissionPercentage: 30,
+      status: 'active',
     });
-    const creator = await upsertCreator(trx, { name: 'Demo Creator', email: `creator+${tag}@example.com`, socialHandle: `@democreator${tag}`, followerCount: 12000 });
-    const code = await addCreatorCode(trx, { appId: app.id, campaignId: campaign.id, creatorId: creator.id, code: issueCreatorCode(), source: 'seed' });
+    const creator = await upsertCreator(trx, {
+      name: 'Demo Creator',
+      email: `creator+${tag}@example.com`,
+      socialHandle: `@democreator${tag}`,
+      followerCount: 12000,
+    });
+    const code = await addCreatorCode(trx, {
+      appId: app.id,
+      campaignId: campaign.id,
+      creatorId: creator.id,
+      code: issueCreatorCode(),
+      source: 'seed',
+    });
     await appendLedgerEntry(trx, {
-      orgId: org.id, entryType: 'topup', balanceDeltaMicros: toMicros(DEMO_WALLET_USD), reservedDeltaMicros: 0,
-      idempotencyKey: `topup:seed:${org.id}`, memo: 'Seeded test funds', createdBy: 'svc seed',
+      orgId: org.id,
+      entryType: 'topup',
+      balanceDeltaMicros: toMicros(DEMO_WALLET_USD),
+      reservedDeltaMicros: 0,
+      idempotencyKey: `topup:seed:${org.id}`,
+      memo: 'Seeded test funds',
+      createdBy: 'svc seed',
     });
     const agentKey = await createAgentKey(trx, { orgId: org.id, name: 'Seeded agent key', scopes: SCOPES, createdByUserId: user.id });
     return {

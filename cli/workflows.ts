@@ -22,7 +22,10 @@ export async function runWorkflowsCommand(positionals: string[], flags: { json?:
   if (positionals[0] !== 'rehydrate') throw deps.usage(USAGE);
   const { config, temporal: target } = withTemporalTarget(deps.operatorConfig());
   const temporal = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, target.extras);
-  const summary = await deps.withDb(config, (db) => rehydrateConversions(db, temporal, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }))
+  const summary = await deps
+    .withDb(config, (db) =>
+      rehydrateConversions(db, temporal, { taskQueue: config.TEMPORAL_TASK_QUEUE, holdingDayMs: config.HOLDING_PERIOD_DAY_MS }),
+    )
     .finally(() => temporal.connection.close());
   process.stdout.write(flags.json ? `${JSON.stringify(summary)}\n` : `${describe(summary)}\n`);
 }

@@ -27,14 +27,18 @@ export function parseEcbXml(xml: string): EcbDay[] {
       current = days.get(attrs.time) ?? {};
       days.set(attrs.time, current);
     } else if (attrs.currency !== undefined && attrs.rate !== undefined && current) {
-      if (/^[A-Z]{3}$/.test(attrs.currency) && /^\d+(\.\d+)?$/.test(attrs.rate) && Number(attrs.rate) > 0) current[attrs.currency] = attrs.rate;
+      if (/^[A-Z]{3}$/.test(attrs.currency) && /^\d+(\.\d+)?$/.test(attrs.rate) && Number(attrs.rate) > 0)
+        current[attrs.currency] = attrs.rate;
     }
   }
   return [...days.entries()].map(([date, rates]) => ({ date, rates })).sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
 export class FxSourceUnavailable extends Error {
-  constructor(readonly url: string, reason: string) {
+  constructor(
+    readonly url: string,
+    reason: string,
+  ) {
     super(`exchange rates unavailable from ${url}: ${reason}`);
     this.name = 'FxSourceUnavailable';
   }

@@ -7,11 +7,17 @@
 import { OAuth2Client } from 'google-auth-library';
 
 /** The verified claims a push token carries that we read. */
-export interface PushIdentity { email: string | null; emailVerified: boolean }
+export interface PushIdentity {
+  email: string | null;
+  emailVerified: boolean;
+}
 
 /** Why a push token was refused, or that the certificates could not be read (then the push is retried: 503). */
 export class PushTokenError extends Error {
-  constructor(readonly kind: 'invalid' | 'unavailable', message: string) {
+  constructor(
+    readonly kind: 'invalid' | 'unavailable',
+    message: string,
+  ) {
     super(message);
     this.name = 'PushTokenError';
   }
@@ -37,18 +43,30 @@ export async function verifyPushToken(certsUrl: string, idToken: string, audienc
     ticket = await client.verifyIdToken({ idToken, audience });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (message.startsWith('Failed to retrieve verification certificates')) throw new PushTokenError('unavailable', 'the certificates of Google push tokens could not be read');
+    if (message.startsWith('Failed to retrieve verification certificates'))
+      throw new PushTokenError('unavailable', 'the certificates of Google push tokens could not be read');
     // The library's messages quote the whole token: only a short reason leaves here.
     throw new PushTokenError('invalid', reasonOf(message));
   }
   const payload = ticket.getPayload();
-  return { email: typeof payload?.email === 'string' ? payload.email.toLowerCase() : null, emailVerified: payload?.email_verified === true };
+  return {
+    email: typeof payload?.email === 'string' ? payload.email.toLowerCase() : null,
+    emailVerified: payload?.email_verified === true,
+  };
 }
 
 function reasonOf(message: string): string {
-  if (message.includes('audience') || message.includes('recipient')) return 'the token is for another audience (the push endpoint of the subscription must be this URL)';
+  if (message.includes('audience') || message.includes('recipient'))
+    return 'the token is for another audience (the push endpoint of the subscription must be this URL)';
   if (message.includes('No pem found') || message.includes('signature')) return 'the token is not signed by Google';
   if (message.includes('issuer')) return 'the token is not issued by Google';
-  if (message.includes('too late') || message.includes('too early') || message.includes('Expiration') || message.includes('No issue time') || message.includes('No expiration')) return 'the token is expired or not yet valid';
+  if (
+    message.includes('too late') ||
+    message.includes('too early') ||
+    message.includes('Expiration') ||
+    message.includes('No issue time') ||
+    message.includes('No expiration')
+  )
+    return 'the token is expired or not yet valid';
   return 'the token is not a valid Google OIDC token';
 }

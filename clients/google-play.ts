@@ -20,13 +20,20 @@ export type VoidedPurchase = androidpublisher_v3.Schema$VoidedPurchase & { refun
 
 /** How a failed Google call reads: the purchase does not exist, our access is refused, or Google is away. */
 export class GooglePlayError extends Error {
-  constructor(readonly kind: 'not_found' | 'access' | 'unavailable' | 'credential', message: string, readonly status?: number) {
+  constructor(
+    readonly kind: 'not_found' | 'access' | 'unavailable' | 'credential',
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'GooglePlayError';
   }
 }
 
-interface ServiceAccount { client_email: string; private_key: string }
+interface ServiceAccount {
+  client_email: string;
+  private_key: string;
+}
 
 function parseServiceAccount(secret: string): ServiceAccount {
   const account = JSON.parse(secret) as Partial<ServiceAccount>;
@@ -52,7 +59,11 @@ export class GooglePlayClient {
   private readonly api: androidpublisher_v3.Androidpublisher;
   private readonly tokenUrl: string;
 
-  constructor(config: StoreApiConfig, secret: string, private readonly timeoutMs = 10_000) {
+  constructor(
+    config: StoreApiConfig,
+    secret: string,
+    private readonly timeoutMs = 10_000,
+  ) {
     const account = parseServiceAccount(secret);
     this.tokenUrl = config.GOOGLE_TOKEN_URL;
     const auth = authClient(account, config.GOOGLE_TOKEN_URL);
@@ -80,26 +91,49 @@ export class GooglePlayClient {
    * One page of voided purchases (type 1: one-time products and subscriptions, each keyed by its order id) voided in
    * [startMs, endMs] as Google's systems saw them; `token` continues a listing (Google then ignores the times).
    */
-  async listVoidedPurchases(packageName: string, page: { startMs: number; endMs: number; token?: string; maxResults?: number }): Promise<{ entries: VoidedPurchase[]; nextPageToken: string | null }> {
-    const res = await this.call(() => this.api.purchases.voidedpurchases.list({
-      packageName, type: 1, startTime: String(page.startMs), endTime: String(page.endMs), maxResults: page.maxResults ?? 1000,
-      ...(page.token ? { token: page.token } : {}),
-    }, this.options));
+  async listVoidedPurchases(
+    packageName: string,
+    page: { startMs: number; endMs: number; token?: string; maxResults?: number },
+  ): Promise<{ entries: VoidedPurchase[]; nextPageToken: string | null }> {
+    const res = await this.call(() =>
+      this.api.purchases.voidedpurchases.list(
+        {
+          packageName,
+          type: 1,
+          startTime: String(page.startMs),
+          endTime: String(page.endMs),
+          maxResults: page.maxResults ?? 1000,
+          ...(page.token ? { token: page.token } : {}),
+        },
+        this.options,
+      ),
+    );
     return { entries: res.data.voidedPurchases ?? [], nextPageToken: res.data.tokenPagination?.nextPageToken ?? null };
   }
 
   /** Every voided purchase of the window, page after page (bounded: a runaway listing stops at `maxPages`). */
-  async voidedPurchasesIn(packageName: string, window: { startMs: number; endMs: number }, opts: { maxPages?: number; pageSize?: number } = {}): Promise<VoidedPurchase[]> {
+  async voidedPurchasesIn(
+    packageName: string,
+    window: { startMs: number; endMs: number },
+    opts: { maxPages?: number; pageSize?: number } = {},
+  ): Promise<VoidedPurchase[]> {
     const maxPages = opts.maxPages ?? 50;
     const all: VoidedPurchase[] = [];
     let token: string | undefined;
     for (let page = 0; page < maxPages; page += 1) {
-      const { entries, nextPageToken } = await this.listVoidedPurchases(packageName, { ...window, maxResults: opts.pageSize, ...(token ? { token } : {}) });
+      const { entries, nextPageToken } = await this.listVoidedPurchases(packageName, {
+        ...window,
+        maxResults: opts.pageSize,
+        ...(token ? { token } : {}),
+      });
       all.push(...entries);
       if (!nextPageToken) return all;
       token = nextPageToken;
     }
-    throw new GooglePlayError('unavailable', `Google Play listed more than ${maxPages} pages of voided purchases; the poll will continue from the same start`);
+    throw new GooglePlayError(
+      'unavailable',
+      `Google Play listed more than ${maxPages} pages of voided purchases; the poll will continue from the same start`,
+    );
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {
@@ -114,17 +148,28 @@ export class GooglePlayClient {
     const e = err as { status?: number; response?: { status?: number }; config?: { url?: string | URL }; message?: string };
     const status = e?.status ?? e?.response?.status;
     const url = e?.config?.url;
-    const fromTokenEndpoint = (typeof url === 'string' ? url : url?.href ?? '').startsWith(this.tokenUrl);
+    const fromTokenEndpoint = (typeof url === 'string' ? url : (url?.href ?? '')).startsWith(this.tokenUrl);
     if (status === undefined) return new GooglePlayError('unavailable', retryable('Google Play', err).error!);
-    if (status >= 500 || status === 429) return new GooglePlayError('unavailable', `Google${fromTokenEndpoint ? "'s token endpoint" : ' Play'} answered ${status}; try again`);
-    if (fromTokenEndpoint) return new GooglePlayError('credential', 'Google refused the service account: check the JSON key and that it is not revoked');
-    if (status === 401 || status === 403) return new GooglePlayError('access', `Google Play refused access (${status}): grant the service account access to the app in Play Console and check the package name`);
+    if (status >= 500 || status === 429)
+      return new GooglePlayError('unavailable', `Google${fromTokenEndpoint ? "'s token endpoint" : ' Play'} answered ${status}; try again`);
+    if (fromTokenEndpoint)
+      return new GooglePlayError('credential', 'Google refused the service account: check the JSON key and that it is not revoked');
+    if (status === 401 || status === 403)
+      return new GooglePlayError(
+        'access',
+        `Google Play refused access (${status}): grant the service account access to the app in Play Console and check the package name`,
+      );
     return new GooglePlayError('not_found', `Google Play does not know this purchase (${status})`, status);
   }
 }
 
 /** The green-check of an uploaded service account: a token, then one androidpublisher call for the package. */
-export async function checkGoogleServiceAccount(config: StoreApiConfig, secret: string, meta: Record<string, string | null>, timeoutMs: number): Promise<StoreCheckOutcome> {
+export async function checkGoogleServiceAccount(
+  config: StoreApiConfig,
+  secret: string,
+  meta: Record<string, string | null>,
+  timeoutMs: number,
+): Promise<StoreCheckOutcome> {
   let client: GooglePlayClient;
   try {
     client = new GooglePlayClient(config, secret, timeoutMs);
@@ -136,7 +181,11 @@ export async function checkGoogleServiceAccount(config: StoreApiConfig, secret: 
   } catch (err) {
     if (!(err instanceof GooglePlayError)) return retryable('Google Play', err);
     if (err.kind === 'unavailable') return { status: 'retryable', error: err.message };
-    if (err.kind === 'not_found') return { status: 'failed', error: `Google Play refused access (${err.status}): grant the service account access to the app in Play Console and check the package name` };
+    if (err.kind === 'not_found')
+      return {
+        status: 'failed',
+        error: `Google Play refused access (${err.status}): grant the service account access to the app in Play Console and check the package name`,
+      };
     return { status: 'failed', error: err.message };
   }
   return { status: 'ok', error: null, reason: `Google Play accepted the service account for ${meta.package_name}: its reviews were read` };

@@ -7,7 +7,13 @@ export function createSmtpTransport(smtpUrl: string, from: string): EmailTranspo
   const transporter = nodemailer.createTransport(smtpUrl);
   const send: EmailTransport = async (email) => {
     try {
-      await transporter.sendMail({ from, to: email.to_address, subject: email.subject, text: email.body_text, ...(email.body_html ? { html: email.body_html } : {}) });
+      await transporter.sendMail({
+        from,
+        to: email.to_address,
+        subject: email.subject,
+        text: email.body_text,
+        ...(email.body_html ? { html: email.body_html } : {}),
+      });
     } catch (err) {
       throw new Error(`SMTP delivery failed: ${(err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error')}`);
     }

@@ -17,16 +17,31 @@ export interface StoreListing {
 export class StoreSearchError extends Error {}
 
 interface ItunesResult {
-  trackId?: number | string; trackName?: string; bundleId?: string; sellerName?: string; artistName?: string; trackViewUrl?: string;
-  artworkUrl100?: string; artworkUrl512?: string; description?: string; primaryGenreName?: string; kind?: string; wrapperType?: string;
+  trackId?: number | string;
+  trackName?: string;
+  bundleId?: string;
+  sellerName?: string;
+  artistName?: string;
+  trackViewUrl?: string;
+  artworkUrl100?: string;
+  artworkUrl512?: string;
+  description?: string;
+  primaryGenreName?: string;
+  kind?: string;
+  wrapperType?: string;
 }
 
 const TIMEOUT_MS = 10_000;
 
 function normalize(r: ItunesResult, withDescription: boolean): StoreListing {
   const listing: StoreListing = {
-    store: 'app_store', id: String(r.trackId), name: r.trackName ?? '', bundle_id: r.bundleId ?? null,
-    developer: r.sellerName ?? r.artistName ?? null, url: r.trackViewUrl ?? null, icon_url: r.artworkUrl100 ?? r.artworkUrl512 ?? null,
+    store: 'app_store',
+    id: String(r.trackId),
+    name: r.trackName ?? '',
+    bundle_id: r.bundleId ?? null,
+    developer: r.sellerName ?? r.artistName ?? null,
+    url: r.trackViewUrl ?? null,
+    icon_url: r.artworkUrl100 ?? r.artworkUrl512 ?? null,
     genre: r.primaryGenreName ?? null,
   };
   if (withDescription) listing.description = r.description ?? null;

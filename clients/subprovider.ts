@@ -9,9 +9,16 @@
 // Errors are `{"object": "error", "type", "message", "retryable"}` (v1: `{"code", "message"}`). An error's text
 // never carries the key or an authorization header we sent, even if the provider echoed it.
 
-export interface PromotionalGrant { appUserId: string; entitlement: string; endTimeMs: number | null }
+export interface PromotionalGrant {
+  appUserId: string;
+  entitlement: string;
+  endTimeMs: number | null;
+}
 
-export interface ProviderProject { id: string; name: string }
+export interface ProviderProject {
+  id: string;
+  name: string;
+}
 
 export interface WebhookIntegration {
   id: string;
@@ -62,7 +69,11 @@ export function createSubproviderClient(apiRoot: string, secretKey: string, time
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${secretKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${secretKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -70,7 +81,7 @@ export function createSubproviderClient(apiRoot: string, secretKey: string, time
       const what = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'unreachable';
       throw new SubproviderError(`subscription provider ${what}`, null, true);
     }
-    const parsed = await res.json().catch(() => undefined) as { message?: unknown; retryable?: unknown } | undefined;
+    const parsed = (await res.json().catch(() => undefined)) as { message?: unknown; retryable?: unknown } | undefined;
     if (!res.ok) {
       const detail = typeof parsed?.message === 'string' ? scrub(parsed.message).slice(0, 300) : undefined;
       const retryable = res.status >= 500 || res.status === 429 || res.status === 423 || parsed?.retryable === true;
@@ -97,7 +108,11 @@ export function createSubproviderClient(apiRoot: string, secretKey: string, time
     /** POST /v1/subscribers/{app_user_id}/entitlements/{entitlement}/promotional */
     async grantPromotional(g: PromotionalGrant): Promise<void> {
       const body = g.endTimeMs === null ? { duration: 'lifetime' } : { end_time_ms: g.endTimeMs };
-      await call('POST', `v1/subscribers/${encodeURIComponent(g.appUserId)}/entitlements/${encodeURIComponent(g.entitlement)}/promotional`, body);
+      await call(
+        'POST',
+        `v1/subscribers/${encodeURIComponent(g.appUserId)}/entitlements/${encodeURIComponent(g.entitlement)}/promotional`,
+        body,
+      );
     },
 
     /** GET /v2/projects: the projects this key can reach (a v2 secret key usually belongs to one). */
@@ -111,13 +126,20 @@ export function createSubproviderClient(apiRoot: string, secretKey: string, time
     },
 
     /** POST /v2/projects/{project_id}/integrations/webhooks */
-    async createWebhookIntegration(projectId: string, fields: WebhookIntegrationFields & { name: string; url: string }): Promise<WebhookIntegration> {
+    async createWebhookIntegration(
+      projectId: string,
+      fields: WebhookIntegrationFields & { name: string; url: string },
+    ): Promise<WebhookIntegration> {
       keepOutOfErrors(fields.authorization_header);
       return call('POST', webhooksPath(projectId), fields);
     },
 
     /** POST /v2/projects/{project_id}/integrations/webhooks/{webhook_integration_id}: only the fields given change. */
-    async updateWebhookIntegration(projectId: string, integrationId: string, fields: WebhookIntegrationFields): Promise<WebhookIntegration> {
+    async updateWebhookIntegration(
+      projectId: string,
+      integrationId: string,
+      fields: WebhookIntegrationFields,
+    ): Promise<WebhookIntegration> {
       keepOutOfErrors(fields.authorization_header);
       return call('POST', `${webhooksPath(projectId)}/${encodeURIComponent(integrationId)}`, fields);
     },

@@ -17,7 +17,8 @@ export async function usdPriceOf(db: Knex, ratesUrl: string, price: number, curr
     const usd = await priceInUsd(ports, price, currency, purchasedAtMs, Date.now());
     if (usd) return { ok: true, usd };
   } catch (err) {
-    if (err instanceof FxSourceUnavailable) return { ok: false, transient: true, detail: 'Exchange rates are unavailable right now', cause: err };
+    if (err instanceof FxSourceUnavailable)
+      return { ok: false, transient: true, detail: 'Exchange rates are unavailable right now', cause: err };
     throw err;
   }
   return { ok: false, transient: false, detail: `No exchange rate for ${currency.toUpperCase()} on or before ${utcDay(purchasedAtMs)}` };

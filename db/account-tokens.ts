@@ -16,31 +16,58 @@ export interface NewAccountToken {
 }
 
 export async function createAccountToken(db: Knex, t: NewAccountToken): Promise<string> {
-  const [row] = await db('account_tokens').insert({
-    purpose: t.purpose, token_hash: t.tokenHash, email: t.email, user_id: t.userId ?? null, org_id: t.orgId ?? null,
-    role: t.role ?? null, created_by_user_id: t.createdByUserId ?? null,
-    expires_at: db.raw('now() + make_interval(secs => ?)', [t.ttlSeconds]),
-  }).returning<{ id: string }[]>('id');
+  const [row] = await db('account_tokens')
+    .insert({
+      purpose: t.purpose,
+      token_hash: t.tokenHash,
+      email: t.email,
+      user_id: t.userId ?? null,
+      org_id: t.orgId ?? null,
+      role: t.role ?? null,
+      created_by_user_id: t.createdByUserId ?? null,
+      expires_at: db.raw('now() + make_interval(secs => ?)', [t.ttlSeconds]),
+    })
+    .returning<{ id: string }[]>('id');
   return row!.id;
 }
 
 /** The live (unused, unexpired) token of this purpose, without spending it (to show a form first). */
-export async function findLiveAccountToken(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<AccountTokenRow | undefined> {
-  return db('account_tokens').where({ purpose, token_hash: tokenHash }).whereNull('used_at')
-    .andWhere('expires_at', '>', db.fn.now()).first<AccountTokenRow | undefined>();
+export async function findLiveAccountToken(
+  db: Knex,
+  purpose: AccountTokenPurpose,
+  tokenHash: string,
+): Promise<AccountTokenRow | undefined> {
+  return db('account_tokens')
+    .where({ purpose, token_hash: tokenHash })
+    .whereNull('used_at')
+    .andWhere('expires_at', '>', db.fn.now())
+    .first<AccountTokenRow | undefined>();
 }
 
 /** Spends a live token; undefined when it is unknown, used or expired. */
 export async function spendAccountToken(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<AccountTokenRow | undefined> {
-  const [row] = await db('account_tokens').where({ purpose, token_hash: tokenHash }).whereNull('used_at')
-    .andWhere('expires_at', '>', db.fn.now()).update({ used_at: db.fn.now() }).returning<AccountTokenRow[]>('*');
+  const [row] = await db('account_tokens')
+    .where({ purpose, token_hash: tokenHash })
+    .whereNull('used_at')
+    .andWhere('expires_at', '>', db.fn.now())
+    .update({ used_at: db.fn.now() })
+    .returning<AccountTokenRow[]>('*');
   return row;
 }
 
-export interface PendingInvite { id: string; email: string; role: MembershipRole; created_at: Date; expires_at: Date }
+export interface PendingInvite {
+  id: string;
+  email: string;
+  role: MembershipRole;
+  created_at: Date;
+  expires_at: Date;
+}
 
 export async function listPendingInvites(db: Knex, orgId: string): Promise<PendingInvite[]> {
-  return db('account_tokens').where({ org_id: orgId, purpose: 'invite' }).whereNull('used_at')
-    .andWhere('expires_at', '>', db.fn.now()).orderBy('created_at', 'desc')
+  return db('account_tokens')
+    .where({ org_id: orgId, purpose: 'invite' })
+    .whereNull('used_at')
+    .andWhere('expires_at', '>', db.fn.now())
+    .orderBy('created_at', 'desc')
     .select<PendingInvite[]>('id', 'email', 'role', 'created_at', 'expires_at');
 }

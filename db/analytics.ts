@@ -14,7 +14,10 @@
 import type { Knex } from 'knex';
 import { microsToUsd } from '../lib/money.js';
 
-export interface Period { from: string; to: string }
+export interface Period {
+  from: string;
+  to: string;
+}
 
 export interface Metrics {
   clicks: number;
@@ -26,11 +29,23 @@ export interface Metrics {
   commission_usd: number;
 }
 
-export interface Scope { appIds: readonly string[]; campaignId?: string; campaignIds?: readonly string[] }
+export interface Scope {
+  appIds: readonly string[];
+  campaignId?: string;
+  campaignIds?: readonly string[];
+}
 
 type Bucket = 'total' | 'day' | 'code' | 'campaign';
 
-export const emptyMetrics = (): Metrics => ({ clicks: 0, installs: 0, attributed_installs: 0, trials: 0, conversions: 0, revenue_usd: 0, commission_usd: 0 });
+export const emptyMetrics = (): Metrics => ({
+  clicks: 0,
+  installs: 0,
+  attributed_installs: 0,
+  trials: 0,
+  conversions: 0,
+  revenue_usd: 0,
+  commission_usd: 0,
+});
 
 interface Source {
   table: string;
@@ -45,18 +60,27 @@ const n = (v: string | number | null | undefined) => Number(v ?? 0);
 const SOURCES: Source[] = [
   { table: 'clicks', ts: 'clicked_at', select: 'count(*) as clicks', toMetrics: (r) => ({ clicks: n(r.clicks) }) },
   {
-    table: 'installs', ts: 'created_at', select: 'count(*) as installs, count(*) filter (where attributed) as attributed_installs',
+    table: 'installs',
+    ts: 'created_at',
+    select: 'count(*) as installs, count(*) filter (where attributed) as attributed_installs',
     toMetrics: (r) => ({ installs: n(r.installs), attributed_installs: n(r.attributed_installs) }),
   },
   {
-    table: 'conversions', ts: 'created_at',
+    table: 'conversions',
+    ts: 'created_at',
     select: 'count(*) filter (where trial) as trials, count(*) filter (where not trial or trial_converted_at is not null) as conversions',
-    where: (q) => { void q.where({ environment: 'PRODUCTION', is_test: false, attributed: true }); },
+    where: (q) => {
+      void q.where({ environment: 'PRODUCTION', is_test: false, attributed: true });
+    },
     toMetrics: (r) => ({ trials: n(r.trials), conversions: n(r.conversions) }),
   },
   {
-    table: 'commissions', ts: 'created_at', select: 'coalesce(sum(revenue_usd_micros), 0) as revenue, coalesce(sum(commission_micros), 0) as commission',
-    where: (q) => { void q.where({ environment: 'PRODUCTION' }); },
+    table: 'commissions',
+    ts: 'created_at',
+    select: 'coalesce(sum(revenue_usd_micros), 0) as revenue, coalesce(sum(commission_micros), 0) as commission',
+    where: (q) => {
+      void q.where({ environment: 'PRODUCTION' });
+    },
     toMetrics: (r) => ({ revenue_usd: microsToUsd(n(r.revenue)), commission_usd: microsToUsd(n(r.commission)) }),
   },
 ];
@@ -77,9 +101,12 @@ export async function aggregateMetrics(db: Knex, scope: Scope, period: Period | 
   if (scope.appIds.length === 0) return out;
   const grouped = SOURCES.map((s) => {
     const key = BUCKETS[bucket](s.ts);
-    const q = db(s.table).whereIn('app_id', scope.appIds).select(db.raw(`${key} as k, ${s.select}`));
+    const q = db(s.table)
+      .whereIn('app_id', scope.appIds)
+      .select(db.raw(`${key} as k, ${s.select}`));
     if (period) {
-      void q.where(s.ts, '>=', db.raw("(?::date)::timestamp at time zone 'UTC'", [period.from]))
+      void q
+        .where(s.ts, '>=', db.raw("(?::date)::timestamp at time zone 'UTC'", [period.from]))
         .where(s.ts, '<', db.raw("(?::date + 1)::timestamp at time zone 'UTC'", [period.to]));
     }
     if (bucket !== 'total') void q.groupByRaw(key);
@@ -100,13 +127,18 @@ export async function aggregateMetrics(db: Knex, scope: Scope, period: Period | 
 export type CampaignStats = Omit<Metrics, 'trials'>;
 
 /** Every listed campaign's stats in one statement, zeros for a campaign without activity. */
-export async function lifetimeCampaignStats(db: Knex, campaigns: readonly { id: string; app_id: unknown }[]): Promise<Map<string, CampaignStats>> {
+export async function lifetimeCampaignStats(
+  db: Knex,
+  campaigns: readonly { id: string; app_id: unknown }[],
+): Promise<Map<string, CampaignStats>> {
   const scope = { appIds: [...new Set(campaigns.map((c) => String(c.app_id)))], campaignIds: campaigns.map((c) => c.id) };
   const metrics = await aggregateMetrics(db, scope, null, 'campaign');
-  return new Map(campaigns.map((c) => {
-    const { trials: _trials, ...stats } = metrics.get(c.id) ?? emptyMetrics();
-    return [c.id, stats];
-  }));
+  return new Map(
+    campaigns.map((c) => {
+      const { trials: _trials, ...stats } = metrics.get(c.id) ?? emptyMetrics();
+      return [c.id, stats];
+    }),
+  );
 }
 
 /** Campaigns active now and creators holding an active code in the app. */
@@ -118,14 +150,34 @@ export async function appReach(db: Knex, appId: string): Promise<{ active_campai
   return { active_campaigns: Number(campaigns[0]?.count ?? 0), creators: Number(creators[0]?.count ?? 0) };
 }
 
-export interface AffiliateCode { creator_code_id: string; code: string; status: string; creator_id: string; creator_name: string; campaign_id: string; campaign_name: string; app_id: string }
+export interface AffiliateCode {
+  creator_code_id: string;
+  code: string;
+  status: string;
+  creator_id: string;
+  creator_name: string;
+  campaign_id: string;
+  campaign_name: string;
+  app_id: string;
+}
 
 /** Every creator code in scope (removed codes too: their history still counts). */
 export async function listAffiliateCodes(db: Knex, scope: Scope): Promise<AffiliateCode[]> {
   if (scope.appIds.length === 0) return [];
-  const q = db('creator_codes as cc').join('creators as cr', 'cr.id', 'cc.creator_id').join('campaigns as c', 'c.id', 'cc.campaign_id')
+  const q = db('creator_codes as cc')
+    .join('creators as cr', 'cr.id', 'cc.creator_id')
+    .join('campaigns as c', 'c.id', 'cc.campaign_id')
     .whereIn('cc.app_id', scope.appIds)
-    .select('cc.id as creator_code_id', 'cc.code', 'cc.status', 'cr.id as creator_id', 'cr.name as creator_name', 'c.id as campaign_id', 'c.name as campaign_name', 'cc.app_id');
+    .select(
+      'cc.id as creator_code_id',
+      'cc.code',
+      'cc.status',
+      'cr.id as creator_id',
+      'cr.name as creator_name',
+      'c.id as campaign_id',
+      'c.name as campaign_name',
+      'cc.app_id',
+    );
   if (scope.campaignId) void q.where('cc.campaign_id', scope.campaignId);
   return q;
 }

@@ -3,7 +3,13 @@
 // at are read through events/recent's own queries (db/recent-events.ts), so the stream shows the same rows, with
 // the same environment filter, as the agent API, plus the amounts only the dashboard shows (price, commission).
 import type { Knex } from 'knex';
-import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView, type SdkEventView } from './recent-events.js';
+import {
+  listPurchaseEventLog,
+  listRecentSdkEvents,
+  type EnvironmentFilter,
+  type PurchaseEventView,
+  type SdkEventView,
+} from './recent-events.js';
 
 export type FeedEntry = { seq: number; kind: 'sdk'; event: SdkEventView } | { seq: number; kind: 'purchase'; event: PurchaseEventView };
 
@@ -22,15 +28,25 @@ export async function latestFeedSeq(db: Knex, appId: string): Promise<number> {
 }
 
 /** The app's stream after `after`, oldest first, at most `limit` feed rows, each with its row as events/recent shows it. */
-export async function readFeedAfter(db: Knex, appId: string, opts: { after: number; environment?: EnvironmentFilter; limit: number }): Promise<FeedPage> {
-  const feed = await db('app_event_feed').where('app_id', appId).andWhere('seq', '>', opts.after).orderBy('seq').limit(opts.limit)
+export async function readFeedAfter(
+  db: Knex,
+  appId: string,
+  opts: { after: number; environment?: EnvironmentFilter; limit: number },
+): Promise<FeedPage> {
+  const feed = await db('app_event_feed')
+    .where('app_id', appId)
+    .andWhere('seq', '>', opts.after)
+    .orderBy('seq')
+    .limit(opts.limit)
     .select<{ seq: number; kind: 'sdk' | 'purchase'; event_id: string }[]>('seq', 'kind', 'event_id');
   if (feed.length === 0) return { entries: [], cursor: opts.after, more: false };
   const idsOf = (kind: string) => [...new Set(feed.filter((f) => f.kind === kind).map((f) => f.event_id))];
   const [sdkIds, purchaseIds] = [idsOf('sdk'), idsOf('purchase')];
   const [sdk, purchases] = await Promise.all([
     sdkIds.length ? listRecentSdkEvents(db, appId, { environment: opts.environment, eventIds: sdkIds, limit: sdkIds.length }) : [],
-    purchaseIds.length ? listPurchaseEventLog(db, appId, { environment: opts.environment, eventIds: purchaseIds, limit: purchaseIds.length, amounts: true }) : [],
+    purchaseIds.length
+      ? listPurchaseEventLog(db, appId, { environment: opts.environment, eventIds: purchaseIds, limit: purchaseIds.length, amounts: true })
+      : [],
   ]);
   const sdkById = new Map(sdk.map((e) => [e.event_id, e]));
   const purchaseById = new Map(purchases.map((e) => [e.event_id, e]));
@@ -47,6 +63,9 @@ export async function readFeedAfter(db: Knex, appId: string, opts: { after: numb
 /** The Temporal workflow id of each conversion named (the dashboard links purchases to their workflow). */
 export async function conversionWorkflowIds(db: Knex, conversionIds: readonly string[]): Promise<Map<string, string>> {
   if (conversionIds.length === 0) return new Map();
-  const rows = await db('conversions').whereIn('id', conversionIds).whereNotNull('workflow_id').select<{ id: string; workflow_id: string }[]>('id', 'workflow_id');
+  const rows = await db('conversions')
+    .whereIn('id', conversionIds)
+    .whereNotNull('workflow_id')
+    .select<{ id: string; workflow_id: string }[]>('id', 'workflow_id');
   return new Map(rows.map((r) => [r.id, r.workflow_id]));
 }

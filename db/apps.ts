@@ -28,21 +28,23 @@ export async function createApp(db: Knex, app: NewApp): Promise<CreatedApp> {
   const sdkKey = generateToken(SDK_KEY_PREFIX, 24);
   const webhookSecret = generateToken(WEBHOOK_SECRET_PREFIX);
   const purchaseApiKey = generateToken(PURCHASE_API_KEY_PREFIX);
-  const [row] = await db('apps').insert({
-    org_id: app.orgId,
-    name: app.name,
-    slug: app.slug,
-    description: app.description ?? null,
-    support_email: app.supportEmail ?? null,
-    ios_store_url: app.iosStoreUrl ?? null,
-    android_store_url: app.androidStoreUrl ?? null,
-    web_url: app.webUrl ?? null,
-    sdk_key: sdkKey,
-    sdk_key_hash: hashToken(sdkKey),
-    webhook_secret_hash: hashToken(webhookSecret),
-    webhook_secret_hint: webhookSecret.slice(-4),
-    purchase_api_key_hash: hashToken(purchaseApiKey),
-  }).returning<{ id: string; slug: string }[]>(['id', 'slug']);
+  const [row] = await db('apps')
+    .insert({
+      org_id: app.orgId,
+      name: app.name,
+      slug: app.slug,
+      description: app.description ?? null,
+      support_email: app.supportEmail ?? null,
+      ios_store_url: app.iosStoreUrl ?? null,
+      android_store_url: app.androidStoreUrl ?? null,
+      web_url: app.webUrl ?? null,
+      sdk_key: sdkKey,
+      sdk_key_hash: hashToken(sdkKey),
+      webhook_secret_hash: hashToken(webhookSecret),
+      webhook_secret_hint: webhookSecret.slice(-4),
+      purchase_api_key_hash: hashToken(purchaseApiKey),
+    })
+    .returning<{ id: string; slug: string }[]>(['id', 'slug']);
   return { id: row!.id, slug: row!.slug, sdkKey, webhookSecret, purchaseApiKey };
 }
 
@@ -50,7 +52,13 @@ export async function isSlugTaken(db: Knex, slug: string): Promise<boolean> {
   return (await db('apps').where('slug', slug).first('id')) !== undefined;
 }
 
-export interface SdkInit { platform: 'ios' | 'android' | 'web'; sdkName: string | null; sdkVersion: string; appVersion: string; runtime: string | null }
+export interface SdkInit {
+  platform: 'ios' | 'android' | 'web';
+  sdkName: string | null;
+  sdkVersion: string;
+  appVersion: string;
+  runtime: string | null;
+}
 
 export interface InitAnswer {
   id: string;
@@ -67,8 +75,14 @@ export interface InitAnswer {
  * app launch calls init) and returns the app with its active campaigns.
  */
 export async function recordSdkInit(db: Knex, appId: string, init: SdkInit): Promise<InitAnswer | undefined> {
-  const meta = JSON.stringify({ sdk_name: init.sdkName, sdk_version: init.sdkVersion, app_version: init.appVersion, runtime: init.runtime });
-  const result = await db.raw<{ rows: InitAnswer[] }>(`
+  const meta = JSON.stringify({
+    sdk_name: init.sdkName,
+    sdk_version: init.sdkVersion,
+    app_version: init.appVersion,
+    runtime: init.runtime,
+  });
+  const result = await db.raw<{ rows: InitAnswer[] }>(
+    `
     with touched as (
       update apps set
         sdk_initialized_at = now(), sdk_name = :sdkName, sdk_version = :sdkVersion, sdk_platform = :platform,
@@ -84,11 +98,15 @@ export async function recordSdkInit(db: Knex, appId: string, init: SdkInit): Pro
       coalesce((select json_agg(json_build_object('id', c.id, 'name', c.name, 'description', c.description) order by c.created_at)
                 from campaigns c where c.app_id = a.id and c.status = 'active'), '[]'::json) as campaigns
     from apps a where a.id = :appId`,
-  { appId, platform: init.platform, sdkName: init.sdkName, sdkVersion: init.sdkVersion, appVersion: init.appVersion, meta });
+    { appId, platform: init.platform, sdkName: init.sdkName, sdkVersion: init.sdkVersion, appVersion: init.appVersion, meta },
+  );
   return result.rows[0];
 }
 
-export interface AppAttributionSettings { id: string; attribution_window_hours: number }
+export interface AppAttributionSettings {
+  id: string;
+  attribution_window_hours: number;
+}
 
 export async function getAttributionSettings(db: Knex, appId: string): Promise<AppAttributionSettings> {
   return db('apps').where('id', appId).first<AppAttributionSettings>('id', 'attribution_window_hours');
@@ -108,13 +126,21 @@ export interface AppSettingsPatch {
 }
 
 const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
-  'name', 'description', 'tagline', 'support_email', 'ios_store_url', 'android_store_url', 'web_url', 'attribution_window_hours',
+  'name',
+  'description',
+  'tagline',
+  'support_email',
+  'ios_store_url',
+  'android_store_url',
+  'web_url',
+  'attribution_window_hours',
 ];
 
 /** Applies the listed settings (other keys are ignored); returns whether the app exists. */
 async function updateAppSettings(db: Knex, appId: string, patch: AppSettingsPatch): Promise<boolean> {
   const changes: Record<string, unknown> = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
-  if (patch.creator_code_settings) changes.creator_code_settings = db.raw('creator_code_settings || ?::jsonb', [JSON.stringify(patch.creator_code_settings)]);
+  if (patch.creator_code_settings)
+    changes.creator_code_settings = db.raw('creator_code_settings || ?::jsonb', [JSON.stringify(patch.creator_code_settings)]);
   if (Object.keys(changes).length === 0) return (await db('apps').where('id', appId).first('id')) !== undefined;
   return (await db('apps').where('id', appId).update(changes)) === 1;
 }
@@ -125,17 +151,23 @@ async function updateAppSettings(db: Knex, appId: string, patch: AppSettingsPatc
  */
 export async function rotateWebhookSecret(db: Knex, appId: string): Promise<string | undefined> {
   const secret = generateToken(WEBHOOK_SECRET_PREFIX);
-  const updated = await db('apps').where('id', appId).update({
-    webhook_secret_hash: hashToken(secret), webhook_secret_hint: secret.slice(-4), webhook_secret_rotated_at: db.fn.now(),
-    webhook_connected_at: null,
-  });
+  const updated = await db('apps')
+    .where('id', appId)
+    .update({
+      webhook_secret_hash: hashToken(secret),
+      webhook_secret_hint: secret.slice(-4),
+      webhook_secret_rotated_at: db.fn.now(),
+      webhook_connected_at: null,
+    });
   return updated === 1 ? secret : undefined;
 }
 
 /** A new server-side purchase API key (`it_srv_`) replaces the old one at once; returned once, stored as a digest. */
 export async function rotatePurchaseApiKey(db: Knex, appId: string): Promise<string | undefined> {
   const key = generateToken(PURCHASE_API_KEY_PREFIX);
-  const updated = await db('apps').where('id', appId).update({ purchase_api_key_hash: hashToken(key) });
+  const updated = await db('apps')
+    .where('id', appId)
+    .update({ purchase_api_key_hash: hashToken(key) });
   return updated === 1 ? key : undefined;
 }
 
@@ -144,22 +176,50 @@ export async function findAppBySlug(db: Knex, slug: string): Promise<{ id: strin
   return db('apps').where('slug', slug).first<{ id: string; org_id: string; sdk_key: string } | undefined>('id', 'org_id', 'sdk_key');
 }
 
-export interface AppleMetaPatch { issuer_id?: string; key_id?: string; environment?: string; app_apple_id?: string; bundle_id?: string }
+export interface AppleMetaPatch {
+  issuer_id?: string;
+  key_id?: string;
+  environment?: string;
+  app_apple_id?: string;
+  bundle_id?: string;
+}
 
 /** Merges non-secret Apple settings into apps.apple_meta (and the store ids the app keeps in columns). */
 export async function mergeAppleMeta(db: Knex, appId: string, patch: AppleMetaPatch): Promise<Record<string, string>> {
-  const [row] = await db('apps').where('id', appId).update({
-    apple_meta: db.raw('apple_meta || ?::jsonb', [JSON.stringify(patch)]),
-    ...(patch.app_apple_id ? { app_store_id: patch.app_apple_id } : {}),
-    ...(patch.bundle_id ? { ios_bundle_id: patch.bundle_id } : {}),
-  }).returning<{ apple_meta: Record<string, string> }[]>(['apple_meta']);
+  const [row] = await db('apps')
+    .where('id', appId)
+    .update({
+      apple_meta: db.raw('apple_meta || ?::jsonb', [JSON.stringify(patch)]),
+      ...(patch.app_apple_id ? { app_store_id: patch.app_apple_id } : {}),
+      ...(patch.bundle_id ? { ios_bundle_id: patch.bundle_id } : {}),
+    })
+    .returning<{ apple_meta: Record<string, string> }[]>(['apple_meta']);
   return row!.apple_meta;
 }
 
 const APP_COLUMNS = [
-  'id', 'org_id', 'name', 'slug', 'description', 'tagline', 'support_email', 'sdk_key', 'attribution_window_hours',
-  'ios_validation_provider', 'android_validation_provider', 'ios_store_url', 'android_store_url', 'web_url',
-  'webhook_connected_at', 'sdk_initialized_at', 'created_at', 'updated_at', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta',
+  'id',
+  'org_id',
+  'name',
+  'slug',
+  'description',
+  'tagline',
+  'support_email',
+  'sdk_key',
+  'attribution_window_hours',
+  'ios_validation_provider',
+  'android_validation_provider',
+  'ios_store_url',
+  'android_store_url',
+  'web_url',
+  'webhook_connected_at',
+  'sdk_initialized_at',
+  'created_at',
+  'updated_at',
+  'name_i18n',
+  'description_i18n',
+  'tagline_i18n',
+  'i18n_meta',
   'creator_code_settings',
 ] as const;
 
@@ -174,26 +234,43 @@ export async function findApp(db: Knex, appId: string): Promise<AgentAppRow | un
   return db('apps').where('id', appId).first<AgentAppRow | undefined>(APP_COLUMNS);
 }
 
-export interface AppInitFreshness { app_id: string; name: string; org_id: string; sdk_initialized_at: Date | null; sdk_init_meta: Record<string, { sdk_name?: string; sdk_version?: string; app_version?: string; at?: string }> }
+export interface AppInitFreshness {
+  app_id: string;
+  name: string;
+  org_id: string;
+  sdk_initialized_at: Date | null;
+  sdk_init_meta: Record<string, { sdk_name?: string; sdk_version?: string; app_version?: string; at?: string }>;
+}
 
 export async function listAppInitFreshness(db: Knex, orgIds: readonly string[]): Promise<AppInitFreshness[]> {
   if (orgIds.length === 0) return [];
-  return db('apps').whereIn('org_id', orgIds).orderBy('created_at')
+  return db('apps')
+    .whereIn('org_id', orgIds)
+    .orderBy('created_at')
     .select<AppInitFreshness[]>('id as app_id', 'name', 'org_id', 'sdk_initialized_at', 'sdk_init_meta');
 }
 
-export interface AppCredentialMatch { appId: string; orgId: string }
+export interface AppCredentialMatch {
+  appId: string;
+  orgId: string;
+}
 
 type AppCredentialColumn = 'sdk_key_hash' | 'webhook_secret_hash' | 'purchase_api_key_hash';
 
-export async function findAppByCredentialHash(db: Knex, column: AppCredentialColumn, hash: string): Promise<AppCredentialMatch | undefined> {
+export async function findAppByCredentialHash(
+  db: Knex,
+  column: AppCredentialColumn,
+  hash: string,
+): Promise<AppCredentialMatch | undefined> {
   const row = await db('apps').where(column, hash).first<{ id: string; org_id: string } | undefined>('id', 'org_id');
   return row ? { appId: row.id, orgId: row.org_id } : undefined;
 }
 
 /** The stored webhook secret digest of an app, for the per-app webhook URL (which names the app itself). */
 export async function findAppWebhookSecretHash(db: Knex, appId: string): Promise<{ appId: string; hash: string } | undefined> {
-  const row = await db('apps').where('id', appId).first<{ id: string; webhook_secret_hash: string } | undefined>('id', 'webhook_secret_hash');
+  const row = await db('apps')
+    .where('id', appId)
+    .first<{ id: string; webhook_secret_hash: string } | undefined>('id', 'webhook_secret_hash');
   return row ? { appId: row.id, hash: row.webhook_secret_hash } : undefined;
 }
 
@@ -202,13 +279,18 @@ export type AppCopy = Record<'name' | 'description' | 'tagline' | AppI18nColumn,
 const APP_COPY_COLUMNS = ['name', 'description', 'tagline', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta'];
 
 /** Under the app's row lock, `nextFor` derives the new localized columns from the current copy (null: no write). */
-export async function updateAppI18n(db: Knex, appId: string, nextFor: (current: AppCopy) => Record<AppI18nColumn, object> | null): Promise<AppCopy | undefined> {
+export async function updateAppI18n(
+  db: Knex,
+  appId: string,
+  nextFor: (current: AppCopy) => Record<AppI18nColumn, object> | null,
+): Promise<AppCopy | undefined> {
   return db.transaction(async (trx) => {
     const current = await trx('apps').where('id', appId).forUpdate().first<AppCopy | undefined>(APP_COPY_COLUMNS);
     if (!current) return undefined;
     const next = nextFor(current);
     if (!next) return current;
-    const [updated] = await trx('apps').where('id', appId)
+    const [updated] = await trx('apps')
+      .where('id', appId)
       .update(Object.fromEntries(Object.entries(next).map(([k, v]) => [k, JSON.stringify(v)])), APP_COPY_COLUMNS);
     return updated as AppCopy;
   });
@@ -218,7 +300,12 @@ export async function updateAppI18n(db: Knex, appId: string, nextFor: (current: 
  * An app PATCH in one transaction: the settings first, then (when given) the localized columns derived under the row
  * lock from the text just written, so translations supplied with a new source text are recorded against it.
  */
-export async function patchApp(db: Knex, appId: string, patch: AppSettingsPatch, nextI18n?: (current: AppCopy) => Record<AppI18nColumn, object>): Promise<void> {
+export async function patchApp(
+  db: Knex,
+  appId: string,
+  patch: AppSettingsPatch,
+  nextI18n?: (current: AppCopy) => Record<AppI18nColumn, object>,
+): Promise<void> {
   await db.transaction(async (trx) => {
     await updateAppSettings(trx, appId, patch);
     if (nextI18n) await updateAppI18n(trx, appId, nextI18n);
@@ -232,12 +319,17 @@ export async function markWebhookConnected(db: Knex, appId: string): Promise<voi
 
 /** Whether the app mirrors free-access grants to the subscription provider (creator_code_settings). */
 export async function mirrorsFreeAccessGrants(db: Knex, appId: string): Promise<boolean> {
-  const app = await db('apps').where('id', appId).first<{ creator_code_settings: Record<string, unknown> } | undefined>('creator_code_settings');
+  const app = await db('apps')
+    .where('id', appId)
+    .first<{ creator_code_settings: Record<string, unknown> } | undefined>('creator_code_settings');
   return app?.creator_code_settings.mirror_free_access_to_subprovider === true;
 }
 
 /** The app's purchase-validation provider per platform (apps.{ios,android}_validation_provider). */
-export interface ValidationProviders { ios_validation_provider: string | null; android_validation_provider: string | null }
+export interface ValidationProviders {
+  ios_validation_provider: string | null;
+  android_validation_provider: string | null;
+}
 
 export async function findValidationProviders(db: Knex, appId: string): Promise<ValidationProviders | undefined> {
   return db('apps').where('id', appId).first('ios_validation_provider', 'android_validation_provider');

@@ -2,14 +2,29 @@
 import type { Knex } from 'knex';
 
 const ASSET_COLUMNS = [
-  'id', 'app_id', 'org_id', 'type', 'category', 'title', 'description', 'url', 'storage_key', 'mime_type', 'size_bytes',
-  'featured', 'uploaded_by', 'created_at', 'updated_at',
+  'id',
+  'app_id',
+  'org_id',
+  'type',
+  'category',
+  'title',
+  'description',
+  'url',
+  'storage_key',
+  'mime_type',
+  'size_bytes',
+  'featured',
+  'uploaded_by',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export type AssetView = Record<(typeof ASSET_COLUMNS)[number], unknown> & { id: string; org_id: string; app_id: string };
 
 export async function listAssets(db: Knex, appId: string, f: { type?: string; category?: string } = {}): Promise<AssetView[]> {
-  const q = db('assets').where('app_id', appId).orderBy([{ column: 'featured', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: 'id' }]);
+  const q = db('assets')
+    .where('app_id', appId)
+    .orderBy([{ column: 'featured', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: 'id' }]);
   if (f.type) void q.where('type', f.type);
   if (f.category) void q.where('category', f.category);
   return q.select<AssetView[]>(ASSET_COLUMNS);
@@ -25,14 +40,32 @@ export async function setAssetFeatured(db: Knex, id: string, featured: boolean):
 }
 
 export interface NewAsset {
-  appId: string; orgId: string; type: string; category: string | null; title: string | null; description: string | null;
-  storageKey: string; mimeType: string; sizeBytes: number; uploadedBy: string;
+  appId: string;
+  orgId: string;
+  type: string;
+  category: string | null;
+  title: string | null;
+  description: string | null;
+  storageKey: string;
+  mimeType: string;
+  sizeBytes: number;
+  uploadedBy: string;
 }
 
 export async function insertAsset(db: Knex, a: NewAsset): Promise<AssetView> {
-  const [row] = await db('assets').insert({
-    app_id: a.appId, org_id: a.orgId, type: a.type, category: a.category, title: a.title, description: a.description,
-    storage_key: a.storageKey, mime_type: a.mimeType, size_bytes: a.sizeBytes, uploaded_by: a.uploadedBy,
-  }).returning<AssetView[]>(ASSET_COLUMNS);
+  const [row] = await db('assets')
+    .insert({
+      app_id: a.appId,
+      org_id: a.orgId,
+      type: a.type,
+      category: a.category,
+      title: a.title,
+      description: a.description,
+      storage_key: a.storageKey,
+      mime_type: a.mimeType,
+      size_bytes: a.sizeBytes,
+      uploaded_by: a.uploadedBy,
+    })
+    .returning<AssetView[]>(ASSET_COLUMNS);
   return row!;
 }

@@ -15,7 +15,14 @@ export interface AuditEntry {
 
 export async function appendAudit(db: Knex, e: AuditEntry): Promise<void> {
   await db('audit_log').insert({
-    org_id: e.orgId, actor_type: e.actorType, actor_id: e.actorId, action: e.action, target_type: e.targetType ?? null,
-    target_id: e.targetId ?? null, details: e.details ?? {}, request_id: e.requestId ?? null, ip: e.ip ?? null,
+    org_id: e.orgId,
+    actor_type: e.actorType,
+    actor_id: e.actorId,
+    action: e.action,
+    target_type: e.targetType ?? null,
+    target_id: e.targetId ?? null,
+    details: e.details ?? {},
+    request_id: e.requestId ?? null,
+    ip: e.ip ?? null,
   });
 }

@@ -9,7 +9,12 @@ import type { BonusRule } from '../lib/bonus-rules.js';
 import { awardReachedMilestones } from './bonus-awards.js';
 import { lockOrganization } from './wallet-ledger.js';
 
-export interface BonusRuleView { id: string; threshold_conversions: number; bonus_usd: number; name: string }
+export interface BonusRuleView {
+  id: string;
+  threshold_conversions: number;
+  bonus_usd: number;
+  name: string;
+}
 
 /**
  * The active rules of the campaign row `campaigns` in scope, as one JSON column `bonus_rules` (threshold order,
@@ -31,9 +36,17 @@ export async function saveBonusRules(trx: Knex.Transaction, campaignId: string, 
   const campaign = await trx('campaigns').where('id', campaignId).first<{ org_id: string } | undefined>('org_id');
   if (!campaign) return 0;
   await lockOrganization(trx, campaign.org_id);
-  const existing = await trx('bonus_rules').where('campaign_id', campaignId).forUpdate()
+  const existing = await trx('bonus_rules')
+    .where('campaign_id', campaignId)
+    .forUpdate()
     .orderBy([{ column: 'active', order: 'desc' }, { column: 'updated_at', order: 'desc' }, { column: 'id' }])
-    .select<{ id: string; threshold_conversions: number; active: boolean; name: string; bonus_micros: number }[]>('id', 'threshold_conversions', 'active', 'name', 'bonus_micros');
+    .select<{ id: string; threshold_conversions: number; active: boolean; name: string; bonus_micros: number }[]>(
+      'id',
+      'threshold_conversions',
+      'active',
+      'name',
+      'bonus_micros',
+    );
   const listed = new Set(rules.map((r) => r.thresholdConversions));
   // Deactivated first: an active threshold is unique per campaign.
   const dropped = existing.filter((r) => r.active && !listed.has(r.threshold_conversions)).map((r) => r.id);
@@ -44,7 +57,8 @@ export async function saveBonusRules(trx: Knex.Transaction, campaignId: string, 
     const same = existing.find((r) => r.threshold_conversions === rule.thresholdConversions);
     const unchanged = same?.active && same.name === rule.name && Number(same.bonus_micros) === rule.bonusMicros;
     if (same && !unchanged) await trx('bonus_rules').where('id', same.id).update(columns);
-    else if (!same) await trx('bonus_rules').insert({ ...columns, campaign_id: campaignId, threshold_conversions: rule.thresholdConversions });
+    else if (!same)
+      await trx('bonus_rules').insert({ ...columns, campaign_id: campaignId, threshold_conversions: rule.thresholdConversions });
   }
   return awardReachedMilestones(trx, { campaignId });
 }

@@ -25,9 +25,18 @@ export interface JoinCampaign {
 
 /** The campaign as the join page and the join endpoint see it, whatever its status. */
 export async function findCampaignForJoin(db: Knex, campaignId: string): Promise<JoinCampaign | undefined> {
-  const row = await db('campaigns').where('id', campaignId)
+  const row = await db('campaigns')
+    .where('id', campaignId)
     .first<(Omit<JoinCampaign, 'commission_percentage'> & { commission_percentage: string }) | undefined>(
-      'id', 'app_id', 'name', 'description', 'commission_percentage', 'campaign_type', 'status', 'i18n');
+      'id',
+      'app_id',
+      'name',
+      'description',
+      'commission_percentage',
+      'campaign_type',
+      'status',
+      'i18n',
+    );
   return row && { ...row, commission_percentage: Number(row.commission_percentage) };
 }
 
@@ -40,7 +49,12 @@ export interface JoinRequest extends NewCreator {
 }
 
 /** `joined` false: the creator was already in the campaign and nothing was written. */
-export interface JoinResult { creatorId: string; code: string; campaignId: string; joined: boolean }
+export interface JoinResult {
+  creatorId: string;
+  code: string;
+  campaignId: string;
+  joined: boolean;
+}
 
 const ISSUE_ATTEMPTS = 10;
 
@@ -49,7 +63,9 @@ export async function joinCampaign(db: Knex, req: JoinRequest): Promise<JoinResu
     const campaign = await findCampaignForJoin(trx, req.campaignId);
     if (!campaign || !isOpenForJoining(campaign)) throw new NotFoundError('Campaign not found or not open for joining.');
     const creator = await findOrCreateCreator(trx, req);
-    const invitation = requiresInvitation(campaign) ? await admitByInvitation(trx, campaign.id, creator.id, req.invitationToken) : undefined;
+    const invitation = requiresInvitation(campaign)
+      ? await admitByInvitation(trx, campaign.id, creator.id, req.invitationToken)
+      : undefined;
     const existing = await findMembership(trx, campaign.id, creator.id);
     if (existing) return alreadyJoined(existing, creator.id, campaign.id);
     const joined = await addMembership(trx, campaign, creator.id, req.code, invitation ? 'invite' : 'join');
@@ -70,26 +86,39 @@ async function findOrCreateCreator(trx: Knex.Transaction, c: NewCreator): Promis
 
 type Invitation = InvitationState & { id: string };
 
-async function admitByInvitation(trx: Knex.Transaction, campaignId: string, creatorId: string, token: string | undefined): Promise<Invitation> {
+async function admitByInvitation(
+  trx: Knex.Transaction,
+  campaignId: string,
+  creatorId: string,
+  token: string | undefined,
+): Promise<Invitation> {
   const invitation = token ? await lockInvitation(trx, campaignId, hashToken(token)) : undefined;
   if (!invitation || !invitationAdmits(invitation, creatorId)) {
-    throw new ForbiddenError('This campaign is invite-only: an invitation is required to join (invitation_token missing, invalid, expired or already used).');
+    throw new ForbiddenError(
+      'This campaign is invite-only: an invitation is required to join (invitation_token missing, invalid, expired or already used).',
+    );
   }
   return invitation;
 }
 
 /** Locked so two joins with one token cannot both accept it: the second sees it ACCEPTED by the first. */
 async function lockInvitation(trx: Knex.Transaction, campaignId: string, tokenHash: string): Promise<Invitation | undefined> {
-  return trx('invitations').where({ campaign_id: campaignId, token_hash: tokenHash }).forUpdate()
+  return trx('invitations')
+    .where({ campaign_id: campaignId, token_hash: tokenHash })
+    .forUpdate()
     .first<Invitation | undefined>('id', 'status', 'creator_id', trx.raw('expires_at > now() as live'));
 }
 
 async function acceptInvitation(trx: Knex.Transaction, invitationId: string, creatorId: string): Promise<void> {
-  await trx('invitations').where({ id: invitationId, status: 'PENDING' })
+  await trx('invitations')
+    .where({ id: invitationId, status: 'PENDING' })
     .update({ status: 'ACCEPTED', accepted_at: trx.fn.now(), creator_id: creatorId });
 }
 
-interface Membership { code: string; status: string }
+interface Membership {
+  code: string;
+  status: string;
+}
 
 async function findMembership(trx: Knex.Transaction, campaignId: string, creatorId: string): Promise<Membership | undefined> {
   return trx('creator_codes').where({ campaign_id: campaignId, creator_id: creatorId }).first<Membership | undefined>('code', 'status');
@@ -102,7 +131,11 @@ function alreadyJoined(m: Membership, creatorId: string, campaignId: string): Jo
 
 /** Inserts the code in a savepoint so a collision can be answered (requested code) or retried (issued code). */
 async function addMembership(
-  trx: Knex.Transaction, campaign: JoinCampaign, creatorId: string, requested: string | undefined, source: 'join' | 'invite',
+  trx: Knex.Transaction,
+  campaign: JoinCampaign,
+  creatorId: string,
+  requested: string | undefined,
+  source: 'join' | 'invite',
 ): Promise<JoinResult> {
   for (let attempt = 1; ; attempt++) {
     // Longer issued codes after a few collisions: the 6-character space is getting crowded for this app.

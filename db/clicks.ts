@@ -22,17 +22,36 @@ export interface NewClick {
 }
 
 export async function recordClick(db: Knex, c: NewClick): Promise<{ id: string; clicked_at: Date }> {
-  const [row] = await db('clicks').insert({
-    app_id: c.appId, campaign_id: c.campaignId, creator_code_id: c.creatorCodeId, code: c.code, source: c.source,
-    ip: c.ip, user_agent: c.userAgent, platform: c.platform, os_version: c.osVersion ?? null, language: c.language ?? null,
-    timezone: c.timezone ?? null, screen: c.screen ?? null, referrer: c.referrer ?? null, device_hints: c.deviceHints ?? {},
-    ...(c.at ? { clicked_at: c.at } : {}),
-  }).returning<{ id: string; clicked_at: Date }[]>(['id', 'clicked_at']);
+  const [row] = await db('clicks')
+    .insert({
+      app_id: c.appId,
+      campaign_id: c.campaignId,
+      creator_code_id: c.creatorCodeId,
+      code: c.code,
+      source: c.source,
+      ip: c.ip,
+      user_agent: c.userAgent,
+      platform: c.platform,
+      os_version: c.osVersion ?? null,
+      language: c.language ?? null,
+      timezone: c.timezone ?? null,
+      screen: c.screen ?? null,
+      referrer: c.referrer ?? null,
+      device_hints: c.deviceHints ?? {},
+      ...(c.at ? { clicked_at: c.at } : {}),
+    })
+    .returning<{ id: string; clicked_at: Date }[]>(['id', 'clicked_at']);
   return row!;
 }
 
 export function clickHints(click: ClickRow): DeviceHints {
-  return { platform: click.platform, osVersion: click.os_version, language: click.language, timezone: click.timezone, screen: click.screen };
+  return {
+    platform: click.platform,
+    osVersion: click.os_version,
+    language: click.language,
+    timezone: click.timezone,
+    screen: click.screen,
+  };
 }
 
 export async function findClick(db: Knex, appId: string, clickId: string): Promise<ClickRow | undefined> {
@@ -56,6 +75,9 @@ export async function findUnclaimedClicksFromIp(db: Knex, appId: string, ip: str
 
 /** Claims the click for the install unless someone claimed it first; true when this call won. */
 export async function claimClick(db: Knex, clickId: string, installId: string): Promise<boolean> {
-  const n = await db('clicks').where('id', clickId).whereNull('claimed_at').update({ claimed_at: db.fn.now(), claimed_install_id: installId });
+  const n = await db('clicks')
+    .where('id', clickId)
+    .whereNull('claimed_at')
+    .update({ claimed_at: db.fn.now(), claimed_install_id: installId });
   return n === 1;
 }

@@ -10,8 +10,11 @@ import { minus, type CommissionMoney } from '../lib/refund-share.js';
 
 /** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
 function pending(trx: Knex | Knex.Transaction, conversionId: string) {
-  return trx('commissions').where({ conversion_id: conversionId, kind: 'earn', environment: 'PRODUCTION' })
-    .whereIn('status', ['reserved', 'unfunded']).whereNull('reversed_at').whereNotNull('payable_at');
+  return trx('commissions')
+    .where({ conversion_id: conversionId, kind: 'earn', environment: 'PRODUCTION' })
+    .whereIn('status', ['reserved', 'unfunded'])
+    .whereNull('reversed_at')
+    .whereNotNull('payable_at');
 }
 
 /**
@@ -23,16 +26,20 @@ export async function nextReleaseAt(trx: Knex | Knex.Transaction, conversionId: 
   return releaseAtOf(row?.next);
 }
 
-const nextReleaseExpression = (trx: Knex | Knex.Transaction, dayMs: number, as: string) => trx.raw(
-  `extract(epoch from min(case when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
-  [dayMs, as]);
+const nextReleaseExpression = (trx: Knex | Knex.Transaction, dayMs: number, as: string) =>
+  trx.raw(
+    `extract(epoch from min(case when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
+    [dayMs, as],
+  );
 
 /**
  * The same answer as a scalar subquery named `as`, for a statement the caller sends anyway (the event's outcome
  * update returns it): one round trip fewer per event.
  */
 export function nextReleaseAtColumn(trx: Knex | Knex.Transaction, conversionId: string, dayMs: number, as: string): Knex.Raw {
-  const sub = pending(trx, conversionId).select(nextReleaseExpression(trx, dayMs, 'next')).toSQL();
+  const sub = pending(trx, conversionId)
+    .select(nextReleaseExpression(trx, dayMs, 'next'))
+    .toSQL();
   return trx.raw(`(${sub.sql}) as ??`, [...sub.bindings, as]);
 }
 
@@ -43,8 +50,11 @@ export const releaseAtOf = (next: string | number | null | undefined): number | 
  * leaves its creator a digest item in the same statement (db/creator-digests.ts), so the mail cannot miss a release.
  */
 export async function releaseDueCommissions(trx: Knex.Transaction, conversionId: string): Promise<number> {
-  const released = pending(trx, conversionId).where('status', 'reserved').where('payable_at', '<=', trx.fn.now())
-    .update({ status: 'payable' }).returning(['id', 'creator_id', 'org_id', 'commission_micros']);
+  const released = pending(trx, conversionId)
+    .where('status', 'reserved')
+    .where('payable_at', '<=', trx.fn.now())
+    .update({ status: 'payable' })
+    .returning(['id', 'creator_id', 'org_id', 'commission_micros']);
   return payableDigestItems(trx, released);
 }
 
@@ -57,7 +67,10 @@ export async function releaseDueCommissions(trx: Knex.Transaction, conversionId:
  * commission back: a clawback (the platform fee is not returned); `reversed_at` once nothing of it stands.
  */
 export async function takeBackCommission(
-  trx: Knex.Transaction, original: TransactionEarn, refundEventId: string, take: { part: CommissionMoney; whole: boolean } = { part: original.live, whole: true },
+  trx: Knex.Transaction,
+  original: TransactionEarn,
+  refundEventId: string,
+  take: { part: CommissionMoney; whole: boolean } = { part: original.live, whole: true },
 ): Promise<'reversed' | 'reduced' | 'clawback'> {
   if (original.status !== 'payable' && original.status !== 'paid') {
     await reverseCommission(trx, original, refundEventId);
@@ -69,21 +82,45 @@ export async function takeBackCommission(
   await insertReversalRow(trx, original, refundEventId, take.part);
   if (take.whole) await trx('commissions').where('id', original.id).update({ reversed_at: trx.fn.now() });
   if (take.part.commissionMicros > 0) {
-    await trx('clawbacks').insert({
-      org_id: original.org_id, creator_id: original.creator_id, commission_id: original.id,
-      refund_event_id: refundEventId, amount_micros: take.part.commissionMicros,
-    }).onConflict(['commission_id', 'refund_event_id']).ignore();
+    await trx('clawbacks')
+      .insert({
+        org_id: original.org_id,
+        creator_id: original.creator_id,
+        commission_id: original.id,
+        refund_event_id: refundEventId,
+        amount_micros: take.part.commissionMicros,
+      })
+      .onConflict(['commission_id', 'refund_event_id'])
+      .ignore();
   }
   return 'clawback';
 }
 
-export interface HeldCommission { id: string; commission_micros: number; platform_fee_micros: number; payable_at: Date; status: string; campaign_name: string }
+export interface HeldCommission {
+  id: string;
+  commission_micros: number;
+  platform_fee_micros: number;
+  payable_at: Date;
+  status: string;
+  campaign_name: string;
+}
 
 /** An organization's production earns still in their holding period, soonest release first (the wallet page). */
 export async function listHeldCommissions(db: Knex, orgId: string, limit = 20): Promise<HeldCommission[]> {
-  return db('commissions as c').join('campaigns as k', 'k.id', 'c.campaign_id')
-    .where({ 'c.org_id': orgId, 'c.kind': 'earn', 'c.environment': 'PRODUCTION' }).whereIn('c.status', ['reserved', 'unfunded'])
-    .whereNull('c.reversed_at').whereNotNull('c.payable_at')
-    .orderBy('c.payable_at').limit(limit)
-    .select<HeldCommission[]>('c.id', 'c.commission_micros', 'c.platform_fee_micros', 'c.payable_at', 'c.status', 'k.name as campaign_name');
+  return db('commissions as c')
+    .join('campaigns as k', 'k.id', 'c.campaign_id')
+    .where({ 'c.org_id': orgId, 'c.kind': 'earn', 'c.environment': 'PRODUCTION' })
+    .whereIn('c.status', ['reserved', 'unfunded'])
+    .whereNull('c.reversed_at')
+    .whereNotNull('c.payable_at')
+    .orderBy('c.payable_at')
+    .limit(limit)
+    .select<HeldCommission[]>(
+      'c.id',
+      'c.commission_micros',
+      'c.platform_fee_micros',
+      'c.payable_at',
+      'c.status',
+      'k.name as campaign_name',
+    );
 }

@@ -8,7 +8,15 @@ import type { Environment, CommissionRow } from '../schema/types.js';
 import { preparedRaw } from './prepared.js';
 
 export interface EarnInput {
-  conversion: { id: string; app_id: string; org_id: string; campaign_id: string; creator_id: string; creator_code_id: string | null; environment: Environment };
+  conversion: {
+    id: string;
+    app_id: string;
+    org_id: string;
+    campaign_id: string;
+    creator_id: string;
+    creator_code_id: string | null;
+    environment: Environment;
+  };
   purchaseEventId: string;
   amounts: CommissionAmounts;
   commissionPercentage: number | string;
@@ -27,39 +35,61 @@ export interface EarnInput {
 export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promise<EarnOutcome> {
   const c = e.conversion;
   const columns = {
-    conversion_id: c.id, purchase_event_id: e.purchaseEventId, app_id: c.app_id, org_id: c.org_id, campaign_id: c.campaign_id,
-    creator_id: c.creator_id, creator_code_id: c.creator_code_id, kind: 'earn', environment: c.environment,
-    revenue_usd_micros: e.amounts.revenueMicros, commission_micros: e.amounts.commissionMicros, platform_fee_micros: e.amounts.platformFeeMicros,
-    commission_percentage: e.commissionPercentage, platform_fee_percentage: e.platformFeePercent,
+    conversion_id: c.id,
+    purchase_event_id: e.purchaseEventId,
+    app_id: c.app_id,
+    org_id: c.org_id,
+    campaign_id: c.campaign_id,
+    creator_id: c.creator_id,
+    creator_code_id: c.creator_code_id,
+    kind: 'earn',
+    environment: c.environment,
+    revenue_usd_micros: e.amounts.revenueMicros,
+    commission_micros: e.amounts.commissionMicros,
+    platform_fee_micros: e.amounts.platformFeeMicros,
+    commission_percentage: e.commissionPercentage,
+    platform_fee_percentage: e.platformFeePercent,
     ...(e.at ? { created_at: e.at } : {}),
   };
   if (c.environment !== 'PRODUCTION') {
-    const [commission] = await trx('commissions').insert({ ...columns, status: 'simulated', payable_at: null }).returning<CommissionRow[]>('*');
+    const [commission] = await trx('commissions')
+      .insert({ ...columns, status: 'simulated', payable_at: null })
+      .returning<CommissionRow[]>('*');
     return { commission: commission!, funded: true, walletLow: false };
   }
   // One statement takes the organization lock, decides on the totals read under it, records the earn and its
   // reservation: the lock, which serialises every reservation of the organization, is held for one round trip
   // fewer than three before the commit.
   const reserve = e.amounts.reserveMicros;
-  const earn = trx('commissions').insert({
-    ...columns,
-    status: trx.raw(`(select case when balance - reserved >= ?::bigint then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
-    payable_at: trx.raw("coalesce(?::timestamptz, now()) + ? * interval '1 millisecond'", [e.at ?? null, e.holdMs]),
-  }).returning('*').toSQL();
+  const earn = trx('commissions')
+    .insert({
+      ...columns,
+      status: trx.raw(`(select case when balance - reserved >= ?::bigint then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
+      payable_at: trx.raw("coalesce(?::timestamptz, now()) + ? * interval '1 millisecond'", [e.at ?? null, e.holdMs]),
+    })
+    .returning('*')
+    .toSQL();
   const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
-  const { rows } = await preparedRaw<CommissionRow & { safe_before: string; recharge_below: string | null }>(trx, `
+  const { rows } = await preparedRaw<CommissionRow & { safe_before: string; recharge_below: string | null }>(
+    trx,
+    `
     with wallet as (${LOCKED_WALLET_SQL}),
     earn as (${earn.sql}),
     reservation as (${reservation.sql})
     select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
-  [c.org_id, ...earn.bindings, ...reservation.bindings]);
+    [c.org_id, ...earn.bindings, ...reservation.bindings],
+  );
   const { safe_before: safeBefore, recharge_below: rechargeBelow, ...commission } = rows[0]!;
   const funded = commission.status === 'reserved';
   const safeAfter = Number(safeBefore) - (funded ? reserve : 0);
   return { commission, funded, walletLow: rechargeBelow !== null && safeAfter < Number(rechargeBelow) };
 }
 
-export interface EarnOutcome { commission: CommissionRow; funded: boolean; walletLow: boolean }
+export interface EarnOutcome {
+  commission: CommissionRow;
+  funded: boolean;
+  walletLow: boolean;
+}
 
 /**
  * The `reserve` ledger row of a commission marked reserved, written by the statement that marks it (a CTE named
@@ -80,8 +110,11 @@ function reservationRowSql(source: 'earn' | 'funded', memo: string, createdBy: s
 /** A transaction's earn with what stands of it: its amounts less its reversals (a share clawed back after release). */
 export type TransactionEarn = CommissionRow & { live: CommissionMoney };
 
-export const amountsOf = (c: CommissionRow): CommissionMoney =>
-  ({ revenueMicros: Number(c.revenue_usd_micros), commissionMicros: Number(c.commission_micros), platformFeeMicros: Number(c.platform_fee_micros) });
+export const amountsOf = (c: CommissionRow): CommissionMoney => ({
+  revenueMicros: Number(c.revenue_usd_micros),
+  commissionMicros: Number(c.commission_micros),
+  platformFeeMicros: Number(c.platform_fee_micros),
+});
 
 /**
  * The earns of one transaction of the conversion, newest first, locked, each with what stands of it (a restored share
@@ -89,20 +122,36 @@ export const amountsOf = (c: CommissionRow): CommissionMoney =>
  * transaction's purchase event, the amounts every share is computed from (lib/refund-share.ts). A remainder carries
  * the date of the earn it replaces, so the base is told by its event, not by its date.
  */
-export async function transactionEarns(trx: Knex.Transaction, conversionId: string, transactionId: string): Promise<{ earns: TransactionEarn[]; base: TransactionEarn | undefined }> {
-  const rows = await trx('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
+export async function transactionEarns(
+  trx: Knex.Transaction,
+  conversionId: string,
+  transactionId: string,
+): Promise<{ earns: TransactionEarn[]; base: TransactionEarn | undefined }> {
+  const rows = await trx('commissions as c')
+    .join('purchase_events as p', 'p.id', 'c.purchase_event_id')
     .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'p.transaction_id': transactionId })
-    .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).forUpdate('c')
-    .select<(CommissionRow & { is_base: boolean; reversed_revenue: string; reversed_commission: string; reversed_fee: string })[]>('c.*', trx.raw(`
+    .orderBy([
+      { column: 'c.created_at', order: 'desc' },
+      { column: 'c.id', order: 'desc' },
+    ])
+    .forUpdate('c')
+    .select<(CommissionRow & { is_base: boolean; reversed_revenue: string; reversed_commission: string; reversed_fee: string })[]>(
+      'c.*',
+      trx.raw(`
       p.event_type in ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE') as is_base,
       (select coalesce(sum(r.revenue_usd_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_revenue,
       (select coalesce(sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_commission,
-      (select coalesce(sum(r.platform_fee_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_fee`));
+      (select coalesce(sum(r.platform_fee_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_fee`),
+    );
   let base: TransactionEarn | undefined;
   const earns = rows.map(({ is_base: isBase, reversed_revenue: r, reversed_commission: c, reversed_fee: f, ...row }) => {
     const amounts = amountsOf(row);
     const earn = Object.assign(row, {
-      live: { revenueMicros: amounts.revenueMicros + Number(r), commissionMicros: amounts.commissionMicros + Number(c), platformFeeMicros: amounts.platformFeeMicros + Number(f) },
+      live: {
+        revenueMicros: amounts.revenueMicros + Number(r),
+        commissionMicros: amounts.commissionMicros + Number(c),
+        platformFeeMicros: amounts.platformFeeMicros + Number(f),
+      },
     });
     if (isBase) base = earn;
     return earn;
@@ -116,11 +165,23 @@ export async function transactionEarns(trx: Knex.Transaction, conversionId: stri
  * `holdMs` from `at` (now when absent): a refund reversal's restored share is held from now; a partial refund's
  * remainder keeps the date and the release of the earn it replaces.
  */
-export async function earnAgain(trx: Knex.Transaction, template: CommissionRow, amounts: CommissionMoney, eventId: string, holdMs: number, at?: Date): Promise<EarnOutcome> {
+export async function earnAgain(
+  trx: Knex.Transaction,
+  template: CommissionRow,
+  amounts: CommissionMoney,
+  eventId: string,
+  holdMs: number,
+  at?: Date,
+): Promise<EarnOutcome> {
   return earnCommission(trx, {
     conversion: {
-      id: template.conversion_id, app_id: template.app_id, org_id: template.org_id, campaign_id: template.campaign_id,
-      creator_id: template.creator_id, creator_code_id: template.creator_code_id, environment: template.environment,
+      id: template.conversion_id,
+      app_id: template.app_id,
+      org_id: template.org_id,
+      campaign_id: template.campaign_id,
+      creator_id: template.creator_id,
+      creator_code_id: template.creator_code_id,
+      environment: template.environment,
     },
     purchaseEventId: eventId,
     amounts: { ...amounts, reserveMicros: amounts.commissionMicros + amounts.platformFeeMicros },
@@ -132,15 +193,32 @@ export async function earnAgain(trx: Knex.Transaction, template: CommissionRow, 
 }
 
 /** The negative mirror row of a refunded earn (its reversal), or of the `part` of it a partial refund takes, on the refund event. */
-export async function insertReversalRow(trx: Knex.Transaction, original: CommissionRow, refundEventId: string, part: CommissionMoney = amountsOf(original)): Promise<CommissionRow> {
-  const [reversal] = await trx('commissions').insert({
-    conversion_id: original.conversion_id, purchase_event_id: refundEventId, app_id: original.app_id, org_id: original.org_id,
-    campaign_id: original.campaign_id, creator_id: original.creator_id, creator_code_id: original.creator_code_id,
-    kind: 'reversal', reverses_commission_id: original.id, environment: original.environment,
-    revenue_usd_micros: -part.revenueMicros, commission_micros: -part.commissionMicros, platform_fee_micros: -part.platformFeeMicros,
-    commission_percentage: original.commission_percentage, platform_fee_percentage: original.platform_fee_percentage,
-    status: original.environment === 'PRODUCTION' ? 'reversed' : 'simulated',
-  }).returning<CommissionRow[]>('*');
+export async function insertReversalRow(
+  trx: Knex.Transaction,
+  original: CommissionRow,
+  refundEventId: string,
+  part: CommissionMoney = amountsOf(original),
+): Promise<CommissionRow> {
+  const [reversal] = await trx('commissions')
+    .insert({
+      conversion_id: original.conversion_id,
+      purchase_event_id: refundEventId,
+      app_id: original.app_id,
+      org_id: original.org_id,
+      campaign_id: original.campaign_id,
+      creator_id: original.creator_id,
+      creator_code_id: original.creator_code_id,
+      kind: 'reversal',
+      reverses_commission_id: original.id,
+      environment: original.environment,
+      revenue_usd_micros: -part.revenueMicros,
+      commission_micros: -part.commissionMicros,
+      platform_fee_micros: -part.platformFeeMicros,
+      commission_percentage: original.commission_percentage,
+      platform_fee_percentage: original.platform_fee_percentage,
+      status: original.environment === 'PRODUCTION' ? 'reversed' : 'simulated',
+    })
+    .returning<CommissionRow[]>('*');
   return reversal!;
 }
 
@@ -155,8 +233,14 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
   const reserved = original.commission_micros + original.platform_fee_micros;
   if (original.status === 'reserved' && reserved > 0) {
     await appendLedgerEntry(trx, {
-      orgId: original.org_id, entryType: 'reversal', balanceDeltaMicros: 0, reservedDeltaMicros: -reserved,
-      idempotencyKey: `reverse:${original.id}`, commissionId: original.id, memo: 'refund', createdBy: 'conversion',
+      orgId: original.org_id,
+      entryType: 'reversal',
+      balanceDeltaMicros: 0,
+      reservedDeltaMicros: -reserved,
+      idempotencyKey: `reverse:${original.id}`,
+      commissionId: original.id,
+      memo: 'refund',
+      createdBy: 'conversion',
     });
   }
   return reversal;
@@ -169,16 +253,22 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
  */
 export async function fundUnfundedCommissions(trx: Knex.Transaction, orgId: string): Promise<number> {
   let { safeAvailableMicros } = await lockOrganization(trx, orgId);
-  const waiting = await trx('commissions').where({ org_id: orgId, status: 'unfunded', kind: 'earn', environment: 'PRODUCTION' }).whereNull('reversed_at')
-    .orderBy([{ column: 'created_at' }, { column: 'id' }]).forUpdate().select<CommissionRow[]>('*');
+  const waiting = await trx('commissions')
+    .where({ org_id: orgId, status: 'unfunded', kind: 'earn', environment: 'PRODUCTION' })
+    .whereNull('reversed_at')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .forUpdate()
+    .select<CommissionRow[]>('*');
   let funded = 0;
   for (const c of waiting) {
     const reserve = c.commission_micros + c.platform_fee_micros;
     if (reserve > safeAvailableMicros) break;
     // One round trip per commission: its status and its reservation in one statement.
     const reservation = reservationRowSql('funded', 'commission + platform fee (funded after top-up)', 'catch-up');
-    await trx.raw(`with funded as (update commissions set status = 'reserved' where id = ? returning *), reservation as (${reservation.sql}) select 1`,
-      [c.id, ...reservation.bindings]);
+    await trx.raw(
+      `with funded as (update commissions set status = 'reserved' where id = ? returning *), reservation as (${reservation.sql}) select 1`,
+      [c.id, ...reservation.bindings],
+    );
     safeAvailableMicros -= reserve;
     funded++;
   }

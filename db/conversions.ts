@@ -23,12 +23,25 @@ export async function findConversionForUpdate(db: Knex, appId: string, conversio
  * The conversion locked, with its campaign's terms read in the same statement (the purchase activity's first read:
  * a paid event needs both). `terms` is null when the conversion has no campaign.
  */
-export async function findConversionWithTermsForUpdate(db: Knex, appId: string, conversionKey: string): Promise<{ conversion: ConversionRow; terms: CampaignTerms | null } | undefined> {
-  const [row] = await preparedRows<ConversionRow & { terms: CampaignTerms | null }>(db, db('conversions as c').leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
-    .where({ 'c.app_id': appId, 'c.conversion_key': conversionKey }).forUpdate('c').limit(1)
-    .select('c.*', db.raw(`case when k.id is null then null else json_build_object(
+export async function findConversionWithTermsForUpdate(
+  db: Knex,
+  appId: string,
+  conversionKey: string,
+): Promise<{ conversion: ConversionRow; terms: CampaignTerms | null } | undefined> {
+  const [row] = await preparedRows<ConversionRow & { terms: CampaignTerms | null }>(
+    db,
+    db('conversions as c')
+      .leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
+      .where({ 'c.app_id': appId, 'c.conversion_key': conversionKey })
+      .forUpdate('c')
+      .limit(1)
+      .select(
+        'c.*',
+        db.raw(`case when k.id is null then null else json_build_object(
       'commission_percentage', k.commission_percentage::text, 'holding_period_days', k.holding_period_days,
-      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active)) end as terms`)));
+      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active)) end as terms`),
+      ),
+  );
   if (!row) return undefined;
   const { terms, ...conversion } = row;
   return { conversion, terms };
@@ -54,14 +67,35 @@ export interface NewConversion {
 
 export async function createConversion(db: Knex, c: NewConversion): Promise<ConversionRow> {
   const a = c.attribution;
-  const [row] = await preparedRows<ConversionRow>(db, db('conversions').insert({
-    app_id: c.appId, org_id: db.raw('(select org_id from apps where id = ?)', [c.appId]), conversion_key: c.conversionKey, kind: c.kind, attributed: a !== null,
-    campaign_id: a?.campaignId ?? null, creator_code_id: a?.creatorCodeId ?? null, creator_id: a?.creatorId ?? null,
-    referral_code: a?.referralCode ?? null, attribution_method: a?.method ?? null, attributed_at: a ? c.at ?? db.fn.now() : null,
-    app_user_id: c.appUserId, product_id: c.productId, store: c.store, environment: c.environment, is_test: c.environment !== 'PRODUCTION',
-    status: c.status, period_type: c.periodType, trial: c.trial, first_purchase_event_id: c.firstPurchaseEventId, workflow_id: c.workflowId,
-    ...(c.at ? { created_at: c.at } : {}),
-  }).returning('*'));
+  const [row] = await preparedRows<ConversionRow>(
+    db,
+    db('conversions')
+      .insert({
+        app_id: c.appId,
+        org_id: db.raw('(select org_id from apps where id = ?)', [c.appId]),
+        conversion_key: c.conversionKey,
+        kind: c.kind,
+        attributed: a !== null,
+        campaign_id: a?.campaignId ?? null,
+        creator_code_id: a?.creatorCodeId ?? null,
+        creator_id: a?.creatorId ?? null,
+        referral_code: a?.referralCode ?? null,
+        attribution_method: a?.method ?? null,
+        attributed_at: a ? (c.at ?? db.fn.now()) : null,
+        app_user_id: c.appUserId,
+        product_id: c.productId,
+        store: c.store,
+        environment: c.environment,
+        is_test: c.environment !== 'PRODUCTION',
+        status: c.status,
+        period_type: c.periodType,
+        trial: c.trial,
+        first_purchase_event_id: c.firstPurchaseEventId,
+        workflow_id: c.workflowId,
+        ...(c.at ? { created_at: c.at } : {}),
+      })
+      .returning('*'),
+  );
   return row!;
 }
 
@@ -76,7 +110,12 @@ const CONVERSION_UPDATED = 'conversion_updated';
  * updateConversion as a `with` statement, for a statement the caller sends anyway, and the column (named `as`) that
  * statement returns to answer the conversion's status after the update.
  */
-export function conversionUpdateCte(db: Knex, id: string, patch: Record<string, unknown>, as: string): { cte: WithStatement; status: Knex.Raw } {
+export function conversionUpdateCte(
+  db: Knex,
+  id: string,
+  patch: Record<string, unknown>,
+  as: string,
+): { cte: WithStatement; status: Knex.Raw } {
   const { sql, bindings } = db('conversions').where('id', id).update(patch).returning('status').toSQL();
   return { cte: { name: CONVERSION_UPDATED, sql, bindings }, status: db.raw(`(select status from ${CONVERSION_UPDATED}) as ??`, [as]) };
 }
@@ -86,13 +125,19 @@ export function conversionUpdateCte(db: Knex, id: string, patch: Record<string, 
  * conversion to refund (its key is the transaction id, whatever original transaction id the event carries).
  */
 export async function findOneTimeConversionKey(db: Knex, appId: string, transactionId: string): Promise<string | undefined> {
-  const row = await db('conversions').where({ app_id: appId, conversion_key: transactionId, kind: 'one_time' }).first<{ conversion_key: string } | undefined>('conversion_key');
+  const row = await db('conversions')
+    .where({ app_id: appId, conversion_key: transactionId, kind: 'one_time' })
+    .first<{ conversion_key: string } | undefined>('conversion_key');
   return row?.conversion_key;
 }
 
 /** The order ids of the paid periods recorded for a Google Play subscription (its conversion keyed on the purchase token). */
 export async function recordedOrdersOfSubscription(db: Knex, appId: string, purchaseToken: string): Promise<string[]> {
-  return db('purchase_events as e').join('conversions as c', 'c.id', 'e.conversion_id')
-    .where({ 'c.app_id': appId, 'c.conversion_key': purchaseToken, 'c.kind': 'subscription' }).whereIn('e.event_type', ['INITIAL_PURCHASE', 'RENEWAL'])
-    .whereNotNull('e.transaction_id').distinct().pluck<string[]>('e.transaction_id');
+  return db('purchase_events as e')
+    .join('conversions as c', 'c.id', 'e.conversion_id')
+    .where({ 'c.app_id': appId, 'c.conversion_key': purchaseToken, 'c.kind': 'subscription' })
+    .whereIn('e.event_type', ['INITIAL_PURCHASE', 'RENEWAL'])
+    .whereNotNull('e.transaction_id')
+    .distinct()
+    .pluck<string[]>('e.transaction_id');
 }

@@ -2,7 +2,10 @@
 // wallet views: production earns by state and the clawbacks creators still owe back.
 import type { Knex } from 'knex';
 
-export interface CommissionStateTotals { count: number; micros: number }
+export interface CommissionStateTotals {
+  count: number;
+  micros: number;
+}
 export interface CreatorMoneySummary {
   /** Production earns by state: held (`reserved`, in the holding period), `unfunded`, `payable`, `paid`; commission amounts without fees. */
   commissions: Record<'held' | 'unfunded' | 'payable' | 'paid', CommissionStateTotals>;
@@ -14,10 +17,20 @@ export interface CreatorMoneySummary {
 export async function getCreatorMoneySummary(db: Knex, orgId: string, filter: { creatorId?: string } = {}): Promise<CreatorMoneySummary> {
   const ofCreator = (q: Knex.QueryBuilder) => (filter.creatorId ? q.where('creator_id', filter.creatorId) : q);
   const [states, clawbacks] = await Promise.all([
-    ofCreator(db('commissions').where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' })).whereIn('status', ['reserved', 'unfunded', 'payable', 'paid'])
-      .groupBy('status').select<{ status: string; count: string; micros: string }[]>('status', db.raw('count(*) as count'), db.raw('coalesce(sum(commission_micros), 0) as micros')),
-    ofCreator(db('clawbacks').where('org_id', orgId)).whereRaw('recovered_micros < amount_micros')
-      .first<{ count: string; micros: string | null }>(db.raw('count(*) as count'), db.raw('sum(amount_micros - recovered_micros) as micros')),
+    ofCreator(db('commissions').where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' }))
+      .whereIn('status', ['reserved', 'unfunded', 'payable', 'paid'])
+      .groupBy('status')
+      .select<{ status: string; count: string; micros: string }[]>(
+        'status',
+        db.raw('count(*) as count'),
+        db.raw('coalesce(sum(commission_micros), 0) as micros'),
+      ),
+    ofCreator(db('clawbacks').where('org_id', orgId))
+      .whereRaw('recovered_micros < amount_micros')
+      .first<{ count: string; micros: string | null }>(
+        db.raw('count(*) as count'),
+        db.raw('sum(amount_micros - recovered_micros) as micros'),
+      ),
   ]);
   const of = (status: string): CommissionStateTotals => {
     const row = states.find((s) => s.status === status);

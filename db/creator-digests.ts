@@ -14,19 +14,28 @@ export type DigestItemKind = 'commission_payable' | 'payout_sent' | 'payout_fail
  */
 export async function payableDigestItems(trx: Knex.Transaction, released: Knex.QueryBuilder): Promise<number> {
   const update = released.toSQL();
-  const { rows } = await trx.raw<{ rows: { released: number }[] }>(`
+  const { rows } = await trx.raw<{ rows: { released: number }[] }>(
+    `
     with released as (${update.sql}),
          items as (insert into creator_digest_items (creator_id, org_id, kind, commission_id, amount_micros)
                    select creator_id, org_id, 'commission_payable', id, commission_micros from released
                    on conflict (kind, commission_id) where commission_id is not null do nothing)
-    select count(*)::int as released from released`, update.bindings);
+    select count(*)::int as released from released`,
+    update.bindings,
+  );
   return rows[0]?.released ?? 0;
 }
 
 /** A payout sent (or, once payouts can fail, failed) for the creator's next digest; a repeat adds nothing. */
-export async function addPayoutDigestItem(trx: Knex.Transaction, i: { creatorId: string; orgId: string; payoutId: string; kind: 'payout_sent' | 'payout_failed'; amountMicros: number }): Promise<void> {
-  await trx.raw(`insert into creator_digest_items (creator_id, org_id, kind, payout_id, amount_micros) values (?, ?, ?, ?, ?)
-    on conflict (kind, payout_id) where payout_id is not null do nothing`, [i.creatorId, i.orgId, i.kind, i.payoutId, i.amountMicros]);
+export async function addPayoutDigestItem(
+  trx: Knex.Transaction,
+  i: { creatorId: string; orgId: string; payoutId: string; kind: 'payout_sent' | 'payout_failed'; amountMicros: number },
+): Promise<void> {
+  await trx.raw(
+    `insert into creator_digest_items (creator_id, org_id, kind, payout_id, amount_micros) values (?, ?, ?, ?, ?)
+    on conflict (kind, payout_id) where payout_id is not null do nothing`,
+    [i.creatorId, i.orgId, i.kind, i.payoutId, i.amountMicros],
+  );
 }
 
 export interface DigestOptions {
@@ -40,9 +49,15 @@ export interface DigestOptions {
 
 /** Composes the due digests; answers how many mails it queued. */
 export async function composeDueDigests(db: Knex, opts: DigestOptions): Promise<number> {
-  const due = await db('creator_digest_items as i').join('creators as c', 'c.id', 'i.creator_id').whereNull('i.digested_at')
-    .where((q) => { void q.whereNull('c.last_digest_at').orWhereRaw('c.last_digest_at <= now() - make_interval(secs => ?)', [opts.everyMs / 1000]); })
-    .distinct('i.creator_id').limit(opts.limit ?? 100).pluck<string[]>('i.creator_id');
+  const due = await db('creator_digest_items as i')
+    .join('creators as c', 'c.id', 'i.creator_id')
+    .whereNull('i.digested_at')
+    .where((q) => {
+      void q.whereNull('c.last_digest_at').orWhereRaw('c.last_digest_at <= now() - make_interval(secs => ?)', [opts.everyMs / 1000]);
+    })
+    .distinct('i.creator_id')
+    .limit(opts.limit ?? 100)
+    .pluck<string[]>('i.creator_id');
   let queued = 0;
   for (const creatorId of due) if (await composeOne(db, creatorId, opts)) queued++;
   return queued;
@@ -51,9 +66,19 @@ export async function composeDueDigests(db: Knex, opts: DigestOptions): Promise<
 async function composeOne(db: Knex, creatorId: string, opts: DigestOptions): Promise<boolean> {
   return db.transaction(async (trx) => {
     // The creator's row is the digest's lock: a second worker skips it, and the period is checked under the lock.
-    const creator = await trx('creators').where('id', creatorId)
-      .where((q) => { void q.whereNull('last_digest_at').orWhereRaw('last_digest_at <= now() - make_interval(secs => ?)', [opts.everyMs / 1000]); })
-      .forUpdate().skipLocked().first<{ id: string; name: string; email: string | null; digest_unsubscribed_at: Date | null } | undefined>('id', 'name', 'email', 'digest_unsubscribed_at');
+    const creator = await trx('creators')
+      .where('id', creatorId)
+      .where((q) => {
+        void q.whereNull('last_digest_at').orWhereRaw('last_digest_at <= now() - make_interval(secs => ?)', [opts.everyMs / 1000]);
+      })
+      .forUpdate()
+      .skipLocked()
+      .first<{ id: string; name: string; email: string | null; digest_unsubscribed_at: Date | null } | undefined>(
+        'id',
+        'name',
+        'email',
+        'digest_unsubscribed_at',
+      );
     if (!creator) return false;
     const items = await pendingItems(trx, creatorId);
     if (items.length === 0) return false;
@@ -62,13 +87,31 @@ async function composeOne(db: Knex, creatorId: string, opts: DigestOptions): Pro
     if (creator.email && !creator.digest_unsubscribed_at) {
       const links: DigestLinks = { portal: `${opts.dashboardUrl}/creator`, unsubscribe: opts.unsubscribeUrl(creatorId) };
       const mail = composeDigest(creator.name, items, links);
-      const key = createHash('sha256').update(items.map((i) => i.id).sort().join(',')).digest('hex').slice(0, 32);
+      const key = createHash('sha256')
+        .update(
+          items
+            .map((i) => i.id)
+            .sort()
+            .join(','),
+        )
+        .digest('hex')
+        .slice(0, 32);
       emailId = await enqueueEmail(trx, {
-        orgId: null, to: creator.email, subject: mail.subject, bodyText: mail.body, template: 'creator_digest',
-        templateData: { creator_id: creatorId, items: items.length }, dedupKey: `creator-digest:${creatorId}:${key}`,
+        orgId: null,
+        to: creator.email,
+        subject: mail.subject,
+        bodyText: mail.body,
+        template: 'creator_digest',
+        templateData: { creator_id: creatorId, items: items.length },
+        dedupKey: `creator-digest:${creatorId}:${key}`,
       });
     }
-    await trx('creator_digest_items').whereIn('id', items.map((i) => i.id)).update({ email_id: emailId, digested_at: trx.fn.now() });
+    await trx('creator_digest_items')
+      .whereIn(
+        'id',
+        items.map((i) => i.id),
+      )
+      .update({ email_id: emailId, digested_at: trx.fn.now() });
     await trx('creators').where('id', creatorId).update({ last_digest_at: trx.fn.now() });
     return emailId !== null;
   });
@@ -80,8 +123,19 @@ async function pendingItems(trx: Knex.Transaction, creatorId: string): Promise<D
     .leftJoin('commissions as c', 'c.id', 'i.commission_id')
     .leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
     .leftJoin('purchase_events as e', 'e.id', 'c.purchase_event_id')
-    .where('i.creator_id', creatorId).whereNull('i.digested_at')
+    .where('i.creator_id', creatorId)
+    .whereNull('i.digested_at')
     .orderBy([{ column: 'i.created_at' }, { column: 'i.id' }])
-    .select<(Omit<DigestItem, 'amount_micros'> & { amount_micros: string | number })[]>('i.id', 'i.kind', 'i.amount_micros', 'i.created_at', 'i.payout_id', 'o.name as org_name', 'k.id as campaign_id', 'k.name as campaign_name', 'e.product_id');
+    .select<(Omit<DigestItem, 'amount_micros'> & { amount_micros: string | number })[]>(
+      'i.id',
+      'i.kind',
+      'i.amount_micros',
+      'i.created_at',
+      'i.payout_id',
+      'o.name as org_name',
+      'k.id as campaign_id',
+      'k.name as campaign_name',
+      'e.product_id',
+    );
   return rows.map((r) => ({ ...r, amount_micros: Number(r.amount_micros) }));
 }

@@ -5,18 +5,42 @@ import type { Knex } from 'knex';
 import type { PayoutRow } from '../schema/types.js';
 
 export interface CreatorCampaign {
-  campaign_id: string; campaign_name: string; campaign_status: string; commission_percentage: string; holding_period_days: number;
-  org_id: string; org_name: string; app_id: string; app_name: string; app_slug: string; code: string; code_status: string; joined_at: Date;
+  campaign_id: string;
+  campaign_name: string;
+  campaign_status: string;
+  commission_percentage: string;
+  holding_period_days: number;
+  org_id: string;
+  org_name: string;
+  app_id: string;
+  app_name: string;
+  app_slug: string;
+  code: string;
+  code_status: string;
+  joined_at: Date;
 }
 
-const campaigns = (db: Knex, creatorId: string) => db('creator_codes as cc')
-  .join('campaigns as k', 'k.id', 'cc.campaign_id')
-  .join('apps as a', 'a.id', 'cc.app_id')
-  .join('organizations as o', 'o.id', 'k.org_id')
-  .where('cc.creator_id', creatorId)
-  .select<CreatorCampaign[]>('k.id as campaign_id', 'k.name as campaign_name', 'k.status as campaign_status', 'k.commission_percentage',
-    'k.holding_period_days', 'o.id as org_id', 'o.name as org_name', 'a.id as app_id', 'a.name as app_name', 'a.slug as app_slug',
-    'cc.code', 'cc.status as code_status', 'cc.joined_at');
+const campaigns = (db: Knex, creatorId: string) =>
+  db('creator_codes as cc')
+    .join('campaigns as k', 'k.id', 'cc.campaign_id')
+    .join('apps as a', 'a.id', 'cc.app_id')
+    .join('organizations as o', 'o.id', 'k.org_id')
+    .where('cc.creator_id', creatorId)
+    .select<CreatorCampaign[]>(
+      'k.id as campaign_id',
+      'k.name as campaign_name',
+      'k.status as campaign_status',
+      'k.commission_percentage',
+      'k.holding_period_days',
+      'o.id as org_id',
+      'o.name as org_name',
+      'a.id as app_id',
+      'a.name as app_name',
+      'a.slug as app_slug',
+      'cc.code',
+      'cc.status as code_status',
+      'cc.joined_at',
+    );
 
 /** Every campaign the creator joined, across organizations (organization, then join order). */
 export async function listCreatorCampaigns(db: Knex, creatorId: string): Promise<CreatorCampaign[]> {
@@ -29,45 +53,98 @@ export async function findCreatorCampaign(db: Knex, creatorId: string, campaignI
 }
 
 export interface CreatorCommissionLine {
-  id: string; product_id: string | null; created_at: Date; commission_micros: number; status: string;
-  payable_at: Date | null; paid_at: Date | null; reversed_at: Date | null; payout_id: string | null; org_name: string; campaign_name: string;
+  id: string;
+  product_id: string | null;
+  created_at: Date;
+  commission_micros: number;
+  status: string;
+  payable_at: Date | null;
+  paid_at: Date | null;
+  reversed_at: Date | null;
+  payout_id: string | null;
+  org_name: string;
+  campaign_name: string;
   /** What partial refunds after the release took back of it (its reversal rows; 0 when none). */
   clawed_back_micros: number;
 }
 
-const commissionLines = (db: Knex) => db('commissions as c')
-  .join('purchase_events as e', 'e.id', 'c.purchase_event_id')
-  .join('organizations as o', 'o.id', 'c.org_id')
-  .join('campaigns as k', 'k.id', 'c.campaign_id')
-  .where({ 'c.kind': 'earn', 'c.environment': 'PRODUCTION' })
-  .select('c.id', 'e.product_id', 'c.created_at', 'c.commission_micros', 'c.status', 'c.payable_at', 'c.paid_at', 'c.reversed_at', 'c.payout_id',
-    'o.name as org_name', 'k.name as campaign_name',
-    db.raw('(select coalesce(-sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as clawed_back_micros'));
+const commissionLines = (db: Knex) =>
+  db('commissions as c')
+    .join('purchase_events as e', 'e.id', 'c.purchase_event_id')
+    .join('organizations as o', 'o.id', 'c.org_id')
+    .join('campaigns as k', 'k.id', 'c.campaign_id')
+    .where({ 'c.kind': 'earn', 'c.environment': 'PRODUCTION' })
+    .select(
+      'c.id',
+      'e.product_id',
+      'c.created_at',
+      'c.commission_micros',
+      'c.status',
+      'c.payable_at',
+      'c.paid_at',
+      'c.reversed_at',
+      'c.payout_id',
+      'o.name as org_name',
+      'k.name as campaign_name',
+      db.raw(
+        '(select coalesce(-sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as clawed_back_micros',
+      ),
+    );
 
 const numeric = <T extends { commission_micros: unknown; clawed_back_micros: unknown }>(rows: T[]) =>
   rows.map((r) => ({ ...r, commission_micros: Number(r.commission_micros), clawed_back_micros: Number(r.clawed_back_micros) }));
 
 /** The creator's production commissions in the campaign, newest first. */
-export async function listCreatorCommissions(db: Knex, creatorId: string, campaignId: string, limit = 500): Promise<CreatorCommissionLine[]> {
-  const rows = await commissionLines(db).where({ 'c.creator_id': creatorId, 'c.campaign_id': campaignId })
-    .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(limit);
+export async function listCreatorCommissions(
+  db: Knex,
+  creatorId: string,
+  campaignId: string,
+  limit = 500,
+): Promise<CreatorCommissionLine[]> {
+  const rows = await commissionLines(db)
+    .where({ 'c.creator_id': creatorId, 'c.campaign_id': campaignId })
+    .orderBy([
+      { column: 'c.created_at', order: 'desc' },
+      { column: 'c.id', order: 'desc' },
+    ])
+    .limit(limit);
   return numeric(rows as CreatorCommissionLine[]);
 }
 
-export interface CreatorBonusRule { id: string; name: string; threshold_conversions: number; bonus_micros: number; award_status: string | null; award_micros: number | null }
+export interface CreatorBonusRule {
+  id: string;
+  name: string;
+  threshold_conversions: number;
+  bonus_micros: number;
+  award_status: string | null;
+  award_micros: number | null;
+}
 
 /** The campaign's active bonus rules with this creator's award of each, when earned. */
 export async function listCreatorBonusRules(db: Knex, creatorId: string, campaignId: string): Promise<CreatorBonusRule[]> {
   const rows = await db('bonus_rules as r')
-    .leftJoin('bonus_awards as b', function joinAward() { this.on('b.bonus_rule_id', '=', 'r.id').andOn('b.creator_id', '=', db.raw('?', [creatorId])); })
-    .where({ 'r.campaign_id': campaignId, 'r.active': true }).orderBy('r.threshold_conversions')
+    .leftJoin('bonus_awards as b', function joinAward() {
+      this.on('b.bonus_rule_id', '=', 'r.id').andOn('b.creator_id', '=', db.raw('?', [creatorId]));
+    })
+    .where({ 'r.campaign_id': campaignId, 'r.active': true })
+    .orderBy('r.threshold_conversions')
     .select('r.id', 'r.name', 'r.threshold_conversions', 'r.bonus_micros', 'b.status as award_status', 'b.amount_micros as award_micros');
-  return (rows as CreatorBonusRule[]).map((r) => ({ ...r, bonus_micros: Number(r.bonus_micros), award_micros: r.award_micros === null ? null : Number(r.award_micros) }));
+  return (rows as CreatorBonusRule[]).map((r) => ({
+    ...r,
+    bonus_micros: Number(r.bonus_micros),
+    award_micros: r.award_micros === null ? null : Number(r.award_micros),
+  }));
 }
 
 /** The creator's payouts from one organization, newest first. */
 export async function listCreatorPayouts(db: Knex, creatorId: string, orgId: string): Promise<PayoutRow[]> {
-  return db('payouts').where({ creator_id: creatorId, org_id: orgId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).select<PayoutRow[]>('*');
+  return db('payouts')
+    .where({ creator_id: creatorId, org_id: orgId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .select<PayoutRow[]>('*');
 }
 
 export interface CreatorStatement {
@@ -79,16 +156,27 @@ export interface CreatorStatement {
 
 /** One payout of the creator with its lines (commissions, awards, clawbacks netted); undefined for anyone else's. */
 export async function findCreatorStatement(db: Knex, creatorId: string, payoutId: string): Promise<CreatorStatement | undefined> {
-  const payout = await db('payouts as p').join('organizations as o', 'o.id', 'p.org_id').where({ 'p.id': payoutId, 'p.creator_id': creatorId })
+  const payout = await db('payouts as p')
+    .join('organizations as o', 'o.id', 'p.org_id')
+    .where({ 'p.id': payoutId, 'p.creator_id': creatorId })
     .first<(PayoutRow & { org_name: string }) | undefined>('p.*', 'o.name as org_name');
   if (!payout) return undefined;
   const [commissions, awards, clawbacks] = await Promise.all([
-    commissionLines(db).where('c.payout_id', payoutId).orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
-    db('bonus_awards as b').join('campaigns as k', 'k.id', 'b.campaign_id').where('b.payout_id', payoutId).orderBy('b.earned_at')
+    commissionLines(db)
+      .where('c.payout_id', payoutId)
+      .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
+    db('bonus_awards as b')
+      .join('campaigns as k', 'k.id', 'b.campaign_id')
+      .where('b.payout_id', payoutId)
+      .orderBy('b.earned_at')
       .select('b.id', 'k.name as campaign_name', 'b.threshold_conversions', 'b.amount_micros'),
-    db('payout_clawback_recoveries as r').join('clawbacks as cb', 'cb.id', 'r.clawback_id').join('commissions as c', 'c.id', 'cb.commission_id')
-      .join('purchase_events as e', 'e.id', 'c.purchase_event_id').join('campaigns as k', 'k.id', 'c.campaign_id')
-      .where('r.payout_id', payoutId).orderBy('cb.created_at')
+    db('payout_clawback_recoveries as r')
+      .join('clawbacks as cb', 'cb.id', 'r.clawback_id')
+      .join('commissions as c', 'c.id', 'cb.commission_id')
+      .join('purchase_events as e', 'e.id', 'c.purchase_event_id')
+      .join('campaigns as k', 'k.id', 'c.campaign_id')
+      .where('r.payout_id', payoutId)
+      .orderBy('cb.created_at')
       .select('cb.id', 'e.product_id', 'k.name as campaign_name', 'cb.created_at as refunded_at', 'r.micros'),
   ]);
   return {
@@ -100,8 +188,15 @@ export async function findCreatorStatement(db: Knex, creatorId: string, payoutId
 }
 
 /** A featured asset of an app whose campaign the creator joined; undefined otherwise. */
-export async function findCreatorAsset(db: Knex, creatorId: string, assetId: string): Promise<{ id: string; storage_key: string | null; mime_type: string | null; url: string | null } | undefined> {
-  return db('assets as s').where({ 's.id': assetId, 's.featured': true })
-    .whereExists((q) => { void q.select(db.raw('1')).from('creator_codes as cc').whereRaw('cc.app_id = s.app_id').andWhere('cc.creator_id', creatorId); })
+export async function findCreatorAsset(
+  db: Knex,
+  creatorId: string,
+  assetId: string,
+): Promise<{ id: string; storage_key: string | null; mime_type: string | null; url: string | null } | undefined> {
+  return db('assets as s')
+    .where({ 's.id': assetId, 's.featured': true })
+    .whereExists((q) => {
+      void q.select(db.raw('1')).from('creator_codes as cc').whereRaw('cc.app_id = s.app_id').andWhere('cc.creator_id', creatorId);
+    })
     .first('s.id', 's.storage_key', 's.mime_type', 's.url');
 }

@@ -2,7 +2,12 @@
 import type { Knex } from 'knex';
 import { preparedRows } from './prepared.js';
 
-export interface NewCreator { name: string; email?: string | null; socialHandle?: string | null; followerCount?: number | null }
+export interface NewCreator {
+  name: string;
+  email?: string | null;
+  socialHandle?: string | null;
+  followerCount?: number | null;
+}
 
 /** Finds the creator by email (case-insensitive) or creates one: joining twice is the same person. */
 export async function upsertCreator(db: Knex, c: NewCreator): Promise<{ id: string }> {
@@ -10,18 +15,35 @@ export async function upsertCreator(db: Knex, c: NewCreator): Promise<{ id: stri
     const existing = await db('creators').whereRaw('lower(email) = lower(?)', [c.email]).first<{ id: string } | undefined>('id');
     if (existing) return existing;
   }
-  const [row] = await db('creators').insert({
-    name: c.name, email: c.email ?? null, social_handle: c.socialHandle ?? null, follower_count: c.followerCount ?? null,
-  }).returning<{ id: string }[]>(['id']);
+  const [row] = await db('creators')
+    .insert({
+      name: c.name,
+      email: c.email ?? null,
+      social_handle: c.socialHandle ?? null,
+      follower_count: c.followerCount ?? null,
+    })
+    .returning<{ id: string }[]>(['id']);
   return row!;
 }
 
-export interface NewCreatorCode { appId: string; campaignId: string; creatorId: string; code: string; source: 'join' | 'invite' | 'seed' }
+export interface NewCreatorCode {
+  appId: string;
+  campaignId: string;
+  creatorId: string;
+  code: string;
+  source: 'join' | 'invite' | 'seed';
+}
 
 export async function addCreatorCode(db: Knex, c: NewCreatorCode): Promise<{ id: string; code: string }> {
-  const [row] = await db('creator_codes').insert({
-    app_id: c.appId, campaign_id: c.campaignId, creator_id: c.creatorId, code: c.code, source: c.source,
-  }).returning<{ id: string; code: string }[]>(['id', 'code']);
+  const [row] = await db('creator_codes')
+    .insert({
+      app_id: c.appId,
+      campaign_id: c.campaignId,
+      creator_id: c.creatorId,
+      code: c.code,
+      source: c.source,
+    })
+    .returning<{ id: string; code: string }[]>(['id', 'code']);
   return row!;
 }
 
@@ -38,53 +60,93 @@ export interface ActiveCreatorCode {
  * codes attribute only while the campaign is active.
  */
 export async function findActiveCreatorCode(db: Knex, appId: string, code: string): Promise<ActiveCreatorCode | undefined> {
-  const [row] = await preparedRows<Record<string, unknown>>(db, db('creator_codes as cc')
-    .join('campaigns as c', 'c.id', 'cc.campaign_id')
-    .join('creators as cr', 'cr.id', 'cc.creator_id')
-    .where({ 'cc.app_id': appId, 'cc.code': code, 'cc.status': 'active', 'c.status': 'active' }).limit(1)
-    .select(
-      'cc.id as creator_code_id', 'cc.code', 'cc.app_id', 'c.id as campaign_id', 'c.name as campaign_name',
-      'c.description as campaign_description', 'c.commission_percentage', 'c.campaign_type', 'cr.id as creator_id',
-      'cr.name as creator_name', 'cr.social_handle', 'cr.follower_count',
-    ));
+  const [row] = await preparedRows<Record<string, unknown>>(
+    db,
+    db('creator_codes as cc')
+      .join('campaigns as c', 'c.id', 'cc.campaign_id')
+      .join('creators as cr', 'cr.id', 'cc.creator_id')
+      .where({ 'cc.app_id': appId, 'cc.code': code, 'cc.status': 'active', 'c.status': 'active' })
+      .limit(1)
+      .select(
+        'cc.id as creator_code_id',
+        'cc.code',
+        'cc.app_id',
+        'c.id as campaign_id',
+        'c.name as campaign_name',
+        'c.description as campaign_description',
+        'c.commission_percentage',
+        'c.campaign_type',
+        'cr.id as creator_id',
+        'cr.name as creator_name',
+        'cr.social_handle',
+        'cr.follower_count',
+      ),
+  );
   if (!row) return undefined;
   return {
     creatorCodeId: row.creator_code_id as string,
     code: row.code as string,
     appId: row.app_id as string,
     campaign: {
-      id: row.campaign_id as string, name: row.campaign_name as string, description: (row.campaign_description as string | null) ?? null,
-      commission_percentage: Number(row.commission_percentage), campaign_type: row.campaign_type as string,
+      id: row.campaign_id as string,
+      name: row.campaign_name as string,
+      description: (row.campaign_description as string | null) ?? null,
+      commission_percentage: Number(row.commission_percentage),
+      campaign_type: row.campaign_type as string,
     },
     creator: {
-      id: row.creator_id as string, name: row.creator_name as string, social_handle: (row.social_handle as string | null) ?? null,
+      id: row.creator_id as string,
+      name: row.creator_name as string,
+      social_handle: (row.social_handle as string | null) ?? null,
       follower_count: (row.follower_count as number | null) ?? null,
     },
   };
 }
 
 /** The creator when they hold a code (any state) in a campaign of the organization; undefined otherwise, as for no creator. */
-export async function findCreatorInOrg(db: Knex, orgId: string, creatorId: string): Promise<{ id: string; name: string; email: string | null; social_handle: string | null } | undefined> {
-  return db('creators as cr').where('cr.id', creatorId)
-    .whereExists(db('creator_codes as cc').join('campaigns as ca', 'ca.id', 'cc.campaign_id').whereRaw('cc.creator_id = cr.id').where('ca.org_id', orgId).select(db.raw('1')))
+export async function findCreatorInOrg(
+  db: Knex,
+  orgId: string,
+  creatorId: string,
+): Promise<{ id: string; name: string; email: string | null; social_handle: string | null } | undefined> {
+  return db('creators as cr')
+    .where('cr.id', creatorId)
+    .whereExists(
+      db('creator_codes as cc')
+        .join('campaigns as ca', 'ca.id', 'cc.campaign_id')
+        .whereRaw('cc.creator_id = cr.id')
+        .where('ca.org_id', orgId)
+        .select(db.raw('1')),
+    )
     .first('cr.id', 'cr.name', 'cr.email', 'cr.social_handle');
 }
 
-export interface CreatorContact { id: string; name: string; email: string | null; email_verified_at: Date | null; digest_unsubscribed_at: Date | null }
+export interface CreatorContact {
+  id: string;
+  name: string;
+  email: string | null;
+  email_verified_at: Date | null;
+  digest_unsubscribed_at: Date | null;
+}
 
 /** The creator who joined with this address (case-insensitive, one per address). */
 export async function findCreatorByEmail(db: Knex, email: string): Promise<CreatorContact | undefined> {
-  return db('creators').whereRaw('lower(email) = lower(?)', [email])
+  return db('creators')
+    .whereRaw('lower(email) = lower(?)', [email])
     .first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
 }
 
 export async function findCreatorContact(db: Knex, id: string): Promise<CreatorContact | undefined> {
-  return db('creators').where('id', id).first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
+  return db('creators')
+    .where('id', id)
+    .first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
 }
 
 /** Stops (or, with `false`, resumes) the creator's digest mails. */
 export async function setDigestSubscription(db: Knex, creatorId: string, subscribed: boolean): Promise<void> {
-  await db('creators').where('id', creatorId).update({ digest_unsubscribed_at: subscribed ? null : db.fn.now() });
+  await db('creators')
+    .where('id', creatorId)
+    .update({ digest_unsubscribed_at: subscribed ? null : db.fn.now() });
 }
 
 /**
@@ -92,10 +154,24 @@ export async function setDigestSubscription(db: Knex, creatorId: string, subscri
  * found). Answers the creator, or 'not_found', or 'has_email' when one was set meanwhile; a taken address throws the
  * unique violation of creators_email_lower_uq.
  */
-export async function addCreatorEmail(trx: Knex.Transaction, orgId: string, creatorId: string, email: string): Promise<{ id: string; name: string } | 'not_found' | 'has_email'> {
-  const creator = await trx('creators as c').where('c.id', creatorId)
-    .whereExists((q) => { void q.select(trx.raw('1')).from('creator_codes as cc').join('campaigns as k', 'k.id', 'cc.campaign_id').whereRaw('cc.creator_id = c.id').andWhere('k.org_id', orgId); })
-    .forUpdate().first<{ id: string; name: string; email: string | null } | undefined>('c.id', 'c.name', 'c.email');
+export async function addCreatorEmail(
+  trx: Knex.Transaction,
+  orgId: string,
+  creatorId: string,
+  email: string,
+): Promise<{ id: string; name: string } | 'not_found' | 'has_email'> {
+  const creator = await trx('creators as c')
+    .where('c.id', creatorId)
+    .whereExists((q) => {
+      void q
+        .select(trx.raw('1'))
+        .from('creator_codes as cc')
+        .join('campaigns as k', 'k.id', 'cc.campaign_id')
+        .whereRaw('cc.creator_id = c.id')
+        .andWhere('k.org_id', orgId);
+    })
+    .forUpdate()
+    .first<{ id: string; name: string; email: string | null } | undefined>('c.id', 'c.name', 'c.email');
   if (!creator) return 'not_found';
   if (creator.email) return 'has_email';
   await trx('creators').where('id', creatorId).update({ email });

@@ -5,13 +5,35 @@ import type { Knex } from 'knex';
 import type { FreeAccessCodeRow, FreeAccessGrantRow } from '../schema/types.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 
-export type FreeAccessCode = Pick<FreeAccessCodeRow,
-  'id' | 'app_id' | 'code' | 'name' | 'entitlement' | 'access_duration_years' | 'access_duration_days' | 'expires_at' |
-  'seat_limit' | 'seats_used' | 'blocked' | 'custom_data'>;
+export type FreeAccessCode = Pick<
+  FreeAccessCodeRow,
+  | 'id'
+  | 'app_id'
+  | 'code'
+  | 'name'
+  | 'entitlement'
+  | 'access_duration_years'
+  | 'access_duration_days'
+  | 'expires_at'
+  | 'seat_limit'
+  | 'seats_used'
+  | 'blocked'
+  | 'custom_data'
+>;
 
 const CODE_COLUMNS = [
-  'id', 'app_id', 'code', 'name', 'entitlement', 'access_duration_years', 'access_duration_days', 'expires_at',
-  'seat_limit', 'seats_used', 'blocked', 'custom_data',
+  'id',
+  'app_id',
+  'code',
+  'name',
+  'entitlement',
+  'access_duration_years',
+  'access_duration_days',
+  'expires_at',
+  'seat_limit',
+  'seats_used',
+  'blocked',
+  'custom_data',
 ];
 
 export type GrantSummary = Pick<FreeAccessGrantRow, 'id' | 'granted_at' | 'access_expires_at'>;
@@ -31,11 +53,16 @@ export function isFreeCodeRedeemable(c: FreeAccessCode, now = new Date()): boole
   return isFreeCodeLive(c, now) && (c.seat_limit === null || c.seats_used < c.seat_limit);
 }
 
-export interface Redemption { appId: string; freeCodeId: string; appUserId: string; ip: string | null; userAgent: string | null }
+export interface Redemption {
+  appId: string;
+  freeCodeId: string;
+  appUserId: string;
+  ip: string | null;
+  userAgent: string | null;
+}
 
 export type RedeemOutcome =
-  | { kind: 'unavailable'; code: FreeAccessCode }
-  | { kind: 'granted'; code: FreeAccessCode; grant: GrantSummary; alreadyGranted: boolean };
+  { kind: 'unavailable'; code: FreeAccessCode } | { kind: 'granted'; code: FreeAccessCode; grant: GrantSummary; alreadyGranted: boolean };
 
 /**
  * Grants (or re-grants) the code to the user. The code row is locked FOR UPDATE for the whole transaction, so
@@ -45,12 +72,15 @@ export type RedeemOutcome =
  */
 export async function redeemFreeAccessCode(db: Knex, r: Redemption): Promise<RedeemOutcome | undefined> {
   return db.transaction(async (trx) => {
-    const code = await trx('free_access_codes').where({ id: r.freeCodeId, app_id: r.appId }).forUpdate()
+    const code = await trx('free_access_codes')
+      .where({ id: r.freeCodeId, app_id: r.appId })
+      .forUpdate()
       .first<FreeAccessCode | undefined>(CODE_COLUMNS);
     if (!code) return undefined;
     if (!isFreeCodeLive(code)) return { kind: 'unavailable', code };
 
-    const existing = await trx('free_access_grants').where({ free_code_id: code.id, app_user_id: r.appUserId })
+    const existing = await trx('free_access_grants')
+      .where({ free_code_id: code.id, app_user_id: r.appUserId })
       .first<{ id: string } | undefined>('id');
     let grant: GrantSummary;
     if (existing) {
@@ -62,7 +92,11 @@ export async function redeemFreeAccessCode(db: Knex, r: Redemption): Promise<Red
       grant = await insertGrant(trx, code.id, r.appUserId);
     }
     await trx('free_access_redemptions').insert({
-      grant_id: grant.id, app_id: r.appId, app_user_id: r.appUserId, ip: r.ip, user_agent: r.userAgent,
+      grant_id: grant.id,
+      app_id: r.appId,
+      app_user_id: r.appUserId,
+      ip: r.ip,
+      user_agent: r.userAgent,
       already_granted: existing !== undefined,
     });
     return { kind: 'granted', code, grant, alreadyGranted: existing !== undefined };
@@ -112,7 +146,11 @@ async function rankGrant(trx: Knex.Transaction, grantId: string): Promise<number
   return rows[0]!.rank;
 }
 
-export interface AccessGrant { code: string; entitlement: string; expires_at: Date | null }
+export interface AccessGrant {
+  code: string;
+  entitlement: string;
+  expires_at: Date | null;
+}
 
 /**
  * The user's free access right now, or undefined. A grant counts while its code is neither blocked nor expired,
@@ -142,24 +180,60 @@ export async function findActiveAccessGrant(db: Knex, appId: string, appUserId: 
 }
 
 export interface FreeCodeView {
-  id: string; app_id: string; code: string; name: string | null; entitlement: string;
-  access_duration_years: number | null; access_duration_days: number | null; expires_at: Date | null;
-  seat_limit: number | null; seats_used: number; blocked: boolean; custom_data: unknown; created_by: string | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  app_id: string;
+  code: string;
+  name: string | null;
+  entitlement: string;
+  access_duration_years: number | null;
+  access_duration_days: number | null;
+  expires_at: Date | null;
+  seat_limit: number | null;
+  seats_used: number;
+  blocked: boolean;
+  custom_data: unknown;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const FREE_CODE_COLUMNS = [
-  'id', 'app_id', 'code', 'name', 'entitlement', 'access_duration_years', 'access_duration_days', 'expires_at',
-  'seat_limit', 'seats_used', 'blocked', 'custom_data', 'created_by', 'created_at', 'updated_at',
+  'id',
+  'app_id',
+  'code',
+  'name',
+  'entitlement',
+  'access_duration_years',
+  'access_duration_days',
+  'expires_at',
+  'seat_limit',
+  'seats_used',
+  'blocked',
+  'custom_data',
+  'created_by',
+  'created_at',
+  'updated_at',
 ];
 
 export async function listFreeCodes(db: Knex, appId: string): Promise<FreeCodeView[]> {
-  return db('free_access_codes').where('app_id', appId).orderBy([{ column: 'created_at' }, { column: 'id' }]).select<FreeCodeView[]>(FREE_CODE_COLUMNS);
+  return db('free_access_codes')
+    .where('app_id', appId)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select<FreeCodeView[]>(FREE_CODE_COLUMNS);
 }
 
 export interface NewFreeCode {
-  appId: string; code: string; name?: string | null; entitlement?: string; seatLimit?: number | null;
-  years?: number | null; days?: number | null; expiresAt?: string | null; customData?: unknown; blocked?: boolean; createdBy: string;
+  appId: string;
+  code: string;
+  name?: string | null;
+  entitlement?: string;
+  seatLimit?: number | null;
+  years?: number | null;
+  days?: number | null;
+  expiresAt?: string | null;
+  customData?: unknown;
+  blocked?: boolean;
+  createdBy: string;
 }
 
 /** undefined when the code is taken in the app (by a creator code, even a removed one, or another free code). */
@@ -170,12 +244,22 @@ export async function createFreeCode(db: Knex, c: NewFreeCode): Promise<FreeCode
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`codes:${c.appId}`]);
       const creator = await trx('creator_codes').where({ app_id: c.appId, code: c.code }).first('id');
       if (creator) return undefined;
-      const [row] = await trx('free_access_codes').insert({
-        app_id: c.appId, code: c.code, name: c.name ?? null, entitlement: c.entitlement ?? 'premium',
-        seat_limit: c.seatLimit ?? null, access_duration_years: c.years ?? null, access_duration_days: c.days ?? null,
-        expires_at: c.expiresAt ?? null, custom_data: c.customData === undefined ? null : JSON.stringify(c.customData),
-        blocked: c.blocked ?? false, blocked_at: c.blocked ? trx.fn.now() : null, created_by: c.createdBy,
-      }).returning<FreeCodeView[]>(FREE_CODE_COLUMNS);
+      const [row] = await trx('free_access_codes')
+        .insert({
+          app_id: c.appId,
+          code: c.code,
+          name: c.name ?? null,
+          entitlement: c.entitlement ?? 'premium',
+          seat_limit: c.seatLimit ?? null,
+          access_duration_years: c.years ?? null,
+          access_duration_days: c.days ?? null,
+          expires_at: c.expiresAt ?? null,
+          custom_data: c.customData === undefined ? null : JSON.stringify(c.customData),
+          blocked: c.blocked ?? false,
+          blocked_at: c.blocked ? trx.fn.now() : null,
+          created_by: c.createdBy,
+        })
+        .returning<FreeCodeView[]>(FREE_CODE_COLUMNS);
       return row;
     });
   } catch (err) {
@@ -189,7 +273,11 @@ export async function findFreeCodeByCode(db: Knex, appId: string, code: string):
   return db('free_access_codes').where({ app_id: appId, code }).first<FreeCodeView | undefined>(FREE_CODE_COLUMNS);
 }
 
-export interface CodeRedemption { app_user_id: string; granted_at: Date; expires_at: Date | null }
+export interface CodeRedemption {
+  app_user_id: string;
+  granted_at: Date;
+  expires_at: Date | null;
+}
 
 /** Where a page of redemptions ends: the last grant's time as PostgreSQL wrote it (exact to the microsecond) and id. */
 export type RedemptionsCursor = readonly [grantedAt: string, id: string];
@@ -198,11 +286,26 @@ export type RedemptionsCursor = readonly [grantedAt: string, id: string];
  * The users a code granted access to (one grant per user; a re-redemption renews it), newest grant first, one page
  * after `after`; `next` is set when more follow.
  */
-export async function listCodeRedemptions(db: Knex, freeCodeId: string, limit: number, after: RedemptionsCursor | undefined):
-Promise<{ redemptions: CodeRedemption[]; next: RedemptionsCursor | undefined }> {
-  const q = db('free_access_grants').where('free_code_id', freeCodeId)
-    .orderBy([{ column: 'granted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1)
-    .select<(CodeRedemption & { id: string; position: string })[]>('id', 'app_user_id', 'granted_at', 'access_expires_at as expires_at', db.raw('granted_at::text as position'));
+export async function listCodeRedemptions(
+  db: Knex,
+  freeCodeId: string,
+  limit: number,
+  after: RedemptionsCursor | undefined,
+): Promise<{ redemptions: CodeRedemption[]; next: RedemptionsCursor | undefined }> {
+  const q = db('free_access_grants')
+    .where('free_code_id', freeCodeId)
+    .orderBy([
+      { column: 'granted_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit + 1)
+    .select<(CodeRedemption & { id: string; position: string })[]>(
+      'id',
+      'app_user_id',
+      'granted_at',
+      'access_expires_at as expires_at',
+      db.raw('granted_at::text as position'),
+    );
   if (after) void q.whereRaw('(granted_at, id) < (?::timestamptz, ?)', [after[0], after[1]]);
   const rows = await q;
   const page = rows.slice(0, limit);
@@ -218,7 +321,8 @@ Promise<{ redemptions: CodeRedemption[]; next: RedemptionsCursor | undefined }> 
  * access check (isFreeCodeLive); `blocked_at` keeps the first block's time. undefined when the app has no such code.
  */
 export async function setFreeCodeBlocked(db: Knex, appId: string, id: string, blocked: boolean): Promise<FreeCodeView | undefined> {
-  const [row] = await db('free_access_codes').where({ id, app_id: appId })
+  const [row] = await db('free_access_codes')
+    .where({ id, app_id: appId })
     .update({ blocked, blocked_at: blocked ? db.raw('coalesce(blocked_at, now())') : null })
     .returning<FreeCodeView[]>(FREE_CODE_COLUMNS);
   return row;

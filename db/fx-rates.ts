@@ -12,7 +12,10 @@ const trimZeros = (d: string) => (d.includes('.') ? d.replace(/\.?0+$/, '') : d)
 
 /** The rate of the latest published day not after `day`, when a recorded read spans `day` (see FxRatePorts). */
 async function findCoveredUsdRate(db: Knex, currency: string, day: string): Promise<UsdRate | 'unknown' | 'none'> {
-  const { rows } = await db.raw<{ rows: { first_date: string | null; rate_date: string | null; usd_per_unit: string | null; source: string | null }[] }>(`
+  const { rows } = await db.raw<{
+    rows: { first_date: string | null; rate_date: string | null; usd_per_unit: string | null; source: string | null }[];
+  }>(
+    `
     with span as (
       select min(first_date) as first_date from fx_rate_loads
       where first_date <= :day::date
@@ -25,7 +28,9 @@ async function findCoveredUsdRate(db: Knex, currency: string, day: string): Prom
       select rate_date, usd_per_unit, source from fx_rates
       where currency = :currency and rate_date <= :day::date and rate_date >= s.first_date
       order by rate_date desc limit 1
-    ) r on true`, { day, currency, fresh: FRESH_READ_MINUTES });
+    ) r on true`,
+    { day, currency, fresh: FRESH_READ_MINUTES },
+  );
   const row = rows[0];
   if (!row?.first_date) return 'unknown';
   if (!row.rate_date || !row.usd_per_unit || !row.source) return 'none';
@@ -38,12 +43,16 @@ async function storePublishedDays(db: Knex, source: string, days: PublishedDay[]
   if (withUsd.length === 0) return;
   const rows = withUsd.flatMap((d) => [
     { currency: 'EUR', rate_date: d.date, usd_per_unit: trimZeros(d.rates.USD!), source },
-    ...Object.entries(d.rates).filter(([c]) => c !== 'USD' && c !== 'EUR')
+    ...Object.entries(d.rates)
+      .filter(([c]) => c !== 'USD' && c !== 'EUR')
       .map(([currency, rate]) => ({ currency, rate_date: d.date, usd_per_unit: usdPerUnit(d.rates.USD!, rate), source })),
   ]);
   await db.transaction(async (trx) => {
     for (let i = 0; i < rows.length; i += BATCH) {
-      await trx('fx_rates').insert(rows.slice(i, i + BATCH)).onConflict(['currency', 'rate_date']).ignore();
+      await trx('fx_rates')
+        .insert(rows.slice(i, i + BATCH))
+        .onConflict(['currency', 'rate_date'])
+        .ignore();
     }
     await trx('fx_rate_loads').insert({ source, first_date: withUsd[0]!.date, last_date: withUsd.at(-1)!.date });
   });
@@ -53,7 +62,11 @@ async function storePublishedDays(db: Knex, source: string, days: PublishedDay[]
 const inFlight = new WeakMap<Knex, Map<string, Promise<void>>>();
 
 /** The cache and source resolveUsdRate needs, over this database and the given file reader. */
-export function fxRatePorts(db: Knex, fetchFile: (url: string) => Promise<PublishedDay[]>, urls: { recent: string; history: string }): FxRatePorts {
+export function fxRatePorts(
+  db: Knex,
+  fetchFile: (url: string) => Promise<PublishedDay[]>,
+  urls: { recent: string; history: string },
+): FxRatePorts {
   let loads = inFlight.get(db);
   if (!loads) inFlight.set(db, (loads = new Map()));
   const running = loads;
@@ -63,7 +76,9 @@ export function fxRatePorts(db: Knex, fetchFile: (url: string) => Promise<Publis
       const url = urls[which];
       let load = running.get(url);
       if (!load) {
-        load = fetchFile(url).then((days) => storePublishedDays(db, url, days)).finally(() => running.delete(url));
+        load = fetchFile(url)
+          .then((days) => storePublishedDays(db, url, days))
+          .finally(() => running.delete(url));
         running.set(url, load);
       }
       return load;

@@ -12,7 +12,10 @@ export interface IdentifyInput {
   windowHours: number;
 }
 
-export interface IdentifyOutcome { backfilled: boolean; installId: string | null }
+export interface IdentifyOutcome {
+  backfilled: boolean;
+  installId: string | null;
+}
 
 export async function identifyUser(db: Knex, input: IdentifyInput): Promise<IdentifyOutcome> {
   const install = await findInstallFor(db, input);
@@ -20,16 +23,32 @@ export async function identifyUser(db: Knex, input: IdentifyInput): Promise<Iden
     let backfilled = false;
     if (install?.attributed && install.click_id && install.creator_code_id && install.campaign_id) {
       const code = await trx('creator_codes').where('id', install.creator_code_id).first<{ creator_id: string }>('creator_id');
-      const rows = await trx('user_attributions').insert({
-        app_id: input.appId, app_user_id: input.appUserId, click_id: install.click_id, install_id: install.id,
-        creator_code_id: install.creator_code_id, campaign_id: install.campaign_id, creator_id: code.creator_id,
-        referral_code: install.referral_code, method: install.attribution_method,
-      }).onConflict().ignore().returning('app_user_id');
+      const rows = await trx('user_attributions')
+        .insert({
+          app_id: input.appId,
+          app_user_id: input.appUserId,
+          click_id: install.click_id,
+          install_id: install.id,
+          creator_code_id: install.creator_code_id,
+          campaign_id: install.campaign_id,
+          creator_id: code.creator_id,
+          referral_code: install.referral_code,
+          method: install.attribution_method,
+        })
+        .onConflict()
+        .ignore()
+        .returning('app_user_id');
       backfilled = rows.length === 1;
     }
     await trx('identifies').insert({
-      app_id: input.appId, app_user_id: input.appUserId, install_id: install?.id ?? null, click_id: install?.click_id ?? null,
-      device_id: input.deviceId, ip: input.ip, properties: input.properties, attribution_backfilled: backfilled,
+      app_id: input.appId,
+      app_user_id: input.appUserId,
+      install_id: install?.id ?? null,
+      click_id: install?.click_id ?? null,
+      device_id: input.deviceId,
+      ip: input.ip,
+      properties: input.properties,
+      attribution_backfilled: backfilled,
     });
     return { backfilled, installId: install?.id ?? null };
   });

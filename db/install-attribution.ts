@@ -15,7 +15,13 @@ export interface TrackInstallInput extends NewInstall {
 }
 
 export type InstallDecision =
-  | { attributed: true; installRecorded: boolean; reClaimed: boolean; method: InstallAttributionMethod; click: { id: string; code: string; clickedAt: Date } }
+  | {
+      attributed: true;
+      installRecorded: boolean;
+      reClaimed: boolean;
+      method: InstallAttributionMethod;
+      click: { id: string; code: string; clickedAt: Date };
+    }
   | { attributed: false; installRecorded: boolean };
 
 export async function decideInstall(db: Knex, input: TrackInstallInput): Promise<InstallDecision> {
@@ -25,7 +31,8 @@ export async function decideInstall(db: Knex, input: TrackInstallInput): Promise
       const existing = await lockInstall(trx, install.id);
       if (existing.attributed && existing.click_id) {
         const click = await findClick(trx, input.appId, existing.click_id);
-        if (click) return { attributed: true, installRecorded: false, reClaimed: true, method: existing.attribution_method!, click: summary(click) };
+        if (click)
+          return { attributed: true, installRecorded: false, reClaimed: true, method: existing.attribution_method!, click: summary(click) };
       }
       // An organic device can still be attributed when it now arrives with explicit link parameters.
       const upgraded = await attributeByLink(trx, input, existing.id);
@@ -55,9 +62,15 @@ async function attributeByLink(trx: Knex.Transaction, input: TrackInstallInput, 
 async function attributeByIpAndDevice(trx: Knex.Transaction, input: TrackInstallInput, installId: string): Promise<Attributed | undefined> {
   if (!input.ip) return undefined;
   const installHints: DeviceHints = {
-    platform: input.platform, osVersion: input.osVersion, language: input.language, timezone: input.timezone, screen: input.screenResolution,
+    platform: input.platform,
+    osVersion: input.osVersion,
+    language: input.language,
+    timezone: input.timezone,
+    screen: input.screenResolution,
   };
-  const candidates = (await findUnclaimedClicksFromIp(trx, input.appId, input.ip, input.windowHours)).filter((c) => hintsAgree(clickHints(c), installHints));
+  const candidates = (await findUnclaimedClicksFromIp(trx, input.appId, input.ip, input.windowHours)).filter((c) =>
+    hintsAgree(clickHints(c), installHints),
+  );
   for (const click of candidates) {
     const won = await claim(trx, click, installId, 'ip_device_match');
     if (won) return won;
@@ -65,10 +78,19 @@ async function attributeByIpAndDevice(trx: Knex.Transaction, input: TrackInstall
   return undefined;
 }
 
-async function claim(trx: Knex.Transaction, click: ClickRow, installId: string, method: InstallAttributionMethod): Promise<Attributed | undefined> {
+async function claim(
+  trx: Knex.Transaction,
+  click: ClickRow,
+  installId: string,
+  method: InstallAttributionMethod,
+): Promise<Attributed | undefined> {
   if (!(await claimClick(trx, click.id, installId))) return undefined;
   await markInstallAttributed(trx, installId, {
-    method, clickId: click.id, creatorCodeId: click.creator_code_id, campaignId: click.campaign_id, referralCode: click.code,
+    method,
+    clickId: click.id,
+    creatorCodeId: click.creator_code_id,
+    campaignId: click.campaign_id,
+    referralCode: click.code,
   });
   return { attributed: true, reClaimed: false, method, click: summary(click) };
 }

@@ -21,12 +21,25 @@ export interface NewInstall {
 
 /** Inserts the install; for a device seen before nothing is written and `created` is false. */
 export async function insertInstall(db: Knex, i: NewInstall): Promise<{ id: string; created: boolean }> {
-  const rows = await db('installs').insert({
-    app_id: i.appId, device_id: i.deviceId, platform: i.platform, device_brand: i.deviceBrand ?? null, device_model: i.deviceModel ?? null,
-    os_version: i.osVersion ?? null, app_version: i.appVersion ?? null, screen_resolution: i.screenResolution ?? null,
-    timezone: i.timezone ?? null, language: i.language ?? null, ip: i.ip, user_agent: i.userAgent,
-    ...(i.at ? { created_at: i.at } : {}),
-  }).onConflict(db.raw('(app_id, device_id) where device_id is not null')).ignore().returning<{ id: string }[]>(['id']);
+  const rows = await db('installs')
+    .insert({
+      app_id: i.appId,
+      device_id: i.deviceId,
+      platform: i.platform,
+      device_brand: i.deviceBrand ?? null,
+      device_model: i.deviceModel ?? null,
+      os_version: i.osVersion ?? null,
+      app_version: i.appVersion ?? null,
+      screen_resolution: i.screenResolution ?? null,
+      timezone: i.timezone ?? null,
+      language: i.language ?? null,
+      ip: i.ip,
+      user_agent: i.userAgent,
+      ...(i.at ? { created_at: i.at } : {}),
+    })
+    .onConflict(db.raw('(app_id, device_id) where device_id is not null'))
+    .ignore()
+    .returning<{ id: string }[]>(['id']);
   if (rows[0]) return { id: rows[0].id, created: true };
   const existing = await findInstallByDevice(db, i.appId, i.deviceId!);
   return { id: existing!.id, created: false };
@@ -36,25 +49,47 @@ export async function findInstallByDevice(db: Knex, appId: string, deviceId: str
   return db('installs').where({ app_id: appId, device_id: deviceId }).first<InstallRow | undefined>();
 }
 
-export interface InstallAttribution { method: InstallAttributionMethod; clickId: string; creatorCodeId: string; campaignId: string; referralCode: string }
+export interface InstallAttribution {
+  method: InstallAttributionMethod;
+  clickId: string;
+  creatorCodeId: string;
+  campaignId: string;
+  referralCode: string;
+}
 
 export async function markInstallAttributed(db: Knex, installId: string, a: InstallAttribution): Promise<void> {
   await db('installs').where('id', installId).update({
-    attributed: true, attribution_method: a.method, click_id: a.clickId, creator_code_id: a.creatorCodeId,
-    campaign_id: a.campaignId, referral_code: a.referralCode, attributed_at: db.fn.now(),
+    attributed: true,
+    attribution_method: a.method,
+    click_id: a.clickId,
+    creator_code_id: a.creatorCodeId,
+    campaign_id: a.campaignId,
+    referral_code: a.referralCode,
+    attributed_at: db.fn.now(),
   });
 }
 
 /** Installs from `ip` within the last `hours`, newest first (identify's IP fallback). */
 export async function findRecentInstallsFromIp(db: Knex, appId: string, ip: string, hours: number, limit = 5): Promise<InstallRow[]> {
-  return db('installs').where({ app_id: appId, ip })
+  return db('installs')
+    .where({ app_id: appId, ip })
     .where('created_at', '>', db.raw('now() - make_interval(hours => ?)', [hours]))
-    .orderBy('created_at', 'desc').limit(limit).select<InstallRow[]>('*');
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .select<InstallRow[]>('*');
 }
 
 /** Whether this creator's code already attributed an install from `ip` within the window. */
-export async function hasAttributedInstallFromIp(db: Knex, appId: string, creatorCodeId: string, ip: string, hours: number): Promise<boolean> {
-  const row = await db('installs').where({ app_id: appId, creator_code_id: creatorCodeId, ip, attributed: true })
-    .where('created_at', '>', db.raw('now() - make_interval(hours => ?)', [hours])).first('id');
+export async function hasAttributedInstallFromIp(
+  db: Knex,
+  appId: string,
+  creatorCodeId: string,
+  ip: string,
+  hours: number,
+): Promise<boolean> {
+  const row = await db('installs')
+    .where({ app_id: appId, creator_code_id: creatorCodeId, ip, attributed: true })
+    .where('created_at', '>', db.raw('now() - make_interval(hours => ?)', [hours]))
+    .first('id');
   return row !== undefined;
 }

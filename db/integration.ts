@@ -17,29 +17,73 @@ interface AppEvidenceRow {
 type Latest = { at: Date; type: string; environment: string | null } | null;
 
 const latestPurchaseEvent = (db: Knex, appId: string, where: (q: Knex.QueryBuilder) => void): Promise<Latest> =>
-  db('purchase_events').where('app_id', appId).where(where).orderBy('received_at', 'desc')
-    .first<Latest | undefined>('received_at as at', 'event_type as type', 'environment').then((r) => r ?? null);
+  db('purchase_events')
+    .where('app_id', appId)
+    .where(where)
+    .orderBy('received_at', 'desc')
+    .first<Latest | undefined>('received_at as at', 'event_type as type', 'environment')
+    .then((r) => r ?? null);
 
 /** Everything the checklist needs about the app, or undefined when it does not exist. */
 export async function readIntegrationFacts(db: Knex, appId: string): Promise<IntegrationFacts | undefined> {
-  const app = await db('apps').where('id', appId).first<AppEvidenceRow | undefined>(
-    'id', 'created_at', 'sdk_initialized_at', 'sdk_init_meta', 'ios_validation_provider', 'android_validation_provider', 'webhook_connected_at');
+  const app = await db('apps')
+    .where('id', appId)
+    .first<AppEvidenceRow | undefined>(
+      'id',
+      'created_at',
+      'sdk_initialized_at',
+      'sdk_init_meta',
+      'ios_validation_provider',
+      'android_validation_provider',
+      'webhook_connected_at',
+    );
   if (!app) return undefined;
-  const [campaigns, credentials, lastSdkEvent, lastProviderWebhook, lastDirectPurchase, lastPurchaseEvent, lastTest, conversions, notifications] = await Promise.all([
-    db('campaigns').where('app_id', appId).whereNot('status', 'archived').orderBy('created_at').select<{ id: string; name: string; status: string }[]>('id', 'name', 'status'),
-    db('store_credentials').where('app_id', appId).whereIn('platform', ['ios', 'android']).select<{ platform: 'ios' | 'android'; check_status: string }[]>('platform', 'check_status'),
-    db('sdk_events').where('app_id', appId).orderBy('created_at', 'desc').first<{ at: Date; type: string } | undefined>('created_at as at', 'event_type as type'),
+  const [
+    campaigns,
+    credentials,
+    lastSdkEvent,
+    lastProviderWebhook,
+    lastDirectPurchase,
+    lastPurchaseEvent,
+    lastTest,
+    conversions,
+    notifications,
+  ] = await Promise.all([
+    db('campaigns')
+      .where('app_id', appId)
+      .whereNot('status', 'archived')
+      .orderBy('created_at')
+      .select<{ id: string; name: string; status: string }[]>('id', 'name', 'status'),
+    db('store_credentials')
+      .where('app_id', appId)
+      .whereIn('platform', ['ios', 'android'])
+      .select<{ platform: 'ios' | 'android'; check_status: string }[]>('platform', 'check_status'),
+    db('sdk_events')
+      .where('app_id', appId)
+      .orderBy('created_at', 'desc')
+      .first<{ at: Date; type: string } | undefined>('created_at as at', 'event_type as type'),
     latestPurchaseEvent(db, appId, (q) => void q.where('source', 'subprovider')),
     latestPurchaseEvent(db, appId, (q) => void q.where('source', 'direct')),
     latestPurchaseEvent(db, appId, (q) => void q.whereNot('source', 'test_integration').whereIn('event_type', PURCHASE_EVENT_TYPES)),
-    db('purchase_events').where({ app_id: appId, source: 'test_integration' }).orderBy('received_at', 'desc')
+    db('purchase_events')
+      .where({ app_id: appId, source: 'test_integration' })
+      .orderBy('received_at', 'desc')
       .first<{ at: Date; attributed: boolean } | undefined>('received_at as at', 'attributed'),
     // A conversion counts when a purchase through the app's real path reached it: told apart by the event's source.
-    db('conversions as c').where({ 'c.app_id': appId, 'c.attributed': true })
-      .whereExists((q) => void q.select(db.raw('1')).from('purchase_events as e').whereRaw('e.conversion_id = c.id').whereNot('e.source', 'test_integration'))
+    db('conversions as c')
+      .where({ 'c.app_id': appId, 'c.attributed': true })
+      .whereExists(
+        (q) =>
+          void q
+            .select(db.raw('1'))
+            .from('purchase_events as e')
+            .whereRaw('e.conversion_id = c.id')
+            .whereNot('e.source', 'test_integration'),
+      )
       .first<{ real_path: string; production: string }>(
         db.raw('count(*) as real_path'),
-        db.raw("count(*) filter (where c.environment = 'PRODUCTION') as production")),
+        db.raw("count(*) filter (where c.environment = 'PRODUCTION') as production"),
+      ),
     notificationWiring(db, appId),
   ]);
   return {
@@ -75,25 +119,42 @@ export interface CampaignHealthRow {
 
 /** Counts per active campaign of the app: active creator codes, link clicks, attributed installs, conversions. */
 export async function listCampaignHealth(db: Knex, appId: string): Promise<CampaignHealthRow[]> {
-  const rows = await db('campaigns as c').where({ 'c.app_id': appId, 'c.status': 'active' }).orderBy('c.created_at')
+  const rows = await db('campaigns as c')
+    .where({ 'c.app_id': appId, 'c.status': 'active' })
+    .orderBy('c.created_at')
     .select<Record<string, string>[]>(
-      'c.id as campaign_id', 'c.name', 'c.campaign_type', 'c.commission_percentage',
+      'c.id as campaign_id',
+      'c.name',
+      'c.campaign_type',
+      'c.commission_percentage',
       db.raw("(select count(*) from creator_codes cc where cc.campaign_id = c.id and cc.status = 'active') as creators"),
       db.raw('(select count(*) from clicks k where k.campaign_id = c.id) as clicks'),
       db.raw('(select count(*) from installs i where i.campaign_id = c.id) as installs'),
-      db.raw("(select count(*) from conversions v where v.campaign_id = c.id and v.attributed and v.environment = 'PRODUCTION') as conversions"),
+      db.raw(
+        "(select count(*) from conversions v where v.campaign_id = c.id and v.attributed and v.environment = 'PRODUCTION') as conversions",
+      ),
     );
   return rows.map((r) => ({
-    campaign_id: r.campaign_id!, name: r.name!, campaign_type: r.campaign_type!, commission_percentage: Number(r.commission_percentage),
-    creators: Number(r.creators), clicks: Number(r.clicks), installs: Number(r.installs), conversions: Number(r.conversions),
+    campaign_id: r.campaign_id!,
+    name: r.name!,
+    campaign_type: r.campaign_type!,
+    commission_percentage: Number(r.commission_percentage),
+    creators: Number(r.creators),
+    clicks: Number(r.clicks),
+    installs: Number(r.installs),
+    conversions: Number(r.conversions),
   }));
 }
 
-export interface TestReferralCode { campaignId: string; code: string }
+export interface TestReferralCode {
+  campaignId: string;
+  code: string;
+}
 
 /** A creator code a test purchase can be attributed to: an active code of an active campaign (oldest first). */
 export async function findTestReferralCode(db: Knex, appId: string): Promise<TestReferralCode | undefined> {
-  return db('creator_codes as cc').join('campaigns as c', 'c.id', 'cc.campaign_id')
+  return db('creator_codes as cc')
+    .join('campaigns as c', 'c.id', 'cc.campaign_id')
     .where({ 'cc.app_id': appId, 'cc.status': 'active', 'c.status': 'active' })
     .orderBy([{ column: 'c.created_at' }, { column: 'cc.created_at' }])
     .first<TestReferralCode | undefined>('c.id as campaignId', 'cc.code');

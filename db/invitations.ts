@@ -14,17 +14,37 @@ export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
 /** What the agent sees of an invitation: never the token or its hash. */
 const VIEW_COLUMNS = [
-  'id', 'campaign_id', 'org_id', 'email', 'name', 'message', 'lang', 'status', 'expires_at', 'withdrawn_at', 'accepted_at',
-  'creator_id', 'invited_by', 'created_at', 'updated_at',
+  'id',
+  'campaign_id',
+  'org_id',
+  'email',
+  'name',
+  'message',
+  'lang',
+  'status',
+  'expires_at',
+  'withdrawn_at',
+  'accepted_at',
+  'creator_id',
+  'invited_by',
+  'created_at',
+  'updated_at',
 ] as const;
 export type InvitationView = Record<(typeof VIEW_COLUMNS)[number], unknown> & { id: string; org_id: string; status: InvitationStatus };
 
 async function expireStaleInvitations(db: Knex, orgIds: readonly string[]): Promise<void> {
   if (orgIds.length === 0) return;
-  await db('invitations').whereIn('org_id', orgIds).where('status', 'PENDING').where('expires_at', '<=', db.fn.now()).update({ status: 'EXPIRED' });
+  await db('invitations')
+    .whereIn('org_id', orgIds)
+    .where('status', 'PENDING')
+    .where('expires_at', '<=', db.fn.now())
+    .update({ status: 'EXPIRED' });
 }
 
-export interface InviteCapacity { slots: number; emails: number }
+export interface InviteCapacity {
+  slots: number;
+  emails: number;
+}
 
 export interface NewInvitation {
   orgId: string;
@@ -58,25 +78,52 @@ export async function createInvitation(db: Knex, inv: NewInvitation, defaults: I
       const slots = settings?.marketplace_slots ?? defaults.slots;
       const emails = settings?.daily_email_budget ?? defaults.emails;
       if (usage.pendingInvitations >= slots) {
-        return refuse('no_slots', `All ${slots} marketplace slots are held by pending invitations. Withdraw one (POST /api/agent/invitations/{invitation_id}/withdraw) or wait for invitations to be accepted or expire.`);
+        return refuse(
+          'no_slots',
+          `All ${slots} marketplace slots are held by pending invitations. Withdraw one (POST /api/agent/invitations/{invitation_id}/withdraw) or wait for invitations to be accepted or expire.`,
+        );
       }
       if (usage.emailsSentToday >= emails) {
         return refuse('no_email_budget', `The daily email budget of ${emails} emails is spent for today (UTC). Retry tomorrow.`);
       }
-      const pending = await trx('invitations').where({ campaign_id: inv.campaignId, status: 'PENDING' })
-        .whereRaw('lower(email) = lower(?)', [inv.email]).first('id');
-      if (pending) return refuse('duplicate_pending', `${inv.email} already has a pending invitation to this campaign (${(pending as { id: string }).id}).`);
-      const member = await trx('creator_codes as cc').join('creators as c', 'c.id', 'cc.creator_id')
-        .where('cc.campaign_id', inv.campaignId).whereRaw('lower(c.email) = lower(?)', [inv.email]).first('cc.id');
+      const pending = await trx('invitations')
+        .where({ campaign_id: inv.campaignId, status: 'PENDING' })
+        .whereRaw('lower(email) = lower(?)', [inv.email])
+        .first('id');
+      if (pending)
+        return refuse(
+          'duplicate_pending',
+          `${inv.email} already has a pending invitation to this campaign (${(pending as { id: string }).id}).`,
+        );
+      const member = await trx('creator_codes as cc')
+        .join('creators as c', 'c.id', 'cc.creator_id')
+        .where('cc.campaign_id', inv.campaignId)
+        .whereRaw('lower(c.email) = lower(?)', [inv.email])
+        .first('cc.id');
       if (member) return refuse('already_member', `${inv.email} has already joined this campaign.`);
-      const [row] = await trx('invitations').insert({
-        campaign_id: inv.campaignId, org_id: inv.orgId, email: inv.email, name: inv.name, message: inv.message, lang: inv.lang,
-        token_hash: inv.tokenHash, status: 'PENDING', expires_at: inv.expiresAt, invited_by: inv.invitedBy,
-      }).returning<InvitationView[]>(VIEW_COLUMNS);
+      const [row] = await trx('invitations')
+        .insert({
+          campaign_id: inv.campaignId,
+          org_id: inv.orgId,
+          email: inv.email,
+          name: inv.name,
+          message: inv.message,
+          lang: inv.lang,
+          token_hash: inv.tokenHash,
+          status: 'PENDING',
+          expires_at: inv.expiresAt,
+          invited_by: inv.invitedBy,
+        })
+        .returning<InvitationView[]>(VIEW_COLUMNS);
       const mail = inv.email_(row!.id);
       await enqueueEmail(trx, {
-        orgId: inv.orgId, to: inv.email, subject: mail.subject, bodyText: mail.bodyText, template: 'creator_invitation',
-        templateData: mail.templateData, dedupKey: `invite:${row!.id}`,
+        orgId: inv.orgId,
+        to: inv.email,
+        subject: mail.subject,
+        bodyText: mail.bodyText,
+        template: 'creator_invitation',
+        templateData: mail.templateData,
+        dedupKey: `invite:${row!.id}`,
       });
       return { ok: true as const, invitation: row! };
     });
@@ -97,12 +144,18 @@ export async function findInvitation(db: Knex, id: string): Promise<InvitationVi
 
 /** PENDING -> WITHDRAWN; undefined when it was not pending (any more). */
 export async function withdrawInvitation(db: Knex, id: string): Promise<InvitationView | undefined> {
-  const [row] = await db('invitations').where({ id, status: 'PENDING' }).where('expires_at', '>', db.fn.now())
-    .update({ status: 'WITHDRAWN', withdrawn_at: db.fn.now() }).returning<InvitationView[]>(VIEW_COLUMNS);
+  const [row] = await db('invitations')
+    .where({ id, status: 'PENDING' })
+    .where('expires_at', '>', db.fn.now())
+    .update({ status: 'WITHDRAWN', withdrawn_at: db.fn.now() })
+    .returning<InvitationView[]>(VIEW_COLUMNS);
   return row;
 }
 
-interface InvitationFilter { status?: InvitationStatus; campaignId?: string }
+interface InvitationFilter {
+  status?: InvitationStatus;
+  campaignId?: string;
+}
 
 /** The organizations' invitations (the agent's list and the dashboard's table read the same rows). */
 function invitationsQuery(db: Knex, orgIds: readonly string[], filter: InvitationFilter): Knex.QueryBuilder {
@@ -112,10 +165,18 @@ function invitationsQuery(db: Knex, orgIds: readonly string[], filter: Invitatio
   return q;
 }
 
-export async function listInvitations(db: Knex, orgIds: readonly string[], filter: InvitationFilter & { limit: number }): Promise<InvitationView[]> {
+export async function listInvitations(
+  db: Knex,
+  orgIds: readonly string[],
+  filter: InvitationFilter & { limit: number },
+): Promise<InvitationView[]> {
   if (orgIds.length === 0) return [];
   await expireStaleInvitations(db, orgIds);
-  return invitationsQuery(db, orgIds, filter).orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).select<InvitationView[]>(VIEW_COLUMNS);
+  return invitationsQuery(db, orgIds, filter)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(filter.limit)
+    .select<InvitationView[]>(VIEW_COLUMNS);
 }
 
 /** An invitation row of the dashboard's table: the agent's view plus its campaign's name. */
@@ -124,21 +185,39 @@ export type InvitationTableRow = InvitationView & { campaign_name: string };
 export const INVITATION_TABLE: TableSpec = {
   sortable: ['email', 'name', 'campaign_name', 'status', 'created_at', 'expires_at'],
   searchable: ['email', 'name', 'campaign_name', 'status'],
-  defaultSort: 'created_at', defaultDir: 'desc', key: 'id',
+  defaultSort: 'created_at',
+  defaultDir: 'desc',
+  key: 'id',
 };
 
 /** The dashboard's invitations table: the same rows as listInvitations, searched, sorted and cut to `window`. */
-export async function pageInvitations(db: Knex, orgIds: readonly string[], filter: InvitationFilter, view: TableView, window: TableWindow): Promise<TablePage<InvitationTableRow>> {
+export async function pageInvitations(
+  db: Knex,
+  orgIds: readonly string[],
+  filter: InvitationFilter,
+  view: TableView,
+  window: TableWindow,
+): Promise<TablePage<InvitationTableRow>> {
   if (orgIds.length === 0) return { rows: [], total: 0 };
   await expireStaleInvitations(db, orgIds);
-  const base = invitationsQuery(db, orgIds, filter).select(VIEW_COLUMNS.map((c) => `invitations.${c}`))
+  const base = invitationsQuery(db, orgIds, filter)
+    .select(VIEW_COLUMNS.map((c) => `invitations.${c}`))
     .select(db('campaigns').whereRaw('campaigns.id = invitations.campaign_id').select('name').as('campaign_name'));
   return pageOf<InvitationTableRow>(db, base, INVITATION_TABLE, view, window);
 }
 
 export interface AffiliateRow {
-  creator_id: string; name: string; social_handle: string | null; follower_count: number | null; code: string; status: string;
-  source: string; joined_at: Date; clicks: number; installs: number; production_conversions: number;
+  creator_id: string;
+  name: string;
+  social_handle: string | null;
+  follower_count: number | null;
+  code: string;
+  status: string;
+  source: string;
+  joined_at: Date;
+  clicks: number;
+  installs: number;
+  production_conversions: number;
 }
 
 /** The counts of a creator code (the `cc` of the statement): conversions are production, attributed, non-test ones. */
@@ -149,33 +228,79 @@ const AFFILIATE_COUNTS = `(select count(*) from clicks k where k.creator_code_id
 
 /** Creator codes with their creator and counts: the rows of a campaign's affiliates (agent) and of the creators table. */
 function affiliatesQuery(db: Knex): Knex.QueryBuilder {
-  return db('creator_codes as cc').join('creators as c', 'c.id', 'cc.creator_id')
-    .select('c.id as creator_id', 'c.name', 'c.social_handle', 'c.follower_count', 'cc.code', 'cc.status', 'cc.source', 'cc.joined_at', db.raw(AFFILIATE_COUNTS));
+  return db('creator_codes as cc')
+    .join('creators as c', 'c.id', 'cc.creator_id')
+    .select(
+      'c.id as creator_id',
+      'c.name',
+      'c.social_handle',
+      'c.follower_count',
+      'cc.code',
+      'cc.status',
+      'cc.source',
+      'cc.joined_at',
+      db.raw(AFFILIATE_COUNTS),
+    );
 }
 
 /** Creators of a campaign with their code and counts. */
 export async function listCampaignAffiliates(db: Knex, campaignId: string): Promise<AffiliateRow[]> {
-  return affiliatesQuery(db).where('cc.campaign_id', campaignId).orderBy([{ column: 'cc.joined_at' }, { column: 'cc.id' }]);
+  return affiliatesQuery(db)
+    .where('cc.campaign_id', campaignId)
+    .orderBy([{ column: 'cc.joined_at' }, { column: 'cc.id' }]);
 }
 
 /** A row of the dashboard's creators table: an affiliate row with its campaign and production money (net of reversals). */
 export interface OrgAffiliateRow extends AffiliateRow {
-  creator_code_id: string; email: string | null; campaign_id: string; campaign_name: string; revenue_micros: number; commission_micros: number;
+  creator_code_id: string;
+  email: string | null;
+  campaign_id: string;
+  campaign_name: string;
+  revenue_micros: number;
+  commission_micros: number;
 }
 
 export const CREATOR_TABLE: TableSpec = {
-  sortable: ['name', 'email', 'campaign_name', 'code', 'status', 'joined_at', 'clicks', 'installs', 'production_conversions', 'revenue_micros', 'commission_micros'],
+  sortable: [
+    'name',
+    'email',
+    'campaign_name',
+    'code',
+    'status',
+    'joined_at',
+    'clicks',
+    'installs',
+    'production_conversions',
+    'revenue_micros',
+    'commission_micros',
+  ],
   searchable: ['name', 'email', 'social_handle', 'code', 'campaign_name'],
-  defaultSort: 'joined_at', defaultDir: 'desc', key: 'creator_code_id',
+  defaultSort: 'joined_at',
+  defaultDir: 'desc',
+  key: 'creator_code_id',
 };
 
 /** Every creator code in the organization's campaigns (FREE_ACCESS aside; or one creator's), searched, sorted and cut to `window`. */
-export async function pageOrgAffiliates(db: Knex, orgId: string, view: TableView, window: TableWindow, filter: { creatorId?: string } = {}): Promise<TablePage<OrgAffiliateRow>> {
-  const base = affiliatesQuery(db).join('campaigns as ca', 'ca.id', 'cc.campaign_id')
-    .where('ca.org_id', orgId).whereNot('ca.campaign_type', 'FREE_ACCESS')
-    .select('cc.id as creator_code_id', 'c.email', 'ca.id as campaign_id', 'ca.name as campaign_name', db.raw(`
+export async function pageOrgAffiliates(
+  db: Knex,
+  orgId: string,
+  view: TableView,
+  window: TableWindow,
+  filter: { creatorId?: string } = {},
+): Promise<TablePage<OrgAffiliateRow>> {
+  const base = affiliatesQuery(db)
+    .join('campaigns as ca', 'ca.id', 'cc.campaign_id')
+    .where('ca.org_id', orgId)
+    .whereNot('ca.campaign_type', 'FREE_ACCESS')
+    .select(
+      'cc.id as creator_code_id',
+      'c.email',
+      'ca.id as campaign_id',
+      'ca.name as campaign_name',
+      db.raw(`
       (select coalesce(sum(m.revenue_usd_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as revenue_micros,
-      (select coalesce(sum(m.commission_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as commission_micros`));
+      (select coalesce(sum(m.commission_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as commission_micros`),
+    );
   if (filter.creatorId) void base.where('cc.creator_id', filter.creatorId);
   return pageOf<OrgAffiliateRow>(db, base, CREATOR_TABLE, view, window);
 }

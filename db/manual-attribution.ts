@@ -14,8 +14,7 @@ export interface ManualCodeEntry {
 }
 
 export type ManualCodeOutcome =
-  | { alreadyAttributed: true }
-  | { alreadyAttributed: false; clickId: string; installId: string; userAttributed: boolean };
+  { alreadyAttributed: true } | { alreadyAttributed: false; clickId: string; installId: string; userAttributed: boolean };
 
 /**
  * Records the entry in one transaction, unless this creator's code already attributed an install from the same IP
@@ -32,12 +31,22 @@ export async function recordManualCodeEntry(db: Knex, e: ManualCodeEntry): Promi
       if (await hasAttributedInstallFromIp(trx, e.appId, cc.creatorCodeId, e.ip, hours)) return { alreadyAttributed: true };
     }
     const click = await recordClick(trx, {
-      appId: e.appId, campaignId: cc.campaign.id, creatorCodeId: cc.creatorCodeId, code: cc.code, source: 'manual',
-      ip: e.ip, userAgent: e.userAgent, platform: null,
+      appId: e.appId,
+      campaignId: cc.campaign.id,
+      creatorCodeId: cc.creatorCodeId,
+      code: cc.code,
+      source: 'manual',
+      ip: e.ip,
+      userAgent: e.userAgent,
+      platform: null,
     });
     const install = await insertInstall(trx, { appId: e.appId, deviceId: null, platform: null, ip: e.ip, userAgent: e.userAgent });
     await markInstallAttributed(trx, install.id, {
-      method: 'manual_code', clickId: click.id, creatorCodeId: cc.creatorCodeId, campaignId: cc.campaign.id, referralCode: cc.code,
+      method: 'manual_code',
+      clickId: click.id,
+      creatorCodeId: cc.creatorCodeId,
+      campaignId: cc.campaign.id,
+      referralCode: cc.code,
     });
     // Claimed at once: otherwise track-install's IP matching could hand this click to a second install.
     await claimClick(trx, click.id, install.id);
@@ -54,9 +63,20 @@ async function readAttributionWindowHours(db: Knex, appId: string): Promise<numb
 /** First attribution wins: a user already attributed (to any creator) keeps it. True when this call attributed. */
 async function attributeUser(trx: Knex.Transaction, e: ManualCodeEntry, clickId: string, installId: string): Promise<boolean> {
   const cc = e.creatorCode;
-  const rows = await trx('user_attributions').insert({
-    app_id: e.appId, app_user_id: e.appUserId, click_id: clickId, install_id: installId, creator_code_id: cc.creatorCodeId,
-    campaign_id: cc.campaign.id, creator_id: cc.creator.id, referral_code: cc.code, method: 'manual_code',
-  }).onConflict(['app_id', 'app_user_id']).ignore().returning<{ app_user_id: string }[]>(['app_user_id']);
+  const rows = await trx('user_attributions')
+    .insert({
+      app_id: e.appId,
+      app_user_id: e.appUserId,
+      click_id: clickId,
+      install_id: installId,
+      creator_code_id: cc.creatorCodeId,
+      campaign_id: cc.campaign.id,
+      creator_id: cc.creator.id,
+      referral_code: cc.code,
+      method: 'manual_code',
+    })
+    .onConflict(['app_id', 'app_user_id'])
+    .ignore()
+    .returning<{ app_user_id: string }[]>(['app_user_id']);
   return rows.length === 1;
 }

@@ -18,18 +18,32 @@ export async function deleteOauthClient(db: Knex, clientId: string): Promise<voi
   await db('oauth_clients').where('client_id', clientId).delete();
 }
 
-export async function upsertOauthItem(db: Knex, model: string, id: string, payload: Payload, expiresInSeconds: number | undefined): Promise<void> {
+export async function upsertOauthItem(
+  db: Knex,
+  model: string,
+  id: string,
+  payload: Payload,
+  expiresInSeconds: number | undefined,
+): Promise<void> {
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   const row = {
-    model, id, payload, grant_id: str(payload.grantId), user_code: str(payload.userCode), uid: str(payload.uid),
+    model,
+    id,
+    payload,
+    grant_id: str(payload.grantId),
+    user_code: str(payload.userCode),
+    uid: str(payload.uid),
     expires_at: expiresInSeconds ? new Date(Date.now() + expiresInSeconds * 1000) : null,
   };
   await db('oauth_store').insert(row).onConflict(['model', 'id']).merge(['payload', 'grant_id', 'user_code', 'uid', 'expires_at']);
 }
 
 async function findBy(db: Knex, model: string, column: 'id' | 'uid' | 'user_code', value: string): Promise<Payload | undefined> {
-  const row = await db('oauth_store').where({ model, [column]: value })
-    .andWhere((q) => { void q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()); })
+  const row = await db('oauth_store')
+    .where({ model, [column]: value })
+    .andWhere((q) => {
+      void q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now());
+    })
     .first<{ payload: Payload; consumed_at: Date | null } | undefined>('payload', 'consumed_at');
   if (!row) return undefined;
   return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
@@ -49,10 +63,18 @@ export async function destroyOauthItem(db: Knex, model: string, id: string): Pro
 
 /** Every code and token of a grant (and the grant itself when `includeGrant`): revocation. */
 export async function destroyOauthItemsOfGrant(db: Knex, grantId: string, only?: string): Promise<void> {
-  await db('oauth_store').where((q) => {
-    void q.where('grant_id', grantId);
-    if (!only) void q.orWhere((g) => { void g.where({ model: 'Grant', id: grantId }); });
-  }).modify((q) => { if (only) void q.andWhere('model', only); }).delete();
+  await db('oauth_store')
+    .where((q) => {
+      void q.where('grant_id', grantId);
+      if (!only)
+        void q.orWhere((g) => {
+          void g.where({ model: 'Grant', id: grantId });
+        });
+    })
+    .modify((q) => {
+      if (only) void q.andWhere('model', only);
+    })
+    .delete();
 }
 
 /** The payload of a live access token, by the digest of the token. */
@@ -63,6 +85,9 @@ export async function findLiveAccessToken(db: Knex, tokenDigest: string): Promis
 /** Deletes up to `limit` rows that expired more than a day ago (called now and then by the adapter). */
 export async function purgeExpiredOauthItems(db: Knex, limit = 1000): Promise<number> {
   return db('oauth_store')
-    .whereIn(['model', 'id'], db('oauth_store').select('model', 'id').where('expires_at', '<', db.raw("now() - interval '1 day'")).limit(limit))
+    .whereIn(
+      ['model', 'id'],
+      db('oauth_store').select('model', 'id').where('expires_at', '<', db.raw("now() - interval '1 day'")).limit(limit),
+    )
     .delete();
 }

@@ -3,16 +3,29 @@
 // today (UTC) spend the daily email budget.
 import type { Knex } from 'knex';
 
-export interface NewUser { email: string; passwordHash: string | null; name?: string | null; emailVerified?: boolean }
+export interface NewUser {
+  email: string;
+  passwordHash: string | null;
+  name?: string | null;
+  emailVerified?: boolean;
+}
 
 export async function createUser(db: Knex, user: NewUser): Promise<{ id: string; email: string }> {
   const [row] = await db('users')
-    .insert({ email: user.email, password_hash: user.passwordHash, name: user.name ?? null, email_verified_at: user.emailVerified ? db.fn.now() : null })
+    .insert({
+      email: user.email,
+      password_hash: user.passwordHash,
+      name: user.name ?? null,
+      email_verified_at: user.emailVerified ? db.fn.now() : null,
+    })
     .returning<{ id: string; email: string }[]>(['id', 'email']);
   return row!;
 }
 
-export async function createOrganization(db: Knex, org: { name: string; createdByUserId?: string | null }): Promise<{ id: string; name: string }> {
+export async function createOrganization(
+  db: Knex,
+  org: { name: string; createdByUserId?: string | null },
+): Promise<{ id: string; name: string }> {
   const [row] = await db('organizations')
     .insert({ name: org.name, created_by_user_id: org.createdByUserId ?? null })
     .returning<{ id: string; name: string }[]>(['id', 'name']);
@@ -27,7 +40,10 @@ export async function findOrganization(db: Knex, orgId: string): Promise<{ id: s
   return db('organizations').where('id', orgId).first<{ id: string; name: string } | undefined>('id', 'name');
 }
 
-export interface OrgOverview { id: string; name: string }
+export interface OrgOverview {
+  id: string;
+  name: string;
+}
 
 export async function listOrganizations(db: Knex, orgIds: readonly string[]): Promise<OrgOverview[]> {
   if (orgIds.length === 0) return [];
@@ -42,17 +58,24 @@ export interface OrgBillingSettings {
 }
 
 export async function findOrgBillingSettings(db: Knex, orgId: string): Promise<OrgBillingSettings | undefined> {
-  return db('organizations').where('id', orgId)
+  return db('organizations')
+    .where('id', orgId)
     .first<OrgBillingSettings | undefined>('min_escrow_micros', 'marketplace_slots', 'daily_email_budget', 'auto_recharge_enabled');
 }
 
-export interface InviteUsage { pendingInvitations: number; emailsSentToday: number }
+export interface InviteUsage {
+  pendingInvitations: number;
+  emailsSentToday: number;
+}
 
 export async function getInviteUsage(db: Knex, orgId: string): Promise<InviteUsage> {
-  const result = await db.raw<{ rows: { pending: number; emails: number }[] }>(`
+  const result = await db.raw<{ rows: { pending: number; emails: number }[] }>(
+    `
     select (select count(*) from invitations where org_id = :orgId and status = 'PENDING')::int as pending,
            (select count(*) from email_outbox where org_id = :orgId
-              and created_at >= date_trunc('day', now() at time zone 'utc') at time zone 'utc')::int as emails`, { orgId });
+              and created_at >= date_trunc('day', now() at time zone 'utc') at time zone 'utc')::int as emails`,
+    { orgId },
+  );
   const row = result.rows[0];
   return { pendingInvitations: row?.pending ?? 0, emailsSentToday: row?.emails ?? 0 };
 }

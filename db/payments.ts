@@ -8,17 +8,27 @@ import { spendSignedLink } from './signed-links.js';
 import { appendLedgerEntry, lockOrganization, type WalletTotals } from './wallet-ledger.js';
 
 export interface NewPayment {
-  orgId: string; provider: PaymentProviderName; amountMicros: number; confirmTokenHash?: string | null;
+  orgId: string;
+  provider: PaymentProviderName;
+  amountMicros: number;
+  confirmTokenHash?: string | null;
   link: { nonce: string; purpose: string; expiresAt: Date };
 }
 
 /** Spends the link and records the pending payment together; undefined when the link was spent already. */
 export async function startPayment(db: Knex, p: NewPayment): Promise<PaymentRow | undefined> {
   return db.transaction(async (trx) => {
-    if (!(await spendSignedLink(trx, { nonce: p.link.nonce, purpose: p.link.purpose, orgId: p.orgId, expiresAt: p.link.expiresAt }))) return undefined;
-    const [row] = await trx('payments').insert({
-      org_id: p.orgId, provider: p.provider, amount_micros: p.amountMicros, confirm_token_hash: p.confirmTokenHash ?? null, link_nonce: p.link.nonce,
-    }).returning<PaymentRow[]>('*');
+    if (!(await spendSignedLink(trx, { nonce: p.link.nonce, purpose: p.link.purpose, orgId: p.orgId, expiresAt: p.link.expiresAt })))
+      return undefined;
+    const [row] = await trx('payments')
+      .insert({
+        org_id: p.orgId,
+        provider: p.provider,
+        amount_micros: p.amountMicros,
+        confirm_token_hash: p.confirmTokenHash ?? null,
+        link_nonce: p.link.nonce,
+      })
+      .returning<PaymentRow[]>('*');
     return row;
   });
 }
@@ -32,15 +42,26 @@ export async function findPayment(db: Knex, id: string): Promise<PaymentRow | un
   return db('payments').where('id', id).first<PaymentRow | undefined>();
 }
 
-export async function findPaymentByExternalId(db: Knex, provider: PaymentProviderName, externalId: string): Promise<PaymentRow | undefined> {
+export async function findPaymentByExternalId(
+  db: Knex,
+  provider: PaymentProviderName,
+  externalId: string,
+): Promise<PaymentRow | undefined> {
   return db('payments').where({ provider, external_id: externalId }).first<PaymentRow | undefined>();
 }
 
 export async function markPaymentFailed(db: Knex, id: string, failure: string): Promise<void> {
-  await db('payments').where({ id, status: 'pending' }).update({ status: 'failed', failure: failure.slice(0, 500) });
+  await db('payments')
+    .where({ id, status: 'pending' })
+    .update({ status: 'failed', failure: failure.slice(0, 500) });
 }
 
-export interface Credit { credited: boolean; payment: PaymentRow; funded: number; wallet: WalletTotals }
+export interface Credit {
+  credited: boolean;
+  payment: PaymentRow;
+  funded: number;
+  wallet: WalletTotals;
+}
 
 /**
  * Credits the payment once with `amountMicros` (what the provider says was paid): the topup entry, the payment
@@ -54,11 +75,19 @@ export async function creditPayment(db: Knex, paymentId: string, amountMicros: n
     if (payment.status === 'succeeded') return { credited: false, payment, funded: 0, wallet: await lockOrganization(trx, payment.org_id) };
     await lockOrganization(trx, payment.org_id);
     await appendLedgerEntry(trx, {
-      orgId: payment.org_id, entryType: 'topup', balanceDeltaMicros: amountMicros, reservedDeltaMicros: 0,
-      idempotencyKey: `topup:payment:${payment.id}`, externalRef: payment.external_id ?? payment.id, memo: `${payment.provider} top-up`, createdBy: 'payment',
+      orgId: payment.org_id,
+      entryType: 'topup',
+      balanceDeltaMicros: amountMicros,
+      reservedDeltaMicros: 0,
+      idempotencyKey: `topup:payment:${payment.id}`,
+      externalRef: payment.external_id ?? payment.id,
+      memo: `${payment.provider} top-up`,
+      createdBy: 'payment',
     });
-    const [updated] = await trx('payments').where('id', payment.id)
-      .update({ status: 'succeeded', credited_micros: amountMicros, credited_at: trx.fn.now(), failure: null }).returning<PaymentRow[]>('*');
+    const [updated] = await trx('payments')
+      .where('id', payment.id)
+      .update({ status: 'succeeded', credited_micros: amountMicros, credited_at: trx.fn.now(), failure: null })
+      .returning<PaymentRow[]>('*');
     const funded = await fundUnfundedCommissions(trx, payment.org_id);
     return { credited: true, payment: updated!, funded, wallet: await lockOrganization(trx, payment.org_id) };
   });
@@ -71,7 +100,10 @@ export async function setPaymentAvailableAt(db: Knex, paymentId: string, availab
 
 /** The earliest availability date still ahead among the organization's credited top-ups: when waiting funds may clear. */
 export async function nextFundsAvailableAt(db: Knex, orgId: string, now: Date): Promise<Date | undefined> {
-  const row = await db('payments').where({ org_id: orgId, status: 'succeeded' }).where('available_at', '>', now)
-    .min<{ at: Date | null }>('available_at as at').first();
+  const row = await db('payments')
+    .where({ org_id: orgId, status: 'succeeded' })
+    .where('available_at', '>', now)
+    .min<{ at: Date | null }>('available_at as at')
+    .first();
   return row?.at ? new Date(row.at) : undefined;
 }

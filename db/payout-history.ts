@@ -8,21 +8,42 @@ import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 import { pageOf, type TableWindow } from './table-page.js';
 
 /** A creator's payout with its award lines (the approved bonus awards it paid). */
-export interface PayoutLine extends PayoutRow { creator_name: string | null; awards: AwardLine[] }
-export interface PayoutRunView extends PayoutRunRow { payouts: PayoutLine[] }
+export interface PayoutLine extends PayoutRow {
+  creator_name: string | null;
+  awards: AwardLine[];
+}
+export interface PayoutRunView extends PayoutRunRow {
+  payouts: PayoutLine[];
+}
 
 async function withPayouts(db: Knex, runs: PayoutRunRow[]): Promise<PayoutRunView[]> {
   if (runs.length === 0) return [];
-  const rows = await db('payouts').leftJoin('creators', 'creators.id', 'payouts.creator_id').whereIn('payouts.run_id', runs.map((r) => r.id))
-    .orderBy([{ column: 'payouts.run_id' }, { column: 'payouts.creator_id' }]).select<(PayoutRow & { creator_name: string | null })[]>('payouts.*', 'creators.name as creator_name');
-  const awards = await awardsOfPayouts(db, rows.map((r) => r.id));
+  const rows = await db('payouts')
+    .leftJoin('creators', 'creators.id', 'payouts.creator_id')
+    .whereIn(
+      'payouts.run_id',
+      runs.map((r) => r.id),
+    )
+    .orderBy([{ column: 'payouts.run_id' }, { column: 'payouts.creator_id' }])
+    .select<(PayoutRow & { creator_name: string | null })[]>('payouts.*', 'creators.name as creator_name');
+  const awards = await awardsOfPayouts(
+    db,
+    rows.map((r) => r.id),
+  );
   const lines: PayoutLine[] = rows.map((r) => ({ ...r, awards: awards.filter((a) => a.payout_id === r.id).map(awardLine) }));
   return runs.map((run) => ({ ...run, payouts: lines.filter((l) => l.run_id === run.id) }));
 }
 
 /** The organization's latest payout runs, newest first, each with its payouts (creator id order). */
 export async function listPayoutRuns(db: Knex, orgId: string, limit = 20): Promise<PayoutRunView[]> {
-  const runs = await db('payout_runs').where('org_id', orgId).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).select<PayoutRunRow[]>('*');
+  const runs = await db('payout_runs')
+    .where('org_id', orgId)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select<PayoutRunRow[]>('*');
   return withPayouts(db, runs);
 }
 
@@ -43,14 +64,35 @@ export async function creatorNames(db: Knex, ids: string[]): Promise<Map<string,
 export type PayoutTableRow = PayoutRow & { creator_name: string | null };
 
 export const PAYOUT_TABLE: TableSpec = {
-  sortable: ['created_at', 'run_id', 'creator_name', 'commission_count', 'awards_micros', 'gross_micros', 'fees_micros', 'clawbacks_netted_micros', 'net_micros'],
+  sortable: [
+    'created_at',
+    'run_id',
+    'creator_name',
+    'commission_count',
+    'awards_micros',
+    'gross_micros',
+    'fees_micros',
+    'clawbacks_netted_micros',
+    'net_micros',
+  ],
   searchable: ['run_id', 'creator_id', 'creator_name'],
-  defaultSort: 'created_at', defaultDir: 'desc', key: 'id',
+  defaultSort: 'created_at',
+  defaultDir: 'desc',
+  key: 'id',
 };
 
 /** Every payout of the organization (optionally of one creator), searched, sorted and cut to `window`. */
-export async function pagePayouts(db: Knex, orgId: string, filter: { creatorId?: string }, view: TableView, window: TableWindow): Promise<TablePage<PayoutTableRow>> {
-  const base = db('payouts').leftJoin('creators', 'creators.id', 'payouts.creator_id').where('payouts.org_id', orgId).select('payouts.*', 'creators.name as creator_name');
+export async function pagePayouts(
+  db: Knex,
+  orgId: string,
+  filter: { creatorId?: string },
+  view: TableView,
+  window: TableWindow,
+): Promise<TablePage<PayoutTableRow>> {
+  const base = db('payouts')
+    .leftJoin('creators', 'creators.id', 'payouts.creator_id')
+    .where('payouts.org_id', orgId)
+    .select('payouts.*', 'creators.name as creator_name');
   if (filter.creatorId) void base.where('payouts.creator_id', filter.creatorId);
   return pageOf<PayoutTableRow>(db, base, PAYOUT_TABLE, view, window);
 }

@@ -4,7 +4,10 @@
 import type { Knex } from 'knex';
 import type { PayoutSettingsRow } from '../schema/types.js';
 
-export interface PayoutSettings { minimumPayoutMicros: number; periodHours: number | null }
+export interface PayoutSettings {
+  minimumPayoutMicros: number;
+  periodHours: number | null;
+}
 
 export async function getPayoutSettings(db: Knex, orgId: string): Promise<PayoutSettings> {
   const row = await db('payout_settings').where('org_id', orgId).first<PayoutSettingsRow | undefined>();
@@ -16,13 +19,23 @@ export async function minimumPayoutMicros(db: Knex, orgId: string): Promise<numb
 }
 
 export async function setPayoutSettings(db: Knex, orgId: string, settings: PayoutSettings, updatedBy: string): Promise<void> {
-  await db('payout_settings').insert({
-    org_id: orgId, minimum_payout_micros: settings.minimumPayoutMicros, period_hours: settings.periodHours, updated_by: updatedBy, updated_at: db.fn.now(),
-  }).onConflict('org_id').merge();
+  await db('payout_settings')
+    .insert({
+      org_id: orgId,
+      minimum_payout_micros: settings.minimumPayoutMicros,
+      period_hours: settings.periodHours,
+      updated_by: updatedBy,
+      updated_at: db.fn.now(),
+    })
+    .onConflict('org_id')
+    .merge();
 }
 
 /** Every organization with a payout schedule: what the worker reconciles at start. */
 export async function scheduledPayoutOrgs(db: Knex): Promise<{ orgId: string; periodHours: number }[]> {
-  const rows = await db('payout_settings').whereNotNull('period_hours').orderBy('org_id').select<{ org_id: string; period_hours: number }[]>('org_id', 'period_hours');
+  const rows = await db('payout_settings')
+    .whereNotNull('period_hours')
+    .orderBy('org_id')
+    .select<{ org_id: string; period_hours: number }[]>('org_id', 'period_hours');
   return rows.map((r) => ({ orgId: r.org_id, periodHours: r.period_hours }));
 }

@@ -19,26 +19,37 @@ export async function findPayoutByTransfer(db: Knex, transferId: string): Promis
 
 /** The payouts of a run still waiting for their transfer, in creator order. */
 export async function pendingPayoutsOfRun(db: Knex, runId: string): Promise<string[]> {
-  const rows = await db('payouts').where({ run_id: runId, transfer_status: 'transfer_pending' }).orderBy('creator_id').select<{ id: string }[]>('id');
+  const rows = await db('payouts')
+    .where({ run_id: runId, transfer_status: 'transfer_pending' })
+    .orderBy('creator_id')
+    .select<{ id: string }[]>('id');
   return rows.map((r) => r.id);
 }
 
 /** Every run with a payout still waiting for its transfer: the worker resumes them at start. */
 export async function runsWithPendingTransfers(db: Knex): Promise<{ orgId: string; runId: string }[]> {
-  const rows = await db('payouts').where('transfer_status', 'transfer_pending').distinct<{ org_id: string; run_id: string }[]>('org_id', 'run_id').orderBy('run_id');
+  const rows = await db('payouts')
+    .where('transfer_status', 'transfer_pending')
+    .distinct<{ org_id: string; run_id: string }[]>('org_id', 'run_id')
+    .orderBy('run_id');
   return rows.map((r) => ({ orgId: r.org_id, runId: r.run_id }));
 }
 
 /** The transfer made for a pending payout; answers whether this call recorded it (a repeat records nothing). */
 export async function recordTransfer(db: Knex, payoutId: string, provider: PayoutProviderName, transferId: string): Promise<boolean> {
-  const n = await db('payouts').where({ id: payoutId, transfer_status: 'transfer_pending' })
+  const n = await db('payouts')
+    .where({ id: payoutId, transfer_status: 'transfer_pending' })
     .update({ transfer_status: 'transferred', transfer_id: transferId, transfer_provider: provider, transferred_at: db.fn.now() });
   return n === 1;
 }
 
 /** A pending payout with nothing to send (its clawbacks netted the whole gross). */
 export async function settlePayout(db: Knex, payoutId: string): Promise<boolean> {
-  return (await db('payouts').where({ id: payoutId, transfer_status: 'transfer_pending', net_micros: 0 }).update({ transfer_status: 'settled' })) === 1;
+  return (
+    (await db('payouts')
+      .where({ id: payoutId, transfer_status: 'transfer_pending', net_micros: 0 })
+      .update({ transfer_status: 'settled' })) === 1
+  );
 }
 
 /** Returns a pending or transferred payout's lines to payable; answers whether this call returned it. */
@@ -51,35 +62,65 @@ export async function returnPayout(db: Knex, payoutId: string, reason: string): 
     if (payout.transfer_status !== 'transfer_pending' && payout.transfer_status !== 'transferred') return false;
     const createdBy = `payout-return:${payoutId}`;
     const commissions: { id: string; commission_micros: number; platform_fee_micros: number }[] = await trx('commissions')
-      .where('payout_id', payoutId).update({ status: 'payable', paid_at: null, payout_id: null }, ['id', 'commission_micros', 'platform_fee_micros']);
+      .where('payout_id', payoutId)
+      .update({ status: 'payable', paid_at: null, payout_id: null }, ['id', 'commission_micros', 'platform_fee_micros']);
     for (const c of commissions) {
       const micros = Number(c.commission_micros) + Number(c.platform_fee_micros);
       if (micros === 0) continue;
       await appendLedgerEntry(trx, {
-        orgId: payout.org_id, entryType: 'payout_return', balanceDeltaMicros: micros, reservedDeltaMicros: micros, idempotencyKey: `payout-return:${payoutId}:${c.id}`,
-        commissionId: c.id, externalRef: payoutId, memo: `payout returned (${reason}): commission payable again`, createdBy,
+        orgId: payout.org_id,
+        entryType: 'payout_return',
+        balanceDeltaMicros: micros,
+        reservedDeltaMicros: micros,
+        idempotencyKey: `payout-return:${payoutId}:${c.id}`,
+        commissionId: c.id,
+        externalRef: payoutId,
+        memo: `payout returned (${reason}): commission payable again`,
+        createdBy,
       });
     }
-    const awards: { id: string; amount_micros: number }[] = await trx('bonus_awards').where('payout_id', payoutId)
+    const awards: { id: string; amount_micros: number }[] = await trx('bonus_awards')
+      .where('payout_id', payoutId)
       .update({ status: 'approved', paid_at: null, payout_id: null }, ['id', 'amount_micros']);
     for (const a of awards) {
       if (Number(a.amount_micros) === 0) continue;
       await appendLedgerEntry(trx, {
-        orgId: payout.org_id, entryType: 'payout_return', balanceDeltaMicros: Number(a.amount_micros), reservedDeltaMicros: Number(a.amount_micros),
-        idempotencyKey: `payout-return:${payoutId}:bonus:${a.id}`, bonusAwardId: a.id, externalRef: payoutId, memo: `payout returned (${reason}): bonus award payable again`, createdBy,
+        orgId: payout.org_id,
+        entryType: 'payout_return',
+        balanceDeltaMicros: Number(a.amount_micros),
+        reservedDeltaMicros: Number(a.amount_micros),
+        idempotencyKey: `payout-return:${payoutId}:bonus:${a.id}`,
+        bonusAwardId: a.id,
+        externalRef: payoutId,
+        memo: `payout returned (${reason}): bonus award payable again`,
+        createdBy,
       });
     }
-    const recoveries = await trx('payout_clawback_recoveries').where('payout_id', payoutId).select<{ clawback_id: string; micros: string }[]>('clawback_id', 'micros');
+    const recoveries = await trx('payout_clawback_recoveries')
+      .where('payout_id', payoutId)
+      .select<{ clawback_id: string; micros: string }[]>('clawback_id', 'micros');
     for (const r of recoveries) await trx('clawbacks').where('id', r.clawback_id).decrement('recovered_micros', Number(r.micros));
     if (Number(payout.clawbacks_netted_micros) > 0) {
       await appendLedgerEntry(trx, {
-        orgId: payout.org_id, entryType: 'payout_return', balanceDeltaMicros: -Number(payout.clawbacks_netted_micros), reservedDeltaMicros: 0,
-        idempotencyKey: `payout-return:${payoutId}:clawbacks`, externalRef: payoutId, memo: `payout returned (${reason}): the clawbacks it netted are owed again`, createdBy,
+        orgId: payout.org_id,
+        entryType: 'payout_return',
+        balanceDeltaMicros: -Number(payout.clawbacks_netted_micros),
+        reservedDeltaMicros: 0,
+        idempotencyKey: `payout-return:${payoutId}:clawbacks`,
+        externalRef: payoutId,
+        memo: `payout returned (${reason}): the clawbacks it netted are owed again`,
+        createdBy,
       });
     }
     await trx('payouts').where('id', payoutId).update({ transfer_status: 'returned', failure: reason, returned_at: trx.fn.now() });
     // The creator hears of it in their next digest (db/creator-digests.ts), written with the return itself.
-    await addPayoutDigestItem(trx, { creatorId: payout.creator_id, orgId: payout.org_id, payoutId, kind: 'payout_failed', amountMicros: Number(payout.net_micros) });
+    await addPayoutDigestItem(trx, {
+      creatorId: payout.creator_id,
+      orgId: payout.org_id,
+      payoutId,
+      kind: 'payout_failed',
+      amountMicros: Number(payout.net_micros),
+    });
     return true;
   });
 }

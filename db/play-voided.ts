@@ -12,7 +12,9 @@ export async function appsOnGooglePlay(db: Knex): Promise<string[]> {
 
 /** Where the previous complete poll ended (ms), null before the first one. */
 export async function voidedSyncedUntil(db: Knex, appId: string): Promise<number | null> {
-  const row = await db('play_voided_cursors').where('app_id', appId).first<{ synced_until_ms: string | null } | undefined>('synced_until_ms');
+  const row = await db('play_voided_cursors')
+    .where('app_id', appId)
+    .first<{ synced_until_ms: string | null } | undefined>('synced_until_ms');
   return row?.synced_until_ms ? Number(row.synced_until_ms) : null;
 }
 
@@ -20,10 +22,20 @@ export async function voidedSyncedUntil(db: Knex, appId: string): Promise<number
 export async function recordVoidedPoll(db: Knex, appId: string, o: { syncedUntilMs: number } | { error: string }): Promise<void> {
   const moved = 'syncedUntilMs' in o;
   await db('play_voided_cursors')
-    .insert({ app_id: appId, synced_until_ms: moved ? o.syncedUntilMs : null, polls: 1, last_poll_at: db.fn.now(), last_error: moved ? null : o.error })
-    .onConflict('app_id').merge({
-      ...(moved ? { synced_until_ms: o.syncedUntilMs } : {}), polls: db.raw('play_voided_cursors.polls + 1'), last_poll_at: db.fn.now(),
-      last_error: moved ? null : o.error, updated_at: db.fn.now(),
+    .insert({
+      app_id: appId,
+      synced_until_ms: moved ? o.syncedUntilMs : null,
+      polls: 1,
+      last_poll_at: db.fn.now(),
+      last_error: moved ? null : o.error,
+    })
+    .onConflict('app_id')
+    .merge({
+      ...(moved ? { synced_until_ms: o.syncedUntilMs } : {}),
+      polls: db.raw('play_voided_cursors.polls + 1'),
+      last_poll_at: db.fn.now(),
+      last_error: moved ? null : o.error,
+      updated_at: db.fn.now(),
     });
 }
 
@@ -31,8 +43,10 @@ const PURCHASE_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE'];
 
 /** The recorded purchase of `orderId` in the conversion `key` of `kind`, if any. */
 async function recordedPurchase(db: Knex, appId: string, kind: ConversionKind, key: string, orderId: string) {
-  return db('purchase_events as e').join('conversions as c', 'c.id', 'e.conversion_id')
-    .where({ 'c.app_id': appId, 'c.conversion_key': key, 'c.kind': kind, 'e.transaction_id': orderId }).whereIn('e.event_type', PURCHASE_TYPES)
+  return db('purchase_events as e')
+    .join('conversions as c', 'c.id', 'e.conversion_id')
+    .where({ 'c.app_id': appId, 'c.conversion_key': key, 'c.kind': kind, 'e.transaction_id': orderId })
+    .whereIn('e.event_type', PURCHASE_TYPES)
     .first<{ environment: Environment; event_timestamp_ms: string } | undefined>('c.environment', 'e.event_timestamp_ms');
 }
 
@@ -54,13 +68,28 @@ export async function findVoidTarget(db: Knex, appId: string, purchaseToken: str
   };
 }
 
-export interface VoidedOutcome { kind: ConversionKind | null; outcome: 'refund' | 'ignored'; reason: string | null; purchaseEventId: string | null }
+export interface VoidedOutcome {
+  kind: ConversionKind | null;
+  outcome: 'refund' | 'ignored';
+  reason: string | null;
+  purchaseEventId: string | null;
+}
 
 /** Keeps a voided order and its latest outcome; seeing it again counts it and updates the outcome. */
 export async function recordVoidedPurchase(db: Knex, appId: string, e: VoidedEntry, o: VoidedOutcome): Promise<void> {
   const outcome = { kind: o.kind, outcome: o.outcome, reason: o.reason, purchase_event_id: o.purchaseEventId };
-  await db('play_voided_purchases').insert({
-    app_id: appId, order_id: e.orderId, purchase_token: e.purchaseToken, voided_time_ms: Number(e.voidedTimeMillis), voided_source: e.voidedSource ?? null,
-    voided_reason: e.voidedReason ?? null, refund_type: e.refundType ?? null, voided_quantity: e.voidedQuantity ?? null, ...outcome,
-  }).onConflict(['app_id', 'order_id']).merge({ ...outcome, seen: db.raw('play_voided_purchases.seen + 1'), last_seen_at: db.fn.now() });
+  await db('play_voided_purchases')
+    .insert({
+      app_id: appId,
+      order_id: e.orderId,
+      purchase_token: e.purchaseToken,
+      voided_time_ms: Number(e.voidedTimeMillis),
+      voided_source: e.voidedSource ?? null,
+      voided_reason: e.voidedReason ?? null,
+      refund_type: e.refundType ?? null,
+      voided_quantity: e.voidedQuantity ?? null,
+      ...outcome,
+    })
+    .onConflict(['app_id', 'order_id'])
+    .merge({ ...outcome, seen: db.raw('play_voided_purchases.seen + 1'), last_seen_at: db.fn.now() });
 }

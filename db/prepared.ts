@@ -29,7 +29,11 @@ const shapeOf = (sql: string, bindings: readonly Knex.RawBinding[]) =>
   bindings.some(Array.isArray) ? `${sql}\n-- ${bindings.map((b) => (Array.isArray(b) ? b.length : '')).join(',')}` : sql;
 
 /** `sql` with `?` placeholders, run as a named statement; answers pg's result (`rows`). */
-export async function preparedRaw<R>(db: Knex | Knex.Transaction, sql: string, bindings: readonly Knex.RawBinding[]): Promise<{ rows: R[] }> {
+export async function preparedRaw<R>(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  bindings: readonly Knex.RawBinding[],
+): Promise<{ rows: R[] }> {
   try {
     return await db.raw<{ rows: R[] }>(sql, bindings).options({ name: nameOf(shapeOf(sql, bindings)) });
   } catch (err) {

@@ -16,20 +16,43 @@ import type { PurchaseEvent } from '../lib/purchase-event.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
 import type { WithStatement } from './purchase-events.js';
 
-export interface InboxEntry { appId: string; idempotencyKey: string; conversionKey: string; event: PurchaseEvent }
+export interface InboxEntry {
+  appId: string;
+  idempotencyKey: string;
+  conversionKey: string;
+  event: PurchaseEvent;
+}
 
 /**
  * Records the event unless it is in the inbox already (a redelivery); either way answers its row, and whether
  * events of its conversion that arrived earlier may still wait (read with the insert: almost always false).
  */
-export interface InboxReceipt { row: PurchaseInboxRow; inserted: boolean; waitsBehind: boolean }
+export interface InboxReceipt {
+  row: PurchaseInboxRow;
+  inserted: boolean;
+  waitsBehind: boolean;
+}
 
 export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<InboxReceipt> {
-  const [row] = await preparedRows<PurchaseInboxRow & { waits_behind: boolean }>(db, db('purchase_inbox').insert({
-    app_id: e.appId, idempotency_key: e.idempotencyKey, conversion_key: e.conversionKey, event_type: e.event.type, event: JSON.stringify(e.event),
-  }).onConflict(['app_id', 'idempotency_key']).ignore().returning(['*', db.raw(`exists (
+  const [row] = await preparedRows<PurchaseInboxRow & { waits_behind: boolean }>(
+    db,
+    db('purchase_inbox')
+      .insert({
+        app_id: e.appId,
+        idempotency_key: e.idempotencyKey,
+        conversion_key: e.conversionKey,
+        event_type: e.event.type,
+        event: JSON.stringify(e.event),
+      })
+      .onConflict(['app_id', 'idempotency_key'])
+      .ignore()
+      .returning([
+        '*',
+        db.raw(`exists (
     select 1 from purchase_inbox q where q.app_id = purchase_inbox.app_id and q.conversion_key = purchase_inbox.conversion_key
-      and q.status = 'waiting' and q.id < purchase_inbox.id) as waits_behind`)]));
+      and q.status = 'waiting' and q.id < purchase_inbox.id) as waits_behind`),
+      ]),
+  );
   if (row) {
     const { waits_behind: waitsBehind, ...inserted } = row;
     return { row: inserted, inserted: true, waitsBehind };
@@ -39,9 +62,16 @@ export async function receiveIntoInbox(db: Knex, e: InboxEntry): Promise<InboxRe
 }
 
 /** Events of the same conversion that arrived before `row` and still wait: they go first, to keep arrival order. */
-export async function findEarlierWaiting(db: Knex, row: Pick<PurchaseInboxRow, 'id' | 'app_id' | 'conversion_key'>, limit = 50): Promise<PurchaseInboxRow[]> {
-  return db('purchase_inbox').where({ app_id: row.app_id, conversion_key: row.conversion_key, status: 'waiting' }).andWhere('id', '<', row.id)
-    .orderBy('id').limit(limit);
+export async function findEarlierWaiting(
+  db: Knex,
+  row: Pick<PurchaseInboxRow, 'id' | 'app_id' | 'conversion_key'>,
+  limit = 50,
+): Promise<PurchaseInboxRow[]> {
+  return db('purchase_inbox')
+    .where({ app_id: row.app_id, conversion_key: row.conversion_key, status: 'waiting' })
+    .andWhere('id', '<', row.id)
+    .orderBy('id')
+    .limit(limit);
 }
 
 /**
@@ -58,7 +88,10 @@ export function inboxDeliveredCte(appId: string, idempotencyKey: string, purchas
 }
 
 /** What a hand-over answered: the event's id, and whether the event's own transaction marked the row already. */
-export interface HandOver { eventId: string; inboxDelivered?: boolean }
+export interface HandOver {
+  eventId: string;
+  inboxDelivered?: boolean;
+}
 
 /**
  * The row was handed over. Usually its event's transaction marked it already (inboxDeliveredCte); otherwise (a
@@ -66,7 +99,9 @@ export interface HandOver { eventId: string; inboxDelivered?: boolean }
  */
 export async function inboxHandedOver(db: Knex, row: Pick<PurchaseInboxRow, 'id'>, handOver: HandOver): Promise<void> {
   if (handOver.inboxDelivered) return;
-  await db('purchase_inbox').where('id', row.id).update({ status: 'delivered', delivered_at: db.fn.now(), purchase_event_id: handOver.eventId, last_error: null });
+  await db('purchase_inbox')
+    .where('id', row.id)
+    .update({ status: 'delivered', delivered_at: db.fn.now(), purchase_event_id: handOver.eventId, last_error: null });
 }
 
 /**
@@ -76,11 +111,21 @@ export async function inboxHandedOver(db: Knex, row: Pick<PurchaseInboxRow, 'id'
 export async function inboxHandOverFailed(db: Knex, rows: Pick<PurchaseInboxRow, 'id'>[], error: string, maxSeconds = 60): Promise<void> {
   const [failed] = rows;
   if (!failed) return;
-  await db('purchase_inbox').whereIn('id', rows.map((r) => r.id)).andWhere('status', 'waiting').update({
-    attempts: db.raw('attempts + 1'),
-    last_error: db.raw('case when id = ? then ? else ? end', [failed.id, error.slice(0, 500), 'waiting for an earlier event of its conversion']),
-    next_attempt_at: db.raw('now() + make_interval(secs => least(?, power(2, least(attempts + 1, 20))))', [maxSeconds]),
-  });
+  await db('purchase_inbox')
+    .whereIn(
+      'id',
+      rows.map((r) => r.id),
+    )
+    .andWhere('status', 'waiting')
+    .update({
+      attempts: db.raw('attempts + 1'),
+      last_error: db.raw('case when id = ? then ? else ? end', [
+        failed.id,
+        error.slice(0, 500),
+        'waiting for an earlier event of its conversion',
+      ]),
+      next_attempt_at: db.raw('now() + make_interval(secs => least(?, power(2, least(attempts + 1, 20))))', [maxSeconds]),
+    });
 }
 
 /**
@@ -93,7 +138,8 @@ export async function inboxHandOverFailed(db: Knex, rows: Pick<PurchaseInboxRow,
 export async function claimDueInboxRows(db: Knex, limit: number, leaseSeconds: number): Promise<PurchaseInboxRow[]> {
   return db.transaction(async (trx) => {
     await trx.raw("select pg_advisory_xact_lock(hashtext('svc:purchase-inbox:claim'))");
-    const { rows } = await trx.raw<{ rows: PurchaseInboxRow[] }>(`
+    const { rows } = await trx.raw<{ rows: PurchaseInboxRow[] }>(
+      `
       update purchase_inbox set next_attempt_at = now() + make_interval(secs => ?)
       where id in (
         select p.id from purchase_inbox p
@@ -105,7 +151,9 @@ export async function claimDueInboxRows(db: Knex, limit: number, leaseSeconds: n
         order by p.id
         limit ?
         for update of p skip locked)
-      returning *`, [leaseSeconds, limit]);
+      returning *`,
+      [leaseSeconds, limit],
+    );
     return rows.sort((a, b) => Number(a.id) - Number(b.id));
   });
 }
@@ -124,11 +172,14 @@ export async function countWaitingInboxRows(db: Knex): Promise<number> {
  * command re-drives them from here). Returns how many went.
  */
 export async function pruneDeliveredInboxRows(db: Knex, days: number, limit = 1000): Promise<number> {
-  const { rowCount } = await db.raw<{ rowCount: number }>(`
+  const { rowCount } = await db.raw<{ rowCount: number }>(
+    `
     delete from purchase_inbox where id in (
       select i.id from purchase_inbox i
       where i.status = 'delivered' and i.delivered_at < now() - make_interval(days => ?)
         and not exists (select 1 from purchase_events e where e.id = i.purchase_event_id and e.processing_status = 'failed')
-      limit ?)`, [days, limit]);
+      limit ?)`,
+    [days, limit],
+  );
   return rowCount;
 }

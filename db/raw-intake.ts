@@ -4,7 +4,12 @@
 import type { Knex } from 'knex';
 import type { JsonObject, RawIntakeRow } from '../schema/types.js';
 
-export interface RawItem { appId: string; source: string; externalId: string; payload: JsonObject }
+export interface RawItem {
+  appId: string;
+  source: string;
+  externalId: string;
+  payload: JsonObject;
+}
 
 /**
  * Keeps the item unless it is kept already (a redelivery: its first payload stays, what was verified first is
@@ -12,8 +17,11 @@ export interface RawItem { appId: string; source: string; externalId: string; pa
  */
 export async function receiveRawItem(db: Knex, item: RawItem): Promise<{ row: RawIntakeRow; inserted: boolean }> {
   const key = { app_id: item.appId, source: item.source, external_id: item.externalId };
-  const [row] = await db('raw_intake').insert({ ...key, payload: JSON.stringify(item.payload) })
-    .onConflict(['app_id', 'source', 'external_id']).ignore().returning<RawIntakeRow[]>('*');
+  const [row] = await db('raw_intake')
+    .insert({ ...key, payload: JSON.stringify(item.payload) })
+    .onConflict(['app_id', 'source', 'external_id'])
+    .ignore()
+    .returning<RawIntakeRow[]>('*');
   if (row) return { row, inserted: true };
   return { row: await db('raw_intake').where(key).first<RawIntakeRow>(), inserted: false };
 }
@@ -24,11 +32,19 @@ export async function findRawItem(db: Knex, appId: string, source: string, exter
 
 /** The item's events were handed to the pipeline (or it needed none): it is normalised; the first time stays. */
 export async function markRawItemNormalised(db: Knex, appId: string, source: string, externalId: string): Promise<void> {
-  await db('raw_intake').where({ app_id: appId, source, external_id: externalId }).whereNull('normalised_at').update({ normalised_at: db.fn.now() });
+  await db('raw_intake')
+    .where({ app_id: appId, source, external_id: externalId })
+    .whereNull('normalised_at')
+    .update({ normalised_at: db.fn.now() });
 }
 
 /** External ids of the app's items of `source` taken in before `before` and still not normalised (oldest first, at most `limit`). */
 export async function pendingRawItems(db: Knex, appId: string, source: string, before: Date, limit = 500): Promise<string[]> {
-  return db('raw_intake').where({ app_id: appId, source }).whereNull('normalised_at').where('received_at', '<', before)
-    .orderBy('received_at').limit(limit).pluck<string[]>('external_id');
+  return db('raw_intake')
+    .where({ app_id: appId, source })
+    .whereNull('normalised_at')
+    .where('received_at', '<', before)
+    .orderBy('received_at')
+    .limit(limit)
+    .pluck<string[]>('external_id');
 }

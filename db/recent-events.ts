@@ -11,13 +11,25 @@ export type EnvironmentFilter = 'SANDBOX' | 'PRODUCTION';
 
 const environmentsOf = (filter: EnvironmentFilter): readonly string[] => (filter === 'PRODUCTION' ? ['PRODUCTION'] : SANDBOX_ENVIRONMENTS);
 
-export interface SdkEventView { event_id: string; event_type: string; app_user_id: string; referral_code: string | null; platform: string | null; environment: string | null; created_at: Date }
+export interface SdkEventView {
+  event_id: string;
+  event_type: string;
+  app_user_id: string;
+  referral_code: string | null;
+  platform: string | null;
+  environment: string | null;
+  created_at: Date;
+}
 
 /**
  * Custom SDK events. They are stored once each (the event endpoint drops repeats). Clients send no environment, so
  * the environment filter keeps every event without one and applies only to events that carry one.
  */
-export async function listRecentSdkEvents(db: Knex, appId: string, opts: { environment?: EnvironmentFilter; eventIds?: readonly string[]; limit: number }): Promise<SdkEventView[]> {
+export async function listRecentSdkEvents(
+  db: Knex,
+  appId: string,
+  opts: { environment?: EnvironmentFilter; eventIds?: readonly string[]; limit: number },
+): Promise<SdkEventView[]> {
   const q = db('sdk_events').where('app_id', appId).orderBy('created_at', 'desc').limit(opts.limit);
   if (opts.eventIds) void q.whereIn('event_id', opts.eventIds);
   if (opts.environment) void q.where((w) => void w.whereNull('environment').orWhereIn('environment', environmentsOf(opts.environment!)));
@@ -44,7 +56,12 @@ export interface PurchaseEventView {
   code_known?: boolean;
 }
 
-interface PurchaseLogFilter { environment?: EnvironmentFilter; appUserId?: string; eventIds?: readonly string[]; amounts?: boolean }
+interface PurchaseLogFilter {
+  environment?: EnvironmentFilter;
+  appUserId?: string;
+  eventIds?: readonly string[];
+  amounts?: boolean;
+}
 
 function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): Knex.QueryBuilder {
   const q = db('purchase_events').where('app_id', appId);
@@ -52,28 +69,65 @@ function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): 
   if (opts.environment) void q.whereIn('environment', environmentsOf(opts.environment));
   if (opts.appUserId) void q.where('app_user_id', opts.appUserId);
   void q.select(
-    'id as event_id', 'event_type', 'source', 'environment', 'app_user_id', 'product_id', 'attributed', 'organic', 'referral_code',
-    'conversion_id', 'processing_status', 'error', 'received_at');
+    'id as event_id',
+    'event_type',
+    'source',
+    'environment',
+    'app_user_id',
+    'product_id',
+    'attributed',
+    'organic',
+    'referral_code',
+    'conversion_id',
+    'processing_status',
+    'error',
+    'received_at',
+  );
   if (opts.amounts) {
-    void q.select('price_usd_micros', db.raw(`(select sum(m.commission_micros) from commissions m where m.purchase_event_id = purchase_events.id)::bigint as commission_micros,
-      exists (select 1 from creator_codes cc where cc.app_id = purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`));
+    void q.select(
+      'price_usd_micros',
+      db.raw(`(select sum(m.commission_micros) from commissions m where m.purchase_event_id = purchase_events.id)::bigint as commission_micros,
+      exists (select 1 from creator_codes cc where cc.app_id = purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`),
+    );
   }
   return q;
 }
 
 /** The purchase event log of an app (optionally of one app user, one environment, or the events named), newest first. */
-export async function listPurchaseEventLog(db: Knex, appId: string, opts: PurchaseLogFilter & { limit: number }): Promise<PurchaseEventView[]> {
+export async function listPurchaseEventLog(
+  db: Knex,
+  appId: string,
+  opts: PurchaseLogFilter & { limit: number },
+): Promise<PurchaseEventView[]> {
   return purchaseEventsQuery(db, appId, opts).orderBy('received_at', 'desc').limit(opts.limit);
 }
 
 export const PURCHASE_EVENT_TABLE: TableSpec = {
-  sortable: ['received_at', 'event_type', 'app_user_id', 'product_id', 'environment', 'referral_code', 'processing_status', 'price_usd_micros', 'commission_micros'],
+  sortable: [
+    'received_at',
+    'event_type',
+    'app_user_id',
+    'product_id',
+    'environment',
+    'referral_code',
+    'processing_status',
+    'price_usd_micros',
+    'commission_micros',
+  ],
   searchable: ['event_id', 'event_type', 'app_user_id', 'product_id', 'referral_code', 'processing_status', 'error'],
-  defaultSort: 'received_at', defaultDir: 'desc', key: 'event_id',
+  defaultSort: 'received_at',
+  defaultDir: 'desc',
+  key: 'event_id',
 };
 
 /** The dashboard's events table: the purchase event log with amounts, searched, sorted and cut to `window`. */
-export async function pagePurchaseEvents(db: Knex, appId: string, opts: { environment?: EnvironmentFilter }, view: TableView, window: TableWindow): Promise<TablePage<PurchaseEventView>> {
+export async function pagePurchaseEvents(
+  db: Knex,
+  appId: string,
+  opts: { environment?: EnvironmentFilter },
+  view: TableView,
+  window: TableWindow,
+): Promise<TablePage<PurchaseEventView>> {
   return pageOf<PurchaseEventView>(db, purchaseEventsQuery(db, appId, { ...opts, amounts: true }), PURCHASE_EVENT_TABLE, view, window);
 }
 
@@ -92,7 +146,20 @@ export interface UserConversionView {
 
 /** One app user's conversions, newest first. */
 export async function listUserConversions(db: Knex, appId: string, appUserId: string, limit: number): Promise<UserConversionView[]> {
-  return db('conversions').where({ app_id: appId, app_user_id: appUserId }).orderBy('created_at', 'desc').limit(limit)
-    .select<UserConversionView[]>('id as conversion_id', 'kind', 'status', 'environment', 'product_id', 'billing_cycles', 'attributed',
-      'referral_code', 'attribution_method', 'created_at');
+  return db('conversions')
+    .where({ app_id: appId, app_user_id: appUserId })
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .select<UserConversionView[]>(
+      'id as conversion_id',
+      'kind',
+      'status',
+      'environment',
+      'product_id',
+      'billing_cycles',
+      'attributed',
+      'referral_code',
+      'attribution_method',
+      'created_at',
+    );
 }

@@ -18,14 +18,34 @@ export async function findReferralLink(db: Knex, slug: string, code: string): Pr
     .leftJoin('campaigns as c', 'c.id', 'cc.campaign_id')
     .where('a.slug', slug)
     .first<Record<string, string | null> | undefined>(
-      'a.id', 'a.name', 'a.ios_store_url', 'a.android_store_url', 'a.web_url',
-      'cc.id as creator_code_id', 'cc.code', 'cc.status', 'c.id as campaign_id', 'c.status as campaign_status',
+      'a.id',
+      'a.name',
+      'a.ios_store_url',
+      'a.android_store_url',
+      'a.web_url',
+      'cc.id as creator_code_id',
+      'cc.code',
+      'cc.status',
+      'c.id as campaign_id',
+      'c.status as campaign_status',
     );
   if (!row) return undefined;
-  const app = { id: row.id!, name: row.name!, ios_store_url: row.ios_store_url ?? null, android_store_url: row.android_store_url ?? null, web_url: row.web_url ?? null };
+  const app = {
+    id: row.id!,
+    name: row.name!,
+    ios_store_url: row.ios_store_url ?? null,
+    android_store_url: row.android_store_url ?? null,
+    web_url: row.web_url ?? null,
+  };
   if (!row.creator_code_id) return { app };
   return {
     app,
-    code: { creatorCodeId: row.creator_code_id, code: row.code!, campaignId: row.campaign_id!, status: row.status!, campaignStatus: row.campaign_status! },
+    code: {
+      creatorCodeId: row.creator_code_id,
+      code: row.code!,
+      campaignId: row.campaign_id!,
+      status: row.status!,
+      campaignStatus: row.campaign_status!,
+    },
   };
 }

@@ -20,16 +20,30 @@ export async function recordSdkEvent(db: Knex, e: NewSdkEvent): Promise<EventOut
     if (!e.eventId) {
       // Serialises identical id-less events so two concurrent copies cannot both pass the window check.
       await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${e.appId}:${hash}`]);
-      const recent = await trx('sdk_events').where({ app_id: e.appId, content_hash: hash })
+      const recent = await trx('sdk_events')
+        .where({ app_id: e.appId, content_hash: hash })
         .where('created_at', '>', trx.raw('now() - make_interval(secs => ?)', [IDENTICAL_EVENT_WINDOW_SECONDS]))
-        .orderBy('created_at', 'desc').first<{ event_id: string } | undefined>('event_id');
+        .orderBy('created_at', 'desc')
+        .first<{ event_id: string } | undefined>('event_id');
       if (recent) return { eventId: recent.event_id, duplicate: true, reason: 'identical_within_60s' };
     }
     const eventId = e.eventId ?? randomUUID();
-    const inserted = await trx('sdk_events').insert({
-      app_id: e.appId, event_id: eventId, event_type: e.eventType, app_user_id: e.appUserId, properties: e.properties,
-      referral_code: e.referralCode, platform: e.platform, singleton_key: singleton, content_hash: hash, ip: e.ip,
-    }).onConflict().ignore().returning('id');
+    const inserted = await trx('sdk_events')
+      .insert({
+        app_id: e.appId,
+        event_id: eventId,
+        event_type: e.eventType,
+        app_user_id: e.appUserId,
+        properties: e.properties,
+        referral_code: e.referralCode,
+        platform: e.platform,
+        singleton_key: singleton,
+        content_hash: hash,
+        ip: e.ip,
+      })
+      .onConflict()
+      .ignore()
+      .returning('id');
     if (inserted.length === 1) return { eventId, duplicate: false };
     const sameId = await trx('sdk_events').where({ app_id: e.appId, event_id: eventId }).first('event_id');
     if (sameId) return { eventId, duplicate: true, reason: 'event_id' };

@@ -1,7 +1,11 @@
 // Dashboard sessions: looked up by the digest of the presented token; the token itself never reaches SQL or logs.
 import type { Knex } from 'knex';
 
-export interface ActiveSession { id: string; userId: string; orgIds: string[] }
+export interface ActiveSession {
+  id: string;
+  userId: string;
+  orgIds: string[];
+}
 
 export async function findActiveSessionByHash(db: Knex, hash: string): Promise<ActiveSession | undefined> {
   const row = await db('sessions as s')
@@ -14,9 +18,18 @@ export async function findActiveSessionByHash(db: Knex, hash: string): Promise<A
   return { id: row.id, userId: row.user_id, orgIds: orgs };
 }
 
-export async function createSession(db: Knex, s: { userId: string; tokenHash: string; ip: string | null; userAgent: string | null; expiresAt: Date }): Promise<string> {
+export async function createSession(
+  db: Knex,
+  s: { userId: string; tokenHash: string; ip: string | null; userAgent: string | null; expiresAt: Date },
+): Promise<string> {
   const [row] = await db('sessions')
-    .insert({ user_id: s.userId, token_hash: s.tokenHash, ip: s.ip, user_agent: s.userAgent?.slice(0, 500) ?? null, expires_at: s.expiresAt })
+    .insert({
+      user_id: s.userId,
+      token_hash: s.tokenHash,
+      ip: s.ip,
+      user_agent: s.userAgent?.slice(0, 500) ?? null,
+      expires_at: s.expiresAt,
+    })
     .returning<{ id: string }[]>('id');
   return row!.id;
 }

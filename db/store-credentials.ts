@@ -9,11 +9,26 @@ import type { StorePlatform, CredentialPlatform } from '../schema/types.js';
 
 const aad = (appId: string, platform: CredentialPlatform) => `${appId}:${platform}`;
 
-export async function saveCredential(db: Knex, box: SecretBox, appId: string, platform: CredentialPlatform, secret: string, meta: Record<string, string | null> = {}): Promise<void> {
+export async function saveCredential(
+  db: Knex,
+  box: SecretBox,
+  appId: string,
+  platform: CredentialPlatform,
+  secret: string,
+  meta: Record<string, string | null> = {},
+): Promise<void> {
   const sealed = box.seal(secret, aad(appId, platform));
   const row = {
-    app_id: appId, platform, ciphertext: sealed.ciphertext, iv: sealed.iv, auth_tag: sealed.authTag, enc_key_version: sealed.keyVersion,
-    check_status: 'unchecked', checked_at: null, last_error: null, ...meta,
+    app_id: appId,
+    platform,
+    ciphertext: sealed.ciphertext,
+    iv: sealed.iv,
+    auth_tag: sealed.authTag,
+    enc_key_version: sealed.keyVersion,
+    check_status: 'unchecked',
+    checked_at: null,
+    last_error: null,
+    ...meta,
   };
   await db('store_credentials').insert(row).onConflict(['app_id', 'platform']).merge();
 }
@@ -31,7 +46,8 @@ export class UnreadableCredentialError extends Error {
 
 /** The decrypted credential, undefined when none was uploaded; UnreadableCredentialError when it cannot be opened. */
 export async function loadCredential(db: Knex, box: SecretBox, appId: string, platform: CredentialPlatform): Promise<string | undefined> {
-  const row = await db('store_credentials').where({ app_id: appId, platform })
+  const row = await db('store_credentials')
+    .where({ app_id: appId, platform })
     .first<{ ciphertext: Buffer; iv: Buffer; auth_tag: Buffer } | undefined>('ciphertext', 'iv', 'auth_tag');
   if (!row) return undefined;
   try {
@@ -48,12 +64,23 @@ export async function hasCredential(db: Knex, appId: string, platform: Credentia
 
 export type StoreCheckStatus = 'ok' | 'failed' | 'retryable';
 
-interface MetaRow { key_id: string | null; issuer_id: string | null; bundle_id: string | null; package_name: string | null; environment: string | null }
+interface MetaRow {
+  key_id: string | null;
+  issuer_id: string | null;
+  bundle_id: string | null;
+  package_name: string | null;
+  environment: string | null;
+}
 
 /** The secret (null when it cannot be decrypted) and its non-secret fields; undefined when none was uploaded. */
-export async function loadCredentialForCheck(db: Knex, box: SecretBox, appId: string, platform: StorePlatform):
-Promise<{ secret: string | null; meta: Record<string, string | null> } | undefined> {
-  const row = await db('store_credentials').where({ app_id: appId, platform })
+export async function loadCredentialForCheck(
+  db: Knex,
+  box: SecretBox,
+  appId: string,
+  platform: StorePlatform,
+): Promise<{ secret: string | null; meta: Record<string, string | null> } | undefined> {
+  const row = await db('store_credentials')
+    .where({ app_id: appId, platform })
     .first<MetaRow | undefined>('key_id', 'issuer_id', 'bundle_id', 'package_name', 'environment');
   if (!row) return undefined;
   let secret: string | null;
@@ -67,8 +94,15 @@ Promise<{ secret: string | null; meta: Record<string, string | null> } | undefin
 }
 
 /** Records one check's outcome; answers its time. */
-export async function recordCredentialCheck(db: Knex, appId: string, platform: StorePlatform, status: StoreCheckStatus, error: string | null): Promise<Date> {
-  const [row] = await db('store_credentials').where({ app_id: appId, platform })
+export async function recordCredentialCheck(
+  db: Knex,
+  appId: string,
+  platform: StorePlatform,
+  status: StoreCheckStatus,
+  error: string | null,
+): Promise<Date> {
+  const [row] = await db('store_credentials')
+    .where({ app_id: appId, platform })
     .update({ check_status: status, checked_at: db.fn.now(), check_attempts: db.raw('check_attempts + 1'), last_error: error })
     .returning<{ checked_at: Date }[]>('checked_at');
   return row?.checked_at ?? new Date();
@@ -83,17 +117,27 @@ export async function credentialCheckStatus(db: Knex, appId: string, platform: S
 /** Switches the platform to store-direct validation, only while its credential's check is 'ok'; false otherwise. */
 export async function activateStoreDirect(db: Knex, appId: string, platform: StorePlatform): Promise<boolean> {
   const column = platform === 'ios' ? 'ios_validation_provider' : 'android_validation_provider';
-  const updated = await db('apps').where('id', appId)
+  const updated = await db('apps')
+    .where('id', appId)
     .whereExists(db('store_credentials').where({ app_id: appId, platform, check_status: 'ok' }).select(db.raw('1')))
     .update({ [column]: STORE_VERIFIER[platform], updated_at: db.fn.now() });
   return updated > 0;
 }
 
-export interface CredentialCheckRow { platform: string; check_status: string; check_attempts: number; checked_at: Date | null; last_error: string | null; environment: string | null; updated_at: Date }
+export interface CredentialCheckRow {
+  platform: string;
+  check_status: string;
+  check_attempts: number;
+  checked_at: Date | null;
+  last_error: string | null;
+  environment: string | null;
+  updated_at: Date;
+}
 
 /** Every stored credential of an app with its check state: never the secret or its ciphertext. */
 export async function listCredentialChecks(db: Knex, appId: string): Promise<CredentialCheckRow[]> {
-  return db('store_credentials').where('app_id', appId)
+  return db('store_credentials')
+    .where('app_id', appId)
     .select<CredentialCheckRow[]>('platform', 'check_status', 'check_attempts', 'checked_at', 'last_error', 'environment', 'updated_at');
 }
 
@@ -111,9 +155,14 @@ export interface StoreDirectSetup {
 /** What store-direct verification of a platform needs to know about the app; undefined when there is no app. */
 export async function findStoreDirectSetup(db: Knex, appId: string, platform: StorePlatform): Promise<StoreDirectSetup | undefined> {
   const row = await db('apps as a')
-    .leftJoin('store_credentials as c', (j) => { j.on('c.app_id', 'a.id').andOnVal('c.platform', platform); })
+    .leftJoin('store_credentials as c', (j) => {
+      j.on('c.app_id', 'a.id').andOnVal('c.platform', platform);
+    })
     .where('a.id', appId)
-    .first<{ provider: string | null; present: boolean; bundle_id: string | null; package_name: string | null; app_apple_id: string | null } | undefined>(
+    .first<
+      | { provider: string | null; present: boolean; bundle_id: string | null; package_name: string | null; app_apple_id: string | null }
+      | undefined
+    >(
       db.raw('?? as provider', [platform === 'ios' ? 'a.ios_validation_provider' : 'a.android_validation_provider']),
       db.raw('c.app_id is not null as present'),
       db.raw('coalesce(c.bundle_id, a.ios_bundle_id) as bundle_id'),
@@ -121,16 +170,31 @@ export async function findStoreDirectSetup(db: Knex, appId: string, platform: St
       db.raw("coalesce(a.apple_meta->>'app_apple_id', a.app_store_id) as app_apple_id"),
     );
   if (!row) return undefined;
-  return { provider: row.provider, credentialPresent: row.present, bundleId: row.bundle_id, packageName: row.package_name, appAppleId: row.app_apple_id };
+  return {
+    provider: row.provider,
+    credentialPresent: row.present,
+    bundleId: row.bundle_id,
+    packageName: row.package_name,
+    appAppleId: row.app_apple_id,
+  };
 }
 
 /** What the Google Play push endpoint checks of the app: its package and the push's service account (null when unset). */
-export interface PlayPushSetup { packageName: string | null; pushAccount: string | null }
+export interface PlayPushSetup {
+  packageName: string | null;
+  pushAccount: string | null;
+}
 
 /** The app's Play push setup; undefined when there is no app. */
 export async function findPlayPushSetup(db: Knex, appId: string): Promise<PlayPushSetup | undefined> {
   const row = await db('apps as a')
-    .leftJoin('store_credentials as c', (j) => { j.on('c.app_id', 'a.id').andOnVal('c.platform', 'android'); })
-    .where('a.id', appId).first<{ package_name: string | null; pubsub_service_account: string | null } | undefined>('c.package_name', 'c.pubsub_service_account');
+    .leftJoin('store_credentials as c', (j) => {
+      j.on('c.app_id', 'a.id').andOnVal('c.platform', 'android');
+    })
+    .where('a.id', appId)
+    .first<{ package_name: string | null; pubsub_service_account: string | null } | undefined>(
+      'c.package_name',
+      'c.pubsub_service_account',
+    );
   return row && { packageName: row.package_name, pushAccount: row.pubsub_service_account };
 }

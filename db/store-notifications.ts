@@ -9,21 +9,30 @@ export const NOTIFICATION_SOURCES = { ios: 'app_store_notification', android: 'p
 export type NotificationSource = (typeof NOTIFICATION_SOURCES)[keyof typeof NOTIFICATION_SOURCES];
 
 export interface NotificationState {
-  source: string; last_received_at: Date | null; test_requested_at: Date | null; test_received_at: Date | null;
-  history_synced_until: Date | null; history_error: string | null;
+  source: string;
+  last_received_at: Date | null;
+  test_requested_at: Date | null;
+  test_received_at: Date | null;
+  history_synced_until: Date | null;
+  history_error: string | null;
 }
 
 const TABLE = 'store_notification_states';
 
 function upsert(db: Knex, appId: string, source: string, columns: Record<string, unknown>) {
-  return db(TABLE).insert({ app_id: appId, source, ...columns }).onConflict(['app_id', 'source']).merge(Object.keys(columns));
+  return db(TABLE)
+    .insert({ app_id: appId, source, ...columns })
+    .onConflict(['app_id', 'source'])
+    .merge(Object.keys(columns));
 }
 
 /** A verified notification was taken in (a TEST one also says the path is wired). */
 export async function recordNotificationTakenIn(db: Knex, appId: string, source: string, opts: { test: boolean }): Promise<void> {
   const now = db.fn.now();
-  await db(TABLE).insert({ app_id: appId, source, last_received_at: now, ...(opts.test ? { test_received_at: now } : {}) })
-    .onConflict(['app_id', 'source']).merge({
+  await db(TABLE)
+    .insert({ app_id: appId, source, last_received_at: now, ...(opts.test ? { test_received_at: now } : {}) })
+    .onConflict(['app_id', 'source'])
+    .merge({
       last_received_at: db.raw(`greatest(${TABLE}.last_received_at, excluded.last_received_at)`),
       ...(opts.test ? { test_received_at: db.raw('excluded.test_received_at') } : {}),
     });
@@ -31,12 +40,23 @@ export async function recordNotificationTakenIn(db: Knex, appId: string, source:
 
 /** The green-check asked the store for a TEST notification; answers when (the database's clock). */
 export async function recordTestRequested(db: Knex, appId: string, source: string): Promise<Date> {
-  const [row] = await upsert(db, appId, source, { test_requested_at: db.fn.now() }).returning<{ test_requested_at: Date }[]>('test_requested_at');
+  const [row] = await upsert(db, appId, source, { test_requested_at: db.fn.now() }).returning<{ test_requested_at: Date }[]>(
+    'test_requested_at',
+  );
   return row!.test_requested_at;
 }
 
 async function notificationStates(db: Knex, appId: string): Promise<NotificationState[]> {
-  return db(TABLE).where('app_id', appId).select<NotificationState[]>('source', 'last_received_at', 'test_requested_at', 'test_received_at', 'history_synced_until', 'history_error');
+  return db(TABLE)
+    .where('app_id', appId)
+    .select<NotificationState[]>(
+      'source',
+      'last_received_at',
+      'test_requested_at',
+      'test_received_at',
+      'history_synced_until',
+      'history_error',
+    );
 }
 
 export async function notificationState(db: Knex, appId: string, source: string): Promise<NotificationState | undefined> {
@@ -44,8 +64,20 @@ export async function notificationState(db: Knex, appId: string, source: string)
 }
 
 /** A read of the store's history ended: it covered everything up to `syncedUntil`, or failed with `error`. */
-export async function recordHistoryRead(db: Knex, appId: string, source: string, outcome: { syncedUntil: Date } | { error: string }): Promise<void> {
-  await upsert(db, appId, source, 'syncedUntil' in outcome ? { history_synced_until: outcome.syncedUntil, history_error: null } : { history_error: outcome.error.slice(0, 1000) });
+export async function recordHistoryRead(
+  db: Knex,
+  appId: string,
+  source: string,
+  outcome: { syncedUntil: Date } | { error: string },
+): Promise<void> {
+  await upsert(
+    db,
+    appId,
+    source,
+    'syncedUntil' in outcome
+      ? { history_synced_until: outcome.syncedUntil, history_error: null }
+      : { history_error: outcome.error.slice(0, 1000) },
+  );
 }
 
 /**
@@ -54,10 +86,19 @@ export async function recordHistoryRead(db: Knex, appId: string, source: string,
  */
 export async function findUserByAccountToken(db: Knex, appId: string, token: string): Promise<string | undefined> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token) ? token.toLowerCase() : null;
-  const match = (table: string) => db(table).where('app_id', appId)
-    .where((w) => { w.where('app_user_id', token); if (uuid) w.orWhereRaw('app_account_token(app_user_id) = ?::uuid', [uuid]); })
-    .select('app_user_id').limit(1);
-  const row = await db.select('app_user_id').from(match('user_attributions').unionAll(match('identifies'), true).as('u')).first<{ app_user_id: string } | undefined>();
+  const match = (table: string) =>
+    db(table)
+      .where('app_id', appId)
+      .where((w) => {
+        w.where('app_user_id', token);
+        if (uuid) w.orWhereRaw('app_account_token(app_user_id) = ?::uuid', [uuid]);
+      })
+      .select('app_user_id')
+      .limit(1);
+  const row = await db
+    .select('app_user_id')
+    .from(match('user_attributions').unionAll(match('identifies'), true).as('u'))
+    .first<{ app_user_id: string } | undefined>();
   return row?.app_user_id;
 }
 
@@ -67,7 +108,12 @@ export async function appsOnAppStore(db: Knex): Promise<string[]> {
 }
 
 /** What validation-status and the checklist show of a platform's notifications. */
-export interface NotificationWiring { wired: boolean; last_received_at: Date | null; test_requested_at: Date | null; test_received_at: Date | null }
+export interface NotificationWiring {
+  wired: boolean;
+  last_received_at: Date | null;
+  test_requested_at: Date | null;
+  test_received_at: Date | null;
+}
 
 /** Per store platform: whether its notifications reached us (any, a TEST included) and when the last one did. */
 export async function notificationWiring(db: Knex, appId: string): Promise<Record<keyof typeof NOTIFICATION_SOURCES, NotificationWiring>> {
@@ -75,8 +121,10 @@ export async function notificationWiring(db: Knex, appId: string): Promise<Recor
   const of = (source: string): NotificationWiring => {
     const s = states.find((x) => x.source === source);
     return {
-      wired: Boolean(s?.last_received_at ?? s?.test_received_at), last_received_at: s?.last_received_at ?? null,
-      test_requested_at: s?.test_requested_at ?? null, test_received_at: s?.test_received_at ?? null,
+      wired: Boolean(s?.last_received_at ?? s?.test_received_at),
+      last_received_at: s?.last_received_at ?? null,
+      test_requested_at: s?.test_requested_at ?? null,
+      test_received_at: s?.test_received_at ?? null,
     };
   };
   return { ios: of(NOTIFICATION_SOURCES.ios), android: of(NOTIFICATION_SOURCES.android) };

@@ -15,8 +15,16 @@ export interface ProofOutcome {
 
 /** Records the proof's latest outcome (a later report of the same proof overwrites it). */
 export async function recordStoreProof(db: Knex, o: ProofOutcome): Promise<void> {
-  await db('store_purchase_proofs').insert({
-    app_id: o.appId, proof_hash: o.proofHash, platform: o.platform, workflow_id: o.workflowId, status: o.status,
-    purchase_event_id: o.purchaseEventId, result: o.result,
-  }).onConflict(['app_id', 'proof_hash']).merge(['workflow_id', 'status', 'purchase_event_id', 'result']);
+  await db('store_purchase_proofs')
+    .insert({
+      app_id: o.appId,
+      proof_hash: o.proofHash,
+      platform: o.platform,
+      workflow_id: o.workflowId,
+      status: o.status,
+      purchase_event_id: o.purchaseEventId,
+      result: o.result,
+    })
+    .onConflict(['app_id', 'proof_hash'])
+    .merge(['workflow_id', 'status', 'purchase_event_id', 'result']);
 }

@@ -12,25 +12,54 @@ export async function lockUser(db: Knex, appId: string, appUserId: string): Prom
 /** The attribution of the first of `userIds` that has one (an app user id, then its original id and aliases). */
 export async function findUserAttribution(db: Knex, appId: string, userIds: string[]): Promise<UserAttributionRow | undefined> {
   if (userIds.length === 0) return undefined;
-  const rows = await preparedRows<UserAttributionRow>(db, db('user_attributions').where('app_id', appId).whereIn('app_user_id', userIds).select('*'));
+  const rows = await preparedRows<UserAttributionRow>(
+    db,
+    db('user_attributions').where('app_id', appId).whereIn('app_user_id', userIds).select('*'),
+  );
   return userIds.map((id) => rows.find((r) => r.app_user_id === id)).find(Boolean);
 }
 
-export interface Conversion { creatorCodeId: string; campaignId: string; creatorId: string; referralCode: string; method: string }
+export interface Conversion {
+  creatorCodeId: string;
+  campaignId: string;
+  creatorId: string;
+  referralCode: string;
+  method: string;
+}
 
 /** Records that the user converted for this creator (creating or re-pointing a not-yet-converted attribution). */
 export async function markUserConverted(db: Knex, appId: string, appUserId: string, c: Conversion): Promise<void> {
-  await preparedRows(db, db('user_attributions').insert({
-    app_id: appId, app_user_id: appUserId, creator_code_id: c.creatorCodeId, campaign_id: c.campaignId, creator_id: c.creatorId,
-    referral_code: c.referralCode, method: c.method, converted_at: db.fn.now(),
-  }).onConflict(['app_id', 'app_user_id']).merge({
-    creator_code_id: db.raw('case when user_attributions.converted_at is null then excluded.creator_code_id else user_attributions.creator_code_id end'),
-    campaign_id: db.raw('case when user_attributions.converted_at is null then excluded.campaign_id else user_attributions.campaign_id end'),
-    creator_id: db.raw('case when user_attributions.converted_at is null then excluded.creator_id else user_attributions.creator_id end'),
-    referral_code: db.raw('case when user_attributions.converted_at is null then excluded.referral_code else user_attributions.referral_code end'),
-    method: db.raw('case when user_attributions.converted_at is null then excluded.method else user_attributions.method end'),
-    converted_at: db.raw('coalesce(user_attributions.converted_at, now())'),
-  }));
+  await preparedRows(
+    db,
+    db('user_attributions')
+      .insert({
+        app_id: appId,
+        app_user_id: appUserId,
+        creator_code_id: c.creatorCodeId,
+        campaign_id: c.campaignId,
+        creator_id: c.creatorId,
+        referral_code: c.referralCode,
+        method: c.method,
+        converted_at: db.fn.now(),
+      })
+      .onConflict(['app_id', 'app_user_id'])
+      .merge({
+        creator_code_id: db.raw(
+          'case when user_attributions.converted_at is null then excluded.creator_code_id else user_attributions.creator_code_id end',
+        ),
+        campaign_id: db.raw(
+          'case when user_attributions.converted_at is null then excluded.campaign_id else user_attributions.campaign_id end',
+        ),
+        creator_id: db.raw(
+          'case when user_attributions.converted_at is null then excluded.creator_id else user_attributions.creator_id end',
+        ),
+        referral_code: db.raw(
+          'case when user_attributions.converted_at is null then excluded.referral_code else user_attributions.referral_code end',
+        ),
+        method: db.raw('case when user_attributions.converted_at is null then excluded.method else user_attributions.method end'),
+        converted_at: db.raw('coalesce(user_attributions.converted_at, now())'),
+      }),
+  );
 }
 
 /** TRANSFER: the new identity inherits the attribution of the old one unless it has its own. */
@@ -39,7 +68,11 @@ export async function transferUserAttribution(db: Knex, appId: string, fromIds: 
   if (!source) return false;
   let moved = false;
   for (const to of toIds) {
-    const rows = await db('user_attributions').insert({ ...source, app_user_id: to, click_id: null, install_id: null }).onConflict(['app_id', 'app_user_id']).ignore().returning('app_user_id');
+    const rows = await db('user_attributions')
+      .insert({ ...source, app_user_id: to, click_id: null, install_id: null })
+      .onConflict(['app_id', 'app_user_id'])
+      .ignore()
+      .returning('app_user_id');
     moved ||= rows.length === 1;
   }
   return moved;
@@ -52,9 +85,11 @@ export async function transferUserAttribution(db: Knex, appId: string, fromIds: 
  * SHA-256 of the id laid out as a UUID v5). Undefined when none matches.
  */
 export async function findPlayAccountBinding(db: Knex, appId: string, obfuscatedAccountId: string): Promise<string | undefined> {
-  const row = await db('user_attributions').where('app_id', appId)
+  const row = await db('user_attributions')
+    .where('app_id', appId)
     .whereRaw(`(app_user_id = ? or ${ACCOUNT_TOKEN_SQL} = ?)`, [obfuscatedAccountId, obfuscatedAccountId.toLowerCase()])
-    .orderByRaw('app_user_id = ? desc', [obfuscatedAccountId]).first<{ app_user_id: string } | undefined>('app_user_id');
+    .orderByRaw('app_user_id = ? desc', [obfuscatedAccountId])
+    .first<{ app_user_id: string } | undefined>('app_user_id');
   return row?.app_user_id;
 }
 

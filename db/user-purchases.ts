@@ -12,10 +12,17 @@ export interface UserAttributionView {
 
 /** The user's attribution, only once an attributed purchase (conversion) exists. */
 export async function findAttributedConversion(db: Knex, appId: string, appUserId: string): Promise<UserAttributionView | undefined> {
-  return db('conversions as c').join('campaigns as k', 'k.id', 'c.campaign_id')
+  return db('conversions as c')
+    .join('campaigns as k', 'k.id', 'c.campaign_id')
     .where({ 'c.app_id': appId, 'c.app_user_id': appUserId, 'c.attributed': true })
     .orderBy('c.attributed_at', 'asc')
-    .first<UserAttributionView | undefined>('c.referral_code', 'c.campaign_id', 'k.name as campaign_name', 'c.attributed_at', 'c.attribution_method');
+    .first<UserAttributionView | undefined>(
+      'c.referral_code',
+      'c.campaign_id',
+      'k.name as campaign_name',
+      'c.attributed_at',
+      'c.attribution_method',
+    );
 }
 
 export interface RecentPurchaseEvent {
@@ -33,14 +40,34 @@ export interface RecentPurchaseEvent {
 
 /** The user's recent purchase events, newest first (ignored events such as promotional grants are left out). */
 export async function listRecentPurchaseEvents(db: Knex, appId: string, appUserId: string, limit: number): Promise<RecentPurchaseEvent[]> {
-  const rows = await db('purchase_events as p').leftJoin('conversions as c', 'c.id', 'p.conversion_id')
+  const rows = await db('purchase_events as p')
+    .leftJoin('conversions as c', 'c.id', 'p.conversion_id')
     .where({ 'p.app_id': appId, 'p.app_user_id': appUserId })
     .whereNot('p.processing_status', 'ignored')
-    .orderBy([{ column: 'p.event_timestamp_ms', order: 'desc' }, { column: 'p.received_at', order: 'desc' }])
+    .orderBy([
+      { column: 'p.event_timestamp_ms', order: 'desc' },
+      { column: 'p.received_at', order: 'desc' },
+    ])
     .limit(limit)
-    .select<(Omit<RecentPurchaseEvent, 'status' | 'event_timestamp' | 'environment'> & { environment: string | null; conversion_status: string | null; processing_status: string; event_timestamp_ms: number })[]>(
-      'p.event_type', 'p.product_id', 'p.store', 'p.environment', 'p.is_test', 'p.attributed', 'p.referral_code',
-      'c.status as conversion_status', 'p.processing_status', 'p.event_timestamp_ms');
+    .select<
+      (Omit<RecentPurchaseEvent, 'status' | 'event_timestamp' | 'environment'> & {
+        environment: string | null;
+        conversion_status: string | null;
+        processing_status: string;
+        event_timestamp_ms: number;
+      })[]
+    >(
+      'p.event_type',
+      'p.product_id',
+      'p.store',
+      'p.environment',
+      'p.is_test',
+      'p.attributed',
+      'p.referral_code',
+      'c.status as conversion_status',
+      'p.processing_status',
+      'p.event_timestamp_ms',
+    );
   return rows.map(({ conversion_status, processing_status, event_timestamp_ms, ...r }) => ({
     ...r,
     environment: r.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX',

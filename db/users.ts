@@ -2,10 +2,17 @@
 import type { Knex } from 'knex';
 import type { MembershipRole } from '../schema/types.js';
 
-export interface LoginUser { id: string; email: string; password_hash: string | null; name: string | null; email_verified_at: Date | null }
+export interface LoginUser {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  name: string | null;
+  email_verified_at: Date | null;
+}
 
 export async function findUserByEmail(db: Knex, email: string): Promise<LoginUser | undefined> {
-  return db('users').whereRaw('lower(email) = lower(?)', [email])
+  return db('users')
+    .whereRaw('lower(email) = lower(?)', [email])
     .first<LoginUser | undefined>('id', 'email', 'password_hash', 'name', 'email_verified_at');
 }
 
@@ -27,10 +34,19 @@ export async function setPassword(db: Knex, userId: string, passwordHash: string
   await db('sessions').where('user_id', userId).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
 }
 
-export interface Member { user_id: string; email: string; name: string | null; role: MembershipRole; created_at: Date }
+export interface Member {
+  user_id: string;
+  email: string;
+  name: string | null;
+  role: MembershipRole;
+  created_at: Date;
+}
 
 export async function listMembers(db: Knex, orgId: string): Promise<Member[]> {
-  return db('memberships as m').join('users as u', 'u.id', 'm.user_id').where('m.org_id', orgId).orderBy('m.created_at')
+  return db('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.org_id', orgId)
+    .orderBy('m.created_at')
     .select<Member[]>('m.user_id', 'u.email', 'u.name', 'm.role', 'm.created_at');
 }
 

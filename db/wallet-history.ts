@@ -6,14 +6,31 @@ import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 import { pageOf, type TableWindow } from './table-page.js';
 
 export interface LedgerLine {
-  id: number; entry_type: LedgerEntryType; balance_delta_micros: number; reserved_delta_micros: number;
-  balance_after_micros: number; reserved_after_micros: number; memo: string | null; commission_id: string | null;
-  bonus_award_id: string | null; external_ref: string | null; created_at: Date;
+  id: number;
+  entry_type: LedgerEntryType;
+  balance_delta_micros: number;
+  reserved_delta_micros: number;
+  balance_after_micros: number;
+  reserved_after_micros: number;
+  memo: string | null;
+  commission_id: string | null;
+  bonus_award_id: string | null;
+  external_ref: string | null;
+  created_at: Date;
 }
 
 const LEDGER_COLUMNS = [
-  'id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros', 'balance_after_micros', 'reserved_after_micros',
-  'memo', 'commission_id', 'bonus_award_id', 'external_ref', 'created_at',
+  'id',
+  'entry_type',
+  'balance_delta_micros',
+  'reserved_delta_micros',
+  'balance_after_micros',
+  'reserved_after_micros',
+  'memo',
+  'commission_id',
+  'bonus_award_id',
+  'external_ref',
+  'created_at',
 ] as const;
 
 export async function listLedgerEntries(db: Knex, orgId: string, limit = 50): Promise<LedgerLine[]> {
@@ -23,7 +40,9 @@ export async function listLedgerEntries(db: Knex, orgId: string, limit = 50): Pr
 export const LEDGER_TABLE: TableSpec = {
   sortable: ['id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros', 'balance_after_micros'],
   searchable: ['entry_type', 'memo', 'commission_id', 'bonus_award_id', 'external_ref'],
-  defaultSort: 'id', defaultDir: 'desc', key: 'id',
+  defaultSort: 'id',
+  defaultDir: 'desc',
+  key: 'id',
 };
 
 /** The dashboard's ledger table: every entry of the organization, searched, sorted and cut to `window`. */

@@ -17,26 +17,36 @@ export interface LedgerEntry {
 
 /** Appends the entry unless one with the same idempotency key exists; returns whether it was written now. */
 export async function appendLedgerEntry(db: Knex, e: LedgerEntry): Promise<boolean> {
-  const rows = await db('wallet_ledger').insert({
-    org_id: e.orgId,
-    entry_type: e.entryType,
-    balance_delta_micros: e.balanceDeltaMicros,
-    reserved_delta_micros: e.reservedDeltaMicros,
-    idempotency_key: e.idempotencyKey,
-    commission_id: e.commissionId ?? null,
-    bonus_award_id: e.bonusAwardId ?? null,
-    external_ref: e.externalRef ?? null,
-    memo: e.memo ?? null,
-    created_by: e.createdBy ?? null,
-  }).onConflict('idempotency_key').ignore().returning('id');
+  const rows = await db('wallet_ledger')
+    .insert({
+      org_id: e.orgId,
+      entry_type: e.entryType,
+      balance_delta_micros: e.balanceDeltaMicros,
+      reserved_delta_micros: e.reservedDeltaMicros,
+      idempotency_key: e.idempotencyKey,
+      commission_id: e.commissionId ?? null,
+      bonus_award_id: e.bonusAwardId ?? null,
+      external_ref: e.externalRef ?? null,
+      memo: e.memo ?? null,
+      created_by: e.createdBy ?? null,
+    })
+    .onConflict('idempotency_key')
+    .ignore()
+    .returning('id');
   return rows.length === 1;
 }
 
-export interface WalletTotals { balanceMicros: number; reservedMicros: number; safeAvailableMicros: number }
+export interface WalletTotals {
+  balanceMicros: number;
+  reservedMicros: number;
+  safeAvailableMicros: number;
+}
 
 /** The running totals of the organization's latest ledger entry (migration 0013): O(1) whatever the history. */
 export async function getWalletTotals(db: Knex, orgId: string): Promise<WalletTotals> {
-  const row = await db('wallet_ledger').where('org_id', orgId).orderBy('id', 'desc')
+  const row = await db('wallet_ledger')
+    .where('org_id', orgId)
+    .orderBy('id', 'desc')
     .first<{ balance_after_micros: number; reserved_after_micros: number } | undefined>('balance_after_micros', 'reserved_after_micros');
   const balanceMicros = row?.balance_after_micros ?? 0;
   const reservedMicros = row?.reserved_after_micros ?? 0;
@@ -45,7 +55,8 @@ export async function getWalletTotals(db: Knex, orgId: string): Promise<WalletTo
 
 /** The same totals summed over every entry: the audit the running totals must always agree with. */
 export async function sumWalletLedger(db: Knex, orgId: string): Promise<WalletTotals> {
-  const row = await db('wallet_ledger').where('org_id', orgId)
+  const row = await db('wallet_ledger')
+    .where('org_id', orgId)
     .first<{ balance: number; reserved: number }>(
       db.raw('coalesce(sum(balance_delta_micros), 0)::bigint as balance'),
       db.raw('coalesce(sum(reserved_delta_micros), 0)::bigint as reserved'),
@@ -79,14 +90,20 @@ export const LOCKED_WALLET_SQL = `
     from (select id, auto_recharge_enabled, auto_recharge_threshold_micros from organizations where id = ? for update) o
     cross join lateral svc_wallet_totals(o.id) w`;
 
-export interface WalletDiscrepancy { orgId: string; shown: WalletTotals; summed: WalletTotals }
+export interface WalletDiscrepancy {
+  orgId: string;
+  shown: WalletTotals;
+  summed: WalletTotals;
+}
 
 /**
  * The ledger identity, for every organization at once in one snapshot: the totals a wallet shows (the running
  * totals of its latest entry) equal the sums of its entries. Empty when the books are exact.
  */
 export async function findWalletDiscrepancies(db: Knex): Promise<WalletDiscrepancy[]> {
-  const { rows } = await db.raw<{ rows: { org_id: string; shown_balance: string; shown_reserved: string; sum_balance: string; sum_reserved: string }[] }>(`
+  const { rows } = await db.raw<{
+    rows: { org_id: string; shown_balance: string; shown_reserved: string; sum_balance: string; sum_reserved: string }[];
+  }>(`
     select s.org_id, l.balance_after_micros as shown_balance, l.reserved_after_micros as shown_reserved,
            s.balance as sum_balance, s.reserved as sum_reserved
     from (select org_id, sum(balance_delta_micros) as balance, sum(reserved_delta_micros) as reserved from wallet_ledger group by org_id) s
@@ -94,16 +111,28 @@ export async function findWalletDiscrepancies(db: Knex): Promise<WalletDiscrepan
                   where w.org_id = s.org_id order by id desc limit 1) l on true
     where l.balance_after_micros <> s.balance or l.reserved_after_micros <> s.reserved`);
   const totals = (balance: string, reserved: string): WalletTotals => ({
-    balanceMicros: Number(balance), reservedMicros: Number(reserved), safeAvailableMicros: Number(balance) - Number(reserved),
+    balanceMicros: Number(balance),
+    reservedMicros: Number(reserved),
+    safeAvailableMicros: Number(balance) - Number(reserved),
   });
-  return rows.map((r) => ({ orgId: r.org_id, shown: totals(r.shown_balance, r.shown_reserved), summed: totals(r.sum_balance, r.sum_reserved) }));
+  return rows.map((r) => ({
+    orgId: r.org_id,
+    shown: totals(r.shown_balance, r.shown_reserved),
+    summed: totals(r.sum_balance, r.sum_reserved),
+  }));
 }
 
 /**
  * ledger: what the entries say; causes: paid commissions (payout), paid awards (award) or clawbacks recovered
  * (clawback); recorded: what the payout records say.
  */
-export interface PayoutDiscrepancy { orgId: string; check: 'payout' | 'award' | 'clawback'; ledgerMicros: number; causesMicros: number; recordedMicros: number }
+export interface PayoutDiscrepancy {
+  orgId: string;
+  check: 'payout' | 'award' | 'clawback';
+  ledgerMicros: number;
+  causesMicros: number;
+  recordedMicros: number;
+}
 
 /**
  * The payout side of the identity, for every organization: the `payout` entries of commissions sum to what the paid
@@ -113,7 +142,9 @@ export interface PayoutDiscrepancy { orgId: string; check: 'payout' | 'award' | 
  * undo its entries and its lines are payable again. Empty when the books are exact.
  */
 export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {
-  const { rows } = await db.raw<{ rows: { org_id: string; check: PayoutDiscrepancy['check']; ledger: string; causes: string; also: string }[] }>(`
+  const { rows } = await db.raw<{
+    rows: { org_id: string; check: PayoutDiscrepancy['check']; ledger: string; causes: string; also: string }[];
+  }>(`
     with paid as (
       select org_id, -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return') and commission_id is not null) as payout_entries,
              -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return') and bonus_award_id is not null) as award_entries,
@@ -143,14 +174,25 @@ export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepan
     select o.org_id, 'clawback', coalesce(p.clawback_entries, 0), coalesce(r.recovered, 0), coalesce(n.netted, 0)
     from orgs o left join paid p using (org_id) left join recovered r using (org_id) left join netted n using (org_id)
     where coalesce(p.clawback_entries, 0) <> coalesce(r.recovered, 0) or coalesce(r.recovered, 0) <> coalesce(n.netted, 0)`);
-  return rows.map((r) => ({ orgId: r.org_id, check: r.check, ledgerMicros: Number(r.ledger), causesMicros: Number(r.causes), recordedMicros: Number(r.also) }));
+  return rows.map((r) => ({
+    orgId: r.org_id,
+    check: r.check,
+    ledgerMicros: Number(r.ledger),
+    causesMicros: Number(r.causes),
+    recordedMicros: Number(r.also),
+  }));
 }
 
 /**
  * A reservation and its cause disagree: `cause` is a commission or bonus award id, or null for entries that name
  * neither. `reservedMicros`: what the ledger holds for it; `owedMicros`: what it should hold.
  */
-export interface ReservationDiscrepancy { orgId: string; cause: string | null; reservedMicros: number; owedMicros: number }
+export interface ReservationDiscrepancy {
+  orgId: string;
+  cause: string | null;
+  reservedMicros: number;
+  owedMicros: number;
+}
 
 /**
  * The reserved side of the identity, per cause, for every organization: each live commission (`reserved` or
@@ -172,7 +214,12 @@ export async function findReservationDiscrepancies(db: Knex): Promise<Reservatio
     select coalesce(h.org_id, o.org_id) as org_id, coalesce(h.cause, o.cause) as cause, coalesce(h.reserved, 0) as reserved, coalesce(o.owed, 0) as owed
     from held h full join owed o on o.org_id = h.org_id and o.cause = h.cause
     where coalesce(h.reserved, 0) <> coalesce(o.owed, 0)`);
-  return rows.map((r) => ({ orgId: r.org_id, cause: r.cause === '' ? null : r.cause, reservedMicros: Number(r.reserved), owedMicros: Number(r.owed) }));
+  return rows.map((r) => ({
+    orgId: r.org_id,
+    cause: r.cause === '' ? null : r.cause,
+    reservedMicros: Number(r.reserved),
+    owedMicros: Number(r.owed),
+  }));
 }
 
 /** The sum of every organization's wallet balance (the money the platform holds for them): the daily balance check. */

@@ -14,4 +14,3 @@ export async function recordWorkflowGeneration(db: Knex, workflow: string, gener
 export async function holdsPurchaseEvents(db: Knex): Promise<boolean> {
   return Boolean(await db('purchase_events').first('id'));
 }
-

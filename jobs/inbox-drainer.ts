@@ -29,7 +29,12 @@ export interface DrainerObserver {
 
 const PRUNE_EVERY_MS = 3_600_000;
 
-export function startInboxDrainer(deps: InboxDeps, logger: Logger, opts: DrainerOptions = {}, observer: DrainerObserver = {}): { stop(): Promise<void> } {
+export function startInboxDrainer(
+  deps: InboxDeps,
+  logger: Logger,
+  opts: DrainerOptions = {},
+  observer: DrainerObserver = {},
+): { stop(): Promise<void> } {
   const batchSize = opts.batchSize ?? 100;
   const concurrency = opts.concurrency ?? 8;
   const idleMs = opts.idleMs ?? 1000;
@@ -63,9 +68,11 @@ export function startInboxDrainer(deps: InboxDeps, logger: Logger, opts: Drainer
       byConversion.set(key, [...(byConversion.get(key) ?? []), row]);
     }
     const groups = [...byConversion.values()];
-    await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, async () => {
-      for (let group = groups.shift(); group; group = groups.shift()) await deliverConversion(group);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, groups.length) }, async () => {
+        for (let group = groups.shift(); group; group = groups.shift()) await deliverConversion(group);
+      }),
+    );
     if (rows.length > 0) logger.info({ rows: rows.length }, 'inbox drainer pass');
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
@@ -85,7 +92,10 @@ export function startInboxDrainer(deps: InboxDeps, logger: Logger, opts: Drainer
       if (!stopped && claimed < batchSize) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, idleMs);
-          wake = () => { clearTimeout(timer); resolve(); };
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
       }
     }
@@ -105,6 +115,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   promise.catch(() => undefined);
   return Promise.race([
     promise,
-    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms); }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms);
+    }),
   ]).finally(() => clearTimeout(timer));
 }

@@ -7,7 +7,13 @@ import { appsOnAppStore } from '../db/store-notifications.js';
 import type { Logger } from '../runtime/logger.js';
 import { ensureNotificationHistories } from '../workflow-clients/notification-history.js';
 
-export async function resumeNotificationHistories(db: Knex, temporal: { workflow: WorkflowClient }, taskQueue: string, intervalMs: number, logger: Logger): Promise<void> {
+export async function resumeNotificationHistories(
+  db: Knex,
+  temporal: { workflow: WorkflowClient },
+  taskQueue: string,
+  intervalMs: number,
+  logger: Logger,
+): Promise<void> {
   try {
     const apps = await appsOnAppStore(db);
     const { started, failed } = await ensureNotificationHistories(temporal, taskQueue, apps, intervalMs);

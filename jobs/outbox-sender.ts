@@ -6,8 +6,12 @@ import type { Logger } from '../runtime/logger.js';
 import { startPeriodicPass } from './periodic-pass.js';
 
 export function startOutboxSender(db: Knex, send: EmailTransport, logger: Logger, intervalMs = 5000): { stop(): Promise<void> } {
-  return startPeriodicPass({
-    everyMs: intervalMs, run: () => deliverDueEmails(db, send),
-    log: { done: 'outbox emails delivered', counted: 'sent', failed: 'outbox delivery pass failed' },
-  }, logger);
+  return startPeriodicPass(
+    {
+      everyMs: intervalMs,
+      run: () => deliverDueEmails(db, send),
+      log: { done: 'outbox emails delivered', counted: 'sent', failed: 'outbox delivery pass failed' },
+    },
+    logger,
+  );
 }

@@ -18,10 +18,15 @@ export function startPeriodicPass(pass: PeriodicPass, logger: Logger): { stop():
   const tick = () => {
     if (busy || stopped) return;
     busy = true;
-    running = pass.run()
-      .then((n) => { if (n > 0) logger.info({ [pass.log.counted]: n }, pass.log.done); })
+    running = pass
+      .run()
+      .then((n) => {
+        if (n > 0) logger.info({ [pass.log.counted]: n }, pass.log.done);
+      })
       .catch((err: unknown) => logger.warn({ err }, pass.log.failed))
-      .finally(() => { busy = false; });
+      .finally(() => {
+        busy = false;
+      });
   };
   const timer = setInterval(tick, pass.everyMs);
   tick();

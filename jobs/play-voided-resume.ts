@@ -7,7 +7,12 @@ import { appsOnGooglePlay } from '../db/play-voided.js';
 import type { Logger } from '../runtime/logger.js';
 import { ensurePlayVoidedSyncs } from '../workflow-clients/play-voided-sync.js';
 
-export async function resumeVoidedPolls(db: Knex, temporal: { workflow: WorkflowClient }, taskQueue: string, logger: Logger): Promise<void> {
+export async function resumeVoidedPolls(
+  db: Knex,
+  temporal: { workflow: WorkflowClient },
+  taskQueue: string,
+  logger: Logger,
+): Promise<void> {
   try {
     const apps = await appsOnGooglePlay(db);
     const { started, failed } = await ensurePlayVoidedSyncs(temporal, taskQueue, apps);

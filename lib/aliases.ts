@@ -14,5 +14,7 @@ export function snakeCaseAliases<T extends Record<string, unknown>>(body: T, ali
 
 /** The camelCase spelling of every snake_case name, for `snakeCaseAliases`. */
 export function camelAliases(names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.filter((n) => n.includes('_')).map((n) => [n.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), n]));
+  return Object.fromEntries(
+    names.filter((n) => n.includes('_')).map((n) => [n.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), n]),
+  );
 }

@@ -16,7 +16,11 @@ export class AppScopedCache<V> {
   private readonly generations = new Map<string, number>();
   private globalGeneration = 0;
 
-  constructor(private readonly feed: ChangeFeed | undefined, ttlMs: number, maxEntries = 100_000) {
+  constructor(
+    private readonly feed: ChangeFeed | undefined,
+    ttlMs: number,
+    maxEntries = 100_000,
+  ) {
     this.entries = new TtlCache(ttlMs, maxEntries);
     feed?.subscribe((appId) => (appId === '*' ? this.dropAll() : this.dropApp(appId)));
   }

@@ -8,46 +8,67 @@ import { appleTransactionEvents, storeDirectEvent, type AppleTransaction } from 
 
 /** What we read of a decoded notification (ResponseBodyV2DecodedPayload). */
 export interface AppleNotification {
-  notificationType?: string; subtype?: string; notificationUUID?: string; signedDate?: number;
+  notificationType?: string;
+  subtype?: string;
+  notificationUUID?: string;
+  signedDate?: number;
   data?: { environment?: string; bundleId?: string; appAppleId?: number };
 }
 
 /** What we read of decoded renewal info (JWSRenewalInfoDecodedPayload). */
-export interface AppleRenewalInfo { autoRenewProductId?: string; productId?: string; autoRenewStatus?: number; appAccountToken?: string }
+export interface AppleRenewalInfo {
+  autoRenewProductId?: string;
+  productId?: string;
+  autoRenewStatus?: number;
+  appAccountToken?: string;
+}
 
 export type NotificationPlan =
   | { kind: 'test' }
   | { kind: 'ignored'; reason: string }
   | {
-    kind: 'events'; events: PurchaseEvent[];
-    /** The user binding the store carries (iOS appAccountToken), null without one. */
-    accountToken: string | null;
-    /** The first event opens a conversion (a first purchase): unbound, it waits for the app's report (its code). */
-    opensConversion: boolean;
-  };
+      kind: 'events';
+      events: PurchaseEvent[];
+      /** The user binding the store carries (iOS appAccountToken), null without one. */
+      accountToken: string | null;
+      /** The first event opens a conversion (a first purchase): unbound, it waits for the app's report (its code). */
+      opensConversion: boolean;
+    };
 
 const PURCHASE_NOTIFICATIONS = new Set(['SUBSCRIBED', 'DID_RENEW', 'ONE_TIME_CHARGE', 'REFUND']);
 
 /** Notification type (and subtype) -> the state change it is; types absent here are acknowledged and logged. */
 function stateChangeOf(type: string, subtype: string | undefined): string | undefined {
   switch (type) {
-    case 'DID_CHANGE_RENEWAL_PREF': return 'PRODUCT_CHANGE';
-    case 'DID_CHANGE_RENEWAL_STATUS': return subtype === 'AUTO_RENEW_DISABLED' ? 'CANCELLATION' : subtype === 'AUTO_RENEW_ENABLED' ? 'UNCANCELLATION' : undefined;
-    case 'DID_FAIL_TO_RENEW': return 'BILLING_ISSUE';
-    case 'EXPIRED': case 'GRACE_PERIOD_EXPIRED': return 'EXPIRATION';
-    case 'REFUND_REVERSED': return 'REFUND_REVERSED';
-    default: return undefined;
+    case 'DID_CHANGE_RENEWAL_PREF':
+      return 'PRODUCT_CHANGE';
+    case 'DID_CHANGE_RENEWAL_STATUS':
+      return subtype === 'AUTO_RENEW_DISABLED' ? 'CANCELLATION' : subtype === 'AUTO_RENEW_ENABLED' ? 'UNCANCELLATION' : undefined;
+    case 'DID_FAIL_TO_RENEW':
+      return 'BILLING_ISSUE';
+    case 'EXPIRED':
+    case 'GRACE_PERIOD_EXPIRED':
+      return 'EXPIRATION';
+    case 'REFUND_REVERSED':
+      return 'REFUND_REVERSED';
+    default:
+      return undefined;
   }
 }
 
-export function appleNotificationPlan(n: AppleNotification, tx: AppleTransaction | undefined, renewal: AppleRenewalInfo | undefined): NotificationPlan {
+export function appleNotificationPlan(
+  n: AppleNotification,
+  tx: AppleTransaction | undefined,
+  renewal: AppleRenewalInfo | undefined,
+): NotificationPlan {
   const type = n.notificationType ?? '';
   if (type === 'TEST') return { kind: 'test' };
   // A family member losing access (Family Sharing turned off, the purchase refunded for the organiser) is not a
   // refund of anything this user paid: logged only.
   if (type === 'REVOKE') return { kind: 'ignored', reason: 'REVOKE: a family member lost access; not a refund' };
   const change = stateChangeOf(type, n.subtype);
-  if (!PURCHASE_NOTIFICATIONS.has(type) && !change) return { kind: 'ignored', reason: `${type}${n.subtype ? ` (${n.subtype})` : ''} changes nothing we count` };
+  if (!PURCHASE_NOTIFICATIONS.has(type) && !change)
+    return { kind: 'ignored', reason: `${type}${n.subtype ? ` (${n.subtype})` : ''} changes nothing we count` };
   if (!tx?.transactionId) return { kind: 'ignored', reason: `${type} carries no signed transaction` };
   const ctx = { appUserId: null, referralCode: null };
   const accountToken = tx.appAccountToken || renewal?.appAccountToken || null;
@@ -55,14 +76,35 @@ export function appleNotificationPlan(n: AppleNotification, tx: AppleTransaction
     const events = appleTransactionEvents(tx, ctx);
     // A REFUND notification names a refunded transaction; one without a revocation date refunds nothing.
     if (type === 'REFUND' && events.length < 2) return { kind: 'ignored', reason: 'REFUND of a transaction with no revocation date' };
-    return { kind: 'events', events, accountToken, opensConversion: events[0]!.type === 'INITIAL_PURCHASE' || events[0]!.type === 'NON_RENEWING_PURCHASE' };
+    return {
+      kind: 'events',
+      events,
+      accountToken,
+      opensConversion: events[0]!.type === 'INITIAL_PURCHASE' || events[0]!.type === 'NON_RENEWING_PURCHASE',
+    };
   }
   const [purchase] = appleTransactionEvents({ ...tx, revocationDate: undefined }, ctx);
-  const event = storeDirectEvent({
-    type: change!, transactionId: purchase!.transactionId, originalTransactionId: purchase!.originalTransactionId,
-    eventTimestampMs: n.signedDate ?? tx.signedDate ?? 0, environment: purchase!.environment, store: 'APP_STORE', productId: purchase!.productId,
-    newProductId: change === 'PRODUCT_CHANGE' ? (renewal?.autoRenewProductId ?? null) : null,
-    raw: { app_store_notification: { notificationType: type, subtype: n.subtype ?? null, notificationUUID: n.notificationUUID ?? null, signedDate: n.signedDate ?? null }, app_store_transaction: tx },
-  }, ctx);
+  const event = storeDirectEvent(
+    {
+      type: change!,
+      transactionId: purchase!.transactionId,
+      originalTransactionId: purchase!.originalTransactionId,
+      eventTimestampMs: n.signedDate ?? tx.signedDate ?? 0,
+      environment: purchase!.environment,
+      store: 'APP_STORE',
+      productId: purchase!.productId,
+      newProductId: change === 'PRODUCT_CHANGE' ? (renewal?.autoRenewProductId ?? null) : null,
+      raw: {
+        app_store_notification: {
+          notificationType: type,
+          subtype: n.subtype ?? null,
+          notificationUUID: n.notificationUUID ?? null,
+          signedDate: n.signedDate ?? null,
+        },
+        app_store_transaction: tx,
+      },
+    },
+    ctx,
+  );
   return { kind: 'events', events: [event], accountToken, opensConversion: false };
 }

@@ -5,11 +5,17 @@
 
 export type ReviewDecision = 'approve' | 'void';
 
-export interface AwardReviewState { status: string; fraud_flags: unknown }
+export interface AwardReviewState {
+  status: string;
+  fraud_flags: unknown;
+}
 
 const refundFlags = (flags: unknown): { refunds: number; reviewed: number } => {
   const f = (flags && typeof flags === 'object' ? flags : {}) as { refunds?: unknown; refunds_reviewed?: unknown };
-  return { refunds: Array.isArray(f.refunds) ? f.refunds.length : 0, reviewed: typeof f.refunds_reviewed === 'number' ? f.refunds_reviewed : 0 };
+  return {
+    refunds: Array.isArray(f.refunds) ? f.refunds.length : 0,
+    reviewed: typeof f.refunds_reviewed === 'number' ? f.refunds_reviewed : 0,
+  };
 };
 
 /** An approved award a refund flagged that no reviewer has decided on yet: a payout run leaves it unpaid. */

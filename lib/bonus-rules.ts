@@ -4,8 +4,16 @@
 import { ValidationError, type FieldProblem } from './errors.js';
 import { toMicros } from './money.js';
 
-export interface BonusRuleInput { threshold_conversions: number; bonus_usd: number; name?: string }
-export interface BonusRule { thresholdConversions: number; bonusMicros: number; name: string }
+export interface BonusRuleInput {
+  threshold_conversions: number;
+  bonus_usd: number;
+  name?: string;
+}
+export interface BonusRule {
+  thresholdConversions: number;
+  bonusMicros: number;
+  name: string;
+}
 
 export const MAX_BONUS_RULES = 10;
 export const MAX_BONUS_USD = 100_000;
@@ -19,11 +27,16 @@ export function normalizeBonusRules(rules: readonly BonusRuleInput[]): BonusRule
   const normalized = rules.map((r, i) => {
     const loc = ['body', 'bonus_rules', i];
     if (seen.has(r.threshold_conversions)) {
-      problems.push({ loc: [...loc, 'threshold_conversions'], msg: `threshold ${r.threshold_conversions} appears twice: thresholds must be distinct`, type: 'unique' });
+      problems.push({
+        loc: [...loc, 'threshold_conversions'],
+        msg: `threshold ${r.threshold_conversions} appears twice: thresholds must be distinct`,
+        type: 'unique',
+      });
     }
     seen.add(r.threshold_conversions);
     const bonusMicros = toMicros(r.bonus_usd);
-    if (bonusMicros % 10_000 !== 0) problems.push({ loc: [...loc, 'bonus_usd'], msg: 'at most 2 decimals (whole cents)', type: 'multipleOf' });
+    if (bonusMicros % 10_000 !== 0)
+      problems.push({ loc: [...loc, 'bonus_usd'], msg: 'at most 2 decimals (whole cents)', type: 'multipleOf' });
     return { thresholdConversions: r.threshold_conversions, bonusMicros, name: r.name ?? defaultBonusRuleName(r.threshold_conversions) };
   });
   if (problems.length > 0) throw new ValidationError(problems);

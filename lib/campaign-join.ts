@@ -1,7 +1,10 @@
 // Who may join which campaign (CONTRACT.md "Public creator join"): only active campaigns that hold creators (a
 // FREE_ACCESS campaign holds comp codes, not creators); anything but a public campaign needs an invitation.
 
-export interface JoinableState { status: string; campaign_type: string }
+export interface JoinableState {
+  status: string;
+  campaign_type: string;
+}
 
 export function isOpenForJoining(c: JoinableState): boolean {
   return c.status === 'active' && c.campaign_type !== 'FREE_ACCESS';
@@ -11,7 +14,11 @@ export function requiresInvitation(c: JoinableState): boolean {
   return c.campaign_type !== 'public';
 }
 
-export interface InvitationState { status: string; live: boolean; creator_id: string | null }
+export interface InvitationState {
+  status: string;
+  live: boolean;
+  creator_id: string | null;
+}
 
 /**
  * A pending, unexpired invitation admits whoever holds its token (creators often join with another address than

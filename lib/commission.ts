@@ -18,9 +18,18 @@ export function percentToMilli(percentage: number | string): bigint {
   return BigInt(whole) * 1000n + BigInt((frac + '000').slice(0, 3));
 }
 
-export interface CommissionAmounts { revenueMicros: number; commissionMicros: number; platformFeeMicros: number; reserveMicros: number }
+export interface CommissionAmounts {
+  revenueMicros: number;
+  commissionMicros: number;
+  platformFeeMicros: number;
+  reserveMicros: number;
+}
 
-export function computeCommission(revenueMicros: number, commissionPercentage: number | string, platformFeePercent: number): CommissionAmounts {
+export function computeCommission(
+  revenueMicros: number,
+  commissionPercentage: number | string,
+  platformFeePercent: number,
+): CommissionAmounts {
   const commissionMicros = mulDivRound(revenueMicros, percentToMilli(commissionPercentage), 100_000n);
   const platformFeeMicros = mulDivRound(commissionMicros, percentToMilli(platformFeePercent), 100_000n);
   return { revenueMicros, commissionMicros, platformFeeMicros, reserveMicros: commissionMicros + platformFeeMicros };

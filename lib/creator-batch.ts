@@ -4,16 +4,28 @@
 // handler itself, which answers per item, so one bad line never stops the others.
 import { ValidationError } from './errors.js';
 
-export interface BatchCreator { email: string; name?: string; lang?: string; message?: string }
+export interface BatchCreator {
+  email: string;
+  name?: string;
+  lang?: string;
+  message?: string;
+}
 
 export function parseCreatorBatch(text: string, max: number, message?: string): BatchCreator[] {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const rows = lines.map((l) => l.split(/[,;\t]/).map((f) => f.trim().replace(/^"(.*)"$/, '$1')));
   if (rows[0]?.[0]?.toLowerCase() === 'email') rows.shift();
   const problem = (msg: string) => new ValidationError([{ loc: ['body', 'creators'], msg, type: 'value_error' }]);
-  if (rows.length === 0) throw problem('List at least one creator: one email per line, optionally followed by a name and a language (email,name,lang).');
+  if (rows.length === 0)
+    throw problem('List at least one creator: one email per line, optionally followed by a name and a language (email,name,lang).');
   if (rows.length > max) throw problem(`At most ${max} creators per batch; this list has ${rows.length}. Split it.`);
   return rows.map(([email = '', name, lang]) => ({
-    email, ...(name ? { name } : {}), ...(lang ? { lang } : {}), ...(message ? { message } : {}),
+    email,
+    ...(name ? { name } : {}),
+    ...(lang ? { lang } : {}),
+    ...(message ? { message } : {}),
   }));
 }

@@ -6,12 +6,21 @@ import { formatDate } from './ui.js';
 export type CreatorCommissionState = 'held' | 'unfunded' | 'payable' | 'paid' | 'reversed' | 'clawed_back';
 
 export const STATE_LABEL: Record<CreatorCommissionState, string> = {
-  held: 'Held', unfunded: 'Unfunded', payable: 'Payable', paid: 'Paid', reversed: 'Reversed', clawed_back: 'Clawed back',
+  held: 'Held',
+  unfunded: 'Unfunded',
+  payable: 'Payable',
+  paid: 'Paid',
+  reversed: 'Reversed',
+  clawed_back: 'Clawed back',
 };
 
 export interface CommissionFacts {
-  status: string; reversed_at: Date | string | null; payable_at: Date | string | null; paid_at: Date | string | null;
-  payout_id: string | null; org_name: string;
+  status: string;
+  reversed_at: Date | string | null;
+  payable_at: Date | string | null;
+  paid_at: Date | string | null;
+  payout_id: string | null;
+  org_name: string;
   /** What partial refunds after the release took back of it (micros; absent or 0 when none). */
   clawed_back_micros?: number;
 }
@@ -20,14 +29,27 @@ const day = (d: Date | string | null) => (d ? formatDate(d) : 'a date to be set'
 
 export function commissionState(c: CommissionFacts): { state: CreatorCommissionState; reason: string } {
   if (c.reversed_at && (c.status === 'payable' || c.status === 'paid')) {
-    return { state: 'clawed_back', reason: 'The purchase was refunded after the commission was released; the amount is taken from your next payout.' };
+    return {
+      state: 'clawed_back',
+      reason: 'The purchase was refunded after the commission was released; the amount is taken from your next payout.',
+    };
   }
-  const partly = c.clawed_back_micros ? ` A partial refund after the release took back ${formatUsd(c.clawed_back_micros)} of it, taken from your next payout.` : '';
+  const partly = c.clawed_back_micros
+    ? ` A partial refund after the release took back ${formatUsd(c.clawed_back_micros)} of it, taken from your next payout.`
+    : '';
   switch (c.status) {
-    case 'reserved': return { state: 'held', reason: `Reserved from ${c.org_name}'s prepaid wallet at the purchase; held until ${day(c.payable_at)}, then payable.` };
-    case 'unfunded': return { state: 'unfunded', reason: `Waiting for ${c.org_name} to top up its wallet; held until ${day(c.payable_at)} once funded.` };
-    case 'payable': return { state: 'payable', reason: `The holding period is over: paid in the next payout run.${partly}` };
-    case 'paid': return { state: 'paid', reason: `Paid on ${day(c.paid_at)}.${partly}` };
-    default: return { state: 'reversed', reason: 'The purchase was refunded within the holding period: the reservation went back to the wallet.' };
+    case 'reserved':
+      return {
+        state: 'held',
+        reason: `Reserved from ${c.org_name}'s prepaid wallet at the purchase; held until ${day(c.payable_at)}, then payable.`,
+      };
+    case 'unfunded':
+      return { state: 'unfunded', reason: `Waiting for ${c.org_name} to top up its wallet; held until ${day(c.payable_at)} once funded.` };
+    case 'payable':
+      return { state: 'payable', reason: `The holding period is over: paid in the next payout run.${partly}` };
+    case 'paid':
+      return { state: 'paid', reason: `Paid on ${day(c.paid_at)}.${partly}` };
+    default:
+      return { state: 'reversed', reason: 'The purchase was refunded within the holding period: the reservation went back to the wallet.' };
   }
 }

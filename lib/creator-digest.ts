@@ -3,10 +3,20 @@
 import { formatUsd } from './money.js';
 
 export interface DigestItem {
-  id: string; kind: 'commission_payable' | 'payout_sent' | 'payout_failed'; amount_micros: number; created_at: Date;
-  org_name: string; payout_id: string | null; campaign_id: string | null; campaign_name: string | null; product_id: string | null;
+  id: string;
+  kind: 'commission_payable' | 'payout_sent' | 'payout_failed';
+  amount_micros: number;
+  created_at: Date;
+  org_name: string;
+  payout_id: string | null;
+  campaign_id: string | null;
+  campaign_name: string | null;
+  product_id: string | null;
 }
-export interface DigestLinks { portal: string; unsubscribe: string }
+export interface DigestLinks {
+  portal: string;
+  unsubscribe: string;
+}
 
 const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
 
@@ -34,7 +44,8 @@ export function composeDigest(name: string, items: readonly DigestItem[], links:
   ].filter(Boolean);
   return {
     subject: `Your earnings: ${parts.join(', ')}`,
-    body: `Hello ${name},\n\n${sections.join('\n\n')}\n\nEverything you earned, campaign by campaign: ${links.portal}\n\n`
-      + `You get this digest at most once a day when your money moves. Stop these emails: ${links.unsubscribe}\n`,
+    body:
+      `Hello ${name},\n\n${sections.join('\n\n')}\n\nEverything you earned, campaign by campaign: ${links.portal}\n\n` +
+      `You get this digest at most once a day when your money moves. Stop these emails: ${links.unsubscribe}\n`,
   };
 }

@@ -7,15 +7,28 @@ import type { CredentialPlatform } from '../schema/types.js';
 import { ValidationError, type FieldProblem } from './errors.js';
 
 /** The app's non-secret Apple settings that follow an uploaded iOS key (db/apps.ts mergeAppleMeta takes them). */
-export interface AppleMetaFields { issuer_id?: string; key_id?: string; environment?: string; app_apple_id?: string; bundle_id?: string }
+export interface AppleMetaFields {
+  issuer_id?: string;
+  key_id?: string;
+  environment?: string;
+  app_apple_id?: string;
+  bundle_id?: string;
+}
 
 export const bad = (field: string, msg: string): FieldProblem => ({ loc: ['body', field], msg, type: 'value_error' });
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-export interface ParsedCredential { platform: CredentialPlatform; secret: string; meta: Record<string, string | null>; appleMeta?: AppleMetaFields }
+export interface ParsedCredential {
+  platform: CredentialPlatform;
+  secret: string;
+  meta: Record<string, string | null>;
+  appleMeta?: AppleMetaFields;
+}
 
 export const CREDENTIAL_PARSERS: Record<CredentialPlatform, (b: Record<string, unknown>) => ParsedCredential> = {
-  ios: (b) => parseIos(b), android: (b) => parseAndroid(b), subprovider: (b) => parseSubprovider(b),
+  ios: (b) => parseIos(b),
+  android: (b) => parseAndroid(b),
+  subprovider: (b) => parseSubprovider(b),
 };
 export const isCredentialPlatform = (v: unknown): v is CredentialPlatform => typeof v === 'string' && Object.hasOwn(CREDENTIAL_PARSERS, v);
 
@@ -27,13 +40,22 @@ function parseIos(b: Record<string, unknown>): ParsedCredential {
   const bundleId = str(b.bundle_id);
   const environment = str(b.environment)?.toLowerCase();
   if (!keyId || !/^[A-Z0-9]{10}$/.test(keyId)) problems.push(bad('key_id', 'The 10-character key id from App Store Connect'));
-  if (!issuerId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(issuerId)) problems.push(bad('issuer_id', 'The issuer id (a UUID) from App Store Connect'));
-  if (!bundleId || !/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(bundleId)) problems.push(bad('bundle_id', 'A bundle id such as com.example.app'));
+  if (!issuerId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(issuerId))
+    problems.push(bad('issuer_id', 'The issuer id (a UUID) from App Store Connect'));
+  if (!bundleId || !/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(bundleId))
+    problems.push(bad('bundle_id', 'A bundle id such as com.example.app'));
   if (environment !== 'sandbox' && environment !== 'production') problems.push(bad('environment', "Either 'sandbox' or 'production'"));
   const appleId = b.app_apple_id;
-  if (appleId !== undefined && !((typeof appleId === 'string' || typeof appleId === 'number') && /^\d{1,20}$/.test(String(appleId)))) problems.push(bad('app_apple_id', 'The numeric Apple id of the app'));
+  if (appleId !== undefined && !((typeof appleId === 'string' || typeof appleId === 'number') && /^\d{1,20}$/.test(String(appleId))))
+    problems.push(bad('app_apple_id', 'The numeric Apple id of the app'));
   // Apple's verifier checks a production notification's app id (CONTRACT.md "Store notifications").
-  else if (environment === 'production' && appleId === undefined) problems.push(bad('app_apple_id', 'Required for production: the numeric Apple id of the app (App Store Connect, App Information), which production server notifications are checked against'));
+  else if (environment === 'production' && appleId === undefined)
+    problems.push(
+      bad(
+        'app_apple_id',
+        'Required for production: the numeric Apple id of the app (App Store Connect, App Information), which production server notifications are checked against',
+      ),
+    );
   if (!privateKey || !privateKey.includes('-----BEGIN PRIVATE KEY-----')) {
     problems.push(bad('private_key', 'The .p8 key as PEM text (-----BEGIN PRIVATE KEY----- ...)'));
   } else {
@@ -46,10 +68,16 @@ function parseIos(b: Record<string, unknown>): ParsedCredential {
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return {
-    platform: 'ios', secret: privateKey!,
+    platform: 'ios',
+    secret: privateKey!,
     meta: { key_id: keyId!, issuer_id: issuerId!, bundle_id: bundleId!, environment: environment!.toUpperCase() },
     // The app's non-secret Apple settings follow the uploaded key (store-direct verification reads them).
-    appleMeta: { bundle_id: bundleId!, key_id: keyId!, issuer_id: issuerId!, ...(typeof appleId === 'string' || typeof appleId === 'number' ? { app_apple_id: String(appleId) } : {}) },
+    appleMeta: {
+      bundle_id: bundleId!,
+      key_id: keyId!,
+      issuer_id: issuerId!,
+      ...(typeof appleId === 'string' || typeof appleId === 'number' ? { app_apple_id: String(appleId) } : {}),
+    },
   };
 }
 
@@ -59,7 +87,8 @@ const SERVICE_ACCOUNT_EMAIL = /^(?=.{3,254}$)[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9
 function parseAndroid(b: Record<string, unknown>): ParsedCredential {
   const problems: FieldProblem[] = [];
   const packageName = str(b.package_name);
-  if (!packageName || !/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(packageName)) problems.push(bad('package_name', 'A package name such as com.example.app'));
+  if (!packageName || !/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(packageName))
+    problems.push(bad('package_name', 'A package name such as com.example.app'));
   let account: Record<string, unknown> | undefined;
   const raw = b.service_account_json;
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) account = raw as Record<string, unknown>;
@@ -67,20 +96,33 @@ function parseAndroid(b: Record<string, unknown>): ParsedCredential {
     try {
       const parsed: unknown = JSON.parse(raw);
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) account = parsed as Record<string, unknown>;
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
   }
   if (!account || account.type !== 'service_account' || !str(account.client_email) || !str(account.private_key)) {
     problems.push(bad('service_account_json', 'The service account JSON key (type service_account, client_email, private_key)'));
   }
   // Optional until notifications are wanted; omitted, a re-upload keeps the account stored before.
   const rawPush = b.pubsub_service_account;
-  const pushAccount = rawPush === undefined || rawPush === null || rawPush === '' ? undefined : typeof rawPush === 'string' ? rawPush.trim().toLowerCase() : null;
+  const pushAccount =
+    rawPush === undefined || rawPush === null || rawPush === ''
+      ? undefined
+      : typeof rawPush === 'string'
+        ? rawPush.trim().toLowerCase()
+        : null;
   if (pushAccount === null || (pushAccount !== undefined && !SERVICE_ACCOUNT_EMAIL.test(pushAccount))) {
-    problems.push(bad('pubsub_service_account', 'The email of the service account your Pub/Sub push subscription authenticates as (name@project.iam.gserviceaccount.com)'));
+    problems.push(
+      bad(
+        'pubsub_service_account',
+        'The email of the service account your Pub/Sub push subscription authenticates as (name@project.iam.gserviceaccount.com)',
+      ),
+    );
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return {
-    platform: 'android', secret: JSON.stringify(account),
+    platform: 'android',
+    secret: JSON.stringify(account),
     meta: { package_name: packageName!, ...(pushAccount ? { pubsub_service_account: pushAccount } : {}) },
   };
 }
@@ -91,10 +133,14 @@ function parseSubprovider(b: Record<string, unknown>): ParsedCredential {
   const key = str(b.secret_api_key);
   if (!key || !/^sk_[A-Za-z0-9_-]{8,200}$/.test(key)) {
     const publicKey = key !== undefined && /^(appl|goog|amzn|strp|rcb|test)_/.test(key);
-    throw new ValidationError([bad('secret_api_key', publicKey
-      ? 'That is a public SDK key: paste the secret API key (sk_...) from the project\'s API keys page'
-      : "The subscription provider's secret API key: sk_ followed by 8 to 200 letters, digits, _ or -")]);
+    throw new ValidationError([
+      bad(
+        'secret_api_key',
+        publicKey
+          ? "That is a public SDK key: paste the secret API key (sk_...) from the project's API keys page"
+          : "The subscription provider's secret API key: sk_ followed by 8 to 200 letters, digits, _ or -",
+      ),
+    ]);
   }
   return { platform: 'subprovider', secret: key, meta: {} };
 }
-

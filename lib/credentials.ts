@@ -52,6 +52,6 @@ export function parseBearer(header: string | undefined): string | undefined {
   const trimmed = header.trim();
   if (/^bearer$/i.test(trimmed)) return undefined;
   const match = /^bearer\s+(.+)$/i.exec(trimmed);
-  const token = (match ? match[1] ?? '' : trimmed).trim();
+  const token = (match ? (match[1] ?? '') : trimmed).trim();
   return token.length > 0 && !/\s/.test(token) ? token : undefined;
 }

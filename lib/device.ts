@@ -25,7 +25,12 @@ export function hintsFromUserAgent(ua: string | undefined | null): Pick<DeviceHi
 }
 
 function majorMinor(v: string): string {
-  return v.trim().split(/[._]/).slice(0, 2).map((p) => String(Number.parseInt(p, 10))).join('.');
+  return v
+    .trim()
+    .split(/[._]/)
+    .slice(0, 2)
+    .map((p) => String(Number.parseInt(p, 10)))
+    .join('.');
 }
 
 function primaryLanguage(v: string): string {

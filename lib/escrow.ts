@@ -16,13 +16,16 @@ export function canActivateCampaigns(safeAvailableMicros: number, minMicros: num
 
 /** The 402 text of a bonus approval the wallet cannot cover (an extension of the spec's 402 list). */
 export function bonusApprovalRefusal(amountMicros: number, safeAvailableMicros: number): string {
-  return `Approving this bonus reserves ${formatUsd(amountMicros)}; the wallet's safe balance is ${formatUsd(safeAvailableMicros)}. ` +
-    `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`;
+  return (
+    `Approving this bonus reserves ${formatUsd(amountMicros)}; the wallet's safe balance is ${formatUsd(safeAvailableMicros)}. ` +
+    `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`
+  );
 }
 
 /** The 402 text: what is missing and how to resolve it. */
 export function activationRefusal(safeAvailableMicros: number, minMicros: number): string {
-  return `Activating a campaign needs a wallet safe balance of at least ${formatUsd(minMicros)}; it is ${formatUsd(safeAvailableMicros)}. ` +
-    `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`;
+  return (
+    `Activating a campaign needs a wallet safe balance of at least ${formatUsd(minMicros)}; it is ${formatUsd(safeAvailableMicros)}. ` +
+    `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`
+  );
 }
-

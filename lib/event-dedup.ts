@@ -3,8 +3,6 @@
 // SHA-256 keys live in the SDK package (packages/sdk/src/event-key.ts), the one I/O-free module the SDK derives
 // its event ids from (rule 5), so client and server can never hash differently. Imported from source: the server
 // runs TypeScript through tsx and must not depend on the package's build output.
-export {
-  canonicalJson, contentHash, singletonKey, SINGLETON_EVENT_TYPES, type EventIdentity,
-} from '../packages/sdk/src/event-key.js';
+export { canonicalJson, contentHash, singletonKey, SINGLETON_EVENT_TYPES, type EventIdentity } from '../packages/sdk/src/event-key.js';
 
 export const IDENTICAL_EVENT_WINDOW_SECONDS = 60;

@@ -12,15 +12,29 @@ const MAX_USD_MICROS = 1_000_000_000n * 1_000_000n;
 const DAY_MS = 86_400_000;
 
 /** One day of a published file: units of each currency per EUR (decimal text). */
-export interface PublishedDay { date: string; rates: Record<string, string> }
+export interface PublishedDay {
+  date: string;
+  rates: Record<string, string>;
+}
 
 /** A USD rate of one currency, as stored with the purchase. */
-export interface UsdRate { currency: string; usdPerUnit: string; rateDate: string; source: string }
+export interface UsdRate {
+  currency: string;
+  usdPerUnit: string;
+  rateDate: string;
+  source: string;
+}
 
 /** What a conversion stores: the USD figure and the rate that made it (null for USD). */
-export interface UsdPrice { priceUsd: number; fx: UsdRate | null }
+export interface UsdPrice {
+  priceUsd: number;
+  fx: UsdRate | null;
+}
 
-interface Scaled { value: bigint; scale: number }
+interface Scaled {
+  value: bigint;
+  scale: number;
+}
 
 function scaled(decimal: string): Scaled {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(decimal.trim());
@@ -121,7 +135,13 @@ async function resolveUsdRate(ports: FxRatePorts, currency: string, day: string,
 }
 
 /** A price in `currency` as USD (USD itself and a price of 0 need no rate). undefined: no rate for it. */
-export async function priceInUsd(ports: FxRatePorts, price: number, currency: string, purchasedAtMs: number, nowMs: number): Promise<UsdPrice | undefined> {
+export async function priceInUsd(
+  ports: FxRatePorts,
+  price: number,
+  currency: string,
+  purchasedAtMs: number,
+  nowMs: number,
+): Promise<UsdPrice | undefined> {
   const c = currency.toUpperCase();
   if (c === 'USD' || price === 0) return { priceUsd: price, fx: null };
   const rate = await resolveUsdRate(ports, c, utcDay(purchasedAtMs), utcDay(nowMs));

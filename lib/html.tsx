@@ -111,7 +111,9 @@ function Document({ page, nonce }: { page: Page; nonce: string }) {
       </head>
       <body>
         <main class={page.wide ? 'wide' : undefined}>{page.body}</main>
-        {(page.scripts ?? []).map((src) => <script nonce={nonce} src={safeUrl(src)} />)}
+        {(page.scripts ?? []).map((src) => (
+          <script nonce={nonce} src={safeUrl(src)} />
+        ))}
       </body>
     </html>
   );

@@ -13,7 +13,10 @@ export function sourceHash(fields: readonly string[], source: object): string {
 
 export type Freshness = 'fresh' | 'stale';
 
-export interface LocaleMeta { source_hash: string; updated_at: string }
+export interface LocaleMeta {
+  source_hash: string;
+  updated_at: string;
+}
 
 export function freshnessOf(meta: Partial<LocaleMeta> | undefined, currentHash: string): Freshness {
   return meta?.source_hash === currentHash ? 'fresh' : 'stale';
@@ -22,5 +25,8 @@ export function freshnessOf(meta: Partial<LocaleMeta> | undefined, currentHash: 
 /** Locales sorted, split by freshness. */
 export function summarize(locales: Record<string, { status: Freshness }>): { stale_locales: string[]; fresh_locales: string[] } {
   const keys = Object.keys(locales).sort();
-  return { stale_locales: keys.filter((k) => locales[k]!.status === 'stale'), fresh_locales: keys.filter((k) => locales[k]!.status === 'fresh') };
+  return {
+    stale_locales: keys.filter((k) => locales[k]!.status === 'stale'),
+    fresh_locales: keys.filter((k) => locales[k]!.status === 'fresh'),
+  };
 }

@@ -22,8 +22,14 @@ import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
 import type { Platform } from '../schema/types.js';
 
 export const CHECKLIST_STEPS = [
-  'app_created', 'campaign_active', 'sdk_initialized', 'sdk_event_received', 'validation_configured',
-  'subprovider_webhook_wired', 'purchase_webhook_seen', 'attributed_conversion',
+  'app_created',
+  'campaign_active',
+  'sdk_initialized',
+  'sdk_event_received',
+  'validation_configured',
+  'subprovider_webhook_wired',
+  'purchase_webhook_seen',
+  'attributed_conversion',
 ] as const;
 export type ChecklistStep = (typeof CHECKLIST_STEPS)[number];
 
@@ -44,8 +50,17 @@ export const PURCHASE_EVENT_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWIN
 
 const PLATFORMS: readonly Platform[] = ['ios', 'android', 'web'];
 
-export interface SdkInitMeta { sdk_name?: string | null; sdk_version?: string | null; app_version?: string | null; at?: string }
-interface Seen { at: Date | string; type?: string; environment?: string | null }
+export interface SdkInitMeta {
+  sdk_name?: string | null;
+  sdk_version?: string | null;
+  app_version?: string | null;
+  at?: string;
+}
+interface Seen {
+  at: Date | string;
+  type?: string;
+  environment?: string | null;
+}
 
 export interface IntegrationFacts {
   appId: string;
@@ -71,9 +86,20 @@ export interface IntegrationFacts {
   notifications?: Partial<Record<'ios' | 'android', Date | string | null>>;
 }
 
-export interface ChecklistItem { step: ChecklistStep; done: boolean; evidence: string | null }
-export interface NextAction extends NextCall { step: ChecklistStep; action: string }
-export interface Checklist { live: boolean; checklist: ChecklistItem[]; next_actions: NextAction[] }
+export interface ChecklistItem {
+  step: ChecklistStep;
+  done: boolean;
+  evidence: string | null;
+}
+export interface NextAction extends NextCall {
+  step: ChecklistStep;
+  action: string;
+}
+export interface Checklist {
+  live: boolean;
+  checklist: ChecklistItem[];
+  next_actions: NextAction[];
+}
 /** The next call of an agent tool (api/agent/next-action.ts `nextAction`). */
 export type ToolCall = (tool: string, params?: Readonly<Record<string, string>>) => NextCall;
 
@@ -87,7 +113,12 @@ export function platformsInUse(f: Pick<IntegrationFacts, 'sdkInitMeta' | 'provid
   return used.length > 0 ? used : ['ios', 'android'];
 }
 
-interface PlatformPath { platform: Platform; storeDirect: boolean; configured: boolean; evidence: string }
+interface PlatformPath {
+  platform: Platform;
+  storeDirect: boolean;
+  configured: boolean;
+  evidence: string;
+}
 
 function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
   if (platform !== 'web' && isStoreDirect(platform, f.providers)) {
@@ -96,10 +127,20 @@ function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
     const notified = f.notifications?.[platform];
     // Evidence, never a condition: an app counts purchases from its own reports without notifications.
     const notifications = notified ? `store notifications wired (last received ${iso(notified)})` : 'store notifications not received yet';
-    return { platform, storeDirect: true, configured: status === 'ok', evidence: `${platform}: store-direct ${verifier}, credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}, ${notifications}` };
+    return {
+      platform,
+      storeDirect: true,
+      configured: status === 'ok',
+      evidence: `${platform}: store-direct ${verifier}, credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}, ${notifications}`,
+    };
   }
   const server = serverPathEvidence(f);
-  return { platform, storeDirect: false, configured: server !== null, evidence: `${platform}: subscription provider, ${server ?? 'no webhook seen yet'}` };
+  return {
+    platform,
+    storeDirect: false,
+    configured: server !== null,
+    evidence: `${platform}: subscription provider, ${server ?? 'no webhook seen yet'}`,
+  };
 }
 
 /** What proves the server-side purchase path (provider webhook or direct purchase webhook), or null. */
@@ -112,8 +153,12 @@ function serverPathEvidence(f: IntegrationFacts): string | null {
 
 function sdkInitEvidence(f: IntegrationFacts): string | null {
   if (!f.sdkInitializedAt) return null;
-  const perPlatform = Object.entries(f.sdkInitMeta).filter(([, m]) => m).map(([platform, m]) =>
-    `${platform}: ${m!.sdk_name ?? 'sdk'} ${m!.sdk_version ?? '?'}${m!.app_version ? ` (app ${m!.app_version})` : ''}${m!.at ? ` at ${iso(m!.at)}` : ''}`);
+  const perPlatform = Object.entries(f.sdkInitMeta)
+    .filter(([, m]) => m)
+    .map(
+      ([platform, m]) =>
+        `${platform}: ${m!.sdk_name ?? 'sdk'} ${m!.sdk_version ?? '?'}${m!.app_version ? ` (app ${m!.app_version})` : ''}${m!.at ? ` at ${iso(m!.at)}` : ''}`,
+    );
   return perPlatform.length > 0 ? perPlatform.join('; ') : `initialized ${iso(f.sdkInitializedAt)}`;
 }
 
@@ -132,57 +177,102 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
   const items: { step: ChecklistStep; done: boolean; evidence: string | null; action?: NextAction }[] = [
     { step: 'app_created', done: true, evidence: `app ${f.appId} created ${iso(f.appCreatedAt)}` },
     {
-      step: 'campaign_active', done: active.length > 0,
+      step: 'campaign_active',
+      done: active.length > 0,
       evidence: active.length > 0 ? `${active.length} active: ${active.map((c) => `${c.id} (${c.name})`).join(', ')}` : null,
       action: activatable
-        ? { step: 'campaign_active', action: `Activate campaign ${activatable.id} (${activatable.status}) with status "active"; a 402 means the wallet is below the minimum escrow: get a top-up link for the human (${tool('svc_get_wallet_topup_link').call}) and retry.`, ...tool('svc_set_campaign_status', { campaign_id: activatable.id }) }
-        : { step: 'campaign_active', action: `Create a campaign (${tool('svc_create_campaign', ofApp).call}), then activate it with status "active" (${tool('svc_set_campaign_status').call}).`, ...tool('svc_create_campaign', ofApp) },
+        ? {
+            step: 'campaign_active',
+            action: `Activate campaign ${activatable.id} (${activatable.status}) with status "active"; a 402 means the wallet is below the minimum escrow: get a top-up link for the human (${tool('svc_get_wallet_topup_link').call}) and retry.`,
+            ...tool('svc_set_campaign_status', { campaign_id: activatable.id }),
+          }
+        : {
+            step: 'campaign_active',
+            action: `Create a campaign (${tool('svc_create_campaign', ofApp).call}), then activate it with status "active" (${tool('svc_set_campaign_status').call}).`,
+            ...tool('svc_create_campaign', ofApp),
+          },
     },
     {
-      step: 'sdk_initialized', done: f.sdkInitializedAt !== null, evidence: sdkInitEvidence(f),
-      action: { step: 'sdk_initialized', action: "Install the SDK in the app and call initialize with this app's SDK key at start-up (svc_scaffold_init writes the code); it posts /api/sdk/init.", ...appSide('SDK initialize (POST /api/sdk/init)') },
+      step: 'sdk_initialized',
+      done: f.sdkInitializedAt !== null,
+      evidence: sdkInitEvidence(f),
+      action: {
+        step: 'sdk_initialized',
+        action:
+          "Install the SDK in the app and call initialize with this app's SDK key at start-up (svc_scaffold_init writes the code); it posts /api/sdk/init.",
+        ...appSide('SDK initialize (POST /api/sdk/init)'),
+      },
     },
     {
-      step: 'sdk_event_received', done: f.lastSdkEvent !== null,
+      step: 'sdk_event_received',
+      done: f.lastSdkEvent !== null,
       evidence: f.lastSdkEvent ? `last ${f.lastSdkEvent.type} at ${iso(f.lastSdkEvent.at)}` : null,
-      action: { step: 'sdk_event_received', action: 'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") with the app user id (svc_scaffold_init writes it); it posts /api/sdk/event.', ...appSide('SDK trackEvent (POST /api/sdk/event)') },
+      action: {
+        step: 'sdk_event_received',
+        action:
+          'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") with the app user id (svc_scaffold_init writes it); it posts /api/sdk/event.',
+        ...appSide('SDK trackEvent (POST /api/sdk/event)'),
+      },
     },
     {
-      step: 'validation_configured', done: paths.every((p) => p.configured), evidence: paths.map((p) => p.evidence).join('; '),
+      step: 'validation_configured',
+      done: paths.every((p) => p.configured),
+      evidence: paths.map((p) => p.evidence).join('; '),
       action: {
         step: 'validation_configured',
-        action: paths.filter((p) => !p.configured).map((p) => (p.storeDirect
-          ? `${p.platform}: have the human upload the store credentials through the link from ${tool('svc_get_credential_upload_link', ofApp).call}, then ${tool('svc_validate_store_credentials', ofApp).call} until the check is green`
-          : `${p.platform}: add the webhook ${webhookUrl} with Authorization "Bearer <webhook secret>" in the subscription provider (${setup.call}) and send its TEST event`)).join('; ') + '.',
+        action:
+          paths
+            .filter((p) => !p.configured)
+            .map((p) =>
+              p.storeDirect
+                ? `${p.platform}: have the human upload the store credentials through the link from ${tool('svc_get_credential_upload_link', ofApp).call}, then ${tool('svc_validate_store_credentials', ofApp).call} until the check is green`
+                : `${p.platform}: add the webhook ${webhookUrl} with Authorization "Bearer <webhook secret>" in the subscription provider (${setup.call}) and send its TEST event`,
+            )
+            .join('; ') + '.',
         ...(paths.some((p) => !p.configured && p.storeDirect) ? tool('svc_validate_store_credentials', ofApp) : setup),
       },
     },
     {
-      step: 'subprovider_webhook_wired', done: providerPaths.length === 0 || server !== null,
+      step: 'subprovider_webhook_wired',
+      done: providerPaths.length === 0 || server !== null,
       evidence: providerPaths.length === 0 ? 'store-direct' : server,
-      action: { step: 'subprovider_webhook_wired', action: `In the subscription provider add the webhook URL ${webhookUrl} with Authorization "Bearer <webhook secret>" (${setup.call} does it with a stored provider key; lost the secret? ${tool('svc_regenerate_webhook_secret', ofApp).call}) and send a TEST event.`, ...setup },
+      action: {
+        step: 'subprovider_webhook_wired',
+        action: `In the subscription provider add the webhook URL ${webhookUrl} with Authorization "Bearer <webhook secret>" (${setup.call} does it with a stored provider key; lost the secret? ${tool('svc_regenerate_webhook_secret', ofApp).call}) and send a TEST event.`,
+        ...setup,
+      },
     },
     {
-      step: 'purchase_webhook_seen', done: f.lastPurchaseEvent !== null,
-      evidence: f.lastPurchaseEvent ? `last ${f.lastPurchaseEvent.type} (${f.lastPurchaseEvent.environment ?? 'PRODUCTION'}) received ${iso(f.lastPurchaseEvent.at)}` : null,
+      step: 'purchase_webhook_seen',
+      done: f.lastPurchaseEvent !== null,
+      evidence: f.lastPurchaseEvent
+        ? `last ${f.lastPurchaseEvent.type} (${f.lastPurchaseEvent.environment ?? 'PRODUCTION'}) received ${iso(f.lastPurchaseEvent.at)}`
+        : null,
       action: {
         step: 'purchase_webhook_seen',
-        action: (providerPaths.length > 0
-          ? `Make a purchase in the app (a sandbox purchase is enough): the subscription provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch ${recent.call}.`
-          : `Make a purchase in the app (a sandbox purchase is enough) and report it with reportPurchase (POST /api/sdk/purchase); watch ${recent.call}.`)
-          + ' The test-integration purchase does not complete this step.',
+        action:
+          (providerPaths.length > 0
+            ? `Make a purchase in the app (a sandbox purchase is enough): the subscription provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch ${recent.call}.`
+            : `Make a purchase in the app (a sandbox purchase is enough) and report it with reportPurchase (POST /api/sdk/purchase); watch ${recent.call}.`) +
+          ' The test-integration purchase does not complete this step.',
         ...recent,
       },
     },
     {
-      step: 'attributed_conversion', done: realPath > 0,
-      evidence: realPath > 0 ? `${realPath} attributed conversion(s) through the app's purchase path (${production} production)`
-        : tested ? `none through the app's purchase path yet; test-integration ran ${iso(tested.at)} (${tested.attributed ? 'attributed' : 'not attributed'}), which proves the pipeline but completes no step` : null,
+      step: 'attributed_conversion',
+      done: realPath > 0,
+      evidence:
+        realPath > 0
+          ? `${realPath} attributed conversion(s) through the app's purchase path (${production} production)`
+          : tested
+            ? `none through the app's purchase path yet; test-integration ran ${iso(tested.at)} (${tested.attributed ? 'attributed' : 'not attributed'}), which proves the pipeline but completes no step`
+            : null,
       action: {
         step: 'attributed_conversion',
-        action: `${tested?.attributed ? 'The pipeline works (test-integration was attributed). ' : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `}`
-          + 'Then make a purchase in the app (a sandbox purchase is enough) by a user who came through a creator link or entered a creator code (the SDK sets svc_code): '
-          + `its attributed conversion completes this step; check the user with ${verify.call}?app_user_id=...`,
+        action:
+          `${tested?.attributed ? 'The pipeline works (test-integration was attributed). ' : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `}` +
+          'Then make a purchase in the app (a sandbox purchase is enough) by a user who came through a creator link or entered a creator code (the SDK sets svc_code): ' +
+          `its attributed conversion completes this step; check the user with ${verify.call}?app_user_id=...`,
         ...(tested?.attributed ? verify : tool('svc_test_integration', ofApp)),
       },
     },

@@ -20,7 +20,11 @@ export function microsToUsd(micros: number): number {
   return micros / MICROS_PER_USD;
 }
 
-export interface WalletAmounts { balanceMicros: number; reservedMicros: number; safeAvailableMicros: number }
+export interface WalletAmounts {
+  balanceMicros: number;
+  reservedMicros: number;
+  safeAvailableMicros: number;
+}
 
 /**
  * How every surface shows a wallet: the spec's names as USD decimal numbers (`balance`, `reserved`,
@@ -29,8 +33,12 @@ export interface WalletAmounts { balanceMicros: number; reservedMicros: number; 
 export function walletView(w: WalletAmounts) {
   return {
     currency: 'USD',
-    balance: microsToUsd(w.balanceMicros), reserved: microsToUsd(w.reservedMicros), safe_available: microsToUsd(w.safeAvailableMicros),
-    balance_micros: w.balanceMicros, reserved_micros: w.reservedMicros, safe_available_micros: w.safeAvailableMicros,
+    balance: microsToUsd(w.balanceMicros),
+    reserved: microsToUsd(w.reservedMicros),
+    safe_available: microsToUsd(w.safeAvailableMicros),
+    balance_micros: w.balanceMicros,
+    reserved_micros: w.reservedMicros,
+    safe_available_micros: w.safeAvailableMicros,
   };
 }
 

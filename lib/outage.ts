@@ -12,7 +12,12 @@ export function isTemporalUnavailable(err: unknown): boolean {
     if (typeof name === 'string' && TEMPORAL_UNAVAILABLE_ERRORS.has(name)) return true;
     // grpc-js errors carry a numeric `code` and a `metadata`; ServiceError wraps them as `cause`.
     if (typeof code === 'number' && UNAVAILABLE_GRPC.has(code) && 'metadata' in e) return true;
-    if (name === 'ServiceError' && typeof message === 'string' && /UNAVAILABLE|DEADLINE_EXCEEDED|Failed to connect|No connection established/i.test(message)) return true;
+    if (
+      name === 'ServiceError' &&
+      typeof message === 'string' &&
+      /UNAVAILABLE|DEADLINE_EXCEEDED|Failed to connect|No connection established/i.test(message)
+    )
+      return true;
   }
   return false;
 }

@@ -15,7 +15,9 @@ export function decodeStringCursor(cursor: string, length: number, field = 'curs
     key = undefined;
   }
   if (!Array.isArray(key) || key.length !== length || !key.every((k) => typeof k === 'string' && k.length > 0 && k.length <= 100)) {
-    throw new ValidationError([{ loc: ['query', field], msg: 'Not a cursor this endpoint issued: pass next_cursor back unchanged', type: 'value_error' }]);
+    throw new ValidationError([
+      { loc: ['query', field], msg: 'Not a cursor this endpoint issued: pass next_cursor back unchanged', type: 'value_error' },
+    ]);
   }
   return key as string[];
 }

@@ -3,10 +3,27 @@
 // netted now waits for the next payout. The platform fee of each commission leaves the wallet with it (it was
 // reserved beside it); awards carry no fee.
 
-export interface PayableCommission { id: string; creatorId: string; commissionMicros: number; platformFeeMicros: number }
-export interface OutstandingClawback { id: string; creatorId: string; amountMicros: number; recoveredMicros: number }
-export interface ClawbackRecovery { clawbackId: string; micros: number }
-export interface PayableBonus { id: string; creatorId: string; amountMicros: number }
+export interface PayableCommission {
+  id: string;
+  creatorId: string;
+  commissionMicros: number;
+  platformFeeMicros: number;
+}
+export interface OutstandingClawback {
+  id: string;
+  creatorId: string;
+  amountMicros: number;
+  recoveredMicros: number;
+}
+export interface ClawbackRecovery {
+  clawbackId: string;
+  micros: number;
+}
+export interface PayableBonus {
+  id: string;
+  creatorId: string;
+  amountMicros: number;
+}
 
 export interface CreatorPayoutPlan {
   creatorId: string;
@@ -22,7 +39,11 @@ export interface CreatorPayoutPlan {
 }
 
 /** One plan per creator with payable commissions or awards, in creator id order; clawbacks given oldest first. */
-export function planPayouts(commissions: readonly PayableCommission[], clawbacks: readonly OutstandingClawback[], awards: readonly PayableBonus[] = []): CreatorPayoutPlan[] {
+export function planPayouts(
+  commissions: readonly PayableCommission[],
+  clawbacks: readonly OutstandingClawback[],
+  awards: readonly PayableBonus[] = [],
+): CreatorPayoutPlan[] {
   const byCreator = new Map<string, { paid: PayableCommission[]; bonuses: PayableBonus[] }>();
   const of = (creatorId: string) => byCreator.get(creatorId) ?? byCreator.set(creatorId, { paid: [], bonuses: [] }).get(creatorId)!;
   for (const c of commissions) of(c.creatorId).paid.push(c);
@@ -43,8 +64,15 @@ export function planPayouts(commissions: readonly PayableCommission[], clawbacks
     }
     const clawbacksNettedMicros = grossMicros - room;
     return {
-      creatorId, commissionIds: paid.map((c) => c.id), awardIds: bonuses.map((a) => a.id), awardsMicros, grossMicros, feesMicros,
-      clawbacksNettedMicros, netMicros: room, recoveries,
+      creatorId,
+      commissionIds: paid.map((c) => c.id),
+      awardIds: bonuses.map((a) => a.id),
+      awardsMicros,
+      grossMicros,
+      feesMicros,
+      clawbacksNettedMicros,
+      netMicros: room,
+      recoveries,
     };
   });
 }
@@ -54,5 +82,8 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 /** A fresh run id: when it was started (UTC) and 48 random bits, so concurrent runs never share one by accident. */
 export function newRunId(now: Date, random: string): string {
-  return `run_${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}_${random}`;
+  return `run_${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}_${random}`;
 }

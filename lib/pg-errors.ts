@@ -8,7 +8,17 @@ export function isUniqueViolation(err: unknown, index: string): boolean {
 }
 
 /** Socket-level codes of a connection that failed or broke (Node and pg report them as `code`). */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /**
  * SQLSTATEs that say nothing about the statement: the connection or the server (08 connection exception, 53
@@ -20,8 +30,14 @@ const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|57014|58|40001|40P01|40003|55P03)/
 
 /** What pg and knex throw when there is no usable connection (no SQLSTATE then). */
 const CONNECTION_MESSAGES = [
-  'Connection terminated', 'connection terminated', 'Client has encountered a connection error', 'Connection ended unexpectedly',
-  'the database system is', 'Knex: Timeout acquiring a connection', 'timeout exceeded when trying to connect', 'Unable to acquire a connection',
+  'Connection terminated',
+  'connection terminated',
+  'Client has encountered a connection error',
+  'Connection ended unexpectedly',
+  'the database system is',
+  'Knex: Timeout acquiring a connection',
+  'timeout exceeded when trying to connect',
+  'Unable to acquire a connection',
   'Client was closed and is not queryable',
 ];
 

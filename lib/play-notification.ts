@@ -25,7 +25,10 @@ export const pubsubPushBody = {
   },
 } as const;
 
-export interface PubsubPush { message: { data: string; messageId: string; publishTime?: string }; subscription?: string }
+export interface PubsubPush {
+  message: { data: string; messageId: string; publishTime?: string };
+  subscription?: string;
+}
 
 /** Google's DeveloperNotification, the fields we read. */
 export interface DeveloperNotification {
@@ -47,30 +50,41 @@ const text = (v: unknown, max = 512): v is string => typeof v === 'string' && v.
  * The notification of a push's `message.data`, or what is wrong with it (the field it names). Exactly one of the
  * four kinds; purchase tokens and order ids bounded (they become workflow ids and event keys).
  */
-export function decodeNotification(data: string): { ok: true; notification: DeveloperNotification; kind: NotificationKind } | { ok: false; detail: string } {
+export function decodeNotification(
+  data: string,
+): { ok: true; notification: DeveloperNotification; kind: NotificationKind } | { ok: false; detail: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
   } catch {
     return { ok: false, detail: 'message.data is not base64 of a JSON Google Play developer notification' };
   }
-  if (!isObject(parsed) || !text(parsed.packageName, 255)) return { ok: false, detail: 'message.data carries no packageName: not a Google Play developer notification' };
-  if (typeof parsed.eventTimeMillis !== 'string' || !/^\d{1,16}$/.test(parsed.eventTimeMillis)) return { ok: false, detail: 'message.data carries no eventTimeMillis' };
+  if (!isObject(parsed) || !text(parsed.packageName, 255))
+    return { ok: false, detail: 'message.data carries no packageName: not a Google Play developer notification' };
+  if (typeof parsed.eventTimeMillis !== 'string' || !/^\d{1,16}$/.test(parsed.eventTimeMillis))
+    return { ok: false, detail: 'message.data carries no eventTimeMillis' };
   const n = parsed as unknown as DeveloperNotification;
   const kinds: NotificationKind[] = [];
   if (isObject(parsed.subscriptionNotification)) {
     const s = parsed.subscriptionNotification;
-    if (!Number.isInteger(s.notificationType) || !text(s.purchaseToken)) return { ok: false, detail: 'subscriptionNotification needs notificationType and purchaseToken' };
+    if (!Number.isInteger(s.notificationType) || !text(s.purchaseToken))
+      return { ok: false, detail: 'subscriptionNotification needs notificationType and purchaseToken' };
     kinds.push('subscription');
   }
   if (isObject(parsed.oneTimeProductNotification)) kinds.push('one_time');
   if (isObject(parsed.voidedPurchaseNotification)) {
     const v = parsed.voidedPurchaseNotification;
-    if (!text(v.purchaseToken) || !text(v.orderId)) return { ok: false, detail: 'voidedPurchaseNotification needs purchaseToken and orderId' };
+    if (!text(v.purchaseToken) || !text(v.orderId))
+      return { ok: false, detail: 'voidedPurchaseNotification needs purchaseToken and orderId' };
     kinds.push('voided');
   }
   if (isObject(parsed.testNotification)) kinds.push('test');
-  if (kinds.length !== 1) return { ok: false, detail: 'message.data must carry exactly one of subscriptionNotification, oneTimeProductNotification, voidedPurchaseNotification, testNotification' };
+  if (kinds.length !== 1)
+    return {
+      ok: false,
+      detail:
+        'message.data must carry exactly one of subscriptionNotification, oneTimeProductNotification, voidedPurchaseNotification, testNotification',
+    };
   return { ok: true, notification: n, kind: kinds[0]! };
 }
 
@@ -94,7 +108,10 @@ export const MAX_MISSED_PERIODS = 100;
  */
 export function ordersToRecord(latestOrderId: string, recordedOrderIds: string[]): string[] {
   const latest = orderIndex(latestOrderId);
-  const recorded = recordedOrderIds.map(orderIndex).filter((o) => o.base === latest.base).map((o) => o.index);
+  const recorded = recordedOrderIds
+    .map(orderIndex)
+    .filter((o) => o.base === latest.base)
+    .map((o) => o.index);
   if (recorded.length === 0) return [latestOrderId];
   const from = Math.max(Math.max(...recorded) + 1, latest.index - MAX_MISSED_PERIODS + 1);
   const orders: string[] = [];
@@ -109,7 +126,9 @@ export function ordersToRecord(latestOrderId: string, recordedOrderIds: string[]
  */
 export function periodEvents(latest: PurchaseEvent, orders: string[]): PurchaseEvent[] {
   return orders.map((orderId) => ({
-    ...latest, transactionId: orderId, type: orderIndex(orderId).index < 0 ? 'INITIAL_PURCHASE' : 'RENEWAL',
+    ...latest,
+    transactionId: orderId,
+    type: orderIndex(orderId).index < 0 ? 'INITIAL_PURCHASE' : 'RENEWAL',
     // The first order's purchase date is the subscription's start (the report's rule); renewals are priced at the event.
     purchasedAtMs: orderIndex(orderId).index < 0 ? latest.eventTimestampMs : latest.purchasedAtMs,
   }));
@@ -119,7 +138,15 @@ export function periodEvents(latest: PurchaseEvent, orders: string[]): PurchaseE
 
 /** Google's SubscriptionNotification types we turn into lifecycle events (the rest only record periods). */
 const SUBSCRIPTION_NOTIFICATION = {
-  RECOVERED: 1, RENEWED: 2, CANCELED: 3, PURCHASED: 4, ON_HOLD: 5, IN_GRACE_PERIOD: 6, RESTARTED: 7, REVOKED: 12, EXPIRED: 13,
+  RECOVERED: 1,
+  RENEWED: 2,
+  CANCELED: 3,
+  PURCHASED: 4,
+  ON_HOLD: 5,
+  IN_GRACE_PERIOD: 6,
+  RESTARTED: 7,
+  REVOKED: 12,
+  EXPIRED: 13,
 } as const;
 
 /**
@@ -131,13 +158,26 @@ const SUBSCRIPTION_NOTIFICATION = {
  */
 export function lifecycleEvent(notificationType: number, latest: PurchaseEvent, eventTimeMs: number): PurchaseEvent | undefined {
   const T = SUBSCRIPTION_NOTIFICATION;
-  const type = notificationType === T.CANCELED ? 'CANCELLATION'
-    : notificationType === T.RESTARTED ? 'UNCANCELLATION'
-      : notificationType === T.ON_HOLD || notificationType === T.IN_GRACE_PERIOD ? 'BILLING_ISSUE'
-        : notificationType === T.EXPIRED ? 'EXPIRATION' : undefined;
+  const type =
+    notificationType === T.CANCELED
+      ? 'CANCELLATION'
+      : notificationType === T.RESTARTED
+        ? 'UNCANCELLATION'
+        : notificationType === T.ON_HOLD || notificationType === T.IN_GRACE_PERIOD
+          ? 'BILLING_ISSUE'
+          : notificationType === T.EXPIRED
+            ? 'EXPIRATION'
+            : undefined;
   if (!type) return undefined;
   return {
-    ...latest, type, eventTimestampMs: eventTimeMs, purchasedAtMs: null, priceUsd: null, priceInPurchasedCurrency: null, currency: null,
-    periodType: null, cancelReason: type === 'CANCELLATION' ? 'UNSUBSCRIBE' : null,
+    ...latest,
+    type,
+    eventTimestampMs: eventTimeMs,
+    purchasedAtMs: null,
+    priceUsd: null,
+    priceInPurchasedCurrency: null,
+    currency: null,
+    periodType: null,
+    cancelReason: type === 'CANCELLATION' ? 'UNSUBSCRIBE' : null,
   };
 }

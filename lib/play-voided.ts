@@ -7,8 +7,14 @@ import type { Environment } from '../schema/types.js';
 
 /** One entry of Google's answer (VoidedPurchase), the fields we read. */
 export interface VoidedEntry {
-  purchaseToken: string; orderId: string; voidedTimeMillis: string; purchaseTimeMillis?: string | null;
-  voidedSource?: number | null; voidedReason?: number | null; refundType?: number | null; voidedQuantity?: number | null;
+  purchaseToken: string;
+  orderId: string;
+  voidedTimeMillis: string;
+  purchaseTimeMillis?: string | null;
+  voidedSource?: number | null;
+  voidedReason?: number | null;
+  refundType?: number | null;
+  voidedQuantity?: number | null;
 }
 
 /** Google refuses a startTime older than 30 days; a little margin keeps the request inside it. */
@@ -37,7 +43,17 @@ export type VoidTarget =
   | { kind: 'unknown'; reason: string };
 
 /** Names of Google's voidedReason / voidedSource codes (kept with the event; the refund is the same for all). */
-const REASONS = ['other', 'remorse', 'not_received', 'defective', 'accidental_purchase', 'fraud', 'friendly_fraud', 'chargeback', 'unacknowledged_purchase'];
+const REASONS = [
+  'other',
+  'remorse',
+  'not_received',
+  'defective',
+  'accidental_purchase',
+  'fraud',
+  'friendly_fraud',
+  'chargeback',
+  'unacknowledged_purchase',
+];
 const SOURCES = ['user', 'developer', 'google'];
 
 /**
@@ -49,23 +65,39 @@ const SOURCES = ['user', 'developer', 'google'];
 export function voidedRefundEvent(entry: VoidedEntry, target: Exclude<VoidTarget, { kind: 'unknown' }>): PurchaseEvent {
   const subscription = target.kind === 'subscription';
   const voidedAtMs = Number(entry.voidedTimeMillis);
-  return storeDirectEvent({
-    type: 'REFUND', transactionId: entry.orderId, originalTransactionId: subscription ? entry.purchaseToken : entry.orderId,
-    eventTimestampMs: subscription ? voidedAtMs : target.purchaseTimestampMs,
-    purchasedAtMs: entry.purchaseTimeMillis ? Number(entry.purchaseTimeMillis) : null, environment: target.environment, store: 'PLAY_STORE',
-    cancelReason: 'CUSTOMER_SUPPORT',
-    raw: {
-      play_voided_purchase: {
-        ...entry, voided_reason_name: REASONS[entry.voidedReason ?? -1] ?? null, voided_source_name: SOURCES[entry.voidedSource ?? -1] ?? null,
+  return storeDirectEvent(
+    {
+      type: 'REFUND',
+      transactionId: entry.orderId,
+      originalTransactionId: subscription ? entry.purchaseToken : entry.orderId,
+      eventTimestampMs: subscription ? voidedAtMs : target.purchaseTimestampMs,
+      purchasedAtMs: entry.purchaseTimeMillis ? Number(entry.purchaseTimeMillis) : null,
+      environment: target.environment,
+      store: 'PLAY_STORE',
+      cancelReason: 'CUSTOMER_SUPPORT',
+      raw: {
+        play_voided_purchase: {
+          ...entry,
+          voided_reason_name: REASONS[entry.voidedReason ?? -1] ?? null,
+          voided_source_name: SOURCES[entry.voidedSource ?? -1] ?? null,
+        },
       },
     },
-  }, { appUserId: null, referralCode: null });
+    { appUserId: null, referralCode: null },
+  );
 }
 
 /** An entry Google answered that names no order or token cannot be matched to anything. */
 export function isUsableEntry(e: { [K in keyof VoidedEntry]?: VoidedEntry[K] | null }): e is VoidedEntry {
-  return typeof e.orderId === 'string' && e.orderId.length > 0 && e.orderId.length <= 512 && typeof e.purchaseToken === 'string' && e.purchaseToken.length > 0
-    && typeof e.voidedTimeMillis === 'string' && /^\d{1,16}$/.test(e.voidedTimeMillis);
+  return (
+    typeof e.orderId === 'string' &&
+    e.orderId.length > 0 &&
+    e.orderId.length <= 512 &&
+    typeof e.purchaseToken === 'string' &&
+    e.purchaseToken.length > 0 &&
+    typeof e.voidedTimeMillis === 'string' &&
+    /^\d{1,16}$/.test(e.voidedTimeMillis)
+  );
 }
 
 /** Subscription states where the subscription is paid up: a later report in any other state checks for voids. */

@@ -6,11 +6,18 @@ import { SANDBOX_ENVIRONMENTS, type Environment } from '../schema/types.js';
 import type { UsdRate } from './fx.js';
 import type { RefundShare } from './refund-share.js';
 
-
 /** Event types that belong to a conversion and go through its workflow. */
 const CONVERSION_EVENT_TYPES = [
-  'INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'CANCELLATION', 'UNCANCELLATION', 'EXPIRATION',
-  'PRODUCT_CHANGE', 'BILLING_ISSUE', 'REFUND', 'REFUND_REVERSED',
+  'INITIAL_PURCHASE',
+  'RENEWAL',
+  'NON_RENEWING_PURCHASE',
+  'CANCELLATION',
+  'UNCANCELLATION',
+  'EXPIRATION',
+  'PRODUCT_CHANGE',
+  'BILLING_ISSUE',
+  'REFUND',
+  'REFUND_REVERSED',
 ] as const;
 export type ConversionEventType = (typeof CONVERSION_EVENT_TYPES)[number];
 
@@ -124,7 +131,9 @@ const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is st
 
 export function normalizeSubproviderEvent(body: { event: Loose }, receivedAtMs: number): PurchaseEvent {
   const e = body.event;
-  const attributes = (e.subscriber_attributes && typeof e.subscriber_attributes === 'object' ? e.subscriber_attributes : {}) as PurchaseEvent['subscriberAttributes'];
+  const attributes = (
+    e.subscriber_attributes && typeof e.subscriber_attributes === 'object' ? e.subscriber_attributes : {}
+  ) as PurchaseEvent['subscriberAttributes'];
   const code = str(attributes.svc_code?.value);
   return {
     source: 'subprovider',

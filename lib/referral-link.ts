@@ -2,9 +2,16 @@
 // click keeps, where the visitor is sent, and how the code and click id travel into the app.
 import { hintsFromUserAgent, type DeviceHints } from './device.js';
 import type { Platform } from '../schema/types.js';
-export interface LinkApp { ios_store_url: string | null; android_store_url: string | null; web_url: string | null }
+export interface LinkApp {
+  ios_store_url: string | null;
+  android_store_url: string | null;
+  web_url: string | null;
+}
 
-export interface LinkCodeState { status: string; campaignStatus: string }
+export interface LinkCodeState {
+  status: string;
+  campaignStatus: string;
+}
 
 /** Codes attribute only while the code and its campaign are active; other links still lead to the app. */
 export function linkAttributes(code: LinkCodeState): boolean {
@@ -76,7 +83,10 @@ export function destinationUrl(app: LinkApp, platform: Platform | null): URL | u
   return undefined;
 }
 
-export interface ReferralParams { svc_code?: string; svc_click?: string }
+export interface ReferralParams {
+  svc_code?: string;
+  svc_click?: string;
+}
 
 /**
  * Adds `svc_code` / `svc_click` to the destination, keeping its own query. Google Play hands only its `referrer`

@@ -6,15 +6,25 @@
 // and a whole refund takes exactly the base, never more.
 
 /** The share of a transaction a refund names: `refunded` of `of` (App Store: milliunits of 100,000). */
-export interface RefundShare { refunded: number; of: number }
+export interface RefundShare {
+  refunded: number;
+  of: number;
+}
 
 /** The three amounts of a commission row, in micro-USD. */
-export interface CommissionMoney { revenueMicros: number; commissionMicros: number; platformFeeMicros: number }
+export interface CommissionMoney {
+  revenueMicros: number;
+  commissionMicros: number;
+  platformFeeMicros: number;
+}
 
 const FIELDS = ['revenueMicros', 'commissionMicros', 'platformFeeMicros'] as const;
 const ZERO: CommissionMoney = { revenueMicros: 0, commissionMicros: 0, platformFeeMicros: 0 };
-const map = (f: (k: typeof FIELDS[number]) => number): CommissionMoney =>
-  ({ revenueMicros: f('revenueMicros'), commissionMicros: f('commissionMicros'), platformFeeMicros: f('platformFeeMicros') });
+const map = (f: (k: (typeof FIELDS)[number]) => number): CommissionMoney => ({
+  revenueMicros: f('revenueMicros'),
+  commissionMicros: f('commissionMicros'),
+  platformFeeMicros: f('platformFeeMicros'),
+});
 
 const APPLE_WHOLE_MILLI = 100_000;
 
@@ -74,7 +84,11 @@ export function minus(a: CommissionMoney, b: CommissionMoney): CommissionMoney {
 }
 
 /** One earn's part of a take-back: all that is live of it (`whole`), or a part. */
-export interface TakeBackPart<T> { earn: T; part: CommissionMoney; whole: boolean }
+export interface TakeBackPart<T> {
+  earn: T;
+  part: CommissionMoney;
+  whole: boolean;
+}
 
 /**
  * Spreads a take-back over the transaction's live earns, newest first (a restored share before the remainder it

@@ -1,8 +1,17 @@
 // Agent scopes (spec "Authentication" 4) and the actions denied to every agent whatever its scopes (5).
 
 export const SCOPES = [
-  'apps:read', 'apps:write', 'campaigns:read', 'campaigns:write', 'analytics:read', 'creators:read',
-  'creators:write', 'assets:read', 'assets:write', 'billing:read', 'integration:verify',
+  'apps:read',
+  'apps:write',
+  'campaigns:read',
+  'campaigns:write',
+  'analytics:read',
+  'creators:read',
+  'creators:write',
+  'assets:read',
+  'assets:write',
+  'billing:read',
+  'integration:verify',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -30,6 +39,13 @@ export function isScope(value: string): value is Scope {
 
 /** Parses `a,b,c` (CLI, consent form); unknown names are reported, not dropped silently. */
 export function parseScopes(list: string): { scopes: Scope[]; unknown: string[] } {
-  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   return { scopes: names.filter(isScope), unknown: names.filter((n) => !isScope(n)) };
 }

@@ -2,12 +2,20 @@
 // fresh 96-bit IV per value, the tag checked on every read. The key version lets the master key rotate.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-export interface Sealed { ciphertext: Buffer; iv: Buffer; authTag: Buffer; keyVersion: number }
+export interface Sealed {
+  ciphertext: Buffer;
+  iv: Buffer;
+  authTag: Buffer;
+  keyVersion: number;
+}
 
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(masterKey: string, readonly keyVersion = 1) {
+  constructor(
+    masterKey: string,
+    readonly keyVersion = 1,
+  ) {
     const key = /^[0-9a-f]{64}$/i.test(masterKey) ? Buffer.from(masterKey, 'hex') : Buffer.from(masterKey, 'base64');
     if (key.length !== 32) throw new Error('SVC_MASTER_KEY must be 32 bytes, as base64 or 64 hex characters');
     this.key = key;

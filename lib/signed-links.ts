@@ -36,7 +36,9 @@ function linkSigningKey(masterKey: string): Buffer {
 
 /** The exact bytes signed: purpose, then every parameter except `sig`, sorted, form-encoded. */
 function canonical(purpose: string, params: Record<string, string>): string {
-  const keys = Object.keys(params).filter((k) => k !== 'sig').sort();
+  const keys = Object.keys(params)
+    .filter((k) => k !== 'sig')
+    .sort();
   return `${purpose}\n${keys.map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`).join('&')}`;
 }
 
@@ -50,16 +52,31 @@ function claimsParams(c: LinkClaims): Record<string, string> {
   return params;
 }
 
-export interface SignedLink { url: string; expires_at: string; purpose: LinkPurpose; nonce: string }
+export interface SignedLink {
+  url: string;
+  expires_at: string;
+  purpose: LinkPurpose;
+  nonce: string;
+}
 
 export function createSignedLink(opts: {
-  masterKey: string; dashboardUrl: string; purpose: LinkPurpose; org: string; app?: string;
-  extra?: Record<string, string>; now?: Date; ttlSeconds?: number;
+  masterKey: string;
+  dashboardUrl: string;
+  purpose: LinkPurpose;
+  org: string;
+  app?: string;
+  extra?: Record<string, string>;
+  now?: Date;
+  ttlSeconds?: number;
 }): SignedLink {
   const nowSec = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   const claims: LinkClaims = {
-    purpose: opts.purpose, org: opts.org, app: opts.app, exp: nowSec + (opts.ttlSeconds ?? LINK_TTL_SECONDS),
-    nonce: randomBytes(16).toString('hex'), extra: opts.extra,
+    purpose: opts.purpose,
+    org: opts.org,
+    app: opts.app,
+    exp: nowSec + (opts.ttlSeconds ?? LINK_TTL_SECONDS),
+    nonce: randomBytes(16).toString('hex'),
+    extra: opts.extra,
   };
   const params = claimsParams(claims);
   const sig = sign(linkSigningKey(opts.masterKey), opts.purpose, params);
@@ -72,9 +89,7 @@ export function createSignedLink(opts: {
   };
 }
 
-export type LinkCheck =
-  | { ok: true; claims: LinkClaims }
-  | { ok: false; reason: 'invalid' | 'expired' | 'wrong_purpose' };
+export type LinkCheck = { ok: true; claims: LinkClaims } | { ok: false; reason: 'invalid' | 'expired' | 'wrong_purpose' };
 
 const EXTRA_KEYS = ['amount_usd', 'platform'];
 
@@ -101,7 +116,9 @@ export function verifySignedLink(masterKey: string, purpose: string, query: Reco
   const matches = (p: string) => timingSafeEqual(Buffer.from(sign(key, p, params), 'hex'), given);
   if (!isLinkPurpose(purpose) || !matches(purpose)) {
     // A genuine link opened under another purpose's page: say so instead of "tampered".
-    return LINK_PURPOSES.some((p) => p !== purpose && matches(p)) ? { ok: false, reason: 'wrong_purpose' } : { ok: false, reason: 'invalid' };
+    return LINK_PURPOSES.some((p) => p !== purpose && matches(p))
+      ? { ok: false, reason: 'wrong_purpose' }
+      : { ok: false, reason: 'invalid' };
   }
   if (Number(exp) * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
   const extra: Record<string, string> = {};

@@ -2,10 +2,50 @@
 // shadow one of the service's own top-level paths.
 
 export const RESERVED_SLUGS = new Set([
-  'api', 'mcp', 'oauth', '.well-known', 'well-known', 'join', 'dashboard', 'healthz', 'readyz', 'metrics',
-  'static', 'assets', 'public', 'admin', 'login', 'logout', 'signup', 'register', 'consent', 'authorize', 'token',
-  'docs', 'openapi', 'favicon.ico', 'robots.txt', 'sdk', 'webhooks', 'links', 'l', 'r', 'www', 'app', 'apps',
-  'status', 'health', 'settings', 'account', 'billing', 'wallet', 'support', 'help', 'about', 'terms', 'privacy',
+  'api',
+  'mcp',
+  'oauth',
+  '.well-known',
+  'well-known',
+  'join',
+  'dashboard',
+  'healthz',
+  'readyz',
+  'metrics',
+  'static',
+  'assets',
+  'public',
+  'admin',
+  'login',
+  'logout',
+  'signup',
+  'register',
+  'consent',
+  'authorize',
+  'token',
+  'docs',
+  'openapi',
+  'favicon.ico',
+  'robots.txt',
+  'sdk',
+  'webhooks',
+  'links',
+  'l',
+  'r',
+  'www',
+  'app',
+  'apps',
+  'status',
+  'health',
+  'settings',
+  'account',
+  'billing',
+  'wallet',
+  'support',
+  'help',
+  'about',
+  'terms',
+  'privacy',
 ]);
 
 const SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -15,8 +55,13 @@ export function isValidSlug(slug: string): boolean {
 }
 
 export function slugify(name: string): string {
-  const base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48);
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
   return base.length > 0 ? base : 'app';
 }
 

@@ -15,13 +15,16 @@ export function findUnstorable(body: unknown): FieldProblem | undefined {
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
+      if (value.includes('\u0000'))
+        return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_DEPTH) return { loc: ['body', ...path], msg: `JSON nested deeper than ${MAX_DEPTH} levels`, type: 'value_error' };
+    if (path.length >= MAX_DEPTH)
+      return { loc: ['body', ...path], msg: `JSON nested deeper than ${MAX_DEPTH} levels`, type: 'value_error' };
     for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
-      if (typeof key === 'string' && key.includes('\u0000')) return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
+      if (typeof key === 'string' && key.includes('\u0000'))
+        return { loc: ['body', ...path], msg: 'NUL characters (\\u0000) are not accepted', type: 'value_error' };
       stack.push({ value: child, path: [...path, key] });
     }
   }

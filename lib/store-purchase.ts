@@ -21,7 +21,12 @@ export function credentialsMissingDetail(platform: string): string {
 }
 
 /** What the gate reads of the app (db/store-credentials.ts findStoreDirectSetup). */
-export interface StoreDirectSetupView { provider: string | null; credentialPresent: boolean; bundleId: string | null; packageName: string | null }
+export interface StoreDirectSetupView {
+  provider: string | null;
+  credentialPresent: boolean;
+  bundleId: string | null;
+  packageName: string | null;
+}
 
 /**
  * The store-direct gate, one rule for the API's cheap refusal and the workflow's verification: the platform is
@@ -29,11 +34,16 @@ export interface StoreDirectSetupView { provider: string | null; credentialPrese
  * The answer is the store id to verify against, or the refusal's detail.
  */
 export function storeDirectGate(
-  appId: string, platform: StorePlatform, setup: StoreDirectSetupView | undefined, appleRootsTrusted: boolean,
+  appId: string,
+  platform: StorePlatform,
+  setup: StoreDirectSetupView | undefined,
+  appleRootsTrusted: boolean,
 ): { ok: true; storeId: string } | { ok: false; switched: boolean; detail: string } {
-  if (!setup || setup.provider !== STORE_VERIFIER[platform]) return { ok: false, switched: false, detail: notSwitchedDetail(appId, platform) };
+  if (!setup || setup.provider !== STORE_VERIFIER[platform])
+    return { ok: false, switched: false, detail: notSwitchedDetail(appId, platform) };
   const storeId = platform === 'ios' ? setup.bundleId : setup.packageName;
-  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted)) return { ok: false, switched: true, detail: credentialsMissingDetail(platform) };
+  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted))
+    return { ok: false, switched: true, detail: credentialsMissingDetail(platform) };
   return { ok: true, storeId };
 }
 
@@ -59,7 +69,7 @@ export function claimedPayload(jws: string): Record<string, unknown> | undefined
   if (parts.length !== 3) return undefined;
   try {
     const payload: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
-    return payload && typeof payload === 'object' && !Array.isArray(payload) ? payload as Record<string, unknown> : undefined;
+    return payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -74,24 +84,65 @@ export function claimedTransactionId(jws: string): string | undefined {
 // ---- normalised events -----------------------------------------------------------------------------------------
 
 /** What the app reported beside the proof. */
-export interface ReportContext { appUserId: string | null; referralCode: string | null }
+export interface ReportContext {
+  appUserId: string | null;
+  referralCode: string | null;
+}
 
 /** A store-direct event with every field the report does not set at its default (lib/play-voided.ts builds refunds with it). */
-export function storeDirectEvent(fields: Partial<PurchaseEvent> & Pick<PurchaseEvent, 'type' | 'eventTimestampMs' | 'environment' | 'transactionId' | 'originalTransactionId'>, ctx: ReportContext): PurchaseEvent {
+export function storeDirectEvent(
+  fields: Partial<PurchaseEvent> &
+    Pick<PurchaseEvent, 'type' | 'eventTimestampMs' | 'environment' | 'transactionId' | 'originalTransactionId'>,
+  ctx: ReportContext,
+): PurchaseEvent {
   return {
-    source: 'store_direct', providerEventId: null, appUserId: ctx.appUserId, originalAppUserId: null, aliases: [], transferredFrom: [],
-    transferredTo: [], productId: null, newProductId: null, periodType: null, purchasedAtMs: null, expirationAtMs: null, store: null,
-    priceUsd: null, priceInPurchasedCurrency: null, currency: null, takehomePercentage: null, cancelReason: null, isTrialConversion: null,
-    referralCode: ctx.referralCode, subscriberAttributes: {}, raw: {}, ...fields,
+    source: 'store_direct',
+    providerEventId: null,
+    appUserId: ctx.appUserId,
+    originalAppUserId: null,
+    aliases: [],
+    transferredFrom: [],
+    transferredTo: [],
+    productId: null,
+    newProductId: null,
+    periodType: null,
+    purchasedAtMs: null,
+    expirationAtMs: null,
+    store: null,
+    priceUsd: null,
+    priceInPurchasedCurrency: null,
+    currency: null,
+    takehomePercentage: null,
+    cancelReason: null,
+    isTrialConversion: null,
+    referralCode: ctx.referralCode,
+    subscriberAttributes: {},
+    raw: {},
+    ...fields,
   };
 }
 
 /** A decoded App Store transaction (JWSTransactionDecodedPayload), the fields we read. */
 export interface AppleTransaction {
-  transactionId?: string; originalTransactionId?: string; productId?: string; type?: string; environment?: string;
-  purchaseDate?: number; expiresDate?: number; signedDate?: number; price?: number; currency?: string;
-  offerType?: number; offerDiscountType?: string; revocationDate?: number; revocationReason?: number; transactionReason?: string;
-  inAppOwnershipType?: string; appAccountToken?: string; revocationType?: string; revocationPercentage?: number;
+  transactionId?: string;
+  originalTransactionId?: string;
+  productId?: string;
+  type?: string;
+  environment?: string;
+  purchaseDate?: number;
+  expiresDate?: number;
+  signedDate?: number;
+  price?: number;
+  currency?: string;
+  offerType?: number;
+  offerDiscountType?: string;
+  revocationDate?: number;
+  revocationReason?: number;
+  transactionReason?: string;
+  inAppOwnershipType?: string;
+  appAccountToken?: string;
+  revocationType?: string;
+  revocationPercentage?: number;
 }
 
 /**
@@ -112,38 +163,81 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
   const purchasedAtMs = tx.purchaseDate ?? tx.signedDate ?? 0;
   const trial = tx.offerDiscountType === 'FREE_TRIAL';
   const price = trial ? 0 : tx.price === undefined ? null : tx.price / 1000;
-  const purchase = storeDirectEvent({
-    type: subscription ? (transactionId === original ? 'INITIAL_PURCHASE' : 'RENEWAL') : 'NON_RENEWING_PURCHASE',
-    transactionId, originalTransactionId: subscription ? original : transactionId, eventTimestampMs: purchasedAtMs, purchasedAtMs,
-    expirationAtMs: tx.expiresDate ?? null, environment, store: 'APP_STORE', productId: tx.productId ?? null,
-    periodType: trial ? 'TRIAL' : tx.offerType === 1 ? 'INTRO' : 'NORMAL',
-    priceInPurchasedCurrency: price, currency: price === null ? null : (tx.currency ?? 'USD').toUpperCase(),
-    raw: { app_store_transaction: tx }, ...(tx.inAppOwnershipType === 'FAMILY_SHARED' ? { familyShared: true } : {}),
-  }, ctx);
+  const purchase = storeDirectEvent(
+    {
+      type: subscription ? (transactionId === original ? 'INITIAL_PURCHASE' : 'RENEWAL') : 'NON_RENEWING_PURCHASE',
+      transactionId,
+      originalTransactionId: subscription ? original : transactionId,
+      eventTimestampMs: purchasedAtMs,
+      purchasedAtMs,
+      expirationAtMs: tx.expiresDate ?? null,
+      environment,
+      store: 'APP_STORE',
+      productId: tx.productId ?? null,
+      periodType: trial ? 'TRIAL' : tx.offerType === 1 ? 'INTRO' : 'NORMAL',
+      priceInPurchasedCurrency: price,
+      currency: price === null ? null : (tx.currency ?? 'USD').toUpperCase(),
+      raw: { app_store_transaction: tx },
+      ...(tx.inAppOwnershipType === 'FAMILY_SHARED' ? { familyShared: true } : {}),
+    },
+    ctx,
+  );
   if (tx.revocationDate === undefined) return [purchase];
   const share = appleRefundShare(tx);
-  return [purchase, storeDirectEvent({
-    type: 'REFUND', transactionId, originalTransactionId: purchase.originalTransactionId, eventTimestampMs: tx.revocationDate,
-    purchasedAtMs, environment, store: 'APP_STORE', productId: tx.productId ?? null,
-    cancelReason: tx.revocationReason === 1 ? 'DEVELOPER_ISSUE' : 'CUSTOMER_SUPPORT', raw: { app_store_transaction: tx },
-    ...(share ? { refundShare: share } : {}),
-  }, ctx)];
+  return [
+    purchase,
+    storeDirectEvent(
+      {
+        type: 'REFUND',
+        transactionId,
+        originalTransactionId: purchase.originalTransactionId,
+        eventTimestampMs: tx.revocationDate,
+        purchasedAtMs,
+        environment,
+        store: 'APP_STORE',
+        productId: tx.productId ?? null,
+        cancelReason: tx.revocationReason === 1 ? 'DEVELOPER_ISSUE' : 'CUSTOMER_SUPPORT',
+        raw: { app_store_transaction: tx },
+        ...(share ? { refundShare: share } : {}),
+      },
+      ctx,
+    ),
+  ];
 }
 
 /** Google's answer for a subscription purchase token (SubscriptionPurchaseV2), the fields we read. */
 export interface GoogleSubscription {
-  subscriptionState?: string | null; startTime?: string | null; testPurchase?: object | null;
-  lineItems?: { productId?: string | null; expiryTime?: string | null; latestSuccessfulOrderId?: string | null;
-    autoRenewingPlan?: { recurringPrice?: { currencyCode?: string | null; units?: string | null; nanos?: number | null } | null } | null;
-    offerPhase?: { freeTrial?: object | null } | null }[] | null;
+  subscriptionState?: string | null;
+  startTime?: string | null;
+  testPurchase?: object | null;
+  lineItems?:
+    | {
+        productId?: string | null;
+        expiryTime?: string | null;
+        latestSuccessfulOrderId?: string | null;
+        autoRenewingPlan?: {
+          recurringPrice?: { currencyCode?: string | null; units?: string | null; nanos?: number | null } | null;
+        } | null;
+        offerPhase?: { freeTrial?: object | null } | null;
+      }[]
+    | null;
 }
 
 /** A refusal carries the workflow's failure type; api/sdk/purchase.ts alone turns it into an HTTP status. */
 export type Normalised =
   | { ok: true; events: PurchaseEvent[] }
-  | { ok: false; type: Extract<StorePurchaseFailureType, 'StorePurchaseNotPurchased' | 'StorePurchaseInvalid'>; detail: string; fields?: string[] };
+  | {
+      ok: false;
+      type: Extract<StorePurchaseFailureType, 'StorePurchaseNotPurchased' | 'StorePurchaseInvalid'>;
+      detail: string;
+      fields?: string[];
+    };
 
-const NOT_PAID_STATES = new Set(['SUBSCRIPTION_STATE_PENDING', 'SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED', 'SUBSCRIPTION_STATE_UNSPECIFIED']);
+const NOT_PAID_STATES = new Set([
+  'SUBSCRIPTION_STATE_PENDING',
+  'SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED',
+  'SUBSCRIPTION_STATE_UNSPECIFIED',
+]);
 
 /**
  * A Google Play subscription as its latest paid period: the conversion key is the purchase token (the original
@@ -152,9 +246,18 @@ const NOT_PAID_STATES = new Set(['SUBSCRIPTION_STATE_PENDING', 'SUBSCRIPTION_STA
  * timestamp is the subscription's start time (the store's purchase date; the order id tells periods apart); the FX
  * date of a renewal is the day it is verified, as Google reports no renewal date. A pending purchase is 409.
  */
-export function googleSubscriptionEvents(sub: GoogleSubscription, token: string, nowMs: number, ctx: ReportContext & { price?: number; currency?: string }): Normalised {
+export function googleSubscriptionEvents(
+  sub: GoogleSubscription,
+  token: string,
+  nowMs: number,
+  ctx: ReportContext & { price?: number; currency?: string },
+): Normalised {
   if (NOT_PAID_STATES.has(sub.subscriptionState ?? 'SUBSCRIPTION_STATE_UNSPECIFIED')) {
-    return { ok: false, type: 'StorePurchaseNotPurchased', detail: `The subscription is not purchased (Google Play state ${sub.subscriptionState ?? 'unknown'}): report it once the payment completes.` };
+    return {
+      ok: false,
+      type: 'StorePurchaseNotPurchased',
+      detail: `The subscription is not purchased (Google Play state ${sub.subscriptionState ?? 'unknown'}): report it once the payment completes.`,
+    };
   }
   const item = sub.lineItems?.[0] ?? {};
   const orderId = item.latestSuccessfulOrderId ?? token;
@@ -172,24 +275,46 @@ export function googleSubscriptionEvents(sub: GoogleSubscription, token: string,
     price = ctx.price;
     currency = ctx.currency.toUpperCase();
   } else {
-    return { ok: false, type: 'StorePurchaseInvalid', detail: 'Google reports no recurring price for this subscription: send price and currency.', fields: ['price', 'currency'] };
+    return {
+      ok: false,
+      type: 'StorePurchaseInvalid',
+      detail: 'Google reports no recurring price for this subscription: send price and currency.',
+      fields: ['price', 'currency'],
+    };
   }
   return {
     ok: true,
-    events: [storeDirectEvent({
-      type: renewal ? 'RENEWAL' : 'INITIAL_PURCHASE', transactionId: orderId, originalTransactionId: token, eventTimestampMs: startMs,
-      purchasedAtMs: renewal ? nowMs : startMs, expirationAtMs: item.expiryTime ? Date.parse(item.expiryTime) : null,
-      environment: sub.testPurchase ? 'SANDBOX' : 'PRODUCTION', store: 'PLAY_STORE', productId: item.productId ?? null,
-      periodType: trial ? 'TRIAL' : 'NORMAL', priceInPurchasedCurrency: price, currency: currency ?? (price === 0 ? 'USD' : null),
-      raw: { play_subscription: { ...sub, purchase_token: token } },
-    }, ctx)],
+    events: [
+      storeDirectEvent(
+        {
+          type: renewal ? 'RENEWAL' : 'INITIAL_PURCHASE',
+          transactionId: orderId,
+          originalTransactionId: token,
+          eventTimestampMs: startMs,
+          purchasedAtMs: renewal ? nowMs : startMs,
+          expirationAtMs: item.expiryTime ? Date.parse(item.expiryTime) : null,
+          environment: sub.testPurchase ? 'SANDBOX' : 'PRODUCTION',
+          store: 'PLAY_STORE',
+          productId: item.productId ?? null,
+          periodType: trial ? 'TRIAL' : 'NORMAL',
+          priceInPurchasedCurrency: price,
+          currency: currency ?? (price === 0 ? 'USD' : null),
+          raw: { play_subscription: { ...sub, purchase_token: token } },
+        },
+        ctx,
+      ),
+    ],
   };
 }
 
 /** Google's answer for a one-time product purchase (ProductPurchase v1), the fields we read. */
 export interface GoogleProduct {
-  purchaseState?: number | null; purchaseType?: number | null; orderId?: string | null; purchaseTimeMillis?: string | null;
-  productId?: string | null; quantity?: number | null;
+  purchaseState?: number | null;
+  purchaseType?: number | null;
+  orderId?: string | null;
+  purchaseTimeMillis?: string | null;
+  productId?: string | null;
+  quantity?: number | null;
 }
 
 /**
@@ -199,24 +324,58 @@ export interface GoogleProduct {
  * PURCHASED: a pending purchase is 409; a cancelled one is 409 unless its purchase was recorded before, when it is
  * the void of that purchase: a REFUND.
  */
-export function googleProductEvents(p: GoogleProduct, token: string, ctx: ReportContext & { productId: string; price: number; currency: string }, purchaseRecorded: boolean): Normalised {
+export function googleProductEvents(
+  p: GoogleProduct,
+  token: string,
+  ctx: ReportContext & { productId: string; price: number; currency: string },
+  purchaseRecorded: boolean,
+): Normalised {
   const orderId = p.orderId || token;
   const purchasedAtMs = p.purchaseTimeMillis ? Number(p.purchaseTimeMillis) : 0;
   const environment = p.purchaseType === 0 ? 'SANDBOX' : 'PRODUCTION';
-  const base = { transactionId: orderId, originalTransactionId: orderId, purchasedAtMs, environment, store: 'PLAY_STORE', productId: p.productId ?? ctx.productId } as const;
+  const base = {
+    transactionId: orderId,
+    originalTransactionId: orderId,
+    purchasedAtMs,
+    environment,
+    store: 'PLAY_STORE',
+    productId: p.productId ?? ctx.productId,
+  } as const;
   if (p.purchaseState === 1 && purchaseRecorded) {
-    return { ok: true, events: [storeDirectEvent({ ...base, type: 'REFUND', eventTimestampMs: purchasedAtMs, cancelReason: 'CUSTOMER_SUPPORT', raw: { play_product: p } }, ctx)] };
+    return {
+      ok: true,
+      events: [
+        storeDirectEvent(
+          { ...base, type: 'REFUND', eventTimestampMs: purchasedAtMs, cancelReason: 'CUSTOMER_SUPPORT', raw: { play_product: p } },
+          ctx,
+        ),
+      ],
+    };
   }
   if (p.purchaseState !== 0 && p.purchaseState !== null && p.purchaseState !== undefined) {
     const state = p.purchaseState === 1 ? 'CANCELED' : p.purchaseState === 2 ? 'PENDING' : String(p.purchaseState);
-    return { ok: false, type: 'StorePurchaseNotPurchased', detail: `The one-time purchase is not in PURCHASED state (Google Play purchaseState ${state}).` };
+    return {
+      ok: false,
+      type: 'StorePurchaseNotPurchased',
+      detail: `The one-time purchase is not in PURCHASED state (Google Play purchaseState ${state}).`,
+    };
   }
   const free = p.purchaseType === 1 || p.purchaseType === 2;
   return {
     ok: true,
-    events: [storeDirectEvent({
-      ...base, type: 'NON_RENEWING_PURCHASE', eventTimestampMs: purchasedAtMs, periodType: 'NORMAL',
-      priceInPurchasedCurrency: free ? 0 : ctx.price, currency: ctx.currency.toUpperCase(), raw: { play_product: { ...p, purchase_token: token } },
-    }, ctx)],
+    events: [
+      storeDirectEvent(
+        {
+          ...base,
+          type: 'NON_RENEWING_PURCHASE',
+          eventTimestampMs: purchasedAtMs,
+          periodType: 'NORMAL',
+          priceInPurchasedCurrency: free ? 0 : ctx.price,
+          currency: ctx.currency.toUpperCase(),
+          raw: { play_product: { ...p, purchase_token: token } },
+        },
+        ctx,
+      ),
+    ],
   };
 }

@@ -50,7 +50,12 @@ export function readTableView(query: Record<string, unknown>, spec: TableSpec): 
 export const wantsCsv = (query: Record<string, unknown>): boolean => one(query.format) === 'csv';
 
 /** The query string of `view` (plus `extra` filters), defaults left out; `format=csv` when `csv`. */
-export function viewQuery(view: TableView, spec: TableSpec, extra: Record<string, string | undefined> = {}, over: Partial<TableView> & { csv?: boolean } = {}): string {
+export function viewQuery(
+  view: TableView,
+  spec: TableSpec,
+  extra: Record<string, string | undefined> = {},
+  over: Partial<TableView> & { csv?: boolean } = {},
+): string {
   const v = { ...view, ...over };
   const params = new URLSearchParams();
   for (const [k, value] of Object.entries(extra)) if (value) params.set(k, value);
@@ -66,4 +71,7 @@ export function viewQuery(view: TableView, spec: TableSpec, extra: Record<string
 }
 
 /** A page of a table: its rows and how many rows the whole filtered view holds. */
-export interface TablePage<Row> { rows: Row[]; total: number }
+export interface TablePage<Row> {
+  rows: Row[];
+  total: number;
+}

@@ -3,7 +3,11 @@
 export class TtlCache<K, V> {
   private readonly map = new Map<K, { value: V; expiresAt: number }>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000, private readonly now = () => Date.now()) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now = () => Date.now(),
+  ) {}
 
   get(key: K): V | undefined {
     const hit = this.map.get(key);

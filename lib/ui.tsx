@@ -8,35 +8,85 @@ import { safeUrl } from './html.js';
 export type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'neutral';
 
 /** A status word in a coloured pill; the word itself carries the meaning (colour is never the only signal). */
-export const Badge = ({ tone = 'neutral', children, class: cls, id }: { tone?: Tone; children: ComponentChildren; class?: string; id?: string }) => (
-  <span id={id} class={`badge ${tone}${cls ? ` ${cls}` : ''}`}>{children}</span>
+export const Badge = ({
+  tone = 'neutral',
+  children,
+  class: cls,
+  id,
+}: {
+  tone?: Tone;
+  children: ComponentChildren;
+  class?: string;
+  id?: string;
+}) => (
+  <span id={id} class={`badge ${tone}${cls ? ` ${cls}` : ''}`}>
+    {children}
+  </span>
 );
 
 /** The tone of the statuses the pages show (campaigns, invitations, awards, codes, payments, checklist steps). */
 function toneOf(status: unknown): Tone {
   const s = String(status).toLowerCase();
-  if (['active', 'live', 'joined', 'accepted', 'approved', 'paid', 'succeeded', 'ok', 'done', 'connected', 'payable'].includes(s)) return 'ok';
+  if (['active', 'live', 'joined', 'accepted', 'approved', 'paid', 'succeeded', 'ok', 'done', 'connected', 'payable'].includes(s))
+    return 'ok';
   if (['paused', 'pending', 'earned', 'held', 'draft', 'unchecked', 'open', 'unfunded'].includes(s)) return 'warn';
-  if (['blocked', 'revoked', 'failed', 'voided', 'void', 'withdrawn', 'expired', 'archived', 'rejected', 'clawed_back'].includes(s)) return 'bad';
+  if (['blocked', 'revoked', 'failed', 'voided', 'void', 'withdrawn', 'expired', 'archived', 'rejected', 'clawed_back'].includes(s))
+    return 'bad';
   return 'neutral';
 }
 
-export const StatusBadge = ({ status, class: cls, id }: { status: unknown; class?: string; id?: string }) => <Badge tone={toneOf(status)} class={cls} id={id}>{String(status)}</Badge>;
+export const StatusBadge = ({ status, class: cls, id }: { status: unknown; class?: string; id?: string }) => (
+  <Badge tone={toneOf(status)} class={cls} id={id}>
+    {String(status)}
+  </Badge>
+);
 
 export type ButtonKind = 'primary' | 'secondary' | 'danger';
 
 /** A submit button of one of the three kinds (primary is the one thing the page is for). */
-export const Button = ({ kind = 'primary', children, name, value, type = 'submit', id }: { kind?: ButtonKind; children: ComponentChildren; name?: string; value?: string; type?: 'submit' | 'button'; id?: string }) => (
-  <button type={type} id={id} name={name} value={value} class={kind === 'primary' ? undefined : kind}>{children}</button>
+export const Button = ({
+  kind = 'primary',
+  children,
+  name,
+  value,
+  type = 'submit',
+  id,
+}: {
+  kind?: ButtonKind;
+  children: ComponentChildren;
+  name?: string;
+  value?: string;
+  type?: 'submit' | 'button';
+  id?: string;
+}) => (
+  <button type={type} id={id} name={name} value={value} class={kind === 'primary' ? undefined : kind}>
+    {children}
+  </button>
 );
 
 /** What a failed form left behind: a sentence per field (by name) and what was typed (by name). */
-export interface FormState { errors?: Record<string, string>; values?: Record<string, string> }
+export interface FormState {
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}
 
 interface FieldProps {
-  name: string; label: ComponentChildren; id?: string; value?: string; state?: FormState; hint?: ComponentChildren;
-  type?: string; inputmode?: 'decimal' | 'numeric' | 'email' | 'text'; required?: boolean; textarea?: boolean; rows?: number;
-  maxlength?: number; min?: string; step?: string; placeholder?: string; autocomplete?: string;
+  name: string;
+  label: ComponentChildren;
+  id?: string;
+  value?: string;
+  state?: FormState;
+  hint?: ComponentChildren;
+  type?: string;
+  inputmode?: 'decimal' | 'numeric' | 'email' | 'text';
+  required?: boolean;
+  textarea?: boolean;
+  rows?: number;
+  maxlength?: number;
+  min?: string;
+  step?: string;
+  placeholder?: string;
+  autocomplete?: string;
 }
 
 /**
@@ -47,20 +97,58 @@ export function Field({ name, label, id = name, value, state, hint, textarea, ro
   const error = state?.errors?.[name];
   const kept = state?.values?.[name] ?? value ?? '';
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const common = { id, name, 'aria-invalid': error ? ('true' as const) : undefined, 'aria-describedby': described, ...rest } as InputHTMLAttributes<HTMLInputElement> & TextareaHTMLAttributes<HTMLTextAreaElement>;
-  return <>
-    <label for={id}>{label}</label>
-    {textarea ? <textarea {...common} rows={rows ?? 4}>{kept}</textarea> : <input {...common} value={kept} />}
-    {hint ? <p class="muted" id={`${id}-hint`}>{hint}</p> : null}
-    <FieldError id={id} error={error} />
-  </>;
+  const common = {
+    id,
+    name,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': described,
+    ...rest,
+  } as InputHTMLAttributes<HTMLInputElement> & TextareaHTMLAttributes<HTMLTextAreaElement>;
+  return (
+    <>
+      <label for={id}>{label}</label>
+      {textarea ? (
+        <textarea {...common} rows={rows ?? 4}>
+          {kept}
+        </textarea>
+      ) : (
+        <input {...common} value={kept} />
+      )}
+      {hint ? (
+        <p class="muted" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={id} error={error} />
+    </>
+  );
 }
 
-const FieldError = ({ id, error }: { id: string; error?: string }) => (error ? <p class="field-error" id={`${id}-error`}>{error}</p> : null);
+const FieldError = ({ id, error }: { id: string; error?: string }) =>
+  error ? (
+    <p class="field-error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
 
 /** A checkbox (or radio) with its label beside it, the whole line clickable. */
-export const Check = ({ name, value, checked, type = 'checkbox', children }: { name: string; value: string; checked?: boolean; type?: 'checkbox' | 'radio'; children: ComponentChildren }) => (
-  <label class="check"><input type={type} name={name} value={value} checked={checked} /><span>{children}</span></label>
+export const Check = ({
+  name,
+  value,
+  checked,
+  type = 'checkbox',
+  children,
+}: {
+  name: string;
+  value: string;
+  checked?: boolean;
+  type?: 'checkbox' | 'radio';
+  children: ComponentChildren;
+}) => (
+  <label class="check">
+    <input type={type} name={name} value={value} checked={checked} />
+    <span>{children}</span>
+  </label>
 );
 
 export interface FlashMessage {
@@ -73,16 +161,30 @@ export interface FlashMessage {
 }
 
 /** What happened, at the top of the page the change redirected to (bad news is an alert, good news a status). */
-export const Flash = ({ flash }: { flash?: FlashMessage }) => (flash
-  ? <div id="flash" class={`flash ${flash.tone}`} role={flash.tone === 'bad' ? 'alert' : 'status'}>
-    <p>{flash.text}</p>{flash.lines?.length ? <ul>{flash.lines.map((l) => <li>{l}</li>)}</ul> : null}
-    {flash.action ? <p><a href={safeUrl(flash.action.href)}>{flash.action.label}</a></p> : null}
-  </div>
-  : null);
+export const Flash = ({ flash }: { flash?: FlashMessage }) =>
+  flash ? (
+    <div id="flash" class={`flash ${flash.tone}`} role={flash.tone === 'bad' ? 'alert' : 'status'}>
+      <p>{flash.text}</p>
+      {flash.lines?.length ? (
+        <ul>
+          {flash.lines.map((l) => (
+            <li>{l}</li>
+          ))}
+        </ul>
+      ) : null}
+      {flash.action ? (
+        <p>
+          <a href={safeUrl(flash.action.href)}>{flash.action.label}</a>
+        </p>
+      ) : null}
+    </div>
+  ) : null;
 
 /** A copy button for the input `target` (hidden until the script runs: without it the text is selectable). */
 export const CopyButton = ({ target, label = 'Copy' }: { target: string; label?: string }) => (
-  <button type="button" class="secondary" data-copy={target} hidden>{label}</button>
+  <button type="button" class="secondary" data-copy={target} hidden>
+    {label}
+  </button>
 );
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -100,12 +202,18 @@ export function LocalTime({ at, date, empty = '' }: { at: Date | string | number
   if (at === null || at === undefined || at === '') return <>{empty}</>;
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return <>{empty}</>;
-  return <time datetime={d.toISOString()} data-local={date ? 'date' : 'datetime'}>{formatDate(d, !date)}</time>;
+  return (
+    <time datetime={d.toISOString()} data-local={date ? 'date' : 'datetime'}>
+      {formatDate(d, !date)}
+    </time>
+  );
 }
 
 /** A table in its own horizontal scroller (focusable so keyboard users can scroll it), so the page never overflows. */
 export const ScrollTable = ({ label, children }: { label: string; children: ComponentChildren }) => (
-  <div class="table-scroll" role="region" aria-label={label} tabindex={0}>{children}</div>
+  <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
+    {children}
+  </div>
 );
 
 /** A validator's message in words a person reads ("must be >= 0" → "Must be 0 or more."). */

@@ -21,12 +21,23 @@ function compile(schema: object, location: 'body' | 'query' = 'body'): ValidateF
 
 function toFieldProblems(errors: ErrorObject[] | null | undefined, location: 'body' | 'query' | 'path'): FieldProblem[] {
   return (errors ?? []).map((e) => {
-    const path = e.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    const path = e.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     if (e.keyword === 'required') {
-      return { loc: [location, ...path, (e.params as { missingProperty: string }).missingProperty], msg: 'Field required', type: 'missing' };
+      return {
+        loc: [location, ...path, (e.params as { missingProperty: string }).missingProperty],
+        msg: 'Field required',
+        type: 'missing',
+      };
     }
     if (e.keyword === 'additionalProperties') {
-      return { loc: [location, ...path, (e.params as { additionalProperty: string }).additionalProperty], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+      return {
+        loc: [location, ...path, (e.params as { additionalProperty: string }).additionalProperty],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      };
     }
     return { loc: [location, ...path], msg: e.message ?? 'Invalid value', type: e.keyword };
   });

@@ -22,7 +22,10 @@ export class AppChangeFeed {
   private readonly eventListeners = new Set<AppChangeListener>();
   private readonly pendingSyncs = new Map<string, () => void>();
 
-  constructor(private readonly databaseUrl: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+  ) {}
 
   isLive(): boolean {
     return this.live;
@@ -48,7 +51,9 @@ export class AppChangeFeed {
     client.on('error', (err) => this.logger.warn({ err }, 'app change feed connection error'));
     // Only the connection in use reports a disconnect: a start that failed is retried by its caller alone (else every
     // failed attempt would schedule two retries, and a database outage would multiply them without bound).
-    client.on('end', () => { if (this.client === client) this.onDisconnect(); });
+    client.on('end', () => {
+      if (this.client === client) this.onDisconnect();
+    });
     await client.connect();
     await client.query(`listen ${APP_CHANGED_CHANNEL}; listen ${APP_EVENTS_CHANNEL}`);
     this.client = client;

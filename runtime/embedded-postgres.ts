@@ -14,7 +14,10 @@ export interface EmbeddedPostgresOptions {
   portVariable?: string;
 }
 
-export interface RunningPostgres { url: string; stop(): Promise<void> }
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
 
 const HOST_SCRIPT = fileURLToPath(new URL('./embedded-postgres-host.ts', import.meta.url));
 
@@ -38,7 +41,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   });
   if (!ready.ready) {
     await child.stop();
-    throw new Error(`Embedded PostgreSQL failed to start: ${ready.error ?? 'unknown error'}${opts.logFile ? ` (log: ${opts.logFile})` : ''}`);
+    throw new Error(
+      `Embedded PostgreSQL failed to start: ${ready.error ?? 'unknown error'}${opts.logFile ? ` (log: ${opts.logFile})` : ''}`,
+    );
   }
   const url = `postgres://${credentials.user}:${credentials.password}@127.0.0.1:${opts.port}/postgres`;
   return { url, stop: () => child.stop(20_000) };
@@ -57,8 +62,10 @@ function assertTraversableByPostgresUser(dataDir: string): void {
   for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (!existsSync(dir)) continue;
     if ((statSync(dir).mode & 0o001) === 0) {
-      throw new Error(`Embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${dir}. ` +
-        'Set SVC_DATA_DIR to a directory under a world-traversable path (for example /var/tmp/svc), or set DATABASE_URL.');
+      throw new Error(
+        `Embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${dir}. ` +
+          'Set SVC_DATA_DIR to a directory under a world-traversable path (for example /var/tmp/svc), or set DATABASE_URL.',
+      );
     }
   }
   accessSync(path.dirname(dataDir), constants.W_OK);

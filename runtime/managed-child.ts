@@ -76,7 +76,11 @@ export async function stopStale(pidFile: string, marker: string): Promise<boolea
     return false;
   }
   if (!cmdline.includes(marker)) return false;
-  try { process.kill(-pid, 'SIGTERM'); } catch { process.kill(pid, 'SIGTERM'); }
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    process.kill(pid, 'SIGTERM');
+  }
   for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   return true;

@@ -6,13 +6,16 @@ export async function serveMetrics(registry: Registry, port: number, host: strin
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {
-      registry.metrics().then((text) => {
-        res.writeHead(200, { 'content-type': registry.contentType });
-        res.end(text);
-      }, (err: unknown) => {
-        res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(`metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
-      });
+      registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': registry.contentType });
+          res.end(text);
+        },
+        (err: unknown) => {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(`metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
+        },
+      );
       return;
     }
     if (req.method === 'GET' && path === '/healthz') {
@@ -29,6 +32,10 @@ export async function serveMetrics(registry: Registry, port: number, host: strin
   });
   return {
     server,
-    close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

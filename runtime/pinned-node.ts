@@ -33,7 +33,9 @@ export async function ensurePinnedNode(): Promise<void> {
   if (process.versions.node === PINNED_NODE_VERSION || process.env[ANY_NODE_VARIABLE] === '1') return;
   const binary = pinnedNodeBinary();
   if (!binary) {
-    console.error(`warning: this project runs on Node ${PINNED_NODE_VERSION}, but this is ${process.version} and no ${PLATFORM_PACKAGE} package is installed (run npm install, or use Node ${PINNED_NODE_VERSION})`);
+    console.error(
+      `warning: this project runs on Node ${PINNED_NODE_VERSION}, but this is ${process.version} and no ${PLATFORM_PACKAGE} package is installed (run npm install, or use Node ${PINNED_NODE_VERSION})`,
+    );
     return;
   }
   await runOn(binary);

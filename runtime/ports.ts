@@ -25,7 +25,10 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 export function canConnect(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });
-    const done = (ok: boolean) => { socket.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
@@ -33,7 +36,11 @@ export function canConnect(port: number, host = '127.0.0.1', timeoutMs = 500): P
 }
 
 class PortTakenError extends Error {
-  constructor(readonly port: number, readonly variable: string, what: string) {
+  constructor(
+    readonly port: number,
+    readonly variable: string,
+    what: string,
+  ) {
     super(`${what} cannot start: port ${port} is already in use. Set ${variable} to a free port (or stop what is using it).`);
     this.name = 'PortTakenError';
   }

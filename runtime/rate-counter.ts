@@ -47,7 +47,11 @@ export class RedisSlidingWindowCounter implements RateCounter {
   private seq = 0;
   private readonly fallback = new SlidingWindowCounter();
 
-  constructor(private readonly redis: Redis, private readonly logger: Logger, private readonly prefix = 'svc:rl:') {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+    private readonly prefix = 'svc:rl:',
+  ) {}
 
   async tryHit(key: string, limit: number, windowMs: number, now: number): Promise<boolean> {
     try {

@@ -10,7 +10,9 @@ export function createRedis(url: string, logger: Logger): Redis {
     if (!warned) logger.warn({ err }, 'redis unavailable');
     warned = true;
   });
-  redis.on('ready', () => { warned = false; });
+  redis.on('ready', () => {
+    warned = false;
+  });
   return redis;
 }
 
@@ -18,8 +20,14 @@ export function createRedis(url: string, logger: Logger): Redis {
 export function redisReady(redis: Redis, timeoutMs = 2000): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { redis.off('ready', onReady); resolve(false); }, timeoutMs);
-    function onReady() { clearTimeout(timer); resolve(true); }
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    function onReady() {
+      clearTimeout(timer);
+      resolve(true);
+    }
     redis.once('ready', onReady);
   });
 }

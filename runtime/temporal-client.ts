@@ -15,7 +15,8 @@ export function createTemporalClient(address: string, namespace: string, extras:
 export async function isTemporalReachable(client: Client, timeoutMs = 2000): Promise<boolean> {
   try {
     await client.connection.withDeadline(Date.now() + timeoutMs, () =>
-      client.connection.workflowService.describeNamespace({ namespace: client.options.namespace }));
+      client.connection.workflowService.describeNamespace({ namespace: client.options.namespace }),
+    );
     return true;
   } catch {
     return false;

@@ -31,8 +31,17 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   if (opts.uiPort) await assertPortFree(opts.uiPort, 'TEMPORAL_UI_PORT', 'The Temporal Web UI');
   const namespace = opts.namespace ?? 'default';
   const args = [
-    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', namespace,
-    '--log-level', 'warn', ...devServerSearchAttributeArgs(),
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--namespace',
+    namespace,
+    '--log-level',
+    'warn',
+    ...devServerSearchAttributeArgs(),
     ...(opts.dbFilename ? ['--db-filename', opts.dbFilename, ...(opts.sqlitePragmas ?? []).flatMap((p) => ['--sqlite-pragma', p])] : []),
     ...(opts.uiPort ? ['--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1', '--ui-disable-news-fetch'] : ['--headless']),
   ];
@@ -49,7 +58,9 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
 
 async function waitForFrontend(address: string, namespace: string, exited: Promise<unknown>, timeoutMs = 60_000): Promise<void> {
   let dead = false;
-  void exited.then(() => { dead = true; });
+  void exited.then(() => {
+    dead = true;
+  });
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline && !dead) {
@@ -66,5 +77,7 @@ async function waitForFrontend(address: string, namespace: string, exited: Promi
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  throw new Error(`The Temporal dev server did not become ready at ${address}${dead ? ' (it exited; see its log)' : ''}: ${String(lastError)}`);
+  throw new Error(
+    `The Temporal dev server did not become ready at ${address}${dead ? ' (it exited; see its log)' : ''}: ${String(lastError)}`,
+  );
 }

@@ -28,14 +28,20 @@ export interface TemporalTarget {
 export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
   const vars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
   if (vars.TEMPORAL_CONFIG_FILE && !existsSync(vars.TEMPORAL_CONFIG_FILE)) {
-    throw new ConfigError(['TEMPORAL_CONFIG_FILE'], `Invalid configuration: TEMPORAL_CONFIG_FILE ${vars.TEMPORAL_CONFIG_FILE} does not exist`);
+    throw new ConfigError(
+      ['TEMPORAL_CONFIG_FILE'],
+      `Invalid configuration: TEMPORAL_CONFIG_FILE ${vars.TEMPORAL_CONFIG_FILE} does not exist`,
+    );
   }
   let loaded: ReturnType<typeof loadClientConnectConfig>;
   try {
     loaded = loadClientConnectConfig({ overrideEnvVars: vars });
   } catch (err) {
     // A named profile that is not in the file, or a file that is not TOML: say which variable to look at.
-    throw new ConfigError(['TEMPORAL_PROFILE'], `Invalid configuration: TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ConfigError(
+      ['TEMPORAL_PROFILE'],
+      `Invalid configuration: TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const { address, tls, apiKey, metadata } = loaded.connectionOptions;
   const extras: TemporalConnectExtras = {};
@@ -58,7 +64,11 @@ export function withTemporalTarget(config: Config, env: NodeJS.ProcessEnv = proc
   const temporal = resolveTemporalTarget(env);
   const address = config.TEMPORAL_ADDRESS ?? temporal.address;
   return {
-    config: { ...config, ...(address ? { TEMPORAL_ADDRESS: address } : {}), TEMPORAL_NAMESPACE: temporal.namespace ?? config.TEMPORAL_NAMESPACE },
+    config: {
+      ...config,
+      ...(address ? { TEMPORAL_ADDRESS: address } : {}),
+      TEMPORAL_NAMESPACE: temporal.namespace ?? config.TEMPORAL_NAMESPACE,
+    },
     temporal,
   };
 }

@@ -10,7 +10,13 @@ import type { SdkId } from './registry.js';
 
 export type WebRuntime = 'capacitor' | 'cordova' | 'twa' | 'pwa' | 'browser';
 
-interface Alias { words: string[]; sdks: SdkId[]; runtime?: WebRuntime; weak?: boolean; note?: string }
+interface Alias {
+  words: string[];
+  sdks: SdkId[];
+  runtime?: WebRuntime;
+  weak?: boolean;
+  note?: string;
+}
 
 const EXPO_NOTE = 'Expo: the SDK has native code, so use a development build (expo-dev-client); Expo Go cannot load it.';
 const KMP_NOTE = 'Kotlin Multiplatform: use the native iOS and Android SDKs from each platform target.';
@@ -18,7 +24,10 @@ const KMP_NOTE = 'Kotlin Multiplatform: use the native iOS and Android SDKs from
 const ALIASES: Alias[] = [
   { words: ['react native', 'reactnative', 'rn', 'react native cli', 'bare react native'], sdks: ['react-native'] },
   { words: ['expo', 'expo router', 'eas'], sdks: ['react-native'], note: EXPO_NOTE },
-  { words: ['ios', 'swift', 'swiftui', 'uikit', 'objective c', 'objc', 'xcode', 'iphone', 'ipad', 'storekit', 'cocoapods', 'spm'], sdks: ['ios'] },
+  {
+    words: ['ios', 'swift', 'swiftui', 'uikit', 'objective c', 'objc', 'xcode', 'iphone', 'ipad', 'storekit', 'cocoapods', 'spm'],
+    sdks: ['ios'],
+  },
   { words: ['android', 'kotlin', 'java', 'jetpack compose', 'gradle', 'google play', 'play billing'], sdks: ['android'] },
   { words: ['flutter', 'dart', 'pub'], sdks: ['flutter'] },
   { words: ['kotlin multiplatform', 'kmp', 'kmm'], sdks: ['ios', 'android'], note: KMP_NOTE },
@@ -27,21 +36,51 @@ const ALIASES: Alias[] = [
   { words: ['twa', 'trusted web activity', 'bubblewrap'], sdks: ['web'], runtime: 'twa' },
   { words: ['pwa', 'progressive web app'], sdks: ['web'], runtime: 'pwa' },
   {
-    words: ['web', 'browser', 'next.js', 'nextjs', 'nuxt', 'vue', 'vue.js', 'svelte', 'sveltekit', 'angular', 'remix', 'astro',
-      'gatsby', 'vite', 'solidjs', 'solid.js', 'html', 'website', 'web app', 'spa'],
-    sdks: ['web'], runtime: 'browser',
+    words: [
+      'web',
+      'browser',
+      'next.js',
+      'nextjs',
+      'nuxt',
+      'vue',
+      'vue.js',
+      'svelte',
+      'sveltekit',
+      'angular',
+      'remix',
+      'astro',
+      'gatsby',
+      'vite',
+      'solidjs',
+      'solid.js',
+      'html',
+      'website',
+      'web app',
+      'spa',
+    ],
+    sdks: ['web'],
+    runtime: 'browser',
   },
   { words: ['typescript', 'javascript', 'ts', 'js', 'react', 'react.js', 'reactjs'], sdks: ['web'], runtime: 'browser', weak: true },
 ];
 
-export interface AliasMatch { sdk: SdkId; alias: string; runtime?: WebRuntime; note?: string }
+export interface AliasMatch {
+  sdk: SdkId;
+  alias: string;
+  runtime?: WebRuntime;
+  note?: string;
+}
 
-const byLength = ALIASES.flatMap((a) => a.words.map((word) => ({ word, alias: a })))
-  .sort((x, y) => y.word.length - x.word.length);
+const byLength = ALIASES.flatMap((a) => a.words.map((word) => ({ word, alias: a }))).sort((x, y) => y.word.length - x.word.length);
 
 /** Lowercase, separators to spaces, sentence dots dropped but dots inside words ("next.js") kept. */
 function normalizeStack(text: string): string {
-  return ` ${text.toLowerCase().replace(/[-_/,;:()+&|]+/g, ' ').replace(/\.(?=\s|$)/g, ' ').replace(/\s+/g, ' ').trim()} `;
+  return ` ${text
+    .toLowerCase()
+    .replace(/[-_/,;:()+&|]+/g, ' ')
+    .replace(/\.(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()} `;
 }
 
 /** Every SDK the text names, strongest first, one match per SDK (the first alias that named it). */

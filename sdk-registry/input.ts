@@ -26,7 +26,10 @@ export function checkInput<T>(toolName: string, schema: Record<string, unknown>,
   const value = input ?? {};
   if (!validate(value)) {
     const fields = (validate.errors ?? []).map(problem);
-    throw new RegistryInputError(`Invalid input for ${toolName}: ${fields.map((f) => `${f.loc.join('.') || 'input'} ${f.msg}`).join('; ')}`, fields);
+    throw new RegistryInputError(
+      `Invalid input for ${toolName}: ${fields.map((f) => `${f.loc.join('.') || 'input'} ${f.msg}`).join('; ')}`,
+      fields,
+    );
   }
   return value as T;
 }

@@ -5,7 +5,13 @@ import { getSdk, listSdks, type SdkEntry } from './registry.js';
 
 const FIELDS = ['stack', 'sdk', 'sdkId', 'framework', 'hostStack', 'platform', 'language'];
 
-export interface SdkSummary { sdk_id: string; name: string; version: string; language: string; hosts: string }
+export interface SdkSummary {
+  sdk_id: string;
+  name: string;
+  version: string;
+  language: string;
+  hosts: string;
+}
 
 function summarizeSdk(sdk: SdkEntry): SdkSummary {
   return { sdk_id: sdk.id, name: sdk.name, version: sdk.version, language: sdk.language, hosts: sdk.hosts };
@@ -24,10 +30,11 @@ export function recommendSdk(input: Record<string, unknown>) {
       notes: m.note ? [m.note] : [],
     };
   });
-  const message = recommendations.length === 0
-    ? `No SDK matches '${text}'. Pick one of the choices; a runtime none of them covers can call the client API `
-      + '({base_url}/api/sdk/*) directly, following the client-side rules (svc_explain_contract).'
-    : `Use ${recommendations.map((r) => `${r.name} ${r.version}`).join(' and ')}.`;
+  const message =
+    recommendations.length === 0
+      ? `No SDK matches '${text}'. Pick one of the choices; a runtime none of them covers can call the client API ` +
+        '({base_url}/api/sdk/*) directly, following the client-side rules (svc_explain_contract).'
+      : `Use ${recommendations.map((r) => `${r.name} ${r.version}`).join(' and ')}.`;
   return {
     query: text,
     matched: recommendations.length > 0,

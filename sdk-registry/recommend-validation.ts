@@ -13,12 +13,17 @@ import { clientBaseUrl, type ClientPlatform, type SdkId } from './registry.js';
 export type ValidationPath = 'subprovider' | 'store-direct';
 
 const PLATFORMS_OF: Record<SdkId, ClientPlatform[]> = {
-  'react-native': ['ios', 'android'], flutter: ['ios', 'android'], ios: ['ios'], android: ['android'], web: ['web'],
+  'react-native': ['ios', 'android'],
+  flutter: ['ios', 'android'],
+  ios: ['ios'],
+  android: ['android'],
+  web: ['web'],
 };
 
-const NEVER_BOTH = 'Use exactly one path per platform, never both: either the subscription provider sends its '
-  + 'purchase webhooks, or the client sends the store\'s signed proof (store-direct). Switching a platform to '
-  + 'store-direct means its purchases stop coming from the provider\'s webhook for this service.';
+const NEVER_BOTH =
+  'Use exactly one path per platform, never both: either the subscription provider sends its ' +
+  "purchase webhooks, or the client sends the store's signed proof (store-direct). Switching a platform to " +
+  "store-direct means its purchases stop coming from the provider's webhook for this service.";
 
 /** Store platforms a free-text platform names ('swift' -> ios, 'flutter' -> ios + android). */
 function platformsNamed(text: string): ClientPlatform[] {
@@ -26,22 +31,32 @@ function platformsNamed(text: string): ClientPlatform[] {
   return [...new Set(named)];
 }
 
-interface PathAdvice { path: ValidationPath; available: boolean; needs: string[]; client_side: string[]; tools: string[] }
+interface PathAdvice {
+  path: ValidationPath;
+  available: boolean;
+  needs: string[];
+  client_side: string[];
+  tools: string[];
+}
 
 function subproviderAdvice(platform: ClientPlatform, apiBase: string, appId: string): PathAdvice {
   const webhookUrl = `${apiBase}/webhooks/subprovider/${appId}`;
   const needs = [
     `The provider's webhook pointing at ${webhookUrl} with header \`Authorization: Bearer <webhook secret>\` (rc_webhook_..., shown once at provisioning; regenerate it if lost).`,
-    'The provider\'s TEST event marks the webhook connected (checklist step subprovider_webhook_wired).',
-    'The same app user id in the provider and in the SDK\'s identify call.',
+    "The provider's TEST event marks the webhook connected (checklist step subprovider_webhook_wired).",
+    "The same app user id in the provider and in the SDK's identify call.",
   ];
   if (platform === 'web') {
-    needs.push('Alternative for web payments outside the provider: the developer\'s server posts each purchase to '
-      + `${apiBase}/webhooks/purchase with the server-side purchase key (it_srv_..., never in client code). It records PRODUCTION purchases (commission and wallet reservations are real): `
-      + 'report only real purchases there, and prove the integration with a sandbox purchase through the provider.');
+    needs.push(
+      "Alternative for web payments outside the provider: the developer's server posts each purchase to " +
+        `${apiBase}/webhooks/purchase with the server-side purchase key (it_srv_..., never in client code). It records PRODUCTION purchases (commission and wallet reservations are real): ` +
+        'report only real purchases there, and prove the integration with a sandbox purchase through the provider.',
+    );
   }
   return {
-    path: 'subprovider', available: true, needs,
+    path: 'subprovider',
+    available: true,
+    needs,
     client_side: [
       'Give the SDK the setter callback so it sets the subscriber attributes svc_code (uppercased code) and svc_referral (the string "true").',
       'Do not call reportPurchase; auto capture never starts because init answers store_direct false.',
@@ -55,7 +70,9 @@ const STORE_NEEDS: Record<ClientPlatform, string[]> = {
     'An App Store Connect In-App Purchase key (.p8), uploaded by the human through the signed credential link.',
     'The non-secret issuer id, key id, environment and App Store app id (svc_set_apple_meta).',
   ],
-  android: ['A Google Play service account (JSON key) with access to the app in Play Console, uploaded by the human through the signed credential link.'],
+  android: [
+    'A Google Play service account (JSON key) with access to the app in Play Console, uploaded by the human through the signed credential link.',
+  ],
   web: [],
 };
 
@@ -67,10 +84,17 @@ const STORE_CLIENT: Record<ClientPlatform, string> = {
 
 function storeDirectAdvice(platform: ClientPlatform): PathAdvice {
   if (platform === 'web') {
-    return { path: 'store-direct', available: false, needs: ['Not available on web: POST /sdk/purchase accepts ios or android only.'], client_side: [], tools: [] };
+    return {
+      path: 'store-direct',
+      available: false,
+      needs: ['Not available on web: POST /sdk/purchase accepts ios or android only.'],
+      client_side: [],
+      tools: [],
+    };
   }
   return {
-    path: 'store-direct', available: true,
+    path: 'store-direct',
+    available: true,
     needs: [
       ...STORE_NEEDS[platform],
       'A passing live credential check (svc_validate_store_credentials; repeat while retryable), then svc_activate_store_direct.',
@@ -81,17 +105,27 @@ function storeDirectAdvice(platform: ClientPlatform): PathAdvice {
       'Either auto capture (starts when init answers store_direct true) or reportPurchase with autoCapture: false; never both.',
       'The stored code goes with the first reported purchase; reportPurchase throws, and a 503 means retry later.',
     ],
-    tools: ['svc_get_credential_upload_link', ...(platform === 'ios' ? ['svc_set_apple_meta'] : []),
-      'svc_validate_store_credentials', 'svc_activate_store_direct', 'svc_scaffold_report_purchase'],
+    tools: [
+      'svc_get_credential_upload_link',
+      ...(platform === 'ios' ? ['svc_set_apple_meta'] : []),
+      'svc_validate_store_credentials',
+      'svc_activate_store_direct',
+      'svc_scaffold_report_purchase',
+    ],
   };
 }
 
-export interface ValidationQuestion { uses_subscription_provider?: boolean; app_id?: string }
+export interface ValidationQuestion {
+  uses_subscription_provider?: boolean;
+  app_id?: string;
+}
 
 function chooseDefault(platform: ClientPlatform, usesProvider: boolean | undefined): { path: ValidationPath | null; reason: string } {
   if (platform === 'web') return { path: 'subprovider', reason: 'Web has no store-direct path.' };
-  if (usesProvider === true) return { path: 'subprovider', reason: 'The app already uses a subscription provider, which validates purchases and sends webhooks.' };
-  if (usesProvider === false) return { path: 'store-direct', reason: 'Without a subscription provider the service verifies the store\'s signed proof itself.' };
+  if (usesProvider === true)
+    return { path: 'subprovider', reason: 'The app already uses a subscription provider, which validates purchases and sends webhooks.' };
+  if (usesProvider === false)
+    return { path: 'store-direct', reason: "Without a subscription provider the service verifies the store's signed proof itself." };
   return { path: null, reason: 'Depends on whether the app uses a subscription provider.' };
 }
 
@@ -119,11 +153,15 @@ export function singlePlatform(text: string): ClientPlatform {
 }
 
 export function recommendValidationForPlatforms(texts: string[], q: ValidationQuestion, baseUrl: string) {
-  const platforms = [...new Set(texts.flatMap((text, i) => {
-    const named = platformsNamed(text);
-    if (named.length === 0) throw inputError(['platforms', String(i)], `'${text}' is not a platform: use ios, android or web.`);
-    return named;
-  }))];
+  const platforms = [
+    ...new Set(
+      texts.flatMap((text, i) => {
+        const named = platformsNamed(text);
+        if (named.length === 0) throw inputError(['platforms', String(i)], `'${text}' is not a platform: use ios, android or web.`);
+        return named;
+      }),
+    ),
+  ];
   const results = platforms.map((p) => recommendValidation(p, q, baseUrl));
   const on = (path: ValidationPath) => results.filter((r) => r.recommended_path === path).map((r) => r.platform);
   return {

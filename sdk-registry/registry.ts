@@ -53,15 +53,53 @@ const VERSIONS: Record<SdkId, string> = { 'react-native': '1.6.1', ios: '1.1.1',
 /** Rule 14: React Native and web keep snake_case in validation and purchase results; the others use camelCase. */
 const SNAKE_CASE_SDKS: readonly SdkId[] = ['react-native', 'web'];
 
-const NAMES: Record<SdkId, string> = { 'react-native': 'React Native SDK', ios: 'iOS SDK', android: 'Android SDK', flutter: 'Flutter SDK', web: 'Web SDK' };
-const LANGUAGES: Record<SdkId, SdkLanguage> = { 'react-native': 'typescript', ios: 'swift', android: 'kotlin', flutter: 'dart', web: 'typescript' };
-const INIT_PLATFORMS: Record<SdkId, ClientPlatform[]> = { 'react-native': ['ios', 'android'], ios: ['ios'], android: ['android'], flutter: ['ios', 'android'], web: ['web'] };
+const NAMES: Record<SdkId, string> = {
+  'react-native': 'React Native SDK',
+  ios: 'iOS SDK',
+  android: 'Android SDK',
+  flutter: 'Flutter SDK',
+  web: 'Web SDK',
+};
+const LANGUAGES: Record<SdkId, SdkLanguage> = {
+  'react-native': 'typescript',
+  ios: 'swift',
+  android: 'kotlin',
+  flutter: 'dart',
+  web: 'typescript',
+};
+const INIT_PLATFORMS: Record<SdkId, ClientPlatform[]> = {
+  'react-native': ['ios', 'android'],
+  ios: ['ios'],
+  android: ['android'],
+  flutter: ['ios', 'android'],
+  web: ['web'],
+};
 
 const PACKAGES: Record<SdkId, SdkPackage> = {
-  'react-native': { manager: 'npm', name: '@svc/react-native', manifest_file: 'package.json', install_command: 'npm install @svc/react-native@1.6.1 @react-native-async-storage/async-storage && npx pod-install' },
-  ios: { manager: 'swift-package-manager', name: 'SvcAttribution', manifest_file: 'Package.swift', install_command: 'Xcode > File > Add Package Dependencies > https://github.com/svc/svc-ios (Up to Next Major from 1.1.1)' },
-  android: { manager: 'gradle', name: 'com.svc:attribution', manifest_file: 'app/build.gradle.kts', install_command: 'add implementation("com.svc:attribution:1.1.1") to app/build.gradle.kts, then sync Gradle' },
-  flutter: { manager: 'pub', name: 'svc_attribution', manifest_file: 'pubspec.yaml', install_command: 'flutter pub add svc_attribution:^1.1.1' },
+  'react-native': {
+    manager: 'npm',
+    name: '@svc/react-native',
+    manifest_file: 'package.json',
+    install_command: 'npm install @svc/react-native@1.6.1 @react-native-async-storage/async-storage && npx pod-install',
+  },
+  ios: {
+    manager: 'swift-package-manager',
+    name: 'SvcAttribution',
+    manifest_file: 'Package.swift',
+    install_command: 'Xcode > File > Add Package Dependencies > https://github.com/svc/svc-ios (Up to Next Major from 1.1.1)',
+  },
+  android: {
+    manager: 'gradle',
+    name: 'com.svc:attribution',
+    manifest_file: 'app/build.gradle.kts',
+    install_command: 'add implementation("com.svc:attribution:1.1.1") to app/build.gradle.kts, then sync Gradle',
+  },
+  flutter: {
+    manager: 'pub',
+    name: 'svc_attribution',
+    manifest_file: 'pubspec.yaml',
+    install_command: 'flutter pub add svc_attribution:^1.1.1',
+  },
   web: { manager: 'npm', name: '@svc/web', manifest_file: 'package.json', install_command: 'npm install @svc/web@1.0.1' },
 };
 
@@ -77,17 +115,32 @@ const HOSTS: Record<SdkId, string> = {
 const SHARED_KEYS = ['@svc/attribution', '@svc/svc_code', '@svc/app_user_id', '@svc/initialized', '@svc/install_id', '@svc/access'];
 const LAUNCH_CODE_KEY = '@svc/launch_code';
 const PURCHASE_SET_KEYS: Record<SdkId, string | null> = {
-  'react-native': '@svc/reported_purchases', ios: '@svc/sent_purchases', android: null, flutter: '@svc/reported_purchases', web: '@svc/reported_purchases',
+  'react-native': '@svc/reported_purchases',
+  ios: '@svc/sent_purchases',
+  android: null,
+  flutter: '@svc/reported_purchases',
+  web: '@svc/reported_purchases',
 };
 /** Rule 11: what clearAttribution removes; web keeps the user id and drops the launch code instead. */
 const CLEARED = ['@svc/attribution', '@svc/svc_code', '@svc/app_user_id'];
 const CLEARED_WEB = ['@svc/attribution', '@svc/svc_code', LAUNCH_CODE_KEY];
-const MEDIUMS: Record<SdkId, string> = { 'react-native': 'AsyncStorage', ios: 'UserDefaults', android: 'SharedPreferences', flutter: 'shared_preferences', web: 'localStorage' };
+const MEDIUMS: Record<SdkId, string> = {
+  'react-native': 'AsyncStorage',
+  ios: 'UserDefaults',
+  android: 'SharedPreferences',
+  flutter: 'shared_preferences',
+  web: 'localStorage',
+};
 
 function storageOf(id: SdkId): SdkEntry['storage'] {
   const purchaseSetKey = PURCHASE_SET_KEYS[id];
   const keys = [...SHARED_KEYS, ...(id === 'web' ? [LAUNCH_CODE_KEY] : []), ...(purchaseSetKey ? [purchaseSetKey] : [])];
-  return { medium: MEDIUMS[id], keys, cleared_by_clear_attribution: id === 'web' ? CLEARED_WEB : CLEARED, purchase_set_key: purchaseSetKey };
+  return {
+    medium: MEDIUMS[id],
+    keys,
+    cleared_by_clear_attribution: id === 'web' ? CLEARED_WEB : CLEARED,
+    purchase_set_key: purchaseSetKey,
+  };
 }
 
 export function isSdkId(value: string): value is SdkId {
@@ -97,8 +150,15 @@ export function isSdkId(value: string): value is SdkId {
 /** A copy, so a caller changing an answer cannot change the registry. */
 export function getSdk(id: SdkId): SdkEntry {
   return structuredClone({
-    id, name: NAMES[id], version: VERSIONS[id], language: LANGUAGES[id], package: PACKAGES[id], init_platforms: INIT_PLATFORMS[id],
-    result_casing: SNAKE_CASE_SDKS.includes(id) ? 'snake_case' : 'camelCase', storage: storageOf(id), hosts: HOSTS[id],
+    id,
+    name: NAMES[id],
+    version: VERSIONS[id],
+    language: LANGUAGES[id],
+    package: PACKAGES[id],
+    init_platforms: INIT_PLATFORMS[id],
+    result_casing: SNAKE_CASE_SDKS.includes(id) ? 'snake_case' : 'camelCase',
+    storage: storageOf(id),
+    hosts: HOSTS[id],
   });
 }
 

@@ -8,12 +8,26 @@ import { getSdk, isSdkId, SDK_IDS, type SdkEntry } from './registry.js';
 const SELECTOR_FIELDS = ['sdk', 'sdkId', 'framework', 'hostStack', 'platform', 'language'] as const;
 
 /** JSON Schema properties for the selector fields (every one optional, free text). */
-export const selectorProperties: Record<string, unknown> = Object.fromEntries(SELECTOR_FIELDS.map((field) => [field, {
-  type: 'string', minLength: 1, maxLength: 200,
-  description: field === 'sdk' ? `SDK id (${SDK_IDS.join(', ')}) or any stack alias (expo, swiftui, kotlin, flutter/dart, next.js, capacitor, ...)` : 'Alias of `sdk`.',
-}]));
+export const selectorProperties: Record<string, unknown> = Object.fromEntries(
+  SELECTOR_FIELDS.map((field) => [
+    field,
+    {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description:
+        field === 'sdk'
+          ? `SDK id (${SDK_IDS.join(', ')}) or any stack alias (expo, swiftui, kotlin, flutter/dart, next.js, capacitor, ...)`
+          : 'Alias of `sdk`.',
+    },
+  ]),
+);
 
-export interface FieldMatches { field: string | null; text: string; matches: AliasMatch[] }
+export interface FieldMatches {
+  field: string | null;
+  text: string;
+  matches: AliasMatch[];
+}
 
 /** The first field (in `fields` order) whose text names at least one SDK; exact ids match directly. */
 export function matchFirstField(input: Record<string, unknown>, fields: readonly string[] = SELECTOR_FIELDS): FieldMatches {

@@ -28,7 +28,10 @@ async function provide(): Promise<NodeJS.ProcessEnv> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-test-pg-'));
     chmodSync(dir, 0o755); // as root the cluster runs as the postgres user, which must enter it
     const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: await freePort(), persistent: false });
-    stops.push(async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); });
+    stops.push(async () => {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
     adminUrl = pg.url;
     console.log('test run: embedded PostgreSQL');
   }
@@ -60,9 +63,10 @@ async function main(): Promise<number> {
     const env = await provide();
     // `--script FILE` runs a TypeScript file with the same provisions instead of ava (test/replay/record-histories.ts).
     const args = process.argv.slice(2);
-    const command = args[0] === '--script'
-      ? ['--import', 'tsx', ...args.slice(1)]
-      : [path.join(PROJECT_ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...args];
+    const command =
+      args[0] === '--script'
+        ? ['--import', 'tsx', ...args.slice(1)]
+        : [path.join(PROJECT_ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...args];
     code = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, command, { stdio: 'inherit', env, cwd: PROJECT_ROOT });
       child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));

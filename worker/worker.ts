@@ -1,5 +1,12 @@
 // The worker process: connection, bundle, activities, task queue. Wiring only.
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap, makeTelemetryFilterString } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type WorkflowBundleWithSourceMap,
+  makeTelemetryFilterString,
+} from '@temporalio/worker';
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config.js';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +29,8 @@ export function installRuntime(logger: Logger, opts: { handleSignals: boolean })
   const log = logger.child({ component: 'temporal' });
   Runtime.install({
     logger: {
-      log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message),
+      log: (level, message, meta) =>
+        log[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message),
       trace: (m, meta) => log.trace(meta ?? {}, m),
       debug: (m, meta) => log.debug(meta ?? {}, m),
       info: (m, meta) => log.info(meta ?? {}, m),
@@ -38,7 +46,17 @@ let cachedBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 /** Bundles the workflow code once per process (tests start many workers from one bundle). */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  cachedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } });
+  cachedBundle ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: {
+      log: () => undefined,
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    },
+  });
   return cachedBundle;
 }
 
@@ -64,8 +82,13 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowBundle: opts.workflowBundle ?? await workflowBundle(),
-    activities: createActivities({ db: opts.db, platformFeePercent: opts.config.PLATFORM_FEE_PERCENT, config: opts.config, onEventFailed: opts.onEventFailed }),
+    workflowBundle: opts.workflowBundle ?? (await workflowBundle()),
+    activities: createActivities({
+      db: opts.db,
+      platformFeePercent: opts.config.PLATFORM_FEE_PERCENT,
+      config: opts.config,
+      onEventFailed: opts.onEventFailed,
+    }),
     shutdownGraceTime: opts.shutdownGraceTime ?? 10_000,
   });
   return { worker, connection };

@@ -18,7 +18,10 @@ import type { JsonObject } from '../schema/types.js';
 import { startStoreNotification } from './store-notification.js';
 
 export interface IntakeDeps {
-  db: Knex; config: Config; temporal: { workflow: WorkflowClient }; taskQueue: string;
+  db: Knex;
+  config: Config;
+  temporal: { workflow: WorkflowClient };
+  taskQueue: string;
   /** pino's argument order; the catch-up adapts the activity logger. */
   warn: (context: Record<string, unknown>, message: string) => void;
 }
@@ -40,7 +43,11 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   const [app, setup] = await Promise.all([findApp(deps.db, appId), findStoreDirectSetup(deps.db, appId, 'ios')]);
   if (!app || !setup) return { kind: 'unknown_app' };
   if (setup.provider !== STORE_VERIFIER.ios && (setup.provider === 'subprovider' || app.webhook_connected_at !== null)) {
-    return { kind: 'ignored', reason: "iOS purchases of this app are validated through the subscription provider's webhooks: the App Store's notification is acknowledged and not counted, so no purchase counts twice" };
+    return {
+      kind: 'ignored',
+      reason:
+        "iOS purchases of this app are validated through the subscription provider's webhooks: the App Store's notification is acknowledged and not counted, so no purchase counts twice",
+    };
   }
   const verifier = sharedAppleVerifier(deps.config);
   // The green-check asks for a TEST notification before the switch: with the uploaded key's bundle id a TEST one is
@@ -51,7 +58,11 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   const appleId = setup.appAppleId && /^\d+$/.test(setup.appAppleId) ? Number(setup.appAppleId) : undefined;
   const checked = await verifier!.verifyNotification(signedPayload, gate.storeId, appleId);
   if (!checked.ok) {
-    if (checked.missing) return { kind: 'unavailable', detail: `Production notifications need the app's Apple id: upload the App Store credential again with app_apple_id (POST /api/agent/apps/${appId}/credential-setup-link).` };
+    if (checked.missing)
+      return {
+        kind: 'unavailable',
+        detail: `Production notifications need the app's Apple id: upload the App Store credential again with app_apple_id (POST /api/agent/apps/${appId}/credential-setup-link).`,
+      };
     if (checked.retryable) return { kind: 'unavailable', detail: `The notification could not be verified now: ${checked.reason}.` };
     return { kind: 'rejected', detail: `Verification failed: ${checked.reason}.` };
   }
@@ -60,10 +71,19 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   if (!uuid) return { kind: 'rejected', detail: 'Verification failed: the notification has no notificationUUID.' };
   const type = String(notification.notificationType ?? '');
   if (!switched && type !== 'TEST') return { kind: 'unavailable', detail: notSwitchedDetail(appId, 'ios') };
-  const payload = JSON.parse(JSON.stringify({ signedPayload, notification, transaction: transaction ?? null, renewalInfo: renewalInfo ?? null })) as JsonObject;
+  const payload = JSON.parse(
+    JSON.stringify({ signedPayload, notification, transaction: transaction ?? null, renewalInfo: renewalInfo ?? null }),
+  ) as JsonObject;
   const { row, inserted } = await receiveRawItem(deps.db, { appId, source: APPLE_SOURCE, externalId: uuid, payload });
   await recordNotificationTakenIn(deps.db, appId, APPLE_SOURCE, { test: type === 'TEST' });
-  const started = row.normalised_at !== null || await startWithin(deps, { appId, source: APPLE_SOURCE, externalId: uuid, bindingWaitMs: deps.config.STORE_NOTIFICATION_BINDING_WAIT_MS });
+  const started =
+    row.normalised_at !== null ||
+    (await startWithin(deps, {
+      appId,
+      source: APPLE_SOURCE,
+      externalId: uuid,
+      bindingWaitMs: deps.config.STORE_NOTIFICATION_BINDING_WAIT_MS,
+    }));
   return { kind: 'taken', notificationUUID: uuid, notificationType: type, inserted, started };
 }
 
@@ -72,11 +92,19 @@ const START_WITHIN_MS = 5_000;
 
 async function startWithin(deps: IntakeDeps, input: Parameters<typeof startStoreNotification>[2]): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const start = startStoreNotification(deps.temporal, deps.taskQueue, input).then(() => true, (err: unknown) => {
-    deps.warn({ err, appId: input.appId, notificationUUID: input.externalId }, 'store notification kept; its workflow starts with the next catch-up');
-    return false;
+  const start = startStoreNotification(deps.temporal, deps.taskQueue, input).then(
+    () => true,
+    (err: unknown) => {
+      deps.warn(
+        { err, appId: input.appId, notificationUUID: input.externalId },
+        'store notification kept; its workflow starts with the next catch-up',
+      );
+      return false;
+    },
+  );
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), START_WITHIN_MS);
   });
-  const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), START_WITHIN_MS); });
   try {
     return await Promise.race([start, late]);
   } finally {

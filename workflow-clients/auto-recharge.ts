@@ -17,11 +17,18 @@ export interface RechargeDeps {
 }
 
 export async function startAutoRecharge(deps: Omit<RechargeDeps, 'db'>, orgId: string): Promise<string> {
-  const input: AutoRechargeInput = { orgId, maxAttempts: deps.config.AUTO_RECHARGE_MAX_ATTEMPTS, retrySeconds: deps.config.AUTO_RECHARGE_RETRY_SECONDS };
+  const input: AutoRechargeInput = {
+    orgId,
+    maxAttempts: deps.config.AUTO_RECHARGE_MAX_ATTEMPTS,
+    retrySeconds: deps.config.AUTO_RECHARGE_RETRY_SECONDS,
+  };
   // Started by name: the workflow's module imports the activities' types, which import this module.
   const handle = await deps.client.workflow.start(AUTO_RECHARGE_WORKFLOW, {
-    workflowId: autoRechargeWorkflowId(orgId), taskQueue: deps.taskQueue, args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowId: autoRechargeWorkflowId(orgId),
+    taskQueue: deps.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
   return handle.firstExecutionRunId;
 }

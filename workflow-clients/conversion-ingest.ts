@@ -7,7 +7,13 @@ import { idempotencyKey, type PurchaseEvent } from '../lib/purchase-event.js';
 import { AppIdKey, AppUserIdKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import { conversionWorkflow } from '../workflows/conversion.js';
 import {
-  attributeLateUpdate, conversionWorkflowId, ingestEventUpdate, lateAttributionUpdateId, type ConversionWorkflowInput, type IngestResult, type LateAttributionResult,
+  attributeLateUpdate,
+  conversionWorkflowId,
+  ingestEventUpdate,
+  lateAttributionUpdateId,
+  type ConversionWorkflowInput,
+  type IngestResult,
+  type LateAttributionResult,
 } from '../workflows/conversion-messages.js';
 
 export interface ConversionTarget {
@@ -23,17 +29,34 @@ export function workflowIdOf(target: ConversionTarget): string {
 }
 
 /** A re-drive of a failed event (`svc events retry`): applied again, under an update id of its own. */
-export interface Redrive { updateId: string }
+export interface Redrive {
+  updateId: string;
+}
 
 /**
  * `occurredAtMs`: the demo history's explicit time of the event (IngestEvent.occurredAtMs); callers that take events
  * from HTTP never pass it.
  */
-export function ingestIntoConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent, redrive?: Redrive, occurredAtMs?: number): Promise<IngestResult> {
+export function ingestIntoConversion(
+  client: { workflow: WorkflowClient },
+  target: ConversionTarget,
+  event: PurchaseEvent,
+  redrive?: Redrive,
+  occurredAtMs?: number,
+): Promise<IngestResult> {
   const { appId, conversionKey } = target;
   const key = idempotencyKey(appId, event);
   return client.workflow.executeUpdateWithStart(ingestEventUpdate, {
-    args: [{ appId, conversionKey, idempotencyKey: key, event, ...(redrive ? { redrive: true } : {}), ...(occurredAtMs !== undefined ? { occurredAtMs } : {}) }],
+    args: [
+      {
+        appId,
+        conversionKey,
+        idempotencyKey: key,
+        event,
+        ...(redrive ? { redrive: true } : {}),
+        ...(occurredAtMs !== undefined ? { occurredAtMs } : {}),
+      },
+    ],
     // A redelivery reuses the key (Temporal answers the update it already ran); a re-drive must run again.
     updateId: redrive?.updateId ?? key,
     startWorkflowOperation: startOperation(target, event),
@@ -44,18 +67,26 @@ export function ingestIntoConversion(client: { workflow: WorkflowClient }, targe
  * The app's report of an event the conversion applied as organic before the report came: `attributeLate` (started
  * like an event, in case the conversion closed since). One update id per reported event: a repeat is answered.
  */
-export function attributeLateInConversion(client: { workflow: WorkflowClient }, target: ConversionTarget, event: PurchaseEvent): Promise<LateAttributionResult> {
+export function attributeLateInConversion(
+  client: { workflow: WorkflowClient },
+  target: ConversionTarget,
+  event: PurchaseEvent,
+): Promise<LateAttributionResult> {
   const { appId, conversionKey } = target;
   const key = idempotencyKey(appId, event);
   return client.workflow.executeUpdateWithStart(attributeLateUpdate, {
-    args: [{ appId, conversionKey, idempotencyKey: key, event }], updateId: lateAttributionUpdateId(key), startWorkflowOperation: startOperation(target, event),
+    args: [{ appId, conversionKey, idempotencyKey: key, event }],
+    updateId: lateAttributionUpdateId(key),
+    startWorkflowOperation: startOperation(target, event),
   });
 }
 
 function startOperation(target: ConversionTarget, event: PurchaseEvent) {
   const { appId, conversionKey, taskQueue } = target;
   return new WithStartWorkflowOperation(conversionWorkflow, {
-    workflowId: workflowIdOf(target), taskQueue, args: [{ appId, conversionKey, ...target.runOptions }],
+    workflowId: workflowIdOf(target),
+    taskQueue,
+    args: [{ appId, conversionKey, ...target.runOptions }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: startSearchAttributes(appId, event),
   });

@@ -11,12 +11,24 @@ import { recordWorkflowGeneration } from '../db/workflow-generations.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../schema/search-attributes.js';
 import type { ConversionRow } from '../schema/types.js';
 import { conversionWorkflow } from '../workflows/conversion.js';
-import { CONVERSION_WORKFLOW_GENERATION, parseConversionWorkflowId, type ConversionWorkflowInput } from '../workflows/conversion-messages.js';
+import {
+  CONVERSION_WORKFLOW_GENERATION,
+  parseConversionWorkflowId,
+  type ConversionWorkflowInput,
+} from '../workflows/conversion-messages.js';
 
-export interface RehydrateSummary { terminated: number; restarted: number; generation: number }
+export interface RehydrateSummary {
+  terminated: number;
+  restarted: number;
+  generation: number;
+}
 
 /** The open conversion runs of the worker's task queue (those its workers would replay). */
-export async function rehydrateConversions(db: Knex, client: Client, opts: { taskQueue: string; holdingDayMs: number }): Promise<RehydrateSummary> {
+export async function rehydrateConversions(
+  db: Knex,
+  client: Client,
+  opts: { taskQueue: string; holdingDayMs: number },
+): Promise<RehydrateSummary> {
   const open: WorkflowExecutionInfo[] = [];
   const query = `WorkflowType = 'conversionWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${opts.taskQueue.replaceAll("'", "\\'")}'`;
   for await (const run of client.workflow.list({ query })) open.push(run);
@@ -24,18 +36,26 @@ export async function rehydrateConversions(db: Knex, client: Client, opts: { tas
   for (const run of open) {
     const target = parseConversionWorkflowId(run.workflowId);
     if (!target) continue;
-    await client.workflow.getHandle(run.workflowId, run.runId).terminate(`rehydrated to conversion workflow generation ${CONVERSION_WORKFLOW_GENERATION}`);
+    await client.workflow
+      .getHandle(run.workflowId, run.runId)
+      .terminate(`rehydrated to conversion workflow generation ${CONVERSION_WORKFLOW_GENERATION}`);
     summary.terminated += 1;
     const conversion = await findConversionByKey(db, target.appId, target.conversionKey);
     // A run whose first event was never recorded left nothing to carry: its next event starts a new run.
     if (!conversion) continue;
     const input: ConversionWorkflowInput = {
-      appId: target.appId, conversionKey: target.conversionKey, status: conversion.status, oneTime: conversion.kind === 'one_time',
+      appId: target.appId,
+      conversionKey: target.conversionKey,
+      status: conversion.status,
+      oneTime: conversion.kind === 'one_time',
       releaseAt: await nextReleaseAt(db, conversion.id, opts.holdingDayMs),
     };
     // An event arriving meanwhile may have started a run already (update-with-start): that run is kept.
     await client.workflow.start(conversionWorkflow, {
-      workflowId: run.workflowId, taskQueue: run.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowId: run.workflowId,
+      taskQueue: run.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
       typedSearchAttributes: searchAttributesOf(conversion),
     });
     summary.restarted += 1;

@@ -7,14 +7,23 @@ import type { StorePlatform } from '../schema/types.js';
 import { credentialCheckWorkflow } from '../workflows/credential-check.js';
 import { credentialCheckWorkflowId } from '../workflows/credential-check-messages.js';
 
-export interface CredentialCheckTarget { taskQueue: string; appId: string; platform: StorePlatform }
+export interface CredentialCheckTarget {
+  taskQueue: string;
+  appId: string;
+  platform: StorePlatform;
+}
 
 export function startCredentialCheck(
-  client: { workflow: WorkflowClient }, { taskQueue, appId, platform }: CredentialCheckTarget,
+  client: { workflow: WorkflowClient },
+  { taskQueue, appId, platform }: CredentialCheckTarget,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof credentialCheckWorkflow>> {
   return client.workflow.start(credentialCheckWorkflow, {
-    workflowId: credentialCheckWorkflowId(appId, platform), taskQueue, args: [{ appId, platform }],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE', workflowExecutionTimeout: '2 minutes',
+    workflowId: credentialCheckWorkflowId(appId, platform),
+    taskQueue,
+    args: [{ appId, platform }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowExecutionTimeout: '2 minutes',
     typedSearchAttributes: [{ key: AppIdKey, value: appId }],
   });
 }

@@ -5,23 +5,41 @@
 //   CLI recorded a run without Temporal) is started again at worker start.
 // * reconcilePayoutSchedules: create-or-update `payout-schedule/{org_id}` for every organization with a period in
 //   PostgreSQL (overlap skip, catch-up window), and delete it for one whose period was cleared.
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import type { Knex } from 'knex';
 import { getPayoutSettings, scheduledPayoutOrgs } from '../db/payout-settings.js';
 import { runsWithPendingTransfers } from '../db/payout-transfers.js';
 import {
-  BALANCE_CHECK_SCHEDULE_ID, BALANCE_CHECK_WORKFLOW, PAYOUT_RUN_WORKFLOW, payoutRunWorkflowId, payoutScheduleId, scheduledRunWorkflowId, type PayoutRunInput,
+  BALANCE_CHECK_SCHEDULE_ID,
+  BALANCE_CHECK_WORKFLOW,
+  PAYOUT_RUN_WORKFLOW,
+  payoutRunWorkflowId,
+  payoutScheduleId,
+  scheduledRunWorkflowId,
+  type PayoutRunInput,
 } from '../workflows/payout-run-messages.js';
 
 const HOUR_MS = 3_600_000;
 
-export interface PayoutClientDeps { client: Pick<Client, 'workflow' | 'schedule'>; taskQueue: string }
+export interface PayoutClientDeps {
+  client: Pick<Client, 'workflow' | 'schedule'>;
+  taskQueue: string;
+}
 
 export async function startPayoutRun(deps: PayoutClientDeps, runId: string, input: PayoutRunInput): Promise<void> {
   // Started by name: the workflow's module imports the activities' types.
   await deps.client.workflow.start(PAYOUT_RUN_WORKFLOW, {
-    workflowId: payoutRunWorkflowId(runId), taskQueue: deps.taskQueue, args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowId: payoutRunWorkflowId(runId),
+    taskQueue: deps.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
 }
 
@@ -36,14 +54,23 @@ function scheduleOptions(deps: PayoutClientDeps, orgId: string, periodHours: num
   return {
     scheduleId: payoutScheduleId(orgId),
     spec: { intervals: [{ every: periodHours * HOUR_MS }] },
-    action: { type: 'startWorkflow', workflowType: PAYOUT_RUN_WORKFLOW, workflowId: scheduledRunWorkflowId(orgId), taskQueue: deps.taskQueue, args: [input] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: PAYOUT_RUN_WORKFLOW,
+      workflowId: scheduledRunWorkflowId(orgId),
+      taskQueue: deps.taskQueue,
+      args: [input],
+    },
     // Temporal's smallest catch-up window is one minute.
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: Math.max(catchupHours * HOUR_MS, 60_000) },
   };
 }
 
 /** One organization's schedule made to match its stored period (created, updated or deleted). */
-export async function reconcilePayoutSchedule(deps: PayoutClientDeps & { db: Knex; catchupHours: number }, orgId: string): Promise<'created' | 'updated' | 'deleted' | 'none'> {
+export async function reconcilePayoutSchedule(
+  deps: PayoutClientDeps & { db: Knex; catchupHours: number },
+  orgId: string,
+): Promise<'created' | 'updated' | 'deleted' | 'none'> {
   const { periodHours } = await getPayoutSettings(deps.db, orgId);
   const handle = deps.client.schedule.getHandle(payoutScheduleId(orgId));
   if (periodHours === null) {
@@ -62,7 +89,12 @@ export async function reconcilePayoutSchedule(deps: PayoutClientDeps & { db: Kne
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
-  await handle.update((prev) => ({ ...prev, spec: options.spec, action: options.action, policies: { ...prev.policies, ...options.policies } }));
+  await handle.update((prev) => ({
+    ...prev,
+    spec: options.spec,
+    action: options.action,
+    policies: { ...prev.policies, ...options.policies },
+  }));
   return 'updated';
 }
 
@@ -70,8 +102,15 @@ export async function reconcilePayoutSchedule(deps: PayoutClientDeps & { db: Kne
 export async function ensureBalanceCheckSchedule(deps: PayoutClientDeps): Promise<void> {
   try {
     await deps.client.schedule.create({
-      scheduleId: BALANCE_CHECK_SCHEDULE_ID, spec: { intervals: [{ every: 24 * HOUR_MS }] },
-      action: { type: 'startWorkflow', workflowType: BALANCE_CHECK_WORKFLOW, workflowId: BALANCE_CHECK_SCHEDULE_ID, taskQueue: deps.taskQueue, args: [] },
+      scheduleId: BALANCE_CHECK_SCHEDULE_ID,
+      spec: { intervals: [{ every: 24 * HOUR_MS }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: BALANCE_CHECK_WORKFLOW,
+        workflowId: BALANCE_CHECK_SCHEDULE_ID,
+        taskQueue: deps.taskQueue,
+        args: [],
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: HOUR_MS },
     });
   } catch (err) {

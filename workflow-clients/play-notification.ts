@@ -7,10 +7,17 @@ import { AppIdKey } from '../schema/search-attributes.js';
 import { playNotificationWorkflow } from '../workflows/play-notification.js';
 import { playNotificationWorkflowId, type PlayNotificationInput } from '../workflows/play-notification-messages.js';
 
-export async function startPlayNotification(client: { workflow: WorkflowClient }, taskQueue: string, input: PlayNotificationInput): Promise<void> {
+export async function startPlayNotification(
+  client: { workflow: WorkflowClient },
+  taskQueue: string,
+  input: PlayNotificationInput,
+): Promise<void> {
   await client.workflow.start(playNotificationWorkflow, {
-    workflowId: playNotificationWorkflowId(input.appId, input.messageId), taskQueue, args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowId: playNotificationWorkflowId(input.appId, input.messageId),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [{ key: AppIdKey, value: input.appId }],
   });
 }

@@ -26,7 +26,12 @@ function inboxEvent(row: Pick<PurchaseInboxRow, 'event'>): PurchaseEvent {
  * stopped waiting (a late result still marks the row, so the drainer does not hand it over again needlessly).
  */
 export async function deliverInboxRow(deps: InboxDeps, row: PurchaseInboxRow, redrive?: Redrive): Promise<IngestResult> {
-  const result = await ingestIntoConversion(deps.temporal, { taskQueue: deps.taskQueue, appId: row.app_id, conversionKey: row.conversion_key }, inboxEvent(row), redrive);
+  const result = await ingestIntoConversion(
+    deps.temporal,
+    { taskQueue: deps.taskQueue, appId: row.app_id, conversionKey: row.conversion_key },
+    inboxEvent(row),
+    redrive,
+  );
   // The event is applied whatever happens to this mark: a row left waiting is handed over again later and answered
   // as the redelivery it is.
   await inboxHandedOver(deps.db, row, result).catch(() => undefined);
@@ -63,15 +68,31 @@ export interface RedriveOutcome {
 export async function redriveFailedEvents(deps: InboxDeps, appId: string, eventId?: string): Promise<RedriveOutcome[]> {
   const outcomes: RedriveOutcome[] = [];
   for (const failed of await listFailedPurchaseEvents(deps.db, appId, { eventId })) {
-    const key = idempotencyKey(appId, { type: failed.event_type, transactionId: failed.transaction_id, eventTimestampMs: failed.event_timestamp_ms });
+    const key = idempotencyKey(appId, {
+      type: failed.event_type,
+      transactionId: failed.transaction_id,
+      eventTimestampMs: failed.event_timestamp_ms,
+    });
     const entry = await findInboxEntry(deps.db, appId, key);
     if (!entry) {
-      outcomes.push({ event_id: failed.id, event_type: failed.event_type, status: 'failed', error: 'no stored payload (not received through the inbox): deliver it again', retried: false });
+      outcomes.push({
+        event_id: failed.id,
+        event_type: failed.event_type,
+        status: 'failed',
+        error: 'no stored payload (not received through the inbox): deliver it again',
+        retried: false,
+      });
       continue;
     }
     const result = await deliverInboxRow(deps, entry, { updateId: `${key}:redrive:${failed.id}:${Date.now()}` });
     const after = await findPurchaseEvent(deps.db, result.eventId);
-    outcomes.push({ event_id: failed.id, event_type: failed.event_type, status: after?.processing_status ?? 'unknown', error: result.error, retried: true });
+    outcomes.push({
+      event_id: failed.id,
+      event_type: failed.event_type,
+      status: after?.processing_status ?? 'unknown',
+      error: result.error,
+      retried: true,
+    });
   }
   return outcomes;
 }

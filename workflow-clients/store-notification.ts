@@ -6,10 +6,17 @@ import { AppIdKey } from '../schema/search-attributes.js';
 import { storeNotificationWorkflow } from '../workflows/store-notification.js';
 import { storeNotificationWorkflowId, type StoreNotificationInput } from '../workflows/store-notification-messages.js';
 
-export async function startStoreNotification(client: { workflow: WorkflowClient }, taskQueue: string, input: StoreNotificationInput): Promise<string> {
+export async function startStoreNotification(
+  client: { workflow: WorkflowClient },
+  taskQueue: string,
+  input: StoreNotificationInput,
+): Promise<string> {
   const handle = await client.workflow.start(storeNotificationWorkflow, {
-    workflowId: storeNotificationWorkflowId(input), taskQueue, args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowId: storeNotificationWorkflowId(input),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [{ key: AppIdKey, value: input.appId }],
   });
   return handle.workflowId;

@@ -6,20 +6,32 @@ import { ApplicationFailure, type WorkflowClient, type WorkflowHandleWithFirstEx
 import { AppIdKey } from '../schema/search-attributes.js';
 import { storePurchaseWorkflow } from '../workflows/store-purchase.js';
 import {
-  STORE_PURCHASE_FAILURES, storePurchaseWorkflowId, type StorePurchaseFailureDetails, type StorePurchaseFailureType, type StorePurchaseInput,
+  STORE_PURCHASE_FAILURES,
+  storePurchaseWorkflowId,
+  type StorePurchaseFailureDetails,
+  type StorePurchaseFailureType,
+  type StorePurchaseInput,
 } from '../workflows/store-purchase-messages.js';
 
 export function startStorePurchase(
-  client: { workflow: WorkflowClient }, taskQueue: string, input: StorePurchaseInput,
+  client: { workflow: WorkflowClient },
+  taskQueue: string,
+  input: StorePurchaseInput,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof storePurchaseWorkflow>> {
   return client.workflow.start(storePurchaseWorkflow, {
-    workflowId: storePurchaseWorkflowId(input.appId, input.proofHash), taskQueue, args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE', workflowExecutionTimeout: '2 minutes',
+    workflowId: storePurchaseWorkflowId(input.appId, input.proofHash),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowExecutionTimeout: '2 minutes',
     typedSearchAttributes: [{ key: AppIdKey, value: input.appId }],
   });
 }
 
-export interface StorePurchaseFailure extends StorePurchaseFailureDetails { type: StorePurchaseFailureType }
+export interface StorePurchaseFailure extends StorePurchaseFailureDetails {
+  type: StorePurchaseFailureType;
+}
 
 /** The business failure a store-purchase run ended with (WorkflowFailedError > ApplicationFailure), if any. */
 export function storePurchaseFailureOf(err: unknown): StorePurchaseFailure | undefined {

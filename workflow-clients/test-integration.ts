@@ -5,13 +5,21 @@ import { AppIdKey } from '../schema/search-attributes.js';
 import { testIntegrationWorkflow } from '../workflows/test-integration.js';
 import { NO_TEST_CREATOR_CODE, testIntegrationWorkflowId } from '../workflows/test-integration-messages.js';
 
-export interface TestIntegrationTarget { taskQueue: string; appId: string; runId: string }
+export interface TestIntegrationTarget {
+  taskQueue: string;
+  appId: string;
+  runId: string;
+}
 
 export function startTestIntegration(
-  client: { workflow: WorkflowClient }, { taskQueue, appId, runId }: TestIntegrationTarget,
+  client: { workflow: WorkflowClient },
+  { taskQueue, appId, runId }: TestIntegrationTarget,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof testIntegrationWorkflow>> {
   return client.workflow.start(testIntegrationWorkflow, {
-    workflowId: testIntegrationWorkflowId(appId, runId), taskQueue, args: [{ appId, runId }], workflowExecutionTimeout: '2 minutes',
+    workflowId: testIntegrationWorkflowId(appId, runId),
+    taskQueue,
+    args: [{ appId, runId }],
+    workflowExecutionTimeout: '2 minutes',
     typedSearchAttributes: [{ key: AppIdKey, value: appId }],
   });
 }

@@ -13,10 +13,12 @@ export type AutoRechargeResult =
   | { outcome: 'succeeded' | 'processing'; paymentId: string; attempts: number }
   | { outcome: 'disabled'; reason: string; attempts: number };
 
-export interface BeginRechargeResult { paymentId: string | null; reason: string }
+export interface BeginRechargeResult {
+  paymentId: string | null;
+  reason: string;
+}
 export type ChargeResult =
-  | { status: 'succeeded' | 'processing'; paymentId: string }
-  | { status: 'failed'; paymentId: string; reason: string };
+  { status: 'succeeded' | 'processing'; paymentId: string } | { status: 'failed'; paymentId: string; reason: string };
 
 export const AUTO_RECHARGE_WORKFLOW = 'autoRechargeWorkflow';
 

@@ -19,7 +19,13 @@ const { beginAutoRecharge, recordRechargeFailure, turnOffAutoRecharge } = proxyA
 // Outages of the provider: about 20 minutes of attempts on the same payment before the attempt counts as failed.
 const { chargeAutoRecharge } = proxyActivities<Acts>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 8, nonRetryableErrorTypes: ['AutoRechargeUnusable'] },
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    maximumAttempts: 8,
+    nonRetryableErrorTypes: ['AutoRechargeUnusable'],
+  },
 });
 
 export async function autoRechargeWorkflow(input: AutoRechargeInput): Promise<AutoRechargeResult> {

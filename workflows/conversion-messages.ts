@@ -56,7 +56,10 @@ export interface IngestResult {
 }
 
 /** Input of the release step: the conversion whose commissions past their holding period become payable. */
-export interface ReleaseTarget { appId: string; conversionKey: string }
+export interface ReleaseTarget {
+  appId: string;
+  conversionKey: string;
+}
 
 /** Activity failure types the workflow tells apart: data the database refuses, and an event that could not be applied. */
 export const EVENT_REJECTED = 'PurchaseEventRejected';
@@ -65,7 +68,10 @@ export const EVENT_FAILED = 'PurchaseEventFailed';
 export const FAILED_EVENT_ERROR = 'event could not be applied';
 
 /** Input of the activity that records an event as failed. */
-export interface FailedIngest { ingest: IngestEvent; reason: string }
+export interface FailedIngest {
+  ingest: IngestEvent;
+  reason: string;
+}
 
 export const ingestEventUpdate = defineUpdate<IngestResult, [IngestEvent]>('ingestEvent');
 

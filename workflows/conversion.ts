@@ -11,8 +11,16 @@
 // release and removed in the one after (docs/purchase-pipeline.md "Workflow versions"); `svc workflows rehydrate` moves open runs of
 // an older generation (cli/workflows.ts).
 import {
-  allHandlersFinished, condition, continueAsNew, log, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
-  ActivityFailure, ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+  ActivityFailure,
+  ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { durationToMs } from '../lib/duration.js';
@@ -21,24 +29,37 @@ import type { createPurchaseFailureActivities } from '../activities/purchases/fa
 import type { createLateAttributionActivities } from '../activities/purchases/late-attribution.js';
 import { ConversionStatusKey } from '../schema/search-attributes.js';
 import {
-  attributeLateUpdate, EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult, type LateAttributionResult,
+  attributeLateUpdate,
+  EVENT_FAILED,
+  EVENT_REJECTED,
+  ingestEventUpdate,
+  type ConversionWorkflowInput,
+  type IngestEvent,
+  type IngestResult,
+  type LateAttributionResult,
 } from './conversion-messages.js';
 
-type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>
-  & ReturnType<typeof createLateAttributionActivities>;
+type PurchaseActivities = ReturnType<typeof createPurchaseActivities> &
+  ReturnType<typeof createPurchaseFailureActivities> &
+  ReturnType<typeof createLateAttributionActivities>;
 // Transient faults (database restarts, a killed worker) are retried until they pass; an unexpected error gets a
 // bounded number of attempts (the activity counts them) and the event is then recorded as failed; business
 // rejections are answered as results, never thrown. One short transaction per event, run inside the workflow task
 // as a local activity: the webhook answer waits for it, and a regular activity costs task round trips.
 const activities = proxyLocalActivities<PurchaseActivities>({
-  startToCloseTimeout: '10 seconds', retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
 const REMEMBERED_RESULTS = 200;
 const DEFAULT_MAX_EVENTS_PER_RUN = 1000;
 const ENDED_STATUSES = new Set(['churned', 'refunded']);
 
-export interface ConversionSummary { conversionKey: string; status: string | null; events: number }
+export interface ConversionSummary {
+  conversionKey: string;
+  status: string | null;
+  events: number;
+}
 
 /** Everything the workflow knows between events; what continue-as-new carries over is in ConversionWorkflowInput. */
 interface ConversionState {
@@ -56,8 +77,13 @@ interface ConversionState {
 
 export async function conversionWorkflow(input: ConversionWorkflowInput): Promise<ConversionSummary> {
   const state: ConversionState = {
-    results: new Map(input.rememberedResults ?? []), status: input.status ?? null, oneTime: input.oneTime ?? false,
-    eventsThisRun: 0, lastEventAt: Date.now(), releaseAt: input.releaseAt ?? null, publishedStatus: input.status ?? null,
+    results: new Map(input.rememberedResults ?? []),
+    status: input.status ?? null,
+    oneTime: input.oneTime ?? false,
+    eventsThisRun: 0,
+    lastEventAt: Date.now(),
+    releaseAt: input.releaseAt ?? null,
+    publishedStatus: input.status ?? null,
   };
   // Updates may arrive concurrently, and the release step runs between them: one chain keeps them in order.
   let queue: Promise<unknown> = Promise.resolve();
@@ -74,7 +100,11 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   if (outcome === 'continue') {
     await condition(allHandlersFinished);
     await continueAsNew<typeof conversionWorkflow>({
-      ...input, status: state.status, oneTime: state.oneTime, rememberedResults: [...state.results.entries()], releaseAt: state.releaseAt,
+      ...input,
+      status: state.status,
+      oneTime: state.oneTime,
+      rememberedResults: [...state.results.entries()],
+      releaseAt: state.releaseAt,
     });
   }
   return { conversionKey: input.conversionKey, status: state.status, events: state.eventsThisRun };
@@ -109,7 +139,14 @@ async function attributeLate(state: ConversionState, report: IngestEvent): Promi
     const failure = applicationFailureOf(err);
     if (failure?.type !== EVENT_FAILED && failure?.type !== EVENT_REJECTED) throw err;
     log.warn('late attribution could not be applied', { idempotencyKey: report.idempotencyKey, reason: failure.message });
-    return { outcome: 'not_attributed', reason: `late attribution could not be applied: ${failure.message}`, conversionId: null, status: state.status, referralCode: null, earned: 0 };
+    return {
+      outcome: 'not_attributed',
+      reason: `late attribution could not be applied: ${failure.message}`,
+      conversionId: null,
+      status: state.status,
+      referralCode: null,
+      earned: 0,
+    };
   }
   const { nextReleaseAt, ...result } = late;
   if (nextReleaseAt !== undefined) state.releaseAt = nextReleaseAt;
@@ -144,10 +181,15 @@ async function releaseDue(state: ConversionState, input: ConversionWorkflowInput
  * churned, refunded or one-time one closes after a quiet month (a later event starts a new run, PostgreSQL still
  * knows everything).
  */
-async function waitForReleasesOrTheEnd(state: ConversionState, input: ConversionWorkflowInput, release: () => Promise<void>): Promise<'continue' | 'close'> {
+async function waitForReleasesOrTheEnd(
+  state: ConversionState,
+  input: ConversionWorkflowInput,
+  release: () => Promise<void>,
+): Promise<'continue' | 'close'> {
   const maxEvents = input.maxEventsPerRun ?? DEFAULT_MAX_EVENTS_PER_RUN;
   const mustContinue = () => state.eventsThisRun >= maxEvents || workflowInfo().continueAsNewSuggested;
-  const idleFor = (): Duration => (ENDED_STATUSES.has(state.status ?? '') || state.oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
+  const idleFor = (): Duration =>
+    (ENDED_STATUSES.has(state.status ?? '') || state.oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
   const idle = (period: Duration) => state.releaseAt === null && Date.now() - state.lastEventAt >= durationToMs(period);
   for (;;) {
     const period = idleFor();

@@ -1,7 +1,10 @@
 // What the API (and the tool server) share with the credential green-check workflow: id, input, result.
 import type { StorePlatform } from '../schema/types.js';
 
-export interface CredentialCheckInput { appId: string; platform: StorePlatform }
+export interface CredentialCheckInput {
+  appId: string;
+  platform: StorePlatform;
+}
 
 export interface CredentialCheckResult {
   platform: StorePlatform;

@@ -5,16 +5,29 @@
 // (activities/store-direct/notification-history.ts), then wait the interval. The update
 // `readNotificationHistoryNow` runs a read now and answers its summary. The workflow ends once the platform is no
 // longer store-direct and continues-as-new after `readsPerRun` reads.
-import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo, ActivityFailure } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  ActivityFailure,
+} from '@temporalio/workflow';
 import type { notificationHistoryActivities } from '../activities/store-direct/notification-history.js';
 import {
-  DEFAULT_HISTORY_INTERVAL_MS, readNotificationHistoryNowUpdate, type NotificationHistoryInput, type NotificationHistorySummary,
+  DEFAULT_HISTORY_INTERVAL_MS,
+  readNotificationHistoryNowUpdate,
+  type NotificationHistoryInput,
+  type NotificationHistorySummary,
 } from './store-notification-messages.js';
 
 type StoreDirectActivities = ReturnType<typeof notificationHistoryActivities>;
 // A read may page through many notifications (heartbeats tell progress) and backs off on 429 itself.
 const { readAppleNotificationHistory } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '15 minutes', heartbeatTimeout: '2 minutes',
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
 });
 

@@ -22,7 +22,10 @@ export function payoutScheduleId(orgId: string): string {
   return `payout-schedule/${orgId}`;
 }
 
-export interface PayoutRunInput { orgId: string; createdBy: string }
+export interface PayoutRunInput {
+  orgId: string;
+  createdBy: string;
+}
 
 export type TransferStep =
   | { status: 'transferred'; transferId: string }
@@ -30,10 +33,18 @@ export type TransferStep =
   /** The platform's funds are still pending at the provider: look again after `waitMs`. */
   | { status: 'waiting'; waitMs: number; reason: string };
 
-export interface PayoutRunOutcome { runId: string; payouts: { payoutId: string; step: TransferStep }[] }
+export interface PayoutRunOutcome {
+  runId: string;
+  payouts: { payoutId: string; step: TransferStep }[];
+}
 
 export const BALANCE_CHECK_WORKFLOW = 'platformBalanceCheckWorkflow';
 export const BALANCE_CHECK_SCHEDULE_ID = 'platform-balance-check';
 
 /** The daily check's report: gap = platform (available + pending at the provider) - sum of the wallets. */
-export interface BalanceCheck { checked: boolean; walletsMicros: number; platformMicros: number; gapMicros: number }
+export interface BalanceCheck {
+  checked: boolean;
+  walletsMicros: number;
+  platformMicros: number;
+  gapMicros: number;
+}

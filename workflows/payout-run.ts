@@ -5,7 +5,13 @@
 // scheduled time, a retry or a resumed run is the same run and pays nobody twice.
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createPayoutActivities } from '../activities/payouts.js';
-import { runIdOfWorkflowId, type BalanceCheck, type PayoutRunInput, type PayoutRunOutcome, type TransferStep } from './payout-run-messages.js';
+import {
+  runIdOfWorkflowId,
+  type BalanceCheck,
+  type PayoutRunInput,
+  type PayoutRunOutcome,
+  type TransferStep,
+} from './payout-run-messages.js';
 
 type Acts = ReturnType<typeof createPayoutActivities>;
 

@@ -20,12 +20,17 @@ type StoreDirectActivities = ReturnType<typeof createStoreDirectActivities>;
 // idempotency key); recording up to 100 missed periods and pricing (the first ECB read) get a minute.
 const retried = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
 const { readPlayNotification, playPurchaseReported, markPlayNotificationNormalised } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '30 seconds', retry: retried,
+  startToCloseTimeout: '30 seconds',
+  retry: retried,
 });
-const { priceStorePurchaseInUsd, recordPlayNotificationEvents } = proxyActivities<StoreDirectActivities>({ startToCloseTimeout: '60 seconds', retry: retried });
+const { priceStorePurchaseInUsd, recordPlayNotificationEvents } = proxyActivities<StoreDirectActivities>({
+  startToCloseTimeout: '60 seconds',
+  retry: retried,
+});
 // Google may list a void a little after notifying it: a few minutes of tries, then the poll finds it.
 const { refundPlayVoidedNotification } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '1 minute', retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 6 },
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 6 },
 });
 
 export async function playNotificationWorkflow(input: PlayNotificationInput): Promise<PlayNotificationOutcome> {

@@ -6,17 +6,28 @@
 // next one tries again; the workflow ends once the platform is no longer store-direct, and continues-as-new after
 // `pollsPerRun` polls so its history stays short.
 import {
-  allHandlersFinished, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo, ActivityFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  ActivityFailure,
 } from '@temporalio/workflow';
 import type { createStoreDirectActivities } from '../activities/store-direct/index.js';
 import {
-  DEFAULT_VOIDED_POLL_INTERVAL_MS, pollVoidedNowUpdate, type PlayVoidedSyncInput, type PlayVoidedSyncSummary,
+  DEFAULT_VOIDED_POLL_INTERVAL_MS,
+  pollVoidedNowUpdate,
+  type PlayVoidedSyncInput,
+  type PlayVoidedSyncSummary,
 } from './play-voided-sync-messages.js';
 
 type StoreDirectActivities = ReturnType<typeof createStoreDirectActivities>;
 // A regular activity: a poll may page through many voids and hand each to its conversion (heartbeats tell progress).
 const { syncPlayVoided } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '5 minutes', heartbeatTimeout: '1 minute',
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 });
 

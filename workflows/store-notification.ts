@@ -17,7 +17,8 @@ const retried = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumIn
 // bounds are tight: reads, and hand-offs a repeat of which records nothing twice (update id = idempotency key).
 // test/drills/store-notification-mix.test.ts stalled 2 minutes per notification in flight at the kill before.
 const { planStoreNotification, isPurchaseReported, handOffStoreNotification } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '30 seconds', retry: retried,
+  startToCloseTimeout: '30 seconds',
+  retry: retried,
 });
 // The FX source may be away for a while (retried); a currency it never rates ends the run (the catch-up starts it
 // again). The first read of the full ECB history can take a while.
@@ -48,7 +49,10 @@ export async function storeNotificationWorkflow(input: StoreNotificationInput): 
 }
 
 /** Until the app's report of the purchase is recorded or the wait is over: checked every 30 s (durable timers). */
-async function waitForTheAppsReport(input: StoreNotificationInput, first: Parameters<typeof isPurchaseReported>[0]['event']): Promise<'reported' | 'timed_out'> {
+async function waitForTheAppsReport(
+  input: StoreNotificationInput,
+  first: Parameters<typeof isPurchaseReported>[0]['event'],
+): Promise<'reported' | 'timed_out'> {
   const waitMs = input.bindingWaitMs ?? DEFAULT_BINDING_WAIT_MS;
   const until = Date.now() + waitMs;
   while (Date.now() < until) {

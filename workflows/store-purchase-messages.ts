@@ -36,7 +36,10 @@ export const STORE_PURCHASE_FAILURES = {
 
 export type StorePurchaseFailureType = keyof typeof STORE_PURCHASE_FAILURES;
 
-export interface StorePurchaseFailureDetails { detail: string; fields?: string[] }
+export interface StorePurchaseFailureDetails {
+  detail: string;
+  fields?: string[];
+}
 
 export function storePurchaseWorkflowId(appId: string, proofHash: string): string {
   return `store-purchase/${appId}/${proofHash}`;

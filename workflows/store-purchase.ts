@@ -14,7 +14,8 @@ import { STORE_PURCHASE_FAILURES, type StorePurchaseAnswer, type StorePurchaseIn
 
 type StoreDirectActivities = ReturnType<typeof createStoreDirectActivities>;
 const bounded = (startToCloseTimeout: `${number} seconds`, maximumAttempts: number): LocalActivityOptions => ({
-  startToCloseTimeout, retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts },
+  startToCloseTimeout,
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts },
 });
 // Store outages: a few quick retries, then the caller hears 503 and reports again later.
 const { verifyStorePurchase } = proxyLocalActivities<StoreDirectActivities>(bounded('20 seconds', 3));
@@ -28,8 +29,13 @@ export async function storePurchaseWorkflow(input: StorePurchaseInput): Promise<
     const verified = await verifyStorePurchase(input);
     const events = await priceStorePurchaseInUsd({ events: verified.events, receivedAtMs: input.receivedAtMs });
     return await recordStorePurchase({
-      appId: input.appId, proofHash: input.proofHash, platform: input.platform, validated: verified.validated, environment: verified.environment,
-      events, recordedBefore: verified.recordedBefore,
+      appId: input.appId,
+      proofHash: input.proofHash,
+      platform: input.platform,
+      validated: verified.validated,
+      environment: verified.environment,
+      events,
+      recordedBefore: verified.recordedBefore,
     });
   } catch (err) {
     throw asFailure(err);
@@ -42,10 +48,17 @@ function asFailure(err: unknown): unknown {
   if (!(err instanceof ActivityFailure) && !(err instanceof ApplicationFailure)) return err;
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && cause.type && cause.type in STORE_PURCHASE_FAILURES) {
-    return ApplicationFailure.create({ type: cause.type, message: cause.message, details: cause.details ? [...cause.details] : [], nonRetryable: true });
+    return ApplicationFailure.create({
+      type: cause.type,
+      message: cause.message,
+      details: cause.details ? [...cause.details] : [],
+      nonRetryable: true,
+    });
   }
   return ApplicationFailure.create({
-    type: 'StoreUnavailable', nonRetryable: true, message: 'The store or the exchange-rate source could not be reached; report the purchase again later.',
+    type: 'StoreUnavailable',
+    nonRetryable: true,
+    message: 'The store or the exchange-rate source could not be reached; report the purchase again later.',
     details: [{ detail: 'The store or the exchange-rate source could not be reached; report the purchase again later.' }],
   });
 }

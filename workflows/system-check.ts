@@ -8,7 +8,11 @@ const { checkDatabase } = proxyActivities<ReturnType<typeof createSystemActiviti
   retry: { maximumAttempts: 3 },
 });
 
-export interface SystemCheckResult { database: boolean; latestMigration: string | null; checkedBy: string }
+export interface SystemCheckResult {
+  database: boolean;
+  latestMigration: string | null;
+  checkedBy: string;
+}
 
 export async function systemCheckWorkflow(): Promise<SystemCheckResult> {
   const database = await checkDatabase();

@@ -2,9 +2,15 @@
 // workflow code here, so activities and API code can import it without pulling in the workflow.
 
 /** Business rejection (ApplicationFailure type) when the app has no creator code to test with. */
-export const NO_TEST_CREATOR_CODE = { type: 'NoTestCreatorCode', message: 'test-integration needs an active campaign with at least one creator code' } as const;
+export const NO_TEST_CREATOR_CODE = {
+  type: 'NoTestCreatorCode',
+  message: 'test-integration needs an active campaign with at least one creator code',
+} as const;
 
-export interface TestIntegrationInput { appId: string; runId: string }
+export interface TestIntegrationInput {
+  appId: string;
+  runId: string;
+}
 
 export interface TestIntegrationResult {
   runId: string;

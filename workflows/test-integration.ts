@@ -17,8 +17,16 @@ export async function testIntegrationWorkflow({ appId, runId }: TestIntegrationI
   // Workflow time is replay-safe, so a retried push carries the same event timestamp (same idempotency key).
   const pushed = await pushSandboxPurchase({ appId, runId, referralCode: code, eventTimestampMs: Date.now() });
   return {
-    runId, appUserId: pushed.appUserId, campaignId, referralCode: code, eventId: pushed.eventId, conversionId: pushed.conversionId,
-    conversionWorkflowId: pushed.conversionWorkflowId, attributed: pushed.referralCode !== null,
-    environment: 'SANDBOX', status: pushed.status, error: pushed.error,
+    runId,
+    appUserId: pushed.appUserId,
+    campaignId,
+    referralCode: code,
+    eventId: pushed.eventId,
+    conversionId: pushed.conversionId,
+    conversionWorkflowId: pushed.conversionWorkflowId,
+    attributed: pushed.referralCode !== null,
+    environment: 'SANDBOX',
+    status: pushed.status,
+    error: pushed.error,
   };
 }

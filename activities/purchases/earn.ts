@@ -25,7 +25,8 @@ export const dayMsOf = (deps: EarnDeps) => deps.holdingDayMs ?? ONE_DAY_MS;
 export type KnownTerms = CampaignTerms & { campaignId: string };
 
 export interface Earned {
-  conversion: ConversionRow; error: string | null;
+  conversion: ConversionRow;
+  error: string | null;
   /** The earn left this organization's wallet below its auto-recharge threshold. */
   walletLowOrgId?: string;
   /**
@@ -36,19 +37,33 @@ export interface Earned {
   milestonesToCheck?: { campaignId: string; creatorId: string };
 }
 
-export async function earn(trx: Knex.Transaction, deps: EarnDeps, c: ConversionRow, eventId: string, revenueMicros: number, at: Date | undefined, terms?: KnownTerms): Promise<Earned> {
+export async function earn(
+  trx: Knex.Transaction,
+  deps: EarnDeps,
+  c: ConversionRow,
+  eventId: string,
+  revenueMicros: number,
+  at: Date | undefined,
+  terms?: KnownTerms,
+): Promise<Earned> {
   // Read with the lock already, unless this event attributed the conversion (its campaign is new to this event).
   const campaign = terms?.campaignId === c.campaign_id ? terms : await findCampaignTerms(trx, c.campaign_id!);
   const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
   const { funded, walletLow } = await earnCommission(trx, {
-    conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! }, purchaseEventId: eventId, amounts,
-    commissionPercentage: campaign.commission_percentage, platformFeePercent: deps.platformFeePercent,
-    holdMs: campaign.holding_period_days * dayMsOf(deps), at,
+    conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! },
+    purchaseEventId: eventId,
+    amounts,
+    commissionPercentage: campaign.commission_percentage,
+    platformFeePercent: deps.platformFeePercent,
+    holdMs: campaign.holding_period_days * dayMsOf(deps),
+    at,
   });
   const milestones = { campaignId: c.campaign_id!, creatorId: c.creator_id! };
   if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) await awardReachedMilestones(trx, milestones);
   return {
-    conversion: c, error: funded ? null : INSUFFICIENT_FUNDS, ...(walletLow ? { walletLowOrgId: c.org_id } : {}),
+    conversion: c,
+    error: funded ? null : INSUFFICIENT_FUNDS,
+    ...(walletLow ? { walletLowOrgId: c.org_id } : {}),
     // The terms were read before the organization lock: rules saved meanwhile are looked for under it.
     ...(c.environment === 'PRODUCTION' && !campaign.has_bonus_rules ? { milestonesToCheck: milestones } : {}),
   };
@@ -57,7 +72,12 @@ export async function earn(trx: Knex.Transaction, deps: EarnDeps, c: ConversionR
 /** The conversion's columns of an attribution (`now`: when it was attributed). */
 export function attributionColumns(a: Attribution, now: Knex.Raw | Date): Record<string, unknown> {
   return {
-    attributed: true, campaign_id: a.campaignId, creator_code_id: a.creatorCodeId, creator_id: a.creatorId, referral_code: a.referralCode,
-    attribution_method: a.method, attributed_at: now,
+    attributed: true,
+    campaign_id: a.campaignId,
+    creator_code_id: a.creatorCodeId,
+    creator_id: a.creatorId,
+    referral_code: a.referralCode,
+    attribution_method: a.method,
+    attributed_at: now,
   };
 }

@@ -19,7 +19,6 @@ import { EVENT_FAILED, FAILED_EVENT_ERROR, type FailedIngest, type IngestResult 
  */
 const UNEXPECTED_ERROR_ATTEMPTS = 5;
 
-
 /** Called once each time an event is newly recorded as failed (the worker counts them for /metrics). */
 export type EventFailedObserver = (e: { appId: string; eventType: string; reason: string }) => void;
 
@@ -52,12 +51,18 @@ export function retryOrFail(err: unknown): unknown {
   if (attempt < UNEXPECTED_ERROR_ATTEMPTS) return err;
   const reason = reasonOf(err);
   return ApplicationFailure.create({
-    type: EVENT_FAILED, nonRetryable: true, cause: err instanceof Error ? err : undefined,
-    message: `${FAILED_EVENT_ERROR} after ${Number.isFinite(attempt) ? attempt : 1} attempts: ${reason}`, details: [reason],
+    type: EVENT_FAILED,
+    nonRetryable: true,
+    cause: err instanceof Error ? err : undefined,
+    message: `${FAILED_EVENT_ERROR} after ${Number.isFinite(attempt) ? attempt : 1} attempts: ${reason}`,
+    details: [reason],
   });
 }
 
-export interface FailureDeps { db: Knex; onEventFailed?: EventFailedObserver }
+export interface FailureDeps {
+  db: Knex;
+  onEventFailed?: EventFailedObserver;
+}
 
 export function createPurchaseFailureActivities(deps: FailureDeps) {
   return {
@@ -73,7 +78,17 @@ export function createPurchaseFailureActivities(deps: FailureDeps) {
         if (!inserted && row.processing_status !== 'failed') {
           // Applied after all (a concurrent attempt committed): answer that.
           const c = row.conversion_id ? await findConversion(trx, row.conversion_id) : undefined;
-          return { failed: false, answer: { eventId: row.id, error: row.error, duplicate: true, conversionId: row.conversion_id, status: c?.status ?? null, referralCode: c?.referral_code ?? row.referral_code } };
+          return {
+            failed: false,
+            answer: {
+              eventId: row.id,
+              error: row.error,
+              duplicate: true,
+              conversionId: row.conversion_id,
+              status: c?.status ?? null,
+              referralCode: c?.referral_code ?? row.referral_code,
+            },
+          };
         }
         await markPurchaseEventFailed(trx, row.id, error);
         return { failed: true, answer: { eventId: row.id, error, duplicate: false, conversionId: null, status: null, referralCode: null } };

@@ -8,7 +8,13 @@ import { toMicros } from '../../lib/money.js';
 import { isRefusedData } from '../../lib/pg-errors.js';
 import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestore } from '../../lib/refund-share.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { conversionWorkflowId, EVENT_REJECTED, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
+import {
+  conversionWorkflowId,
+  EVENT_REJECTED,
+  type IngestEvent,
+  type IngestResult,
+  type ReleaseTarget,
+} from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC } from './attribution.js';
 import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
 import { retryOrFail } from './failures.js';
@@ -20,9 +26,20 @@ import { amountsOf, earnAgain, transactionEarns } from '../../db/commissions.js'
 import { lockOrganization } from '../../db/wallet-ledger.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
 import {
-  conversionUpdateCte, createConversion, findConversion, findConversionForUpdate, findConversionWithTermsForUpdate, updateConversion,
+  conversionUpdateCte,
+  createConversion,
+  findConversion,
+  findConversionForUpdate,
+  findConversionWithTermsForUpdate,
+  updateConversion,
 } from '../../db/conversions.js';
-import { insertPurchaseEvent, isPurchaseOfConversion, markPurchaseEvent, markPurchaseEventReturning, reclaimFailedPurchaseEvent } from '../../db/purchase-events.js';
+import {
+  insertPurchaseEvent,
+  isPurchaseOfConversion,
+  markPurchaseEvent,
+  markPurchaseEventReturning,
+  reclaimFailedPurchaseEvent,
+} from '../../db/purchase-events.js';
 import { inboxDeliveredCte } from '../../db/purchase-inbox.js';
 import type { PurchaseEventRow, ConversionRow } from '../../schema/types.js';
 const PURCHASE_TYPES = new Set(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE']);
@@ -67,7 +84,14 @@ export function createPurchaseActivities(deps: PurchaseDeps) {
       return deps.db.transaction(async (trx) => {
         const { row, inserted } = await insertPurchaseEvent(trx, ingest.appId, identityOnly(ingest.event));
         if (inserted) await markPurchaseEvent(trx, row.id, { status: 'error', error: REJECTED_EVENT });
-        return { eventId: row.id, error: inserted ? REJECTED_EVENT : row.error, duplicate: !inserted, conversionId: row.conversion_id, status: null, referralCode: null };
+        return {
+          eventId: row.id,
+          error: inserted ? REJECTED_EVENT : row.error,
+          duplicate: !inserted,
+          conversionId: row.conversion_id,
+          status: null,
+          referralCode: null,
+        };
       });
     },
 
@@ -94,11 +118,15 @@ export type WalletDrop = { orgId: string } | { conversionId: string };
  * wallet below its auto-recharge threshold.
  */
 interface Step extends Omit<Earned, 'conversion'> {
-  conversion: ConversionRow | undefined; patch?: Record<string, unknown>;
+  conversion: ConversionRow | undefined;
+  patch?: Record<string, unknown>;
 }
 
 /** The event's answer, and whom the auto-recharge signal concerns (null: the wallet did not drop below it). */
-interface Applied { result: IngestResult; wallet: WalletDrop | null }
+interface Applied {
+  result: IngestResult;
+  wallet: WalletDrop | null;
+}
 
 /** Every event records itself as its conversion's latest, in the same UPDATE as the conversion's changes. */
 function lastEvent(type: string, now: Now): Record<string, unknown> {
@@ -107,7 +135,8 @@ function lastEvent(type: string, now: Now): Record<string, unknown> {
 
 /** The time the event's rows carry: now, or the demo history's explicit time (IngestEvent.occurredAtMs). */
 type Now = Knex.Raw | Date;
-const nowOf = (trx: Knex.Transaction, ingest: IngestEvent): Now => (ingest.occurredAtMs === undefined ? trx.fn.now() : new Date(ingest.occurredAtMs));
+const nowOf = (trx: Knex.Transaction, ingest: IngestEvent): Now =>
+  ingest.occurredAtMs === undefined ? trx.fn.now() : new Date(ingest.occurredAtMs);
 const dateOf = (now: Now): Date | undefined => (now instanceof Date ? now : undefined);
 
 async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestEvent): Promise<Applied> {
@@ -128,7 +157,8 @@ async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: Ing
   const locked = await findConversionWithTermsForUpdate(trx, appId, key);
   let conversion = locked?.conversion;
   if (!conversion) {
-    if (!PURCHASE_TYPES.has(e.type)) return { result: await finish(trx, deps, ingest, row, { conversion: undefined, error: null }, 'processed'), wallet: null };
+    if (!PURCHASE_TYPES.has(e.type))
+      return { result: await finish(trx, deps, ingest, row, { conversion: undefined, error: null }, 'processed'), wallet: null };
     conversion = await openConversion(trx, appId, key, e, row.id, dateOf(now));
   }
   const terms = locked?.terms && conversion.campaign_id ? { campaignId: conversion.campaign_id, ...locked.terms } : undefined;
@@ -137,19 +167,45 @@ async function applyEvent(trx: Knex.Transaction, deps: PurchaseDeps, ingest: Ing
   return { result, wallet: step.walletLowOrgId ? { orgId: step.walletLowOrgId } : null };
 }
 
-async function openConversion(trx: Knex.Transaction, appId: string, key: string, e: PurchaseEvent, eventId: string, at: Date | undefined): Promise<ConversionRow> {
+async function openConversion(
+  trx: Knex.Transaction,
+  appId: string,
+  key: string,
+  e: PurchaseEvent,
+  eventId: string,
+  at: Date | undefined,
+): Promise<ConversionRow> {
   const { attribution, error } = await resolveAttribution(trx, appId, e);
   const trial = e.periodType === 'TRIAL';
   const conversion = await createConversion(trx, {
-    appId, conversionKey: key, kind: e.type === 'NON_RENEWING_PURCHASE' ? 'one_time' : 'subscription',
-    attribution, appUserId: e.appUserId ?? e.originalAppUserId, productId: e.productId, store: e.store, environment: e.environment,
-    status: trial ? 'trialing' : 'active', periodType: e.periodType, trial, firstPurchaseEventId: eventId, workflowId: conversionWorkflowId(appId, key), at,
+    appId,
+    conversionKey: key,
+    kind: e.type === 'NON_RENEWING_PURCHASE' ? 'one_time' : 'subscription',
+    attribution,
+    appUserId: e.appUserId ?? e.originalAppUserId,
+    productId: e.productId,
+    store: e.store,
+    environment: e.environment,
+    status: trial ? 'trialing' : 'active',
+    periodType: e.periodType,
+    trial,
+    firstPurchaseEventId: eventId,
+    workflowId: conversionWorkflowId(appId, key),
+    at,
   });
   return Object.assign(conversion, { openingError: error });
 }
 
 /** The event's effect on the conversion (spec "Events" table). */
-async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, now: Now, terms?: KnownTerms): Promise<Step> {
+async function applyToConversion(
+  trx: Knex.Transaction,
+  deps: PurchaseDeps,
+  c: ConversionRow,
+  e: PurchaseEvent,
+  ev: PurchaseEventRow,
+  now: Now,
+  terms?: KnownTerms,
+): Promise<Step> {
   const openingError = (c as ConversionRow & { openingError?: string | null }).openingError ?? null;
   if (isRefund(e)) return refund(trx, c, e, ev, now);
   switch (e.type) {
@@ -175,7 +231,16 @@ async function applyToConversion(trx: Knex.Transaction, deps: PurchaseDeps, c: C
 }
 
 /** A paid purchase or renewal earns commission; a trial (price 0) waits; a churned conversion earns no more. */
-async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, opening: string | null, now: Now, terms?: KnownTerms): Promise<Step> {
+async function purchase(
+  trx: Knex.Transaction,
+  deps: PurchaseDeps,
+  c: ConversionRow,
+  e: PurchaseEvent,
+  ev: PurchaseEventRow,
+  opening: string | null,
+  now: Now,
+  terms?: KnownTerms,
+): Promise<Step> {
   let openingError = opening;
   let conversion = c;
   // A family-shared App Store transaction is a family member's access to someone else's purchase: never paid here.
@@ -211,7 +276,8 @@ async function purchase(trx: Knex.Transaction, deps: PurchaseDeps, c: Conversion
  * purchased changes nothing and is recorded with the reason.
  */
 async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow, now: Now): Promise<Step> {
-  if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund', e.transactionId) };
+  if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId)))
+    return { conversion: c, error: unknownTransaction('refund', e.transactionId) };
   // The organization lock before the commission's state is read: a payout run holds it while it pays, so a refund
   // sees the commission either before the run (reversed, or a clawback the run nets) or after it (paid: a clawback).
   if (c.environment === 'PRODUCTION' && c.org_id) await lockOrganization(trx, c.org_id);
@@ -219,7 +285,12 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
   const parts = base ? planTakeBack(earns, stillToTakeBack(amountsOf(base), standing(earns), e.refundShare)) : [];
   for (const { earn, part, whole } of parts) await takeBackCommission(trx, earn, ev.id, { part, whole });
   if (base && parts.length > 0 && base.environment === 'PRODUCTION') {
-    await reviewAwardsAfterRefund(trx, { campaignId: base.campaign_id, creatorId: base.creator_id, conversionId: c.id, refundEventId: ev.id });
+    await reviewAwardsAfterRefund(trx, {
+      campaignId: base.campaign_id,
+      creatorId: base.creator_id,
+      conversionId: c.id,
+      refundEventId: ev.id,
+    });
   }
   return { conversion: c, error: null, patch: isWholeShare(e.refundShare) ? { status: 'refunded', refunded_at: now } : {} };
 }
@@ -230,7 +301,8 @@ async function refund(trx: Knex.Transaction, c: ConversionRow, e: PurchaseEvent,
  * earn reserved when the wallet covers it and held from now, once; the conversion is paid again.
  */
 async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionRow, e: PurchaseEvent, ev: PurchaseEventRow): Promise<Step> {
-  if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId))) return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
+  if (!e.transactionId || !(await isPurchaseOfConversion(trx, c.id, e.transactionId)))
+    return { conversion: c, error: unknownTransaction('refund reversal', e.transactionId) };
   const patch = c.status === 'refunded' ? { status: 'active', refunded_at: null } : {};
   const { earns, base } = await transactionEarns(trx, c.id, e.transactionId);
   const missing = base ? toRestore(amountsOf(base), standing(earns)) : undefined;
@@ -246,34 +318,65 @@ async function restore(trx: Knex.Transaction, deps: PurchaseDeps, c: ConversionR
 const unknownTransaction = (what: string, transactionId: string | null) =>
   `${what} of transaction ${transactionId ?? '(none)'} matches no purchase of this subscription: nothing was reversed or restored`;
 
-async function finish(trx: Knex.Transaction, deps: PurchaseDeps, ingest: IngestEvent, ev: PurchaseEventRow, step: Step, status: 'processed' | 'error'): Promise<IngestResult> {
+async function finish(
+  trx: Knex.Transaction,
+  deps: PurchaseDeps,
+  ingest: IngestEvent,
+  ev: PurchaseEventRow,
+  step: Step,
+  status: 'processed' | 'error',
+): Promise<IngestResult> {
   const c = step.conversion;
   const outcome = {
-    status, error: step.error, conversionId: c?.id ?? null, attributed: c?.attributed ?? false,
-    organic: c ? !c.attributed : false, referralCode: c?.referral_code ?? ev.referral_code,
+    status,
+    error: step.error,
+    conversionId: c?.id ?? null,
+    attributed: c?.attributed ?? false,
+    organic: c ? !c.attributed : false,
+    referralCode: c?.referral_code ?? ev.referral_code,
   };
   // One statement: the conversion's changes and latest event, the outcome, the inbox row delivered, and the next
   // release (the commission this event earned is already written).
   const ctes = [inboxDeliveredCte(ingest.appId, ingest.idempotencyKey, ev.id)];
   let columns = [trx.raw('null as next_release_at, null as conversion_status')];
   if (c) {
-    const update = conversionUpdateCte(trx, c.id, { ...step.patch, ...lastEvent(ingest.event.type, nowOf(trx, ingest)) }, 'conversion_status');
+    const update = conversionUpdateCte(
+      trx,
+      c.id,
+      { ...step.patch, ...lastEvent(ingest.event.type, nowOf(trx, ingest)) },
+      'conversion_status',
+    );
     ctes.push(update.cte);
     columns = [nextReleaseAtColumn(trx, c.id, dayMsOf(deps), 'next_release_at'), update.status];
   }
   if (step.milestonesToCheck) columns.push(activeBonusRulesColumn(trx, step.milestonesToCheck.campaignId, 'milestones_due'));
-  const marked = await markPurchaseEventReturning<{ next_release_at: string | null; conversion_status: string | null; milestones_due?: boolean }>(trx, ev.id, outcome, columns, ctes);
+  const marked = await markPurchaseEventReturning<{
+    next_release_at: string | null;
+    conversion_status: string | null;
+    milestones_due?: boolean;
+  }>(trx, ev.id, outcome, columns, ctes);
   if (step.milestonesToCheck && marked?.milestones_due) await awardReachedMilestones(trx, step.milestonesToCheck);
   return {
-    eventId: ev.id, error: step.error, duplicate: false, conversionId: c?.id ?? null, status: marked?.conversion_status ?? null,
-    referralCode: c?.referral_code ?? null, nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null, inboxDelivered: true,
+    eventId: ev.id,
+    error: step.error,
+    duplicate: false,
+    conversionId: c?.id ?? null,
+    status: marked?.conversion_status ?? null,
+    referralCode: c?.referral_code ?? null,
+    nextReleaseAt: c ? releaseAtOf(marked?.next_release_at) : null,
+    inboxDelivered: true,
   };
 }
 
 async function answerRedelivery(trx: Knex.Transaction, deps: PurchaseDeps, ev: PurchaseEventRow): Promise<IngestResult> {
   const c = ev.conversion_id ? await findConversion(trx, ev.conversion_id) : undefined;
   return {
-    eventId: ev.id, error: ev.error, duplicate: true, conversionId: ev.conversion_id, status: c?.status ?? null, referralCode: c?.referral_code ?? ev.referral_code,
+    eventId: ev.id,
+    error: ev.error,
+    duplicate: true,
+    conversionId: ev.conversion_id,
+    status: c?.status ?? null,
+    referralCode: c?.referral_code ?? ev.referral_code,
     nextReleaseAt: c ? await nextReleaseAt(trx, c.id, dayMsOf(deps)) : null,
   };
 }

@@ -11,7 +11,12 @@ import { nextReleaseAt } from '../../db/commission-holding.js';
 import { getAttributionSettings } from '../../db/apps.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
 import { findConversionForUpdate, updateConversion } from '../../db/conversions.js';
-import { findPurchaseEvent, listUnearnedPaidPeriods, markConversionEventsAttributed, setPurchaseEventError } from '../../db/purchase-events.js';
+import {
+  findPurchaseEvent,
+  listUnearnedPaidPeriods,
+  markConversionEventsAttributed,
+  setPurchaseEventError,
+} from '../../db/purchase-events.js';
 import type { ConversionRow } from '../../schema/types.js';
 import { isRefusedData } from '../../lib/pg-errors.js';
 import { EVENT_REJECTED, type IngestEvent, type LateAttributionResult } from '../../workflows/conversion-messages.js';
@@ -43,7 +48,8 @@ async function attributeLate(trx: Knex.Transaction, deps: PurchaseDeps, { appId,
   const c = await findConversionForUpdate(trx, appId, conversionKey);
   if (!c) return { result: answer(undefined, 'not_attributed', 'no conversion was recorded for this purchase') };
   if (c.attributed) return { result: answer(c, 'already_attributed', null) };
-  if (c.environment !== e.environment) return { result: answer(c, 'not_attributed', `the report is ${e.environment}, the conversion ${c.environment}`) };
+  if (c.environment !== e.environment)
+    return { result: answer(c, 'not_attributed', `the report is ${e.environment}, the conversion ${c.environment}`) };
   const late = await pastTheWindow(trx, c);
   const { attribution, error } = late ? { attribution: null, error: late } : await resolveAttribution(trx, appId, e);
   if (!attribution) {
@@ -52,7 +58,10 @@ async function attributeLate(trx: Knex.Transaction, deps: PurchaseDeps, { appId,
     return { result: answer(c, 'not_attributed', error) };
   }
   const appUserId = e.appUserId ?? e.originalAppUserId;
-  const attributed = await updateConversion(trx, c.id, { ...attributionColumns(attribution, trx.fn.now()), ...(c.app_user_id ? {} : { app_user_id: appUserId }) });
+  const attributed = await updateConversion(trx, c.id, {
+    ...attributionColumns(attribution, trx.fn.now()),
+    ...(c.app_user_id ? {} : { app_user_id: appUserId }),
+  });
   await markConversionEventsAttributed(trx, c.id, { referralCode: attribution.referralCode, appUserId, organicError: ORGANIC });
   const earned = await earnPaidPeriods(trx, deps, attributed);
   const unfunded = earned.filter((x) => x.error !== null);
@@ -61,7 +70,10 @@ async function attributeLate(trx: Knex.Transaction, deps: PurchaseDeps, { appId,
   const check = earned.find((x) => x.milestonesToCheck)?.milestonesToCheck;
   if (check) await awardReachedMilestones(trx, check);
   const result = answer(attributed, 'attributed', unfunded.length > 0 ? INSUFFICIENT_FUNDS : null, earned.length);
-  return { result: { ...result, nextReleaseAt: await nextReleaseAt(trx, c.id, dayMsOf(deps)) }, walletLowOrgId: earned.find((x) => x.walletLowOrgId)?.walletLowOrgId };
+  return {
+    result: { ...result, nextReleaseAt: await nextReleaseAt(trx, c.id, dayMsOf(deps)) },
+    walletLowOrgId: earned.find((x) => x.walletLowOrgId)?.walletLowOrgId,
+  };
 }
 
 /**
@@ -83,10 +95,16 @@ async function earnPaidPeriods(trx: Knex.Transaction, deps: PurchaseDeps, c: Con
   if (periods.length === 0) return [];
   const terms: KnownTerms = { campaignId: c.campaign_id!, ...(await findCampaignTerms(trx, c.campaign_id!)) };
   const earned: (Earned & { eventId: string })[] = [];
-  for (const period of periods) earned.push({ ...(await earn(trx, deps, c, period.id, period.price_usd_micros, undefined, terms)), eventId: period.id });
+  for (const period of periods)
+    earned.push({ ...(await earn(trx, deps, c, period.id, period.price_usd_micros, undefined, terms)), eventId: period.id });
   return earned;
 }
 
-function answer(c: ConversionRow | undefined, outcome: LateAttributionResult['outcome'], reason: string | null, earned = 0): LateAttributionResult {
+function answer(
+  c: ConversionRow | undefined,
+  outcome: LateAttributionResult['outcome'],
+  reason: string | null,
+  earned = 0,
+): LateAttributionResult {
   return { outcome, reason, conversionId: c?.id ?? null, status: c?.status ?? null, referralCode: c?.referral_code ?? null, earned };
 }

@@ -6,7 +6,10 @@ import { AppleTransactionVerifier, loadAppleRoots } from '../../clients/apple-ap
 import { loadCredential, UnreadableCredentialError } from '../../db/store-credentials.js';
 import { SecretBox } from '../../lib/secret-box.js';
 
-export interface StoreDirectDeps { db: Knex; config: Config }
+export interface StoreDirectDeps {
+  db: Knex;
+  config: Config;
+}
 
 /** What the activities of this area share: the deps and the things built from configuration, kept while it holds. */
 export interface StoreDirectContext extends StoreDirectDeps {
@@ -29,14 +32,15 @@ export function contextOf(deps: StoreDirectDeps): StoreDirectContext {
     appleVerifier() {
       const roots = deps.config.APPLE_ROOT_CERTS;
       if (!roots) return undefined;
-      if (apple?.roots !== roots) apple = { roots, verifier: new AppleTransactionVerifier(loadAppleRoots(roots), deps.config.APPLE_JWS_ONLINE_CHECKS) };
+      if (apple?.roots !== roots)
+        apple = { roots, verifier: new AppleTransactionVerifier(loadAppleRoots(roots), deps.config.APPLE_JWS_ONLINE_CHECKS) };
       return apple.verifier;
     },
   };
 }
 
-
-export const UNREADABLE_SERVICE_ACCOUNT = 'The stored Google Play service account cannot be decrypted: upload it again through the credential-setup link.';
+export const UNREADABLE_SERVICE_ACCOUNT =
+  'The stored Google Play service account cannot be decrypted: upload it again through the credential-setup link.';
 
 /**
  * The app's Google Play service account; undefined when none is stored (or no master key is configured), null when

@@ -20,25 +20,36 @@ export function credentialCheckActivities(ctx: StoreDirectContext) {
       const box = ctx.secretBox();
       const stored = box ? await loadCredentialForCheck(ctx.db, box, appId, platform) : undefined;
       if (!box || !stored) {
-        const reason = box ? `No ${platform} store credential was uploaded` : 'The server cannot read stored credentials (SVC_MASTER_KEY is not configured)';
+        const reason = box
+          ? `No ${platform} store credential was uploaded`
+          : 'The server cannot read stored credentials (SVC_MASTER_KEY is not configured)';
         return { platform, status: 'failed', passed: false, retryable: false, reason, checkedAt: new Date().toISOString() };
       }
       // Asked before the call: Apple's TEST notification may arrive before the call returns.
-      const testRequestedAt = platform === 'ios' && stored.secret !== null ? await recordTestRequested(ctx.db, appId, NOTIFICATION_SOURCES.ios) : undefined;
-      const outcome: StoreCheckOutcome = stored.secret === null
-        ? { status: 'failed', error: 'The stored credential cannot be decrypted: upload it again' }
-        : platform === 'ios' ? await checkAppleKey(ctx.config, stored.secret, stored.meta, STORE_CALL_TIMEOUT_MS)
-          : await checkGoogleServiceAccount(ctx.config, stored.secret, stored.meta, STORE_CALL_TIMEOUT_MS);
+      const testRequestedAt =
+        platform === 'ios' && stored.secret !== null ? await recordTestRequested(ctx.db, appId, NOTIFICATION_SOURCES.ios) : undefined;
+      const outcome: StoreCheckOutcome =
+        stored.secret === null
+          ? { status: 'failed', error: 'The stored credential cannot be decrypted: upload it again' }
+          : platform === 'ios'
+            ? await checkAppleKey(ctx.config, stored.secret, stored.meta, STORE_CALL_TIMEOUT_MS)
+            : await checkGoogleServiceAccount(ctx.config, stored.secret, stored.meta, STORE_CALL_TIMEOUT_MS);
       const checkedAt = await recordCredentialCheck(ctx.db, appId, platform, outcome.status, outcome.error);
       const reason = outcome.error ?? outcome.reason ?? 'The store accepted the credential';
       const result: CredentialCheckResult = {
-        platform, status: outcome.status, passed: outcome.status === 'ok', retryable: outcome.status === 'retryable', reason, checkedAt: checkedAt.toISOString(),
+        platform,
+        status: outcome.status,
+        passed: outcome.status === 'ok',
+        retryable: outcome.status === 'retryable',
+        reason,
+        checkedAt: checkedAt.toISOString(),
       };
       if (outcome.status !== 'ok' || !testRequestedAt) return result;
       const receivedAt = await testNotificationArrival(ctx, appId, testRequestedAt);
       const url = `${ctx.config.BASE_URL}/api/webhooks/apple/${appId}`;
       return {
-        ...result, testNotification: { requestedAt: testRequestedAt.toISOString(), receivedAt: receivedAt?.toISOString() ?? null },
+        ...result,
+        testNotification: { requestedAt: testRequestedAt.toISOString(), receivedAt: receivedAt?.toISOString() ?? null },
         reason: `${reason}; ${receivedAt ? `it arrived at ${url}` : `it has not arrived (yet): set the App Store Server Notifications V2 URL (production and sandbox) in App Store Connect to ${url}`}`,
       };
     },

@@ -16,10 +16,18 @@ export function fxActivities(ctx: StoreDirectContext) {
           priced.push(e);
           continue;
         }
-        const pricing = await usdPriceOf(ctx.db, ctx.config.FX_RATES_URL, e.priceInPurchasedCurrency, e.currency, e.purchasedAtMs ?? receivedAtMs);
+        const pricing = await usdPriceOf(
+          ctx.db,
+          ctx.config.FX_RATES_URL,
+          e.priceInPurchasedCurrency,
+          e.currency,
+          e.purchasedAtMs ?? receivedAtMs,
+        );
         if (!pricing.ok) {
           const detail = `${pricing.detail}; nothing was recorded: report the purchase again later.`;
-          const message = pricing.cause ? `${pricing.detail} (${pricing.cause.message}); nothing was recorded: report the purchase again later.` : detail;
+          const message = pricing.cause
+            ? `${pricing.detail} (${pricing.cause.message}); nothing was recorded: report the purchase again later.`
+            : detail;
           throw pricing.transient
             ? ApplicationFailure.retryable(message, 'FxRateUnavailable', { detail })
             : ApplicationFailure.nonRetryable(message, 'FxRateUnavailable', { detail });

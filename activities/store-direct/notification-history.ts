@@ -35,12 +35,23 @@ function historySpanStart(lastReceivedMs: number | null, syncedUntilMs: number |
 export function notificationHistoryActivities(ctx: StoreDirectContext) {
   return {
     async readAppleNotificationHistory({ appId }: Pick<NotificationHistoryInput, 'appId'>): Promise<NotificationHistorySummary> {
-      const summary: NotificationHistorySummary = { active: true, listed: 0, takenIn: 0, pages: 0, resumed: 0, syncedUntilMs: null, error: null };
+      const summary: NotificationHistorySummary = {
+        active: true,
+        listed: 0,
+        takenIn: 0,
+        pages: 0,
+        resumed: 0,
+        syncedUntilMs: null,
+        error: null,
+      };
       const setup = await findStoreDirectSetup(ctx.db, appId, 'ios');
       if (setup?.provider !== STORE_VERIFIER.ios) return { ...summary, active: false };
       const { client, info } = Context.current();
       const deps = {
-        db: ctx.db, config: ctx.config, temporal: client, taskQueue: info.taskQueue,
+        db: ctx.db,
+        config: ctx.config,
+        temporal: client,
+        taskQueue: info.taskQueue,
         warn: (context: Record<string, unknown>, message: string) => log.warn(message, context),
       };
       summary.resumed = await resumePending(ctx, deps, appId);
@@ -53,7 +64,10 @@ export function notificationHistoryActivities(ctx: StoreDirectContext) {
       }
       const state = await notificationState(ctx.db, appId, APPLE_SOURCE);
       const endMs = Date.now();
-      const span = { startMs: historySpanStart(state?.last_received_at?.getTime() ?? null, state?.history_synced_until?.getTime() ?? null, endMs), endMs };
+      const span = {
+        startMs: historySpanStart(state?.last_received_at?.getTime() ?? null, state?.history_synced_until?.getTime() ?? null, endMs),
+        endMs,
+      };
       let token: string | undefined;
       do {
         const page = await pageWithBackOff(ctx, stored.secret, stored.meta, span, token);
@@ -68,7 +82,12 @@ export function notificationHistoryActivities(ctx: StoreDirectContext) {
           summary.listed += 1;
           const outcome = await takeInAppleNotification(deps, appId, item.signedPayload);
           if (outcome.kind === 'taken' && outcome.inserted) summary.takenIn += 1;
-          else if (outcome.kind !== 'taken') log.warn('a notification of the history was not taken in', { appId, outcome: outcome.kind, why: 'detail' in outcome ? outcome.detail : 'reason' in outcome ? outcome.reason : 'no such app' });
+          else if (outcome.kind !== 'taken')
+            log.warn('a notification of the history was not taken in', {
+              appId,
+              outcome: outcome.kind,
+              why: 'detail' in outcome ? outcome.detail : 'reason' in outcome ? outcome.reason : 'no such app',
+            });
         }
         token = page.page.hasMore ? page.page.paginationToken : undefined;
       } while (token);
@@ -78,7 +97,13 @@ export function notificationHistoryActivities(ctx: StoreDirectContext) {
   };
 }
 
-async function pageWithBackOff(ctx: StoreDirectContext, secret: string, meta: Record<string, string | null>, span: { startMs: number; endMs: number }, token: string | undefined) {
+async function pageWithBackOff(
+  ctx: StoreDirectContext,
+  secret: string,
+  meta: Record<string, string | null>,
+  span: { startMs: number; endMs: number },
+  token: string | undefined,
+) {
   for (let attempt = 1; ; attempt += 1) {
     const page = await appleNotificationHistoryPage(ctx.config, secret, meta, span, token, APPLE_TIMEOUT_MS);
     if (page.ok || page.status !== 'rate_limited' || attempt >= RATE_LIMIT_TRIES) return page;
@@ -88,10 +113,19 @@ async function pageWithBackOff(ctx: StoreDirectContext, secret: string, meta: Re
 }
 
 /** Items taken in long enough ago whose workflow never started (Temporal was away at the time): started now. */
-async function resumePending(ctx: StoreDirectContext, deps: { temporal: Parameters<typeof startStoreNotification>[0]; taskQueue: string }, appId: string): Promise<number> {
+async function resumePending(
+  ctx: StoreDirectContext,
+  deps: { temporal: Parameters<typeof startStoreNotification>[0]; taskQueue: string },
+  appId: string,
+): Promise<number> {
   const pending = await pendingRawItems(ctx.db, appId, APPLE_SOURCE, new Date(Date.now() - PENDING_AFTER_MS));
   for (const externalId of pending) {
-    await startStoreNotification(deps.temporal, deps.taskQueue, { appId, source: APPLE_SOURCE, externalId, bindingWaitMs: ctx.config.STORE_NOTIFICATION_BINDING_WAIT_MS });
+    await startStoreNotification(deps.temporal, deps.taskQueue, {
+      appId,
+      source: APPLE_SOURCE,
+      externalId,
+      bindingWaitMs: ctx.config.STORE_NOTIFICATION_BINDING_WAIT_MS,
+    });
   }
   return pending.length;
 }

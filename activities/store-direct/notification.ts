@@ -10,7 +10,13 @@ import { findRawItem, markRawItemNormalised } from '../../db/raw-intake.js';
 import { NOTIFICATION_SOURCES } from '../../db/store-notifications.js';
 import { findPlayAccountBinding } from '../../db/user-attributions.js';
 import { VOIDED_LOOKBACK_MS, VOIDED_OVERLAP_MS } from '../../lib/play-voided.js';
-import { decodeNotification, lifecycleEvent, ordersToRecord, periodEvents, type DeveloperNotification } from '../../lib/play-notification.js';
+import {
+  decodeNotification,
+  lifecycleEvent,
+  ordersToRecord,
+  periodEvents,
+  type DeveloperNotification,
+} from '../../lib/play-notification.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { googleSubscriptionEvents, type GoogleSubscription } from '../../lib/store-purchase.js';
 import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
@@ -29,7 +35,12 @@ function googleFailure(err: unknown): unknown {
 type NotifiedSubscription = GoogleSubscription & { externalAccountIdentifiers?: { obfuscatedExternalAccountId?: string | null } | null };
 
 export function playNotificationActivities(ctx: StoreDirectContext) {
-  async function subscriptionPlan(input: PlayNotificationInput, n: DeveloperNotification, base: PlayNotificationPlan, sub: NotifiedSubscription): Promise<PlayNotificationPlan> {
+  async function subscriptionPlan(
+    input: PlayNotificationInput,
+    n: DeveloperNotification,
+    base: PlayNotificationPlan,
+    sub: NotifiedSubscription,
+  ): Promise<PlayNotificationPlan> {
     const { notificationType, purchaseToken } = n.subscriptionNotification!;
     const obfuscated = sub.externalAccountIdentifiers?.obfuscatedExternalAccountId;
     const boundUser = obfuscated ? await findPlayAccountBinding(ctx.db, input.appId, obfuscated) : undefined;
@@ -40,7 +51,8 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
     const periods = periodEvents(latest, ordersToRecord(latest.transactionId!, recorded));
     const lifecycle = lifecycleEvent(notificationType, latest, base.eventTimeMs);
     return {
-      ...base, events: [...periods, ...(lifecycle ? [lifecycle] : [])],
+      ...base,
+      events: [...periods, ...(lifecycle ? [lifecycle] : [])],
       awaitReport: input.reportWaitMs > 0 && boundUser === undefined && recorded.length === 0 && periods.length > 0,
     };
   }
@@ -50,9 +62,20 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
       const row = await findRawItem(ctx.db, input.appId, NOTIFICATION_SOURCES.android, input.messageId);
       const data = (row?.payload as { message?: { data?: unknown } } | undefined)?.message?.data;
       const decoded = typeof data === 'string' ? decodeNotification(data) : undefined;
-      if (!decoded?.ok) throw ApplicationFailure.nonRetryable(`raw intake of Play message ${input.messageId} holds no readable notification`, 'PlayNotificationRefused');
+      if (!decoded?.ok)
+        throw ApplicationFailure.nonRetryable(
+          `raw intake of Play message ${input.messageId} holds no readable notification`,
+          'PlayNotificationRefused',
+        );
       const n = decoded.notification;
-      const base: PlayNotificationPlan = { kind: decoded.kind, eventTimeMs: Number(n.eventTimeMillis), events: [], awaitReport: false, voided: null, note: null };
+      const base: PlayNotificationPlan = {
+        kind: decoded.kind,
+        eventTimeMs: Number(n.eventTimeMillis),
+        events: [],
+        awaitReport: false,
+        voided: null,
+        note: null,
+      };
       if (decoded.kind === 'voided') {
         const v = n.voidedPurchaseNotification!;
         return { ...base, voided: { purchaseToken: v.purchaseToken, orderId: v.orderId } };
@@ -74,7 +97,15 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
      * The voided order, as Google's voided-purchases list has it (its voidedTimeMillis makes the refund's key, the
      * one the poll makes of the same void): refunded once whichever sees it first. Not listed yet: retried.
      */
-    async refundPlayVoidedNotification({ appId, purchaseToken, orderId }: { appId: string; purchaseToken: string; orderId: string }): Promise<'refund' | 'ignored'> {
+    async refundPlayVoidedNotification({
+      appId,
+      purchaseToken,
+      orderId,
+    }: {
+      appId: string;
+      purchaseToken: string;
+      orderId: string;
+    }): Promise<'refund' | 'ignored'> {
       const store = await googleOfApp(ctx, appId);
       if (!store.active) return 'ignored';
       if (!store.google) throw ApplicationFailure.nonRetryable(store.error, 'PlayNotificationRefused');
@@ -82,7 +113,12 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
       let listed;
       try {
         // The void happened moments ago; the overlap covers Google seeing it a little late, as the poll's does.
-        listed = usableVoids(await store.google.voidedPurchasesIn(store.packageName!, { startMs: Math.max(now - VOIDED_LOOKBACK_MS, now - 24 * VOIDED_OVERLAP_MS), endMs: now }));
+        listed = usableVoids(
+          await store.google.voidedPurchasesIn(store.packageName!, {
+            startMs: Math.max(now - VOIDED_LOOKBACK_MS, now - 24 * VOIDED_OVERLAP_MS),
+            endMs: now,
+          }),
+        );
       } catch (err) {
         throw googleFailure(err);
       }
@@ -99,7 +135,10 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
     async recordPlayNotificationEvents({ appId, events }: { appId: string; events: PurchaseEvent[] }): Promise<IngestResult[]> {
       const { client, info } = Context.current();
       const results: IngestResult[] = [];
-      for (const event of events) results.push(await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event));
+      for (const event of events)
+        results.push(
+          await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event),
+        );
       return results;
     },
 

@@ -17,10 +17,12 @@ import type { StoreDirectContext } from './context.js';
 
 /** A raw item as a plan (pure rules per store). */
 const NORMALISERS: Record<string, (row: RawIntakeRow) => NotificationPlan> = {
-  [NOTIFICATION_SOURCES.ios]: (row) => appleNotificationPlan(
-    row.payload.notification as AppleNotification, (row.payload.transaction ?? undefined),
-    (row.payload.renewalInfo ?? undefined),
-  ),
+  [NOTIFICATION_SOURCES.ios]: (row) =>
+    appleNotificationPlan(
+      row.payload.notification as AppleNotification,
+      row.payload.transaction ?? undefined,
+      row.payload.renewalInfo ?? undefined,
+    ),
 };
 
 export interface PlannedNotification {
@@ -31,17 +33,29 @@ export interface PlannedNotification {
   waitForReport: boolean;
 }
 
-export interface HandOffInput { appId: string; source: string; externalId: string; events: PurchaseEvent[] }
+export interface HandOffInput {
+  appId: string;
+  source: string;
+  externalId: string;
+  events: PurchaseEvent[];
+}
 
 export function notificationActivities(ctx: StoreDirectContext) {
   return {
     async planStoreNotification({ appId, source, externalId }: StoreNotificationInput): Promise<PlannedNotification> {
       const row = await findRawItem(ctx.db, appId, source, externalId);
       const normalise = NORMALISERS[source];
-      if (!row || !normalise) return { kind: 'ignored', reason: row ? `no normaliser for source ${source}` : 'the raw item is gone', events: [], waitForReport: false };
+      if (!row || !normalise)
+        return {
+          kind: 'ignored',
+          reason: row ? `no normaliser for source ${source}` : 'the raw item is gone',
+          events: [],
+          waitForReport: false,
+        };
       const plan = normalise(row);
-      if (plan.kind !== 'events') return { kind: plan.kind, reason: plan.kind === 'ignored' ? plan.reason : null, events: [], waitForReport: false };
-      const appUserId = plan.accountToken ? (await findUserByAccountToken(ctx.db, appId, plan.accountToken)) ?? null : null;
+      if (plan.kind !== 'events')
+        return { kind: plan.kind, reason: plan.kind === 'ignored' ? plan.reason : null, events: [], waitForReport: false };
+      const appUserId = plan.accountToken ? ((await findUserByAccountToken(ctx.db, appId, plan.accountToken)) ?? null) : null;
       const events = appUserId ? plan.events.map((e) => ({ ...e, appUserId })) : plan.events;
       const waitForReport = plan.opensConversion && !appUserId && !(await hasPurchaseEvent(ctx.db, appId, events[0]!));
       return { kind: 'events', reason: null, events, waitForReport };
@@ -57,13 +71,21 @@ export function notificationActivities(ctx: StoreDirectContext) {
       const handed: StoreNotificationOutcome['events'] = [];
       for (const event of input.events) {
         if (await hasLaterStateChange(ctx.db, input.appId, event)) {
-          log.info('store notification superseded by a later state change; not applied', { appId: input.appId, externalId: input.externalId, type: event.type });
+          log.info('store notification superseded by a later state change; not applied', {
+            appId: input.appId,
+            externalId: input.externalId,
+            type: event.type,
+          });
           handed.push({ type: event.type, eventId: null, error: 'superseded by a later state change', duplicate: false });
           continue;
         }
         // The conversion answers a repeated update id with its first result: whether it is news is read here.
         const recordedBefore = await hasPurchaseEvent(ctx.db, input.appId, event);
-        const result = await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId: input.appId, conversionKey: conversionKeyOf(event)! }, event);
+        const result = await ingestIntoConversion(
+          client,
+          { taskQueue: info.taskQueue, appId: input.appId, conversionKey: conversionKeyOf(event)! },
+          event,
+        );
         handed.push({ type: event.type, eventId: result.eventId, error: result.error, duplicate: recordedBefore || result.duplicate });
       }
       await markRawItemNormalised(ctx.db, input.appId, input.source, input.externalId);

@@ -36,18 +36,30 @@ export function handOffActivities(ctx: StoreDirectContext) {
       for (const [i, event] of input.events.entries()) {
         const target = { taskQueue: info.taskQueue, appId: input.appId, conversionKey: conversionKeyOf(event)! };
         const result = await ingestIntoConversion(client, target, event);
-        results.push(appliedOrganicBefore(event, result, input.recordedBefore[i] ?? false)
-          ? withLateAttribution(result, await attributeLateInConversion(client, target, event)) : result);
+        results.push(
+          appliedOrganicBefore(event, result, input.recordedBefore[i] ?? false)
+            ? withLateAttribution(result, await attributeLateInConversion(client, target, event))
+            : result,
+        );
       }
       const last = results.at(-1)!;
       const answer: StorePurchaseAnswer = {
-        success: true, validated: input.validated, environment: input.environment, event_type: input.events.at(-1)!.type,
-        duplicate: input.recordedBefore.every(Boolean), recorded: true,
+        success: true,
+        validated: input.validated,
+        environment: input.environment,
+        event_type: input.events.at(-1)!.type,
+        duplicate: input.recordedBefore.every(Boolean),
+        recorded: true,
         result: { processed: last.error === null || last.error === ORGANIC, event_id: last.eventId },
       };
       await recordStoreProof(ctx.db, {
-        appId: input.appId, proofHash: input.proofHash, platform: input.platform, workflowId: info.workflowExecution?.workflowId ?? null,
-        status: 'verified', purchaseEventId: last.eventId, result: { ...answer },
+        appId: input.appId,
+        proofHash: input.proofHash,
+        platform: input.platform,
+        workflowId: info.workflowExecution?.workflowId ?? null,
+        status: 'verified',
+        purchaseEventId: last.eventId,
+        result: { ...answer },
       });
       return answer;
     },

@@ -13,11 +13,21 @@ import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import {
-  appleTransactionEvents, credentialsMissingDetail, googleProductEvents, googleSubscriptionEvents, storeDirectGate, type Normalised,
+  appleTransactionEvents,
+  credentialsMissingDetail,
+  googleProductEvents,
+  googleSubscriptionEvents,
+  storeDirectGate,
+  type Normalised,
 } from '../../lib/store-purchase.js';
 import { PAID_UP_STATES } from '../../lib/play-voided.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
-import { storePurchaseWorkflowId, type StorePurchaseFailureDetails, type StorePurchaseFailureType, type StorePurchaseInput } from '../../workflows/store-purchase-messages.js';
+import {
+  storePurchaseWorkflowId,
+  type StorePurchaseFailureDetails,
+  type StorePurchaseFailureType,
+  type StorePurchaseInput,
+} from '../../workflows/store-purchase-messages.js';
 import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectContext } from './context.js';
 import { voidedRefundsOfSubscription } from './voided.js';
 
@@ -41,8 +51,13 @@ function failure(type: StorePurchaseFailureType, detail: string, fields?: string
 export function verifyActivities(ctx: StoreDirectContext) {
   async function rejected(input: StorePurchaseInput, err: ApplicationFailure): Promise<never> {
     await recordStoreProof(ctx.db, {
-      appId: input.appId, proofHash: input.proofHash, platform: input.platform, workflowId: storePurchaseWorkflowId(input.appId, input.proofHash),
-      status: 'rejected', purchaseEventId: null, result: { type: err.type, ...(err.details?.[0] as object) },
+      appId: input.appId,
+      proofHash: input.proofHash,
+      platform: input.platform,
+      workflowId: storePurchaseWorkflowId(input.appId, input.proofHash),
+      status: 'rejected',
+      purchaseEventId: null,
+      result: { type: err.type, ...(err.details?.[0] as object) },
     });
     throw err;
   }
@@ -50,10 +65,16 @@ export function verifyActivities(ctx: StoreDirectContext) {
   async function verifyIos(input: StorePurchaseInput, bundleId: string, appAppleId: string | null): Promise<Normalised> {
     const verifier = ctx.appleVerifier();
     if (!verifier) throw failure('StorePurchaseRejected', credentialsMissingDetail('ios'));
-    if (!input.signedTransaction) throw failure('StorePurchaseRejected', 'The proof is missing: send signed_transaction (the JWS string of the StoreKit transaction).');
-    const checked = await verifier.verify(input.signedTransaction, bundleId, appAppleId && /^\d+$/.test(appAppleId) ? Number(appAppleId) : undefined);
+    if (!input.signedTransaction)
+      throw failure('StorePurchaseRejected', 'The proof is missing: send signed_transaction (the JWS string of the StoreKit transaction).');
+    const checked = await verifier.verify(
+      input.signedTransaction,
+      bundleId,
+      appAppleId && /^\d+$/.test(appAppleId) ? Number(appAppleId) : undefined,
+    );
     if (!checked.ok) {
-      if (checked.retryable) throw failure('StoreUnavailable', `The signed transaction could not be verified now: ${checked.reason}; report it again later.`);
+      if (checked.retryable)
+        throw failure('StoreUnavailable', `The signed transaction could not be verified now: ${checked.reason}; report it again later.`);
       throw failure('StorePurchaseRejected', `Verification failed: ${checked.reason}.`);
     }
     const tx = checked.transaction;
@@ -61,7 +82,13 @@ export function verifyActivities(ctx: StoreDirectContext) {
     const events = appleTransactionEvents(tx, { appUserId: input.appUserId, referralCode: input.referralCode });
     const unpriced = events.find((e) => e.type !== 'REFUND' && e.priceInPurchasedCurrency === null);
     if (unpriced) {
-      if (input.price === undefined || !input.currency) return { ok: false, type: 'StorePurchaseInvalid', detail: 'The signed transaction carries no price: send price and currency.', fields: ['price', 'currency'] };
+      if (input.price === undefined || !input.currency)
+        return {
+          ok: false,
+          type: 'StorePurchaseInvalid',
+          detail: 'The signed transaction carries no price: send price and currency.',
+          fields: ['price', 'currency'],
+        };
       Object.assign(unpriced, { priceInPurchasedCurrency: input.price, currency: input.currency.toUpperCase() });
     }
     return { ok: true, events };
@@ -72,20 +99,37 @@ export function verifyActivities(ctx: StoreDirectContext) {
     const secret = await readAndroidCredential(ctx, input.appId);
     if (secret === null) throw failure('StorePurchaseRejected', UNREADABLE_SERVICE_ACCOUNT);
     if (!secret) throw failure('StorePurchaseRejected', credentialsMissingDetail('android'));
-    if (!input.purchaseToken) throw failure('StorePurchaseRejected', 'The proof is missing: send purchase_token (and product_id for a one-time product).');
+    if (!input.purchaseToken)
+      throw failure('StorePurchaseRejected', 'The proof is missing: send purchase_token (and product_id for a one-time product).');
     const report = { appUserId: input.appUserId, referralCode: input.referralCode };
     if (input.productId && (input.price === undefined || !input.currency)) {
-      return { ok: false, type: 'StorePurchaseInvalid', detail: 'A one-time product needs the price and currency the app charged.', fields: ['price', 'currency'].filter((f) => f === 'price' ? input.price === undefined : !input.currency) };
+      return {
+        ok: false,
+        type: 'StorePurchaseInvalid',
+        detail: 'A one-time product needs the price and currency the app charged.',
+        fields: ['price', 'currency'].filter((f) => (f === 'price' ? input.price === undefined : !input.currency)),
+      };
     }
     try {
       const google = googlePlayClientFor(ctx.config, secret, GOOGLE_TIMEOUT_MS);
       if (input.productId) {
         const product = await google.getProduct(packageName, input.productId, input.purchaseToken);
-        const recorded = product.purchaseState === 1 && Boolean(await findOneTimeConversionKey(ctx.db, input.appId, product.orderId || input.purchaseToken));
-        return googleProductEvents(product, input.purchaseToken, { ...report, productId: input.productId, price: input.price!, currency: input.currency! }, recorded);
+        const recorded =
+          product.purchaseState === 1 &&
+          Boolean(await findOneTimeConversionKey(ctx.db, input.appId, product.orderId || input.purchaseToken));
+        return googleProductEvents(
+          product,
+          input.purchaseToken,
+          { ...report, productId: input.productId, price: input.price!, currency: input.currency! },
+          recorded,
+        );
       }
       const subscription = await google.getSubscription(packageName, input.purchaseToken);
-      const normalised = googleSubscriptionEvents(subscription, input.purchaseToken, input.receivedAtMs, { ...report, price: input.price, currency: input.currency });
+      const normalised = googleSubscriptionEvents(subscription, input.purchaseToken, input.receivedAtMs, {
+        ...report,
+        price: input.price,
+        currency: input.currency,
+      });
       // No refund state in SubscriptionPurchaseV2: a report of a subscription no longer paid up reads the voided list.
       if (!normalised.ok || PAID_UP_STATES.has(subscription.subscriptionState ?? '')) return normalised;
       const refunds = await voidedRefundsOfSubscription(ctx, google, packageName, input.appId, input.purchaseToken, normalised.events);
@@ -94,7 +138,10 @@ export function verifyActivities(ctx: StoreDirectContext) {
       if (!(err instanceof GooglePlayError)) throw err;
       if (err.kind === 'unavailable') throw failure('StoreUnavailable', `${err.message}; report the purchase again later.`);
       if (err.kind === 'not_found') throw failure('StorePurchaseRejected', `Verification failed: ${err.message}.`);
-      throw failure('StorePurchaseRejected', `Verification failed: ${err.message}; then run POST /api/agent/apps/${input.appId}/validate-store-credentials.`);
+      throw failure(
+        'StorePurchaseRejected',
+        `Verification failed: ${err.message}; then run POST /api/agent/apps/${input.appId}/validate-store-credentials.`,
+      );
     }
   }
 
@@ -104,7 +151,8 @@ export function verifyActivities(ctx: StoreDirectContext) {
         const setup = await findStoreDirectSetup(ctx.db, input.appId, input.platform);
         const gate = storeDirectGate(input.appId, input.platform, setup, ctx.appleVerifier() !== undefined);
         if (!gate.ok) throw failure('StorePurchaseRejected', gate.detail);
-        const normalised = input.platform === 'ios' ? await verifyIos(input, gate.storeId, setup!.appAppleId) : await verifyAndroid(input, gate.storeId);
+        const normalised =
+          input.platform === 'ios' ? await verifyIos(input, gate.storeId, setup!.appAppleId) : await verifyAndroid(input, gate.storeId);
         if (!normalised.ok) throw failure(normalised.type, normalised.detail, normalised.fields);
         const environment = normalised.events[0]!.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX';
         const recordedBefore = await Promise.all(normalised.events.map((e) => hasPurchaseEvent(ctx.db, input.appId, e)));

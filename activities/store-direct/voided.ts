@@ -18,18 +18,27 @@ import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectCont
 const GOOGLE_TIMEOUT_MS = 15_000;
 
 /** The usable entries of a listing, oldest void first. */
-export const usableVoids = (entries: VoidedPurchase[]): VoidedEntry[] => entries.filter(isUsableEntry)
-  .sort((a, b) => Number(a.voidedTimeMillis) - Number(b.voidedTimeMillis));
+export const usableVoids = (entries: VoidedPurchase[]): VoidedEntry[] =>
+  entries.filter(isUsableEntry).sort((a, b) => Number(a.voidedTimeMillis) - Number(b.voidedTimeMillis));
 
 /**
  * The refunds a later report of subscription `token` carries: its voided orders (the last 30 days, Google's limit)
  * that we recorded, or that this report itself records. A failed listing adds none (the poll will see the void):
  * the voids are an extra, never a reason to refuse the report.
  */
-export async function voidedRefundsOfSubscription(ctx: StoreDirectContext, google: GooglePlayClient, packageName: string, appId: string, token: string, reported: PurchaseEvent[]): Promise<PurchaseEvent[]> {
+export async function voidedRefundsOfSubscription(
+  ctx: StoreDirectContext,
+  google: GooglePlayClient,
+  packageName: string,
+  appId: string,
+  token: string,
+  reported: PurchaseEvent[],
+): Promise<PurchaseEvent[]> {
   let entries: VoidedEntry[];
   try {
-    entries = usableVoids(await google.voidedPurchasesIn(packageName, voidedWindow(null, Date.now()))).filter((e) => e.purchaseToken === token);
+    entries = usableVoids(await google.voidedPurchasesIn(packageName, voidedWindow(null, Date.now()))).filter(
+      (e) => e.purchaseToken === token,
+    );
   } catch (err) {
     if (!(err instanceof GooglePlayError)) throw err;
     log.warn('voided purchases not read for a later report; the poll will see them', { appId, error: err.message });
@@ -39,7 +48,8 @@ export async function voidedRefundsOfSubscription(ctx: StoreDirectContext, googl
   for (const entry of entries) {
     const target = await findVoidTarget(ctx.db, appId, token, entry.orderId);
     if (target.kind === 'subscription') refunds.push(voidedRefundEvent(entry, target));
-    else if (reported.some((e) => e.transactionId === entry.orderId)) refunds.push(voidedRefundEvent(entry, { kind: 'subscription', environment: reported[0]!.environment }));
+    else if (reported.some((e) => e.transactionId === entry.orderId))
+      refunds.push(voidedRefundEvent(entry, { kind: 'subscription', environment: reported[0]!.environment }));
   }
   return refunds;
 }
@@ -58,7 +68,12 @@ export async function applyVoidedEntry(ctx: StoreDirectContext, appId: string, e
   const { client, info } = Context.current();
   const event = voidedRefundEvent(entry, target);
   const result = await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event);
-  await recordVoidedPurchase(ctx.db, appId, entry, { kind: target.kind, outcome: 'refund', reason: result.error, purchaseEventId: result.eventId });
+  await recordVoidedPurchase(ctx.db, appId, entry, {
+    kind: target.kind,
+    outcome: 'refund',
+    reason: result.error,
+    purchaseEventId: result.eventId,
+  });
   return 'refund';
 }
 
@@ -105,7 +120,7 @@ export function voidedActivities(ctx: StoreDirectContext) {
       for (const entry of entries) {
         heartbeat();
         summary.listed += 1;
-        if (await applyVoidedEntry(ctx, appId, entry) === 'refund') summary.refunded += 1;
+        if ((await applyVoidedEntry(ctx, appId, entry)) === 'refund') summary.refunded += 1;
         else summary.ignored += 1;
       }
       await recordVoidedPoll(ctx.db, appId, { syncedUntilMs: window.endMs });

@@ -44,7 +44,8 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 function parseDay(value: string, field: string): number {
   const ms = Date.parse(`${value}T00:00:00Z`);
-  if (Number.isNaN(ms) || isoDay(ms) !== value) throw new ValidationError([{ loc: ['query', field], msg: 'Not a calendar date (YYYY-MM-DD)', type: 'format' }]);
+  if (Number.isNaN(ms) || isoDay(ms) !== value)
+    throw new ValidationError([{ loc: ['query', field], msg: 'Not a calendar date (YYYY-MM-DD)', type: 'format' }]);
   return ms;
 }
 
@@ -54,13 +55,20 @@ function periodOf(query: { from?: string; to?: string }, now = Date.now()): Peri
   const fromMs = query.from ? parseDay(query.from, 'from') : toMs - (DEFAULT_PERIOD_DAYS - 1) * DAY_MS;
   const days = Math.round((toMs - fromMs) / DAY_MS) + 1;
   if (days < 1) throw new ValidationError([{ loc: ['query', 'from'], msg: '`from` must not be after `to`', type: 'value_error' }]);
-  if (days > MAX_PERIOD_DAYS) throw new ValidationError([{ loc: ['query', 'from'], msg: `The period may span at most ${MAX_PERIOD_DAYS} days`, type: 'value_error' }]);
+  if (days > MAX_PERIOD_DAYS)
+    throw new ValidationError([
+      { loc: ['query', 'from'], msg: `The period may span at most ${MAX_PERIOD_DAYS} days`, type: 'value_error' },
+    ]);
   return { from: isoDay(fromMs), to: isoDay(toMs), days };
 }
 
 const periodView = (p: Period & { days: number }) => ({ from: p.from, to: p.to, days: p.days, timezone: 'UTC', environment: 'PRODUCTION' });
 
-const round = (m: Metrics): Metrics => ({ ...m, revenue_usd: toMicroPrecision(m.revenue_usd), commission_usd: toMicroPrecision(m.commission_usd) });
+const round = (m: Metrics): Metrics => ({
+  ...m,
+  revenue_usd: toMicroPrecision(m.revenue_usd),
+  commission_usd: toMicroPrecision(m.commission_usd),
+});
 
 async function visibleCampaign(ctx: AppContext) {
   return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
@@ -69,7 +77,10 @@ async function visibleCampaign(ctx: AppContext) {
 export async function analyticsOverviewHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const period = periodOf(inputOf<{ from?: string; to?: string }>(ctx));
-  const [metrics, reach] = await Promise.all([aggregateMetrics(ctx.deps.db, { appIds: [app.id] }, period, 'total'), appReach(ctx.deps.db, app.id)]);
+  const [metrics, reach] = await Promise.all([
+    aggregateMetrics(ctx.deps.db, { appIds: [app.id] }, period, 'total'),
+    appReach(ctx.deps.db, app.id),
+  ]);
   ctx.body = { app_id: app.id, period: periodView(period), ...round(metrics.get('total') ?? emptyMetrics()), ...reach };
 }
 
@@ -83,9 +94,16 @@ export async function campaignFunnelOf(ctx: AppContext, campaign: VisibleCampaig
   const m = round(metrics.get('total') ?? emptyMetrics());
   const rate = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : null);
   return {
-    campaign_id: campaign.id, app_id: campaign.app_id as string, period: periodView(period),
-    clicks: m.clicks, installs: m.installs, attributed_installs: m.attributed_installs, trials: m.trials, conversions: m.conversions,
-    revenue_usd: m.revenue_usd, commission_usd: m.commission_usd,
+    campaign_id: campaign.id,
+    app_id: campaign.app_id as string,
+    period: periodView(period),
+    clicks: m.clicks,
+    installs: m.installs,
+    attributed_installs: m.attributed_installs,
+    trials: m.trials,
+    conversions: m.conversions,
+    revenue_usd: m.revenue_usd,
+    commission_usd: m.commission_usd,
     rates: { install_per_click: rate(m.attributed_installs, m.clicks), conversion_per_install: rate(m.conversions, m.attributed_installs) },
   };
 }
@@ -94,7 +112,13 @@ export async function campaignFunnelHandler(ctx: AppContext): Promise<void> {
   ctx.body = await campaignFunnelOf(ctx, await visibleCampaign(ctx), inputOf<PeriodInput>(ctx));
 }
 
-export interface TopAffiliatesQuery { from?: string; to?: string; limit: number; campaign_id?: string; app_id?: string }
+export interface TopAffiliatesQuery {
+  from?: string;
+  to?: string;
+  limit: number;
+  campaign_id?: string;
+  app_id?: string;
+}
 
 /** Creators ranked over the period (the body of GET /analytics/top-affiliates). */
 export async function topAffiliatesOf(ctx: AppContext, query: TopAffiliatesQuery) {
@@ -109,13 +133,23 @@ export async function topAffiliatesOf(ctx: AppContext, query: TopAffiliatesQuery
   } else {
     scope = { appIds: (await listAppsInOrgs(ctx.deps.db, orgIdsOf(ctx))).map((a) => a.id) };
   }
-  const [codes, metrics] = await Promise.all([listAffiliateCodes(ctx.deps.db, scope), aggregateMetrics(ctx.deps.db, scope, period, 'code')]);
+  const [codes, metrics] = await Promise.all([
+    listAffiliateCodes(ctx.deps.db, scope),
+    aggregateMetrics(ctx.deps.db, scope, period, 'code'),
+  ]);
   const ranked = codes
     .map((c) => ({ ...c, ...round(metrics.get(c.creator_code_id) ?? emptyMetrics()) }))
     .sort((a, b) => b.conversions - a.conversions || b.revenue_usd - a.revenue_usd || b.clicks - a.clicks || a.code.localeCompare(b.code))
     .slice(0, query.limit)
     .map((c, i) => ({ rank: i + 1, ...c }));
-  return { period: periodView(period), campaign_id: query.campaign_id ?? null, app_id: query.app_id ?? null, limit: query.limit, affiliates: ranked, count: ranked.length };
+  return {
+    period: periodView(period),
+    campaign_id: query.campaign_id ?? null,
+    app_id: query.app_id ?? null,
+    limit: query.limit,
+    affiliates: ranked,
+    count: ranked.length,
+  };
 }
 
 export async function topAffiliatesHandler(ctx: AppContext): Promise<void> {

@@ -13,7 +13,10 @@ function creatorCodeSettingsView(settings: unknown) {
 export function appView(ctx: AppContext, a: AgentAppRow) {
   const { i18n_meta: _m, ...rest } = a;
   return {
-    app_id: a.id, ...rest, id: undefined, webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${a.id}`,
+    app_id: a.id,
+    ...rest,
+    id: undefined,
+    webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${a.id}`,
     creator_code_settings: creatorCodeSettingsView(a.creator_code_settings),
     i18n: appI18nView(a),
   };

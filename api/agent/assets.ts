@@ -16,7 +16,10 @@ export const listAssetsQuery = {
 } as const;
 
 export const setAssetFeaturedBody = {
-  type: 'object', additionalProperties: false, required: ['featured'], properties: { featured: { type: 'boolean' } },
+  type: 'object',
+  additionalProperties: false,
+  required: ['featured'],
+  properties: { featured: { type: 'boolean' } },
 } as const;
 
 export async function listAssetsHandler(ctx: AppContext): Promise<void> {

@@ -30,8 +30,10 @@ export const reviewBonusAwardBody = {
   required: ['decision'],
   properties: {
     decision: {
-      type: 'string', enum: ['approve', 'void'],
-      description: "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An 'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
+      type: 'string',
+      enum: ['approve', 'void'],
+      description:
+        "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An 'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
     },
     note: { type: 'string', maxLength: 2000 },
   },
@@ -40,17 +42,30 @@ export const reviewBonusAwardBody = {
 function awardView(a: BonusAwardView) {
   const amount = Number(a.amount_micros);
   return {
-    id: a.id, org_id: a.org_id, campaign_id: a.campaign_id, campaign_name: a.campaign_name, bonus_rule_id: a.bonus_rule_id,
-    status: a.status, amount_usd: microsToUsd(amount), amount_micros: amount,
+    id: a.id,
+    org_id: a.org_id,
+    campaign_id: a.campaign_id,
+    campaign_name: a.campaign_name,
+    bonus_rule_id: a.bonus_rule_id,
+    status: a.status,
+    amount_usd: microsToUsd(amount),
+    amount_micros: amount,
     creator: { id: a.creator_id, name: a.creator_name, social_handle: a.creator_social_handle },
     progress: {
-      qualifying_conversions: a.progress_count, threshold_conversions: a.threshold_conversions,
+      qualifying_conversions: a.progress_count,
+      threshold_conversions: a.threshold_conversions,
       reached: a.progress_count >= a.threshold_conversions,
     },
-    fraud_flags: a.fraud_flags, earned_at: a.earned_at, reviewed_at: a.reviewed_at, reviewed_by: a.reviewed_by,
-    review_note: a.review_note, paid_at: a.paid_at, payout_id: a.payout_id,
+    fraud_flags: a.fraud_flags,
+    earned_at: a.earned_at,
+    reviewed_at: a.reviewed_at,
+    reviewed_by: a.reviewed_by,
+    review_note: a.review_note,
+    paid_at: a.paid_at,
+    payout_id: a.payout_id,
     // An approved award a refund flagged waits for a reviewer: approve again to keep it, or void it.
-    needs_review: needsReview(a), review_decisions: reviewDecisions(a),
+    needs_review: needsReview(a),
+    review_decisions: reviewDecisions(a),
   };
 }
 
@@ -73,8 +88,10 @@ export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   const input = inputOf<{ decision: ReviewDecision; note?: string }>(ctx);
   const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: actorIdOf(ctx) });
   if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
-  if (outcome.kind === 'insufficient') throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros))
-    .pointingAt(nextAction('svc_get_wallet_topup_link'));
+  if (outcome.kind === 'insufficient')
+    throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros)).pointingAt(
+      nextAction('svc_get_wallet_topup_link'),
+    );
   if (outcome.kind === 'conflict') throw new ConflictError(conflictDetail(outcome.status, input.decision));
   const award = (await findBonusAward(ctx.deps.db, id))!;
   if (input.decision === 'approve') await checkAutoRecharge(ctx, award.org_id);

@@ -14,21 +14,32 @@ import { visibleTo } from './principal.js';
 import { assertCanActivate } from './wallet.js';
 
 export const updateCampaignBody = {
-  type: 'object', additionalProperties: false, minProperties: 1,
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
   properties: { ...CAMPAIGN_FIELDS, bonus_rules: BONUS_RULES },
 } as const;
 
 export const createCampaignBody = {
-  type: 'object', additionalProperties: false, required: ['name', 'commission_percentage'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'commission_percentage'],
   properties: { ...CAMPAIGN_FIELDS, campaign_type: CAMPAIGN_TYPE, bonus_rules: BONUS_RULES },
 } as const;
 
 export const campaignStatusBody = {
-  type: 'object', additionalProperties: false, required: ['status'], properties: { status: { enum: ['active', 'paused'] } },
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { enum: ['active', 'paused'] } },
 } as const;
 
 interface NewCampaignInput {
-  name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType;
+  name: string;
+  description?: string | null;
+  commission_percentage: number;
+  holding_period_days?: number;
+  campaign_type: AgentCampaignType;
   bonus_rules?: BonusRuleInput[];
 }
 
@@ -58,8 +69,15 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
   const b = inputOf<NewCampaignInput>(ctx);
   const bonusRules = normalizeBonusRules(b.bonus_rules ?? []);
   const { id } = await createCampaign(ctx.deps.db, {
-    appId: app.id, orgId: app.org_id, name: b.name, description: b.description ?? null, campaignType: b.campaign_type,
-    commissionPercentage: b.commission_percentage, holdingPeriodDays: b.holding_period_days, status: 'draft', bonusRules,
+    appId: app.id,
+    orgId: app.org_id,
+    name: b.name,
+    description: b.description ?? null,
+    campaignType: b.campaign_type,
+    commissionPercentage: b.commission_percentage,
+    holdingPeriodDays: b.holding_period_days,
+    status: 'draft',
+    bonusRules,
   });
   ctx.status = 201;
   ctx.body = await campaignAnswer(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));

@@ -10,7 +10,12 @@ import { orgIdsOf, visibleTo } from './principal.js';
 
 export function campaignView(ctx: AppContext, c: AgentCampaignRow) {
   const { i18n: _i18n, ...rest } = c;
-  return { ...rest, commission_percentage: Number(c.commission_percentage), join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}`, i18n: campaignI18nView(c) };
+  return {
+    ...rest,
+    commission_percentage: Number(c.commission_percentage),
+    join_url: `${ctx.deps.config.DASHBOARD_URL}/join/${c.id}`,
+    i18n: campaignI18nView(c),
+  };
 }
 
 /** The campaigns' answers with their `stats` (one statement for the whole list, never one per campaign). */

@@ -20,10 +20,14 @@ export const APP_FIELDS = {
 } as const;
 
 /** A localized map (`name_i18n`, ...): locale (language code `de`, or language and region `pt-BR`) to text. */
-const localized = (maxLength: number) => ({
-  type: 'object', maxProperties: 100, propertyNames: { pattern: LOCALE_PATTERN }, additionalProperties: text(maxLength),
-  description: `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to text. A PATCH replaces the whole map ({} clears it) and records its locales as fresh translations of the current name, description and tagline.`,
-}) as const;
+const localized = (maxLength: number) =>
+  ({
+    type: 'object',
+    maxProperties: 100,
+    propertyNames: { pattern: LOCALE_PATTERN },
+    additionalProperties: text(maxLength),
+    description: `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to text. A PATCH replaces the whole map ({} clears it) and records its locales as fresh translations of the current name, description and tagline.`,
+  }) as const;
 
 /** App fields only PATCH takes (spec "App": the localized maps and the creator-code settings). */
 export const APP_PATCH_ONLY_FIELDS = {
@@ -31,11 +35,14 @@ export const APP_PATCH_ONLY_FIELDS = {
   description_i18n: localized(5000),
   tagline_i18n: localized(300),
   creator_code_settings: {
-    type: 'object', additionalProperties: false, minProperties: 1,
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
     properties: {
       mirror_free_access_to_subprovider: {
         type: 'boolean',
-        description: 'Also grant free-access codes as promotional entitlements at the subscription provider (best effort; default false). Turning it on needs the provider\'s secret API key uploaded first (credential-setup-link with platform subprovider), else 409.',
+        description:
+          "Also grant free-access codes as promotional entitlements at the subscription provider (best effort; default false). Turning it on needs the provider's secret API key uploaded first (credential-setup-link with platform subprovider), else 409.",
       },
     },
   },
@@ -61,7 +68,8 @@ export type AgentCampaignType = (typeof CAMPAIGN_TYPE.enum)[number];
 export const BONUS_RULES = {
   type: 'array',
   maxItems: MAX_BONUS_RULES,
-  description: 'Milestone bonuses: a creator whose unreversed production paid conversions in the campaign reach threshold_conversions earns bonus_usd once per rule (no platform fee; approval reserves it). At most 10, distinct thresholds, bonus_usd > 0 with at most 2 decimals, up to 100000; name defaults to "{N} conversions bonus". On PATCH the list replaces the rules by threshold: the same threshold updates name and amount (future awards only), a missing threshold is deactivated (its awards stay), a new one is added; creators already past a saved threshold earn it at once.',
+  description:
+    'Milestone bonuses: a creator whose unreversed production paid conversions in the campaign reach threshold_conversions earns bonus_usd once per rule (no platform fee; approval reserves it). At most 10, distinct thresholds, bonus_usd > 0 with at most 2 decimals, up to 100000; name defaults to "{N} conversions bonus". On PATCH the list replaces the rules by threshold: the same threshold updates name and amount (future awards only), a missing threshold is deactivated (its awards stay), a new one is added; creators already past a saved threshold earn it at once.',
   items: {
     type: 'object',
     additionalProperties: false,

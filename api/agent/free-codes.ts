@@ -5,7 +5,14 @@
 // `granted_at`, `expires_at`; a user's re-redemption renews the one grant), newest first, `limit` (1 to 100, default
 // 100) a page, `next_cursor` (null on the last page) passed back as `cursor` for the next.
 import { findApp } from '../../db/apps.js';
-import { createFreeCode, findFreeCodeByCode, listCodeRedemptions, listFreeCodes, type FreeCodeView, type RedemptionsCursor } from '../../db/free-access.js';
+import {
+  createFreeCode,
+  findFreeCodeByCode,
+  listCodeRedemptions,
+  listFreeCodes,
+  type FreeCodeView,
+  type RedemptionsCursor,
+} from '../../db/free-access.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { decodeStringCursor, encodeCursor } from '../../lib/page-cursor.js';
@@ -21,7 +28,12 @@ export const createFreeCodeBody = {
   additionalProperties: false,
   required: ['code'],
   properties: {
-    code: { type: 'string', minLength: 1, maxLength: 64, description: 'Uppercased; characters outside A-Z 0-9 _ - are dropped; 4 to 20 must remain' },
+    code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'Uppercased; characters outside A-Z 0-9 _ - are dropped; 4 to 20 must remain',
+    },
     name: { type: ['string', 'null'], maxLength: 200 },
     entitlement: { type: 'string', minLength: 1, maxLength: 100, description: 'Default premium' },
     seat_limit: { ...nullableInt, description: 'Users who may redeem it; null = unlimited' },
@@ -36,7 +48,12 @@ export const createFreeCodeBody = {
 export const listFreeCodesQuery = {
   type: 'object',
   properties: {
-    code: { type: 'string', minLength: 1, maxLength: 64, description: 'Answer this code alone, with the users it granted access to (redemptions[], newest first)' },
+    code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'Answer this code alone, with the users it granted access to (redemptions[], newest first)',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 100, description: 'Redemptions per page (with code)' },
     cursor: { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page (with code)' },
   },
@@ -44,8 +61,15 @@ export const listFreeCodesQuery = {
 } as const;
 
 interface CreateInput {
-  code: string; name?: string | null; entitlement?: string; seat_limit?: number | null; access_duration_years?: number | null;
-  access_duration_days?: number | null; expires_at?: string | null; custom_data?: Record<string, unknown> | null; blocked?: boolean;
+  code: string;
+  name?: string | null;
+  entitlement?: string;
+  seat_limit?: number | null;
+  access_duration_years?: number | null;
+  access_duration_days?: number | null;
+  expires_at?: string | null;
+  custom_data?: Record<string, unknown> | null;
+  blocked?: boolean;
 }
 
 export function freeCodeView(c: FreeCodeView) {
@@ -84,15 +108,25 @@ export async function createFreeCodeHandler(ctx: AppContext): Promise<void> {
   const input = inputOf<CreateInput>(ctx);
   const code = cleanupCode(input.code);
   if (!isValidCodeLength(code)) {
-    throw new ValidationError([{ loc: ['body', 'code'], msg: 'After cleanup (uppercase, A-Z 0-9 _ -) the code must be 4 to 20 characters', type: 'value_error' }]);
+    throw new ValidationError([
+      { loc: ['body', 'code'], msg: 'After cleanup (uppercase, A-Z 0-9 _ -) the code must be 4 to 20 characters', type: 'value_error' },
+    ]);
   }
   if (input.expires_at && new Date(input.expires_at) <= new Date()) {
     throw new ValidationError([{ loc: ['body', 'expires_at'], msg: 'Must be in the future', type: 'value_error' }]);
   }
   const row = await createFreeCode(ctx.deps.db, {
-    appId, code, name: input.name, entitlement: input.entitlement, seatLimit: input.seat_limit, years: input.access_duration_years,
-    days: input.access_duration_days, expiresAt: input.expires_at, customData: input.custom_data ?? undefined,
-    blocked: input.blocked, createdBy: actorIdOf(ctx),
+    appId,
+    code,
+    name: input.name,
+    entitlement: input.entitlement,
+    seatLimit: input.seat_limit,
+    years: input.access_duration_years,
+    days: input.access_duration_days,
+    expiresAt: input.expires_at,
+    customData: input.custom_data ?? undefined,
+    blocked: input.blocked,
+    createdBy: actorIdOf(ctx),
   });
   if (!row) throw new ConflictError(`The code '${code}' is already taken in this app (by a creator code or another free code).`);
   ctx.caches.codes.dropApp(appId);

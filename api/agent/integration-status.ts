@@ -36,7 +36,11 @@ export async function integrationStatusOf(ctx: AppContext, app: AgentAppRow) {
 /** Counts plus what stands out: a campaign nobody can share yet, or links nobody clicked. */
 function campaignHealth(c: CampaignHealthRow) {
   const warnings = [
-    ...(c.creators === 0 ? [`no creators yet: invite one (${nextAction('svc_invite_creator', { campaign_id: c.campaign_id }).call}) or share the join link (${nextAction('svc_get_join_link', { campaign_id: c.campaign_id }).call})`] : []),
+    ...(c.creators === 0
+      ? [
+          `no creators yet: invite one (${nextAction('svc_invite_creator', { campaign_id: c.campaign_id }).call}) or share the join link (${nextAction('svc_get_join_link', { campaign_id: c.campaign_id }).call})`,
+        ]
+      : []),
     ...(c.creators > 0 && c.clicks === 0 ? ['no link clicks yet'] : []),
   ];
   return { ...c, healthy: warnings.length === 0, warnings };

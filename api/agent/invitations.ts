@@ -8,7 +8,16 @@
 // and is stored only as its SHA-256. No agent answer contains the token or its hash.
 import { findApp } from '../../db/apps.js';
 import { findCampaign, type AgentCampaignRow } from '../../db/campaigns.js';
-import { createInvitation, findInvitation, INVITATION_STATUSES, listCampaignAffiliates, listInvitations, withdrawInvitation, type InvitationView, type InvitationStatus } from '../../db/invitations.js';
+import {
+  createInvitation,
+  findInvitation,
+  INVITATION_STATUSES,
+  listCampaignAffiliates,
+  listInvitations,
+  withdrawInvitation,
+  type InvitationView,
+  type InvitationStatus,
+} from '../../db/invitations.js';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
@@ -39,7 +48,9 @@ export const inviteBody = {
     email: { type: 'string', format: 'email', maxLength: 254 },
     ...CREATOR_FIELDS,
     creators: {
-      type: 'array', minItems: 1, maxItems: MAX_BATCH,
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_BATCH,
       items: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 }, ...CREATOR_FIELDS } },
     },
   },
@@ -56,7 +67,12 @@ export const listInvitationsQuery = {
 
 export const joinLinkQuery = { type: 'object', properties: { lang: LANG } } as const;
 
-interface CreatorInput { email: string; name?: string | null; message?: string | null; lang?: string | null }
+interface CreatorInput {
+  email: string;
+  name?: string | null;
+  message?: string | null;
+  lang?: string | null;
+}
 type InviteInput = Partial<CreatorInput> & { creators?: CreatorInput[] };
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -65,7 +81,11 @@ async function visibleCampaign(ctx: AppContext, id: string): Promise<AgentCampai
   return visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign');
 }
 
-interface EscrowState { ok: boolean; safeMicros: number; minMicros: number }
+interface EscrowState {
+  ok: boolean;
+  safeMicros: number;
+  minMicros: number;
+}
 
 async function escrowState(ctx: AppContext, orgId: string): Promise<EscrowState> {
   const [settings, totals] = await Promise.all([findOrgBillingSettings(ctx.deps.db, orgId), getWalletTotals(ctx.deps.db, orgId)]);
@@ -73,26 +93,37 @@ async function escrowState(ctx: AppContext, orgId: string): Promise<EscrowState>
   return { ok: canActivateCampaigns(totals.safeAvailableMicros, minMicros), safeMicros: totals.safeAvailableMicros, minMicros };
 }
 
-
 const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) =>
   `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${token ? `invitation_token=${encodeURIComponent(token)}&` : ''}lang=${encodeURIComponent(lang)}`;
 
 function invitationView(row: InvitationView) {
   return {
-    invitation_id: row.id, campaign_id: row.campaign_id, email: row.email, name: row.name, lang: row.lang, status: row.status,
-    expires_at: row.expires_at, withdrawn_at: row.withdrawn_at, accepted_at: row.accepted_at, creator_id: row.creator_id, created_at: row.created_at,
+    invitation_id: row.id,
+    campaign_id: row.campaign_id,
+    email: row.email,
+    name: row.name,
+    lang: row.lang,
+    status: row.status,
+    expires_at: row.expires_at,
+    withdrawn_at: row.withdrawn_at,
+    accepted_at: row.accepted_at,
+    creator_id: row.creator_id,
+    created_at: row.created_at,
   };
 }
 
 export async function inviteHandler(ctx: AppContext): Promise<void> {
   const campaign = await visibleCampaign(ctx, ctx.params.campaign_id as string);
   const input = inputOf<InviteInput>(ctx);
-  if (campaign.campaign_type === 'FREE_ACCESS') throw new ConflictError('A FREE_ACCESS campaign holds free-access codes, not creators: invite creators to another campaign.');
+  if (campaign.campaign_type === 'FREE_ACCESS')
+    throw new ConflictError('A FREE_ACCESS campaign holds free-access codes, not creators: invite creators to another campaign.');
   if (campaign.status === 'archived') throw new ConflictError('This campaign is archived: creators cannot join it.');
   const escrow = await escrowState(ctx, campaign.org_id);
   if (!escrow.ok) {
-    throw new PaymentRequiredError(`Inviting creators needs a wallet safe balance of at least ${formatUsd(escrow.minMicros)}; it is ${formatUsd(escrow.safeMicros)}. ` +
-      `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`).pointingAt(nextAction('svc_get_wallet_topup_link'));
+    throw new PaymentRequiredError(
+      `Inviting creators needs a wallet safe balance of at least ${formatUsd(escrow.minMicros)}; it is ${formatUsd(escrow.safeMicros)}. ` +
+        `Get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}, then retry.`,
+    ).pointingAt(nextAction('svc_get_wallet_topup_link'));
   }
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
   const invite = (c: CreatorInput) => inviteOne(ctx, campaign, (app?.name as string | undefined) ?? 'the app', c);
@@ -101,7 +132,9 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
     const outcome = await invite(input as CreatorInput);
     if (!outcome.ok) {
       if (outcome.reason === 'no_slots' || outcome.reason === 'no_email_budget') {
-        throw new PaymentRequiredError(`${outcome.detail} More invite capacity comes with the wallet: get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}.`).pointingAt(nextAction('svc_get_wallet_topup_link'));
+        throw new PaymentRequiredError(
+          `${outcome.detail} More invite capacity comes with the wallet: get a top-up link for the human with ${TOPUP_LINK_ENDPOINT}.`,
+        ).pointingAt(nextAction('svc_get_wallet_topup_link'));
       }
       throw new ConflictError(outcome.detail);
     }
@@ -115,13 +148,27 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
   for (const c of input.creators) {
     const email = c.email.trim();
     const key = email.toLowerCase();
-    if (!EMAIL_RE.test(email)) { results.push({ email, ok: false, error: 'invalid_email', detail: 'Not a valid email address.' }); continue; }
-    if (seen.has(key)) { results.push({ email, ok: false, error: 'duplicate_in_batch', detail: 'This email appears earlier in the batch.' }); continue; }
+    if (!EMAIL_RE.test(email)) {
+      results.push({ email, ok: false, error: 'invalid_email', detail: 'Not a valid email address.' });
+      continue;
+    }
+    if (seen.has(key)) {
+      results.push({ email, ok: false, error: 'duplicate_in_batch', detail: 'This email appears earlier in the batch.' });
+      continue;
+    }
     seen.add(key);
     const outcome = await invite({ ...c, email });
-    results.push(outcome.ok
-      ? { email, ok: true, invitation_id: outcome.invitation.id, status: outcome.invitation.status, expires_at: outcome.invitation.expires_at }
-      : { email, ok: false, error: outcome.reason, detail: outcome.detail });
+    results.push(
+      outcome.ok
+        ? {
+            email,
+            ok: true,
+            invitation_id: outcome.invitation.id,
+            status: outcome.invitation.status,
+            expires_at: outcome.invitation.expires_at,
+          }
+        : { email, ok: false, error: outcome.reason, detail: outcome.detail },
+    );
   }
   const created = results.filter((r) => r.ok).length;
   ctx.body = { campaign_id: campaign.id, results, created, failed: results.length - created };
@@ -133,25 +180,36 @@ async function inviteOne(ctx: AppContext, campaign: AgentCampaignRow, appName: s
   const url = joinUrl(ctx.deps.config.DASHBOARD_URL, campaign.id, lang, token);
   const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000);
   const config = ctx.deps.config;
-  return createInvitation(ctx.deps.db, {
-    orgId: campaign.org_id, campaignId: campaign.id, email: c.email.trim(), name: c.name?.trim() || null, message: c.message?.trim() || null,
-    lang: c.lang ?? null, tokenHash: hashToken(token), expiresAt, invitedBy: actorIdOf(ctx),
-    email_: (invitationId) => ({
-      subject: `You're invited to promote ${appName}`,
-      bodyText: [
-        `Hi${c.name?.trim() ? ` ${c.name.trim()}` : ''},`,
-        '',
-        `You're invited to join the creator campaign "${String(campaign.name)}" for ${appName} and earn ${Number(campaign.commission_percentage)}% commission on the purchases you refer.`,
-        ...(c.message?.trim() ? ['', c.message.trim()] : []),
-        '',
-        `Join here (your personal invitation link, valid until ${expiresAt.toISOString().slice(0, 10)}):`,
-        url,
-        '',
-        'If you did not expect this email, ignore it.',
-      ].join('\n'),
-      templateData: { invitation_id: invitationId, campaign_id: campaign.id, lang },
-    }),
-  }, { slots: config.MARKETPLACE_SLOTS, emails: config.DAILY_EMAIL_BUDGET });
+  return createInvitation(
+    ctx.deps.db,
+    {
+      orgId: campaign.org_id,
+      campaignId: campaign.id,
+      email: c.email.trim(),
+      name: c.name?.trim() || null,
+      message: c.message?.trim() || null,
+      lang: c.lang ?? null,
+      tokenHash: hashToken(token),
+      expiresAt,
+      invitedBy: actorIdOf(ctx),
+      email_: (invitationId) => ({
+        subject: `You're invited to promote ${appName}`,
+        bodyText: [
+          `Hi${c.name?.trim() ? ` ${c.name.trim()}` : ''},`,
+          '',
+          `You're invited to join the creator campaign "${String(campaign.name)}" for ${appName} and earn ${Number(campaign.commission_percentage)}% commission on the purchases you refer.`,
+          ...(c.message?.trim() ? ['', c.message.trim()] : []),
+          '',
+          `Join here (your personal invitation link, valid until ${expiresAt.toISOString().slice(0, 10)}):`,
+          url,
+          '',
+          'If you did not expect this email, ignore it.',
+        ].join('\n'),
+        templateData: { invitation_id: invitationId, campaign_id: campaign.id, lang },
+      }),
+    },
+    { slots: config.MARKETPLACE_SLOTS, emails: config.DAILY_EMAIL_BUDGET },
+  );
 }
 
 export async function withdrawInvitationHandler(ctx: AppContext): Promise<void> {
@@ -160,16 +218,23 @@ export async function withdrawInvitationHandler(ctx: AppContext): Promise<void> 
   const withdrawn = invitation.status === 'PENDING' ? await withdrawInvitation(ctx.deps.db, id) : undefined;
   if (!withdrawn) {
     const now = await findInvitation(ctx.deps.db, id);
-    const status = now?.status === 'PENDING' ? 'EXPIRED' : now?.status ?? invitation.status;
+    const status = now?.status === 'PENDING' ? 'EXPIRED' : (now?.status ?? invitation.status);
     throw new ConflictError(`Only a PENDING invitation can be withdrawn; this one is ${status}.`);
   }
-  ctx.body = { ...invitationView(withdrawn), note: 'Withdrawn: its invitation link no longer admits anyone and its marketplace slot is free.' };
+  ctx.body = {
+    ...invitationView(withdrawn),
+    note: 'Withdrawn: its invitation link no longer admits anyone and its marketplace slot is free.',
+  };
 }
 
 export async function listInvitationsHandler(ctx: AppContext): Promise<void> {
   const q = inputOf<{ status: InvitationStatus | 'all'; campaign_id?: string; limit: number }>(ctx);
   if (q.campaign_id) await visibleCampaign(ctx, q.campaign_id);
-  const rows = await listInvitations(ctx.deps.db, orgIdsOf(ctx), { status: q.status === 'all' ? undefined : q.status, campaignId: q.campaign_id, limit: q.limit });
+  const rows = await listInvitations(ctx.deps.db, orgIdsOf(ctx), {
+    status: q.status === 'all' ? undefined : q.status,
+    campaignId: q.campaign_id,
+    limit: q.limit,
+  });
   ctx.body = { invitations: rows.map(invitationView), count: rows.length, status: q.status };
 }
 
@@ -178,22 +243,41 @@ export async function joinLinkHandler(ctx: AppContext): Promise<void> {
   const requested = inputOf<{ lang?: string }>(ctx).lang;
   const lang = requested ?? 'en';
   const warnings: string[] = [];
-  if (campaign.campaign_type === 'FREE_ACCESS') warnings.push('FREE_ACCESS campaigns hold free-access codes, not creators: nobody can join through this link.');
-  if (campaign.status !== 'active') warnings.push(`The campaign is ${String(campaign.status)}: the join page answers "not open" until it is activated (POST /api/agent/campaigns/{campaign_id}/status).`);
+  if (campaign.campaign_type === 'FREE_ACCESS')
+    warnings.push('FREE_ACCESS campaigns hold free-access codes, not creators: nobody can join through this link.');
+  if (campaign.status !== 'active')
+    warnings.push(
+      `The campaign is ${String(campaign.status)}: the join page answers "not open" until it is activated (POST /api/agent/campaigns/{campaign_id}/status).`,
+    );
   if (campaign.campaign_type === 'private' || campaign.campaign_type === 'invite_only') {
-    warnings.push(`The campaign is ${campaign.campaign_type}: creators need an invitation to join (POST /api/agent/campaigns/{campaign_id}/invite); this link alone is not enough.`);
+    warnings.push(
+      `The campaign is ${campaign.campaign_type}: creators need an invitation to join (POST /api/agent/campaigns/{campaign_id}/invite); this link alone is not enough.`,
+    );
   }
   const escrow = await escrowState(ctx, campaign.org_id);
-  if (!escrow.ok) warnings.push(`The wallet safe balance (${formatUsd(escrow.safeMicros)}) is below the minimum escrow (${formatUsd(escrow.minMicros)}); get a top-up link with ${TOPUP_LINK_ENDPOINT}.`);
+  if (!escrow.ok)
+    warnings.push(
+      `The wallet safe balance (${formatUsd(escrow.safeMicros)}) is below the minimum escrow (${formatUsd(escrow.minMicros)}); get a top-up link with ${TOPUP_LINK_ENDPOINT}.`,
+    );
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
   if (app && !app.ios_store_url && !app.android_store_url && !app.web_url) {
-    warnings.push('The app has no App Store, Play Store or web URL: referral links have nowhere to send the people creators bring (PATCH /api/agent/apps/{app_id}).');
+    warnings.push(
+      'The app has no App Store, Play Store or web URL: referral links have nowhere to send the people creators bring (PATCH /api/agent/apps/{app_id}).',
+    );
   }
   const primary = lang.toLowerCase().split(/[-_]/)[0]!;
-  if (!(JOIN_PAGE_LANGUAGES as readonly string[]).includes(primary)) warnings.push(`The join page does not speak '${lang}'; it shows English (it speaks ${JOIN_PAGE_LANGUAGES.join(', ')}).`);
+  if (!(JOIN_PAGE_LANGUAGES as readonly string[]).includes(primary))
+    warnings.push(`The join page does not speak '${lang}'; it shows English (it speaks ${JOIN_PAGE_LANGUAGES.join(', ')}).`);
   ctx.body = {
-    url: requested ? joinUrl(ctx.deps.config.DASHBOARD_URL, campaign.id, lang) : `${ctx.deps.config.DASHBOARD_URL}/join/${encodeURIComponent(campaign.id)}`,
-    lang, campaign_id: campaign.id, campaign_status: campaign.status, campaign_type: campaign.campaign_type, ready: warnings.length === 0, warnings,
+    url: requested
+      ? joinUrl(ctx.deps.config.DASHBOARD_URL, campaign.id, lang)
+      : `${ctx.deps.config.DASHBOARD_URL}/join/${encodeURIComponent(campaign.id)}`,
+    lang,
+    campaign_id: campaign.id,
+    campaign_status: campaign.status,
+    campaign_type: campaign.campaign_type,
+    ready: warnings.length === 0,
+    warnings,
   };
 }
 

@@ -19,28 +19,42 @@ const APP_SOURCE = ['name', 'description', 'tagline'] as const;
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S' }) as const;
 
-const localizeBody = (fields: Record<string, object>) => ({
-  type: 'object', additionalProperties: false, required: ['locales'],
-  properties: {
-    locales: {
-      type: 'object', maxProperties: 100,
-      description: `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to its translated copy`,
-      propertyNames: { pattern: LOCALE_PATTERN },
-      additionalProperties: { type: 'object', additionalProperties: false, minProperties: 1, properties: fields },
+const localizeBody = (fields: Record<string, object>) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['locales'],
+    properties: {
+      locales: {
+        type: 'object',
+        maxProperties: 100,
+        description: `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to its translated copy`,
+        propertyNames: { pattern: LOCALE_PATTERN },
+        additionalProperties: { type: 'object', additionalProperties: false, minProperties: 1, properties: fields },
+      },
     },
-  },
-}) as const;
+  }) as const;
 
 export const localizeCampaignBody = localizeBody({ name: text(200), description: text(5000) });
 export const localizeAppBody = localizeBody({ name: text(200), description: text(5000), tagline: text(300) });
 
 type Copy = Record<string, string>;
-interface LocaleView { status: Freshness; source_hash: string | null; updated_at: string | null; [field: string]: unknown }
+interface LocaleView {
+  status: Freshness;
+  source_hash: string | null;
+  updated_at: string | null;
+  [field: string]: unknown;
+}
 
 function view(sourceHashNow: string, entries: Record<string, { copy: Copy; meta: Partial<LocaleMeta> | undefined }>) {
   const locales: Record<string, LocaleView> = {};
   for (const [locale, { copy, meta }] of Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))) {
-    locales[locale] = { ...copy, source_hash: meta?.source_hash ?? null, updated_at: meta?.updated_at ?? null, status: freshnessOf(meta, sourceHashNow) };
+    locales[locale] = {
+      ...copy,
+      source_hash: meta?.source_hash ?? null,
+      updated_at: meta?.updated_at ?? null,
+      status: freshnessOf(meta, sourceHashNow),
+    };
   }
   return { source_hash: sourceHashNow, locales, ...summarize(locales) };
 }
@@ -51,14 +65,21 @@ type CampaignI18n = Record<string, Copy & Partial<LocaleMeta>>;
 export function campaignI18nView(campaign: { name: unknown; description: unknown; i18n: unknown }) {
   const hash = sourceHash(CAMPAIGN_SOURCE, campaign);
   const stored = (campaign.i18n ?? {}) as CampaignI18n;
-  return view(hash, Object.fromEntries(Object.entries(stored).map(([locale, { source_hash, updated_at, ...copy }]) => [locale, { copy, meta: { source_hash, updated_at } }])));
+  return view(
+    hash,
+    Object.fromEntries(
+      Object.entries(stored).map(([locale, { source_hash, updated_at, ...copy }]) => [locale, { copy, meta: { source_hash, updated_at } }]),
+    ),
+  );
 }
-
 
 /** The app's localized copy (name_i18n, description_i18n, tagline_i18n) with each locale's freshness (i18n_meta). */
 export function appI18nView(app: AppCopy) {
   const hash = sourceHash(APP_SOURCE, app);
-  const maps = { name: app.name_i18n, description: app.description_i18n, tagline: app.tagline_i18n } as Record<string, Record<string, string> | null>;
+  const maps = { name: app.name_i18n, description: app.description_i18n, tagline: app.tagline_i18n } as Record<
+    string,
+    Record<string, string> | null
+  >;
   const meta = (app.i18n_meta ?? {}) as Record<string, LocaleMeta>;
   const locales = new Set([...Object.keys(meta), ...Object.values(maps).flatMap((m) => Object.keys(m ?? {}))]);
   const entries: Record<string, { copy: Copy; meta: Partial<LocaleMeta> | undefined }> = {};
@@ -81,7 +102,8 @@ export function replaceAppMaps(current: AppCopy, maps: AppMaps): Record<AppI18nC
   const hash = sourceHash(APP_SOURCE, current);
   const updatedAt = new Date().toISOString();
   const next = {
-    name_i18n: maps.name_i18n ?? current.name_i18n ?? {}, description_i18n: maps.description_i18n ?? current.description_i18n ?? {},
+    name_i18n: maps.name_i18n ?? current.name_i18n ?? {},
+    description_i18n: maps.description_i18n ?? current.description_i18n ?? {},
     tagline_i18n: maps.tagline_i18n ?? current.tagline_i18n ?? {},
   } as Record<'name_i18n' | 'description_i18n' | 'tagline_i18n', Record<string, string>>;
   const meta = { ...(current.i18n_meta as Record<string, LocaleMeta>) };
@@ -98,7 +120,9 @@ export async function localizeCampaignHandler(ctx: AppContext): Promise<void> {
     if (Object.keys(locales).length === 0) return null;
     const hash = sourceHash(CAMPAIGN_SOURCE, current);
     const updatedAt = new Date().toISOString();
-    return Object.fromEntries(Object.entries(locales).map(([locale, copy]) => [locale, { ...copy, source_hash: hash, updated_at: updatedAt }]));
+    return Object.fromEntries(
+      Object.entries(locales).map(([locale, copy]) => [locale, { ...copy, source_hash: hash, updated_at: updatedAt }]),
+    );
   });
   if (!row) throw new NotFoundError('Campaign not found');
   if (Object.keys(locales).length > 0) forgetAppCaches(ctx, campaign.app_id as string);
@@ -113,8 +137,10 @@ export async function localizeAppHandler(ctx: AppContext): Promise<void> {
     const hash = sourceHash(APP_SOURCE, current);
     const updatedAt = new Date().toISOString();
     const next: Record<AppI18nColumn, Record<string, unknown>> = {
-      name_i18n: { ...(current.name_i18n as object) }, description_i18n: { ...(current.description_i18n as object) },
-      tagline_i18n: { ...(current.tagline_i18n as object) }, i18n_meta: { ...(current.i18n_meta as object) },
+      name_i18n: { ...(current.name_i18n as object) },
+      description_i18n: { ...(current.description_i18n as object) },
+      tagline_i18n: { ...(current.tagline_i18n as object) },
+      i18n_meta: { ...(current.i18n_meta as object) },
     };
     for (const [locale, copy] of Object.entries(locales)) {
       for (const field of APP_SOURCE) {

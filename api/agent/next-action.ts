@@ -7,7 +7,12 @@
 import type { NextCall } from '../../lib/errors.js';
 
 /** The part of an endpoint row a next action needs (structural, so this module imports nothing of the table). */
-export interface EndpointRoute { method: string; path: string; tool: string; tools?: readonly { name: string }[] }
+export interface EndpointRoute {
+  method: string;
+  path: string;
+  tool: string;
+  tools?: readonly { name: string }[];
+}
 
 const AGENT_PREFIX = '/api/agent';
 let byTool: ReadonlyMap<string, EndpointRoute> | undefined;

@@ -6,7 +6,8 @@ import { ANSWER_SCHEMAS, RESOURCE_INDEX } from './record-schemas.js';
 import { resourceIndexQuery } from './resource-index.js';
 
 const ERROR = {
-  type: 'object', required: ['detail'],
+  type: 'object',
+  required: ['detail'],
   properties: {
     detail: {},
     // An error that points at another action names it (api/agent/next-action.ts).
@@ -18,7 +19,8 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 /** Every path: a method it does not list is 405 `{"detail"}` naming the allowed ones, with an `Allow` header. */
 const METHOD_NOT_ALLOWED = {
   description: 'Method not allowed on this path; the Allow header and detail list the allowed methods',
-  headers: { Allow: { schema: { type: 'string' } } }, content: json(ERROR),
+  headers: { Allow: { schema: { type: 'string' } } },
+  content: json(ERROR),
 };
 
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
@@ -26,7 +28,12 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
   for (const e of AGENT_ENDPOINTS) {
     const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (e.query ?? {}) as { properties?: Record<string, unknown>; required?: readonly string[] };
-    const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: (query.required ?? []).includes(name), schema }));
+    const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: (query.required ?? []).includes(name),
+      schema,
+    }));
     (paths[e.path] ??= {})[e.method] = {
       operationId: e.tool,
       summary: e.summary,
@@ -37,7 +44,10 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       responses: {
         200: { description: 'OK', content: json(ANSWER_SCHEMAS[e.tool] ?? { type: 'object' }) },
         401: { description: 'Missing, expired or revoked credential', content: { 'application/json': { schema: ERROR } } },
-        403: { description: 'A required scope is missing (named in detail), or the action is denied to agents', content: { 'application/json': { schema: ERROR } } },
+        403: {
+          description: 'A required scope is missing (named in detail), or the action is denied to agents',
+          content: { 'application/json': { schema: ERROR } },
+        },
         404: { description: 'Not found, or in an organization not granted', content: { 'application/json': { schema: ERROR } } },
         405: METHOD_NOT_ALLOWED,
         422: { description: 'Invalid fields, listed in detail', content: { 'application/json': { schema: ERROR } } },
@@ -46,15 +56,27 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
   }
   paths['/'] = {
     get: {
-      operationId: 'resource_index', summary: 'The tool server\'s resources (svc://tools, svc://contract, svc://sdk/{platform}); ?uri= reads one',
-      'x-required-scopes': [], security: [{ agentKey: [] }, { oauth2: [] }],
+      operationId: 'resource_index',
+      summary: "The tool server's resources (svc://tools, svc://contract, svc://sdk/{platform}); ?uri= reads one",
+      'x-required-scopes': [],
+      security: [{ agentKey: [] }, { oauth2: [] }],
       parameters: [{ name: 'uri', in: 'query', required: false, schema: resourceIndexQuery.properties.uri }],
-      responses: { 200: { description: 'OK', content: json(RESOURCE_INDEX) }, 401: { description: 'Missing or invalid credential', content: json(ERROR) }, 404: { description: 'No such resource', content: json(ERROR) }, 405: METHOD_NOT_ALLOWED },
+      responses: {
+        200: { description: 'OK', content: json(RESOURCE_INDEX) },
+        401: { description: 'Missing or invalid credential', content: json(ERROR) },
+        404: { description: 'No such resource', content: json(ERROR) },
+        405: METHOD_NOT_ALLOWED,
+      },
     },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'svc agent API', version: '1.6.0', description: 'Control plane for AI coding agents. Money writes, payouts, raw credentials, deletes and admin are denied to every agent.' },
+    info: {
+      title: 'svc agent API',
+      version: '1.6.0',
+      description:
+        'Control plane for AI coding agents. Money writes, payouts, raw credentials, deletes and admin are denied to every agent.',
+    },
     servers: [{ url: `${baseUrl}/api/agent` }],
     components: {
       securitySchemes: {
@@ -63,7 +85,14 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         oauth2: {
           type: 'oauth2',
           description: `OAuth 2.1 (PKCE S256). Metadata: ${baseUrl}/.well-known/oauth-authorization-server; dynamic registration: ${baseUrl}/oauth/reg; revocation: ${baseUrl}/oauth/token/revocation. Access tokens live one hour; refresh tokens rotate.`,
-          flows: { authorizationCode: { authorizationUrl: `${baseUrl}/oauth/auth`, tokenUrl: `${baseUrl}/oauth/token`, refreshUrl: `${baseUrl}/oauth/token`, scopes: { ...SCOPE_SENTENCES } } },
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${baseUrl}/oauth/auth`,
+              tokenUrl: `${baseUrl}/oauth/token`,
+              refreshUrl: `${baseUrl}/oauth/token`,
+              scopes: { ...SCOPE_SENTENCES },
+            },
+          },
         },
       },
     },

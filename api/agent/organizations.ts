@@ -12,16 +12,26 @@ import { inputOf } from '../middleware/validate.js';
 import { agentOf } from './principal.js';
 
 export const createOrganizationBody = {
-  type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } },
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } },
 } as const;
 
-export interface CreatedOrganization { id: string; name: string; ownerUserId: string; reachable: boolean }
+export interface CreatedOrganization {
+  id: string;
+  name: string;
+  ownerUserId: string;
+  reachable: boolean;
+}
 
 /** A new organization owned by the agent's human, added to the agent's OAuth grant (never to an agent key). */
 export async function createOrganizationOf(trx: Knex.Transaction, agent: AgentPrincipal, name: string): Promise<CreatedOrganization> {
   const userId = agent.userId;
   if (!userId) {
-    throw new ConflictError('This credential was not created by a dashboard user, so a new organization would have no owner. A human can create it in the dashboard.');
+    throw new ConflictError(
+      'This credential was not created by a dashboard user, so a new organization would have no owner. A human can create it in the dashboard.',
+    );
   }
   const created = await createOrganization(trx, { name: name.trim(), createdByUserId: userId });
   await addMembership(trx, created.id, userId, 'owner');

@@ -44,5 +44,6 @@ export async function assertMayDecideMoney(ctx: AppContext, orgId: string): Prom
   const p = ctx.state.principal;
   if (p?.kind !== 'user') return;
   const role = await roleIn(ctx.deps.db, orgId, p.userId);
-  if (role !== 'owner' && role !== 'admin') throw new ForbiddenError('Only owners and admins of the organization approve or void bonus awards.');
+  if (role !== 'owner' && role !== 'admin')
+    throw new ForbiddenError('Only owners and admins of the organization approve or void bonus awards.');
 }

@@ -33,26 +33,58 @@ import { activationShortfall, assertCanActivate } from './wallet.js';
 const { name, description, support_email, ios_store_url, android_store_url, web_url } = APP_FIELDS;
 
 export const provisionBody = {
-  type: 'object', additionalProperties: false, required: ['app', 'campaign'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['app', 'campaign'],
   properties: {
     org_name: { type: 'string', minLength: 1, maxLength: 200 },
     app: {
-      type: 'object', additionalProperties: false, required: ['name'],
-      properties: { name, slug: { type: 'string', minLength: 1, maxLength: 63 }, description, support_email, ios_store_url, android_store_url, web_url },
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name,
+        slug: { type: 'string', minLength: 1, maxLength: 63 },
+        description,
+        support_email,
+        ios_store_url,
+        android_store_url,
+        web_url,
+      },
     },
     campaign: {
-      type: 'object', additionalProperties: false, required: ['name', 'commission_percentage'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'commission_percentage'],
       properties: { ...CAMPAIGN_FIELDS, campaign_type: CAMPAIGN_TYPE },
     },
     // No `default` keyword: left out is not the same as true (see the header).
-    activate: { type: 'boolean', description: 'Default true. Left out, a wallet below the minimum escrow leaves the campaign in draft (next_tool svc_get_wallet_topup_link); true refuses the whole call with 402 instead.' },
+    activate: {
+      type: 'boolean',
+      description:
+        'Default true. Left out, a wallet below the minimum escrow leaves the campaign in draft (next_tool svc_get_wallet_topup_link); true refuses the whole call with 402 instead.',
+    },
   },
 } as const;
 
 interface ProvisionInput {
   org_name?: string;
-  app: { name: string; slug?: string; description?: string | null; support_email?: string | null; ios_store_url?: string | null; android_store_url?: string | null; web_url?: string | null };
-  campaign: { name: string; description?: string | null; commission_percentage: number; holding_period_days?: number; campaign_type: AgentCampaignType };
+  app: {
+    name: string;
+    slug?: string;
+    description?: string | null;
+    support_email?: string | null;
+    ios_store_url?: string | null;
+    android_store_url?: string | null;
+    web_url?: string | null;
+  };
+  campaign: {
+    name: string;
+    description?: string | null;
+    commission_percentage: number;
+    holding_period_days?: number;
+    campaign_type: AgentCampaignType;
+  };
   activate?: boolean;
 }
 
@@ -72,12 +104,24 @@ export async function provisionHandler(ctx: AppContext): Promise<void> {
   const topUp = notActivated ? nextAction('svc_get_wallet_topup_link') : undefined;
   const notes = [
     ...(org.created ? [`Created the organization "${org.name}", owned by the human behind this OAuth grant and added to the grant.`] : []),
-    ...(app.created ? [] : [`The app already existed: its webhook secret and purchase API key were shown only when it was created. ${nextAction('svc_regenerate_webhook_secret', { app_id: app.id }).call} issues a new webhook secret.`]),
-    ...(notActivated && topUp ? [`The campaign stays in draft. ${notActivated} As a tool: ${topUp.next_tool}, then svc_provision again (or svc_set_campaign_status) activates it.`] : []),
+    ...(app.created
+      ? []
+      : [
+          `The app already existed: its webhook secret and purchase API key were shown only when it was created. ${nextAction('svc_regenerate_webhook_secret', { app_id: app.id }).call} issues a new webhook secret.`,
+        ]),
+    ...(notActivated && topUp
+      ? [
+          `The campaign stays in draft. ${notActivated} As a tool: ${topUp.next_tool}, then svc_provision again (or svc_set_campaign_status) activates it.`,
+        ]
+      : []),
   ];
   ctx.status = org.created || app.created || campaign.created ? 201 : 200;
   ctx.body = {
-    org_id: org.id, app_id: app.id, campaign_id: campaign.id, slug: app.slug, sdk_key: app.sdkKey,
+    org_id: org.id,
+    app_id: app.id,
+    campaign_id: campaign.id,
+    slug: app.slug,
+    sdk_key: app.sdkKey,
     webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${app.id}`,
     created: { org: org.created, app: app.created, campaign: campaign.created },
     ...(app.created ? { webhook_secret: app.webhookSecret, purchase_api_key: app.purchaseApiKey } : {}),
@@ -97,7 +141,13 @@ async function organizationFor(trx: Knex.Transaction, ctx: AppContext, orgName: 
     const [only] = orgs;
     if (!only) throw new NotFoundError('This credential was granted no organization.');
     if (orgs.length > 1) {
-      throw new ValidationError([{ loc: ['body', 'org_name'], msg: `Name one of the granted organizations: ${orgs.map((o) => o.name).join(', ')}`, type: 'value_error' }]);
+      throw new ValidationError([
+        {
+          loc: ['body', 'org_name'],
+          msg: `Name one of the granted organizations: ${orgs.map((o) => o.name).join(', ')}`,
+          type: 'value_error',
+        },
+      ]);
     }
     return { ...only, created: false };
   }
@@ -114,11 +164,15 @@ async function organizationFor(trx: Knex.Transaction, ctx: AppContext, orgName: 
 
 function notThisKeysOrganization(orgName: string, orgs: readonly OrgOverview[]): ValidationError {
   const next = nextAction('svc_create_org');
-  return new ValidationError([{
-    loc: ['body', 'org_name'], type: 'value_error',
-    msg: `"${orgName}" is not this agent key's organization (${orgs.map((o) => `"${o.name}"`).join(', ')}): an agent key works in its own organization only. ` +
-      `Leave org_name out to provision there, or create the organization with ${next.next_tool} (${next.call}) and ask the human for a key of it.`,
-  }]).pointingAt(next);
+  return new ValidationError([
+    {
+      loc: ['body', 'org_name'],
+      type: 'value_error',
+      msg:
+        `"${orgName}" is not this agent key's organization (${orgs.map((o) => `"${o.name}"`).join(', ')}): an agent key works in its own organization only. ` +
+        `Leave org_name out to provision there, or create the organization with ${next.next_tool} (${next.call}) and ask the human for a key of it.`,
+    },
+  ]).pointingAt(next);
 }
 
 async function provision(ctx: AppContext, input: ProvisionInput): Promise<Provisioned> {
@@ -158,15 +212,30 @@ async function findOrCreateApp(trx: Knex.Transaction, orgId: string, a: Provisio
     if (holder?.org_id === orgId) return { id: holder.id, slug, sdkKey: holder.sdk_key, created: false };
     if (holder) continue;
     const app = await createApp(trx, {
-      orgId, name: a.name, slug, description: a.description, supportEmail: a.support_email,
-      iosStoreUrl: a.ios_store_url, androidStoreUrl: a.android_store_url, webUrl: a.web_url,
+      orgId,
+      name: a.name,
+      slug,
+      description: a.description,
+      supportEmail: a.support_email,
+      iosStoreUrl: a.ios_store_url,
+      androidStoreUrl: a.android_store_url,
+      webUrl: a.web_url,
     });
-    return { id: app.id, slug: app.slug, sdkKey: app.sdkKey, created: true, webhookSecret: app.webhookSecret, purchaseApiKey: app.purchaseApiKey };
+    return {
+      id: app.id,
+      slug: app.slug,
+      sdkKey: app.sdkKey,
+      created: true,
+      webhookSecret: app.webhookSecret,
+      purchaseApiKey: app.purchaseApiKey,
+    };
   }
   const next = nextAction('svc_check_slug');
-  throw new ConflictError(a.slug !== undefined
-    ? `The slug "${a.slug}" belongs to another organization's app. Pick another (${next.call}).`
-    : `No free slug could be derived from the app name; pass app.slug (${next.call} checks one).`).pointingAt(next);
+  throw new ConflictError(
+    a.slug !== undefined
+      ? `The slug "${a.slug}" belongs to another organization's app. Pick another (${next.call}).`
+      : `No free slug could be derived from the app name; pass app.slug (${next.call} checks one).`,
+  ).pointingAt(next);
 }
 
 /**
@@ -176,19 +245,33 @@ async function findOrCreateApp(trx: Knex.Transaction, orgId: string, a: Provisio
 function slugCandidates(orgId: string, a: ProvisionInput['app']): string[] {
   if (a.slug !== undefined) {
     const problem = slugProblem(a.slug);
-    if (problem) throw new ValidationError([{ loc: ['body', 'app', 'slug'], msg: problem === 'reserved' ? 'This slug is reserved' : SLUG_RULES, type: problem }]);
+    if (problem)
+      throw new ValidationError([
+        { loc: ['body', 'app', 'slug'], msg: problem === 'reserved' ? 'This slug is reserved' : SLUG_RULES, type: problem },
+      ]);
     return [a.slug];
   }
   const base = slugify(a.name);
   return [base, `${base}-${createHash('sha256').update(orgId).digest('hex').slice(0, 6)}`].filter(isValidSlug);
 }
 
-async function findOrCreateCampaign(trx: Knex.Transaction, orgId: string, appId: string, c: ProvisionInput['campaign']): Promise<Provisioned['campaign']> {
+async function findOrCreateCampaign(
+  trx: Knex.Transaction,
+  orgId: string,
+  appId: string,
+  c: ProvisionInput['campaign'],
+): Promise<Provisioned['campaign']> {
   const existing = await findCampaignByName(trx, appId, c.name);
   if (existing) return { ...existing, created: false };
   const created = await createCampaign(trx, {
-    appId, orgId, name: c.name, description: c.description ?? null, campaignType: c.campaign_type,
-    commissionPercentage: c.commission_percentage, holdingPeriodDays: c.holding_period_days, status: 'draft',
+    appId,
+    orgId,
+    name: c.name,
+    description: c.description ?? null,
+    campaignType: c.campaign_type,
+    commissionPercentage: c.commission_percentage,
+    holdingPeriodDays: c.holding_period_days,
+    status: 'draft',
   });
   return { ...created, created: true };
 }

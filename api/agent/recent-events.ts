@@ -11,17 +11,26 @@ import { visibleTo } from './principal.js';
 export const recentEventsQuery = {
   type: 'object',
   properties: {
-    environment: { enum: ['SANDBOX', 'PRODUCTION'], description: 'SANDBOX covers SANDBOX, XCODE and LOCAL_TESTING; SDK events carry no environment and are always listed' },
+    environment: {
+      enum: ['SANDBOX', 'PRODUCTION'],
+      description: 'SANDBOX covers SANDBOX, XCODE and LOCAL_TESTING; SDK events carry no environment and are always listed',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Events per list' },
   },
 } as const;
 
-interface RecentEventsQuery { environment?: EnvironmentFilter; limit: number }
+interface RecentEventsQuery {
+  environment?: EnvironmentFilter;
+  limit: number;
+}
 
 export async function recentEventsHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const query = inputOf<RecentEventsQuery>(ctx);
-  const [sdkEvents, webhooks] = await Promise.all([listRecentSdkEvents(ctx.deps.db, app.id, query), listPurchaseEventLog(ctx.deps.db, app.id, query)]);
+  const [sdkEvents, webhooks] = await Promise.all([
+    listRecentSdkEvents(ctx.deps.db, app.id, query),
+    listPurchaseEventLog(ctx.deps.db, app.id, query),
+  ]);
   ctx.body = {
     app_id: app.id,
     environment: query.environment ?? null,
@@ -35,6 +44,13 @@ export async function recentEventsHandler(ctx: AppContext): Promise<void> {
  * see `error`). `failed` marks an event that could not be applied (its reason in `error`) until an operator
  * re-drives it (`svc events retry`). The dashboard's amounts never pass: this is the spec's shape whatever was read.
  */
-export function webhookView({ conversion_id: _conversion, processing_status: status, price_usd_micros: _price, commission_micros: _commission, code_known: _known, ...e }: PurchaseEventView) {
+export function webhookView({
+  conversion_id: _conversion,
+  processing_status: status,
+  price_usd_micros: _price,
+  commission_micros: _commission,
+  code_known: _known,
+  ...e
+}: PurchaseEventView) {
   return { ...e, referral_code: e.attributed ? e.referral_code : null, failed: status === 'failed' };
 }

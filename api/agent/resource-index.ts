@@ -13,7 +13,14 @@ import { buildToolCatalog, type ToolCatalog } from '../mcp/tool-catalog.js';
 
 export const resourceIndexQuery = {
   type: 'object',
-  properties: { uri: { type: 'string', minLength: 1, maxLength: 200, description: 'Read this resource (svc://tools, svc://contract, svc://sdk/{platform}, or an MCP App page ui://svc/…)' } },
+  properties: {
+    uri: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'Read this resource (svc://tools, svc://contract, svc://sdk/{platform}, or an MCP App page ui://svc/…)',
+    },
+  },
 } as const;
 
 let catalog: ToolCatalog | undefined;
@@ -28,7 +35,10 @@ export function resourceIndexHandler(ctx: AppContext): void {
       const { text, mimeType } = content as { text: string; mimeType?: string };
       // The svc:// documents are JSON; the MCP App pages (ui://) are HTML and are served as they are.
       if (mimeType === undefined || mimeType === 'application/json') ctx.body = JSON.parse(text) as unknown;
-      else { ctx.type = mimeType; ctx.body = text; }
+      else {
+        ctx.type = mimeType;
+        ctx.body = text;
+      }
     } catch (err) {
       if (err instanceof ResourceNotFoundError) throw new NotFoundError(`No resource ${uri}: see GET /api/agent for the list.`);
       throw err;

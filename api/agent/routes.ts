@@ -18,10 +18,12 @@ function scopeGuards(endpoint: AgentEndpoint): Middleware[] {
 }
 
 /** Every successful mutating call is written to the audit log with the agent as the actor. */
-const agentActor = (endpoint: AgentEndpoint) => (ctx: AppContext): AuditActor => {
-  const agent = agentOf(ctx);
-  return { orgId: agent.orgIds[0] ?? null, actorType: agent.authMode, actorId: agent.id, action: endpoint.tool };
-};
+const agentActor =
+  (endpoint: AgentEndpoint) =>
+  (ctx: AppContext): AuditActor => {
+    const agent = agentOf(ctx);
+    return { orgId: agent.orgIds[0] ?? null, actorType: agent.authMode, actorId: agent.id, action: endpoint.tool };
+  };
 
 /**
  * What runs for one endpoint, in order: scope guards, query or body validation, the audit entry, the handler. The
@@ -37,7 +39,9 @@ export function endpointChain(endpoint: AgentEndpoint): Middleware[] {
 
 export function agentRoutes(): Router<RequestState, AppContext> {
   const router = new Router<RequestState, AppContext>({ prefix: '/api/agent' });
-  router.get('/openapi.json', (ctx) => { ctx.body = openApiDocument(ctx.deps.config.BASE_URL); });
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(ctx.deps.config.BASE_URL);
+  });
   router.get('/', guard({ allow: ['agent'] }), validateQuery(resourceIndexQuery), resourceIndexHandler);
   for (const endpoint of AGENT_ENDPOINTS) router[endpoint.method](endpoint.tool, koaPath(endpoint.path), ...endpointChain(endpoint));
   return router;

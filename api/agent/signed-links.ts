@@ -14,13 +14,26 @@ export const topupLinkBody = {
   additionalProperties: false,
   properties: {
     org_id: { type: 'string', minLength: 1, maxLength: 64, description: 'One of the granted organizations (default: the first)' },
-    amount_usd: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'Suggested amount pre-filled on the page (a hint only)' },
+    amount_usd: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1_000_000,
+      description: 'Suggested amount pre-filled on the page (a hint only)',
+    },
   },
 } as const;
 
 export const credentialLinkBody = {
-  type: 'object', additionalProperties: false, required: ['platform'],
-  properties: { platform: { type: 'string', enum: ['ios', 'android', 'subprovider'], description: "Store credentials (ios, android) or the subscription provider's secret API key (subprovider)" } },
+  type: 'object',
+  additionalProperties: false,
+  required: ['platform'],
+  properties: {
+    platform: {
+      type: 'string',
+      enum: ['ios', 'android', 'subprovider'],
+      description: "Store credentials (ios, android) or the subscription provider's secret API key (subprovider)",
+    },
+  },
 } as const;
 
 function link(ctx: AppContext, purpose: LinkPurpose, org: string, app?: string, extra?: Record<string, string>) {
@@ -28,8 +41,12 @@ function link(ctx: AppContext, purpose: LinkPurpose, org: string, app?: string, 
   if (!masterKey) throw new UnavailableError('Signed links need SVC_MASTER_KEY to be configured.');
   const signed = createSignedLink({ masterKey, dashboardUrl: ctx.deps.config.DASHBOARD_URL, purpose, org, app, extra });
   ctx.body = {
-    url: signed.url, expires_at: signed.expires_at, expires_in_seconds: LINK_TTL_SECONDS, purpose,
-    single_use: true, note: 'Give this URL to a human; it works once, for 15 minutes, for this purpose only.',
+    url: signed.url,
+    expires_at: signed.expires_at,
+    expires_in_seconds: LINK_TTL_SECONDS,
+    purpose,
+    single_use: true,
+    note: 'Give this URL to a human; it works once, for 15 minutes, for this purpose only.',
   };
 }
 

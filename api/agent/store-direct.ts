@@ -21,15 +21,18 @@ import { visibleTo } from './principal.js';
 import type { StorePlatform } from '../../schema/types.js';
 
 export const storePlatformBody = {
-  type: 'object', additionalProperties: false, required: ['platform'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['platform'],
   properties: { platform: { type: 'string', enum: ['ios', 'android'] } },
 } as const;
 
 function noCredential(appId: string, platform: StorePlatform): ConflictError {
   const next = nextAction('svc_get_credential_upload_link', { app_id: appId });
-  return new ConflictError(`No ${platform} store credential was uploaded: use ${next.call} to get an upload link for a human.`).pointingAt(next);
+  return new ConflictError(`No ${platform} store credential was uploaded: use ${next.call} to get an upload link for a human.`).pointingAt(
+    next,
+  );
 }
-
 
 export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
@@ -39,22 +42,41 @@ export async function validateStoreCredentialsHandler(ctx: AppContext): Promise<
   const workflowId = credentialCheckWorkflowId(app.id, platform);
   const r = await checkResult(ctx, app.id, platform, workflowId);
   ctx.body = {
-    platform, status: r.status, passed: r.passed, retryable: r.retryable, reason: r.reason, checked_at: r.checkedAt, workflow_id: workflowId,
+    platform,
+    status: r.status,
+    passed: r.passed,
+    retryable: r.retryable,
+    reason: r.reason,
+    checked_at: r.checkedAt,
+    workflow_id: workflowId,
     ...(r.passed ? {} : { error: r.reason }),
-    ...(r.testNotification ? { test_notification: { requested_at: r.testNotification.requestedAt, received_at: r.testNotification.receivedAt, arrived: r.testNotification.receivedAt !== null } } : {}),
+    ...(r.testNotification
+      ? {
+          test_notification: {
+            requested_at: r.testNotification.requestedAt,
+            received_at: r.testNotification.receivedAt,
+            arrived: r.testNotification.receivedAt !== null,
+          },
+        }
+      : {}),
   };
 }
 
 async function checkResult(ctx: AppContext, appId: string, platform: StorePlatform, workflowId: string): Promise<CredentialCheckResult> {
   const next = nextAction('svc_get_validation_status', { app_id: appId });
   return answerWithin({
-    begin: () => startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((handle) => {
-      // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
-      ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
-      return handle.result();
-    }),
+    begin: () =>
+      startCredentialCheck(ctx.deps.temporal, { taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE, appId, platform }).then((handle) => {
+        // The tool server streams the workflow's steps from here on (api/mcp/progress.ts).
+        ctx.state.progress?.({ message: `started: workflow ${workflowId} (open it in the Temporal UI)`, workflowId });
+        return handle.result();
+      }),
     late: { detail: `The check is still running (workflow ${workflowId}); call again to join it, or read ${next.call} shortly.`, next },
-    unavailable: { detail: 'The credential check could not run; try again.', log: 'credential check workflow failed', context: { workflowId } },
+    unavailable: {
+      detail: 'The credential check could not run; try again.',
+      log: 'credential check workflow failed',
+      context: { workflowId },
+    },
     logger: ctx.deps.logger,
   });
 }
@@ -69,7 +91,11 @@ async function startStoreJob(ctx: AppContext, appId: string, platform: StorePlat
   const { temporal, config } = ctx.deps;
   try {
     if (platform === 'android') await startPlayVoidedSync(temporal, config.TEMPORAL_TASK_QUEUE, { appId });
-    else await startNotificationHistory(temporal, config.TEMPORAL_TASK_QUEUE, { appId, intervalMs: config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS });
+    else
+      await startNotificationHistory(temporal, config.TEMPORAL_TASK_QUEUE, {
+        appId,
+        intervalMs: config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS,
+      });
   } catch (err) {
     ctx.deps.logger.error({ err, appId, platform }, 'store job not started; the worker starts it at its next start');
   }
@@ -80,13 +106,17 @@ export async function activateStoreDirectHandler(ctx: AppContext): Promise<void>
   const { platform } = inputOf<{ platform: StorePlatform }>(ctx);
   // Store-direct iOS purchases are signed JWS: without trusted Apple roots the service could not verify one.
   if (platform === 'ios' && !ctx.deps.config.APPLE_ROOT_CERTS) {
-    throw new ConflictError('iOS store-direct needs the server configured with APPLE_ROOT_CERTS (Apple Root CA - G3) to verify signed transactions; ask the operator.');
+    throw new ConflictError(
+      'iOS store-direct needs the server configured with APPLE_ROOT_CERTS (Apple Root CA - G3) to verify signed transactions; ask the operator.',
+    );
   }
   const status = await credentialCheckStatus(ctx.deps.db, app.id, platform);
   if (status === undefined) throw noCredential(app.id, platform);
   if (status !== 'ok' || !(await activateStoreDirect(ctx.deps.db, app.id, platform))) {
     const next = nextAction('svc_validate_store_credentials', { app_id: app.id });
-    throw new ConflictError(`The ${platform} store credential has not passed its check (status: ${status}): run ${next.call} first.`).pointingAt(next);
+    throw new ConflictError(
+      `The ${platform} store credential has not passed its check (status: ${status}): run ${next.call} first.`,
+    ).pointingAt(next);
   }
   forgetAppCaches(ctx, app.id);
   await startStoreJob(ctx, app.id, platform);

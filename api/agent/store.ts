@@ -12,10 +12,12 @@ const country = { type: 'string', pattern: '^[a-zA-Z]{2}$', default: 'us', descr
 const platform = { enum: ['ios'], default: 'ios', description: 'ios (App Store); Google Play has no public search API' } as const;
 
 export const storeSearchQuery = {
-  type: 'object', required: ['term'],
+  type: 'object',
+  required: ['term'],
   properties: {
     term: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Search words' },
-    platform, country,
+    platform,
+    country,
     limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
   },
 } as const;
@@ -25,12 +27,15 @@ export const storeScrapeQuery = {
   properties: {
     url: { type: 'string', minLength: 1, maxLength: 2048, description: 'App Store listing URL (…/id123456789)' },
     id: { type: 'string', pattern: '^\\d{1,20}$', description: 'Numeric App Store id' },
-    platform, country,
+    platform,
+    country,
   },
 } as const;
 
 class BadGatewayError extends AppError {
-  constructor(detail: string) { super(502, detail); }
+  constructor(detail: string) {
+    super(502, detail);
+  }
 }
 
 async function upstream<T>(work: () => Promise<T>): Promise<T> {
@@ -57,7 +62,10 @@ export async function storeScrapeHandler(ctx: AppContext): Promise<void> {
   let cc = q.country.toLowerCase();
   if (!id && q.url) {
     id = appStoreIdOf(q.url);
-    if (!id) throw new ValidationError([{ loc: ['query', 'url'], msg: 'Not an App Store listing URL (expected …/id<digits>)', type: 'value_error' }]);
+    if (!id)
+      throw new ValidationError([
+        { loc: ['query', 'url'], msg: 'Not an App Store listing URL (expected …/id<digits>)', type: 'value_error' },
+      ]);
     const urlCountry = /apps\.apple\.com\/([a-z]{2})\//i.exec(q.url)?.[1];
     if (urlCountry && !ctx.query.country) cc = urlCountry.toLowerCase();
   }

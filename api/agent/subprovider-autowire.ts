@@ -19,10 +19,22 @@ import type { SecretBox } from '../../lib/secret-box.js';
 export const INTEGRATION_NAME = 'svc referral attribution';
 
 export type NotWiredCode =
-  | 'autowire_disabled' | 'no_provider_key' | 'provider_key_unreadable' | 'provider_key_rejected'
-  | 'provider_unavailable' | 'project_id_required' | 'project_not_found' | 'provider_refused';
+  | 'autowire_disabled'
+  | 'no_provider_key'
+  | 'provider_key_unreadable'
+  | 'provider_key_rejected'
+  | 'provider_unavailable'
+  | 'project_id_required'
+  | 'project_not_found'
+  | 'provider_refused';
 
-export interface NotWired { wired: false; code: NotWiredCode; message: string; retryable: boolean; projects?: ProviderProject[] }
+export interface NotWired {
+  wired: false;
+  code: NotWiredCode;
+  message: string;
+  retryable: boolean;
+  projects?: ProviderProject[];
+}
 
 export interface Wired {
   wired: true;
@@ -33,19 +45,34 @@ export interface Wired {
   duplicateIds: string[];
 }
 
-export interface AutowireDeps { db: Knex; box: SecretBox | undefined; apiRoot: string; timeoutMs?: number }
+export interface AutowireDeps {
+  db: Knex;
+  box: SecretBox | undefined;
+  apiRoot: string;
+  timeoutMs?: number;
+}
 
-export interface AutowireRequest { appId: string; webhookUrl: string; projectId?: string; appIdAtProvider?: string }
+export interface AutowireRequest {
+  appId: string;
+  webhookUrl: string;
+  projectId?: string;
+  appIdAtProvider?: string;
+}
 
-const notWired = (code: NotWiredCode, message: string, retryable = false, projects?: ProviderProject[]): NotWired =>
-  ({ wired: false, code, message, retryable, ...(projects ? { projects } : {}) });
+const notWired = (code: NotWiredCode, message: string, retryable = false, projects?: ProviderProject[]): NotWired => ({
+  wired: false,
+  code,
+  message,
+  retryable,
+  ...(projects ? { projects } : {}),
+});
 
 export async function autowireWebhook(deps: AutowireDeps, req: AutowireRequest): Promise<Wired | NotWired> {
   const key = await storedKey(deps, req.appId);
   if (typeof key !== 'string') return key;
   const client = createSubproviderClient(deps.apiRoot, key, deps.timeoutMs ?? 10_000);
   try {
-    const projectId = req.projectId ?? await soleProject(client);
+    const projectId = req.projectId ?? (await soleProject(client));
     if (typeof projectId !== 'string') return projectId;
     return await deps.db.transaction((trx) => rotateAndWire(trx, client, projectId, req));
   } catch (err) {
@@ -55,14 +82,27 @@ export async function autowireWebhook(deps: AutowireDeps, req: AutowireRequest):
 }
 
 async function storedKey(deps: AutowireDeps, appId: string): Promise<string | NotWired> {
-  if (!deps.box) return notWired('no_provider_key', 'Credential storage is not configured on this server (SVC_MASTER_KEY), so no provider key can be stored.');
+  if (!deps.box)
+    return notWired(
+      'no_provider_key',
+      'Credential storage is not configured on this server (SVC_MASTER_KEY), so no provider key can be stored.',
+    );
   try {
     const key = await loadCredential(deps.db, deps.box, appId, 'subprovider');
-    return key ?? notWired('no_provider_key', "No subscription provider secret API key is stored for this app: a human uploads it through the signed credential link (platform 'subprovider').");
+    return (
+      key ??
+      notWired(
+        'no_provider_key',
+        "No subscription provider secret API key is stored for this app: a human uploads it through the signed credential link (platform 'subprovider').",
+      )
+    );
   } catch (err) {
     // Only an undecryptable key is the human's to fix; a database fault is an outage and answers as one.
     if (!(err instanceof UnreadableCredentialError)) throw err;
-    return notWired('provider_key_unreadable', 'The stored subscription provider key cannot be decrypted (the master key changed): a human uploads it again through the signed credential link.');
+    return notWired(
+      'provider_key_unreadable',
+      'The stored subscription provider key cannot be decrypted (the master key changed): a human uploads it again through the signed credential link.',
+    );
   }
 }
 
@@ -85,7 +125,10 @@ async function rotateAndWire(trx: Knex.Transaction, client: SubproviderClient, p
     ? await client.updateWebhookIntegration(projectId, existing.id, { url: req.webhookUrl, authorization_header, ...scope })
     : await client.createWebhookIntegration(projectId, { name: INTEGRATION_NAME, url: req.webhookUrl, authorization_header, ...scope });
   return {
-    wired: true, projectId, integrationId: integration?.id ?? existing?.id ?? '', action: existing ? 'updated' : 'created',
+    wired: true,
+    projectId,
+    integrationId: integration?.id ?? existing?.id ?? '',
+    action: existing ? 'updated' : 'created',
     duplicateIds: duplicates.map((d) => d.id),
   };
 }
@@ -94,9 +137,18 @@ const sameUrl = (a: string | undefined, b: string) => typeof a === 'string' && a
 
 function notWiredFor(err: SubproviderError, givenProject: string | undefined): NotWired {
   if (err.status === 401 || err.status === 403) {
-    return notWired('provider_key_rejected', `The provider refused the stored key (${err.message}). It must be a secret API key (v2) of this project with write access to integrations (project_configuration:integrations:read_write): a human uploads a correct one through the signed credential link.`);
+    return notWired(
+      'provider_key_rejected',
+      `The provider refused the stored key (${err.message}). It must be a secret API key (v2) of this project with write access to integrations (project_configuration:integrations:read_write): a human uploads a correct one through the signed credential link.`,
+    );
   }
-  if (err.status === 404 && givenProject) return notWired('project_not_found', `The provider knows no project ${givenProject} for this key (${err.message}).`);
-  if (err.retryable) return notWired('provider_unavailable', `${err.message}. Nothing was changed: the current webhook secret still works. Try again later.`, true);
+  if (err.status === 404 && givenProject)
+    return notWired('project_not_found', `The provider knows no project ${givenProject} for this key (${err.message}).`);
+  if (err.retryable)
+    return notWired(
+      'provider_unavailable',
+      `${err.message}. Nothing was changed: the current webhook secret still works. Try again later.`,
+      true,
+    );
   return notWired('provider_refused', `${err.message}. Nothing was changed: the current webhook secret still works.`);
 }

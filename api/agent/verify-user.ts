@@ -12,7 +12,9 @@ import { webhookView } from './recent-events.js';
 export const verifyUserQuery = {
   type: 'object',
   required: ['app_user_id'],
-  properties: { app_user_id: { type: 'string', minLength: 1, maxLength: 512, description: 'The app user id the app identified the user with' } },
+  properties: {
+    app_user_id: { type: 'string', minLength: 1, maxLength: 512, description: 'The app user id the app identified the user with' },
+  },
 } as const;
 
 const LIST_LIMIT = 100;
@@ -33,7 +35,12 @@ export async function verifyUserConversionsHandler(ctx: AppContext): Promise<voi
     attributed: first !== undefined,
     referral_code: first?.referral_code ?? null,
     user_attribution: attribution
-      ? { referral_code: attribution.referral_code, method: attribution.method, campaign_id: attribution.campaign_id, converted: attribution.converted_at !== null }
+      ? {
+          referral_code: attribution.referral_code,
+          method: attribution.method,
+          campaign_id: attribution.campaign_id,
+          converted: attribution.converted_at !== null,
+        }
       : null,
     conversions,
     events: events.map(webhookView),

@@ -22,7 +22,7 @@ export const walletQuery = { type: 'object', properties: { org_id: { type: 'stri
 export async function activationShortfall(db: Knex, config: Config, orgId: string, totals?: WalletTotals): Promise<string | null> {
   const settings = await findOrgBillingSettings(db, orgId);
   const min = minEscrowMicros(settings?.min_escrow_micros, config.MIN_ESCROW_USD);
-  const { safeAvailableMicros } = totals ?? await getWalletTotals(db, orgId);
+  const { safeAvailableMicros } = totals ?? (await getWalletTotals(db, orgId));
   return canActivateCampaigns(safeAvailableMicros, min) ? null : activationRefusal(safeAvailableMicros, min);
 }
 
@@ -34,7 +34,10 @@ export async function assertCanActivate(db: Knex, config: Config, orgId: string,
 
 /** The organization's own limits, else the configured defaults. */
 export function inviteLimits(settings: OrgBillingSettings, config: Config): { slots: number; emails: number } {
-  return { slots: settings.marketplace_slots ?? config.MARKETPLACE_SLOTS, emails: settings.daily_email_budget ?? config.DAILY_EMAIL_BUDGET };
+  return {
+    slots: settings.marketplace_slots ?? config.MARKETPLACE_SLOTS,
+    emails: settings.daily_email_budget ?? config.DAILY_EMAIL_BUDGET,
+  };
 }
 
 /** Invite capacity as the wallet answer shows it (the dashboard's creators page shows the same). */
@@ -59,13 +62,22 @@ const usd = (micros: number | null) => (micros === null ? null : microsToUsd(mic
 export function autoRechargeView(r: AutoRechargeSettings) {
   return {
     enabled: r.enabled,
-    threshold: usd(r.thresholdMicros), threshold_micros: r.thresholdMicros,
-    amount: usd(r.amountMicros), amount_micros: r.amountMicros,
-    provider: r.provider, payment_method: r.enabled ? r.paymentMethod : null,
+    threshold: usd(r.thresholdMicros),
+    threshold_micros: r.thresholdMicros,
+    amount: usd(r.amountMicros),
+    amount_micros: r.amountMicros,
+    provider: r.provider,
+    payment_method: r.enabled ? r.paymentMethod : null,
     disabled_reason: r.disabledReason,
     last_result: r.last && {
-      payment_id: r.last.id, status: r.last.status, amount: microsToUsd(r.last.amount_micros), amount_micros: r.last.amount_micros,
-      credited_micros: r.last.credited_micros, failure: r.last.failure, created_at: r.last.created_at.toISOString(), credited_at: r.last.credited_at?.toISOString() ?? null,
+      payment_id: r.last.id,
+      status: r.last.status,
+      amount: microsToUsd(r.last.amount_micros),
+      amount_micros: r.last.amount_micros,
+      credited_micros: r.last.credited_micros,
+      failure: r.last.failure,
+      created_at: r.last.created_at.toISOString(),
+      credited_at: r.last.credited_at?.toISOString() ?? null,
     },
     changed_by: 'a human, on the page of POST /api/agent/wallet/topup-link (agents cannot change auto-recharge)',
   };
@@ -78,7 +90,11 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
   const db = ctx.deps.db;
   const config = ctx.deps.config;
   const [totals, settings, usage, creators, recharge] = await Promise.all([
-    getWalletTotals(db, orgId!), findOrgBillingSettings(db, orgId!), getInviteUsage(db, orgId!), getCreatorMoneySummary(db, orgId!), findAutoRechargeSettings(db, orgId!),
+    getWalletTotals(db, orgId!),
+    findOrgBillingSettings(db, orgId!),
+    getInviteUsage(db, orgId!),
+    getCreatorMoneySummary(db, orgId!),
+    findAutoRechargeSettings(db, orgId!),
   ]);
   if (!settings || !recharge) throw new NotFoundError('Organization not found');
   const min = minEscrowMicros(settings.min_escrow_micros, config.MIN_ESCROW_USD);
@@ -94,8 +110,10 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
     // The creators' side (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): production commissions by state (their
     // commission amounts; `reserved` above also holds the platform fees) and what creators owe back.
     commissions: {
-      held: stateView(creators.commissions.held), unfunded: stateView(creators.commissions.unfunded),
-      payable: stateView(creators.commissions.payable), paid: stateView(creators.commissions.paid),
+      held: stateView(creators.commissions.held),
+      unfunded: stateView(creators.commissions.unfunded),
+      payable: stateView(creators.commissions.payable),
+      paid: stateView(creators.commissions.paid),
     },
     clawbacks_outstanding: stateView(creators.clawbacksOutstanding),
     auto_recharge_enabled: recharge.enabled,

@@ -13,7 +13,12 @@ async function identity(ctx: AppContext) {
   return {
     auth_mode: agent.authMode,
     // For OAuth the id is the grant's; client_id is the OAuth client (a registered id or a metadata document URL).
-    principal: { type: agent.authMode, id: agent.id, user_id: agent.userId ?? null, ...(agent.clientId ? { client_id: agent.clientId } : {}) },
+    principal: {
+      type: agent.authMode,
+      id: agent.id,
+      user_id: agent.userId ?? null,
+      ...(agent.clientId ? { client_id: agent.clientId } : {}),
+    },
     scopes: agent.scopes,
     missing_scopes: SCOPES.filter((s) => !agent.scopes.includes(s)),
     hard_denied: HARD_DENIED,
@@ -31,15 +36,23 @@ export async function doctor(ctx: AppContext): Promise<void> {
   const apps = (await listAppInitFreshness(ctx.deps.db, agentOf(ctx).orgIds)).map((a) => {
     const age = a.sdk_initialized_at ? Math.round((now - new Date(a.sdk_initialized_at).getTime()) / 1000) : null;
     return {
-      app_id: a.app_id, name: a.name, org_id: a.org_id,
-      sdk_initialized_at: a.sdk_initialized_at, sdk_init_age_seconds: age, sdk_init_fresh: age !== null && age <= FRESH_SECONDS,
+      app_id: a.app_id,
+      name: a.name,
+      org_id: a.org_id,
+      sdk_initialized_at: a.sdk_initialized_at,
+      sdk_init_age_seconds: age,
+      sdk_init_fresh: age !== null && age <= FRESH_SECONDS,
       platforms: a.sdk_init_meta,
     };
   });
   const problems = [
     ...(base.missing_scopes.length > 0 ? [`This credential lacks: ${base.missing_scopes.join(', ')}.`] : []),
-    ...apps.filter((a) => a.sdk_init_age_seconds === null).map((a) => `App ${a.app_id}: the SDK never called init (is the SDK key right?).`),
-    ...apps.filter((a) => a.sdk_init_age_seconds !== null && !a.sdk_init_fresh).map((a) => `App ${a.app_id}: no SDK init in the last 24 hours.`),
+    ...apps
+      .filter((a) => a.sdk_init_age_seconds === null)
+      .map((a) => `App ${a.app_id}: the SDK never called init (is the SDK key right?).`),
+    ...apps
+      .filter((a) => a.sdk_init_age_seconds !== null && !a.sdk_init_fresh)
+      .map((a) => `App ${a.app_id}: no SDK init in the last 24 hours.`),
   ];
   ctx.body = { ...base, app_count: apps.length, apps, problems, ok: problems.length === 0 };
 }

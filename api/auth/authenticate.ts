@@ -52,7 +52,11 @@ const byKind: Record<CredentialKind, TokenResolver> = {
     if (!key) return undefined;
     void touchAgentKey(db, key.id).catch(() => undefined);
     return {
-      kind: 'agent', authMode: 'agent_key', id: key.id, orgIds: [key.orgId], scopes: key.scopes.filter(isScope),
+      kind: 'agent',
+      authMode: 'agent_key',
+      id: key.id,
+      orgIds: [key.orgId],
+      scopes: key.scopes.filter(isScope),
       ...(key.createdByUserId ? { userId: key.createdByUserId } : {}),
     };
   },
@@ -105,7 +109,10 @@ export const authenticate: Middleware = async (ctx, next) => {
   return next();
 };
 
-function cookieCredential(get: (name: string) => string | undefined, portal: boolean): { token: string; kind: 'user' | 'creator' } | undefined {
+function cookieCredential(
+  get: (name: string) => string | undefined,
+  portal: boolean,
+): { token: string; kind: 'user' | 'creator' } | undefined {
   const creator = get(CREATOR_COOKIE);
   if (portal) return creator ? { token: creator, kind: 'creator' } : undefined;
   const session = get(SESSION_COOKIE);

@@ -61,8 +61,14 @@ export function checkSessionCsrf(ctx: AppContext, presented: unknown): void {
 }
 
 export const csrfGuard: Middleware = async (ctx, next) => {
-  if (SAFE.has(ctx.method) || OWN_CHECK.has(ctx.path) || OWN_CHECK_PREFIXES.some((p) => ctx.path.startsWith(p)) || CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p))
-    || SESSIONLESS_PREFIXES.some((p) => ctx.path.startsWith(p))) return next();
+  if (
+    SAFE.has(ctx.method) ||
+    OWN_CHECK.has(ctx.path) ||
+    OWN_CHECK_PREFIXES.some((p) => ctx.path.startsWith(p)) ||
+    CAPABILITY_PREFIXES.some((p) => ctx.path.startsWith(p)) ||
+    SESSIONLESS_PREFIXES.some((p) => ctx.path.startsWith(p))
+  )
+    return next();
   if (ctx.is('multipart/form-data') && MULTIPART_SELF_CHECKED.test(ctx.path) && !ctx.get('x-csrf-token')) {
     ctx.state.csrfDeferred = true;
     return next();

@@ -14,17 +14,23 @@ export interface GuardRule {
 }
 
 const WHAT: Record<PrincipalKind, string> = {
-  sdk: 'an app SDK key', webhook: 'a webhook secret', purchase_api: 'an app server API key',
-  agent: 'an agent key or OAuth token', user: 'a dashboard session', creator: 'a creator portal session',
+  sdk: 'an app SDK key',
+  webhook: 'a webhook secret',
+  purchase_api: 'an app server API key',
+  agent: 'an agent key or OAuth token',
+  user: 'a dashboard session',
+  creator: 'a creator portal session',
 };
 
 /** Pure decision, unit-tested on its own: the error to throw, or undefined when the call may proceed. */
 export function checkRule(principal: Principal | undefined, rule: GuardRule, credentialPresented = false): Error | undefined {
   const expected = rule.allow.map((k) => WHAT[k]).join(' or ');
   if (!principal) {
-    return new UnauthorizedError(credentialPresented
-      ? `The credential is invalid, expired or revoked. This endpoint needs ${expected} as \`Authorization: Bearer <token>\`.`
-      : `Missing credentials. This endpoint needs ${expected} as \`Authorization: Bearer <token>\`.`);
+    return new UnauthorizedError(
+      credentialPresented
+        ? `The credential is invalid, expired or revoked. This endpoint needs ${expected} as \`Authorization: Bearer <token>\`.`
+        : `Missing credentials. This endpoint needs ${expected} as \`Authorization: Bearer <token>\`.`,
+    );
   }
   if (!rule.allow.includes(principal.kind)) {
     return new UnauthorizedError(`This endpoint does not accept ${WHAT[principal.kind]}; it needs ${expected}.`);

@@ -7,7 +7,11 @@ import { UnauthorizedError } from '../../lib/errors.js';
 import { isPortalPath } from './authenticate.js';
 import { checkRule } from './guard.js';
 
-interface Surface { prefix: string; allow: readonly PrincipalKind[]; open?: readonly string[] }
+interface Surface {
+  prefix: string;
+  allow: readonly PrincipalKind[];
+  open?: readonly string[];
+}
 
 const SURFACES: readonly Surface[] = [
   { prefix: '/api/sdk/', allow: ['sdk'] },

@@ -13,11 +13,21 @@ import { NotFoundError, UnavailableError, ValidationError } from '../../lib/erro
 import { isAccountReady, readinessProblems } from '../../lib/payout-readiness.js';
 import type { PayoutAccountRow } from '../../schema/types.js';
 
-export interface ConnectDeps { db: Knex; config: Config }
-export interface ConnectUrls { returnUrl: string; refreshUrl: string }
+export interface ConnectDeps {
+  db: Knex;
+  config: Config;
+}
+export interface ConnectUrls {
+  returnUrl: string;
+  refreshUrl: string;
+}
 
 export interface PayoutAccountView {
-  connected: boolean; ready: boolean; provider: string | null; provider_label: string | null; country: string | null;
+  connected: boolean;
+  ready: boolean;
+  provider: string | null;
+  provider_label: string | null;
+  country: string | null;
   /** What still stands between the account and a payout, in words. */
   problems: string[];
 }
@@ -35,32 +45,56 @@ export function connectCountry(raw: unknown, config: Config): string {
   if (raw === undefined || raw === null || raw === '') return config.PAYOUT_PLATFORM_COUNTRY.toUpperCase();
   const country = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   if (COUNTRY.test(country)) return country;
-  throw new ValidationError([{ loc: ['body', 'country'], msg: `country must be a two-letter ISO country code such as US or DE (got '${typeof raw === 'string' ? raw : JSON.stringify(raw)}')`, type: 'value_error' }]);
+  throw new ValidationError([
+    {
+      loc: ['body', 'country'],
+      msg: `country must be a two-letter ISO country code such as US or DE (got '${typeof raw === 'string' ? raw : JSON.stringify(raw)}')`,
+      type: 'value_error',
+    },
+  ]);
 }
 
 /** Opens the creator's account if needed and answers a fresh onboarding link to send them to. */
-export async function startPayoutOnboarding(deps: ConnectDeps, creatorId: string, country: string, urls: ConnectUrls): Promise<{ url: string; account: PayoutAccountView }> {
+export async function startPayoutOnboarding(
+  deps: ConnectDeps,
+  creatorId: string,
+  country: string,
+  urls: ConnectUrls,
+): Promise<{ url: string; account: PayoutAccountView }> {
   const creator = await creatorEmail(deps.db, creatorId);
   if (!creator.exists) throw new NotFoundError('No such creator.');
   let account = await findPayoutAccount(deps.db, creatorId);
   const provider = providerFor(deps, account);
   if (!account) {
-    const opened = await provider.createAccount({ creatorId, email: creator.email, country, platformCountry: deps.config.PAYOUT_PLATFORM_COUNTRY.toUpperCase() })
-      .catch((err: unknown) => { throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.'); });
+    const opened = await provider
+      .createAccount({ creatorId, email: creator.email, country, platformCountry: deps.config.PAYOUT_PLATFORM_COUNTRY.toUpperCase() })
+      .catch((err: unknown) => {
+        throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.');
+      });
     account = await savePayoutAccount(deps.db, { creatorId, provider: provider.name, externalId: opened.externalId, country });
   }
-  const url = await provider.onboardingLink({ externalId: account.external_id, ...urls })
-    .catch((err: unknown) => { throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.'); });
+  const url = await provider.onboardingLink({ externalId: account.external_id, ...urls }).catch((err: unknown) => {
+    throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.');
+  });
   return { url, account: view(account, provider) };
 }
 
 /** On return from onboarding (or any time): the account's state read from the provider, stored, and shown. */
 export async function refreshPayoutAccount(deps: ConnectDeps, creatorId: string): Promise<PayoutAccountView> {
   const account = await findPayoutAccount(deps.db, creatorId);
-  if (!account) return { connected: false, ready: false, provider: null, provider_label: null, country: null, problems: ['no payout account is connected yet'] };
+  if (!account)
+    return {
+      connected: false,
+      ready: false,
+      provider: null,
+      provider_label: null,
+      country: null,
+      problems: ['no payout account is connected yet'],
+    };
   const provider = providerFor(deps, account);
-  const state = await provider.accountState(account.external_id)
-    .catch((err: unknown) => { throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.'); });
+  const state = await provider.accountState(account.external_id).catch((err: unknown) => {
+    throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.');
+  });
   await updateAccountState(deps.db, creatorId, state);
   return view((await findPayoutAccount(deps.db, creatorId))!, provider);
 }
@@ -68,14 +102,26 @@ export async function refreshPayoutAccount(deps: ConnectDeps, creatorId: string)
 /** The account as last stored (no provider call): what the portal shows on each page view. */
 export async function storedPayoutAccount(deps: ConnectDeps, creatorId: string): Promise<PayoutAccountView> {
   const account = await findPayoutAccount(deps.db, creatorId);
-  if (!account) return { connected: false, ready: false, provider: null, provider_label: null, country: null, problems: ['no payout account is connected yet'] };
+  if (!account)
+    return {
+      connected: false,
+      ready: false,
+      provider: null,
+      provider_label: null,
+      country: null,
+      problems: ['no payout account is connected yet'],
+    };
   return view(account, providerFor(deps, account));
 }
 
 function view(account: PayoutAccountRow, provider: PayoutProvider): PayoutAccountView {
   const state = stateOfRow(account);
   return {
-    connected: true, ready: isAccountReady(state), provider: account.provider, provider_label: provider.label, country: account.country,
+    connected: true,
+    ready: isAccountReady(state),
+    provider: account.provider,
+    provider_label: provider.label,
+    country: account.country,
     problems: readinessProblems(state),
   };
 }

@@ -29,7 +29,10 @@ export function payoutConnectRouter(opts: PayoutConnectRouterOptions): Router<Re
     if (!id) throw new UnauthorizedError('Sign in as a creator to connect a payout account.');
     return id;
   };
-  const urls = (ctx: AppContext): ConnectUrls => ({ returnUrl: `${ctx.deps.config.BASE_URL}${prefix}/return`, refreshUrl: `${ctx.deps.config.BASE_URL}${prefix}/refresh` });
+  const urls = (ctx: AppContext): ConnectUrls => ({
+    returnUrl: `${ctx.deps.config.BASE_URL}${prefix}/return`,
+    refreshUrl: `${ctx.deps.config.BASE_URL}${prefix}/refresh`,
+  });
   const deps = (ctx: AppContext) => ({ db: ctx.deps.db, config: ctx.deps.config });
 
   router.post('/connect', async (ctx) => {
@@ -48,7 +51,9 @@ export function payoutConnectRouter(opts: PayoutConnectRouterOptions): Router<Re
   router.get('/return', async (ctx) => {
     const account = await refreshPayoutAccount(deps(ctx), await creator(ctx));
     ctx.status = 303;
-    ctx.redirect(`${opts.afterReturn?.(ctx) ?? `${ctx.deps.config.DASHBOARD_URL}/creator`}?payouts=${account.ready ? 'ready' : 'incomplete'}`);
+    ctx.redirect(
+      `${opts.afterReturn?.(ctx) ?? `${ctx.deps.config.DASHBOARD_URL}/creator`}?payouts=${account.ready ? 'ready' : 'incomplete'}`,
+    );
   });
   router.get('/status', async (ctx) => {
     ctx.body = await refreshPayoutAccount(deps(ctx), await creator(ctx));

@@ -12,13 +12,18 @@ import type { AppContext, Middleware } from '../context.js';
 export const SIGN_IN_PATH = `${PORTAL_PATH}/sign-in`;
 export const CREATOR_SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
-export interface CreatorSignedIn { creator: CreatorContact; csrf: string }
+export interface CreatorSignedIn {
+  creator: CreatorContact;
+  csrf: string;
+}
 
 /** 401 for any principal other than a creator, on every portal path. */
 export const portalOnlyCreators: Middleware = async (ctx, next) => {
   const principal = ctx.state.principal;
   if (principal && principal.kind !== 'creator') {
-    throw new UnauthorizedError('The creator portal accepts only a creator portal session: sign in with the link mailed to you at /dashboard/creator/sign-in.');
+    throw new UnauthorizedError(
+      'The creator portal accepts only a creator portal session: sign in with the link mailed to you at /dashboard/creator/sign-in.',
+    );
   }
   return next();
 };
@@ -46,5 +51,10 @@ export function checkCreatorCsrf(ctx: AppContext): void {
 }
 
 export const creatorCookieOptions = (ctx: AppContext, maxAgeMs?: number) => ({
-  httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: PORTAL_PATH, overwrite: true, ...(maxAgeMs !== undefined ? { maxAge: maxAgeMs } : {}),
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: ctx.secure,
+  path: PORTAL_PATH,
+  overwrite: true,
+  ...(maxAgeMs !== undefined ? { maxAge: maxAgeMs } : {}),
 });

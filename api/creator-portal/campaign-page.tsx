@@ -7,7 +7,13 @@ import { listAssets } from '../../db/assets.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
 import type { CreatorBankPayoutRow } from '../../schema/types.js';
 import { milestoneProgress } from '../../db/bonus-awards.js';
-import { findCreatorCampaign, listCreatorBonusRules, listCreatorCommissions, listCreatorPayouts, type CreatorCampaign } from '../../db/creator-portal.js';
+import {
+  findCreatorCampaign,
+  listCreatorBonusRules,
+  listCreatorCommissions,
+  listCreatorPayouts,
+  type CreatorCampaign,
+} from '../../db/creator-portal.js';
 import { listCampaignAffiliates } from '../../db/invitations.js';
 import { commissionState, STATE_LABEL } from '../../lib/creator-commission-state.js';
 import { NotFoundError } from '../../lib/errors.js';
@@ -35,80 +41,194 @@ async function campaignOf(ctx: AppContext, s: CreatorSignedIn): Promise<CreatorC
 
 async function Numbers({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const mine = (await listCampaignAffiliates(ctx.deps.db, c.campaign_id)).find((a) => a.creator_id === creatorId);
-  return <table id="numbers"><caption>Production numbers of your code</caption><tbody>
-    <tr><th scope="row">Clicks on your link</th><td id="clicks">{mine?.clicks ?? 0}</td></tr>
-    <tr><th scope="row">Installs</th><td id="installs">{mine?.installs ?? 0}</td></tr>
-    <tr><th scope="row">Conversions</th><td id="conversions">{mine?.production_conversions ?? 0}</td></tr>
-  </tbody></table>;
+  return (
+    <table id="numbers">
+      <caption>Production numbers of your code</caption>
+      <tbody>
+        <tr>
+          <th scope="row">Clicks on your link</th>
+          <td id="clicks">{mine?.clicks ?? 0}</td>
+        </tr>
+        <tr>
+          <th scope="row">Installs</th>
+          <td id="installs">{mine?.installs ?? 0}</td>
+        </tr>
+        <tr>
+          <th scope="row">Conversions</th>
+          <td id="conversions">{mine?.production_conversions ?? 0}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
 }
 
 async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const lines = await listCreatorCommissions(ctx.deps.db, creatorId, c.campaign_id);
   if (lines.length === 0) return <p class="muted">No commission yet: they appear here at the moment of a purchase through your code.</p>;
   // The reason sits under the state, so a phone shows both without scrolling sideways.
-  return <ScrollTable id="commissions" label="Commissions" columns={['Purchase', 'Amount', 'State and why']}>
-    {lines.map((l) => {
-      const { state, reason } = commissionState(l);
-      return <tr data-state={state}><td>{l.product_id ?? 'Purchase'}<br /><span class="muted">{when(l.created_at)}</span></td><td>{formatUsd(l.commission_micros)}</td>
-        <td class="why"><strong class="commission-state">{STATE_LABEL[state]}</strong><br /><span class="muted">{reason}</span>{l.payout_id ? <> <a href={safeUrl(statementPath(l.payout_id))}>Statement</a></> : null}</td></tr>;
-    })}
-  </ScrollTable>;
+  return (
+    <ScrollTable id="commissions" label="Commissions" columns={['Purchase', 'Amount', 'State and why']}>
+      {lines.map((l) => {
+        const { state, reason } = commissionState(l);
+        return (
+          <tr data-state={state}>
+            <td>
+              {l.product_id ?? 'Purchase'}
+              <br />
+              <span class="muted">{when(l.created_at)}</span>
+            </td>
+            <td>{formatUsd(l.commission_micros)}</td>
+            <td class="why">
+              <strong class="commission-state">{STATE_LABEL[state]}</strong>
+              <br />
+              <span class="muted">{reason}</span>
+              {l.payout_id ? (
+                <>
+                  {' '}
+                  <a href={safeUrl(statementPath(l.payout_id))}>Statement</a>
+                </>
+              ) : null}
+            </td>
+          </tr>
+        );
+      })}
+    </ScrollTable>
+  );
 }
 
 async function Bonuses({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
-  const [rules, progress] = await Promise.all([listCreatorBonusRules(ctx.deps.db, creatorId, c.campaign_id), milestoneProgress(ctx.deps.db, c.campaign_id, creatorId)]);
+  const [rules, progress] = await Promise.all([
+    listCreatorBonusRules(ctx.deps.db, creatorId, c.campaign_id),
+    milestoneProgress(ctx.deps.db, c.campaign_id, creatorId),
+  ]);
   if (rules.length === 0) return <p class="muted">This campaign has no bonus rules.</p>;
-  return <ScrollTable id="bonuses" label="Bonuses" columns={['Bonus', 'Reward', 'Your progress', 'Award']}>
-    {rules.map((r) => <tr><td>{r.name}</td><td>{formatUsd(r.bonus_micros)} at {r.threshold_conversions} conversions</td>
-      <td><progress max={r.threshold_conversions} value={Math.min(progress, r.threshold_conversions)} aria-label={`${r.name} progress`}></progress> {Math.min(progress, r.threshold_conversions)} of {r.threshold_conversions}</td>
-      <td>{r.award_status ? `${r.award_status} (${formatUsd(r.award_micros ?? 0)})` : 'not reached yet'}</td></tr>)}
-  </ScrollTable>;
+  return (
+    <ScrollTable id="bonuses" label="Bonuses" columns={['Bonus', 'Reward', 'Your progress', 'Award']}>
+      {rules.map((r) => (
+        <tr>
+          <td>{r.name}</td>
+          <td>
+            {formatUsd(r.bonus_micros)} at {r.threshold_conversions} conversions
+          </td>
+          <td>
+            <progress
+              max={r.threshold_conversions}
+              value={Math.min(progress, r.threshold_conversions)}
+              aria-label={`${r.name} progress`}
+            ></progress>{' '}
+            {Math.min(progress, r.threshold_conversions)} of {r.threshold_conversions}
+          </td>
+          <td>{r.award_status ? `${r.award_status} (${formatUsd(r.award_micros ?? 0)})` : 'not reached yet'}</td>
+        </tr>
+      ))}
+    </ScrollTable>
+  );
 }
 
 async function Assets({ ctx, c }: { ctx: AppContext; c: CreatorCampaign }) {
   const featured = (await listAssets(ctx.deps.db, c.app_id)).filter((a) => a.featured === true);
   if (featured.length === 0) return <p class="muted">No featured marketing material yet.</p>;
-  return <ul id="assets">{featured.map((a) => {
-    const name = String(a.title ?? a.category ?? a.type);
-    const href = a.storage_key ? `${PORTAL_PATH}/assets/${encodeURIComponent(a.id)}/file` : a.url;
-    return <li><a href={safeUrl(href)} download={a.storage_key ? '' : undefined}>{name}</a>{a.description ? <> <span class="muted">{typeof a.description === 'string' ? a.description : ''}</span></> : null}</li>;
-  })}</ul>;
+  return (
+    <ul id="assets">
+      {featured.map((a) => {
+        const name = String(a.title ?? a.category ?? a.type);
+        const href = a.storage_key ? `${PORTAL_PATH}/assets/${encodeURIComponent(a.id)}/file` : a.url;
+        return (
+          <li>
+            <a href={safeUrl(href)} download={a.storage_key ? '' : undefined}>
+              {name}
+            </a>
+            {a.description ? (
+              <>
+                {' '}
+                <span class="muted">{typeof a.description === 'string' ? a.description : ''}</span>
+              </>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
 /** Where payouts go (api/creator-payouts/: one account per creator, whatever organizations pay them). */
 function PayoutAccount({ account, s, bank }: { account: PayoutAccountView; s: CreatorSignedIn; bank: CreatorBankPayoutRow[] }) {
-  return <section id="payout-account" aria-labelledby="payout-account-title">
-    <h3 id="payout-account-title">Payout account</h3>
-    {account.provider_label ? <p class="muted">{account.provider_label}</p> : null}
-    <p id="payout-account-state">{account.ready ? 'Ready: payouts are sent to your connected account.'
-      : account.connected ? `Not ready yet: ${account.problems.join('; ')}. Your earnings stay payable until it is.`
-        : 'No payout account connected: your earnings stay payable until you connect one.'}</p>
-    {account.ready ? null : <form method="post" action={`${PAYOUT_ACCOUNT_PATH}/connect`}>
-      <input type="hidden" name="csrf" value={s.csrf} />
-      <label for="payout-country">Country of your bank account (two letters, e.g. US, DE)</label>
-      <input id="payout-country" name="country" maxlength={2} value={account.country ?? ''} />
-      <button type="submit">{account.connected ? 'Continue setting up payouts' : 'Connect a payout account'}</button>
-    </form>}
-    {bank.length === 0 ? null : <>
-      <h4>From your payout account to your bank</h4>
-      <ul id="bank-payouts">{bank.map((b) => <li data-bank-payout={b.id}>{(Number(b.amount_micros) / 1e6).toFixed(2)} {b.currency.toUpperCase()}: {b.status === 'paid' ? <>paid{b.arrival_at ? <> (arrived {when(b.arrival_at)})</> : null}</> : b.status === 'failed' ? `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.` : b.status}</li>)}</ul>
-    </>}
-  </section>;
+  return (
+    <section id="payout-account" aria-labelledby="payout-account-title">
+      <h3 id="payout-account-title">Payout account</h3>
+      {account.provider_label ? <p class="muted">{account.provider_label}</p> : null}
+      <p id="payout-account-state">
+        {account.ready
+          ? 'Ready: payouts are sent to your connected account.'
+          : account.connected
+            ? `Not ready yet: ${account.problems.join('; ')}. Your earnings stay payable until it is.`
+            : 'No payout account connected: your earnings stay payable until you connect one.'}
+      </p>
+      {account.ready ? null : (
+        <form method="post" action={`${PAYOUT_ACCOUNT_PATH}/connect`}>
+          <input type="hidden" name="csrf" value={s.csrf} />
+          <label for="payout-country">Country of your bank account (two letters, e.g. US, DE)</label>
+          <input id="payout-country" name="country" maxlength={2} value={account.country ?? ''} />
+          <button type="submit">{account.connected ? 'Continue setting up payouts' : 'Connect a payout account'}</button>
+        </form>
+      )}
+      {bank.length === 0 ? null : (
+        <>
+          <h4>From your payout account to your bank</h4>
+          <ul id="bank-payouts">
+            {bank.map((b) => (
+              <li data-bank-payout={b.id}>
+                {(Number(b.amount_micros) / 1e6).toFixed(2)} {b.currency.toUpperCase()}:{' '}
+                {b.status === 'paid' ? (
+                  <>paid{b.arrival_at ? <> (arrived {when(b.arrival_at)})</> : null}</>
+                ) : b.status === 'failed' ? (
+                  `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.`
+                ) : (
+                  b.status
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
 }
 
 async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCampaign; creatorId: string; s: CreatorSignedIn }) {
   const [payouts, account, bank] = await Promise.all([
-    listCreatorPayouts(ctx.deps.db, creatorId, c.org_id), storedPayoutAccount(ctx.deps, creatorId), bankPayoutsOfCreator(ctx.deps.db, creatorId),
+    listCreatorPayouts(ctx.deps.db, creatorId, c.org_id),
+    storedPayoutAccount(ctx.deps, creatorId),
+    bankPayoutsOfCreator(ctx.deps.db, creatorId),
   ]);
-  return <>
-    <PayoutAccount account={account} s={s} bank={bank} />
-    {payouts.length === 0 ? <p class="muted">No payout from {c.org_name} yet.</p> : (
-      <ScrollTable id="payouts" label="Payouts" caption={`Payouts from ${c.org_name} (all its campaigns)`} columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}>
-        {payouts.map((p) => <tr><td>{when(p.created_at)}</td><td>{p.commission_count}</td><td>{formatUsd(Number(p.awards_micros))}</td><td>{formatUsd(Number(p.clawbacks_netted_micros))}</td><td>{formatUsd(Number(p.net_micros))}</td>
-          <td><a href={safeUrl(statementPath(p.id))}>Statement</a></td></tr>)}
-      </ScrollTable>
-    )}
-  </>;
+  return (
+    <>
+      <PayoutAccount account={account} s={s} bank={bank} />
+      {payouts.length === 0 ? (
+        <p class="muted">No payout from {c.org_name} yet.</p>
+      ) : (
+        <ScrollTable
+          id="payouts"
+          label="Payouts"
+          caption={`Payouts from ${c.org_name} (all its campaigns)`}
+          columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}
+        >
+          {payouts.map((p) => (
+            <tr>
+              <td>{when(p.created_at)}</td>
+              <td>{p.commission_count}</td>
+              <td>{formatUsd(Number(p.awards_micros))}</td>
+              <td>{formatUsd(Number(p.clawbacks_netted_micros))}</td>
+              <td>{formatUsd(Number(p.net_micros))}</td>
+              <td>
+                <a href={safeUrl(statementPath(p.id))}>Statement</a>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
+      )}
+    </>
+  );
 }
 
 export async function campaignPage(ctx: AppContext): Promise<void> {
@@ -117,21 +237,52 @@ export async function campaignPage(ctx: AppContext): Promise<void> {
   const c = await campaignOf(ctx, s);
   const link = referralLink(ctx, c);
   const id = s.creator.id;
-  const sections = await Promise.all([Numbers({ ctx, c, creatorId: id }), Commissions({ ctx, c, creatorId: id }), Bonuses({ ctx, c, creatorId: id }), Assets({ ctx, c }), Payouts({ ctx, c, creatorId: id, s })]);
+  const sections = await Promise.all([
+    Numbers({ ctx, c, creatorId: id }),
+    Commissions({ ctx, c, creatorId: id }),
+    Bonuses({ ctx, c, creatorId: id }),
+    Assets({ ctx, c }),
+    Payouts({ ctx, c, creatorId: id, s }),
+  ]);
   const [numbers, commissions, bonuses, assets, payouts] = sections;
-  portalPage(ctx, s, 200, c.campaign_name, <>
-    <p class="muted">{c.app_name} · {c.org_name} · {Number(c.commission_percentage)}% commission · held {c.holding_period_days} day{c.holding_period_days === 1 ? '' : 's'} before payable</p>
-    <h2>Your code and link</h2>
-    <p class="code" id="code">{c.code}</p>
-    <p>Referral link: <a id="referral-link" href={safeUrl(link)}>{link}</a></p>
-    <QrCode text={link} label={`QR code of your referral link ${link}`} />
-    <p><a href={safeUrl(`${campaignPath(c.campaign_id)}/qr.svg`)} download="">Download the QR code (SVG)</a></p>
-    <h2>Results</h2>{numbers}
-    <h2>Commissions</h2>{commissions}
-    <h2>Bonuses</h2>{bonuses}
-    <h2>Marketing material</h2>{assets}
-    <h2>Payouts</h2>{payouts}
-  </>);
+  portalPage(
+    ctx,
+    s,
+    200,
+    c.campaign_name,
+    <>
+      <p class="muted">
+        {c.app_name} · {c.org_name} · {Number(c.commission_percentage)}% commission · held {c.holding_period_days} day
+        {c.holding_period_days === 1 ? '' : 's'} before payable
+      </p>
+      <h2>Your code and link</h2>
+      <p class="code" id="code">
+        {c.code}
+      </p>
+      <p>
+        Referral link:{' '}
+        <a id="referral-link" href={safeUrl(link)}>
+          {link}
+        </a>
+      </p>
+      <QrCode text={link} label={`QR code of your referral link ${link}`} />
+      <p>
+        <a href={safeUrl(`${campaignPath(c.campaign_id)}/qr.svg`)} download="">
+          Download the QR code (SVG)
+        </a>
+      </p>
+      <h2>Results</h2>
+      {numbers}
+      <h2>Commissions</h2>
+      {commissions}
+      <h2>Bonuses</h2>
+      {bonuses}
+      <h2>Marketing material</h2>
+      {assets}
+      <h2>Payouts</h2>
+      {payouts}
+    </>,
+  );
 }
 
 export async function campaignQr(ctx: AppContext): Promise<void> {
@@ -140,7 +291,11 @@ export async function campaignQr(ctx: AppContext): Promise<void> {
   const c = await campaignOf(ctx, s);
   const link = referralLink(ctx, c);
   // The code is A-Z 0-9 _ - only (creator_codes_code_check), so it is safe in the file name.
-  ctx.set({ 'Content-Disposition': `attachment; filename="qr-${c.code}.svg"`, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
+  ctx.set({
+    'Content-Disposition': `attachment; filename="qr-${c.code}.svg"`,
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
   ctx.type = 'image/svg+xml';
   ctx.body = qrSvgFile(link, `QR code of ${link}`);
 }

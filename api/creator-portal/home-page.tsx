@@ -19,15 +19,42 @@ export async function portalHome(ctx: AppContext): Promise<void> {
     org.rows.push(c);
     orgs.set(c.org_id, org);
   }
-  portalPage(ctx, s, 200, 'My campaigns', campaigns.length === 0 ? <p>You have not joined a campaign with this address.</p> : <>
-    <p>Each commission is reserved from the app maker's prepaid wallet at the moment of the purchase, held until a stated date, then payable. Open a campaign to see yours.</p>
-    {[...orgs].map(([orgId, org]) => (
-      <section data-org={orgId} aria-labelledby={`org-${orgId}`}>
-        <h2 id={`org-${orgId}`}>{org.name}</h2>
-        <ScrollTable label={`Campaigns of ${org.name}`} columns={['Campaign', 'App', 'Your code', 'Status']}>
-          {org.rows.map((c) => <tr><td><a href={safeUrl(campaignPath(c.campaign_id))}>{c.campaign_name}</a></td><td>{c.app_name}</td><td><code>{c.code}</code></td><td>{c.campaign_status}{c.code_status === 'active' ? '' : ` (code ${c.code_status})`}</td></tr>)}
-        </ScrollTable>
-      </section>
-    ))}
-  </>);
+  portalPage(
+    ctx,
+    s,
+    200,
+    'My campaigns',
+    campaigns.length === 0 ? (
+      <p>You have not joined a campaign with this address.</p>
+    ) : (
+      <>
+        <p>
+          Each commission is reserved from the app maker's prepaid wallet at the moment of the purchase, held until a stated date, then
+          payable. Open a campaign to see yours.
+        </p>
+        {[...orgs].map(([orgId, org]) => (
+          <section data-org={orgId} aria-labelledby={`org-${orgId}`}>
+            <h2 id={`org-${orgId}`}>{org.name}</h2>
+            <ScrollTable label={`Campaigns of ${org.name}`} columns={['Campaign', 'App', 'Your code', 'Status']}>
+              {org.rows.map((c) => (
+                <tr>
+                  <td>
+                    <a href={safeUrl(campaignPath(c.campaign_id))}>{c.campaign_name}</a>
+                  </td>
+                  <td>{c.app_name}</td>
+                  <td>
+                    <code>{c.code}</code>
+                  </td>
+                  <td>
+                    {c.campaign_status}
+                    {c.code_status === 'active' ? '' : ` (code ${c.code_status})`}
+                  </td>
+                </tr>
+              ))}
+            </ScrollTable>
+          </section>
+        ))}
+      </>
+    ),
+  );
 }

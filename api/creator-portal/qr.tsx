@@ -8,15 +8,27 @@ import { encode } from 'uqr';
 function modulesPath(text: string): { size: number; d: string } {
   const qr = encode(text, { ecc: 'M', border: 4 });
   const parts: string[] = [];
-  qr.data.forEach((row, y) => row.forEach((dark, x) => { if (dark) parts.push(`M${x} ${y}h1v1h-1z`); }));
+  qr.data.forEach((row, y) =>
+    row.forEach((dark, x) => {
+      if (dark) parts.push(`M${x} ${y}h1v1h-1z`);
+    }),
+  );
   return { size: qr.size, d: parts.join('') };
 }
 
 export function QrCode({ text, label }: { text: string; label: string }) {
   const { size, d } = modulesPath(text);
   return (
-    <svg xmlns="http://www.w3.org/2000/svg" viewBox={`0 0 ${size} ${size}`} class="qr" role="img" aria-label={label} shape-rendering="crispEdges">
-      <rect width={size} height={size} fill="#fff" /><path d={d} fill="#000" />
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox={`0 0 ${size} ${size}`}
+      class="qr"
+      role="img"
+      aria-label={label}
+      shape-rendering="crispEdges"
+    >
+      <rect width={size} height={size} fill="#fff" />
+      <path d={d} fill="#000" />
     </svg>
   );
 }

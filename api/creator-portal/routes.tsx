@@ -32,7 +32,19 @@ async function notFoundAsPage(ctx: AppContext, next: () => Promise<unknown>): Pr
   } catch (err) {
     if (!(err instanceof NotFoundError) || !ctx.accepts('html') || /\.(csv|svg)$|\/file$/.test(ctx.path)) throw err;
     const s = await signedInCreator(ctx);
-    if (s) portalPage(ctx, s, 404, 'Not found', <><p role="alert">{err.detail as string}</p><p><a href={PORTAL_PATH}>Back to your campaigns</a></p></>);
+    if (s)
+      portalPage(
+        ctx,
+        s,
+        404,
+        'Not found',
+        <>
+          <p role="alert">{err.detail as string}</p>
+          <p>
+            <a href={PORTAL_PATH}>Back to your campaigns</a>
+          </p>
+        </>,
+      );
   }
 }
 
@@ -67,4 +79,3 @@ export function portalRoutes(): Router<RequestState, AppContext> {
   router.get('/assets/:asset_id/file', assetFile);
   return router;
 }
-

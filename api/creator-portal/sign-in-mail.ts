@@ -10,7 +10,9 @@ const SIGN_IN_TTL_SECONDS = 15 * 60;
 export const CONFIRM_PATH = '/dashboard/creator/sign-in/confirm';
 
 export interface SignInMail {
-  creatorId: string; email: string; name: string;
+  creatorId: string;
+  email: string;
+  name: string;
   /** Set when an organization added the address and invited the creator (the dashboard's creators page). */
   invitedBy?: { orgId: string; orgName: string };
 }
@@ -21,8 +23,9 @@ function text(m: SignInMail, link: string, portal: string): { subject: string; b
     : 'You asked for a link to sign in to the creator portal.';
   return {
     subject: m.invitedBy ? `${m.invitedBy.orgName} invites you to the creator portal` : 'Your sign-in link to the creator portal',
-    body: `Hello ${m.name},\n\n${intro}\n\nOpen this link to sign in (it works once, for 15 minutes):\n\n${link}\n\n`
-      + `Later, ask for a new link at ${portal}/sign-in with this address.\n\nIf you did not ask for it, ignore this email.`,
+    body:
+      `Hello ${m.name},\n\n${intro}\n\nOpen this link to sign in (it works once, for 15 minutes):\n\n${link}\n\n` +
+      `Later, ask for a new link at ${portal}/sign-in with this address.\n\nIf you did not ask for it, ignore this email.`,
   };
 }
 
@@ -33,7 +36,12 @@ export async function mailSignInLink(db: Knex, dashboardUrl: string, m: SignInMa
   const portal = `${dashboardUrl}/creator`;
   const { subject, body } = text(m, `${portal}/sign-in/confirm?token=${encodeURIComponent(token)}`, portal);
   await enqueueEmail(db, {
-    orgId: m.invitedBy?.orgId ?? null, to: m.email, subject, bodyText: body, template: 'creator_sign_in',
-    templateData: { creator_id: m.creatorId, token_id: id }, dedupKey: `creator-sign-in:${id}`,
+    orgId: m.invitedBy?.orgId ?? null,
+    to: m.email,
+    subject,
+    bodyText: body,
+    template: 'creator_sign_in',
+    templateData: { creator_id: m.creatorId, token_id: id },
+    dedupKey: `creator-sign-in:${id}`,
   });
 }

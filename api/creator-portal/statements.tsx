@@ -22,14 +22,38 @@ async function statementOf(ctx: AppContext, s: CreatorSignedIn): Promise<Creator
   return found;
 }
 
-interface Line { kind: 'Commission' | 'Bonus award' | 'Clawback'; date: Date | string; campaign: string; what: string; micros: number }
+interface Line {
+  kind: 'Commission' | 'Bonus award' | 'Clawback';
+  date: Date | string;
+  campaign: string;
+  what: string;
+  micros: number;
+}
 
 /** Every line of the statement, in the order shown and exported; clawbacks are negative. */
 function lines(st: CreatorStatement): Line[] {
   return [
-    ...st.commissions.map((c): Line => ({ kind: 'Commission', date: c.created_at, campaign: c.campaign_name, what: c.product_id ?? 'Purchase', micros: c.commission_micros })),
-    ...st.awards.map((a): Line => ({ kind: 'Bonus award', date: st.payout.created_at, campaign: a.campaign_name, what: `${a.threshold_conversions} conversions reached`, micros: a.amount_micros })),
-    ...st.clawbacks.map((c): Line => ({ kind: 'Clawback', date: c.refunded_at, campaign: c.campaign_name, what: `${c.product_id ?? 'Purchase'} refunded after release`, micros: -c.micros })),
+    ...st.commissions.map((c): Line => ({
+      kind: 'Commission',
+      date: c.created_at,
+      campaign: c.campaign_name,
+      what: c.product_id ?? 'Purchase',
+      micros: c.commission_micros,
+    })),
+    ...st.awards.map((a): Line => ({
+      kind: 'Bonus award',
+      date: st.payout.created_at,
+      campaign: a.campaign_name,
+      what: `${a.threshold_conversions} conversions reached`,
+      micros: a.amount_micros,
+    })),
+    ...st.clawbacks.map((c): Line => ({
+      kind: 'Clawback',
+      date: c.refunded_at,
+      campaign: c.campaign_name,
+      what: `${c.product_id ?? 'Purchase'} refunded after release`,
+      micros: -c.micros,
+    })),
   ];
 }
 
@@ -38,19 +62,55 @@ export async function statementPage(ctx: AppContext): Promise<void> {
   if (!s) return;
   const st = await statementOf(ctx, s);
   const p = st.payout;
-  portalPage(ctx, s, 200, `Payout statement ${formatDate(p.created_at, false)}`, <>
-    <p>From {st.payout.org_name}, payout <code>{p.id}</code>.</p>
-    <table id="statement-totals"><tbody>
-      <tr><th scope="row">Commissions ({p.commission_count})</th><td>{formatUsd(Number(p.gross_micros) - Number(p.awards_micros))}</td></tr>
-      <tr><th scope="row">Bonus awards ({p.award_count})</th><td>{formatUsd(Number(p.awards_micros))}</td></tr>
-      <tr><th scope="row">Clawbacks netted</th><td>-{formatUsd(Number(p.clawbacks_netted_micros))}</td></tr>
-      <tr><th scope="row">Net paid to you</th><td id="statement-net">{formatUsd(Number(p.net_micros))}</td></tr>
-    </tbody></table>
-    <ScrollTable id="statement-lines" label="Statement lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount']}>
-      {lines(st).map((l) => <tr data-kind={l.kind}><td>{l.kind}</td><td><LocalTime at={l.date} date /></td><td>{l.campaign}</td><td>{l.what}</td><td>{l.micros < 0 ? `-${formatUsd(-l.micros)}` : formatUsd(l.micros)}</td></tr>)}
-    </ScrollTable>
-    <p><a href={safeUrl(`${statementPath(p.id)}/statement.csv`)} download="">Download as CSV</a></p>
-  </>);
+  portalPage(
+    ctx,
+    s,
+    200,
+    `Payout statement ${formatDate(p.created_at, false)}`,
+    <>
+      <p>
+        From {st.payout.org_name}, payout <code>{p.id}</code>.
+      </p>
+      <table id="statement-totals">
+        <tbody>
+          <tr>
+            <th scope="row">Commissions ({p.commission_count})</th>
+            <td>{formatUsd(Number(p.gross_micros) - Number(p.awards_micros))}</td>
+          </tr>
+          <tr>
+            <th scope="row">Bonus awards ({p.award_count})</th>
+            <td>{formatUsd(Number(p.awards_micros))}</td>
+          </tr>
+          <tr>
+            <th scope="row">Clawbacks netted</th>
+            <td>-{formatUsd(Number(p.clawbacks_netted_micros))}</td>
+          </tr>
+          <tr>
+            <th scope="row">Net paid to you</th>
+            <td id="statement-net">{formatUsd(Number(p.net_micros))}</td>
+          </tr>
+        </tbody>
+      </table>
+      <ScrollTable id="statement-lines" label="Statement lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount']}>
+        {lines(st).map((l) => (
+          <tr data-kind={l.kind}>
+            <td>{l.kind}</td>
+            <td>
+              <LocalTime at={l.date} date />
+            </td>
+            <td>{l.campaign}</td>
+            <td>{l.what}</td>
+            <td>{l.micros < 0 ? `-${formatUsd(-l.micros)}` : formatUsd(l.micros)}</td>
+          </tr>
+        ))}
+      </ScrollTable>
+      <p>
+        <a href={safeUrl(`${statementPath(p.id)}/statement.csv`)} download="">
+          Download as CSV
+        </a>
+      </p>
+    </>,
+  );
 }
 
 export async function statementCsv(ctx: AppContext): Promise<void> {
@@ -58,7 +118,14 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
   if (!s) return;
   const st = await statementOf(ctx, s);
   // Amounts stay positive with their effect beside them: a leading minus would be escaped as a formula (lib/csv.ts).
-  const rows: CsvCell[][] = lines(st).map((l) => [l.kind, day(l.date), l.campaign, l.what, microsToUsd(Math.abs(l.micros)), l.micros < 0 ? 'deducted' : 'paid']);
+  const rows: CsvCell[][] = lines(st).map((l) => [
+    l.kind,
+    day(l.date),
+    l.campaign,
+    l.what,
+    microsToUsd(Math.abs(l.micros)),
+    l.micros < 0 ? 'deducted' : 'paid',
+  ]);
   rows.push(['Net paid', day(st.payout.created_at), st.payout.org_name, st.payout.id, microsToUsd(Number(st.payout.net_micros)), 'total']);
   ctx.set({ ...csvHeaders(`statement-${st.payout.id}.csv`), 'Cache-Control': 'private, no-store' });
   ctx.body = toCsv(['type', 'date', 'campaign', 'description', 'amount_usd', 'effect'], rows);

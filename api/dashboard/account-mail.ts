@@ -11,7 +11,11 @@ import type { AccountTokenPurpose, MembershipRole } from '../../schema/types.js'
 const TOKEN_TTL_SECONDS: Record<AccountTokenPurpose, number> = { verify_email: 48 * 3600, reset_password: 3600, invite: 7 * 24 * 3600 };
 const PREFIX = 'acct_';
 
-const PATHS: Record<AccountTokenPurpose, string> = { verify_email: '/verify-email?token=', reset_password: '/password-reset/', invite: '/invite/' };
+const PATHS: Record<AccountTokenPurpose, string> = {
+  verify_email: '/verify-email?token=',
+  reset_password: '/password-reset/',
+  invite: '/invite/',
+};
 
 export const accountTokenHash = (token: string): string => hashToken(token);
 
@@ -27,9 +31,21 @@ export interface AccountMail {
 
 function text(m: AccountMail, link: string): { subject: string; body: string } {
   switch (m.purpose) {
-    case 'verify_email': return { subject: 'Verify your email', body: `Welcome. Open this link to verify your email and finish creating your account (valid 48 hours):\n\n${link}\n\nIf you did not sign up, ignore this email.` };
-    case 'reset_password': return { subject: 'Reset your password', body: `Open this link to choose a new password (valid 1 hour, once):\n\n${link}\n\nIf you did not ask for it, ignore this email; your password stays as it is.` };
-    case 'invite': return { subject: `You are invited to ${m.orgName ?? 'an organization'}`, body: `You are invited to join ${m.orgName ?? 'an organization'} as ${m.role}. Open this link to accept (valid 7 days, once):\n\n${link}` };
+    case 'verify_email':
+      return {
+        subject: 'Verify your email',
+        body: `Welcome. Open this link to verify your email and finish creating your account (valid 48 hours):\n\n${link}\n\nIf you did not sign up, ignore this email.`,
+      };
+    case 'reset_password':
+      return {
+        subject: 'Reset your password',
+        body: `Open this link to choose a new password (valid 1 hour, once):\n\n${link}\n\nIf you did not ask for it, ignore this email; your password stays as it is.`,
+      };
+    case 'invite':
+      return {
+        subject: `You are invited to ${m.orgName ?? 'an organization'}`,
+        body: `You are invited to join ${m.orgName ?? 'an organization'} as ${m.role}. Open this link to accept (valid 7 days, once):\n\n${link}`,
+      };
   }
 }
 
@@ -37,13 +53,24 @@ function text(m: AccountMail, link: string): { subject: string; body: string } {
 export async function sendAccountMail(db: Knex, dashboardUrl: string, m: AccountMail): Promise<string> {
   const token = generateToken(PREFIX);
   const id = await createAccountToken(db, {
-    purpose: m.purpose, tokenHash: accountTokenHash(token), email: m.email, userId: m.userId, orgId: m.orgId, role: m.role,
-    createdByUserId: m.createdByUserId, ttlSeconds: TOKEN_TTL_SECONDS[m.purpose],
+    purpose: m.purpose,
+    tokenHash: accountTokenHash(token),
+    email: m.email,
+    userId: m.userId,
+    orgId: m.orgId,
+    role: m.role,
+    createdByUserId: m.createdByUserId,
+    ttlSeconds: TOKEN_TTL_SECONDS[m.purpose],
   });
   const { subject, body } = text(m, `${dashboardUrl}${PATHS[m.purpose]}${encodeURIComponent(token)}`);
   await enqueueEmail(db, {
-    orgId: m.purpose === 'invite' ? m.orgId ?? null : null, to: m.email, subject, bodyText: body,
-    template: `account_${m.purpose}`, templateData: { token_id: id }, dedupKey: `account:${id}`,
+    orgId: m.purpose === 'invite' ? (m.orgId ?? null) : null,
+    to: m.email,
+    subject,
+    bodyText: body,
+    template: `account_${m.purpose}`,
+    templateData: { token_id: id },
+    dedupKey: `account:${id}`,
   });
   return id;
 }

@@ -21,27 +21,52 @@ export const PASSWORD_RULE = { min: 10, max: 200 };
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 
 export function passwordProblem(password: string): string | undefined {
-  if (password.length < PASSWORD_RULE.min || password.length > PASSWORD_RULE.max) return `The password must be ${PASSWORD_RULE.min} to ${PASSWORD_RULE.max} characters.`;
+  if (password.length < PASSWORD_RULE.min || password.length > PASSWORD_RULE.max)
+    return `The password must be ${PASSWORD_RULE.min} to ${PASSWORD_RULE.max} characters.`;
   return undefined;
 }
 
 export function simplePage(ctx: AppContext, status: number, title: string, body: ComponentChildren): void {
-  sendPage(ctx, status, { title, lang: 'en', formAction: "'self'", body: <><h1>{title}</h1>{'\n'}{body}</> });
+  sendPage(ctx, status, {
+    title,
+    lang: 'en',
+    formAction: "'self'",
+    body: (
+      <>
+        <h1>{title}</h1>
+        {'\n'}
+        {body}
+      </>
+    ),
+  });
 }
 
-export const ErrorLine = ({ error }: { error?: string }) => (error ? <p class="error" role="alert">{error}</p> : null);
+export const ErrorLine = ({ error }: { error?: string }) =>
+  error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 
 /** A form shown before sign-in, with the pre-session CSRF token (session.tsx loginCsrf). */
 export const PublicForm = ({ ctx, action, children }: { ctx: AppContext; action: string; children: ComponentChildren }) => (
-  <form method="post" action={action}><input type="hidden" name="csrf" value={loginCsrf(ctx)} />{children}</form>
+  <form method="post" action={action}>
+    <input type="hidden" name="csrf" value={loginCsrf(ctx)} />
+    {children}
+  </form>
 );
 
-export const SignInLink = () => <p><a href={LOGIN_PATH}>Sign in</a></p>;
+export const SignInLink = () => (
+  <p>
+    <a href={LOGIN_PATH}>Sign in</a>
+  </p>
+);
 
 async function rateLimit(ctx: AppContext, email: string): Promise<void> {
   const now = Date.now();
   for (const key of [`account:ip:${ctx.state.clientIp}`, `account:email:${email.toLowerCase()}`]) {
-    if (!(await ctx.rateCounter.tryHit(key, LOGIN_RATE.limit, LOGIN_RATE.windowMs, now))) throw new RateLimitedError(LOGIN_RATE.windowMs / 1000);
+    if (!(await ctx.rateCounter.tryHit(key, LOGIN_RATE.limit, LOGIN_RATE.windowMs, now)))
+      throw new RateLimitedError(LOGIN_RATE.windowMs / 1000);
   }
 }
 
@@ -51,20 +76,42 @@ async function rateLimit(ctx: AppContext, email: string): Promise<void> {
 export const showSignup = (ctx: AppContext): void => signupForm(ctx, 200);
 
 function signupForm(ctx: AppContext, status: number, values: { org?: string; email?: string } = {}, error?: string): void {
-  simplePage(ctx, status, 'Create your account', <>
-    <ErrorLine error={error} />
-    <PublicForm ctx={ctx} action="/dashboard/signup">
-      <label for="org_name">Organization name</label><input id="org_name" name="org_name" required maxlength={200} value={values.org ?? ''} />
-      <label for="email">Email</label><input id="email" type="email" name="email" autocomplete="username" required value={values.email ?? ''} />
-      <label for="password">Password ({PASSWORD_RULE.min} characters or more)</label><input id="password" type="password" name="password" autocomplete="new-password" required minlength={PASSWORD_RULE.min} />
-      <button type="submit">Create account</button>
-    </PublicForm>
-    <p class="muted">Already have an account? <a href={LOGIN_PATH}>Sign in</a></p>
-  </>);
+  simplePage(
+    ctx,
+    status,
+    'Create your account',
+    <>
+      <ErrorLine error={error} />
+      <PublicForm ctx={ctx} action="/dashboard/signup">
+        <label for="org_name">Organization name</label>
+        <input id="org_name" name="org_name" required maxlength={200} value={values.org ?? ''} />
+        <label for="email">Email</label>
+        <input id="email" type="email" name="email" autocomplete="username" required value={values.email ?? ''} />
+        <label for="password">Password ({PASSWORD_RULE.min} characters or more)</label>
+        <input id="password" type="password" name="password" autocomplete="new-password" required minlength={PASSWORD_RULE.min} />
+        <button type="submit">Create account</button>
+      </PublicForm>
+      <p class="muted">
+        Already have an account? <a href={LOGIN_PATH}>Sign in</a>
+      </p>
+    </>,
+  );
 }
 
-const checkEmailPage = (ctx: AppContext, email: string) => simplePage(ctx, 200, 'Check your email',
-  <><p>We sent a link to <strong>{email}</strong>. Open it to verify your email, then sign in.</p><p class="muted">No email? <a href="/dashboard/verify-email">Send a new link</a>.</p></>);
+const checkEmailPage = (ctx: AppContext, email: string) =>
+  simplePage(
+    ctx,
+    200,
+    'Check your email',
+    <>
+      <p>
+        We sent a link to <strong>{email}</strong>. Open it to verify your email, then sign in.
+      </p>
+      <p class="muted">
+        No email? <a href="/dashboard/verify-email">Send a new link</a>.
+      </p>
+    </>,
+  );
 
 export async function submitSignup(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
@@ -72,7 +119,8 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
   const org = field(body, 'org_name').trim();
   const email = field(body, 'email').trim().toLowerCase();
   const password = field(body, 'password');
-  if (!org || org.length > 200) return signupForm(ctx, 422, { org, email }, 'org_name: give your organization a name (up to 200 characters).');
+  if (!org || org.length > 200)
+    return signupForm(ctx, 422, { org, email }, 'org_name: give your organization a name (up to 200 characters).');
   if (!EMAIL.test(email) || email.length > 320) return signupForm(ctx, 422, { org, email }, 'email: enter a valid email address.');
   const problem = passwordProblem(password);
   if (problem) return signupForm(ctx, 422, { org, email }, `password: ${problem}`);
@@ -90,9 +138,12 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
     if (!isUniqueViolation(err, 'users_email_lower_uq')) throw err;
     // The address has an account: tell its owner, not the visitor.
     await enqueueEmail(db, {
-      orgId: null, to: email, subject: 'Sign-up attempt with your email',
+      orgId: null,
+      to: email,
+      subject: 'Sign-up attempt with your email',
       bodyText: `Someone tried to create an account with this email. You already have one: sign in at ${config.DASHBOARD_URL}/login or reset your password at ${config.DASHBOARD_URL}/password-reset.`,
-      template: 'account_exists', dedupKey: `account-exists:${email}:${new Date().toISOString().slice(0, 13)}`,
+      template: 'account_exists',
+      dedupKey: `account-exists:${email}:${new Date().toISOString().slice(0, 13)}`,
     });
   }
   checkEmailPage(ctx, email);
@@ -102,12 +153,16 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
 
 /** GET /dashboard/verify-email without a token: the form asking for a new link (api/dashboard/verify-email.tsx has the link). */
 export function verifyEmailForm(ctx: AppContext): void {
-  simplePage(ctx, 200, 'Verify your email', (
+  simplePage(
+    ctx,
+    200,
+    'Verify your email',
     <PublicForm ctx={ctx} action="/dashboard/verify-email">
-      <label for="email">Email of your account</label><input id="email" type="email" name="email" required />
+      <label for="email">Email of your account</label>
+      <input id="email" type="email" name="email" required />
       <button type="submit">Send a new verification link</button>
-    </PublicForm>
-  ));
+    </PublicForm>,
+  );
 }
 
 export async function resendVerification(ctx: AppContext): Promise<void> {
@@ -115,19 +170,24 @@ export async function resendVerification(ctx: AppContext): Promise<void> {
   const email = field(ctx.state.body, 'email').trim();
   await rateLimit(ctx, email);
   const user = EMAIL.test(email) ? await findUserByEmail(ctx.deps.db, email) : undefined;
-  if (user && !user.email_verified_at) await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'verify_email', email: user.email, userId: user.id });
+  if (user && !user.email_verified_at)
+    await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'verify_email', email: user.email, userId: user.id });
   checkEmailPage(ctx, email);
 }
 
 // ---- password reset --------------------------------------------------------------------------------------------
 
 export function resetRequestForm(ctx: AppContext): void {
-  simplePage(ctx, 200, 'Reset your password', (
+  simplePage(
+    ctx,
+    200,
+    'Reset your password',
     <PublicForm ctx={ctx} action="/dashboard/password-reset">
-      <label for="email">Email</label><input id="email" type="email" name="email" autocomplete="username" required />
+      <label for="email">Email</label>
+      <input id="email" type="email" name="email" autocomplete="username" required />
       <button type="submit">Email me a reset link</button>
-    </PublicForm>
-  ));
+    </PublicForm>,
+  );
 }
 
 export async function requestReset(ctx: AppContext): Promise<void> {
@@ -135,21 +195,36 @@ export async function requestReset(ctx: AppContext): Promise<void> {
   const email = field(ctx.state.body, 'email').trim();
   await rateLimit(ctx, email);
   const user = EMAIL.test(email) ? await findUserByEmail(ctx.deps.db, email) : undefined;
-  if (user) await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'reset_password', email: user.email, userId: user.id });
+  if (user)
+    await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'reset_password', email: user.email, userId: user.id });
   simplePage(ctx, 200, 'Check your email', <p>If {email} has an account, a reset link is on its way (valid 1 hour).</p>);
 }
 
 function newPasswordForm(ctx: AppContext, status: number, token: string, error?: string): void {
-  simplePage(ctx, status, 'Choose a new password', <>
-    <ErrorLine error={error} />
-    <PublicForm ctx={ctx} action={`/dashboard/password-reset/${encodeURIComponent(token)}`}>
-      <label for="password">New password ({PASSWORD_RULE.min} characters or more)</label><input id="password" type="password" name="password" autocomplete="new-password" required minlength={PASSWORD_RULE.min} />
-      <button type="submit">Set password</button>
-    </PublicForm>
-  </>);
+  simplePage(
+    ctx,
+    status,
+    'Choose a new password',
+    <>
+      <ErrorLine error={error} />
+      <PublicForm ctx={ctx} action={`/dashboard/password-reset/${encodeURIComponent(token)}`}>
+        <label for="password">New password ({PASSWORD_RULE.min} characters or more)</label>
+        <input id="password" type="password" name="password" autocomplete="new-password" required minlength={PASSWORD_RULE.min} />
+        <button type="submit">Set password</button>
+      </PublicForm>
+    </>,
+  );
 }
 
-const invalidReset = (ctx: AppContext) => simplePage(ctx, 410, 'Link not valid', <p>This reset link is unknown, used or expired. <a href="/dashboard/password-reset">Ask for a new one</a>.</p>);
+const invalidReset = (ctx: AppContext) =>
+  simplePage(
+    ctx,
+    410,
+    'Link not valid',
+    <p>
+      This reset link is unknown, used or expired. <a href="/dashboard/password-reset">Ask for a new one</a>.
+    </p>,
+  );
 
 export async function showReset(ctx: AppContext): Promise<void> {
   const token = ctx.params.token as string;
@@ -173,5 +248,13 @@ export async function completeReset(ctx: AppContext): Promise<void> {
     return true;
   });
   if (!done) return invalidReset(ctx);
-  simplePage(ctx, 200, 'Password changed', <><p>Your password is changed and every other session is signed out.</p><SignInLink /></>);
+  simplePage(
+    ctx,
+    200,
+    'Password changed',
+    <>
+      <p>Your password is changed and every other session is signed out.</p>
+      <SignInLink />
+    </>,
+  );
 }

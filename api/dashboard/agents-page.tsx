@@ -17,26 +17,51 @@ import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type Sign
 
 const when = (d: Date | string | null) => <LocalTime at={d} />;
 const revokeKeyDanger = (name: string): Danger => ({
-  question: `Revoke the agent key "${name}"?`, label: `Revoke ${name}`,
-  detail: 'Every agent using this key is refused from its next call on. This cannot be undone: make a new key for agents that still need access.',
+  question: `Revoke the agent key "${name}"?`,
+  label: `Revoke ${name}`,
+  detail:
+    'Every agent using this key is refused from its next call on. This cannot be undone: make a new key for agents that still need access.',
 });
 const REVOKE_GRANT: Danger = {
-  question: 'Revoke this agent\'s access?', label: 'Revoke access',
+  question: "Revoke this agent's access?",
+  label: 'Revoke access',
   detail: 'Its access tokens stop working at once and it cannot refresh them; the agent has to ask for your consent again.',
 };
 
-const Scopes = ({ scopes }: { scopes: string[] }) => <>{scopes.map((x, i) => <>{i > 0 ? ' ' : ''}<code>{x}</code></>)}</>;
+const Scopes = ({ scopes }: { scopes: string[] }) => (
+  <>
+    {scopes.map((x, i) => (
+      <>
+        {i > 0 ? ' ' : ''}
+        <code>{x}</code>
+      </>
+    ))}
+  </>
+);
 
 function CreateKeyForm({ s }: { s: SignedIn }) {
   if (!canManage(s)) return <p class="muted">Owners and admins create agent keys.</p>;
-  return <>
-    <h2>Create an agent key</h2><p>For headless or CI agents. The key is shown once. Agents never move money, see raw credentials, delete or administer, whatever the scopes.</p>
-    <PostForm s={s} action={orgLink(s, '/dashboard/agents/keys')}>
-      <Field id="key-name" name="name" label="Name" required maxlength={100} value="CI agent" state={s.flash?.form} />
-      <fieldset><legend>Scopes</legend>{SCOPES.map((sc) => <Check name="scope" value={sc} checked><code>{sc}</code>: {SCOPE_SENTENCES[sc]}</Check>)}</fieldset>
-      <button type="submit">Create key</button>
-    </PostForm>
-  </>;
+  return (
+    <>
+      <h2>Create an agent key</h2>
+      <p>
+        For headless or CI agents. The key is shown once. Agents never move money, see raw credentials, delete or administer, whatever the
+        scopes.
+      </p>
+      <PostForm s={s} action={orgLink(s, '/dashboard/agents/keys')}>
+        <Field id="key-name" name="name" label="Name" required maxlength={100} value="CI agent" state={s.flash?.form} />
+        <fieldset>
+          <legend>Scopes</legend>
+          {SCOPES.map((sc) => (
+            <Check name="scope" value={sc} checked>
+              <code>{sc}</code>: {SCOPE_SENTENCES[sc]}
+            </Check>
+          ))}
+        </fieldset>
+        <button type="submit">Create key</button>
+      </PostForm>
+    </>
+  );
 }
 
 async function agentsPage(ctx: AppContext, s: SignedIn, status = 200, notice?: string): Promise<void> {
@@ -44,26 +69,78 @@ async function agentsPage(ctx: AppContext, s: SignedIn, status = 200, notice?: s
   const [keys, grants] = await Promise.all([listAgentKeys(ctx.deps.db, s.orgId ? [s.orgId] : []), listOauthGrants(ctx.deps.db, s.userId)]);
   const back = orgLink(s, '/dashboard/agents');
   const base = ctx.deps.config.BASE_URL;
-  dashboardPage(ctx, s, status, 'Connect an agent', <>
-    <p>Agents connect to <code>{base}/mcp</code> (tool server) or <code>{base}/api/agent</code> with OAuth (they open a consent page for you) or with an agent key.</p>
-    <CreateKeyForm s={s} />
-    <h2>Agent keys</h2>{keys.length ? (
-      <Table columns={['Name', 'Key', 'Scopes', 'Created', 'Last used', '']}>
-        {keys.map((k) => (
-          <tr data-key={k.id}><td>{k.name}</td><td><code>{k.key_prefix}…</code></td><td><Scopes scopes={k.scopes} /></td><td>{when(k.created_at)}</td><td>{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
-            <td>{k.revoked_at ? <><Badge tone="bad">revoked</Badge> {when(k.revoked_at)}</> : canManage(s) ? <ConfirmForm s={s} action={`/dashboard/agents/keys/${k.id}/revoke`} returnTo={back} {...revokeKeyDanger(k.name)} /> : <Badge tone="ok">active</Badge>}</td></tr>
-        ))}
-      </Table>
-    ) : <p class="muted">No keys yet.</p>}
-    <h2>OAuth access you granted</h2>{grants.length ? (
-      <Table columns={['Client', 'Scopes', 'Granted', 'Last used', '']}>
-        {grants.map((g) => (
-          <tr data-grant={g.id}><td><code>{g.client_id}</code></td><td><Scopes scopes={g.scopes} /></td><td>{when(g.created_at)}</td><td>{g.last_used_at ? when(g.last_used_at) : 'never'}</td>
-            <td>{g.revoked_at ? <><Badge tone="bad">revoked</Badge> {when(g.revoked_at)}</> : <ConfirmForm s={s} action={`/dashboard/agents/grants/${g.id}/revoke`} returnTo={back} {...REVOKE_GRANT} />}</td></tr>
-        ))}
-      </Table>
-    ) : <p class="muted">No agent has OAuth access.</p>}
-  </>);
+  dashboardPage(
+    ctx,
+    s,
+    status,
+    'Connect an agent',
+    <>
+      <p>
+        Agents connect to <code>{base}/mcp</code> (tool server) or <code>{base}/api/agent</code> with OAuth (they open a consent page for
+        you) or with an agent key.
+      </p>
+      <CreateKeyForm s={s} />
+      <h2>Agent keys</h2>
+      {keys.length ? (
+        <Table columns={['Name', 'Key', 'Scopes', 'Created', 'Last used', '']}>
+          {keys.map((k) => (
+            <tr data-key={k.id}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.key_prefix}…</code>
+              </td>
+              <td>
+                <Scopes scopes={k.scopes} />
+              </td>
+              <td>{when(k.created_at)}</td>
+              <td>{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
+              <td>
+                {k.revoked_at ? (
+                  <>
+                    <Badge tone="bad">revoked</Badge> {when(k.revoked_at)}
+                  </>
+                ) : canManage(s) ? (
+                  <ConfirmForm s={s} action={`/dashboard/agents/keys/${k.id}/revoke`} returnTo={back} {...revokeKeyDanger(k.name)} />
+                ) : (
+                  <Badge tone="ok">active</Badge>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      ) : (
+        <p class="muted">No keys yet.</p>
+      )}
+      <h2>OAuth access you granted</h2>
+      {grants.length ? (
+        <Table columns={['Client', 'Scopes', 'Granted', 'Last used', '']}>
+          {grants.map((g) => (
+            <tr data-grant={g.id}>
+              <td>
+                <code>{g.client_id}</code>
+              </td>
+              <td>
+                <Scopes scopes={g.scopes} />
+              </td>
+              <td>{when(g.created_at)}</td>
+              <td>{g.last_used_at ? when(g.last_used_at) : 'never'}</td>
+              <td>
+                {g.revoked_at ? (
+                  <>
+                    <Badge tone="bad">revoked</Badge> {when(g.revoked_at)}
+                  </>
+                ) : (
+                  <ConfirmForm s={s} action={`/dashboard/agents/grants/${g.id}/revoke`} returnTo={back} {...REVOKE_GRANT} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      ) : (
+        <p class="muted">No agent has OAuth access.</p>
+      )}
+    </>,
+  );
 }
 
 export async function showAgents(ctx: AppContext): Promise<void> {
@@ -80,10 +157,26 @@ export async function createKey(ctx: AppContext): Promise<void> {
   const body = (ctx.state.body ?? {}) as Record<string, unknown>;
   const name = typeof body.name === 'string' ? body.name.trim().slice(0, 100) : '';
   const scopes = list(body.scope).filter(isScope);
-  if (!name) return agentsPage(ctx, { ...s, flash: { form: { errors: { name: 'Give the key a name.' } } } }, 422, 'Not created: give the key a name.');
-  if (scopes.length === 0) return agentsPage(ctx, { ...s, flash: { form: { values: { name } } } }, 422, 'Not created: tick at least one scope.');
+  if (!name)
+    return agentsPage(
+      ctx,
+      { ...s, flash: { form: { errors: { name: 'Give the key a name.' } } } },
+      422,
+      'Not created: give the key a name.',
+    );
+  if (scopes.length === 0)
+    return agentsPage(ctx, { ...s, flash: { form: { values: { name } } } }, 422, 'Not created: tick at least one scope.');
   const key = await createAgentKey(ctx.deps.db, { orgId: s.orgId, name, scopes, createdByUserId: s.userId });
-  await appendAudit(ctx.deps.db, { orgId: s.orgId, actorType: 'user', actorId: s.userId, action: 'dashboard.create_agent_key', targetType: 'agent_key', targetId: key.id, requestId: ctx.state.requestId, ip: ctx.state.clientIp });
+  await appendAudit(ctx.deps.db, {
+    orgId: s.orgId,
+    actorType: 'user',
+    actorId: s.userId,
+    action: 'dashboard.create_agent_key',
+    targetType: 'agent_key',
+    targetId: key.id,
+    requestId: ctx.state.requestId,
+    ip: ctx.state.clientIp,
+  });
   setFlash(ctx, { secrets: [{ name: 'agent_key', label: `Agent key "${name}" (${scopes.join(', ')})`, value: key.key }] });
   redirectTo(ctx, shownOnceUrl(orgLink(s, '/dashboard/agents')));
 }
@@ -101,7 +194,16 @@ export async function revokeKey(ctx: AppContext): Promise<void> {
   const key = (await listAgentKeys(ctx.deps.db, s.orgIds)).find((k) => k.id === id);
   if (needsConfirmation(ctx, revokeKeyDanger(key?.name ?? 'key'))) return;
   if (!(await revokeAgentKeyInOrgs(ctx.deps.db, id, s.orgIds))) return agentsPage(ctx, s, 404, 'No such active key in your organizations.');
-  await appendAudit(ctx.deps.db, { orgId: s.orgId ?? null, actorType: 'user', actorId: s.userId, action: 'dashboard.revoke_agent_key', targetType: 'agent_key', targetId: id, requestId: ctx.state.requestId, ip: ctx.state.clientIp });
+  await appendAudit(ctx.deps.db, {
+    orgId: s.orgId ?? null,
+    actorType: 'user',
+    actorId: s.userId,
+    action: 'dashboard.revoke_agent_key',
+    targetType: 'agent_key',
+    targetId: id,
+    requestId: ctx.state.requestId,
+    ip: ctx.state.clientIp,
+  });
   setFlash(ctx, { flash: { tone: 'ok', text: `Key "${key?.name ?? id}" revoked: it is refused from its next call on.` } });
   redirectTo(ctx, orgLink(s, '/dashboard/agents'));
 }

@@ -21,14 +21,27 @@ import { inputOf } from '../middleware/validate.js';
 const url = { type: 'string', maxLength: 2048, pattern: '^https://' } as const;
 
 export const createAppBody = {
-  type: 'object', additionalProperties: false, required: ['name'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200 }, slug: { type: 'string', minLength: 1, maxLength: 63 },
-    org_id: { type: 'string', minLength: 1, maxLength: 64 }, ios_store_url: url, android_store_url: url, web_url: url,
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    slug: { type: 'string', minLength: 1, maxLength: 63 },
+    org_id: { type: 'string', minLength: 1, maxLength: 64 },
+    ios_store_url: url,
+    android_store_url: url,
+    web_url: url,
   },
 } as const;
 
-interface NewAppInput { name: string; slug?: string; org_id?: string; ios_store_url?: string; android_store_url?: string; web_url?: string }
+interface NewAppInput {
+  name: string;
+  slug?: string;
+  org_id?: string;
+  ios_store_url?: string;
+  android_store_url?: string;
+  web_url?: string;
+}
 
 /** POST /api/apps: the new app's SDK key, webhook secret and purchase API key (the last two shown only here). */
 export async function createAppHandler(ctx: AppContext): Promise<void> {
@@ -37,15 +50,28 @@ export async function createAppHandler(ctx: AppContext): Promise<void> {
   assertOrgAccess(ctx.state.principal, orgId, 'Organization not found');
   const slug = input.slug ?? slugify(input.name);
   const problem = slugProblem(slug);
-  if (problem) throw new ValidationError([{ loc: ['body', 'slug'], msg: `${problem === 'reserved' ? 'This slug is reserved. ' : ''}${SLUG_RULES}`, type: 'value_error' }]);
+  if (problem)
+    throw new ValidationError([
+      { loc: ['body', 'slug'], msg: `${problem === 'reserved' ? 'This slug is reserved. ' : ''}${SLUG_RULES}`, type: 'value_error' },
+    ]);
   try {
     const app = await createApp(ctx.deps.db, {
-      orgId: orgId!, name: input.name, slug, iosStoreUrl: input.ios_store_url, androidStoreUrl: input.android_store_url, webUrl: input.web_url,
+      orgId: orgId!,
+      name: input.name,
+      slug,
+      iosStoreUrl: input.ios_store_url,
+      androidStoreUrl: input.android_store_url,
+      webUrl: input.web_url,
     });
     ctx.status = 201;
     ctx.body = {
-      app_id: app.id, slug: app.slug, sdk_key: app.sdkKey, webhook_secret: app.webhookSecret, purchase_api_key: app.purchaseApiKey,
-      webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${app.id}`, setup_page: `/dashboard/apps/${app.id}`,
+      app_id: app.id,
+      slug: app.slug,
+      sdk_key: app.sdkKey,
+      webhook_secret: app.webhookSecret,
+      purchase_api_key: app.purchaseApiKey,
+      webhook_url: `${ctx.deps.config.BASE_URL}/api/webhooks/subprovider/${app.id}`,
+      setup_page: `/dashboard/apps/${app.id}`,
       note: 'The webhook secret and the purchase API key are shown once; regenerate them on the setup page if lost.',
     };
   } catch (err) {
@@ -61,36 +87,60 @@ export async function regeneratePurchaseKeyHandler(ctx: AppContext): Promise<voi
   if (!key) throw new NotFoundError('App not found');
   forgetAppCaches(ctx, app.id);
   ctx.body = {
-    app_id: app.id, purchase_api_key: key, endpoint: `${ctx.deps.config.BASE_URL}/api/webhooks/purchase`,
+    app_id: app.id,
+    purchase_api_key: key,
+    endpoint: `${ctx.deps.config.BASE_URL}/api/webhooks/purchase`,
     note: 'Shown once: your server sends it as "Authorization: Bearer <purchase_api_key>". The previous key no longer works.',
   };
 }
 
 export async function setupOf(ctx: AppContext, app: AgentAppRow) {
   const [status, validation, freshness] = await Promise.all([
-    integrationStatusOf(ctx, app), validationStatusOf(ctx, app), listAppInitFreshness(ctx.deps.db, [app.org_id]),
+    integrationStatusOf(ctx, app),
+    validationStatusOf(ctx, app),
+    listAppInitFreshness(ctx.deps.db, [app.org_id]),
   ]);
   const storeDirect = Object.values(validation.platforms).some((p) => p.validation_path === 'store-direct');
   const now = Date.now();
   const meta = freshness.find((a) => a.app_id === app.id)?.sdk_init_meta ?? {};
-  const sdkInit = Object.fromEntries(['ios', 'android', 'web'].map((platform) => {
-    const m = meta[platform];
-    const age = m?.at ? Math.round((now - new Date(m.at).getTime()) / 1000) : null;
-    return [platform, { initialized_at: m?.at ?? null, age_seconds: age, fresh: age !== null && age <= FRESH_SECONDS, sdk_name: m?.sdk_name ?? null, sdk_version: m?.sdk_version ?? null, app_version: m?.app_version ?? null }];
-  }));
+  const sdkInit = Object.fromEntries(
+    ['ios', 'android', 'web'].map((platform) => {
+      const m = meta[platform];
+      const age = m?.at ? Math.round((now - new Date(m.at).getTime()) / 1000) : null;
+      return [
+        platform,
+        {
+          initialized_at: m?.at ?? null,
+          age_seconds: age,
+          fresh: age !== null && age <= FRESH_SECONDS,
+          sdk_name: m?.sdk_name ?? null,
+          sdk_version: m?.sdk_version ?? null,
+          app_version: m?.app_version ?? null,
+        },
+      ];
+    }),
+  );
   const actions = new Map(status.next_actions.map((a) => [a.step, a]));
   return {
     app: appView(ctx, app),
     sdk_key: app.sdk_key,
     webhook: validation.webhook,
-    purchase_api: { endpoint: `${ctx.deps.config.BASE_URL}/api/webhooks/purchase`, key_prefix: 'it_srv_', regenerate: `POST /api/apps/${app.id}/regenerate-purchase-api-key` },
+    purchase_api: {
+      endpoint: `${ctx.deps.config.BASE_URL}/api/webhooks/purchase`,
+      key_prefix: 'it_srv_',
+      regenerate: `POST /api/apps/${app.id}/regenerate-purchase-api-key`,
+    },
     live: status.live,
     checklist: status.checklist.map((item) => ({
       ...item,
-      ...(item.done ? {} : {
-        next_action: actions.get(item.step)?.action ?? null, next_tool: actions.get(item.step)?.next_tool ?? null, call: actions.get(item.step)?.call ?? null,
-        troubleshooting: troubleshootingFor(item.step, storeDirect),
-      }),
+      ...(item.done
+        ? {}
+        : {
+            next_action: actions.get(item.step)?.action ?? null,
+            next_tool: actions.get(item.step)?.next_tool ?? null,
+            call: actions.get(item.step)?.call ?? null,
+            troubleshooting: troubleshootingFor(item.step, storeDirect),
+          }),
     })),
     attributed_conversion_count: status.attributed_conversion_count,
     production_attributed_conversion_count: status.production_attributed_conversion_count,

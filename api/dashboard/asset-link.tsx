@@ -17,17 +17,33 @@ const LINK_MAX_FILES = 10;
 /** The upload form the link page (link-pages.tsx) prints; it posts back to the link's own URL. */
 export function AssetLinkForm({ action, maxBytes }: { action: string; maxBytes: number }) {
   const maxMb = (maxBytes / 1048576).toFixed(1);
-  return <>
-    <form id="asset-upload" method="post" action={action} enctype="multipart/form-data">
-      <label for="al-files">Files (PNG, JPEG, GIF, WebP, PDF or MP4; up to {LINK_MAX_FILES} files of {maxMb} MB each)</label>
-      <input id="al-files" name="file" type="file" multiple required accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,video/mp4" />
-      <label for="al-title">Title (optional, for every file)</label><input id="al-title" name="title" maxlength={200} />
-      <label for="al-cat">Category (optional, e.g. story, banner)</label><input id="al-cat" name="category" maxlength={64} pattern="[a-z0-9][a-z0-9_\-]*" />
-      <label for="al-desc">Description (optional)</label><input id="al-desc" name="description" maxlength={2000} />
-      <button type="submit">Upload</button>
-    </form>
-    <p class="muted">Scripts: POST the same URL as multipart/form-data with one <code>file</code> part per file.</p>
-  </>;
+  return (
+    <>
+      <form id="asset-upload" method="post" action={action} enctype="multipart/form-data">
+        <label for="al-files">
+          Files (PNG, JPEG, GIF, WebP, PDF or MP4; up to {LINK_MAX_FILES} files of {maxMb} MB each)
+        </label>
+        <input
+          id="al-files"
+          name="file"
+          type="file"
+          multiple
+          required
+          accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,video/mp4"
+        />
+        <label for="al-title">Title (optional, for every file)</label>
+        <input id="al-title" name="title" maxlength={200} />
+        <label for="al-cat">Category (optional, e.g. story, banner)</label>
+        <input id="al-cat" name="category" maxlength={64} pattern="[a-z0-9][a-z0-9_\-]*" />
+        <label for="al-desc">Description (optional)</label>
+        <input id="al-desc" name="description" maxlength={2000} />
+        <button type="submit">Upload</button>
+      </form>
+      <p class="muted">
+        Scripts: POST the same URL as multipart/form-data with one <code>file</code> part per file.
+      </p>
+    </>
+  );
 }
 
 async function saveFromLink(ctx: AppContext) {
@@ -54,15 +70,39 @@ export async function uploadAssetsFromLink(ctx: AppContext): Promise<void> {
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const retry = err.status === 401 || err.status === 410 ? 'Ask your agent for a new link.' : 'Go back to fix it: the link still works.';
-    return sendPage(ctx, err.status, { title: 'Not uploaded', lang: 'en', body: <><h1>Nothing was uploaded</h1><div role="alert" class="error"><Problems err={err} /></div><p>{retry}</p></> });
+    return sendPage(ctx, err.status, {
+      title: 'Not uploaded',
+      lang: 'en',
+      body: (
+        <>
+          <h1>Nothing was uploaded</h1>
+          <div role="alert" class="error">
+            <Problems err={err} />
+          </div>
+          <p>{retry}</p>
+        </>
+      ),
+    });
   }
   const { uploaded, assets } = saved;
   sendPage(ctx, 201, {
-    title: 'Assets uploaded', lang: 'en',
-    body: <>
-      <h1>Assets uploaded</h1>
-      <p id="uploaded-count">{uploaded} file{uploaded === 1 ? '' : 's'} uploaded. Your agent sees {uploaded === 1 ? 'it' : 'them'} in the app's asset list now. This link is spent; you can close this page.</p>
-      <ul>{assets.map((a) => <li>{String(a.mime_type)}, {String(a.size_bytes)} bytes</li>)}</ul>
-    </>,
+    title: 'Assets uploaded',
+    lang: 'en',
+    body: (
+      <>
+        <h1>Assets uploaded</h1>
+        <p id="uploaded-count">
+          {uploaded} file{uploaded === 1 ? '' : 's'} uploaded. Your agent sees {uploaded === 1 ? 'it' : 'them'} in the app's asset list now.
+          This link is spent; you can close this page.
+        </p>
+        <ul>
+          {assets.map((a) => (
+            <li>
+              {String(a.mime_type)}, {String(a.size_bytes)} bytes
+            </li>
+          ))}
+        </ul>
+      </>
+    ),
   });
 }

@@ -16,12 +16,17 @@ import { checkSessionCsrf } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { readMultipart } from '../middleware/multipart.js';
 
-interface Kind { mime: string; ext: string; type: string }
+interface Kind {
+  mime: string;
+  ext: string;
+  type: string;
+}
 
 /** Recognised by content; SVG and HTML are left out on purpose (they can carry script). */
 export function sniffAsset(data: Buffer): Kind | undefined {
   const at = (offset: number, text: string) => data.subarray(offset, offset + text.length).toString('latin1') === text;
-  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { mime: 'image/png', ext: 'png', type: 'image' };
+  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return { mime: 'image/png', ext: 'png', type: 'image' };
   if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return { mime: 'image/jpeg', ext: 'jpg', type: 'image' };
   if (at(0, 'GIF87a') || at(0, 'GIF89a')) return { mime: 'image/gif', ext: 'gif', type: 'image' };
   if (at(0, 'RIFF') && at(8, 'WEBP')) return { mime: 'image/webp', ext: 'webp', type: 'image' };
@@ -38,7 +43,12 @@ const FIELDS: Record<string, { max: number; pattern?: RegExp; hint: string }> = 
   description: { max: 2000, hint: 'up to 2000 characters' },
 };
 
-interface AssetMeta { type: string | null; category: string | null; title: string | null; description: string | null }
+interface AssetMeta {
+  type: string | null;
+  category: string | null;
+  title: string | null;
+  description: string | null;
+}
 
 function assetFields(fields: Record<string, string>): AssetMeta {
   const out: Record<string, string | null> = {};
@@ -54,21 +64,36 @@ function assetFields(fields: Record<string, string>): AssetMeta {
   return out as unknown as AssetMeta;
 }
 
-export interface AssetFile { data: Buffer; kind: Kind }
-export interface AssetUpload { files: AssetFile[]; meta: AssetMeta }
+export interface AssetFile {
+  data: Buffer;
+  kind: Kind;
+}
+export interface AssetUpload {
+  files: AssetFile[];
+  meta: AssetMeta;
+}
 
 /** Reads and checks a multipart upload of up to `maxFiles` files (limits above); nothing is stored yet. */
 export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promise<AssetUpload> {
   if (!ctx.is('multipart/form-data')) throw new AppError(415, 'Send the asset as a multipart/form-data upload with a `file` field.');
   const max = ctx.deps.config.ASSET_MAX_BYTES;
-  const { fields, files } = await readMultipart(ctx, { maxFileBytes: max, maxBodyBytes: max * maxFiles + 64 * 1024, maxFiles, maxFields: 20 });
+  const { fields, files } = await readMultipart(ctx, {
+    maxFileBytes: max,
+    maxBodyBytes: max * maxFiles + 64 * 1024,
+    maxFiles,
+    maxFields: 20,
+  });
   if (ctx.state.csrfDeferred) checkSessionCsrf(ctx, fields.csrf);
   // An empty file input still sends an empty part.
   const chosen = files.filter((f) => f.data.length > 0);
   if (chosen.length === 0) throw new ValidationError([{ loc: ['body', 'file'], msg: 'Choose a file to upload', type: 'missing' }]);
   const typed = chosen.map((f) => {
     const kind = sniffAsset(f.data);
-    if (!kind) throw new AppError(415, `${chosen.length > 1 ? `"${f.filename}": ` : ''}The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`);
+    if (!kind)
+      throw new AppError(
+        415,
+        `${chosen.length > 1 ? `"${f.filename}": ` : ''}The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`,
+      );
     return { data: f.data, kind };
   });
   return { files: typed, meta: assetFields(fields) };
@@ -79,8 +104,13 @@ export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promis
  * refuse by throwing, e.g. a signed link already spent). Any failure removes every stored file: files and rows
  * exist all or none.
  */
-export async function saveAssets(ctx: AppContext, app: { id: string; org_id: string }, upload: AssetUpload, uploadedBy: string,
-  gate?: (trx: Knex.Transaction) => Promise<void>): Promise<(AssetView & { file_url: string })[]> {
+export async function saveAssets(
+  ctx: AppContext,
+  app: { id: string; org_id: string },
+  upload: AssetUpload,
+  uploadedBy: string,
+  gate?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<(AssetView & { file_url: string })[]> {
   const storage = assetStorage(ctx.deps.config);
   const keys: string[] = [];
   try {
@@ -94,10 +124,20 @@ export async function saveAssets(ctx: AppContext, app: { id: string; org_id: str
       await gate?.(trx);
       const out: AssetView[] = [];
       for (const [i, file] of upload.files.entries()) {
-        out.push(await insertAsset(trx, {
-          appId: app.id, orgId: app.org_id, type: meta.type ?? file.kind.type, category: meta.category, title: meta.title, description: meta.description,
-          storageKey: keys[i]!, mimeType: file.kind.mime, sizeBytes: file.data.length, uploadedBy,
-        }));
+        out.push(
+          await insertAsset(trx, {
+            appId: app.id,
+            orgId: app.org_id,
+            type: meta.type ?? file.kind.type,
+            category: meta.category,
+            title: meta.title,
+            description: meta.description,
+            storageKey: keys[i]!,
+            mimeType: file.kind.mime,
+            sizeBytes: file.data.length,
+            uploadedBy,
+          }),
+        );
       }
       return out;
     });
@@ -121,10 +161,14 @@ export async function assetFileHandler(ctx: AppContext): Promise<void> {
 }
 
 /** Answers with a stored asset's file (also the creator portal's download: api/creator-portal/routes.ts). */
-export async function sendAssetFile(ctx: AppContext, asset: { id: string; storage_key: unknown; mime_type: unknown; url: unknown }): Promise<void> {
+export async function sendAssetFile(
+  ctx: AppContext,
+  asset: { id: string; storage_key: unknown; mime_type: unknown; url: unknown },
+): Promise<void> {
   const key = asset.storage_key as string | null;
   const data = key ? await assetStorage(ctx.deps.config).get(key) : undefined;
-  if (!key || !data) throw new NotFoundError(asset.url ? `This asset is a link, not a stored file: ${asset.url as string}` : 'Asset file not found');
+  if (!key || !data)
+    throw new NotFoundError(asset.url ? `This asset is a link, not a stored file: ${asset.url as string}` : 'Asset file not found');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Cache-Control', 'private, max-age=300');
   ctx.set('Content-Disposition', `inline; filename="${asset.id}.${key.split('.').pop()}"`);

@@ -9,7 +9,16 @@
 import type { ComponentChildren, VNode } from 'preact';
 import type { RechargeProvider } from '../../clients/payments/provider.js';
 import { isTestCard, TEST_CARDS, testCardMethod } from '../../clients/payments/test-mode.js';
-import { disableAutoRecharge, enableAutoRecharge, type AutoRechargeSettings, failAutoRechargeSetup, findAutoRechargeSettings, findAutoRechargeSetup, recordSetupSession, startAutoRechargeSetup } from '../../db/auto-recharge.js';
+import {
+  disableAutoRecharge,
+  enableAutoRecharge,
+  type AutoRechargeSettings,
+  failAutoRechargeSetup,
+  findAutoRechargeSettings,
+  findAutoRechargeSetup,
+  recordSetupSession,
+  startAutoRechargeSetup,
+} from '../../db/auto-recharge.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
 import { formatDate } from '../../lib/ui.js';
@@ -21,85 +30,147 @@ import { checkAutoRecharge } from '../payments/recharge-check.js';
 export const ENABLE = 'auto_recharge_enable';
 export const DISABLE = 'auto_recharge_disable';
 
-export interface RechargeForm { errors?: Record<string, string>; values?: Record<string, string>; notice?: string }
+export interface RechargeForm {
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+  notice?: string;
+}
 
 export type RechargeChange = { kind: 'redirect'; url: string } | ({ kind: 'page'; status: number } & RechargeForm);
 
 /** Runs the enable or disable form; answers what the page shows next. */
-export async function changeAutoRecharge(ctx: AppContext, orgId: string, provider: RechargeProvider, action: string): Promise<RechargeChange> {
-  if (ctx.state.principal?.kind === 'agent') throw new ForbiddenError('Agents can read auto-recharge (GET /api/agent/wallet) but never change it: a human does, on this page.');
+export async function changeAutoRecharge(
+  ctx: AppContext,
+  orgId: string,
+  provider: RechargeProvider,
+  action: string,
+): Promise<RechargeChange> {
+  if (ctx.state.principal?.kind === 'agent')
+    throw new ForbiddenError('Agents can read auto-recharge (GET /api/agent/wallet) but never change it: a human does, on this page.');
   const { db, config } = ctx.deps;
   if (action === DISABLE) {
     await disableAutoRecharge(db, orgId, null);
     return { kind: 'page', status: 200, notice: 'Auto-recharge is off.' };
   }
   const body = (ctx.state.body ?? {}) as Record<string, unknown>;
-  const values = Object.fromEntries(['auto_recharge_threshold_usd', 'auto_recharge_amount_usd', 'test_card'].map((k) => [k, typeof body[k] === 'string' ? body[k] : '']));
+  const values = Object.fromEntries(
+    ['auto_recharge_threshold_usd', 'auto_recharge_amount_usd', 'test_card'].map((k) => [k, typeof body[k] === 'string' ? body[k] : '']),
+  );
   const errors: Record<string, string> = {};
   for (const field of ['auto_recharge_threshold_usd', 'auto_recharge_amount_usd']) {
     const problem = usdAmountProblem(body[field], config);
     if (problem) errors[field] = problem;
   }
-  if (provider.name === 'test' && !isTestCard(body.test_card)) errors.test_card = `Pick one of the simulated cards: ${Object.keys(TEST_CARDS).join(', ')}`;
+  if (provider.name === 'test' && !isTestCard(body.test_card))
+    errors.test_card = `Pick one of the simulated cards: ${Object.keys(TEST_CARDS).join(', ')}`;
   if (Object.keys(errors).length > 0) return { kind: 'page', status: 422, errors, values };
   const thresholdMicros = toMicros(values.auto_recharge_threshold_usd!.trim());
   const amountMicros = toMicros(values.auto_recharge_amount_usd!.trim());
 
   if (provider.name === 'test' || !provider.startSetup) {
-    await enableAutoRecharge(db, orgId, { provider: provider.name, thresholdMicros, amountMicros, method: testCardMethod(body.test_card as keyof typeof TEST_CARDS) });
+    await enableAutoRecharge(db, orgId, {
+      provider: provider.name,
+      thresholdMicros,
+      amountMicros,
+      method: testCardMethod(body.test_card as keyof typeof TEST_CARDS),
+    });
     // Enabling below the threshold recharges now: the wallet is already short.
     await checkAutoRecharge(ctx, orgId);
     return { kind: 'page', status: 200, notice: 'Auto-recharge is on (test mode).' };
   }
   const setup = await startAutoRechargeSetup(db, { orgId: orgId, thresholdMicros, amountMicros });
-  const settings = await db('organizations').where('id', orgId).first<{ auto_recharge_customer_id: string | null }>('auto_recharge_customer_id');
+  const settings = await db('organizations')
+    .where('id', orgId)
+    .first<{ auto_recharge_customer_id: string | null }>('auto_recharge_customer_id');
   const back = `${config.DASHBOARD_URL}/auto-recharge-setups/${setup.id}`;
   try {
     const start = await provider.startSetup({
-      setupId: setup.id, orgId: orgId, customerId: settings?.auto_recharge_customer_id ?? null, successUrl: back, cancelUrl: `${back}?cancelled=1`,
+      setupId: setup.id,
+      orgId: orgId,
+      customerId: settings?.auto_recharge_customer_id ?? null,
+      successUrl: back,
+      cancelUrl: `${back}?cancelled=1`,
     });
     await recordSetupSession(db, setup.id, start.externalId, start.customerId);
     return { kind: 'redirect', url: start.url };
   } catch (err) {
     await failAutoRechargeSetup(db, setup.id, err instanceof Error ? err.message : 'error');
-    return { kind: 'page', status: 503, notice: 'The card setup could not be started at the payment provider. Nothing changed; try again.' };
+    return {
+      kind: 'page',
+      status: 503,
+      notice: 'The card setup could not be started at the payment provider. Nothing changed; try again.',
+    };
   }
 }
 
 function Describe({ settings }: { settings: AutoRechargeSettings }) {
   const lines: string[] = [];
   if (settings.enabled) {
-    lines.push(`On: when the safe balance falls below ${formatUsd(settings.thresholdMicros ?? 0)}, ${formatUsd(settings.amountMicros ?? 0)} is charged to ${settings.paymentMethod ?? 'the saved method'}.`);
+    lines.push(
+      `On: when the safe balance falls below ${formatUsd(settings.thresholdMicros ?? 0)}, ${formatUsd(settings.amountMicros ?? 0)} is charged to ${settings.paymentMethod ?? 'the saved method'}.`,
+    );
   } else {
     lines.push('Off.');
   }
   if (settings.disabledReason) lines.push(`The service turned it off: ${settings.disabledReason}`);
   const last = settings.last;
   if (last) {
-    const what = last.status === 'succeeded' ? `credited ${formatUsd(last.credited_micros ?? 0)}` : last.status === 'failed' ? `failed: ${last.failure ?? 'unknown reason'}` : `pending ${formatUsd(last.amount_micros)}`;
+    const what =
+      last.status === 'succeeded'
+        ? `credited ${formatUsd(last.credited_micros ?? 0)}`
+        : last.status === 'failed'
+          ? `failed: ${last.failure ?? 'unknown reason'}`
+          : `pending ${formatUsd(last.amount_micros)}`;
     lines.push(`Last recharge (${formatDate(last.created_at)}): ${what}.`);
   }
-  return <>{lines.map((l) => <p data-auto-recharge>{l}</p>)}</>;
+  return (
+    <>
+      {lines.map((l) => (
+        <p data-auto-recharge>{l}</p>
+      ))}
+    </>
+  );
 }
 
-export const Notice = ({ text }: { text?: string }) => (text ? <p class="notice" role="status">{text}</p> : null);
+export const Notice = ({ text }: { text?: string }) =>
+  text ? (
+    <p class="notice" role="status">
+      {text}
+    </p>
+  ) : null;
 
 /** The section of the top-up page; `form` carries a failed submission's values and errors (422 names each field). */
-export async function autoRechargeSection(ctx: AppContext, orgId: string, provider: RechargeProvider, form: RechargeForm = {}): Promise<VNode | null> {
+export async function autoRechargeSection(
+  ctx: AppContext,
+  orgId: string,
+  provider: RechargeProvider,
+  form: RechargeForm = {},
+): Promise<VNode | null> {
   const settings = await findAutoRechargeSettings(ctx.deps.db, orgId);
   if (!settings) return null;
-  return <>
-    <h2>Auto-recharge</h2>
-    <Notice text={form.notice} />
-    <Describe settings={settings} />
-    <AutoRechargeForms ctx={ctx} settings={settings} provider={provider} form={form} target={{ action: ctx.originalUrl }} />
-  </>;
+  return (
+    <>
+      <h2>Auto-recharge</h2>
+      <Notice text={form.notice} />
+      <Describe settings={settings} />
+      <AutoRechargeForms ctx={ctx} settings={settings} provider={provider} form={form} target={{ action: ctx.originalUrl }} />
+    </>
+  );
 }
 
 /** Where the forms post: the page's own URL, with extra hidden fields (the dashboard's CSRF token). */
-export interface FormTarget { action: string; hidden?: ComponentChildren }
+export interface FormTarget {
+  action: string;
+  hidden?: ComponentChildren;
+}
 
-interface FormsProps { ctx: AppContext; settings: AutoRechargeSettings; provider: RechargeProvider; form: RechargeForm; target: FormTarget }
+interface FormsProps {
+  ctx: AppContext;
+  settings: AutoRechargeSettings;
+  provider: RechargeProvider;
+  form: RechargeForm;
+  target: FormTarget;
+}
 
 /** The field errors, the enable/save form and the disable form (when on). */
 export function AutoRechargeForms({ ctx, settings, provider, form, target }: FormsProps) {
@@ -107,30 +178,87 @@ export function AutoRechargeForms({ ctx, settings, provider, form, target }: For
   const value = (field: string, fallback: string) => form.values?.[field] ?? fallback;
   const threshold = settings.thresholdMicros ? String(settings.thresholdMicros / 1e6) : String(min * 5);
   const amount = settings.amountMicros ? String(settings.amountMicros / 1e6) : String(min * 10);
-  return <>
-    {Object.entries(form.errors ?? {}).map(([field, msg]) => <p class="error" role="alert">{field}: {msg}</p>)}
-    <form method="post" action={target.action}>{target.hidden}
-      <input type="hidden" name="action" value={ENABLE} />
-      <label for="auto_recharge_threshold_usd">When the safe balance falls below (USD, {min} to {max})</label>
-      <input id="auto_recharge_threshold_usd" name="auto_recharge_threshold_usd" inputmode="decimal" required value={value('auto_recharge_threshold_usd', threshold)} />
-      <label for="auto_recharge_amount_usd">charge this amount (USD, {min} to {max})</label>
-      <input id="auto_recharge_amount_usd" name="auto_recharge_amount_usd" inputmode="decimal" required value={value('auto_recharge_amount_usd', amount)} />
-      {provider.name === 'test' ? <>
-        <p><strong>Test mode: no real card is charged. Pick a simulated card.</strong></p>
-        {Object.entries(TEST_CARDS).map(([id, label]) => <label class="check"><input type="radio" name="test_card" value={id} checked={(form.values?.test_card ?? 'test_card_ok') === id} /> <span>{label}</span></label>)}
-      </> : <p class="muted">You will save a card with Stripe (Checkout); each recharge charges it without asking again.</p>}
-      <button type="submit">{settings.enabled ? 'Save auto-recharge' : 'Turn auto-recharge on'}</button>
-    </form>
-    {settings.enabled ? <form method="post" action={target.action}>{target.hidden}<input type="hidden" name="action" value={DISABLE} /><button type="submit" class="secondary">Turn auto-recharge off</button></form> : null}
-  </>;
+  return (
+    <>
+      {Object.entries(form.errors ?? {}).map(([field, msg]) => (
+        <p class="error" role="alert">
+          {field}: {msg}
+        </p>
+      ))}
+      <form method="post" action={target.action}>
+        {target.hidden}
+        <input type="hidden" name="action" value={ENABLE} />
+        <label for="auto_recharge_threshold_usd">
+          When the safe balance falls below (USD, {min} to {max})
+        </label>
+        <input
+          id="auto_recharge_threshold_usd"
+          name="auto_recharge_threshold_usd"
+          inputmode="decimal"
+          required
+          value={value('auto_recharge_threshold_usd', threshold)}
+        />
+        <label for="auto_recharge_amount_usd">
+          charge this amount (USD, {min} to {max})
+        </label>
+        <input
+          id="auto_recharge_amount_usd"
+          name="auto_recharge_amount_usd"
+          inputmode="decimal"
+          required
+          value={value('auto_recharge_amount_usd', amount)}
+        />
+        {provider.name === 'test' ? (
+          <>
+            <p>
+              <strong>Test mode: no real card is charged. Pick a simulated card.</strong>
+            </p>
+            {Object.entries(TEST_CARDS).map(([id, label]) => (
+              <label class="check">
+                <input type="radio" name="test_card" value={id} checked={(form.values?.test_card ?? 'test_card_ok') === id} />{' '}
+                <span>{label}</span>
+              </label>
+            ))}
+          </>
+        ) : (
+          <p class="muted">You will save a card with Stripe (Checkout); each recharge charges it without asking again.</p>
+        )}
+        <button type="submit">{settings.enabled ? 'Save auto-recharge' : 'Turn auto-recharge on'}</button>
+      </form>
+      {settings.enabled ? (
+        <form method="post" action={target.action}>
+          {target.hidden}
+          <input type="hidden" name="action" value={DISABLE} />
+          <button type="submit" class="secondary">
+            Turn auto-recharge off
+          </button>
+        </form>
+      ) : null}
+    </>
+  );
 }
 
 /** Where Stripe sends the human back after the card setup: its state, which only the signed webhook changes. */
 export async function setupStatusPage(ctx: AppContext): Promise<void> {
   const setup = await findAutoRechargeSetup(ctx.deps.db, { id: ctx.params.setup_id as string });
   if (!setup) throw new NotFoundError('Setup not found');
-  const state = setup.status === 'completed' ? 'Your card is saved: auto-recharge is on.'
-    : setup.status === 'failed' ? `The card setup failed${setup.failure ? `: ${setup.failure}` : ''}.`
-    : ctx.query.cancelled ? 'The card setup was cancelled: auto-recharge did not change.' : 'Waiting for the payment provider to confirm the saved card; refresh in a moment.';
-  sendPage(ctx, 200, { title: 'Auto-recharge', lang: 'en', body: <><h1>Auto-recharge</h1>{'\n'}<p data-status={setup.status}>{state}</p></> });
+  const state =
+    setup.status === 'completed'
+      ? 'Your card is saved: auto-recharge is on.'
+      : setup.status === 'failed'
+        ? `The card setup failed${setup.failure ? `: ${setup.failure}` : ''}.`
+        : ctx.query.cancelled
+          ? 'The card setup was cancelled: auto-recharge did not change.'
+          : 'Waiting for the payment provider to confirm the saved card; refresh in a moment.';
+  sendPage(ctx, 200, {
+    title: 'Auto-recharge',
+    lang: 'en',
+    body: (
+      <>
+        <h1>Auto-recharge</h1>
+        {'\n'}
+        <p data-status={setup.status}>{state}</p>
+      </>
+    ),
+  });
 }

@@ -14,8 +14,16 @@ import type { AppContext } from '../context.js';
 import { orgLink, PostForm, signedIn, visibleOrNotFoundPage, type SignedIn } from './layout.js';
 
 /** A row of the editor as typed (strings), and the messages beside its fields. */
-export interface RuleRow { threshold: string; bonus: string; name: string }
-export interface RulesForm { rows: RuleRow[]; errors: Record<number, Partial<Record<keyof RuleRow, string>>>; general?: string }
+export interface RuleRow {
+  threshold: string;
+  bonus: string;
+  name: string;
+}
+export interface RulesForm {
+  rows: RuleRow[];
+  errors: Record<number, Partial<Record<keyof RuleRow, string>>>;
+  general?: string;
+}
 
 const BLANK_ROWS = 2;
 const FIELD: Record<string, keyof RuleRow> = { threshold_conversions: 'threshold', bonus_usd: 'bonus', name: 'name' };
@@ -25,42 +33,95 @@ const WORDS: Record<keyof RuleRow, string> = {
   name: 'Enter a name of 1 to 200 characters, or leave it empty for the default name.',
 };
 
-const rowsOf = (rules: readonly BonusRuleView[]): RuleRow[] => rules.map((r) => ({ threshold: String(r.threshold_conversions), bonus: String(r.bonus_usd), name: r.name }));
+const rowsOf = (rules: readonly BonusRuleView[]): RuleRow[] =>
+  rules.map((r) => ({ threshold: String(r.threshold_conversions), bonus: String(r.bonus_usd), name: r.name }));
 
-export function BonusRulesSection({ s, campaignId, rules, form }: { s: SignedIn; campaignId: string; rules: readonly BonusRuleView[]; form?: RulesForm }) {
+export function BonusRulesSection({
+  s,
+  campaignId,
+  rules,
+  form,
+}: {
+  s: SignedIn;
+  campaignId: string;
+  rules: readonly BonusRuleView[];
+  form?: RulesForm;
+}) {
   const rows = form?.rows ?? rowsOf(rules);
-  const shown = [...rows, ...Array.from({ length: Math.max(0, Math.min(BLANK_ROWS, MAX_BONUS_RULES - rows.length)) }, () => ({ threshold: '', bonus: '', name: '' }))];
+  const shown = [
+    ...rows,
+    ...Array.from({ length: Math.max(0, Math.min(BLANK_ROWS, MAX_BONUS_RULES - rows.length)) }, () => ({
+      threshold: '',
+      bonus: '',
+      name: '',
+    })),
+  ];
   const errs = form?.errors ?? {};
   const field = (i: number, key: keyof RuleRow, label: string, attrs: Record<string, string>) => {
     const id = `rule-${key}-${i}`;
     const error = errs[i]?.[key];
-    return <>
-      <label for={id}>{label}</label>
-      <input id={id} name={`${key}_${i}`} value={shown[i]![key]} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined} {...attrs} />
-      {error ? <p id={`${id}-error`} class="error field-error">{error}</p> : null}
-    </>;
+    return (
+      <>
+        <label for={id}>{label}</label>
+        <input
+          id={id}
+          name={`${key}_${i}`}
+          value={shown[i]![key]}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          {...attrs}
+        />
+        {error ? (
+          <p id={`${id}-error`} class="error field-error">
+            {error}
+          </p>
+        ) : null}
+      </>
+    );
   };
-  return <>
-    <h2 id="bonus-rules">Milestone bonuses</h2>
-    <p class="muted">A creator whose paid production conversions in this campaign reach a threshold earns its bonus once (you approve each award). Saving replaces the list by threshold; creators already past a saved threshold earn it at once. At most {MAX_BONUS_RULES} rules.</p>
-    {form?.general ? <p class="error" role="alert">{form.general}</p> : form ? <p class="error" role="alert">Nothing was saved: correct the fields marked below.</p> : null}
-    <PostForm s={s} action={orgLink(s, `/dashboard/campaigns/${campaignId}/bonus-rules`)}>
-      {shown.map((_, i) => (
-        <fieldset data-rule={i}><legend>{i < rows.length ? `Rule ${i + 1}` : 'New rule (optional)'}</legend>
-          {field(i, 'threshold', 'Conversions to reach', { inputmode: 'numeric' })}
-          {field(i, 'bonus', 'Bonus (USD)', { inputmode: 'decimal' })}
-          {field(i, 'name', 'Name (optional)', { maxlength: '200' })}
-          {i < rows.length ? <><input type="checkbox" id={`rule-remove-${i}`} name={`remove_${i}`} value="1" /> <label for={`rule-remove-${i}`}>Remove this rule</label></> : null}
-        </fieldset>
-      ))}
-      <button type="submit">Save bonus rules</button>
-    </PostForm>
-  </>;
+  return (
+    <>
+      <h2 id="bonus-rules">Milestone bonuses</h2>
+      <p class="muted">
+        A creator whose paid production conversions in this campaign reach a threshold earns its bonus once (you approve each award). Saving
+        replaces the list by threshold; creators already past a saved threshold earn it at once. At most {MAX_BONUS_RULES} rules.
+      </p>
+      {form?.general ? (
+        <p class="error" role="alert">
+          {form.general}
+        </p>
+      ) : form ? (
+        <p class="error" role="alert">
+          Nothing was saved: correct the fields marked below.
+        </p>
+      ) : null}
+      <PostForm s={s} action={orgLink(s, `/dashboard/campaigns/${campaignId}/bonus-rules`)}>
+        {shown.map((_, i) => (
+          <fieldset data-rule={i}>
+            <legend>{i < rows.length ? `Rule ${i + 1}` : 'New rule (optional)'}</legend>
+            {field(i, 'threshold', 'Conversions to reach', { inputmode: 'numeric' })}
+            {field(i, 'bonus', 'Bonus (USD)', { inputmode: 'decimal' })}
+            {field(i, 'name', 'Name (optional)', { maxlength: '200' })}
+            {i < rows.length ? (
+              <>
+                <input type="checkbox" id={`rule-remove-${i}`} name={`remove_${i}`} value="1" />{' '}
+                <label for={`rule-remove-${i}`}>Remove this rule</label>
+              </>
+            ) : null}
+          </fieldset>
+        ))}
+        <button type="submit">Save bonus rules</button>
+      </PostForm>
+    </>
+  );
 }
 
 /** The typed rows, blank and removed ones left out (the re-rendered form shows the list as it would be saved). */
 function readRows(body: Record<string, unknown>): RuleRow[] {
-  const text = (k: string) => { const v = body[k]; return typeof v === 'string' ? v.trim() : ''; };
+  const text = (k: string) => {
+    const v = body[k];
+    return typeof v === 'string' ? v.trim() : '';
+  };
   const rows: RuleRow[] = [];
   for (let i = 0; i < MAX_BONUS_RULES + BLANK_ROWS; i += 1) {
     const row = { threshold: text(`threshold_${i}`), bonus: text(`bonus_${i}`), name: text(`name_${i}`) };
@@ -88,7 +149,11 @@ const refusal = (err: unknown): FieldProblem[] => {
  */
 function problemsOf(input: unknown[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  try { assertValid(updateCampaignBody, { bonus_rules: input }); } catch (err) { problems.push(...refusal(err)); }
+  try {
+    assertValid(updateCampaignBody, { bonus_rules: input });
+  } catch (err) {
+    problems.push(...refusal(err));
+  }
   const bad = new Set(problems.map((p) => p.loc[2]));
   const fine = input.map((rule, index) => ({ rule: rule as BonusRuleInput, index })).filter((f) => !bad.has(f.index));
   try {
@@ -135,8 +200,15 @@ export function saveBonusRulesFrom(render: RenderDetail) {
       const body = { bonus_rules: input as BonusRuleInput[] };
       await updateCampaign(ctx, campaign, body);
       await appendAudit(ctx.deps.db, {
-        orgId: campaign.org_id, actorType: 'user', actorId: s.userId, action: 'dashboard.update_bonus_rules', targetType: 'campaign', targetId: campaign.id,
-        details: { rules: body.bonus_rules.length }, requestId: ctx.state.requestId, ip: ctx.state.clientIp,
+        orgId: campaign.org_id,
+        actorType: 'user',
+        actorId: s.userId,
+        action: 'dashboard.update_bonus_rules',
+        targetType: 'campaign',
+        targetId: campaign.id,
+        details: { rules: body.bonus_rules.length },
+        requestId: ctx.state.requestId,
+        ip: ctx.state.clientIp,
       });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;

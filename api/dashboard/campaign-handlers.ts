@@ -16,7 +16,9 @@ export async function campaignTopAffiliatesHandler(ctx: AppContext): Promise<voi
 
 /** The localize page form as the agent's body; blank copy fields are left out (a locale needs one field at least). */
 export function localizeFormBody(form: Record<string, unknown>): Record<string, unknown> {
-  const copy = Object.fromEntries(['name', 'description'].filter((k) => typeof form[k] === 'string' && form[k] !== '').map((k) => [k, form[k]]));
+  const copy = Object.fromEntries(
+    ['name', 'description'].filter((k) => typeof form[k] === 'string' && form[k] !== '').map((k) => [k, form[k]]),
+  );
   const locale = typeof form.locale === 'string' ? form.locale.trim() : '';
   return { locales: { [locale]: copy } };
 }

@@ -17,10 +17,17 @@ export interface ConfirmCopy {
 
 /** The page: the explanation and one button posting to `action` with the pre-session CSRF token. */
 function confirmPage(ctx: AppContext, copy: ConfirmCopy, status = 200): void {
-  simplePage(ctx, status, copy.title, <>
-    <p>{copy.explanation}</p>
-    <PublicForm ctx={ctx} action={copy.action}><button type="submit">{copy.button}</button></PublicForm>
-  </>);
+  simplePage(
+    ctx,
+    status,
+    copy.title,
+    <>
+      <p>{copy.explanation}</p>
+      <PublicForm ctx={ctx} action={copy.action}>
+        <button type="submit">{copy.button}</button>
+      </PublicForm>
+    </>,
+  );
 }
 
 export interface ConfirmStep {
@@ -35,7 +42,10 @@ export interface ConfirmStep {
 }
 
 /** GET shows the one-button page, POST (CSRF-checked) spends the token. */
-export function confirmStepHandlers(step: ConfirmStep): { show: (ctx: AppContext) => Promise<void>; submit: (ctx: AppContext) => Promise<void> } {
+export function confirmStepHandlers(step: ConfirmStep): {
+  show: (ctx: AppContext) => Promise<void>;
+  submit: (ctx: AppContext) => Promise<void>;
+} {
   return {
     show: async (ctx) => {
       const token = step.tokenOf(ctx);

@@ -15,11 +15,20 @@ import { agentAudience, providerOf } from '../oauth/provider.js';
 import { sendPage } from '../send-page.js';
 import { signInUrl } from './session.js';
 
-
 type Details = Awaited<ReturnType<ReturnType<typeof providerOf>['interactionDetails']>>;
 
 function refuse(ctx: AppContext, status: number, message: string): void {
-  sendPage(ctx, status, { title: 'Cannot continue', lang: 'en', body: <><h1>Cannot continue</h1>{'\n'}<p class="error">{message}</p></> });
+  sendPage(ctx, status, {
+    title: 'Cannot continue',
+    lang: 'en',
+    body: (
+      <>
+        <h1>Cannot continue</h1>
+        {'\n'}
+        <p class="error">{message}</p>
+      </>
+    ),
+  });
 }
 
 async function loadInteraction(ctx: AppContext): Promise<Details | undefined> {
@@ -40,16 +49,36 @@ function requestedScopes(details: Details): Scope[] {
 
 /** Who is asking and where the browser goes next (the facts come from api/oauth/client-facts.ts). */
 function ClientIntro({ f }: { f: ClientFacts }) {
-  return <>
-    <h1>Allow {f.name} to use your account?</h1>{'\n'}
-    {f.source === 'metadata-document'
-      ? <p id="client-identity">Identified by its metadata document on <strong>{f.metadataDomain ?? ''}</strong>.</p>
-      : <p id="client-identity"><strong class="error" id="client-unverified">unverified</strong>: this client registered itself and chose its own name: nobody has checked that it is who it says it is.</p>}{'\n'}
-    {f.redirect
-      ? <p id="client-redirect">After you answer, your browser goes to <code>{f.redirect.scheme}://{f.redirect.host}</code>: {f.redirect.where}. Allow only if that is the agent you are connecting.</p>
-      : null}{'\n'}
-    <p class="muted">Client id {f.clientId}. It never gets money writes, payouts, raw credentials, deletes or admin.</p>
-  </>;
+  return (
+    <>
+      <h1>Allow {f.name} to use your account?</h1>
+      {'\n'}
+      {f.source === 'metadata-document' ? (
+        <p id="client-identity">
+          Identified by its metadata document on <strong>{f.metadataDomain ?? ''}</strong>.
+        </p>
+      ) : (
+        <p id="client-identity">
+          <strong class="error" id="client-unverified">
+            unverified
+          </strong>
+          : this client registered itself and chose its own name: nobody has checked that it is who it says it is.
+        </p>
+      )}
+      {'\n'}
+      {f.redirect ? (
+        <p id="client-redirect">
+          After you answer, your browser goes to{' '}
+          <code>
+            {f.redirect.scheme}://{f.redirect.host}
+          </code>
+          : {f.redirect.where}. Allow only if that is the agent you are connecting.
+        </p>
+      ) : null}
+      {'\n'}
+      <p class="muted">Client id {f.clientId}. It never gets money writes, payouts, raw credentials, deletes or admin.</p>
+    </>
+  );
 }
 
 function finish(ctx: AppContext, result: Record<string, unknown>): Promise<void> {
@@ -71,25 +100,47 @@ export async function showInteraction(ctx: AppContext): Promise<void> {
   const scopes = requestedScopes(details);
   const facts = clientFacts(client, String(details.params.client_id), details.params.redirect_uri);
   sendPage(ctx, 200, {
-    title: 'Allow access', lang: 'en', formAction: null,
-    body: <>
-      <ClientIntro f={facts} />
-      <form method="post" action={ctx.path}>
-        <input type="hidden" name="csrf" value={sessionCsrf(ctx, cookie)} />
-        <fieldset><legend>Organization</legend>
-          <p class="muted">Access covers the organization you pick, including organizations it creates (owned by you).</p>
-          {orgs.map((o, i) => <Check type="radio" name="org" value={o.id} checked={i === 0}>{o.name}</Check>)}
-        </fieldset>
-        <fieldset><legend>What it may do</legend>
-          {scopes.map((sc) => <Check name="scope" value={sc} checked><code>{sc}</code>: {SCOPE_SENTENCES[sc]}</Check>)}
-        </fieldset>
-        <div class="actions"><Button name="decision" value="approve">Allow</Button><Button kind="secondary" name="decision" value="deny">Deny</Button></div>
-      </form>
-    </>,
+    title: 'Allow access',
+    lang: 'en',
+    formAction: null,
+    body: (
+      <>
+        <ClientIntro f={facts} />
+        <form method="post" action={ctx.path}>
+          <input type="hidden" name="csrf" value={sessionCsrf(ctx, cookie)} />
+          <fieldset>
+            <legend>Organization</legend>
+            <p class="muted">Access covers the organization you pick, including organizations it creates (owned by you).</p>
+            {orgs.map((o, i) => (
+              <Check type="radio" name="org" value={o.id} checked={i === 0}>
+                {o.name}
+              </Check>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>What it may do</legend>
+            {scopes.map((sc) => (
+              <Check name="scope" value={sc} checked>
+                <code>{sc}</code>: {SCOPE_SENTENCES[sc]}
+              </Check>
+            ))}
+          </fieldset>
+          <div class="actions">
+            <Button name="decision" value="approve">
+              Allow
+            </Button>
+            <Button kind="secondary" name="decision" value="deny">
+              Deny
+            </Button>
+          </div>
+        </form>
+      </>
+    ),
   });
 }
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 
 export async function answerInteraction(ctx: AppContext): Promise<void> {
   const details = await loadInteraction(ctx);

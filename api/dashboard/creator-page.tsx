@@ -24,7 +24,21 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
   const db = ctx.deps.db;
   const creatorId = ctx.params.creator_id as string;
   const creator = s.orgId ? await findCreatorInOrg(db, s.orgId, creatorId) : undefined;
-  if (!s.orgId || !creator) return dashboardPage(ctx, s, 404, 'Creator not found', <><p>No such creator in your organization.</p><p><OrgLink s={s} to="/dashboard/creators">All creators</OrgLink></p></>);
+  if (!s.orgId || !creator)
+    return dashboardPage(
+      ctx,
+      s,
+      404,
+      'Creator not found',
+      <>
+        <p>No such creator in your organization.</p>
+        <p>
+          <OrgLink s={s} to="/dashboard/creators">
+            All creators
+          </OrgLink>
+        </p>
+      </>,
+    );
   const { view, csv, window } = tableRequest(ctx, PAYOUT_TABLE);
   const def = payoutTable(s, { withCreator: false });
   const payouts = await pagePayouts(db, s.orgId, { creatorId: creator.id }, view, window);
@@ -35,27 +49,83 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
   ]);
   const sum = (k: 'revenue_micros' | 'commission_micros') => codes.rows.reduce((n, r) => n + Number(r[k]), 0);
   const c = money.commissions;
-  const figure = (id: string, label: string, value: string) => <tr><th scope="row">{label}</th><td id={id}>{value}</td></tr>;
-  dashboardPage(ctx, s, 200, `Creator ${creator.name}`, <>
-    <p class="muted">{creator.email ?? 'No email'}{creator.social_handle ? ` · ${creator.social_handle}` : ''} · <OrgLink s={s} to="/dashboard/creators">All creators</OrgLink></p>
-    <div class="table-scroll" role="region" aria-labelledby="creator-money-caption" tabindex={0}>
-      <table id="creator-money"><caption id="creator-money-caption">Money in this organization (production, all time)</caption><tbody>
-        {figure('creator-revenue', 'Revenue brought (net of refunds)', formatUsd(sum('revenue_micros')))}
-        {figure('creator-commission', 'Commission earned (net of refunds)', formatUsd(sum('commission_micros')))}
-        {figure('creator-held', 'Held (in the holding period)', `${formatUsd(c.held.micros)} (${c.held.count})`)}
-        {figure('creator-payable', 'Payable now', `${formatUsd(c.payable.micros)} (${c.payable.count})`)}
-        {figure('creator-paid', 'Paid', `${formatUsd(c.paid.micros)} (${c.paid.count})`)}
-        {figure('creator-clawbacks', 'Owes back (clawbacks outstanding)', `${formatUsd(money.clawbacksOutstanding.micros)} (${money.clawbacksOutstanding.count})`)}
-      </tbody></table>
-    </div>
-    <h2>Codes</h2>
-    <div class="table-scroll" role="region" aria-label="Codes" tabindex={0}>
-      <Table id="creator-codes" columns={['Campaign', 'Code', 'Code status', 'Joined (UTC)', 'Clicks', 'Installs', 'Conversions', 'Revenue (USD)', 'Commission (USD)']}>
-        {codes.rows.map((r) => <tr><td><OrgLink s={s} to={`/dashboard/campaigns/${r.campaign_id}`}>{r.campaign_name}</OrgLink></td><td><code>{r.code}</code></td><td>{r.status}</td><td><LocalTime at={r.joined_at} /></td><td>{r.clicks}</td><td>{r.installs}</td><td>{r.production_conversions}</td><td>{usd(r.revenue_micros)}</td><td>{usd(r.commission_micros)}</td></tr>)}
-      </Table>
-    </div>
-    <h2>Payouts</h2>
-    <DataTable s={s} def={def} page={payouts} view={view} path={`/dashboard/creators/${encodeURIComponent(creator.id)}`} />
-  </>);
+  const figure = (id: string, label: string, value: string) => (
+    <tr>
+      <th scope="row">{label}</th>
+      <td id={id}>{value}</td>
+    </tr>
+  );
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    `Creator ${creator.name}`,
+    <>
+      <p class="muted">
+        {creator.email ?? 'No email'}
+        {creator.social_handle ? ` · ${creator.social_handle}` : ''} ·{' '}
+        <OrgLink s={s} to="/dashboard/creators">
+          All creators
+        </OrgLink>
+      </p>
+      <div class="table-scroll" role="region" aria-labelledby="creator-money-caption" tabindex={0}>
+        <table id="creator-money">
+          <caption id="creator-money-caption">Money in this organization (production, all time)</caption>
+          <tbody>
+            {figure('creator-revenue', 'Revenue brought (net of refunds)', formatUsd(sum('revenue_micros')))}
+            {figure('creator-commission', 'Commission earned (net of refunds)', formatUsd(sum('commission_micros')))}
+            {figure('creator-held', 'Held (in the holding period)', `${formatUsd(c.held.micros)} (${c.held.count})`)}
+            {figure('creator-payable', 'Payable now', `${formatUsd(c.payable.micros)} (${c.payable.count})`)}
+            {figure('creator-paid', 'Paid', `${formatUsd(c.paid.micros)} (${c.paid.count})`)}
+            {figure(
+              'creator-clawbacks',
+              'Owes back (clawbacks outstanding)',
+              `${formatUsd(money.clawbacksOutstanding.micros)} (${money.clawbacksOutstanding.count})`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <h2>Codes</h2>
+      <div class="table-scroll" role="region" aria-label="Codes" tabindex={0}>
+        <Table
+          id="creator-codes"
+          columns={[
+            'Campaign',
+            'Code',
+            'Code status',
+            'Joined (UTC)',
+            'Clicks',
+            'Installs',
+            'Conversions',
+            'Revenue (USD)',
+            'Commission (USD)',
+          ]}
+        >
+          {codes.rows.map((r) => (
+            <tr>
+              <td>
+                <OrgLink s={s} to={`/dashboard/campaigns/${r.campaign_id}`}>
+                  {r.campaign_name}
+                </OrgLink>
+              </td>
+              <td>
+                <code>{r.code}</code>
+              </td>
+              <td>{r.status}</td>
+              <td>
+                <LocalTime at={r.joined_at} />
+              </td>
+              <td>{r.clicks}</td>
+              <td>{r.installs}</td>
+              <td>{r.production_conversions}</td>
+              <td>{usd(r.revenue_micros)}</td>
+              <td>{usd(r.commission_micros)}</td>
+            </tr>
+          ))}
+        </Table>
+      </div>
+      <h2>Payouts</h2>
+      <DataTable s={s} def={def} page={payouts} view={view} path={`/dashboard/creators/${encodeURIComponent(creator.id)}`} />
+    </>,
+  );
 }
-

@@ -22,7 +22,7 @@ export async function inviteToPortal(ctx: AppContext): Promise<void> {
   const email = field(ctx.state.body, 'email').trim().slice(0, 254);
   const refuse = (status: number, message: string) => renderCreatorsPage(ctx, s, status, { creatorId, email, message });
   if (!s.orgId) return refuse(404, 'No such creator in your organization.');
-  if (!EMAIL.test(email)) return refuse(422, 'Enter the creator\'s email address, like name@example.com.');
+  if (!EMAIL.test(email)) return refuse(422, "Enter the creator's email address, like name@example.com.");
   const orgId = s.orgId;
   let outcome: Awaited<ReturnType<typeof addCreatorEmail>>;
   try {
@@ -30,16 +30,32 @@ export async function inviteToPortal(ctx: AppContext): Promise<void> {
       const added = await addCreatorEmail(trx, orgId, creatorId, email);
       if (typeof added === 'string') return added;
       const org = await findOrganization(trx, orgId);
-      await mailSignInLink(trx, ctx.deps.config.DASHBOARD_URL, { creatorId, email, name: added.name, invitedBy: { orgId, orgName: org?.name ?? 'An organization' } });
+      await mailSignInLink(trx, ctx.deps.config.DASHBOARD_URL, {
+        creatorId,
+        email,
+        name: added.name,
+        invitedBy: { orgId, orgName: org?.name ?? 'An organization' },
+      });
       return added;
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'creators_email_lower_uq')) return refuse(409, 'Another creator already uses this address: ask them to sign in with it, or use another one.');
+    if (isUniqueViolation(err, 'creators_email_lower_uq'))
+      return refuse(409, 'Another creator already uses this address: ask them to sign in with it, or use another one.');
     throw err;
   }
   if (outcome === 'not_found') return refuse(404, 'No such creator in your organization.');
-  if (outcome === 'has_email') return refuse(409, 'This creator has an email address already: they can sign in to the creator portal with it.');
-  await appendAudit(ctx.deps.db, { orgId, actorType: 'user', actorId: s.userId, action: 'dashboard.invite_creator_to_portal', targetType: 'creator', targetId: creatorId, requestId: ctx.state.requestId, ip: ctx.state.clientIp });
+  if (outcome === 'has_email')
+    return refuse(409, 'This creator has an email address already: they can sign in to the creator portal with it.');
+  await appendAudit(ctx.deps.db, {
+    orgId,
+    actorType: 'user',
+    actorId: s.userId,
+    action: 'dashboard.invite_creator_to_portal',
+    targetType: 'creator',
+    targetId: creatorId,
+    requestId: ctx.state.requestId,
+    ip: ctx.state.clientIp,
+  });
   ctx.status = 303;
   ctx.redirect(orgLink(s, `/dashboard/creators?portal_invited=${encodeURIComponent(creatorId)}`));
 }

@@ -22,7 +22,8 @@ function fileText(platform: string, file: UploadedFile): string {
   const text = file.data.toString('utf8');
   const name = file.filename.toLowerCase();
   if (platform === 'ios') {
-    if (!/\.(p8|pem)$/.test(name) || !text.trimStart().startsWith('-----BEGIN')) throw unsupported('The iOS key must be the .p8 file from App Store Connect (PEM text beginning with -----BEGIN PRIVATE KEY-----).');
+    if (!/\.(p8|pem)$/.test(name) || !text.trimStart().startsWith('-----BEGIN'))
+      throw unsupported('The iOS key must be the .p8 file from App Store Connect (PEM text beginning with -----BEGIN PRIVATE KEY-----).');
     return text;
   }
   if (platform === 'android') {
@@ -66,5 +67,11 @@ export async function uploadCredentialHandler(ctx: AppContext): Promise<void> {
     await saveCredential(trx, box, app.id, parsed.platform, parsed.secret, parsed.meta);
     if (parsed.appleMeta) await mergeAppleMeta(trx, app.id, parsed.appleMeta);
   });
-  ctx.body = { stored: true, app_id: app.id, platform: parsed.platform, check_status: 'unchecked', next: `POST /api/apps/${app.id}/validate-store-credentials` };
+  ctx.body = {
+    stored: true,
+    app_id: app.id,
+    platform: parsed.platform,
+    check_status: 'unchecked',
+    next: `POST /api/apps/${app.id}/validate-store-credentials`,
+  };
 }

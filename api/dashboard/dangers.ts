@@ -4,23 +4,29 @@ import type { Danger } from './confirm.js';
 
 export const DANGERS = {
   webhookSecret: {
-    question: 'Regenerate the webhook secret?', label: 'Regenerate webhook secret',
-    detail: 'The current secret stops working at once: webhook calls signed with it are refused until you paste the new one into your subscription provider.',
+    question: 'Regenerate the webhook secret?',
+    label: 'Regenerate webhook secret',
+    detail:
+      'The current secret stops working at once: webhook calls signed with it are refused until you paste the new one into your subscription provider.',
   },
   purchaseKey: {
-    question: 'Regenerate the purchase API key?', label: 'Regenerate purchase API key',
-    detail: 'The current key stops working at once: your server\'s purchase calls fail until it uses the new key.',
+    question: 'Regenerate the purchase API key?',
+    label: 'Regenerate purchase API key',
+    detail: "The current key stops working at once: your server's purchase calls fail until it uses the new key.",
   },
   withdrawInvitation: {
-    question: 'Withdraw this invitation?', label: 'Withdraw',
+    question: 'Withdraw this invitation?',
+    label: 'Withdraw',
     detail: 'Its link stops working; the creator can only join with a new invitation.',
   },
   voidAward: {
-    question: 'Void this bonus award?', label: 'Void',
+    question: 'Void this bonus award?',
+    label: 'Void',
     detail: 'The creator does not get this bonus and any money reserved for it is released. Voiding is final.',
   },
   blockCode: {
-    question: 'Block this free code?', label: 'Block',
+    question: 'Block this free code?',
+    label: 'Block',
     detail: 'Everyone who redeemed it loses the free access at their next check, and nobody can redeem it until you unblock it.',
   },
 } as const satisfies Record<string, Danger>;

@@ -47,7 +47,10 @@ export function sendTableCsv<Row>(ctx: AppContext, def: TableDef<Row>, page: Tab
   ctx.set({ ...csvHeaders(def.file), 'Cache-Control': 'no-store', 'X-Total-Rows': String(page.total) });
   if (page.total > CSV_ROW_CAP) ctx.set('X-Rows-Cut-At', String(CSV_ROW_CAP));
   const columns = def.columns.filter((c) => !c.action);
-  ctx.body = toCsv(columns.map((c) => c.label), rows.map((r) => columns.map((c) => c.text(r))));
+  ctx.body = toCsv(
+    columns.map((c) => c.label),
+    rows.map((r) => columns.map((c) => c.text(r))),
+  );
 }
 
 interface TableProps<Row> {
@@ -74,42 +77,100 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
   return (
     <section class="data-table" id={`${def.id}-section`}>
       <form method="get" action={path} role="search">
-        <Hidden fields={{ ...keep, sort: view.sort === def.spec.defaultSort && view.dir === def.spec.defaultDir ? undefined : view.sort, dir: view.sort === def.spec.defaultSort && view.dir === def.spec.defaultDir ? undefined : view.dir }} />
-        <label for={`${def.id}-q`}>Search {def.caption.toLowerCase()}</label> <input id={`${def.id}-q`} name="q" type="search" value={view.search ?? ''} maxlength={200} /> <button type="submit">Search</button>
-        {view.search ? <> <a href={safeUrl(link({ search: undefined, page: 1 }))}>Clear</a></> : null}
+        <Hidden
+          fields={{
+            ...keep,
+            sort: view.sort === def.spec.defaultSort && view.dir === def.spec.defaultDir ? undefined : view.sort,
+            dir: view.sort === def.spec.defaultSort && view.dir === def.spec.defaultDir ? undefined : view.dir,
+          }}
+        />
+        <label for={`${def.id}-q`}>Search {def.caption.toLowerCase()}</label>{' '}
+        <input id={`${def.id}-q`} name="q" type="search" value={view.search ?? ''} maxlength={200} /> <button type="submit">Search</button>
+        {view.search ? (
+          <>
+            {' '}
+            <a href={safeUrl(link({ search: undefined, page: 1 }))}>Clear</a>
+          </>
+        ) : null}
       </form>
       <div class="table-scroll" role="region" aria-labelledby={captionId} tabindex={0}>
         <table id={def.id}>
-          <caption id={captionId}>{def.caption}{view.search ? ` matching “${view.search}”` : ''}: <span class="table-count">{page.total === 0 ? 'no rows' : `rows ${first} to ${last} of ${page.total}`}</span></caption>
-          <thead><tr>{def.columns.map((c) => {
-            if (!c.sort) return <th scope="col">{c.label}</th>;
-            const active = view.sort === c.sort;
-            const next = active && view.dir === 'asc' ? 'desc' : 'asc';
-            return <th scope="col" aria-sort={active ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-              <a href={safeUrl(link({ sort: c.sort, dir: next, page: 1 }))} data-sort={c.sort}>{c.label}{active ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ''}</a></th>;
-          })}</tr></thead>
-          <tbody>{page.rows.length
-            ? page.rows.map((r) => <tr data-row={def.rowKey?.(r)}>{def.columns.map((c) => <td>{c.html ? c.html(r) : String(c.text(r) ?? '')}</td>)}</tr>)
-            : <tr class="empty"><td colspan={def.columns.length} class="muted">{view.page > 1 && page.total === 0 ? 'No rows on this page.' : 'No rows.'}</td></tr>}</tbody>
+          <caption id={captionId}>
+            {def.caption}
+            {view.search ? ` matching “${view.search}”` : ''}:{' '}
+            <span class="table-count">{page.total === 0 ? 'no rows' : `rows ${first} to ${last} of ${page.total}`}</span>
+          </caption>
+          <thead>
+            <tr>
+              {def.columns.map((c) => {
+                if (!c.sort) return <th scope="col">{c.label}</th>;
+                const active = view.sort === c.sort;
+                const next = active && view.dir === 'asc' ? 'desc' : 'asc';
+                return (
+                  <th scope="col" aria-sort={active ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                    <a href={safeUrl(link({ sort: c.sort, dir: next, page: 1 }))} data-sort={c.sort}>
+                      {c.label}
+                      {active ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </a>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {page.rows.length ? (
+              page.rows.map((r) => (
+                <tr data-row={def.rowKey?.(r)}>
+                  {def.columns.map((c) => (
+                    <td>{c.html ? c.html(r) : String(c.text(r) ?? '')}</td>
+                  ))}
+                </tr>
+              ))
+            ) : (
+              <tr class="empty">
+                <td colspan={def.columns.length} class="muted">
+                  {view.page > 1 && page.total === 0 ? 'No rows on this page.' : 'No rows.'}
+                </td>
+              </tr>
+            )}
+          </tbody>
         </table>
       </div>
       <nav class="pager" aria-label={`${def.caption} pages`}>
-        {view.page > 1 ? <a href={safeUrl(link({ page: view.page - 1 }))} rel="prev">Previous page</a> : null}
-        {' '}<span>Page {view.page} of {pages}</span>{' '}
-        {view.page < pages ? <a href={safeUrl(link({ page: view.page + 1 }))} rel="next">Next page</a> : null}
-        {' · '}<a href={safeUrl(link({ csv: true }))} download>Export CSV</a> <span class="muted">(every matching row in this order, all pages, up to {CSV_ROW_CAP.toLocaleString('en-US')})</span>
+        {view.page > 1 ? (
+          <a href={safeUrl(link({ page: view.page - 1 }))} rel="prev">
+            Previous page
+          </a>
+        ) : null}{' '}
+        <span>
+          Page {view.page} of {pages}
+        </span>{' '}
+        {view.page < pages ? (
+          <a href={safeUrl(link({ page: view.page + 1 }))} rel="next">
+            Next page
+          </a>
+        ) : null}
+        {' · '}
+        <a href={safeUrl(link({ csv: true }))} download>
+          Export CSV
+        </a>{' '}
+        <span class="muted">(every matching row in this order, all pages, up to {CSV_ROW_CAP.toLocaleString('en-US')})</span>
       </nav>
     </section>
   );
 }
 
 /** Money as the table's text: dollars with cents, empty when there is none. */
-export const usd = (micros: number | null | undefined): string => (micros === null || micros === undefined ? '' : (Number(micros) / 1e6).toFixed(2));
+export const usd = (micros: number | null | undefined): string =>
+  micros === null || micros === undefined ? '' : (Number(micros) / 1e6).toFixed(2);
 /**
  * A column of instants: the page shows the dashboard's one date format in the viewer's time zone (LocalTime), the
  * CSV the same instant as ISO 8601 UTC, which is also the cell's `datetime` (so export and page are the same values).
  */
 export function timeColumn<Row>(label: string, at: (row: Row) => Date | string | null | undefined, sort?: string): Column<Row> {
-  const iso = (r: Row) => { const d = at(r); return d ? new Date(d).toISOString() : ''; };
+  const iso = (r: Row) => {
+    const d = at(r);
+    return d ? new Date(d).toISOString() : '';
+  };
   return { label, ...(sort ? { sort } : {}), text: iso, html: (r) => <LocalTime at={at(r)} /> };
 }

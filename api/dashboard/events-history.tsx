@@ -20,7 +20,11 @@ function outcome(e: PurchaseEventView): string {
 }
 
 const EVENTS: TableDef<PurchaseEventView> = {
-  id: 'event-table', caption: 'Purchase events', spec: PURCHASE_EVENT_TABLE, file: 'purchase-events.csv', rowKey: (r) => r.event_id,
+  id: 'event-table',
+  caption: 'Purchase events',
+  spec: PURCHASE_EVENT_TABLE,
+  file: 'purchase-events.csv',
+  rowKey: (r) => r.event_id,
   columns: [
     timeColumn('Received', (r) => r.received_at, 'received_at'),
     { label: 'Event', text: (r) => r.event_id, html: (r) => <code>{r.event_id}</code> },
@@ -48,10 +52,34 @@ export async function eventsHistoryPage(ctx: AppContext): Promise<void> {
   const page = await pagePurchaseEvents(ctx.deps.db, app.id, { environment }, view, window);
   if (csv) return sendTableCsv(ctx, EVENTS, page);
   const path = `/dashboard/apps/${encodeURIComponent(app.id)}/events/history`;
-  const option = (value: string, label: string) => <option value={value} selected={(environment ?? '') === value}>{label}</option>;
-  dashboardPage(ctx, s, 200, `Purchase history · ${app.name}`, <>
-    <p class="muted">Every purchase event of the app. <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events`}>Live events</OrgLink></p>
-    <form method="get" action={path}>{s.orgIds.length > 1 && s.orgId ? <Hidden fields={{ org: s.orgId }} /> : null}<label for="env-filter">Environment</label> <select id="env-filter" name="environment">{option('', 'All')}{option('SANDBOX', 'Sandbox')}{option('PRODUCTION', 'Production')}</select> <button type="submit">Filter</button></form>
-    <DataTable s={s} def={EVENTS} page={page} view={view} path={path} filters={{ environment }} />
-  </>);
+  const option = (value: string, label: string) => (
+    <option value={value} selected={(environment ?? '') === value}>
+      {label}
+    </option>
+  );
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    `Purchase history · ${app.name}`,
+    <>
+      <p class="muted">
+        Every purchase event of the app.{' '}
+        <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events`}>
+          Live events
+        </OrgLink>
+      </p>
+      <form method="get" action={path}>
+        {s.orgIds.length > 1 && s.orgId ? <Hidden fields={{ org: s.orgId }} /> : null}
+        <label for="env-filter">Environment</label>{' '}
+        <select id="env-filter" name="environment">
+          {option('', 'All')}
+          {option('SANDBOX', 'Sandbox')}
+          {option('PRODUCTION', 'Production')}
+        </select>{' '}
+        <button type="submit">Filter</button>
+      </form>
+      <DataTable s={s} def={EVENTS} page={page} view={view} path={path} filters={{ environment }} />
+    </>,
+  );
 }

@@ -19,12 +19,24 @@ export interface StreamSubscriber {
   deliver(entries: FeedEntry[]): void;
 }
 
-interface Reader { appId: string; environment?: EnvironmentFilter; cursor: number; ready: Promise<void>; subscribers: Set<StreamSubscriber>; pulling: boolean; again: boolean }
+interface Reader {
+  appId: string;
+  environment?: EnvironmentFilter;
+  cursor: number;
+  ready: Promise<void>;
+  subscribers: Set<StreamSubscriber>;
+  pulling: boolean;
+  again: boolean;
+}
 
 class AppEventHub {
   private readonly readers = new Map<string, Reader>();
 
-  constructor(private readonly db: Knex, feed: ChangeFeed & Required<Pick<ChangeFeed, 'subscribeEvents'>>, private readonly logger: Logger) {
+  constructor(
+    private readonly db: Knex,
+    feed: ChangeFeed & Required<Pick<ChangeFeed, 'subscribeEvents'>>,
+    private readonly logger: Logger,
+  ) {
     feed.subscribeEvents((appId) => {
       for (const reader of this.readers.values()) if (appId === '*' || reader.appId === appId) this.pull(reader);
     });
@@ -38,8 +50,18 @@ class AppEventHub {
     const key = `${sub.appId}|${sub.environment ?? ''}`;
     let reader = this.readers.get(key);
     if (!reader) {
-      const created: Reader = { appId: sub.appId, environment: sub.environment, cursor: 0, ready: Promise.resolve(), subscribers: new Set(), pulling: false, again: false };
-      created.ready = latestFeedSeq(this.db, sub.appId).then((seq) => { created.cursor = Math.max(created.cursor, seq); });
+      const created: Reader = {
+        appId: sub.appId,
+        environment: sub.environment,
+        cursor: 0,
+        ready: Promise.resolve(),
+        subscribers: new Set(),
+        pulling: false,
+        again: false,
+      };
+      created.ready = latestFeedSeq(this.db, sub.appId).then((seq) => {
+        created.cursor = Math.max(created.cursor, seq);
+      });
       this.readers.set(key, created);
       reader = created;
     }
@@ -66,7 +88,11 @@ class AppEventHub {
           reader.again = false;
           let more = true;
           while (more) {
-            const page = await readFeedAfter(this.db, reader.appId, { after: reader.cursor, environment: reader.environment, limit: FEED_PAGE });
+            const page = await readFeedAfter(this.db, reader.appId, {
+              after: reader.cursor,
+              environment: reader.environment,
+              limit: FEED_PAGE,
+            });
             reader.cursor = page.cursor;
             more = page.more;
             if (page.entries.length === 0) continue;

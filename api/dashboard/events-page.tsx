@@ -33,7 +33,10 @@ export const eventsQuery = {
     org: { type: 'string' },
   },
 } as const;
-interface EventsQuery { environment?: EnvironmentFilter; after?: number }
+interface EventsQuery {
+  environment?: EnvironmentFilter;
+  after?: number;
+}
 
 const time = (v: ViewEntry) => new Date(v.kind === 'sdk' ? v.event.created_at : v.event.received_at).getTime();
 
@@ -52,26 +55,93 @@ export async function eventsPage(ctx: AppContext): Promise<void> {
   if (!app) return;
   const { environment } = inputOf<EventsQuery>(ctx);
   // One snapshot for the rows and the cursor the stream continues from: nothing in between is lost or repeated.
-  const { cursor, rows } = await ctx.deps.db.transaction(async (trx) => {
-    // One connection: the three reads go one after the other.
-    const seq = await latestFeedSeq(trx, app.id);
-    const sdk = await listRecentSdkEvents(trx, app.id, { environment, limit: PAGE_ROWS });
-    const purchases = await listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS, amounts: true });
-    const merged: ViewEntry[] = [...sdk.map((event) => ({ kind: 'sdk' as const, event })), ...purchases.map((event) => ({ kind: 'purchase' as const, event }))];
-    return { cursor: seq, rows: merged.sort((a, b) => time(b) - time(a)) };
-  }, { isolationLevel: 'repeatable read', readOnly: true });
+  const { cursor, rows } = await ctx.deps.db.transaction(
+    async (trx) => {
+      // One connection: the three reads go one after the other.
+      const seq = await latestFeedSeq(trx, app.id);
+      const sdk = await listRecentSdkEvents(trx, app.id, { environment, limit: PAGE_ROWS });
+      const purchases = await listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS, amounts: true });
+      const merged: ViewEntry[] = [
+        ...sdk.map((event) => ({ kind: 'sdk' as const, event })),
+        ...purchases.map((event) => ({ kind: 'purchase' as const, event })),
+      ];
+      return { cursor: seq, rows: merged.sort((a, b) => time(b) - time(a)) };
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
   const linkOf = await workflowLinks(ctx, rows);
   const here = orgLink(s, `/dashboard/apps/${encodeURIComponent(app.id)}/events`);
   const stream = `${ctx.path}/stream${environment ? `?environment=${environment}` : ''}`;
-  const option = (value: string, label: string) => <option value={value} selected={(environment ?? '') === value}>{label}</option>;
-  dashboardPage(ctx, s, 200, `Live events · ${app.name}`, <>
-    <p class="muted">SDK events and purchase events as they arrive, newest first (the rows of <code>events/recent</code>). SDK events carry no environment and show under every filter. Status: <span id="live-status" class="muted" role="status">as of page load</span> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}`}>Setup page</OrgLink> · <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events/history`}>Purchase history: search, sort, CSV</OrgLink></p>
-    <form method="get" action={here}>{s.orgIds.length > 1 && s.orgId ? <Hidden fields={{ org: s.orgId }} /> : null}<label for="env-filter">Environment</label> <select id="env-filter" name="environment">{option('', 'All')}{option('SANDBOX', 'Sandbox')}{option('PRODUCTION', 'Production')}</select> <button type="submit">Filter</button></form>
-    <p id="live-announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>
-    <ScrollTable label="Live events"><table id="live-events" data-cursor={cursor} data-stream={stream}><thead><tr><th>Received</th><th>Kind</th><th>Type</th><th>App user</th><th>Environment</th><th>Attribution / platform</th><th>Code carried</th><th>Refusal reason</th><th>Price (USD)</th><th>Commission (USD)</th><th>Conversion</th></tr></thead><tbody>
-      {rows.length ? rows.map((x) => <EventRow entry={x} link={linkOf(x)} />) : <tr class="empty"><td colspan={11} class="muted">No events yet.</td></tr>}
-    </tbody></table></ScrollTable>
-  </>, { scripts: [LIVE_EVENTS_PATH] });
+  const option = (value: string, label: string) => (
+    <option value={value} selected={(environment ?? '') === value}>
+      {label}
+    </option>
+  );
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    `Live events · ${app.name}`,
+    <>
+      <p class="muted">
+        SDK events and purchase events as they arrive, newest first (the rows of <code>events/recent</code>). SDK events carry no
+        environment and show under every filter. Status:{' '}
+        <span id="live-status" class="muted" role="status">
+          as of page load
+        </span>{' '}
+        ·{' '}
+        <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}`}>
+          Setup page
+        </OrgLink>{' '}
+        ·{' '}
+        <OrgLink s={s} to={`/dashboard/apps/${encodeURIComponent(app.id)}/events/history`}>
+          Purchase history: search, sort, CSV
+        </OrgLink>
+      </p>
+      <form method="get" action={here}>
+        {s.orgIds.length > 1 && s.orgId ? <Hidden fields={{ org: s.orgId }} /> : null}
+        <label for="env-filter">Environment</label>{' '}
+        <select id="env-filter" name="environment">
+          {option('', 'All')}
+          {option('SANDBOX', 'Sandbox')}
+          {option('PRODUCTION', 'Production')}
+        </select>{' '}
+        <button type="submit">Filter</button>
+      </form>
+      <p id="live-announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>
+      <ScrollTable label="Live events">
+        <table id="live-events" data-cursor={cursor} data-stream={stream}>
+          <thead>
+            <tr>
+              <th>Received</th>
+              <th>Kind</th>
+              <th>Type</th>
+              <th>App user</th>
+              <th>Environment</th>
+              <th>Attribution / platform</th>
+              <th>Code carried</th>
+              <th>Refusal reason</th>
+              <th>Price (USD)</th>
+              <th>Commission (USD)</th>
+              <th>Conversion</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length ? (
+              rows.map((x) => <EventRow entry={x} link={linkOf(x)} />)
+            ) : (
+              <tr class="empty">
+                <td colspan={11} class="muted">
+                  No events yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </ScrollTable>
+    </>,
+    { scripts: [LIVE_EVENTS_PATH] },
+  );
 }
 
 const closingHooks = new WeakMap<NodeJS.EventEmitter, Set<() => void>>();
@@ -82,7 +152,9 @@ function onServerClosing(server: NodeJS.EventEmitter | undefined, hook: () => vo
   let hooks = closingHooks.get(server);
   if (!hooks) {
     const created = new Set<() => void>();
-    server.on('closing', () => { for (const h of [...created]) h(); });
+    server.on('closing', () => {
+      for (const h of [...created]) h();
+    });
     closingHooks.set(server, created);
     hooks = created;
   }
@@ -94,12 +166,14 @@ function onServerClosing(server: NodeJS.EventEmitter | undefined, hook: () => vo
 function startCursor(ctx: AppContext, after: number | undefined): number | undefined {
   const header = ctx.get('last-event-id');
   if (header === '') return after;
-  if (!/^\d{1,15}$/.test(header)) throw new ValidationError([{ loc: ['header', 'last-event-id'], msg: 'An event id this stream sent (digits)', type: 'value_error' }]);
+  if (!/^\d{1,15}$/.test(header))
+    throw new ValidationError([{ loc: ['header', 'last-event-id'], msg: 'An event id this stream sent (digits)', type: 'value_error' }]);
   return Number(header);
 }
 
 export const sessionOnly = async (ctx: AppContext, next: () => Promise<unknown>) => {
-  if (ctx.state.principal?.kind !== 'user') throw new UnauthorizedError('Sign in to the dashboard: the event stream needs a browser session.');
+  if (ctx.state.principal?.kind !== 'user')
+    throw new UnauthorizedError('Sign in to the dashboard: the event stream needs a browser session.');
   await next();
 };
 
@@ -108,34 +182,46 @@ export async function eventStream(ctx: AppContext): Promise<void> {
   const { environment, after } = inputOf<EventsQuery>(ctx);
   const hub = eventHubOf(ctx.deps.db, ctx.deps.appChanges, ctx.deps.logger);
   if (!hub) throw new UnavailableError('Live events need the change feed (the API runs without it); reload the page for the latest rows.');
-  const start = startCursor(ctx, after) ?? await latestFeedSeq(ctx.deps.db, app.id);
+  const start = startCursor(ctx, after) ?? (await latestFeedSeq(ctx.deps.db, app.id));
 
   const out = new PassThrough();
   const buffered: FeedEntry[] = [];
   let catchingUp = true;
   const sub = {
-    appId: app.id, environment, cursor: start,
+    appId: app.id,
+    environment,
+    cursor: start,
     deliver: (entries: FeedEntry[]) => (catchingUp ? buffered.push(...entries) : void send(entries)),
   };
   let sending = Promise.resolve();
   // Sends in order, past the subscriber's cursor only (a buffered entry the catch-up already sent is skipped).
   const send = (entries: FeedEntry[]) => {
-    sending = sending.then(async () => {
-      const fresh = entries.filter((x) => x.seq > sub.cursor);
-      if (fresh.length === 0 || !out.writable) return;
-      sub.cursor = fresh.at(-1)!.seq;
-      const linkOf = await workflowLinks(ctx, fresh);
-      out.write(fresh.map((x) => `id: ${x.seq}\ndata: ${JSON.stringify(streamMessage(x, linkOf(x)))}\n\n`).join(''));
-      // A reader that does not keep up is cut off rather than buffered without bound: it resumes from the database.
-      if (out.writableLength > MAX_BUFFERED_BYTES) out.end();
-    }).catch((err: unknown) => { ctx.deps.logger.warn({ err }, 'event stream write failed'); out.destroy(); });
+    sending = sending
+      .then(async () => {
+        const fresh = entries.filter((x) => x.seq > sub.cursor);
+        if (fresh.length === 0 || !out.writable) return;
+        sub.cursor = fresh.at(-1)!.seq;
+        const linkOf = await workflowLinks(ctx, fresh);
+        out.write(fresh.map((x) => `id: ${x.seq}\ndata: ${JSON.stringify(streamMessage(x, linkOf(x)))}\n\n`).join(''));
+        // A reader that does not keep up is cut off rather than buffered without bound: it resumes from the database.
+        if (out.writableLength > MAX_BUFFERED_BYTES) out.end();
+      })
+      .catch((err: unknown) => {
+        ctx.deps.logger.warn({ err }, 'event stream write failed');
+        out.destroy();
+      });
     return sending;
   };
 
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
   ctx.status = 200;
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'close' });
+  ctx.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+    Connection: 'close',
+  });
   ctx.body = out;
   out.write('retry: 1000\n\n');
 
@@ -143,7 +229,11 @@ export async function eventStream(ctx: AppContext): Promise<void> {
   const heartbeat = setInterval(() => out.writable && out.write(': keep-alive\n\n'), HEARTBEAT_MS).unref();
   // The server closing (closeServer) ends every stream at once; the browser reconnects to the next process.
   const forget = onServerClosing((ctx.req.socket as { server?: NodeJS.EventEmitter }).server, () => out.end());
-  out.once('close', () => { clearInterval(heartbeat); unsubscribe(); forget(); });
+  out.once('close', () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+    forget();
+  });
   ctx.req.once('close', () => out.destroy());
 
   let cursor = start;

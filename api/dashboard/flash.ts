@@ -17,8 +17,16 @@ const MAX_AGE_MS = 120_000;
 /** Browsers keep cookies up to 4096 bytes: long per-line reports are cut to fit, saying how many lines were left out. */
 const MAX_COOKIE = 3800;
 
-export interface ShownOnce { name: string; label: string; value: string }
-export interface Flash { flash?: FlashMessage; form?: FormState; secrets?: ShownOnce[] }
+export interface ShownOnce {
+  name: string;
+  label: string;
+  value: string;
+}
+export interface Flash {
+  flash?: FlashMessage;
+  form?: FormState;
+  secrets?: ShownOnce[];
+}
 
 const keyOf = (ctx: AppContext) => createHmac('sha256', csrfKeyOf(ctx)).update('svc flash v1').digest();
 const bindingOf = (ctx: AppContext) => {
@@ -40,14 +48,23 @@ function open(ctx: AppContext, binding: string, sealed: string): Flash | undefin
     const decipher = createDecipheriv('aes-256-gcm', keyOf(ctx), raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(binding));
     decipher.setAuthTag(raw.subarray(12, 28));
-    const value = JSON.parse(inflateRawSync(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()])).toString('utf8')) as Flash & { exp: number };
+    const value = JSON.parse(
+      inflateRawSync(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()])).toString('utf8'),
+    ) as Flash & { exp: number };
     return value.exp > Date.now() ? value : undefined;
   } catch {
     return undefined; // tampered, another session's, or sealed under another key: nothing to say
   }
 }
 
-const cookieOptions = (ctx: AppContext, maxAge: number) => ({ httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: '/', overwrite: true, maxAge });
+const cookieOptions = (ctx: AppContext, maxAge: number) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: ctx.secure,
+  path: '/',
+  overwrite: true,
+  maxAge,
+});
 
 /** Leaves `value` for the next page of this session (a no-op without a session: there is nobody to tell). */
 export function setFlash(ctx: AppContext, value: Flash): void {

@@ -17,7 +17,9 @@ export { isFormPost } from './confirm.js';
 
 /** Fields of an answer that are shown once and never again. */
 const SECRET_FIELDS: Record<string, string> = {
-  webhook_secret: 'Webhook secret', purchase_api_key: 'Purchase API key', agent_key: 'Agent key',
+  webhook_secret: 'Webhook secret',
+  purchase_api_key: 'Purchase API key',
+  agent_key: 'Agent key',
 };
 
 /** Typed values never kept for the page that shows the error (secrets, and the form's own plumbing). */
@@ -26,7 +28,9 @@ const NOT_KEPT = /^(csrf|return_to|confirmed|password|.*secret.*|.*private_key.*
 /** Names which form of a page a post came from, so a failed form's errors show in that form only (layout.tsx `stateFor`). */
 const FORM_ID = 'form_id';
 
-interface SchemaLike { properties?: Record<string, { type?: string | string[] }> }
+interface SchemaLike {
+  properties?: Record<string, { type?: string | string[] }>;
+}
 
 /**
  * Form fields are strings: numbers and booleans of the schema are converted, empty optional fields dropped. A value
@@ -39,7 +43,8 @@ function coerceForm(schema: SchemaLike | undefined, form: Record<string, unknown
     if (value === '') continue;
     const type = schema?.properties?.[key]?.type;
     const types = Array.isArray(type) ? type : [type];
-    if (typeof value === 'string' && (types.includes('number') || types.includes('integer')) && /^-?\d+(\.\d+)?$/.test(value.trim())) out[key] = Number(value);
+    if (typeof value === 'string' && (types.includes('number') || types.includes('integer')) && /^-?\d+(\.\d+)?$/.test(value.trim()))
+      out[key] = Number(value);
     else if (typeof value === 'string' && types.includes('boolean') && /^(true|false|on)$/.test(value)) out[key] = value !== 'false';
     else out[key] = value;
   }
@@ -47,7 +52,10 @@ function coerceForm(schema: SchemaLike | undefined, form: Record<string, unknown
 }
 
 /** "holding_period_days" → "Holding period days". */
-const fieldWords = (name: string): string => { const w = name.replace(/_/g, ' '); return w[0]!.toUpperCase() + w.slice(1); };
+const fieldWords = (name: string): string => {
+  const w = name.replace(/_/g, ' ');
+  return w[0]!.toUpperCase() + w.slice(1);
+};
 
 /** A refused request, for people: a sentence, one line per field, and per field its error (for the page's fields). */
 function problemsOf(err: AppError): { flash: FlashMessage; errors: Record<string, string> } {
@@ -58,11 +66,19 @@ function problemsOf(err: AppError): { flash: FlashMessage; errors: Record<string
       const name = String(p.loc?.at(-1) ?? '');
       errors[name] ??= humanProblem(p.msg ?? '');
     }
-    return { errors, flash: { tone: 'bad', text: 'Not saved: please correct the fields below.', lines: Object.entries(errors).map(([k, v]) => `${fieldWords(k)}: ${v}`) } };
+    return {
+      errors,
+      flash: {
+        tone: 'bad',
+        text: 'Not saved: please correct the fields below.',
+        lines: Object.entries(errors).map(([k, v]) => `${fieldWords(k)}: ${v}`),
+      },
+    };
   }
   const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
   // A 402 (the wallet cannot cover it) names the agent's top-up endpoint; the human tops up on the wallet page.
-  const action = err.status === 402 ? { href: '/dashboard/wallet', label: 'Top up the wallet on the wallet page, then try again' } : undefined;
+  const action =
+    err.status === 402 ? { href: '/dashboard/wallet', label: 'Top up the wallet on the wallet page, then try again' } : undefined;
   return { errors, flash: { tone: 'bad', text, ...(action ? { action } : {}) } };
 }
 
@@ -79,7 +95,9 @@ export interface FormReplyOptions {
 }
 
 function secretsOf(answer: Record<string, unknown> | undefined): ShownOnce[] {
-  return Object.entries(SECRET_FIELDS).filter(([k]) => typeof answer?.[k] === 'string').map(([name, label]) => ({ name, label, value: answer![name] as string }));
+  return Object.entries(SECRET_FIELDS)
+    .filter(([k]) => typeof answer?.[k] === 'string')
+    .map(([name, label]) => ({ name, label, value: answer![name] as string }));
 }
 
 /** Where a secret is shown once after a post that made it: GET, never the POST's own answer. */
@@ -127,7 +145,19 @@ const BACK_WITH_ERRORS = new Set([402, 404, 409, 422]);
 function errorPage(ctx: AppContext, err: AppError, back: string): void {
   const { flash } = problemsOf(err);
   ctx.set(err.headers);
-  sendPage(ctx, err.status, { title: 'Not done', lang: 'en', body: <><h1>That did not work</h1><Flash flash={flash} /><p><a href={safeUrl(back)}>Back</a></p></> });
+  sendPage(ctx, err.status, {
+    title: 'Not done',
+    lang: 'en',
+    body: (
+      <>
+        <h1>That did not work</h1>
+        <Flash flash={flash} />
+        <p>
+          <a href={safeUrl(back)}>Back</a>
+        </p>
+      </>
+    ),
+  });
 }
 
 function redirectBack(ctx: AppContext, to: string): void {
@@ -139,5 +169,16 @@ function redirectBack(ctx: AppContext, to: string): void {
 /** An error shown on the page that answers it (a signed link's upload, a report's period): the sentence and the field lines. */
 export function Problems({ err }: { err: AppError }) {
   const { flash } = problemsOf(err);
-  return <><p>{flash.text}</p>{flash.lines?.length ? <ul>{flash.lines.map((l) => <li>{l}</li>)}</ul> : null}</>;
+  return (
+    <>
+      <p>{flash.text}</p>
+      {flash.lines?.length ? (
+        <ul>
+          {flash.lines.map((l) => (
+            <li>{l}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
 }

@@ -10,7 +10,9 @@ import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 
 export const blockFreeCodeBody = {
-  type: 'object', additionalProperties: false, properties: { blocked: { type: 'boolean', default: true } },
+  type: 'object',
+  additionalProperties: false,
+  properties: { blocked: { type: 'boolean', default: true } },
 } as const;
 
 export async function blockFreeCodeHandler(ctx: AppContext): Promise<void> {

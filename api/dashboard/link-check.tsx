@@ -15,8 +15,10 @@ export async function checkLink(ctx: AppContext, purpose = ctx.params.purpose as
   if (!masterKey) return { ok: false, status: 503, message: 'Signed links are not configured on this server.' };
   const result = verifySignedLink(masterKey, purpose, ctx.query);
   if (!result.ok) {
-    if (result.reason === 'expired') return { ok: false, status: 410, message: 'This link has expired. Links are valid for 15 minutes: ask for a new one.' };
-    if (result.reason === 'wrong_purpose') return { ok: false, status: 401, message: 'This link was issued for a different page and cannot be used here.' };
+    if (result.reason === 'expired')
+      return { ok: false, status: 410, message: 'This link has expired. Links are valid for 15 minutes: ask for a new one.' };
+    if (result.reason === 'wrong_purpose')
+      return { ok: false, status: 401, message: 'This link was issued for a different page and cannot be used here.' };
     return { ok: false, status: 401, message: 'This link is invalid: it was altered or is incomplete. Ask for a new one.' };
   }
   if (await isSignedLinkUsed(ctx.deps.db, result.claims.nonce)) {
@@ -40,5 +42,15 @@ export function spendLink(trx: Knex.Transaction, claims: LinkClaims): Promise<bo
 export const LINK_USED = 'This link has already been used. Links work once: ask for a new one.';
 
 export function refuse(ctx: AppContext, status: number, message: string): void {
-  sendPage(ctx, status, { title: 'Link refused', lang: 'en', body: <><h1>This link cannot be used</h1>{'\n'}<p class="error">{message}</p></> });
+  sendPage(ctx, status, {
+    title: 'Link refused',
+    lang: 'en',
+    body: (
+      <>
+        <h1>This link cannot be used</h1>
+        {'\n'}
+        <p class="error">{message}</p>
+      </>
+    ),
+  });
 }

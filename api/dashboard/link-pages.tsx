@@ -30,17 +30,36 @@ export async function showLinkPage(ctx: AppContext): Promise<void> {
   const checked = await checkLink(ctx);
   if (!checked.ok) return refuse(ctx, checked.status, checked.message);
   const { purpose, org, app, exp, extra } = checked.claims;
-  sendPage(ctx, 200, { title: TITLES[purpose], lang: 'en', formAction: "'self'", body: <>
-    <h1>{TITLES[purpose]}</h1>
-    <p class="muted">Organization {org}{app ? `, app ${app}` : null}</p>
-    {extra?.amount_usd ? <p>Suggested amount: ${extra.amount_usd}</p> : null}
-    {extra?.platform ? <p>Platform: {extra.platform}</p> : null}
-    {extra?.platform === 'subprovider' ? <p>Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service uses it to wire its webhook; it is stored encrypted and never shown again.</p> : null}
-    <p>This link is valid until <LocalTime at={exp * 1000} /> and works once.</p>
-    {/* The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows. */}
-    {purpose === 'credential-upload' ? (extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => <CredentialForm action={ctx.originalUrl} platform={p} />) : null}
-    {purpose === 'asset-upload' ? <AssetLinkForm action={ctx.originalUrl} maxBytes={ctx.deps.config.ASSET_MAX_BYTES} /> : null}
-  </> });
+  sendPage(ctx, 200, {
+    title: TITLES[purpose],
+    lang: 'en',
+    formAction: "'self'",
+    body: (
+      <>
+        <h1>{TITLES[purpose]}</h1>
+        <p class="muted">
+          Organization {org}
+          {app ? `, app ${app}` : null}
+        </p>
+        {extra?.amount_usd ? <p>Suggested amount: ${extra.amount_usd}</p> : null}
+        {extra?.platform ? <p>Platform: {extra.platform}</p> : null}
+        {extra?.platform === 'subprovider' ? (
+          <p>
+            Paste the subscription provider's secret API key (sk_..., API v2, with write access to the project's integrations). The service
+            uses it to wire its webhook; it is stored encrypted and never shown again.
+          </p>
+        ) : null}
+        <p>
+          This link is valid until <LocalTime at={exp * 1000} /> and works once.
+        </p>
+        {/* The human uploads right here (multipart, the same limits as the setup page); one form per kind the link allows. */}
+        {purpose === 'credential-upload'
+          ? (extra?.platform ? [extra.platform] : ['ios', 'android']).map((p) => <CredentialForm action={ctx.originalUrl} platform={p} />)
+          : null}
+        {purpose === 'asset-upload' ? <AssetLinkForm action={ctx.originalUrl} maxBytes={ctx.deps.config.ASSET_MAX_BYTES} /> : null}
+      </>
+    ),
+  });
 }
 
 /** A form post from the link page answers a page (success or the refusal with its status); JSON callers get JSON. */
@@ -50,11 +69,25 @@ export async function uploadCredential(ctx: AppContext): Promise<void> {
     await storeFromLink(ctx);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    const detail = Array.isArray(err.detail) ? (err.detail as { loc: (string | number)[]; msg: string }[]).map((p) => `${String(p.loc.at(-1))}: ${p.msg}`).join('; ') : String(err.detail);
+    const detail = Array.isArray(err.detail)
+      ? (err.detail as { loc: (string | number)[]; msg: string }[]).map((p) => `${String(p.loc.at(-1))}: ${p.msg}`).join('; ')
+      : String(err.detail);
     return refuse(ctx, err.status, `${detail} Go back to fix it; the link still works unless it says otherwise.`);
   }
   const body = ctx.body as { platform: string };
-  sendPage(ctx, 200, { title: 'Credential stored', lang: 'en', body: <><h1>Credential stored</h1><p>The {body.platform} credential is stored encrypted and will not be shown again. Your agent (or the setup page) can now run the green-check. You can close this page.</p></> });
+  sendPage(ctx, 200, {
+    title: 'Credential stored',
+    lang: 'en',
+    body: (
+      <>
+        <h1>Credential stored</h1>
+        <p>
+          The {body.platform} credential is stored encrypted and will not be shown again. Your agent (or the setup page) can now run the
+          green-check. You can close this page.
+        </p>
+      </>
+    ),
+  });
 }
 
 async function storeFromLink(ctx: AppContext): Promise<void> {
@@ -86,5 +119,10 @@ async function storeFromLink(ctx: AppContext): Promise<void> {
     return true;
   });
   if (!stored) throw new AppError(410, LINK_USED);
-  ctx.body = { stored: true, app_id: app.id, platform: parsed.platform, ...(parsed.platform === 'ios' ? { key_id: parsed.meta.key_id } : {}) };
+  ctx.body = {
+    stored: true,
+    app_id: app.id,
+    platform: parsed.platform,
+    ...(parsed.platform === 'ios' ? { key_id: parsed.meta.key_id } : {}),
+  };
 }

@@ -8,7 +8,13 @@ import { formatUsd, toCentsMicros } from '../../lib/money.js';
 import type { AppContext } from '../context.js';
 import { OrgLink, type SignedIn } from './layout.js';
 
-export interface MoneyFacts { minEscrowMicros: number; safeMicros: number; shortfallMicros: number; feePercent: number; canActivate: boolean }
+export interface MoneyFacts {
+  minEscrowMicros: number;
+  safeMicros: number;
+  shortfallMicros: number;
+  feePercent: number;
+  canActivate: boolean;
+}
 
 export async function moneyFactsOf(ctx: AppContext, orgId: string): Promise<MoneyFacts> {
   const [totals, settings] = await Promise.all([getWalletTotals(ctx.deps.db, orgId), findOrgBillingSettings(ctx.deps.db, orgId)]);
@@ -16,7 +22,13 @@ export async function moneyFactsOf(ctx: AppContext, orgId: string): Promise<Mone
   const safe = totals.safeAvailableMicros;
   // Rounded up to whole cents, so topping up the pre-filled amount always clears the minimum.
   const short = Math.max(0, min - safe);
-  return { minEscrowMicros: min, safeMicros: safe, shortfallMicros: short === 0 ? 0 : Math.ceil(short / 10_000) * 10_000, feePercent: ctx.deps.config.PLATFORM_FEE_PERCENT, canActivate: canActivateCampaigns(safe, min) };
+  return {
+    minEscrowMicros: min,
+    safeMicros: safe,
+    shortfallMicros: short === 0 ? 0 : Math.ceil(short / 10_000) * 10_000,
+    feePercent: ctx.deps.config.PLATFORM_FEE_PERCENT,
+    canActivate: canActivateCampaigns(safe, min),
+  };
 }
 
 /** The shortfall as the top-up form's amount (at least the smallest top-up), e.g. "12.34". */
@@ -29,11 +41,32 @@ export function shortfallAmount(facts: MoneyFacts, minTopupUsd: number): string 
 export function MoneyFactsList({ s, facts, holdingDays }: { s: SignedIn; facts: MoneyFacts; holdingDays?: number }) {
   return (
     <ul class="money-facts" id="money-facts">
-      <li><strong>Minimum escrow to activate a campaign:</strong> {formatUsd(facts.minEscrowMicros)}. Safe balance now {formatUsd(facts.safeMicros)}: {facts.canActivate
-        ? <span class="done">enough to activate</span>
-        : <><span class="open">short by {formatUsd(facts.shortfallMicros)}</span> (<OrgLink s={s} to="/dashboard/wallet#topup">top up</OrgLink>)</>}.</li>
-      <li><strong>Platform fee:</strong> {facts.feePercent}% of each commission, reserved from the wallet on top of the commission.</li>
-      <li><strong>Holding period:</strong> {holdingDays === undefined ? 'each campaign holds its commissions for its holding period (default 30 days)' : `this campaign holds commissions for ${holdingDays} days`} before they become payable; a refund inside it reverses the commission.</li>
+      <li>
+        <strong>Minimum escrow to activate a campaign:</strong> {formatUsd(facts.minEscrowMicros)}. Safe balance now{' '}
+        {formatUsd(facts.safeMicros)}:{' '}
+        {facts.canActivate ? (
+          <span class="done">enough to activate</span>
+        ) : (
+          <>
+            <span class="open">short by {formatUsd(facts.shortfallMicros)}</span> (
+            <OrgLink s={s} to="/dashboard/wallet#topup">
+              top up
+            </OrgLink>
+            )
+          </>
+        )}
+        .
+      </li>
+      <li>
+        <strong>Platform fee:</strong> {facts.feePercent}% of each commission, reserved from the wallet on top of the commission.
+      </li>
+      <li>
+        <strong>Holding period:</strong>{' '}
+        {holdingDays === undefined
+          ? 'each campaign holds its commissions for its holding period (default 30 days)'
+          : `this campaign holds commissions for ${holdingDays} days`}{' '}
+        before they become payable; a refund inside it reverses the commission.
+      </li>
     </ul>
   );
 }

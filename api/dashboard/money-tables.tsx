@@ -8,7 +8,11 @@ import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef }
 import { dashboardPage, OrgLink, signedIn, type SignedIn } from './layout.js';
 
 const LEDGER: TableDef<LedgerLine> = {
-  id: 'ledger-table', caption: 'Ledger entries', spec: LEDGER_TABLE, file: 'ledger.csv', rowKey: (r) => String(r.id),
+  id: 'ledger-table',
+  caption: 'Ledger entries',
+  spec: LEDGER_TABLE,
+  file: 'ledger.csv',
+  rowKey: (r) => String(r.id),
   columns: [
     { label: 'Entry', sort: 'id', text: (r) => r.id },
     timeColumn('When', (r) => r.created_at),
@@ -24,13 +28,37 @@ const LEDGER: TableDef<LedgerLine> = {
 /** A creator's payouts on the creator page and the organization's on the payouts page. */
 export function payoutTable(s: SignedIn, opts: { withCreator: boolean } = { withCreator: true }): TableDef<PayoutTableRow> {
   const creator = opts.withCreator
-    ? [{ label: 'Creator', sort: 'creator_name', text: (r: PayoutTableRow) => r.creator_name ?? r.creator_id, html: (r: PayoutTableRow) => <OrgLink s={s} to={`/dashboard/creators/${encodeURIComponent(r.creator_id)}`}>{r.creator_name ?? r.creator_id}</OrgLink> }]
+    ? [
+        {
+          label: 'Creator',
+          sort: 'creator_name',
+          text: (r: PayoutTableRow) => r.creator_name ?? r.creator_id,
+          html: (r: PayoutTableRow) => (
+            <OrgLink s={s} to={`/dashboard/creators/${encodeURIComponent(r.creator_id)}`}>
+              {r.creator_name ?? r.creator_id}
+            </OrgLink>
+          ),
+        },
+      ]
     : [];
   return {
-    id: 'payout-table', caption: 'Payouts', spec: PAYOUT_TABLE, file: 'payouts.csv', rowKey: (r) => r.id,
+    id: 'payout-table',
+    caption: 'Payouts',
+    spec: PAYOUT_TABLE,
+    file: 'payouts.csv',
+    rowKey: (r) => r.id,
     columns: [
       timeColumn('Paid', (r) => r.created_at, 'created_at'),
-      { label: 'Run', sort: 'run_id', text: (r) => r.run_id, html: (r) => <OrgLink s={s} to={`/dashboard/wallet/payouts/${encodeURIComponent(r.run_id)}`}>{r.run_id}</OrgLink> },
+      {
+        label: 'Run',
+        sort: 'run_id',
+        text: (r) => r.run_id,
+        html: (r) => (
+          <OrgLink s={s} to={`/dashboard/wallet/payouts/${encodeURIComponent(r.run_id)}`}>
+            {r.run_id}
+          </OrgLink>
+        ),
+      },
       ...creator,
       { label: 'Commissions', sort: 'commission_count', text: (r) => r.commission_count },
       { label: 'Bonus awards (USD)', sort: 'awards_micros', text: (r) => usd(r.awards_micros) },
@@ -49,10 +77,21 @@ export async function ledgerPage(ctx: AppContext): Promise<void> {
   const { view, csv, window } = tableRequest(ctx, LEDGER_TABLE);
   const page = await pageLedgerEntries(ctx.deps.db, s.orgId, view, window);
   if (csv) return sendTableCsv(ctx, LEDGER, page);
-  dashboardPage(ctx, s, 200, 'Ledger', <>
-    <p class="muted">Every change of the wallet, with the balance and reservation each entry left behind. <OrgLink s={s} to="/dashboard/wallet">Back to the wallet</OrgLink></p>
-    <DataTable s={s} def={LEDGER} page={page} view={view} path="/dashboard/wallet/ledger" />
-  </>);
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    'Ledger',
+    <>
+      <p class="muted">
+        Every change of the wallet, with the balance and reservation each entry left behind.{' '}
+        <OrgLink s={s} to="/dashboard/wallet">
+          Back to the wallet
+        </OrgLink>
+      </p>
+      <DataTable s={s} def={LEDGER} page={page} view={view} path="/dashboard/wallet/ledger" />
+    </>,
+  );
 }
 
 export async function payoutsPage(ctx: AppContext): Promise<void> {
@@ -63,8 +102,20 @@ export async function payoutsPage(ctx: AppContext): Promise<void> {
   const def = payoutTable(s);
   const page = await pagePayouts(ctx.deps.db, s.orgId, {}, view, window);
   if (csv) return sendTableCsv(ctx, def, page);
-  dashboardPage(ctx, s, 200, 'Payouts', <>
-    <p class="muted">One line per creator per payout run. Runs are started from the <OrgLink s={s} to="/dashboard/wallet#payouts">wallet page</OrgLink>.</p>
-    <DataTable s={s} def={def} page={page} view={view} path="/dashboard/wallet/payouts" />
-  </>);
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    'Payouts',
+    <>
+      <p class="muted">
+        One line per creator per payout run. Runs are started from the{' '}
+        <OrgLink s={s} to="/dashboard/wallet#payouts">
+          wallet page
+        </OrgLink>
+        .
+      </p>
+      <DataTable s={s} def={def} page={page} view={view} path="/dashboard/wallet/payouts" />
+    </>,
+  );
 }

@@ -28,28 +28,56 @@ export async function overviewSection(ctx: AppContext, s: SignedIn, orgId: strin
   const period = presetPeriod(ctx.query.days);
   const apps = await listAppsInOrgs(db, [orgId]);
   const [metrics, totals, money] = await Promise.all([
-    aggregateMetrics(db, { appIds: apps.map((a) => a.id) }, period, 'total'), getWalletTotals(db, orgId), getCreatorMoneySummary(db, orgId),
+    aggregateMetrics(db, { appIds: apps.map((a) => a.id) }, period, 'total'),
+    getWalletTotals(db, orgId),
+    getCreatorMoneySummary(db, orgId),
   ]);
   const m = metrics.get('total') ?? emptyMetrics();
   const wallet = walletView(totals);
-  const figure = (id: string, label: string, value: string) => <tr><th scope="row">{label}</th><td id={id}>{value}</td></tr>;
+  const figure = (id: string, label: string, value: string) => (
+    <tr>
+      <th scope="row">{label}</th>
+      <td id={id}>{value}</td>
+    </tr>
+  );
   return (
     <section id="overview" aria-labelledby="overview-heading">
       <h2 id="overview-heading">Last {period.days} days</h2>
-      <form method="get" action="/dashboard">{s.orgIds.length > 1 ? <Hidden fields={{ org: s.orgId }} /> : null}
-        <label for="period-days">Period</label> <select id="period-days" name="days">{PERIOD_PRESETS.map((p) => <option value={String(p)} selected={p === period.days}>{p} days</option>)}</select> <button type="submit">Show</button>
-        {' '}{PERIOD_PRESETS.map((p) => <>{' '}<a href={safeUrl(orgLink(s, `/dashboard?days=${p}`))} aria-current={p === period.days ? 'true' : undefined}>{p} days</a></>)}
+      <form method="get" action="/dashboard">
+        {s.orgIds.length > 1 ? <Hidden fields={{ org: s.orgId }} /> : null}
+        <label for="period-days">Period</label>{' '}
+        <select id="period-days" name="days">
+          {PERIOD_PRESETS.map((p) => (
+            <option value={String(p)} selected={p === period.days}>
+              {p} days
+            </option>
+          ))}
+        </select>{' '}
+        <button type="submit">Show</button>{' '}
+        {PERIOD_PRESETS.map((p) => (
+          <>
+            {' '}
+            <a href={safeUrl(orgLink(s, `/dashboard?days=${p}`))} aria-current={p === period.days ? 'true' : undefined}>
+              {p} days
+            </a>
+          </>
+        ))}
       </form>
       <div class="table-scroll" role="region" aria-labelledby="figures-caption" tabindex={0}>
-        <table id="figures"><caption id="figures-caption">Key figures, {period.from} to {period.to} (UTC, production)</caption><tbody>
-          {figure('fig-clicks', 'Clicks', String(m.clicks))}
-          {figure('fig-installs', 'Installs', String(m.installs))}
-          {figure('fig-conversions', 'Conversions (paid, attributed)', String(m.conversions))}
-          {figure('fig-revenue', 'Revenue (attributed, net of refunds)', formatUsd(toMicros(m.revenue_usd)))}
-          {figure('fig-commission', 'Commission (net of refunds)', formatUsd(toMicros(m.commission_usd)))}
-          {figure('fig-safe', 'Safe balance (now)', formatUsd(wallet.safe_available_micros))}
-          {figure('fig-payable', 'Payable to creators (now)', formatUsd(money.commissions.payable.micros))}
-        </tbody></table>
+        <table id="figures">
+          <caption id="figures-caption">
+            Key figures, {period.from} to {period.to} (UTC, production)
+          </caption>
+          <tbody>
+            {figure('fig-clicks', 'Clicks', String(m.clicks))}
+            {figure('fig-installs', 'Installs', String(m.installs))}
+            {figure('fig-conversions', 'Conversions (paid, attributed)', String(m.conversions))}
+            {figure('fig-revenue', 'Revenue (attributed, net of refunds)', formatUsd(toMicros(m.revenue_usd)))}
+            {figure('fig-commission', 'Commission (net of refunds)', formatUsd(toMicros(m.commission_usd)))}
+            {figure('fig-safe', 'Safe balance (now)', formatUsd(wallet.safe_available_micros))}
+            {figure('fig-payable', 'Payable to creators (now)', formatUsd(money.commissions.payable.micros))}
+          </tbody>
+        </table>
       </div>
     </section>
   );

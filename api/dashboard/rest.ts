@@ -13,7 +13,12 @@ import { formReply, type FormReplyOptions } from './form-reply.js';
 
 type Handler = (ctx: AppContext) => Promise<void>;
 export interface DashboardRoute {
-  method: 'get' | 'post' | 'patch'; path: string; action: string; handler: Handler; body?: object; query?: object;
+  method: 'get' | 'post' | 'patch';
+  path: string;
+  action: string;
+  handler: Handler;
+  body?: object;
+  query?: object;
   /** Turns the page's form fields into the body (formReply). */
   form?: (fields: Record<string, unknown>) => Record<string, unknown>;
   /** A destructive row: the page's form post is confirmed first (confirm.tsx); what to ask. */
@@ -22,14 +27,21 @@ export interface DashboardRoute {
   done?: FormReplyOptions['done'];
 }
 
-export const r = (method: DashboardRoute['method'], path: string, action: string, handler: Handler, more: Partial<DashboardRoute> = {}): DashboardRoute =>
-  ({ method, path, action, handler, ...more });
+export const r = (
+  method: DashboardRoute['method'],
+  path: string,
+  action: string,
+  handler: Handler,
+  more: Partial<DashboardRoute> = {},
+): DashboardRoute => ({ method, path, action, handler, ...more });
 
 /** The signed-in user, with the row's action. */
-const userActor = (route: DashboardRoute) => (ctx: AppContext): AuditActor | undefined => {
-  const p = ctx.state.principal;
-  return p?.kind === 'user' ? { orgId: null, actorType: 'user', actorId: p.userId, action: `dashboard.${route.action}` } : undefined;
-};
+const userActor =
+  (route: DashboardRoute) =>
+  (ctx: AppContext): AuditActor | undefined => {
+    const p = ctx.state.principal;
+    return p?.kind === 'user' ? { orgId: null, actorType: 'user', actorId: p.userId, action: `dashboard.${route.action}` } : undefined;
+  };
 
 /** Mounts dashboard REST rows (api/dashboard/routes.ts lists them): session guard, form replies, validation, audit. */
 export function mountRest(router: Router<RequestState, AppContext>, routes: readonly DashboardRoute[]): void {

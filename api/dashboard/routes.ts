@@ -63,7 +63,11 @@ import * as payoutSettings from './wallet-payout-settings.js';
 function shared(tool: string, action: string, more: Partial<DashboardRoute> = {}): DashboardRoute {
   const row = AGENT_ENDPOINTS.find((x) => x.tool === tool);
   if (!row) throw new Error(`No agent endpoint ${tool} to share with the dashboard`);
-  return r(row.method, `/api${koaPath(row.path)}`, action, row.handler, { ...(row.body ? { body: row.body } : {}), ...(row.query ? { query: row.query } : {}), ...more });
+  return r(row.method, `/api${koaPath(row.path)}`, action, row.handler, {
+    ...(row.body ? { body: row.body } : {}),
+    ...(row.query ? { query: row.query } : {}),
+    ...more,
+  });
 }
 
 /** Apps, campaigns and their analytics. */
@@ -80,22 +84,33 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   shared('svc_test_integration', 'test_integration'),
   shared('svc_regenerate_webhook_secret', 'regenerate_webhook_secret', { confirm: () => DANGERS.webhookSecret }),
   // Dashboard only: the purchase API key and the raw credential are secrets agents never handle.
-  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler, { confirm: () => DANGERS.purchaseKey }),
+  r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler, {
+    confirm: () => DANGERS.purchaseKey,
+  }),
   r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler),
   shared('svc_validate_store_credentials', 'validate_store_credentials'),
   shared('svc_activate_store_direct', 'activate_store_direct'),
-  shared('svc_create_campaign', 'create_campaign', { done: (a) => ({ tone: 'ok', text: `Campaign "${textOf(a.name, '')}" created (${textOf(a.status, 'draft')}).` }) }),
+  shared('svc_create_campaign', 'create_campaign', {
+    done: (a) => ({ tone: 'ok', text: `Campaign "${textOf(a.name, '')}" created (${textOf(a.status, 'draft')}).` }),
+  }),
   shared('svc_list_campaigns', 'list_campaigns'),
   shared('svc_get_campaign', 'get_campaign'),
   shared('svc_update_campaign', 'update_campaign'),
-  shared('svc_set_campaign_status', 'set_campaign_status', { done: (a) => ({ tone: 'ok', text: `Campaign ${textOf(a.status, 'changed')}.` }) }),
+  shared('svc_set_campaign_status', 'set_campaign_status', {
+    done: (a) => ({ tone: 'ok', text: `Campaign ${textOf(a.status, 'changed')}.` }),
+  }),
   // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
   shared('svc_update_campaign', 'update_campaign', { method: 'post', done: () => ({ tone: 'ok', text: 'Campaign saved.' }) }),
-  shared('svc_localize_campaign', 'localize_campaign', { form: localizeFormBody, done: () => ({ tone: 'ok', text: 'Translation saved.' }) }),
+  shared('svc_localize_campaign', 'localize_campaign', {
+    form: localizeFormBody,
+    done: () => ({ tone: 'ok', text: 'Translation saved.' }),
+  }),
   shared('svc_get_join_link', 'join_link'),
   shared('svc_get_campaign_funnel', 'campaign_funnel'),
   shared('svc_get_daily_performance', 'daily_performance'),
-  r('get', '/api/campaigns/:campaign_id/top-affiliates', 'top_affiliates', campaignTopAffiliatesHandler, { query: campaignTopAffiliatesQuery }),
+  r('get', '/api/campaigns/:campaign_id/top-affiliates', 'top_affiliates', campaignTopAffiliatesHandler, {
+    query: campaignTopAffiliatesQuery,
+  }),
   shared('svc_get_analytics_overview', 'analytics_overview'),
 ];
 
@@ -104,14 +119,24 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
   shared('svc_list_affiliates', 'list_affiliates'),
   shared('svc_invite_creator', 'invite_creator', { form: inviteForm, done: inviteOutcome }),
   shared('svc_list_invitations', 'list_invitations'),
-  shared('svc_withdraw_invitation', 'withdraw_invitation', { confirm: () => DANGERS.withdrawInvitation, done: () => ({ tone: 'ok', text: 'Invitation withdrawn: its link no longer works.' }) }),
+  shared('svc_withdraw_invitation', 'withdraw_invitation', {
+    confirm: () => DANGERS.withdrawInvitation,
+    done: () => ({ tone: 'ok', text: 'Invitation withdrawn: its link no longer works.' }),
+  }),
   shared('svc_list_bonus_awards', 'list_bonus_awards'),
-  shared('svc_review_bonus_award', 'review_bonus_award', { confirm: (f) => (f.decision === 'void' ? DANGERS.voidAward : undefined), done: (a) => ({ tone: 'ok', text: `Bonus award ${textOf(a.status, 'reviewed')}.` }) }),
+  shared('svc_review_bonus_award', 'review_bonus_award', {
+    confirm: (f) => (f.decision === 'void' ? DANGERS.voidAward : undefined),
+    done: (a) => ({ tone: 'ok', text: `Bonus award ${textOf(a.status, 'reviewed')}.` }),
+  }),
   shared('svc_list_free_codes', 'list_free_codes'),
   shared('svc_create_free_code', 'create_free_code', { done: (a) => ({ tone: 'ok', text: `Free code ${textOf(a.code, '')} created.` }) }),
   r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, {
-    body: blockFreeCodeBody, confirm: (f) => (f.blocked === 'false' ? undefined : DANGERS.blockCode),
-    done: (a) => ({ tone: 'ok', text: a.blocked ? 'Code blocked: everyone who redeemed it loses access at their next check.' : 'Code unblocked.' }),
+    body: blockFreeCodeBody,
+    confirm: (f) => (f.blocked === 'false' ? undefined : DANGERS.blockCode),
+    done: (a) => ({
+      tone: 'ok',
+      text: a.blocked ? 'Code blocked: everyone who redeemed it loses access at their next check.' : 'Code unblocked.',
+    }),
   }),
   shared('svc_list_assets', 'list_assets'),
   r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler),

@@ -24,7 +24,12 @@ export const LOGIN_RATE = { limit: 10, windowMs: 15 * 60_000 };
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 const cookieOptions = (ctx: AppContext, maxAge?: number) => ({
-  httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, path: '/', overwrite: true, ...(maxAge ? { maxAge } : {}),
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: ctx.secure,
+  path: '/',
+  overwrite: true,
+  ...(maxAge ? { maxAge } : {}),
 });
 
 /** A local path to go back to after sign-in; anything else (other hosts, `//host`, schemes) becomes /dashboard. */
@@ -49,19 +54,43 @@ export function loginCsrf(ctx: AppContext): string {
 function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: string, email = ''): void {
   const csrf = loginCsrf(ctx);
   sendPage(ctx, status, {
-    title: 'Sign in', lang: 'en', formAction: "'self'",
-    body: <>
-      <h1>Sign in</h1>
-      {error ? <p class="error" role="alert">{error}</p> : null}
-      <form method="post" action={LOGIN_PATH}>
-        <input type="hidden" name="csrf" value={csrf} />
-        <input type="hidden" name="return_to" value={returnTo} />
-        <p><label>Email<br /><input type="email" name="email" autocomplete="username" required value={email} /></label></p>
-        <p><label>Password<br /><input type="password" name="password" autocomplete="current-password" required /></label></p>
-        <p><button type="submit">Sign in</button></p>
-      </form>
-      <p class="muted"><a href="/dashboard/signup">Create an account</a> · <a href="/dashboard/password-reset">Forgot your password?</a></p>
-    </>,
+    title: 'Sign in',
+    lang: 'en',
+    formAction: "'self'",
+    body: (
+      <>
+        <h1>Sign in</h1>
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <form method="post" action={LOGIN_PATH}>
+          <input type="hidden" name="csrf" value={csrf} />
+          <input type="hidden" name="return_to" value={returnTo} />
+          <p>
+            <label>
+              Email
+              <br />
+              <input type="email" name="email" autocomplete="username" required value={email} />
+            </label>
+          </p>
+          <p>
+            <label>
+              Password
+              <br />
+              <input type="password" name="password" autocomplete="current-password" required />
+            </label>
+          </p>
+          <p>
+            <button type="submit">Sign in</button>
+          </p>
+        </form>
+        <p class="muted">
+          <a href="/dashboard/signup">Create an account</a> · <a href="/dashboard/password-reset">Forgot your password?</a>
+        </p>
+      </>
+    ),
   });
 }
 
@@ -92,16 +121,27 @@ export async function submitLogin(ctx: AppContext): Promise<void> {
   const password = field(body, 'password');
   const now = Date.now();
   for (const key of [`login:ip:${ctx.state.clientIp}`, `login:email:${email.toLowerCase()}`]) {
-    if (!(await ctx.rateCounter.tryHit(key, LOGIN_RATE.limit, LOGIN_RATE.windowMs, now))) throw new RateLimitedError(LOGIN_RATE.windowMs / 1000);
+    if (!(await ctx.rateCounter.tryHit(key, LOGIN_RATE.limit, LOGIN_RATE.windowMs, now)))
+      throw new RateLimitedError(LOGIN_RATE.windowMs / 1000);
   }
   const user = email && password ? await findUserByEmail(ctx.deps.db, email) : undefined;
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !user.password_hash || !ok) return renderLogin(ctx, 401, returnTo, 'Email or password is wrong.', email);
   // Accounts from sign-up sign in once their email is verified (the link in the verification email).
-  if (!user.email_verified_at) return renderLogin(ctx, 403, returnTo, 'Verify your email first: open the link we sent you (or ask for a new one at /dashboard/verify-email).', email);
+  if (!user.email_verified_at)
+    return renderLogin(
+      ctx,
+      403,
+      returnTo,
+      'Verify your email first: open the link we sent you (or ask for a new one at /dashboard/verify-email).',
+      email,
+    );
   const token = generateToken(SESSION_TOKEN_PREFIX);
   await createSession(ctx.deps.db, {
-    userId: user.id, tokenHash: hashToken(token), ip: ctx.state.clientIp ?? null, userAgent: ctx.get('user-agent') || null,
+    userId: user.id,
+    tokenHash: hashToken(token),
+    ip: ctx.state.clientIp ?? null,
+    userAgent: ctx.get('user-agent') || null,
     expiresAt: new Date(now + SESSION_TTL_MS),
   });
   await recordLogin(ctx.deps.db, user.id);

@@ -13,11 +13,25 @@ import { safeReturnTo } from './session.js';
 function NextStep({ secret, base }: { secret: ShownOnce; base: string }) {
   switch (secret.name) {
     case 'webhook_secret':
-      return <p>Next: paste it into your subscription provider's webhook settings as the <code>Authorization</code> value, then send the provider's test event. Calls with the old secret are refused from now on.</p>;
+      return (
+        <p>
+          Next: paste it into your subscription provider's webhook settings as the <code>Authorization</code> value, then send the
+          provider's test event. Calls with the old secret are refused from now on.
+        </p>
+      );
     case 'purchase_api_key':
-      return <p>Next: store it in your server's secrets and send it as <code>Authorization: Bearer …</code> to the purchase endpoint shown on the app's setup page. The old key no longer works.</p>;
+      return (
+        <p>
+          Next: store it in your server's secrets and send it as <code>Authorization: Bearer …</code> to the purchase endpoint shown on the
+          app's setup page. The old key no longer works.
+        </p>
+      );
     case 'agent_key':
-      return <p>Next: give it to your agent as <code>Authorization: Bearer …</code> on <code>{base}/mcp</code> or <code>{base}/api/agent</code>.</p>;
+      return (
+        <p>
+          Next: give it to your agent as <code>Authorization: Bearer …</code> on <code>{base}/mcp</code> or <code>{base}/api/agent</code>.
+        </p>
+      );
     default:
       return null;
   }
@@ -29,19 +43,45 @@ export async function shownOncePage(ctx: AppContext): Promise<void> {
   const back = safeReturnTo(ctx.query.back);
   const secrets = s.flash?.secrets ?? [];
   if (secrets.length === 0) {
-    return dashboardPage(ctx, s, 200, 'Nothing to show', <>
-      <p>Secrets are shown once, right after they are made, and this one has been shown already (or it is more than two minutes old).</p>
-      <p>If you did not copy it, make a new one (regenerate it) from the page you came from.</p>
-      <p><a href={safeUrl(back)}>Back</a></p>
-    </>);
+    return dashboardPage(
+      ctx,
+      s,
+      200,
+      'Nothing to show',
+      <>
+        <p>Secrets are shown once, right after they are made, and this one has been shown already (or it is more than two minutes old).</p>
+        <p>If you did not copy it, make a new one (regenerate it) from the page you came from.</p>
+        <p>
+          <a href={safeUrl(back)}>Back</a>
+        </p>
+      </>,
+    );
   }
-  dashboardPage(ctx, s, 200, 'Copy it now', <>
-    <p><strong>Shown once:</strong> this is the only time you see {secrets.length > 1 ? 'these' : 'it'}. Leaving or reloading this page hides {secrets.length > 1 ? 'them' : 'it'} for good.</p>
-    {secrets.map((x) => <section>
-      <label for={x.name}>{x.label}</label>
-      <div class="actions"><input id={x.name} readonly class="secret" value={x.value} /><CopyButton target={x.name} label={`Copy ${x.label.toLowerCase()}`} /></div>
-      <NextStep secret={x} base={ctx.deps.config.BASE_URL} />
-    </section>)}
-    <p><a class="button" href={safeUrl(back)}>I stored it, continue</a></p>
-  </>);
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    'Copy it now',
+    <>
+      <p>
+        <strong>Shown once:</strong> this is the only time you see {secrets.length > 1 ? 'these' : 'it'}. Leaving or reloading this page
+        hides {secrets.length > 1 ? 'them' : 'it'} for good.
+      </p>
+      {secrets.map((x) => (
+        <section>
+          <label for={x.name}>{x.label}</label>
+          <div class="actions">
+            <input id={x.name} readonly class="secret" value={x.value} />
+            <CopyButton target={x.name} label={`Copy ${x.label.toLowerCase()}`} />
+          </div>
+          <NextStep secret={x} base={ctx.deps.config.BASE_URL} />
+        </section>
+      ))}
+      <p>
+        <a class="button" href={safeUrl(back)}>
+          I stored it, continue
+        </a>
+      </p>
+    </>,
+  );
 }

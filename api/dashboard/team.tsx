@@ -22,23 +22,73 @@ async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: str
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Team', <p>You belong to no organization.</p>);
   const [members, invites] = await Promise.all([listMembers(ctx.deps.db, s.orgId), listPendingInvites(ctx.deps.db, s.orgId)]);
   const roles = MEMBERSHIP_ROLES.filter((r) => r !== 'owner' || s.role === 'owner');
-  dashboardPage(ctx, s, status, 'Team', <>
-    {notice ? <p class="notice" role="status">{notice}</p> : null}
-    <ScrollTable label="Members"><table><caption class="muted">Members</caption><thead><tr><th>Email</th><th>Role</th><th>Since</th></tr></thead><tbody>
-      {members.map((m) => <tr><td>{m.email}</td><td>{m.role}</td><td>{date(m.created_at)}</td></tr>)}
-    </tbody></table></ScrollTable>
-    <h2>Pending invitations</h2>{invites.length === 0 ? <p class="muted">None.</p> : (
-      <Table columns={['Email', 'Role', 'Expires']}>{invites.map((i) => <tr><td>{i.email}</td><td>{i.role}</td><td>{date(i.expires_at)}</td></tr>)}</Table>
-    )}
-    {canManage(s) ? <>
-      <h2>Invite a teammate</h2><ErrorLine error={error} />
-      <PostForm s={s} action={orgLink(s, '/dashboard/team/invite')}>
-        <label for="invite-email">Email</label><input id="invite-email" type="email" name="email" required />
-        <label for="invite-role">Role</label><select id="invite-role" name="role">{roles.map((r) => <option selected={r === 'member'}>{r}</option>)}</select>
-        <button type="submit">Send invitation</button>
-      </PostForm>
-    </> : <p class="muted">Owners and admins invite teammates.</p>}
-  </>);
+  dashboardPage(
+    ctx,
+    s,
+    status,
+    'Team',
+    <>
+      {notice ? (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <ScrollTable label="Members">
+        <table>
+          <caption class="muted">Members</caption>
+          <thead>
+            <tr>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Since</th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr>
+                <td>{m.email}</td>
+                <td>{m.role}</td>
+                <td>{date(m.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollTable>
+      <h2>Pending invitations</h2>
+      {invites.length === 0 ? (
+        <p class="muted">None.</p>
+      ) : (
+        <Table columns={['Email', 'Role', 'Expires']}>
+          {invites.map((i) => (
+            <tr>
+              <td>{i.email}</td>
+              <td>{i.role}</td>
+              <td>{date(i.expires_at)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {canManage(s) ? (
+        <>
+          <h2>Invite a teammate</h2>
+          <ErrorLine error={error} />
+          <PostForm s={s} action={orgLink(s, '/dashboard/team/invite')}>
+            <label for="invite-email">Email</label>
+            <input id="invite-email" type="email" name="email" required />
+            <label for="invite-role">Role</label>
+            <select id="invite-role" name="role">
+              {roles.map((r) => (
+                <option selected={r === 'member'}>{r}</option>
+              ))}
+            </select>
+            <button type="submit">Send invitation</button>
+          </PostForm>
+        </>
+      ) : (
+        <p class="muted">Owners and admins invite teammates.</p>
+      )}
+    </>,
+  );
 }
 
 export async function showTeam(ctx: AppContext): Promise<void> {
@@ -53,15 +103,24 @@ export async function inviteTeammate(ctx: AppContext): Promise<void> {
   const email = field(ctx.state.body, 'email').trim().toLowerCase();
   const role = field(ctx.state.body, 'role') as MembershipRole;
   if (!EMAIL.test(email)) return teamPage(ctx, s, 422, undefined, 'email: enter a valid email address.');
-  if (!MEMBERSHIP_ROLES.includes(role) || (role === 'owner' && s.role !== 'owner')) return teamPage(ctx, s, 422, undefined, 'role: pick member or admin (only an owner invites an owner).');
+  if (!MEMBERSHIP_ROLES.includes(role) || (role === 'owner' && s.role !== 'owner'))
+    return teamPage(ctx, s, 422, undefined, 'role: pick member or admin (only an owner invites an owner).');
   const org = await findOrganization(ctx.deps.db, s.orgId);
-  await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'invite', email, orgId: s.orgId, orgName: org?.name, role, createdByUserId: s.userId });
+  await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, {
+    purpose: 'invite',
+    email,
+    orgId: s.orgId,
+    orgName: org?.name,
+    role,
+    createdByUserId: s.userId,
+  });
   await teamPage(ctx, s, 200, `Invitation sent to ${email}.`);
 }
 
 // ---- accepting -------------------------------------------------------------------------------------------------
 
-const invalidInvite = (ctx: AppContext) => simplePage(ctx, 410, 'Invitation not valid', <p>This invitation is unknown, used or expired. Ask your teammate for a new one.</p>);
+const invalidInvite = (ctx: AppContext) =>
+  simplePage(ctx, 410, 'Invitation not valid', <p>This invitation is unknown, used or expired. Ask your teammate for a new one.</p>);
 
 export async function showInvite(ctx: AppContext): Promise<void> {
   const token = ctx.params.token as string;
@@ -70,18 +129,51 @@ export async function showInvite(ctx: AppContext): Promise<void> {
   const org = await findOrganization(ctx.deps.db, invite.org_id!);
   const existing = await findUserByEmail(ctx.deps.db, invite.email);
   const action = `/dashboard/invite/${encodeURIComponent(token)}`;
-  const intro = <p>You are invited to <strong>{org?.name ?? ''}</strong> as {invite.role}, as {invite.email}.</p>;
+  const intro = (
+    <p>
+      You are invited to <strong>{org?.name ?? ''}</strong> as {invite.role}, as {invite.email}.
+    </p>
+  );
   if (existing) {
     const p = ctx.state.principal;
     if (p?.kind !== 'user' || p.userId !== existing.id) {
-      return simplePage(ctx, 200, 'Join the organization', <>{intro}<p><a href={safeUrl(signInUrl(ctx.path))}>Sign in as {invite.email}</a> to accept.</p></>);
+      return simplePage(
+        ctx,
+        200,
+        'Join the organization',
+        <>
+          {intro}
+          <p>
+            <a href={safeUrl(signInUrl(ctx.path))}>Sign in as {invite.email}</a> to accept.
+          </p>
+        </>,
+      );
     }
-    return simplePage(ctx, 200, 'Join the organization', <>{intro}<PublicForm ctx={ctx} action={action}><button type="submit">Accept</button></PublicForm></>);
+    return simplePage(
+      ctx,
+      200,
+      'Join the organization',
+      <>
+        {intro}
+        <PublicForm ctx={ctx} action={action}>
+          <button type="submit">Accept</button>
+        </PublicForm>
+      </>,
+    );
   }
-  simplePage(ctx, 200, 'Join the organization', <>{intro}<PublicForm ctx={ctx} action={action}>
-    <label for="password">Choose a password (10 characters or more)</label><input id="password" type="password" name="password" autocomplete="new-password" required minlength={10} />
-    <button type="submit">Create account and join</button>
-  </PublicForm></>);
+  simplePage(
+    ctx,
+    200,
+    'Join the organization',
+    <>
+      {intro}
+      <PublicForm ctx={ctx} action={action}>
+        <label for="password">Choose a password (10 characters or more)</label>
+        <input id="password" type="password" name="password" autocomplete="new-password" required minlength={10} />
+        <button type="submit">Create account and join</button>
+      </PublicForm>
+    </>,
+  );
 }
 
 export async function acceptInvite(ctx: AppContext): Promise<void> {
@@ -96,7 +188,18 @@ export async function acceptInvite(ctx: AppContext): Promise<void> {
   if (!existing) {
     const password = field(ctx.state.body, 'password');
     const problem = passwordProblem(password);
-    if (problem) return simplePage(ctx, 422, 'Join the organization', <><ErrorLine error={`password: ${problem}`} /><p><a href={safeUrl(ctx.path)}>Back</a></p></>);
+    if (problem)
+      return simplePage(
+        ctx,
+        422,
+        'Join the organization',
+        <>
+          <ErrorLine error={`password: ${problem}`} />
+          <p>
+            <a href={safeUrl(ctx.path)}>Back</a>
+          </p>
+        </>,
+      );
     passwordHash = await hashPassword(password);
   }
   const joined = await ctx.deps.db.transaction(async (trx) => {
@@ -108,5 +211,15 @@ export async function acceptInvite(ctx: AppContext): Promise<void> {
   });
   if (!joined) return invalidInvite(ctx);
   if (existing) return ctx.redirect('/dashboard');
-  simplePage(ctx, 200, 'Welcome', <><p>Your account is ready.</p><p><a href={LOGIN_PATH}>Sign in</a></p></>);
+  simplePage(
+    ctx,
+    200,
+    'Welcome',
+    <>
+      <p>Your account is ready.</p>
+      <p>
+        <a href={LOGIN_PATH}>Sign in</a>
+      </p>
+    </>,
+  );
 }

@@ -21,25 +21,54 @@ import { checkAutoRecharge } from '../payments/recharge-check.js';
 
 const PURPOSE = 'wallet-topup';
 
-interface FormPage { org: string; provider: PaymentProvider & RechargeProvider; amount: string; error?: string; recharge?: RechargeForm }
+interface FormPage {
+  org: string;
+  provider: PaymentProvider & RechargeProvider;
+  amount: string;
+  error?: string;
+  recharge?: RechargeForm;
+}
 
 async function formPage(ctx: AppContext, status: number, opts: FormPage): Promise<void> {
   const { TOPUP_MIN_USD: min, TOPUP_MAX_USD: max } = ctx.deps.config;
-  const [wallet, recharge] = await Promise.all([walletLine(ctx, opts.org), autoRechargeSection(ctx, opts.org, opts.provider, opts.recharge)]);
+  const [wallet, recharge] = await Promise.all([
+    walletLine(ctx, opts.org),
+    autoRechargeSection(ctx, opts.org, opts.provider, opts.recharge),
+  ]);
   sendPage(ctx, status, {
-    title: 'Top up your wallet', lang: 'en', formAction: formActionOf(ctx.deps.config, opts.provider),
-    body: <>
-      <h1>Top up your wallet</h1>
-      <p class="muted">Organization {opts.org}. {wallet}</p>
-      <p><strong>{opts.provider.label}</strong></p>
-      {opts.error ? <p class="flash bad" role="alert">Not started: please correct the amount.</p> : null}
-      <form method="post" action={ctx.originalUrl}>
-        <Field id="amount_usd" name="amount_usd" label={`Amount (USD, ${min} to ${max})`} inputmode="decimal" required value={opts.amount} state={opts.error ? { errors: { amount_usd: `${opts.error}.` } } : undefined} />
-        <button type="submit">Continue to payment</button>
-      </form>
-      <p class="muted">This link works once: starting a payment uses it.</p>
-      {recharge}
-    </>,
+    title: 'Top up your wallet',
+    lang: 'en',
+    formAction: formActionOf(ctx.deps.config, opts.provider),
+    body: (
+      <>
+        <h1>Top up your wallet</h1>
+        <p class="muted">
+          Organization {opts.org}. {wallet}
+        </p>
+        <p>
+          <strong>{opts.provider.label}</strong>
+        </p>
+        {opts.error ? (
+          <p class="flash bad" role="alert">
+            Not started: please correct the amount.
+          </p>
+        ) : null}
+        <form method="post" action={ctx.originalUrl}>
+          <Field
+            id="amount_usd"
+            name="amount_usd"
+            label={`Amount (USD, ${min} to ${max})`}
+            inputmode="decimal"
+            required
+            value={opts.amount}
+            state={opts.error ? { errors: { amount_usd: `${opts.error}.` } } : undefined}
+          />
+          <button type="submit">Continue to payment</button>
+        </form>
+        <p class="muted">This link works once: starting a payment uses it.</p>
+        {recharge}
+      </>
+    ),
   });
 }
 
@@ -78,18 +107,31 @@ export async function startTopup(ctx: AppContext): Promise<void> {
   const amountMicros = toMicros((raw as string).trim());
   const confirmToken = provider.name === 'test' ? generateToken('tup_') : undefined;
   const payment = await startPayment(ctx.deps.db, {
-    orgId: claims.org, provider: provider.name, amountMicros, confirmTokenHash: confirmToken ? hashToken(confirmToken) : null,
+    orgId: claims.org,
+    provider: provider.name,
+    amountMicros,
+    confirmTokenHash: confirmToken ? hashToken(confirmToken) : null,
     link: { nonce: claims.nonce, purpose: claims.purpose, expiresAt: new Date(claims.exp * 1000) },
   });
   if (!payment) return refuse(ctx, 410, 'This link has already been used. Links work once: ask for a new one.');
   const back = `${ctx.deps.config.DASHBOARD_URL}/topups/${payment.id}`;
   let start;
   try {
-    start = await provider.startCheckout({ paymentId: payment.id, orgId: claims.org, amountMicros, successUrl: back, cancelUrl: `${back}?cancelled=1` });
+    start = await provider.startCheckout({
+      paymentId: payment.id,
+      orgId: claims.org,
+      amountMicros,
+      successUrl: back,
+      cancelUrl: `${back}?cancelled=1`,
+    });
   } catch (err) {
     if (!(err instanceof PaymentProviderError)) throw err;
     await markPaymentFailed(ctx.deps.db, payment.id, err.message);
-    return refuse(ctx, 503, 'The payment could not be started at the payment provider. Nothing was charged; ask the agent for a new link and try again.');
+    return refuse(
+      ctx,
+      503,
+      'The payment could not be started at the payment provider. Nothing was charged; ask the agent for a new link and try again.',
+    );
   }
   if (start.kind === 'redirect') {
     await setPaymentExternalId(ctx.deps.db, payment.id, start.externalId);
@@ -98,16 +140,22 @@ export async function startTopup(ctx: AppContext): Promise<void> {
     return;
   }
   sendPage(ctx, 200, {
-    title: 'Confirm the top-up (test mode)', lang: 'en', formAction: "'self'",
-    body: <>
-      <h1>Confirm the top-up</h1>
-      <p><strong>{provider.label}</strong></p>
-      <p>Amount: {formatUsd(amountMicros)}</p>
-      <form method="post" action={`/dashboard/topups/${payment.id}/confirm`}>
-        <input type="hidden" name="token" value={confirmToken} />
-        <button type="submit">Confirm test payment</button>
-      </form>
-    </>,
+    title: 'Confirm the top-up (test mode)',
+    lang: 'en',
+    formAction: "'self'",
+    body: (
+      <>
+        <h1>Confirm the top-up</h1>
+        <p>
+          <strong>{provider.label}</strong>
+        </p>
+        <p>Amount: {formatUsd(amountMicros)}</p>
+        <form method="post" action={`/dashboard/topups/${payment.id}/confirm`}>
+          <input type="hidden" name="token" value={confirmToken} />
+          <button type="submit">Confirm test payment</button>
+        </form>
+      </>
+    ),
   });
 }
 
@@ -120,7 +168,8 @@ export async function confirmTopup(ctx: AppContext): Promise<void> {
   const payment = await findPayment(ctx.deps.db, ctx.params.payment_id as string);
   if (!payment || payment.provider !== 'test') throw new NotFoundError('Payment not found');
   if (paymentProviderOf(ctx.deps.config)?.name !== 'test') throw new AppError(403, 'Test-mode payments are not accepted on this server.');
-  if (!tokenMatches(payment, (ctx.state.body as Record<string, unknown> | undefined)?.token)) throw new AppError(403, 'This confirmation does not belong to this payment.');
+  if (!tokenMatches(payment, (ctx.state.body as Record<string, unknown> | undefined)?.token))
+    throw new AppError(403, 'This confirmation does not belong to this payment.');
   const credit = await creditPayment(ctx.deps.db, payment.id, payment.amount_micros);
   await checkAutoRecharge(ctx, payment.org_id);
   // Post/Redirect/Get: a reload of the answer must not post the confirmation again.
@@ -139,17 +188,32 @@ function confirmedNote(confirmed: unknown): string | undefined {
 export async function topupStatusPage(ctx: AppContext): Promise<void> {
   const payment = await findPayment(ctx.deps.db, ctx.params.payment_id as string);
   if (!payment) throw new NotFoundError('Payment not found');
-  const note = payment.status === 'pending'
-    ? (ctx.query.cancelled ? 'The payment was cancelled: nothing was charged.' : 'Waiting for the payment provider to confirm the payment. This page does not change the wallet; refresh in a moment.')
-    : (payment.status === 'succeeded' && confirmedNote(ctx.query.confirmed)) || '';
+  const note =
+    payment.status === 'pending'
+      ? ctx.query.cancelled
+        ? 'The payment was cancelled: nothing was charged.'
+        : 'Waiting for the payment provider to confirm the payment. This page does not change the wallet; refresh in a moment.'
+      : (payment.status === 'succeeded' && confirmedNote(ctx.query.confirmed)) || '';
   showPayment(ctx, payment, note);
 }
 
 function showPayment(ctx: AppContext, payment: PaymentRow, note: string): void {
-  const state = payment.status === 'succeeded' ? `Credited ${formatUsd(payment.credited_micros ?? 0)} to the wallet.`
-    : payment.status === 'failed' ? `The payment failed${payment.failure ? `: ${payment.failure}` : ''}.` : `Pending: ${formatUsd(payment.amount_micros)}.`;
+  const state =
+    payment.status === 'succeeded'
+      ? `Credited ${formatUsd(payment.credited_micros ?? 0)} to the wallet.`
+      : payment.status === 'failed'
+        ? `The payment failed${payment.failure ? `: ${payment.failure}` : ''}.`
+        : `Pending: ${formatUsd(payment.amount_micros)}.`;
   sendPage(ctx, 200, {
-    title: 'Wallet top-up', lang: 'en',
-    body: <><h1>Wallet top-up</h1>{'\n'}<p data-status={payment.status}>{state}</p>{note ? <p class="muted">{note}</p> : null}</>,
+    title: 'Wallet top-up',
+    lang: 'en',
+    body: (
+      <>
+        <h1>Wallet top-up</h1>
+        {'\n'}
+        <p data-status={payment.status}>{state}</p>
+        {note ? <p class="muted">{note}</p> : null}
+      </>
+    ),
   });
 }

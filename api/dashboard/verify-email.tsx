@@ -11,13 +11,20 @@ import { confirmStepHandlers } from './confirm-step.js';
 export const VERIFY_PATH = '/dashboard/verify-email';
 
 const verify = confirmStepHandlers({
-  tokenOf: (ctx) => (typeof ctx.params.token === 'string' ? ctx.params.token : typeof ctx.query.token === 'string' ? ctx.query.token : undefined),
+  tokenOf: (ctx) =>
+    typeof ctx.params.token === 'string' ? ctx.params.token : typeof ctx.query.token === 'string' ? ctx.query.token : undefined,
   async describe(ctx, token) {
     const row = await findLiveAccountToken(ctx.deps.db, 'verify_email', accountTokenHash(token));
     if (!row?.user_id) return undefined;
     return {
-      title: 'Verify your email', button: 'Verify my email', action: `${VERIFY_PATH}/${encodeURIComponent(token)}`,
-      explanation: <>Confirm that <strong>{row.email}</strong> is your address to finish creating your account.</>,
+      title: 'Verify your email',
+      button: 'Verify my email',
+      action: `${VERIFY_PATH}/${encodeURIComponent(token)}`,
+      explanation: (
+        <>
+          Confirm that <strong>{row.email}</strong> is your address to finish creating your account.
+        </>
+      ),
     };
   },
   async confirm(ctx, token) {
@@ -27,10 +34,26 @@ const verify = confirmStepHandlers({
       return spent;
     });
     if (!row?.user_id) return false;
-    simplePage(ctx, 200, 'Email verified', <><p>Thank you: {row.email} is verified.</p><SignInLink /></>);
+    simplePage(
+      ctx,
+      200,
+      'Email verified',
+      <>
+        <p>Thank you: {row.email} is verified.</p>
+        <SignInLink />
+      </>,
+    );
     return true;
   },
-  invalid: (ctx) => simplePage(ctx, 410, 'Link not valid', <p>This verification link is unknown, used or expired. <a href={VERIFY_PATH}>Send a new one</a>.</p>),
+  invalid: (ctx) =>
+    simplePage(
+      ctx,
+      410,
+      'Link not valid',
+      <p>
+        This verification link is unknown, used or expired. <a href={VERIFY_PATH}>Send a new one</a>.
+      </p>,
+    ),
 });
 
 /** GET /dashboard/verify-email: with `?token=` the one-button page (nothing spent), without it the resend form. */

@@ -10,7 +10,15 @@ import { paymentProviderOf } from '../../clients/payments/select.js';
 import { formatUsd } from '../../lib/money.js';
 import { autoRechargeView } from '../agent/wallet.js';
 import type { AppContext } from '../context.js';
-import { AutoRechargeForms, changeAutoRecharge, Notice, DISABLE, ENABLE, type RechargeChange, type RechargeForm } from './auto-recharge-page.js';
+import {
+  AutoRechargeForms,
+  changeAutoRecharge,
+  Notice,
+  DISABLE,
+  ENABLE,
+  type RechargeChange,
+  type RechargeForm,
+} from './auto-recharge-page.js';
 import { formActionOf } from './provider-of.js';
 import { canManage, CsrfField, orgLink, type SignedIn } from './layout.js';
 
@@ -20,7 +28,12 @@ type View = ReturnType<typeof autoRechargeView>;
 
 function lastResult(last: View['last_result']): string {
   if (!last) return 'none yet';
-  const what = last.status === 'succeeded' ? `credited ${formatUsd(last.credited_micros ?? 0)}` : last.status === 'failed' ? `failed: ${last.failure ?? 'unknown reason'}` : `pending ${formatUsd(last.amount_micros)}`;
+  const what =
+    last.status === 'succeeded'
+      ? `credited ${formatUsd(last.credited_micros ?? 0)}`
+      : last.status === 'failed'
+        ? `failed: ${last.failure ?? 'unknown reason'}`
+        : `pending ${formatUsd(last.amount_micros)}`;
   return `${what} (${last.created_at.replace('T', ' ').slice(0, 19)})`;
 }
 
@@ -33,9 +46,22 @@ function StateTable({ v }: { v: View }) {
     ['ar-provider', 'Provider', v.provider ?? '—'],
     ['ar-card', 'Card', v.payment_method ?? '—'],
     ['ar-last', 'Last recharge', lastResult(v.last_result)],
-    ...(v.disabled_reason ? [['ar-disabled-reason', 'Turned off by the service because', v.disabled_reason] as [string, string, string]] : []),
+    ...(v.disabled_reason
+      ? [['ar-disabled-reason', 'Turned off by the service because', v.disabled_reason] as [string, string, string]]
+      : []),
   ];
-  return <table><tbody>{rows.map(([id, label, value]) => <tr><th scope="row">{label}</th><td id={id}>{value}</td></tr>)}</tbody></table>;
+  return (
+    <table>
+      <tbody>
+        {rows.map(([id, label, value]) => (
+          <tr>
+            <th scope="row">{label}</th>
+            <td id={id}>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** The section (a failed change's values and errors, or a notice, in `form`). */
@@ -43,14 +69,26 @@ export async function autoRechargeWalletSection(ctx: AppContext, s: SignedIn, fo
   const settings = await findAutoRechargeSettings(ctx.deps.db, s.orgId!);
   if (!settings) return null;
   const provider = paymentProviderOf(ctx.deps.config);
-  return <>
-    <h2 id="auto-recharge">Auto-recharge</h2>
-    <Notice text={form.notice} />
-    <StateTable v={autoRechargeView(settings)} />
-    {!canManage(s) ? <p class="muted">Owners and admins change auto-recharge.</p>
-      : !provider ? <p class="muted">Payments are not configured on this server (set STRIPE_SECRET_KEY, or PAYMENT_PROVIDER).</p>
-      : <AutoRechargeForms ctx={ctx} settings={settings} provider={provider} form={form} target={{ action: orgLink(s, AUTO_RECHARGE_PATH), hidden: <CsrfField s={s} /> }} />}
-  </>;
+  return (
+    <>
+      <h2 id="auto-recharge">Auto-recharge</h2>
+      <Notice text={form.notice} />
+      <StateTable v={autoRechargeView(settings)} />
+      {!canManage(s) ? (
+        <p class="muted">Owners and admins change auto-recharge.</p>
+      ) : !provider ? (
+        <p class="muted">Payments are not configured on this server (set STRIPE_SECRET_KEY, or PAYMENT_PROVIDER).</p>
+      ) : (
+        <AutoRechargeForms
+          ctx={ctx}
+          settings={settings}
+          provider={provider}
+          form={form}
+          target={{ action: orgLink(s, AUTO_RECHARGE_PATH), hidden: <CsrfField s={s} /> }}
+        />
+      )}
+    </>
+  );
 }
 
 /** The page's CSP form-action: Stripe's Checkout is where the enable form's answer may redirect. */

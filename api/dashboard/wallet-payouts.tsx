@@ -24,58 +24,195 @@ import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn,
 
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
 
-type Line = Pick<CreatorPayout, 'creator_id' | 'commission_count' | 'award_count' | 'awards_micros' | 'gross_micros' | 'fees_micros' | 'clawbacks_netted_micros' | 'net_micros'>
-  & { creator_name?: string | null; transfer_status?: string; transfer_id?: string | null; failure?: string | null };
+type Line = Pick<
+  CreatorPayout,
+  | 'creator_id'
+  | 'commission_count'
+  | 'award_count'
+  | 'awards_micros'
+  | 'gross_micros'
+  | 'fees_micros'
+  | 'clawbacks_netted_micros'
+  | 'net_micros'
+> & { creator_name?: string | null; transfer_status?: string; transfer_id?: string | null; failure?: string | null };
 
 const TRANSFER_WORDS: Record<string, string> = {
-  transfer_pending: 'transfer pending', transferred: 'transferred', settled: 'settled (nothing to send)', returned: 'returned: payable again',
+  transfer_pending: 'transfer pending',
+  transferred: 'transferred',
+  settled: 'settled (nothing to send)',
+  returned: 'returned: payable again',
 };
-const transferCell = (l: Line) => (l.transfer_status ? `${TRANSFER_WORDS[l.transfer_status] ?? l.transfer_status}${l.transfer_id ? ` (${l.transfer_id})` : ''}${l.failure ? `: ${l.failure}` : ''}` : '');
+const transferCell = (l: Line) =>
+  l.transfer_status
+    ? `${TRANSFER_WORDS[l.transfer_status] ?? l.transfer_status}${l.transfer_id ? ` (${l.transfer_id})` : ''}${l.failure ? `: ${l.failure}` : ''}`
+    : '';
 
 /** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
 function PayoutTable({ lines, caption }: { lines: Line[]; caption: ComponentChildren }) {
   const sum = (k: keyof Line) => lines.reduce((n, l) => n + (l[k] as number), 0);
-  const money = (l: Line) => [String(l.commission_count), `${l.award_count} (${formatUsd(l.awards_micros)})`, formatUsd(l.gross_micros), formatUsd(l.fees_micros), formatUsd(l.clawbacks_netted_micros), formatUsd(l.net_micros)].map((c) => <td>{c}</td>);
+  const money = (l: Line) =>
+    [
+      String(l.commission_count),
+      `${l.award_count} (${formatUsd(l.awards_micros)})`,
+      formatUsd(l.gross_micros),
+      formatUsd(l.fees_micros),
+      formatUsd(l.clawbacks_netted_micros),
+      formatUsd(l.net_micros),
+    ].map((c) => <td>{c}</td>);
   const transfers = lines.some((l) => l.transfer_status);
-  const total: Line = { creator_id: '', commission_count: sum('commission_count'), award_count: sum('award_count'), awards_micros: sum('awards_micros'), gross_micros: sum('gross_micros'), fees_micros: sum('fees_micros'), clawbacks_netted_micros: sum('clawbacks_netted_micros'), net_micros: sum('net_micros') };
+  const total: Line = {
+    creator_id: '',
+    commission_count: sum('commission_count'),
+    award_count: sum('award_count'),
+    awards_micros: sum('awards_micros'),
+    gross_micros: sum('gross_micros'),
+    fees_micros: sum('fees_micros'),
+    clawbacks_netted_micros: sum('clawbacks_netted_micros'),
+    net_micros: sum('net_micros'),
+  };
   return (
-    <ScrollTable label="Payout"><table><caption>{caption}</caption><thead><tr><th>Creator</th><th>Commissions</th><th>Bonus awards</th><th>Gross</th><th>Platform fees</th><th>Clawbacks netted</th><th>Net to creator</th>{transfers ? <th>Transfer</th> : null}</tr></thead><tbody>
-      {lines.map((l) => <tr><td>{l.creator_name ? `${l.creator_name} ` : null}<code>{l.creator_id}</code></td>{money(l)}{transfers ? <td class="transfer">{transferCell(l)}</td> : null}</tr>)}
-      <tr><th scope="row">Total</th>{money(total)}{transfers ? <td /> : null}</tr>
-    </tbody></table></ScrollTable>
+    <ScrollTable label="Payout">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th>Creator</th>
+            <th>Commissions</th>
+            <th>Bonus awards</th>
+            <th>Gross</th>
+            <th>Platform fees</th>
+            <th>Clawbacks netted</th>
+            <th>Net to creator</th>
+            {transfers ? <th>Transfer</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((l) => (
+            <tr>
+              <td>
+                {l.creator_name ? `${l.creator_name} ` : null}
+                <code>{l.creator_id}</code>
+              </td>
+              {money(l)}
+              {transfers ? <td class="transfer">{transferCell(l)}</td> : null}
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Total</th>
+            {money(total)}
+            {transfers ? <td /> : null}
+          </tr>
+        </tbody>
+      </table>
+    </ScrollTable>
   );
 }
 
-const runCaption = (run: PayoutRunView) => <>Run {run.id}, <LocalTime at={run.created_at} />{run.created_by ? `, by ${run.created_by}` : ''}</>;
+const runCaption = (run: PayoutRunView) => (
+  <>
+    Run {run.id}, <LocalTime at={run.created_at} />
+    {run.created_by ? `, by ${run.created_by}` : ''}
+  </>
+);
 
-const RunLines = ({ run }: { run: PayoutRunView }) => (run.payouts.length ? <PayoutTable lines={run.payouts} caption={runCaption(run)} /> : <p>{runCaption(run)}: nothing was payable.</p>);
+const RunLines = ({ run }: { run: PayoutRunView }) =>
+  run.payouts.length ? <PayoutTable lines={run.payouts} caption={runCaption(run)} /> : <p>{runCaption(run)}: nothing was payable.</p>;
 
 /** The wallet page's section. */
 export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promise<VNode> {
   const [money, runs] = await Promise.all([getCreatorMoneySummary(ctx.deps.db, s.orgId!), listPayoutRuns(ctx.deps.db, s.orgId!)]);
   const c = money.commissions;
-  return <>
-    <h2 id="payouts">Payouts</h2>
-    <p>Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet; then one transfer per creator goes to their connected payout account. A creator without a ready account, or a transfer the provider refuses or reverses, is returned: the lines are payable again.</p>
-    <table><tbody>
-      <tr><th scope="row">Payable now</th><td id="payouts-payable">{formatUsd(c.payable.micros)} ({c.payable.count} commission(s))</td></tr>
-      <tr><th scope="row">Held (in the holding period)</th><td id="payouts-held">{formatUsd(c.held.micros)} ({c.held.count})</td></tr>
-      <tr><th scope="row">Unfunded</th><td>{formatUsd(c.unfunded.micros)} ({c.unfunded.count})</td></tr>
-      <tr><th scope="row">Paid so far</th><td id="payouts-paid">{formatUsd(c.paid.micros)} ({c.paid.count})</td></tr>
-      <tr><th scope="row">Clawbacks outstanding (creators owe back)</th><td id="payouts-clawbacks">{formatUsd(money.clawbacksOutstanding.micros)} ({money.clawbacksOutstanding.count})</td></tr>
-    </tbody></table>
-    {canManage(s)
-      ? <form method="get" action={orgLink(s, '/dashboard/wallet/payouts/preview')}>{s.orgIds.length > 1 ? <Hidden fields={{ org: s.orgId }} /> : null}<button type="submit">Preview a payout run</button></form>
-      : <p class="muted">Owners and admins run payouts.</p>}
-    <h3>Payout runs (latest 20)</h3><p><OrgLink s={s} to="/dashboard/wallet/payouts">Every payout by creator: search, sort and CSV export</OrgLink></p>
-    {runs.length === 0 ? <p class="muted">No payout runs yet.</p> : runs.map((run) => <div data-run={run.id}><RunLines run={run} /></div>)}
-  </>;
+  return (
+    <>
+      <h2 id="payouts">Payouts</h2>
+      <p>
+        Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and
+        approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet;
+        then one transfer per creator goes to their connected payout account. A creator without a ready account, or a transfer the provider
+        refuses or reverses, is returned: the lines are payable again.
+      </p>
+      <table>
+        <tbody>
+          <tr>
+            <th scope="row">Payable now</th>
+            <td id="payouts-payable">
+              {formatUsd(c.payable.micros)} ({c.payable.count} commission(s))
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Held (in the holding period)</th>
+            <td id="payouts-held">
+              {formatUsd(c.held.micros)} ({c.held.count})
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Unfunded</th>
+            <td>
+              {formatUsd(c.unfunded.micros)} ({c.unfunded.count})
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Paid so far</th>
+            <td id="payouts-paid">
+              {formatUsd(c.paid.micros)} ({c.paid.count})
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Clawbacks outstanding (creators owe back)</th>
+            <td id="payouts-clawbacks">
+              {formatUsd(money.clawbacksOutstanding.micros)} ({money.clawbacksOutstanding.count})
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      {canManage(s) ? (
+        <form method="get" action={orgLink(s, '/dashboard/wallet/payouts/preview')}>
+          {s.orgIds.length > 1 ? <Hidden fields={{ org: s.orgId }} /> : null}
+          <button type="submit">Preview a payout run</button>
+        </form>
+      ) : (
+        <p class="muted">Owners and admins run payouts.</p>
+      )}
+      <h3>Payout runs (latest 20)</h3>
+      <p>
+        <OrgLink s={s} to="/dashboard/wallet/payouts">
+          Every payout by creator: search, sort and CSV export
+        </OrgLink>
+      </p>
+      {runs.length === 0 ? (
+        <p class="muted">No payout runs yet.</p>
+      ) : (
+        runs.map((run) => (
+          <div data-run={run.id}>
+            <RunLines run={run} />
+          </div>
+        ))
+      )}
+    </>
+  );
 }
 
-const BackToWallet = ({ s, to = '/dashboard/wallet' }: { s: SignedIn; to?: string }) => <p><OrgLink s={s} to={to}>Back to the wallet</OrgLink></p>;
+const BackToWallet = ({ s, to = '/dashboard/wallet' }: { s: SignedIn; to?: string }) => (
+  <p>
+    <OrgLink s={s} to={to}>
+      Back to the wallet
+    </OrgLink>
+  </p>
+);
 
 const refuse = (ctx: AppContext, s: SignedIn, status: number, message: string) =>
-  dashboardPage(ctx, s, status, 'Payouts', <><p class="error" role="alert">{message}</p><BackToWallet s={s} /></>);
+  dashboardPage(
+    ctx,
+    s,
+    status,
+    'Payouts',
+    <>
+      <p class="error" role="alert">
+        {message}
+      </p>
+      <BackToWallet s={s} />
+    </>,
+  );
 
 /** A dry run under a fresh run id; the confirm form carries the id, so confirming twice pays once. */
 export async function preview(ctx: AppContext): Promise<void> {
@@ -84,18 +221,48 @@ export async function preview(ctx: AppContext): Promise<void> {
   if (!s.orgId || !canManage(s)) return refuse(ctx, s, 403, 'Only owners and admins run payouts.');
   const runId = newRunId(new Date(), randomBytes(6).toString('hex'));
   const dry = await runPayouts(ctx.deps.db, { orgId: s.orgId, runId, dryRun: true });
-  if (dry.payouts.length === 0) return dashboardPage(ctx, s, 200, 'Payout preview', <><p role="status">Nothing is payable now: no creator would be paid.</p><BackToWallet s={s} /></>);
+  if (dry.payouts.length === 0)
+    return dashboardPage(
+      ctx,
+      s,
+      200,
+      'Payout preview',
+      <>
+        <p role="status">Nothing is payable now: no creator would be paid.</p>
+        <BackToWallet s={s} />
+      </>,
+    );
   const n = dry.payouts.length;
-  const names = await creatorNames(ctx.deps.db, dry.payouts.map((p) => p.creator_id));
-  dashboardPage(ctx, s, 200, 'Payout preview', <>
-    <p>Nothing has been paid yet. This is what run <code>{runId}</code> would pay now:</p>
-    <PayoutTable lines={dry.payouts.map((p) => ({ ...p, creator_name: names.get(p.creator_id) ?? null }))} caption={`Preview of run ${runId}`} />
-    <p>{formatUsd(dry.totals.net_micros + dry.totals.fees_micros)} leaves the wallet (commissions and platform fees; clawbacks netted stay in it). Submitting this form twice, or again after a reload, pays once.</p>
-    <PostForm s={s} action={orgLink(s, '/dashboard/wallet/payouts/run')}><Hidden fields={{ run_id: runId }} />
-      <button type="submit">Pay {n} creator{n === 1 ? '' : 's'} {formatUsd(dry.totals.net_micros)}</button>
-    </PostForm>
-    <BackToWallet s={s} />
-  </>);
+  const names = await creatorNames(
+    ctx.deps.db,
+    dry.payouts.map((p) => p.creator_id),
+  );
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    'Payout preview',
+    <>
+      <p>
+        Nothing has been paid yet. This is what run <code>{runId}</code> would pay now:
+      </p>
+      <PayoutTable
+        lines={dry.payouts.map((p) => ({ ...p, creator_name: names.get(p.creator_id) ?? null }))}
+        caption={`Preview of run ${runId}`}
+      />
+      <p>
+        {formatUsd(dry.totals.net_micros + dry.totals.fees_micros)} leaves the wallet (commissions and platform fees; clawbacks netted stay
+        in it). Submitting this form twice, or again after a reload, pays once.
+      </p>
+      <PostForm s={s} action={orgLink(s, '/dashboard/wallet/payouts/run')}>
+        <Hidden fields={{ run_id: runId }} />
+        <button type="submit">
+          Pay {n} creator{n === 1 ? '' : 's'} {formatUsd(dry.totals.net_micros)}
+        </button>
+      </PostForm>
+      <BackToWallet s={s} />
+    </>,
+  );
 }
 
 export async function run(ctx: AppContext): Promise<void> {
@@ -103,7 +270,8 @@ export async function run(ctx: AppContext): Promise<void> {
   if (!s) return;
   if (!s.orgId || !canManage(s)) return refuse(ctx, s, 403, 'Only owners and admins run payouts.');
   const runId = (ctx.state.body as Record<string, unknown> | undefined)?.run_id;
-  if (typeof runId !== 'string' || !RUN_ID_PATTERN.test(runId)) return refuse(ctx, s, 422, 'run_id: start from the payout preview (1 to 100 of A-Z a-z 0-9 _ . : -).');
+  if (typeof runId !== 'string' || !RUN_ID_PATTERN.test(runId))
+    return refuse(ctx, s, 422, 'run_id: start from the payout preview (1 to 100 of A-Z a-z 0-9 _ . : -).');
   let result;
   try {
     result = await runPayouts(ctx.deps.db, { orgId: s.orgId, runId, createdBy: `user:${s.email}` });
@@ -113,13 +281,24 @@ export async function run(ctx: AppContext): Promise<void> {
   }
   // Phase 2. Temporal away: the run stays `transfer_pending` and the next worker start sends it.
   if ((await pendingPayoutsOfRun(ctx.deps.db, runId)).length > 0) {
-    await startPayoutRun({ client: ctx.deps.temporal, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE }, runId, { orgId: s.orgId, createdBy: `user:${s.email}` })
-      .catch((err: unknown) => ctx.deps.logger.warn({ err, runId }, 'payout transfers not started now; the next worker start takes the run up'));
+    await startPayoutRun({ client: ctx.deps.temporal, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE }, runId, {
+      orgId: s.orgId,
+      createdBy: `user:${s.email}`,
+    }).catch((err: unknown) =>
+      ctx.deps.logger.warn({ err, runId }, 'payout transfers not started now; the next worker start takes the run up'),
+    );
   }
   if (!result.already_run) {
     await appendAudit(ctx.deps.db, {
-      orgId: s.orgId, actorType: 'user', actorId: s.userId, action: 'dashboard.run_payouts', targetType: 'payout_run', targetId: runId,
-      details: { creators: result.payouts.length, net_micros: result.totals.net_micros }, requestId: ctx.state.requestId, ip: ctx.state.clientIp,
+      orgId: s.orgId,
+      actorType: 'user',
+      actorId: s.userId,
+      action: 'dashboard.run_payouts',
+      targetType: 'payout_run',
+      targetId: runId,
+      details: { creators: result.payouts.length, net_micros: result.totals.net_micros },
+      requestId: ctx.state.requestId,
+      ip: ctx.state.clientIp,
     });
   }
   ctx.status = 303;
@@ -131,9 +310,19 @@ export async function showRun(ctx: AppContext): Promise<void> {
   if (!s) return;
   const found = s.orgId ? await findPayoutRun(ctx.deps.db, s.orgId, ctx.params.run_id as string) : undefined;
   if (!found) return refuse(ctx, s, 404, 'No such payout run in your organization.');
-  dashboardPage(ctx, s, 200, 'Payout run', <>
-    {ctx.query.again ? <p class="notice" role="status">This run had already been paid: nothing was paid again.</p> : null}
-    <RunLines run={found} />
-    <BackToWallet s={s} to="/dashboard/wallet#payouts" />
-  </>);
+  dashboardPage(
+    ctx,
+    s,
+    200,
+    'Payout run',
+    <>
+      {ctx.query.again ? (
+        <p class="notice" role="status">
+          This run had already been paid: nothing was paid again.
+        </p>
+      ) : null}
+      <RunLines run={found} />
+      <BackToWallet s={s} to="/dashboard/wallet#payouts" />
+    </>,
+  );
 }

@@ -12,10 +12,15 @@ export function healthRoutes(registry: Registry): Router<RequestState, AppContex
   router.get('/', (ctx) => {
     const base = ctx.deps.config.BASE_URL;
     ctx.body = {
-      service: 'svc', description: 'Referral and affiliate attribution for mobile apps',
+      service: 'svc',
+      description: 'Referral and affiliate attribution for mobile apps',
       links: {
-        readiness: `${base}/readyz`, client_api: `${base}/api/sdk`, agent_api_openapi: `${base}/api/agent/openapi.json`,
-        mcp: `${base}/mcp`, oauth_metadata: `${base}/.well-known/oauth-authorization-server`, dashboard: ctx.deps.config.DASHBOARD_URL,
+        readiness: `${base}/readyz`,
+        client_api: `${base}/api/sdk`,
+        agent_api_openapi: `${base}/api/agent/openapi.json`,
+        mcp: `${base}/mcp`,
+        oauth_metadata: `${base}/.well-known/oauth-authorization-server`,
+        dashboard: ctx.deps.config.DASHBOARD_URL,
       },
     };
   });
@@ -25,10 +30,7 @@ export function healthRoutes(registry: Registry): Router<RequestState, AppContex
   });
 
   router.get('/readyz', async (ctx) => {
-    const [postgres, temporal] = await Promise.all([
-      isDatabaseReachable(ctx.deps.db),
-      isTemporalReachable(ctx.deps.temporal),
-    ]);
+    const [postgres, temporal] = await Promise.all([isDatabaseReachable(ctx.deps.db), isTemporalReachable(ctx.deps.temporal)]);
     const ready = postgres && temporal;
     ctx.status = ready ? 200 : 503;
     const down = [...(postgres ? [] : ['PostgreSQL']), ...(temporal ? [] : ['Temporal'])];

@@ -56,7 +56,11 @@ async function answerUnlessClaimed(ctx: AppContext, next: Koa.Next, code: string
 
 function linkSegments(ctx: AppContext): [string, string] {
   const decode = (s: string | undefined) => {
-    try { return decodeURIComponent(s ?? ''); } catch { return s ?? ''; }
+    try {
+      return decodeURIComponent(s ?? '');
+    } catch {
+      return s ?? '';
+    }
   };
   const captures = (ctx as unknown as { captures?: string[] }).captures ?? [];
   return [decode(captures[0]).toLowerCase(), decode(captures[1])];
@@ -70,9 +74,19 @@ type LinkCode = NonNullable<ReferralLink['code']>;
 
 async function recordLinkClick(ctx: AppContext, appId: string, code: LinkCode, hints: LinkHints): Promise<{ id: string }> {
   return recordClick(ctx.deps.db, {
-    appId, campaignId: code.campaignId, creatorCodeId: code.creatorCodeId, code: code.code, source: 'link',
-    ip: ctx.state.clientIp || null, userAgent: header(ctx, 'user-agent', 1024), referrer: header(ctx, 'referer', 2048),
-    platform: hints.platform, osVersion: hints.osVersion, language: hints.language, timezone: hints.timezone, screen: hints.screen,
+    appId,
+    campaignId: code.campaignId,
+    creatorCodeId: code.creatorCodeId,
+    code: code.code,
+    source: 'link',
+    ip: ctx.state.clientIp || null,
+    userAgent: header(ctx, 'user-agent', 1024),
+    referrer: header(ctx, 'referer', 2048),
+    platform: hints.platform,
+    osVersion: hints.osVersion,
+    language: hints.language,
+    timezone: hints.timezone,
+    screen: hints.screen,
     deviceHints: hints.raw,
   });
 }

@@ -10,11 +10,29 @@ import { createRequire } from 'node:module';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 
-interface AppView { uri: string; name: string; title: string; description: string; view: 'checklist' | 'wallet' }
+interface AppView {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  view: 'checklist' | 'wallet';
+}
 
 const VIEWS: readonly AppView[] = [
-  { uri: 'ui://svc/integration-checklist.html', name: 'integration-checklist', title: 'Integration checklist', view: 'checklist', description: 'The 8-step checklist of svc_integration_status with the next actions and the links for the human.' },
-  { uri: 'ui://svc/wallet.html', name: 'wallet', title: 'Wallet', view: 'wallet', description: 'The wallet of svc_get_wallet with the top-up link for the human.' },
+  {
+    uri: 'ui://svc/integration-checklist.html',
+    name: 'integration-checklist',
+    title: 'Integration checklist',
+    view: 'checklist',
+    description: 'The 8-step checklist of svc_integration_status with the next actions and the links for the human.',
+  },
+  {
+    uri: 'ui://svc/wallet.html',
+    name: 'wallet',
+    title: 'Wallet',
+    view: 'wallet',
+    description: 'The wallet of svc_get_wallet with the top-up link for the human.',
+  },
 ];
 
 /**
@@ -38,7 +56,13 @@ export function appToolMeta(tool: string): Record<string, unknown> {
   return uri ? { ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri } : {};
 }
 
-export const APP_RESOURCES: readonly Resource[] = VIEWS.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: RESOURCE_MIME_TYPE }));
+export const APP_RESOURCES: readonly Resource[] = VIEWS.map(({ uri, name, title, description }) => ({
+  uri,
+  name,
+  title,
+  description,
+  mimeType: RESOURCE_MIME_TYPE,
+}));
 
 /**
  * ext-apps' App, bundled with its dependencies (the package's `app-with-deps` build), made usable from an inline
@@ -50,7 +74,10 @@ function extAppsInline(): string {
   const bundle = readFileSync(file, 'utf8');
   const exported = /export\s*\{([^}]*)\};?\s*$/.exec(bundle);
   if (!exported) throw new Error(`${file}: no closing export clause to inline`);
-  const names = exported[1]!.split(',').map((part) => part.trim().split(/\s+as\s+/)).map(([local, name]) => `${JSON.stringify(name ?? local)}: ${local}`);
+  const names = exported[1]!
+    .split(',')
+    .map((part) => part.trim().split(/\s+as\s+/))
+    .map(([local, name]) => `${JSON.stringify(name ?? local)}: ${local}`);
   return `${bundle.slice(0, exported.index)}\nconst ExtApps = { ${names.join(', ')} };`;
 }
 

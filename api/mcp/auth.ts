@@ -8,7 +8,8 @@ import { bearerChallenge } from '../oauth/challenge.js';
 
 export const requireAgent: Middleware = async (ctx, next) => {
   const refused = checkRule(ctx.state.principal, { allow: ['agent'] }, ctx.state.credentialPresented === true);
-  if (refused instanceof AppError) throw new AppError(refused.status, refused.detail, { ...refused.headers, 'WWW-Authenticate': bearerChallenge(ctx) });
+  if (refused instanceof AppError)
+    throw new AppError(refused.status, refused.detail, { ...refused.headers, 'WWW-Authenticate': bearerChallenge(ctx) });
   if (refused) throw refused;
   return next();
 };

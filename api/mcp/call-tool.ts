@@ -1,7 +1,13 @@
 // tools/call: finds the tool, runs it (an account tool through its REST endpoint, an extra tool through the
 // registry's run) and returns the tool result. An unknown tool is a protocol error (the client named something that
 // was never listed); everything about the call itself, bad arguments included, is a tool error the model can read.
-import { ProtocolError, ProtocolErrorCode, type CallToolRequest, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { AppContext } from '../context.js';
 import { requestLog } from '../middleware/request-context.js';
 import { dispatchEndpoint, type EndpointOutcome } from './endpoint-dispatch.js';
@@ -10,18 +16,31 @@ import { progressReport } from './progress.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import { fieldsResult, outcomeResult, successResult } from './tool-result.js';
 
-export async function callTool(parent: AppContext, catalog: ToolCatalog, params: CallToolRequest['params'], extra: ServerContext): Promise<CallToolResult> {
+export async function callTool(
+  parent: AppContext,
+  catalog: ToolCatalog,
+  params: CallToolRequest['params'],
+  extra: ServerContext,
+): Promise<CallToolResult> {
   const entry = catalog.byName.get(params.name);
-  if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}. The tools are listed by tools/list and in the resource svc://tools.`);
+  if (!entry)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Unknown tool: ${params.name}. The tools are listed by tools/list and in the resource svc://tools.`,
+    );
   const args = params.arguments ?? {};
   if (entry.kind === 'extra') return runExtraTool(parent, entry.tool, args);
 
   // Progress goes on the POST's own response stream, in both eras (the transport upgrades the answer to SSE).
   const token = extra.mcpReq._meta?.progressToken;
-  const report = token === undefined ? undefined : progressReport(
-    (progress, message) => extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
-    parent.deps.temporal,
-  );
+  const report =
+    token === undefined
+      ? undefined
+      : progressReport(
+          (progress, message) =>
+            extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+          parent.deps.temporal,
+        );
   const outcome = await dispatchEndpoint({ parent, entry, args, progress: report?.listener });
   await report?.finish(doneMessage(outcome));
   return outcomeResult(outcome);

@@ -41,7 +41,12 @@ function chainOf(entry: EndpointToolEntry): Chain {
   return chain;
 }
 
-interface SplitArgs { params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown> | undefined; problems: FieldProblem[] }
+interface SplitArgs {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown> | undefined;
+  problems: FieldProblem[];
+}
 
 /** Sorts the flat tool arguments into path, query and body; unknown or malformed path arguments are field problems. */
 function splitArgs(entry: EndpointToolEntry, args: Record<string, unknown>): SplitArgs {
@@ -53,7 +58,8 @@ function splitArgs(entry: EndpointToolEntry, args: Record<string, unknown>): Spl
   for (const name of parts.path) {
     const value = args[name];
     if (value === undefined) problems.push({ loc: ['path', name], msg: 'Field required', type: 'missing' });
-    else if (typeof value !== 'string' || value.length === 0) problems.push({ loc: ['path', name], msg: 'must be a non-empty string', type: 'type' });
+    else if (typeof value !== 'string' || value.length === 0)
+      problems.push({ loc: ['path', name], msg: 'must be a non-empty string', type: 'type' });
     else params[name] = value;
   }
   for (const [name, value] of Object.entries(args)) {
@@ -71,7 +77,12 @@ function syntheticContext(parent: AppContext, method: string, url: string): AppC
   const req = new IncomingMessage(new Socket());
   req.method = method;
   req.url = url;
-  req.headers = { host: parent.get('host'), 'user-agent': parent.get('user-agent'), accept: 'application/json', 'content-type': 'application/json' };
+  req.headers = {
+    host: parent.get('host'),
+    'user-agent': parent.get('user-agent'),
+    accept: 'application/json',
+    'content-type': 'application/json',
+  };
   return parent.app.createContext(req, new ServerResponse(req)) as unknown as AppContext;
 }
 
@@ -82,8 +93,12 @@ export async function dispatchEndpoint(call: EndpointCall): Promise<EndpointOutc
   const search = query.toString();
   const ctx = syntheticContext(parent, entry.endpoint.method.toUpperCase(), `/api/agent${path}${search ? `?${search}` : ''}`);
   Object.assign(ctx.state, {
-    requestId: parent.state.requestId, clientIp: parent.state.clientIp, principal: parent.state.principal,
-    credentialPresented: true, body, progress: call.progress,
+    requestId: parent.state.requestId,
+    clientIp: parent.state.clientIp,
+    principal: parent.state.principal,
+    credentialPresented: true,
+    body,
+    progress: call.progress,
   });
   (ctx as AppContext & { params: Record<string, string> }).params = params;
   try {

@@ -3,7 +3,11 @@
 // tool server can list and run any list of such objects without importing the registry.
 
 /** A field problem, in the shape of the REST 422 body (`loc`, `msg`, `type`). */
-export interface ExtraToolFieldProblem { loc: string[]; msg: string; type: string }
+export interface ExtraToolFieldProblem {
+  loc: string[];
+  msg: string;
+  type: string;
+}
 
 export interface ExtraToolContext {
   /** The service origin ({base_url}), for URLs the tool writes into its answer. */

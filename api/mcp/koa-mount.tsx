@@ -35,12 +35,22 @@ const onlyPost: Middleware = async (ctx, next) => {
   ctx.set('Allow', 'POST, OPTIONS');
   // A person who opened the start banner's link in a browser gets told what this address is for; clients get JSON-RPC.
   if (ctx.method === 'GET' && ctx.accepts('json', 'text/event-stream', 'html') === 'html') {
-    sendPage(ctx, 405, { title: 'MCP tool server', lang: 'en', body: <>
-      <h1>MCP tool server</h1>
-      <p>This address is the tool server for AI coding agents (Model Context Protocol over Streamable HTTP): an MCP client
-        POSTs JSON-RPC messages here with an agent key or OAuth token. A browser has nothing to show.</p>
-      <p>To connect an agent, sign in to the <a href="/dashboard/agents">dashboard</a> and follow "Connect an agent".</p>
-    </> });
+    sendPage(ctx, 405, {
+      title: 'MCP tool server',
+      lang: 'en',
+      body: (
+        <>
+          <h1>MCP tool server</h1>
+          <p>
+            This address is the tool server for AI coding agents (Model Context Protocol over Streamable HTTP): an MCP client POSTs JSON-RPC
+            messages here with an agent key or OAuth token. A browser has nothing to show.
+          </p>
+          <p>
+            To connect an agent, sign in to the <a href="/dashboard/agents">dashboard</a> and follow "Connect an agent".
+          </p>
+        </>
+      ),
+    });
     return;
   }
   ctx.status = 405;
@@ -50,13 +60,17 @@ const onlyPost: Middleware = async (ctx, next) => {
 /** Progress notifications need a stream; everything else is answered as one JSON document (cheaper, proxy-friendly). */
 function asksForProgress(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined);
+  return messages.some(
+    (m) => (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined,
+  );
 }
 
 async function serveLegacy(ctx: AppContext, services: McpServices, body: unknown): Promise<void> {
   const server = createMcpServer(ctx, services);
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
-  ctx.res.on('close', () => { void server.close(); });
+  ctx.res.on('close', () => {
+    void server.close();
+  });
   await server.connect(transport);
   await transport.handleRequest(ctx.req, ctx.res, body);
 }

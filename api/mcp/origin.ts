@@ -25,7 +25,8 @@ export function isAllowedOrigin(origin: string, baseUrl: string): boolean {
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, GET, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Allow-Headers':
+    'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
   'Access-Control-Max-Age': '600',
 };
 
@@ -39,7 +40,9 @@ export const checkOrigin: Middleware = async (ctx, next) => {
   const origin = ctx.get('origin');
   if (origin) {
     if (!isAllowedOrigin(origin, ctx.deps.config.BASE_URL)) {
-      throw new ForbiddenError(`Origin '${origin}' is not allowed on /mcp: only ${new URL(ctx.deps.config.BASE_URL).origin} and loopback origins may call it from a browser.`);
+      throw new ForbiddenError(
+        `Origin '${origin}' is not allowed on /mcp: only ${new URL(ctx.deps.config.BASE_URL).origin} and loopback origins may call it from a browser.`,
+      );
     }
     allowBrowser(ctx, origin);
   }

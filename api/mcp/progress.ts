@@ -16,7 +16,9 @@ export interface ProgressReport {
 
 const POLL_MS = 200;
 
-interface StepWatcher { stop(): Promise<void> }
+interface StepWatcher {
+  stop(): Promise<void>;
+}
 
 /** Polls the workflow's history and emits one line per activity step it has not reported yet. */
 function watchSteps(temporal: Client, workflowId: string, emit: (message: string) => void, pollMs: number): StepWatcher {

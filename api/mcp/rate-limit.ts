@@ -10,7 +10,8 @@ import type { Middleware } from '../context.js';
 const WINDOW_MS = 60_000;
 
 /** The rate-limit identity of an agent principal: one window per key, or per OAuth grant and client. */
-export const toolCallKey = (agent: AgentPrincipal): string => `mcp-tools:${agent.authMode}:${agent.id}${agent.clientId ? `:${agent.clientId}` : ''}`;
+export const toolCallKey = (agent: AgentPrincipal): string =>
+  `mcp-tools:${agent.authMode}:${agent.id}${agent.clientId ? `:${agent.clientId}` : ''}`;
 
 export function countToolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];

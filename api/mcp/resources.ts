@@ -15,20 +15,47 @@ const JSON_TYPE = 'application/json';
 const SDK_TEMPLATE = 'svc://sdk/{platform}';
 
 export const STATIC_RESOURCES: readonly Resource[] = [
-  { uri: 'svc://tools', name: 'tools', title: 'Tool catalog', mimeType: JSON_TYPE, description: 'The live tool list with input and output schemas, annotations and required scopes.' },
-  { uri: 'svc://contract', name: 'contract', title: 'Wire contract', mimeType: JSON_TYPE, description: 'Contract version, client API and webhook paths, agent REST spec link, scopes.' },
+  {
+    uri: 'svc://tools',
+    name: 'tools',
+    title: 'Tool catalog',
+    mimeType: JSON_TYPE,
+    description: 'The live tool list with input and output schemas, annotations and required scopes.',
+  },
+  {
+    uri: 'svc://contract',
+    name: 'contract',
+    title: 'Wire contract',
+    mimeType: JSON_TYPE,
+    description: 'Contract version, client API and webhook paths, agent REST spec link, scopes.',
+  },
   ...APP_RESOURCES,
 ];
 
 export function resourceTemplates(sdkResource: SdkResourceReader | undefined): ResourceTemplateType[] {
   return sdkResource
-    ? [{ uriTemplate: SDK_TEMPLATE, name: 'sdk', title: 'SDK guide for a platform', mimeType: JSON_TYPE, description: 'Install, init, attribution and purchase reporting for one platform.' }]
+    ? [
+        {
+          uriTemplate: SDK_TEMPLATE,
+          name: 'sdk',
+          title: 'SDK guide for a platform',
+          mimeType: JSON_TYPE,
+          description: 'Install, init, attribution and purchase reporting for one platform.',
+        },
+      ]
     : [];
 }
 
-const json = (uri: string, value: unknown): ReadResourceResult => ({ contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value, null, 2) }] });
+const json = (uri: string, value: unknown): ReadResourceResult => ({
+  contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value, null, 2) }],
+});
 
-export function readResource(uri: string, catalog: ToolCatalog, ctx: ExtraToolContext, sdkResource: SdkResourceReader | undefined): ReadResourceResult {
+export function readResource(
+  uri: string,
+  catalog: ToolCatalog,
+  ctx: ExtraToolContext,
+  sdkResource: SdkResourceReader | undefined,
+): ReadResourceResult {
   if (uri === 'svc://tools') return json(uri, { tools: catalog.definitions });
   if (uri === 'svc://contract') return json(uri, contractDocument(ctx.baseUrl));
   const view = readAppResource(uri);

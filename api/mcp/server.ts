@@ -46,13 +46,21 @@ const INSTRUCTIONS = [
  */
 const SHARED: CacheHint = { ttlMs: 300_000, cacheScope: 'public' };
 const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
-  'server/discover': SHARED, 'tools/list': SHARED, 'resources/list': SHARED, 'resources/templates/list': SHARED, 'resources/read': SHARED,
+  'server/discover': SHARED,
+  'tools/list': SHARED,
+  'resources/list': SHARED,
+  'resources/templates/list': SHARED,
+  'resources/read': SHARED,
 };
 
 export function createMcpServer(parent: AppContext, services: McpServices): Server {
   const server = new Server(
     { name: 'svc', title: 'svc attribution', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: {}, extensions: APPS_EXTENSION }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {}, extensions: APPS_EXTENSION },
+      instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
+    },
   );
   const { catalog, sdkResource } = services;
   const ctx = { baseUrl: parent.deps.config.BASE_URL };

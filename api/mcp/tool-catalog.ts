@@ -10,13 +10,30 @@ import { describeTool, TOOL_DOCS } from './tool-docs.js';
 import { toolEffects } from './tool-effects.js';
 
 type JsonSchema = JSONObject;
-interface ObjectSchema { properties?: Record<string, JsonSchema>; required?: readonly string[]; oneOf?: readonly { required?: readonly string[] }[] }
+interface ObjectSchema {
+  properties?: Record<string, JsonSchema>;
+  required?: readonly string[];
+  oneOf?: readonly { required?: readonly string[] }[];
+}
 
 /** Which tool arguments go where in the REST request. */
-export interface ArgumentParts { path: readonly string[]; query: readonly string[]; body: readonly string[] }
+export interface ArgumentParts {
+  path: readonly string[];
+  query: readonly string[];
+  body: readonly string[];
+}
 
-export interface EndpointToolEntry { kind: 'endpoint'; definition: Tool; endpoint: AgentEndpoint; parts: ArgumentParts }
-export interface ExtraToolEntry { kind: 'extra'; definition: Tool; tool: ExtraTool }
+export interface EndpointToolEntry {
+  kind: 'endpoint';
+  definition: Tool;
+  endpoint: AgentEndpoint;
+  parts: ArgumentParts;
+}
+export interface ExtraToolEntry {
+  kind: 'extra';
+  definition: Tool;
+  tool: ExtraTool;
+}
 export type ToolEntry = EndpointToolEntry | ExtraToolEntry;
 
 export interface ToolCatalog {
@@ -29,7 +46,11 @@ const META_SCOPES = 'svc/scopes';
 const META_ENDPOINT = 'svc/endpoint';
 
 /** The REST bodies carry no schema of their own: results are checked only as JSON objects. */
-const REST_RESULT_SCHEMA = { type: 'object', additionalProperties: true, description: 'The JSON body the agent REST endpoint answers.' } as const;
+const REST_RESULT_SCHEMA = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'The JSON body the agent REST endpoint answers.',
+} as const;
 
 const pathParamsOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
@@ -68,10 +89,16 @@ function endpointEntry(endpoint: AgentEndpoint, tool: EndpointTool): EndpointToo
     inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
     outputSchema: REST_RESULT_SCHEMA,
     annotations: { title, ...toolEffects(tool.name, endpoint.method) },
-    _meta: { [META_SCOPES]: [...endpoint.scopes], [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}`, ...appToolMeta(tool.name) },
+    _meta: {
+      [META_SCOPES]: [...endpoint.scopes],
+      [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}`,
+      ...appToolMeta(tool.name),
+    },
   };
   return {
-    kind: 'endpoint', definition, endpoint,
+    kind: 'endpoint',
+    definition,
+    endpoint,
     parts: { path, query: Object.keys(query.properties ?? {}), body: Object.keys(body.properties) },
   };
 }

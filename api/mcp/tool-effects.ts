@@ -15,20 +15,37 @@
 
 /** Calls that end something irrecoverably (see above). */
 const DESTRUCTIVE_TOOLS: ReadonlySet<string> = new Set([
-  'svc_regenerate_webhook_secret', 'svc_setup_subprovider', 'svc_review_bonus_award', 'svc_withdraw_invitation',
+  'svc_regenerate_webhook_secret',
+  'svc_setup_subprovider',
+  'svc_review_bonus_award',
+  'svc_withdraw_invitation',
 ]);
 
 /** Writes whose repeat does something again: a new organization or campaign, a new secret, a new sandbox purchase. */
 const NOT_IDEMPOTENT_TOOLS: ReadonlySet<string> = new Set([
-  'svc_create_org', 'svc_create_campaign', 'svc_regenerate_webhook_secret', 'svc_setup_subprovider', 'svc_test_integration',
+  'svc_create_org',
+  'svc_create_campaign',
+  'svc_regenerate_webhook_secret',
+  'svc_setup_subprovider',
+  'svc_test_integration',
 ]);
 
 /** Calls that reach outside the service. */
 const OPEN_WORLD_TOOLS: ReadonlySet<string> = new Set([
-  'svc_search_store', 'svc_scrape_store', 'svc_validate_store_credentials', 'svc_setup_subprovider', 'svc_invite_creator', 'svc_invite_creators_batch',
+  'svc_search_store',
+  'svc_scrape_store',
+  'svc_validate_store_credentials',
+  'svc_setup_subprovider',
+  'svc_invite_creator',
+  'svc_invite_creators_batch',
 ]);
 
-export interface ToolEffects { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }
+export interface ToolEffects {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
 
 /** The annotations of an account tool served by an endpoint of `method`. */
 export function toolEffects(name: string, method: 'get' | 'post' | 'patch'): ToolEffects {

@@ -15,8 +15,11 @@ export function audited(method: string, path: string, actor: (ctx: AppContext) =
     const who = actor(ctx);
     if (!who) return;
     await appendAudit(ctx.deps.db, {
-      ...who, targetType: path, targetId: Object.values(ctx.params as Record<string, string>)[0] ?? null,
-      requestId: ctx.state.requestId, ip: ctx.state.clientIp,
+      ...who,
+      targetType: path,
+      targetId: Object.values(ctx.params as Record<string, string>)[0] ?? null,
+      requestId: ctx.state.requestId,
+      ip: ctx.state.clientIp,
     });
   };
 }

@@ -28,7 +28,11 @@ export function allowedMethodsAsErrors(router: Router<RequestState, AppContext>)
     await allowedMethods(ctx, next);
     if ((ctx.status !== 405 && ctx.status !== 501) || ctx.body !== undefined) return;
     const allow = ctx.response.get('Allow');
-    throw new AppError(ctx.status, `${ctx.method} is not allowed on ${ctx.path}${allow ? `; allowed: ${allow}` : ''}.`, allow ? { Allow: allow } : {});
+    throw new AppError(
+      ctx.status,
+      `${ctx.method} is not allowed on ${ctx.path}${allow ? `; allowed: ${allow}` : ''}.`,
+      allow ? { Allow: allow } : {},
+    );
   };
 }
 

@@ -5,9 +5,22 @@ import busboy from 'busboy';
 import { AppError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 
-export interface UploadedFile { field: string; filename: string; mimeType: string; data: Buffer }
-export interface Multipart { fields: Record<string, string>; files: UploadedFile[] }
-export interface MultipartLimits { maxFileBytes: number; maxBodyBytes: number; maxFiles: number; maxFields: number }
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+export interface Multipart {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+export interface MultipartLimits {
+  maxFileBytes: number;
+  maxBodyBytes: number;
+  maxFiles: number;
+  maxFields: number;
+}
 
 const tooLarge = (what: string) => new AppError(413, what);
 
@@ -17,7 +30,10 @@ export function readMultipart(ctx: AppContext, limits: MultipartLimits): Promise
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: ctx.req.headers, limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields, fieldSize: 64 * 1024 } });
+      bb = busboy({
+        headers: ctx.req.headers,
+        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields, fieldSize: 64 * 1024 },
+      });
     } catch {
       reject(new AppError(400, 'The multipart body has no boundary.'));
       return;
@@ -25,12 +41,18 @@ export function readMultipart(ctx: AppContext, limits: MultipartLimits): Promise
     const out: Multipart = { fields: {}, files: [] };
     let failure: AppError | undefined;
     let received = 0;
-    const fail = (err: AppError) => { failure ??= err; };
+    const fail = (err: AppError) => {
+      failure ??= err;
+    };
     bb.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => { chunks.push(c); });
+      stream.on('data', (c: Buffer) => {
+        chunks.push(c);
+      });
       stream.on('limit', () => fail(tooLarge(`The file "${info.filename}" is larger than ${limits.maxFileBytes} bytes.`)));
-      stream.on('close', () => { out.files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }); });
+      stream.on('close', () => {
+        out.files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
+      });
     });
     bb.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(tooLarge(`The field "${name}" is too long.`));

@@ -4,12 +4,29 @@
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import {
-  consumeOauthItem, deleteOauthClient, destroyOauthItem, destroyOauthItemsOfGrant, findOauthClient, findOauthItem,
-  findOauthItemByUid, findOauthItemByUserCode, purgeExpiredOauthItems, saveOauthClient, upsertOauthItem,
+  consumeOauthItem,
+  deleteOauthClient,
+  destroyOauthItem,
+  destroyOauthItemsOfGrant,
+  findOauthClient,
+  findOauthItem,
+  findOauthItemByUid,
+  findOauthItemByUserCode,
+  purgeExpiredOauthItems,
+  saveOauthClient,
+  upsertOauthItem,
 } from '../../db/oauth-store.js';
 import { hashToken } from '../../lib/credentials.js';
 
-const DIGESTED = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'RegistrationAccessToken']);
+const DIGESTED = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'RegistrationAccessToken',
+]);
 
 /** The stored id of a token-like model's id. */
 const storedId = (model: string, id: string): string => (DIGESTED.has(model) ? hashToken(id) : id);
@@ -26,16 +43,16 @@ export function adapterFactory(db: Knex): new (name: string) => Adapter {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.name === 'Client') return (await findOauthClient(db, id));
-      return (await findOauthItem(db, this.name, storedId(this.name, id)));
+      if (this.name === 'Client') return await findOauthClient(db, id);
+      return await findOauthItem(db, this.name, storedId(this.name, id));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return (await findOauthItemByUid(db, this.name, uid));
+      return await findOauthItemByUid(db, this.name, uid);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return (await findOauthItemByUserCode(db, this.name, userCode));
+      return await findOauthItemByUserCode(db, this.name, userCode);
     }
 
     async consume(id: string): Promise<void> {

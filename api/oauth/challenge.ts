@@ -13,12 +13,14 @@ function resourceMetadataUrl(ctx: AppContext): string {
 
 export function bearerChallenge(ctx: AppContext, insufficientScope?: string): string {
   const parts = [`resource_metadata="${resourceMetadataUrl(ctx)}"`];
-  if (insufficientScope) parts.unshift('error="insufficient_scope"', `error_description="This credential lacks the scope ${insufficientScope}"`);
+  if (insufficientScope)
+    parts.unshift('error="insufficient_scope"', `error_description="This credential lacks the scope ${insufficientScope}"`);
   parts.push(`scope="${insufficientScope ?? SCOPES.join(' ')}"`);
   return `Bearer ${parts.join(', ')}`;
 }
 
-const isAgentSurface = (path: string): boolean => path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/api/agent/') || path === '/api/agent';
+const isAgentSurface = (path: string): boolean =>
+  path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/api/agent/') || path === '/api/agent';
 
 /** Decorates 401 and missing-scope 403 answers of the agent surfaces with their WWW-Authenticate challenge. */
 export const agentChallenge: Middleware = async (ctx, next) => {
@@ -29,7 +31,8 @@ export const agentChallenge: Middleware = async (ctx, next) => {
     if (err instanceof MissingScopeError) {
       throw new AppError(403, err.detail, { ...err.headers, 'WWW-Authenticate': bearerChallenge(ctx, err.scope) });
     }
-    if (err instanceof AppError && err.status === 401) throw new AppError(401, err.detail, { ...err.headers, 'WWW-Authenticate': bearerChallenge(ctx) });
+    if (err instanceof AppError && err.status === 401)
+      throw new AppError(401, err.detail, { ...err.headers, 'WWW-Authenticate': bearerChallenge(ctx) });
     throw err;
   }
 };

@@ -34,13 +34,21 @@ function redirectFacts(uri: unknown): RedirectFacts | undefined {
   if (!url) return undefined;
   const kind = redirectKind(url.href);
   const scheme = url.protocol.slice(0, -1);
-  const where = kind === 'loopback' ? 'a program on this computer (loopback address)'
-    : kind === 'private-use' ? `the app on this device that opens ${scheme}: links`
-      : `the website ${url.hostname}`;
+  const where =
+    kind === 'loopback'
+      ? 'a program on this computer (loopback address)'
+      : kind === 'private-use'
+        ? `the app on this device that opens ${scheme}: links`
+        : `the website ${url.hostname}`;
   return { scheme, host: url.host, kind, where };
 }
 
-interface ClientLike { clientId: string; clientName?: string; applicationType?: string; clientIdMetadataDocument?: boolean }
+interface ClientLike {
+  clientId: string;
+  clientName?: string;
+  applicationType?: string;
+  clientIdMetadataDocument?: boolean;
+}
 
 export function clientFacts(client: ClientLike | undefined, clientId: string, redirectUri: unknown): ClientFacts {
   const byDocument = client?.clientIdMetadataDocument === true;
@@ -77,14 +85,26 @@ export function metadataRefusal(clientId: unknown, err: unknown): MetadataRefusa
   const domain = url.hostname;
   const description = e.error_description ?? '';
   if (description === 'client_id metadata document fetch not allowed' || causes(err).some((m) => m.includes('special-use IP address'))) {
-    return { domain, reason: 'address_policy', explanation: `${domain} is a private or special-use network address, which this server never fetches client metadata documents from.` };
+    return {
+      domain,
+      reason: 'address_policy',
+      explanation: `${domain} is a private or special-use network address, which this server never fetches client metadata documents from.`,
+    };
   }
   if (description === 'client_id metadata document fetch failed') {
-    return { domain, reason: 'fetch_failure', explanation: `Fetching the client's metadata document from ${domain} failed (${e.error_detail ?? 'no answer'}).` };
+    return {
+      domain,
+      reason: 'fetch_failure',
+      explanation: `Fetching the client's metadata document from ${domain} failed (${e.error_detail ?? 'no answer'}).`,
+    };
   }
   // The document's own metadata failed validation (its redirect URIs, its auth method, a client_id mismatch).
   if (err instanceof errors.InvalidClientMetadata) {
-    return { domain, reason: 'invalid_document', explanation: `The client's metadata document on ${domain} was fetched but refused: ${description}.` };
+    return {
+      domain,
+      reason: 'invalid_document',
+      explanation: `The client's metadata document on ${domain} was fetched but refused: ${description}.`,
+    };
   }
   return undefined;
 }

@@ -29,7 +29,9 @@ const resourceIndicators = (config: Config): string[] => [agentAudience(config),
 const interactionPath = (uid: string): string => `/dashboard/oauth/${uid}`;
 
 function secretFor(config: Config, purpose: string): string {
-  return config.SVC_MASTER_KEY ? createHmac('sha256', config.SVC_MASTER_KEY).update(purpose).digest('base64url') : randomBytes(32).toString('base64url');
+  return config.SVC_MASTER_KEY
+    ? createHmac('sha256', config.SVC_MASTER_KEY).update(purpose).digest('base64url')
+    : randomBytes(32).toString('base64url');
 }
 
 function configuration(deps: ApiDeps): Configuration {
@@ -55,8 +57,13 @@ function configuration(deps: ApiDeps): Configuration {
     // Refresh tokens for every client registered with the refresh_token grant; no offline_access needed.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_SECONDS, AuthorizationCode: 60, IdToken: 3600, Interaction: 3600,
-      RefreshToken: REFRESH_TOKEN_TTL_SECONDS, Grant: REFRESH_TOKEN_TTL_SECONDS, Session: 14 * 24 * 3600,
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: REFRESH_TOKEN_TTL_SECONDS,
+      Session: 14 * 24 * 3600,
     },
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     // Every authorization request goes through our consent page (and so needs the dashboard session): an earlier
@@ -72,11 +79,29 @@ function configuration(deps: ApiDeps): Configuration {
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Content-Security-Policy', pageSecurityPolicy(nonce));
       const refusal = metadataRefusal(ctx.oidc?.params?.client_id, err);
-      const lines = Object.entries(out).map(([k, v]) => <p><code>{k}</code>: {String(v)}</p>);
-      ctx.body = renderPage({
-        title: 'Authorization failed', lang: 'en',
-        body: <><h1>Authorization failed</h1>{refusal ? <p class="error" data-refusal={refusal.reason}>{refusal.explanation}</p> : null}{lines}</>,
-      }, nonce);
+      const lines = Object.entries(out).map(([k, v]) => (
+        <p>
+          <code>{k}</code>: {String(v)}
+        </p>
+      ));
+      ctx.body = renderPage(
+        {
+          title: 'Authorization failed',
+          lang: 'en',
+          body: (
+            <>
+              <h1>Authorization failed</h1>
+              {refusal ? (
+                <p class="error" data-refusal={refusal.reason}>
+                  {refusal.explanation}
+                </p>
+              ) : null}
+              {lines}
+            </>
+          ),
+        },
+        nonce,
+      );
     },
     // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-02, oidc-provider's experimental
     // support): a client_id that is an https URL is fetched (2.5 s timeout, 5 KB cap, no redirects, special-use and
@@ -105,8 +130,14 @@ function configuration(deps: ApiDeps): Configuration {
         defaultResource: () => agentAudience(config),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
-          if (!resourceIndicators(config).includes(resource)) throw new errors.InvalidTarget(`unknown resource; use ${agentAudience(config)}`);
-          return { scope: SCOPES.join(' '), audience: agentAudience(config), accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+          if (!resourceIndicators(config).includes(resource))
+            throw new errors.InvalidTarget(`unknown resource; use ${agentAudience(config)}`);
+          return {
+            scope: SCOPES.join(' '),
+            audience: agentAudience(config),
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
     },

@@ -27,7 +27,9 @@ export function redirectKind(uri: string): RedirectKind {
   return FORBIDDEN.has(url.protocol) ? 'forbidden' : 'private-use';
 }
 
-const refuse = (message: string): never => { throw new errors.InvalidClientMetadata(`redirect_uris ${message}`); };
+const refuse = (message: string): never => {
+  throw new errors.InvalidClientMetadata(`redirect_uris ${message}`);
+};
 
 function checkRedirects(metadata: Record<string, unknown>): void {
   const uris = metadata.redirect_uris;

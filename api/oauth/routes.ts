@@ -34,8 +34,11 @@ async function delegate(ctx: AppContext, innerPath: string): Promise<void> {
 export const oauthServer: Middleware = async (ctx, next) => {
   if (!ctx.path.startsWith(`${OAUTH_PREFIX}/`)) return next();
   // Registration is open (RFC 7591 without an initial access token), so it is rate limited per client IP.
-  if (ctx.method === 'POST' && ctx.path === `${OAUTH_PREFIX}/reg`
-    && !(await ctx.rateCounter.tryHit(`oauth-reg:${ctx.state.clientIp}`, REGISTRATIONS_PER_HOUR, 3600_000, Date.now()))) {
+  if (
+    ctx.method === 'POST' &&
+    ctx.path === `${OAUTH_PREFIX}/reg` &&
+    !(await ctx.rateCounter.tryHit(`oauth-reg:${ctx.state.clientIp}`, REGISTRATIONS_PER_HOUR, 3600_000, Date.now()))
+  ) {
     throw new RateLimitedError(3600);
   }
   await delegate(ctx, ctx.url.slice(OAUTH_PREFIX.length));
@@ -59,8 +62,13 @@ async function listGrants(ctx: AppContext): Promise<void> {
   const grants = await listOauthGrants(ctx.deps.db, principal.userId);
   ctx.body = {
     grants: grants.map((g) => ({
-      id: g.id, client_id: g.client_id, org_ids: g.org_ids, scopes: g.scopes, created_at: g.created_at,
-      last_used_at: g.last_used_at, revoked_at: g.revoked_at,
+      id: g.id,
+      client_id: g.client_id,
+      org_ids: g.org_ids,
+      scopes: g.scopes,
+      created_at: g.created_at,
+      last_used_at: g.last_used_at,
+      revoked_at: g.revoked_at,
     })),
   };
 }
@@ -69,7 +77,8 @@ async function listGrants(ctx: AppContext): Promise<void> {
 async function revokeGrant(ctx: AppContext): Promise<void> {
   const principal = principalOf(ctx);
   const id = ctx.params.id as string;
-  if (principal.kind !== 'user' || !(await revokeOauthGrant(ctx.deps.db, id, principal.userId))) throw new NotFoundError('No such live grant of yours.');
+  if (principal.kind !== 'user' || !(await revokeOauthGrant(ctx.deps.db, id, principal.userId)))
+    throw new NotFoundError('No such live grant of yours.');
   await destroyOauthItemsOfGrant(ctx.deps.db, id);
   ctx.body = { id, revoked: true };
 }
@@ -80,9 +89,15 @@ export function oauthRoutes(): Router<RequestState, AppContext> {
   router.get('/.well-known/oauth-authorization-server', discovery);
   router.get(`/.well-known/oauth-authorization-server${OAUTH_PREFIX}`, discovery);
   router.get(`/.well-known/openid-configuration${OAUTH_PREFIX}`, discovery);
-  router.get('/.well-known/oauth-protected-resource', (ctx) => protectedResource(ctx, agentAudience(ctx.deps.config), 'svc agent API and tool server'));
-  router.get('/.well-known/oauth-protected-resource/mcp', (ctx) => protectedResource(ctx, `${ctx.deps.config.BASE_URL}/mcp`, 'svc tool server (MCP)'));
-  router.get('/.well-known/oauth-protected-resource/api/agent', (ctx) => protectedResource(ctx, `${ctx.deps.config.BASE_URL}/api/agent`, 'svc agent API'));
+  router.get('/.well-known/oauth-protected-resource', (ctx) =>
+    protectedResource(ctx, agentAudience(ctx.deps.config), 'svc agent API and tool server'),
+  );
+  router.get('/.well-known/oauth-protected-resource/mcp', (ctx) =>
+    protectedResource(ctx, `${ctx.deps.config.BASE_URL}/mcp`, 'svc tool server (MCP)'),
+  );
+  router.get('/.well-known/oauth-protected-resource/api/agent', (ctx) =>
+    protectedResource(ctx, `${ctx.deps.config.BASE_URL}/api/agent`, 'svc agent API'),
+  );
   router.get('/api/grants', guard({ allow: ['user'] }), listGrants);
   router.post('/api/grants/:id/revoke', guard({ allow: ['user'] }), revokeGrant);
   return router;

@@ -33,5 +33,13 @@ export async function resolveOauthToken(db: Knex, token: string, config?: Config
     touched.set(grantId, true);
     void touchOauthGrant(db, grantId).catch(() => undefined);
   }
-  return { kind: 'agent', authMode: 'oauth', id: grantId, clientId: grant.client_id, orgIds: grant.live_org_ids, scopes, userId: grant.user_id };
+  return {
+    kind: 'agent',
+    authMode: 'oauth',
+    id: grantId,
+    clientId: grant.client_id,
+    orgIds: grant.live_org_ids,
+    scopes,
+    userId: grant.user_id,
+  };
 }

@@ -24,7 +24,12 @@ export const joinCampaignBody = {
 } as const;
 
 interface JoinCampaignBody {
-  name: string; email: string; social_handle?: string | null; follower_count?: number | null; code?: string | null; invitation_token?: string | null;
+  name: string;
+  email: string;
+  social_handle?: string | null;
+  follower_count?: number | null;
+  code?: string | null;
+  invitation_token?: string | null;
 }
 
 export async function joinCampaign(ctx: AppContext): Promise<void> {
@@ -45,9 +50,11 @@ export async function joinCampaign(ctx: AppContext): Promise<void> {
 function requestedCode(raw: string): string {
   const code = cleanupCode(raw);
   if (isValidCodeLength(code)) return code;
-  throw new ValidationError([{
-    loc: ['body', 'code'],
-    msg: `Code must have ${CODE_MIN_LENGTH} to ${CODE_MAX_LENGTH} characters from A-Z 0-9 _ - after cleanup (got '${code}')`,
-    type: 'value_error',
-  }]);
+  throw new ValidationError([
+    {
+      loc: ['body', 'code'],
+      msg: `Code must have ${CODE_MIN_LENGTH} to ${CODE_MAX_LENGTH} characters from A-Z 0-9 _ - after cleanup (got '${code}')`,
+      type: 'value_error',
+    },
+  ]);
 }

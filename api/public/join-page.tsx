@@ -18,18 +18,36 @@ export async function showJoinPage(ctx: AppContext): Promise<void> {
   const campaign = await findCampaignForJoin(ctx.deps.db, (ctx.params as { campaignId: string }).campaignId);
   if (!campaign || !isOpenForJoining(campaign)) return sendPage(ctx, 404, notOpenPage(lang, text));
   const baseUrl = ctx.deps.config.BASE_URL;
-  sendPage(ctx, 200, joinPage(campaign, lang, text, {
-    endpoint: `${baseUrl}/api/public/campaigns/${encodeURIComponent(campaign.id)}/join`,
-    showInvitationNote: requiresInvitation(campaign) && !ctx.query.invitation_token,
-    connectSrc: new URL(baseUrl).origin,
-  }));
+  sendPage(
+    ctx,
+    200,
+    joinPage(campaign, lang, text, {
+      endpoint: `${baseUrl}/api/public/campaigns/${encodeURIComponent(campaign.id)}/join`,
+      showInvitationNote: requiresInvitation(campaign) && !ctx.query.invitation_token,
+      connectSrc: new URL(baseUrl).origin,
+    }),
+  );
 }
 
 function notOpenPage(lang: JoinPageLanguage, text: JoinPageText): Page {
-  return { title: text.notOpenTitle, lang, body: <><h1>{text.notOpenTitle}</h1>{'\n'}<p>{text.notOpen}</p></> };
+  return {
+    title: text.notOpenTitle,
+    lang,
+    body: (
+      <>
+        <h1>{text.notOpenTitle}</h1>
+        {'\n'}
+        <p>{text.notOpen}</p>
+      </>
+    ),
+  };
 }
 
-interface JoinPageOptions { endpoint: string; showInvitationNote: boolean; connectSrc: string }
+interface JoinPageOptions {
+  endpoint: string;
+  showInvitationNote: boolean;
+  connectSrc: string;
+}
 
 /** The page's script (api/dashboard/browser/join-page.js): it posts the form as JSON with the words of the JSON block. */
 const JOIN_PAGE_SCRIPT: StaticScript = '/dashboard/static/join-page.js';
@@ -38,35 +56,51 @@ type FieldName = keyof JoinPageText['fields'];
 type InputAttributes = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>;
 
 const Field = ({ name, text, ...attrs }: { name: FieldName; text: JoinPageText } & InputAttributes) => (
-  <><label for={name}>{text.fields[name]}</label>{'\n'}<input id={name} name={name} {...(attrs as InputHTMLAttributes<HTMLInputElement>)} /></>
+  <>
+    <label for={name}>{text.fields[name]}</label>
+    {'\n'}
+    <input id={name} name={name} {...(attrs as InputHTMLAttributes<HTMLInputElement>)} />
+  </>
 );
 
 function joinPage(campaign: JoinCampaign, lang: JoinPageLanguage, text: JoinPageText, opts: JoinPageOptions): Page {
   const copy = localizedCopy(campaign, lang);
   const percentage = new Intl.NumberFormat(lang, { maximumFractionDigits: 3 }).format(campaign.commission_percentage);
-  const scriptText = { fields: text.fields, joined: text.joined, alreadyJoined: text.alreadyJoined, invalid: text.invalid, errors: text.errors, failed: text.failed };
-  const body = <>
-    <h1>{text.title(copy.name)}</h1>
-    {copy.description ? <p class="muted">{copy.description}</p> : null}<p><strong>{text.commission(percentage)}</strong></p>
-    <p>{text.intro}</p>
-    {opts.showInvitationNote ? <p class="error">{text.invitationNeeded}</p> : null}
-    <form id="join-form" data-endpoint={opts.endpoint}>
-      <Field text={text} name="name" required maxlength={200} autocomplete="name" />
-      <Field text={text} name="email" type="email" required maxlength={254} autocomplete="email" />
-      <Field text={text} name="social_handle" maxlength={100} placeholder="@" />
-      <Field text={text} name="follower_count" type="number" min={0} step={1} inputmode="numeric" />
-      <Field text={text} name="code" maxlength={20} autocapitalize="characters" spellcheck={false} />
-      <p class="muted">{text.codeHint}</p>
-      <button type="submit">{text.submit}</button>
-      <p id="join-error" class="error" role="alert" hidden></p>
-    </form>
-    <section id="join-done" hidden>
-      <p id="join-done-text"></p>
-      <p class="code" id="join-code"></p>
-      <p class="muted">{text.shareHint}</p>
-    </section>
-    <JsonScript id="join-text" value={scriptText} />
-  </>;
+  const scriptText = {
+    fields: text.fields,
+    joined: text.joined,
+    alreadyJoined: text.alreadyJoined,
+    invalid: text.invalid,
+    errors: text.errors,
+    failed: text.failed,
+  };
+  const body = (
+    <>
+      <h1>{text.title(copy.name)}</h1>
+      {copy.description ? <p class="muted">{copy.description}</p> : null}
+      <p>
+        <strong>{text.commission(percentage)}</strong>
+      </p>
+      <p>{text.intro}</p>
+      {opts.showInvitationNote ? <p class="error">{text.invitationNeeded}</p> : null}
+      <form id="join-form" data-endpoint={opts.endpoint}>
+        <Field text={text} name="name" required maxlength={200} autocomplete="name" />
+        <Field text={text} name="email" type="email" required maxlength={254} autocomplete="email" />
+        <Field text={text} name="social_handle" maxlength={100} placeholder="@" />
+        <Field text={text} name="follower_count" type="number" min={0} step={1} inputmode="numeric" />
+        <Field text={text} name="code" maxlength={20} autocapitalize="characters" spellcheck={false} />
+        <p class="muted">{text.codeHint}</p>
+        <button type="submit">{text.submit}</button>
+        <p id="join-error" class="error" role="alert" hidden></p>
+      </form>
+      <section id="join-done" hidden>
+        <p id="join-done-text"></p>
+        <p class="code" id="join-code"></p>
+        <p class="muted">{text.shareHint}</p>
+      </section>
+      <JsonScript id="join-text" value={scriptText} />
+    </>
+  );
   return { title: text.title(copy.name), lang, body, scripts: [JOIN_PAGE_SCRIPT], connectSrc: opts.connectSrc };
 }
 

@@ -12,13 +12,21 @@ export const accessQuery = {
   properties: { app_user_id: { type: 'string' } },
 };
 
-interface AccessQuery { app_user_id?: string }
+interface AccessQuery {
+  app_user_id?: string;
+}
 
 export async function checkAccess(ctx: AppContext): Promise<void> {
   const appUserId = inputOf<AccessQuery>(ctx).app_user_id;
   if (!appUserId?.trim()) throw new BadRequestError('app_user_id is required.');
   const grant = await findActiveAccessGrant(ctx.deps.db, sdkAppOf(ctx).appId, appUserId);
   ctx.body = grant
-    ? { has_access: true, source: 'comp', entitlement: grant.entitlement, expires_at: grant.expires_at?.toISOString() ?? null, code: grant.code }
+    ? {
+        has_access: true,
+        source: 'comp',
+        entitlement: grant.entitlement,
+        expires_at: grant.expires_at?.toISOString() ?? null,
+        code: grant.code,
+      }
     : { has_access: false, source: null, entitlement: null, expires_at: null, code: null };
 }

@@ -30,9 +30,12 @@ export async function getAttribution(ctx: AppContext): Promise<void> {
   const found = await findAttributedConversion(ctx.deps.db, sdkAppOf(ctx).appId, appUserId);
   ctx.body = found
     ? {
-      attributed: true, referral_code: found.referral_code, campaign: { id: found.campaign_id, name: found.campaign_name },
-      attribution_timestamp: new Date(found.attributed_at).toISOString(), attribution_method: found.attribution_method,
-    }
+        attributed: true,
+        referral_code: found.referral_code,
+        campaign: { id: found.campaign_id, name: found.campaign_name },
+        attribution_timestamp: new Date(found.attributed_at).toISOString(),
+        attribution_method: found.attribution_method,
+      }
     : { attributed: false, message: 'No attributed purchase for this user yet.' };
 }
 
@@ -40,5 +43,10 @@ export async function getRecentConversions(ctx: AppContext): Promise<void> {
   const input = inputOf<{ app_user_id?: string; limit: number }>(ctx);
   const appUserId = requireUser(input.app_user_id);
   const conversions = await listRecentPurchaseEvents(ctx.deps.db, sdkAppOf(ctx).appId, appUserId, input.limit);
-  ctx.body = { app_user_id: appUserId, count: conversions.length, attributed_count: conversions.filter((c) => c.attributed).length, conversions };
+  ctx.body = {
+    app_user_id: appUserId,
+    count: conversions.length,
+    attributed_count: conversions.filter((c) => c.attributed).length,
+    conversions,
+  };
 }

@@ -5,7 +5,6 @@ import { findActiveCreatorCode } from '../../db/creators.js';
 import { findFreeAccessCode, type FreeAccessCode } from '../../db/free-access.js';
 import type { ApiCaches, FoundCode } from '../sdk-caches.js';
 
-
 /**
  * The same look-up through the API's code cache (validate-code: read-only, hot). Rows are cached, rules such as a
  * free code's expiry are still evaluated by the caller at every call.

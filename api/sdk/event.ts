@@ -21,13 +21,26 @@ export const eventBody = {
 
 export const eventAliases = camelAliases(Object.keys(eventBody.properties));
 
-interface EventInput { event_type: string; app_user_id: string; properties?: Record<string, unknown>; referral_code?: string | null; event_id?: string; platform?: 'ios' | 'android' | 'web' }
+interface EventInput {
+  event_type: string;
+  app_user_id: string;
+  properties?: Record<string, unknown>;
+  referral_code?: string | null;
+  event_id?: string;
+  platform?: 'ios' | 'android' | 'web';
+}
 
 export async function trackEvent(ctx: AppContext): Promise<void> {
   const b = inputOf<EventInput>(ctx);
   const outcome = await recordSdkEvent(ctx.deps.db, {
-    appId: sdkAppOf(ctx).appId, eventId: b.event_id ?? null, eventType: b.event_type, appUserId: b.app_user_id,
-    properties: b.properties ?? {}, referralCode: b.referral_code ? cleanupCode(b.referral_code) || null : null, platform: b.platform ?? null, ip: ctx.state.clientIp || null,
+    appId: sdkAppOf(ctx).appId,
+    eventId: b.event_id ?? null,
+    eventType: b.event_type,
+    appUserId: b.app_user_id,
+    properties: b.properties ?? {},
+    referralCode: b.referral_code ? cleanupCode(b.referral_code) || null : null,
+    platform: b.platform ?? null,
+    ip: ctx.state.clientIp || null,
   });
   ctx.body = outcome.duplicate
     ? { tracked: true, event_id: outcome.eventId, duplicate: true, dedup_reason: outcome.reason }

@@ -8,11 +8,24 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { loadCredential } from '../../db/store-credentials.js';
 import { createSubproviderClient } from '../../clients/subprovider.js';
 
-export interface GrantMirrorResult { attempted: boolean; ok: boolean; error: string | null }
+export interface GrantMirrorResult {
+  attempted: boolean;
+  ok: boolean;
+  error: string | null;
+}
 
-export interface MirroredGrant { appId: string; appUserId: string; entitlement: string; expiresAt: Date | null }
+export interface MirroredGrant {
+  appId: string;
+  appUserId: string;
+  entitlement: string;
+  expiresAt: Date | null;
+}
 
-export interface GrantMirrorDeps { db: Knex; box: SecretBox | undefined; apiRoot: string }
+export interface GrantMirrorDeps {
+  db: Knex;
+  box: SecretBox | undefined;
+  apiRoot: string;
+}
 
 const NOT_ATTEMPTED: GrantMirrorResult = { attempted: false, ok: false, error: null };
 
@@ -23,7 +36,9 @@ export async function mirrorGrant(deps: GrantMirrorDeps, grant: MirroredGrant): 
   if (!secretKey) return { attempted: false, ok: false, error: 'mirror enabled but no subscription provider API key is stored' };
   try {
     await createSubproviderClient(deps.apiRoot, secretKey).grantPromotional({
-      appUserId: grant.appUserId, entitlement: grant.entitlement, endTimeMs: grant.expiresAt ? grant.expiresAt.getTime() : null,
+      appUserId: grant.appUserId,
+      entitlement: grant.entitlement,
+      endTimeMs: grant.expiresAt ? grant.expiresAt.getTime() : null,
     });
     return { attempted: true, ok: true, error: null };
   } catch (err) {

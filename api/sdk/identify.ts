@@ -23,8 +23,16 @@ export const identifyBody = {
   },
 } as const;
 
-interface IdentifyBody { app_user_id: string; properties?: Record<string, unknown>; device_id?: string }
-interface IdentifyAnswer { identified: true; app_user_id: string; attribution_backfilled: boolean }
+interface IdentifyBody {
+  app_user_id: string;
+  properties?: Record<string, unknown>;
+  device_id?: string;
+}
+interface IdentifyAnswer {
+  identified: true;
+  app_user_id: string;
+  attribution_backfilled: boolean;
+}
 
 /** Keyed by app and user: one process answers repeats from memory (each API process keeps its own). */
 const recent = new TtlCache<string, IdentifyAnswer>(DEDUP_MS, 50_000);
@@ -42,7 +50,11 @@ export async function identify(ctx: AppContext): Promise<void> {
   }
   const settings = await getAttributionSettings(ctx.deps.db, appId);
   const outcome = await identifyUser(ctx.deps.db, {
-    appId, appUserId, deviceId: b.device_id ?? null, ip: ctx.state.clientIp || null, properties: b.properties ?? {},
+    appId,
+    appUserId,
+    deviceId: b.device_id ?? null,
+    ip: ctx.state.clientIp || null,
+    properties: b.properties ?? {},
     windowHours: settings.attribution_window_hours,
   });
   const answer: IdentifyAnswer = { identified: true, app_user_id: appUserId, attribution_backfilled: outcome.backfilled };

@@ -18,12 +18,22 @@ export const initBody = {
   },
 } as const;
 
-interface InitInput { app_version: string; sdk_version: string; platform: 'ios' | 'android' | 'web'; sdk_name?: string; runtime?: string }
+interface InitInput {
+  app_version: string;
+  sdk_version: string;
+  platform: 'ios' | 'android' | 'web';
+  sdk_name?: string;
+  runtime?: string;
+}
 
 export async function init(ctx: AppContext): Promise<void> {
   const input = inputOf<InitInput>(ctx);
   const app = await initSnapshot(ctx.deps.db, ctx.caches, sdkAppOf(ctx).appId, {
-    platform: input.platform, sdkName: input.sdk_name ?? null, sdkVersion: input.sdk_version, appVersion: input.app_version, runtime: input.runtime ?? null,
+    platform: input.platform,
+    sdkName: input.sdk_name ?? null,
+    sdkVersion: input.sdk_version,
+    appVersion: input.app_version,
+    runtime: input.runtime ?? null,
   });
   if (!app) throw new UnauthorizedError('The SDK key belongs to no app.');
   ctx.body = {

@@ -39,8 +39,14 @@ export const purchaseBody = {
 export const purchaseAliases = camelAliases(Object.keys(purchaseBody.properties));
 
 interface PurchaseReport {
-  platform: string; signed_transaction?: string | null; purchase_token?: string | null; product_id?: string | null;
-  price?: number | null; currency?: string | null; referral_code?: string | null; app_user_id?: string | null;
+  platform: string;
+  signed_transaction?: string | null;
+  purchase_token?: string | null;
+  product_id?: string | null;
+  price?: number | null;
+  currency?: string | null;
+  referral_code?: string | null;
+  app_user_id?: string | null;
 }
 
 export async function reportPurchase(ctx: AppContext): Promise<void> {
@@ -50,7 +56,12 @@ export async function reportPurchase(ctx: AppContext): Promise<void> {
     throw new BadRequestError(`platform must be ios or android (store-direct validation); got ${JSON.stringify(b.platform)}.`);
   }
   const platform: StorePlatform = b.platform;
-  const gate = storeDirectGate(appId, platform, await findStoreDirectSetup(ctx.deps.db, appId, platform), Boolean(ctx.deps.config.APPLE_ROOT_CERTS));
+  const gate = storeDirectGate(
+    appId,
+    platform,
+    await findStoreDirectSetup(ctx.deps.db, appId, platform),
+    Boolean(ctx.deps.config.APPLE_ROOT_CERTS),
+  );
   if (!gate.ok) throw new BadRequestError(gate.detail);
   const input = proofOf(appId, platform, b);
   ctx.body = await answer(ctx, input);
@@ -58,24 +69,44 @@ export async function reportPurchase(ctx: AppContext): Promise<void> {
 
 function proofOf(appId: string, platform: StorePlatform, b: PurchaseReport): StorePurchaseInput {
   const report = {
-    appId, platform, referralCode: b.referral_code ? cleanupCode(b.referral_code) || null : null, appUserId: b.app_user_id || null,
-    receivedAtMs: Date.now(), ...(typeof b.price === 'number' ? { price: b.price } : {}), ...(b.currency ? { currency: b.currency.toUpperCase() } : {}),
+    appId,
+    platform,
+    referralCode: b.referral_code ? cleanupCode(b.referral_code) || null : null,
+    appUserId: b.app_user_id || null,
+    receivedAtMs: Date.now(),
+    ...(typeof b.price === 'number' ? { price: b.price } : {}),
+    ...(b.currency ? { currency: b.currency.toUpperCase() } : {}),
   };
   if (platform === 'ios') {
-    if (!b.signed_transaction) throw new BadRequestError('The proof is missing: send signed_transaction (the JWS string of the StoreKit 2 transaction, not decoded JSON).');
+    if (!b.signed_transaction)
+      throw new BadRequestError(
+        'The proof is missing: send signed_transaction (the JWS string of the StoreKit 2 transaction, not decoded JSON).',
+      );
     const transactionId = claimedTransactionId(b.signed_transaction);
     if (!transactionId) throw new BadRequestError('Verification failed: signed_transaction is not a JWS of an App Store transaction.');
     return { ...report, proofHash: proofHash('ios', transactionId), signedTransaction: b.signed_transaction };
   }
-  if (!b.purchase_token) throw new BadRequestError('The proof is missing: send purchase_token (and product_id, price and currency for a one-time product).');
+  if (!b.purchase_token)
+    throw new BadRequestError('The proof is missing: send purchase_token (and product_id, price and currency for a one-time product).');
   const productId = b.product_id || undefined;
   if (productId) {
     const missing = [...(typeof b.price === 'number' ? [] : ['price']), ...(b.currency ? [] : ['currency'])];
     if (missing.length > 0) {
-      throw new ValidationError(missing.map((f) => ({ loc: ['body', f], msg: 'Required for a one-time product (Google does not report its price)', type: 'missing' })));
+      throw new ValidationError(
+        missing.map((f) => ({
+          loc: ['body', f],
+          msg: 'Required for a one-time product (Google does not report its price)',
+          type: 'missing',
+        })),
+      );
     }
   }
-  return { ...report, proofHash: proofHash('android', androidProofIdentity(b.purchase_token, productId)), purchaseToken: b.purchase_token, ...(productId ? { productId } : {}) };
+  return {
+    ...report,
+    proofHash: proofHash('android', androidProofIdentity(b.purchase_token, productId)),
+    purchaseToken: b.purchase_token,
+    ...(productId ? { productId } : {}),
+  };
 }
 
 async function answer(ctx: AppContext, input: StorePurchaseInput): Promise<StorePurchaseAnswer> {
@@ -86,7 +117,8 @@ async function answer(ctx: AppContext, input: StorePurchaseInput): Promise<Store
     refusal: storePurchaseRefusal,
     unavailable: {
       detail: 'Purchase verification is temporarily unavailable; report the purchase again later.',
-      log: 'store purchase workflow failed', context: { workflowId: storePurchaseWorkflowId(input.appId, input.proofHash) },
+      log: 'store purchase workflow failed',
+      context: { workflowId: storePurchaseWorkflowId(input.appId, input.proofHash) },
     },
     logger: ctx.deps.logger,
   });
@@ -97,9 +129,14 @@ function storePurchaseRefusal(err: unknown): AppError | undefined {
   if (!failure) return undefined;
   // The one translation of a store failure into HTTP.
   switch (failure.type) {
-    case 'StorePurchaseRejected': return new BadRequestError(failure.detail);
-    case 'StorePurchaseNotPurchased': return new ConflictError(failure.detail);
-    case 'StorePurchaseInvalid': return new ValidationError((failure.fields ?? ['body']).map((f) => ({ loc: ['body', f], msg: failure.detail, type: 'missing' })));
-    case 'StoreUnavailable': case 'FxRateUnavailable': return new UnavailableError(failure.detail, 5);
+    case 'StorePurchaseRejected':
+      return new BadRequestError(failure.detail);
+    case 'StorePurchaseNotPurchased':
+      return new ConflictError(failure.detail);
+    case 'StorePurchaseInvalid':
+      return new ValidationError((failure.fields ?? ['body']).map((f) => ({ loc: ['body', f], msg: failure.detail, type: 'missing' })));
+    case 'StoreUnavailable':
+    case 'FxRateUnavailable':
+      return new UnavailableError(failure.detail, 5);
   }
 }

@@ -17,27 +17,40 @@ export const setReferralCodeBody = {
   properties: { code: { type: 'string' }, app_user_id: { type: ['string', 'null'] } },
 };
 
-interface SetReferralCodeInput { code: string; app_user_id?: string | null }
-interface Caller { appId: string; appUserId: string | null; ip: string | null; userAgent: string | null }
+interface SetReferralCodeInput {
+  code: string;
+  app_user_id?: string | null;
+}
+interface Caller {
+  appId: string;
+  appUserId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
 
 export async function setReferralCode(ctx: AppContext): Promise<void> {
   const input = inputOf<SetReferralCodeInput>(ctx);
   const code = cleanupCode(input.code);
   const caller: Caller = {
-    appId: sdkAppOf(ctx).appId, appUserId: input.app_user_id?.trim() ? input.app_user_id : null, ip: ctx.state.clientIp || null,
+    appId: sdkAppOf(ctx).appId,
+    appUserId: input.app_user_id?.trim() ? input.app_user_id : null,
+    ip: ctx.state.clientIp || null,
     userAgent: ctx.get('user-agent') || null,
   };
   const found = isValidCodeLength(code) ? await findCodeForApp(ctx.deps.db, caller.appId, code) : undefined;
   if (!found) throw new NotFoundError('Referral code not found or not active.');
-  ctx.body = found.kind === 'creator'
-    ? await applyCreatorCode(ctx, found.creatorCode, caller)
-    : await applyFreeAccessCode(ctx, found.freeCode, caller);
+  ctx.body =
+    found.kind === 'creator'
+      ? await applyCreatorCode(ctx, found.creatorCode, caller)
+      : await applyFreeAccessCode(ctx, found.freeCode, caller);
 }
 
 async function applyCreatorCode(ctx: AppContext, cc: ActiveCreatorCode, caller: Caller) {
   const outcome = await recordManualCodeEntry(ctx.deps.db, { ...caller, creatorCode: cc });
   return {
-    success: true, code: cc.code, campaign: { id: cc.campaign.id, name: cc.campaign.name },
+    success: true,
+    code: cc.code,
+    campaign: { id: cc.campaign.id, name: cc.campaign.name },
     already_attributed: outcome.alreadyAttributed,
     message: outcome.alreadyAttributed ? `Code ${cc.code} was already applied from this network.` : `Code ${cc.code} applied.`,
   };
@@ -45,17 +58,31 @@ async function applyCreatorCode(ctx: AppContext, cc: ActiveCreatorCode, caller: 
 
 async function applyFreeAccessCode(ctx: AppContext, fc: FreeAccessCode, caller: Caller) {
   const failed = (errorCode: string, message: string) => ({
-    success: false, free_access: true, grants_access: false, error_code: errorCode, code: fc.code, message,
+    success: false,
+    free_access: true,
+    grants_access: false,
+    error_code: errorCode,
+    code: fc.code,
+    message,
   });
   if (!caller.appUserId) return failed('MISSING_USER_ID', 'A free-access code needs app_user_id: identify the user first.');
   const outcome = await redeemFreeAccessCode(ctx.deps.db, { ...caller, appUserId: caller.appUserId, freeCodeId: fc.id });
   if (!outcome) throw new NotFoundError('Referral code not found or not active.');
   if (outcome.kind === 'unavailable') return failed('CODE_EXPIRED', 'This code has expired or has no seats left.');
   const { code, grant, alreadyGranted } = outcome;
-  const rcGrant = await mirrorGrant({ db: ctx.deps.db, box: ctx.secretBox, apiRoot: ctx.deps.config.SUBPROVIDER_API_ROOT }, { appId: caller.appId, appUserId: caller.appUserId, entitlement: code.entitlement, expiresAt: grant.access_expires_at });
+  const rcGrant = await mirrorGrant(
+    { db: ctx.deps.db, box: ctx.secretBox, apiRoot: ctx.deps.config.SUBPROVIDER_API_ROOT },
+    { appId: caller.appId, appUserId: caller.appUserId, entitlement: code.entitlement, expiresAt: grant.access_expires_at },
+  );
   return {
-    success: true, code: code.code, free_access: true, grants_access: true, already_granted: alreadyGranted,
-    entitlement: code.entitlement, access_duration_years: code.access_duration_years, access_duration_days: code.access_duration_days,
+    success: true,
+    code: code.code,
+    free_access: true,
+    grants_access: true,
+    already_granted: alreadyGranted,
+    entitlement: code.entitlement,
+    access_duration_years: code.access_duration_years,
+    access_duration_days: code.access_duration_days,
     ...(grant.access_expires_at ? { expires_at: grant.access_expires_at.toISOString() } : {}),
     rc_grant: rcGrant,
     message: `${describeFreeAccess(code)}${alreadyGranted ? ' (already granted to this user)' : ''}.`,

@@ -14,17 +14,32 @@ export const trackInstallBody = {
   properties: {
     platform: { enum: ['ios', 'android', 'web'] },
     device_id: { type: 'string', minLength: 1, maxLength: 128 },
-    device_brand: text(64), device_model: text(64), os_version: text(32), app_version: text(64),
-    screen_resolution: text(32), timezone: text(64), language: text(35),
-    referral_code: text(64), click_id: text(64),
+    device_brand: text(64),
+    device_model: text(64),
+    os_version: text(32),
+    app_version: text(64),
+    screen_resolution: text(32),
+    timezone: text(64),
+    language: text(35),
+    referral_code: text(64),
+    click_id: text(64),
   },
 } as const;
 
 export const trackInstallAliases = camelAliases(Object.keys(trackInstallBody.properties));
 
 interface TrackInstallBody {
-  platform: 'ios' | 'android' | 'web'; device_id?: string; device_brand?: string; device_model?: string; os_version?: string;
-  app_version?: string; screen_resolution?: string; timezone?: string; language?: string; referral_code?: string; click_id?: string;
+  platform: 'ios' | 'android' | 'web';
+  device_id?: string;
+  device_brand?: string;
+  device_model?: string;
+  os_version?: string;
+  app_version?: string;
+  screen_resolution?: string;
+  timezone?: string;
+  language?: string;
+  referral_code?: string;
+  click_id?: string;
 }
 
 export async function trackInstall(ctx: AppContext): Promise<void> {
@@ -32,14 +47,28 @@ export async function trackInstall(ctx: AppContext): Promise<void> {
   const { appId } = sdkAppOf(ctx);
   const settings = await getAttributionSettings(ctx.deps.db, appId);
   const decision = await decideInstall(ctx.deps.db, {
-    appId, windowHours: settings.attribution_window_hours, deviceId: b.device_id ?? null, platform: b.platform,
-    deviceBrand: b.device_brand, deviceModel: b.device_model, osVersion: b.os_version, appVersion: b.app_version,
-    screenResolution: b.screen_resolution, timezone: b.timezone, language: b.language,
-    ip: ctx.state.clientIp || null, userAgent: ctx.get('user-agent') || null,
-    referralCode: b.referral_code ?? null, clickId: b.click_id ?? null,
+    appId,
+    windowHours: settings.attribution_window_hours,
+    deviceId: b.device_id ?? null,
+    platform: b.platform,
+    deviceBrand: b.device_brand,
+    deviceModel: b.device_model,
+    osVersion: b.os_version,
+    appVersion: b.app_version,
+    screenResolution: b.screen_resolution,
+    timezone: b.timezone,
+    language: b.language,
+    ip: ctx.state.clientIp || null,
+    userAgent: ctx.get('user-agent') || null,
+    referralCode: b.referral_code ?? null,
+    clickId: b.click_id ?? null,
   });
   if (!decision.attributed) {
-    ctx.body = { attributed: false, install_recorded: decision.installRecorded, message: 'No matching referral click was found; the install is organic.' };
+    ctx.body = {
+      attributed: false,
+      install_recorded: decision.installRecorded,
+      message: 'No matching referral click was found; the install is organic.',
+    };
     return;
   }
   ctx.body = {

@@ -14,7 +14,9 @@ export const validateCodeBody = {
   properties: { code: { type: 'string' } },
 };
 
-interface ValidateCodeInput { code: string }
+interface ValidateCodeInput {
+  code: string;
+}
 
 export async function validateCode(ctx: AppContext): Promise<void> {
   const { appId } = sdkAppOf(ctx);
@@ -37,7 +39,11 @@ function invalid(errorCode: 'INVALID_FORMAT' | 'CODE_NOT_FOUND' | 'CODE_EXPIRED'
 function describeCreatorCode(cc: ActiveCreatorCode) {
   const { name, social_handle, follower_count } = cc.creator;
   return {
-    valid: true, code: cc.code, campaign: cc.campaign, influencer: { name, social_handle, follower_count }, custom_data: null,
+    valid: true,
+    code: cc.code,
+    campaign: cc.campaign,
+    influencer: { name, social_handle, follower_count },
+    custom_data: null,
     message: `Code ${cc.code} from ${name} is valid.`,
   };
 }
@@ -46,8 +52,11 @@ function describeCreatorCode(cc: ActiveCreatorCode) {
 function describeFreeCode(fc: FreeAccessCode) {
   const description = describeFreeAccess(fc);
   return {
-    valid: true, code: fc.code,
+    valid: true,
+    code: fc.code,
     campaign: { id: fc.id, name: 'Free Access', description, commission_percentage: 0, campaign_type: 'FREE_ACCESS' },
-    influencer: null, custom_data: fc.custom_data ?? null, message: `${description}.`,
+    influencer: null,
+    custom_data: fc.custom_data ?? null,
+    message: `${description}.`,
   };
 }

@@ -13,24 +13,42 @@ const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const UNKNOWN_APP = 'No app with this id. The notification URL is /api/webhooks/apple/{app_id} with the id of an existing app.';
 
 export const appleNotificationBody = {
-  type: 'object', required: ['signedPayload'],
+  type: 'object',
+  required: ['signedPayload'],
   properties: { signedPayload: { type: 'string', minLength: 1, maxLength: 262_144 } },
 } as const;
 
 /** Per app: far above what Apple sends an app, low enough that a flood cannot starve the others. */
-export const APPLE_NOTIFICATION_RATE = { name: 'apple-notification', limit: 100, windowMs: 1000, key: (ctx: AppContext) => String(ctx.params.appId) };
+export const APPLE_NOTIFICATION_RATE = {
+  name: 'apple-notification',
+  limit: 100,
+  windowMs: 1000,
+  key: (ctx: AppContext) => String(ctx.params.appId),
+};
 
 export async function appleNotification(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;
   if (!APP_ID.test(appId)) throw new NotFoundError(UNKNOWN_APP);
   const { signedPayload } = inputOf<{ signedPayload: string }>(ctx);
-  const outcome = await takeInAppleNotification({
-    db: ctx.deps.db, config: ctx.deps.config, temporal: ctx.deps.temporal, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE,
-    warn: (context, message) => ctx.deps.logger.warn(context, message),
-  }, appId, signedPayload);
+  const outcome = await takeInAppleNotification(
+    {
+      db: ctx.deps.db,
+      config: ctx.deps.config,
+      temporal: ctx.deps.temporal,
+      taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE,
+      warn: (context, message) => ctx.deps.logger.warn(context, message),
+    },
+    appId,
+    signedPayload,
+  );
   switch (outcome.kind) {
     case 'taken':
-      ctx.body = { received: true, notification_uuid: outcome.notificationUUID, notification_type: outcome.notificationType, duplicate: !outcome.inserted };
+      ctx.body = {
+        received: true,
+        notification_uuid: outcome.notificationUUID,
+        notification_type: outcome.notificationType,
+        duplicate: !outcome.inserted,
+      };
       return;
     case 'ignored':
       ctx.deps.logger.info({ appId, reason: outcome.reason }, 'App Store notification acknowledged and ignored');

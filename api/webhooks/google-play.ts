@@ -31,12 +31,14 @@ const PLAY_RTDN_SOURCE = NOTIFICATION_SOURCES.android;
  */
 export const PLAY_RTDN_RATE: RateLimitRule = { name: 'play_rtdn', limit: 300, windowMs: 10_000, key: (ctx) => String(ctx.params.appId) };
 
-const HOW_TO_AUTHENTICATE = 'Turn on authentication in the Pub/Sub push subscription: a service account (the one uploaded as pubsub_service_account with the Android credential) and the audience left empty or set to this endpoint URL.';
+const HOW_TO_AUTHENTICATE =
+  'Turn on authentication in the Pub/Sub push subscription: a service account (the one uploaded as pubsub_service_account with the Android credential) and the audience left empty or set to this endpoint URL.';
 
 export async function googlePlayNotification(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;
   const setup = APP_ID.test(appId) ? await findPlayPushSetup(ctx.deps.db, appId) : undefined;
-  if (!setup) throw new NotFoundError('No app with this id. The push endpoint is /api/webhooks/google-play/{app_id} with the id of an existing app.');
+  if (!setup)
+    throw new NotFoundError('No app with this id. The push endpoint is /api/webhooks/google-play/{app_id} with the id of an existing app.');
   await authenticatePush(ctx, appId, setup.pushAccount);
   if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
   const push = assertValid<PubsubPush>(pubsubPushBody, ctx.state.body);
@@ -46,16 +48,29 @@ export async function googlePlayNotification(ctx: AppContext): Promise<void> {
   const decoded = decodeNotification(push.message.data);
   if (!decoded.ok) throw new ValidationError([{ loc: ['body', 'message', 'data'], msg: decoded.detail, type: 'value_error' }]);
   if (decoded.notification.packageName !== setup.packageName) {
-    throw new ValidationError([{ loc: ['body', 'message', 'data'], msg: `The notification is for package ${decoded.notification.packageName}, this app's Android package is ${setup.packageName ?? 'not uploaded'}: point the Play Console's topic of that app at its own endpoint.`, type: 'value_error' }]);
+    throw new ValidationError([
+      {
+        loc: ['body', 'message', 'data'],
+        msg: `The notification is for package ${decoded.notification.packageName}, this app's Android package is ${setup.packageName ?? 'not uploaded'}: point the Play Console's topic of that app at its own endpoint.`,
+        type: 'value_error',
+      },
+    ]);
   }
   const messageId = push.message.messageId;
   try {
-    const { row, inserted } = await receiveRawItem(ctx.deps.db, { appId, source: PLAY_RTDN_SOURCE, externalId: messageId, payload: push as unknown as JsonObject });
+    const { row, inserted } = await receiveRawItem(ctx.deps.db, {
+      appId,
+      source: PLAY_RTDN_SOURCE,
+      externalId: messageId,
+      payload: push as unknown as JsonObject,
+    });
     // validation-status's "wired / last received" for Android (db/store-notifications.ts owns it for both stores).
     await recordNotificationTakenIn(ctx.deps.db, appId, PLAY_RTDN_SOURCE, { test: Boolean(decoded.notification.testNotification) });
     if (!row.normalised_at) {
       await startPlayNotification(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, {
-        appId, messageId, reportWaitMs: ctx.deps.config.PLAY_RTDN_REPORT_WAIT_MS,
+        appId,
+        messageId,
+        reportWaitMs: ctx.deps.config.PLAY_RTDN_REPORT_WAIT_MS,
       });
     }
     ctx.body = { received: true, message_id: messageId, duplicate: !inserted };
@@ -70,18 +85,23 @@ async function authenticatePush(ctx: AppContext, appId: string, pushAccount: str
   const token = parseBearer(ctx.get('authorization'));
   if (!token) throw new UnauthorizedError(`The push carries no OIDC token. ${HOW_TO_AUTHENTICATE}`);
   if (!pushAccount) {
-    throw new ForbiddenError('This app takes no Google Play notifications yet: upload the Android credential again with "pubsub_service_account" (the push subscription\'s service account email).');
+    throw new ForbiddenError(
+      'This app takes no Google Play notifications yet: upload the Android credential again with "pubsub_service_account" (the push subscription\'s service account email).',
+    );
   }
   const audience = `${ctx.deps.config.BASE_URL}/api/webhooks/google-play/${appId}`;
   let identity;
   try {
     identity = await verifyPushToken(ctx.deps.config.GOOGLE_OIDC_CERTS_URL, token, audience);
   } catch (err) {
-    if (err instanceof PushTokenError && err.kind === 'invalid') throw new UnauthorizedError(`The push's OIDC token was refused: ${err.message}. ${HOW_TO_AUTHENTICATE}`);
+    if (err instanceof PushTokenError && err.kind === 'invalid')
+      throw new UnauthorizedError(`The push's OIDC token was refused: ${err.message}. ${HOW_TO_AUTHENTICATE}`);
     ctx.deps.logger.warn({ appId, error: err instanceof Error ? err.message : String(err) }, 'Google push certificates unreachable');
     throw new UnavailableError("Google's token certificates could not be read; Pub/Sub delivers the push again.", 10);
   }
   if (!identity.emailVerified || identity.email !== pushAccount) {
-    throw new ForbiddenError(`The push is signed for another service account than this app's pubsub_service_account. ${HOW_TO_AUTHENTICATE}`);
+    throw new ForbiddenError(
+      `The push is signed for another service account than this app's pubsub_service_account. ${HOW_TO_AUTHENTICATE}`,
+    );
   }
 }

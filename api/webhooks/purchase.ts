@@ -29,7 +29,15 @@ export const directPurchaseBody = {
   },
 } as const;
 
-interface DirectPurchase { transaction_id: string; app_user_id: string; product_id: string; price: number; currency: string; svc_code: string; platform: 'ios' | 'android' }
+interface DirectPurchase {
+  transaction_id: string;
+  app_user_id: string;
+  product_id: string;
+  price: number;
+  currency: string;
+  svc_code: string;
+  platform: 'ios' | 'android';
+}
 
 export async function directPurchase(ctx: AppContext): Promise<void> {
   const p = ctx.state.principal;
@@ -51,14 +59,34 @@ async function priceOf(ctx: AppContext, b: DirectPurchase, nowMs: number): Promi
 
 function toEvent(b: DirectPurchase, nowMs: number, usd: UsdPrice): PurchaseEvent {
   return {
-    source: 'direct', providerEventId: null, type: 'NON_RENEWING_PURCHASE', appUserId: b.app_user_id, originalAppUserId: null,
-    aliases: [], transferredFrom: [], transferredTo: [], productId: b.product_id, newProductId: null, periodType: 'NORMAL',
-    purchasedAtMs: nowMs, expirationAtMs: null,
+    source: 'direct',
+    providerEventId: null,
+    type: 'NON_RENEWING_PURCHASE',
+    appUserId: b.app_user_id,
+    originalAppUserId: null,
+    aliases: [],
+    transferredFrom: [],
+    transferredTo: [],
+    productId: b.product_id,
+    newProductId: null,
+    periodType: 'NORMAL',
+    purchasedAtMs: nowMs,
+    expirationAtMs: null,
     // Fixed, so a retried report has the same idempotency key (app, type, transaction id, timestamp).
     eventTimestampMs: 0,
-    environment: 'PRODUCTION', store: b.platform === 'ios' ? 'APP_STORE' : 'PLAY_STORE', transactionId: b.transaction_id,
-    originalTransactionId: b.transaction_id, priceUsd: usd.priceUsd, priceInPurchasedCurrency: b.price, currency: b.currency.toUpperCase(), fx: usd.fx,
-    takehomePercentage: null, cancelReason: null, isTrialConversion: null, referralCode: cleanupCode(b.svc_code) || null,
-    subscriberAttributes: {}, raw: b,
+    environment: 'PRODUCTION',
+    store: b.platform === 'ios' ? 'APP_STORE' : 'PLAY_STORE',
+    transactionId: b.transaction_id,
+    originalTransactionId: b.transaction_id,
+    priceUsd: usd.priceUsd,
+    priceInPurchasedCurrency: b.price,
+    currency: b.currency.toUpperCase(),
+    fx: usd.fx,
+    takehomePercentage: null,
+    cancelReason: null,
+    isTrialConversion: null,
+    referralCode: cleanupCode(b.svc_code) || null,
+    subscriberAttributes: {},
+    raw: b,
   };
 }

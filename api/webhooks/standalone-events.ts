@@ -9,9 +9,17 @@ import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events
 import { transferUserAttribution } from '../../db/user-attributions.js';
 import { platformOfStore, storeDirectDuplicateReason } from '../../lib/validation-providers.js';
 
-export interface StandaloneOutcome { eventId: string; error: string | null }
+export interface StandaloneOutcome {
+  eventId: string;
+  error: string | null;
+}
 
-export async function recordStandaloneEvent(db: Knex, appId: string, e: PurchaseEvent, kind: 'connect' | 'transfer' | 'ignore' | 'unkeyed' | 'store-direct'): Promise<StandaloneOutcome> {
+export async function recordStandaloneEvent(
+  db: Knex,
+  appId: string,
+  e: PurchaseEvent,
+  kind: 'connect' | 'transfer' | 'ignore' | 'unkeyed' | 'store-direct',
+): Promise<StandaloneOutcome> {
   return db.transaction(async (trx) => {
     const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
     if (!inserted) return { eventId: row.id, error: row.error };
@@ -20,7 +28,10 @@ export async function recordStandaloneEvent(db: Knex, appId: string, e: Purchase
     if (kind === 'transfer') await transferUserAttribution(trx, appId, e.transferredFrom, e.transferredTo);
     if (kind === 'unkeyed') error = 'event has no transaction id';
     if (kind === 'store-direct') error = storeDirectDuplicateReason(platformOfStore(e.store) ?? 'ios');
-    await markPurchaseEvent(trx, row.id, { status: kind === 'ignore' || kind === 'store-direct' ? 'ignored' : error ? 'error' : 'processed', error });
+    await markPurchaseEvent(trx, row.id, {
+      status: kind === 'ignore' || kind === 'store-direct' ? 'ignored' : error ? 'error' : 'processed',
+      error,
+    });
     return { eventId: row.id, error };
   });
 }

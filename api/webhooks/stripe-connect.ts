@@ -16,8 +16,15 @@ import type { AppContext } from '../context.js';
 export async function stripeConnectWebhook(ctx: AppContext): Promise<void> {
   const settings = stripeSettingsOf(ctx.deps.config);
   const secret = ctx.deps.config.STRIPE_CONNECT_WEBHOOK_SECRET;
-  if (!settings || !secret) throw new UnavailableError('Stripe Connect webhooks are not configured on this server (STRIPE_SECRET_KEY, STRIPE_CONNECT_WEBHOOK_SECRET).');
-  const event = verifyStripeEvent({ ...settings, webhookSecret: secret }, ctx.state.rawBody ?? Buffer.alloc(0), ctx.get('stripe-signature') || undefined);
+  if (!settings || !secret)
+    throw new UnavailableError(
+      'Stripe Connect webhooks are not configured on this server (STRIPE_SECRET_KEY, STRIPE_CONNECT_WEBHOOK_SECRET).',
+    );
+  const event = verifyStripeEvent(
+    { ...settings, webhookSecret: secret },
+    ctx.state.rawBody ?? Buffer.alloc(0),
+    ctx.get('stripe-signature') || undefined,
+  );
   if (!event) throw new BadRequestError('Invalid Stripe signature: nothing was changed.');
   const db = ctx.deps.db;
   if (await wasStripeEventHandled(db, 'connect', event.id)) {
@@ -40,8 +47,13 @@ async function handle(ctx: AppContext, event: Stripe.Event): Promise<Record<stri
     const creatorId = event.account ? await creatorOfAccount(db, 'stripe', event.account) : undefined;
     if (!creatorId) return { received: true, handled: false, detail: 'No creator of this service holds the account.' };
     await recordBankPayout(db, {
-      id: payout.id, creatorId, amountMicros: payout.amount * 10_000, currency: payout.currency, status: payout.status,
-      failureMessage: payout.failure_message ?? null, arrivalAt: payout.arrival_date ? new Date(payout.arrival_date * 1000) : null,
+      id: payout.id,
+      creatorId,
+      amountMicros: payout.amount * 10_000,
+      currency: payout.currency,
+      status: payout.status,
+      failureMessage: payout.failure_message ?? null,
+      arrivalAt: payout.arrival_date ? new Date(payout.arrival_date * 1000) : null,
     });
     return { received: true, handled: true };
   }

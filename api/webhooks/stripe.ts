@@ -24,7 +24,11 @@ const CREDITING = new Set(['checkout.session.completed', 'checkout.session.async
 const FAILING = new Set(['checkout.session.async_payment_failed', 'checkout.session.expired']);
 const INTENTS = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
 
-async function paymentOf(ctx: AppContext, externalId: string, metadata: Stripe.Metadata | null | undefined): Promise<PaymentRow | undefined> {
+async function paymentOf(
+  ctx: AppContext,
+  externalId: string,
+  metadata: Stripe.Metadata | null | undefined,
+): Promise<PaymentRow | undefined> {
   const byExternal = await findPaymentByExternalId(ctx.deps.db, 'stripe', externalId);
   if (byExternal) return byExternal;
   // The session (or intent) can complete before we recorded its id: the metadata names the payment.
@@ -34,7 +38,8 @@ async function paymentOf(ctx: AppContext, externalId: string, metadata: Stripe.M
 
 export async function stripeWebhook(ctx: AppContext): Promise<void> {
   const settings = stripeSettingsOf(ctx.deps.config);
-  if (!settings?.webhookSecret) throw new UnavailableError('Stripe webhooks are not configured on this server (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
+  if (!settings?.webhookSecret)
+    throw new UnavailableError('Stripe webhooks are not configured on this server (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
   const event = verifyStripeEvent(settings, ctx.state.rawBody ?? Buffer.alloc(0), ctx.get('stripe-signature') || undefined);
   if (!event) throw new BadRequestError('Invalid Stripe signature: nothing was credited.');
   if (TRANSFER_EVENTS.has(event.type)) return transferEvent(ctx, event);
@@ -51,7 +56,11 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
     return;
   }
   if (FAILING.has(event.type)) {
-    await markPaymentFailed(ctx.deps.db, payment.id, event.type === 'checkout.session.expired' ? 'the checkout expired' : 'the payment failed');
+    await markPaymentFailed(
+      ctx.deps.db,
+      payment.id,
+      event.type === 'checkout.session.expired' ? 'the checkout expired' : 'the payment failed',
+    );
     ctx.body = { received: true, handled: true, payment_id: payment.id, credited: false };
     return;
   }
@@ -61,7 +70,12 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
   }
   const credit = await creditPayment(ctx.deps.db, payment.id, session.amount_total * 10_000);
   if (credit?.credited) await checkAutoRecharge(ctx, payment.org_id);
-  await recordAvailability(ctx, settings, payment.id, typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id);
+  await recordAvailability(
+    ctx,
+    settings,
+    payment.id,
+    typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id,
+  );
   ctx.body = { received: true, handled: true, payment_id: payment.id, credited: credit?.credited ?? false };
 }
 
@@ -90,13 +104,18 @@ async function intentEvent(ctx: AppContext, type: string, intent: Stripe.Payment
  * Best effort: the wallet is credited either way, and a payout without a date looks again after
  * PAYOUT_FUNDS_RETRY_SECONDS.
  */
-async function recordAvailability(ctx: AppContext, settings: StripeSettings, paymentId: string, intentId: string | undefined): Promise<void> {
+async function recordAvailability(
+  ctx: AppContext,
+  settings: StripeSettings,
+  paymentId: string,
+  intentId: string | undefined,
+): Promise<void> {
   if (!intentId) return;
   try {
     const at = await fundsAvailableOn(settings, intentId);
     if (at) await setPaymentAvailableAt(ctx.deps.db, paymentId, at);
   } catch (err) {
-    ctx.deps.logger.warn({ err, paymentId }, 'the top-up\'s availability date could not be read from Stripe');
+    ctx.deps.logger.warn({ err, paymentId }, "the top-up's availability date could not be read from Stripe");
   }
 }
 
@@ -113,9 +132,11 @@ async function setupEvent(ctx: AppContext, settings: StripeSettings, type: strin
   }
   const intentId = typeof session.setup_intent === 'string' ? session.setup_intent : session.setup_intent?.id;
   // A lookup Stripe cannot answer now is a 503: Stripe delivers the event again later.
-  const method = intentId ? await savedMethodOfSetup(settings, intentId).catch((err: unknown) => {
-    throw new UnavailableError(`Stripe could not be asked for the saved card: ${err instanceof Error ? err.message : 'error'}`);
-  }) : undefined;
+  const method = intentId
+    ? await savedMethodOfSetup(settings, intentId).catch((err: unknown) => {
+        throw new UnavailableError(`Stripe could not be asked for the saved card: ${err instanceof Error ? err.message : 'error'}`);
+      })
+    : undefined;
   if (!method) {
     ctx.body = { received: true, handled: true, setup_id: setup.id, enabled_now: false, detail: 'The setup saved no card yet.' };
     return;

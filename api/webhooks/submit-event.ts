@@ -18,10 +18,17 @@ import { isStoreDirect, platformOfStore } from '../../lib/validation-providers.j
 import type { ApiDeps, AppContext } from '../context.js';
 import type { ApiCaches } from '../sdk-caches.js';
 
+export interface Received {
+  received: true;
+  event_id: string;
+  error?: string;
+}
 
-export interface Received { received: true; event_id: string; error?: string }
-
-export async function submitPurchaseEvent({ deps, caches }: Pick<AppContext, 'deps' | 'caches'>, appId: string, event: PurchaseEvent): Promise<Received> {
+export async function submitPurchaseEvent(
+  { deps, caches }: Pick<AppContext, 'deps' | 'caches'>,
+  appId: string,
+  event: PurchaseEvent,
+): Promise<Received> {
   const routing = routeEvent(event);
   if (routing === 'conversion' && (await countedStoreDirect(deps, caches, appId, event))) {
     const out = await recordStandaloneEvent(deps.db, appId, event, 'store-direct');
@@ -43,11 +50,15 @@ export async function submitPurchaseEvent({ deps, caches }: Pick<AppContext, 'de
     keep: (err) => inboxHandOverFailed(deps.db, [receipt.row], err instanceof Error ? err.message : String(err)),
     unavailable: {
       detail: 'Purchase processing is temporarily unavailable; the event is kept and will be processed, or deliver it again.',
-      log: 'purchase event not handed to its conversion workflow', context: { workflowId },
+      log: 'purchase event not handed to its conversion workflow',
+      context: { workflowId },
     },
     logger: deps.logger,
   });
-  return answer(result.eventId, result.error?.startsWith(FAILED_EVENT_ERROR) ? await currentError(deps, result.eventId, result.error) : result.error);
+  return answer(
+    result.eventId,
+    result.error?.startsWith(FAILED_EVENT_ERROR) ? await currentError(deps, result.eventId, result.error) : result.error,
+  );
 }
 
 /**

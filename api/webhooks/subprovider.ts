@@ -12,7 +12,8 @@ import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { submitPurchaseEvent } from './submit-event.js';
 
-const HOW_TO_FIX = 'Missing or wrong Authorization header. In the subscription provider\'s webhook settings set the ' +
+const HOW_TO_FIX =
+  "Missing or wrong Authorization header. In the subscription provider's webhook settings set the " +
   'Authorization header value to "Bearer <webhook secret>" (the rc_webhook_... secret shown once when the app was ' +
   'created; get a new one with POST /api/agent/apps/{app_id}/regenerate-webhook-secret).';
 
@@ -22,7 +23,8 @@ export const APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;
   const app = APP_ID.test(appId) ? await webhookSecretOf(ctx, appId) : undefined;
-  if (!app) throw new NotFoundError('No app with this id. The webhook URL is /api/webhooks/subprovider/{app_id} with the id of an existing app.');
+  if (!app)
+    throw new NotFoundError('No app with this id. The webhook URL is /api/webhooks/subprovider/{app_id} with the id of an existing app.');
   const token = parseBearer(ctx.get('authorization'));
   if (!token || !tokenMatchesHash(token, app.hash)) {
     await countRejectedWebhook(ctx.deps.db, app.appId, token ? 'wrong_secret' : 'missing_authorization');
@@ -33,7 +35,11 @@ export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
 
 /** The app's webhook-secret digest, from the API's change-feed cache when it is live. */
 async function webhookSecretOf(ctx: AppContext, appId: string): Promise<{ appId: string; hash: string } | undefined> {
-  const hash = await ctx.caches.webhookSecrets.getOrLoad(appId, 'hash', async () => (await findAppWebhookSecretHash(ctx.deps.db, appId))?.hash ?? null);
+  const hash = await ctx.caches.webhookSecrets.getOrLoad(
+    appId,
+    'hash',
+    async () => (await findAppWebhookSecretHash(ctx.deps.db, appId))?.hash ?? null,
+  );
   return hash === null ? undefined : { appId, hash };
 }
 

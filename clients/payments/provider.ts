@@ -39,9 +39,13 @@ export interface SetupRequest {
 
 export type SetupStart =
   /** The human saves a card on the provider's page; the provider's signed webhook completes the setup. */
-  | { kind: 'redirect'; url: string; externalId: string; customerId: string };
+  { kind: 'redirect'; url: string; externalId: string; customerId: string };
 
-export interface SavedMethod { customerId: string | null; paymentMethodId: string; label: string }
+export interface SavedMethod {
+  customerId: string | null;
+  paymentMethodId: string;
+  label: string;
+}
 
 export interface ChargeRequest {
   paymentId: string;

@@ -6,13 +6,24 @@
 import Stripe from 'stripe';
 import { PaymentProviderError, type ChargeOutcome, type PaymentProvider, type RechargeProvider, type SavedMethod } from './provider.js';
 
-export interface StripeSettings { secretKey: string; webhookSecret: string | undefined; apiRoot: string | undefined }
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string | undefined;
+  apiRoot: string | undefined;
+}
 
 export function stripeClient(settings: StripeSettings): Stripe {
   const root = settings.apiRoot ? new URL(settings.apiRoot) : undefined;
   return new Stripe(settings.secretKey, {
-    maxNetworkRetries: 1, timeout: 10_000,
-    ...(root ? { host: root.hostname, port: Number(root.port || (root.protocol === 'https:' ? 443 : 80)), protocol: root.protocol.replace(':', '') as 'http' | 'https' } : {}),
+    maxNetworkRetries: 1,
+    timeout: 10_000,
+    ...(root
+      ? {
+          host: root.hostname,
+          port: Number(root.port || (root.protocol === 'https:' ? 443 : 80)),
+          protocol: root.protocol.replace(':', '') as 'http' | 'https',
+        }
+      : {}),
   });
 }
 
@@ -30,7 +41,11 @@ function isPermanent(err: unknown): err is Stripe.errors.StripeError {
 function chargeOutcome(intent: Stripe.PaymentIntent): ChargeOutcome {
   if (intent.status === 'succeeded') return { status: 'succeeded', externalId: intent.id, amountMicros: intent.amount_received * 10_000 };
   if (intent.status === 'processing') return { status: 'processing', externalId: intent.id };
-  return { status: 'declined', externalId: intent.id, reason: intent.last_payment_error?.message ?? `the payment needs action (${intent.status})` };
+  return {
+    status: 'declined',
+    externalId: intent.id,
+    reason: intent.last_payment_error?.message ?? `the payment needs action (${intent.status})`,
+  };
 }
 
 export function stripeProvider(settings: StripeSettings): PaymentProvider & RechargeProvider {
@@ -40,14 +55,22 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider & Rech
     label: 'Payment by card through Stripe Checkout.',
     async startCheckout(r) {
       try {
-        const session = await stripe.checkout.sessions.create({
-          mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: Math.round(r.amountMicros / 10_000), product_data: { name: 'Wallet top-up' } } }],
-          client_reference_id: r.paymentId,
-          metadata: { payment_id: r.paymentId, org_id: r.orgId },
-          success_url: r.successUrl,
-          cancel_url: r.cancelUrl,
-        }, { idempotencyKey: `checkout:${r.paymentId}` });
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: { currency: 'usd', unit_amount: Math.round(r.amountMicros / 10_000), product_data: { name: 'Wallet top-up' } },
+              },
+            ],
+            client_reference_id: r.paymentId,
+            metadata: { payment_id: r.paymentId, org_id: r.orgId },
+            success_url: r.successUrl,
+            cancel_url: r.cancelUrl,
+          },
+          { idempotencyKey: `checkout:${r.paymentId}` },
+        );
         if (!session.url) throw new PaymentProviderError('Stripe returned a session without a URL');
         return { kind: 'redirect', url: session.url, externalId: session.id };
       } catch (err) {
@@ -57,14 +80,27 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider & Rech
     },
     async startSetup(r) {
       try {
-        const customerId = r.customerId ?? (await stripe.customers.create(
-          { metadata: { org_id: r.orgId }, description: `svc organization ${r.orgId}` }, { idempotencyKey: `customer:${r.setupId}` })).id;
-        const session = await stripe.checkout.sessions.create({
-          mode: 'setup', currency: 'usd', customer: customerId,
-          client_reference_id: r.setupId, metadata: { setup_id: r.setupId, org_id: r.orgId },
-          setup_intent_data: { metadata: { setup_id: r.setupId, org_id: r.orgId } },
-          success_url: r.successUrl, cancel_url: r.cancelUrl,
-        }, { idempotencyKey: `setup:${r.setupId}` });
+        const customerId =
+          r.customerId ??
+          (
+            await stripe.customers.create(
+              { metadata: { org_id: r.orgId }, description: `svc organization ${r.orgId}` },
+              { idempotencyKey: `customer:${r.setupId}` },
+            )
+          ).id;
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'setup',
+            currency: 'usd',
+            customer: customerId,
+            client_reference_id: r.setupId,
+            metadata: { setup_id: r.setupId, org_id: r.orgId },
+            setup_intent_data: { metadata: { setup_id: r.setupId, org_id: r.orgId } },
+            success_url: r.successUrl,
+            cancel_url: r.cancelUrl,
+          },
+          { idempotencyKey: `setup:${r.setupId}` },
+        );
         if (!session.url) throw new PaymentProviderError('Stripe returned a session without a URL');
         return { kind: 'redirect', url: session.url, externalId: session.id, customerId };
       } catch (err) {
@@ -73,11 +109,19 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider & Rech
     },
     async charge(r) {
       try {
-        const intent = await stripe.paymentIntents.create({
-          amount: Math.round(r.amountMicros / 10_000), currency: 'usd', customer: r.method.customerId ?? undefined,
-          payment_method: r.method.paymentMethodId, confirm: true, off_session: true,
-          description: 'Wallet auto-recharge', metadata: { payment_id: r.paymentId, org_id: r.orgId, kind: 'auto_recharge' },
-        }, { idempotencyKey: r.idempotencyKey });
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: Math.round(r.amountMicros / 10_000),
+            currency: 'usd',
+            customer: r.method.customerId ?? undefined,
+            payment_method: r.method.paymentMethodId,
+            confirm: true,
+            off_session: true,
+            description: 'Wallet auto-recharge',
+            metadata: { payment_id: r.paymentId, org_id: r.orgId, kind: 'auto_recharge' },
+          },
+          { idempotencyKey: r.idempotencyKey },
+        );
         return chargeOutcome(intent);
       } catch (err) {
         if (isPermanent(err)) return { status: 'declined', externalId: err.payment_intent?.id ?? null, reason: err.message };
@@ -95,7 +139,7 @@ export async function savedMethodOfSetup(settings: StripeSettings, setupIntentId
     const methodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
     if (intent.status !== 'succeeded' || !methodId) return undefined;
     const method = await stripe.paymentMethods.retrieve(methodId);
-    const customerId = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id ?? null;
+    const customerId = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null);
     const label = method.card ? `${method.card.brand} card ending in ${method.card.last4}` : method.type;
     return { customerId, paymentMethodId: methodId, label };
   } catch (err) {

@@ -12,7 +12,12 @@ export interface AccountState {
   disabledReason: string | null;
 }
 
-export interface NewAccount { creatorId: string; email: string | null; country: string; platformCountry: string }
+export interface NewAccount {
+  creatorId: string;
+  email: string | null;
+  country: string;
+  platformCountry: string;
+}
 
 export interface TransferRequest {
   payoutId: string;
@@ -30,7 +35,10 @@ export type TransferOutcome =
   /** Refused for good (no such account, insufficient available funds): the payout's lines go back to payable. */
   | { status: 'refused'; reason: string; insufficientFunds: boolean };
 
-export interface PlatformBalance { availableMicros: number; pendingMicros: number }
+export interface PlatformBalance {
+  availableMicros: number;
+  pendingMicros: number;
+}
 
 export interface PayoutProvider {
   name: PayoutProviderName;

@@ -29,7 +29,11 @@ export function stateOfStripeAccount(account: Stripe.Account): AccountState {
 /** Refusals that a retry of the same call cannot change: the money stays, the payout's lines go back to payable. */
 function transferRefusal(err: unknown): TransferOutcome | undefined {
   if (!(err instanceof Stripe.errors.StripeError) || err.rawType !== 'invalid_request_error') return undefined;
-  return { status: 'refused', reason: `Stripe refused the transfer: ${err.message}`, insufficientFunds: err.code === 'balance_insufficient' };
+  return {
+    status: 'refused',
+    reason: `Stripe refused the transfer: ${err.message}`,
+    insufficientFunds: err.code === 'balance_insufficient',
+  };
 }
 
 export function stripeConnectProvider(settings: StripeSettings): PayoutProvider {
@@ -39,12 +43,17 @@ export function stripeConnectProvider(settings: StripeSettings): PayoutProvider 
     label: 'Payouts through Stripe Connect: Stripe verifies the creator, collects tax forms and pays to their bank.',
     async createAccount({ creatorId, email, country, platformCountry }) {
       try {
-        const account = await stripe.accounts.create({
-          type: 'express', country, ...(email ? { email } : {}),
-          capabilities: { transfers: { requested: true } },
-          ...(country !== platformCountry ? { tos_acceptance: { service_agreement: 'recipient' } } : {}),
-          metadata: { creator_id: creatorId },
-        }, { idempotencyKey: `connect-account:${creatorId}:${country}` });
+        const account = await stripe.accounts.create(
+          {
+            type: 'express',
+            country,
+            ...(email ? { email } : {}),
+            capabilities: { transfers: { requested: true } },
+            ...(country !== platformCountry ? { tos_acceptance: { service_agreement: 'recipient' } } : {}),
+            metadata: { creator_id: creatorId },
+          },
+          { idempotencyKey: `connect-account:${creatorId}:${country}` },
+        );
         return { externalId: account.id };
       } catch (err) {
         throw unreachable(err, 'create the payout account');
@@ -52,7 +61,12 @@ export function stripeConnectProvider(settings: StripeSettings): PayoutProvider 
     },
     async onboardingLink({ externalId, refreshUrl, returnUrl }) {
       try {
-        const link = await stripe.accountLinks.create({ account: externalId, refresh_url: refreshUrl, return_url: returnUrl, type: 'account_onboarding' });
+        const link = await stripe.accountLinks.create({
+          account: externalId,
+          refresh_url: refreshUrl,
+          return_url: returnUrl,
+          type: 'account_onboarding',
+        });
         return link.url;
       } catch (err) {
         throw unreachable(err, 'make an onboarding link');
@@ -72,15 +86,21 @@ export function stripeConnectProvider(settings: StripeSettings): PayoutProvider 
         }
         return undefined;
       } catch (err) {
-        throw unreachable(err, 'list the run\'s transfers');
+        throw unreachable(err, "list the run's transfers");
       }
     },
     async createTransfer(r) {
       try {
-        const transfer = await stripe.transfers.create({
-          amount: Math.round(r.amountMicros / 10_000), currency: 'usd', destination: r.destination, transfer_group: r.group,
-          metadata: { payout_id: r.payoutId, org_id: r.orgId },
-        }, { idempotencyKey: r.idempotencyKey });
+        const transfer = await stripe.transfers.create(
+          {
+            amount: Math.round(r.amountMicros / 10_000),
+            currency: 'usd',
+            destination: r.destination,
+            transfer_group: r.group,
+            metadata: { payout_id: r.payoutId, org_id: r.orgId },
+          },
+          { idempotencyKey: r.idempotencyKey },
+        );
         return { status: 'created', transferId: transfer.id };
       } catch (err) {
         const refused = transferRefusal(err);

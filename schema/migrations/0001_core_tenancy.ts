@@ -59,16 +59,8 @@ export async function up(knex: Knex): Promise<void> {
     t.check('min_escrow_micros is null or min_escrow_micros >= 0', [], 'organizations_min_escrow_check');
     t.check('marketplace_slots is null or marketplace_slots >= 0', [], 'organizations_slots_check');
     t.check('daily_email_budget is null or daily_email_budget >= 0', [], 'organizations_email_budget_check');
-    t.check(
-      'auto_recharge_threshold_micros is null or auto_recharge_threshold_micros >= 0',
-      [],
-      'organizations_recharge_threshold_check',
-    );
-    t.check(
-      'auto_recharge_amount_micros is null or auto_recharge_amount_micros > 0',
-      [],
-      'organizations_recharge_amount_check',
-    );
+    t.check('auto_recharge_threshold_micros is null or auto_recharge_threshold_micros >= 0', [], 'organizations_recharge_threshold_check');
+    t.check('auto_recharge_amount_micros is null or auto_recharge_amount_micros > 0', [], 'organizations_recharge_amount_check');
   });
 
   await knex.schema.createTable('memberships', (t) => {

@@ -68,11 +68,7 @@ export async function up(knex: Knex): Promise<void> {
     t.check("sdk_key like 'it\\_%' and sdk_key not like 'it\\_mcp\\_%'", [], 'apps_sdk_key_check');
     t.check("sdk_key_hash ~ '^[0-9a-f]{64}$'", [], 'apps_sdk_key_hash_check');
     t.check("webhook_secret_hash ~ '^[0-9a-f]{64}$'", [], 'apps_webhook_secret_hash_check');
-    t.check(
-      "purchase_api_key_hash is null or purchase_api_key_hash ~ '^[0-9a-f]{64}$'",
-      [],
-      'apps_purchase_api_key_hash_check',
-    );
+    t.check("purchase_api_key_hash is null or purchase_api_key_hash ~ '^[0-9a-f]{64}$'", [], 'apps_purchase_api_key_hash_check');
     t.check(
       "ios_validation_provider is null or ios_validation_provider in ('subprovider', 'app_store')",
       [],
@@ -84,11 +80,7 @@ export async function up(knex: Knex): Promise<void> {
       'apps_android_validation_provider_check',
     );
     t.check('attribution_window_hours between 1 and 8760', [], 'apps_attribution_window_check');
-    t.check(
-      "sdk_platform is null or sdk_platform in ('ios', 'android', 'web')",
-      [],
-      'apps_sdk_platform_check',
-    );
+    t.check("sdk_platform is null or sdk_platform in ('ios', 'android', 'web')", [], 'apps_sdk_platform_check');
   });
 
   // One row per (app, platform): re-uploading replaces the credential instead of piling up versions.

@@ -14,10 +14,7 @@ export async function up(knex: Knex): Promise<void> {
       .notNullable()
       .defaultTo('public')
       .checkIn(['public', 'private', 'invite_only', 'FREE_ACCESS'], 'campaigns_type_check');
-    t.text('status')
-      .notNullable()
-      .defaultTo('draft')
-      .checkIn(['draft', 'active', 'paused', 'archived'], 'campaigns_status_check');
+    t.text('status').notNullable().defaultTo('draft').checkIn(['draft', 'active', 'paused', 'archived'], 'campaigns_status_check');
     t.decimal('commission_percentage', 6, 3).notNullable().defaultTo(0);
     // locale -> {name, description, source_hash, updated_at}; stale when source_hash no longer matches.
     t.jsonb('i18n').notNullable().defaultTo(knex.raw("'{}'::jsonb"));

@@ -35,9 +35,7 @@ export async function up(knex: Knex): Promise<void> {
   // track-install's IP + device match looks back 72 h from one IP; the partial twin only holds claimable clicks,
   // so the match stays cheap however many old claimed clicks accumulate.
   await knex.raw('create index clicks_app_ip_clicked_idx on clicks (app_id, ip, clicked_at desc)');
-  await knex.raw(
-    'create index clicks_unclaimed_idx on clicks (app_id, ip, clicked_at desc) where claimed_at is null',
-  );
+  await knex.raw('create index clicks_unclaimed_idx on clicks (app_id, ip, clicked_at desc) where claimed_at is null');
 
   await knex.schema.createTable('installs', (t) => {
     t.text('id').primary().defaultTo(knex.raw("svc_id('ins')"));
@@ -158,9 +156,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['app_id', 'app_user_id'], 'sdk_events_app_user_idx');
   });
   await knex.raw('create index sdk_events_app_created_idx on sdk_events (app_id, created_at desc)');
-  await knex.raw(
-    'create index sdk_events_app_env_created_idx on sdk_events (app_id, environment, created_at desc)',
-  );
+  await knex.raw('create index sdk_events_app_env_created_idx on sdk_events (app_id, environment, created_at desc)');
   await knex.raw(
     'create index sdk_events_content_hash_idx on sdk_events (app_id, content_hash, created_at desc) where content_hash is not null',
   );

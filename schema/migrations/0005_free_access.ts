@@ -30,11 +30,7 @@ export async function up(knex: Knex): Promise<void> {
     t.check('access_duration_years is null or access_duration_years >= 0', [], 'free_access_codes_years_check');
     t.check('access_duration_days is null or access_duration_days >= 0', [], 'free_access_codes_days_check');
     t.check('seat_limit is null or seat_limit >= 0', [], 'free_access_codes_seat_limit_check');
-    t.check(
-      'seats_used >= 0 and (seat_limit is null or seats_used <= seat_limit)',
-      [],
-      'free_access_codes_seats_used_check',
-    );
+    t.check('seats_used >= 0 and (seat_limit is null or seats_used <= seat_limit)', [], 'free_access_codes_seats_used_check');
   });
 
   await knex.schema.createTable('free_access_grants', (t) => {

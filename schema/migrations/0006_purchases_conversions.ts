@@ -83,9 +83,7 @@ export async function up(knex: Knex): Promise<void> {
     // Also the event_id returned to the webhook caller.
     t.text('id').primary().defaultTo(knex.raw("svc_id('pev')"));
     t.text('app_id').notNullable().references('apps.id').onDelete('CASCADE');
-    t.text('source')
-      .notNullable()
-      .checkIn(['subprovider', 'store_direct', 'direct', 'test_integration'], 'purchase_events_source_check');
+    t.text('source').notNullable().checkIn(['subprovider', 'store_direct', 'direct', 'test_integration'], 'purchase_events_source_check');
     t.text('provider_event_id').nullable();
     // Not an enumeration CHECK: unknown types must still be recorded (and acknowledged as ignored).
     t.text('event_type').notNullable();
@@ -144,14 +142,10 @@ export async function up(knex: Knex): Promise<void> {
       unique nulls not distinct (app_id, event_type, transaction_id, event_timestamp_ms)
   `);
   await knex.raw('create index purchase_events_app_received_idx on purchase_events (app_id, received_at desc)');
-  await knex.raw(
-    'create index purchase_events_app_env_received_idx on purchase_events (app_id, environment, received_at desc)',
-  );
+  await knex.raw('create index purchase_events_app_env_received_idx on purchase_events (app_id, environment, received_at desc)');
 
   await knex.schema.alterTable('conversions', (t) => {
-    t.foreign('first_purchase_event_id', 'conversions_first_purchase_event_fk')
-      .references('purchase_events.id')
-      .onDelete('SET NULL');
+    t.foreign('first_purchase_event_id', 'conversions_first_purchase_event_fk').references('purchase_events.id').onDelete('SET NULL');
   });
 
   // One verification per signed proof: reporting the same purchase twice (auto-capture plus manual, or a

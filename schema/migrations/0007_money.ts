@@ -30,9 +30,7 @@ export async function up(knex: Knex): Promise<void> {
     t.decimal('commission_percentage', 6, 3).notNullable();
     t.decimal('platform_fee_percentage', 6, 3).nullable();
     t.decimal('fx_rate').nullable();
-    t.text('status')
-      .notNullable()
-      .checkIn(['reserved', 'unfunded', 'simulated', 'reversed', 'paid'], 'commissions_status_check');
+    t.text('status').notNullable().checkIn(['reserved', 'unfunded', 'simulated', 'reversed', 'paid'], 'commissions_status_check');
     t.timestamp('reversed_at', { useTz: true }).nullable();
     t.timestamp('paid_at', { useTz: true }).nullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -44,11 +42,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['campaign_id', 'created_at'], 'commissions_campaign_created_idx');
     t.index(['creator_id', 'created_at'], 'commissions_creator_created_idx');
     t.index(['org_id', 'status'], 'commissions_org_status_idx');
-    t.check(
-      "environment in ('PRODUCTION', 'SANDBOX', 'XCODE', 'LOCAL_TESTING')",
-      [],
-      'commissions_environment_check',
-    );
+    t.check("environment in ('PRODUCTION', 'SANDBOX', 'XCODE', 'LOCAL_TESTING')", [], 'commissions_environment_check');
     t.check(
       "(kind = 'earn' and reverses_commission_id is null and revenue_usd_micros >= 0 and commission_micros >= 0 and platform_fee_micros >= 0)" +
         " or (kind = 'reversal' and reverses_commission_id is not null and revenue_usd_micros <= 0 and commission_micros <= 0 and platform_fee_micros <= 0)",
@@ -73,10 +67,7 @@ export async function up(knex: Knex): Promise<void> {
     // evidence for what was discounted goes to fraud_flags for the human reviewer.
     t.integer('progress_count').notNullable().defaultTo(0);
     t.jsonb('fraud_flags').notNullable().defaultTo(knex.raw("'{}'::jsonb"));
-    t.text('status')
-      .notNullable()
-      .defaultTo('earned')
-      .checkIn(['earned', 'approved', 'voided', 'paid'], 'bonus_awards_status_check');
+    t.text('status').notNullable().defaultTo('earned').checkIn(['earned', 'approved', 'voided', 'paid'], 'bonus_awards_status_check');
     t.timestamp('earned_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('reviewed_at', { useTz: true }).nullable();
     t.text('reviewed_by').nullable();

@@ -79,9 +79,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('audit_log', (t) => {
     t.text('id').primary().defaultTo(knex.raw("svc_id('aud')"));
     t.text('org_id').nullable();
-    t.text('actor_type')
-      .notNullable()
-      .checkIn(['agent_key', 'oauth', 'user', 'system'], 'audit_log_actor_type_check');
+    t.text('actor_type').notNullable().checkIn(['agent_key', 'oauth', 'user', 'system'], 'audit_log_actor_type_check');
     t.text('actor_id').nullable();
     t.text('action').notNullable();
     t.text('target_type').nullable();

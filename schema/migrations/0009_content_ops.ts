@@ -42,10 +42,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('body_html').nullable();
     t.text('template').nullable();
     t.jsonb('template_data').notNullable().defaultTo(knex.raw("'{}'::jsonb"));
-    t.text('status')
-      .notNullable()
-      .defaultTo('queued')
-      .checkIn(['queued', 'sent', 'failed'], 'email_outbox_status_check');
+    t.text('status').notNullable().defaultTo('queued').checkIn(['queued', 'sent', 'failed'], 'email_outbox_status_check');
     t.integer('attempts').notNullable().defaultTo(0);
     t.text('last_error').nullable();
     t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());

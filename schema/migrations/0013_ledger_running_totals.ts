@@ -16,7 +16,9 @@ export async function up(knex: Knex): Promise<void> {
           from wallet_ledger) s
     where s.id = w.id`);
   await knex.raw('alter table wallet_ledger enable trigger wallet_ledger_append_only');
-  await knex.raw('alter table wallet_ledger alter column balance_after_micros set not null, alter column reserved_after_micros set not null');
+  await knex.raw(
+    'alter table wallet_ledger alter column balance_after_micros set not null, alter column reserved_after_micros set not null',
+  );
   await knex.raw('create index wallet_ledger_org_id_desc_idx on wallet_ledger (org_id, id desc)');
   await knex.raw(`
     create function svc_wallet_ledger_running_totals() returns trigger

@@ -40,7 +40,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('delivered_at', { useTz: true }).nullable();
     t.unique(['app_id', 'idempotency_key'], { indexName: 'purchase_inbox_app_key_uq' });
     t.index(['next_attempt_at'], 'purchase_inbox_due_idx', { predicate: knex.whereRaw("status = 'waiting'") });
-    t.index(['app_id', 'conversion_key', 'id'], 'purchase_inbox_conversion_waiting_idx', { predicate: knex.whereRaw("status = 'waiting'") });
+    t.index(['app_id', 'conversion_key', 'id'], 'purchase_inbox_conversion_waiting_idx', {
+      predicate: knex.whereRaw("status = 'waiting'"),
+    });
     t.index(['delivered_at'], 'purchase_inbox_delivered_idx', { predicate: knex.whereRaw("status = 'delivered'") });
     t.check('attempts >= 0', [], 'purchase_inbox_attempts_check');
   });

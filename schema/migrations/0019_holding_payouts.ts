@@ -65,7 +65,11 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['run_id', 'creator_id'], { indexName: 'payouts_run_creator_uq' });
     t.index(['org_id', 'creator_id'], 'payouts_org_creator_idx');
-    t.check('gross_micros >= 0 and fees_micros >= 0 and clawbacks_netted_micros >= 0 and clawbacks_netted_micros <= gross_micros', [], 'payouts_amounts_check');
+    t.check(
+      'gross_micros >= 0 and fees_micros >= 0 and clawbacks_netted_micros >= 0 and clawbacks_netted_micros <= gross_micros',
+      [],
+      'payouts_amounts_check',
+    );
     t.check('net_micros = gross_micros - clawbacks_netted_micros', [], 'payouts_net_check');
   });
 
@@ -74,7 +78,11 @@ export async function up(knex: Knex): Promise<void> {
     t.text('org_id').notNullable().references('organizations.id').onDelete('RESTRICT');
     t.text('creator_id').notNullable().references('creators.id').onDelete('RESTRICT');
     // The released (payable or paid) commission a refund took back: one clawback per commission at most.
-    t.text('commission_id').notNullable().unique({ indexName: 'clawbacks_commission_uq' }).references('commissions.id').onDelete('RESTRICT');
+    t.text('commission_id')
+      .notNullable()
+      .unique({ indexName: 'clawbacks_commission_uq' })
+      .references('commissions.id')
+      .onDelete('RESTRICT');
     t.text('refund_event_id').notNullable().references('purchase_events.id').onDelete('RESTRICT');
     t.bigInteger('amount_micros').notNullable();
     t.bigInteger('recovered_micros').notNullable().defaultTo(0);
@@ -83,7 +91,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['org_id', 'creator_id'], 'clawbacks_org_creator_idx');
     t.check('amount_micros > 0 and recovered_micros >= 0 and recovered_micros <= amount_micros', [], 'clawbacks_amounts_check');
   });
-  await knex.raw('create trigger clawbacks_touch_updated_at before update on clawbacks for each row execute function svc_touch_updated_at()');
+  await knex.raw(
+    'create trigger clawbacks_touch_updated_at before update on clawbacks for each row execute function svc_touch_updated_at()',
+  );
 
   await knex.schema.alterTable('commissions', (t) => {
     // When a production earn becomes payable (earned at + the campaign's holding period); null for sandbox rows.

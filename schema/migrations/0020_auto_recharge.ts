@@ -17,7 +17,8 @@ export async function up(knex: Knex): Promise<void> {
     t.check("auto_recharge_provider is null or auto_recharge_provider in ('test', 'stripe')", [], 'organizations_recharge_provider_check');
     t.check(
       'not auto_recharge_enabled or (auto_recharge_threshold_micros is not null and auto_recharge_amount_micros is not null and auto_recharge_payment_method_id is not null and auto_recharge_provider is not null)',
-      [], 'organizations_recharge_complete_check',
+      [],
+      'organizations_recharge_complete_check',
     );
   });
   await knex.schema.alterTable('payments', (t) => {
@@ -52,6 +53,14 @@ export async function down(knex: Knex): Promise<void> {
   });
   await knex.schema.alterTable('organizations', (t) => {
     t.dropChecks(['organizations_recharge_provider_check', 'organizations_recharge_complete_check']);
-    for (const c of ['auto_recharge_provider', 'auto_recharge_customer_id', 'auto_recharge_payment_method_id', 'auto_recharge_payment_method_label', 'auto_recharge_disabled_reason', 'auto_recharge_updated_at']) t.dropColumn(c);
+    for (const c of [
+      'auto_recharge_provider',
+      'auto_recharge_customer_id',
+      'auto_recharge_payment_method_id',
+      'auto_recharge_payment_method_label',
+      'auto_recharge_disabled_reason',
+      'auto_recharge_updated_at',
+    ])
+      t.dropColumn(c);
   });
 }

@@ -23,7 +23,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   // Sign-in now needs a verified email. Users from before (the demo seed, operators) never had a way to verify,
   // so they count as verified: an existing `.svc` keeps its printed demo login working.
-  await knex('users').whereNull('email_verified_at').update({ email_verified_at: knex.ref('created_at') });
+  await knex('users')
+    .whereNull('email_verified_at')
+    .update({ email_verified_at: knex.ref('created_at') });
 }
 
 export async function down(knex: Knex): Promise<void> {

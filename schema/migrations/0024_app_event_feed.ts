@@ -54,7 +54,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`create constraint trigger purchase_events_feed after insert on purchase_events
     deferrable initially deferred for each row execute function svc_feed_app_event('purchase')`);
   // An outcome (attributed, organic, failed, its conversion) changes the row the view shows: it is streamed again.
-  const cols = (row: string) => ['processing_status', 'attributed', 'organic', 'referral_code', 'error', 'conversion_id'].map((c) => `${row}.${c}`).join(', ');
+  const cols = (row: string) =>
+    ['processing_status', 'attributed', 'organic', 'referral_code', 'error', 'conversion_id'].map((c) => `${row}.${c}`).join(', ');
   await knex.raw(`create constraint trigger purchase_events_feed_outcome after update on purchase_events
     deferrable initially deferred for each row when ((${cols('old')}) is distinct from (${cols('new')}))
     execute function svc_feed_app_event('purchase')`);

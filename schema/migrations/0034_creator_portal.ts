@@ -54,10 +54,18 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.text('email_id').nullable().references('email_outbox.id').onDelete('SET NULL');
     t.timestamp('digested_at', { useTz: true }).nullable();
-    t.check("(kind = 'commission_payable') = (commission_id is not null) and (kind <> 'commission_payable') = (payout_id is not null)", [], 'creator_digest_items_cause_check');
+    t.check(
+      "(kind = 'commission_payable') = (commission_id is not null) and (kind <> 'commission_payable') = (payout_id is not null)",
+      [],
+      'creator_digest_items_cause_check',
+    );
   });
-  await knex.raw('create unique index creator_digest_items_commission_uq on creator_digest_items (kind, commission_id) where commission_id is not null');
-  await knex.raw('create unique index creator_digest_items_payout_uq on creator_digest_items (kind, payout_id) where payout_id is not null');
+  await knex.raw(
+    'create unique index creator_digest_items_commission_uq on creator_digest_items (kind, commission_id) where commission_id is not null',
+  );
+  await knex.raw(
+    'create unique index creator_digest_items_payout_uq on creator_digest_items (kind, payout_id) where payout_id is not null',
+  );
   await knex.schema.createTable('payout_clawback_recoveries', (t) => {
     t.text('payout_id').notNullable().references('payouts.id').onDelete('RESTRICT');
     t.text('clawback_id').notNullable().references('clawbacks.id').onDelete('RESTRICT');
@@ -65,7 +73,9 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['payout_id', 'clawback_id']);
     t.check('micros > 0', [], 'payout_clawback_recoveries_micros_check');
   });
-  await knex.raw('create index creator_digest_items_pending_idx on creator_digest_items (creator_id, created_at) where digested_at is null');
+  await knex.raw(
+    'create index creator_digest_items_pending_idx on creator_digest_items (creator_id, created_at) where digested_at is null',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -53,11 +53,15 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex.raw('create trigger payout_accounts_touch_updated_at before update on payout_accounts for each row execute function svc_touch_updated_at()');
+  await knex.raw(
+    'create trigger payout_accounts_touch_updated_at before update on payout_accounts for each row execute function svc_touch_updated_at()',
+  );
 
   await knex.schema.alterTable('payouts', (t) => {
     // Rows of earlier runs were sent outside the service: they are `settled`.
-    t.text('transfer_status').notNullable().defaultTo('settled')
+    t.text('transfer_status')
+      .notNullable()
+      .defaultTo('settled')
       .checkIn(['transfer_pending', 'transferred', 'settled', 'returned'], 'payouts_transfer_status_check');
     t.text('transfer_id').nullable().unique({ indexName: 'payouts_transfer_uq' });
     t.text('transfer_provider').nullable();
@@ -110,7 +114,9 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('creator_bank_payouts');
-  await knex.schema.alterTable('payments', (t) => { t.dropColumn('available_at'); });
+  await knex.schema.alterTable('payments', (t) => {
+    t.dropColumn('available_at');
+  });
   await knex.schema.dropTable('stripe_events');
   await knex.schema.dropTable('payout_settings');
   await knex.schema.alterTable('payouts', (t) => {

@@ -13,7 +13,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index commissions_reverses_idx on commissions (reverses_commission_id) where reverses_commission_id is not null');
   await knex.raw('alter table commissions drop constraint commissions_event_kind_uq');
   await knex.raw("create unique index commissions_event_earn_uq on commissions (purchase_event_id) where kind = 'earn'");
-  await knex.raw("create unique index commissions_event_reversal_uq on commissions (purchase_event_id, reverses_commission_id) where kind = 'reversal'");
+  await knex.raw(
+    "create unique index commissions_event_reversal_uq on commissions (purchase_event_id, reverses_commission_id) where kind = 'reversal'",
+  );
   await knex.raw('alter table clawbacks drop constraint clawbacks_commission_uq');
   await knex.raw('alter table clawbacks add constraint clawbacks_commission_refund_uq unique (commission_id, refund_event_id)');
 }

@@ -9,7 +9,10 @@ export function comment(text: string, indent = ''): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
-    if (line && line.length + word.length > 105) { lines.push(line); line = ''; }
+    if (line && line.length + word.length > 105) {
+      lines.push(line);
+      line = '';
+    }
     line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
@@ -48,8 +51,10 @@ export interface ConfigSpelling {
 export function configFields(c: ScaffoldContext, spell: ConfigSpelling): string[] {
   const { autoCapture, storeDirect } = c.options;
   return [
-    comment(WHY.key, spell.indent), spell.field('apiKey', spell.text(c.sdkKey)),
-    comment(WHY.baseUrl, spell.indent), spell.field('baseUrl', spell.url ? spell.url(c.apiBase) : spell.text(c.apiBase)),
+    comment(WHY.key, spell.indent),
+    spell.field('apiKey', spell.text(c.sdkKey)),
+    comment(WHY.baseUrl, spell.indent),
+    spell.field('baseUrl', spell.url ? spell.url(c.apiBase) : spell.text(c.apiBase)),
     comment(autoCaptureWhy(c), spell.indent),
     ...(autoCapture === null ? [] : [spell.field('autoCapture', String(autoCapture))]),
     ...(storeDirect ? [] : [spell.field('setSubscriberAttributes', spell.setter)]),
@@ -58,7 +63,12 @@ export function configFields(c: ScaffoldContext, spell: ConfigSpelling): string[
 
 /** File stems per kind; each language spells them its way (svc-referral-code.ts, SvcReferralCode.swift, ...). */
 const FILE_STEMS: Record<ScaffoldKind, string> = {
-  install: 'config', init: 'init', attribution: 'attribution', manual_code: 'referral_code', report_purchase: 'purchases', full: '',
+  install: 'config',
+  init: 'init',
+  attribution: 'attribution',
+  manual_code: 'referral_code',
+  report_purchase: 'purchases',
+  full: '',
 };
 
 export const pascalCase = (stem: string) => stem.replace(/(^|_)([a-z])/g, (_m, _s, ch: string) => ch.toUpperCase());
@@ -96,7 +106,9 @@ function build(lang: LanguageScaffolder, names: SectionName[], c: ScaffoldContex
 }
 
 export function composeScaffold(lang: LanguageScaffolder, kind: ScaffoldKind, c: ScaffoldContext): ScaffoldFile[] {
-  const header = [`${c.sdk.name} ${c.sdk.version} (${c.sdk.package.name}), wire contract ${CONTRACT_VERSION}: ${kind.replace("_", " ")} scaffold.`];
+  const header = [
+    `${c.sdk.name} ${c.sdk.version} (${c.sdk.package.name}), wire contract ${CONTRACT_VERSION}: ${kind.replace('_', ' ')} scaffold.`,
+  ];
   if (kind === 'install') {
     return [lang.manifest(c), sourceFile(lang, kind, build(lang, ['config'], c), [...header, storageKeysText(c)])];
   }

@@ -23,18 +23,25 @@ Future<void> syncReferralAttributes() async {
 }`,
 };
 
-const withProvider = (body: string, imports: string[] = []): Section => ({ imports: [SVC, PROVIDER, ...imports], helpers: providerHelpers, body });
+const withProvider = (body: string, imports: string[] = []): Section => ({
+  imports: [SVC, PROVIDER, ...imports],
+  helpers: providerHelpers,
+  body,
+});
 
 function config(c: ScaffoldContext): Section {
   const fields = configFields(c, {
-    indent: '  ', text: s, field: (name, value) => `  ${name}: ${value},`,
+    indent: '  ',
+    text: s,
+    field: (name, value) => `  ${name}: ${value},`,
     setter: '(attributes) => Purchases.setAttributes(attributes)',
   });
   return { imports: [SVC, ...(c.options.storeDirect ? [] : [PROVIDER])], body: `final svcConfig = SvcConfig(\n${fields.join('\n')}\n);` };
 }
 
 const init = (c: ScaffoldContext): Section => ({
-  imports: [SVC, DEBUG], usesConfig: true,
+  imports: [SVC, DEBUG],
+  usesConfig: true,
   body: `${comment(WHY.init)}
 Future<void> startSvc() async {
   final setup = await Svc.initialize(svcConfig);
@@ -86,7 +93,7 @@ ${CODE_MESSAGES.map(([value, text]) => `    case ${s(value)}: return ${s(text)};
 const premiumGate: LanguageScaffolder['premiumGate'] = {
   store: () => ({
     imports: [SVC],
-    body: `${comment('Pass your store plugin\'s entitlement check (an active, verified purchase).')}
+    body: `${comment("Pass your store plugin's entitlement check (an active, verified purchase).")}
 Future<bool> hasPremium([Future<bool> Function()? hasStoreEntitlement]) async {
   final entitled = hasStoreEntitlement != null && await hasStoreEntitlement();
   return entitled || (await Svc.checkAccess()).hasAccess;
@@ -104,7 +111,8 @@ Future<bool> hasPremium([Future<bool> Function()? hasStoreEntitlement]) async {
 };
 
 const report: LanguageScaffolder['report'] = {
-  provider: () => withProvider(`${comment(WHY.providerReport)}
+  provider: () =>
+    withProvider(`${comment(WHY.providerReport)}
 Future<void> beforePurchase(String appUserId) async {
   await syncReferralAttributes();
   await Svc.trackEvent(eventType: 'paywall_viewed', appUserId: appUserId);
@@ -169,5 +177,10 @@ export const dartScaffolder: LanguageScaffolder = {
   prelude: '',
   configImport: "import 'svc_config.dart';",
   manifest,
-  config, init, attribution, manualCode, premiumGate, report,
+  config,
+  init,
+  attribution,
+  manualCode,
+  premiumGate,
+  report,
 };

@@ -24,18 +24,28 @@ suspend fun syncReferralAttributes() {
 }`,
 };
 
-const withProvider = (body: string, imports: string[] = []): Section => ({ imports: [SVC, PROVIDER, ...imports], helpers: providerHelpers, body });
+const withProvider = (body: string, imports: string[] = []): Section => ({
+  imports: [SVC, PROVIDER, ...imports],
+  helpers: providerHelpers,
+  body,
+});
 
 function config(c: ScaffoldContext): Section {
   const fields = configFields(c, {
-    indent: '    ', text: s, field: (name, value) => `    ${name} = ${value},`,
+    indent: '    ',
+    text: s,
+    field: (name, value) => `    ${name} = ${value},`,
     setter: '{ attributes -> Purchases.sharedInstance.setAttributes(attributes) }',
   });
-  return { imports: ['import com.svc.attribution.SvcConfig', ...(c.options.storeDirect ? [] : [PROVIDER])], body: `val svcConfig = SvcConfig(\n${fields.join('\n')}\n)` };
+  return {
+    imports: ['import com.svc.attribution.SvcConfig', ...(c.options.storeDirect ? [] : [PROVIDER])],
+    body: `val svcConfig = SvcConfig(\n${fields.join('\n')}\n)`,
+  };
 }
 
 const init = (c: ScaffoldContext): Section => ({
-  imports: [SVC, LOG, 'import android.content.Context'], usesConfig: true,
+  imports: [SVC, LOG, 'import android.content.Context'],
+  usesConfig: true,
   body: `${comment(WHY.init)}
 suspend fun startSvc(context: Context) {
     val setup = Svc.initialize(context, svcConfig)
@@ -105,7 +115,8 @@ suspend fun hasPremium(hasPlayEntitlement: suspend () -> Boolean = { false }): B
 };
 
 const report: LanguageScaffolder['report'] = {
-  provider: () => withProvider(`${comment(WHY.providerReport)}
+  provider: () =>
+    withProvider(`${comment(WHY.providerReport)}
 suspend fun beforePurchase(appUserId: String) {
     syncReferralAttributes()
     Svc.trackEvent(eventType = "paywall_viewed", appUserId = appUserId)
@@ -119,7 +130,13 @@ suspend fun backSyncPurchases() {
 }`,
   }),
   host: (c) => ({
-    imports: [SVC, LOG, 'import com.svc.attribution.PurchaseReport', 'import com.svc.attribution.SvcException', 'import com.android.billingclient.api.Purchase'],
+    imports: [
+      SVC,
+      LOG,
+      'import com.svc.attribution.PurchaseReport',
+      'import com.svc.attribution.SvcException',
+      'import com.android.billingclient.api.Purchase',
+    ],
     body: `${comment('Launch the billing flow with BillingFlowParams.Builder().setObfuscatedAccountId(Svc.obfuscatedAccountId(appUserId)). One-time products also send product id, price (major units) and currency: the store does not report the price.')}
 data class OneTimePrice(val price: Double, val currency: String)
 
@@ -160,5 +177,10 @@ export const kotlinScaffolder: LanguageScaffolder = {
   prelude: 'package com.example.app.svc',
   configImport: null,
   manifest,
-  config, init, attribution, manualCode, premiumGate, report,
+  config,
+  init,
+  attribution,
+  manualCode,
+  premiumGate,
+  report,
 };

@@ -18,7 +18,10 @@ import type { LanguageScaffolder, ScaffoldContext, ScaffoldKind, ScaffoldOptions
 import { typescriptScaffolder } from './typescript.js';
 
 const SCAFFOLDERS: Record<SdkLanguage, LanguageScaffolder> = {
-  typescript: typescriptScaffolder, swift: swiftScaffolder, kotlin: kotlinScaffolder, dart: dartScaffolder,
+  typescript: typescriptScaffolder,
+  swift: swiftScaffolder,
+  kotlin: kotlinScaffolder,
+  dart: dartScaffolder,
 };
 
 const DEFAULT_SDK_KEY = 'it_YOUR_SDK_KEY';
@@ -32,12 +35,18 @@ export interface ScaffoldOptionsInput {
 
 function resolveOptions(sdk: SdkEntry, input: ScaffoldOptionsInput, aliasRuntime: WebRuntime | undefined): ScaffoldOptions {
   if (input.reports_purchases_itself === true && input.store_direct === false) {
-    throw inputError(['options', 'reports_purchases_itself'], 'reportPurchase is for store-direct platforms only; with store_direct false purchases arrive through the subscription provider\'s webhook.');
+    throw inputError(
+      ['options', 'reports_purchases_itself'],
+      "reportPurchase is for store-direct platforms only; with store_direct false purchases arrive through the subscription provider's webhook.",
+    );
   }
   const storeDirect = input.store_direct ?? input.reports_purchases_itself ?? false;
   const reportsItself = input.reports_purchases_itself ?? (storeDirect && sdk.id === 'web');
   if (storeDirect && sdk.id === 'web' && !reportsItself) {
-    throw inputError(['options', 'reports_purchases_itself'], 'On web, auto capture never starts (init platform web): a store-direct web shell reports purchases itself.');
+    throw inputError(
+      ['options', 'reports_purchases_itself'],
+      'On web, auto capture never starts (init platform web): a store-direct web shell reports purchases itself.',
+    );
   }
   return {
     storeDirect,
@@ -57,7 +66,12 @@ function checkSdkKey(key: string | undefined): string {
   return key;
 }
 
-export interface ScaffoldRequest { sdk: SdkEntry; sdkKey?: string; options: ScaffoldOptionsInput; aliasRuntime?: WebRuntime }
+export interface ScaffoldRequest {
+  sdk: SdkEntry;
+  sdkKey?: string;
+  options: ScaffoldOptionsInput;
+  aliasRuntime?: WebRuntime;
+}
 
 const NEXT_TOOLS: Record<ScaffoldKind, string[]> = {
   install: ['svc_scaffold_init'],
@@ -71,7 +85,10 @@ const NEXT_TOOLS: Record<ScaffoldKind, string[]> = {
 export function scaffold(kind: ScaffoldKind, request: ScaffoldRequest, baseUrl: string) {
   const { sdk } = request;
   const context: ScaffoldContext = {
-    sdk, sdkKey: checkSdkKey(request.sdkKey), apiBase: clientBaseUrl(baseUrl), options: resolveOptions(sdk, request.options, request.aliasRuntime),
+    sdk,
+    sdkKey: checkSdkKey(request.sdkKey),
+    apiBase: clientBaseUrl(baseUrl),
+    options: resolveOptions(sdk, request.options, request.aliasRuntime),
   };
   const o = context.options;
   return {
@@ -82,8 +99,11 @@ export function scaffold(kind: ScaffoldKind, request: ScaffoldRequest, baseUrl: 
     install_command: sdk.package.install_command,
     client_base_url: context.apiBase,
     options: {
-      store_direct: o.storeDirect, reports_purchases_itself: o.reportsItself, auto_capture: o.autoCapture,
-      entitlement: o.entitlement, runtime: sdk.id === 'web' ? o.runtime : null,
+      store_direct: o.storeDirect,
+      reports_purchases_itself: o.reportsItself,
+      auto_capture: o.autoCapture,
+      entitlement: o.entitlement,
+      runtime: sdk.id === 'web' ? o.runtime : null,
     },
     result_casing: sdk.result_casing,
     storage_keys: sdk.storage.keys,

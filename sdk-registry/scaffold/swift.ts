@@ -27,17 +27,23 @@ const withProvider = (body: string): Section => ({ imports: ['import Foundation'
 
 function config(c: ScaffoldContext): Section {
   const fields = configFields(c, {
-    indent: '    ', text: s, url: (url) => `URL(string: ${s(url)})!`,
+    indent: '    ',
+    text: s,
+    url: (url) => `URL(string: ${s(url)})!`,
     field: (name, value) => `    ${name === 'baseUrl' ? 'baseURL' : name}: ${value},`,
     setter: '{ attributes in Purchases.shared.attribution.setAttributes(attributes) }',
   });
   // Swift before 6.1 refuses a trailing comma in an argument list.
   const args = fields.join('\n').replace(/,$/, '');
-  return { imports: ['import Foundation', SVC, ...(c.options.storeDirect ? [] : [PROVIDER])], body: `let svcConfig = SvcConfig(\n${args}\n)` };
+  return {
+    imports: ['import Foundation', SVC, ...(c.options.storeDirect ? [] : [PROVIDER])],
+    body: `let svcConfig = SvcConfig(\n${args}\n)`,
+  };
 }
 
 const init = (c: ScaffoldContext): Section => ({
-  imports: [SVC], usesConfig: true,
+  imports: [SVC],
+  usesConfig: true,
   body: `${comment(WHY.init)}
 func startSvc() async throws {
     let setup = try await Svc.initialize(svcConfig)
@@ -110,7 +116,8 @@ const premiumGate: LanguageScaffolder['premiumGate'] = {
 };
 
 const report: LanguageScaffolder['report'] = {
-  provider: () => withProvider(`${comment(WHY.providerReport)}
+  provider: () =>
+    withProvider(`${comment(WHY.providerReport)}
 func beforePurchase(appUserId: String) async {
     await syncReferralAttributes()
     await Svc.trackEvent(eventType: "paywall_viewed", appUserId: appUserId)
@@ -146,12 +153,26 @@ func buyAndReport(_ product: Product, appUserId: String) async throws -> Bool {
 /** The dependency lines for the manifest the package manager reads. */
 const manifest = (c: ScaffoldContext): ScaffoldFile => {
   const provider = !c.options.storeDirect;
-  const packages = [`.package(url: "https://github.com/svc/svc-ios", from: ${s(c.sdk.version)}),`,
-    ...(provider ? ['.package(url: "https://github.com/RevenueCat/purchases-ios-spm", from: "5.0.0"),'] : [])];
-  const products = [`.product(name: ${s(c.sdk.package.name)}, package: "svc-ios"),`,
-    ...(provider ? ['.product(name: "RevenueCat", package: "purchases-ios-spm"),'] : [])];
-  const code = ['// Or Xcode > File > Add Package Dependencies with the same URLs.', 'dependencies: [', ...packages.map((p) => `    ${p}`), '],',
-    'targets: [', '    .target(name: "App", dependencies: [', ...products.map((p) => `        ${p}`), '    ]),', ']', ''];
+  const packages = [
+    `.package(url: "https://github.com/svc/svc-ios", from: ${s(c.sdk.version)}),`,
+    ...(provider ? ['.package(url: "https://github.com/RevenueCat/purchases-ios-spm", from: "5.0.0"),'] : []),
+  ];
+  const products = [
+    `.product(name: ${s(c.sdk.package.name)}, package: "svc-ios"),`,
+    ...(provider ? ['.product(name: "RevenueCat", package: "purchases-ios-spm"),'] : []),
+  ];
+  const code = [
+    '// Or Xcode > File > Add Package Dependencies with the same URLs.',
+    'dependencies: [',
+    ...packages.map((p) => `    ${p}`),
+    '],',
+    'targets: [',
+    '    .target(name: "App", dependencies: [',
+    ...products.map((p) => `        ${p}`),
+    '    ]),',
+    ']',
+    '',
+  ];
   return { file_name: 'Package.swift', language: 'swift', code: code.join('\n') };
 };
 
@@ -161,5 +182,10 @@ export const swiftScaffolder: LanguageScaffolder = {
   prelude: '',
   configImport: null,
   manifest,
-  config, init, attribution, manualCode, premiumGate, report,
+  config,
+  init,
+  attribution,
+  manualCode,
+  premiumGate,
+  report,
 };

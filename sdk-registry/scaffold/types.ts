@@ -25,13 +25,22 @@ export interface ScaffoldContext {
   options: ScaffoldOptions;
 }
 
-export interface ScaffoldFile { file_name: string; language: string; code: string }
+export interface ScaffoldFile {
+  file_name: string;
+  language: string;
+  code: string;
+}
 
 /**
  * A piece of one source file. Helpers are named so a file that combines sections (`full`) declares each once;
  * `usesConfig` marks the sections that read the config the install step wrote.
  */
-export interface Section { imports?: string[]; helpers?: Record<string, string>; body: string; usesConfig?: boolean }
+export interface Section {
+  imports?: string[];
+  helpers?: Record<string, string>;
+  body: string;
+  usesConfig?: boolean;
+}
 
 export type SectionBuilder = (c: ScaffoldContext) => Section;
 

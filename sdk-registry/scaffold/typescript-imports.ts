@@ -2,17 +2,30 @@
 // combines them (`full`) may not bind `Svc` or a type twice.
 const IMPORT = /^import (type )?(?:(\w+)(?:, )?)?(?:\{ ([^}]*) \})? from '([^']+)';$/;
 
-interface ModuleImports { defaultName: string | null; values: Set<string>; types: Set<string> }
+interface ModuleImports {
+  defaultName: string | null;
+  values: Set<string>;
+  types: Set<string>;
+}
 
 export function mergeTypescriptImports(lines: string[]): string[] {
   const modules = new Map<string, ModuleImports>();
   for (const line of lines) {
     const m = IMPORT.exec(line);
     if (!m) throw new Error(`scaffold import not understood: ${line}`);
-    const [, typeOnly, defaultName, named, from] = m as unknown as [string, string | undefined, string | undefined, string | undefined, string];
+    const [, typeOnly, defaultName, named, from] = m as unknown as [
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+      string,
+    ];
     const entry = modules.get(from) ?? { defaultName: null, values: new Set<string>(), types: new Set<string>() };
     if (defaultName) entry.defaultName = defaultName;
-    for (const raw of (named ?? '').split(',').map((n) => n.trim()).filter(Boolean)) {
+    for (const raw of (named ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)) {
       if (typeOnly || raw.startsWith('type ')) entry.types.add(raw.replace(/^type /, ''));
       else entry.values.add(raw);
     }

@@ -11,7 +11,12 @@ import type { LanguageScaffolder, ScaffoldContext, ScaffoldFile, Section } from 
 const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The provider's client: what writes the attributes and what reads the entitlement, each with its imports. */
-interface Provider { setterImports: string[]; setter: string; entitledImports: string[]; entitled: string }
+interface Provider {
+  setterImports: string[];
+  setter: string;
+  entitledImports: string[];
+  entitled: string;
+}
 
 const RN_PURCHASES = "import Purchases from 'react-native-purchases';";
 
@@ -27,7 +32,7 @@ const PROVIDERS: Record<'react-native' | 'web', Provider> = {
   web: {
     setterImports: [],
     entitledImports: ["import { Purchases } from '@revenuecat/purchases-js';"],
-    setter: `${comment('The provider\'s REST API needs its secret key, so the developer\'s own server writes the attributes.')}
+    setter: `${comment("The provider's REST API needs its secret key, so the developer's own server writes the attributes.")}
 async function setProviderAttributes(attributes: SubscriberAttributes): Promise<void> {
   await fetch('/billing/subscriber-attributes', {
     method: 'POST',
@@ -39,7 +44,10 @@ async function setProviderAttributes(attributes: SubscriberAttributes): Promise<
   },
 };
 
-const NATIVE_IMPORTS = ["import AsyncStorage from '@react-native-async-storage/async-storage';", "import { Platform } from 'react-native';"];
+const NATIVE_IMPORTS = [
+  "import AsyncStorage from '@react-native-async-storage/async-storage';",
+  "import { Platform } from 'react-native';",
+];
 
 /** Auto capture (rule 1) reads the store through the host's purchase library; the SDK ships no native module. */
 const PURCHASE_SOURCE = `${comment('Your store library (react-native-iap, expo-iap, a Capacitor plugin...) seen through two calls: map its purchases to { platform, signedTransaction } (iOS) or { platform, purchaseToken } (Android).')}
@@ -73,35 +81,53 @@ export async function syncReferralAttributes(): Promise<void> {
 });
 
 function providerSection(c: ScaffoldContext, body: string): Section {
-  return { imports: [svcImport(c, ['SubscriberAttributes']), ...PROVIDERS[flavor(c.sdk)].setterImports], helpers: providerHelpers(c), body };
+  return {
+    imports: [svcImport(c, ['SubscriberAttributes']), ...PROVIDERS[flavor(c.sdk)].setterImports],
+    helpers: providerHelpers(c),
+    body,
+  };
 }
 
 function config(c: ScaffoldContext): Section {
   const o = c.options;
   const lines = [
     ...configFields(c, { indent: '  ', field: (name, value) => `  ${name}: ${value},`, text: q, setter: 'setProviderAttributes' }),
-    ...(c.sdk.id === 'web' ? [
-      comment('Rule 13: read svc_code and svc_click from the launch URL, then remove them from the address bar.', '  '),
-      '  captureLaunchCode: true,', '  cleanUrl: true,', `  runtime: ${q(o.runtime)},`,
-      ...(['twa', 'capacitor', 'cordova'].includes(o.runtime)
-        ? [comment('On Android, also pass the Play install-referrer string (installReferrer) from your shell\'s referrer plugin.', '  ')]
-        : []),
-    ] : [
-      comment('The SDK has no native module: it keeps its @svc/* keys in the AsyncStorage you pass and needs Platform.OS.', '  '),
-      '  storage: AsyncStorage,', "  platform: Platform.OS === 'android' ? 'android' : 'ios',",
-    ]),
+    ...(c.sdk.id === 'web'
+      ? [
+          comment('Rule 13: read svc_code and svc_click from the launch URL, then remove them from the address bar.', '  '),
+          '  captureLaunchCode: true,',
+          '  cleanUrl: true,',
+          `  runtime: ${q(o.runtime)},`,
+          ...(['twa', 'capacitor', 'cordova'].includes(o.runtime)
+            ? [comment("On Android, also pass the Play install-referrer string (installReferrer) from your shell's referrer plugin.", '  ')]
+            : []),
+        ]
+      : [
+          comment('The SDK has no native module: it keeps its @svc/* keys in the AsyncStorage you pass and needs Platform.OS.', '  '),
+          '  storage: AsyncStorage,',
+          "  platform: Platform.OS === 'android' ? 'android' : 'ios',",
+        ]),
     ...(o.storeDirect && o.autoCapture === true ? ['  purchaseSource: storePurchaseSource,'] : []),
   ];
   const body = `export const svcConfig: SvcConfig = {\n${lines.join('\n')}\n};`;
-  const typeNames = ['SvcConfig', ...(o.storeDirect ? [] : ['SubscriberAttributes']), ...(o.storeDirect && o.autoCapture === true ? ['PurchaseSource'] : [])];
+  const typeNames = [
+    'SvcConfig',
+    ...(o.storeDirect ? [] : ['SubscriberAttributes']),
+    ...(o.storeDirect && o.autoCapture === true ? ['PurchaseSource'] : []),
+  ];
   const imports = [`import type { ${typeNames.join(', ')} } from '${c.sdk.package.name}';`, ...(c.sdk.id === 'web' ? [] : NATIVE_IMPORTS)];
   if (o.storeDirect) return { imports, body, helpers: o.autoCapture === true ? { storePurchaseSource: PURCHASE_SOURCE } : {} };
-  return { imports: [...imports, ...PROVIDERS[flavor(c.sdk)].setterImports], helpers: { setProviderAttributes: PROVIDERS[flavor(c.sdk)].setter }, body };
+  return {
+    imports: [...imports, ...PROVIDERS[flavor(c.sdk)].setterImports],
+    helpers: { setProviderAttributes: PROVIDERS[flavor(c.sdk)].setter },
+    body,
+  };
 }
 
 function init(c: ScaffoldContext): Section {
   return {
-    imports: [svcImport(c)], usesConfig: true,
+    imports: [svcImport(c)],
+    usesConfig: true,
     body: `${comment(WHY.init)}
 export async function startSvc(): Promise<void> {
   const init = await Svc.initialize(svcConfig);
@@ -157,7 +183,7 @@ ${CODE_MESSAGES.map(([code, text]) => `    case ${q(code)}: return ${q(text)};`)
 const premiumGate: LanguageScaffolder['premiumGate'] = {
   store: (c) => ({
     imports: [svcImport(c)],
-    body: `${comment('Pass your store library\'s entitlement check (StoreKit, Play Billing or their React Native/web wrappers).')}
+    body: `${comment("Pass your store library's entitlement check (StoreKit, Play Billing or their React Native/web wrappers).")}
 export async function hasPremium(hasStoreEntitlement: () => Promise<boolean> = async () => false): Promise<boolean> {
   const entitled = await hasStoreEntitlement();
   return entitled || (await Svc.checkAccess()).hasAccess;
@@ -174,11 +200,15 @@ export async function hasPremium(hasStoreEntitlement: () => Promise<boolean> = a
 };
 
 const report: LanguageScaffolder['report'] = {
-  provider: (c) => providerSection(c, `${comment(WHY.providerReport)}
+  provider: (c) =>
+    providerSection(
+      c,
+      `${comment(WHY.providerReport)}
 export async function beforePurchase(appUserId: string): Promise<void> {
   await syncReferralAttributes();
   await Svc.trackEvent({ eventType: 'paywall_viewed', appUserId });
-}`),
+}`,
+    ),
   autoCapture: (c) => ({
     imports: [svcImport(c)],
     body: `${comment(WHY.autoCaptureReport)}
@@ -236,5 +266,10 @@ export const typescriptScaffolder: LanguageScaffolder = {
   mergeImports: mergeTypescriptImports,
   configImport: "import { svcConfig } from './svc-config';",
   manifest,
-  config, init, attribution, manualCode, premiumGate, report,
+  config,
+  init,
+  attribution,
+  manualCode,
+  premiumGate,
+  report,
 };

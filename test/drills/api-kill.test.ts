@@ -17,10 +17,17 @@ test('the API SIGKILLed mid-request and restarted: redelivered events are applie
   const running: SvcProcess[] = [];
   try {
     const port = await freePort();
-    const drill = await startDrill({
-      db: database.db, databaseUrl: database.url, temporalAddress: requireTestEnv().temporalAddress, subscriptions: SUBSCRIPTIONS,
-      retryScheduleMs: compressedSchedule(300), apiPort: port,
-    }, running);
+    const drill = await startDrill(
+      {
+        db: database.db,
+        databaseUrl: database.url,
+        temporalAddress: requireTestEnv().temporalAddress,
+        subscriptions: SUBSCRIPTIONS,
+        retryScheduleMs: compressedSchedule(300),
+        apiPort: port,
+      },
+      running,
+    );
     // Mid-request: with 8 senders there are requests in flight at any moment of the load.
     const inFlight = drill.provider.deliveries.filter((d) => !d.acknowledged).length;
     await drill.api.kill('SIGKILL');

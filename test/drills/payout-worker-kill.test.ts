@@ -18,9 +18,16 @@ const SECRET = 'sk_test_stub_secret_key';
 const CONNECT_SECRET = 'whsec_test_connect';
 const CREATORS = 4;
 let stub: StripeStub;
-const stubReady = startStripeStub(SECRET, 'whsec_test_platform').then((s) => { stub = s; });
+const stubReady = startStripeStub(SECRET, 'whsec_test_platform').then((s) => {
+  stub = s;
+});
 const h = useHarness(test, {
-  env: { STRIPE_SECRET_KEY: SECRET, STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, STRIPE_API_ROOT: 'http://127.0.0.1:9/', HOLDING_PERIOD_DAY_MS: '500' },
+  env: {
+    STRIPE_SECRET_KEY: SECRET,
+    STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET,
+    STRIPE_API_ROOT: 'http://127.0.0.1:9/',
+    HOLDING_PERIOD_DAY_MS: '500',
+  },
   mount: mountConnect,
 });
 
@@ -31,7 +38,9 @@ test.before(async () => {
   // Recorded before any purchase, as `svc worker` would: the worker processes below then accept this database.
   await assertWorkflowGeneration(h().db);
 });
-test.after.always(async () => { await stub?.close(); });
+test.after.always(async () => {
+  await stub?.close();
+});
 
 test('a worker killed between the phases and inside phase 2: every payout transferred once, the books exact', async (t) => {
   t.timeout(4 * 60_000);
@@ -51,8 +60,12 @@ test('a worker killed between the phases and inside phase 2: every payout transf
   const running: SvcProcess[] = [];
   try {
     const vars = {
-      DATABASE_URL: database.url, TEMPORAL_ADDRESS: requireTestEnv().temporalAddress, TEMPORAL_TASK_QUEUE: `drill-${first.org_id}`,
-      STRIPE_SECRET_KEY: SECRET, STRIPE_API_ROOT: stub.url, PAYOUT_PROVIDER: 'stripe',
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: requireTestEnv().temporalAddress,
+      TEMPORAL_TASK_QUEUE: `drill-${first.org_id}`,
+      STRIPE_SECRET_KEY: SECRET,
+      STRIPE_API_ROOT: stub.url,
+      PAYOUT_PROVIDER: 'stripe',
     };
     stub.connect.transferDelayMs = 1500;
     stub.connect.dropTransferReplies = 1;
@@ -64,7 +77,11 @@ test('a worker killed between the phases and inside phase 2: every payout transf
     t.log(`worker SIGKILLed with ${stub.connect.transfers.size} transfer(s) at Stripe and ${recordedAtKill} recorded`);
     stub.connect.transferDelayMs = 0;
     running.push(await startSvc('worker', vars));
-    await waitFor(async () => (await payoutsOf(db, first.org_id)).every((p) => p.transfer_status === 'transferred'), 'every payout transferred', 120_000);
+    await waitFor(
+      async () => (await payoutsOf(db, first.org_id)).every((p) => p.transfer_status === 'transferred'),
+      'every payout transferred',
+      120_000,
+    );
   } finally {
     for (const p of running.reverse()) await p.kill('SIGTERM');
   }

@@ -18,9 +18,16 @@ test('PostgreSQL restarted under load: 503 with detail on every surface meanwhil
   const db = createDb(pg.url, 4);
   const running: SvcProcess[] = [];
   try {
-    const drill = await startDrill({
-      db, databaseUrl: pg.url, temporalAddress: requireTestEnv().temporalAddress, subscriptions: SUBSCRIPTIONS, retryScheduleMs: compressedSchedule(300),
-    }, running);
+    const drill = await startDrill(
+      {
+        db,
+        databaseUrl: pg.url,
+        temporalAddress: requireTestEnv().temporalAddress,
+        subscriptions: SUBSCRIPTIONS,
+        retryScheduleMs: compressedSchedule(300),
+      },
+      running,
+    );
     const { api, seed, workload, started } = drill;
 
     await pg.stopServer();
@@ -28,11 +35,28 @@ test('PostgreSQL restarted under load: 503 with detail on every surface meanwhil
     t.log(`PostgreSQL stopped after ${downAt - started} ms`);
     // Every surface while the database is away: 503 and a JSON detail.
     const probes: [string, () => Promise<JsonResponse>][] = [
-      ['sdk init', () => request(api.url, 'POST', '/api/sdk/init', { token: seed.sdk_key, body: { platform: 'ios', sdk_version: '1.0.0', app_version: '1.0' } })],
+      [
+        'sdk init',
+        () =>
+          request(api.url, 'POST', '/api/sdk/init', {
+            token: seed.sdk_key,
+            body: { platform: 'ios', sdk_version: '1.0.0', app_version: '1.0' },
+          }),
+      ],
       ['agent whoami', () => request(api.url, 'GET', '/api/agent/whoami', { token: seed.agent_key })],
       ['agent wallet', () => request(api.url, 'GET', '/api/agent/wallet', { token: seed.agent_key })],
-      ['webhook', () => request(api.url, 'POST', `/api/webhooks/subprovider/${seed.app_id}`, { token: seed.webhook_secret, body: workload.subscriptions[0]![0] })],
-      ['public join', () => request(api.url, 'POST', `/api/public/campaigns/${seed.campaign_id}/join`, { body: { name: 'P', email: 'p@example.com' } })],
+      [
+        'webhook',
+        () =>
+          request(api.url, 'POST', `/api/webhooks/subprovider/${seed.app_id}`, {
+            token: seed.webhook_secret,
+            body: workload.subscriptions[0]![0],
+          }),
+      ],
+      [
+        'public join',
+        () => request(api.url, 'POST', `/api/public/campaigns/${seed.campaign_id}/join`, { body: { name: 'P', email: 'p@example.com' } }),
+      ],
       ['readyz', () => request(api.url, 'GET', '/readyz')],
     ];
     for (const [name, probe] of probes) {

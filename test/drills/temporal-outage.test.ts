@@ -7,7 +7,9 @@ import { runTemporalOutageDrill } from './temporal-outage.js';
 test('Temporal down for 30 s under load: 503 meanwhile, then every event applied once, the ledger exact', async (t) => {
   t.timeout(8 * 60_000);
   const figures = await runTemporalOutageDrill(t, {
-    subscriptions: Number(process.env.DRILL_SUBSCRIPTIONS ?? 100), senders: 8, outageMs: 30_000,
+    subscriptions: Number(process.env.DRILL_SUBSCRIPTIONS ?? 100),
+    senders: 8,
+    outageMs: 30_000,
     retryScheduleMs: [1000, 2000, 5000, 10_000, 20_000, 40_000, 60_000],
   });
   t.true((figures.statuses['503'] ?? 0) > 0, 'the provider saw 503s while Temporal was away');

@@ -17,32 +17,57 @@ export interface OutageDrill {
   giveUpAfterMs?: number;
 }
 
-export async function runTemporalOutageDrill(t: ExecutionContext, drill: OutageDrill): Promise<DrillFigures & { gaveUp: number; waitingAtRestart: number }> {
+export async function runTemporalOutageDrill(
+  t: ExecutionContext,
+  drill: OutageDrill,
+): Promise<DrillFigures & { gaveUp: number; waitingAtRestart: number }> {
   const temporal = await startPrivateTemporal();
   const database = await createTestDatabase();
   const running: SvcProcess[] = [];
   try {
-    const run = await startDrill({
-      db: database.db, databaseUrl: database.url, temporalAddress: temporal.address, subscriptions: drill.subscriptions, senders: drill.senders,
-      retryScheduleMs: drill.retryScheduleMs, giveUpAfterMs: drill.giveUpAfterMs,
-    }, running);
+    const run = await startDrill(
+      {
+        db: database.db,
+        databaseUrl: database.url,
+        temporalAddress: temporal.address,
+        subscriptions: drill.subscriptions,
+        senders: drill.senders,
+        retryScheduleMs: drill.retryScheduleMs,
+        giveUpAfterMs: drill.giveUpAfterMs,
+      },
+      running,
+    );
     const { api, seed, workload, started } = run;
 
     await temporal.stop();
     const downAt = Date.now();
     t.log(`Temporal stopped after ${downAt - started} ms`);
-    const webhook = await request(api.url, 'POST', `/api/webhooks/subprovider/${seed.app_id}`, { token: seed.webhook_secret, body: workload.subscriptions.at(-1)![0] });
+    const webhook = await request(api.url, 'POST', `/api/webhooks/subprovider/${seed.app_id}`, {
+      token: seed.webhook_secret,
+      body: workload.subscriptions.at(-1)![0],
+    });
     t.is(webhook.status, 503, `a webhook while Temporal is down: ${webhook.text}`);
     t.is(typeof webhook.body?.detail, 'string');
     const ready = await request(api.url, 'GET', '/readyz');
     t.like(ready, { status: 503, body: { detail: 'Temporal unreachable' } });
     await new Promise((r) => setTimeout(r, Math.max(0, drill.outageMs - (Date.now() - downAt))));
-    const waitingAtRestart = Number((await database.db('purchase_inbox').where({ app_id: seed.app_id, status: 'waiting' }).count<{ count: string }[]>('* as count').first())?.count);
+    const waitingAtRestart = Number(
+      (
+        await database
+          .db('purchase_inbox')
+          .where({ app_id: seed.app_id, status: 'waiting' })
+          .count<{ count: string }[]>('* as count')
+          .first()
+      )?.count,
+    );
     await temporal.start();
     t.log(`Temporal started again on its database file after ${Date.now() - downAt} ms; ${waitingAtRestart} events waiting in the inbox`);
     await waitFor(async () => (await request(api.url, 'GET', '/readyz')).status === 200, 'the API to be ready again');
     await run.load;
-    t.true(running.every((p) => p.child.exitCode === null), 'api and worker survived the outage');
+    t.true(
+      running.every((p) => p.child.exitCode === null),
+      'api and worker survived the outage',
+    );
     const figures = await finishDrill(t, database.db, run, { drainTimeoutMs: 180_000 });
     return { ...figures, waitingAtRestart };
   } finally {

@@ -15,9 +15,16 @@ test('a worker SIGKILLed under load and restarted: every event applied once, the
   const database = await createTestDatabase();
   const running: SvcProcess[] = [];
   try {
-    const drill = await startDrill({
-      db: database.db, databaseUrl: database.url, temporalAddress: requireTestEnv().temporalAddress, subscriptions: SUBSCRIPTIONS, retryScheduleMs: compressedSchedule(300),
-    }, running);
+    const drill = await startDrill(
+      {
+        db: database.db,
+        databaseUrl: database.url,
+        temporalAddress: requireTestEnv().temporalAddress,
+        subscriptions: SUBSCRIPTIONS,
+        retryScheduleMs: compressedSchedule(300),
+      },
+      running,
+    );
     await drill.worker.kill('SIGKILL');
     t.log(`worker SIGKILLed after ${Date.now() - drill.started} ms`);
     await new Promise((r) => setTimeout(r, 2000));

@@ -15,15 +15,27 @@ import { sendWebhook, subscription } from './subprovider-events.js';
 
 export const MAX_TOOL_CALLS = 12;
 
-export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: McpSession, authMode: 'agent_key' | 'oauth', world: StoreWorld): Promise<void> {
+export async function agentScenario(
+  t: ExecutionContext,
+  h: () => Harness,
+  mcp: McpSession,
+  authMode: 'agent_key' | 'oauth',
+  world: StoreWorld,
+): Promise<void> {
   const doctor = ok(await mcp.call('svc_doctor'));
   t.is(doctor.auth_mode, authMode);
 
-  const provisioned = ok(await mcp.call('svc_provision', {
-    app: { name: 'MCP Proof App', slug: `mcp-proof-${randomUUID().slice(0, 8)}`, ios_store_url: 'https://apps.apple.com/app/id123456789' },
-    campaign: { name: 'Launch', commission_percentage: 25 },
-    activate: true,
-  }));
+  const provisioned = ok(
+    await mcp.call('svc_provision', {
+      app: {
+        name: 'MCP Proof App',
+        slug: `mcp-proof-${randomUUID().slice(0, 8)}`,
+        ios_store_url: 'https://apps.apple.com/app/id123456789',
+      },
+      campaign: { name: 'Launch', commission_percentage: 25 },
+      activate: true,
+    }),
+  );
   t.is(provisioned.campaign_status, 'active');
   const { app_id: appId, campaign_id: campaignId, sdk_key: sdkKey, webhook_secret: webhookSecret } = provisioned;
   t.truthy(webhookSecret, 'returned once, on creation, as by REST');
@@ -52,7 +64,11 @@ export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: 
   t.true(messages[0]!.startsWith(`started: workflow ${tested.workflow_id}`), messages[0]);
   for (const step of ['pickTestReferralCode', 'pushSandboxPurchase']) t.true(messages.includes(`step: ${step} done`), step);
   t.is(messages.at(-1), `done: workflow ${tested.workflow_id}`);
-  t.deepEqual(progress.map((p) => p.progress), progress.map((_, i) => i + 1), 'progress increases by one per notification');
+  t.deepEqual(
+    progress.map((p) => p.progress),
+    progress.map((_, i) => i + 1),
+    'progress increases by one per notification',
+  );
   const described = await h().temporal.workflow.getHandle(tested.workflow_id).describe();
   t.is(described.status.name, 'COMPLETED', 'an operator finds the same workflow in Temporal');
 
@@ -63,7 +79,10 @@ export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: 
   const phone = nativeApp(ip);
   const init = await phone.client.initialize({ apiKey: sdkKey, baseUrl: `${h().baseUrl}/api`, storage: phone.store, platform: 'ios' });
   t.like(init, { app_id: appId, initialized: true, store_direct: false, attribution_window_hours: 72 });
-  t.deepEqual(init.campaigns.map((c) => c.id), [campaignId]);
+  t.deepEqual(
+    init.campaigns.map((c) => c.id),
+    [campaignId],
+  );
   const launchUrl = await tapReferralLink(h().baseUrl, provisioned.slug as string, code, ip);
   t.truthy(new URL(launchUrl).searchParams.get('svc_click'));
   const attribution = await phone.client.checkAttribution();
@@ -77,15 +96,34 @@ export async function agentScenario(t: ExecutionContext, h: () => Harness, mcp: 
   t.like(viewed, { tracked: true });
   t.regex(viewed.event_id!, UUID_V4);
   const applied = await phone.client.applyCode(` ${code.toLowerCase()} `);
-  t.like(applied, { applied: true, valid: true, success: true, code, campaign: { id: campaignId, campaign_type: 'public', commission_percentage: 25 } });
+  t.like(applied, {
+    applied: true,
+    valid: true,
+    success: true,
+    code,
+    campaign: { id: campaignId, campaign_type: 'public', commission_percentage: 25 },
+  });
   t.is(await phone.client.getReferralCode(), code);
 
   // A free-access code the agent creates; the signed-in user redeems it and the premium gate opens.
   const freeCode = `VIP${randomUUID().slice(0, 6).toUpperCase()}`;
-  ok(await mcp.call('svc_create_free_code', { app_id: appId, code: freeCode, entitlement: 'premium', seat_limit: 5, access_duration_days: 30 }));
+  ok(
+    await mcp.call('svc_create_free_code', {
+      app_id: appId,
+      code: freeCode,
+      entitlement: 'premium',
+      seat_limit: 5,
+      access_duration_days: 30,
+    }),
+  );
   t.deepEqual(await phone.client.checkAccess(), { hasAccess: false, source: null, entitlement: null, expiresAt: null, code: null });
   const redeemed = await phone.client.applyCode(freeCode);
-  t.like(redeemed, { applied: true, valid: true, campaign: { name: 'Free Access', campaign_type: 'FREE_ACCESS', commission_percentage: 0 }, influencer: null });
+  t.like(redeemed, {
+    applied: true,
+    valid: true,
+    campaign: { name: 'Free Access', campaign_type: 'FREE_ACCESS', commission_percentage: 0 },
+    influencer: null,
+  });
   const access = await phone.client.checkAccess();
   t.like(access, { hasAccess: true, source: 'comp', entitlement: 'premium', code: freeCode });
   t.is(await phone.client.getReferralCode(), code, 'the creator code stays the one purchases carry');
@@ -118,7 +156,13 @@ async function storeDirectPurchase(t: ExecutionContext, h: () => Harness, world:
   const shop = await storeAccount(h());
   await switchToStoreDirect(h(), world, shop, 'ios');
   const phone = nativeApp('198.51.100.78');
-  const init = await phone.client.initialize({ apiKey: shop.sdk_key, baseUrl: `${h().baseUrl}/api`, storage: phone.store, platform: 'ios', autoCapture: false });
+  const init = await phone.client.initialize({
+    apiKey: shop.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: phone.store,
+    platform: 'ios',
+    autoCapture: false,
+  });
   t.true(init.store_direct);
   const buyer = `store-buyer-${randomUUID()}`;
   await phone.client.identify(buyer);
@@ -126,7 +170,15 @@ async function storeDirectPurchase(t: ExecutionContext, h: () => Harness, world:
   const { jws } = signedTransaction(world, shop, { environment: 'Production' });
   const bought = await phone.client.reportPurchase({ platform: 'ios', signedTransaction: jws });
   t.deepEqual(Object.keys(bought).sort(), ANSWER_KEYS);
-  t.like(bought, { success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true, result: { processed: true } });
+  t.like(bought, {
+    success: true,
+    validated: 'app_store',
+    environment: 'PRODUCTION',
+    event_type: 'INITIAL_PURCHASE',
+    duplicate: false,
+    recorded: true,
+    result: { processed: true },
+  });
   t.like(phone.net.calls.at(-1)!.body, { platform: 'ios', signedTransaction: jws, referralCode: shop.creator_code, appUserId: buyer });
   const again = await phone.client.reportPurchase({ platform: 'ios', signedTransaction: jws });
   t.deepEqual(again, { ...bought, duplicate: true }, 'reporting twice is safe');

@@ -19,7 +19,9 @@ const ASN1_NULL = new Uint8Array([0x05, 0x00]);
 
 export interface AppleChain {
   /** DER of root, intermediate, leaf. */
-  root: Buffer; intermediate: Buffer; leaf: Buffer;
+  root: Buffer;
+  intermediate: Buffer;
+  leaf: Buffer;
   leafKey: KeyObject;
   /** A file holding the root (PEM), for APPLE_ROOT_CERTS. */
   rootPath: string;
@@ -43,23 +45,42 @@ export async function createAppleChain(name = 'Test'): Promise<AppleChain> {
     ...(marker ? [new x509.Extension(marker, false, ASN1_NULL)] : []),
   ];
   const root = await x509.X509CertificateGenerator.createSelfSigned({
-    name: `CN=${name} Apple Root CA - G3, O=Apple Inc., C=US`, keys: rootKeys, notBefore, notAfter, signingAlgorithm: SHA256, extensions: ca(),
+    name: `CN=${name} Apple Root CA - G3, O=Apple Inc., C=US`,
+    keys: rootKeys,
+    notBefore,
+    notAfter,
+    signingAlgorithm: SHA256,
+    extensions: ca(),
   });
   const intermediate = await x509.X509CertificateGenerator.create({
-    subject: `CN=${name} Apple Worldwide Developer Relations Certification Authority, O=Apple Inc., C=US`, issuer: root.subject,
-    publicKey: interKeys.publicKey, signingKey: rootKeys.privateKey, notBefore, notAfter, signingAlgorithm: SHA256, extensions: ca(MARKER_INTERMEDIATE),
+    subject: `CN=${name} Apple Worldwide Developer Relations Certification Authority, O=Apple Inc., C=US`,
+    issuer: root.subject,
+    publicKey: interKeys.publicKey,
+    signingKey: rootKeys.privateKey,
+    notBefore,
+    notAfter,
+    signingAlgorithm: SHA256,
+    extensions: ca(MARKER_INTERMEDIATE),
   });
   const leaf = await x509.X509CertificateGenerator.create({
-    subject: `CN=${name} Prod ECC Mac App Store and iTunes Store Receipt Signing, O=Apple Inc., C=US`, issuer: intermediate.subject,
-    publicKey: leafKeys.publicKey, signingKey: interKeys.privateKey, notBefore, notAfter, signingAlgorithm: SHA256,
+    subject: `CN=${name} Prod ECC Mac App Store and iTunes Store Receipt Signing, O=Apple Inc., C=US`,
+    issuer: intermediate.subject,
+    publicKey: leafKeys.publicKey,
+    signingKey: interKeys.privateKey,
+    notBefore,
+    notAfter,
+    signingAlgorithm: SHA256,
     extensions: [new x509.BasicConstraintsExtension(false, undefined, true), new x509.Extension(MARKER_LEAF, false, ASN1_NULL)],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', leafKeys.privateKey));
   const rootPath = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-apple-root-')), 'root.pem');
   writeFileSync(rootPath, root.toString('pem'));
   return {
-    root: Buffer.from(root.rawData), intermediate: Buffer.from(intermediate.rawData), leaf: Buffer.from(leaf.rawData),
-    leafKey: createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), rootPath,
+    root: Buffer.from(root.rawData),
+    intermediate: Buffer.from(intermediate.rawData),
+    leaf: Buffer.from(leaf.rawData),
+    leafKey: createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }),
+    rootPath,
   };
 }
 
@@ -72,11 +93,20 @@ export function signTransaction(chain: AppleChain, payload: Record<string, unkno
 }
 
 export interface TransactionFields {
-  transactionId?: string; originalTransactionId?: string; bundleId: string; productId?: string;
+  transactionId?: string;
+  originalTransactionId?: string;
+  bundleId: string;
+  productId?: string;
   type?: 'Auto-Renewable Subscription' | 'Non-Consumable' | 'Consumable' | 'Non-Renewing Subscription';
   environment?: 'Production' | 'Sandbox' | 'Xcode' | 'LocalTesting';
-  purchaseDate?: number; price?: number; currency?: string; revocationDate?: number; offerDiscountType?: string; signedDate?: number;
-  inAppOwnershipType?: 'PURCHASED' | 'FAMILY_SHARED'; appAccountToken?: string;
+  purchaseDate?: number;
+  price?: number;
+  currency?: string;
+  revocationDate?: number;
+  offerDiscountType?: string;
+  signedDate?: number;
+  inAppOwnershipType?: 'PURCHASED' | 'FAMILY_SHARED';
+  appAccountToken?: string;
 }
 
 /** A realistic transaction payload (the fields StoreKit 2 sends), with defaults for a monthly subscription. */
@@ -85,40 +115,82 @@ export function transactionPayload(f: TransactionFields): Record<string, unknown
   const transactionId = f.transactionId ?? String(2000000000000000 + Math.floor(Math.random() * 1e12));
   const purchaseDate = f.purchaseDate ?? now - 60_000;
   return {
-    transactionId, originalTransactionId: f.originalTransactionId ?? transactionId, webOrderLineItemId: String(Math.floor(Math.random() * 1e15)),
-    bundleId: f.bundleId, productId: f.productId ?? 'pro_monthly', subscriptionGroupIdentifier: '21345678',
-    purchaseDate, originalPurchaseDate: purchaseDate, expiresDate: purchaseDate + 30 * 86_400_000, quantity: 1,
-    type: f.type ?? 'Auto-Renewable Subscription', inAppOwnershipType: 'PURCHASED', signedDate: f.signedDate ?? now,
-    environment: f.environment ?? 'Production', transactionReason: 'PURCHASE', storefront: 'USA', storefrontId: '143441',
-    price: f.price ?? 9990, currency: f.currency ?? 'USD', appTransactionId: randomUUID(),
+    transactionId,
+    originalTransactionId: f.originalTransactionId ?? transactionId,
+    webOrderLineItemId: String(Math.floor(Math.random() * 1e15)),
+    bundleId: f.bundleId,
+    productId: f.productId ?? 'pro_monthly',
+    subscriptionGroupIdentifier: '21345678',
+    purchaseDate,
+    originalPurchaseDate: purchaseDate,
+    expiresDate: purchaseDate + 30 * 86_400_000,
+    quantity: 1,
+    type: f.type ?? 'Auto-Renewable Subscription',
+    inAppOwnershipType: 'PURCHASED',
+    signedDate: f.signedDate ?? now,
+    environment: f.environment ?? 'Production',
+    transactionReason: 'PURCHASE',
+    storefront: 'USA',
+    storefrontId: '143441',
+    price: f.price ?? 9990,
+    currency: f.currency ?? 'USD',
+    appTransactionId: randomUUID(),
     ...(f.revocationDate !== undefined ? { revocationDate: f.revocationDate, revocationReason: 0 } : {}),
     ...(f.offerDiscountType ? { offerType: 1, offerDiscountType: f.offerDiscountType } : {}),
-    ...(f.inAppOwnershipType ? { inAppOwnershipType: f.inAppOwnershipType } : {}), ...(f.appAccountToken ? { appAccountToken: f.appAccountToken } : {}),
+    ...(f.inAppOwnershipType ? { inAppOwnershipType: f.inAppOwnershipType } : {}),
+    ...(f.appAccountToken ? { appAccountToken: f.appAccountToken } : {}),
   };
 }
 
 export interface NotificationFields {
-  notificationType: string; subtype?: string; notificationUUID?: string; signedDate?: number; bundleId: string; appAppleId?: number;
-  environment?: 'Production' | 'Sandbox'; signedTransactionInfo?: string; signedRenewalInfo?: string;
+  notificationType: string;
+  subtype?: string;
+  notificationUUID?: string;
+  signedDate?: number;
+  bundleId: string;
+  appAppleId?: number;
+  environment?: 'Production' | 'Sandbox';
+  signedTransactionInfo?: string;
+  signedRenewalInfo?: string;
 }
 
 /** An App Store Server Notification V2 payload (ResponseBodyV2DecodedPayload), to be signed with signTransaction. */
 export function notificationPayload(f: NotificationFields): Record<string, unknown> {
   return {
-    notificationType: f.notificationType, ...(f.subtype ? { subtype: f.subtype } : {}), notificationUUID: f.notificationUUID ?? randomUUID(),
-    version: '2.0', signedDate: f.signedDate ?? Date.now(),
+    notificationType: f.notificationType,
+    ...(f.subtype ? { subtype: f.subtype } : {}),
+    notificationUUID: f.notificationUUID ?? randomUUID(),
+    version: '2.0',
+    signedDate: f.signedDate ?? Date.now(),
     data: {
-      appAppleId: f.appAppleId, bundleId: f.bundleId, bundleVersion: '1.0', environment: f.environment ?? 'Production', status: 1,
-      ...(f.signedTransactionInfo ? { signedTransactionInfo: f.signedTransactionInfo } : {}), ...(f.signedRenewalInfo ? { signedRenewalInfo: f.signedRenewalInfo } : {}),
+      appAppleId: f.appAppleId,
+      bundleId: f.bundleId,
+      bundleVersion: '1.0',
+      environment: f.environment ?? 'Production',
+      status: 1,
+      ...(f.signedTransactionInfo ? { signedTransactionInfo: f.signedTransactionInfo } : {}),
+      ...(f.signedRenewalInfo ? { signedRenewalInfo: f.signedRenewalInfo } : {}),
     },
   };
 }
 
 /** Renewal info (JWSRenewalInfoDecodedPayload) of a subscription. */
-export function renewalInfoPayload(f: { originalTransactionId: string; productId?: string; autoRenewProductId?: string; autoRenewStatus?: 0 | 1; environment?: string; appAccountToken?: string }): Record<string, unknown> {
+export function renewalInfoPayload(f: {
+  originalTransactionId: string;
+  productId?: string;
+  autoRenewProductId?: string;
+  autoRenewStatus?: 0 | 1;
+  environment?: string;
+  appAccountToken?: string;
+}): Record<string, unknown> {
   return {
-    originalTransactionId: f.originalTransactionId, productId: f.productId ?? 'pro_monthly', autoRenewProductId: f.autoRenewProductId ?? f.productId ?? 'pro_monthly',
-    autoRenewStatus: f.autoRenewStatus ?? 1, signedDate: Date.now(), environment: f.environment ?? 'Production', recentSubscriptionStartDate: Date.now() - 86_400_000,
+    originalTransactionId: f.originalTransactionId,
+    productId: f.productId ?? 'pro_monthly',
+    autoRenewProductId: f.autoRenewProductId ?? f.productId ?? 'pro_monthly',
+    autoRenewStatus: f.autoRenewStatus ?? 1,
+    signedDate: Date.now(),
+    environment: f.environment ?? 'Production',
+    recentSubscriptionStartDate: Date.now() - 86_400_000,
     ...(f.appAccountToken ? { appAccountToken: f.appAccountToken } : {}),
   };
 }

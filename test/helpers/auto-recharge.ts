@@ -15,10 +15,17 @@ export async function topupLink(baseUrl: string, db: Knex, orgId: string): Promi
 }
 
 export const postForm = (baseUrl: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  request(baseUrl, 'POST', path, { rawBody: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', ...headers } });
+  request(baseUrl, 'POST', path, {
+    rawBody: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', ...headers },
+  });
 
-export const enableFields = (threshold: string, amount: string, extra: Record<string, string> = {}) =>
-  ({ action: 'auto_recharge_enable', auto_recharge_threshold_usd: threshold, auto_recharge_amount_usd: amount, ...extra });
+export const enableFields = (threshold: string, amount: string, extra: Record<string, string> = {}) => ({
+  action: 'auto_recharge_enable',
+  auto_recharge_threshold_usd: threshold,
+  auto_recharge_amount_usd: amount,
+  ...extra,
+});
 
 /** The result of the organization's latest recharge run (every start has happened once the callers answered). */
 export function rechargeResult(temporal: Client, orgId: string): Promise<AutoRechargeResult> {
@@ -27,7 +34,13 @@ export function rechargeResult(temporal: Client, orgId: string): Promise<AutoRec
 
 /** The auto-recharge payments of the organization, oldest first. */
 export const recharges = (db: Knex, orgId: string) =>
-  db('payments').where({ org_id: orgId, kind: 'auto_recharge' }).orderBy('created_at').select('id', 'status', 'amount_micros', 'credited_micros', 'failure', 'external_id', 'provider');
+  db('payments')
+    .where({ org_id: orgId, kind: 'auto_recharge' })
+    .orderBy('created_at')
+    .select('id', 'status', 'amount_micros', 'credited_micros', 'failure', 'external_id', 'provider');
 
 export const topupEntries = (db: Knex, orgId: string) =>
-  db('wallet_ledger').where({ org_id: orgId, entry_type: 'topup' }).orderBy('id').select('balance_delta_micros', 'idempotency_key', 'external_ref');
+  db('wallet_ledger')
+    .where({ org_id: orgId, entry_type: 'topup' })
+    .orderBy('id')
+    .select('balance_delta_micros', 'idempotency_key', 'external_ref');

@@ -2,7 +2,13 @@
 // exact figures a fault drill expects of one organization's wallet (test/helpers/provider.ts, the store drill).
 import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
-import { findPayoutDiscrepancies, findReservationDiscrepancies, findWalletDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import {
+  findPayoutDiscrepancies,
+  findReservationDiscrepancies,
+  findWalletDiscrepancies,
+  getWalletTotals,
+  sumWalletLedger,
+} from '../../db/wallet-ledger.js';
 
 /**
  * Each wallet shows exactly the sums of its entries, its payout and clawback entries are exactly what paid
@@ -25,7 +31,11 @@ export interface ExpectedLedger {
 
 /** One organization's wallet after a drill: its entries counted, its reserved total exact, the identity holding. */
 export async function assertWalletExact(t: ExecutionContext, db: Knex, orgId: string, expected: ExpectedLedger): Promise<number> {
-  const entries = await db('wallet_ledger').where('org_id', orgId).select('entry_type').count<{ entry_type: string; count: string }[]>('* as count').groupBy('entry_type');
+  const entries = await db('wallet_ledger')
+    .where('org_id', orgId)
+    .select('entry_type')
+    .count<{ entry_type: string; count: string }[]>('* as count')
+    .groupBy('entry_type');
   const entriesOf = (type: string) => Number(entries.find((e) => e.entry_type === type)?.count ?? 0);
   t.is(entriesOf('reserve'), expected.reserves, 'one reservation per paid production period');
   t.is(entriesOf('reversal'), expected.releases, 'one release per refunded production period');

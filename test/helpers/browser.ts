@@ -1,6 +1,12 @@
 // A minimal browser for server-rendered pages: a cookie jar (name=value per host, Max-Age=0 deletes), manual
 // redirects (so tests see each hop, and can stop at a client's redirect_uri), form posts, and hidden-field scraping.
-export interface Hop { status: number; url: string; location?: string; text: string; headers: Headers }
+export interface Hop {
+  status: number;
+  url: string;
+  location?: string;
+  text: string;
+  headers: Headers;
+}
 
 export class Browser {
   readonly cookies = new Map<string, string>();
@@ -21,7 +27,10 @@ export class Browser {
     }
   }
 
-  async fetch(url: string, init: { method?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}): Promise<Hop> {
+  async fetch(
+    url: string,
+    init: { method?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+  ): Promise<Hop> {
     const headers: Record<string, string> = { accept: 'text/html', ...init.headers };
     const jar = this.cookieHeader();
     if (jar) headers.cookie = jar;
@@ -35,7 +44,13 @@ export class Browser {
     const res = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
     this.store(res);
     const location = res.headers.get('location') ?? undefined;
-    return { status: res.status, url, location: location ? new URL(location, url).href : undefined, text: await res.text(), headers: res.headers };
+    return {
+      status: res.status,
+      url,
+      location: location ? new URL(location, url).href : undefined,
+      text: await res.text(),
+      headers: res.headers,
+    };
   }
 
   /** Follows redirects while `keepGoing(url)` holds; returns the last hop (a page, or a redirect it stopped at). */
@@ -51,7 +66,12 @@ export class Browser {
 /** Value of the hidden (or any) input `name` in a page. */
 export function inputValue(html: string, name: string): string | undefined {
   const tag = new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0];
-  return tag ? /value="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, '&').replace(/&quot;/g, '"') : undefined;
+  return tag
+    ? /value="([^"]*)"/
+        .exec(tag)?.[1]
+        ?.replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+    : undefined;
 }
 
 /** The `action` of the first form in a page, absolute. */

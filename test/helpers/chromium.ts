@@ -12,7 +12,9 @@ const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 export async function launchChromium(): Promise<Browser> {
   const executablePath = CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && existsSync(p));
   if (!executablePath) {
-    throw new Error(`No Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}): install it (apt-get install -y chromium) or set CHROMIUM_PATH.${process.env.CI ? ' Under CI the browser tests fail without a browser.' : ''}`);
+    throw new Error(
+      `No Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}): install it (apt-get install -y chromium) or set CHROMIUM_PATH.${process.env.CI ? ' Under CI the browser tests fail without a browser.' : ''}`,
+    );
   }
   // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start.
   return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });

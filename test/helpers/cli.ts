@@ -17,12 +17,18 @@ export function machineNode(): string {
     try {
       accessSync(file, constants.X_OK);
       return file;
-    } catch { /* not here */ }
+    } catch {
+      /* not here */
+    }
   }
   return process.execPath;
 }
 
-export interface CliResult { code: number | null; stdout: string; stderr: string }
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Environment for a child `svc`: the machine's basics plus `vars`, none of the test runner's own variables. */
 export function cliEnv(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -35,9 +41,19 @@ export function runSvc(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_00
     const child = spawn(process.execPath, [SVC_BIN, ...args], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`svc ${args.join(' ')} timed out\n${stderr}`)); }, timeoutMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`svc ${args.join(' ')} timed out\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

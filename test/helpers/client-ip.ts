@@ -6,7 +6,11 @@ import { request } from './http.js';
 export async function identifyBurst(baseUrl: string, sdkKey: string, n: number, xff: (i: number) => string | undefined): Promise<number[]> {
   const calls = Array.from({ length: n }, (_, i) => {
     const value = xff(i);
-    return request(baseUrl, 'POST', '/api/sdk/identify', { token: sdkKey, body: { app_user_id: `ip-user-${i}` }, headers: value === undefined ? {} : { 'x-forwarded-for': value } });
+    return request(baseUrl, 'POST', '/api/sdk/identify', {
+      token: sdkKey,
+      body: { app_user_id: `ip-user-${i}` },
+      headers: value === undefined ? {} : { 'x-forwarded-for': value },
+    });
   });
   return (await Promise.all(calls)).map((r) => r.status).sort();
 }

@@ -14,10 +14,15 @@ export async function askForLink(baseUrl: string, browser: Browser, email: strin
 export async function confirmLink(browser: Browser, link: string) {
   const page = await browser.fetch(link);
   if (page.status !== 200) return page;
-  return browser.fetch(formAction(page.text, link), { form: { csrf: inputValue(page.text, 'csrf') ?? '', token: inputValue(page.text, 'token') ?? '' } });
+  return browser.fetch(formAction(page.text, link), {
+    form: { csrf: inputValue(page.text, 'csrf') ?? '', token: inputValue(page.text, 'token') ?? '' },
+  });
 }
 
-export interface CreatorSession { browser: Browser; token: string }
+export interface CreatorSession {
+  browser: Browser;
+  token: string;
+}
 
 export async function signInCreator(baseUrl: string, db: Knex, email: string, ip?: string): Promise<CreatorSession> {
   const browser = new Browser();

@@ -3,18 +3,31 @@
 import { Browser, inputValue } from './browser.js';
 import { request, type JsonResponse } from './http.js';
 
-export interface DashboardSession { browser: Browser; cookie: string; csrf: string }
+export interface DashboardSession {
+  browser: Browser;
+  cookie: string;
+  csrf: string;
+}
 
 export async function signInDashboard(baseUrl: string, email: string, password: string): Promise<DashboardSession> {
   const browser = new Browser();
   const form = await browser.fetch(`${baseUrl}/dashboard/login`);
-  const done = await browser.fetch(`${baseUrl}/dashboard/login`, { form: { csrf: inputValue(form.text, 'csrf') ?? '', return_to: '/dashboard', email, password } });
+  const done = await browser.fetch(`${baseUrl}/dashboard/login`, {
+    form: { csrf: inputValue(form.text, 'csrf') ?? '', return_to: '/dashboard', email, password },
+  });
   if (done.status !== 303) throw new Error(`sign-in failed: ${done.status} ${done.text.slice(0, 200)}`);
   const info = await request(baseUrl, 'GET', '/dashboard/session', { headers: { cookie: browser.cookieHeader() } });
   return { browser, cookie: browser.cookieHeader(), csrf: info.body.csrf_token as string };
 }
 
 /** A JSON call of the signed-in session (CSRF header unless `csrf: null`). */
-export function sessionCall(baseUrl: string, s: DashboardSession, method: string, path: string, body?: unknown, csrf: string | null = s.csrf): Promise<JsonResponse> {
+export function sessionCall(
+  baseUrl: string,
+  s: DashboardSession,
+  method: string,
+  path: string,
+  body?: unknown,
+  csrf: string | null = s.csrf,
+): Promise<JsonResponse> {
   return request(baseUrl, method, path, { body, headers: { cookie: s.cookie, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) } });
 }

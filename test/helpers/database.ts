@@ -15,18 +15,25 @@ async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-export interface TestDatabase { name: string; url: string; db: Knex; drop(): Promise<void> }
+export interface TestDatabase {
+  name: string;
+  url: string;
+  db: Knex;
+  drop(): Promise<void>;
+}
 
 export async function createTestDatabase(opts: { fromTemplate?: boolean } = {}): Promise<TestDatabase> {
   const env = requireTestEnv();
   const name = `svc_t_${env.runId}_${randomBytes(5).toString('hex')}`;
-  await admin(env.adminDatabaseUrl, (c) => c.query(
-    opts.fromTemplate === false ? `create database "${name}"` : `create database "${name}" template "${env.templateDb}"`,
-  ));
+  await admin(env.adminDatabaseUrl, (c) =>
+    c.query(opts.fromTemplate === false ? `create database "${name}"` : `create database "${name}" template "${env.templateDb}"`),
+  );
   const url = withDatabase(env.adminDatabaseUrl, name);
   const db = createDb(url, 5);
   return {
-    name, url, db,
+    name,
+    url,
+    db,
     drop: async () => {
       await db.destroy();
       await admin(env.adminDatabaseUrl, (c) => c.query(`drop database if exists "${name}" with (force)`));

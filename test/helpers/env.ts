@@ -9,9 +9,17 @@ export interface TestEnv {
 
 export function requireTestEnv(): TestEnv {
   const e = process.env;
-  if (!e.SVC_TEST_ADMIN_DATABASE_URL || !e.SVC_TEST_TEMPLATE_DB || !e.TEMPORAL_ADDRESS || !e.SVC_TEST_RUN_ID || !e.TEMPORAL_TEST_SERVER_PATH) {
-    throw new Error('Run tests through `npm test` (test/run.ts provides PostgreSQL, Temporal and the template database); ' +
-      'for one file: `npm test -- test/path/file.test.ts`.');
+  if (
+    !e.SVC_TEST_ADMIN_DATABASE_URL ||
+    !e.SVC_TEST_TEMPLATE_DB ||
+    !e.TEMPORAL_ADDRESS ||
+    !e.SVC_TEST_RUN_ID ||
+    !e.TEMPORAL_TEST_SERVER_PATH
+  ) {
+    throw new Error(
+      'Run tests through `npm test` (test/run.ts provides PostgreSQL, Temporal and the template database); ' +
+        'for one file: `npm test -- test/path/file.test.ts`.',
+    );
   }
   return {
     runId: e.SVC_TEST_RUN_ID,

@@ -55,7 +55,10 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
   const stops: (() => Promise<void>)[] = [];
   let resolveReady: (h: Harness) => void = () => undefined;
   let rejectReady: (e: unknown) => void = () => undefined;
-  const ready = new Promise<Harness>((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
+  const ready = new Promise<Harness>((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
   ready.catch(() => undefined);
 
   test.before(async () => {
@@ -73,9 +76,14 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     stops.push(() => database.drop());
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
     const config = loadConfig({
-      NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DATABASE_URL: database.url,
-      TEMPORAL_ADDRESS: env.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, PORT: '1',
-      SVC_MASTER_KEY: randomBytes(32).toString('base64'), ...opts.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: env.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PORT: '1',
+      SVC_MASTER_KEY: randomBytes(32).toString('base64'),
+      ...opts.env,
     });
     const logger = createLogger(config.LOG_LEVEL, 'test');
     const connection = await Connection.connect({ address: env.temporalAddress });
@@ -85,7 +93,12 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
     if (opts.worker !== false) {
       installRuntime(logger, { handleSignals: false });
       const { worker, connection: workerConnection } = await createWorker({
-        address: env.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue, db: opts.workerDb ? await opts.workerDb(database) : database.db, shutdownGraceTime: 2000, config,
+        address: env.temporalAddress,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue,
+        db: opts.workerDb ? await opts.workerDb(database) : database.db,
+        shutdownGraceTime: 2000,
+        config,
       });
       const running = worker.run();
       stops.push(async () => {
@@ -115,8 +128,18 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
       stops.push(() => closeServer(s, 1000));
     }
     harness = {
-      config, db: database.db, database, temporal, taskQueue, baseUrl, server: server!, app, logger,
-      syncCaches: async () => { await appChanges?.sync(); },
+      config,
+      db: database.db,
+      database,
+      temporal,
+      taskQueue,
+      baseUrl,
+      server: server!,
+      app,
+      logger,
+      syncCaches: async () => {
+        await appChanges?.sync();
+      },
     };
     return harness;
   }

@@ -8,21 +8,31 @@ import { request, type JsonResponse } from './http.js';
 export interface McpSession {
   client: Client;
   /** tools/call, counting the calls made through this session. */
-  call(name: string, args?: Record<string, unknown>, onprogress?: (p: { progress: number; message?: string }) => void): Promise<CallToolResult>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    onprogress?: (p: { progress: number; message?: string }) => void,
+  ): Promise<CallToolResult>;
   calls: number;
   close(): Promise<void>;
 }
 
 export async function connectMcp(baseUrl: string, token: string, path = '/mcp'): Promise<McpSession> {
   const client = new Client({ name: 'svc-tests', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}${path}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}${path}`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   const session: McpSession = {
     client,
     calls: 0,
     async call(name, args = {}, onprogress) {
       session.calls += 1;
-      return (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress, timeout: 60_000 } : { timeout: 60_000 })) as CallToolResult;
+      return (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        onprogress ? { onprogress, timeout: 60_000 } : { timeout: 60_000 },
+      )) as CallToolResult;
     },
     close: () => client.close(),
   };
@@ -35,23 +45,33 @@ export function ok<T = any>(result: CallToolResult): T {
   return result.structuredContent as T;
 }
 
-export const textOf = (result: CallToolResult): string =>
-  result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+export const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 /** One raw JSON-RPC POST to /mcp, as a non-SDK client would send it. */
-export function postMcp(baseUrl: string, message: unknown, opts: { token?: string; headers?: Record<string, string>; path?: string } = {}): Promise<JsonResponse> {
+export function postMcp(
+  baseUrl: string,
+  message: unknown,
+  opts: { token?: string; headers?: Record<string, string>; path?: string } = {},
+): Promise<JsonResponse> {
   return request(baseUrl, 'POST', opts.path ?? '/mcp', {
-    token: opts.token, body: message, headers: { accept: 'application/json, text/event-stream', ...opts.headers },
+    token: opts.token,
+    body: message,
+    headers: { accept: 'application/json, text/event-stream', ...opts.headers },
   });
 }
 
 export const initializeMessage = (id = 1) => ({
-  jsonrpc: '2.0', id, method: 'initialize',
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } },
 });
 
 export const toolCallMessage = (id: number, name: string, args: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args },
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
 });
 
 /** A JSON resource read through the client, parsed. */
@@ -65,7 +85,9 @@ export async function readJsonResource(client: Client, uri: string): Promise<any
 export const MODERN_VERSION = '2026-07-28';
 
 export const modernMessage = (id: number, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
-  jsonrpc: '2.0', id, method,
+  jsonrpc: '2.0',
+  id,
+  method,
   params: {
     ...params,
     _meta: {
@@ -80,18 +102,29 @@ export const modernMessage = (id: number, method: string, params: Record<string,
 /** The headers a 2026-07-28 client sends with `message`: MCP-Protocol-Version, Mcp-Method and (tools/call, resources/read) Mcp-Name. */
 export function modernHeaders(message: { method: string; params?: Record<string, unknown> }): Record<string, string> {
   const name = message.params?.name ?? message.params?.uri;
-  return { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': message.method, ...(typeof name === 'string' ? { 'mcp-name': name } : {}) };
+  return {
+    'mcp-protocol-version': MODERN_VERSION,
+    'mcp-method': message.method,
+    ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+  };
 }
 
 /** One raw 2026-07-28 POST (headers derived from the message; `headers` overrides them, e.g. to send a bad one). */
-export function postModern(baseUrl: string, message: ReturnType<typeof modernMessage>, opts: { token?: string; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+export function postModern(
+  baseUrl: string,
+  message: ReturnType<typeof modernMessage>,
+  opts: { token?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse> {
   return postMcp(baseUrl, message, { token: opts.token, headers: { ...modernHeaders(message), ...opts.headers } });
 }
 
 /** The JSON-RPC messages of an answer: the one JSON document, or each `data:` of an SSE stream. */
 export function messagesOf(res: JsonResponse): any[] {
   if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    return res.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    return res.text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
   }
   return [res.body];
 }

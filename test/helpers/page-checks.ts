@@ -20,13 +20,26 @@ export async function pageProblems(page: Page, label: string): Promise<string[]>
 async function problemsNow(page: Page, label: string): Promise<string[]> {
   const problems: string[] = [];
   const overflow = await page.evaluate(() => {
-    const wide = Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.parentElement?.closest('.table-scroll') && !el.closest('dialog'));
-    return { scroll: document.scrollingElement!.scrollWidth, inner: window.innerWidth, culprits: wide.slice(0, 3).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`) };
+    const wide = Array.from(document.querySelectorAll('body *')).filter(
+      (el) =>
+        el.getBoundingClientRect().right > window.innerWidth + 1 && !el.parentElement?.closest('.table-scroll') && !el.closest('dialog'),
+    );
+    return {
+      scroll: document.scrollingElement!.scrollWidth,
+      inner: window.innerWidth,
+      culprits: wide.slice(0, 3).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`),
+    };
   });
-  if (overflow.scroll > overflow.inner) problems.push(`${label}: scrollWidth ${overflow.scroll} > ${overflow.inner} (${overflow.culprits.join(', ')})`);
+  if (overflow.scroll > overflow.inner)
+    problems.push(`${label}: scrollWidth ${overflow.scroll} > ${overflow.inner} (${overflow.culprits.join(', ')})`);
   const axe = await new AxeBuilder({ page }).analyze();
   for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
-    problems.push(`${label}: axe ${v.id} (${v.impact}) ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`);
+    problems.push(
+      `${label}: axe ${v.id} (${v.impact}) ${v.nodes
+        .slice(0, 2)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+    );
   }
   return problems;
 }

@@ -21,22 +21,38 @@ export async function payoutsOf(db: Knex, orgId: string): Promise<PayoutRow[]> {
 }
 
 /** Waits until the organization's payout of `creatorId` is in `status`; answers it. */
-export async function payoutIn(db: Knex, orgId: string, creatorId: string, status: PayoutRow['transfer_status'], timeoutMs = 30_000): Promise<PayoutRow> {
+export async function payoutIn(
+  db: Knex,
+  orgId: string,
+  creatorId: string,
+  status: PayoutRow['transfer_status'],
+  timeoutMs = 30_000,
+): Promise<PayoutRow> {
   let found: PayoutRow | undefined;
-  await waitFor(async () => {
-    found = (await payoutsOf(db, orgId)).reverse().find((p) => p.creator_id === creatorId && p.transfer_status === status);
-    return Boolean(found);
-  }, `a ${status} payout`, timeoutMs);
+  await waitFor(
+    async () => {
+      found = (await payoutsOf(db, orgId)).reverse().find((p) => p.creator_id === creatorId && p.transfer_status === status);
+      return Boolean(found);
+    },
+    `a ${status} payout`,
+    timeoutMs,
+  );
   return found!;
 }
 
 /** The creator connects through the stub and finishes onboarding; Stripe's account.updated makes the account ready. */
 export async function connectReady(baseUrl: string, db: Knex, stub: StripeStub, connectSecret: string, creatorId: string): Promise<void> {
-  const started = await request(baseUrl, 'POST', '/creator/payouts/connect', { body: { country: 'US' }, headers: { [CREATOR_HEADER]: creatorId } });
+  const started = await request(baseUrl, 'POST', '/creator/payouts/connect', {
+    body: { country: 'US' },
+    headers: { [CREATOR_HEADER]: creatorId },
+  });
   if (started.status !== 303) throw new Error(`${started.status} ${started.text}`);
   const row = await db('payout_accounts').where('creator_id', creatorId).first<{ external_id: string }>('external_id');
   const account = stub.connect.completeOnboarding(row.external_id);
   const event = stub.signedObjectEvent('account.updated', account, connectSecret, account.id);
-  const res = await request(baseUrl, 'POST', '/api/webhooks/stripe-connect', { rawBody: event.payload, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature } });
+  const res = await request(baseUrl, 'POST', '/api/webhooks/stripe-connect', {
+    rawBody: event.payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+  });
   if (res.status !== 200 || res.body.handled !== true) throw new Error(`${res.status} ${res.text}`);
 }

@@ -47,11 +47,14 @@ export async function startPgCutProxy(databaseUrl: string): Promise<PgCutProxy> 
   url.port = String((server.address() as AddressInfo).port);
   return {
     url: url.toString(),
-    cutNext: (text) => { armed = Buffer.from(text); },
+    cutNext: (text) => {
+      armed = Buffer.from(text);
+    },
     cuts: () => cuts,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

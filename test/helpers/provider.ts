@@ -48,11 +48,27 @@ export function purchaseWorkload(count: number, code: string, tag = randomBytes(
 
 /** Enough test funds that no drill runs the wallet dry. */
 export async function fundGenerously(db: Knex, orgId: string): Promise<void> {
-  await appendLedgerEntry(db, { orgId, entryType: 'topup', balanceDeltaMicros: 100_000_000_000_000, reservedDeltaMicros: 0, idempotencyKey: `topup:drill:${orgId}` });
+  await appendLedgerEntry(db, {
+    orgId,
+    entryType: 'topup',
+    balanceDeltaMicros: 100_000_000_000_000,
+    reservedDeltaMicros: 0,
+    idempotencyKey: `topup:drill:${orgId}`,
+  });
 }
 
-export interface Attempt { status: number | 'network'; ms: number; text?: string }
-export interface Delivery { body: ProviderBody; attempts: Attempt[]; acknowledged: boolean; eventId?: string; error?: string }
+export interface Attempt {
+  status: number | 'network';
+  ms: number;
+  text?: string;
+}
+export interface Delivery {
+  body: ProviderBody;
+  attempts: Attempt[];
+  acknowledged: boolean;
+  eventId?: string;
+  error?: string;
+}
 
 export interface ProviderOptions {
   /** Where the webhook is (read at every attempt: a restarted API may move). */
@@ -77,7 +93,11 @@ export function compressedSchedule(factor: number): number[] {
  * `pauseAfter(failures so far)` each time, until a 200 (its answer's text is returned) or the pause is undefined
  * (the sender gives up: undefined). Every attempt is recorded in `attempts`.
  */
-export async function sendUntilAcknowledged(send: () => Promise<Response>, attempts: Attempt[], pauseAfter: (failures: number) => number | undefined): Promise<string | undefined> {
+export async function sendUntilAcknowledged(
+  send: () => Promise<Response>,
+  attempts: Attempt[],
+  pauseAfter: (failures: number) => number | undefined,
+): Promise<string | undefined> {
   for (let i = 0; ; i++) {
     const started = Date.now();
     try {
@@ -103,14 +123,21 @@ export class Provider {
     const delivery: Delivery = { body, attempts: [], acknowledged: false };
     this.deliveries.push(delivery);
     const first = Date.now();
-    const text = await sendUntilAcknowledged(() => fetch(`${this.opts.baseUrl()}/api/webhooks/subprovider/${this.opts.appId}`, {
-      method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
-      headers: { authorization: `Bearer ${this.opts.secret}`, 'content-type': 'application/json' },
-    }), delivery.attempts, (i) => {
-      const pause = this.opts.retryScheduleMs[i];
-      if (pause === undefined) return undefined;
-      return this.opts.giveUpAfterMs !== undefined && Date.now() + pause - first > this.opts.giveUpAfterMs ? undefined : pause;
-    });
+    const text = await sendUntilAcknowledged(
+      () =>
+        fetch(`${this.opts.baseUrl()}/api/webhooks/subprovider/${this.opts.appId}`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+          headers: { authorization: `Bearer ${this.opts.secret}`, 'content-type': 'application/json' },
+        }),
+      delivery.attempts,
+      (i) => {
+        const pause = this.opts.retryScheduleMs[i];
+        if (pause === undefined) return undefined;
+        return this.opts.giveUpAfterMs !== undefined && Date.now() + pause - first > this.opts.giveUpAfterMs ? undefined : pause;
+      },
+    );
     if (text !== undefined) {
       const answer = JSON.parse(text) as { event_id: string; error?: string };
       Object.assign(delivery, { acknowledged: true, eventId: answer.event_id, error: answer.error });
@@ -122,14 +149,16 @@ export class Provider {
   async run(workload: Workload, senders: number, onProgress?: (acknowledged: number) => void): Promise<void> {
     const queue = [...workload.subscriptions];
     let acknowledged = 0;
-    await Promise.all(Array.from({ length: senders }, async () => {
-      for (let events = queue.shift(); events; events = queue.shift()) {
-        for (const e of events) {
-          const d = await this.deliver(e);
-          if (d.acknowledged) onProgress?.(++acknowledged);
+    await Promise.all(
+      Array.from({ length: senders }, async () => {
+        for (let events = queue.shift(); events; events = queue.shift()) {
+          for (const e of events) {
+            const d = await this.deliver(e);
+            if (d.acknowledged) onProgress?.(++acknowledged);
+          }
         }
-      }
-    }));
+      }),
+    );
   }
 
   /** Every answer other than 200 by status ('network': refused, reset or timed out). */
@@ -152,13 +181,28 @@ export function progressGate(): { onProgress: (n: number) => void; reached: (n: 
   return {
     onProgress: (n) => {
       current = n;
-      for (const w of waiters.filter((x) => x.n <= current)) { w.resolve(); waiters.splice(waiters.indexOf(w), 1); }
+      for (const w of waiters.filter((x) => x.n <= current)) {
+        w.resolve();
+        waiters.splice(waiters.indexOf(w), 1);
+      }
     },
-    reached: (n) => (current >= n ? Promise.resolve() : new Promise((resolve) => { waiters.push({ n, resolve }); })),
+    reached: (n) =>
+      current >= n
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            waiters.push({ n, resolve });
+          }),
   };
 }
 
-export interface DrillFigures { events: number; distinct: number; paid: number; refunds: number; reservedMicros: number; statuses: Record<string, number> }
+export interface DrillFigures {
+  events: number;
+  distinct: number;
+  paid: number;
+  refunds: number;
+  reservedMicros: number;
+  statuses: Record<string, number>;
+}
 
 /**
  * The end of every drill: no 500 answered; the inbox drained; every event of the workload recorded exactly once
@@ -166,18 +210,48 @@ export interface DrillFigures { events: number; distinct: number; paid: number; 
  * reversal per refund; the ledger's reserved total exact, its running totals equal to its sums and its identity
  * holding (test/helpers/books.ts).
  */
-export async function assertExactlyOnce(t: ExecutionContext, db: Knex, seed: { app_id: string; org_id: string }, workload: Workload, provider: Provider, opts: { drainTimeoutMs?: number } = {}): Promise<DrillFigures> {
+export async function assertExactlyOnce(
+  t: ExecutionContext,
+  db: Knex,
+  seed: { app_id: string; org_id: string },
+  workload: Workload,
+  provider: Provider,
+  opts: { drainTimeoutMs?: number } = {},
+): Promise<DrillFigures> {
   const statuses = provider.statusCounts();
   t.falsy(statuses['500'], `no webhook answer may be 500: ${JSON.stringify(statuses)}`);
   const deadline = Date.now() + (opts.drainTimeoutMs ?? 120_000);
-  const waiting = () => db('purchase_inbox').where({ app_id: seed.app_id, status: 'waiting' }).count<{ count: string }[]>('* as count').first().then((r) => Number(r?.count));
+  const waiting = () =>
+    db('purchase_inbox')
+      .where({ app_id: seed.app_id, status: 'waiting' })
+      .count<{ count: string }[]>('* as count')
+      .first()
+      .then((r) => Number(r?.count));
   while ((await waiting()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
   t.is(await waiting(), 0, 'the inbox is drained');
 
-  const rows = await db('purchase_events').where('app_id', seed.app_id).select<{ id: string; event_type: string; transaction_id: string | null; event_timestamp_ms: number; processing_status: string; error: string | null }[]>('id', 'event_type', 'transaction_id', 'event_timestamp_ms', 'processing_status', 'error');
-  const byKey = new Map(rows.map((r) => [idempotencyKey(seed.app_id, { type: r.event_type, transactionId: r.transaction_id, eventTimestampMs: r.event_timestamp_ms }), r]));
+  const rows = await db('purchase_events').where('app_id', seed.app_id).select<
+    {
+      id: string;
+      event_type: string;
+      transaction_id: string | null;
+      event_timestamp_ms: number;
+      processing_status: string;
+      error: string | null;
+    }[]
+  >('id', 'event_type', 'transaction_id', 'event_timestamp_ms', 'processing_status', 'error');
+  const byKey = new Map(
+    rows.map((r) => [
+      idempotencyKey(seed.app_id, { type: r.event_type, transactionId: r.transaction_id, eventTimestampMs: r.event_timestamp_ms }),
+      r,
+    ]),
+  );
   t.is(rows.length, workload.distinct, 'every distinct event recorded exactly once');
-  t.deepEqual(rows.filter((r) => r.processing_status !== 'processed').map((r) => `${r.event_type}:${r.processing_status}:${r.error}`), [], 'every event processed: none failed, none left half-done');
+  t.deepEqual(
+    rows.filter((r) => r.processing_status !== 'processed').map((r) => `${r.event_type}:${r.processing_status}:${r.error}`),
+    [],
+    'every event processed: none failed, none left half-done',
+  );
   const missing: string[] = [];
   const mismatched: string[] = [];
   for (const events of workload.subscriptions) {
@@ -194,11 +268,19 @@ export async function assertExactlyOnce(t: ExecutionContext, db: Knex, seed: { a
   t.deepEqual(missing, [], 'every event of the workload is recorded');
   t.deepEqual(mismatched, [], 'every acknowledgement names the one recorded row (redeliveries too)');
 
-  const commissions = await db('commissions').where('app_id', seed.app_id).select('kind').count<{ kind: string; count: string }[]>('* as count').groupBy('kind');
+  const commissions = await db('commissions')
+    .where('app_id', seed.app_id)
+    .select('kind')
+    .count<{ kind: string; count: string }[]>('* as count')
+    .groupBy('kind');
   const count = (kind: string) => Number(commissions.find((c) => c.kind === kind)?.count ?? 0);
   t.is(count('earn'), workload.paid, 'one commission per paid event');
   t.is(count('reversal'), workload.refunds, 'one reversal per refund');
-  const reservedMicros = await assertWalletExact(t, db, seed.org_id, { reserves: workload.paid, releases: workload.refunds, reservedMicros: workload.expectedReservedMicros });
+  const reservedMicros = await assertWalletExact(t, db, seed.org_id, {
+    reserves: workload.paid,
+    releases: workload.refunds,
+    reservedMicros: workload.expectedReservedMicros,
+  });
   const sent = provider.deliveries.reduce((n, d) => n + d.attempts.length, 0);
   return { events: sent, distinct: rows.length, paid: workload.paid, refunds: workload.refunds, reservedMicros, statuses };
 }

@@ -6,17 +6,34 @@ import { createWebClient, memoryStorage, type FetchLike, type StorageAdapter, ty
 import { createReactNativeClient, type AsyncStorageLike } from '@svc/sdk/react-native';
 import { IPHONE_UA } from './sdk.js';
 
-export interface Call { method: string; path: string; body: any }
+export interface Call {
+  method: string;
+  path: string;
+  body: any;
+}
 
 /** A store that records every key it was asked for, and refuses `clear()` (the SDK must never call it). */
-export function recordingStorage(inner: StorageAdapter = memoryStorage()): StorageAdapter & { keys: Set<string>; dump: () => Promise<Record<string, string>>; clear(): never } {
+export function recordingStorage(
+  inner: StorageAdapter = memoryStorage(),
+): StorageAdapter & { keys: Set<string>; dump: () => Promise<Record<string, string>>; clear(): never } {
   const keys = new Set<string>();
   return {
     keys,
-    getItem: (k) => { keys.add(k); return inner.getItem(k); },
-    setItem: (k, v) => { keys.add(k); return inner.setItem(k, v); },
-    removeItem: (k) => { keys.add(k); return inner.removeItem(k); },
-    clear: () => { throw new Error('clear() must never be called'); },
+    getItem: (k) => {
+      keys.add(k);
+      return inner.getItem(k);
+    },
+    setItem: (k, v) => {
+      keys.add(k);
+      return inner.setItem(k, v);
+    },
+    removeItem: (k) => {
+      keys.add(k);
+      return inner.removeItem(k);
+    },
+    clear: () => {
+      throw new Error('clear() must never be called');
+    },
     dump: async () => {
       const out: Record<string, string> = {};
       for (const k of keys) {
@@ -42,14 +59,20 @@ export interface Network {
 
 export function network(ip: string, userAgent = IPHONE_UA): Network {
   const net: Network = {
-    calls: [], down: new Set(), loseAnswer: new Set(),
+    calls: [],
+    down: new Set(),
+    loseAnswer: new Set(),
     paths: () => net.calls.map((c) => c.path),
     fetch: async (url, init) => {
       const path = new URL(url).pathname.replace(/^\/api/, '');
       net.calls.push({ method: init.method, path, body: init.body ? JSON.parse(init.body) : undefined });
       await net.beforeSend?.(path);
       if (net.down.has(path)) throw new TypeError('fetch failed (offline)');
-      const res = await fetch(url, { method: init.method, body: init.body, headers: { ...init.headers, 'x-forwarded-for': ip, 'user-agent': userAgent } });
+      const res = await fetch(url, {
+        method: init.method,
+        body: init.body,
+        headers: { ...init.headers, 'x-forwarded-for': ip, 'user-agent': userAgent },
+      });
       if (net.loseAnswer.delete(path)) throw new TypeError('connection reset (answer lost)');
       return res;
     },
@@ -66,15 +89,24 @@ export interface WebApp {
   config: SvcConfig;
 }
 
-export function webApp(baseUrl: string, apiKey: string, opts: { ip: string; storage?: ReturnType<typeof recordingStorage>; url?: string | null; config?: Partial<SvcConfig>; net?: Network }): WebApp {
+export function webApp(
+  baseUrl: string,
+  apiKey: string,
+  opts: { ip: string; storage?: ReturnType<typeof recordingStorage>; url?: string | null; config?: Partial<SvcConfig>; net?: Network },
+): WebApp {
   const storage = opts.storage ?? recordingStorage();
   const net = opts.net ?? network(opts.ip);
   const url = { current: opts.url ?? null, replaced: [] as string[] };
   const clock = { now: Date.now() };
   const client = createWebClient({
-    storage, fetch: net.fetch, now: () => clock.now,
+    storage,
+    fetch: net.fetch,
+    now: () => clock.now,
     currentUrl: () => url.current,
-    replaceUrl: (u) => { url.replaced.push(u); url.current = u; },
+    replaceUrl: (u) => {
+      url.replaced.push(u);
+      url.current = u;
+    },
     deviceHints: () => ({ timezone: 'Europe/Berlin', language: 'de-DE' }),
   });
   return { client, net, storage, url, clock, config: { apiKey, baseUrl: `${baseUrl}/api`, ...opts.config } };
@@ -86,8 +118,12 @@ export function asyncStorageStub(): AsyncStorageLike & { map: Map<string, string
   return {
     map,
     getItem: async (k) => map.get(k) ?? null,
-    setItem: async (k, v) => { map.set(k, v); },
-    removeItem: async (k) => { map.delete(k); },
+    setItem: async (k, v) => {
+      map.set(k, v);
+    },
+    removeItem: async (k) => {
+      map.delete(k);
+    },
   };
 }
 
@@ -99,7 +135,10 @@ export function nativeApp(ip: string) {
 
 /** The 302 of a tap on a creator's referral link: the launch URL carrying svc_code and svc_click. */
 export async function tapReferralLink(baseUrl: string, slug: string, code: string, ip: string, userAgent = IPHONE_UA): Promise<string> {
-  const res = await fetch(`${baseUrl}/${slug}/${code}`, { redirect: 'manual', headers: { 'user-agent': userAgent, 'x-forwarded-for': ip, accept: 'text/html' } });
+  const res = await fetch(`${baseUrl}/${slug}/${code}`, {
+    redirect: 'manual',
+    headers: { 'user-agent': userAgent, 'x-forwarded-for': ip, accept: 'text/html' },
+  });
   if (res.status !== 302) throw new Error(`referral link answered ${res.status}`);
   return res.headers.get('location')!;
 }

@@ -32,26 +32,51 @@ export interface SeededApp {
  * code. In a new organization unless `orgId` is given; its wallet is topped up with `walletUsd` (default 1000, 0 for
  * an empty wallet).
  */
-export async function seedApp(db: Knex, opts: { orgId?: string; walletUsd?: number; commissionPercentage?: number } = {}): Promise<SeededApp> {
+export async function seedApp(
+  db: Knex,
+  opts: { orgId?: string; walletUsd?: number; commissionPercentage?: number } = {},
+): Promise<SeededApp> {
   const tag = randomBytes(4).toString('hex');
   return db.transaction(async (trx) => {
     const orgId = opts.orgId ?? (await createOrganization(trx, { name: `Test Org ${tag}` })).id;
     const app = await createApp(trx, { orgId, name: `Test App ${tag}`, slug: `test-${tag}` });
     const campaign = await createCampaign(trx, {
-      appId: app.id, orgId, name: 'Test campaign', campaignType: 'public', commissionPercentage: opts.commissionPercentage ?? 30, status: 'active',
+      appId: app.id,
+      orgId,
+      name: 'Test campaign',
+      campaignType: 'public',
+      commissionPercentage: opts.commissionPercentage ?? 30,
+      status: 'active',
     });
     const creator = await upsertCreator(trx, { name: 'Test Creator', email: `creator+${tag}@example.com` });
-    const code = await addCreatorCode(trx, { appId: app.id, campaignId: campaign.id, creatorId: creator.id, code: issueCreatorCode(), source: 'seed' });
+    const code = await addCreatorCode(trx, {
+      appId: app.id,
+      campaignId: campaign.id,
+      creatorId: creator.id,
+      code: issueCreatorCode(),
+      source: 'seed',
+    });
     const walletUsd = opts.walletUsd ?? 1000;
     if (walletUsd > 0) {
       await appendLedgerEntry(trx, {
-        orgId, entryType: 'topup', balanceDeltaMicros: toMicros(walletUsd), reservedDeltaMicros: 0,
-        idempotencyKey: `topup:test:${app.id}`, memo: 'Test funds', createdBy: 'test',
+        orgId,
+        entryType: 'topup',
+        balanceDeltaMicros: toMicros(walletUsd),
+        reservedDeltaMicros: 0,
+        idempotencyKey: `topup:test:${app.id}`,
+        memo: 'Test funds',
+        createdBy: 'test',
       });
     }
     return {
-      org_id: orgId, app_id: app.id, sdk_key: app.sdkKey, webhook_secret: app.webhookSecret, purchase_api_key: app.purchaseApiKey,
-      campaign_id: campaign.id, creator_id: creator.id, creator_code: code.code,
+      org_id: orgId,
+      app_id: app.id,
+      sdk_key: app.sdkKey,
+      webhook_secret: app.webhookSecret,
+      purchase_api_key: app.purchaseApiKey,
+      campaign_id: campaign.id,
+      creator_id: creator.id,
+      creator_code: code.code,
     };
   });
 }

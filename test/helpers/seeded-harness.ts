@@ -9,10 +9,13 @@ export function useSeededHarness(test: TestFn<unknown>, opts: HarnessOptions = {
   const harness = useHarness(test, opts);
   const seed = {} as SeedResult;
   let seeded: Promise<Harness> | undefined;
-  const ready = () => (seeded ??= harness.ready().then(async (running) => {
-    Object.assign(seed, await seedAccount(running.db));
-    return running;
-  }));
-  test.before(async () => { await ready(); });
+  const ready = () =>
+    (seeded ??= harness.ready().then(async (running) => {
+      Object.assign(seed, await seedAccount(running.db));
+      return running;
+    }));
+  test.before(async () => {
+    await ready();
+  });
   return { h: Object.assign(() => harness(), { ready }), seed };
 }

@@ -1,6 +1,9 @@
 // A server-sent events reader for tests: opens the stream with fetch (cookie, Last-Event-ID), parses `id:` and
 // `data:` fields as the EventSource spec does, and lets a test wait for messages.
-export interface SseMessage { id: string | undefined; data: string }
+export interface SseMessage {
+  id: string | undefined;
+  data: string;
+}
 
 export interface SseStream {
   status: number;
@@ -27,46 +30,60 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const waiters = new Set<() => void>();
   const ok = res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
   let bodyText: Promise<string> | undefined;
-  const ended = ok ? (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          let id: string | undefined;
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith('id:')) id = line.slice(3).trim();
-            else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  const ended = ok
+    ? (async () => {
+        const decoder = new TextDecoder();
+        let buffer = '';
+        try {
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+            buffer += decoder.decode(chunk, { stream: true });
+            let cut: number;
+            while ((cut = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, cut);
+              buffer = buffer.slice(cut + 2);
+              let id: string | undefined;
+              const data: string[] = [];
+              for (const line of block.split('\n')) {
+                if (line.startsWith('id:')) id = line.slice(3).trim();
+                else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+              }
+              if (data.length) messages.push({ id, data: data.join('\n') });
+              for (const w of waiters) w();
+            }
           }
-          if (data.length) messages.push({ id, data: data.join('\n') });
-          for (const w of waiters) w();
+        } catch {
+          /* aborted by close() */
         }
-      }
-    } catch { /* aborted by close() */ }
-  })() : Promise.resolve();
-  const wait = <T>(ready: () => T | undefined, timeoutMs: number, what: string) => new Promise<T>((resolve, reject) => {
-    const check = () => {
-      const value = ready();
-      if (value === undefined) return;
-      waiters.delete(check);
-      clearTimeout(timer);
-      resolve(value);
-    };
-    const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`${what}: got ${messages.length} messages: ${JSON.stringify(messages.map((m) => m.id))}`)); }, timeoutMs);
-    waiters.add(check);
-    check();
-  });
+      })()
+    : Promise.resolve();
+  const wait = <T>(ready: () => T | undefined, timeoutMs: number, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const value = ready();
+        if (value === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`${what}: got ${messages.length} messages: ${JSON.stringify(messages.map((m) => m.id))}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
   return {
-    status: res.status, headers: res.headers, messages, ended,
-    waitFor: (n, timeoutMs = 20_000) => wait(() => (messages.length >= n ? messages.slice() : undefined), timeoutMs, `waiting for ${n} messages`),
+    status: res.status,
+    headers: res.headers,
+    messages,
+    ended,
+    waitFor: (n, timeoutMs = 20_000) =>
+      wait(() => (messages.length >= n ? messages.slice() : undefined), timeoutMs, `waiting for ${n} messages`),
     waitUntil: (match, timeoutMs = 20_000) => wait(() => messages.find(match), timeoutMs, 'waiting for a matching message'),
     text: () => (bodyText ??= res.text()),
     close: () => abort.abort(),
-    onMessage: (listener) => { waiters.add(listener); },
+    onMessage: (listener) => {
+      waiters.add(listener);
+    },
   };
 }

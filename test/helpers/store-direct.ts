@@ -23,7 +23,13 @@ export const APP_APPLE_ID = 1234567890;
 /** Rates every published day has unless a test sets its own (units per EUR). */
 export const DEFAULT_RATES = { USD: '1.1000', JPY: '160.00', GBP: '0.8500' } as const;
 
-export interface StoreWorld { apple: AppleStub; google: GoogleStub; ecb: EcbStub; chain: AppleChain; close(): Promise<void> }
+export interface StoreWorld {
+  apple: AppleStub;
+  google: GoogleStub;
+  ecb: EcbStub;
+  chain: AppleChain;
+  close(): Promise<void>;
+}
 
 /** The stubs and the chain, with the default rates for the last 400 days; `storeConfig` says where they are. */
 export async function startStoreStubs(): Promise<StoreWorld> {
@@ -31,14 +37,25 @@ export async function startStoreStubs(): Promise<StoreWorld> {
   const today = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
   for (const [day, rates] of businessDays(from, today, DEFAULT_RATES)) ecb.days.set(day, rates);
-  return { apple, google, ecb, chain, close: async () => { await Promise.all([apple.close(), google.close(), ecb.close()]); } };
+  return {
+    apple,
+    google,
+    ecb,
+    chain,
+    close: async () => {
+      await Promise.all([apple.close(), google.close(), ecb.close()]);
+    },
+  };
 }
 
 /** The configuration that sends the server to the stubs and trusts the chain (also the environment of a `svc` process). */
 export function storeConfig(world: StoreWorld): Record<string, string> {
   return {
-    APPLE_API_ROOT: world.apple.url, GOOGLE_PLAY_API_ROOT: world.google.url, GOOGLE_TOKEN_URL: world.google.tokenUrl,
-    APPLE_ROOT_CERTS: world.chain.rootPath, FX_RATES_URL: world.ecb.url,
+    APPLE_API_ROOT: world.apple.url,
+    GOOGLE_PLAY_API_ROOT: world.google.url,
+    GOOGLE_TOKEN_URL: world.google.tokenUrl,
+    APPLE_ROOT_CERTS: world.chain.rootPath,
+    FX_RATES_URL: world.ecb.url,
   };
 }
 
@@ -56,12 +73,19 @@ export function useStoreWorld(test: TestFn<unknown>, h: HarnessAccessor): StoreW
   let world: StoreWorld | undefined;
   let starting: Promise<StoreWorld> | undefined;
   const ready = () => (starting ??= h.ready().then(async (running) => (world = await startStoreWorld(running))));
-  test.before(async () => { await ready(); });
-  test.after.always(async () => { await world?.close(); });
-  return Object.assign(() => {
-    if (!world) throw new Error('the store stubs are not running yet: await world.ready() in a before hook');
-    return world;
-  }, { ready });
+  test.before(async () => {
+    await ready();
+  });
+  test.after.always(async () => {
+    await world?.close();
+  });
+  return Object.assign(
+    () => {
+      if (!world) throw new Error('the store stubs are not running yet: await world.ready() in a before hook');
+      return world;
+    },
+    { ready },
+  );
 }
 
 /** Where the API answers: the test's in-process harness or a `svc api` process. */
@@ -72,7 +96,10 @@ export type StoreAccount = SeededApp & { agentKey: string; bundleId: string; pac
 export async function storeAccount(h: Pick<Harness, 'db'>, opts: { walletUsd?: number } = {}): Promise<StoreAccount> {
   const app = await seedApp(h.db, opts);
   const { key } = await createAgentKey(h.db, { orgId: app.org_id, name: 'store-direct', scopes: SCOPES });
-  const tag = app.app_id.replace(/[^a-z0-9]/gi, '').slice(-8).toLowerCase();
+  const tag = app.app_id
+    .replace(/[^a-z0-9]/gi, '')
+    .slice(-8)
+    .toLowerCase();
   return { ...app, agentKey: key, bundleId: `com.example.app${tag}`, packageName: `com.example.game${tag}` };
 }
 
@@ -89,14 +116,34 @@ async function upload(h: ApiHost, a: StoreAccount, body: Record<string, unknown>
 }
 
 /** Upload through the signed link, green-check (workflow), activation: the agent's whole switch of one platform. */
-export async function switchToStoreDirect(h: ApiHost, world: StoreWorld, a: StoreAccount, platform: 'ios' | 'android', extraUpload: Record<string, unknown> = {}): Promise<{ check: any; activation: any }> {
+export async function switchToStoreDirect(
+  h: ApiHost,
+  world: StoreWorld,
+  a: StoreAccount,
+  platform: 'ios' | 'android',
+  extraUpload: Record<string, unknown> = {},
+): Promise<{ check: any; activation: any }> {
   if (platform === 'ios') {
     const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    await upload(h, a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: a.bundleId, environment: 'production', private_key: pem(pair.privateKey), app_apple_id: String(APP_APPLE_ID), ...extraUpload });
+    await upload(h, a, {
+      platform: 'ios',
+      key_id: KEY_ID,
+      issuer_id: ISSUER,
+      bundle_id: a.bundleId,
+      environment: 'production',
+      private_key: pem(pair.privateKey),
+      app_apple_id: String(APP_APPLE_ID),
+      ...extraUpload,
+    });
     world.apple.expect = { publicKey: pair.publicKey, kid: KEY_ID, iss: ISSUER, bid: a.bundleId };
   } else {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    await upload(h, a, { platform: 'android', package_name: a.packageName, service_account_json: { type: 'service_account', client_email: CLIENT_EMAIL, private_key: pem(pair.privateKey), project_id: 'proj' }, ...extraUpload });
+    await upload(h, a, {
+      platform: 'android',
+      package_name: a.packageName,
+      service_account_json: { type: 'service_account', client_email: CLIENT_EMAIL, private_key: pem(pair.privateKey), project_id: 'proj' },
+      ...extraUpload,
+    });
     world.google.expect = { publicKey: pair.publicKey, clientEmail: CLIENT_EMAIL, packageName: a.packageName };
   }
   const check = await agentCall(h, a, 'POST', `/apps/${a.app_id}/validate-store-credentials`, { platform });
@@ -107,7 +154,11 @@ export async function switchToStoreDirect(h: ApiHost, world: StoreWorld, a: Stor
 }
 
 /** A transaction of the account's app signed by the world's chain. */
-export function signedTransaction(world: StoreWorld, a: StoreAccount, fields: Omit<TransactionFields, 'bundleId'> = {}): { jws: string; payload: Record<string, unknown> } {
+export function signedTransaction(
+  world: StoreWorld,
+  a: StoreAccount,
+  fields: Omit<TransactionFields, 'bundleId'> = {},
+): { jws: string; payload: Record<string, unknown> } {
   const payload = transactionPayload({ bundleId: a.bundleId, ...fields });
   return { jws: signTransaction(world.chain, payload), payload };
 }
@@ -118,24 +169,42 @@ export const reportPurchase = (h: ApiHost, a: StoreAccount, body: unknown) =>
 export const ANSWER_KEYS = ['duplicate', 'environment', 'event_type', 'recorded', 'result', 'success', 'validated'];
 
 /** A Google Play order id of the real shape (GPA.1234-5678-9012-34567), fresh each call. */
-export const newOrderId = () => `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 5)}`;
+export const newOrderId = () =>
+  `GPA.${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 5)}`;
 
 /** The organization's wallet ledger in order, as [entry type, balance change, reserved change] (micros). */
-export const ledgerOf = (h: Harness, a: StoreAccount) => h.db('wallet_ledger').where('org_id', a.org_id).orderBy('id')
-  .select('entry_type', 'balance_delta_micros', 'reserved_delta_micros').then((rows) => rows.map((e) => [e.entry_type, Number(e.balance_delta_micros), Number(e.reserved_delta_micros)]));
+export const ledgerOf = (h: Harness, a: StoreAccount) =>
+  h
+    .db('wallet_ledger')
+    .where('org_id', a.org_id)
+    .orderBy('id')
+    .select('entry_type', 'balance_delta_micros', 'reserved_delta_micros')
+    .then((rows) => rows.map((e) => [e.entry_type, Number(e.balance_delta_micros), Number(e.reserved_delta_micros)]));
 
 /**
  * Google's subscriptionsv2 answer for `token` in the stub: active (or `state`), its latest order `orderId`, $9.99 a
  * month. Its start time stays that of the first answer, as Google's does (`startDaysAgo` sets it the first time).
  */
-export function setPlaySubscription(world: StoreWorld, token: string, orderId: string, opts: { state?: string; test?: boolean; account?: string; startDaysAgo?: number } = {}) {
-  const startTime = world.google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - (opts.startDaysAgo ?? 40) * 86_400_000).toISOString();
+export function setPlaySubscription(
+  world: StoreWorld,
+  token: string,
+  orderId: string,
+  opts: { state?: string; test?: boolean; account?: string; startDaysAgo?: number } = {},
+) {
+  const startTime =
+    world.google.subscriptions.get(token)?.startTime ?? new Date(Date.now() - (opts.startDaysAgo ?? 40) * 86_400_000).toISOString();
   world.google.subscriptions.set(token, {
-    subscriptionState: opts.state ?? 'SUBSCRIPTION_STATE_ACTIVE', startTime, ...(opts.test ? { testPurchase: {} } : {}),
+    subscriptionState: opts.state ?? 'SUBSCRIPTION_STATE_ACTIVE',
+    startTime,
+    ...(opts.test ? { testPurchase: {} } : {}),
     ...(opts.account ? { externalAccountIdentifiers: { obfuscatedExternalAccountId: opts.account } } : {}),
-    lineItems: [{
-      productId: 'pro_monthly', latestSuccessfulOrderId: orderId, expiryTime: new Date(Date.now() + 20 * 86_400_000).toISOString(),
-      autoRenewingPlan: { autoRenewEnabled: true, recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } },
-    }],
+    lineItems: [
+      {
+        productId: 'pro_monthly',
+        latestSuccessfulOrderId: orderId,
+        expiryTime: new Date(Date.now() + 20 * 86_400_000).toISOString(),
+        autoRenewingPlan: { autoRenewEnabled: true, recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } },
+      },
+    ],
   });
 }

@@ -13,10 +13,20 @@ import { APP_APPLE_ID, type StoreAccount, type StoreWorld } from './store-direct
 const DAY = 86_400_000;
 export const APPLE_SOURCE = 'app_store_notification';
 
-export interface SignedNotification { uuid: string; type: string; signedPayload: string; signedDate: number }
+export interface SignedNotification {
+  uuid: string;
+  type: string;
+  signedPayload: string;
+  signedDate: number;
+}
 
 /** One event the pipeline must hold exactly once (the spec's idempotency key: type, transaction id, timestamp). */
-export interface ExpectedEvent { type: string; transactionId: string; eventTimestampMs: number; environment: 'PRODUCTION' | 'SANDBOX' }
+export interface ExpectedEvent {
+  type: string;
+  transactionId: string;
+  eventTimestampMs: number;
+  environment: 'PRODUCTION' | 'SANDBOX';
+}
 
 export type FirstOrder = 'notified-first' | 'reported-first' | 'together';
 
@@ -37,7 +47,10 @@ export interface Subscriber {
   restored: boolean;
 }
 
-export interface StoreMix { subscribers: Subscriber[]; notifications: number }
+export interface StoreMix {
+  subscribers: Subscriber[];
+  notifications: number;
+}
 
 /**
  * `count` subscribers: every 5th in the sandbox, every 3rd refunds its first renewal and every 6th has that refund
@@ -51,20 +64,34 @@ export function storeMixWorkload(count: number, world: StoreWorld, a: StoreAccou
     const environment = sandbox ? 'SANDBOX' : 'PRODUCTION';
     const appleEnvironment = sandbox ? 'Sandbox' : 'Production';
     const start = Date.now() - 75 * DAY;
-    const tx = (purchaseDate: number, original?: string) => transactionPayload({
-      bundleId: a.bundleId, purchaseDate, environment: appleEnvironment, appAccountToken: accountToken(userId), ...(original ? { originalTransactionId: original } : {}),
-    });
+    const tx = (purchaseDate: number, original?: string) =>
+      transactionPayload({
+        bundleId: a.bundleId,
+        purchaseDate,
+        environment: appleEnvironment,
+        appAccountToken: accountToken(userId),
+        ...(original ? { originalTransactionId: original } : {}),
+      });
     const first = tx(start);
     const original = first.transactionId as string;
     const renewals = [tx(start + 30 * DAY, original), tx(start + 60 * DAY, original)];
     const notify = (type: string, transaction: Record<string, unknown>, subtype?: string): SignedNotification => {
       const payload = notificationPayload({
-        notificationType: type, subtype, bundleId: a.bundleId, appAppleId: sandbox ? undefined : APP_APPLE_ID, environment: appleEnvironment,
+        notificationType: type,
+        subtype,
+        bundleId: a.bundleId,
+        appAppleId: sandbox ? undefined : APP_APPLE_ID,
+        environment: appleEnvironment,
         signedTransactionInfo: sign(transaction),
       });
       return { uuid: payload.notificationUUID as string, type, signedPayload: sign(payload), signedDate: payload.signedDate as number };
     };
-    const purchase = (t: Record<string, unknown>, type: string): ExpectedEvent => ({ type, transactionId: t.transactionId as string, eventTimestampMs: t.purchaseDate as number, environment });
+    const purchase = (t: Record<string, unknown>, type: string): ExpectedEvent => ({
+      type,
+      transactionId: t.transactionId as string,
+      eventTimestampMs: t.purchaseDate as number,
+      environment,
+    });
     const steps = [notify('SUBSCRIBED', first, 'INITIAL_BUY'), ...renewals.map((r) => notify('DID_RENEW', r))];
     const events = [purchase(first, 'INITIAL_PURCHASE'), ...renewals.map((r) => purchase(r, 'RENEWAL'))];
     const refunded = i % 3 === 0 ? renewals[0]! : undefined;
@@ -77,11 +104,24 @@ export function storeMixWorkload(count: number, world: StoreWorld, a: StoreAccou
     if (refunded && restored) {
       const reversal = notify('REFUND_REVERSED', refunded);
       steps.push(reversal);
-      events.push({ type: 'REFUND_REVERSED', transactionId: refunded.transactionId as string, eventTimestampMs: reversal.signedDate, environment });
+      events.push({
+        type: 'REFUND_REVERSED',
+        transactionId: refunded.transactionId as string,
+        eventTimestampMs: reversal.signedDate,
+        environment,
+      });
     }
     const order: FirstOrder = (['notified-first', 'reported-first', 'together'] as const)[i % 4 === 3 ? 1 : i % 3]!;
     return {
-      index: i, userId, environment, originalTransactionId: original, order, steps, events, refunded: refunded ? refunded.transactionId as string : null, restored,
+      index: i,
+      userId,
+      environment,
+      originalTransactionId: original,
+      order,
+      steps,
+      events,
+      refunded: refunded ? (refunded.transactionId as string) : null,
+      restored,
       report: { platform: 'ios', signed_transaction: sign(first), app_user_id: userId },
     };
   });
@@ -89,17 +129,28 @@ export function storeMixWorkload(count: number, world: StoreWorld, a: StoreAccou
 }
 
 export interface NotificationDelivery {
-  uuid: string; type: string; attempts: Attempt[]; acknowledged: boolean;
+  uuid: string;
+  type: string;
+  attempts: Attempt[];
+  acknowledged: boolean;
   /** The answer said `duplicate` (the notification was taken in before). */
   duplicate?: boolean;
   /** The raw row was there when the 200 came back (a 200 is only answered once the notification is kept). */
   keptWhenAnswered?: boolean;
 }
 
-export interface ReportDelivery { userId: string; attempts: Attempt[]; acknowledged: boolean; answer?: Record<string, unknown> }
+export interface ReportDelivery {
+  userId: string;
+  attempts: Attempt[];
+  acknowledged: boolean;
+  answer?: Record<string, unknown>;
+}
 
 export interface SenderOptions {
-  baseUrl: () => string; appId: string; sdkKey: string; db: Knex;
+  baseUrl: () => string;
+  appId: string;
+  sdkKey: string;
+  db: Knex;
   /** Apple retries for days; the drill stops retrying (and fails) this long after a send's first attempt. */
   giveUpAfterMs: number;
 }
@@ -116,12 +167,24 @@ export class StoreSender {
   async notify(n: SignedNotification): Promise<NotificationDelivery> {
     const d: NotificationDelivery = { uuid: n.uuid, type: n.type, attempts: [], acknowledged: false };
     this.notifications.push(d);
-    const text = await sendUntilAcknowledged(() => fetch(`${this.opts.baseUrl()}/api/webhooks/apple/${this.opts.appId}`, {
-      method: 'POST', body: JSON.stringify({ signedPayload: n.signedPayload }), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(30_000),
-    }), d.attempts, pauses(Date.now() + this.opts.giveUpAfterMs));
+    const text = await sendUntilAcknowledged(
+      () =>
+        fetch(`${this.opts.baseUrl()}/api/webhooks/apple/${this.opts.appId}`, {
+          method: 'POST',
+          body: JSON.stringify({ signedPayload: n.signedPayload }),
+          headers: { 'content-type': 'application/json' },
+          signal: AbortSignal.timeout(30_000),
+        }),
+      d.attempts,
+      pauses(Date.now() + this.opts.giveUpAfterMs),
+    );
     if (text === undefined) return d;
     const kept = await this.opts.db('raw_intake').where({ app_id: this.opts.appId, source: APPLE_SOURCE, external_id: n.uuid }).first('id');
-    Object.assign(d, { acknowledged: true, duplicate: (JSON.parse(text) as { duplicate: boolean }).duplicate, keptWhenAnswered: kept !== undefined });
+    Object.assign(d, {
+      acknowledged: true,
+      duplicate: (JSON.parse(text) as { duplicate: boolean }).duplicate,
+      keptWhenAnswered: kept !== undefined,
+    });
     return d;
   }
 
@@ -129,10 +192,17 @@ export class StoreSender {
   async report(userId: string, body: Subscriber['report']): Promise<ReportDelivery> {
     const d: ReportDelivery = { userId, attempts: [], acknowledged: false };
     this.reports.push(d);
-    const text = await sendUntilAcknowledged(() => fetch(`${this.opts.baseUrl()}/api/sdk/purchase`, {
-      method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(30_000),
-      headers: { authorization: `Bearer ${this.opts.sdkKey}`, 'content-type': 'application/json' },
-    }), d.attempts, pauses(Date.now() + this.opts.giveUpAfterMs));
+    const text = await sendUntilAcknowledged(
+      () =>
+        fetch(`${this.opts.baseUrl()}/api/sdk/purchase`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+          headers: { authorization: `Bearer ${this.opts.sdkKey}`, 'content-type': 'application/json' },
+        }),
+      d.attempts,
+      pauses(Date.now() + this.opts.giveUpAfterMs),
+    );
     if (text !== undefined) Object.assign(d, { acknowledged: true, answer: JSON.parse(text) as Record<string, unknown> });
     return d;
   }
@@ -141,9 +211,13 @@ export class StoreSender {
   async normalised(n: SignedNotification, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const row = await this.opts.db('raw_intake').where({ app_id: this.opts.appId, source: APPLE_SOURCE, external_id: n.uuid }).first('normalised_at');
+      const row = await this.opts
+        .db('raw_intake')
+        .where({ app_id: this.opts.appId, source: APPLE_SOURCE, external_id: n.uuid })
+        .first('normalised_at');
       if (row?.normalised_at) return;
-      if (Date.now() > deadline) throw new Error(`${n.type} notification ${n.uuid} ${row ? 'kept but' : 'not even kept,'} not normalised within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`${n.type} notification ${n.uuid} ${row ? 'kept but' : 'not even kept,'} not normalised within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 150));
     }
   }
@@ -159,7 +233,13 @@ export class StoreSender {
     const notifyFirst = () => this.notify(first!);
     const report = () => this.report(s.userId, s.report);
     if (s.order === 'together') await Promise.all([notifyFirst(), report()]);
-    else if (s.order === 'notified-first') { await notifyFirst(); await report(); } else { await report(); await notifyFirst(); }
+    else if (s.order === 'notified-first') {
+      await notifyFirst();
+      await report();
+    } else {
+      await report();
+      await notifyFirst();
+    }
     await this.normalised(first!, stepTimeoutMs);
     onStep();
     for (const [k, n] of later.entries()) {
@@ -175,9 +255,11 @@ export class StoreSender {
   async run(mix: StoreMix, senders: number, onProgress: (steps: number) => void, stepTimeoutMs = 90_000): Promise<void> {
     const queue = [...mix.subscribers];
     let done = 0;
-    await Promise.all(Array.from({ length: senders }, async () => {
-      for (let s = queue.shift(); s; s = queue.shift()) await this.live(s, () => onProgress(++done), stepTimeoutMs);
-    }));
+    await Promise.all(
+      Array.from({ length: senders }, async () => {
+        for (let s = queue.shift(); s; s = queue.shift()) await this.live(s, () => onProgress(++done), stepTimeoutMs);
+      }),
+    );
   }
 
   /** Every answer by status ('network': refused, reset or timed out), notifications and reports apart. */

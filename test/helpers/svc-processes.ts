@@ -38,7 +38,11 @@ const processGroups = new Set<number>();
 function killEverything(): void {
   for (const child of children) child.kill('SIGKILL');
   for (const pid of processGroups) {
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone already */ }
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone already */
+    }
   }
 }
 process.once('exit', killEverything);
@@ -54,19 +58,35 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
  * not given) and waits until it answers: the API's /healthz, the worker's metrics /healthz.
  */
 export async function startSvc(role: Role, vars: Record<string, string>, port?: number): Promise<SvcProcess> {
-  const p = port ?? await freePort();
+  const p = port ?? (await freePort());
   const logFile = path.join(logDir, `${role}-${p}-${Date.now()}.log`);
   const out = openSync(logFile, 'a');
-  const env = cliEnv({ LOG_LEVEL: 'warn', SVC_MASTER_KEY: randomBytes(32).toString('base64'), ...vars, ...(role === 'api' ? { PORT: String(p) } : { WORKER_METRICS_PORT: String(p) }) });
+  const env = cliEnv({
+    LOG_LEVEL: 'warn',
+    SVC_MASTER_KEY: randomBytes(32).toString('base64'),
+    ...vars,
+    ...(role === 'api' ? { PORT: String(p) } : { WORKER_METRICS_PORT: String(p) }),
+  });
   const child = spawn(process.execPath, [SVC_BIN, role], { cwd: PROJECT_ROOT, env, stdio: ['ignore', out, out] });
   closeSync(out);
   children.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { children.delete(child); resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
   let dead = false;
-  void exited.then(() => { dead = true; });
+  void exited.then(() => {
+    dead = true;
+  });
   const url = `http://127.0.0.1:${p}`;
   const proc: SvcProcess = {
-    role, url, logFile, child, exited,
+    role,
+    url,
+    logFile,
+    child,
+    exited,
     kill: async (signal = 'SIGTERM') => {
       if (!dead) child.kill(signal);
       await exited;
@@ -82,7 +102,10 @@ export async function startSvc(role: Role, vars: Record<string, string>, port?: 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (dead) throw new Error(`svc ${role} exited during start-up:\n${proc.logTail()}`);
-    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return proc;
     if (Date.now() > deadline) {
       await proc.kill('SIGKILL');
@@ -93,7 +116,13 @@ export async function startSvc(role: Role, vars: Record<string, string>, port?: 
 }
 
 /** A PostgreSQL server of the test's own (embedded, persistent data), with a migrated database `svc`. */
-export interface PrivatePostgres { url: string; restart(pauseMs?: number): Promise<void>; stopServer(): Promise<void>; startServer(): Promise<void>; destroy(): Promise<void> }
+export interface PrivatePostgres {
+  url: string;
+  restart(pauseMs?: number): Promise<void>;
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
+  destroy(): Promise<void>;
+}
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-drill-pg-'));
@@ -114,7 +143,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     running ??= await startEmbeddedPostgres(options);
   };
   return {
-    url, stopServer, startServer,
+    url,
+    stopServer,
+    startServer,
     restart: async (pauseMs = 0) => {
       await stopServer();
       await new Promise((r) => setTimeout(r, pauseMs));
@@ -128,7 +159,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 }
 
 /** A Temporal dev server of the test's own, on its own SQLite file: stopped and started again on that file. */
-export interface PrivateTemporal { address: string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }
+export interface PrivateTemporal {
+  address: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
 
 export async function startPrivateTemporal(): Promise<PrivateTemporal> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-drill-temporal-'));

@@ -22,7 +22,11 @@ export async function withTimeSkippingWorker<T>(
 ): Promise<T> {
   const taskQueue = `ts-${randomBytes(6).toString('hex')}`;
   const worker = await Worker.create({
-    connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, workflowBundle: await workflowBundle(), activities,
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
   });
   return worker.runUntil(fn(taskQueue));
 }

@@ -1,6 +1,11 @@
 // A page rendered several times one after the other, for the dashboard tests' render-time log line and its sanity
 // bound: the answers' statuses, the last answer, and the median and slowest time.
-export interface TimedRenders<R> { last: R; statuses: number[]; p50: number; max: number }
+export interface TimedRenders<R> {
+  last: R;
+  statuses: number[];
+  p50: number;
+  max: number;
+}
 
 export async function timedRenders<R extends { status: number }>(n: number, render: () => Promise<R>): Promise<TimedRenders<R>> {
   const times: number[] = [];

@@ -21,7 +21,8 @@ test.before(async () => {
   other = await seedAccount(h().db);
 });
 
-const agent = (path: string, token = seed.agent_key, method = 'GET', body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (path: string, token = seed.agent_key, method = 'GET', body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 
 test('whoami: auth mode, principal, granted and hard-denied scopes, organizations', async (t) => {
   const res = await agent('/whoami');
@@ -29,7 +30,10 @@ test('whoami: auth mode, principal, granted and hard-denied scopes, organization
   t.like(res.body, { auth_mode: 'agent_key', principal: { type: 'agent_key' } });
   t.deepEqual([...res.body.scopes].sort(), [...SCOPES].sort());
   t.deepEqual(res.body.hard_denied, [...HARD_DENIED]);
-  t.deepEqual(res.body.organizations.map((o: { id: string }) => o.id), [seed.org_id]);
+  t.deepEqual(
+    res.body.organizations.map((o: { id: string }) => o.id),
+    [seed.org_id],
+  );
   t.false(res.text.includes(seed.agent_key));
 });
 
@@ -47,16 +51,22 @@ test('whoami and doctor need no scope; doctor reports app count and SDK-init fre
   t.truthy(after.body.apps[0].platforms.ios.at);
 });
 
-test('apps and campaigns: only the granted organizations; another org\'s id is 404, never 403', async (t) => {
+test("apps and campaigns: only the granted organizations; another org's id is 404, never 403", async (t) => {
   const apps = await agent('/apps');
-  t.deepEqual(apps.body.apps.map((a: { app_id: string }) => a.app_id), [seed.app_id]);
+  t.deepEqual(
+    apps.body.apps.map((a: { app_id: string }) => a.app_id),
+    [seed.app_id],
+  );
   t.false(apps.text.includes('webhook_secret_hash'));
   const app = await agent(`/apps/${seed.app_id}`);
   t.like(app.body, { app_id: seed.app_id, sdk_key: seed.sdk_key, webhook_url: `${h().baseUrl}/api/webhooks/subprovider/${seed.app_id}` });
   t.is((await agent(`/apps/${other.app_id}`)).status, 404);
   t.is((await agent('/apps/app_doesnotexist')).status, 404);
   const campaigns = await agent('/campaigns');
-  t.deepEqual(campaigns.body.campaigns.map((c: { id: string }) => c.id), [seed.campaign_id]);
+  t.deepEqual(
+    campaigns.body.campaigns.map((c: { id: string }) => c.id),
+    [seed.campaign_id],
+  );
   t.like((await agent(`/campaigns/${seed.campaign_id}`)).body, { status: 'active', commission_percentage: 30, campaign_type: 'public' });
   t.is((await agent(`/campaigns/${other.campaign_id}`)).status, 404);
 });
@@ -82,7 +92,16 @@ test('SDK keys, missing and revoked credentials get 401 on the agent API', async
 });
 
 test('no agent route answers 2xx to a delete', async (t) => {
-  const paths = [...new Set(AGENT_ENDPOINTS.map((e) => e.path.replace('{app_id}', seed.app_id).replace('{campaign_id}', seed.campaign_id).replace(/\{\w+\}/g, 'x')))];
+  const paths = [
+    ...new Set(
+      AGENT_ENDPOINTS.map((e) =>
+        e.path
+          .replace('{app_id}', seed.app_id)
+          .replace('{campaign_id}', seed.campaign_id)
+          .replace(/\{\w+\}/g, 'x'),
+      ),
+    ),
+  ];
   for (const path of [...paths, '/agent-keys', '/admin/users']) {
     const res = await agent(path, seed.agent_key, 'DELETE');
     t.true(res.status >= 400, `DELETE ${path} answered ${res.status}`);
@@ -92,7 +111,10 @@ test('no agent route answers 2xx to a delete', async (t) => {
 test('hard deny on money: with every scope, an agent moves no money through the money endpoints (wallet, top-up, payouts) and the ledger is unchanged', async (t) => {
   const db = h().db;
   const snapshot = async () => ({
-    entries: await db('wallet_ledger').where('org_id', seed.org_id).orderBy('id').select('id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros'),
+    entries: await db('wallet_ledger')
+      .where('org_id', seed.org_id)
+      .orderBy('id')
+      .select('id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros'),
     totals: await getWalletTotals(db, seed.org_id),
     commissions: await countRows(db('commissions').where('org_id', seed.org_id)),
   });
@@ -145,7 +167,12 @@ test('openapi.json is OpenAPI 3.1 from the same table: every served endpoint wit
 });
 
 test('apple-meta stores the non-secret Apple settings; bad values are 422 naming the field', async (t) => {
-  const res = await agent(`/apps/${seed.app_id}/apple-meta`, seed.agent_key, 'PATCH', { issuer_id: '57246542-96fe-1a63-e053-0824d011072a', key_id: '2X9R4HXF34', environment: 'sandbox', app_apple_id: '1234567890' });
+  const res = await agent(`/apps/${seed.app_id}/apple-meta`, seed.agent_key, 'PATCH', {
+    issuer_id: '57246542-96fe-1a63-e053-0824d011072a',
+    key_id: '2X9R4HXF34',
+    environment: 'sandbox',
+    app_apple_id: '1234567890',
+  });
   t.is(res.status, 200, res.text);
   t.like(res.body.apple_meta, { key_id: '2X9R4HXF34', environment: 'sandbox' });
   const row = await h().db('apps').where('id', seed.app_id).first('app_store_id', 'apple_meta');
@@ -163,6 +190,6 @@ test('GET campaign and app show per-locale freshness', async (t) => {
   t.true(Array.isArray(campaign.body.i18n.stale_locales));
   const app = await agent(`/apps/${seed.app_id}`);
   t.true(Array.isArray(app.body.i18n.stale_locales));
-  t.deepEqual(app.body.name_i18n, {}, 'the spec\'s localized maps sit beside their freshness');
+  t.deepEqual(app.body.name_i18n, {}, "the spec's localized maps sit beside their freshness");
   t.false('i18n_meta' in app.body);
 });

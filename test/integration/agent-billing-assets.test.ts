@@ -21,7 +21,8 @@ const { h, seed } = useSeededHarness(test, { worker: false });
 let seedKeyId: string;
 let other: SeededApp & { key: string; keyId: string };
 
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 const tag = () => randomBytes(3).toString('hex').toUpperCase();
 const audits = (actorId: string, action: string) => h().db('audit_log').where({ actor_id: actorId, action }).select('*');
 const masterKey = () => h().config.SVC_MASTER_KEY!;
@@ -36,11 +37,20 @@ async function account(scopes: readonly Scope[] = SCOPES): Promise<SeededApp & {
 async function insertAward(a: SeededApp, opts: { threshold?: number; progress?: number; status?: 'earned' | 'paid' } = {}) {
   const db = h().db;
   const threshold = opts.threshold ?? Math.floor(Math.random() * 1_000_000) + 1;
-  const [rule] = await db('bonus_rules').insert({ campaign_id: a.campaign_id, name: 'Milestone', threshold_conversions: threshold, bonus_micros: 50_000_000 }).returning('*');
-  const [award] = await db('bonus_awards').insert({
-    bonus_rule_id: rule.id, campaign_id: a.campaign_id, creator_id: a.creator_id, org_id: a.org_id, amount_micros: 50_000_000,
-    threshold_conversions: threshold, progress_count: opts.progress ?? threshold,
-  }).returning('*');
+  const [rule] = await db('bonus_rules')
+    .insert({ campaign_id: a.campaign_id, name: 'Milestone', threshold_conversions: threshold, bonus_micros: 50_000_000 })
+    .returning('*');
+  const [award] = await db('bonus_awards')
+    .insert({
+      bonus_rule_id: rule.id,
+      campaign_id: a.campaign_id,
+      creator_id: a.creator_id,
+      org_id: a.org_id,
+      amount_micros: 50_000_000,
+      threshold_conversions: threshold,
+      progress_count: opts.progress ?? threshold,
+    })
+    .returning('*');
   if (opts.status === 'paid') {
     assertReviewed(await reviewBonusAward(db, { id: award.id, decision: 'approve', reviewedBy: 'test' }));
     await runPayouts(db, { orgId: a.org_id, runId: `pay-${award.id}` });
@@ -53,7 +63,10 @@ function assertReviewed(outcome: { kind: string }): void {
 }
 
 async function insertAsset(a: { app_id: string; org_id: string }, fields: Record<string, unknown> = {}) {
-  const [row] = await h().db('assets').insert({ app_id: a.app_id, org_id: a.org_id, type: 'image', url: `https://cdn.example.com/${tag()}.png`, ...fields }).returning('*');
+  const [row] = await h()
+    .db('assets')
+    .insert({ app_id: a.app_id, org_id: a.org_id, type: 'image', url: `https://cdn.example.com/${tag()}.png`, ...fields })
+    .returning('*');
   return row as { id: string };
 }
 
@@ -65,7 +78,7 @@ test.before(async () => {
 
 // ---- bonus awards ------------------------------------------------------------------------------------------------
 
-test('GET /bonus-awards lists the granted org\'s awards with creator and progress; filters by status and campaign', async (t) => {
+test("GET /bonus-awards lists the granted org's awards with creator and progress; filters by status and campaign", async (t) => {
   const a = await account();
   const earned = await insertAward(a, { threshold: 5, progress: 6 });
   const paid = await insertAward(a, { threshold: 10, status: 'paid' });
@@ -74,15 +87,23 @@ test('GET /bonus-awards lists the granted org\'s awards with creator and progres
   t.is(all.status, 200, all.text);
   t.deepEqual(all.body.bonus_awards.map((x: { id: string }) => x.id).sort(), [earned.id, paid.id].sort());
   const e = all.body.bonus_awards.find((x: { id: string }) => x.id === earned.id);
-  t.like(e, { status: 'earned', amount_usd: 50, campaign_id: a.campaign_id, progress: { qualifying_conversions: 6, threshold_conversions: 5, reached: true } });
+  t.like(e, {
+    status: 'earned',
+    amount_usd: 50,
+    campaign_id: a.campaign_id,
+    progress: { qualifying_conversions: 6, threshold_conversions: 5, reached: true },
+  });
   t.is(e.creator.id, a.creator_id);
   t.is(e.creator.name, 'Test Creator');
   t.true('social_handle' in e.creator);
 
   const onlyEarned = await agent(a.key, 'GET', '/bonus-awards?status=earned');
-  t.deepEqual(onlyEarned.body.bonus_awards.map((x: { id: string }) => x.id), [earned.id]);
+  t.deepEqual(
+    onlyEarned.body.bonus_awards.map((x: { id: string }) => x.id),
+    [earned.id],
+  );
   const foreign = await agent(a.key, 'GET', `/bonus-awards?campaign_id=${other.campaign_id}`);
-  t.is(foreign.status, 404, 'another organization\'s campaign is not found, as everywhere else');
+  t.is(foreign.status, 404, "another organization's campaign is not found, as everywhere else");
   t.regex(foreign.body.detail, /Campaign/);
   t.is((await agent(a.key, 'GET', '/bonus-awards?campaign_id=cmp_nope')).status, 404);
   t.is((await agent(a.key, 'GET', `/bonus-awards?campaign_id=${a.campaign_id}`)).body.count, 2);
@@ -120,10 +141,21 @@ test('POST /bonus-awards/{id}/review approves or voids an earned award, voids an
   t.is(voidedAfter.status, 200, voidedAfter.text);
   t.like(voidedAfter.body, { status: 'voided', review_note: 'changed my mind', review_decisions: [] });
   t.is((await agent(a.key, 'GET', '/wallet')).body.reserved_micros, reserved - 50_000_000, 'the reservation is released');
-  t.deepEqual((await h().db('wallet_ledger').where({ bonus_award_id: one.id }).orderBy('id').select('entry_type', 'reserved_delta_micros'))
-    .map((l) => [l.entry_type, Number(l.reserved_delta_micros)]), [['reserve', 50_000_000], ['release', -50_000_000]]);
+  t.deepEqual(
+    (await h().db('wallet_ledger').where({ bonus_award_id: one.id }).orderBy('id').select('entry_type', 'reserved_delta_micros')).map(
+      (l) => [l.entry_type, Number(l.reserved_delta_micros)],
+    ),
+    [
+      ['reserve', 50_000_000],
+      ['release', -50_000_000],
+    ],
+  );
 
-  for (const [id, state] of [[one.id, 'voided'], [two.id, 'voided'], [paid.id, 'paid']] as const) {
+  for (const [id, state] of [
+    [one.id, 'voided'],
+    [two.id, 'voided'],
+    [paid.id, 'paid'],
+  ] as const) {
     for (const decision of ['approve', 'void']) {
       const again = await agent(a.key, 'POST', `/bonus-awards/${id}/review`, { decision });
       t.is(again.status, 409, `${id} ${decision}`);
@@ -153,10 +185,24 @@ test('POST /apps/{id}/free-codes creates a code that validate-code accepts at on
   const raw = `vip ${tag().toLowerCase()}!`;
   const code = raw.toUpperCase().replace(/[^A-Z0-9_-]/g, '');
   const created = await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, {
-    code: raw, entitlement: 'pro', seat_limit: 3, access_duration_years: 1, access_duration_days: 10, custom_data: { tier: 'gold' },
+    code: raw,
+    entitlement: 'pro',
+    seat_limit: 3,
+    access_duration_years: 1,
+    access_duration_days: 10,
+    custom_data: { tier: 'gold' },
   });
   t.is(created.status, 201, created.text);
-  t.like(created.body, { code, entitlement: 'pro', seat_limit: 3, seats_used: 0, seats_left: 3, blocked: false, custom_data: { tier: 'gold' }, created_by: seedKeyId });
+  t.like(created.body, {
+    code,
+    entitlement: 'pro',
+    seat_limit: 3,
+    seats_used: 0,
+    seats_left: 3,
+    blocked: false,
+    custom_data: { tier: 'gold' },
+    created_by: seedKeyId,
+  });
 
   const validated = await sdkClient(h().baseUrl, seed.sdk_key).post('/validate-code', { code });
   t.is(validated.status, 200);
@@ -164,10 +210,15 @@ test('POST /apps/{id}/free-codes creates a code that validate-code accepts at on
 
   const listed = await agent(seed.agent_key, 'GET', `/apps/${seed.app_id}/free-codes`);
   t.is(listed.status, 200);
-  t.like(listed.body.free_codes.find((c: { code: string }) => c.code === code), { seats_used: 0, seats_left: 3, access_duration_years: 1 });
+  t.like(
+    listed.body.free_codes.find((c: { code: string }) => c.code === code),
+    { seats_used: 0, seats_left: 3, access_duration_years: 1 },
+  );
 
   const blocked = await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, {
-    code: `BLK${tag()}`, blocked: true, expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    code: `BLK${tag()}`,
+    blocked: true,
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
   });
   t.like(blocked.body, { blocked: true, seat_limit: null, seats_left: null, live: false });
   t.is((await audits(seedKeyId, 'svc_create_free_code')).length, 2);
@@ -178,7 +229,11 @@ test('free code rules: 422 for bad codes and fields, 409 when a creator code or 
     t.is((await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, { code })).status, 422, code);
   }
   t.is((await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, { code: `OK${tag()}`, seat_limit: -1 })).status, 422);
-  t.is((await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, { code: `OK${tag()}`, expires_at: '2001-01-01T00:00:00Z' })).status, 422);
+  t.is(
+    (await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, { code: `OK${tag()}`, expires_at: '2001-01-01T00:00:00Z' }))
+      .status,
+    422,
+  );
   const taken = await agent(seed.agent_key, 'POST', `/apps/${seed.app_id}/free-codes`, { code: seed.creator_code.toLowerCase() });
   t.is(taken.status, 409);
   t.regex(taken.body.detail, /taken/);
@@ -213,8 +268,14 @@ test('GET /apps/{id}/assets filters by type and category; POST /assets/{id}/feat
   const all = await agent(a.key, 'GET', `/apps/${a.app_id}/assets`);
   t.is(all.status, 200, all.text);
   t.deepEqual(all.body.assets.map((x: { id: string }) => x.id).sort(), [logo.id, shot.id, video.id].sort());
-  t.deepEqual((await agent(a.key, 'GET', `/apps/${a.app_id}/assets?type=video`)).body.assets.map((x: { id: string }) => x.id), [video.id]);
-  t.deepEqual((await agent(a.key, 'GET', `/apps/${a.app_id}/assets?type=image&category=logo`)).body.assets.map((x: { id: string }) => x.id), [logo.id]);
+  t.deepEqual(
+    (await agent(a.key, 'GET', `/apps/${a.app_id}/assets?type=video`)).body.assets.map((x: { id: string }) => x.id),
+    [video.id],
+  );
+  t.deepEqual(
+    (await agent(a.key, 'GET', `/apps/${a.app_id}/assets?type=image&category=logo`)).body.assets.map((x: { id: string }) => x.id),
+    [logo.id],
+  );
 
   const featured = await agent(a.key, 'POST', `/assets/${shot.id}/featured`, { featured: true });
   t.is(featured.status, 200, featured.text);
@@ -238,13 +299,19 @@ test('GET /apps/{id}/assets filters by type and category; POST /assets/{id}/feat
 
 // ---- signed links ------------------------------------------------------------------------------------------------
 
-const open = (url: string, method = 'GET', body?: unknown) => request(h().baseUrl, method, url.slice(h().baseUrl.length), { body, headers: { accept: 'text/html' } });
+const open = (url: string, method = 'GET', body?: unknown) =>
+  request(h().baseUrl, method, url.slice(h().baseUrl.length), { body, headers: { accept: 'text/html' } });
 
 function iosCredential(more: Record<string, unknown> = {}) {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   return {
-    platform: 'ios', key_id: 'ABCDE12345', issuer_id: '57246542-96fe-1a63-e053-0824d011072a',
-    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), bundle_id: 'com.example.app', environment: 'sandbox', ...more,
+    platform: 'ios',
+    key_id: 'ABCDE12345',
+    issuer_id: '57246542-96fe-1a63-e053-0824d011072a',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    bundle_id: 'com.example.app',
+    environment: 'sandbox',
+    ...more,
   };
 }
 
@@ -274,7 +341,11 @@ test('the three link endpoints answer a signed 15-minute dashboard URL with no s
   t.is((await agent(seed.agent_key, 'POST', `/apps/${other.app_id}/asset-upload-link`)).status, 404);
   t.is((await agent(seed.agent_key, 'POST', '/wallet/topup-link', { org_id: other.org_id })).status, 404);
   const narrow = await createAgentKey(h().db, { orgId: seed.org_id, name: 'narrow', scopes: ['apps:read'] });
-  for (const [path, scope, body] of [['/wallet/topup-link', 'billing:read', {}], [`/apps/${seed.app_id}/credential-setup-link`, 'apps:write', { platform: 'ios' }], [`/apps/${seed.app_id}/asset-upload-link`, 'assets:write', undefined]] as const) {
+  for (const [path, scope, body] of [
+    ['/wallet/topup-link', 'billing:read', {}],
+    [`/apps/${seed.app_id}/credential-setup-link`, 'apps:write', { platform: 'ios' }],
+    [`/apps/${seed.app_id}/asset-upload-link`, 'assets:write', undefined],
+  ] as const) {
     const denied = await agent(narrow.key, 'POST', path, body);
     t.is(denied.status, 403, path);
     t.regex(denied.body.detail, new RegExp(scope));
@@ -311,13 +382,24 @@ test('a valid link opens a page for the human; tampered, expired and wrong-purpo
   t.regex(wrong.text, /different page/);
   t.is((await open(body.url.replace('/links/wallet-topup?', '/links/nonsense?'))).status, 401);
 
-  const expired = createSignedLink({ masterKey: masterKey(), dashboardUrl: h().config.DASHBOARD_URL, purpose: 'wallet-topup', org: seed.org_id, now: new Date(Date.now() - 16 * 60_000) });
+  const expired = createSignedLink({
+    masterKey: masterKey(),
+    dashboardUrl: h().config.DASHBOARD_URL,
+    purpose: 'wallet-topup',
+    org: seed.org_id,
+    now: new Date(Date.now() - 16 * 60_000),
+  });
   const gone = await open(expired.url);
   t.is(gone.status, 410);
   t.regex(gone.text, /expired/);
 
   // Another key signs nothing here.
-  const forged = createSignedLink({ masterKey: randomBytes(32).toString('base64'), dashboardUrl: h().config.DASHBOARD_URL, purpose: 'wallet-topup', org: seed.org_id });
+  const forged = createSignedLink({
+    masterKey: randomBytes(32).toString('base64'),
+    dashboardUrl: h().config.DASHBOARD_URL,
+    purpose: 'wallet-topup',
+    org: seed.org_id,
+  });
   t.is((await open(forged.url)).status, 401);
   t.false(verifySignedLink(masterKey(), 'wallet-topup', Object.fromEntries(new URL(forged.url).searchParams)).ok);
 });
@@ -351,7 +433,14 @@ test('POST to the credential-upload link stores the credential encrypted, never 
   t.regex(reopened.text, /already been used/);
   t.is(await loadCredential(h().db, new SecretBox(masterKey()), a.app_id, 'ios'), cred.private_key.trim());
 
-  const expired = createSignedLink({ masterKey: masterKey(), dashboardUrl: h().config.DASHBOARD_URL, purpose: 'credential-upload', org: a.org_id, app: a.app_id, now: new Date(Date.now() - 20 * 60_000) });
+  const expired = createSignedLink({
+    masterKey: masterKey(),
+    dashboardUrl: h().config.DASHBOARD_URL,
+    purpose: 'credential-upload',
+    org: a.org_id,
+    app: a.app_id,
+    now: new Date(Date.now() - 20 * 60_000),
+  });
   t.is((await open(expired.url, 'POST', iosCredential())).status, 410);
   const url = new URL((await agent(a.key, 'POST', `/apps/${a.app_id}/credential-setup-link`, { platform: 'android' })).body.url);
   url.searchParams.set('app', other.app_id);
@@ -362,14 +451,27 @@ test('POST to the credential-upload link stores the credential encrypted, never 
 
 test('Android credential upload takes the service account JSON as an object or a string', async (t) => {
   const a = await account();
-  const account_json = { type: 'service_account', client_email: 'svc@proj.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n' };
-  const mk = async () => (await agent(a.key, 'POST', `/apps/${a.app_id}/credential-setup-link`, { platform: 'android' })).body.url as string;
+  const account_json = {
+    type: 'service_account',
+    client_email: 'svc@proj.iam.gserviceaccount.com',
+    private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n',
+  };
+  const mk = async () =>
+    (await agent(a.key, 'POST', `/apps/${a.app_id}/credential-setup-link`, { platform: 'android' })).body.url as string;
   const iosOnAndroidLink = await open(await mk(), 'POST', iosCredential());
   t.is(iosOnAndroidLink.status, 422);
-  const asString = await open(await mk(), 'POST', { platform: 'android', package_name: 'com.example.app', service_account_json: JSON.stringify(account_json) });
+  const asString = await open(await mk(), 'POST', {
+    platform: 'android',
+    package_name: 'com.example.app',
+    service_account_json: JSON.stringify(account_json),
+  });
   t.is(asString.status, 200, asString.text);
   t.false(asString.text.includes('BEGIN PRIVATE KEY'));
-  const asObject = await open(await mk(), 'POST', { platform: 'android', package_name: 'com.example.app', service_account_json: account_json });
+  const asObject = await open(await mk(), 'POST', {
+    platform: 'android',
+    package_name: 'com.example.app',
+    service_account_json: account_json,
+  });
   t.is(asObject.status, 200);
   t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'android' }).first(), { package_name: 'com.example.app' });
   t.deepEqual(JSON.parse((await loadCredential(h().db, new SecretBox(masterKey()), a.app_id, 'android'))!), account_json);

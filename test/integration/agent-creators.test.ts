@@ -14,16 +14,24 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 const { h } = useSeededHarness(test, { worker: false });
 const TOPUP = 'POST /api/agent/wallet/topup-link';
 
-test.before(async () => { await h.ready(); });
+test.before(async () => {
+  await h.ready();
+});
 
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 const tag = () => randomBytes(4).toString('hex');
 const mail = () => `c-${tag()}@example.com`;
 
-async function account(opts: { walletUsd?: number; scopes?: readonly Scope[]; slots?: number; emails?: number } = {}): Promise<SeededApp & { key: string; keyId: string }> {
+async function account(
+  opts: { walletUsd?: number; scopes?: readonly Scope[]; slots?: number; emails?: number } = {},
+): Promise<SeededApp & { key: string; keyId: string }> {
   const app = await seedApp(h().db, { walletUsd: opts.walletUsd });
   if (opts.slots !== undefined || opts.emails !== undefined) {
-    await h().db('organizations').where('id', app.org_id).update({ marketplace_slots: opts.slots ?? null, daily_email_budget: opts.emails ?? null });
+    await h()
+      .db('organizations')
+      .where('id', app.org_id)
+      .update({ marketplace_slots: opts.slots ?? null, daily_email_budget: opts.emails ?? null });
   }
   const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'test', scopes: opts.scopes ?? SCOPES });
   return { ...app, key: key.key, keyId: key.id };
@@ -35,7 +43,12 @@ const tokenFrom = (body: string) => /invitation_token=(inv_[A-Za-z0-9_-]+)/.exec
 test('POST /campaigns/{id}/invite: 201 PENDING invitation, token only in the queued email, hash stored, audited', async (t) => {
   const a = await account();
   const email = mail();
-  const res = await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email, name: 'Ann', message: 'Love your videos', lang: 'de' });
+  const res = await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, {
+    email,
+    name: 'Ann',
+    message: 'Love your videos',
+    lang: 'de',
+  });
   t.is(res.status, 201, res.text);
   t.like(res.body, { campaign_id: a.campaign_id, email, name: 'Ann', lang: 'de', status: 'PENDING', email_status: 'queued' });
   t.regex(res.body.invitation_id, /^inv_/);
@@ -90,7 +103,11 @@ test('capacity: slots exhausted -> 402; withdraw frees the slot; 409 withdrawing
   t.is(full.status, 402, full.text);
   t.regex(full.body.detail, /marketplace slots/);
   t.true(full.body.detail.includes(TOPUP));
-  t.like((await agent(a.key, 'GET', '/wallet')).body.invite_capacity, { marketplace_slots_total: 2, marketplace_slots_used: 2, marketplace_slots_available: 0 });
+  t.like((await agent(a.key, 'GET', '/wallet')).body.invite_capacity, {
+    marketplace_slots_total: 2,
+    marketplace_slots_used: 2,
+    marketplace_slots_available: 0,
+  });
 
   const w = await agent(a.key, 'POST', `/invitations/${first.body.invitation_id}/withdraw`);
   t.is(w.status, 200, w.text);
@@ -121,17 +138,26 @@ test('batch invite: per-item results with partial success (duplicates, invalid e
   t.is(res.status, 200, res.text);
   t.like(res.body, { created: 2, failed: 4 });
   const r = res.body.results as { email: string; ok: boolean; invitation_id?: string; error?: string }[];
-  t.deepEqual(r.map((x) => [x.email, x.ok, x.error]), [
-    [e1, true, undefined], [existing, false, 'duplicate_pending'], ['nope', false, 'invalid_email'], [e1, false, 'duplicate_in_batch'],
-    [e2, true, undefined], [e3, false, 'no_slots'],
-  ]);
+  t.deepEqual(
+    r.map((x) => [x.email, x.ok, x.error]),
+    [
+      [e1, true, undefined],
+      [existing, false, 'duplicate_pending'],
+      ['nope', false, 'invalid_email'],
+      [e1, false, 'duplicate_in_batch'],
+      [e2, true, undefined],
+      [e3, false, 'no_slots'],
+    ],
+  );
   t.regex(r[0]!.invitation_id!, /^inv_/);
   t.true(tokenFrom((await outbox(r[0]!.invitation_id!)).body_text) !== undefined);
   t.true((await outbox(r[0]!.invitation_id!)).body_text.includes('&lang=fr'));
   t.false(res.text.includes('invitation_token'));
   t.is((await h().db('email_outbox').where({ org_id: a.org_id }).select('id')).length, 3);
 
-  const tooMany = await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { creators: Array.from({ length: 101 }, () => ({ email: mail() })) });
+  const tooMany = await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, {
+    creators: Array.from({ length: 101 }, () => ({ email: mail() })),
+  });
   t.is(tooMany.status, 422);
 });
 
@@ -144,16 +170,28 @@ test('GET /invitations: default PENDING, status filter and all, campaign filter,
   t.is((await agent(a.key, 'POST', `/invitations/${i2.invitation_id}/withdraw`)).status, 200);
   // An expired one: flips to EXPIRED when listed.
   const i3 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
-  await h().db('invitations').where('id', i3.invitation_id).update({ expires_at: new Date(Date.now() - 1000) });
+  await h()
+    .db('invitations')
+    .where('id', i3.invitation_id)
+    .update({ expires_at: new Date(Date.now() - 1000) });
 
   const pending = await agent(a.key, 'GET', '/invitations');
   t.is(pending.status, 200, pending.text);
-  t.deepEqual(pending.body.invitations.map((i: { invitation_id: string }) => i.invitation_id), [i1.invitation_id]);
+  t.deepEqual(
+    pending.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
+    [i1.invitation_id],
+  );
   t.false(pending.text.includes('token'));
   const withdrawn = await agent(a.key, 'GET', '/invitations?status=WITHDRAWN');
-  t.deepEqual(withdrawn.body.invitations.map((i: { invitation_id: string }) => i.invitation_id), [i2.invitation_id]);
+  t.deepEqual(
+    withdrawn.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
+    [i2.invitation_id],
+  );
   const expired = await agent(a.key, 'GET', '/invitations?status=EXPIRED');
-  t.deepEqual(expired.body.invitations.map((i: { invitation_id: string }) => i.invitation_id), [i3.invitation_id]);
+  t.deepEqual(
+    expired.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
+    [i3.invitation_id],
+  );
   const all = await agent(a.key, 'GET', `/invitations?status=all&campaign_id=${a.campaign_id}`);
   t.is(all.body.count, 3);
   t.is((await agent(a.key, 'GET', '/invitations?status=bogus')).status, 422);
@@ -176,16 +214,28 @@ test('an invitation created here admits its creator through the public join on a
   t.is((await join({ name: 'Zoe', email })).status, 403);
   const joined = await join({ name: 'Zoe', email, invitation_token: token, social_handle: '@zoe', follower_count: 1200 });
   t.is(joined.status, 201, joined.text);
-  t.like(await h().db('invitations').where('id', inv.body.invitation_id).first(), { status: 'ACCEPTED', creator_id: joined.body.creator_id });
+  t.like(await h().db('invitations').where('id', inv.body.invitation_id).first(), {
+    status: 'ACCEPTED',
+    creator_id: joined.body.creator_id,
+  });
   const accepted = await agent(a.key, 'GET', '/invitations?status=ACCEPTED');
   t.like(accepted.body.invitations[0], { invitation_id: inv.body.invitation_id, status: 'ACCEPTED', creator_id: joined.body.creator_id });
   // Accepted: no longer withdrawable, and the creator shows among the affiliates.
   t.is((await agent(a.key, 'POST', `/invitations/${inv.body.invitation_id}/withdraw`)).status, 409);
   const aff = await agent(a.key, 'GET', `/campaigns/${a.campaign_id}/affiliates`);
   t.is(aff.status, 200, aff.text);
-  t.like(aff.body.affiliates.find((x: { creator_id: string }) => x.creator_id === joined.body.creator_id), {
-    code: joined.body.code, social_handle: '@zoe', follower_count: 1200, source: 'invite', clicks: 0, installs: 0, production_conversions: 0,
-  });
+  t.like(
+    aff.body.affiliates.find((x: { creator_id: string }) => x.creator_id === joined.body.creator_id),
+    {
+      code: joined.body.code,
+      social_handle: '@zoe',
+      follower_count: 1200,
+      source: 'invite',
+      clicks: 0,
+      installs: 0,
+      production_conversions: 0,
+    },
+  );
   // Inviting an email that already joined: 409.
   t.is((await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email })).status, 409);
   // A withdrawn invitation's token no longer admits anyone.
@@ -199,11 +249,23 @@ test('an invitation created here admits its creator through the public join on a
 test('GET /campaigns/{id}/affiliates: counts clicks, attributed installs and production conversions per code', async (t) => {
   const a = await account();
   const cc = await h().db('creator_codes').where({ campaign_id: a.campaign_id, code: a.creator_code }).first();
-  await h().db('clicks').insert([{ app_id: a.app_id, campaign_id: a.campaign_id, creator_code_id: cc.id, code: a.creator_code }, { app_id: a.app_id, campaign_id: a.campaign_id, creator_code_id: cc.id, code: a.creator_code }]);
+  await h()
+    .db('clicks')
+    .insert([
+      { app_id: a.app_id, campaign_id: a.campaign_id, creator_code_id: cc.id, code: a.creator_code },
+      { app_id: a.app_id, campaign_id: a.campaign_id, creator_code_id: cc.id, code: a.creator_code },
+    ]);
   const res = await agent(a.key, 'GET', `/campaigns/${a.campaign_id}/affiliates`);
   t.is(res.status, 200, res.text);
   t.is(res.body.count, 1);
-  t.like(res.body.affiliates[0], { creator_id: a.creator_id, code: a.creator_code, clicks: 2, installs: 0, production_conversions: 0, status: 'active' });
+  t.like(res.body.affiliates[0], {
+    creator_id: a.creator_id,
+    code: a.creator_code,
+    clicks: 2,
+    installs: 0,
+    production_conversions: 0,
+    status: 'active',
+  });
   t.truthy(res.body.affiliates[0].joined_at);
   t.false('email' in res.body.affiliates[0]);
   const b = await account();

@@ -30,7 +30,11 @@ test('campaigns read and write holding_period_days (default 30); bad values are 
   const created = await acct.agent('POST', `/apps/${acct.app_id}/campaigns`, { name: 'Held', commission_percentage: 20 });
   t.is(created.status, 201, created.text);
   t.is(created.body.holding_period_days, 30);
-  const short = await acct.agent('POST', `/apps/${acct.app_id}/campaigns`, { name: 'Short', commission_percentage: 20, holding_period_days: 7 });
+  const short = await acct.agent('POST', `/apps/${acct.app_id}/campaigns`, {
+    name: 'Short',
+    commission_percentage: 20,
+    holding_period_days: 7,
+  });
   t.is(short.body.holding_period_days, 7);
   const patched = await acct.agent('PATCH', `/campaigns/${created.body.id}`, { holding_period_days: 0 });
   t.is(patched.status, 200, patched.text);
@@ -41,7 +45,11 @@ test('campaigns read and write holding_period_days (default 30); bad values are 
     t.is(res.status, 422, `${JSON.stringify(bad)}: ${res.text}`);
     t.true(JSON.stringify(res.body.detail).includes('holding_period_days'), res.text);
   }
-  const refused = await acct.agent('POST', `/apps/${acct.app_id}/campaigns`, { name: 'Bad', commission_percentage: 20, holding_period_days: 400 });
+  const refused = await acct.agent('POST', `/apps/${acct.app_id}/campaigns`, {
+    name: 'Bad',
+    commission_percentage: 20,
+    holding_period_days: 400,
+  });
   t.is(refused.status, 422);
   t.is(await h().db('campaigns').where({ app_id: acct.app_id, name: 'Bad' }).first(), undefined, 'nothing half-written');
   t.is((await acct.agent('GET', `/campaigns/${created.body.id}`)).body.holding_period_days, 0, 'unchanged by the refused patches');
@@ -72,7 +80,12 @@ test('the wallet shows commissions held, payable and paid, and clawbacks outstan
   t.is(paid.reserved_micros, 0);
   t.is(paid.balance_micros, held.balance_micros - held.reserved_micros);
 
-  const refund = await sendWebhook(h().baseUrl, acct.app_id, acct.webhook_secret, sub('refund', { transaction_id: first.event.transaction_id }));
+  const refund = await sendWebhook(
+    h().baseUrl,
+    acct.app_id,
+    acct.webhook_secret,
+    sub('refund', { transaction_id: first.event.transaction_id }),
+  );
   t.is(refund.status, 200, refund.text);
   const owed = await wallet();
   t.like(owed.clawbacks_outstanding, { count: 1, amount_micros: c });
@@ -87,8 +100,13 @@ test('no agent route or tool can start a payout: only the operator CLI and the d
   }
   // The domain function is reachable from the CLI and the dashboard's session-only wallet page only: nothing else
   // under api/ (agent API, tool server, webhooks, links) imports it.
-  const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? sources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : []);
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? sources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : [],
+    );
   const callers = sources(path.join(PROJECT_ROOT, 'api')).filter((f) => /db\/payouts\.js|runPayouts/.test(readFileSync(f, 'utf8')));
-  t.deepEqual(callers.map((f) => path.relative(PROJECT_ROOT, f)), ['api/dashboard/wallet-payouts.tsx']);
+  t.deepEqual(
+    callers.map((f) => path.relative(PROJECT_ROOT, f)),
+    ['api/dashboard/wallet-payouts.tsx'],
+  );
 });

@@ -18,7 +18,8 @@ import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' } });
 
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 const get = (token: string, path: string) => agent(token, 'GET', path);
 
 /** An app of its own (own organization, wallet, active campaign with one creator) and an all-scopes agent key for it. */
@@ -35,30 +36,76 @@ test('integration-status of a new app: the 8 steps in the spec order, next actio
   const app = await freshApp();
   const res = await get(app.key, `/apps/${app.app_id}/integration-status`);
   t.is(res.status, 200, res.text);
-  t.deepEqual(res.body.checklist.map((s: { step: string }) => s.step), [...CHECKLIST_STEPS]);
+  t.deepEqual(
+    res.body.checklist.map((s: { step: string }) => s.step),
+    [...CHECKLIST_STEPS],
+  );
   t.deepEqual(stepsOf(res.body), {
-    app_created: true, campaign_active: true, sdk_initialized: false, sdk_event_received: false, validation_configured: false,
-    subprovider_webhook_wired: false, purchase_webhook_seen: false, attributed_conversion: false,
+    app_created: true,
+    campaign_active: true,
+    sdk_initialized: false,
+    sdk_event_received: false,
+    validation_configured: false,
+    subprovider_webhook_wired: false,
+    purchase_webhook_seen: false,
+    attributed_conversion: false,
   });
   t.regex(res.body.checklist[1].evidence, new RegExp(app.campaign_id));
-  t.like(res.body, { app_id: app.app_id, live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: null });
-  t.deepEqual(res.body.next_actions.map((a: { step: string }) => a.step),
-    ['sdk_initialized', 'sdk_event_received', 'validation_configured', 'subprovider_webhook_wired', 'purchase_webhook_seen', 'attributed_conversion']);
+  t.like(res.body, {
+    app_id: app.app_id,
+    live: false,
+    attributed_conversion_count: 0,
+    production_attributed_conversion_count: 0,
+    test_integration: null,
+  });
+  t.deepEqual(
+    res.body.next_actions.map((a: { step: string }) => a.step),
+    [
+      'sdk_initialized',
+      'sdk_event_received',
+      'validation_configured',
+      'subprovider_webhook_wired',
+      'purchase_webhook_seen',
+      'attributed_conversion',
+    ],
+  );
   for (const a of res.body.next_actions) t.true(a.action.length > 0 && a.call.length > 0 && /^svc_[a-z_]+$/.test(a.next_tool), a.step);
-  t.regex(res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired').action, new RegExp(`/api/webhooks/subprovider/${app.app_id}`));
+  t.regex(
+    res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired').action,
+    new RegExp(`/api/webhooks/subprovider/${app.app_id}`),
+  );
   t.like(res.body.next_actions.at(-1), { next_tool: 'svc_test_integration', call: `POST /api/agent/apps/${app.app_id}/test-integration` });
-  t.like(res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired'), { next_tool: 'svc_setup_subprovider', call: `POST /api/agent/apps/${app.app_id}/setup-subprovider` });
+  t.like(
+    res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired'),
+    { next_tool: 'svc_setup_subprovider', call: `POST /api/agent/apps/${app.app_id}/setup-subprovider` },
+  );
   t.like(res.body.campaign_health, { active_campaigns: 1 });
-  t.like(res.body.campaign_health.campaigns[0], { campaign_id: app.campaign_id, creators: 1, clicks: 0, installs: 0, conversions: 0, commission_percentage: 30 });
+  t.like(res.body.campaign_health.campaigns[0], {
+    campaign_id: app.campaign_id,
+    creators: 1,
+    clicks: 0,
+    installs: 0,
+    conversions: 0,
+    commission_percentage: 30,
+  });
 });
 
 test('integration-status: a paused campaign is the next action; the SDK init reports SDK, version and platform', async (t) => {
   const app = await freshApp();
   await h().db('campaigns').where('id', app.campaign_id).update({ status: 'paused' });
-  await sdkClient(h().baseUrl, app.sdk_key).post('/init', { app_version: '2.0', sdk_version: '1.1.1', platform: 'android', sdk_name: 'android' });
+  await sdkClient(h().baseUrl, app.sdk_key).post('/init', {
+    app_version: '2.0',
+    sdk_version: '1.1.1',
+    platform: 'android',
+    sdk_name: 'android',
+  });
   const res = await get(app.key, `/apps/${app.app_id}/integration-status`);
   t.like(stepsOf(res.body), { campaign_active: false, sdk_initialized: true });
-  t.like(res.body.next_actions[0], { step: 'campaign_active', next_tool: 'svc_set_campaign_status', call: `POST /api/agent/campaigns/${app.campaign_id}/status` });
+  t.like(res.body.next_actions[0], {
+    step: 'campaign_active',
+    next_tool: 'svc_set_campaign_status',
+    call: `POST /api/agent/campaigns/${app.campaign_id}/status`,
+  });
   t.regex(res.body.checklist[2].evidence, /android: android 1\.1\.1 \(app 2\.0\) at \d{4}-/);
   t.deepEqual(res.body.campaign_health, { active_campaigns: 0, campaigns: [] });
 });
@@ -71,7 +118,16 @@ test('integration-status: store-direct on every platform in use needs green cred
   t.like(stepsOf(res.body), { validation_configured: false, subprovider_webhook_wired: true });
   t.is(res.body.checklist[5].evidence, 'store-direct');
   t.regex(res.body.next_actions.find((a: { step: string }) => a.step === 'validation_configured').action, /validate-store-credentials/);
-  await h().db('store_credentials').insert({ app_id: app.app_id, platform: 'ios', ciphertext: Buffer.from('x'), iv: Buffer.from('x'), auth_tag: Buffer.from('x'), check_status: 'ok' });
+  await h()
+    .db('store_credentials')
+    .insert({
+      app_id: app.app_id,
+      platform: 'ios',
+      ciphertext: Buffer.from('x'),
+      iv: Buffer.from('x'),
+      auth_tag: Buffer.from('x'),
+      check_status: 'ok',
+    });
   res = await get(app.key, `/apps/${app.app_id}/integration-status`);
   t.like(stepsOf(res.body), { validation_configured: true });
   t.regex(res.body.checklist[4].evidence, /ios: store-direct app_store, credentials green-checked/);
@@ -80,28 +136,78 @@ test('integration-status: store-direct on every platform in use needs green cred
 test('events/recent: SDK events and webhooks with their attribution flags, the environment filter and limit', async (t) => {
   const app = await freshApp();
   const sdk = sdkClient(h().baseUrl, app.sdk_key);
-  await sdk.post('/event', { event_type: 'paywall_viewed', app_user_id: 'ev-user', referral_code: app.creator_code, event_id: randomUUID() });
+  await sdk.post('/event', {
+    event_type: 'paywall_viewed',
+    app_user_id: 'ev-user',
+    referral_code: app.creator_code,
+    event_id: randomUUID(),
+  });
   await sdk.post('/event', { event_type: 'trial_started', app_user_id: 'ev-user' });
-  const paid = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, subscription('ev-user', app.creator_code)('initial_purchase'));
-  const organic = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, subscription('ev-organic', null)('initial_purchase', { environment: 'SANDBOX' }));
+  const paid = await sendWebhook(
+    h().baseUrl,
+    app.app_id,
+    app.webhook_secret,
+    subscription('ev-user', app.creator_code)('initial_purchase'),
+  );
+  const organic = await sendWebhook(
+    h().baseUrl,
+    app.app_id,
+    app.webhook_secret,
+    subscription('ev-organic', null)('initial_purchase', { environment: 'SANDBOX' }),
+  );
   t.is(organic.body.error, 'no referral code (organic purchase)');
 
   const all = await get(app.key, `/apps/${app.app_id}/events/recent`);
   t.is(all.status, 200, all.text);
-  t.deepEqual(all.body.sdk_events.map((e: { event_type: string }) => e.event_type), ['trial_started', 'paywall_viewed']);
+  t.deepEqual(
+    all.body.sdk_events.map((e: { event_type: string }) => e.event_type),
+    ['trial_started', 'paywall_viewed'],
+  );
   t.like(all.body.sdk_events[1], { app_user_id: 'ev-user', referral_code: app.creator_code, platform: null });
-  t.deepEqual(Object.keys(all.body.sdk_events[0]).sort(), ['app_user_id', 'created_at', 'environment', 'event_id', 'event_type', 'platform', 'referral_code']);
+  t.deepEqual(Object.keys(all.body.sdk_events[0]).sort(), [
+    'app_user_id',
+    'created_at',
+    'environment',
+    'event_id',
+    'event_type',
+    'platform',
+    'referral_code',
+  ]);
   t.is(all.body.webhooks.length, 2);
   const [sandboxHook, productionHook] = all.body.webhooks;
-  t.like(productionHook, { event_id: paid.body.event_id, event_type: 'INITIAL_PURCHASE', environment: 'PRODUCTION', app_user_id: 'ev-user', product_id: 'pro_monthly', attributed: true, organic: false, referral_code: app.creator_code, error: null, source: 'subprovider' });
-  t.like(sandboxHook, { event_id: organic.body.event_id, environment: 'SANDBOX', attributed: false, organic: true, referral_code: null, error: 'no referral code (organic purchase)' });
+  t.like(productionHook, {
+    event_id: paid.body.event_id,
+    event_type: 'INITIAL_PURCHASE',
+    environment: 'PRODUCTION',
+    app_user_id: 'ev-user',
+    product_id: 'pro_monthly',
+    attributed: true,
+    organic: false,
+    referral_code: app.creator_code,
+    error: null,
+    source: 'subprovider',
+  });
+  t.like(sandboxHook, {
+    event_id: organic.body.event_id,
+    environment: 'SANDBOX',
+    attributed: false,
+    organic: true,
+    referral_code: null,
+    error: 'no referral code (organic purchase)',
+  });
   t.truthy(productionHook.received_at);
 
   const production = await get(app.key, `/apps/${app.app_id}/events/recent?environment=PRODUCTION&limit=1`);
-  t.deepEqual(production.body.webhooks.map((w: { event_id: string }) => w.event_id), [paid.body.event_id]);
+  t.deepEqual(
+    production.body.webhooks.map((w: { event_id: string }) => w.event_id),
+    [paid.body.event_id],
+  );
   t.is(production.body.sdk_events.length, 1, 'limit applies to each list; SDK events carry no environment and stay listed');
   const sandbox = await get(app.key, `/apps/${app.app_id}/events/recent?environment=SANDBOX`);
-  t.deepEqual(sandbox.body.webhooks.map((w: { event_id: string }) => w.event_id), [organic.body.event_id]);
+  t.deepEqual(
+    sandbox.body.webhooks.map((w: { event_id: string }) => w.event_id),
+    [organic.body.event_id],
+  );
 
   for (const query of ['limit=0', 'limit=101', 'limit=x', 'environment=STAGING']) {
     const bad = await get(app.key, `/apps/${app.app_id}/events/recent?${query}`);
@@ -116,26 +222,55 @@ test('test-integration: a sandbox INITIAL_PURCHASE through the real pipeline, at
   t.is(res.status, 200, res.text);
   const runId: string = res.body.run_id;
   t.like(res.body, {
-    workflow_id: `test-integration/${app.app_id}/${runId}`, app_user_id: `svc_test_${runId}`, referral_code: app.creator_code,
-    campaign_id: app.campaign_id, attributed: true, environment: 'SANDBOX', status: 'active', error: null, passed: true,
+    workflow_id: `test-integration/${app.app_id}/${runId}`,
+    app_user_id: `svc_test_${runId}`,
+    referral_code: app.creator_code,
+    campaign_id: app.campaign_id,
+    attributed: true,
+    environment: 'SANDBOX',
+    status: 'active',
+    error: null,
+    passed: true,
     conversion_workflow_id: `conversion/${app.app_id}/svc_test_${runId}`,
   });
   const conversion = await h().db('conversions').where('id', res.body.conversion_id).first();
-  t.like(conversion, { app_id: app.app_id, environment: 'SANDBOX', attributed: true, referral_code: app.creator_code, app_user_id: `svc_test_${runId}`, status: 'active' });
+  t.like(conversion, {
+    app_id: app.app_id,
+    environment: 'SANDBOX',
+    attributed: true,
+    referral_code: app.creator_code,
+    app_user_id: `svc_test_${runId}`,
+    status: 'active',
+  });
   const commissions = await h().db('commissions').where('conversion_id', conversion.id).select('status', 'environment');
   t.deepEqual(commissions, [{ status: 'simulated', environment: 'SANDBOX' }]);
   t.deepEqual(await getWalletTotals(h().db, app.org_id), walletBefore);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { source: 'test_integration', event_type: 'INITIAL_PURCHASE', environment: 'SANDBOX' });
+  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+    source: 'test_integration',
+    event_type: 'INITIAL_PURCHASE',
+    environment: 'SANDBOX',
+  });
 
   const recent = await get(app.key, `/apps/${app.app_id}/events/recent?environment=SANDBOX`);
-  t.like(recent.body.webhooks[0], { event_id: res.body.event_id, source: 'test_integration', attributed: true, referral_code: app.creator_code, app_user_id: `svc_test_${runId}` });
+  t.like(recent.body.webhooks[0], {
+    event_id: res.body.event_id,
+    source: 'test_integration',
+    attributed: true,
+    referral_code: app.creator_code,
+    app_user_id: `svc_test_${runId}`,
+  });
   const verified = await get(app.key, `/apps/${app.app_id}/verify-user-conversions?app_user_id=svc_test_${runId}`);
   t.like(verified.body, { attributed: true, referral_code: app.creator_code });
 
   // The pipeline is proven, but the synthetic purchase completes no step (told apart by its source): it is reported
   // on its own, and the next action is a purchase through the app's real path (sandbox is enough).
   const status = await get(app.key, `/apps/${app.app_id}/integration-status`);
-  t.like(status.body, { live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: { passed: true } });
+  t.like(status.body, {
+    live: false,
+    attributed_conversion_count: 0,
+    production_attributed_conversion_count: 0,
+    test_integration: { passed: true },
+  });
   t.truthy(Date.parse(status.body.test_integration.last_run_at));
   t.like(stepsOf(status.body), { attributed_conversion: false, purchase_webhook_seen: false });
   t.regex(status.body.checklist[7].evidence, /test-integration ran .* completes no step/);
@@ -159,14 +294,28 @@ test('test-integration without an active campaign or without a creator is a 409 
   t.regex(res.body.detail, /\/status/);
   t.like(res.body, { next_tool: 'svc_get_join_link', call: 'GET /api/agent/campaigns/{campaign_id}/join-link' });
 
-  await createCampaign(h().db, { appId: paused.app_id, orgId: paused.org_id, name: 'Nobody yet', campaignType: 'public', commissionPercentage: 20, status: 'active' });
+  await createCampaign(h().db, {
+    appId: paused.app_id,
+    orgId: paused.org_id,
+    name: 'Nobody yet',
+    campaignType: 'public',
+    commissionPercentage: 20,
+    status: 'active',
+  });
   const noCreator = await agent(paused.key, 'POST', `/apps/${paused.app_id}/test-integration`);
   t.is(noCreator.status, 409, noCreator.text);
   t.regex(noCreator.body.detail, /invite|join-link/);
-  t.is(await h().db('purchase_events').where('app_id', paused.app_id).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count)), 0);
+  t.is(
+    await h()
+      .db('purchase_events')
+      .where('app_id', paused.app_id)
+      .count<{ count: string }[]>('* as count')
+      .then((r) => Number(r[0]!.count)),
+    0,
+  );
 });
 
-test('verify-user-conversions: app_user_id is required; a user\'s conversions and events, without amounts', async (t) => {
+test("verify-user-conversions: app_user_id is required; a user's conversions and events, without amounts", async (t) => {
   const app = await freshApp();
   const missing = await get(app.key, `/apps/${app.app_id}/verify-user-conversions`);
   t.is(missing.status, 422);
@@ -175,28 +324,56 @@ test('verify-user-conversions: app_user_id is required; a user\'s conversions an
 
   const nobody = await get(app.key, `/apps/${app.app_id}/verify-user-conversions?app_user_id=nobody`);
   t.is(nobody.status, 200);
-  t.like(nobody.body, { app_user_id: 'nobody', attributed: false, referral_code: null, user_attribution: null, conversions: [], events: [] });
+  t.like(nobody.body, {
+    app_user_id: 'nobody',
+    attributed: false,
+    referral_code: null,
+    user_attribution: null,
+    conversions: [],
+    events: [],
+  });
 
   const sub = subscription('vu-user', app.creator_code);
   await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, sub('initial_purchase'));
   await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, sub('renewal'));
   const res = await get(app.key, `/apps/${app.app_id}/verify-user-conversions?app_user_id=vu-user`);
   t.is(res.status, 200, res.text);
-  t.like(res.body, { app_user_id: 'vu-user', attributed: true, referral_code: app.creator_code, user_attribution: { referral_code: app.creator_code, method: 'purchase_code', converted: true } });
+  t.like(res.body, {
+    app_user_id: 'vu-user',
+    attributed: true,
+    referral_code: app.creator_code,
+    user_attribution: { referral_code: app.creator_code, method: 'purchase_code', converted: true },
+  });
   t.is(res.body.conversions.length, 1);
-  t.like(res.body.conversions[0], { status: 'active', environment: 'PRODUCTION', product_id: 'pro_monthly', billing_cycles: 2, attributed: true, referral_code: app.creator_code });
+  t.like(res.body.conversions[0], {
+    status: 'active',
+    environment: 'PRODUCTION',
+    product_id: 'pro_monthly',
+    billing_cycles: 2,
+    attributed: true,
+    referral_code: app.creator_code,
+  });
   t.truthy(res.body.conversions[0].conversion_id);
   t.truthy(res.body.conversions[0].created_at);
-  t.deepEqual(res.body.events.map((e: { event_type: string }) => e.event_type), ['RENEWAL', 'INITIAL_PURCHASE']);
+  t.deepEqual(
+    res.body.events.map((e: { event_type: string }) => e.event_type),
+    ['RENEWAL', 'INITIAL_PURCHASE'],
+  );
   t.false(/price|micros|commission_micros/.test(res.text));
 });
 
-test('guard and tenancy: integration:verify is required (403 naming it), another organization\'s app is 404, SDK keys 401', async (t) => {
+test("guard and tenancy: integration:verify is required (403 naming it), another organization's app is 404, SDK keys 401", async (t) => {
   const other = await freshApp();
-  const readOnly = await createAgentKey(h().db, { orgId: seed.org_id, name: 'no verify', scopes: SCOPES.filter((s) => s !== 'integration:verify') });
+  const readOnly = await createAgentKey(h().db, {
+    orgId: seed.org_id,
+    name: 'no verify',
+    scopes: SCOPES.filter((s) => s !== 'integration:verify'),
+  });
   const paths: [string, string][] = [
-    ['GET', `/apps/${seed.app_id}/integration-status`], ['GET', `/apps/${seed.app_id}/events/recent`],
-    ['POST', `/apps/${seed.app_id}/test-integration`], ['GET', `/apps/${seed.app_id}/verify-user-conversions?app_user_id=u`],
+    ['GET', `/apps/${seed.app_id}/integration-status`],
+    ['GET', `/apps/${seed.app_id}/events/recent`],
+    ['POST', `/apps/${seed.app_id}/test-integration`],
+    ['GET', `/apps/${seed.app_id}/verify-user-conversions?app_user_id=u`],
   ];
   for (const [method, path] of paths) {
     const forbidden = await agent(readOnly.key, method, path);
@@ -208,7 +385,14 @@ test('guard and tenancy: integration:verify is required (403 naming it), another
     t.is(foreign.status, 404, `${method} ${path} of another organization`);
     t.is((await agent(seed.agent_key, method, path.replace(seed.app_id, 'app_doesnotexist'))).status, 404);
   }
-  t.is(await h().db('purchase_events').where('app_id', other.app_id).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count)), 0);
+  t.is(
+    await h()
+      .db('purchase_events')
+      .where('app_id', other.app_id)
+      .count<{ count: string }[]>('* as count')
+      .then((r) => Number(r[0]!.count)),
+    0,
+  );
 });
 
 test('proof from outside: the seeded agent key and plain HTTP take the app from nothing to live', async (t) => {
@@ -225,7 +409,9 @@ test('proof from outside: the seeded agent key and plain HTTP take the app from 
 
   // A fan taps the creator's link on an iPhone, installs, opens the app.
   const ip = '198.51.100.77';
-  const click = await request(h().baseUrl, 'GET', `/${slug}/${seed.creator_code}`, { headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' } });
+  const click = await request(h().baseUrl, 'GET', `/${slug}/${seed.creator_code}`, {
+    headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' },
+  });
   t.is(click.status, 302, click.text);
   const sdk = sdkClient(h().baseUrl, sdkKey, ip);
   const init = await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios', sdk_name: 'react-native' });
@@ -236,14 +422,27 @@ test('proof from outside: the seeded agent key and plain HTTP take the app from 
   const user = `fan-${randomUUID()}`;
   const identified = await sdk.post('/identify', { app_user_id: user, device_id: deviceId, platform: 'ios' });
   t.like(identified.body, { identified: true, attribution_backfilled: true });
-  t.is((await sdk.post('/event', { event_type: 'paywall_viewed', app_user_id: user, referral_code: install.body.referral_code })).status, 200);
+  t.is(
+    (await sdk.post('/event', { event_type: 'paywall_viewed', app_user_id: user, referral_code: install.body.referral_code })).status,
+    200,
+  );
 
   const midway = await get(key, `${appPath}/integration-status`);
-  t.like(stepsOf(midway.body), { sdk_initialized: true, sdk_event_received: true, validation_configured: false, purchase_webhook_seen: false });
+  t.like(stepsOf(midway.body), {
+    sdk_initialized: true,
+    sdk_event_received: true,
+    validation_configured: false,
+    purchase_webhook_seen: false,
+  });
   t.like(midway.body.campaign_health.campaigns[0], { campaign_id: seed.campaign_id, clicks: 1, installs: 1, conversions: 0 });
 
   // The subscription provider reports the production purchase (the SDK set svc_code to the attributed code).
-  const webhook = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, subscription(user, install.body.referral_code)('initial_purchase'));
+  const webhook = await sendWebhook(
+    h().baseUrl,
+    seed.app_id,
+    seed.webhook_secret,
+    subscription(user, install.body.referral_code)('initial_purchase'),
+  );
   t.is(webhook.status, 200, webhook.text);
   t.falsy(webhook.body.error, webhook.text);
 
@@ -256,5 +455,9 @@ test('proof from outside: the seeded agent key and plain HTTP take the app from 
   t.deepEqual(after.body.next_actions, []);
   t.like(after.body.campaign_health.campaigns[0], { conversions: 1 });
   const verified = await get(key, `${appPath}/verify-user-conversions?app_user_id=${user}`);
-  t.like(verified.body, { attributed: true, referral_code: seed.creator_code, user_attribution: { referral_code: seed.creator_code, converted: true } });
+  t.like(verified.body, {
+    attributed: true,
+    referral_code: seed.creator_code,
+    user_attribution: { referral_code: seed.creator_code, converted: true },
+  });
 });

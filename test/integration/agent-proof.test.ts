@@ -13,30 +13,43 @@ import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' } });
 
 test('an agent key alone takes a new app from nothing to live', async (t) => {
-  const agent = (method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token: seed.agent_key, body });
+  const agent = (method: string, path: string, body?: unknown) =>
+    request(h().baseUrl, method, `/api/agent${path}`, { token: seed.agent_key, body });
 
   const provisioned = await agent('POST', '/provision', {
     app: { name: 'Proof App', slug: `proof-${randomUUID().slice(0, 8)}`, ios_store_url: 'https://apps.apple.com/app/id123456789' },
     campaign: { name: 'Launch', commission_percentage: 25 },
   });
   t.is(provisioned.status, 201, provisioned.text);
-  const { app_id: appId, sdk_key: sdkKey, webhook_secret: webhookSecret } = provisioned.body as { app_id: string; sdk_key: string; webhook_secret: string };
+  const {
+    app_id: appId,
+    sdk_key: sdkKey,
+    webhook_secret: webhookSecret,
+  } = provisioned.body as { app_id: string; sdk_key: string; webhook_secret: string };
   t.truthy(webhookSecret);
 
-  const created = await agent('POST', `/apps/${appId}/campaigns`, { name: 'Creators 30%', commission_percentage: 30, campaign_type: 'public' });
+  const created = await agent('POST', `/apps/${appId}/campaigns`, {
+    name: 'Creators 30%',
+    commission_percentage: 30,
+    campaign_type: 'public',
+  });
   t.is(created.status, 201, created.text);
   t.is(created.body.status, 'draft');
   const campaignId = created.body.id as string;
   const activated = await agent('POST', `/campaigns/${campaignId}/status`, { status: 'active' });
   t.is(activated.status, 200, activated.text);
 
-  const joined = await request(h().baseUrl, 'POST', `/api/public/campaigns/${campaignId}/join`, { body: { name: 'Casey Creator', email: `casey-${randomUUID()}@example.com`, social_handle: '@casey' } });
+  const joined = await request(h().baseUrl, 'POST', `/api/public/campaigns/${campaignId}/join`, {
+    body: { name: 'Casey Creator', email: `casey-${randomUUID()}@example.com`, social_handle: '@casey' },
+  });
   t.is(joined.status, 201, joined.text);
   const code = joined.body.code as string;
 
   const app = await agent('GET', `/apps/${appId}`);
   const ip = '198.51.100.201';
-  const click = await request(h().baseUrl, 'GET', `/${app.body.slug}/${code}`, { headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' } });
+  const click = await request(h().baseUrl, 'GET', `/${app.body.slug}/${code}`, {
+    headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' },
+  });
   t.is(click.status, 302, click.text);
   const sdk = sdkClient(h().baseUrl, sdkKey, ip);
   t.is((await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' })).status, 200);

@@ -22,10 +22,23 @@ test.before(async () => {
   token = provider.saved!.access_token;
   mcp = await connectMcp(h().baseUrl, token);
 });
-test.after.always(async () => { await mcp?.close(); });
+test.after.always(async () => {
+  await mcp?.close();
+});
 
-const input = (orgName: string, appName: string) => ({ org_name: orgName, app: { name: appName }, campaign: { name: 'Launch', commission_percentage: 15 } });
-const grantOrgs = async () => (await h().db('oauth_grants').whereNull('revoked_at').where('user_id', h().db('users').select('id').where('email', seed.user_email)).select('org_ids')).flatMap((g: { org_ids: string[] }) => g.org_ids);
+const input = (orgName: string, appName: string) => ({
+  org_name: orgName,
+  app: { name: appName },
+  campaign: { name: 'Launch', commission_percentage: 15 },
+});
+const grantOrgs = async () =>
+  (
+    await h()
+      .db('oauth_grants')
+      .whereNull('revoked_at')
+      .where('user_id', h().db('users').select('id').where('email', seed.user_email))
+      .select('org_ids')
+  ).flatMap((g: { org_ids: string[] }) => g.org_ids);
 const orgIdsOfWhoami = async () => (ok(await mcp.call('svc_whoami')).organizations as { id: string }[]).map((o) => o.id);
 
 test('the consent page says the grant includes organizations the client creates', (t) => {
@@ -36,7 +49,12 @@ test('provision with a new org_name creates the organization, owned by the human
   const orgName = `Brand ${randomUUID().slice(0, 8)}`;
   const appName = `Brand App ${randomUUID().slice(0, 6)}`;
   const first = ok(await mcp.call('svc_provision', input(orgName, appName)));
-  t.like(first, { created: { org: true, app: true, campaign: true }, campaign_status: 'draft', next_tool: 'svc_get_wallet_topup_link', call: 'POST /api/agent/wallet/topup-link' });
+  t.like(first, {
+    created: { org: true, app: true, campaign: true },
+    campaign_status: 'draft',
+    next_tool: 'svc_get_wallet_topup_link',
+    call: 'POST /api/agent/wallet/topup-link',
+  });
   t.not(first.org_id, seed.org_id);
   t.regex(first.webhook_secret, /^rc_webhook_/);
   t.regex(first.notes.join(' '), /Created the organization/);
@@ -50,7 +68,12 @@ test('provision with a new org_name creates the organization, owned by the human
 
   // The same call again (any case of the name): the same organization, app and campaign, nothing created.
   const again = ok(await mcp.call('svc_provision', input(orgName.toUpperCase(), appName)));
-  t.like(again, { org_id: first.org_id, app_id: first.app_id, campaign_id: first.campaign_id, created: { org: false, app: false, campaign: false } });
+  t.like(again, {
+    org_id: first.org_id,
+    app_id: first.app_id,
+    campaign_id: first.campaign_id,
+    created: { org: false, app: false, campaign: false },
+  });
   t.is((await h().db('organizations').where('name', orgName).select('id')).length, 1);
   // Over REST with the same token, too.
   const rest = await request(h().baseUrl, 'POST', '/api/agent/provision', { token, body: input(orgName, appName) });

@@ -25,7 +25,8 @@ async function account(): Promise<Account> {
   return { ...app, key };
 }
 
-const agent = (a: Account, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token: a.key, body });
+const agent = (a: Account, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token: a.key, body });
 
 async function withMcp<T>(a: Account, fn: (mcp: McpSession) => Promise<T>): Promise<T> {
   const mcp = await connectMcp(h().baseUrl, a.key);
@@ -40,7 +41,12 @@ test('app record: the localized maps and creator_code_settings are read on every
   const a = await account();
   const one = await agent(a, 'GET', `/apps/${a.app_id}`);
   t.is(one.status, 200, one.text);
-  t.like(one.body, { name_i18n: {}, description_i18n: {}, tagline_i18n: {}, creator_code_settings: { mirror_free_access_to_subprovider: false } });
+  t.like(one.body, {
+    name_i18n: {},
+    description_i18n: {},
+    tagline_i18n: {},
+    creator_code_settings: { mirror_free_access_to_subprovider: false },
+  });
   t.is(one.body.i18n_meta, undefined, 'freshness is told by i18n, not the raw bookkeeping');
   const list = await agent(a, 'GET', '/apps');
   t.deepEqual(list.body.apps[0].creator_code_settings, { mirror_free_access_to_subprovider: false });
@@ -82,15 +88,23 @@ test('PATCH a map: replaces it and records its locales fresh against the current
 test('PATCH validates map keys as language codes and values as text; creator_code_settings takes its one field (422 naming it)', async (t) => {
   const a = await account();
   const cases: [unknown, string][] = [
-    [{ name_i18n: { DE: 'x' } }, 'name_i18n'], [{ name_i18n: { english: 'x' } }, 'name_i18n'], [{ description_i18n: { de_DE: 'x' } }, 'description_i18n'],
-    [{ tagline_i18n: { de: '' } }, 'tagline_i18n'], [{ name_i18n: { de: 5 } }, 'name_i18n'], [{ name_i18n: 'Hallo' }, 'name_i18n'],
+    [{ name_i18n: { DE: 'x' } }, 'name_i18n'],
+    [{ name_i18n: { english: 'x' } }, 'name_i18n'],
+    [{ description_i18n: { de_DE: 'x' } }, 'description_i18n'],
+    [{ tagline_i18n: { de: '' } }, 'tagline_i18n'],
+    [{ name_i18n: { de: 5 } }, 'name_i18n'],
+    [{ name_i18n: 'Hallo' }, 'name_i18n'],
     [{ creator_code_settings: { mirror_free_access_to_subprovider: 'yes' } }, 'creator_code_settings'],
-    [{ creator_code_settings: { auto_approve: true } }, 'creator_code_settings'], [{ creator_code_settings: {} }, 'creator_code_settings'],
+    [{ creator_code_settings: { auto_approve: true } }, 'creator_code_settings'],
+    [{ creator_code_settings: {} }, 'creator_code_settings'],
   ];
   for (const [body, field] of cases) {
     const res = await agent(a, 'PATCH', `/apps/${a.app_id}`, body);
     t.is(res.status, 422, JSON.stringify(body));
-    t.true(res.body.detail.some((d: { loc: string[] }) => d.loc[1] === field), `${JSON.stringify(body)}: ${res.text}`);
+    t.true(
+      res.body.detail.some((d: { loc: string[] }) => d.loc[1] === field),
+      `${JSON.stringify(body)}: ${res.text}`,
+    );
   }
   const row = await h().db('apps').where('id', a.app_id).first('name_i18n', 'creator_code_settings');
   t.deepEqual(row, { name_i18n: {}, creator_code_settings: {} }, 'nothing written');
@@ -149,7 +163,10 @@ test('GET /free-codes?code=X: that code with redemptions[] newest first, limit a
   const all = await agent(a, 'GET', `/apps/${a.app_id}/free-codes?code=press-pass`);
   t.is(all.status, 200, all.text);
   t.like(all.body, { id: created.body.id, code: 'PRESS-PASS', seats_used: 5, next_cursor: null });
-  t.deepEqual(all.body.redemptions.map((r: { app_user_id: string }) => r.app_user_id), [...users].reverse());
+  t.deepEqual(
+    all.body.redemptions.map((r: { app_user_id: string }) => r.app_user_id),
+    [...users].reverse(),
+  );
   for (const r of all.body.redemptions) {
     t.deepEqual(Object.keys(r).sort(), ['app_user_id', 'expires_at', 'granted_at']);
     t.is(Math.round((Date.parse(r.expires_at) - Date.parse(r.granted_at)) / 86_400_000), 30);
@@ -166,14 +183,25 @@ test('GET /free-codes?code=X: that code with redemptions[] newest first, limit a
   } while (cursor);
   t.deepEqual(pages, [['u-5', 'u-4'], ['u-3', 'u-2'], ['u-1']]);
 
-  const viaTool = await withMcp(a, async (mcp) => ok(await mcp.call('svc_list_free_codes', { app_id: a.app_id, code: 'PRESS-PASS', limit: 1 })));
-  t.deepEqual(viaTool.redemptions.map((r: { app_user_id: string }) => r.app_user_id), ['u-5']);
+  const viaTool = await withMcp(a, async (mcp) =>
+    ok(await mcp.call('svc_list_free_codes', { app_id: a.app_id, code: 'PRESS-PASS', limit: 1 })),
+  );
+  t.deepEqual(
+    viaTool.redemptions.map((r: { app_user_id: string }) => r.app_user_id),
+    ['u-5'],
+  );
   t.is(typeof viaTool.next_cursor, 'string');
 
   const unknown = await agent(a, 'GET', `/apps/${a.app_id}/free-codes?code=NOPE-CODE`);
   t.is(unknown.status, 404);
   t.regex(unknown.body.detail, /NOPE-CODE/);
-  for (const q of ['code=PRESS-PASS&limit=0', 'code=PRESS-PASS&limit=101', 'code=PRESS-PASS&cursor=garbage', `code=PRESS-PASS&cursor=${Buffer.from('[1,2]').toString('base64url')}`, 'cursor=abc']) {
+  for (const q of [
+    'code=PRESS-PASS&limit=0',
+    'code=PRESS-PASS&limit=101',
+    'code=PRESS-PASS&cursor=garbage',
+    `code=PRESS-PASS&cursor=${Buffer.from('[1,2]').toString('base64url')}`,
+    'cursor=abc',
+  ]) {
     const res = await agent(a, 'GET', `/apps/${a.app_id}/free-codes?${q}`);
     t.is(res.status, 422, `${q}: ${res.text}`);
   }
@@ -208,12 +236,17 @@ test('GET /api/agent: the resource index (svc://tools, svc://contract, svc://sdk
   const a = await account();
   const index = await agent(a, 'GET', '');
   t.is(index.status, 200, index.text);
-  t.deepEqual(index.body.resources.map((r: { uri: string }) => r.uri),
-    ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html']);
+  t.deepEqual(
+    index.body.resources.map((r: { uri: string }) => r.uri),
+    ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html'],
+  );
   const page = await request(h().baseUrl, 'GET', `/api/agent?uri=${encodeURIComponent('ui://svc/wallet.html')}`, { token: a.key });
   t.is(page.status, 200, 'an MCP App page is served as the HTML it is');
   t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
-  t.deepEqual(index.body.resource_templates.map((r: { uriTemplate: string }) => r.uriTemplate), ['svc://sdk/{platform}']);
+  t.deepEqual(
+    index.body.resource_templates.map((r: { uriTemplate: string }) => r.uriTemplate),
+    ['svc://sdk/{platform}'],
+  );
   t.true(index.body.resource_templates[0].uris.includes('svc://sdk/react-native'));
   t.is(index.body.tool_server, `${h().baseUrl}/mcp`);
   t.is(index.body.openapi, `${h().baseUrl}/api/agent/openapi.json`);
@@ -246,12 +279,19 @@ test('the OpenAPI document, svc://contract and the tool descriptions carry every
   t.truthy(patchBody.properties.creator_code_settings.properties.mirror_free_access_to_subprovider);
   t.truthy(patchBody.properties.name_i18n.propertyNames.pattern);
   const statsFields = ['clicks', 'installs', 'attributed_installs', 'conversions', 'revenue_usd', 'commission_usd'];
-  for (const [path, method] of [['/campaigns/{campaign_id}', 'get'], ['/campaigns/{campaign_id}', 'patch'], ['/apps/{app_id}/campaigns', 'post']] as const) {
+  for (const [path, method] of [
+    ['/campaigns/{campaign_id}', 'get'],
+    ['/campaigns/{campaign_id}', 'patch'],
+    ['/apps/{app_id}/campaigns', 'post'],
+  ] as const) {
     t.deepEqual(answer(path, method).properties.stats.required, statsFields, `${method} ${path}`);
   }
   t.deepEqual(answer('/campaigns', 'get').properties.campaigns.items.properties.stats.required, statsFields);
   const freeCodes = doc.paths['/apps/{app_id}/free-codes'].get;
-  t.deepEqual(freeCodes.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name), ['code', 'limit', 'cursor']);
+  t.deepEqual(
+    freeCodes.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name),
+    ['code', 'limit', 'cursor'],
+  );
   t.truthy(answer('/apps/{app_id}/free-codes', 'get').oneOf[1].properties.redemptions.items.properties.expires_at);
   t.truthy(doc.paths['/'].get.responses[200], 'GET /api/agent, the resource index');
   t.truthy(doc.paths['/apps/{app_id}'].get.responses[405].headers.Allow);
@@ -275,6 +315,7 @@ test('the OpenAPI document, svc://contract and the tool descriptions carry every
     t.regex(tools.get('svc_list_campaigns')!.description!, /stats/);
     const listFree = tools.get('svc_list_free_codes')!;
     t.deepEqual(Object.keys(listFree.inputSchema.properties as object).sort(), ['app_id', 'code', 'cursor', 'limit']);
-    for (const f of ['redemptions', 'app_user_id', 'granted_at', 'expires_at', 'next_cursor']) t.true(listFree.description!.includes(f), `svc_list_free_codes describes ${f}`);
+    for (const f of ['redemptions', 'app_user_id', 'granted_at', 'expires_at', 'next_cursor'])
+      t.true(listFree.description!.includes(f), `svc_list_free_codes describes ${f}`);
   });
 });

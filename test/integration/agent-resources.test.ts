@@ -27,7 +27,8 @@ test.before(async () => {
   seedKeyId = (await agent(seed.agent_key, 'GET', '/whoami')).body.principal.id;
 });
 
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 const tag = () => randomBytes(4).toString('hex');
 let clock = Date.now();
 /** A provider TEST event of its own: events are deduplicated on type, transaction id and timestamp. */
@@ -48,7 +49,7 @@ const provisionInput = (name: string, more: Record<string, unknown> = {}) => ({
   ...more,
 });
 
-test('POST /organizations: 201 with the new org and a note that this credential cannot reach it; owned by the key\'s human; audited', async (t) => {
+test("POST /organizations: 201 with the new org and a note that this credential cannot reach it; owned by the key's human; audited", async (t) => {
   const res = await agent(seed.agent_key, 'POST', '/organizations', { name: '  Second Brand  ' });
   t.is(res.status, 201, res.text);
   t.like(res.body, { name: 'Second Brand', reachable_by_this_credential: false });
@@ -58,7 +59,10 @@ test('POST /organizations: 201 with the new org and a note that this credential 
   const seedUser = await h().db('users').where({ email: seed.user_email }).first();
   t.like(owner, { user_id: seedUser.id, role: 'owner' });
   const whoami = await agent(seed.agent_key, 'GET', '/whoami');
-  t.deepEqual(whoami.body.organizations.map((o: { id: string }) => o.id), [seed.org_id]);
+  t.deepEqual(
+    whoami.body.organizations.map((o: { id: string }) => o.id),
+    [seed.org_id],
+  );
   const rows = await audits(seedKeyId, 'svc_create_org');
   t.is(rows.length, 1);
   t.like(rows[0], { actor_type: 'agent_key', org_id: seed.org_id });
@@ -108,8 +112,13 @@ test('POST /provision is idempotent: same org, app and campaign; secrets only on
   const again = await agent(a.key, 'POST', '/provision', input);
   t.is(again.status, 200, again.text);
   t.like(again.body, {
-    org_id: a.org_id, app_id: first.body.app_id, campaign_id: first.body.campaign_id, sdk_key: first.body.sdk_key,
-    slug: first.body.slug, created: { org: false, app: false, campaign: false }, campaign_status: 'active',
+    org_id: a.org_id,
+    app_id: first.body.app_id,
+    campaign_id: first.body.campaign_id,
+    sdk_key: first.body.sdk_key,
+    slug: first.body.slug,
+    created: { org: false, app: false, campaign: false },
+    campaign_status: 'active',
   });
   t.false('webhook_secret' in again.body);
   t.false('purchase_api_key' in again.body);
@@ -118,13 +127,23 @@ test('POST /provision is idempotent: same org, app and campaign; secrets only on
   t.is((await h().db('apps').where({ org_id: a.org_id, slug: first.body.slug }).select('id')).length, 1);
   t.is((await h().db('campaigns').where({ app_id: first.body.app_id, name: 'Launch' }).select('id')).length, 1);
   const app = await h().db('apps').where('id', first.body.app_id).first();
-  t.like(app, { support_email: 'dev@example.com', ios_store_url: 'https://apps.apple.com/app/id123', webhook_secret_hash: hashToken(first.body.webhook_secret), purchase_api_key_hash: hashToken(first.body.purchase_api_key) });
+  t.like(app, {
+    support_email: 'dev@example.com',
+    ios_store_url: 'https://apps.apple.com/app/id123',
+    webhook_secret_hash: hashToken(first.body.webhook_secret),
+    purchase_api_key_hash: hashToken(first.body.purchase_api_key),
+  });
 
   // The secret it returned is the app's live webhook secret.
   t.is((await sendWebhook(h().baseUrl, first.body.app_id, first.body.webhook_secret, testEvent())).status, 200);
 
   // Another campaign name in the same app: the app is reused, the campaign created.
-  const second = await agent(a.key, 'POST', '/provision', provisionInput(input.app.name, { campaign: { name: 'Summer', commission_percentage: 10, campaign_type: 'invite_only' } }));
+  const second = await agent(
+    a.key,
+    'POST',
+    '/provision',
+    provisionInput(input.app.name, { campaign: { name: 'Summer', commission_percentage: 10, campaign_type: 'invite_only' } }),
+  );
   t.is(second.status, 201);
   t.like(second.body, { app_id: first.body.app_id, created: { app: false, campaign: true } });
   t.not(second.body.campaign_id, first.body.campaign_id);
@@ -169,14 +188,25 @@ test('POST /provision with activate left out: a short wallet leaves the campaign
   const name = `Short ${tag()}`;
   const draft = await agent(broke.key, 'POST', '/provision', provisionInput(name));
   t.is(draft.status, 201, draft.text);
-  t.like(draft.body, { campaign_status: 'draft', next_tool: 'svc_get_wallet_topup_link', call: TOPUP, created: { app: true, campaign: true } });
+  t.like(draft.body, {
+    campaign_status: 'draft',
+    next_tool: 'svc_get_wallet_topup_link',
+    call: TOPUP,
+    created: { app: true, campaign: true },
+  });
   t.regex(draft.body.webhook_secret, /^rc_webhook_/);
   t.regex(draft.body.purchase_api_key, /^it_srv_/);
   t.regex(draft.body.notes.join(' '), /stays in draft\. Activating a campaign needs a wallet safe balance/);
   t.is((await h().db('campaigns').where('id', draft.body.campaign_id).first()).status, 'draft');
   // The human tops up; the same call again activates it.
   await appendLedgerEntry(h().db, {
-    orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(500), reservedDeltaMicros: 0, idempotencyKey: `topup:test:${tag()}`, memo: 'test', createdBy: 'test',
+    orgId: broke.org_id,
+    entryType: 'topup',
+    balanceDeltaMicros: toMicros(500),
+    reservedDeltaMicros: 0,
+    idempotencyKey: `topup:test:${tag()}`,
+    memo: 'test',
+    createdBy: 'test',
   });
   const after = await agent(broke.key, 'POST', '/provision', provisionInput(name));
   t.like(after.body, { campaign_id: draft.body.campaign_id, campaign_status: 'active', created: { app: false, campaign: false } });
@@ -276,12 +306,25 @@ test('POST /apps/{app_id}/regenerate-webhook-secret: the new secret once, only i
 test('PATCH /apps/{app_id}: descriptive settings only, 422 on bad or credential fields', async (t) => {
   const a = await account();
   const res = await agent(a.key, 'PATCH', `/apps/${a.app_id}`, {
-    name: 'Renamed', tagline: 'Earn with us', description: null, support_email: 'help@example.com', web_url: 'https://example.com/app',
+    name: 'Renamed',
+    tagline: 'Earn with us',
+    description: null,
+    support_email: 'help@example.com',
+    web_url: 'https://example.com/app',
     attribution_window_hours: 168,
   });
   t.is(res.status, 200, res.text);
-  t.like(res.body, { app_id: a.app_id, name: 'Renamed', tagline: 'Earn with us', description: null, support_email: 'help@example.com', attribution_window_hours: 168 });
-  t.like(await sdkClient(h().baseUrl, a.sdk_key).post('/init', { app_version: '1', sdk_version: '1.6.1', platform: 'ios' }), { body: { app_name: 'Renamed', attribution_window_hours: 168 } });
+  t.like(res.body, {
+    app_id: a.app_id,
+    name: 'Renamed',
+    tagline: 'Earn with us',
+    description: null,
+    support_email: 'help@example.com',
+    attribution_window_hours: 168,
+  });
+  t.like(await sdkClient(h().baseUrl, a.sdk_key).post('/init', { app_version: '1', sdk_version: '1.6.1', platform: 'ios' }), {
+    body: { app_name: 'Renamed', attribution_window_hours: 168 },
+  });
 
   const before = await h().db('apps').where('id', a.app_id).first();
   const bad: [Record<string, unknown>, (string | number)[]][] = [
@@ -302,7 +345,12 @@ test('PATCH /apps/{app_id}: descriptive settings only, 422 on bad or credential 
     t.deepEqual(r.body.detail[0].loc, loc, JSON.stringify(body));
   }
   const after = await h().db('apps').where('id', a.app_id).first();
-  t.like(after, { sdk_key: before.sdk_key, webhook_secret_hash: before.webhook_secret_hash, slug: before.slug, attribution_window_hours: 168 });
+  t.like(after, {
+    sdk_key: before.sdk_key,
+    webhook_secret_hash: before.webhook_secret_hash,
+    slug: before.slug,
+    attribution_window_hours: 168,
+  });
   t.is((await audits(a.keyId, 'svc_update_app')).length, 1, 'refused calls are not audited');
   t.is((await agent(a.key, 'PATCH', `/apps/${a.app_id}`, { attribution_window_hours: 1 })).status, 200);
   t.is((await agent(a.key, 'PATCH', `/apps/${a.app_id}`, { attribution_window_hours: 8760 })).status, 200);
@@ -310,12 +358,23 @@ test('PATCH /apps/{app_id}: descriptive settings only, 422 on bad or credential 
 
 test('PATCH /campaigns/{campaign_id}: name, description, commission 0..100; never status', async (t) => {
   const a = await account();
-  const res = await agent(a.key, 'PATCH', `/campaigns/${a.campaign_id}`, { name: 'Autumn', description: 'More', commission_percentage: 12.5 });
+  const res = await agent(a.key, 'PATCH', `/campaigns/${a.campaign_id}`, {
+    name: 'Autumn',
+    description: 'More',
+    commission_percentage: 12.5,
+  });
   t.is(res.status, 200, res.text);
   t.like(res.body, { id: a.campaign_id, name: 'Autumn', description: 'More', commission_percentage: 12.5, status: 'active' });
   t.is((await agent(a.key, 'PATCH', `/campaigns/${a.campaign_id}`, { commission_percentage: 0 })).body.commission_percentage, 0);
   t.is((await agent(a.key, 'PATCH', `/campaigns/${a.campaign_id}`, { commission_percentage: 100 })).body.commission_percentage, 100);
-  for (const body of [{ commission_percentage: 100.5 }, { commission_percentage: -1 }, { commission_percentage: '10' }, { status: 'paused' }, { campaign_type: 'private' }, {}]) {
+  for (const body of [
+    { commission_percentage: 100.5 },
+    { commission_percentage: -1 },
+    { commission_percentage: '10' },
+    { status: 'paused' },
+    { campaign_type: 'private' },
+    {},
+  ]) {
     t.is((await agent(a.key, 'PATCH', `/campaigns/${a.campaign_id}`, body)).status, 422, JSON.stringify(body));
   }
   t.like(await h().db('campaigns').where('id', a.campaign_id).first(), { status: 'active', campaign_type: 'public' });
@@ -326,12 +385,33 @@ test('POST /apps/{app_id}/campaigns: created as draft, public unless told; FREE_
   const a = await account();
   const res = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'Creators', commission_percentage: 25 });
   t.is(res.status, 201, res.text);
-  t.like(res.body, { app_id: a.app_id, org_id: a.org_id, name: 'Creators', status: 'draft', campaign_type: 'public', commission_percentage: 25, activated_at: null });
-  const invite = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'VIP', commission_percentage: 40, campaign_type: 'invite_only', status: 'active' });
+  t.like(res.body, {
+    app_id: a.app_id,
+    org_id: a.org_id,
+    name: 'Creators',
+    status: 'draft',
+    campaign_type: 'public',
+    commission_percentage: 25,
+    activated_at: null,
+  });
+  const invite = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, {
+    name: 'VIP',
+    commission_percentage: 40,
+    campaign_type: 'invite_only',
+    status: 'active',
+  });
   t.is(invite.status, 422, 'status is not a create field');
-  const vip = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'VIP', commission_percentage: 40, campaign_type: 'invite_only' });
+  const vip = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, {
+    name: 'VIP',
+    commission_percentage: 40,
+    campaign_type: 'invite_only',
+  });
   t.like(vip.body, { status: 'draft', campaign_type: 'invite_only' });
-  t.is((await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'Free', commission_percentage: 0, campaign_type: 'FREE_ACCESS' })).status, 422);
+  t.is(
+    (await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'Free', commission_percentage: 0, campaign_type: 'FREE_ACCESS' }))
+      .status,
+    422,
+  );
   t.is((await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'No terms' })).status, 422);
   const rows = await audits(a.keyId, 'svc_create_campaign');
   t.is(rows.length, 2);
@@ -352,7 +432,10 @@ test('POST /campaigns/{campaign_id}/status: activation needs the minimum escrow 
   for (const status of ['draft', 'archived', 'ACTIVE']) t.is((await agent(a.key, 'POST', path, { status })).status, 422, status);
 
   // The organization's own minimum (1000 USD wallet, 5000 USD minimum) refuses activation.
-  await h().db('organizations').where('id', a.org_id).update({ min_escrow_micros: toMicros(5000) });
+  await h()
+    .db('organizations')
+    .where('id', a.org_id)
+    .update({ min_escrow_micros: toMicros(5000) });
   const refused = await agent(a.key, 'POST', path, { status: 'active' });
   t.is(refused.status, 402, refused.text);
   t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
@@ -371,15 +454,31 @@ test('POST /campaigns/{campaign_id}/status: activation needs the minimum escrow 
   t.regex(no.body.detail, /\$100\.00.*\$0\.00/);
   t.true(no.body.detail.includes(TOPUP));
   // Reserved funds do not count: 150 USD balance with 100 reserved is 50 safe.
-  await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(150), reservedDeltaMicros: 0, idempotencyKey: `t:${tag()}` });
+  await appendLedgerEntry(h().db, {
+    orgId: broke.org_id,
+    entryType: 'topup',
+    balanceDeltaMicros: toMicros(150),
+    reservedDeltaMicros: 0,
+    idempotencyKey: `t:${tag()}`,
+  });
   await reserveByApprovedAward(h().db, { org_id: broke.org_id, campaign_id: draft.body.id }, toMicros(100));
   t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 402);
-  await appendLedgerEntry(h().db, { orgId: broke.org_id, entryType: 'topup', balanceDeltaMicros: toMicros(50), reservedDeltaMicros: 0, idempotencyKey: `t:${tag()}` });
-  t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 200, 'exactly the minimum is enough');
+  await appendLedgerEntry(h().db, {
+    orgId: broke.org_id,
+    entryType: 'topup',
+    balanceDeltaMicros: toMicros(50),
+    reservedDeltaMicros: 0,
+    idempotencyKey: `t:${tag()}`,
+  });
+  t.is(
+    (await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status,
+    200,
+    'exactly the minimum is enough',
+  );
   t.is((await audits(broke.keyId, 'svc_set_campaign_status')).length, 1, 'refused activations are not audited');
 });
 
-test('a paused campaign\'s code stops attributing; reactivated, it attributes again', async (t) => {
+test("a paused campaign's code stops attributing; reactivated, it attributes again", async (t) => {
   const validate = () => sdkClient(h().baseUrl, seed.sdk_key).post('/validate-code', { code: seed.creator_code });
   t.like(await validate(), { status: 200, body: { valid: true, code: seed.creator_code } });
   t.is((await agent(seed.agent_key, 'POST', `/campaigns/${seed.campaign_id}/status`, { status: 'paused' })).status, 200);
@@ -393,13 +492,23 @@ test('a paused campaign\'s code stops attributing; reactivated, it attributes ag
   t.like(await validate(), { body: { valid: true, campaign: { id: seed.campaign_id } } });
 });
 
-test('GET /wallet: the spec\'s balance, reserved, safe_available (USD) beside micros, activation readiness, invite capacity, auto-recharge', async (t) => {
+test("GET /wallet: the spec's balance, reserved, safe_available (USD) beside micros, activation readiness, invite capacity, auto-recharge", async (t) => {
   const a = await account();
   const res = await agent(a.key, 'GET', '/wallet');
   t.is(res.status, 200, res.text);
   t.like(res.body, {
-    org_id: a.org_id, currency: 'USD', balance: 1000, reserved: 0, safe_available: 1000, balance_micros: 1_000_000_000, reserved_micros: 0,
-    safe_available_micros: 1_000_000_000, can_activate_campaigns: true, min_escrow: 100, min_escrow_micros: 100_000_000, auto_recharge_enabled: false,
+    org_id: a.org_id,
+    currency: 'USD',
+    balance: 1000,
+    reserved: 0,
+    safe_available: 1000,
+    balance_micros: 1_000_000_000,
+    reserved_micros: 0,
+    safe_available_micros: 1_000_000_000,
+    can_activate_campaigns: true,
+    min_escrow: 100,
+    min_escrow_micros: 100_000_000,
+    auto_recharge_enabled: false,
     invite_capacity: { marketplace_slots_total: 25, marketplace_slots_used: 0, daily_email_budget: 50, emails_sent_today: 0 },
   });
   t.true(res.body.top_up.includes(TOPUP));
@@ -407,29 +516,58 @@ test('GET /wallet: the spec\'s balance, reserved, safe_available (USD) beside mi
 
   await reserveByApprovedAward(h().db, a, toMicros(950.5));
   const invitation = (email: string, status = 'PENDING') => ({
-    campaign_id: a.campaign_id, org_id: a.org_id, email, token_hash: hashToken(tag()), status, expires_at: new Date(Date.now() + 86_400_000),
+    campaign_id: a.campaign_id,
+    org_id: a.org_id,
+    email,
+    token_hash: hashToken(tag()),
+    status,
+    expires_at: new Date(Date.now() + 86_400_000),
   });
-  await h().db('invitations').insert([invitation('a@example.com'), invitation('b@example.com'), invitation('c@example.com', 'WITHDRAWN')]);
+  await h()
+    .db('invitations')
+    .insert([invitation('a@example.com'), invitation('b@example.com'), invitation('c@example.com', 'WITHDRAWN')]);
   const email = (orgId: string | null, createdAt?: Date) => ({
-    org_id: orgId, to_address: 'x@example.com', subject: 's', body_text: 'b', dedup_key: `d:${tag()}`, ...(createdAt ? { created_at: createdAt } : {}),
+    org_id: orgId,
+    to_address: 'x@example.com',
+    subject: 's',
+    body_text: 'b',
+    dedup_key: `d:${tag()}`,
+    ...(createdAt ? { created_at: createdAt } : {}),
   });
-  await h().db('email_outbox').insert([email(a.org_id), email(a.org_id, new Date(Date.now() - 2 * 86_400_000)), email(other.org_id), email(null)]);
+  await h()
+    .db('email_outbox')
+    .insert([email(a.org_id), email(a.org_id, new Date(Date.now() - 2 * 86_400_000)), email(other.org_id), email(null)]);
   await h().db('organizations').where('id', a.org_id).update({
-    marketplace_slots: 3, daily_email_budget: 5, auto_recharge_enabled: true, auto_recharge_threshold_micros: 40_000_000, auto_recharge_amount_micros: 100_000_000,
-    auto_recharge_provider: 'test', auto_recharge_payment_method_id: 'test_card_ok', auto_recharge_payment_method_label: 'test card',
+    marketplace_slots: 3,
+    daily_email_budget: 5,
+    auto_recharge_enabled: true,
+    auto_recharge_threshold_micros: 40_000_000,
+    auto_recharge_amount_micros: 100_000_000,
+    auto_recharge_provider: 'test',
+    auto_recharge_payment_method_id: 'test_card_ok',
+    auto_recharge_payment_method_label: 'test card',
   });
 
   const after = await agent(a.key, 'GET', '/wallet');
   t.like(after.body, {
-    balance: 1000, reserved: 950.5, safe_available: 49.5, reserved_micros: 950_500_000, safe_available_micros: 49_500_000,
-    can_activate_campaigns: false, auto_recharge_enabled: true,
+    balance: 1000,
+    reserved: 950.5,
+    safe_available: 49.5,
+    reserved_micros: 950_500_000,
+    safe_available_micros: 49_500_000,
+    can_activate_campaigns: false,
+    auto_recharge_enabled: true,
     auto_recharge: { enabled: true, threshold: 40, amount: 100, provider: 'test', payment_method: 'test card', last_result: null },
     invite_capacity: { marketplace_slots_total: 3, marketplace_slots_used: 2, daily_email_budget: 5, emails_sent_today: 1 },
   });
 
   t.is((await agent(a.key, 'GET', `/wallet?org_id=${other.org_id}`)).status, 404);
   t.is((await agent(a.key, 'GET', `/wallet?org_id=${a.org_id}`)).status, 200);
-  const noBilling = await createAgentKey(h().db, { orgId: a.org_id, name: 'no billing', scopes: SCOPES.filter((s) => s !== 'billing:read') });
+  const noBilling = await createAgentKey(h().db, {
+    orgId: a.org_id,
+    name: 'no billing',
+    scopes: SCOPES.filter((s) => s !== 'billing:read'),
+  });
   const denied = await agent(noBilling.key, 'GET', '/wallet');
   t.is(denied.status, 403);
   t.regex(denied.body.detail, /billing:read/);

@@ -33,8 +33,13 @@ async function freshOrganization(): Promise<{ orgId: string; key: string }> {
     const org = await createOrganization(trx, { name: `Fresh ${tag}`, createdByUserId: user.id });
     await addMembership(trx, org.id, user.id, 'owner');
     await appendLedgerEntry(trx, {
-      orgId: org.id, entryType: 'topup', balanceDeltaMicros: toMicros(1000), reservedDeltaMicros: 0,
-      idempotencyKey: `topup:test:${org.id}`, memo: 'test funds', createdBy: 'test',
+      orgId: org.id,
+      entryType: 'topup',
+      balanceDeltaMicros: toMicros(1000),
+      reservedDeltaMicros: 0,
+      idempotencyKey: `topup:test:${org.id}`,
+      memo: 'test funds',
+      createdBy: 'test',
     });
     const key = await createAgentKey(trx, { orgId: org.id, name: 'agent', scopes: SCOPES, createdByUserId: user.id });
     return { orgId: org.id, key: key.key };
@@ -52,8 +57,21 @@ async function integrateUpToThePurchase(mcp: McpSession, name: string) {
   const init = await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios', sdk_name: 'react-native' });
   const user = `fan-${randomUUID()}`;
   const event = await sdk.post('/event', { event_type: 'paywall_viewed', app_user_id: user, referral_code: joined.body.code });
-  const testHook = await sendWebhook(h().baseUrl, appId, webhookSecret, providerEvent('test', { id: `test-${randomUUID()}`, event_timestamp_ms: Date.now() }));
-  return { provisioned, appId, campaignId, webhookSecret, code: joined.body.code as string, user, statuses: [joined.status, init.status, event.status, testHook.status] };
+  const testHook = await sendWebhook(
+    h().baseUrl,
+    appId,
+    webhookSecret,
+    providerEvent('test', { id: `test-${randomUUID()}`, event_timestamp_ms: Date.now() }),
+  );
+  return {
+    provisioned,
+    appId,
+    campaignId,
+    webhookSecret,
+    code: joined.body.code as string,
+    user,
+    statuses: [joined.status, init.status, event.status, testHook.status],
+  };
 }
 
 const stepsOf = (body: { checklist: { step: string; done: boolean }[] }) => Object.fromEntries(body.checklist.map((s) => [s.step, s.done]));
@@ -71,13 +89,27 @@ test('from a fresh organization, one sandbox purchase through the provider webho
     const before = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
     t.like(before, { live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: null });
     t.like(stepsOf(before), {
-      app_created: true, campaign_active: true, sdk_initialized: true, sdk_event_received: true, validation_configured: true,
-      subprovider_webhook_wired: true, purchase_webhook_seen: false, attributed_conversion: false,
+      app_created: true,
+      campaign_active: true,
+      sdk_initialized: true,
+      sdk_event_received: true,
+      validation_configured: true,
+      subprovider_webhook_wired: true,
+      purchase_webhook_seen: false,
+      attributed_conversion: false,
     });
-    t.deepEqual(before.next_actions.map((a: { next_tool: string }) => a.next_tool), ['svc_recent_events', 'svc_test_integration']);
+    t.deepEqual(
+      before.next_actions.map((a: { next_tool: string }) => a.next_tool),
+      ['svc_recent_events', 'svc_test_integration'],
+    );
 
     // The developer buys in the sandbox with the creator's code; the provider reports it through the real pipeline.
-    const hook = await sendWebhook(h().baseUrl, run.appId, run.webhookSecret, subscription(run.user, run.code)('initial_purchase', { environment: 'SANDBOX' }));
+    const hook = await sendWebhook(
+      h().baseUrl,
+      run.appId,
+      run.webhookSecret,
+      subscription(run.user, run.code)('initial_purchase', { environment: 'SANDBOX' }),
+    );
     t.is(hook.status, 200, hook.text);
     t.falsy(hook.body.error, hook.text);
 
@@ -111,7 +143,12 @@ test('a parallel fresh organization with only test-integration stays not live: t
     const status = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
     t.false(status.live);
     t.like(status, { attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: { passed: true } });
-    t.like(stepsOf(status), { sdk_initialized: true, subprovider_webhook_wired: true, purchase_webhook_seen: false, attributed_conversion: false });
+    t.like(stepsOf(status), {
+      sdk_initialized: true,
+      subprovider_webhook_wired: true,
+      purchase_webhook_seen: false,
+      attributed_conversion: false,
+    });
     const next = status.next_actions.find((a: { step: string }) => a.step === 'attributed_conversion');
     t.like(next, { next_tool: 'svc_verify_user_conversions', call: `GET /api/agent/apps/${run.appId}/verify-user-conversions` });
     t.regex(next.action, /sandbox purchase is enough/);
@@ -126,7 +163,12 @@ test('the other real paths count as well: a sandbox purchase reported store-dire
   const mcp = await connectMcp(h().baseUrl, shop.agentKey);
   try {
     const { jws } = signedTransaction(world(), shop, { environment: 'Sandbox', price: 4990, currency: 'USD' });
-    const bought = await reportPurchase(h(), shop, { platform: 'ios', signed_transaction: jws, referral_code: shop.creator_code, app_user_id: `tester-${randomUUID()}` });
+    const bought = await reportPurchase(h(), shop, {
+      platform: 'ios',
+      signed_transaction: jws,
+      referral_code: shop.creator_code,
+      app_user_id: `tester-${randomUUID()}`,
+    });
     t.like(bought.body, { success: true, environment: 'SANDBOX', recorded: true }, bought.text);
     const sandbox = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
     t.like(stepsOf(sandbox), { purchase_webhook_seen: true, attributed_conversion: true });
@@ -134,7 +176,15 @@ test('the other real paths count as well: a sandbox purchase reported store-dire
 
     const direct = await request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
       headers: { authorization: `Bearer ${shop.purchase_api_key}` },
-      body: { transaction_id: `GPA.${randomUUID()}`, app_user_id: `u-${randomUUID()}`, product_id: 'coins_500', price: 19.99, currency: 'USD', svc_code: shop.creator_code, platform: 'ios' },
+      body: {
+        transaction_id: `GPA.${randomUUID()}`,
+        app_user_id: `u-${randomUUID()}`,
+        product_id: 'coins_500',
+        price: 19.99,
+        currency: 'USD',
+        svc_code: shop.creator_code,
+        platform: 'ios',
+      },
     });
     t.is(direct.status, 200, direct.text);
     t.falsy(direct.body.error, direct.text);

@@ -23,7 +23,10 @@ import { startSubproviderStub, type SubproviderStub } from '../stubs/subprovider
 
 const PROVIDER_KEY = 'sk_test_AbCdEf0123456789_provider';
 let stub: SubproviderStub;
-const ready = startSubproviderStub(PROVIDER_KEY).then((s) => { stub = s; return s; });
+const ready = startSubproviderStub(PROVIDER_KEY).then((s) => {
+  stub = s;
+  return s;
+});
 const h = useHarness(test, { worker: false, api: false });
 
 // The API runs with a logger whose every line (debug and up) the tests read.
@@ -36,7 +39,16 @@ test.before(async () => {
   await ready;
   const config = h().config;
   config.SUBPROVIDER_API_ROOT = stub.url;
-  const logger = createLogger('debug', 'test', new Writable({ write(chunk: Buffer, _e, cb) { logLines.push(chunk.toString()); cb(); } }));
+  const logger = createLogger(
+    'debug',
+    'test',
+    new Writable({
+      write(chunk: Buffer, _e, cb) {
+        logLines.push(chunk.toString());
+        cb();
+      },
+    }),
+  );
   server = await listen(createApp({ config, db: h().db, temporal: h().temporal, logger }), 0, '127.0.0.1');
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.BASE_URL = baseUrl;
@@ -57,12 +69,15 @@ async function account(opts: { providerKey?: string | null; scopes?: readonly Sc
   return { ...app, key: key.key };
 }
 
-const setup = (a: Account, body?: unknown) => request(baseUrl, 'POST', `/api/agent/apps/${a.app_id}/setup-subprovider`, { token: a.key, body });
+const setup = (a: Account, body?: unknown) =>
+  request(baseUrl, 'POST', `/api/agent/apps/${a.app_id}/setup-subprovider`, { token: a.key, body });
 const webhookUrl = (a: SeededApp) => `${baseUrl}/api/webhooks/subprovider/${a.app_id}`;
 const integrationsFor = (a: SeededApp) => stub.integrations.filter((i) => i.url === webhookUrl(a));
 const testEvent = () => providerEvent('test', { id: randomUUID() });
-const connectedAt = async (a: SeededApp) => (await h().db('apps').where('id', a.app_id).first('webhook_connected_at')).webhook_connected_at as Date | null;
-const secretHash = async (a: SeededApp) => (await h().db('apps').where('id', a.app_id).first('webhook_secret_hash')).webhook_secret_hash as string;
+const connectedAt = async (a: SeededApp) =>
+  (await h().db('apps').where('id', a.app_id).first('webhook_connected_at')).webhook_connected_at as Date | null;
+const secretHash = async (a: SeededApp) =>
+  (await h().db('apps').where('id', a.app_id).first('webhook_secret_hash')).webhook_secret_hash as string;
 
 function assertNoSecret(t: import('ava').ExecutionContext, text: string, secrets: (string | undefined)[]) {
   for (const s of secrets) if (s) t.false(text.includes(s), `a secret leaked: ...${s.slice(-4)}`);
@@ -70,47 +85,62 @@ function assertNoSecret(t: import('ava').ExecutionContext, text: string, secrets
   t.notRegex(text, /sk_[A-Za-z0-9]/);
 }
 
-test.serial('autowire: the provider receives our URL and an Authorization header that really authenticates a webhook; TEST connects it', async (t) => {
-  const a = await account();
-  const logsBefore = logLines.length;
-  const res = await setup(a);
-  t.is(res.status, 200, res.text);
-  t.like(res.body, {
-    app_id: a.app_id, autowired: true, webhook_url: webhookUrl(a), authorization: 'set by the service', webhook_secret_rotated: true,
-    webhook_connected: false, reason: null, provider: { project_id: 'proj1ab2c3d4', action: 'created', duplicate_integration_ids: [] },
-  });
-  t.deepEqual(res.body.subscriber_attributes, ['svc_code', 'svc_referral']);
-  t.regex(res.body.subscriber_attributes_note, /literal string "true"/);
-  t.true(res.body.steps.length >= 3);
-  t.regex(res.body.steps[0], /^1\. .*TEST event/);
-  t.is(res.body.credential_upload, undefined);
+test.serial(
+  'autowire: the provider receives our URL and an Authorization header that really authenticates a webhook; TEST connects it',
+  async (t) => {
+    const a = await account();
+    const logsBefore = logLines.length;
+    const res = await setup(a);
+    t.is(res.status, 200, res.text);
+    t.like(res.body, {
+      app_id: a.app_id,
+      autowired: true,
+      webhook_url: webhookUrl(a),
+      authorization: 'set by the service',
+      webhook_secret_rotated: true,
+      webhook_connected: false,
+      reason: null,
+      provider: { project_id: 'proj1ab2c3d4', action: 'created', duplicate_integration_ids: [] },
+    });
+    t.deepEqual(res.body.subscriber_attributes, ['svc_code', 'svc_referral']);
+    t.regex(res.body.subscriber_attributes_note, /literal string "true"/);
+    t.true(res.body.steps.length >= 3);
+    t.regex(res.body.steps[0], /^1\. .*TEST event/);
+    t.is(res.body.credential_upload, undefined);
 
-  const [integration, ...others] = integrationsFor(a);
-  t.is(others.length, 0);
-  t.like(integration, { project_id: 'proj1ab2c3d4', name: 'svc referral attribution', app_id: null, environment: null, event_types: null });
-  t.is(res.body.provider.webhook_integration_id, integration!.id);
-  t.regex(integration!.authorization_header!, /^Bearer rc_webhook_/);
-  const write = stub.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/v2/')).at(-1)!;
-  t.is(write.authorization, `Bearer ${PROVIDER_KEY}`);
-  t.is(write.path, '/v2/projects/proj1ab2c3d4/integrations/webhooks');
+    const [integration, ...others] = integrationsFor(a);
+    t.is(others.length, 0);
+    t.like(integration, {
+      project_id: 'proj1ab2c3d4',
+      name: 'svc referral attribution',
+      app_id: null,
+      environment: null,
+      event_types: null,
+    });
+    t.is(res.body.provider.webhook_integration_id, integration!.id);
+    t.regex(integration!.authorization_header!, /^Bearer rc_webhook_/);
+    const write = stub.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/v2/')).at(-1)!;
+    t.is(write.authorization, `Bearer ${PROVIDER_KEY}`);
+    t.is(write.path, '/v2/projects/proj1ab2c3d4/integrations/webhooks');
 
-  // The old secret died; the provider's header is the one that now works.
-  t.is((await sendWebhook(baseUrl, a.app_id, a.webhook_secret, testEvent())).status, 401);
-  t.is(await connectedAt(a), null);
-  const delivered = await sendWebhook(baseUrl, a.app_id, undefined, testEvent(), integration!.authorization_header!);
-  t.is(delivered.status, 200, delivered.text);
-  t.true(delivered.body.received);
-  t.truthy(await connectedAt(a));
-  const status = await request(baseUrl, 'GET', `/api/agent/apps/${a.app_id}/validation-status`, { token: a.key });
-  t.like(status.body.webhook, { connected: true, subprovider_api_key_stored: true });
+    // The old secret died; the provider's header is the one that now works.
+    t.is((await sendWebhook(baseUrl, a.app_id, a.webhook_secret, testEvent())).status, 401);
+    t.is(await connectedAt(a), null);
+    const delivered = await sendWebhook(baseUrl, a.app_id, undefined, testEvent(), integration!.authorization_header!);
+    t.is(delivered.status, 200, delivered.text);
+    t.true(delivered.body.received);
+    t.truthy(await connectedAt(a));
+    const status = await request(baseUrl, 'GET', `/api/agent/apps/${a.app_id}/validation-status`, { token: a.key });
+    t.like(status.body.webhook, { connected: true, subprovider_api_key_stored: true });
 
-  const audit = await h().db('audit_log').where({ action: 'svc_setup_subprovider', target_id: a.app_id });
-  t.is(audit.length, 1);
-  const newSecret = integration!.authorization_header!.replace(/^Bearer /, '');
-  assertNoSecret(t, res.text, [PROVIDER_KEY, newSecret, a.webhook_secret]);
-  t.true(logLines.length > logsBefore, 'the API logged these requests');
-  assertNoSecret(t, logLines.slice(logsBefore).join('\n'), [PROVIDER_KEY, newSecret]);
-});
+    const audit = await h().db('audit_log').where({ action: 'svc_setup_subprovider', target_id: a.app_id });
+    t.is(audit.length, 1);
+    const newSecret = integration!.authorization_header!.replace(/^Bearer /, '');
+    assertNoSecret(t, res.text, [PROVIDER_KEY, newSecret, a.webhook_secret]);
+    t.true(logLines.length > logsBefore, 'the API logged these requests');
+    assertNoSecret(t, logLines.slice(logsBefore).join('\n'), [PROVIDER_KEY, newSecret]);
+  },
+);
 
 test.serial('a second call updates our integration (found across pages, matched by URL) instead of creating a duplicate', async (t) => {
   const a = await account();
@@ -152,9 +182,16 @@ test.serial('no stored key: numbered dashboard steps and the credential upload l
   const res = await setup(a);
   t.is(res.status, 200, res.text);
   t.like(res.body, {
-    autowired: false, webhook_url: webhookUrl(a), authorization: 'rotate with regenerate-webhook-secret and paste', webhook_secret_rotated: false,
+    autowired: false,
+    webhook_url: webhookUrl(a),
+    authorization: 'rotate with regenerate-webhook-secret and paste',
+    webhook_secret_rotated: false,
     reason: { code: 'no_provider_key', retryable: false },
-    credential_upload: { next_tool: 'svc_get_credential_upload_link', call: `POST /api/agent/apps/${a.app_id}/credential-setup-link`, body: { platform: 'subprovider' } },
+    credential_upload: {
+      next_tool: 'svc_get_credential_upload_link',
+      call: `POST /api/agent/apps/${a.app_id}/credential-setup-link`,
+      body: { platform: 'subprovider' },
+    },
   });
   t.deepEqual(res.body.subscriber_attributes, ['svc_code', 'svc_referral']);
   const steps: string[] = res.body.steps;
@@ -180,7 +217,11 @@ test.serial('the provider refuses the key (401): steps with the reason and the u
   const hash = await secretHash(a);
   const res = await setup(a);
   t.is(res.status, 200, res.text);
-  t.like(res.body, { autowired: false, authorization: 'rotate with regenerate-webhook-secret and paste', reason: { code: 'provider_key_rejected', retryable: false } });
+  t.like(res.body, {
+    autowired: false,
+    authorization: 'rotate with regenerate-webhook-secret and paste',
+    reason: { code: 'provider_key_rejected', retryable: false },
+  });
   t.regex(res.body.reason.message, /401/);
   t.truthy(res.body.credential_upload);
   t.is(await secretHash(a), hash);
@@ -223,7 +264,10 @@ test.serial('an unknown project is named; several projects need project_id', asy
   try {
     const res = await setup(a);
     t.like(res.body, { autowired: false, reason: { code: 'project_id_required' } });
-    t.deepEqual(res.body.reason.projects.map((p: { id: string }) => p.id), ['proj1ab2c3d4', 'proj2']);
+    t.deepEqual(
+      res.body.reason.projects.map((p: { id: string }) => p.id),
+      ['proj1ab2c3d4', 'proj2'],
+    );
   } finally {
     stub.projects.pop();
   }
@@ -234,7 +278,7 @@ test.serial('an unknown project is named; several projects need project_id', asy
   assertNoSecret(t, keyThroughAgent.text, [PROVIDER_KEY]);
 });
 
-test.serial('scope apps:write (403 naming it) and tenancy (another org\'s app is 404, never touched)', async (t) => {
+test.serial("scope apps:write (403 naming it) and tenancy (another org's app is 404, never touched)", async (t) => {
   const a = await account();
   const readOnly = await createAgentKey(h().db, { orgId: a.org_id, name: 'ro', scopes: ['apps:read', 'integration:verify'] });
   const denied = await request(baseUrl, 'POST', `/api/agent/apps/${a.app_id}/setup-subprovider`, { token: readOnly.key, body: {} });
@@ -251,35 +295,49 @@ test.serial('scope apps:write (403 naming it) and tenancy (another org\'s app is
   t.deepEqual(doc.body.paths['/apps/{app_id}/setup-subprovider'].post['x-required-scopes'], ['apps:write']);
 });
 
-test.serial('credential link, third kind: the human uploads the provider key (422 naming the field), stored encrypted, never echoed; then autowire works', async (t) => {
-  const a = await account({ providerKey: null });
-  const link = await request(baseUrl, 'POST', `/api/agent/apps/${a.app_id}/credential-setup-link`, { token: a.key, body: { platform: 'subprovider' } });
-  t.is(link.status, 200, link.text);
-  const url: string = link.body.url;
-  t.is(new URL(url).searchParams.get('platform'), 'subprovider');
-  const open = (method: string, body?: unknown) => request(baseUrl, method, url.slice(baseUrl.length), { body, headers: { accept: 'text/html' } });
-  const page = await open('GET');
-  t.is(page.status, 200);
-  t.regex(page.text, /secret API key/);
+test.serial(
+  'credential link, third kind: the human uploads the provider key (422 naming the field), stored encrypted, never echoed; then autowire works',
+  async (t) => {
+    const a = await account({ providerKey: null });
+    const link = await request(baseUrl, 'POST', `/api/agent/apps/${a.app_id}/credential-setup-link`, {
+      token: a.key,
+      body: { platform: 'subprovider' },
+    });
+    t.is(link.status, 200, link.text);
+    const url: string = link.body.url;
+    t.is(new URL(url).searchParams.get('platform'), 'subprovider');
+    const open = (method: string, body?: unknown) =>
+      request(baseUrl, method, url.slice(baseUrl.length), { body, headers: { accept: 'text/html' } });
+    const page = await open('GET');
+    t.is(page.status, 200);
+    t.regex(page.text, /secret API key/);
 
-  for (const bad of [{}, { secret_api_key: 'nope' }, { secret_api_key: 'appl_PublicKey123456' }, { secret_api_key: 42 }]) {
-    const res = await open('POST', { platform: 'subprovider', ...bad });
-    t.is(res.status, 422, JSON.stringify(bad));
-    t.deepEqual(res.body.detail.map((d: { loc: string[] }) => d.loc), [['body', 'secret_api_key']]);
-    t.false(res.text.includes('appl_PublicKey123456'));
-  }
-  t.regex((await open('POST', { platform: 'subprovider', secret_api_key: 'appl_PublicKey123456' })).body.detail[0].msg, /public SDK key/);
-  t.is((await open('POST', { platform: 'ios', secret_api_key: PROVIDER_KEY })).status, 422, 'a subprovider link takes only the provider key');
+    for (const bad of [{}, { secret_api_key: 'nope' }, { secret_api_key: 'appl_PublicKey123456' }, { secret_api_key: 42 }]) {
+      const res = await open('POST', { platform: 'subprovider', ...bad });
+      t.is(res.status, 422, JSON.stringify(bad));
+      t.deepEqual(
+        res.body.detail.map((d: { loc: string[] }) => d.loc),
+        [['body', 'secret_api_key']],
+      );
+      t.false(res.text.includes('appl_PublicKey123456'));
+    }
+    t.regex((await open('POST', { platform: 'subprovider', secret_api_key: 'appl_PublicKey123456' })).body.detail[0].msg, /public SDK key/);
+    t.is(
+      (await open('POST', { platform: 'ios', secret_api_key: PROVIDER_KEY })).status,
+      422,
+      'a subprovider link takes only the provider key',
+    );
 
-  const stored = await open('POST', { platform: 'subprovider', secret_api_key: `  ${PROVIDER_KEY} ` });
-  t.is(stored.status, 200, stored.text);
-  t.deepEqual(stored.body, { stored: true, app_id: a.app_id, platform: 'subprovider' });
-  assertNoSecret(t, stored.text, [PROVIDER_KEY]);
-  const row = await h().db('store_credentials').where({ app_id: a.app_id, platform: 'subprovider' }).first();
-  t.false(Buffer.from(row.ciphertext).toString('utf8').includes(PROVIDER_KEY));
-  t.is(await loadCredential(h().db, new SecretBox(h().config.SVC_MASTER_KEY!), a.app_id, 'subprovider'), PROVIDER_KEY);
-  t.is((await open('POST', { platform: 'subprovider', secret_api_key: PROVIDER_KEY })).status, 410, 'single use');
+    const stored = await open('POST', { platform: 'subprovider', secret_api_key: `  ${PROVIDER_KEY} ` });
+    t.is(stored.status, 200, stored.text);
+    t.deepEqual(stored.body, { stored: true, app_id: a.app_id, platform: 'subprovider' });
+    assertNoSecret(t, stored.text, [PROVIDER_KEY]);
+    const row = await h().db('store_credentials').where({ app_id: a.app_id, platform: 'subprovider' }).first();
+    t.false(Buffer.from(row.ciphertext).toString('utf8').includes(PROVIDER_KEY));
+    t.is(await loadCredential(h().db, new SecretBox(h().config.SVC_MASTER_KEY!), a.app_id, 'subprovider'), PROVIDER_KEY);
+    t.is((await open('POST', { platform: 'subprovider', secret_api_key: PROVIDER_KEY })).status, 410, 'single use');
 
-  t.like((await setup(a)).body, { autowired: true, provider: { action: 'created' } });
-  assertNoSecret(t, logLines.join('\n'), [PROVIDER_KEY]);
-});
+    t.like((await setup(a)).body, { autowired: true, provider: { action: 'created' } });
+    assertNoSecret(t, logLines.join('\n'), [PROVIDER_KEY]);
+  },
+);

@@ -26,8 +26,10 @@ const ISSUER = '57246542-96fe-1a63-e053-0824d011072a';
 const BUNDLE = 'com.example.app';
 const CLIENT_EMAIL = 'svc@proj.iam.gserviceaccount.com';
 
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
-const open = (url: string, body: unknown) => request(h().baseUrl, 'POST', url.slice(h().baseUrl.length), { body, headers: { accept: 'text/html' } });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const open = (url: string, body: unknown) =>
+  request(h().baseUrl, 'POST', url.slice(h().baseUrl.length), { body, headers: { accept: 'text/html' } });
 const pem = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 async function account(scopes: readonly Scope[] = SCOPES): Promise<Account> {
@@ -44,7 +46,14 @@ async function upload(a: Account, body: Record<string, unknown>) {
 /** Uploads a fresh P-256 key; answers its key pair. */
 async function uploadIos(a: Account) {
   const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  await upload(a, { platform: 'ios', key_id: KEY_ID, issuer_id: ISSUER, bundle_id: BUNDLE, environment: 'sandbox', private_key: pem(pair.privateKey) });
+  await upload(a, {
+    platform: 'ios',
+    key_id: KEY_ID,
+    issuer_id: ISSUER,
+    bundle_id: BUNDLE,
+    environment: 'sandbox',
+    private_key: pem(pair.privateKey),
+  });
   return pair;
 }
 
@@ -63,7 +72,12 @@ test.before(async () => {
   await h.ready();
   [apple, google] = await Promise.all([startAppleStub(), startGoogleStub()]);
   // iOS activation also needs trusted Apple roots configured (any path: the JWS verifier comes with /sdk/purchase).
-  Object.assign(h().config, { APPLE_API_ROOT: apple.url, GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl, APPLE_ROOT_CERTS: '/etc/ssl/certs/apple-root-g3.pem' });
+  Object.assign(h().config, {
+    APPLE_API_ROOT: apple.url,
+    GOOGLE_PLAY_API_ROOT: google.url,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    APPLE_ROOT_CERTS: '/etc/ssl/certs/apple-root-g3.pem',
+  });
   other = await account();
 });
 
@@ -93,7 +107,11 @@ test.serial('iOS: a valid .p8 key passes the check, activation switches the plat
   t.truthy(res.body.checked_at);
   noSecret(t, res.text);
   t.true(apple.calls.at(-1)!.ok);
-  t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), { check_status: 'ok', check_attempts: 1, last_error: null });
+  t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), {
+    check_status: 'ok',
+    check_attempts: 1,
+    last_error: null,
+  });
 
   const act = await activate(a, 'ios');
   t.is(act.status, 200, act.text);
@@ -114,7 +132,14 @@ test.serial('iOS: a key Apple does not know fails the check (no secret in the an
   apple.expect = { publicKey: generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey, kid: KEY_ID, iss: ISSUER, bid: BUNDLE };
   const res = await validate(a, 'ios');
   t.is(res.status, 200, res.text);
-  t.like(res.body, { platform: 'ios', status: 'failed', passed: false, retryable: false, error: 'Apple refused the key: check key id, issuer id and bundle id', reason: 'Apple refused the key: check key id, issuer id and bundle id' });
+  t.like(res.body, {
+    platform: 'ios',
+    status: 'failed',
+    passed: false,
+    retryable: false,
+    error: 'Apple refused the key: check key id, issuer id and bundle id',
+    reason: 'Apple refused the key: check key id, issuer id and bundle id',
+  });
   noSecret(t, res.text);
   const act = await activate(a, 'ios');
   t.is(act.status, 409);
@@ -135,8 +160,17 @@ test.serial('a store outage is retryable and counts attempts; the next check can
   t.like(status.body.platforms.ios.store_credential, { check_status: 'retryable', retryable: true, passed: false, check_attempts: 1 });
   apple.failWith = null;
   t.like((await validate(a, 'ios')).body, { status: 'ok' });
-  t.like((await agent(a.key, 'GET', `/apps/${a.app_id}/validation-status`)).body.platforms.ios.store_credential, { check_status: 'ok', passed: true, retryable: false, last_error: null });
-  t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), { check_status: 'ok', check_attempts: 2, last_error: null });
+  t.like((await agent(a.key, 'GET', `/apps/${a.app_id}/validation-status`)).body.platforms.ios.store_credential, {
+    check_status: 'ok',
+    passed: true,
+    retryable: false,
+    last_error: null,
+  });
+  t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), {
+    check_status: 'ok',
+    check_attempts: 2,
+    last_error: null,
+  });
 
   const g = await account();
   const { publicKey: rsa } = await uploadAndroid(g);
@@ -153,10 +187,17 @@ test.serial('Android: the service account gets a token, reads the package, and a
   t.is(res.status, 200, res.text);
   t.like(res.body, { platform: 'android', status: 'ok', retryable: false });
   noSecret(t, res.text);
-  t.deepEqual(google.calls.slice(-2).map((c) => c.status), [200, 200]);
+  t.deepEqual(
+    google.calls.slice(-2).map((c) => c.status),
+    [200, 200],
+  );
   t.is((await activate(a, 'android')).status, 200);
   t.like(await h().db('apps').where('id', a.app_id).first(), { android_validation_provider: 'google_play', ios_validation_provider: null });
-  t.is((await sdkClient(h().baseUrl, a.sdk_key).post('/init', { app_version: '1.0', sdk_version: '1.0.0', platform: 'android' })).body.store_direct, true);
+  t.is(
+    (await sdkClient(h().baseUrl, a.sdk_key).post('/init', { app_version: '1.0', sdk_version: '1.0.0', platform: 'android' })).body
+      .store_direct,
+    true,
+  );
 
   // Another key (signature refused at the token endpoint) and a package the account cannot see both fail.
   const b = await account();
@@ -182,7 +223,10 @@ test.serial('a check already running is joined: two calls at once make one store
     t.is(one.status, 200, one.text);
     t.deepEqual(two.body, one.body);
     t.is(apple.calls.length - before, 1);
-    t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), { check_status: 'ok', check_attempts: 1 });
+    t.like(await h().db('store_credentials').where({ app_id: a.app_id, platform: 'ios' }).first(), {
+      check_status: 'ok',
+      check_attempts: 1,
+    });
   } finally {
     apple.delayMs = 0;
   }
@@ -215,7 +259,10 @@ test.serial('scopes: validate needs integration:verify, activate needs apps:writ
   t.is((await validate(a, 'ios')).status, 409);
   t.is((await agent(a.key, 'POST', `/apps/${other.app_id}/validate-store-credentials`, { platform: 'ios' })).status, 404);
   t.is((await agent(a.key, 'POST', `/apps/${other.app_id}/activate-store-direct`, { platform: 'ios' })).status, 404);
-  t.like(await h().db('store_credentials').where({ app_id: other.app_id, platform: 'ios' }).first(), { check_status: 'unchecked', check_attempts: 0 });
+  t.like(await h().db('store_credentials').where({ app_id: other.app_id, platform: 'ios' }).first(), {
+    check_status: 'unchecked',
+    check_attempts: 0,
+  });
 });
 
 test.serial('iOS activation is refused while the server has no trusted Apple roots (APPLE_ROOT_CERTS)', async (t) => {

@@ -14,7 +14,9 @@ test.before(async () => {
   await h.ready();
   browser = await launchChromium();
 });
-test.after.always(async () => { await browser?.close(); });
+test.after.always(async () => {
+  await browser?.close();
+});
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256, 7)]);
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');
@@ -35,15 +37,21 @@ test('a human submits the link page form with two files; the agent lists them an
   await screenshot(page, 'asset-link-01-form');
   await page.getByRole('button', { name: 'Upload' }).click();
   await page.getByRole('heading', { name: 'Assets uploaded' }).waitFor();
-  t.regex(await page.locator('#uploaded-count').textContent() ?? '', /^2 files uploaded/);
+  t.regex((await page.locator('#uploaded-count').textContent()) ?? '', /^2 files uploaded/);
   await screenshot(page, 'asset-link-02-uploaded');
 
   const assets = (await agent('GET', `/apps/${seed.app_id}/assets`)).body.assets as { mime_type: string; category: string }[];
   t.is(assets.length, before + 2);
-  t.deepEqual(assets.filter((a) => a.category === 'story').map((a) => a.mime_type).sort(), ['application/pdf', 'image/png']);
+  t.deepEqual(
+    assets
+      .filter((a) => a.category === 'story')
+      .map((a) => a.mime_type)
+      .sort(),
+    ['application/pdf', 'image/png'],
+  );
 
   // Back and submit again: the link is spent.
   await page.goto(url);
   await page.getByRole('heading', { name: 'This link cannot be used' }).waitFor();
-  t.regex(await page.locator('p.error').textContent() ?? '', /already been used/);
+  t.regex((await page.locator('p.error').textContent()) ?? '', /already been used/);
 });

@@ -23,8 +23,14 @@ const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');
 async function account() {
   const app = await seedApp(h().db);
   const { key } = await createAgentKey(h().db, { orgId: app.org_id, name: 'assets', scopes: SCOPES });
-  const link = async () => (await request(h().baseUrl, 'POST', `/api/agent/apps/${app.app_id}/asset-upload-link`, { token: key })).body.url as string;
-  const listed = async () => (await request(h().baseUrl, 'GET', `/api/agent/apps/${app.app_id}/assets`, { token: key })).body.assets as { id: string; mime_type: string; title: string | null }[];
+  const link = async () =>
+    (await request(h().baseUrl, 'POST', `/api/agent/apps/${app.app_id}/asset-upload-link`, { token: key })).body.url as string;
+  const listed = async () =>
+    (await request(h().baseUrl, 'GET', `/api/agent/apps/${app.app_id}/assets`, { token: key })).body.assets as {
+      id: string;
+      mime_type: string;
+      title: string | null;
+    }[];
   return { ...app, key, link, listed };
 }
 
@@ -55,10 +61,24 @@ test('a script POSTs several files to the link: stored with types from their con
   t.regex(page.text, /<form id="asset-upload" method="post" action="[^"]+" enctype="multipart\/form-data">/);
   t.regex(page.text, /name="file" type="file" multiple/);
 
-  const res = await post(url, form([['logo.png', PNG], ['brief.pdf', PDF], ['photo.gif', JPEG]], { category: 'banner' }));
+  const res = await post(
+    url,
+    form(
+      [
+        ['logo.png', PNG],
+        ['brief.pdf', PDF],
+        ['photo.gif', JPEG],
+      ],
+      { category: 'banner' },
+    ),
+  );
   t.is(res.status, 201, res.text);
   t.is(res.body.uploaded, 3);
-  t.deepEqual(res.body.assets.map((x: { mime_type: string }) => x.mime_type), ['image/png', 'application/pdf', 'image/jpeg'], 'judged by content, not name');
+  t.deepEqual(
+    res.body.assets.map((x: { mime_type: string }) => x.mime_type),
+    ['image/png', 'application/pdf', 'image/jpeg'],
+    'judged by content, not name',
+  );
   const listed = await a.listed();
   t.deepEqual(listed.map((x) => x.id).sort(), res.body.assets.map((x: { id: string }) => x.id).sort());
   t.is((await storedFiles(a.app_id)).length, 3);
@@ -79,9 +99,21 @@ test('limits before anything is stored: more than ten files, a file over the lim
   const eleven = await post(url, form(Array.from({ length: 11 }, (_, i): [string, Buffer] => [`f${i}.png`, PNG])));
   t.is(eleven.status, 413, eleven.text);
   t.regex(eleven.body.detail, /At most 10/);
-  const big = await post(url, form([['ok.png', PNG], ['big.png', Buffer.concat([PNG, Buffer.alloc(MAX)])]]));
+  const big = await post(
+    url,
+    form([
+      ['ok.png', PNG],
+      ['big.png', Buffer.concat([PNG, Buffer.alloc(MAX)])],
+    ]),
+  );
   t.is(big.status, 413);
-  const html = await post(url, form([['ok.png', PNG], ['page.png', Buffer.from('<html><script>alert(1)</script></html>')]]));
+  const html = await post(
+    url,
+    form([
+      ['ok.png', PNG],
+      ['page.png', Buffer.from('<html><script>alert(1)</script></html>')],
+    ]),
+  );
   t.is(html.status, 415);
   t.regex(html.body.detail, /page\.png/);
   const none = await post(url, form([['empty.png', Buffer.alloc(0)]]));
@@ -97,7 +129,22 @@ test('limits before anything is stored: more than ten files, a file over the lim
 test('two POSTs race on one link: one stores, the other is 410 and its stored files are removed again', async (t) => {
   const a = await account();
   const url = await a.link();
-  const results = await Promise.all([post(url, form([['a.png', PNG], ['b.pdf', PDF]])), post(url, form([['c.png', PNG], ['d.pdf', PDF]]))]);
+  const results = await Promise.all([
+    post(
+      url,
+      form([
+        ['a.png', PNG],
+        ['b.pdf', PDF],
+      ]),
+    ),
+    post(
+      url,
+      form([
+        ['c.png', PNG],
+        ['d.pdf', PDF],
+      ]),
+    ),
+  ]);
   t.deepEqual(results.map((r) => r.status).sort(), [201, 410]);
   t.is((await a.listed()).length, 2);
   t.is((await storedFiles(a.app_id)).length, 2, 'the loser left no file behind');
@@ -111,7 +158,14 @@ test('tampered links are 401 and expired ones 410, for scripts and for the form 
   const page = await post(url.href, form([['a.png', PNG]]), 'text/html');
   t.is(page.status, 401);
   t.regex(page.text, /Nothing was uploaded/);
-  const expired = createSignedLink({ masterKey: h().config.SVC_MASTER_KEY!, dashboardUrl: h().config.DASHBOARD_URL, purpose: 'asset-upload', org: a.org_id, app: a.app_id, now: new Date(Date.now() - 20 * 60_000) });
+  const expired = createSignedLink({
+    masterKey: h().config.SVC_MASTER_KEY!,
+    dashboardUrl: h().config.DASHBOARD_URL,
+    purpose: 'asset-upload',
+    org: a.org_id,
+    app: a.app_id,
+    now: new Date(Date.now() - 20 * 60_000),
+  });
   t.is((await post(expired.url, form([['a.png', PNG]]))).status, 410);
   t.is((await post(expired.url, form([['a.png', PNG]]), 'text/html')).status, 410);
   t.is((await a.listed()).length, 0);

@@ -12,10 +12,18 @@ import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const probes = new Router<RequestState, AppContext>();
-probes.get('/test/agent-probe', guard({ allow: ['agent'], scope: 'apps:read' }), (ctx) => { ctx.body = { principal: ctx.state.principal }; });
-probes.get('/test/sdk-probe', guard({ allow: ['sdk'] }), (ctx) => { ctx.body = { principal: ctx.state.principal }; });
-probes.get('/test/dashboard-probe', guard({ allow: ['user'] }), (ctx) => { ctx.body = { principal: ctx.state.principal }; });
-probes.post('/test/payout-probe', guard({ allow: ['agent', 'user'], deny: 'payouts' }), (ctx) => { ctx.body = { ok: true }; });
+probes.get('/test/agent-probe', guard({ allow: ['agent'], scope: 'apps:read' }), (ctx) => {
+  ctx.body = { principal: ctx.state.principal };
+});
+probes.get('/test/sdk-probe', guard({ allow: ['sdk'] }), (ctx) => {
+  ctx.body = { principal: ctx.state.principal };
+});
+probes.get('/test/dashboard-probe', guard({ allow: ['user'] }), (ctx) => {
+  ctx.body = { principal: ctx.state.principal };
+});
+probes.post('/test/payout-probe', guard({ allow: ['agent', 'user'], deny: 'payouts' }), (ctx) => {
+  ctx.body = { ok: true };
+});
 
 const { h, seed } = useSeededHarness(test, { worker: false, mount: (app) => app.use(probes.routes()) });
 let userId: string;
@@ -81,7 +89,9 @@ test('a missing scope is 403 naming it; hard-denied actions are 403 for agents w
 
 test('a dashboard session resolves from its cookie with the user organizations; a bearer SDK key in a cookie does not', async (t) => {
   const token = generateToken(SESSION_TOKEN_PREFIX);
-  await h().db('sessions').insert({ user_id: userId, token_hash: hashToken(token), expires_at: new Date(Date.now() + 3600_000) });
+  await h()
+    .db('sessions')
+    .insert({ user_id: userId, token_hash: hashToken(token), expires_at: new Date(Date.now() + 3600_000) });
   const res = await request(h().baseUrl, 'GET', '/test/dashboard-probe', { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
   t.is(res.status, 200);
   t.like(res.body.principal, { kind: 'user', userId, orgIds: [seed.org_id] });
@@ -90,7 +100,11 @@ test('a dashboard session resolves from its cookie with the user organizations; 
   // A state-changing call on the session cookie needs the session's CSRF token (api/auth/csrf.ts).
   const noCsrf = await request(h().baseUrl, 'POST', '/test/payout-probe', { body: {}, headers: { cookie: `${SESSION_COOKIE}=${token}` } });
   t.is(noCsrf.status, 403);
-  const { csrf_token } = (await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })).body;
-  const payout = await request(h().baseUrl, 'POST', '/test/payout-probe', { body: {}, headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrf_token } });
+  const { csrf_token } = (await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: `${SESSION_COOKIE}=${token}` } }))
+    .body;
+  const payout = await request(h().baseUrl, 'POST', '/test/payout-probe', {
+    body: {},
+    headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': csrf_token },
+  });
   t.is(payout.status, 200);
 });

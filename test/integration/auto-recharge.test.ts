@@ -16,7 +16,9 @@ import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const h = useHarness(test, { env: { AUTO_RECHARGE_RETRY_SECONDS: '1', AUTO_RECHARGE_MAX_ATTEMPTS: '2' } });
-test.before(async () => { await h.ready(); });
+test.before(async () => {
+  await h.ready();
+});
 
 const RESERVE = 2_997_000 + 299_700; // 9.99 USD at 30 % plus the 10 % platform fee
 const tag = () => Math.random().toString(36).slice(2, 10);
@@ -59,7 +61,11 @@ test('enabled on the page in test mode; a reservation below the threshold rechar
   const entries = await topupEntries(h().db, app.org_id);
   t.is(entries.length, 2, 'the seed and one recharge');
   t.like(entries[1], { balance_delta_micros: 100_000_000, idempotency_key: `topup:payment:${recharge.id}` });
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 152_000_000, reservedMicros: RESERVE, safeAvailableMicros: 152_000_000 - RESERVE });
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: 152_000_000,
+    reservedMicros: RESERVE,
+    safeAvailableMicros: 152_000_000 - RESERVE,
+  });
 
   // A later event above the threshold starts nothing; the page shows the result.
   await purchase(app);
@@ -72,17 +78,26 @@ test('enabled on the page in test mode; a reservation below the threshold rechar
 
 test('an approved bonus that drops the safe balance below the threshold recharges too', async (t) => {
   const app = await seedApp(h().db, { walletUsd: 80 });
-  await h().db('bonus_rules').insert({ campaign_id: app.campaign_id, name: 'First sale', threshold_conversions: 1, bonus_micros: 30_000_000 });
+  await h()
+    .db('bonus_rules')
+    .insert({ campaign_id: app.campaign_id, name: 'First sale', threshold_conversions: 1, bonus_micros: 30_000_000 });
   await enable(app, '50', '100');
   await purchase(app); // 80 - 3.2967: still above 50
   t.is((await recharges(h().db, app.org_id)).length, 0);
   const award = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).first();
   const reviewer = await createAgentKey(h().db, { orgId: app.org_id, name: 'reviewer', scopes: ['creators:write', 'creators:read'] });
-  const approved = await request(h().baseUrl, 'POST', `/api/agent/bonus-awards/${award.id}/review`, { token: reviewer.key, body: { decision: 'approve' } });
+  const approved = await request(h().baseUrl, 'POST', `/api/agent/bonus-awards/${award.id}/review`, {
+    token: reviewer.key,
+    body: { decision: 'approve' },
+  });
   t.is(approved.status, 200, approved.text);
   t.like(await rechargeResult(h().temporal, app.org_id), { outcome: 'succeeded' });
   t.is((await recharges(h().db, app.org_id)).length, 1);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 180_000_000, reservedMicros: RESERVE + 30_000_000, safeAvailableMicros: 180_000_000 - RESERVE - 30_000_000 });
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: 180_000_000,
+    reservedMicros: RESERVE + 30_000_000,
+    safeAvailableMicros: 180_000_000 - RESERVE - 30_000_000,
+  });
   await assertExactBooks(t, h().db, app.org_id);
 });
 
@@ -97,7 +112,11 @@ test('two drops racing below the threshold charge exactly once', async (t) => {
   t.is(all.length, 1, JSON.stringify(all));
   t.is(all[0]!.status, 'succeeded');
   t.is((await topupEntries(h().db, app.org_id)).length, 2);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 152_000_000, reservedMicros: 3 * RESERVE, safeAvailableMicros: 152_000_000 - 3 * RESERVE });
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: 152_000_000,
+    reservedMicros: 3 * RESERVE,
+    safeAvailableMicros: 152_000_000 - 3 * RESERVE,
+  });
   await assertExactBooks(t, h().db, app.org_id);
 });
 
@@ -108,10 +127,18 @@ test('a wallet already short when enabled recharges at once; the credit funds th
   await enable(app, '20', '10');
   t.like(await rechargeResult(h().temporal, app.org_id), { outcome: 'succeeded' });
   const commissions = [];
-  for (const user of users) commissions.push(...await commissionsOf(h().db, (await conversionsOfUser(h().db, app.app_id, user))[0].id));
-  t.deepEqual(commissions.map((c) => c.status), ['reserved', 'reserved'], 'both funded by the one recharge');
+  for (const user of users) commissions.push(...(await commissionsOf(h().db, (await conversionsOfUser(h().db, app.app_id, user))[0].id)));
+  t.deepEqual(
+    commissions.map((c) => c.status),
+    ['reserved', 'reserved'],
+    'both funded by the one recharge',
+  );
   t.is((await topupEntries(h().db, app.org_id)).length, 1);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 10_000_000, reservedMicros: 2 * RESERVE, safeAvailableMicros: 10_000_000 - 2 * RESERVE });
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: 10_000_000,
+    reservedMicros: 2 * RESERVE,
+    safeAvailableMicros: 10_000_000 - 2 * RESERVE,
+  });
   await assertExactBooks(t, h().db, app.org_id);
 });
 
@@ -122,7 +149,10 @@ test('a declined card is recorded visibly, tried again after the back-off, then 
   const result = await rechargeResult(h().temporal, app.org_id);
   t.like(result, { outcome: 'disabled', attempts: 2 });
   const all = await recharges(h().db, app.org_id);
-  t.deepEqual(all.map((p) => p.status), ['failed', 'failed']);
+  t.deepEqual(
+    all.map((p) => p.status),
+    ['failed', 'failed'],
+  );
   t.regex(all[1]!.failure, /Your card was declined \(test mode/);
   t.is((await topupEntries(h().db, app.org_id)).length, 1, 'only the seed: nothing credited');
 
@@ -163,29 +193,61 @@ test('agents read the settings and cannot change them: no agent route or tool wr
   t.is(seen.status, 200, seen.text);
   t.like(seen.body, {
     auto_recharge_enabled: true,
-    auto_recharge: { enabled: true, threshold: 50, threshold_micros: 50_000_000, amount: 100, amount_micros: 100_000_000, provider: 'test', last_result: null, disabled_reason: null },
+    auto_recharge: {
+      enabled: true,
+      threshold: 50,
+      threshold_micros: 50_000_000,
+      amount: 100,
+      amount_micros: 100_000_000,
+      provider: 'test',
+      last_result: null,
+      disabled_reason: null,
+    },
   });
   t.regex(seen.body.auto_recharge.payment_method, /Simulated test card 4242/);
 
   // The only wallet rows of the agent table: the read and the top-up link (which moves no money).
   const walletRows = AGENT_ENDPOINTS.filter((e) => /wallet|recharge/.test(e.path)).map((e) => `${e.method} ${e.path}`);
   t.deepEqual(walletRows.sort(), ['get /wallet', 'post /wallet/topup-link']);
-  for (const [method, route] of [['PATCH', '/api/agent/wallet'], ['POST', '/api/agent/wallet'], ['PUT', '/api/agent/wallet/auto-recharge'], ['POST', '/api/agent/wallet/auto-recharge']] as const) {
+  for (const [method, route] of [
+    ['PATCH', '/api/agent/wallet'],
+    ['POST', '/api/agent/wallet'],
+    ['PUT', '/api/agent/wallet/auto-recharge'],
+    ['POST', '/api/agent/wallet/auto-recharge'],
+  ] as const) {
     const res = await request(h().baseUrl, method, route, { token: agentKey, body: { auto_recharge_enabled: false } });
     t.true([404, 405].includes(res.status), `${method} ${route}: ${res.status}`);
   }
-  const topupLinkWithBody = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', { token: agentKey, body: { auto_recharge_enabled: false } });
+  const topupLinkWithBody = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', {
+    token: agentKey,
+    body: { auto_recharge_enabled: false },
+  });
   t.is(topupLinkWithBody.status, 422, 'the link endpoint takes no settings');
-  const tools = await request(h().baseUrl, 'POST', '/mcp', { token: agentKey, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
-  const names: string[] = (JSON.parse(/^data: (.*)$/m.exec(tools.text)?.[1] ?? tools.text).result.tools as { name: string }[]).map((x) => x.name);
+  const tools = await request(h().baseUrl, 'POST', '/mcp', {
+    token: agentKey,
+    headers: { accept: 'application/json, text/event-stream' },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  });
+  const names: string[] = (JSON.parse(/^data: (.*)$/m.exec(tools.text)?.[1] ?? tools.text).result.tools as { name: string }[]).map(
+    (x) => x.name,
+  );
   t.true(names.includes('svc_get_wallet'));
   const call = await request(h().baseUrl, 'POST', '/mcp', {
-    token: agentKey, headers: { accept: 'application/json, text/event-stream' },
+    token: agentKey,
+    headers: { accept: 'application/json, text/event-stream' },
     body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_get_wallet', arguments: {} } },
   });
   const called = JSON.parse(/^data: (.*)$/m.exec(call.text)?.[1] ?? call.text).result;
-  t.like(called.structuredContent, { auto_recharge_enabled: true, auto_recharge: { enabled: true, threshold: 50, amount: 100 } }, 'the tool reads the same settings');
-  t.deepEqual(names.filter((n) => /recharge/.test(n)), [], 'no tool names auto-recharge');
+  t.like(
+    called.structuredContent,
+    { auto_recharge_enabled: true, auto_recharge: { enabled: true, threshold: 50, amount: 100 } },
+    'the tool reads the same settings',
+  );
+  t.deepEqual(
+    names.filter((n) => /recharge/.test(n)),
+    [],
+    'no tool names auto-recharge',
+  );
 
   const asAgent = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' }, { authorization: `Bearer ${agentKey}` });
   t.is(asAgent.status, 403);
@@ -195,5 +257,8 @@ test('agents read the settings and cannot change them: no agent route or tool wr
   const off = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' });
   t.is(off.status, 200, off.text);
   t.regex(off.text, /Auto-recharge is off/);
-  t.like((await wallet(agentKey)).body, { auto_recharge_enabled: false, auto_recharge: { enabled: false, payment_method: null, disabled_reason: null } });
+  t.like((await wallet(agentKey)).body, {
+    auto_recharge_enabled: false,
+    auto_recharge: { enabled: false, payment_method: null, disabled_reason: null },
+  });
 });

@@ -11,13 +11,18 @@ import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const h = useHarness(test);
-test.before(async () => { await h.ready(); });
+test.before(async () => {
+  await h.ready();
+});
 
 const BONUS = 20_000_000;
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 
 async function withRule(app: SeededApp, threshold: number, bonusMicros = BONUS): Promise<void> {
-  await h().db('bonus_rules').insert({ campaign_id: app.campaign_id, name: `Reach ${threshold}`, threshold_conversions: threshold, bonus_micros: bonusMicros });
+  await h()
+    .db('bonus_rules')
+    .insert({ campaign_id: app.campaign_id, name: `Reach ${threshold}`, threshold_conversions: threshold, bonus_micros: bonusMicros });
 }
 
 async function buy(app: SeededApp, user: string): Promise<{ transactionId: string; send: ReturnType<typeof subscription> }> {
@@ -29,7 +34,12 @@ async function buy(app: SeededApp, user: string): Promise<{ transactionId: strin
 }
 
 async function refund(app: SeededApp, bought: { transactionId: string; send: ReturnType<typeof subscription> }): Promise<void> {
-  const res = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, bought.send('refund', { transaction_id: bought.transactionId }));
+  const res = await sendWebhook(
+    h().baseUrl,
+    app.app_id,
+    app.webhook_secret,
+    bought.send('refund', { transaction_id: bought.transactionId }),
+  );
   if (res.status !== 200) throw new Error(res.text);
 }
 
@@ -74,7 +84,13 @@ test('a refund under an approved award flags it for review and keeps its reserva
   const first = await buy(app, `bonus-flag-a-${Date.now()}`);
   await buy(app, `bonus-flag-b-${Date.now()}`);
   const awards = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).orderBy('threshold_conversions').select('*');
-  t.deepEqual(awards.map((a) => [a.threshold_conversions, a.status]), [[1, 'earned'], [2, 'earned']]);
+  t.deepEqual(
+    awards.map((a) => [a.threshold_conversions, a.status]),
+    [
+      [1, 'earned'],
+      [2, 'earned'],
+    ],
+  );
   const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'test', scopes: ['creators:write', 'creators:read'] });
   for (const a of awards) t.is((await agent(key.key, 'POST', `/bonus-awards/${a.id}/review`, { decision: 'approve' })).status, 200);
   const reservedBefore = (await getWalletTotals(h().db, app.org_id)).reservedMicros;
@@ -83,10 +99,14 @@ test('a refund under an approved award flags it for review and keeps its reserva
   const after = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).orderBy('threshold_conversions').select('*');
   t.is(after[0].status, 'approved', 'one conversion still counts: the first milestone stays reached');
   t.deepEqual(after[0].fraud_flags, {});
-  t.is(after[1].status, 'approved', 'an approved award is not voided behind the reviewer\'s back');
+  t.is(after[1].status, 'approved', "an approved award is not voided behind the reviewer's back");
   t.is(after[1].fraud_flags.refunds.length, 1);
   t.regex(after[1].fraud_flags.refunds[0].reason, /progress 1 is below the threshold 2/);
   const commissionReserve = 2_997_000 + 299_700;
-  t.is((await getWalletTotals(h().db, app.org_id)).reservedMicros, reservedBefore - commissionReserve, 'only the refunded commission is released');
+  t.is(
+    (await getWalletTotals(h().db, app.org_id)).reservedMicros,
+    reservedBefore - commissionReserve,
+    'only the refunded commission is released',
+  );
   await assertExactBooks(t, h().db, app.org_id);
 });

@@ -13,7 +13,8 @@ import { cliEnv, runSvc } from '../helpers/cli.js';
 import { useHarness } from '../helpers/harness.js';
 
 const h = useHarness(test, { worker: false, api: false });
-const env = () => cliEnv({ DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, BASE_URL: 'http://svc.test:8080' });
+const env = () =>
+  cliEnv({ DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, BASE_URL: 'http://svc.test:8080' });
 
 test('svc seed --json prints exactly the contract object and nothing else on stdout', async (t) => {
   const res = await runSvc(['seed', '--json'], env());
@@ -23,10 +24,24 @@ test('svc seed --json prints exactly the contract object and nothing else on std
   const seed = JSON.parse(lines[0]!) as Record<string, unknown>;
   t.deepEqual(Object.keys(seed).sort(), [...SEED_KEYS].sort());
   // CONTRACT.md's list, spelled out so that dropping a key from SEED_KEYS fails here.
-  t.deepEqual([...SEED_KEYS].sort(), ['agent_key', 'app_id', 'base_url', 'campaign_id', 'creator_code', 'dashboard_url', 'org_id', 'purchase_api_key', 'sdk_key', 'user_email', 'user_password', 'wallet_balance_usd', 'webhook_secret']);
+  t.deepEqual([...SEED_KEYS].sort(), [
+    'agent_key',
+    'app_id',
+    'base_url',
+    'campaign_id',
+    'creator_code',
+    'dashboard_url',
+    'org_id',
+    'purchase_api_key',
+    'sdk_key',
+    'user_email',
+    'user_password',
+    'wallet_balance_usd',
+    'webhook_secret',
+  ]);
   for (const key of SEED_KEYS) {
     if (key === 'wallet_balance_usd') t.true(typeof seed[key] === 'number' && seed[key] >= 1000);
-    else t.true(typeof seed[key] === 'string' && (seed[key]).length > 0, key);
+    else t.true(typeof seed[key] === 'string' && seed[key].length > 0, key);
   }
   t.is(seed.base_url, 'http://svc.test:8080');
   t.is(seed.dashboard_url, 'http://svc.test:8080/dashboard');
@@ -109,8 +124,12 @@ test('a bad configuration stops a command with a message naming the variable', a
 
 /** Wrong arguments per command: a missing subcommand, option or option value, or an argument the command does not take. */
 const WRONG_ARGUMENTS: Record<string, string[][]> = {
-  dev: [['stray']], api: [['stray']], worker: [['stray']], config: [['stray'], ['--markdown=yes']],
-  migrate: [['stray'], ['--status=yes']], seed: [[], ['--json', 'stray']],
+  dev: [['stray']],
+  api: [['stray']],
+  worker: [['stray']],
+  config: [['stray'], ['--markdown=yes']],
+  migrate: [['stray'], ['--status=yes']],
+  seed: [[], ['--json', 'stray']],
   'agent-key': [[], ['create'], ['create', '--org'], ['make', '--org', 'org_x']],
   events: [[], ['retry'], ['retry', '--app'], ['retry', '--app', 'app_x', 'extra']],
   payouts: [[], ['run'], ['run', '--org'], ['run', '--org', 'org_x', '--run-id']],
@@ -122,9 +141,11 @@ const WRONG_ARGUMENTS: Record<string, string[][]> = {
 async function runAll(lists: string[][]): Promise<Map<string, Awaited<ReturnType<typeof runSvc>>>> {
   const results = new Map<string, Awaited<ReturnType<typeof runSvc>>>();
   const queue = [...lists];
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let args = queue.shift(); args; args = queue.shift()) results.set(args.join(' '), await runSvc(args, cliEnv({})));
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let args = queue.shift(); args; args = queue.shift()) results.set(args.join(' '), await runSvc(args, cliEnv({})));
+    }),
+  );
   return results;
 }
 
@@ -132,12 +153,21 @@ const oneLine = (s: string) => s.trimEnd().split('\n').length === 1;
 
 test('every command answers --help and svc help COMMAND (exit 0, its usage on stdout, nothing started)', async (t) => {
   const names = Object.keys(COMMANDS);
-  const results = await runAll([...names.flatMap((n) => [[n, '--help'], ['help', n]]), ['help'], ['--help'], ['payouts', 'run', '--help']]);
+  const results = await runAll([
+    ...names.flatMap((n) => [
+      [n, '--help'],
+      ['help', n],
+    ]),
+    ['help'],
+    ['--help'],
+    ['payouts', 'run', '--help'],
+  ]);
   for (const name of names) {
     const flag = results.get(`${name} --help`)!;
     t.is(flag.code, 0, `${name} --help: ${flag.stderr}`);
     t.true(flag.stdout.startsWith(`usage: svc ${name}`), flag.stdout);
-    for (const option of Object.keys(COMMANDS[name]!.options)) t.true(flag.stdout.includes(`--${option}`), `${name} --help lists --${option}`);
+    for (const option of Object.keys(COMMANDS[name]!.options))
+      t.true(flag.stdout.includes(`--${option}`), `${name} --help lists --${option}`);
     t.is(results.get(`help ${name}`)!.stdout, flag.stdout, `svc help ${name}`);
   }
   t.is(results.get('payouts run --help')!.stdout, results.get('payouts --help')!.stdout, 'the TypeError of old is a help page');
@@ -149,8 +179,13 @@ test('every command answers --help and svc help COMMAND (exit 0, its usage on st
 
 test('an unknown option or a wrong or missing argument: exit 2 and one usage line on stderr, never a stack trace', async (t) => {
   const lists = [
-    ...Object.keys(COMMANDS).map((n) => [n, '--bogus']), ['seed', '--json', '--bogus'], ['payouts', 'run', '--org', 'org_x', '--bogus'],
-    ...Object.entries(WRONG_ARGUMENTS).flatMap(([n, cases]) => cases.map((c) => [n, ...c])), [], ['nope'], ['help', 'nope'],
+    ...Object.keys(COMMANDS).map((n) => [n, '--bogus']),
+    ['seed', '--json', '--bogus'],
+    ['payouts', 'run', '--org', 'org_x', '--bogus'],
+    ...Object.entries(WRONG_ARGUMENTS).flatMap(([n, cases]) => cases.map((c) => [n, ...c])),
+    [],
+    ['nope'],
+    ['help', 'nope'],
   ];
   t.deepEqual(Object.keys(WRONG_ARGUMENTS).sort(), Object.keys(COMMANDS).sort(), 'every command is tried with wrong arguments');
   const results = await runAll(lists);

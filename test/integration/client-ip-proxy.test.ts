@@ -21,7 +21,11 @@ test('without the header the connection address is the client', async (t) => {
 
 test('installs and clicks record the trusted hop, never the forged entry', async (t) => {
   const deviceId = randomUUID();
-  await request(h().baseUrl, 'POST', '/api/sdk/track-install', { token: seed.sdk_key, headers: { 'x-forwarded-for': '192.0.2.200, 198.51.100.9' }, body: { platform: 'ios', device_id: deviceId } });
+  await request(h().baseUrl, 'POST', '/api/sdk/track-install', {
+    token: seed.sdk_key,
+    headers: { 'x-forwarded-for': '192.0.2.200, 198.51.100.9' },
+    body: { platform: 'ios', device_id: deviceId },
+  });
   t.is((await h().db('installs').where({ device_id: deviceId }).first()).ip, '198.51.100.9');
   const slug = (await h().db('apps').where('id', seed.app_id).first('slug')).slug;
   await request(h().baseUrl, 'GET', `/${slug}/${seed.creator_code}`, { headers: { 'x-forwarded-for': '192.0.2.201, 198.51.100.10' } });

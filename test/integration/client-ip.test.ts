@@ -7,11 +7,11 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
 
-
 test('without TRUST_PROXY a forged X-Forwarded-For and body fields do not set the IP or User-Agent', async (t) => {
   const deviceId = randomUUID();
   await request(h().baseUrl, 'POST', '/api/sdk/track-install', {
-    token: seed.sdk_key, headers: { 'x-forwarded-for': '203.0.113.99', 'user-agent': 'RealAgent/1.0' },
+    token: seed.sdk_key,
+    headers: { 'x-forwarded-for': '203.0.113.99', 'user-agent': 'RealAgent/1.0' },
     body: { platform: 'ios', device_id: deviceId, ip: '198.51.100.1', user_agent: 'Forged/9' },
   });
   const install = await h().db('installs').where({ device_id: deviceId }).first();

@@ -18,7 +18,11 @@ import { seedApp } from '../helpers/seed.js';
 
 const h = useHarness(test, { env: { HOLDING_PERIOD_DAY_MS: '300' } });
 const DAY = 86_400_000;
-const options = (everyMs = DAY) => ({ everyMs, dashboardUrl: h().config.DASHBOARD_URL, unsubscribeUrl: (id: string) => unsubscribeUrl(h().config.SVC_MASTER_KEY!, h().config.DASHBOARD_URL, id) });
+const options = (everyMs = DAY) => ({
+  everyMs,
+  dashboardUrl: h().config.DASHBOARD_URL,
+  unsubscribeUrl: (id: string) => unsubscribeUrl(h().config.SVC_MASTER_KEY!, h().config.DASHBOARD_URL, id),
+});
 const digestsTo = async (email: string) => (await mailsTo(h().db, email)).filter((m) => m.template === 'creator_digest');
 
 test.serial('a release and a payout each leave an item; one mail carries both, once per period, linking to the portal', async (t) => {
@@ -26,11 +30,19 @@ test.serial('a release and a payout each leave an item; one mail carries both, o
   const email = (await h().db('creators').where('id', app.creator_id).first('email')).email as string;
   const commission = await makePayableCommission(h().db, h().baseUrl, app, `digest-${app.app_id}`);
   const items = await h().db('creator_digest_items').where('creator_id', app.creator_id);
-  t.like(items, [{ kind: 'commission_payable', commission_id: commission.id, org_id: app.org_id, digested_at: null }], 'written with the release');
+  t.like(
+    items,
+    [{ kind: 'commission_payable', commission_id: commission.id, org_id: app.org_id, digested_at: null }],
+    'written with the release',
+  );
   t.is(Number(items[0].amount_micros), commission.commission_micros);
   const run = await runPayouts(h().db, { orgId: app.org_id, runId: `digest-${app.org_id}` });
   const payoutId = run.payouts[0]!.payout_id!;
-  t.is((await h().db('creator_digest_items').where({ creator_id: app.creator_id, kind: 'payout_sent', payout_id: payoutId })).length, 1, 'written with the payout');
+  t.is(
+    (await h().db('creator_digest_items').where({ creator_id: app.creator_id, kind: 'payout_sent', payout_id: payoutId })).length,
+    1,
+    'written with the payout',
+  );
   await runPayouts(h().db, { orgId: app.org_id, runId: `digest-${app.org_id}` });
   t.is((await h().db('creator_digest_items').where('creator_id', app.creator_id)).length, 2, 'a repeated run adds nothing');
 
@@ -44,13 +56,18 @@ test.serial('a release and a payout each leave an item; one mail carries both, o
   t.true(links.includes(`${h().config.DASHBOARD_URL}/creator`));
   t.truthy(links.find((l) => l.includes('/creator/unsubscribe?')));
   t.false(mail!.body_text.includes('digest-'), 'no end user id in the mail');
-  t.deepEqual((await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at')), [], 'items marked');
+  t.deepEqual(await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at'), [], 'items marked');
 
   // Another change within the period waits for the next digest.
-  await h().db('creator_digest_items').insert({ creator_id: app.creator_id, org_id: app.org_id, kind: 'payout_failed', payout_id: payoutId, amount_micros: 1 });
+  await h()
+    .db('creator_digest_items')
+    .insert({ creator_id: app.creator_id, org_id: app.org_id, kind: 'payout_failed', payout_id: payoutId, amount_micros: 1 });
   await composeDueDigests(h().db, options());
   t.is((await digestsTo(email)).length, 1, 'at most one digest per period');
-  await h().db('creators').where('id', app.creator_id).update({ last_digest_at: h().db.raw("now() - interval '2 days'") });
+  await h()
+    .db('creators')
+    .where('id', app.creator_id)
+    .update({ last_digest_at: h().db.raw("now() - interval '2 days'") });
   await composeDueDigests(h().db, options());
   const latest = await digestsTo(email);
   t.is(latest.length, 2);
@@ -68,8 +85,18 @@ test.serial('the unsubscribe link: GET changes nothing, POST stops the digests, 
   const other = await seedApp(h().db);
   const altered = link.replace(app.creator_id, other.creator_id);
   t.is((await browser.fetch(altered)).status, 400);
-  t.is((await browser.fetch(`${h().baseUrl}/dashboard/creator/unsubscribe`, { form: { c: other.creator_id, sig: inputValue(page.text, 'sig')! } })).status, 400, 'a signature is good for its own creator only');
-  const done = await browser.fetch(`${h().baseUrl}/dashboard/creator/unsubscribe`, { form: { c: inputValue(page.text, 'c')!, sig: inputValue(page.text, 'sig')! } });
+  t.is(
+    (
+      await browser.fetch(`${h().baseUrl}/dashboard/creator/unsubscribe`, {
+        form: { c: other.creator_id, sig: inputValue(page.text, 'sig')! },
+      })
+    ).status,
+    400,
+    'a signature is good for its own creator only',
+  );
+  const done = await browser.fetch(`${h().baseUrl}/dashboard/creator/unsubscribe`, {
+    form: { c: inputValue(page.text, 'c')!, sig: inputValue(page.text, 'sig')! },
+  });
   t.is(done.status, 200);
   t.truthy((await h().db('creators').where('id', app.creator_id).first()).digest_unsubscribed_at);
   t.is((await h().db('creators').where('id', other.creator_id).first()).digest_unsubscribed_at, null);
@@ -77,16 +104,20 @@ test.serial('the unsubscribe link: GET changes nothing, POST stops the digests, 
   await makePayableCommission(h().db, h().baseUrl, app, `unsub-${app.app_id}`);
   await composeDueDigests(h().db, options());
   t.deepEqual(await digestsTo(email), [], 'no mail after unsubscribing');
-  t.deepEqual(await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at'), [], 'items settled unsent');
+  t.deepEqual(
+    await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at'),
+    [],
+    'items settled unsent',
+  );
 });
 
-test.serial('the worker\'s digest job composes due digests on its own', async (t) => {
+test.serial("the worker's digest job composes due digests on its own", async (t) => {
   const app = await seedApp(h().db);
   const email = (await h().db('creators').where('id', app.creator_id).first('email')).email as string;
   await makePayableCommission(h().db, h().baseUrl, app, `job-${app.app_id}`);
   const job = startCreatorDigest(h().db, { ...h().config, CREATOR_DIGEST_EVERY_MS: 1000 }, createLogger('silent', 'test'));
   t.teardown(() => job.stop());
-  await waitFor(async () => (await digestsTo(email)).length === 1, 'the job\'s digest', 20_000);
+  await waitFor(async () => (await digestsTo(email)).length === 1, "the job's digest", 20_000);
   await job.stop();
   t.deepEqual(await h().db('creator_digest_items').where('creator_id', app.creator_id).whereNull('digested_at'), []);
 });

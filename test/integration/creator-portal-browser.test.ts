@@ -27,7 +27,9 @@ test.before(async () => {
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
 });
-test.after.always(async () => { await browser?.close(); });
+test.after.always(async () => {
+  await browser?.close();
+});
 
 const url = (p: string) => `${h().baseUrl}${p}`;
 const email = `portal-${Date.now()}@example.com`;
@@ -36,7 +38,11 @@ let code = '';
 /** axe finds nothing, and nothing is wider than the 390 px screen. */
 async function checkPage(t: ExecutionContext, name: string): Promise<void> {
   const axe = await new AxeBuilder({ page }).analyze();
-  t.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${name}`);
+  t.deepEqual(
+    axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `axe on ${name}`,
+  );
   t.true(await page.evaluate(() => document.documentElement.scrollWidth <= 390), `${name} fits 390 px`);
   await screenshot(page, `portal-${name}`);
 }
@@ -80,48 +86,59 @@ test.serial('a creator joins, asks for a link, reads it from the mail and signs 
   t.is(await page.getByRole('img', { name: /QR code of your referral link/ }).count(), 1, 'the QR code, drawn on the server');
 });
 
-test.serial('a purchase\'s commission shows held with its release date, then payable, then paid with its statement, then clawed back', async (t) => {
-  const sub = subscription(`portal-user-${app.app_id}`, code);
-  const first = sub('initial_purchase');
-  const sent = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, first);
-  t.is(sent.status, 200, sent.text);
-  const creatorId = (await h().db('creators').whereRaw('lower(email) = lower(?)', [email]).first('id')).id as string;
-  const earned = await h().db('commissions').where({ creator_id: creatorId, kind: 'earn' }).first();
-  t.is(earned.status, 'reserved');
-  await page.reload();
-  t.is(await stateOfLatest(), 'Held');
-  t.true((await page.locator('#commissions tbody tr').first().textContent())!.includes(`held until ${formatDate(earned.payable_at)}`), 'the release date is stated');
-  await checkPage(t, '04-held');
+test.serial(
+  "a purchase's commission shows held with its release date, then payable, then paid with its statement, then clawed back",
+  async (t) => {
+    const sub = subscription(`portal-user-${app.app_id}`, code);
+    const first = sub('initial_purchase');
+    const sent = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, first);
+    t.is(sent.status, 200, sent.text);
+    const creatorId = (await h().db('creators').whereRaw('lower(email) = lower(?)', [email]).first('id')).id as string;
+    const earned = await h().db('commissions').where({ creator_id: creatorId, kind: 'earn' }).first();
+    t.is(earned.status, 'reserved');
+    await page.reload();
+    t.is(await stateOfLatest(), 'Held');
+    t.true(
+      (await page.locator('#commissions tbody tr').first().textContent())!.includes(`held until ${formatDate(earned.payable_at)}`),
+      'the release date is stated',
+    );
+    await checkPage(t, '04-held');
 
-  await waitFor(async () => (await h().db('commissions').where('id', earned.id).first()).status === 'payable', 'the release', 30_000);
-  await page.reload();
-  t.is(await stateOfLatest(), 'Payable');
+    await waitFor(async () => (await h().db('commissions').where('id', earned.id).first()).status === 'payable', 'the release', 30_000);
+    await page.reload();
+    t.is(await stateOfLatest(), 'Payable');
 
-  // Where the money goes: the creator connects a payout account (test mode: ready at once) from the same page.
-  const campaignPage = page.url();
-  await page.getByLabel(/Country of your bank account/).fill('US');
-  await page.getByRole('button', { name: 'Connect a payout account' }).click();
-  await page.waitForURL(/\/dashboard\/creator\?payouts=ready$/);
-  await page.goto(campaignPage);
-  t.regex((await page.locator('#payout-account-state').textContent())!, /^Ready: payouts are sent to your connected account\.$/);
+    // Where the money goes: the creator connects a payout account (test mode: ready at once) from the same page.
+    const campaignPage = page.url();
+    await page.getByLabel(/Country of your bank account/).fill('US');
+    await page.getByRole('button', { name: 'Connect a payout account' }).click();
+    await page.waitForURL(/\/dashboard\/creator\?payouts=ready$/);
+    await page.goto(campaignPage);
+    t.regex((await page.locator('#payout-account-state').textContent())!, /^Ready: payouts are sent to your connected account\.$/);
 
-  const run = await runSvc(['payouts', 'run', '--org', app.org_id, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
-  t.is(run.code, 0, run.stderr);
-  await page.reload();
-  t.is(await stateOfLatest(), 'Paid');
-  await page.locator('#payouts').getByRole('link', { name: 'Statement' }).click();
-  await page.getByRole('heading', { name: /Payout statement/ }).waitFor();
-  t.is(await page.locator('#statement-lines tbody tr[data-kind="Commission"]').count(), 1);
-  await checkPage(t, '05-statement');
-  const csv = await page.request.get(`${page.url()}/statement.csv`);
-  t.is(csv.status(), 200);
-  t.regex(await csv.text(), /^\uFEFF?type,date,campaign,description,amount_usd,effect\r\nCommission,/);
-  await page.goBack();
+    const run = await runSvc(['payouts', 'run', '--org', app.org_id, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
+    t.is(run.code, 0, run.stderr);
+    await page.reload();
+    t.is(await stateOfLatest(), 'Paid');
+    await page.locator('#payouts').getByRole('link', { name: 'Statement' }).click();
+    await page.getByRole('heading', { name: /Payout statement/ }).waitFor();
+    t.is(await page.locator('#statement-lines tbody tr[data-kind="Commission"]').count(), 1);
+    await checkPage(t, '05-statement');
+    const csv = await page.request.get(`${page.url()}/statement.csv`);
+    t.is(csv.status(), 200);
+    t.regex(await csv.text(), /^\uFEFF?type,date,campaign,description,amount_usd,effect\r\nCommission,/);
+    await page.goBack();
 
-  const refund = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, sub('refund', { transaction_id: first.event.transaction_id }));
-  t.is(refund.status, 200, refund.text);
-  await waitFor(async () => (await h().db('clawbacks').where('commission_id', earned.id).first()) !== undefined, 'the clawback', 30_000);
-  await page.reload();
-  t.is(await stateOfLatest(), 'Clawed back');
-  await checkPage(t, '06-clawed-back');
-});
+    const refund = await sendWebhook(
+      h().baseUrl,
+      app.app_id,
+      app.webhook_secret,
+      sub('refund', { transaction_id: first.event.transaction_id }),
+    );
+    t.is(refund.status, 200, refund.text);
+    await waitFor(async () => (await h().db('clawbacks').where('commission_id', earned.id).first()) !== undefined, 'the clawback', 30_000);
+    await page.reload();
+    t.is(await stateOfLatest(), 'Clawed back');
+    await checkPage(t, '06-clawed-back');
+  },
+);

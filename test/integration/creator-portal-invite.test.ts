@@ -33,7 +33,14 @@ test('a creator without an email: shown as unable to sign in; bad and taken addr
   t.is(bad.status, 422);
   t.true(bad.text.includes('value="sam-at-example"'), 'what was typed is kept');
   t.regex(bad.text, new RegExp(`id="portal-email-${seed.campaign_id}-${creatorId}-error" class="error">Enter the creator`));
-  const seededEmail = (await h().db('creator_codes as cc').join('creators as c', 'c.id', 'cc.creator_id').where('cc.campaign_id', seed.campaign_id).whereNotNull('c.email').first('c.email')).email as string;
+  const seededEmail = (
+    await h()
+      .db('creator_codes as cc')
+      .join('creators as c', 'c.id', 'cc.creator_id')
+      .where('cc.campaign_id', seed.campaign_id)
+      .whereNotNull('c.email')
+      .first('c.email')
+  ).email as string;
   const taken = await dash.browser.fetch(action, { form: { csrf, email: seededEmail.toUpperCase() } });
   t.is(taken.status, 409);
   t.regex(taken.text, /Another creator already uses this address/);
@@ -54,15 +61,21 @@ test('a creator without an email: shown as unable to sign in; bad and taken addr
   const afterRow = new RegExp('<tr data-row="[^"]+">(?:(?!</tr>)[\\s\\S])*SAMSEED1[\\s\\S]*?</tr>').exec(after.text)?.[0] ?? '';
   t.true(afterRow.includes('SAMSEED1'));
   t.false(afterRow.includes('No email'), 'no longer offered');
-  t.is((await dash.browser.fetch(action, { form: { csrf, email: `again-${email}` } })).status, 409, 'an address already set is not replaced');
+  t.is(
+    (await dash.browser.fetch(action, { form: { csrf, email: `again-${email}` } })).status,
+    409,
+    'an address already set is not replaced',
+  );
 });
 
-test('another organization\'s creator is 404 and keeps no address', async (t) => {
+test("another organization's creator is 404 and keeps no address", async (t) => {
   const other = await seedApp(h().db);
   const creatorId = await emaillessCreator(other.app_id, other.campaign_id, 'OTHERSAM');
   const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
   const page = await dash.browser.fetch(`${h().baseUrl}/dashboard/creators`);
-  const res = await dash.browser.fetch(`${h().baseUrl}/dashboard/creators/${creatorId}/portal-invite`, { form: { csrf: inputValue(page.text, 'csrf')!, email: `x-${creatorId}@example.com` } });
+  const res = await dash.browser.fetch(`${h().baseUrl}/dashboard/creators/${creatorId}/portal-invite`, {
+    form: { csrf: inputValue(page.text, 'csrf')!, email: `x-${creatorId}@example.com` },
+  });
   t.is(res.status, 404);
   t.is((await h().db('creators').where('id', creatorId).first()).email, null);
 });

@@ -25,7 +25,11 @@ test('the answer is the same for a known and an unknown address; only the known 
   const b = await askForLink(h().baseUrl, new Browser(), unknown, nextIp());
   t.is(a.status, 200);
   t.is(b.status, 200);
-  const words = (text: string, email: string) => text.replace(email, 'EMAIL').replace(/name="csrf" value="[^"]*"/g, '').replace(/nonce="[^"]*"/g, '');
+  const words = (text: string, email: string) =>
+    text
+      .replace(email, 'EMAIL')
+      .replace(/name="csrf" value="[^"]*"/g, '')
+      .replace(/nonce="[^"]*"/g, '');
   t.is(words(a.text, known.toUpperCase()), words(b.text, unknown), 'the same page whether or not the address joined');
   t.truthy(await latestSignInLink(h().db, known), 'the address is matched case-insensitively');
   t.deepEqual(await mailsTo(h().db, unknown), [], 'no mail to an unknown address');
@@ -65,17 +69,22 @@ test('opening the link spends nothing; the confirm POST spends it once, opens a 
   t.is((await h().db('creator_sessions').where('creator_id', app.creator_id)).length, 1, 'one session');
 });
 
-test('a link older than 15 minutes is refused; a confirm without the page\'s CSRF token is 403 and spends nothing', async (t) => {
+test("a link older than 15 minutes is refused; a confirm without the page's CSRF token is 403 and spends nothing", async (t) => {
   const app = await seedApp(h().db);
   const email = await creatorEmail(app.creator_id);
   await askForLink(h().baseUrl, new Browser(), email, nextIp());
   const link = (await latestSignInLink(h().db, email))!;
   const row = await h().db('creator_sign_in_tokens').where('creator_id', app.creator_id).first();
   t.true(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime() === 15 * 60_000, 'valid 15 minutes');
-  const forged = await new Browser().fetch(url('/dashboard/creator/sign-in/confirm'), { form: { token: new URL(link).searchParams.get('token')! } });
+  const forged = await new Browser().fetch(url('/dashboard/creator/sign-in/confirm'), {
+    form: { token: new URL(link).searchParams.get('token')! },
+  });
   t.is(forged.status, 403);
   t.is((await h().db('creator_sign_in_tokens').where('id', row.id).first()).used_at, null);
-  await h().db('creator_sign_in_tokens').where('id', row.id).update({ expires_at: h().db.raw("now() - interval '1 second'") });
+  await h()
+    .db('creator_sign_in_tokens')
+    .where('id', row.id)
+    .update({ expires_at: h().db.raw("now() - interval '1 second'") });
   const late = await confirmLink(new Browser(), link);
   t.is(late.status, 410);
   t.is((await h().db('creator_sessions').where('creator_id', app.creator_id)).length, 0);
@@ -94,7 +103,8 @@ test('link requests are limited per address (5 per 15 minutes) and per IP (20), 
   t.is((await mailsTo(h().db, email)).length, 5, 'no mail past the limit');
   const ip = nextIp();
   const fromOneIp: number[] = [];
-  for (let i = 0; i < 21; i++) fromOneIp.push((await askForLink(h().baseUrl, new Browser(), `x${i}-${randomBytes(3).toString('hex')}@example.com`, ip)).status);
+  for (let i = 0; i < 21; i++)
+    fromOneIp.push((await askForLink(h().baseUrl, new Browser(), `x${i}-${randomBytes(3).toString('hex')}@example.com`, ip)).status);
   t.is(fromOneIp.filter((s) => s === 200).length, 20);
   t.is(fromOneIp.at(-1), 429, 'per IP, unknown addresses included');
 });

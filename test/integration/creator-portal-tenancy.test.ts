@@ -25,12 +25,20 @@ import { makePayableCommission } from '../helpers/payable.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const { h, seed } = useSeededHarness(test, { env: { HOLDING_PERIOD_DAY_MS: '300', TRUST_PROXY: 'true', ASSET_STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'svc-portal-assets-')) } });
+const { h, seed } = useSeededHarness(test, {
+  env: { HOLDING_PERIOD_DAY_MS: '300', TRUST_PROXY: 'true', ASSET_STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'svc-portal-assets-')) },
+});
 
 interface World {
-  o1: SeededApp; o2: SeededApp; o2b: SeededApp;
-  a: CreatorSession; b: CreatorSession;
-  payoutA: string; payoutB: string; asset1: string; asset3: string;
+  o1: SeededApp;
+  o2: SeededApp;
+  o2b: SeededApp;
+  a: CreatorSession;
+  b: CreatorSession;
+  payoutA: string;
+  payoutB: string;
+  asset1: string;
+  asset3: string;
 }
 let world: Promise<World> | undefined;
 
@@ -39,7 +47,18 @@ const emailOf = async (id: string) => (await h().db('creators').where('id', id).
 async function feature(app: SeededApp): Promise<string> {
   const key = newAssetKey(app.app_id, 'png');
   await assetStorage(h().config).put(key, Buffer.from('89504e470d0a1a0a', 'hex'));
-  const asset = await insertAsset(h().db, { appId: app.app_id, orgId: app.org_id, type: 'image', category: 'banner', title: `Banner ${app.app_id}`, description: null, storageKey: key, mimeType: 'image/png', sizeBytes: 8, uploadedBy: 'test' });
+  const asset = await insertAsset(h().db, {
+    appId: app.app_id,
+    orgId: app.org_id,
+    type: 'image',
+    category: 'banner',
+    title: `Banner ${app.app_id}`,
+    description: null,
+    storageKey: key,
+    mimeType: 'image/png',
+    sizeBytes: 8,
+    uploadedBy: 'test',
+  });
   await setAssetFeatured(h().db, asset.id, true);
   return asset.id;
 }
@@ -52,7 +71,13 @@ function setUp(): Promise<World> {
     const o1 = await seedApp(db);
     const o2 = await seedApp(db);
     const o2b = await seedApp(db, { orgId: o2.org_id });
-    await addCreatorCode(db, { appId: o2.app_id, campaignId: o2.campaign_id, creatorId: o1.creator_id, code: `A${o1.creator_code.slice(-8)}`.replace(/-/g, 'X'), source: 'join' });
+    await addCreatorCode(db, {
+      appId: o2.app_id,
+      campaignId: o2.campaign_id,
+      creatorId: o1.creator_id,
+      code: `A${o1.creator_code.slice(-8)}`.replace(/-/g, 'X'),
+      source: 'join',
+    });
     await makePayableCommission(db, h().baseUrl, o1, `tenancy-a-${o1.app_id}`);
     await makePayableCommission(db, h().baseUrl, o2b, `tenancy-b-${o2b.app_id}`);
     const payoutA = (await runPayouts(db, { orgId: o1.org_id, runId: `t-${o1.org_id}` })).payouts[0]!.payout_id!;
@@ -64,16 +89,36 @@ function setUp(): Promise<World> {
   })());
 }
 
-const get = (p: string, headers: Record<string, string>) => fetch(`${h().baseUrl}${p}`, { headers: { accept: 'text/html', ...headers }, redirect: 'manual' });
+const get = (p: string, headers: Record<string, string>) =>
+  fetch(`${h().baseUrl}${p}`, { headers: { accept: 'text/html', ...headers }, redirect: 'manual' });
 const asCreator = (s: CreatorSession) => ({ cookie: `svc_creator=${s.token}` });
 
-test('each creator reaches their own campaigns, payouts, statements and assets; everyone else\'s are 404', async (t) => {
+test("each creator reaches their own campaigns, payouts, statements and assets; everyone else's are 404", async (t) => {
   const w = await setUp();
   const campaign = (id: string) => `/dashboard/creator/campaigns/${id}`;
   const statement = (id: string) => `/dashboard/creator/payouts/${id}`;
   const mine: [CreatorSession, string[]][] = [
-    [w.a, [campaign(w.o1.campaign_id), campaign(w.o2.campaign_id), `${campaign(w.o1.campaign_id)}/qr.svg`, statement(w.payoutA), `${statement(w.payoutA)}/statement.csv`, `/dashboard/creator/assets/${w.asset1}/file`]],
-    [w.b, [campaign(w.o2b.campaign_id), `${campaign(w.o2b.campaign_id)}/qr.svg`, statement(w.payoutB), `${statement(w.payoutB)}/statement.csv`, `/dashboard/creator/assets/${w.asset3}/file`]],
+    [
+      w.a,
+      [
+        campaign(w.o1.campaign_id),
+        campaign(w.o2.campaign_id),
+        `${campaign(w.o1.campaign_id)}/qr.svg`,
+        statement(w.payoutA),
+        `${statement(w.payoutA)}/statement.csv`,
+        `/dashboard/creator/assets/${w.asset1}/file`,
+      ],
+    ],
+    [
+      w.b,
+      [
+        campaign(w.o2b.campaign_id),
+        `${campaign(w.o2b.campaign_id)}/qr.svg`,
+        statement(w.payoutB),
+        `${statement(w.payoutB)}/statement.csv`,
+        `/dashboard/creator/assets/${w.asset3}/file`,
+      ],
+    ],
   ];
   for (const [self, paths] of mine) {
     const other = self === w.a ? mine[1]! : mine[0]!;
@@ -83,8 +128,8 @@ test('each creator reaches their own campaigns, payouts, statements and assets; 
       t.is((await get(p, asCreator(self))).status, 404, `another creator's ${p}`);
     }
   }
-  t.is((await get(campaign(w.o2.campaign_id), asCreator(w.b))).status, 404, 'a campaign of B\'s organization that B did not join');
-  t.is((await get(campaign(seed.campaign_id), asCreator(w.a))).status, 404, 'a third organization\'s campaign');
+  t.is((await get(campaign(w.o2.campaign_id), asCreator(w.b))).status, 404, "a campaign of B's organization that B did not join");
+  t.is((await get(campaign(seed.campaign_id), asCreator(w.a))).status, 404, "a third organization's campaign");
   t.is((await get('/dashboard/creator/payouts/pout_nope', asCreator(w.a))).status, 404);
 });
 
@@ -95,15 +140,19 @@ test('one sign-in reaches every campaign the address joined, across organization
   t.true(section(w.o1.org_id).includes(`/dashboard/creator/campaigns/${w.o1.campaign_id}`));
   t.false(section(w.o1.org_id).includes(w.o2.campaign_id));
   t.true(section(w.o2.org_id).includes(`/dashboard/creator/campaigns/${w.o2.campaign_id}`));
-  t.false(home.includes(w.o2b.campaign_id), 'not B\'s campaign');
+  t.false(home.includes(w.o2b.campaign_id), "not B's campaign");
   const c1 = await (await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}`, asCreator(w.a))).text();
   const c2 = await (await get(`/dashboard/creator/campaigns/${w.o2.campaign_id}`, asCreator(w.a))).text();
-  t.true(c1.includes(`/dashboard/creator/payouts/${w.payoutA}`), 'O1\'s payout on O1\'s campaign');
-  t.false(c2.includes(w.payoutA), 'O1\'s payout never on O2\'s campaign');
-  t.false(c2.includes(w.payoutB), 'nor B\'s payout from O2');
+  t.true(c1.includes(`/dashboard/creator/payouts/${w.payoutA}`), "O1's payout on O1's campaign");
+  t.false(c2.includes(w.payoutA), "O1's payout never on O2's campaign");
+  t.false(c2.includes(w.payoutB), "nor B's payout from O2");
   t.regex(c2, /No payout from/);
-  const appUser = await h().db('commissions as c').join('conversions as v', 'v.id', 'c.conversion_id').where('c.creator_id', w.o1.creator_id).first('v.app_user_id');
-  t.false(c1.includes(appUser.app_user_id as string), 'no end user\'s id on the page');
+  const appUser = await h()
+    .db('commissions as c')
+    .join('conversions as v', 'v.id', 'c.conversion_id')
+    .where('c.creator_id', w.o1.creator_id)
+    .first('v.app_user_id');
+  t.false(c1.includes(appUser.app_user_id as string), "no end user's id on the page");
 });
 
 test('a creator session is 401 on every dashboard page, form and REST row, every agent endpoint and /mcp', async (t) => {
@@ -112,13 +161,20 @@ test('a creator session is 401 on every dashboard page, form and REST row, every
   const targets: { method: string; path: string }[] = [
     ...webRoutes().stack.flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: fill(String(l.path)) }))),
     ...AGENT_ENDPOINTS.map((e) => ({ method: e.method.toUpperCase(), path: fill(`/api/agent${koaPath(e.path)}`) })),
-    { method: 'POST', path: '/mcp' }, { method: 'GET', path: '/mcp' }, { method: 'GET', path: '/api/grants' },
+    { method: 'POST', path: '/mcp' },
+    { method: 'GET', path: '/mcp' },
+    { method: 'GET', path: '/api/grants' },
   ];
   t.true(targets.length > 100, `walked ${targets.length} routes`);
   const refused: string[] = [];
   for (const creds of [{ cookie: `svc_creator=${w.a.token}` }, { authorization: `Bearer ${w.a.token}` }] as Record<string, string>[]) {
     for (const { method, path: p } of targets) {
-      const res = await fetch(`${h().baseUrl}${p}`, { method, headers: { accept: 'application/json', 'content-type': 'application/json', ...creds }, body: method === 'GET' ? undefined : '{}', redirect: 'manual' });
+      const res = await fetch(`${h().baseUrl}${p}`, {
+        method,
+        headers: { accept: 'application/json', 'content-type': 'application/json', ...creds },
+        body: method === 'GET' ? undefined : '{}',
+        redirect: 'manual',
+      });
       if (res.status !== 401) refused.push(`${method} ${p} -> ${res.status} (${Object.keys(creds)[0]})`);
     }
   }
@@ -130,34 +186,52 @@ test('no other credential is admitted by the portal: dashboard session, agent ke
   const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
   const sessionToken = dash.browser.cookies.get('svc_session')!;
   const agent = await createAgentKey(h().db, { orgId: w.o1.org_id, name: 'walk', scopes: SCOPES });
-  const paths = portalRoutes().stack.flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(l.path).replace(':campaign_id', w.o1.campaign_id).replace(':payout_id', w.payoutA).replace(':asset_id', w.asset1) })));
+  const paths = portalRoutes().stack.flatMap((l) =>
+    l.methods
+      .filter((m) => m !== 'HEAD')
+      .map((method) => ({
+        method,
+        path: String(l.path).replace(':campaign_id', w.o1.campaign_id).replace(':payout_id', w.payoutA).replace(':asset_id', w.asset1),
+      })),
+  );
   t.true(paths.length >= 12, `walked ${paths.length} portal routes`);
   const admitted: string[] = [];
   for (const token of [sessionToken, agent.key, w.o1.sdk_key]) {
     for (const { method, path: p } of paths) {
-      const res = await fetch(`${h().baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, accept: 'text/html' }, redirect: 'manual' });
+      const res = await fetch(`${h().baseUrl}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: 'text/html' },
+        redirect: 'manual',
+      });
       if (res.status !== 401) admitted.push(`${method} ${p} -> ${res.status} (${token.slice(0, 7)})`);
     }
   }
   t.deepEqual(admitted, []);
-  const withDashboardCookie = await new Browser().fetch(`${h().baseUrl}/dashboard/creator/campaigns/${w.o1.campaign_id}`, { headers: { cookie: dash.cookie } });
+  const withDashboardCookie = await new Browser().fetch(`${h().baseUrl}/dashboard/creator/campaigns/${w.o1.campaign_id}`, {
+    headers: { cookie: dash.cookie },
+  });
   t.is(withDashboardCookie.status, 302, 'a dashboard session in the browser is no creator: sign in first');
   t.is(withDashboardCookie.location, `${h().baseUrl}/dashboard/creator/sign-in`);
 });
 
 test('a campaign page shows bonus progress and featured assets; the QR code is an SVG file; the statement CSV is escaped against formulas', async (t) => {
   const w = await setUp();
-  await h().db('bonus_rules').insert({ campaign_id: w.o1.campaign_id, name: 'Two sales', threshold_conversions: 2, bonus_micros: 5_000_000 });
+  await h()
+    .db('bonus_rules')
+    .insert({ campaign_id: w.o1.campaign_id, name: 'Two sales', threshold_conversions: 2, bonus_micros: 5_000_000 });
   const page = await (await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}`, asCreator(w.a))).text();
   const bonuses = /<table id="bonuses">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
   t.regex(bonuses, /Two sales/);
   t.regex(bonuses, /1 of 2/, 'one production conversion counted towards two');
   t.regex(bonuses, /not reached yet/);
   t.true(page.includes(`/dashboard/creator/assets/${w.asset1}/file`), 'the featured asset to download');
-  t.false(page.includes(w.asset3), 'not another app\'s asset');
+  t.false(page.includes(w.asset3), "not another app's asset");
   const qr = await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}/qr.svg`, asCreator(w.a));
   t.is(qr.headers.get('content-type'), 'image/svg+xml');
-  t.regex(await qr.text(), /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+"[^>]*><rect[^>]*><\/rect><path d="M/);
+  t.regex(
+    await qr.text(),
+    /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+"[^>]*><rect[^>]*><\/rect><path d="M/,
+  );
   await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: '=HYPERLINK("http://x")' });
   const csv = await (await get(`/dashboard/creator/payouts/${w.payoutA}/statement.csv`, asCreator(w.a))).text();
   t.true(csv.includes(`'=HYPERLINK(""http://x"")`), csv);

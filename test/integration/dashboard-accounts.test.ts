@@ -28,14 +28,22 @@ test.serial('sign-up, verification by the emailed link, then sign-in into the ne
   const weak = await postForm(browser, '/dashboard/signup', '/dashboard/signup', { org_name: 'Acme', email, password: 'short' });
   t.is(weak.status, 422);
   t.regex(weak.text, /password: The password must be 10/);
-  const done = await postForm(browser, '/dashboard/signup', '/dashboard/signup', { org_name: 'Acme', email, password: 'correct horse battery' });
+  const done = await postForm(browser, '/dashboard/signup', '/dashboard/signup', {
+    org_name: 'Acme',
+    email,
+    password: 'correct horse battery',
+  });
   t.is(done.status, 200);
   t.regex(done.text, /Check your email/);
   const user = await h().db('users').where('email', email).first();
   t.is(user.email_verified_at, null);
   const membership = await h().db('memberships').where('user_id', user.id).first();
   t.is(membership.role, 'owner');
-  t.is((await h().db('email_outbox').where({ to_address: email, template: 'account_verify_email' }).first()).org_id, null, 'account emails spend no invitation budget');
+  t.is(
+    (await h().db('email_outbox').where({ to_address: email, template: 'account_verify_email' }).first()).org_id,
+    null,
+    'account emails spend no invitation budget',
+  );
 
   const early = await signIn(browser, email, 'correct horse battery');
   t.is(early.status, 403);
@@ -60,7 +68,11 @@ test.serial('sign-up, verification by the emailed link, then sign-in into the ne
   t.regex(home.text, /No app yet/);
 
   // Signing up again with the same address reveals nothing and creates nothing.
-  const again = await postForm(new Browser(), '/dashboard/signup', '/dashboard/signup', { org_name: 'Other', email, password: 'another password' });
+  const again = await postForm(new Browser(), '/dashboard/signup', '/dashboard/signup', {
+    org_name: 'Other',
+    email,
+    password: 'another password',
+  });
   t.regex(again.text, /Check your email/);
   t.is((await h().db('memberships').where('user_id', user.id)).length, 1);
 });
@@ -91,7 +103,9 @@ test.serial('an owner invites a teammate by email; the link creates a verified a
   const mate = `mate+${Date.now()}@example.com`;
   const noCsrf = await owner.browser.fetch(`${h().baseUrl}/dashboard/team/invite`, { form: { email: mate, role: 'member' } });
   t.is(noCsrf.status, 403);
-  const sent = await owner.browser.fetch(`${h().baseUrl}/dashboard/team/invite`, { form: { csrf: owner.csrf, email: mate, role: 'member' } });
+  const sent = await owner.browser.fetch(`${h().baseUrl}/dashboard/team/invite`, {
+    form: { csrf: owner.csrf, email: mate, role: 'member' },
+  });
   t.is(sent.status, 200);
   t.regex(sent.text, /Invitation sent/);
   const mail = await h().db('email_outbox').where({ to_address: mate, template: 'account_invite' }).first();

@@ -29,7 +29,9 @@ test.before(async () => {
   context = await browser.newContext();
   page = await context.newPage();
 });
-test.after.always(async () => { await browser?.close(); });
+test.after.always(async () => {
+  await browser?.close();
+});
 
 const url = (path: string) => `${h().baseUrl}${path}`;
 const stepState = (step: string) => page.locator(`li[data-step="${step}"]`).getAttribute('data-state');
@@ -56,7 +58,7 @@ test.serial('sign-up, email verification from the outbox, sign-in', async (t) =>
   await screenshot(page, '04-sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Apps' }).waitFor();
-  t.regex(await page.locator('nav.top').textContent() ?? '', new RegExp(`${email.replace(/[+.]/g, '\\$&')} \\(owner\\)`));
+  t.regex((await page.locator('nav.top').textContent()) ?? '', new RegExp(`${email.replace(/[+.]/g, '\\$&')} \\(owner\\)`));
   await screenshot(page, '05-apps-empty');
 });
 
@@ -74,8 +76,9 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   appId = /\/dashboard\/apps\/([^/?]+)/.exec(page.url())![1]!;
   const sdkKey = (await page.locator('#sdk-key').textContent())!;
   t.is(await stepState('app_created'), 'done');
-  for (const step of ['campaign_active', 'sdk_initialized', 'sdk_event_received', 'purchase_webhook_seen', 'attributed_conversion']) t.is(await stepState(step), 'open', step);
-  t.regex(await page.locator('li[data-step="sdk_initialized"]').textContent() ?? '', /init did not run or the SDK key is wrong/);
+  for (const step of ['campaign_active', 'sdk_initialized', 'sdk_event_received', 'purchase_webhook_seen', 'attributed_conversion'])
+    t.is(await stepState(step), 'open', step);
+  t.regex((await page.locator('li[data-step="sdk_initialized"]').textContent()) ?? '', /init did not run or the SDK key is wrong/);
   await screenshot(page, '06-setup-fresh');
 
   // A campaign: created as a draft; activation needs the minimum escrow, so the first try is refused (402).
@@ -84,7 +87,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   await page.getByRole('button', { name: 'Create campaign (draft)' }).click();
   await page.getByRole('button', { name: 'Activate' }).click();
   await page.locator('#flash').waitFor();
-  t.regex(await page.getByRole('alert').textContent() ?? '', /top[- ]up/i);
+  t.regex((await page.getByRole('alert').textContent()) ?? '', /top[- ]up/i);
   t.regex(page.url(), /\/dashboard\/apps\//, 'the refusal is shown on the page the button was on');
   await screenshot(page, '07-activation-needs-escrow');
 
@@ -102,7 +105,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   await page.getByRole('heading', { name: 'Wallet top-up' }).waitFor();
   await page.goto(url('/dashboard/wallet'));
   t.is(await page.locator('#wallet-balance').textContent(), '$150.00 USD');
-  t.regex(await page.locator('#ledger').textContent() ?? '', /topup/);
+  t.regex((await page.locator('#ledger').textContent()) ?? '', /topup/);
   await screenshot(page, '09-wallet');
 
   await page.goto(url(`/dashboard/apps/${appId}`));
@@ -112,17 +115,26 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
 
   // The app, a creator and the subscription provider, over HTTP.
   const campaign = await h().db('campaigns').where({ app_id: appId, status: 'active' }).first('id');
-  const joined = await request(h().baseUrl, 'POST', `/api/public/campaigns/${campaign.id}/join`, { body: { name: 'Casey', email: `casey-${randomUUID()}@example.com`, social_handle: '@casey' } });
+  const joined = await request(h().baseUrl, 'POST', `/api/public/campaigns/${campaign.id}/join`, {
+    body: { name: 'Casey', email: `casey-${randomUUID()}@example.com`, social_handle: '@casey' },
+  });
   t.is(joined.status, 201, joined.text);
   const code = joined.body.code as string;
   const slug = (await h().db('apps').where('id', appId).first('slug')).slug as string;
   const ip = '198.51.100.77';
-  t.is((await request(h().baseUrl, 'GET', `/${slug}/${code}`, { headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' } })).status, 302);
+  t.is(
+    (
+      await request(h().baseUrl, 'GET', `/${slug}/${code}`, {
+        headers: { 'user-agent': IPHONE_UA, 'x-forwarded-for': ip, accept: 'text/html' },
+      })
+    ).status,
+    302,
+  );
   const sdk = sdkClient(h().baseUrl, sdkKey, ip);
   t.is((await sdk.post('/init', { app_version: '1.0.0', sdk_version: '1.6.1', platform: 'ios' })).status, 200);
   await page.reload();
   t.is(await stepState('sdk_initialized'), 'done');
-  t.regex(await page.locator('#sdk-init').textContent() ?? '', /ios.*fresh/s);
+  t.regex((await page.locator('#sdk-init').textContent()) ?? '', /ios.*fresh/s);
   const deviceId = randomUUID();
   t.like((await sdk.post('/track-install', { platform: 'ios', device_id: deviceId })).body, { attributed: true, referral_code: code });
   const user = `user-${randomUUID()}`;
@@ -138,8 +150,9 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   t.is(purchase.status, 200, purchase.text);
   t.falsy(purchase.body.error, purchase.text);
   await page.reload();
-  for (const step of ['validation_configured', 'subprovider_webhook_wired', 'purchase_webhook_seen', 'attributed_conversion']) t.is(await stepState(step), 'done', step);
-  t.regex(await page.locator('#checklist').textContent() ?? '', /live/);
+  for (const step of ['validation_configured', 'subprovider_webhook_wired', 'purchase_webhook_seen', 'attributed_conversion'])
+    t.is(await stepState(step), 'done', step);
+  t.regex((await page.locator('#checklist').textContent()) ?? '', /live/);
   await screenshot(page, '10-setup-live');
 
   // Regenerating the webhook secret shows the new one once; the old one dies.
@@ -180,7 +193,9 @@ test.serial("a cross-site page's form posts are refused: nothing is created or r
   const evil: Server = createServer((req, res) => {
     const action = req.url === '/rotate' ? `${target}/api/apps/${appId}/regenerate-webhook-secret` : `${target}/dashboard/agents/keys`;
     res.setHeader('content-type', 'text/html');
-    res.end(`<form id="f" method="post" action="${action}"><input name="name" value="evil"><input name="scope" value="apps:read"></form><script>document.getElementById('f').submit()</script>`);
+    res.end(
+      `<form id="f" method="post" action="${action}"><input name="name" value="evil"><input name="scope" value="apps:read"></form><script>document.getElementById('f').submit()</script>`,
+    );
   });
   await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
   const evilOrigin = `http://localhost:${(evil.address() as AddressInfo).port}`;

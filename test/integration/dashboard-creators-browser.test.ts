@@ -24,16 +24,30 @@ test.before(async () => {
   page = await (await browser.newContext()).newPage();
   await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
 });
-test.after.always(async () => { await browser?.close(); });
+test.after.always(async () => {
+  await browser?.close();
+});
 
 const url = (p: string) => `${h().baseUrl}${p}`;
 
 async function seedAward(usd: number, threshold: number): Promise<string> {
   const creator = (await h().db('creator_codes').where('campaign_id', seed.campaign_id).first('creator_id')).creator_id as string;
-  const [rule] = await h().db('bonus_rules').insert({ campaign_id: seed.campaign_id, name: `Reach ${threshold}`, threshold_conversions: threshold, bonus_micros: usd * 1e6 }).returning('id');
-  const [award] = await h().db('bonus_awards').insert({
-    bonus_rule_id: rule.id, campaign_id: seed.campaign_id, creator_id: creator, org_id: seed.org_id, amount_micros: usd * 1e6, threshold_conversions: threshold, progress_count: threshold,
-  }).returning('id');
+  const [rule] = await h()
+    .db('bonus_rules')
+    .insert({ campaign_id: seed.campaign_id, name: `Reach ${threshold}`, threshold_conversions: threshold, bonus_micros: usd * 1e6 })
+    .returning('id');
+  const [award] = await h()
+    .db('bonus_awards')
+    .insert({
+      bonus_rule_id: rule.id,
+      campaign_id: seed.campaign_id,
+      creator_id: creator,
+      org_id: seed.org_id,
+      amount_micros: usd * 1e6,
+      threshold_conversions: threshold,
+      progress_count: threshold,
+    })
+    .returning('id');
   return award.id as string;
 }
 
@@ -65,7 +79,11 @@ test.serial('a creator invited, then the invitation withdrawn; the capacity foll
   await page.getByRole('link', { name: 'Creators' }).click();
   await page.getByRole('heading', { name: 'Creators', exact: true }).waitFor();
   const freeBefore = await page.locator('#slots-available').textContent();
-  t.regex(await page.locator('#creators').textContent() ?? '', new RegExp(seed.creator_code), 'the joined creator is listed with its code');
+  t.regex(
+    (await page.locator('#creators').textContent()) ?? '',
+    new RegExp(seed.creator_code),
+    'the joined creator is listed with its code',
+  );
   await page.getByLabel('Creator email').fill(email);
   await page.getByLabel('Name (optional)').fill('Robin');
   await page.getByRole('button', { name: 'Send invitation', exact: true }).click();
@@ -85,7 +103,13 @@ test.serial('a creator invited, then the invitation withdrawn; the capacity foll
   await page.getByLabel(/^One creator per line/).fill(`a-${email}, Ana, es\nnot-an-email\nb-${email}`);
   await page.getByRole('button', { name: 'Send invitations' }).click();
   await page.locator('#invitations tr', { hasText: `b-${email}` }).waitFor();
-  t.is(await page.locator('#invitations tr', { hasText: `a-${email}` }).locator('.inv-status').textContent(), 'PENDING');
+  t.is(
+    await page
+      .locator('#invitations tr', { hasText: `a-${email}` })
+      .locator('.inv-status')
+      .textContent(),
+    'PENDING',
+  );
   t.is((await h().db('invitations').where('email', 'not-an-email')).length, 0);
 });
 
@@ -105,7 +129,7 @@ test.serial('a bonus award approved; one the wallet cannot cover is refused with
   await page.locator(`tr[data-award="${huge}"]`).getByRole('button', { name: 'Approve' }).click();
   t.is((await answer).status(), 303, 'the refusal redirects back to the page (Post/Redirect/Get)');
   await page.locator('#flash').waitFor();
-  t.regex(await page.getByRole('alert').textContent() ?? '', /safe balance is \$960\.00/);
+  t.regex((await page.getByRole('alert').textContent()) ?? '', /safe balance is \$960\.00/);
   await screenshot(page, 'creators-06-award-402');
   await page.locator('#flash').getByRole('link', { name: 'top up the wallet' }).click();
   await page.getByRole('heading', { name: 'Wallet' }).waitFor();

@@ -32,9 +32,15 @@ test.after.always(async () => {
 });
 
 const eventsPath = () => `/dashboard/apps/${seed.app_id}/events`;
-const feedSeqsAfter = async (seq: number) => (await h().db('app_event_feed').where('app_id', seed.app_id).andWhere('seq', '>', seq).orderBy('seq').pluck('seq')).map(Number);
+const feedSeqsAfter = async (seq: number) =>
+  (await h().db('app_event_feed').where('app_id', seed.app_id).andWhere('seq', '>', seq).orderBy('seq').pluck('seq')).map(Number);
 const buy = async (baseUrl: string) => {
-  const res = await sendWebhook(baseUrl, seed.app_id, seed.webhook_secret, subscription(`buyer-${randomUUID()}`, seed.creator_code)('initial_purchase'));
+  const res = await sendWebhook(
+    baseUrl,
+    seed.app_id,
+    seed.webhook_secret,
+    subscription(`buyer-${randomUUID()}`, seed.creator_code)('initial_purchase'),
+  );
   if (res.status !== 200) throw new Error(`webhook ${res.status}: ${res.text}`);
   return res.body.event_id as string;
 };
@@ -46,7 +52,10 @@ async function startApi(port: number): Promise<{ server: Server; url: string; st
   await feed.start();
   const app = createApp({ config: h().config, db: h().db, temporal: h().temporal, logger: h().logger, appChanges: feed });
   const server = await listen(app, port, '127.0.0.1');
-  const stop = async () => { await closeServer(server, 1000); await feed.close(); };
+  const stop = async () => {
+    await closeServer(server, 1000);
+    await feed.close();
+  };
   cleanups.push(stop);
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop };
 }
@@ -67,36 +76,50 @@ test.serial('a purchase webhook appears in the open page without a reload, attri
   })()`);
   await screenshot(page, 'events-01-open');
 
-  t.is((await sdkClient(h().baseUrl, seed.sdk_key).post('/event', { event_type: 'paywall_viewed', app_user_id: 'u-browser', platform: 'ios' })).status, 200);
+  t.is(
+    (await sdkClient(h().baseUrl, seed.sdk_key).post('/event', { event_type: 'paywall_viewed', app_user_id: 'u-browser', platform: 'ios' }))
+      .status,
+    200,
+  );
   const eventId = await buy(h().baseUrl);
   await row(eventId).locator('.attribution', { hasText: 'attributed' }).waitFor();
   t.is(await row(eventId).count(), 1);
-  t.regex(await row(eventId).textContent() ?? '', new RegExp(seed.creator_code));
-  const conversion = await h().db('purchase_events').join('conversions', 'conversions.id', 'purchase_events.conversion_id').where('purchase_events.id', eventId).first('conversions.workflow_id');
-  t.is(await row(eventId).getByRole('link', { name: 'workflow' }).getAttribute('href'), `${TEMPORAL_UI_URL}/namespaces/${h().config.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(conversion.workflow_id)}`);
+  t.regex((await row(eventId).textContent()) ?? '', new RegExp(seed.creator_code));
+  const conversion = await h()
+    .db('purchase_events')
+    .join('conversions', 'conversions.id', 'purchase_events.conversion_id')
+    .where('purchase_events.id', eventId)
+    .first('conversions.workflow_id');
+  t.is(
+    await row(eventId).getByRole('link', { name: 'workflow' }).getAttribute('href'),
+    `${TEMPORAL_UI_URL}/namespaces/${h().config.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(conversion.workflow_id)}`,
+  );
   t.truthy(await page.evaluate('window.streamed'), 'same document: no reload happened');
   await screenshot(page, 'events-02-purchase-live');
 });
 
-test.serial('the stream survives a restart of its API server: the page catches up on a purchase taken meanwhile, no gap, no repeat', async (t) => {
-  const port = (h().server.address() as AddressInfo).port;
-  const other = await startApi(0);
-  await closeServer(h().server, 1000);
-  await page.locator('#live-status', { hasText: 'reconnecting' }).waitFor();
-  // Taken by another API process while the page's server is down.
-  const whileDown = await buy(other.url);
-  await screenshot(page, 'events-03-server-down');
-  await startApi(port);
-  await row(whileDown).locator('.attribution', { hasText: 'attributed' }).waitFor({ timeout: 30_000 });
-  await page.locator('#live-status', { hasText: 'live' }).waitFor();
-  const afterRestart = await buy(`http://127.0.0.1:${port}`);
-  await row(afterRestart).locator('.attribution', { hasText: 'attributed' }).waitFor();
-  await screenshot(page, 'events-04-after-restart');
+test.serial(
+  'the stream survives a restart of its API server: the page catches up on a purchase taken meanwhile, no gap, no repeat',
+  async (t) => {
+    const port = (h().server.address() as AddressInfo).port;
+    const other = await startApi(0);
+    await closeServer(h().server, 1000);
+    await page.locator('#live-status', { hasText: 'reconnecting' }).waitFor();
+    // Taken by another API process while the page's server is down.
+    const whileDown = await buy(other.url);
+    await screenshot(page, 'events-03-server-down');
+    await startApi(port);
+    await row(whileDown).locator('.attribution', { hasText: 'attributed' }).waitFor({ timeout: 30_000 });
+    await page.locator('#live-status', { hasText: 'live' }).waitFor();
+    const afterRestart = await buy(`http://127.0.0.1:${port}`);
+    await row(afterRestart).locator('.attribution', { hasText: 'attributed' }).waitFor();
+    await screenshot(page, 'events-04-after-restart');
 
-  const expected = await feedSeqsAfter(startCursor);
-  const streamed = await page.evaluate<number[]>('window.streamed');
-  t.deepEqual(streamed, expected, 'every feed entry since the page loaded, once each, in order');
-  for (const id of [whileDown, afterRestart]) t.is(await row(id).count(), 1);
-  t.is(await page.locator('#live-events').getAttribute('data-cursor'), String(expected.at(-1)));
-  await other.stop();
-});
+    const expected = await feedSeqsAfter(startCursor);
+    const streamed = await page.evaluate<number[]>('window.streamed');
+    t.deepEqual(streamed, expected, 'every feed entry since the page loaded, once each, in order');
+    for (const id of [whileDown, afterRestart]) t.is(await row(id).count(), 1);
+    t.is(await page.locator('#live-events').getAttribute('data-cursor'), String(expected.at(-1)));
+    await other.stop();
+  },
+);

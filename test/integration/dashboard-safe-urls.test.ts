@@ -19,15 +19,28 @@ test.before(async () => {
 const hrefs = (html: string) => [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]!);
 
 test('a javascript: URL written by an agent or stored on an asset is never a live link on the dashboard', async (t) => {
-  const patched = await request(h().baseUrl, 'PATCH', `/api/agent/apps/${seed.app_id}`, { token: seed.agent_key, body: { web_url: EVIL, ios_store_url: 'javascript:void(0)' } });
+  const patched = await request(h().baseUrl, 'PATCH', `/api/agent/apps/${seed.app_id}`, {
+    token: seed.agent_key,
+    body: { web_url: EVIL, ios_store_url: 'javascript:void(0)' },
+  });
   t.is(patched.status, 200, 'the agent API accepts any URI in these fields');
-  const [evil] = await h().db('assets').insert({ app_id: seed.app_id, org_id: seed.org_id, type: 'image', title: 'Evil', url: EVIL }).returning('id');
-  const [good] = await h().db('assets').insert({ app_id: seed.app_id, org_id: seed.org_id, type: 'image', title: 'Good', url: 'https://cdn.example/a.png' }).returning('id');
+  const [evil] = await h()
+    .db('assets')
+    .insert({ app_id: seed.app_id, org_id: seed.org_id, type: 'image', title: 'Evil', url: EVIL })
+    .returning('id');
+  const [good] = await h()
+    .db('assets')
+    .insert({ app_id: seed.app_id, org_id: seed.org_id, type: 'image', title: 'Good', url: 'https://cdn.example/a.png' })
+    .returning('id');
   const pages = ['/dashboard', `/dashboard/apps/${seed.app_id}`, `/dashboard/assets?app=${seed.app_id}`];
   for (const path of pages) {
     const res = await owner.browser.fetch(`${h().baseUrl}${path}`);
     t.is(res.status, 200, path);
-    t.deepEqual(hrefs(res.text).filter((u) => !/^(https?:|\/|#|$)/.test(u)), [], `${path}: every href is http(s) or our own path`);
+    t.deepEqual(
+      hrefs(res.text).filter((u) => !/^(https?:|\/|#|$)/.test(u)),
+      [],
+      `${path}: every href is http(s) or our own path`,
+    );
     t.false(/javascript:/i.test(hrefs(res.text).join(' ')), path);
   }
   const assets = (await owner.browser.fetch(`${h().baseUrl}/dashboard/assets?app=${seed.app_id}`)).text;

@@ -12,7 +12,9 @@ const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 
 
 async function signIn(browser: Browser, password = seed.user_password, email = seed.user_email) {
   const form = await browser.fetch(`${h().baseUrl}/dashboard/login?return_to=/dashboard`);
-  return browser.fetch(`${h().baseUrl}/dashboard/login`, { form: { csrf: inputValue(form.text, 'csrf') ?? '', return_to: '/dashboard', email, password } });
+  return browser.fetch(`${h().baseUrl}/dashboard/login`, {
+    form: { csrf: inputValue(form.text, 'csrf') ?? '', return_to: '/dashboard', email, password },
+  });
 }
 
 test('the demo user signs in; the cookie is HttpOnly SameSite=Lax and only its digest is stored; sign-out needs CSRF and ends it', async (t) => {
@@ -56,7 +58,9 @@ test('a wrong password re-renders the form with 401; a missing or forged CSRF to
   t.false(browser.cookies.has('svc_session'));
   const noCsrf = await browser.fetch(`${h().baseUrl}/dashboard/login`, { form: { email: seed.user_email, password: seed.user_password } });
   t.is(noCsrf.status, 403);
-  const forged = await new Browser().fetch(`${h().baseUrl}/dashboard/login`, { form: { csrf: 'x', email: seed.user_email, password: seed.user_password } });
+  const forged = await new Browser().fetch(`${h().baseUrl}/dashboard/login`, {
+    form: { csrf: 'x', email: seed.user_email, password: seed.user_password },
+  });
   t.is(forged.status, 403);
 });
 
@@ -79,7 +83,10 @@ test('a session call that changes state needs the CSRF header; agent and SDK key
   const res = await request(h().baseUrl, 'POST', '/api/apps/whatever', { body: {}, headers: { cookie: browser.cookieHeader() } });
   t.is(res.status, 403);
   t.regex(res.body.detail, /CSRF/);
-  const withCsrf = await request(h().baseUrl, 'POST', '/api/apps/whatever', { body: {}, headers: { cookie: browser.cookieHeader(), 'x-csrf-token': info.body.csrf_token } });
+  const withCsrf = await request(h().baseUrl, 'POST', '/api/apps/whatever', {
+    body: {},
+    headers: { cookie: browser.cookieHeader(), 'x-csrf-token': info.body.csrf_token },
+  });
   t.not(withCsrf.status, 403);
   for (const token of [seed.agent_key, seed.sdk_key]) {
     t.is((await request(h().baseUrl, 'GET', '/dashboard/session', { token })).status, 401);
@@ -92,8 +99,12 @@ test('under HTTPS (behind a trusted proxy) the session cookie is Secure', async 
   const https = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
   const form = await browser.fetch(`${h().baseUrl}/dashboard/login`, { headers: https });
   const done = await browser.fetch(`${h().baseUrl}/dashboard/login`, {
-    headers: https, form: { csrf: inputValue(form.text, 'csrf') ?? '', email: seed.user_email, password: seed.user_password },
+    headers: https,
+    form: { csrf: inputValue(form.text, 'csrf') ?? '', email: seed.user_email, password: seed.user_password },
   });
   t.is(done.status, 303);
-  t.regex(done.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!, /;\s*secure/i);
+  t.regex(
+    done.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!,
+    /;\s*secure/i,
+  );
 });

@@ -22,64 +22,124 @@ test.before(async () => {
   Object.assign(h().config, { GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl });
   session = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
 });
-test.after.always(async () => { await google?.close(); });
+test.after.always(async () => {
+  await google?.close();
+});
 
 /** Posts the upload form as the page does (the csrf field inside the multipart body). */
 async function uploadForm(fields: Record<string, string>, file?: { name: string; type: string; content: string | Buffer }) {
   const form = new FormData();
   form.set('csrf', session.csrf);
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set('file', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], { type: file.type }), file.name);
-  const res = await fetch(`${h().baseUrl}/api/apps/${seed.app_id}/credentials`, { method: 'POST', body: form, headers: { cookie: session.cookie }, redirect: 'manual' });
+  if (file)
+    form.set(
+      'file',
+      new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], { type: file.type }),
+      file.name,
+    );
+  const res = await fetch(`${h().baseUrl}/api/apps/${seed.app_id}/credentials`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie: session.cookie },
+    redirect: 'manual',
+  });
   return { status: res.status, text: await res.text() };
 }
 
 const stored = async () => Number((await h().db('store_credentials').where('app_id', seed.app_id).count<{ n: string }[]>('* as n'))[0]!.n);
 const p8 = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const IOS = { platform: 'ios', key_id: 'ABCDE12345', issuer_id: '57246542-96fe-1a63-e053-0824d011072a', bundle_id: 'com.example.app', environment: 'sandbox' };
+const IOS = {
+  platform: 'ios',
+  key_id: 'ABCDE12345',
+  issuer_id: '57246542-96fe-1a63-e053-0824d011072a',
+  bundle_id: 'com.example.app',
+  environment: 'sandbox',
+};
 
 test.serial('limits: 413 too large, 415 wrong type, 422 bad fields, each with a clear message and nothing stored', async (t) => {
-  const big = await uploadForm(IOS, { name: 'AuthKey.p8', type: 'application/octet-stream', content: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(70 * 1024)}` });
+  const big = await uploadForm(IOS, {
+    name: 'AuthKey.p8',
+    type: 'application/octet-stream',
+    content: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(70 * 1024)}`,
+  });
   t.is(big.status, 413);
   t.regex(big.text, /larger than 65536 bytes/);
-  const huge = await uploadForm({ ...IOS, note: 'x'.repeat(60 * 1024), note2: 'x'.repeat(60 * 1024), note3: 'x'.repeat(60 * 1024), note4: 'x'.repeat(60 * 1024), note5: 'x'.repeat(60 * 1024) });
+  const huge = await uploadForm({
+    ...IOS,
+    note: 'x'.repeat(60 * 1024),
+    note2: 'x'.repeat(60 * 1024),
+    note3: 'x'.repeat(60 * 1024),
+    note4: 'x'.repeat(60 * 1024),
+    note5: 'x'.repeat(60 * 1024),
+  });
   t.is(huge.status, 413);
   t.regex(huge.text, /larger than 262144 bytes/);
 
   const txt = await uploadForm(IOS, { name: 'notes.txt', type: 'text/plain', content: 'hello' });
   t.is(txt.status, 415);
   t.regex(txt.text, /\.p8 file from App Store Connect/);
-  const notJson = await uploadForm({ platform: 'android', package_name: PACKAGE }, { name: 'key.json', type: 'application/json', content: '{not json' });
+  const notJson = await uploadForm(
+    { platform: 'android', package_name: PACKAGE },
+    { name: 'key.json', type: 'application/json', content: '{not json' },
+  );
   t.is(notJson.status, 415);
   t.regex(notJson.text, /not JSON/);
-  const plain = await fetch(`${h().baseUrl}/api/apps/${seed.app_id}/credentials`, { method: 'POST', body: '{"platform":"ios"}', headers: { cookie: session.cookie, 'content-type': 'application/xml', 'x-csrf-token': session.csrf } });
+  const plain = await fetch(`${h().baseUrl}/api/apps/${seed.app_id}/credentials`, {
+    method: 'POST',
+    body: '{"platform":"ios"}',
+    headers: { cookie: session.cookie, 'content-type': 'application/xml', 'x-csrf-token': session.csrf },
+  });
   t.is(plain.status, 415);
-  t.regex((await plain.json() as { detail: string }).detail, /multipart\/form-data/);
+  t.regex(((await plain.json()) as { detail: string }).detail, /multipart\/form-data/);
 
   const missing = await uploadForm({ ...IOS, key_id: '' }, { name: 'AuthKey.p8', type: 'application/octet-stream', content: p8() });
   t.is(missing.status, 422);
   t.regex(missing.text, /Key id: /, 'the field named in words');
   t.notRegex(missing.text, /BEGIN PRIVATE KEY/, 'the secret is never echoed');
-  const json = await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/credentials`, { platform: 'android', package_name: PACKAGE, service_account_json: { type: 'nope' } });
+  const json = await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/credentials`, {
+    platform: 'android',
+    package_name: PACKAGE,
+    service_account_json: { type: 'nope' },
+  });
   t.is(json.status, 422);
-  t.deepEqual(json.body.detail.map((p: { loc: string[] }) => p.loc.at(-1)), ['service_account_json']);
+  t.deepEqual(
+    json.body.detail.map((p: { loc: string[] }) => p.loc.at(-1)),
+    ['service_account_json'],
+  );
 
   t.is(await stored(), 0, 'nothing half-stored');
   t.deepEqual((await h().db('apps').where('id', seed.app_id).first('apple_meta')).apple_meta ?? {}, {});
 
   const ok = await uploadForm(IOS, { name: 'AuthKey_ABCDE12345.p8', type: 'application/octet-stream', content: p8() });
   t.is(ok.status, 303, ok.text);
-  t.like(await h().db('store_credentials').where({ app_id: seed.app_id, platform: 'ios' }).first(), { key_id: 'ABCDE12345', check_status: 'unchecked' });
+  t.like(await h().db('store_credentials').where({ app_id: seed.app_id, platform: 'ios' }).first(), {
+    key_id: 'ABCDE12345',
+    check_status: 'unchecked',
+  });
 });
 
 test.serial('an Android service account uploaded from the page passes the green-check and switches the platform', async (t) => {
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const account = { type: 'service_account', client_email: CLIENT_EMAIL, private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), project_id: 'proj' };
+  const account = {
+    type: 'service_account',
+    client_email: CLIENT_EMAIL,
+    private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    project_id: 'proj',
+  };
   google.expect = { publicKey: pair.publicKey, clientEmail: CLIENT_EMAIL, packageName: PACKAGE };
-  const up = await uploadForm({ platform: 'android', package_name: PACKAGE }, { name: 'proj-123.json', type: 'application/json', content: JSON.stringify(account) });
+  const up = await uploadForm(
+    { platform: 'android', package_name: PACKAGE },
+    { name: 'proj-123.json', type: 'application/json', content: JSON.stringify(account) },
+  );
   t.is(up.status, 303, up.text);
-  t.is((await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/activate-store-direct`, { platform: 'android' })).status, 409, 'not before the green-check');
-  const check = await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/validate-store-credentials`, { platform: 'android' });
+  t.is(
+    (await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/activate-store-direct`, { platform: 'android' })).status,
+    409,
+    'not before the green-check',
+  );
+  const check = await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/validate-store-credentials`, {
+    platform: 'android',
+  });
   t.is(check.status, 200, check.text);
   t.like(check.body, { platform: 'android', status: 'ok', passed: true });
   const act = await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/activate-store-direct`, { platform: 'android' });
@@ -90,7 +150,10 @@ test.serial('an Android service account uploaded from the page passes the green-
 });
 
 test.serial("the agent's signed credential link shows the upload form; the human's multipart upload is stored once", async (t) => {
-  const link = await request(h().baseUrl, 'POST', `/api/agent/apps/${seed.app_id}/credential-setup-link`, { token: seed.agent_key, body: { platform: 'ios' } });
+  const link = await request(h().baseUrl, 'POST', `/api/agent/apps/${seed.app_id}/credential-setup-link`, {
+    token: seed.agent_key,
+    body: { platform: 'ios' },
+  });
   t.is(link.status, 200, link.text);
   const path = (link.body.url as string).slice(h().config.DASHBOARD_URL.length - '/dashboard'.length);
   const page = await fetch(`${h().baseUrl}${path}`);

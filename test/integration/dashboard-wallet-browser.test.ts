@@ -20,7 +20,9 @@ test.before(async () => {
   browser = await launchChromium();
   page = await (await browser.newContext()).newPage();
 });
-test.after.always(async () => { await browser?.close(); });
+test.after.always(async () => {
+  await browser?.close();
+});
 
 const url = (path: string) => `${h().baseUrl}${path}`;
 const cell = (id: string) => page.locator(`#${id}`).textContent();
@@ -56,7 +58,7 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
   await startPayoutOnboarding(connect, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
   await refreshPayoutAccount(connect, commission.creator_id);
   await page.goto(url('/dashboard/wallet'));
-  t.regex(await cell('payouts-payable') ?? '', /\(1 commission/);
+  t.regex((await cell('payouts-payable')) ?? '', /\(1 commission/);
   await screenshot(page, 'wallet-03-payable');
   await page.getByRole('button', { name: 'Preview a payout run' }).click();
   await page.getByRole('heading', { name: 'Payout preview' }).waitFor();
@@ -67,7 +69,7 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
   await page.getByRole('button', { name: /^Pay 1 creator/ }).click();
   await page.getByRole('heading', { name: 'Payout run' }).waitFor();
   t.true(page.url().endsWith(`/dashboard/wallet/payouts/${runId}`));
-  const table = await page.locator('table').first().textContent() ?? '';
+  const table = (await page.locator('table').first().textContent()) ?? '';
   t.true(table.includes(commission.creator_id));
   t.true(table.includes(`Run ${runId}`));
   await screenshot(page, 'wallet-05-payout-run');
@@ -80,8 +82,8 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
 
   await page.getByRole('link', { name: 'Back to the wallet' }).click();
   await page.locator(`[data-run="${runId}"]`).waitFor();
-  t.regex(await cell('payouts-paid') ?? '', /\(1\)/);
-  t.regex(await page.locator('#ledger').textContent() ?? '', /payout/);
+  t.regex((await cell('payouts-paid')) ?? '', /\(1\)/);
+  t.regex((await page.locator('#ledger').textContent()) ?? '', /payout/);
   await screenshot(page, 'wallet-06-after-payout');
   await assertExactBooks(t, h().db, seed.org_id);
 });

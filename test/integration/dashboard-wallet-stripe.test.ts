@@ -12,15 +12,21 @@ import { startStripeStub, type StripeStub } from '../stubs/stripe.js';
 const SECRET = 'sk_test_stub_secret_key';
 const WEBHOOK_SECRET = 'whsec_test_stub_secret';
 let stub: StripeStub;
-const stubReady = startStripeStub(SECRET, WEBHOOK_SECRET).then((s) => { stub = s; });
-const { h, seed } = useSeededHarness(test, { env: { STRIPE_SECRET_KEY: SECRET, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_ROOT: 'http://127.0.0.1:9/' } });
+const stubReady = startStripeStub(SECRET, WEBHOOK_SECRET).then((s) => {
+  stub = s;
+});
+const { h, seed } = useSeededHarness(test, {
+  env: { STRIPE_SECRET_KEY: SECRET, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_ROOT: 'http://127.0.0.1:9/' },
+});
 
 test.before(async () => {
   await h.ready();
   await stubReady;
   h().config.STRIPE_API_ROOT = stub.url;
 });
-test.after.always(async () => { await stub?.close(); });
+test.after.always(async () => {
+  await stub?.close();
+});
 
 const text = (html: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(html)?.[1];
 
@@ -32,7 +38,12 @@ test('the wallet page sends the human to Checkout in setup mode; only the signed
   t.regex(page.headers.get('content-security-policy') ?? '', /form-action 'self' https:\/\/checkout\.stripe\.com/);
 
   const started = await owner.browser.fetch(`${h().baseUrl}/dashboard/wallet/auto-recharge`, {
-    form: { csrf: inputValue(page.text, 'csrf')!, action: 'auto_recharge_enable', auto_recharge_threshold_usd: '50', auto_recharge_amount_usd: '100' },
+    form: {
+      csrf: inputValue(page.text, 'csrf')!,
+      action: 'auto_recharge_enable',
+      auto_recharge_threshold_usd: '50',
+      auto_recharge_amount_usd: '100',
+    },
   });
   t.is(started.status, 303, started.text);
   const sessionId = /\/setup\/(cs_test_\w+)$/.exec(started.location ?? '')?.[1];
@@ -43,7 +54,10 @@ test('the wallet page sends the human to Checkout in setup mode; only the signed
 
   stub.completeSetup(sessionId!, 'pm_card_visa');
   const event = stub.signedEvent('checkout.session.completed', sessionId!);
-  const delivered = await request(h().baseUrl, 'POST', '/api/webhooks/stripe', { rawBody: event.payload, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature } });
+  const delivered = await request(h().baseUrl, 'POST', '/api/webhooks/stripe', {
+    rawBody: event.payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+  });
   t.like(delivered.body, { handled: true, enabled_now: true });
 
   const after = (await owner.browser.fetch(`${h().baseUrl}/dashboard/wallet`)).text;

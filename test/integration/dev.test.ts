@@ -22,13 +22,21 @@ import { CONVERSION_WORKFLOW_GENERATION } from '../../workflows/conversion-messa
 
 const h = useHarness(test, { worker: false, api: false });
 
-interface Dev { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+interface Dev {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
 
 function startDev(env: NodeJS.ProcessEnv, flags: string[] = [], node = process.execPath): Dev {
   const child = spawn(node, [SVC_BIN, 'dev', ...flags], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => out, exited };
 }
@@ -42,7 +50,12 @@ async function waitFor(dev: Dev, text: string, timeoutMs = 120_000): Promise<voi
 }
 
 async function ports() {
-  return { PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
+  return {
+    PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    TEMPORAL_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+  };
 }
 
 function tempDataDir(): string {
@@ -79,12 +92,22 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     const browser = new Browser();
     const loginPage = await browser.follow(dashboardUrl!);
     t.is(loginPage.status, 200, loginPage.url);
-    const signedIn = await browser.follow(formAction(loginPage.text, loginPage.url), undefined, { form: { csrf: inputValue(loginPage.text, 'csrf')!, return_to: inputValue(loginPage.text, 'return_to')!, email: email!, password: password! } });
+    const signedIn = await browser.follow(formAction(loginPage.text, loginPage.url), undefined, {
+      form: {
+        csrf: inputValue(loginPage.text, 'csrf')!,
+        return_to: inputValue(loginPage.text, 'return_to')!,
+        email: email!,
+        password: password!,
+      },
+    });
     t.is(signedIn.status, 200);
     t.true(signedIn.text.includes(email!));
     t.regex(signedIn.text, /<a href="\/dashboard\/apps\/app_\w+">Demo App /, 'the demo user lands on a populated dashboard');
     // The demo opens on its history (cli/demo-history.ts), seeded at this first start.
-    t.regex(out, /Demo history\s+\d+ purchase events \(1 refund\), \d+ clicks, \d+ installs, 3 creators, a payout to [1-9]\d* creators; seeded in [\d.]+ s/);
+    t.regex(
+      out,
+      /Demo history\s+\d+ purchase events \(1 refund\), \d+ clicks, \d+ installs, 3 creators, a payout to [1-9]\d* creators; seeded in [\d.]+ s/,
+    );
     t.log(/Demo history.*/.exec(out)?.[0]);
     const demoApp = /<a href="\/dashboard\/apps\/(app_\w+)">Demo App /.exec(signedIn.text)![1]!;
     const demoEvents = await browser.fetch(`${api}/dashboard/apps/${demoApp}/events`);
@@ -93,15 +116,30 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     const newcomer = `newcomer+${Date.now()}@example.com`;
     const b2 = new Browser();
     const form = await b2.fetch(`${api}/dashboard/signup`);
-    t.is((await b2.fetch(`${api}/dashboard/signup`, { form: { csrf: inputValue(form.text, 'csrf')!, org_name: 'Newcomer', email: newcomer, password: 'a long enough password' } })).status, 200);
+    t.is(
+      (
+        await b2.fetch(`${api}/dashboard/signup`, {
+          form: { csrf: inputValue(form.text, 'csrf')!, org_name: 'Newcomer', email: newcomer, password: 'a long enough password' },
+        })
+      ).status,
+      200,
+    );
     await waitFor(dev, `[mail] to ${newcomer}: Verify your email`, 30_000);
-    t.regex(dev.output(), new RegExp(`\\[mail\\] to ${newcomer.replace(/[+.]/g, '\\$&')}: Verify your email\\n  ${api.replace(/[.]/g, '\\.')}/dashboard/verify-email\\?token=acct_`));
+    t.regex(
+      dev.output(),
+      new RegExp(
+        `\\[mail\\] to ${newcomer.replace(/[+.]/g, '\\$&')}: Verify your email\\n  ${api.replace(/[.]/g, '\\.')}/dashboard/verify-email\\?token=acct_`,
+      ),
+    );
     const mailbox = await new Browser().fetch(`${api}/dashboard/dev/mailbox?to=${encodeURIComponent(newcomer)}`);
     t.is(mailbox.status, 200);
     t.regex(mailbox.text, /verify-email\?token=acct_/);
     const mail = await runSvc(['mail', '--to', newcomer, '--json'], env);
     t.is(mail.code, 0, mail.stderr);
-    t.like((JSON.parse(mail.stdout) as { mails: { status: string; subject: string }[] }).mails[0], { status: 'sent', subject: 'Verify your email' });
+    t.like((JSON.parse(mail.stdout) as { mails: { status: string; subject: string }[] }).mails[0], {
+      status: 'sent',
+      subject: 'Verify your email',
+    });
     const metadata = await fetch(`${api}/.well-known/oauth-authorization-server`);
     t.is(((await metadata.json()) as { issuer: string }).issuer, `${api}/oauth`);
 
@@ -113,7 +151,12 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     const freshEvents = await fetch(`${api}/dashboard/apps/${seed.app_id}/events`, { headers: { cookie: fresh.cookie } });
     t.notRegex(await freshEvents.text(), /data-kind="purchase"/, 'svc seed --json stays empty: no history');
     // The live events page links a purchase to its conversion workflow in the dev server's own Temporal UI.
-    const bought = await sendWebhook(api, seed.app_id, seed.webhook_secret, subscription('dev-buyer', seed.creator_code)('initial_purchase'));
+    const bought = await sendWebhook(
+      api,
+      seed.app_id,
+      seed.webhook_secret,
+      subscription('dev-buyer', seed.creator_code)('initial_purchase'),
+    );
     t.is(bought.status, 200, bought.text);
     const owner = await signInDashboard(api, seed.user_email, seed.user_password);
     const events = await fetch(`${api}/dashboard/apps/${seed.app_id}/events`, { headers: { cookie: owner.cookie } });
@@ -144,7 +187,12 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
 
 test.serial('with DATABASE_URL and TEMPORAL_ADDRESS set, svc dev uses them and starts nothing embedded', async (t) => {
   const p = await ports();
-  const env = cliEnv({ PORT: p.PORT, DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, SVC_DATA_DIR: tempDataDir() });
+  const env = cliEnv({
+    PORT: p.PORT,
+    DATABASE_URL: h().database.url,
+    TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS,
+    SVC_DATA_DIR: tempDataDir(),
+  });
   const dev = startDev(env);
   try {
     await waitFor(dev, 'Ctrl-C stops everything');
@@ -160,35 +208,41 @@ test.serial('with DATABASE_URL and TEMPORAL_ADDRESS set, svc dev uses them and s
   }
 });
 
-test.serial('an older workflow generation stops svc dev with the way out; --reset empties the data folder, --rehydrate moves the runs', async (t) => {
-  const database = await createTestDatabase();
-  t.teardown(() => database.drop());
-  await recordWorkflowGeneration(database.db, 'conversion', CONVERSION_WORKFLOW_GENERATION - 1);
-  const p = await ports();
-  const dataDir = tempDataDir();
-  const env = cliEnv({ PORT: p.PORT, DATABASE_URL: database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, SVC_DATA_DIR: dataDir });
-  const refused = startDev(env);
-  t.is(await refused.exited, 1);
-  t.regex(refused.output(), /svc dev could not start: The database holds conversion workflows of an older generation/);
-  t.regex(refused.output(), /svc workflows rehydrate/);
-  t.regex(refused.output(), /svc dev --reset/);
+test.serial(
+  'an older workflow generation stops svc dev with the way out; --reset empties the data folder, --rehydrate moves the runs',
+  async (t) => {
+    const database = await createTestDatabase();
+    t.teardown(() => database.drop());
+    await recordWorkflowGeneration(database.db, 'conversion', CONVERSION_WORKFLOW_GENERATION - 1);
+    const p = await ports();
+    const dataDir = tempDataDir();
+    const env = cliEnv({ PORT: p.PORT, DATABASE_URL: database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, SVC_DATA_DIR: dataDir });
+    const refused = startDev(env);
+    t.is(await refused.exited, 1);
+    t.regex(refused.output(), /svc dev could not start: The database holds conversion workflows of an older generation/);
+    t.regex(refused.output(), /svc workflows rehydrate/);
+    t.regex(refused.output(), /svc dev --reset/);
 
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(path.join(dataDir, 'left-over'), 'from an earlier generation');
-  const dev = startDev(env, ['--reset', '--rehydrate']);
-  try {
-    await waitFor(dev, 'Ctrl-C stops everything');
-    t.false(existsSync(path.join(dataDir, 'left-over')), 'the data folder was emptied');
-    // Open runs of other instances on this shared Temporal (an earlier test's demo history) may be counted too; none
-    // of this empty database's is started again.
-    t.regex(dev.output(), new RegExp(`conversion workflows at generation ${CONVERSION_WORKFLOW_GENERATION}: \\d+ open runs terminated, 0 started again`));
-    t.is(await findWorkflowGeneration(database.db, 'conversion'), CONVERSION_WORKFLOW_GENERATION);
-    dev.child.kill('SIGINT');
-    t.is(await dev.exited, 0);
-  } finally {
-    dev.child.kill('SIGKILL');
-  }
-});
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path.join(dataDir, 'left-over'), 'from an earlier generation');
+    const dev = startDev(env, ['--reset', '--rehydrate']);
+    try {
+      await waitFor(dev, 'Ctrl-C stops everything');
+      t.false(existsSync(path.join(dataDir, 'left-over')), 'the data folder was emptied');
+      // Open runs of other instances on this shared Temporal (an earlier test's demo history) may be counted too; none
+      // of this empty database's is started again.
+      t.regex(
+        dev.output(),
+        new RegExp(`conversion workflows at generation ${CONVERSION_WORKFLOW_GENERATION}: \\d+ open runs terminated, 0 started again`),
+      );
+      t.is(await findWorkflowGeneration(database.db, 'conversion'), CONVERSION_WORKFLOW_GENERATION);
+      dev.child.kill('SIGINT');
+      t.is(await dev.exited, 0);
+    } finally {
+      dev.child.kill('SIGKILL');
+    }
+  },
+);
 
 test.serial('a Temporal profile file (envconfig) gives svc dev its Temporal: no dev server is started', async (t) => {
   const p = await ports();

@@ -11,10 +11,15 @@ import { startSmtpStub, type SmtpStub } from '../stubs/smtp.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
 let smtp: SmtpStub;
-test.before(async () => { smtp = await startSmtpStub(); });
-test.after.always(async () => { await smtp?.close(); });
+test.before(async () => {
+  smtp = await startSmtpStub();
+});
+test.after.always(async () => {
+  await smtp?.close();
+});
 
-const invite = (email: string) => request(h().baseUrl, 'POST', `/api/agent/campaigns/${seed.campaign_id}/invite`, { token: seed.agent_key, body: { email, name: 'Ann' } });
+const invite = (email: string) =>
+  request(h().baseUrl, 'POST', `/api/agent/campaigns/${seed.campaign_id}/invite`, { token: seed.agent_key, body: { email, name: 'Ann' } });
 
 test.serial('the sender delivers a queued invitation once, with the join link, and marks it sent', async (t) => {
   const res = await invite('ann@example.com');

@@ -24,7 +24,9 @@ test.before(async () => {
   context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   page = await context.newPage();
 });
-test.after.always(async () => { await browser?.close(); });
+test.after.always(async () => {
+  await browser?.close();
+});
 
 const url = (path: string) => `${h().baseUrl}${path}`;
 const step = (name: string) => page.locator(`li[data-step="${name}"]`);
@@ -54,7 +56,7 @@ test.serial('sign up, verify through the dev mailbox page, sign in', async (t) =
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Apps' }).waitFor();
-  t.regex(await page.locator('nav.top').textContent() ?? '', /\(owner\)/);
+  t.regex((await page.locator('nav.top').textContent()) ?? '', /\(owner\)/);
 });
 
 test.serial('create an app and follow the steps to a test purchase, then watch it arrive on live events', async (t) => {
@@ -74,11 +76,21 @@ test.serial('create an app and follow the steps to a test purchase, then watch i
   // Plain words first; the agent's REST path and tool only behind the toggle.
   const agent = step('campaign_active').locator('details.agent');
   t.false(await agent.evaluate((d) => (d as HTMLDetailsElement).open));
-  t.regex(await agent.textContent() ?? '', /svc_create_campaign/);
-  t.false(await step('campaign_active').getByText('/api/agent/').first().isVisible().catch(() => false), 'no agent path on view');
+  t.regex((await agent.textContent()) ?? '', /svc_create_campaign/);
+  t.false(
+    await step('campaign_active')
+      .getByText('/api/agent/')
+      .first()
+      .isVisible()
+      .catch(() => false),
+    'no agent path on view',
+  );
   // The SDK code carries this app's key.
   const sdkKey = (await page.locator('#sdk-key').textContent())!;
-  t.regex(await step('sdk_initialized').locator('details[data-sdk="react-native"]').textContent() ?? '', new RegExp(`apiKey: '${sdkKey}'|"${sdkKey}"`));
+  t.regex(
+    (await step('sdk_initialized').locator('details[data-sdk="react-native"]').textContent()) ?? '',
+    new RegExp(`apiKey: '${sdkKey}'|"${sdkKey}"`),
+  );
   // The webhook URL has a working copy button.
   await step('subprovider_webhook_wired').getByRole('button', { name: 'Copy' }).click();
   t.is(await page.evaluate('navigator.clipboard.readText()'), `${h().config.BASE_URL}/api/webhooks/subprovider/${appId}`);
@@ -106,23 +118,23 @@ test.serial('create an app and follow the steps to a test purchase, then watch i
   await creatorPage.getByRole('button', { name: 'Join campaign' }).click();
   await creatorPage.locator('#join-done, #join-error:not([hidden])').first().waitFor();
   await screenshot(creatorPage, 'first-hour-04b-joined');
-  t.true(await creatorPage.locator('#join-done').isVisible(), await creatorPage.locator('#join-error').textContent() ?? '');
+  t.true(await creatorPage.locator('#join-done').isVisible(), (await creatorPage.locator('#join-error').textContent()) ?? '');
   await creatorContext.close();
 
   await page.reload();
   await page.getByRole('button', { name: 'Send a test purchase' }).click();
   const progress = page.locator('#test-purchase-progress');
   await progress.locator('li.done', { hasText: 'Credited to' }).waitFor({ timeout: 30_000 });
-  t.regex(await progress.textContent() ?? '', /Purchase sent by test user svc_test_.* with code .*Workflow test-integration\//s);
+  t.regex((await progress.textContent()) ?? '', /Purchase sent by test user svc_test_.* with code .*Workflow test-integration\//s);
   await screenshot(page, 'first-hour-05-test-purchase');
   // The steps stay truthful: the test purchase proves the pipeline but completes no step.
   await page.reload();
   t.is(await step('attributed_conversion').getAttribute('data-state'), 'open');
-  t.regex(await page.locator('#test-purchase-last').textContent() ?? '', /credited to the creator/);
+  t.regex((await page.locator('#test-purchase-last').textContent()) ?? '', /credited to the creator/);
 
   await page.locator('#test-purchase-last').getByRole('link', { name: 'See it on live events' }).click();
   const row = page.locator('#live-events tr[data-kind="purchase"]').first();
   await row.locator('.attribution', { hasText: 'attributed' }).waitFor();
-  t.regex(await row.textContent() ?? '', /svc_test_/);
+  t.regex((await row.textContent()) ?? '', /svc_test_/);
   await screenshot(page, 'first-hour-06-live-events');
 });

@@ -86,7 +86,10 @@ test('unknown paths are JSON 404s; a body that is not JSON is a 400 with detail'
   const missing = await request(h().baseUrl, 'GET', '/api/nothing-here');
   t.is(missing.status, 404);
   t.truthy(missing.body.detail);
-  const bad = await request(h().baseUrl, 'POST', '/api/anything', { rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+  const bad = await request(h().baseUrl, 'POST', '/api/anything', {
+    rawBody: '{not json',
+    headers: { 'content-type': 'application/json' },
+  });
   t.is(bad.status, 400);
   t.regex(bad.body.detail, /not valid JSON/);
 });

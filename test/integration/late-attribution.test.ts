@@ -28,20 +28,37 @@ const FEE = 299_700;
 const sign = (payload: Record<string, unknown>) => signTransaction(world().chain, payload);
 const tx = (fields: Omit<TransactionFields, 'bundleId'> = {}) => transactionPayload({ bundleId: a.bundleId, ...fields });
 const notification = (type: string, transaction: Record<string, unknown>, extra: { subtype?: string } = {}) =>
-  notificationPayload({ notificationType: type, bundleId: a.bundleId, appAppleId: APPLE_ID, signedTransactionInfo: sign(transaction), ...extra });
+  notificationPayload({
+    notificationType: type,
+    bundleId: a.bundleId,
+    appAppleId: APPLE_ID,
+    signedTransactionInfo: sign(transaction),
+    ...extra,
+  });
 
 async function notify(payload: Record<string, unknown>): Promise<StoreNotificationOutcome> {
   const res = await request(h().baseUrl, 'POST', `/api/webhooks/apple/${a.app_id}`, { body: { signedPayload: sign(payload) } });
   if (res.status !== 200) throw new Error(`notification answered ${res.status} ${res.text}`);
-  const id = storeNotificationWorkflowId({ appId: a.app_id, source: 'app_store_notification', externalId: payload.notificationUUID as string });
-  return await h().temporal.workflow.getHandle(id).result() as StoreNotificationOutcome;
+  const id = storeNotificationWorkflowId({
+    appId: a.app_id,
+    source: 'app_store_notification',
+    externalId: payload.notificationUUID as string,
+  });
+  return (await h().temporal.workflow.getHandle(id).result()) as StoreNotificationOutcome;
 }
 
 const conversionOf = (key: string) => h().db('conversions').where({ app_id: a.app_id, conversion_key: key }).first();
-const commissionsOf = (key: string) => h().db('commissions as c').join('conversions as v', 'v.id', 'c.conversion_id')
-  .where({ 'v.app_id': a.app_id, 'v.conversion_key': key }).orderBy('c.created_at').select('c.*');
-const ledgerCount = async () => Number((await h().db('wallet_ledger').where('org_id', a.org_id).count<{ count: string }[]>('* as count'))[0]!.count);
-const eventOf = (transactionId: string, type: string) => h().db('purchase_events').where({ app_id: a.app_id, transaction_id: transactionId, event_type: type }).first();
+const commissionsOf = (key: string) =>
+  h()
+    .db('commissions as c')
+    .join('conversions as v', 'v.id', 'c.conversion_id')
+    .where({ 'v.app_id': a.app_id, 'v.conversion_key': key })
+    .orderBy('c.created_at')
+    .select('c.*');
+const ledgerCount = async () =>
+  Number((await h().db('wallet_ledger').where('org_id', a.org_id).count<{ count: string }[]>('* as count'))[0]!.count);
+const eventOf = (transactionId: string, type: string) =>
+  h().db('purchase_events').where({ app_id: a.app_id, transaction_id: transactionId, event_type: type }).first();
 
 /** A store-direct iOS app of its own organization (the one the tests use from then on). */
 async function iosApp(opts: { walletUsd?: number } = {}): Promise<void> {
@@ -60,7 +77,7 @@ test.before(async () => {
   await iosApp();
 });
 
-test.serial('the app\'s report with a code attributes an organic conversion: every paid, not refunded period earns once', async (t) => {
+test.serial("the app's report with a code attributes an organic conversion: every paid, not refunded period earns once", async (t) => {
   const user = 'late-reporter';
   const first = tx({ purchaseDate: Date.now() - 3 * HOUR });
   const key = first.transactionId as string;
@@ -77,15 +94,36 @@ test.serial('the app\'s report with a code attributes an organic conversion: eve
   t.like(await conversionOf(key), { attributed: false, app_user_id: null });
   const ledgerBefore = await ledgerCount();
 
-  const report = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(first), referral_code: a.creator_code, app_user_id: user });
+  const report = await reportPurchase(h(), a, {
+    platform: 'ios',
+    signed_transaction: sign(first),
+    referral_code: a.creator_code,
+    app_user_id: user,
+  });
   t.is(report.status, 200, report.text);
-  t.like(report.body, { event_type: 'INITIAL_PURCHASE', duplicate: true, recorded: true, result: { processed: true, event_id: initial.events[0]!.eventId } });
+  t.like(report.body, {
+    event_type: 'INITIAL_PURCHASE',
+    duplicate: true,
+    recorded: true,
+    result: { processed: true, event_id: initial.events[0]!.eventId },
+  });
   const conversion = await conversionOf(key);
-  t.like(conversion, { attributed: true, referral_code: a.creator_code, creator_id: a.creator_id, campaign_id: a.campaign_id, app_user_id: user, attribution_method: 'purchase_code' });
+  t.like(conversion, {
+    attributed: true,
+    referral_code: a.creator_code,
+    creator_id: a.creator_id,
+    campaign_id: a.campaign_id,
+    app_user_id: user,
+    attribution_method: 'purchase_code',
+  });
 
   const earned = await commissionsOf(key);
   const paidEvents = [(await eventOf(key, 'INITIAL_PURCHASE')).id, (await eventOf(renewal.transactionId as string, 'RENEWAL')).id];
-  t.deepEqual(earned.map((c) => c.purchase_event_id), paidEvents, 'the initial purchase and the renewal; neither the family-shared nor the refunded renewal earns');
+  t.deepEqual(
+    earned.map((c) => c.purchase_event_id),
+    paidEvents,
+    'the initial purchase and the renewal; neither the family-shared nor the refunded renewal earns',
+  );
   for (const c of earned) {
     t.like(c, { kind: 'earn', environment: 'PRODUCTION', status: 'reserved', creator_id: a.creator_id });
     t.is(Number(c.commission_micros), COMMISSION);
@@ -93,22 +131,48 @@ test.serial('the app\'s report with a code attributes an organic conversion: eve
     const heldFor = c.payable_at.getTime() - c.created_at.getTime();
     t.true(Math.abs(heldFor - 30 * DAY) < 60_000, `held 30 days from the attribution (${heldFor} ms)`);
   }
-  const reserves = await h().db('wallet_ledger').whereIn('commission_id', earned.map((c) => c.id)).select('entry_type', 'reserved_delta_micros');
-  t.deepEqual(reserves.map((r) => [r.entry_type, Number(r.reserved_delta_micros)]), [['reserve', COMMISSION + FEE], ['reserve', COMMISSION + FEE]]);
+  const reserves = await h()
+    .db('wallet_ledger')
+    .whereIn(
+      'commission_id',
+      earned.map((c) => c.id),
+    )
+    .select('entry_type', 'reserved_delta_micros');
+  t.deepEqual(
+    reserves.map((r) => [r.entry_type, Number(r.reserved_delta_micros)]),
+    [
+      ['reserve', COMMISSION + FEE],
+      ['reserve', COMMISSION + FEE],
+    ],
+  );
   t.is(await ledgerCount(), ledgerBefore + 2);
-  t.like(await eventOf(key, 'INITIAL_PURCHASE'), { attributed: true, organic: false, referral_code: a.creator_code, error: null, app_user_id: user });
+  t.like(await eventOf(key, 'INITIAL_PURCHASE'), {
+    attributed: true,
+    organic: false,
+    referral_code: a.creator_code,
+    error: null,
+    app_user_id: user,
+  });
   t.like(await eventOf(renewal.transactionId as string, 'RENEWAL'), { attributed: true, referral_code: a.creator_code, error: null });
   const attribution = await request(h().baseUrl, 'GET', `/api/sdk/attribution?app_user_id=${user}`, { token: a.sdk_key });
   t.like(attribution.body, { attributed: true, referral_code: a.creator_code });
 
   // The same report again, and the update again under another id (a worker killed after its commit retrying it):
   // nothing more is earned.
-  const again = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign({ ...first, signedDate: Date.now() }), referral_code: a.creator_code, app_user_id: user });
+  const again = await reportPurchase(h(), a, {
+    platform: 'ios',
+    signed_transaction: sign({ ...first, signedDate: Date.now() }),
+    referral_code: a.creator_code,
+    app_user_id: user,
+  });
   t.like(again.body, { duplicate: true, result: { processed: true, event_id: initial.events[0]!.eventId } });
   const [event] = appleTransactionEvents(first, { appUserId: user, referralCode: a.creator_code });
-  const repeat = await h().temporal.workflow.getHandle(conversionWorkflowId(a.app_id, key)).executeUpdate(attributeLateUpdate, {
-    args: [{ appId: a.app_id, conversionKey: key, idempotencyKey: idempotencyKey(a.app_id, event!), event: event! }], updateId: 'a-retry',
-  });
+  const repeat = await h()
+    .temporal.workflow.getHandle(conversionWorkflowId(a.app_id, key))
+    .executeUpdate(attributeLateUpdate, {
+      args: [{ appId: a.app_id, conversionKey: key, idempotencyKey: idempotencyKey(a.app_id, event!), event: event! }],
+      updateId: 'a-retry',
+    });
   t.like(repeat, { outcome: 'already_attributed', earned: 0, referralCode: a.creator_code });
   t.is((await commissionsOf(key)).length, 2);
   t.is(await ledgerCount(), ledgerBefore + 2);
@@ -122,9 +186,17 @@ test.serial('the app\'s report with a code attributes an organic conversion: eve
 test.serial('a report past the attribution window leaves the conversion organic, with the reason on the event', async (t) => {
   const first = tx({ purchaseDate: Date.now() - 80 * HOUR });
   const key = first.transactionId as string;
-  t.like(await notify(notification('SUBSCRIBED', first, { subtype: 'INITIAL_BUY' })), { waited: 'timed_out', events: [{ error: ORGANIC }] });
+  t.like(await notify(notification('SUBSCRIBED', first, { subtype: 'INITIAL_BUY' })), {
+    waited: 'timed_out',
+    events: [{ error: ORGANIC }],
+  });
   const ledgerBefore = await ledgerCount();
-  const report = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(first), referral_code: a.creator_code, app_user_id: 'too-late' });
+  const report = await reportPurchase(h(), a, {
+    platform: 'ios',
+    signed_transaction: sign(first),
+    referral_code: a.creator_code,
+    app_user_id: 'too-late',
+  });
   t.like(report.body, { duplicate: true, result: { processed: true } });
   t.like(await conversionOf(key), { attributed: false, referral_code: null });
   t.deepEqual(await commissionsOf(key), []);
@@ -139,7 +211,12 @@ test.serial('an empty wallet: the late attribution earns unfunded, the event and
   const first = tx({ purchaseDate: Date.now() - HOUR });
   const key = first.transactionId as string;
   await notify(notification('SUBSCRIBED', first, { subtype: 'INITIAL_BUY' }));
-  const report = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(first), referral_code: a.creator_code, app_user_id: 'short-of-funds' });
+  const report = await reportPurchase(h(), a, {
+    platform: 'ios',
+    signed_transaction: sign(first),
+    referral_code: a.creator_code,
+    app_user_id: 'short-of-funds',
+  });
   t.like(report.body, { duplicate: true, result: { processed: false } });
   t.like(await conversionOf(key), { attributed: true, referral_code: a.creator_code });
   const [earned, ...more] = await commissionsOf(key);

@@ -17,7 +17,9 @@ const WEB_URL = 'https://example.com/demo';
 
 // A route mounted after the links, as the harness mounts probes: two-segment paths of no app must still reach it.
 const later = new Router();
-later.get('/probe/after-links', (ctx) => { ctx.body = { reached: true }; });
+later.get('/probe/after-links', (ctx) => {
+  ctx.body = { reached: true };
+});
 
 const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' }, mount: (app) => app.use(later.routes()) });
 let slug: string;
@@ -38,14 +40,23 @@ function clickIdOf(location: string | null): string {
 /** A creator code of the seeded app in a new campaign of the given status. */
 async function codeInCampaign(status: CampaignStatus, code: string, appId = seed.app_id): Promise<string> {
   const db = h().db;
-  const campaign = await createCampaign(db, { appId, orgId: seed.org_id, name: `${status} campaign`, campaignType: 'public', commissionPercentage: 20, status });
+  const campaign = await createCampaign(db, {
+    appId,
+    orgId: seed.org_id,
+    name: `${status} campaign`,
+    campaignType: 'public',
+    commissionPercentage: 20,
+    status,
+  });
   const creator = await upsertCreator(db, { name: `Creator ${code}`, email: `${code.toLowerCase()}@example.com` });
   return (await addCreatorCode(db, { appId, campaignId: campaign.id, creatorId: creator.id, code, source: 'seed' })).id;
 }
 
 test('an iPhone click is recorded with the forwarded IP, UA platform and OS, query hints and referrer, then goes to the App Store', async (t) => {
   const res = await visit(`/${slug}/${seed.creator_code}?lang=de-DE&tz=Europe%2FBerlin&screen=390x844&utm_source=yt&svc_code=EVIL`, {
-    'user-agent': IPHONE_UA, 'x-forwarded-for': '203.0.113.7', referer: 'https://www.youtube.com/watch?v=1',
+    'user-agent': IPHONE_UA,
+    'x-forwarded-for': '203.0.113.7',
+    referer: 'https://www.youtube.com/watch?v=1',
   });
   t.is(res.status, 302);
   t.is(res.headers.get('cache-control'), 'no-store');
@@ -53,10 +64,22 @@ test('an iPhone click is recorded with the forwarded IP, UA platform and OS, que
   const location = new URL(res.headers.get('location')!);
   t.is(`${location.origin}${location.pathname}`, IOS_URL);
   t.is(location.searchParams.get('svc_code'), seed.creator_code);
-  const click = await h().db('clicks').where('id', clickIdOf(res.headers.get('location'))).first();
+  const click = await h()
+    .db('clicks')
+    .where('id', clickIdOf(res.headers.get('location')))
+    .first();
   t.like(click, {
-    app_id: seed.app_id, campaign_id: seed.campaign_id, code: seed.creator_code, source: 'link', ip: '203.0.113.7',
-    user_agent: IPHONE_UA, platform: 'ios', os_version: '17.4', language: 'de-DE', timezone: 'Europe/Berlin', screen: '390x844',
+    app_id: seed.app_id,
+    campaign_id: seed.campaign_id,
+    code: seed.creator_code,
+    source: 'link',
+    ip: '203.0.113.7',
+    user_agent: IPHONE_UA,
+    platform: 'ios',
+    os_version: '17.4',
+    language: 'de-DE',
+    timezone: 'Europe/Berlin',
+    screen: '390x844',
     referrer: 'https://www.youtube.com/watch?v=1',
   });
   t.deepEqual(click.device_hints, { lang: 'de-DE', tz: 'Europe/Berlin', screen: '390x844', utm_source: 'yt' });
@@ -83,23 +106,47 @@ test('a desktop click goes to the web URL', async (t) => {
   const location = new URL(res.headers.get('location')!);
   t.is(`${location.origin}${location.pathname}`, WEB_URL);
   t.is(location.searchParams.get('svc_code'), seed.creator_code);
-  t.like(await h().db('clicks').where('id', clickIdOf(res.headers.get('location'))).first(), { platform: 'web' });
+  t.like(
+    await h()
+      .db('clicks')
+      .where('id', clickIdOf(res.headers.get('location')))
+      .first(),
+    { platform: 'web' },
+  );
 });
 
 test('query hints override the User-Agent guess for the click and the destination', async (t) => {
   const res = await visit(`/${slug}/${seed.creator_code}?platform=android&os_version=13`, { 'user-agent': IPHONE_UA });
   t.is(new URL(res.headers.get('location')!).host, 'play.google.com');
-  t.like(await h().db('clicks').where('id', clickIdOf(res.headers.get('location'))).first(), { platform: 'android', os_version: '13' });
+  t.like(
+    await h()
+      .db('clicks')
+      .where('id', clickIdOf(res.headers.get('location')))
+      .first(),
+    { platform: 'android', os_version: '13' },
+  );
   const web = await visit(`/${slug}/${seed.creator_code}?platform=web`, { 'user-agent': IPHONE_UA });
   t.is(new URL(web.headers.get('location')!).host, 'example.com');
-  t.like(await h().db('clicks').where('id', clickIdOf(web.headers.get('location'))).first(), { platform: 'web', os_version: null });
+  t.like(
+    await h()
+      .db('clicks')
+      .where('id', clickIdOf(web.headers.get('location')))
+      .first(),
+    { platform: 'web', os_version: null },
+  );
 });
 
 test('a lowercase code and an uppercase slug lead to the same link', async (t) => {
   const res = await visit(`/${slug.toUpperCase()}/${seed.creator_code.toLowerCase()}`, { 'user-agent': IPHONE_UA });
   t.is(res.status, 302);
   t.is(new URL(res.headers.get('location')!).searchParams.get('svc_code'), seed.creator_code);
-  t.like(await h().db('clicks').where('id', clickIdOf(res.headers.get('location'))).first(), { code: seed.creator_code });
+  t.like(
+    await h()
+      .db('clicks')
+      .where('id', clickIdOf(res.headers.get('location')))
+      .first(),
+    { code: seed.creator_code },
+  );
 });
 
 test('an unknown slug or code answers a 404 HTML page and records nothing', async (t) => {
@@ -115,7 +162,10 @@ test('an unknown slug or code answers a 404 HTML page and records nothing', asyn
 });
 
 test('links of paused and draft campaigns redirect without a code or click id and record no click', async (t) => {
-  for (const [status, code] of [['paused', 'PAUSEDCODE'], ['draft', 'DRAFTCODE']] as const) {
+  for (const [status, code] of [
+    ['paused', 'PAUSEDCODE'],
+    ['draft', 'DRAFTCODE'],
+  ] as const) {
     const creatorCodeId = await codeInCampaign(status, code);
     const res = await visit(`/${slug}/${code.toLowerCase()}`, { 'user-agent': IPHONE_UA });
     t.is(res.status, 302, status);

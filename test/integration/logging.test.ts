@@ -15,13 +15,25 @@ const h = useHarness(test, { worker: false, api: false });
 
 function capture(level = 'info') {
   const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({ write(chunk: Buffer, _enc, cb) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); cb(); } });
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      cb();
+    },
+  });
   return { lines, logger: createLogger(level, 'test', stream) };
 }
 
 test('secret-looking fields are redacted wherever they appear', (t) => {
   const { lines, logger } = capture();
-  logger.info({ req: { headers: { authorization: 'Bearer it_mcp_SECRET1' } }, body: { webhook_secret: 'rc_webhook_SECRET2', password: 'SECRET3' }, agent_key: 'it_mcp_SECRET4' }, 'x');
+  logger.info(
+    {
+      req: { headers: { authorization: 'Bearer it_mcp_SECRET1' } },
+      body: { webhook_secret: 'rc_webhook_SECRET2', password: 'SECRET3' },
+      agent_key: 'it_mcp_SECRET4',
+    },
+    'x',
+  );
   const text = JSON.stringify(lines);
   for (const secret of ['SECRET1', 'SECRET2', 'SECRET3', 'SECRET4']) t.false(text.includes(secret), secret);
   t.true(text.includes('[redacted]'));
@@ -30,13 +42,19 @@ test('secret-looking fields are redacted wherever they appear', (t) => {
 test('the access log has the request id, method, path and status, and neither credentials nor query strings', async (t) => {
   const { lines, logger } = capture('debug');
   const router = new Router<RequestState, AppContext>();
-  router.post('/probe', (ctx) => { requestLog(ctx).info({ body: ctx.state.body }, 'handler saw body'); ctx.body = { ok: true }; });
+  router.post('/probe', (ctx) => {
+    requestLog(ctx).info({ body: ctx.state.body }, 'handler saw body');
+    ctx.body = { ok: true };
+  });
   const app = createApp({ config: loadConfig({}), db: h().db, temporal: h().temporal, logger });
   app.use(router.routes());
   const server = await listen(app, 0, '127.0.0.1');
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const res = await request(base, 'POST', '/probe?app_user_id=alice@example.com', { token: 'it_mcp_TOPSECRET', body: { private_key: 'PEMSECRET', code: 'ok' } });
+    const res = await request(base, 'POST', '/probe?app_user_id=alice@example.com', {
+      token: 'it_mcp_TOPSECRET',
+      body: { private_key: 'PEMSECRET', code: 'ok' },
+    });
     t.is(res.status, 200);
     const access = lines.find((l) => l.msg === 'request');
     t.like(access, { method: 'POST', path: '/probe', status: 200, reqId: res.headers.get('x-request-id') });

@@ -15,7 +15,8 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 const { h, seed } = useSeededHarness(test, { worker: false });
 
 /** The MCP Apps default CSP (spec: a resource without `_meta.ui.csp`), set on the frame as a host does. */
-const DEFAULT_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none';";
+const DEFAULT_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none';";
 
 /** The host side, bundled for the browser: ext-apps' AppBridge talking to the frame, tool calls and links handed to the test. */
 const HOST_SCRIPT = `
@@ -43,7 +44,13 @@ let mcp: McpSession;
 test.before(async () => {
   await h.ready();
   browser = await launchChromium();
-  const built = await build({ stdin: { contents: HOST_SCRIPT, resolveDir: PROJECT_ROOT, loader: 'js' }, bundle: true, format: 'iife', platform: 'browser', write: false });
+  const built = await build({
+    stdin: { contents: HOST_SCRIPT, resolveDir: PROJECT_ROOT, loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+  });
   hostBundle = built.outputFiles[0]!.text;
   mcp = await connectMcp(h().baseUrl, seed.agent_key);
 });
@@ -66,10 +73,16 @@ async function host(tool: string, args: Record<string, unknown>, result: unknown
   const page = await (await browser.newContext()).newPage();
   const opened: string[] = [];
   await page.exposeFunction('hostCallTool', (params: { name: string; arguments?: Record<string, unknown> }) => mcp.client.callTool(params));
-  await page.exposeFunction('hostOpenLink', (url: string) => { opened.push(url); });
+  await page.exposeFunction('hostOpenLink', (url: string) => {
+    opened.push(url);
+  });
   await page.setContent(`<!DOCTYPE html><html><body><script>${hostBundle}</script></body></html>`);
   const framed = html.replace('<head>', `<head><meta http-equiv="Content-Security-Policy" content="${DEFAULT_CSP}">`);
-  await page.evaluate((input) => (globalThis as unknown as { startHost(i: unknown): Promise<void> }).startHost(input), { html: framed, args, result });
+  await page.evaluate((input) => (globalThis as unknown as { startHost(i: unknown): Promise<void> }).startHost(input), {
+    html: framed,
+    args,
+    result,
+  });
   return { page, opened };
 }
 
@@ -98,12 +111,20 @@ test('the checklist renders in the host frame with its state and next actions; i
   for (const item of status.checklist as { step: string; done: boolean }[]) {
     t.is(await frame.locator(`li.step.${item.done ? 'done' : 'open'}[data-step="${item.step}"]`).count(), 1, item.step);
   }
-  const open = (status.next_actions as { step: string; action: string }[]);
+  const open = status.next_actions as { step: string; action: string }[];
   t.true(open.length > 0, 'the seeded app is not live yet');
   for (const action of open) {
-    t.regex(await frame.locator(`li.step[data-step="${action.step}"] .action`).textContent() ?? '', new RegExp(action.action.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    t.regex(
+      (await frame.locator(`li.step[data-step="${action.step}"] .action`).textContent()) ?? '',
+      new RegExp(action.action.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    );
   }
-  await t.notThrowsAsync(frame.getByText(status.live ? 'live' : /\d of 8 done/).first().waitFor());
+  await t.notThrowsAsync(
+    frame
+      .getByText(status.live ? 'live' : /\d of 8 done/)
+      .first()
+      .waitFor(),
+  );
   await screenshot(page, 'mcp-app-01-checklist');
 
   // The seeded app's purchases are not wired yet: the human uploads the subscription provider's key on a signed page.

@@ -26,11 +26,15 @@ interface Run {
 
 const RUNS: Run[] = [
   {
-    revision: '2025-11-25', pkg: '@modelcontextprotocol/conformance', args: [],
+    revision: '2025-11-25',
+    pkg: '@modelcontextprotocol/conformance',
+    args: [],
     passing: ['server-initialize', 'ping', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'],
   },
   {
-    revision: '2026-07-28', pkg: '@modelcontextprotocol/conformance-next', args: ['--requirements', '2026-07-28'],
+    revision: '2026-07-28',
+    pkg: '@modelcontextprotocol/conformance-next',
+    args: ['--requirements', '2026-07-28'],
     passing: ['tools-list', 'resources-list', 'http-header-validation', 'sep-2164-resource-not-found', 'dns-rebinding-protection'],
   },
 ];
@@ -42,14 +46,25 @@ function expectedFailures(revision: string): string[] {
   return [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]!).sort();
 }
 
-interface Check { id: string; status: string; errorMessage?: string }
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
 
 function run(pkg: string, args: string[], url: string, outDir: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli(pkg), 'server', '--url', url, '-o', outDir, ...args], { cwd: outDir, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cli(pkg), 'server', '--url', url, '-o', outDir, ...args], {
+      cwd: outDir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     child.on('exit', (code) => resolve({ code: code ?? 1, output }));
   });
 }
@@ -57,7 +72,8 @@ function run(pkg: string, args: string[], url: string, outDir: string): Promise<
 for (const { revision, pkg, args, passing: mustPass } of RUNS) {
   test(`conformance ${revision}: exactly the expected scenarios fail`, async (t) => {
     // Both CLIs import fs.globSync (Node 22): on an older Node they cannot start, which is a failure, not a skip.
-    if (Number(process.versions.node.split('.')[0]) < 22) return t.fail(`the conformance suite needs Node 22 or later (this is ${process.version}): run npm test on the project's Node 24`);
+    if (Number(process.versions.node.split('.')[0]) < 22)
+      return t.fail(`the conformance suite needs Node 22 or later (this is ${process.version}): run npm test on the project's Node 24`);
     const proxy = await startBearerProxy(h().baseUrl, seed.agent_key);
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-conformance-'));
     try {

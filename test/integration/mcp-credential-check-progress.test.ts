@@ -19,17 +19,25 @@ test('svc_validate_store_credentials streams the credential-check workflow and r
     const messages = progress.map((p) => p.message ?? '');
     t.log(messages.join(' | '));
     t.true(messages[0]!.startsWith(`started: workflow credential-check/${a.app_id}/ios`), messages[0]);
-    t.true(messages.some((m) => /^step: \w+ done$/.test(m)), 'at least one step reported done');
+    t.true(
+      messages.some((m) => /^step: \w+ done$/.test(m)),
+      'at least one step reported done',
+    );
     t.is(messages.at(-1), `done: workflow credential-check/${a.app_id}/ios`);
   } finally {
     await mcp.close();
   }
 });
 
-test('in the 2026-07-28 era (no initialize) the progress rides the POST\'s own SSE answer, then the result', async (t) => {
+test("in the 2026-07-28 era (no initialize) the progress rides the POST's own SSE answer, then the result", async (t) => {
   const a = await storeAccount(h());
   await switchToStoreDirect(h(), world(), a, 'android');
-  const message = modernMessage(5, 'tools/call', { name: 'svc_validate_store_credentials', arguments: { app_id: a.app_id, platform: 'android' } }, { progressToken: 'check-1' });
+  const message = modernMessage(
+    5,
+    'tools/call',
+    { name: 'svc_validate_store_credentials', arguments: { app_id: a.app_id, platform: 'android' } },
+    { progressToken: 'check-1' },
+  );
   const res = await postModern(h().baseUrl, message, { token: a.agentKey });
   t.is(res.status, 200, res.text);
   t.regex(res.headers.get('content-type') ?? '', /^text\/event-stream/);

@@ -19,13 +19,15 @@ const bothEras = <T>(f: (era: Era) => Promise<T>): Promise<[T, T]> => Promise.al
 
 /** One request in `era`, raw: the 2025 form (no initialize needed by this stateless server) or the 2026 envelope. */
 async function rpc(era: Era, method: string, params: Record<string, unknown>, token: string | undefined = seed.agent_key) {
-  const res = era === MODERN_VERSION
-    ? await postModern(h().baseUrl, modernMessage(7, method, params), { token })
-    : await postMcp(h().baseUrl, { jsonrpc: '2.0', id: 7, method, params }, { token, headers: { 'mcp-protocol-version': era } });
+  const res =
+    era === MODERN_VERSION
+      ? await postModern(h().baseUrl, modernMessage(7, method, params), { token })
+      : await postMcp(h().baseUrl, { jsonrpc: '2.0', id: 7, method, params }, { token, headers: { 'mcp-protocol-version': era } });
   return { res, message: res.status === 200 ? messagesOf(res).at(-1) : undefined };
 }
 
-const call = async (era: Era, name: string, args: Record<string, unknown>, token?: string) => (await rpc(era, 'tools/call', { name, arguments: args }, token)).message.result;
+const call = async (era: Era, name: string, args: Record<string, unknown>, token?: string) =>
+  (await rpc(era, 'tools/call', { name, arguments: args }, token)).message.result;
 
 test('tools/list without initialize in 2026-07-28 is the 2025 list, with a shared five-minute caching hint', async (t) => {
   const legacy = await rpc('2025-11-25', 'tools/list', {});
@@ -83,7 +85,10 @@ test('no credential: the same 401 and WWW-Authenticate challenge in both eras, b
   const modern = await postModern(h().baseUrl, modernMessage(1, 'tools/list'), {});
   for (const res of [legacy, modern]) {
     t.is(res.status, 401);
-    t.regex(res.headers.get('www-authenticate') ?? '', /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="/);
+    t.regex(
+      res.headers.get('www-authenticate') ?? '',
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="/,
+    );
   }
   t.is(modern.headers.get('www-authenticate'), legacy.headers.get('www-authenticate'));
   t.deepEqual(modern.body, legacy.body);
@@ -94,9 +99,10 @@ test('the tool-call limit counts 2026-07-28 calls in the same per-principal wind
   const limit = h().config.MCP_TOOL_CALLS_PER_MINUTE;
   for (let i = 0; i < limit; i += 1) {
     const era = ERAS[i % 2]!;
-    const res = era === MODERN_VERSION
-      ? await postModern(h().baseUrl, modernMessage(i, 'tools/call', { name: 'svc_whoami', arguments: {} }), { token: key.key })
-      : await postMcp(h().baseUrl, toolCallMessage(i, 'svc_whoami'), { token: key.key });
+    const res =
+      era === MODERN_VERSION
+        ? await postModern(h().baseUrl, modernMessage(i, 'tools/call', { name: 'svc_whoami', arguments: {} }), { token: key.key })
+        : await postMcp(h().baseUrl, toolCallMessage(i, 'svc_whoami'), { token: key.key });
     if (res.status !== 200) return t.fail(`call ${i} (${era}): ${res.status}`);
   }
   const refused = await postModern(h().baseUrl, modernMessage(99, 'tools/call', { name: 'svc_whoami', arguments: {} }), { token: key.key });
@@ -134,5 +140,13 @@ test('resources: the same list and contents in both eras; a resource that does n
   const [lostLegacy, lostModern] = await bothEras((era) => rpc(era, 'resources/read', { uri: 'svc://nothing' }));
   for (const lost of [lostLegacy, lostModern]) t.like(lost.message.error, { code: -32602, data: { uri: 'svc://nothing' } });
   // GET stays 405 for every client: there is no session and no standalone stream in either era.
-  t.is((await request(h().baseUrl, 'GET', '/mcp', { token: seed.agent_key, headers: { accept: 'text/event-stream', 'mcp-protocol-version': MODERN_VERSION } })).status, 405);
+  t.is(
+    (
+      await request(h().baseUrl, 'GET', '/mcp', {
+        token: seed.agent_key,
+        headers: { accept: 'text/event-stream', 'mcp-protocol-version': MODERN_VERSION },
+      })
+    ).status,
+    405,
+  );
 });

@@ -27,11 +27,20 @@ test('the default tool-call limit is 240 per minute (spec); this file runs with 
 });
 
 test('no credential, an unknown key or an SDK key: 401 with WWW-Authenticate: Bearer resource_metadata', async (t) => {
-  const cases: [string, string | undefined][] = [['none', undefined], ['unknown agent key', 'it_mcp_not_a_real_key'], ['SDK key', seed.sdk_key], ['webhook secret', seed.webhook_secret]];
+  const cases: [string, string | undefined][] = [
+    ['none', undefined],
+    ['unknown agent key', 'it_mcp_not_a_real_key'],
+    ['SDK key', seed.sdk_key],
+    ['webhook secret', seed.webhook_secret],
+  ];
   for (const [label, token] of cases) {
     const res = await postMcp(h().baseUrl, initializeMessage(), { token });
     t.is(res.status, 401, `${label}: ${res.text}`);
-    t.regex(res.headers.get('www-authenticate') ?? '', /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="/, label);
+    t.regex(
+      res.headers.get('www-authenticate') ?? '',
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="/,
+      label,
+    );
     t.regex(res.body.detail, /agent key or OAuth token/, label);
   }
 });
@@ -49,7 +58,9 @@ test('Origin: a foreign one is 403 even with a valid key; none, the BASE_URL ori
     t.is(res.body.result.serverInfo.name, 'svc');
     t.is(res.headers.get('access-control-allow-origin'), origin ?? null);
   }
-  const preflight = await request(h().baseUrl, 'OPTIONS', '/mcp', { headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+  const preflight = await request(h().baseUrl, 'OPTIONS', '/mcp', {
+    headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+  });
   t.is(preflight.status, 204);
   t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
   t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Method, Mcp-Name/, 'the 2026-07-28 routing headers');
@@ -69,7 +80,10 @@ test('GET and DELETE /mcp answer 405 (stateless: no session, no server-initiated
   t.regex(browser.headers.get('content-type') ?? '', /text\/html/);
   t.regex(browser.text, /MCP client/);
   t.regex(browser.text, /href="\/dashboard\/agents"/);
-  const empty = await request(h().baseUrl, 'POST', '/mcp', { token: seed.agent_key, headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' } });
+  const empty = await request(h().baseUrl, 'POST', '/mcp', {
+    token: seed.agent_key,
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+  });
   t.is(empty.status, 400);
   t.is(empty.body.error.code, -32700);
 });
@@ -78,10 +92,17 @@ test('stateless: no session id is issued, and a second API process answers a cli
   const init = await postMcp(h().baseUrl, initializeMessage(), { token: seed.agent_key });
   t.is(init.status, 200);
   t.is(init.headers.get('mcp-session-id'), null);
-  const other = await listen(createApp({ config: h().config, db: h().db, temporal: h().temporal, logger: createLogger('silent') }), 0, '127.0.0.1');
+  const other = await listen(
+    createApp({ config: h().config, db: h().db, temporal: h().temporal, logger: createLogger('silent') }),
+    0,
+    '127.0.0.1',
+  );
   try {
     const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-    const listed = await postMcp(url, toolsList(2), { token: seed.agent_key, headers: { 'mcp-protocol-version': init.body.result.protocolVersion } });
+    const listed = await postMcp(url, toolsList(2), {
+      token: seed.agent_key,
+      headers: { 'mcp-protocol-version': init.body.result.protocolVersion },
+    });
     t.is(listed.status, 200, listed.text);
     t.true(listed.body.result.tools.length > 40);
   } finally {
@@ -104,9 +125,18 @@ test('tool calls beyond the limit per principal are 429 with Retry-After before 
   t.is((await postMcp(h().baseUrl, toolsList(10), { token: key })).status, 200, 'listing still works');
   // A batch counts each call in it.
   const other = await newKey();
-  const batch = [toolCallMessage(1, 'svc_whoami'), toolCallMessage(2, 'svc_whoami'), toolCallMessage(3, 'svc_whoami'), toolCallMessage(4, 'svc_whoami')];
+  const batch = [
+    toolCallMessage(1, 'svc_whoami'),
+    toolCallMessage(2, 'svc_whoami'),
+    toolCallMessage(3, 'svc_whoami'),
+    toolCallMessage(4, 'svc_whoami'),
+  ];
   t.is((await postMcp(h().baseUrl, batch, { token: other })).status, 429);
-  t.is((await postMcp(h().baseUrl, toolCallMessage(5, 'svc_whoami'), { token: await newKey() })).status, 200, 'another key has its own window');
+  t.is(
+    (await postMcp(h().baseUrl, toolCallMessage(5, 'svc_whoami'), { token: await newKey() })).status,
+    200,
+    'another key has its own window',
+  );
 });
 
 test('with REDIS_URL two API processes share one tool-call window per principal', async (t) => {

@@ -17,9 +17,12 @@ test.before(async () => {
   mcp = await connectMcp(h().baseUrl, seed.agent_key);
   other = await seedApp(h().db);
 });
-test.after.always(async () => { await mcp?.close(); });
+test.after.always(async () => {
+  await mcp?.close();
+});
 
-const rest = (method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token: seed.agent_key, body });
+const rest = (method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token: seed.agent_key, body });
 
 test('a tool answers what its REST endpoint answers', async (t) => {
   const viaTool = ok(await mcp.call('svc_get_app', { app_id: seed.app_id }));
@@ -45,7 +48,11 @@ test('a missing scope is a tool error naming the scope', async (t) => {
 });
 
 test("another organization's id is not found (never forbidden)", async (t) => {
-  for (const [tool, args] of [['svc_get_app', { app_id: other.app_id }], ['svc_get_campaign', { campaign_id: other.campaign_id }], ['svc_update_app', { app_id: other.app_id, name: 'Mine now' }]] as const) {
+  for (const [tool, args] of [
+    ['svc_get_app', { app_id: other.app_id }],
+    ['svc_get_campaign', { campaign_id: other.campaign_id }],
+    ['svc_update_app', { app_id: other.app_id, name: 'Mine now' }],
+  ] as const) {
     const res = await mcp.call(tool, args);
     t.true(res.isError, tool);
     t.regex(textOf(res), /^Not found: /, tool);
@@ -65,7 +72,9 @@ test('a wallet below the minimum is a tool error carrying the top-up-link hint',
     t.true(refused.isError);
     t.regex(textOf(refused), /POST \/api\/agent\/wallet\/topup-link/, 'the REST detail with its hint');
     t.regex(textOf(refused), /svc_get_wallet_topup_link/, 'and the tool that gets the link');
-    t.like(refused.structuredContent, { error: { status: 402, code: 'payment_required', next_tool: 'svc_get_wallet_topup_link', call: 'POST /api/agent/wallet/topup-link' } });
+    t.like(refused.structuredContent, {
+      error: { status: 402, code: 'payment_required', next_tool: 'svc_get_wallet_topup_link', call: 'POST /api/agent/wallet/topup-link' },
+    });
   } finally {
     await agent.close();
   }
@@ -75,10 +84,15 @@ test('errors that point at another action name its tool and REST call, as a tool
   const poor = await seedApp(h().db, { walletUsd: 0 });
   const key = await createAgentKey(h().db, { orgId: poor.org_id, name: 'poor', scopes: ['apps:write', 'campaigns:write', 'apps:read'] });
   const agent = await connectMcp(h().baseUrl, key.key);
-  const viaRest = (method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token: key.key, body });
+  const viaRest = (method: string, path: string, body?: unknown) =>
+    request(h().baseUrl, method, `/api/agent${path}`, { token: key.key, body });
   try {
     // An organization name an agent key does not reach: 422 on org_name, pointing at svc_create_org.
-    const input = { app: { name: `Elsewhere ${poor.org_id}` }, campaign: { name: 'Launch', commission_percentage: 10 }, org_name: 'Not Mine' };
+    const input = {
+      app: { name: `Elsewhere ${poor.org_id}` },
+      campaign: { name: 'Launch', commission_percentage: 10 },
+      org_name: 'Not Mine',
+    };
     const foreign = await agent.call('svc_provision', input);
     t.true(foreign.isError);
     t.regex(textOf(foreign), /body\.org_name: .*svc_create_org/);
@@ -89,18 +103,40 @@ test('errors that point at another action name its tool and REST call, as a tool
     // Store-direct before any credential: 409 pointing at the upload link of this app.
     const noCredential = await agent.call('svc_activate_store_direct', { app_id: poor.app_id, platform: 'android' });
     t.true(noCredential.isError);
-    t.like(noCredential.structuredContent, { error: { status: 409, next_tool: 'svc_get_credential_upload_link', call: `POST /api/agent/apps/${poor.app_id}/credential-setup-link` } });
+    t.like(noCredential.structuredContent, {
+      error: {
+        status: 409,
+        next_tool: 'svc_get_credential_upload_link',
+        call: `POST /api/agent/apps/${poor.app_id}/credential-setup-link`,
+      },
+    });
     t.regex(textOf(noCredential), /As a tool: call svc_get_credential_upload_link/);
 
     // Provision with activate left out on a short wallet: created, campaign in draft, the top-up tool next.
-    const provisioned = ok(await agent.call('svc_provision', { app: { name: `Short ${poor.org_id}` }, campaign: { name: 'Launch', commission_percentage: 10 } }));
+    const provisioned = ok(
+      await agent.call('svc_provision', { app: { name: `Short ${poor.org_id}` }, campaign: { name: 'Launch', commission_percentage: 10 } }),
+    );
     t.like(provisioned, { campaign_status: 'draft', next_tool: 'svc_get_wallet_topup_link', call: 'POST /api/agent/wallet/topup-link' });
     t.regex(provisioned.webhook_secret, /^rc_webhook_/);
     // activate true: all or nothing, the 402 names the same tool and nothing is written.
-    const explicit = await agent.call('svc_provision', { app: { name: `Explicit ${poor.org_id}` }, campaign: { name: 'Launch', commission_percentage: 10 }, activate: true });
+    const explicit = await agent.call('svc_provision', {
+      app: { name: `Explicit ${poor.org_id}` },
+      campaign: { name: 'Launch', commission_percentage: 10 },
+      activate: true,
+    });
     t.true(explicit.isError);
-    t.like(explicit.structuredContent, { error: { status: 402, next_tool: 'svc_get_wallet_topup_link', call: 'POST /api/agent/wallet/topup-link' } });
-    t.is((await h().db('apps').where({ org_id: poor.org_id, name: `Explicit ${poor.org_id}` }).select('id')).length, 0);
+    t.like(explicit.structuredContent, {
+      error: { status: 402, next_tool: 'svc_get_wallet_topup_link', call: 'POST /api/agent/wallet/topup-link' },
+    });
+    t.is(
+      (
+        await h()
+          .db('apps')
+          .where({ org_id: poor.org_id, name: `Explicit ${poor.org_id}` })
+          .select('id')
+      ).length,
+      0,
+    );
   } finally {
     await agent.close();
   }

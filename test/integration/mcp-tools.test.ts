@@ -18,7 +18,9 @@ import { providerEvent, sendWebhook } from '../helpers/subprovider-events.js';
 
 // Shaped like the SDK registry's error (another branch): recognised by its `fields`, not by its class.
 class RegistryInputError extends Error {
-  constructor(readonly fields: { loc: string[]; msg: string; type: string }[]) { super('invalid input'); }
+  constructor(readonly fields: { loc: string[]; msg: string; type: string }[]) {
+    super('invalid input');
+  }
 }
 
 const guideTool: ExtraTool = {
@@ -36,7 +38,11 @@ const guideTool: ExtraTool = {
 const { h, seed } = useSeededHarness(test, {
   worker: false,
   mount: (app) => {
-    const seam = mcpRoutes({ path: '/mcp-seam', extraTools: [guideTool], sdkResource: (platform, ctx) => (platform === 'ios' ? { platform, base_url: ctx.baseUrl } : undefined) });
+    const seam = mcpRoutes({
+      path: '/mcp-seam',
+      extraTools: [guideTool],
+      sdkResource: (platform, ctx) => (platform === 'ios' ? { platform, base_url: ctx.baseUrl } : undefined),
+    });
     app.use(seam.routes());
   },
 });
@@ -44,18 +50,63 @@ const { h, seed } = useSeededHarness(test, {
 // The spec's tool names ("Agent REST API" tool column, "Tools with no account endpoint"), written out here on purpose,
 // plus svc_withdraw_invitation for the withdraw endpoint the invitation states imply.
 const SPEC_TOOLS = [
-  'svc_whoami', 'svc_doctor', 'svc_create_org', 'svc_search_store', 'svc_scrape_store', 'svc_check_slug', 'svc_provision',
-  'svc_regenerate_webhook_secret', 'svc_get_validation_status', 'svc_get_credential_upload_link', 'svc_set_apple_meta',
-  'svc_validate_store_credentials', 'svc_activate_store_direct', 'svc_integration_status', 'svc_recent_events', 'svc_test_integration',
-  'svc_verify_user_conversions', 'svc_list_apps', 'svc_get_app', 'svc_update_app', 'svc_list_campaigns', 'svc_get_campaign',
-  'svc_update_campaign', 'svc_create_campaign', 'svc_set_campaign_status', 'svc_list_bonus_awards', 'svc_review_bonus_award',
-  'svc_get_analytics_overview', 'svc_get_campaign_funnel', 'svc_list_top_affiliates', 'svc_get_daily_performance', 'svc_list_affiliates',
-  'svc_invite_creator', 'svc_invite_creators_batch', 'svc_get_join_link', 'svc_list_invitations', 'svc_list_free_codes',
-  'svc_create_free_code', 'svc_list_assets', 'svc_set_asset_featured', 'svc_get_asset_upload_link', 'svc_get_wallet',
-  'svc_get_wallet_topup_link', 'svc_localize_campaign', 'svc_localize_app',
-  'svc_list_sdks', 'svc_recommend_sdk', 'svc_recommend_validation', 'svc_explain_contract', 'svc_scaffold_install', 'svc_scaffold_init',
-  'svc_scaffold_attribution', 'svc_scaffold_manual_code', 'svc_scaffold_report_purchase', 'svc_scaffold_full',
-  'svc_recommend_validation_for_platforms', 'svc_setup_subprovider',
+  'svc_whoami',
+  'svc_doctor',
+  'svc_create_org',
+  'svc_search_store',
+  'svc_scrape_store',
+  'svc_check_slug',
+  'svc_provision',
+  'svc_regenerate_webhook_secret',
+  'svc_get_validation_status',
+  'svc_get_credential_upload_link',
+  'svc_set_apple_meta',
+  'svc_validate_store_credentials',
+  'svc_activate_store_direct',
+  'svc_integration_status',
+  'svc_recent_events',
+  'svc_test_integration',
+  'svc_verify_user_conversions',
+  'svc_list_apps',
+  'svc_get_app',
+  'svc_update_app',
+  'svc_list_campaigns',
+  'svc_get_campaign',
+  'svc_update_campaign',
+  'svc_create_campaign',
+  'svc_set_campaign_status',
+  'svc_list_bonus_awards',
+  'svc_review_bonus_award',
+  'svc_get_analytics_overview',
+  'svc_get_campaign_funnel',
+  'svc_list_top_affiliates',
+  'svc_get_daily_performance',
+  'svc_list_affiliates',
+  'svc_invite_creator',
+  'svc_invite_creators_batch',
+  'svc_get_join_link',
+  'svc_list_invitations',
+  'svc_list_free_codes',
+  'svc_create_free_code',
+  'svc_list_assets',
+  'svc_set_asset_featured',
+  'svc_get_asset_upload_link',
+  'svc_get_wallet',
+  'svc_get_wallet_topup_link',
+  'svc_localize_campaign',
+  'svc_localize_app',
+  'svc_list_sdks',
+  'svc_recommend_sdk',
+  'svc_recommend_validation',
+  'svc_explain_contract',
+  'svc_scaffold_install',
+  'svc_scaffold_init',
+  'svc_scaffold_attribution',
+  'svc_scaffold_manual_code',
+  'svc_scaffold_report_purchase',
+  'svc_scaffold_full',
+  'svc_recommend_validation_for_platforms',
+  'svc_setup_subprovider',
   'svc_withdraw_invitation',
 ];
 
@@ -91,7 +142,14 @@ const WRITE_EFFECTS: Record<string, { destructive: boolean; idempotent: boolean 
   svc_localize_campaign: { destructive: false, idempotent: true },
   svc_localize_app: { destructive: false, idempotent: true },
 };
-const OPEN_WORLD = ['svc_search_store', 'svc_scrape_store', 'svc_validate_store_credentials', 'svc_setup_subprovider', 'svc_invite_creator', 'svc_invite_creators_batch'];
+const OPEN_WORLD = [
+  'svc_search_store',
+  'svc_scrape_store',
+  'svc_validate_store_credentials',
+  'svc_setup_subprovider',
+  'svc_invite_creator',
+  'svc_invite_creators_batch',
+];
 
 async function listTools(path = '/mcp'): Promise<Map<string, Tool>> {
   const mcp = await connectMcp(h().baseUrl, seed.agent_key, path);
@@ -107,14 +165,27 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
   const expected = AGENT_ENDPOINTS.filter((e) => e.handler).flatMap((e) => endpointTools(e).map((tool) => ({ e, tool })));
   for (const { e, tool } of expected) {
     const listed = tools.get(tool.name);
-    if (!listed) { t.fail(`${tool.name} (${e.method} ${e.path}) is not listed`); continue; }
+    if (!listed) {
+      t.fail(`${tool.name} (${e.method} ${e.path}) is not listed`);
+      continue;
+    }
     t.deepEqual(listed._meta?.['svc/scopes'], [...e.scopes], tool.name);
     t.is(listed._meta?.['svc/endpoint'], `${e.method.toUpperCase()} /api/agent${e.path}`);
     const effect = e.method === 'get' ? { destructive: false, idempotent: true } : WRITE_EFFECTS[tool.name];
-    if (!effect) { t.fail(`${tool.name}: a write tool without a decided effect`); continue; }
-    t.like(listed.annotations, {
-      readOnlyHint: e.method === 'get', destructiveHint: effect.destructive, idempotentHint: effect.idempotent, openWorldHint: OPEN_WORLD.includes(tool.name),
-    }, tool.name);
+    if (!effect) {
+      t.fail(`${tool.name}: a write tool without a decided effect`);
+      continue;
+    }
+    t.like(
+      listed.annotations,
+      {
+        readOnlyHint: e.method === 'get',
+        destructiveHint: effect.destructive,
+        idempotentHint: effect.idempotent,
+        openWorldHint: OPEN_WORLD.includes(tool.name),
+      },
+      tool.name,
+    );
     t.truthy(TOOL_DOCS[tool.name], `${tool.name} has a description entry`);
     t.regex(listed.description ?? '', /Use it .+ Next: /, tool.name);
     t.is(listed.outputSchema?.type, 'object');
@@ -122,14 +193,27 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
     t.is(schema.type, 'object');
     for (const [, param] of e.path.matchAll(/\{(\w+)\}/g)) t.true(schema.required?.includes(param!), `${tool.name} requires ${param}`);
     const query = (e.query ?? {}) as { properties?: Record<string, unknown>; required?: string[] };
-    for (const name of Object.keys(query.properties ?? {})) t.deepEqual(schema.properties[name], query.properties![name], `${tool.name}.${name}`);
+    for (const name of Object.keys(query.properties ?? {}))
+      t.deepEqual(schema.properties[name], query.properties![name], `${tool.name}.${name}`);
     for (const name of query.required ?? []) t.true(schema.required?.includes(name));
     const body = (e.body ?? {}) as { properties?: Record<string, unknown> };
-    for (const name of tool.bodyFields ?? Object.keys(body.properties ?? {})) t.deepEqual(schema.properties[name], body.properties![name], `${tool.name}.${name}`);
+    for (const name of tool.bodyFields ?? Object.keys(body.properties ?? {}))
+      t.deepEqual(schema.properties[name], body.properties![name], `${tool.name}.${name}`);
   }
   const registry = REGISTRY_TOOLS.map((x) => x.name);
-  t.deepEqual([...tools.keys()].filter((name) => !registry.includes(name)).sort(), expected.map((x) => x.tool.name).sort(), 'no account tool without a row, no row without its tools');
-  t.deepEqual(Object.keys(WRITE_EFFECTS).sort(), expected.filter((x) => x.e.method !== 'get').map((x) => x.tool.name).sort(), 'every write tool, and only those, has a decided effect');
+  t.deepEqual(
+    [...tools.keys()].filter((name) => !registry.includes(name)).sort(),
+    expected.map((x) => x.tool.name).sort(),
+    'no account tool without a row, no row without its tools',
+  );
+  t.deepEqual(
+    Object.keys(WRITE_EFFECTS).sort(),
+    expected
+      .filter((x) => x.e.method !== 'get')
+      .map((x) => x.tool.name)
+      .sort(),
+    'every write tool, and only those, has a decided effect',
+  );
   t.is(expected.length, 47, 'account tools: 46 endpoint rows (45 of the spec + setup-subprovider), the invite row serving two');
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
@@ -143,7 +227,11 @@ test('annotations are true to effect: regenerating a secret is destructive and n
     const first = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
     const second = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
     t.not(first.webhook_secret, second.webhook_secret, 'a repeat does it again (not idempotent)');
-    t.is((await sendWebhook(h().baseUrl, app.app_id, first.webhook_secret, testEvent())).status, 401, 'the replaced secret is gone for good (destructive)');
+    t.is(
+      (await sendWebhook(h().baseUrl, app.app_id, first.webhook_secret, testEvent())).status,
+      401,
+      'the replaced secret is gone for good (destructive)',
+    );
     t.is((await sendWebhook(h().baseUrl, app.app_id, second.webhook_secret, testEvent())).status, 200);
 
     const code = { app_id: app.app_id, code: 'REVIEWERS' };
@@ -153,18 +241,29 @@ test('annotations are true to effect: regenerating a secret is destructive and n
     t.is((await h().db('free_access_codes').where({ app_id: app.app_id, code: 'REVIEWERS' })).length, 1);
 
     ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' }));
-    t.like(ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' })), { status: 'paused', changed: false });
+    t.like(ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' })), {
+      status: 'paused',
+      changed: false,
+    });
   } finally {
     await mcp.close();
   }
 });
 
-test('the live list is the spec\'s tool set: every named tool, account and registry, and nothing else', async (t) => {
+test("the live list is the spec's tool set: every named tool, account and registry, and nothing else", async (t) => {
   const tools = await listTools();
   for (const name of SPEC_TOOLS) t.true(tools.has(name), `${name} is served`);
-  t.deepEqual([...tools.keys()].filter((n) => !SPEC_TOOLS.includes(n)), [], 'no tool the spec does not name');
+  t.deepEqual(
+    [...tools.keys()].filter((n) => !SPEC_TOOLS.includes(n)),
+    [],
+    'no tool the spec does not name',
+  );
   for (const tool of REGISTRY_TOOLS) {
-    t.like(tools.get(tool.name), { annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } }, tool.name);
+    t.like(
+      tools.get(tool.name),
+      { annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+      tool.name,
+    );
     t.deepEqual(tools.get(tool.name)!.inputSchema, tool.inputSchema, tool.name);
   }
 });
@@ -184,8 +283,14 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
   const mcp = await connectMcp(h().baseUrl, seed.agent_key);
   try {
     const { resources } = await mcp.client.listResources();
-    t.deepEqual(resources.map((r) => r.uri), ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html']);
-    t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
+    t.deepEqual(
+      resources.map((r) => r.uri),
+      ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html'],
+    );
+    t.deepEqual(
+      (await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate),
+      ['svc://sdk/{platform}'],
+    );
     const rn = await readJsonResource(mcp.client, 'svc://sdk/react-native');
     t.like(rn, { version: '1.6.1' });
     await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });
@@ -198,7 +303,10 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
     t.is(contract.version, (openApiDocument(h().baseUrl).info as { version: string }).version);
     t.is(contract.agent_api.openapi, `${h().baseUrl}/api/agent/openapi.json`);
     t.deepEqual(contract.scopes, [...SCOPES]);
-    t.deepEqual(contract.client_api.endpoints.find((r: { path: string }) => r.path === '/api/sdk/init'), { method: 'POST', path: '/api/sdk/init' });
+    t.deepEqual(
+      contract.client_api.endpoints.find((r: { path: string }) => r.path === '/api/sdk/init'),
+      { method: 'POST', path: '/api/sdk/init' },
+    );
     t.true(contract.webhooks.endpoints.some((r: { path: string }) => r.path === '/api/webhooks/subprovider/{appId}'));
     t.true(contract.hard_denied.includes('money:write'));
 
@@ -212,17 +320,26 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
 test('the registry seam: extra tools are listed and run, a fields error is a tool error listing them, svc://sdk/{platform} reads through the given function', async (t) => {
   const tools = await listTools('/mcp-seam');
   t.is(tools.size, 48);
-  t.like(tools.get('svc_test_sdk_guide'), { title: 'SDK guide (test)', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } });
+  t.like(tools.get('svc_test_sdk_guide'), {
+    title: 'SDK guide (test)',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  });
 
   const mcp = await connectMcp(h().baseUrl, seed.agent_key, '/mcp-seam');
   try {
-    t.deepEqual(ok(await mcp.call('svc_test_sdk_guide', { platform: 'ios' })), { platform: 'ios', init_url: `${h().baseUrl}/api/sdk/init` });
+    t.deepEqual(ok(await mcp.call('svc_test_sdk_guide', { platform: 'ios' })), {
+      platform: 'ios',
+      init_url: `${h().baseUrl}/api/sdk/init`,
+    });
     const bad = await mcp.call('svc_test_sdk_guide', { platform: 'x' });
     t.true(bad.isError);
     t.regex(textOf(bad), /platform: unknown platform 'x' \(enum\)/);
     t.deepEqual((bad.structuredContent as any).error.detail, [{ loc: ['platform'], msg: "unknown platform 'x'", type: 'enum' }]);
 
-    t.deepEqual((await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate), ['svc://sdk/{platform}']);
+    t.deepEqual(
+      (await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate),
+      ['svc://sdk/{platform}'],
+    );
     const guide = await readJsonResource(mcp.client, 'svc://sdk/ios');
     t.deepEqual(guide, { platform: 'ios', base_url: h().baseUrl });
     await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });

@@ -11,14 +11,24 @@ import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription, type FixtureName, type ProviderBody } from '../helpers/subprovider-events.js';
 
 const h = useHarness(test, { env: { TRUST_PROXY: 'true' } });
-test.before(async () => { await h.ready(); });
+test.before(async () => {
+  await h.ready();
+});
 
 const TOPUP = 1_000_000_000;
 /** 9.99 USD at 30 %: commission 2.997 USD, platform fee 10 % of it, reserved together. */
 const PAID_30 = 2_997_000 + 299_700;
 
-interface Ctx { t: ExecutionContext; app: SeededApp; user: string }
-type Send = (name: FixtureName, overrides?: Record<string, unknown>, code?: string | null) => Promise<{ body: ProviderBody; error: string | undefined }>;
+interface Ctx {
+  t: ExecutionContext;
+  app: SeededApp;
+  user: string;
+}
+type Send = (
+  name: FixtureName,
+  overrides?: Record<string, unknown>,
+  code?: string | null,
+) => Promise<{ body: ProviderBody; error: string | undefined }>;
 
 interface Row {
   label: string;
@@ -35,14 +45,28 @@ interface Row {
 const ROWS: Row[] = [
   {
     label: 'paid purchase and two renewals: three periods reserved',
-    run: async (send) => { await send('initial_purchase'); await send('renewal'); await send('renewal'); },
-    commissions: [['earn', 'reserved', 2_997_000], ['earn', 'reserved', 2_997_000], ['earn', 'reserved', 2_997_000]],
-    status: 'active', reservedMicros: 3 * PAID_30,
+    run: async (send) => {
+      await send('initial_purchase');
+      await send('renewal');
+      await send('renewal');
+    },
+    commissions: [
+      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reserved', 2_997_000],
+    ],
+    status: 'active',
+    reservedMicros: 3 * PAID_30,
   },
   {
     label: 'trial converting: the free period earns nothing, the first paid period earns',
-    run: async (send) => { await send('initial_purchase_trial'); await send('renewal_trial_conversion'); },
-    commissions: [['earn', 'reserved', 2_997_000]], status: 'active', reservedMicros: PAID_30,
+    run: async (send) => {
+      await send('initial_purchase_trial');
+      await send('renewal_trial_conversion');
+    },
+    commissions: [['earn', 'reserved', 2_997_000]],
+    status: 'active',
+    reservedMicros: PAID_30,
   },
   {
     label: 'organic trial whose user enters a code before it converts: attributed at conversion',
@@ -50,12 +74,16 @@ const ROWS: Row[] = [
       const trial = await send('initial_purchase_trial', {}, null);
       t.is(trial.error, 'no referral code (organic purchase)');
       const entered = await request(h().baseUrl, 'POST', '/api/sdk/set-referral-code', {
-        token: app.sdk_key, body: { code: app.creator_code, app_user_id: user }, headers: { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 200) + 1}` },
+        token: app.sdk_key,
+        body: { code: app.creator_code, app_user_id: user },
+        headers: { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 200) + 1}` },
       });
       t.is(entered.status, 200, entered.text);
       await send('renewal_trial_conversion', {}, null);
     },
-    commissions: [['earn', 'reserved', 2_997_000]], status: 'active', reservedMicros: PAID_30,
+    commissions: [['earn', 'reserved', 2_997_000]],
+    status: 'active',
+    reservedMicros: PAID_30,
   },
   {
     label: 'renewal refunded, then renewed again: only that period is reversed and the subscription is active again',
@@ -65,8 +93,14 @@ const ROWS: Row[] = [
       await send('refund', { transaction_id: renewal.body.event.transaction_id });
       await send('renewal');
     },
-    commissions: [['earn', 'reserved', 2_997_000], ['earn', 'reversed', 2_997_000], ['reversal', 'reversed', -2_997_000], ['earn', 'reserved', 2_997_000]],
-    status: 'active', reservedMicros: 2 * PAID_30,
+    commissions: [
+      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reversed', 2_997_000],
+      ['reversal', 'reversed', -2_997_000],
+      ['earn', 'reserved', 2_997_000],
+    ],
+    status: 'active',
+    reservedMicros: 2 * PAID_30,
   },
   {
     label: 'refund of a transaction never purchased: recorded with its reason, nothing reversed',
@@ -76,10 +110,14 @@ const ROWS: Row[] = [
       t.regex(refund.error ?? '', /refund of transaction never-purchased-1 matches no purchase of this subscription/);
       const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'test', scopes: ['integration:verify'] });
       const recent = await request(h().baseUrl, 'GET', `/api/agent/apps/${app.app_id}/events/recent`, { token: key.key });
-      const seen = (recent.body.webhooks as { type?: string; event_type?: string; error: string | null }[]).find((w) => /never-purchased-1/.test(w.error ?? ''));
+      const seen = (recent.body.webhooks as { type?: string; event_type?: string; error: string | null }[]).find((w) =>
+        /never-purchased-1/.test(w.error ?? ''),
+      );
       t.truthy(seen, recent.text);
     },
-    commissions: [['earn', 'reserved', 2_997_000]], status: 'active', reservedMicros: PAID_30,
+    commissions: [['earn', 'reserved', 2_997_000]],
+    status: 'active',
+    reservedMicros: PAID_30,
   },
   {
     label: 'refund, percentage raised to 50 %, REFUND_REVERSED: the 30 % commission comes back, once',
@@ -91,8 +129,13 @@ const ROWS: Row[] = [
       await send('refund_reversed', { transaction_id: tx });
       await send('refund_reversed', { transaction_id: tx });
     },
-    commissions: [['earn', 'reversed', 2_997_000], ['reversal', 'reversed', -2_997_000], ['earn', 'reserved', 2_997_000]],
-    status: 'active', reservedMicros: PAID_30,
+    commissions: [
+      ['earn', 'reversed', 2_997_000],
+      ['reversal', 'reversed', -2_997_000],
+      ['earn', 'reserved', 2_997_000],
+    ],
+    status: 'active',
+    reservedMicros: PAID_30,
   },
   {
     label: 'restored period refunded again: the restored commission is reversed',
@@ -103,21 +146,40 @@ const ROWS: Row[] = [
       await send('refund_reversed', { transaction_id: tx });
       await send('refund', { transaction_id: tx });
     },
-    commissions: [['earn', 'reversed', 2_997_000], ['reversal', 'reversed', -2_997_000], ['earn', 'reversed', 2_997_000], ['reversal', 'reversed', -2_997_000]],
-    status: 'refunded', reservedMicros: 0,
+    commissions: [
+      ['earn', 'reversed', 2_997_000],
+      ['reversal', 'reversed', -2_997_000],
+      ['earn', 'reversed', 2_997_000],
+      ['reversal', 'reversed', -2_997_000],
+    ],
+    status: 'refunded',
+    reservedMicros: 0,
   },
   {
     label: 'one-time purchase, then its refund',
     run: async (send) => {
       const bought = await send('non_renewing_purchase', { price: 4.99 });
-      await send('refund', { transaction_id: bought.body.event.transaction_id, original_transaction_id: bought.body.event.transaction_id, price: -4.99 });
+      await send('refund', {
+        transaction_id: bought.body.event.transaction_id,
+        original_transaction_id: bought.body.event.transaction_id,
+        price: -4.99,
+      });
     },
-    commissions: [['earn', 'reversed', 1_497_000], ['reversal', 'reversed', -1_497_000]], status: 'refunded', reservedMicros: 0,
+    commissions: [
+      ['earn', 'reversed', 1_497_000],
+      ['reversal', 'reversed', -1_497_000],
+    ],
+    status: 'refunded',
+    reservedMicros: 0,
   },
   {
     label: 'one-time purchase kept',
-    run: async (send) => { await send('non_renewing_purchase', { price: 4.99 }); },
-    commissions: [['earn', 'reserved', 1_497_000]], status: 'active', reservedMicros: 1_497_000 + 149_700,
+    run: async (send) => {
+      await send('non_renewing_purchase', { price: 4.99 });
+    },
+    commissions: [['earn', 'reserved', 1_497_000]],
+    status: 'active',
+    reservedMicros: 1_497_000 + 149_700,
   },
 ];
 
@@ -138,8 +200,15 @@ for (const row of ROWS) {
     t.is(others.length, 0);
     t.is(conversion.status, row.status);
     const commissions = await commissionsOf(h().db, conversion.id);
-    t.deepEqual(commissions.map((c) => [c.kind, c.status, c.commission_micros]), row.commissions);
-    t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: TOPUP, reservedMicros: row.reservedMicros, safeAvailableMicros: TOPUP - row.reservedMicros });
+    t.deepEqual(
+      commissions.map((c) => [c.kind, c.status, c.commission_micros]),
+      row.commissions,
+    );
+    t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+      balanceMicros: TOPUP,
+      reservedMicros: row.reservedMicros,
+      safeAvailableMicros: TOPUP - row.reservedMicros,
+    });
     await assertExactBooks(t, h().db, app.org_id);
   });
 }
@@ -154,26 +223,50 @@ test('lifecycle: sandbox purchase, then production for the same user: the sandbo
   const production = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, subscription(user, other.code)('initial_purchase'));
   t.is(production.body.error, undefined, production.text);
   const conversions = await conversionsOfUser(h().db, app.app_id, user);
-  t.deepEqual(conversions.map((c) => [c.environment, c.referral_code]), [['SANDBOX', app.creator_code], ['PRODUCTION', other.code]]);
+  t.deepEqual(
+    conversions.map((c) => [c.environment, c.referral_code]),
+    [
+      ['SANDBOX', app.creator_code],
+      ['PRODUCTION', other.code],
+    ],
+  );
   t.is((await h().db('user_attributions').where({ app_id: app.app_id, app_user_id: user }).first())?.referral_code, other.code);
   const prodCommissions = await commissionsOf(h().db, conversions[1].id);
-  t.deepEqual(prodCommissions.map((c) => [c.creator_id, c.status]), [[other.creatorId, 'reserved']]);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: TOPUP, reservedMicros: PAID_30, safeAvailableMicros: TOPUP - PAID_30 });
+  t.deepEqual(
+    prodCommissions.map((c) => [c.creator_id, c.status]),
+    [[other.creatorId, 'reserved']],
+  );
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: TOPUP,
+    reservedMicros: PAID_30,
+    safeAvailableMicros: TOPUP - PAID_30,
+  });
   await assertExactBooks(t, h().db, app.org_id);
 });
 
 test('the ledger identity check finds a wallet whose shown totals differ from its entries', async (t) => {
   const app = await seedApp(h().db);
-  await h().db.transaction(async (trx) => {
-    // Triggers off for this transaction only: a corrupt running total the append-only ledger would never write.
-    await trx.raw('set local session_replication_role = replica');
-    await trx('wallet_ledger').insert({
-      org_id: app.org_id, entry_type: 'adjustment', balance_delta_micros: 5, reserved_delta_micros: 0, idempotency_key: `corrupt:${app.org_id}`,
-      balance_after_micros: TOPUP, reserved_after_micros: 0, created_by: 'test',
-    });
-    const found = await findWalletDiscrepancies(trx);
-    t.deepEqual(found.map((d) => [d.orgId, d.shown.balanceMicros, d.summed.balanceMicros]), [[app.org_id, TOPUP, TOPUP + 5]]);
-    await trx.rollback();
-  }).catch(() => undefined);
+  await h()
+    .db.transaction(async (trx) => {
+      // Triggers off for this transaction only: a corrupt running total the append-only ledger would never write.
+      await trx.raw('set local session_replication_role = replica');
+      await trx('wallet_ledger').insert({
+        org_id: app.org_id,
+        entry_type: 'adjustment',
+        balance_delta_micros: 5,
+        reserved_delta_micros: 0,
+        idempotency_key: `corrupt:${app.org_id}`,
+        balance_after_micros: TOPUP,
+        reserved_after_micros: 0,
+        created_by: 'test',
+      });
+      const found = await findWalletDiscrepancies(trx);
+      t.deepEqual(
+        found.map((d) => [d.orgId, d.shown.balanceMicros, d.summed.balanceMicros]),
+        [[app.org_id, TOPUP, TOPUP + 5]],
+      );
+      await trx.rollback();
+    })
+    .catch(() => undefined);
   t.deepEqual(await findWalletDiscrepancies(h().db), []);
 });

@@ -26,16 +26,25 @@ async function storedType(clientId: string): Promise<unknown> {
 }
 
 function authorizeUrl(clientId: string, redirectUri: string): URL {
-  return new URL(`${h().baseUrl}/oauth/auth?${new URLSearchParams({
-    client_id: clientId, response_type: 'code', redirect_uri: redirectUri, code_challenge: CHALLENGE,
-    code_challenge_method: 'S256', scope: 'apps:read', state: 'st-1',
-  }).toString()}`);
+  return new URL(
+    `${h().baseUrl}/oauth/auth?${new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+      scope: 'apps:read',
+      state: 'st-1',
+    }).toString()}`,
+  );
 }
 
 test('the registration bodies Cursor, Claude and VS Code send are accepted and stored as the right client type', async (t) => {
   const expected: [string, object, 'native' | 'web'][] = [
-    ['Cursor (three URIs)', CURSOR, 'native'], ['Cursor (private-use only)', CURSOR_SINGLE, 'native'],
-    ['Claude', CLAUDE, 'web'], ['VS Code', VSCODE, 'native'],
+    ['Cursor (three URIs)', CURSOR, 'native'],
+    ['Cursor (private-use only)', CURSOR_SINGLE, 'native'],
+    ['Claude', CLAUDE, 'web'],
+    ['VS Code', VSCODE, 'native'],
   ];
   for (const [name, body, type] of expected) {
     const res = await register(body);
@@ -62,16 +71,32 @@ test('loopback-only registrations are native clients; https ones stay web', asyn
 });
 
 test('http off loopback and javascript:, data:, file:, blob:, vbscript: are invalid_redirect_uri; nothing is stored', async (t) => {
-  const refused = ['http://agent.example/cb', 'http://10.0.0.5/cb', 'javascript:alert(1)', 'data:text/html,hi', 'file:///etc/passwd',
-    'blob:https://agent.example/1', 'vbscript:msgbox(1)'];
+  const refused = [
+    'http://agent.example/cb',
+    'http://10.0.0.5/cb',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+    'file:///etc/passwd',
+    'blob:https://agent.example/1',
+    'vbscript:msgbox(1)',
+  ];
   for (const uri of refused) {
-    const res = await register({ client_name: 'refused probe', redirect_uris: ['https://agent.example/ok', uri], token_endpoint_auth_method: 'none' });
+    const res = await register({
+      client_name: 'refused probe',
+      redirect_uris: ['https://agent.example/ok', uri],
+      token_endpoint_auth_method: 'none',
+    });
     t.is(res.status, 400, uri);
     t.is(res.body.error, 'invalid_redirect_uri', uri);
     t.truthy(res.body.error_description, uri);
   }
   // Claiming to be native does not open http to other hosts either.
-  const native = await register({ client_name: 'refused probe', redirect_uris: ['http://agent.example/cb'], application_type: 'native', token_endpoint_auth_method: 'none' });
+  const native = await register({
+    client_name: 'refused probe',
+    redirect_uris: ['http://agent.example/cb'],
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+  });
   t.is(native.body.error, 'invalid_redirect_uri');
   t.is((await h().db('oauth_clients').whereRaw("metadata->>'client_name' = ?", ['refused probe'])).length, 0);
 });
@@ -80,7 +105,12 @@ test('consent names the redirect scheme and host and marks a registered client u
   const cursor = await register(CURSOR);
   const callback = CURSOR.redirect_uris[0]!;
   const browser = new Browser();
-  const { redirect, consentPage } = await consentInBrowser(authorizeUrl(cursor.body.client_id, callback), { email: seed.user_email, password: seed.user_password }, browser, callback);
+  const { redirect, consentPage } = await consentInBrowser(
+    authorizeUrl(cursor.body.client_id, callback),
+    { email: seed.user_email, password: seed.user_password },
+    browser,
+    callback,
+  );
   t.regex(consentPage, /Allow Cursor to use your account/);
   t.regex(consentPage, /id="client-unverified">unverified</);
   t.regex(consentPage, /<code>cursor:\/\/anysphere\.cursor-mcp<\/code>/);
@@ -89,15 +119,25 @@ test('consent names the redirect scheme and host and marks a registered client u
   t.is(redirect.searchParams.get('iss'), `${h().baseUrl}/oauth`, 'RFC 9207 iss in the authorization response');
   t.is(redirect.searchParams.get('state'), 'st-1');
   const token = await fetch(`${h().baseUrl}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, redirect_uri: callback, code_verifier: VERIFIER, client_id: cursor.body.client_id }),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code')!,
+      redirect_uri: callback,
+      code_verifier: VERIFIER,
+      client_id: cursor.body.client_id,
+    }),
   });
   t.is(token.status, 200, await token.clone().text());
   t.truthy(((await token.json()) as { access_token?: string }).access_token);
 
   // A web client's https redirect: the site's host.
   const claude = await register(CLAUDE);
-  const page = await browser.follow(authorizeUrl(claude.body.client_id, CLAUDE.redirect_uris[0]!).href, (u) => !u.startsWith('https://claude.ai/'));
+  const page = await browser.follow(
+    authorizeUrl(claude.body.client_id, CLAUDE.redirect_uris[0]!).href,
+    (u) => !u.startsWith('https://claude.ai/'),
+  );
   t.is(page.status, 200);
   t.regex(page.text, /Allow claudeai to use your account/);
   t.regex(page.text, /<code>https:\/\/claude\.ai<\/code>: the website claude\.ai/);

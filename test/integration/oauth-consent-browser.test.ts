@@ -15,15 +15,22 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
 let browser: Browser;
-test.before(async () => { await h.ready(); browser = await launchChromium(); });
-test.after.always(async () => { await browser?.close(); });
+test.before(async () => {
+  await h.ready();
+  browser = await launchChromium();
+});
+test.after.always(async () => {
+  await browser?.close();
+});
 
 test('the consent page at 390 px: no overflow, axe clean, checkboxes inside their labels, Deny secondary', async (t) => {
   const provider = new TestOAuthProvider();
   const client = new Client({ name: 'consent-page-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${h().baseUrl}/mcp`), { authProvider: provider })).then(
     () => t.fail('connected without authorization'),
-    (err: unknown) => { if (!(err instanceof UnauthorizedError)) throw err; },
+    (err: unknown) => {
+      if (!(err instanceof UnauthorizedError)) throw err;
+    },
   );
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
@@ -35,11 +42,16 @@ test('the consent page at 390 px: no overflow, axe clean, checkboxes inside thei
   await screenshot(page, 'oauth-consent-390');
 
   t.deepEqual(await pageProblems(page, 'consent'), [], 'no horizontal overflow at 390 px, no serious or critical axe violation');
-  const unlabelled = await page.locator('input[type="checkbox"], input[type="radio"]').evaluateAll((boxes) => boxes.filter((b) => !b.closest('label')).length);
+  const unlabelled = await page
+    .locator('input[type="checkbox"], input[type="radio"]')
+    .evaluateAll((boxes) => boxes.filter((b) => !b.closest('label')).length);
   t.is(unlabelled, 0, 'every checkbox sits inside its label');
   const deny = page.getByRole('button', { name: /deny/i });
   const approve = page.getByRole('button', { name: /allow|approve|authori[sz]e/i });
-  const [denyBg, approveBg] = await Promise.all([deny.evaluate((b) => getComputedStyle(b).backgroundColor), approve.evaluate((b) => getComputedStyle(b).backgroundColor)]);
+  const [denyBg, approveBg] = await Promise.all([
+    deny.evaluate((b) => getComputedStyle(b).backgroundColor),
+    approve.evaluate((b) => getComputedStyle(b).backgroundColor),
+  ]);
   t.not(denyBg, approveBg, 'Deny does not look like the primary action');
   await context.close();
 });

@@ -31,7 +31,12 @@ function authorize(provider: TestOAuthProvider, untick: string[] = [], browser =
 
 test('discovery documents: RFC 8414 (root alias and issuer path), OpenID, RFC 9728 root and path-suffixed', async (t) => {
   const base = h().baseUrl;
-  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/oauth', '/oauth/.well-known/openid-configuration', '/.well-known/openid-configuration/oauth']) {
+  for (const path of [
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/oauth-authorization-server/oauth',
+    '/oauth/.well-known/openid-configuration',
+    '/.well-known/openid-configuration/oauth',
+  ]) {
     const res = await request(base, 'GET', path);
     t.is(res.status, 200, path);
     t.is(res.body.issuer, `${base}/oauth`, path);
@@ -39,7 +44,11 @@ test('discovery documents: RFC 8414 (root alias and issuer path), OpenID, RFC 97
     t.is(res.body.registration_endpoint, `${base}/oauth/reg`, path);
     t.truthy(res.body.revocation_endpoint, path);
   }
-  for (const [path, resource] of [['', `${base}/`], ['/mcp', `${base}/mcp`], ['/api/agent', `${base}/api/agent`]] as const) {
+  for (const [path, resource] of [
+    ['', `${base}/`],
+    ['/mcp', `${base}/mcp`],
+    ['/api/agent', `${base}/api/agent`],
+  ] as const) {
     const res = await request(base, 'GET', `/.well-known/oauth-protected-resource${path}`);
     t.is(res.status, 200);
     t.is(res.body.resource, resource);
@@ -80,13 +89,21 @@ test('the SDK client signs in, consents, calls a tool and the agent API with one
   t.truthy(first.refresh_token, 'a refresh token without offline_access');
   t.true(first.expires_in! <= 3600);
   t.falsy(await h().db('oauth_store').where('id', first.access_token).first(), 'tokens are stored as digests');
-  t.truthy(await h().db('oauth_store').where({ model: 'AccessToken', id: hashToken(first.access_token) }).first());
+  t.truthy(
+    await h()
+      .db('oauth_store')
+      .where({ model: 'AccessToken', id: hashToken(first.access_token) })
+      .first(),
+  );
 
   const client = await connect(provider);
-  const doctor = ok(await client.callTool({ name: 'svc_doctor', arguments: {} }) as never);
+  const doctor = ok((await client.callTool({ name: 'svc_doctor', arguments: {} })) as never);
   t.is(doctor.auth_mode, 'oauth');
   t.deepEqual([...doctor.scopes].sort(), [...SCOPES].sort());
-  t.deepEqual(doctor.organizations.map((o: { id: string }) => o.id), [seed.org_id]);
+  t.deepEqual(
+    doctor.organizations.map((o: { id: string }) => o.id),
+    [seed.org_id],
+  );
   t.truthy(doctor.hard_denied.length);
   await client.close();
   const rest = await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: first.access_token });
@@ -111,17 +128,32 @@ test('the SDK client signs in, consents, calls a tool and the agent API with one
   t.is(grants.status, 200);
   const clientId = (provider.info as { client_id: string }).client_id;
   const grantId = (grants.body.grants as { id: string; client_id: string }[]).find((g) => g.client_id === clientId)!.id;
-  t.is((await request(h().baseUrl, 'POST', `/api/grants/${grantId}/revoke`, { token: second.access_token })).status, 401, 'an OAuth token cannot revoke');
-  const revoked = await request(h().baseUrl, 'POST', `/api/grants/${grantId}/revoke`, { headers: { cookie: browser.cookieHeader(), 'x-csrf-token': session.body.csrf_token } });
+  t.is(
+    (await request(h().baseUrl, 'POST', `/api/grants/${grantId}/revoke`, { token: second.access_token })).status,
+    401,
+    'an OAuth token cannot revoke',
+  );
+  const revoked = await request(h().baseUrl, 'POST', `/api/grants/${grantId}/revoke`, {
+    headers: { cookie: browser.cookieHeader(), 'x-csrf-token': session.body.csrf_token },
+  });
   t.is(revoked.status, 200, revoked.text);
   const after = await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: second.access_token });
   t.is(after.status, 401);
   t.regex(after.headers.get('www-authenticate')!, /resource_metadata=/);
-  const mcpAfter = await request(h().baseUrl, 'POST', '/mcp', { token: second.access_token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+  const mcpAfter = await request(h().baseUrl, 'POST', '/mcp', {
+    token: second.access_token,
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    headers: { accept: 'application/json, text/event-stream' },
+  });
   t.is(mcpAfter.status, 401);
   const refreshAfter = await fetch(`${h().baseUrl}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: (provider.info as { client_id: string }).client_id }),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: second.refresh_token!,
+      client_id: (provider.info as { client_id: string }).client_id,
+    }),
   });
   t.is(refreshAfter.status, 400);
 });
@@ -144,7 +176,11 @@ test('deny at consent sends access_denied to the client', async (t) => {
   const provider = new TestOAuthProvider();
   const transport = new StreamableHTTPClientTransport(new URL(`${h().baseUrl}/mcp`), { authProvider: provider });
   await new Client({ name: 'deny', version: '1' }).connect(transport).catch(() => undefined);
-  const { redirect } = await consentInBrowser(provider.authorizationUrl!, { email: seed.user_email, password: seed.user_password, deny: true });
+  const { redirect } = await consentInBrowser(provider.authorizationUrl!, {
+    email: seed.user_email,
+    password: seed.user_password,
+    deny: true,
+  });
   t.is(redirect.searchParams.get('error'), 'access_denied');
 });
 
@@ -158,8 +194,13 @@ test('replaying a rotated refresh token is refused and ends the grant (reuse det
   t.not(second.refresh_token, first.refresh_token);
   t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: second.access_token })).status, 200);
   const replay = await fetch(`${h().baseUrl}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: (provider.info as { client_id: string }).client_id }),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: (provider.info as { client_id: string }).client_id,
+    }),
   });
   t.is(replay.status, 400);
   t.is(((await replay.json()) as { error: string }).error, 'invalid_grant');
@@ -177,10 +218,16 @@ test('a client ID metadata document served by the client replaces registration; 
       return;
     }
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({
-      client_id: documentUrl, client_name: 'CIMD test agent', redirect_uris: [new TestOAuthProvider().redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
-    }));
+    res.end(
+      JSON.stringify({
+        client_id: documentUrl,
+        client_name: 'CIMD test agent',
+        redirect_uris: [new TestOAuthProvider().redirectUrl],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -202,21 +249,34 @@ test('a client ID metadata document served by the client replaces registration; 
     // 127.0.0.2 is special-use and not the loopback the test setting names: refused before anything is shown,
     // saying it is our address policy; a document that is not there is a fetch failure, said as such.
     const port = (server.address() as AddressInfo).port;
-    const authorizeWith = (clientId: string) => fetch(`${h().baseUrl}/oauth/auth?${new URLSearchParams({
-      client_id: clientId, response_type: 'code', redirect_uri: new TestOAuthProvider().redirectUrl,
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'apps:read',
-    }).toString()}`, { redirect: 'manual' });
+    const authorizeWith = (clientId: string) =>
+      fetch(
+        `${h().baseUrl}/oauth/auth?${new URLSearchParams({
+          client_id: clientId,
+          response_type: 'code',
+          redirect_uri: new TestOAuthProvider().redirectUrl,
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          scope: 'apps:read',
+        }).toString()}`,
+        { redirect: 'manual' },
+      );
     // Something listens there, so only the guard stands between the fetch and a document.
     const special = createServer((_req, res) => res.end('{}'));
     await new Promise<void>((resolve) => special.listen(0, '127.0.0.2', resolve));
-    const refused = await authorizeWith(`https://127.0.0.2:${(special.address() as AddressInfo).port}/oauth/client.json`).finally(() => special.close());
+    const refused = await authorizeWith(`https://127.0.0.2:${(special.address() as AddressInfo).port}/oauth/client.json`).finally(() =>
+      special.close(),
+    );
     t.is(refused.status, 400);
     const refusedPage = await refused.text();
     t.regex(refusedPage, /invalid_client/);
     t.regex(refusedPage, /data-refusal="address_policy">127\.0\.0\.2 is a private or special-use network address/);
     const missing = await authorizeWith(`https://127.0.0.1:${port}/oauth/missing.json`);
     t.is(missing.status, 400);
-    t.regex(await missing.text(), /data-refusal="fetch_failure">Fetching the client's metadata document from 127\.0\.0\.1 failed \(unexpected response status 404\)/);
+    t.regex(
+      await missing.text(),
+      /data-refusal="fetch_failure">Fetching the client's metadata document from 127\.0\.0\.1 failed \(unexpected response status 404\)/,
+    );
   } finally {
     server.close();
   }
@@ -241,7 +301,9 @@ test('the audience is checked on every call; RFC 7009 revocation of the refresh 
   const provider = new TestOAuthProvider();
   await authorize(provider);
   const { access_token: access, refresh_token: refresh } = provider.saved!;
-  const row = h().db('oauth_store').where({ model: 'AccessToken', id: hashToken(access) });
+  const row = h()
+    .db('oauth_store')
+    .where({ model: 'AccessToken', id: hashToken(access) });
   const { payload } = await row.clone().first();
   t.is(payload.aud, `${h().baseUrl}/`, 'one audience for both surfaces');
   await row.clone().update({ payload: { ...payload, aud: 'https://elsewhere.example/' } });
@@ -250,8 +312,13 @@ test('the audience is checked on every call; RFC 7009 revocation of the refresh 
   t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: access })).status, 200);
 
   const revoked = await fetch(`${h().baseUrl}/oauth/token/revocation`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: refresh!, token_type_hint: 'refresh_token', client_id: (provider.info as { client_id: string }).client_id }),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      token: refresh!,
+      token_type_hint: 'refresh_token',
+      client_id: (provider.info as { client_id: string }).client_id,
+    }),
   });
   t.is(revoked.status, 200);
   t.is((await request(h().baseUrl, 'GET', '/api/agent/doctor', { token: access })).status, 401);

@@ -26,7 +26,12 @@ test.before(async () => {
   await h.ready();
   owner = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
   const email = `admin+${Date.now()}@example.com`;
-  const user = await createUser(h().db, { email, passwordHash: await hashPassword('admin password 123'), name: 'Admin', emailVerified: true });
+  const user = await createUser(h().db, {
+    email,
+    passwordHash: await hashPassword('admin password 123'),
+    name: 'Admin',
+    emailVerified: true,
+  });
   await addMembership(h().db, seed.org_id, user.id, 'admin');
   admin = await signInDashboard(h().baseUrl, email, 'admin password 123');
 });
@@ -49,7 +54,9 @@ test.serial('test mode: connect, set the schedule as an owner, a triggered sched
   const wallet = await owner.browser.fetch(url('/dashboard/wallet'));
   t.regex(wallet.text, /runs on demand only/);
   const csrf = inputValue(wallet.text, 'csrf')!;
-  const bad = await owner.browser.fetch(url('/dashboard/wallet/payouts/settings'), { form: { csrf, minimum_usd: '12.345', period_hours: 'daily' } });
+  const bad = await owner.browser.fetch(url('/dashboard/wallet/payouts/settings'), {
+    form: { csrf, minimum_usd: '12.345', period_hours: 'daily' },
+  });
   t.is(bad.status, 422);
   t.regex(bad.text, /id="minimum_usd-error"> Enter an amount in USD/);
   t.regex(bad.text, /id="period_hours-error"> Enter whole hours/);
@@ -57,18 +64,35 @@ test.serial('test mode: connect, set the schedule as an owner, a triggered sched
   t.is(await db('payout_settings').where('org_id', seed.org_id).first(), undefined, 'nothing stored');
   const adminPage = await admin.browser.fetch(url('/dashboard/wallet'));
   t.regex(adminPage.text, /Owners change the payout settings/);
-  t.is((await admin.browser.fetch(url('/dashboard/wallet/payouts/settings'), { form: { csrf: inputValue(adminPage.text, 'csrf')!, minimum_usd: '1', period_hours: '1' } })).status, 403);
-  const agent = await fetch(url('/dashboard/wallet/payouts/settings'), { method: 'POST', redirect: 'manual', headers: { authorization: `Bearer ${seed.agent_key}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ minimum_usd: '1', period_hours: '1' }) });
+  t.is(
+    (
+      await admin.browser.fetch(url('/dashboard/wallet/payouts/settings'), {
+        form: { csrf: inputValue(adminPage.text, 'csrf')!, minimum_usd: '1', period_hours: '1' },
+      })
+    ).status,
+    403,
+  );
+  const agent = await fetch(url('/dashboard/wallet/payouts/settings'), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { authorization: `Bearer ${seed.agent_key}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ minimum_usd: '1', period_hours: '1' }),
+  });
   t.true([302, 401].includes(agent.status), `agent key: ${agent.status}`);
 
-  const saved = await owner.browser.fetch(url('/dashboard/wallet/payouts/settings'), { form: { csrf, minimum_usd: '0.50', period_hours: '168' } });
+  const saved = await owner.browser.fetch(url('/dashboard/wallet/payouts/settings'), {
+    form: { csrf, minimum_usd: '0.50', period_hours: '168' },
+  });
   t.is(saved.status, 303, saved.text);
   t.like(await db('payout_settings').where('org_id', seed.org_id).first(), { minimum_payout_micros: 500_000, period_hours: 168 });
   const schedule = h().temporal.schedule.getHandle(payoutScheduleId(seed.org_id));
   t.teardown(() => schedule.delete().catch(() => undefined));
   const described = await schedule.describe();
   t.like(described.policies, { overlap: 'SKIP', catchupWindow: 24 * 3_600_000 });
-  t.deepEqual(described.spec.intervals?.map((i) => i.every), [168 * 3_600_000]);
+  t.deepEqual(
+    described.spec.intervals?.map((i) => i.every),
+    [168 * 3_600_000],
+  );
   await schedule.trigger();
 
   const payout = await payoutIn(db, seed.org_id, commission.creator_id, 'transferred');
@@ -81,7 +105,12 @@ test.serial('test mode: connect, set the schedule as an owner, a triggered sched
 });
 
 test('test mode is refused under NODE_ENV=production', (t) => {
-  const production = { NODE_ENV: 'production', BASE_URL: 'https://svc.example.com', SVC_MASTER_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgres://x@127.0.0.1/x' };
+  const production = {
+    NODE_ENV: 'production',
+    BASE_URL: 'https://svc.example.com',
+    SVC_MASTER_KEY: randomBytes(32).toString('base64'),
+    DATABASE_URL: 'postgres://x@127.0.0.1/x',
+  };
   const err = t.throws(() => loadConfig({ ...production, PAYOUT_PROVIDER: 'test' }), { instanceOf: ConfigError });
   t.regex(err.message, /PAYOUT_PROVIDER=test/);
   t.is(payoutProviderNamed(loadConfig(production), 'test'), undefined, 'an account opened in test mode is never paid in production');

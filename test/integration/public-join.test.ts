@@ -25,16 +25,28 @@ function page(campaignId: string, query = '') {
   return request(h().baseUrl, 'GET', `/dashboard/join/${campaignId}${query}`, { headers: { accept: 'text/html' } });
 }
 
-async function campaign(type: CampaignType, status: CampaignStatus = 'active', name = `${type} ${status}`, commissionPercentage = 25): Promise<string> {
-  return (await createCampaign(h().db, { appId: seed.app_id, orgId: seed.org_id, name, campaignType: type, commissionPercentage, status })).id;
+async function campaign(
+  type: CampaignType,
+  status: CampaignStatus = 'active',
+  name = `${type} ${status}`,
+  commissionPercentage = 25,
+): Promise<string> {
+  return (await createCampaign(h().db, { appId: seed.app_id, orgId: seed.org_id, name, campaignType: type, commissionPercentage, status }))
+    .id;
 }
 
 async function invite(campaignId: string, opts: { expiresInMs?: number } = {}): Promise<{ id: string; token: string }> {
   const token = `inv_${randomBytes(24).toString('base64url')}`;
-  const [row] = await h().db('invitations').insert({
-    campaign_id: campaignId, org_id: seed.org_id, email: uniqueEmail('invitee'), token_hash: hashToken(token),
-    expires_at: new Date(Date.now() + (opts.expiresInMs ?? 86_400_000)),
-  }).returning('id');
+  const [row] = await h()
+    .db('invitations')
+    .insert({
+      campaign_id: campaignId,
+      org_id: seed.org_id,
+      email: uniqueEmail('invitee'),
+      token_hash: hashToken(token),
+      expires_at: new Date(Date.now() + (opts.expiresInMs ?? 86_400_000)),
+    })
+    .returning('id');
   return { id: row.id, token };
 }
 
@@ -42,20 +54,37 @@ const creatorsWithEmail = (email: string) => countRows(h().db('creators').whereR
 
 test('joining a public campaign creates the creator and issues an INFLU- code (201)', async (t) => {
   const email = uniqueEmail('ann');
-  const res = await join(seed.campaign_id, { name: '  Ann Example ', email, social_handle: '@ann', follower_count: 1500, favourite_colour: 'blue' });
+  const res = await join(seed.campaign_id, {
+    name: '  Ann Example ',
+    email,
+    social_handle: '@ann',
+    follower_count: 1500,
+    favourite_colour: 'blue',
+  });
   t.is(res.status, 201);
   t.regex(res.body.code, /^INFLU-[A-Z2-9]{6}$/);
   t.is(res.body.campaign_id, seed.campaign_id);
   t.deepEqual(Object.keys(res.body).sort(), ['campaign_id', 'code', 'creator_id']);
-  t.like(await h().db('creators').where('id', res.body.creator_id).first(), { name: 'Ann Example', email, social_handle: '@ann', follower_count: 1500 });
+  t.like(await h().db('creators').where('id', res.body.creator_id).first(), {
+    name: 'Ann Example',
+    email,
+    social_handle: '@ann',
+    follower_count: 1500,
+  });
   t.like(await h().db('creator_codes').where({ campaign_id: seed.campaign_id, creator_id: res.body.creator_id }).first(), {
-    app_id: seed.app_id, code: res.body.code, status: 'active', source: 'join',
+    app_id: seed.app_id,
+    code: res.body.code,
+    status: 'active',
+    source: 'join',
   });
 });
 
-test('a signed-in developer\'s browser can join too: the public join reads no session, so its cookie needs no CSRF token', async (t) => {
+test("a signed-in developer's browser can join too: the public join reads no session, so its cookie needs no CSRF token", async (t) => {
   const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
-  const res = await request(h().baseUrl, 'POST', `/api/public/campaigns/${seed.campaign_id}/join`, { body: { name: 'Dev Self', email: uniqueEmail('dev-self') }, headers: { 'x-forwarded-for': nextIp(), cookie: dash.cookie } });
+  const res = await request(h().baseUrl, 'POST', `/api/public/campaigns/${seed.campaign_id}/join`, {
+    body: { name: 'Dev Self', email: uniqueEmail('dev-self') },
+    headers: { 'x-forwarded-for': nextIp(), cookie: dash.cookie },
+  });
   t.is(res.status, 201, res.text);
   t.regex(res.body.code, /^INFLU-/);
 });
@@ -72,7 +101,11 @@ test('a code outside the 4 to 20 rule is 422 on body.code and writes nothing', a
     const email = uniqueEmail('cy');
     const res = await join(seed.campaign_id, { name: 'Cy', email, code });
     t.is(res.status, 422, code);
-    t.deepEqual(res.body.detail.map((d: { loc: string[] }) => d.loc), [['body', 'code']], code);
+    t.deepEqual(
+      res.body.detail.map((d: { loc: string[] }) => d.loc),
+      [['body', 'code']],
+      code,
+    );
     t.is(await creatorsWithEmail(email), 0);
   }
 });
@@ -102,7 +135,12 @@ test('joining again with the same email answers 200 with the same membership and
   const email = uniqueEmail('fay');
   const first = await join(seed.campaign_id, { name: 'Fay', email, social_handle: '@fay' });
   t.is(first.status, 201);
-  const again = await join(seed.campaign_id, { name: 'Someone Else', email: email.toUpperCase(), social_handle: '@other', code: 'FAYNEWCODE' });
+  const again = await join(seed.campaign_id, {
+    name: 'Someone Else',
+    email: email.toUpperCase(),
+    social_handle: '@other',
+    code: 'FAYNEWCODE',
+  });
   t.is(again.status, 200);
   t.deepEqual(again.body, first.body);
   t.like(await h().db('creators').where('id', first.body.creator_id).first(), { name: 'Fay', social_handle: '@fay' });
@@ -146,7 +184,11 @@ test('private and invite-only campaigns need a valid invitation token; accepting
     const retried = await join(campaignId, { ...body, invitation_token: invitation.token });
     t.is(retried.status, 200, 'the same creator retrying with the accepted token is idempotent');
     t.deepEqual(retried.body, ok.body);
-    t.is((await join(campaignId, { name: 'Ivy', email: uniqueEmail('ivy'), invitation_token: invitation.token })).status, 403, 'a used token admits nobody else');
+    t.is(
+      (await join(campaignId, { name: 'Ivy', email: uniqueEmail('ivy'), invitation_token: invitation.token })).status,
+      403,
+      'a used token admits nobody else',
+    );
     t.is((await join(campaignId, body)).status, 403, 'a member without the token gets no answer about the membership');
   }
 });
@@ -184,7 +226,11 @@ test('the join page shows the campaign HTML-escaped, its commission, and a form 
   t.true(res.text.includes('12.5% commission'));
   t.true(res.text.includes(`data-endpoint="${h().baseUrl}/api/public/campaigns/${id}/join"`));
   for (const field of ['name', 'email', 'social_handle', 'follower_count', 'code']) t.true(res.text.includes(`name="${field}"`), field);
-  t.deepEqual([...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]), [JOIN_SCRIPT], 'nothing loaded but our own script');
+  t.deepEqual(
+    [...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]),
+    [JOIN_SCRIPT],
+    'nothing loaded but our own script',
+  );
   const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
   t.truthy(nonce);
   t.true(res.text.includes(`<script nonce="${nonce}" src="${JOIN_SCRIPT}"></script>`), 'only the nonce-carrying script may run');
@@ -192,8 +238,11 @@ test('the join page shows the campaign HTML-escaped, its commission, and a form 
 
 test('the join page speaks German, Spanish and French, and English for anything else', async (t) => {
   const cases: [string, string, string][] = [
-    ['?lang=de', 'de', 'Kampagne beitreten'], ['?lang=es', 'es', 'Unirme a la campaña'], ['?lang=fr-CA', 'fr', 'Rejoindre la campagne'],
-    ['?lang=xx', 'en', 'Join campaign'], ['', 'en', 'Join campaign'],
+    ['?lang=de', 'de', 'Kampagne beitreten'],
+    ['?lang=es', 'es', 'Unirme a la campaña'],
+    ['?lang=fr-CA', 'fr', 'Rejoindre la campagne'],
+    ['?lang=xx', 'en', 'Join campaign'],
+    ['', 'en', 'Join campaign'],
   ];
   for (const [query, lang, submit] of cases) {
     const res = await page(seed.campaign_id, query);
@@ -224,7 +273,9 @@ test('concurrent joins end on the unique indexes: one membership per email, one 
   t.is(new Set(same.map((r) => r.body.code)).size, 1);
   t.is(await creatorsWithEmail(email), 1);
   const code = `RACE${randomBytes(3).toString('hex').toUpperCase()}`;
-  const rivals = await Promise.all(Array.from({ length: 4 }, (_, i) => join(seed.campaign_id, { name: `Rival ${i}`, email: uniqueEmail('rival'), code })));
+  const rivals = await Promise.all(
+    Array.from({ length: 4 }, (_, i) => join(seed.campaign_id, { name: `Rival ${i}`, email: uniqueEmail('rival'), code })),
+  );
   t.deepEqual(rivals.map((r) => r.status).sort(), [201, 409, 409, 409]);
   t.is(await countRows(h().db('creator_codes').where('code', code)), 1);
 });
@@ -235,7 +286,11 @@ const JOIN_SCRIPT = '/dashboard/static/join-page.js';
  * Runs the page's script (fetched from its src) against a minimal stand-in for the DOM (the elements it touches) and the real
  * fetch, submits the form and resolves with what the page then shows.
  */
-async function submitJoinPage(html: string, values: Record<string, string>, search = ''): Promise<{ done: boolean; message: string; code: string }> {
+async function submitJoinPage(
+  html: string,
+  values: Record<string, string>,
+  search = '',
+): Promise<{ done: boolean; message: string; code: string }> {
   const src = /<script nonce="[^"]+" src="([^"]+)"><\/script>/.exec(html)![1]!;
   const script = await (await fetch(new URL(src, h().baseUrl))).text();
   const texts = /<script type="application\/json" id="join-text">([\s\S]*?)<\/script>/.exec(html)![1]!;
@@ -248,14 +303,20 @@ async function submitJoinPage(html: string, values: Record<string, string>, sear
     elements: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
     querySelector: () => button,
     getAttribute: () => endpoint,
-    addEventListener: (_: string, fn: typeof onSubmit) => { onSubmit = fn; },
+    addEventListener: (_: string, fn: typeof onSubmit) => {
+      onSubmit = fn;
+    },
   });
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   new Function('document', 'window', 'fetch', script)({ getElementById: element }, { location: { search } }, fetch);
   onSubmit({ preventDefault: () => undefined });
   for (let i = 0; i < 200 && element('join-done').hidden && element('join-error').hidden; i++) await new Promise((r) => setTimeout(r, 25));
   const done = !element('join-done').hidden;
-  return { done, message: done ? element('join-done-text').textContent : element('join-error').textContent, code: element('join-code').textContent };
+  return {
+    done,
+    message: done ? element('join-done-text').textContent : element('join-error').textContent,
+    code: element('join-code').textContent,
+  };
 }
 
 test('the join page script posts the form and shows the code, or says what went wrong', async (t) => {
@@ -266,12 +327,20 @@ test('the join page script posts the form and shows the code, or says what went 
   t.true(joined.done);
   t.is(joined.message, 'C’est fait ! Votre code de parrainage :');
   t.regex(joined.code, /^INFLU-/);
-  t.like(await h().db('creators').whereRaw('lower(email) = lower(?)', [email]).first(), { name: 'Mia', social_handle: '@mia', follower_count: 420 });
+  t.like(await h().db('creators').whereRaw('lower(email) = lower(?)', [email]).first(), {
+    name: 'Mia',
+    social_handle: '@mia',
+    follower_count: 420,
+  });
   const taken = await submitJoinPage(html, { ...empty, name: 'Noa', email: uniqueEmail('noa'), code: seed.creator_code });
   t.false(taken.done);
   t.is(taken.message, 'Ce code est déjà pris. Choisissez-en un autre.');
   const privateId = await campaign('private');
   const invitation = await invite(privateId);
-  const invited = await submitJoinPage((await page(privateId)).text, { ...empty, name: 'Ola', email: uniqueEmail('ola') }, `?invitation_token=${invitation.token}`);
+  const invited = await submitJoinPage(
+    (await page(privateId)).text,
+    { ...empty, name: 'Ola', email: uniqueEmail('ola') },
+    `?invitation_token=${invitation.token}`,
+  );
   t.true(invited.done, 'the token in the page URL is forwarded');
 });

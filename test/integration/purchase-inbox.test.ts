@@ -31,7 +31,8 @@ test.after.always(async () => {
   for (const p of running.reverse()) await p.kill();
 });
 
-const inboxOf = (user: string) => h().db('purchase_inbox').where('app_id', seed.app_id).whereRaw("event->>'appUserId' = ?", [user]).orderBy('id');
+const inboxOf = (user: string) =>
+  h().db('purchase_inbox').where('app_id', seed.app_id).whereRaw("event->>'appUserId' = ?", [user]).orderBy('id');
 
 test('Temporal unreachable: 503 with detail, the event waits in the inbox and the drainer applies it, in order, exactly once', async (t) => {
   const sub = subscription('inbox-1', seed.creator_code);
@@ -40,12 +41,16 @@ test('Temporal unreachable: 503 with detail, the event waits in the inbox and th
   const started = Date.now();
   const first = await sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, purchase);
   t.is(first.status, 503, first.text);
-  t.true(Date.now() - started < 30_000, 'answered inside the provider\'s 30 s timeout');
+  t.true(Date.now() - started < 30_000, "answered inside the provider's 30 s timeout");
   t.regex(first.body.detail, /kept and will be processed/);
   t.is(first.headers.get('retry-after'), '5');
   const second = await sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, refund);
   t.is(second.status, 503, second.text);
-  t.deepEqual((await inboxOf('inbox-1')).map((r) => r.event_type), ['INITIAL_PURCHASE', 'REFUND'], 'both kept, in arrival order');
+  t.deepEqual(
+    (await inboxOf('inbox-1')).map((r) => r.event_type),
+    ['INITIAL_PURCHASE', 'REFUND'],
+    'both kept, in arrival order',
+  );
 
   // Nobody redelivers: the drainer alone brings both in, the purchase before its refund.
   await waitFor(async () => (await inboxOf('inbox-1')).every((r) => r.status === 'delivered'), 'the drainer to hand both over', 60_000);
@@ -60,7 +65,7 @@ test('Temporal unreachable: 503 with detail, the event waits in the inbox and th
   t.is(again.body.event_id, (await inboxOf('inbox-1'))[0].purchase_event_id);
 });
 
-test('the agent\'s test-integration answers 503 with detail when Temporal is unreachable', async (t) => {
+test("the agent's test-integration answers 503 with detail when Temporal is unreachable", async (t) => {
   const res = await request(cutOff.url, 'POST', `/api/agent/apps/${seed.app_id}/test-integration`, { token: seed.agent_key, body: {} });
   t.is(res.status, 503, res.text);
   t.is(typeof res.body.detail, 'string');
@@ -75,22 +80,57 @@ test('a redelivery racing the drainer records each event once and the ledger sta
   // Refused by the cut-off API (503), purchases first, then renewals: all kept.
   for (const k of [0, 1]) {
     const answers = await Promise.all(events.map((e) => sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, e[k])));
-    t.deepEqual(answers.map((a) => a.status), events.map(() => 503));
+    t.deepEqual(
+      answers.map((a) => a.status),
+      events.map(() => 503),
+    );
   }
   // Now the drainer (due at once) and the provider's redeliveries to the healthy API race for the same events.
   await db('purchase_inbox').where({ app_id: seed.app_id, status: 'waiting' }).update({ next_attempt_at: db.fn.now() });
-  const redelivered = await Promise.all(events.map(async (e) => [await sendWebhook(live.url, seed.app_id, seed.webhook_secret, e[0]), await sendWebhook(live.url, seed.app_id, seed.webhook_secret, e[1])]));
-  t.true(redelivered.flat().every((a) => a.status === 200), JSON.stringify(redelivered.flat().map((a) => a.status)));
-  await waitFor(async () => (await countRows(db('purchase_inbox').where({ app_id: seed.app_id, status: 'waiting' }))) === 0, 'the inbox to drain', 60_000);
+  const redelivered = await Promise.all(
+    events.map(async (e) => [
+      await sendWebhook(live.url, seed.app_id, seed.webhook_secret, e[0]),
+      await sendWebhook(live.url, seed.app_id, seed.webhook_secret, e[1]),
+    ]),
+  );
+  t.true(
+    redelivered.flat().every((a) => a.status === 200),
+    JSON.stringify(redelivered.flat().map((a) => a.status)),
+  );
+  await waitFor(
+    async () => (await countRows(db('purchase_inbox').where({ app_id: seed.app_id, status: 'waiting' }))) === 0,
+    'the inbox to drain',
+    60_000,
+  );
 
   const users = subs.map((_, i) => `inbox-race-${i}`);
-  t.is(await countRows(db('purchase_inbox').where('app_id', seed.app_id).whereRaw("event->>'appUserId' = any(?)", [users])), 16, 'one inbox row per event');
-  t.is(await countRows(db('purchase_events').where('app_id', seed.app_id).whereIn('app_user_id', users)), 16, 'one recorded event per event');
+  t.is(
+    await countRows(db('purchase_inbox').where('app_id', seed.app_id).whereRaw("event->>'appUserId' = any(?)", [users])),
+    16,
+    'one inbox row per event',
+  );
+  t.is(
+    await countRows(db('purchase_events').where('app_id', seed.app_id).whereIn('app_user_id', users)),
+    16,
+    'one recorded event per event',
+  );
   for (const [i, pair] of redelivered.entries()) {
-    const recorded = await db('purchase_events').where({ app_id: seed.app_id, app_user_id: users[i] }).orderBy('event_timestamp_ms').pluck('id');
-    t.deepEqual(pair.map((a) => a.body.event_id), recorded, 'each answer names the one recorded row');
+    const recorded = await db('purchase_events')
+      .where({ app_id: seed.app_id, app_user_id: users[i] })
+      .orderBy('event_timestamp_ms')
+      .pluck('id');
+    t.deepEqual(
+      pair.map((a) => a.body.event_id),
+      recorded,
+      'each answer names the one recorded row',
+    );
   }
-  t.is(await countRows(db('commissions').where('app_id', seed.app_id).whereIn('conversion_id', db('conversions').select('id').whereIn('app_user_id', users))), 16);
+  t.is(
+    await countRows(
+      db('commissions').where('app_id', seed.app_id).whereIn('conversion_id', db('conversions').select('id').whereIn('app_user_id', users)),
+    ),
+    16,
+  );
   t.is((await sumWalletLedger(db, seed.org_id)).reservedMicros - before.reservedMicros, 16 * RESERVE_PER_PAID_EVENT);
 });
 

@@ -17,12 +17,19 @@ test('statements per event: initial purchase 12, renewal 6, cancellation 5, refu
   const db = createDb(h().database.url, 1);
   t.teardown(() => db.destroy());
   const statements: string[] = [];
-  db.on('query', (q: { sql: string }) => { statements.push(q.sql); });
+  db.on('query', (q: { sql: string }) => {
+    statements.push(q.sql);
+  });
   const activities = createPurchaseActivities({ db, platformFeePercent: 10 });
   const apply = async (body: ProviderBody) => {
     statements.length = 0;
     const event = normalizeSubproviderEvent(body, Date.now());
-    const result = await activities.applyPurchaseEvent({ appId: seed.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(seed.app_id, event), event });
+    const result = await activities.applyPurchaseEvent({
+      appId: seed.app_id,
+      conversionKey: event.originalTransactionId!,
+      idempotencyKey: idempotencyKey(seed.app_id, event),
+      event,
+    });
     return { result, count: statements.length, first: statements[0], last: statements.at(-1) };
   };
 
@@ -48,8 +55,12 @@ test('statements per event: initial purchase 12, renewal 6, cancellation 5, refu
 
   const conversion = await h().db('conversions').where({ app_id: seed.app_id, app_user_id: 'statements-1' }).first();
   t.like(conversion, { status: 'refunded', billing_cycles: 2, last_event_type: 'REFUND' });
-  t.truthy(conversion.cancelled_at, 'the cancellation\'s change was written with its outcome');
+  t.truthy(conversion.cancelled_at, "the cancellation's change was written with its outcome");
   t.truthy(conversion.refunded_at);
-  const events = await h().db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'statements-1' }).orderBy('event_timestamp_ms').pluck('processing_status');
+  const events = await h()
+    .db('purchase_events')
+    .where({ app_id: seed.app_id, app_user_id: 'statements-1' })
+    .orderBy('event_timestamp_ms')
+    .pluck('processing_status');
   t.deepEqual(events, ['processed', 'processed', 'processed', 'processed']);
 });

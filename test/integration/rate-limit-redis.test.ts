@@ -17,11 +17,20 @@ const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 // ava wants every test declared synchronously, so whether Redis answers is asked (in a child process) before declaring.
-const REDIS_UP = spawnSync(process.execPath, ['--input-type=module', '-e', `
+const REDIS_UP =
+  spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
   import { Redis } from 'ioredis';
   const r = new Redis(process.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
   r.on('error', () => undefined);
-  try { await r.connect(); process.exit((await r.ping()) === 'PONG' ? 0 : 1); } catch { process.exit(1); }`], { env: { ...process.env, REDIS_URL }, timeout: 10_000 }).status === 0;
+  try { await r.connect(); process.exit((await r.ping()) === 'PONG' ? 0 : 1); } catch { process.exit(1); }`,
+    ],
+    { env: { ...process.env, REDIS_URL }, timeout: 10_000 },
+  ).status === 0;
 const sharedLimitTest = REDIS_UP || process.env.CI ? test : test.skip;
 
 sharedLimitTest('two API processes sharing Redis enforce one identify limit per IP; without Redis each counts alone', async (t) => {
@@ -42,7 +51,8 @@ sharedLimitTest('two API processes sharing Redis enforce one identify limit per 
   const b = await make(redisB);
   try {
     const ip = `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
-    const identify = (base: string, user: string) => request(base, 'POST', '/api/sdk/identify', { token: seed.sdk_key, body: { app_user_id: user }, headers: { 'x-forwarded-for': ip } });
+    const identify = (base: string, user: string) =>
+      request(base, 'POST', '/api/sdk/identify', { token: seed.sdk_key, body: { app_user_id: user }, headers: { 'x-forwarded-for': ip } });
     t.is((await identify(a.url, 'r1')).status, 200);
     t.is((await identify(b.url, 'r2')).status, 200);
     const third = await identify(a.url, 'r3');
@@ -67,7 +77,15 @@ test('when Redis is unreachable the limit still holds per process', async (t) =>
     const ip = '198.19.0.7';
     const statuses = [];
     for (let i = 0; i < 3; i++) {
-      statuses.push((await request(base, 'POST', '/api/sdk/identify', { token: seed.sdk_key, body: { app_user_id: `d${i}` }, headers: { 'x-forwarded-for': ip } })).status);
+      statuses.push(
+        (
+          await request(base, 'POST', '/api/sdk/identify', {
+            token: seed.sdk_key,
+            body: { app_user_id: `d${i}` },
+            headers: { 'x-forwarded-for': ip },
+          })
+        ).status,
+      );
     }
     t.deepEqual(statuses, [200, 200, 429]);
   } finally {

@@ -7,7 +7,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 const sdk = () => sdkClient(h().baseUrl, seed.sdk_key);
 
@@ -19,7 +18,12 @@ test('attribution is false until an attributed purchase exists, then names code,
   const sub = subscription('attr-1', seed.creator_code);
   await send(sub('initial_purchase'));
   const after = await sdk().get('/attribution?app_user_id=attr-1');
-  t.like(after.body, { attributed: true, referral_code: seed.creator_code, campaign: { id: seed.campaign_id, name: 'Launch campaign' }, attribution_method: 'purchase_code' });
+  t.like(after.body, {
+    attributed: true,
+    referral_code: seed.creator_code,
+    campaign: { id: seed.campaign_id, name: 'Launch campaign' },
+    attribution_method: 'purchase_code',
+  });
   t.false(Number.isNaN(Date.parse(after.body.attribution_timestamp)));
 });
 
@@ -37,10 +41,30 @@ test('recent-conversions: newest first, the spec fields only, no amounts or crea
   const res = await sdk().get('/recent-conversions?app_user_id=recent-1');
   t.is(res.status, 200);
   t.like(res.body, { app_user_id: 'recent-1', count: 3, attributed_count: 3 });
-  t.deepEqual(res.body.conversions.map((c: { event_type: string }) => c.event_type), ['CANCELLATION', 'RENEWAL', 'INITIAL_PURCHASE']);
+  t.deepEqual(
+    res.body.conversions.map((c: { event_type: string }) => c.event_type),
+    ['CANCELLATION', 'RENEWAL', 'INITIAL_PURCHASE'],
+  );
   for (const c of res.body.conversions) {
-    t.deepEqual(Object.keys(c).sort(), ['attributed', 'environment', 'event_timestamp', 'event_type', 'is_test', 'product_id', 'referral_code', 'status', 'store']);
-    t.like(c, { environment: 'PRODUCTION', is_test: false, attributed: true, referral_code: seed.creator_code, status: 'cancelled', store: 'APP_STORE' });
+    t.deepEqual(Object.keys(c).sort(), [
+      'attributed',
+      'environment',
+      'event_timestamp',
+      'event_type',
+      'is_test',
+      'product_id',
+      'referral_code',
+      'status',
+      'store',
+    ]);
+    t.like(c, {
+      environment: 'PRODUCTION',
+      is_test: false,
+      attributed: true,
+      referral_code: seed.creator_code,
+      status: 'cancelled',
+      store: 'APP_STORE',
+    });
   }
   t.false(JSON.stringify(res.body).includes('Demo Creator'));
   t.false(/price|commission|micros/.test(JSON.stringify(res.body)));
@@ -70,11 +94,22 @@ test('recent-conversions: environment is only SANDBOX or PRODUCTION; XCODE and L
   await send(sub('renewal', { environment: 'LOCAL_TESTING' }));
   await send(sub('renewal', { environment: 'SANDBOX' }));
   await send(sub('renewal'));
-  const stored = await h().db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'recent-envs' }).orderBy('event_timestamp_ms').pluck('environment');
+  const stored = await h()
+    .db('purchase_events')
+    .where({ app_id: seed.app_id, app_user_id: 'recent-envs' })
+    .orderBy('event_timestamp_ms')
+    .pluck('environment');
   t.deepEqual(stored, ['XCODE', 'LOCAL_TESTING', 'SANDBOX', 'PRODUCTION'], 'the store environment is kept as received');
   const res = await sdk().get('/recent-conversions?app_user_id=recent-envs');
-  t.deepEqual(res.body.conversions.map((c: { environment: string; is_test: boolean }) => [c.environment, c.is_test]),
-    [['PRODUCTION', false], ['SANDBOX', true], ['SANDBOX', true], ['SANDBOX', true]]);
+  t.deepEqual(
+    res.body.conversions.map((c: { environment: string; is_test: boolean }) => [c.environment, c.is_test]),
+    [
+      ['PRODUCTION', false],
+      ['SANDBOX', true],
+      ['SANDBOX', true],
+      ['SANDBOX', true],
+    ],
+  );
 });
 
 test('another app cannot read this app users', async (t) => {

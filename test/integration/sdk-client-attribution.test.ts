@@ -19,13 +19,26 @@ test.before(async () => {
   app = { ...seeded, slug: row.slug };
 });
 
-const LISTED_KEYS = ['@svc/attribution', '@svc/svc_code', '@svc/app_user_id', '@svc/initialized', '@svc/install_id', '@svc/access', '@svc/launch_code', '@svc/reported_purchases'];
+const LISTED_KEYS = [
+  '@svc/attribution',
+  '@svc/svc_code',
+  '@svc/app_user_id',
+  '@svc/initialized',
+  '@svc/install_id',
+  '@svc/access',
+  '@svc/launch_code',
+  '@svc/reported_purchases',
+];
 
 test('rule 1: initialize posts init, persists @svc/initialized and is the only init-time call that throws', async (t) => {
   const a = webApp(h().baseUrl, app.sdk_key, { ip: freshIp(), config: { appVersion: '2.3.0', runtime: 'pwa' } });
   const init = await a.client.initialize(a.config);
   t.like(init, { app_id: app.app_id, initialized: true, store_direct: false, attribution_window_hours: 72 });
-  t.deepEqual(a.net.calls[0], { method: 'POST', path: '/sdk/init', body: { app_version: '2.3.0', sdk_version: '1.0.1', platform: 'web', sdk_name: 'web', runtime: 'pwa' } });
+  t.deepEqual(a.net.calls[0], {
+    method: 'POST',
+    path: '/sdk/init',
+    body: { app_version: '2.3.0', sdk_version: '1.0.1', platform: 'web', sdk_name: 'web', runtime: 'pwa' },
+  });
   t.is(await a.storage.getItem('@svc/initialized'), 'true');
 
   const wrongKey = webApp(h().baseUrl, 'it_not_a_real_key', { ip: freshIp() });
@@ -43,14 +56,28 @@ test('rules 2, 6, 13: a tap on a referral link, the launch URL captured and clea
   const clickId = new URL(launchUrl).searchParams.get('svc_click');
   t.truthy(clickId);
   const attributes: unknown[] = [];
-  const a = webApp(h().baseUrl, app.sdk_key, { ip, url: launchUrl, config: { setSubscriberAttributes: (x) => { attributes.push(x); } } });
+  const a = webApp(h().baseUrl, app.sdk_key, {
+    ip,
+    url: launchUrl,
+    config: {
+      setSubscriberAttributes: (x) => {
+        attributes.push(x);
+      },
+    },
+  });
   await a.client.initialize(a.config);
   // cleanUrl (default true): only svc_code and svc_click go; the other parameter and the hash stay.
   t.deepEqual(a.url.replaced, [WEB_URL]);
   t.deepEqual(JSON.parse((await a.storage.getItem('@svc/launch_code'))!), { code: app.creator_code, clickId });
 
   const attribution = await a.client.checkAttribution();
-  t.like(attribution, { attributed: true, referral_code: app.creator_code, attribution_method: 'link_param', click_id: clickId, install_recorded: true });
+  t.like(attribution, {
+    attributed: true,
+    referral_code: app.creator_code,
+    attribution_method: 'link_param',
+    click_id: clickId,
+    install_recorded: true,
+  });
   const sent = a.net.calls.find((c) => c.path === '/sdk/track-install')!.body;
   t.like(sent, { platform: 'web', referral_code: app.creator_code, click_id: clickId, timezone: 'Europe/Berlin', language: 'de-DE' });
   t.regex(sent.device_id, UUID_V4);
@@ -106,13 +133,22 @@ test('rule 13: the Android install-referrer string carries a code; a "(not set)"
   const clickId = new URL(launchUrl).searchParams.get('svc_click')!;
   const native = nativeApp(freshIp());
   await native.client.initialize({
-    apiKey: app.sdk_key, baseUrl: `${h().baseUrl}/api`, storage: native.store, platform: 'android',
+    apiKey: app.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: native.store,
+    platform: 'android',
     installReferrer: `utm_source=creator&svc_code=${app.creator_code.toLowerCase()}&svc_click=${clickId}`,
   });
   t.like(await native.client.checkAttribution(), { attributed: true, attribution_method: 'link_param', referral_code: app.creator_code });
 
   const unset = nativeApp(freshIp());
-  await unset.client.initialize({ apiKey: app.sdk_key, baseUrl: `${h().baseUrl}/api`, storage: unset.store, platform: 'android', installReferrer: 'utm_source=(not set)&svc_code=(not set)' });
+  await unset.client.initialize({
+    apiKey: app.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: unset.store,
+    platform: 'android',
+    installReferrer: 'utm_source=(not set)&svc_code=(not set)',
+  });
   await unset.client.checkAttribution();
   const body = unset.net.calls.find((c) => c.path === '/sdk/track-install')!.body;
   t.false('referral_code' in body, JSON.stringify(body));
@@ -125,11 +161,13 @@ test('single flight: a double mount sends one init and one track-install', async
   const [c1, c2] = await Promise.all([a.client.checkAttribution(), a.client.checkAttribution()]);
   t.deepEqual(c1, c2);
   t.deepEqual(a.net.paths(), ['/sdk/init', '/sdk/track-install']);
-  const installs = await h().db('installs').where({ app_id: app.app_id, device_id: (await a.storage.getItem('@svc/install_id'))! });
+  const installs = await h()
+    .db('installs')
+    .where({ app_id: app.app_id, device_id: (await a.storage.getItem('@svc/install_id'))! });
   t.is(installs.length, 1);
 });
 
-test('rule 5: event ids are UUID v4; funnel milestones derive theirs from the server\'s dedup digest', async (t) => {
+test("rule 5: event ids are UUID v4; funnel milestones derive theirs from the server's dedup digest", async (t) => {
   const a = webApp(h().baseUrl, app.sdk_key, { ip: freshIp() });
   await a.client.initialize(a.config);
   const user = `user-${freshIp()}`;
@@ -146,11 +184,15 @@ test('rule 5: event ids are UUID v4; funnel milestones derive theirs from the se
   t.regex(trial.event_id!, UUID_V4);
   t.is(trial.event_id, derivedEventId('trial_started', user, { trial_days: 7, plan: 'annual' }) ?? undefined, 'key order does not matter');
   const key = singletonKey({ eventType: 'trial_started', appUserId: user, properties: props })!;
-  t.is(trial.event_id!.replace(/-/g, '').slice(0, 12), key.slice(0, 12), 'the server\'s singleton digest, laid out as a UUID');
+  t.is(trial.event_id!.replace(/-/g, '').slice(0, 12), key.slice(0, 12), "the server's singleton digest, laid out as a UUID");
   // Another install of the same user sends the same id: the server keeps one.
   const other = webApp(h().baseUrl, app.sdk_key, { ip: freshIp() });
   await other.client.initialize(other.config);
-  const again = await other.client.trackEvent({ eventType: 'trial_started', appUserId: user, properties: { trial_days: 7, plan: 'annual' } });
+  const again = await other.client.trackEvent({
+    eventType: 'trial_started',
+    appUserId: user,
+    properties: { trial_days: 7, plan: 'annual' },
+  });
   t.like(again, { tracked: true, event_id: trial.event_id, duplicate: true, dedup_reason: 'event_id' });
 });
 
@@ -161,7 +203,9 @@ test('idempotency: an event id is persisted before its first send and reused aft
   await first.client.initialize(first.config);
   await first.client.identify(`killed-${ip}`);
   let outboxAtSend: string | null = null;
-  first.net.beforeSend = async (path) => { if (path === '/sdk/event') outboxAtSend = await storage.getItem('@svc/outbox'); };
+  first.net.beforeSend = async (path) => {
+    if (path === '/sdk/event') outboxAtSend = await storage.getItem('@svc/outbox');
+  };
   first.net.loseAnswer.add('/sdk/event'); // reaches the service; the process dies before the answer
   const lost = await first.client.trackEvent({ eventType: 'onboarding_done', properties: { step: 3 } });
   t.false(lost.tracked);
@@ -187,7 +231,11 @@ test('rule 11 (web): only the listed @svc/* keys; clearAttribution drops attribu
   await a.client.trackEvent({ eventType: 'paywall_viewed' });
   await a.client.checkAccess();
   const stored = await a.storage.dump();
-  t.deepEqual(Object.keys(stored).filter((k) => !LISTED_KEYS.includes(k)), [], 'nothing but the listed keys remains');
+  t.deepEqual(
+    Object.keys(stored).filter((k) => !LISTED_KEYS.includes(k)),
+    [],
+    'nothing but the listed keys remains',
+  );
   t.true([...a.storage.keys].every((k) => k.startsWith('@svc/')));
   await a.client.clearAttribution();
   const after = await a.storage.dump();
@@ -197,7 +245,12 @@ test('rule 11 (web): only the listed @svc/* keys; clearAttribution drops attribu
 
 test('rule 11 (React Native): clearAttribution drops attribution, code and user id; results keep snake_case (rule 14)', async (t) => {
   const native = nativeApp(freshIp());
-  const init = await native.client.initialize({ apiKey: app.sdk_key, baseUrl: `${h().baseUrl}/api`, storage: native.store, platform: 'ios' });
+  const init = await native.client.initialize({
+    apiKey: app.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: native.store,
+    platform: 'ios',
+  });
   t.deepEqual(Object.keys(init).sort(), ['app_id', 'app_name', 'attribution_window_hours', 'campaigns', 'initialized', 'store_direct']);
   t.like(native.net.calls[0]!.body, { platform: 'ios', sdk_name: 'react-native', sdk_version: '1.6.1', app_version: 'unknown' });
   await native.client.identify('rn-user');
@@ -217,10 +270,25 @@ test('the default web client reads the browser lazily: localStorage, the address
   const local = new Map<string, string>([['host_key', 'untouched']]);
   const replaced: string[] = [];
   const g = globalThis as Record<string, unknown>;
-  g.localStorage = { getItem: (k: string) => local.get(k) ?? null, setItem: (k: string, v: string) => { local.set(k, v); }, removeItem: (k: string) => { local.delete(k); } };
+  g.localStorage = {
+    getItem: (k: string) => local.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      local.set(k, v);
+    },
+    removeItem: (k: string) => {
+      local.delete(k);
+    },
+  };
   g.location = { href: launchUrl };
-  g.history = { state: null, replaceState: (_s: unknown, _t: string, url: string) => { replaced.push(url); } };
-  t.teardown(() => { for (const k of ['localStorage', 'location', 'history']) delete g[k]; });
+  g.history = {
+    state: null,
+    replaceState: (_s: unknown, _t: string, url: string) => {
+      replaced.push(url);
+    },
+  };
+  t.teardown(() => {
+    for (const k of ['localStorage', 'location', 'history']) delete g[k];
+  });
 
   const init = await Svc.initialize({ apiKey: app.sdk_key, baseUrl: `${h().baseUrl}/api` });
   t.is(init.app_id, app.app_id);
@@ -229,5 +297,8 @@ test('the default web client reads the browser lazily: localStorage, the address
   t.is(local.get('@svc/initialized'), 'true');
   t.regex(local.get('@svc/install_id')!, UUID_V4);
   t.is(local.get('host_key'), 'untouched');
-  t.deepEqual([...local.keys()].filter((k) => !k.startsWith('@svc/')), ['host_key']);
+  t.deepEqual(
+    [...local.keys()].filter((k) => !k.startsWith('@svc/')),
+    ['host_key'],
+  );
 });

@@ -17,7 +17,9 @@ test.before(async () => {
 
 async function freeCode(fields: Record<string, unknown> = {}): Promise<string> {
   const code = `FREE${randomBytes(4).toString('hex').toUpperCase()}`;
-  await h().db('free_access_codes').insert({ app_id: app.app_id, code, entitlement: 'pro', access_duration_days: 30, ...fields });
+  await h()
+    .db('free_access_codes')
+    .insert({ app_id: app.app_id, code, entitlement: 'pro', access_duration_days: 30, ...fields });
   return code;
 }
 
@@ -40,14 +42,25 @@ test('rule 4: codes are trimmed and uppercased before sending; validation result
 test('rule 3: fail-soft answers while the network is down; initialize and reportPurchase throw', async (t) => {
   const a = await started();
   await a.client.identify(`soft-${randomBytes(3).toString('hex')}`);
-  for (const p of ['/sdk/campaigns', '/sdk/validate-code', '/sdk/set-referral-code', '/sdk/access', '/sdk/purchase', '/sdk/event', '/sdk/init']) a.net.down.add(p);
+  for (const p of [
+    '/sdk/campaigns',
+    '/sdk/validate-code',
+    '/sdk/set-referral-code',
+    '/sdk/access',
+    '/sdk/purchase',
+    '/sdk/event',
+    '/sdk/init',
+  ])
+    a.net.down.add(p);
   t.deepEqual(await a.client.getActiveCampaigns(), []);
   t.like(await a.client.validateCode(app.creator_code), { valid: false, error_code: 'NETWORK_ERROR' });
   t.like(await a.client.setReferralCode(app.creator_code), { success: false });
   t.deepEqual(await a.client.checkAccess(), { hasAccess: false, source: null, entitlement: null, expiresAt: null, code: null });
   t.like(await a.client.trackEvent({ eventType: 'paywall_viewed' }), { tracked: false });
   t.like(await a.client.applyCode(app.creator_code), { applied: false, valid: false, error_code: 'NETWORK_ERROR' });
-  const purchaseError = await t.throwsAsync(a.client.reportPurchase({ platform: 'android', purchaseToken: 'tok-offline' }), { instanceOf: SvcError });
+  const purchaseError = await t.throwsAsync(a.client.reportPurchase({ platform: 'android', purchaseToken: 'tok-offline' }), {
+    instanceOf: SvcError,
+  });
   t.true(purchaseError.retryable, 'a network failure may be retried');
   const fresh = webApp(h().baseUrl, app.sdk_key, { ip: freshIp(), net: a.net });
   await t.throwsAsync(fresh.client.initialize(fresh.config), { instanceOf: SvcError });
@@ -56,13 +69,23 @@ test('rule 3: fail-soft answers while the network is down; initialize and report
   // With the network back, the active public campaigns come through.
   a.net.down.clear();
   const campaigns = await a.client.getActiveCampaigns();
-  t.deepEqual(campaigns.map((c) => c.id), [app.campaign_id]);
+  t.deepEqual(
+    campaigns.map((c) => c.id),
+    [app.campaign_id],
+  );
   t.deepEqual(Object.keys(campaigns[0]!).sort(), ['commission_percentage', 'description', 'id', 'name']);
 });
 
 test('rule 10: applyCode validates then sets, adds applied, keeps the code only after success; rule 6 attributes on application', async (t) => {
   const attributes: unknown[] = [];
-  const a = webApp(h().baseUrl, app.sdk_key, { ip: freshIp(), config: { setSubscriberAttributes: (x) => { attributes.push(x); } } });
+  const a = webApp(h().baseUrl, app.sdk_key, {
+    ip: freshIp(),
+    config: {
+      setSubscriberAttributes: (x) => {
+        attributes.push(x);
+      },
+    },
+  });
   await a.client.initialize(a.config);
   const unknown = await a.client.applyCode('nosuchcode9');
   t.like(unknown, { applied: false, valid: false, success: false, error_code: 'CODE_NOT_FOUND' });
@@ -70,8 +93,20 @@ test('rule 10: applyCode validates then sets, adds applied, keeps the code only 
 
   const before = a.net.calls.length;
   const applied = await a.client.applyCode(` ${app.creator_code.toLowerCase()} `);
-  t.deepEqual(a.net.calls.slice(before).map((c) => [c.path, c.body.code]), [['/sdk/validate-code', app.creator_code], ['/sdk/set-referral-code', app.creator_code]]);
-  t.like(applied, { applied: true, valid: true, success: true, code: app.creator_code, campaign: { id: app.campaign_id, campaign_type: 'public' } });
+  t.deepEqual(
+    a.net.calls.slice(before).map((c) => [c.path, c.body.code]),
+    [
+      ['/sdk/validate-code', app.creator_code],
+      ['/sdk/set-referral-code', app.creator_code],
+    ],
+  );
+  t.like(applied, {
+    applied: true,
+    valid: true,
+    success: true,
+    code: app.creator_code,
+    campaign: { id: app.campaign_id, campaign_type: 'public' },
+  });
   t.is(await a.client.getReferralCode(), app.creator_code);
   t.deepEqual(attributes, [{ svc_code: app.creator_code, svc_referral: 'true' }]);
 
@@ -90,8 +125,16 @@ test('rules 9, 10: a free-access code redeemed for the identified user; checkAcc
   const user = `comp-${randomBytes(3).toString('hex')}`;
   await a.client.identify(user);
   const applied = await a.client.applyCode(code.toLowerCase());
-  t.like(applied, { applied: true, valid: true, success: true, code, campaign: { name: 'Free Access', campaign_type: 'FREE_ACCESS', commission_percentage: 0 }, influencer: null });
-  for (const field of ['free_access', 'grants_access', 'already_granted', 'entitlement', 'expires_at', 'rc_grant', 'access_duration_days']) t.false(field in applied, field);
+  t.like(applied, {
+    applied: true,
+    valid: true,
+    success: true,
+    code,
+    campaign: { name: 'Free Access', campaign_type: 'FREE_ACCESS', commission_percentage: 0 },
+    influencer: null,
+  });
+  for (const field of ['free_access', 'grants_access', 'already_granted', 'entitlement', 'expires_at', 'rc_grant', 'access_duration_days'])
+    t.false(field in applied, field);
   t.like(a.net.calls.at(-1)!.body, { code, app_user_id: user }, 'the identified user by default');
   t.is(await a.client.getReferralCode(), null, 'a free-access code is no creator code');
 

@@ -7,7 +7,14 @@ import { accountToken, SvcError, type PurchaseReport } from '@svc/sdk/react-nati
 import { seedApp } from '../helpers/seed.js';
 import { useHarness } from '../helpers/harness.js';
 import { nativeApp, freshIp } from '../helpers/sdk-app.js';
-import { ANSWER_KEYS, signedTransaction, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount } from '../helpers/store-direct.js';
+import {
+  ANSWER_KEYS,
+  signedTransaction,
+  useStoreWorld,
+  storeAccount,
+  switchToStoreDirect,
+  type StoreAccount,
+} from '../helpers/store-direct.js';
 
 const h = useHarness(test, { env: { TRUST_PROXY: 'true' } });
 const world = useStoreWorld(test, h);
@@ -22,9 +29,17 @@ test.before(async () => {
 /** The host's store library: the purchases it knows, and a listener the SDK may subscribe to. */
 function storeLibrary(purchases: PurchaseReport[] = []) {
   const lib = {
-    purchases, subscribed: 0, listener: null as ((p: PurchaseReport) => void) | null,
+    purchases,
+    subscribed: 0,
+    listener: null as ((p: PurchaseReport) => void) | null,
     getPurchases: async () => lib.purchases,
-    onPurchase: (l: (p: PurchaseReport) => void) => { lib.subscribed += 1; lib.listener = l; return () => { lib.listener = null; }; },
+    onPurchase: (l: (p: PurchaseReport) => void) => {
+      lib.subscribed += 1;
+      lib.listener = l;
+      return () => {
+        lib.listener = null;
+      };
+    },
   };
   return lib;
 }
@@ -35,7 +50,11 @@ async function started(opts: { apiKey?: string; autoCapture?: boolean; lib?: Ret
   const app = nativeApp(freshIp());
   const lib = opts.lib ?? storeLibrary();
   const init = await app.client.initialize({
-    apiKey: opts.apiKey ?? shop.sdk_key, baseUrl: `${h().baseUrl}/api`, storage: app.store, platform: 'ios', purchaseSource: lib,
+    apiKey: opts.apiKey ?? shop.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: app.store,
+    platform: 'ios',
+    purchaseSource: lib,
     ...(opts.autoCapture === undefined ? {} : { autoCapture: opts.autoCapture }),
   });
   return { ...app, lib, init };
@@ -72,9 +91,18 @@ test('rules 7, 8, 12, 14: the stored code goes with the first transaction only; 
   const first = signedTransaction(world(), shop, { environment: 'Production' });
   const answer = await app.client.reportPurchase(ios(first.jws));
   t.deepEqual(Object.keys(answer).sort(), ANSWER_KEYS, 'snake_case purchase result');
-  t.like(answer, { success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true });
+  t.like(answer, {
+    success: true,
+    validated: 'app_store',
+    environment: 'PRODUCTION',
+    event_type: 'INITIAL_PURCHASE',
+    duplicate: false,
+    recorded: true,
+  });
   t.like(app.net.calls.at(-1)!.body, { referralCode: shop.creator_code, appUserId: user });
-  const conversions = await fetch(`${h().baseUrl}/api/sdk/recent-conversions?app_user_id=${user}`, { headers: { authorization: `Bearer ${shop.sdk_key}` } }).then((r) => r.json());
+  const conversions = await fetch(`${h().baseUrl}/api/sdk/recent-conversions?app_user_id=${user}`, {
+    headers: { authorization: `Bearer ${shop.sdk_key}` },
+  }).then((r) => r.json());
   t.like(conversions, { count: 1, attributed_count: 1 });
   t.is(conversions.conversions[0].referral_code, shop.creator_code);
 
@@ -118,7 +146,9 @@ test('idempotency: a pending purchase is persisted before its first send and sen
   await app.client.applyCode(shop.creator_code);
   const { jws, payload } = signedTransaction(world(), shop, { environment: 'Sandbox' });
   let outboxAtSend: string | undefined;
-  app.net.beforeSend = (path) => { if (path === '/sdk/purchase') outboxAtSend = app.store.map.get('@svc/outbox'); };
+  app.net.beforeSend = (path) => {
+    if (path === '/sdk/purchase') outboxAtSend = app.store.map.get('@svc/outbox');
+  };
   app.net.loseAnswer.add('/sdk/purchase');
   await t.throwsAsync(app.client.reportPurchase(ios(jws)), { instanceOf: SvcError });
   const pending = JSON.parse(outboxAtSend!).purchases[`ios:${payload.transactionId}`];

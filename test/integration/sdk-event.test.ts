@@ -9,9 +9,15 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 const { h, seed } = useSeededHarness(test, { worker: false });
 const post = (body: unknown) => sdkClient(h().baseUrl, seed.sdk_key).post('/event', body);
 
-
 test('an event is tracked and its event_id returned', async (t) => {
-  const res = await post({ event_type: 'paywall_viewed', app_user_id: 'u1', properties: { screen: 'home' }, referral_code: seed.creator_code.toLowerCase(), event_id: 'evt-1', platform: 'ios' });
+  const res = await post({
+    event_type: 'paywall_viewed',
+    app_user_id: 'u1',
+    properties: { screen: 'home' },
+    referral_code: seed.creator_code.toLowerCase(),
+    event_id: 'evt-1',
+    platform: 'ios',
+  });
   t.is(res.status, 200);
   t.deepEqual(res.body, { tracked: true, event_id: 'evt-1' });
   const row = await h().db('sdk_events').where({ app_id: seed.app_id, event_id: 'evt-1' }).first();
@@ -51,7 +57,10 @@ test('an identical event without event_id within 60 s is dropped, also when sent
   t.is(results.filter((r) => !r.body.duplicate).length, 1);
   t.true(results.filter((r) => r.body.duplicate).every((r) => r.body.dedup_reason === 'identical_within_60s'));
   t.is(await countRows(h().db('sdk_events').where({ app_id: seed.app_id, app_user_id: 'u4' })), 1);
-  await h().db('sdk_events').where({ app_id: seed.app_id, app_user_id: 'u4' }).update({ created_at: h().db.raw("now() - interval '61 seconds'") });
+  await h()
+    .db('sdk_events')
+    .where({ app_id: seed.app_id, app_user_id: 'u4' })
+    .update({ created_at: h().db.raw("now() - interval '61 seconds'") });
   const later = await post(body);
   t.false('duplicate' in later.body);
 });

@@ -20,7 +20,11 @@ const NO_ACCESS = { has_access: false, source: null, entitlement: null, expires_
 const unique = (prefix: string) => `${prefix}${randomBytes(4).toString('hex').toUpperCase()}`;
 
 function redeem(body: unknown, token = seed.sdk_key) {
-  return request(h().baseUrl, 'POST', '/api/sdk/set-referral-code', { token, body, headers: { 'x-forwarded-for': '192.0.2.50', 'user-agent': 'TestSDK/1.0' } });
+  return request(h().baseUrl, 'POST', '/api/sdk/set-referral-code', {
+    token,
+    body,
+    headers: { 'x-forwarded-for': '192.0.2.50', 'user-agent': 'TestSDK/1.0' },
+  });
 }
 
 function access(appUserId: string | null, token = seed.sdk_key) {
@@ -29,7 +33,10 @@ function access(appUserId: string | null, token = seed.sdk_key) {
 }
 
 async function insertFreeCode(fields: Record<string, unknown> = {}, appId = seed.app_id) {
-  const [row] = await h().db('free_access_codes').insert({ app_id: appId, code: unique('FREE'), ...fields }).returning('*');
+  const [row] = await h()
+    .db('free_access_codes')
+    .insert({ app_id: appId, code: unique('FREE'), ...fields })
+    .returning('*');
   return row;
 }
 
@@ -50,8 +57,14 @@ test('redeeming grants access with the code durations and expiry, takes a seat a
   const res = await redeem({ code: fc.code.toLowerCase(), app_user_id: user });
   t.is(res.status, 200);
   t.like(res.body, {
-    success: true, code: fc.code, free_access: true, grants_access: true, already_granted: false, entitlement: 'pro',
-    access_duration_years: 1, access_duration_days: 30,
+    success: true,
+    code: fc.code,
+    free_access: true,
+    grants_access: true,
+    already_granted: false,
+    entitlement: 'pro',
+    access_duration_years: 1,
+    access_duration_days: 30,
   });
   t.deepEqual(res.body.rc_grant, { attempted: false, ok: false, error: null });
   t.is(typeof res.body.message, 'string');
@@ -94,7 +107,10 @@ test('the same user redeeming again re-grants without another seat, counted from
   const grants = await grantsOf(fc.id);
   t.is(grants.length, 1);
   t.is(grants[0].redemption_count, 2);
-  t.deepEqual((await redemptionsOf(grants[0].id)).map((r) => r.already_granted), [false, true]);
+  t.deepEqual(
+    (await redemptionsOf(grants[0].id)).map((r) => r.already_granted),
+    [false, true],
+  );
   // The only seat is taken: another user is refused, the holder still re-grants.
   t.like((await redeem({ code: fc.code, app_user_id: unique('u-') })).body, { success: false, error_code: 'CODE_EXPIRED' });
   t.like((await redeem({ code: fc.code, app_user_id: user })).body, { success: true, already_granted: true });
@@ -159,7 +175,13 @@ test('access: a holder gets source comp, the entitlement, the expiry and the cod
   const redeemed = await redeem({ code: fc.code, app_user_id: user });
   const res = await access(user);
   t.is(res.status, 200);
-  t.deepEqual(res.body, { has_access: true, source: 'comp', entitlement: 'premium_plus', expires_at: redeemed.body.expires_at, code: fc.code });
+  t.deepEqual(res.body, {
+    has_access: true,
+    source: 'comp',
+    entitlement: 'premium_plus',
+    expires_at: redeemed.body.expires_at,
+    code: fc.code,
+  });
   const open = await insertFreeCode();
   const openUser = unique('u-');
   await redeem({ code: open.code, app_user_id: openUser });
@@ -190,15 +212,21 @@ test('access: expiring the code removes access; an earlier code expiry caps the 
   const soon = new Date(Date.now() + 5 * DAY);
   await h().db('free_access_codes').where('id', fc.id).update({ expires_at: soon });
   t.like((await access(user)).body, { has_access: true, expires_at: soon.toISOString() });
-  await h().db('free_access_codes').where('id', fc.id).update({ expires_at: new Date(Date.now() - 1000) });
+  await h()
+    .db('free_access_codes')
+    .where('id', fc.id)
+    .update({ expires_at: new Date(Date.now() - 1000) });
   t.deepEqual((await access(user)).body, NO_ACCESS);
 });
 
-test("access: a grant past its own expiry gives no access", async (t) => {
+test('access: a grant past its own expiry gives no access', async (t) => {
   const fc = await insertFreeCode({ access_duration_days: 30 });
   const user = unique('u-');
   await redeem({ code: fc.code, app_user_id: user });
-  await h().db('free_access_grants').where('free_code_id', fc.id).update({ access_expires_at: new Date(Date.now() - 1000) });
+  await h()
+    .db('free_access_grants')
+    .where('free_code_id', fc.id)
+    .update({ access_expires_at: new Date(Date.now() - 1000) });
   t.deepEqual((await access(user)).body, NO_ACCESS);
 });
 

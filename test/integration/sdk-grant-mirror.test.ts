@@ -10,7 +10,10 @@ import { startSubproviderStub, type SubproviderStub } from '../stubs/subprovider
 
 const PROVIDER_KEY = 'sk_test_provider_secret';
 let stub: SubproviderStub;
-const ready = startSubproviderStub(PROVIDER_KEY).then((s) => { stub = s; return s; });
+const ready = startSubproviderStub(PROVIDER_KEY).then((s) => {
+  stub = s;
+  return s;
+});
 const h = useHarness(test, { worker: false, env: { SUBPROVIDER_API_ROOT: 'http://127.0.0.1:9/' } });
 let seed: Awaited<ReturnType<typeof seedAccount>>;
 
@@ -19,12 +22,16 @@ test.before(async () => {
   await ready;
   h().config.SUBPROVIDER_API_ROOT = stub.url;
   seed = await seedAccount(h().db);
-  await h().db('free_access_codes').insert([
-    { app_id: seed.app_id, code: 'MIRROR1', entitlement: 'pro', access_duration_days: 30 },
-    { app_id: seed.app_id, code: 'MIRROR2', entitlement: 'pro' },
-  ]);
+  await h()
+    .db('free_access_codes')
+    .insert([
+      { app_id: seed.app_id, code: 'MIRROR1', entitlement: 'pro', access_duration_days: 30 },
+      { app_id: seed.app_id, code: 'MIRROR2', entitlement: 'pro' },
+    ]);
 });
-test.after.always(async () => { await stub?.close(); });
+test.after.always(async () => {
+  await stub?.close();
+});
 
 const redeem = (code: string, user: string) => sdkClient(h().baseUrl, seed.sdk_key).post('/set-referral-code', { code, app_user_id: user });
 
@@ -39,7 +46,10 @@ test.serial('enabled with a stored key: the grant reaches the provider as a prom
   await saveCredential(h().db, box, seed.app_id, 'subprovider', PROVIDER_KEY);
   const stored = await h().db('store_credentials').where({ app_id: seed.app_id, platform: 'subprovider' }).first();
   t.false(stored.ciphertext.toString('utf8').includes(PROVIDER_KEY));
-  await h().db('apps').where('id', seed.app_id).update({ creator_code_settings: { mirror_free_access_to_subprovider: true } });
+  await h()
+    .db('apps')
+    .where('id', seed.app_id)
+    .update({ creator_code_settings: { mirror_free_access_to_subprovider: true } });
 
   const res = await redeem('MIRROR1', 'user b/1');
   t.is(res.status, 200);

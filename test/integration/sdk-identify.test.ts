@@ -19,7 +19,16 @@ test.before(async () => {
 
 /** A referred install on `ip`: a link click, then track-install from the same network. */
 async function referredInstall(ip: string): Promise<{ deviceId: string; clickId: string }> {
-  const c = await recordClick(h().db, { appId: seed.app_id, campaignId: seed.campaign_id, creatorCodeId: codeId, code: seed.creator_code, source: 'link', ip, userAgent: IPHONE_UA, platform: 'ios' });
+  const c = await recordClick(h().db, {
+    appId: seed.app_id,
+    campaignId: seed.campaign_id,
+    creatorCodeId: codeId,
+    code: seed.creator_code,
+    source: 'link',
+    ip,
+    userAgent: IPHONE_UA,
+    platform: 'ios',
+  });
   const deviceId = randomUUID();
   const res = await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', { platform: 'ios', device_id: deviceId });
   if (!res.body.attributed) throw new Error('fixture install not attributed');
@@ -29,18 +38,32 @@ async function referredInstall(ip: string): Promise<{ deviceId: string; clickId:
 test('with device_id: the exact install; its click creator is backfilled onto the user', async (t) => {
   const ip = nextIp();
   const { deviceId, clickId } = await referredInstall(ip);
-  const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', { app_user_id: 'user-dev-1', device_id: deviceId, platform: 'ios', properties: { plan: 'pro' } });
+  const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', {
+    app_user_id: 'user-dev-1',
+    device_id: deviceId,
+    platform: 'ios',
+    properties: { plan: 'pro' },
+  });
   t.is(res.status, 200);
   t.deepEqual(res.body, { identified: true, app_user_id: 'user-dev-1', attribution_backfilled: true });
   const ua = await h().db('user_attributions').where({ app_id: seed.app_id, app_user_id: 'user-dev-1' }).first();
-  t.like(ua, { click_id: clickId, creator_code_id: codeId, campaign_id: seed.campaign_id, referral_code: seed.creator_code, method: 'ip_device_match' });
+  t.like(ua, {
+    click_id: clickId,
+    creator_code_id: codeId,
+    campaign_id: seed.campaign_id,
+    referral_code: seed.creator_code,
+    method: 'ip_device_match',
+  });
 });
 
 test('the first identify for a click wins: a second user on the same install is not backfilled', async (t) => {
   const ip = nextIp();
   const { deviceId } = await referredInstall(ip);
   const first = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', { app_user_id: 'first-user', device_id: deviceId });
-  const second = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', { app_user_id: 'second-user', device_id: deviceId });
+  const second = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', {
+    app_user_id: 'second-user',
+    device_id: deviceId,
+  });
   t.true(first.body.attribution_backfilled);
   t.false(second.body.attribution_backfilled);
   t.is(await countRows(h().db('user_attributions').where({ app_id: seed.app_id, app_user_id: 'second-user' })), 0);
@@ -88,12 +111,18 @@ test('an empty app_user_id is 400; a missing one is 422', async (t) => {
 
 test('more than 2 requests per second from one IP get a plain-text 429 page', async (t) => {
   const ip = nextIp();
-  const results = await Promise.all(Array.from({ length: 6 }, (_, i) => sdkClient(h().baseUrl, seed.sdk_key, ip).post('/identify', { app_user_id: `burst-${i}` })));
+  const results = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => sdkClient(h().baseUrl, seed.sdk_key, ip).post('/identify', { app_user_id: `burst-${i}` })),
+  );
   const limited = results.filter((r) => r.status === 429);
   t.is(limited.length, 4, results.map((r) => r.status).join(','));
   t.is(limited[0]!.headers.get('content-type')?.split(';')[0], 'text/plain');
   t.regex(limited[0]!.text, /Too Many Requests/);
   t.truthy(limited[0]!.headers.get('retry-after'));
-  const elsewhere = await request(h().baseUrl, 'POST', '/api/sdk/identify', { token: seed.sdk_key, body: { app_user_id: 'other-ip' }, headers: { 'x-forwarded-for': nextIp() } });
+  const elsewhere = await request(h().baseUrl, 'POST', '/api/sdk/identify', {
+    token: seed.sdk_key,
+    body: { app_user_id: 'other-ip' },
+    headers: { 'x-forwarded-for': nextIp() },
+  });
   t.is(elsewhere.status, 200);
 });

@@ -16,8 +16,22 @@ test.before(async () => {
   await h.ready();
   other = await seedAccount(h().db);
   const db = h().db;
-  await createCampaign(db, { appId: seed.app_id, orgId: seed.org_id, name: 'Private VIP', campaignType: 'private', commissionPercentage: 40, status: 'active' });
-  await createCampaign(db, { appId: seed.app_id, orgId: seed.org_id, name: 'Paused', campaignType: 'public', commissionPercentage: 10, status: 'paused' });
+  await createCampaign(db, {
+    appId: seed.app_id,
+    orgId: seed.org_id,
+    name: 'Private VIP',
+    campaignType: 'private',
+    commissionPercentage: 40,
+    status: 'active',
+  });
+  await createCampaign(db, {
+    appId: seed.app_id,
+    orgId: seed.org_id,
+    name: 'Paused',
+    campaignType: 'public',
+    commissionPercentage: 10,
+    status: 'paused',
+  });
   await createCampaign(db, { appId: seed.app_id, orgId: seed.org_id, name: 'Draft', campaignType: 'public', commissionPercentage: 10 });
 });
 
@@ -50,7 +64,10 @@ test('init marks the SDK as initialized with name, version, platform and time', 
 
 test('store_direct reflects the platform validation provider', async (t) => {
   const app = await createApp(h().db, { orgId: seed.org_id, name: 'Store direct app', slug: `sd-${Date.now()}` });
-  await h().db('apps').where('id', app.id).update({ ios_validation_provider: STORE_VERIFIER.ios, android_validation_provider: 'subprovider' });
+  await h()
+    .db('apps')
+    .where('id', app.id)
+    .update({ ios_validation_provider: STORE_VERIFIER.ios, android_validation_provider: 'subprovider' });
   const client = sdkClient(h().baseUrl, app.sdkKey);
   t.is((await client.post('/init', { ...initBody, platform: 'ios' })).body.store_direct, true);
   t.is((await client.post('/init', { ...initBody, platform: 'android' })).body.store_direct, false);
@@ -92,5 +109,7 @@ test('each SDK key sees only its own app', async (t) => {
 test('campaigns lists active public campaigns only, with commission as a number', async (t) => {
   const res = await sdkClient(h().baseUrl, seed.sdk_key).get('/campaigns');
   t.is(res.status, 200);
-  t.deepEqual(res.body, [{ id: seed.campaign_id, name: 'Launch campaign', description: '30% of every purchase for 12 months', commission_percentage: 30 }]);
+  t.deepEqual(res.body, [
+    { id: seed.campaign_id, name: 'Launch campaign', description: '30% of every purchase for 12 months', commission_percentage: 30 },
+  ]);
 });

@@ -8,10 +8,11 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 const { h, seed } = useSeededHarness(test, { worker: false, caches: true });
 const initBody = { app_version: '1.0', sdk_version: '1.6.1', platform: 'android' };
 
-
 async function queriesDuring(fn: () => Promise<unknown>): Promise<number> {
   let n = 0;
-  const count = () => { n += 1; };
+  const count = () => {
+    n += 1;
+  };
   h().db.on('query', count);
   try {
     await fn();
@@ -34,9 +35,19 @@ test.serial('repeated init and validate-code calls cost no database query', asyn
 test.serial('a new active campaign shows in init once the feed delivered the change', async (t) => {
   const client = sdkClient(h().baseUrl, seed.sdk_key);
   t.is((await client.post('/init', initBody)).body.campaigns.length, 1);
-  await createCampaign(h().db, { appId: seed.app_id, orgId: seed.org_id, name: 'Summer', campaignType: 'public', commissionPercentage: 20, status: 'active' });
+  await createCampaign(h().db, {
+    appId: seed.app_id,
+    orgId: seed.org_id,
+    name: 'Summer',
+    campaignType: 'public',
+    commissionPercentage: 20,
+    status: 'active',
+  });
   await h().syncCaches();
-  t.deepEqual((await client.post('/init', initBody)).body.campaigns.map((c: { name: string }) => c.name).sort(), ['Launch campaign', 'Summer']);
+  t.deepEqual((await client.post('/init', initBody)).body.campaigns.map((c: { name: string }) => c.name).sort(), [
+    'Launch campaign',
+    'Summer',
+  ]);
 });
 
 test.serial('an app setting change reaches init; an SDK marker write does not flush the cache', async (t) => {
@@ -76,7 +87,9 @@ test.serial('pausing a campaign, blocking a free code or renaming a creator is s
 
 test.serial('a free code expiring by the clock is seen without any change notification', async (t) => {
   const client = sdkClient(h().baseUrl, seed.sdk_key);
-  await h().db('free_access_codes').insert({ app_id: seed.app_id, code: 'SOONGONE', entitlement: 'premium', expires_at: new Date(Date.now() + 1500) });
+  await h()
+    .db('free_access_codes')
+    .insert({ app_id: seed.app_id, code: 'SOONGONE', entitlement: 'premium', expires_at: new Date(Date.now() + 1500) });
   await h().syncCaches();
   t.true((await client.post('/validate-code', { code: 'SOONGONE' })).body.valid);
   await new Promise((r) => setTimeout(r, 1600));
@@ -87,7 +100,9 @@ test.serial('when the feed connection drops, nothing stale is served and caching
   const client = sdkClient(h().baseUrl, seed.sdk_key);
   const db = h().db;
   t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
-  await db.raw("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'svc-app-change-feed' and datname = current_database()");
+  await db.raw(
+    "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'svc-app-change-feed' and datname = current_database()",
+  );
   await new Promise((r) => setTimeout(r, 300)); // the client notices the closed socket
   await db('campaigns').where('id', seed.campaign_id).update({ status: 'paused' }); // a change the feed cannot hear
   try {
@@ -111,42 +126,63 @@ test.serial('a regenerated webhook secret is refused at once by the cached per-a
   const test1 = providerEvent('test', { id: `t-${Date.now()}` });
   t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 200);
   const sql: string[] = [];
-  const record = (q: { sql: string }) => { sql.push(q.sql); };
+  const record = (q: { sql: string }) => {
+    sql.push(q.sql);
+  };
   h().db.on('query', record);
   try {
     t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 200);
   } finally {
     h().db.removeListener('query', record);
   }
-  t.false(sql.some((q) => q.includes('webhook_secret_hash')), `the secret digest came from memory: ${sql.join(' | ')}`);
+  t.false(
+    sql.some((q) => q.includes('webhook_secret_hash')),
+    `the secret digest came from memory: ${sql.join(' | ')}`,
+  );
   const fresh = generateToken(WEBHOOK_SECRET_PREFIX);
-  await h().db('apps').where('id', seed.app_id).update({ webhook_secret_hash: hashToken(fresh) });
+  await h()
+    .db('apps')
+    .where('id', seed.app_id)
+    .update({ webhook_secret_hash: hashToken(fresh) });
   await h().syncCaches();
   t.is((await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, test1)).status, 401);
   t.is((await sendWebhook(h().baseUrl, seed.app_id, fresh, providerEvent('test', { id: `t2-${Date.now()}` }))).status, 200);
 });
 
-test.serial('the webhook route caches the app\'s store validation choice, and a switch reaches it through the feed', async (t) => {
+test.serial("the webhook route caches the app's store validation choice, and a switch reaches it through the feed", async (t) => {
   const { providerEvent, sendWebhook } = await import('../helpers/subprovider-events.js');
   const { storeDirectDuplicateReason } = await import('../../lib/validation-providers.js');
   const { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } = await import('../../lib/credentials.js');
   const secret = generateToken(WEBHOOK_SECRET_PREFIX); // the test above rotated the seeded one
-  await h().db('apps').where('id', seed.app_id).update({ webhook_secret_hash: hashToken(secret) });
-  const purchase = (store: string) => providerEvent('initial_purchase', { id: `vp-${store}-${Date.now()}-${Math.random()}`, store, transaction_id: `9${Date.now()}${Math.floor(Math.random() * 1e6)}` });
+  await h()
+    .db('apps')
+    .where('id', seed.app_id)
+    .update({ webhook_secret_hash: hashToken(secret) });
+  const purchase = (store: string) =>
+    providerEvent('initial_purchase', {
+      id: `vp-${store}-${Date.now()}-${Math.random()}`,
+      store,
+      transaction_id: `9${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+    });
   await h().db('apps').where('id', seed.app_id).update({ ios_validation_provider: 'app_store' });
   await h().syncCaches();
   const first = await sendWebhook(h().baseUrl, seed.app_id, secret, purchase('APP_STORE'));
   t.is(first.status, 200);
   t.is(first.body.error, storeDirectDuplicateReason('ios'));
   const sql: string[] = [];
-  const record = (q: { sql: string }) => { sql.push(q.sql); };
+  const record = (q: { sql: string }) => {
+    sql.push(q.sql);
+  };
   h().db.on('query', record);
   try {
     t.is((await sendWebhook(h().baseUrl, seed.app_id, secret, purchase('APP_STORE'))).body.error, storeDirectDuplicateReason('ios'));
   } finally {
     h().db.removeListener('query', record);
   }
-  t.false(sql.some((q) => q.includes('validation_provider')), `the validation choice came from memory: ${sql.join(' | ')}`);
+  t.false(
+    sql.some((q) => q.includes('validation_provider')),
+    `the validation choice came from memory: ${sql.join(' | ')}`,
+  );
   // Another process switches Android to store-direct: a stale choice would send this event to its conversion (no
   // worker runs here), the fresh one records it as counted by the store-direct path.
   await h().db('apps').where('id', seed.app_id).update({ ios_validation_provider: null, android_validation_provider: 'google_play' });

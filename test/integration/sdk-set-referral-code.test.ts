@@ -23,7 +23,9 @@ const UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)';
 
 function setCode(body: unknown, ip: string, token: string | null = seed.sdk_key) {
   return request(h().baseUrl, 'POST', '/api/sdk/set-referral-code', {
-    token: token ?? undefined, body, headers: { 'x-forwarded-for': ip, 'user-agent': UA },
+    token: token ?? undefined,
+    body,
+    headers: { 'x-forwarded-for': ip, 'user-agent': UA },
   });
 }
 
@@ -31,7 +33,16 @@ function setCode(body: unknown, ip: string, token: string | null = seed.sdk_key)
 async function addCreator(status?: 'paused' | 'draft') {
   const db = h().db;
   const campaignId = status
-    ? (await createCampaign(db, { appId: seed.app_id, orgId: seed.org_id, name: `Camp ${status}`, campaignType: 'public', commissionPercentage: 10, status })).id
+    ? (
+        await createCampaign(db, {
+          appId: seed.app_id,
+          orgId: seed.org_id,
+          name: `Camp ${status}`,
+          campaignType: 'public',
+          commissionPercentage: 10,
+          status,
+        })
+      ).id
     : seed.campaign_id;
   const code = `CR${randomBytes(4).toString('hex').toUpperCase()}`;
   const creator = await upsertCreator(db, { name: `Creator ${code}` });
@@ -50,17 +61,34 @@ test('a new manual entry is one manual click and one attributed install for the 
   const cr = await addCreator();
   const res = await setCode({ code: cr.code.toLowerCase() }, '198.51.100.1');
   t.is(res.status, 200);
-  t.like(res.body, { success: true, code: cr.code, campaign: { id: seed.campaign_id, name: 'Launch campaign' }, already_attributed: false });
+  t.like(res.body, {
+    success: true,
+    code: cr.code,
+    campaign: { id: seed.campaign_id, name: 'Launch campaign' },
+    already_attributed: false,
+  });
   t.deepEqual(Object.keys(res.body.campaign).sort(), ['id', 'name']);
   t.is(typeof res.body.message, 'string');
 
   const { clicks, installs } = await countsFor(cr.creatorCodeId);
   t.is(clicks.length, 1);
   t.is(installs.length, 1);
-  t.like(clicks[0], { source: 'manual', code: cr.code, campaign_id: seed.campaign_id, ip: '198.51.100.1', user_agent: UA, claimed_install_id: installs[0].id });
+  t.like(clicks[0], {
+    source: 'manual',
+    code: cr.code,
+    campaign_id: seed.campaign_id,
+    ip: '198.51.100.1',
+    user_agent: UA,
+    claimed_install_id: installs[0].id,
+  });
   t.truthy(clicks[0].claimed_at);
   t.like(installs[0], {
-    attributed: true, attribution_method: 'manual_code', click_id: clicks[0].id, campaign_id: seed.campaign_id, referral_code: cr.code, ip: '198.51.100.1',
+    attributed: true,
+    attribution_method: 'manual_code',
+    click_id: clicks[0].id,
+    campaign_id: seed.campaign_id,
+    referral_code: cr.code,
+    ip: '198.51.100.1',
   });
   t.truthy(installs[0].attributed_at);
 });
@@ -72,8 +100,13 @@ test('with app_user_id the user is attributed to the creator (method manual_code
   const { clicks, installs } = await countsFor(cr.creatorCodeId);
   const ua = await h().db('user_attributions').where({ app_id: seed.app_id, app_user_id: 'user-attr-1' }).first();
   t.like(ua, {
-    creator_code_id: cr.creatorCodeId, creator_id: cr.creatorId, campaign_id: seed.campaign_id, referral_code: cr.code,
-    method: 'manual_code', click_id: clicks[0].id, install_id: installs[0].id,
+    creator_code_id: cr.creatorCodeId,
+    creator_id: cr.creatorId,
+    campaign_id: seed.campaign_id,
+    referral_code: cr.code,
+    method: 'manual_code',
+    click_id: clicks[0].id,
+    install_id: installs[0].id,
   });
 });
 
@@ -107,8 +140,14 @@ test('the same creator code from the same IP within the window records nothing n
 test("an install this creator's link attributed from the same IP also counts as already attributed", async (t) => {
   const cr = await addCreator();
   await h().db('installs').insert({
-    app_id: seed.app_id, ip: '198.51.100.7', attributed: true, attribution_method: 'link_param', creator_code_id: cr.creatorCodeId,
-    campaign_id: seed.campaign_id, referral_code: cr.code, attributed_at: new Date(),
+    app_id: seed.app_id,
+    ip: '198.51.100.7',
+    attributed: true,
+    attribution_method: 'link_param',
+    creator_code_id: cr.creatorCodeId,
+    campaign_id: seed.campaign_id,
+    referral_code: cr.code,
+    attributed_at: new Date(),
   });
   t.like((await setCode({ code: cr.code }, '198.51.100.7')).body, { success: true, already_attributed: true });
   t.is((await countsFor(cr.creatorCodeId)).clicks.length, 0);
@@ -124,7 +163,9 @@ test("outside the app's attribution window the same IP records a new entry", asy
   const creatorCodeId = (await db('creator_codes').where({ app_id: app.app_id, code: app.creator_code }).first('id')).id;
   const first = await setCode({ code: app.creator_code }, '198.51.100.8', app.sdk_key);
   t.like(first.body, { already_attributed: false });
-  await db('installs').where('creator_code_id', creatorCodeId).update({ created_at: db.raw("now() - interval '3 hours'") });
+  await db('installs')
+    .where('creator_code_id', creatorCodeId)
+    .update({ created_at: db.raw("now() - interval '3 hours'") });
   t.like((await setCode({ code: app.creator_code }, '198.51.100.8', app.sdk_key)).body, { already_attributed: false });
   t.is((await countsFor(creatorCodeId)).installs.length, 2);
   t.like((await setCode({ code: app.creator_code }, '198.51.100.8', app.sdk_key)).body, { already_attributed: true });
@@ -184,10 +225,16 @@ test('an unknown, malformed or inactive code is 404 with detail and records noth
 test('missing or mistyped fields are 422 naming them', async (t) => {
   const missing = await setCode({ app_user_id: 'u' }, '198.51.100.11');
   t.is(missing.status, 422);
-  t.deepEqual(missing.body.detail.map((p: { loc: string[] }) => p.loc), [['body', 'code']]);
+  t.deepEqual(
+    missing.body.detail.map((p: { loc: string[] }) => p.loc),
+    [['body', 'code']],
+  );
   const mistyped = await setCode({ code: seed.creator_code, app_user_id: 42 }, '198.51.100.11');
   t.is(mistyped.status, 422);
-  t.deepEqual(mistyped.body.detail.map((p: { loc: string[] }) => p.loc), [['body', 'app_user_id']]);
+  t.deepEqual(
+    mistyped.body.detail.map((p: { loc: string[] }) => p.loc),
+    [['body', 'app_user_id']],
+  );
 });
 
 test("another app's SDK key cannot apply this app's code; no key is 401", async (t) => {

@@ -20,21 +20,51 @@ test.before(async () => {
 async function click(ip: string, hints: { language?: string; timezone?: string; screen?: string; ua?: string; minutesAgo?: number } = {}) {
   const ua = hints.ua ?? IPHONE_UA;
   const c = await recordClick(h().db, {
-    appId: seed.app_id, campaignId: seed.campaign_id, creatorCodeId: codeId, code: seed.creator_code, source: 'link', ip,
-    userAgent: ua, ...hintsFromUserAgent(ua), platform: hintsFromUserAgent(ua).platform ?? null,
-    language: hints.language ?? null, timezone: hints.timezone ?? null, screen: hints.screen ?? null,
+    appId: seed.app_id,
+    campaignId: seed.campaign_id,
+    creatorCodeId: codeId,
+    code: seed.creator_code,
+    source: 'link',
+    ip,
+    userAgent: ua,
+    ...hintsFromUserAgent(ua),
+    platform: hintsFromUserAgent(ua).platform ?? null,
+    language: hints.language ?? null,
+    timezone: hints.timezone ?? null,
+    screen: hints.screen ?? null,
   });
-  if (hints.minutesAgo) await h().db('clicks').where('id', c.id).update({ clicked_at: h().db.raw(`now() - make_interval(mins => ?)`, [hints.minutesAgo]) });
+  if (hints.minutesAgo)
+    await h()
+      .db('clicks')
+      .where('id', c.id)
+      .update({ clicked_at: h().db.raw(`now() - make_interval(mins => ?)`, [hints.minutesAgo]) });
   return c;
 }
 
-const iphone = (extra: Record<string, unknown> = {}) => ({ platform: 'ios', device_id: randomUUID(), os_version: '17.4.1', language: 'en-US', timezone: 'Europe/Berlin', screen_resolution: '1179x2556', ...extra });
+const iphone = (extra: Record<string, unknown> = {}) => ({
+  platform: 'ios',
+  device_id: randomUUID(),
+  os_version: '17.4.1',
+  language: 'en-US',
+  timezone: 'Europe/Berlin',
+  screen_resolution: '1179x2556',
+  ...extra,
+});
 
 test('link_param: referral_code + click_id attribute exactly, and the response carries every field', async (t) => {
   const c = await click(nextIp());
-  const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', iphone({ referral_code: seed.creator_code.toLowerCase(), click_id: c.id }));
+  const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post(
+    '/track-install',
+    iphone({ referral_code: seed.creator_code.toLowerCase(), click_id: c.id }),
+  );
   t.is(res.status, 200);
-  t.like(res.body, { attributed: true, referral_code: seed.creator_code, attribution_method: 'link_param', click_id: c.id, install_recorded: true });
+  t.like(res.body, {
+    attributed: true,
+    referral_code: seed.creator_code,
+    attribution_method: 'link_param',
+    click_id: c.id,
+    install_recorded: true,
+  });
   t.is(res.body.clicked_at, new Date(c.clicked_at).toISOString());
   t.is(typeof res.body.message, 'string');
   const row = await h().db('clicks').where('id', c.id).first();
@@ -43,7 +73,13 @@ test('link_param: referral_code + click_id attribute exactly, and the response c
 
 test('camelCase fields are accepted on track-install', async (t) => {
   const c = await click(nextIp());
-  const res = await sdkClient(h().baseUrl, seed.sdk_key).post('/track-install', { platform: 'android', deviceId: randomUUID(), referralCode: seed.creator_code, clickId: c.id, osVersion: '14' });
+  const res = await sdkClient(h().baseUrl, seed.sdk_key).post('/track-install', {
+    platform: 'android',
+    deviceId: randomUUID(),
+    referralCode: seed.creator_code,
+    clickId: c.id,
+    osVersion: '14',
+  });
   t.like(res.body, { attributed: true, attribution_method: 'link_param', click_id: c.id });
 });
 
@@ -79,7 +115,11 @@ for (const [label, clickHints, installExtra] of mismatches) {
 test('hints only one side carries are ignored; screen matches in either orientation', async (t) => {
   const ip = nextIp();
   await click(ip, { screen: '2556x1179' });
-  const res = await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', { platform: 'ios', device_id: randomUUID(), screen_resolution: '1179x2556' });
+  const res = await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', {
+    platform: 'ios',
+    device_id: randomUUID(),
+    screen_resolution: '1179x2556',
+  });
   t.is(res.body.attributed, true);
 });
 
@@ -118,14 +158,19 @@ test('an organic device seen before: install_recorded false', async (t) => {
   const body = iphone();
   const ip = nextIp();
   t.like((await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', body)).body, { attributed: false, install_recorded: true });
-  t.like((await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', body)).body, { attributed: false, install_recorded: false });
+  t.like((await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', body)).body, {
+    attributed: false,
+    install_recorded: false,
+  });
 });
 
 test('two concurrent installs from two devices cannot both claim one click', async (t) => {
   for (let round = 0; round < 5; round++) {
     const ip = nextIp();
     const only = await click(ip);
-    const results = await Promise.all(Array.from({ length: 8 }, () => sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', iphone())));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', iphone())),
+    );
     const winners = results.filter((r) => r.body.attributed);
     t.is(winners.length, 1, JSON.stringify(results.map((r) => [r.status, r.body])));
     t.is(winners[0]!.body.click_id, only.id);
@@ -139,5 +184,14 @@ test('the install row keeps device, IP and attribution for the funnel', async (t
   const body = iphone({ device_brand: 'Apple', device_model: 'iPhone15,2' });
   await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', body);
   const row = await h().db('installs').where({ device_id: body.device_id }).first();
-  t.like(row, { ip, platform: 'ios', device_brand: 'Apple', attributed: true, click_id: c.id, creator_code_id: codeId, campaign_id: seed.campaign_id, referral_code: seed.creator_code });
+  t.like(row, {
+    ip,
+    platform: 'ios',
+    device_brand: 'Apple',
+    attributed: true,
+    click_id: c.id,
+    creator_code_id: codeId,
+    campaign_id: seed.campaign_id,
+    referral_code: seed.creator_code,
+  });
 });

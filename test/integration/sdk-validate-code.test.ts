@@ -23,14 +23,24 @@ const validate = (body: unknown, token: string | null = seed.sdk_key) =>
 const uniqueCode = (prefix: string) => `${prefix}${randomBytes(4).toString('hex').toUpperCase()}`;
 
 async function insertFreeCode(appId: string, fields: Record<string, unknown> = {}) {
-  const [row] = await h().db('free_access_codes').insert({ app_id: appId, code: uniqueCode('FREE'), ...fields }).returning('*');
+  const [row] = await h()
+    .db('free_access_codes')
+    .insert({ app_id: appId, code: uniqueCode('FREE'), ...fields })
+    .returning('*');
   return row;
 }
 
 /** A creator code whose campaign has the given status. */
 async function insertCreatorCode(status: 'active' | 'paused' | 'draft', code = uniqueCode('CR')) {
   const db = h().db;
-  const campaign = await createCampaign(db, { appId: seed.app_id, orgId: seed.org_id, name: `Camp ${status}`, campaignType: 'public', commissionPercentage: 12.5, status });
+  const campaign = await createCampaign(db, {
+    appId: seed.app_id,
+    orgId: seed.org_id,
+    name: `Camp ${status}`,
+    campaignType: 'public',
+    commissionPercentage: 12.5,
+    status,
+  });
   const creator = await upsertCreator(db, { name: `Creator ${code}`, socialHandle: null, followerCount: null });
   await addCreatorCode(db, { appId: seed.app_id, campaignId: campaign.id, creatorId: creator.id, code, source: 'seed' });
   return { code, campaignId: campaign.id };
@@ -41,7 +51,11 @@ test('an active creator code answers its campaign and influencer', async (t) => 
   t.is(res.status, 200);
   t.like(res.body, { valid: true, code: seed.creator_code, custom_data: null });
   t.deepEqual(res.body.campaign, {
-    id: seed.campaign_id, name: 'Launch campaign', description: '30% of every purchase for 12 months', commission_percentage: 30, campaign_type: 'public',
+    id: seed.campaign_id,
+    name: 'Launch campaign',
+    description: '30% of every purchase for 12 months',
+    commission_percentage: 30,
+    campaign_type: 'public',
   });
   t.is(res.body.influencer.name, 'Demo Creator');
   t.regex(res.body.influencer.social_handle, /^@democreator/);
@@ -68,7 +82,10 @@ test('fewer than 4 or more than 20 characters after cleanup is INVALID_FORMAT', 
 test('missing or mistyped code is 422 naming the field; unknown fields are ignored', async (t) => {
   const missing = await validate({ other: 'x' });
   t.is(missing.status, 422);
-  t.deepEqual(missing.body.detail.map((p: { loc: string[] }) => p.loc), [['body', 'code']]);
+  t.deepEqual(
+    missing.body.detail.map((p: { loc: string[] }) => p.loc),
+    [['body', 'code']],
+  );
   const mistyped = await validate({ code: 1234 });
   t.is(mistyped.status, 422);
   t.deepEqual(mistyped.body.detail[0].loc, ['body', 'code']);
@@ -99,7 +116,11 @@ test('a free-access code answers the Free Access pseudo-campaign with its custom
   t.is(res.body.campaign.description, 'Free premium access for 1 year');
   t.is(typeof res.body.message, 'string');
   const plain = await insertFreeCode(seed.app_id);
-  t.like((await validate({ code: plain.code })).body, { valid: true, custom_data: null, campaign: { description: 'Free premium access with no end date' } });
+  t.like((await validate({ code: plain.code })).body, {
+    valid: true,
+    custom_data: null,
+    campaign: { description: 'Free premium access with no end date' },
+  });
 });
 
 test('an expired, blocked or seat-exhausted free-access code is CODE_EXPIRED', async (t) => {
@@ -125,7 +146,11 @@ test('creator codes take precedence; a paused creator code falls through to a fr
   t.like((await validate({ code: active.code })).body, { valid: true, campaign: { id: active.campaignId, campaign_type: 'public' } });
   const paused = await insertCreatorCode('paused');
   const fc = await insertFreeCode(seed.app_id, { code: paused.code });
-  t.like((await validate({ code: paused.code })).body, { valid: true, campaign: { id: fc.id, campaign_type: 'FREE_ACCESS' }, influencer: null });
+  t.like((await validate({ code: paused.code })).body, {
+    valid: true,
+    campaign: { id: fc.id, campaign_type: 'FREE_ACCESS' },
+    influencer: null,
+  });
 });
 
 test("another app's SDK key cannot see this app's creator or free-access codes", async (t) => {

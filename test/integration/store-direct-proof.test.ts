@@ -10,7 +10,13 @@ import { addDays, utcDay } from '../../lib/fx.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import {
-  ANSWER_KEYS, agentCall, signedTransaction, useStoreWorld, storeAccount, switchToStoreDirect, type StoreAccount,
+  ANSWER_KEYS,
+  agentCall,
+  signedTransaction,
+  useStoreWorld,
+  storeAccount,
+  switchToStoreDirect,
+  type StoreAccount,
 } from '../helpers/store-direct.js';
 import { signTransaction } from '../helpers/apple-signing.js';
 
@@ -22,13 +28,14 @@ const DAY = 86_400_000;
 /** The latest Saturday strictly before today (UTC). */
 function lastSaturday(): string {
   const today = new Date();
-  const back = ((today.getUTCDay() - 6 + 7) % 7) || 7;
+  const back = (today.getUTCDay() - 6 + 7) % 7 || 7;
   return utcDay(today.getTime() - back * DAY);
 }
 
 test('an app goes store-direct on both platforms and its purchases are verified, converted and counted exactly once', async (t) => {
   const a: StoreAccount = await storeAccount(h(), { walletUsd: 1000 });
-  const sdk = (path: string, body?: unknown) => request(h().baseUrl, body === undefined ? 'GET' : 'POST', `/api/sdk${path}`, { token: a.sdk_key, body });
+  const sdk = (path: string, body?: unknown) =>
+    request(h().baseUrl, body === undefined ? 'GET' : 'POST', `/api/sdk${path}`, { token: a.sdk_key, body });
 
   // -- the agent switches both platforms -------------------------------------------------------------------------
   const ios = await switchToStoreDirect(h(), world(), a, 'ios');
@@ -41,26 +48,59 @@ test('an app goes store-direct on both platforms and its purchases are verified,
     ios: { validation_path: 'store-direct', provider: 'app_store', ready: true, store_credential: { passed: true } },
     android: { validation_path: 'store-direct', provider: 'google_play', ready: true, store_credential: { passed: true } },
   });
-  for (const [platform, expected] of [['ios', true], ['android', true], ['web', false]] as const) {
+  for (const [platform, expected] of [
+    ['ios', true],
+    ['android', true],
+    ['web', false],
+  ] as const) {
     const init = await sdk('/init', { app_version: '1.0', sdk_version: '1.6.1', platform });
     t.is(init.body.store_direct, expected, platform);
   }
 
   // -- iOS: a signed sandbox purchase (a tester) -----------------------------------------------------------------
   const sandbox = signedTransaction(world(), a, { environment: 'Sandbox', price: 9990, currency: 'USD' });
-  const sandboxAnswer = await sdk('/purchase', { platform: 'ios', signed_transaction: sandbox.jws, referral_code: a.creator_code, app_user_id: 'tester' });
+  const sandboxAnswer = await sdk('/purchase', {
+    platform: 'ios',
+    signed_transaction: sandbox.jws,
+    referral_code: a.creator_code,
+    app_user_id: 'tester',
+  });
   t.is(sandboxAnswer.status, 200, sandboxAnswer.text);
-  t.like(sandboxAnswer.body, { success: true, validated: 'app_store', environment: 'SANDBOX', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true, result: { processed: true } });
+  t.like(sandboxAnswer.body, {
+    success: true,
+    validated: 'app_store',
+    environment: 'SANDBOX',
+    event_type: 'INITIAL_PURCHASE',
+    duplicate: false,
+    recorded: true,
+    result: { processed: true },
+  });
 
   // -- iOS: a production subscription, the same transaction re-signed, then its renewal -----------------------
   const originalId = String(2_000_000_000_000_000 + Math.floor(Math.random() * 1e9));
   const firstDate = Date.now() - 31 * DAY;
-  const production = signedTransaction(world(), a, { environment: 'Production', transactionId: originalId, purchaseDate: firstDate, price: 9990, currency: 'USD' });
-  const bought = await sdk('/purchase', { platform: 'ios', signedTransaction: production.jws, referralCode: a.creator_code, appUserId: 'alice' });
+  const production = signedTransaction(world(), a, {
+    environment: 'Production',
+    transactionId: originalId,
+    purchaseDate: firstDate,
+    price: 9990,
+    currency: 'USD',
+  });
+  const bought = await sdk('/purchase', {
+    platform: 'ios',
+    signedTransaction: production.jws,
+    referralCode: a.creator_code,
+    appUserId: 'alice',
+  });
   t.is(bought.status, 200, bought.text);
   t.deepEqual(Object.keys(bought.body).sort(), ANSWER_KEYS);
   t.deepEqual(bought.body, {
-    success: true, validated: 'app_store', environment: 'PRODUCTION', event_type: 'INITIAL_PURCHASE', duplicate: false, recorded: true,
+    success: true,
+    validated: 'app_store',
+    environment: 'PRODUCTION',
+    event_type: 'INITIAL_PURCHASE',
+    duplicate: false,
+    recorded: true,
     result: { processed: true, event_id: bought.body.result.event_id },
   });
   const resigned = signTransaction(world().chain, { ...production.payload, signedDate: Date.now() });
@@ -69,7 +109,12 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   t.deepEqual(repeat.body, { ...bought.body, duplicate: true });
 
   const renewal = signedTransaction(world(), a, {
-    environment: 'Production', transactionId: String(Number(originalId) + 1), originalTransactionId: originalId, purchaseDate: Date.now() - DAY, price: 9990, currency: 'USD',
+    environment: 'Production',
+    transactionId: String(Number(originalId) + 1),
+    originalTransactionId: originalId,
+    purchaseDate: Date.now() - DAY,
+    price: 9990,
+    currency: 'USD',
   });
   const renewed = await sdk('/purchase', { platform: 'ios', signed_transaction: renewal.jws, app_user_id: 'alice' });
   t.is(renewed.status, 200, renewed.text);
@@ -84,59 +129,132 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   const token = `play-${randomUUID()}`;
   const orderId = `GPA.3345-${Math.floor(Math.random() * 1e4)}-5678-90123`;
   world().google.products.set(`coins_500/${token}`, {
-    purchaseTimeMillis: String(Date.parse(`${saturday}T14:30:00Z`)), purchaseState: 0, consumptionState: 0, developerPayload: '', orderId,
-    acknowledgementState: 1, productId: 'coins_500', quantity: 1, regionCode: 'DE',
+    purchaseTimeMillis: String(Date.parse(`${saturday}T14:30:00Z`)),
+    purchaseState: 0,
+    consumptionState: 0,
+    developerPayload: '',
+    orderId,
+    acknowledgementState: 1,
+    productId: 'coins_500',
+    quantity: 1,
+    regionCode: 'DE',
   });
-  const eur = await sdk('/purchase', { platform: 'android', purchaseToken: token, productId: 'coins_500', price: 4.99, currency: 'EUR', referralCode: a.creator_code, appUserId: 'bob' });
+  const eur = await sdk('/purchase', {
+    platform: 'android',
+    purchaseToken: token,
+    productId: 'coins_500',
+    price: 4.99,
+    currency: 'EUR',
+    referralCode: a.creator_code,
+    appUserId: 'bob',
+  });
   t.is(eur.status, 200, eur.text);
   t.deepEqual(eur.body, {
-    success: true, validated: 'google_play', environment: 'PRODUCTION', event_type: 'NON_RENEWING_PURCHASE', duplicate: false, recorded: true,
+    success: true,
+    validated: 'google_play',
+    environment: 'PRODUCTION',
+    event_type: 'NON_RENEWING_PURCHASE',
+    duplicate: false,
+    recorded: true,
     result: { processed: true, event_id: eur.body.result.event_id },
   });
   const eurEvent = await h().db('purchase_events').where('id', eur.body.result.event_id).first();
   // 4.99 EUR x 1.0823 USD/EUR = 5.400677 USD: the rate, its date and its source are stored with the purchase.
   t.like(eurEvent, {
-    transaction_id: orderId, currency: 'EUR', price_in_purchased_currency: '4.99', price_usd_micros: 5_400_677, fx_rate: '1.0823', fx_rate_date: friday,
-    fx_source: world().ecb.url, environment: 'PRODUCTION', source: 'store_direct', store: 'PLAY_STORE',
+    transaction_id: orderId,
+    currency: 'EUR',
+    price_in_purchased_currency: '4.99',
+    price_usd_micros: 5_400_677,
+    fx_rate: '1.0823',
+    fx_rate_date: friday,
+    fx_source: world().ecb.url,
+    environment: 'PRODUCTION',
+    source: 'store_direct',
+    store: 'PLAY_STORE',
   });
 
   // -- what the app and the agent see ---------------------------------------------------------------------------
   const alice = await sdk('/recent-conversions?app_user_id=alice');
   t.is(alice.status, 200, alice.text);
   t.like(alice.body, { app_user_id: 'alice', count: 2, attributed_count: 2 });
-  t.deepEqual(alice.body.conversions.map((c: any) => [c.event_type, c.environment, c.store, c.attributed, c.referral_code, c.status]), [
-    ['RENEWAL', 'PRODUCTION', 'APP_STORE', true, a.creator_code, 'active'],
-    ['INITIAL_PURCHASE', 'PRODUCTION', 'APP_STORE', true, a.creator_code, 'active'],
-  ]);
+  t.deepEqual(
+    alice.body.conversions.map((c: any) => [c.event_type, c.environment, c.store, c.attributed, c.referral_code, c.status]),
+    [
+      ['RENEWAL', 'PRODUCTION', 'APP_STORE', true, a.creator_code, 'active'],
+      ['INITIAL_PURCHASE', 'PRODUCTION', 'APP_STORE', true, a.creator_code, 'active'],
+    ],
+  );
   t.false(JSON.stringify(alice.body).includes('price'));
   const tester = await sdk('/recent-conversions?app_user_id=tester');
   t.like(tester.body.conversions[0], { event_type: 'INITIAL_PURCHASE', environment: 'SANDBOX', is_test: true, attributed: true });
   const bob = await sdk('/recent-conversions?app_user_id=bob');
-  t.like(bob.body.conversions[0], { event_type: 'NON_RENEWING_PURCHASE', store: 'PLAY_STORE', environment: 'PRODUCTION', attributed: true });
+  t.like(bob.body.conversions[0], {
+    event_type: 'NON_RENEWING_PURCHASE',
+    store: 'PLAY_STORE',
+    environment: 'PRODUCTION',
+    attributed: true,
+  });
 
   const subscription = await h().db('conversions').where({ app_id: a.app_id, conversion_key: originalId }).first();
-  t.like(subscription, { kind: 'subscription', status: 'active', billing_cycles: 2, attributed: true, referral_code: a.creator_code, environment: 'PRODUCTION', app_user_id: 'alice' });
+  t.like(subscription, {
+    kind: 'subscription',
+    status: 'active',
+    billing_cycles: 2,
+    attributed: true,
+    referral_code: a.creator_code,
+    environment: 'PRODUCTION',
+    app_user_id: 'alice',
+  });
   t.is(subscription.workflow_id, `conversion/${a.app_id}/${originalId}`);
-  t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: orderId }).first(), { kind: 'one_time', billing_cycles: 1, app_user_id: 'bob' });
+  t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: orderId }).first(), {
+    kind: 'one_time',
+    billing_cycles: 1,
+    app_user_id: 'bob',
+  });
 
   // -- money: commissions in USD, the ledger to the micro-dollar, nothing for the sandbox -------------------------
-  const commissions = await h().db('commissions as c').join('purchase_events as p', 'p.id', 'c.purchase_event_id')
-    .where('c.app_id', a.app_id).orderBy('p.received_at').select('p.transaction_id', 'c.environment', 'c.status', 'c.revenue_usd_micros', 'c.commission_micros', 'c.platform_fee_micros', 'c.id');
-  t.deepEqual(commissions.map((c) => [c.transaction_id, c.environment, c.status, c.revenue_usd_micros, c.commission_micros, c.platform_fee_micros]), [
-    [sandbox.payload.transactionId, 'SANDBOX', 'simulated', 9_990_000, 2_997_000, 299_700],
-    [originalId, 'PRODUCTION', 'reserved', 9_990_000, 2_997_000, 299_700],
-    [String(Number(originalId) + 1), 'PRODUCTION', 'reserved', 9_990_000, 2_997_000, 299_700],
-    // 30 % of 5.400677 USD = 1.6202031 -> 1.620203; fee 10 % of that = 0.1620203 -> 0.162020.
-    [orderId, 'PRODUCTION', 'reserved', 5_400_677, 1_620_203, 162_020],
-  ]);
-  const ledger = await h().db('wallet_ledger').where('org_id', a.org_id).orderBy('id').select('entry_type', 'balance_delta_micros', 'reserved_delta_micros', 'commission_id');
-  t.deepEqual(ledger.map((e) => [e.entry_type, e.balance_delta_micros, e.reserved_delta_micros]), [
-    ['topup', 1_000_000_000, 0],
-    ['reserve', 0, 3_296_700],
-    ['reserve', 0, 3_296_700],
-    ['reserve', 0, 1_782_223],
-  ]);
-  t.false(ledger.some((e) => e.commission_id === commissions[0]!.id), 'the sandbox purchase moved no money');
+  const commissions = await h()
+    .db('commissions as c')
+    .join('purchase_events as p', 'p.id', 'c.purchase_event_id')
+    .where('c.app_id', a.app_id)
+    .orderBy('p.received_at')
+    .select(
+      'p.transaction_id',
+      'c.environment',
+      'c.status',
+      'c.revenue_usd_micros',
+      'c.commission_micros',
+      'c.platform_fee_micros',
+      'c.id',
+    );
+  t.deepEqual(
+    commissions.map((c) => [c.transaction_id, c.environment, c.status, c.revenue_usd_micros, c.commission_micros, c.platform_fee_micros]),
+    [
+      [sandbox.payload.transactionId, 'SANDBOX', 'simulated', 9_990_000, 2_997_000, 299_700],
+      [originalId, 'PRODUCTION', 'reserved', 9_990_000, 2_997_000, 299_700],
+      [String(Number(originalId) + 1), 'PRODUCTION', 'reserved', 9_990_000, 2_997_000, 299_700],
+      // 30 % of 5.400677 USD = 1.6202031 -> 1.620203; fee 10 % of that = 0.1620203 -> 0.162020.
+      [orderId, 'PRODUCTION', 'reserved', 5_400_677, 1_620_203, 162_020],
+    ],
+  );
+  const ledger = await h()
+    .db('wallet_ledger')
+    .where('org_id', a.org_id)
+    .orderBy('id')
+    .select('entry_type', 'balance_delta_micros', 'reserved_delta_micros', 'commission_id');
+  t.deepEqual(
+    ledger.map((e) => [e.entry_type, e.balance_delta_micros, e.reserved_delta_micros]),
+    [
+      ['topup', 1_000_000_000, 0],
+      ['reserve', 0, 3_296_700],
+      ['reserve', 0, 3_296_700],
+      ['reserve', 0, 1_782_223],
+    ],
+  );
+  t.false(
+    ledger.some((e) => e.commission_id === commissions[0]!.id),
+    'the sandbox purchase moved no money',
+  );
   const wallet = await agentCall(h(), a, 'GET', `/wallet?org_id=${a.org_id}`);
   t.is(wallet.status, 200, wallet.text);
   t.like(wallet.body, { balance_micros: 1_000_000_000, reserved_micros: 8_375_623, safe_available_micros: 1_000_000_000 - 8_375_623 });

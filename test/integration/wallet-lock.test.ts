@@ -11,17 +11,34 @@ import { seedApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const h = useHarness(test);
-test.before(async () => { await h.ready(); });
+test.before(async () => {
+  await h.ready();
+});
 
 const RESERVE = 2_997_000 + 299_700; // 9.99 USD at 30 % plus the 10 % platform fee
 
 /** The holder's stand-in reservation (no commission behind it) given back, so the books check finds none left. */
-const releaseHeld = (orgId: string) => appendLedgerEntry(h().db, { orgId, entryType: 'release', balanceDeltaMicros: 0, reservedDeltaMicros: -8_000_000, idempotencyKey: `lock-test-release-${orgId}`, memo: 'held reservation given back' });
+const releaseHeld = (orgId: string) =>
+  appendLedgerEntry(h().db, {
+    orgId,
+    entryType: 'release',
+    balanceDeltaMicros: 0,
+    reservedDeltaMicros: -8_000_000,
+    idempotencyKey: `lock-test-release-${orgId}`,
+    memo: 'held reservation given back',
+  });
 
 /** Whether `promise` is still pending after `ms`. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let settled = false;
-  void promise.then(() => { settled = true; }, () => { settled = true; });
+  void promise.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
   await new Promise((resolve) => setTimeout(resolve, ms));
   return !settled;
 }
@@ -30,7 +47,14 @@ test('lockOrganization waiting behind a holder reads the totals the holder commi
   const app = await seedApp(h().db, { walletUsd: 10 });
   const holder = await h().db.transaction();
   await lockOrganization(holder, app.org_id);
-  await appendLedgerEntry(holder, { orgId: app.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: 8_000_000, idempotencyKey: `lock-test-${app.org_id}`, memo: 'held reservation' });
+  await appendLedgerEntry(holder, {
+    orgId: app.org_id,
+    entryType: 'reserve',
+    balanceDeltaMicros: 0,
+    reservedDeltaMicros: 8_000_000,
+    idempotencyKey: `lock-test-${app.org_id}`,
+    memo: 'held reservation',
+  });
   const waiter = h().db.transaction((trx) => lockOrganization(trx, app.org_id));
   t.true(await pendingAfter(waiter, 300), 'the second locker waits for the first');
   await holder.commit();
@@ -42,7 +66,14 @@ test('a purchase that waited for the lock behind a reservation is unfunded when 
   const app = await seedApp(h().db, { walletUsd: 10 });
   const holder = await h().db.transaction();
   await lockOrganization(holder, app.org_id);
-  await appendLedgerEntry(holder, { orgId: app.org_id, entryType: 'reserve', balanceDeltaMicros: 0, reservedDeltaMicros: 8_000_000, idempotencyKey: `lock-test-${app.org_id}`, memo: 'held reservation' });
+  await appendLedgerEntry(holder, {
+    orgId: app.org_id,
+    entryType: 'reserve',
+    balanceDeltaMicros: 0,
+    reservedDeltaMicros: 8_000_000,
+    idempotencyKey: `lock-test-${app.org_id}`,
+    memo: 'held reservation',
+  });
   const user = `lock-user-${app.app_id}`;
   const sent = sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, subscription(user, app.creator_code)('initial_purchase'));
   t.true(await pendingAfter(sent, 1500), 'the purchase waits for the organization lock');
@@ -51,9 +82,16 @@ test('a purchase that waited for the lock behind a reservation is unfunded when 
   t.is(res.status, 200, res.text);
   t.is(res.body.error, 'insufficient wallet balance', 'decided on the wallet as the holder left it: 2.00 USD safe, 3.30 USD needed');
   const [conversion] = await conversionsOfUser(h().db, app.app_id, user);
-  t.deepEqual((await commissionsOf(h().db, conversion!.id)).map((c) => c.status), ['unfunded']);
+  t.deepEqual(
+    (await commissionsOf(h().db, conversion!.id)).map((c) => c.status),
+    ['unfunded'],
+  );
   const wallet = await getWalletTotals(h().db, app.org_id);
-  t.deepEqual(wallet, { balanceMicros: 10_000_000, reservedMicros: 8_000_000, safeAvailableMicros: 2_000_000 }, 'nothing reserved past the balance');
+  t.deepEqual(
+    wallet,
+    { balanceMicros: 10_000_000, reservedMicros: 8_000_000, safeAvailableMicros: 2_000_000 },
+    'nothing reserved past the balance',
+  );
   t.true(wallet.safeAvailableMicros < RESERVE);
   await releaseHeld(app.org_id);
   await assertExactBooks(t, h().db, app.org_id);

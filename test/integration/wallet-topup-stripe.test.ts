@@ -15,15 +15,22 @@ import { startStripeStub, type StripeStub } from '../stubs/stripe.js';
 const SECRET = 'sk_test_stub_secret_key';
 const WEBHOOK_SECRET = 'whsec_test_stub_secret';
 let stub: StripeStub;
-const stubReady = startStripeStub(SECRET, WEBHOOK_SECRET).then((s) => { stub = s; });
-const h = useHarness(test, { worker: false, env: { STRIPE_SECRET_KEY: SECRET, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_ROOT: 'http://127.0.0.1:9/' } });
+const stubReady = startStripeStub(SECRET, WEBHOOK_SECRET).then((s) => {
+  stub = s;
+});
+const h = useHarness(test, {
+  worker: false,
+  env: { STRIPE_SECRET_KEY: SECRET, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_ROOT: 'http://127.0.0.1:9/' },
+});
 
 test.before(async () => {
   await h.ready();
   await stubReady;
   h().config.STRIPE_API_ROOT = stub.url;
 });
-test.after.always(async () => { await stub?.close(); });
+test.after.always(async () => {
+  await stub?.close();
+});
 
 async function topupLink(app: SeededApp): Promise<string> {
   const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'billing', scopes: ['billing:read'] });
@@ -33,10 +40,16 @@ async function topupLink(app: SeededApp): Promise<string> {
 }
 
 const postForm = (path: string, fields: Record<string, string>) =>
-  request(h().baseUrl, 'POST', path, { rawBody: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+  request(h().baseUrl, 'POST', path, {
+    rawBody: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+  });
 
 const deliver = (event: { payload: string; signature?: string }) =>
-  request(h().baseUrl, 'POST', '/api/webhooks/stripe', { rawBody: event.payload, headers: { 'content-type': 'application/json', ...(event.signature ? { 'stripe-signature': event.signature } : {}) } });
+  request(h().baseUrl, 'POST', '/api/webhooks/stripe', {
+    rawBody: event.payload,
+    headers: { 'content-type': 'application/json', ...(event.signature ? { 'stripe-signature': event.signature } : {}) },
+  });
 
 /** Starts a 25 USD payment on the link's page; answers the Checkout Session the stub created. */
 async function startCheckout(link: string) {
@@ -87,17 +100,29 @@ test('a forged or missing signature is 400 and credits nothing', async (t) => {
   t.regex(res.body.detail, /Invalid Stripe signature/);
   t.is((await deliver({ payload: forged.payload })).status, 400);
   const tampered = stub.signedEvent('checkout.session.completed', session.id, { payment_status: 'paid' });
-  t.is((await deliver({ payload: tampered.payload.replace('"amount_total":2500', '"amount_total":9999999'), signature: tampered.signature })).status, 400);
+  t.is(
+    (await deliver({ payload: tampered.payload.replace('"amount_total":2500', '"amount_total":9999999'), signature: tampered.signature }))
+      .status,
+    400,
+  );
   t.is((await getWalletTotals(h().db, app.org_id)).balanceMicros, 0);
   t.is((await h().db('payments').where({ external_id: session.id }).first()).status, 'pending');
 });
 
 test('an unpaid completion credits nothing; async_payment_succeeded credits later, after the link has expired', async (t) => {
   const app = await seedApp(h().db, { walletUsd: 0 });
-  const short = createSignedLink({ masterKey: h().config.SVC_MASTER_KEY!, dashboardUrl: h().config.DASHBOARD_URL, purpose: 'wallet-topup', org: app.org_id, ttlSeconds: 2 });
+  const short = createSignedLink({
+    masterKey: h().config.SVC_MASTER_KEY!,
+    dashboardUrl: h().config.DASHBOARD_URL,
+    purpose: 'wallet-topup',
+    org: app.org_id,
+    ttlSeconds: 2,
+  });
   const url = new URL(short.url);
   const { session } = await startCheckout(`${url.pathname}${url.search}`);
-  const pending = await deliver(stub.signedEvent('checkout.session.completed', session.id, { payment_status: 'unpaid', status: 'complete' }));
+  const pending = await deliver(
+    stub.signedEvent('checkout.session.completed', session.id, { payment_status: 'unpaid', status: 'complete' }),
+  );
   t.like(pending.body, { received: true, credited: false, payment_status: 'unpaid' });
   await new Promise((r) => setTimeout(r, 2500));
   t.is((await request(h().baseUrl, 'GET', `${url.pathname}${url.search}`)).status, 410, 'the link is expired (and spent)');

@@ -12,20 +12,28 @@ import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
 const h = useHarness(test);
-test.before(async () => { await h.ready(); });
+test.before(async () => {
+  await h.ready();
+});
 
 const RESERVE = 2_997_000 + 299_700; // 9.99 USD at 30 % plus the 10 % platform fee
 
 async function topupLink(app: SeededApp, amountUsd?: number): Promise<string> {
   const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'billing', scopes: ['billing:read'] });
-  const res = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', { token: key.key, body: amountUsd === undefined ? {} : { amount_usd: amountUsd } });
+  const res = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', {
+    token: key.key,
+    body: amountUsd === undefined ? {} : { amount_usd: amountUsd },
+  });
   if (res.status !== 200) throw new Error(res.text);
   const url = new URL(res.body.url as string);
   return `${url.pathname}${url.search}`;
 }
 
 const postForm = (path: string, fields: Record<string, string>) =>
-  request(h().baseUrl, 'POST', path, { rawBody: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+  request(h().baseUrl, 'POST', path, {
+    rawBody: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+  });
 
 async function unfundedPurchases(app: SeededApp, users: string[]): Promise<string[]> {
   const ids: string[] = [];
@@ -56,7 +64,11 @@ test('test mode: the human confirms a top-up; the wallet is credited once and wa
   const action = /<form method="post" action="([^"]+)"/.exec(started.text)?.[1];
   const token = /name="token" value="([^"]+)"/.exec(started.text)?.[1];
   t.truthy(action);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 0, reservedMicros: 0, safeAvailableMicros: 0 }, 'starting a payment credits nothing');
+  t.deepEqual(
+    await getWalletTotals(h().db, app.org_id),
+    { balanceMicros: 0, reservedMicros: 0, safeAvailableMicros: 0 },
+    'starting a payment credits nothing',
+  );
 
   t.is((await postForm(action!, { token: 'tup_forged' })).status, 403, 'a wrong confirmation token credits nothing');
   const posted = await postForm(action!, { token: token! });
@@ -67,7 +79,11 @@ test('test mode: the human confirms a top-up; the wallet is credited once and wa
   t.regex(confirmed.text, /3 waiting commission\(s\) funded/);
   const statuses = await h().db('commissions').whereIn('id', commissionIds).orderBy('created_at').pluck('status');
   t.deepEqual(statuses, ['reserved', 'reserved', 'reserved']);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 10_000_000, reservedMicros: 3 * RESERVE, safeAvailableMicros: 10_000_000 - 3 * RESERVE });
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: 10_000_000,
+    reservedMicros: 3 * RESERVE,
+    safeAvailableMicros: 10_000_000 - 3 * RESERVE,
+  });
 
   const repeated = await postForm(action!, { token: token! });
   t.is(repeated.status, 303);
@@ -86,7 +102,11 @@ test('catch-up stops at the first commission the money cannot cover: an older on
   const link = await topupLink(app);
   const started = await postForm(link, { amount_usd: '5' }); // covers one reservation of 3.2967, not two
   t.is(started.status, 422, 'below the minimum');
-  t.regex(started.text, /id="amount_usd-error">The amount must be between \$10\.00 USD and \$50000\.00 USD/, 'the error sits beside the field, in words');
+  t.regex(
+    started.text,
+    /id="amount_usd-error">The amount must be between \$10\.00 USD and \$50000\.00 USD/,
+    'the error sits beside the field, in words',
+  );
   h().config.TOPUP_MIN_USD = 1;
   try {
     const ok = await postForm(link, { amount_usd: '5' });
@@ -97,7 +117,11 @@ test('catch-up stops at the first commission the money cannot cover: an older on
     h().config.TOPUP_MIN_USD = 10;
   }
   t.deepEqual(await h().db('commissions').whereIn('id', [first, second]).orderBy('created_at').pluck('status'), ['reserved', 'unfunded']);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), { balanceMicros: 5_000_000, reservedMicros: RESERVE, safeAvailableMicros: 5_000_000 - RESERVE });
+  t.deepEqual(await getWalletTotals(h().db, app.org_id), {
+    balanceMicros: 5_000_000,
+    reservedMicros: RESERVE,
+    safeAvailableMicros: 5_000_000 - RESERVE,
+  });
   await assertExactBooks(t, h().db, app.org_id);
 });
 
@@ -108,7 +132,8 @@ test('an amount that is not a number or out of bounds is 422 with the error besi
     const res = await postForm(link, { amount_usd: amount });
     t.is(res.status, 422, amount);
     t.regex(res.text, /<p class="field-error" id="amount_usd-error">/, amount);
-    if (amount) t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
+    if (amount)
+      t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
   }
   t.is((await request(h().baseUrl, 'GET', link)).status, 200, 'no payment started: the link is not spent');
   t.is((await h().db('payments').where({ org_id: app.org_id })).length, 0);
@@ -118,12 +143,24 @@ test('a signed-in browser uses the link like any other: its pages act on the lin
   const account = await seedAccount(h().db);
   const browser = new Browser();
   const login = await browser.fetch(`${h().baseUrl}/dashboard/login?return_to=/dashboard`);
-  await browser.fetch(`${h().baseUrl}/dashboard/login`, { form: { csrf: inputValue(login.text, 'csrf') ?? '', return_to: '/dashboard', email: account.user_email, password: account.user_password } });
-  t.true([...browser.cookies.keys()].some((name) => /session/.test(name)), 'signed in');
+  await browser.fetch(`${h().baseUrl}/dashboard/login`, {
+    form: {
+      csrf: inputValue(login.text, 'csrf') ?? '',
+      return_to: '/dashboard',
+      email: account.user_email,
+      password: account.user_password,
+    },
+  });
+  t.true(
+    [...browser.cookies.keys()].some((name) => /session/.test(name)),
+    'signed in',
+  );
   const link = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', { token: account.agent_key, body: {} });
   const started = await browser.fetch(link.body.url as string, { form: { amount_usd: '20' } });
   t.is(started.status, 200, started.text);
-  const confirmed = await browser.follow(formAction(started.text, h().baseUrl), undefined, { form: { token: inputValue(started.text, 'token')! } });
+  const confirmed = await browser.follow(formAction(started.text, h().baseUrl), undefined, {
+    form: { token: inputValue(started.text, 'token')! },
+  });
   t.is(confirmed.status, 200, confirmed.text);
   t.regex(confirmed.text, /Credited \$20\.00 USD/);
 });

@@ -36,13 +36,23 @@ async function sendOk(t: ExecutionContext, body: ProviderBody): Promise<JsonResp
 async function identifyAfterClick(t: ExecutionContext, user: string, creator: Creator): Promise<string> {
   const ip = nextIp();
   const click = await recordClick(h().db, {
-    appId: seed.app_id, campaignId: seed.campaign_id, creatorCodeId: creator.creatorCodeId, code: creator.code, source: 'link', ip,
-    userAgent: IPHONE_UA, platform: 'ios',
+    appId: seed.app_id,
+    campaignId: seed.campaign_id,
+    creatorCodeId: creator.creatorCodeId,
+    code: creator.code,
+    source: 'link',
+    ip,
+    userAgent: IPHONE_UA,
+    platform: 'ios',
   });
   const deviceId = randomUUID();
   const install = await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', { platform: 'ios', device_id: deviceId });
   t.true(install.body.attributed, install.text);
-  const identified = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', { app_user_id: user, device_id: deviceId, platform: 'ios' });
+  const identified = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/identify', {
+    app_user_id: user,
+    device_id: deviceId,
+    platform: 'ios',
+  });
   t.true(identified.body.attribution_backfilled, identified.text);
   return click.id;
 }
@@ -53,7 +63,13 @@ test('without a code, the attributed click of the app user (track-install + iden
 
   await sendOk(t, subscription('attr-click', null)('initial_purchase'));
   const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-click');
-  t.like(c, { attributed: true, creator_id: other.creatorId, creator_code_id: other.creatorCodeId, referral_code: other.code, attribution_method: 'ip_device_match' });
+  t.like(c, {
+    attributed: true,
+    creator_id: other.creatorId,
+    creator_code_id: other.creatorCodeId,
+    referral_code: other.code,
+    attribution_method: 'ip_device_match',
+  });
   t.is((await commissionsOf(h().db, c.id)).length, 1);
   t.truthy((await userAttribution('attr-click')).converted_at, 'the first attributed purchase marks the user converted');
 });
@@ -65,14 +81,19 @@ test('a code on the purchase wins over the click of a user who has not converted
   t.like(c, { attributed: true, creator_id: seeded.creatorId, referral_code: seed.creator_code, attribution_method: 'purchase_code' });
 });
 
-test('a user who converted for a creator stays with that creator: a new purchase with another creator\'s code goes to the first', async (t) => {
+test("a user who converted for a creator stays with that creator: a new purchase with another creator's code goes to the first", async (t) => {
   await sendOk(t, subscription('attr-sticky', seed.creator_code)('initial_purchase'));
   const second = subscription('attr-sticky', other.code)('initial_purchase');
   await sendOk(t, second);
   const rows = await conversionsOfUser(h().db, seed.app_id, 'attr-sticky');
   t.is(rows.length, 2);
   const later = rows.find((c) => c.conversion_key === second.event.original_transaction_id);
-  t.like(later, { attributed: true, creator_id: seeded.creatorId, referral_code: seed.creator_code, creator_code_id: seeded.creatorCodeId });
+  t.like(later, {
+    attributed: true,
+    creator_id: seeded.creatorId,
+    referral_code: seed.creator_code,
+    creator_code_id: seeded.creatorCodeId,
+  });
   const [earn] = await commissionsOf(h().db, later.id);
   t.is(earn.creator_id, seeded.creatorId);
   t.like(await userAttribution('attr-sticky'), { creator_id: seeded.creatorId, referral_code: seed.creator_code });
@@ -80,20 +101,25 @@ test('a user who converted for a creator stays with that creator: a new purchase
 
 test('two first purchases for two creators racing end with both conversions attributed to one creator', async (t) => {
   const rounds = 12;
-  await Promise.all(Array.from({ length: rounds }, async (_, i) => {
-    const user = `attr-race-${i}`;
-    const [a, b] = await Promise.all([
-      send(subscription(user, seed.creator_code)('initial_purchase')),
-      send(subscription(user, other.code)('initial_purchase')),
-    ]);
-    t.is(a.status, 200, a.text);
-    t.is(b.status, 200, b.text);
-    const rows = await conversionsOfUser(h().db, seed.app_id, user);
-    t.is(rows.length, 2, user);
-    t.true(rows.every((c) => c.attributed), user);
-    t.is(new Set(rows.map((c) => c.creator_id)).size, 1, `${user}: ${rows.map((c) => c.referral_code).join(', ')}`);
-    t.is((await userAttribution(user)).creator_id, rows[0].creator_id, user);
-  }));
+  await Promise.all(
+    Array.from({ length: rounds }, async (_, i) => {
+      const user = `attr-race-${i}`;
+      const [a, b] = await Promise.all([
+        send(subscription(user, seed.creator_code)('initial_purchase')),
+        send(subscription(user, other.code)('initial_purchase')),
+      ]);
+      t.is(a.status, 200, a.text);
+      t.is(b.status, 200, b.text);
+      const rows = await conversionsOfUser(h().db, seed.app_id, user);
+      t.is(rows.length, 2, user);
+      t.true(
+        rows.every((c) => c.attributed),
+        user,
+      );
+      t.is(new Set(rows.map((c) => c.creator_id)).size, 1, `${user}: ${rows.map((c) => c.referral_code).join(', ')}`);
+      t.is((await userAttribution(user)).creator_id, rows[0].creator_id, user);
+    }),
+  );
 });
 
 test('codes attribute only while the campaign is active: a paused campaign answers affiliate not found', async (t) => {
@@ -108,13 +134,20 @@ test('codes attribute only while the campaign is active: a paused campaign answe
   const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-paused');
   t.like(c, { attributed: false, campaign_id: null, creator_id: null, referral_code: null });
   t.is((await commissionsOf(h().db, c.id)).length, 0);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { processing_status: 'error', attributed: false, conversion_id: c.id });
+  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+    processing_status: 'error',
+    attributed: false,
+    conversion_id: c.id,
+  });
 
   // A user who converted for that creator earlier is not attributed either while the campaign is paused.
   const again = await send(subscription('attr-paused-converted', null)('initial_purchase'));
   t.is(again.body.error, `affiliate not found for code ${creator.code}`);
   const rows = await conversionsOfUser(h().db, seed.app_id, 'attr-paused-converted');
-  t.deepEqual(rows.map((x) => x.attributed), [true, false]);
+  t.deepEqual(
+    rows.map((x) => x.attributed),
+    [true, false],
+  );
 
   await h().db('campaigns').where('id', campaignId).update({ status: 'active' });
   await sendOk(t, subscription('attr-reactivated', creator.code)('initial_purchase'));
@@ -129,7 +162,11 @@ test('organic (no code, no click): no referral code (organic purchase); the conv
   const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-organic');
   t.like(c, { attributed: false, status: 'active', referral_code: null, creator_id: null, billing_cycles: 1 });
   t.is((await commissionsOf(h().db, c.id)).length, 0);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { processing_status: 'processed', organic: true, attributed: false });
+  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+    processing_status: 'processed',
+    organic: true,
+    attributed: false,
+  });
   t.is(await userAttribution('attr-organic'), undefined);
 
   const renewal = await send(sub('renewal'));
@@ -137,7 +174,7 @@ test('organic (no code, no click): no referral code (organic purchase); the conv
   t.is((await commissionsOf(h().db, c.id)).length, 0);
 });
 
-test('aliases: a new app_user_id whose aliases include an attributed user is attributed to that user\'s creator', async (t) => {
+test("aliases: a new app_user_id whose aliases include an attributed user is attributed to that user's creator", async (t) => {
   await identifyAfterClick(t, 'attr-alias-old', other);
   await sendOk(t, subscription('attr-alias-new', null)('initial_purchase', { aliases: ['$RCAnonymousID:0f0f0f0f', 'attr-alias-old'] }));
   const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-alias-new');
@@ -147,7 +184,10 @@ test('aliases: a new app_user_id whose aliases include an attributed user is att
 
 test('original_app_user_id: a purchase under a new app_user_id of a converted original user stays with that creator', async (t) => {
   await sendOk(t, subscription('attr-original', other.code)('initial_purchase'));
-  await sendOk(t, subscription('attr-original-new', seed.creator_code)('initial_purchase', { original_app_user_id: 'attr-original', aliases: [] }));
+  await sendOk(
+    t,
+    subscription('attr-original-new', seed.creator_code)('initial_purchase', { original_app_user_id: 'attr-original', aliases: [] }),
+  );
   const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-original-new');
   t.like(c, { attributed: true, creator_id: other.creatorId, referral_code: other.code });
 });

@@ -11,7 +11,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
 /** A fresh TEST event (new provider id and timestamp), so every accepted call records its own event. */
 const testEvent = () => providerEvent('test', { id: randomUUID(), event_timestamp_ms: Date.now() + Math.floor(Math.random() * 1e9) });
 
@@ -20,10 +19,11 @@ const rejections = async (appId: string) => {
   return Object.fromEntries(rows.map((r: { reason: string; count: number }) => [r.reason, r.count]));
 };
 
-const postRaw = (appId: string | null, rawBody: string, authorization?: string) => request(
-  h().baseUrl, 'POST', appId ? `/api/webhooks/subprovider/${appId}` : '/api/webhooks/subprovider',
-  { rawBody, headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) } },
-);
+const postRaw = (appId: string | null, rawBody: string, authorization?: string) =>
+  request(h().baseUrl, 'POST', appId ? `/api/webhooks/subprovider/${appId}` : '/api/webhooks/subprovider', {
+    rawBody,
+    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+  });
 
 const accepted: [string, (secret: string) => string][] = [
   ['Bearer <secret>', (s) => `Bearer ${s}`],
@@ -65,12 +65,19 @@ test('missing or wrong Authorization is 401 saying how to fix it, never echoing 
     t.regex(res.body.detail, /Bearer <webhook secret>/);
     t.regex(res.body.detail, /rc_webhook_/);
     t.false(res.text.includes(wrong), 'the wrong secret is not echoed');
-    t.false(res.text.includes(seed.webhook_secret), 'another app\'s secret is not echoed');
+    t.false(res.text.includes(seed.webhook_secret), "another app's secret is not echoed");
     t.false(res.text.includes(app.webhook_secret), 'the real secret is not shown');
     t.false(res.text.includes('not-even-a-secret-format'));
   }
   t.deepEqual(await rejections(app.app_id), { missing_authorization: 3, wrong_secret: 4 });
-  t.is(await h().db('purchase_events').where('app_id', app.app_id).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count)), 0);
+  t.is(
+    await h()
+      .db('purchase_events')
+      .where('app_id', app.app_id)
+      .count<{ count: string }[]>('* as count')
+      .then((r) => Number(r[0]!.count)),
+    0,
+  );
 
   const ok = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, testEvent());
   t.is(ok.status, 200, ok.text);
@@ -124,8 +131,10 @@ test('JSON that is not an event is 422 listing the missing or mistyped field', a
     const res = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
     t.is(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
     t.true(Array.isArray(res.body.detail), res.text);
-    t.true(res.body.detail.some((p: { loc: unknown[]; type: string }) => JSON.stringify(p.loc) === JSON.stringify(loc) && p.type === type),
-      `${JSON.stringify(body)} lists ${loc.join('.')} (${type}): ${res.text}`);
+    t.true(
+      res.body.detail.some((p: { loc: unknown[]; type: string }) => JSON.stringify(p.loc) === JSON.stringify(loc) && p.type === type),
+      `${JSON.stringify(body)} lists ${loc.join('.')} (${type}): ${res.text}`,
+    );
   }
   const empty = await postRaw(seed.app_id, '', `Bearer ${seed.webhook_secret}`);
   t.is(empty.status, 422, empty.text);
@@ -145,7 +154,9 @@ test('the generic URL finds the app from the secret; an unknown or missing secre
 
   const wrong = generateToken(WEBHOOK_SECRET_PREFIX);
   for (const auth of [`Bearer ${wrong}`, undefined, `Bearer ${app.sdk_key}`, `Bearer ${app.purchase_api_key}`]) {
-    const rejected = auth ? await sendWebhook(h().baseUrl, null, undefined, testEvent(), auth) : await sendWebhook(h().baseUrl, null, undefined, testEvent());
+    const rejected = auth
+      ? await sendWebhook(h().baseUrl, null, undefined, testEvent(), auth)
+      : await sendWebhook(h().baseUrl, null, undefined, testEvent());
     t.is(rejected.status, 401, rejected.text);
     t.regex(rejected.body.detail, /Bearer <webhook secret>/);
     t.false(rejected.text.includes(wrong));
@@ -154,7 +165,7 @@ test('the generic URL finds the app from the secret; an unknown or missing secre
   }
 });
 
-test('another app\'s secret on this app\'s URL is 401; the other app\'s key kinds are 401 too', async (t) => {
+test("another app's secret on this app's URL is 401; the other app's key kinds are 401 too", async (t) => {
   const other = await seedApp(h().db, { orgId: seed.org_id });
   for (const token of [other.webhook_secret, seed.sdk_key, other.purchase_api_key, seed.agent_key]) {
     const res = await sendWebhook(h().baseUrl, seed.app_id, token, testEvent());
@@ -169,7 +180,10 @@ test('after the secret is regenerated the old one is 401 and the new one works, 
   const app = await seedApp(h().db);
   t.is((await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, testEvent())).status, 200);
   const fresh = generateToken(WEBHOOK_SECRET_PREFIX);
-  await h().db('apps').where('id', app.app_id).update({ webhook_secret_hash: hashToken(fresh), webhook_secret_hint: fresh.slice(-4) });
+  await h()
+    .db('apps')
+    .where('id', app.app_id)
+    .update({ webhook_secret_hash: hashToken(fresh), webhook_secret_hint: fresh.slice(-4) });
 
   const old = await sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, testEvent());
   t.is(old.status, 401, old.text);

@@ -20,15 +20,22 @@ test.before(async () => {
 });
 
 const purchase = (overrides: Record<string, unknown> = {}) => ({
-  transaction_id: `GPA.${randomUUID()}`, app_user_id: `u-${randomUUID()}`, product_id: 'coins_500', price: 19.99, currency: 'USD',
-  svc_code: app.creator_code, platform: 'android', ...overrides,
+  transaction_id: `GPA.${randomUUID()}`,
+  app_user_id: `u-${randomUUID()}`,
+  product_id: 'coins_500',
+  price: 19.99,
+  currency: 'USD',
+  svc_code: app.creator_code,
+  platform: 'android',
+  ...overrides,
 });
-const post = (body: unknown, authorization?: string) => request(h().baseUrl, 'POST', '/api/webhooks/purchase', { body, headers: authorization ? { authorization } : {} });
+const post = (body: unknown, authorization?: string) =>
+  request(h().baseUrl, 'POST', '/api/webhooks/purchase', { body, headers: authorization ? { authorization } : {} });
 const report = (body: unknown) => post(body, `Bearer ${app.purchase_api_key}`);
 const conversionsOf = (key: string) => h().db('conversions').where({ app_id: app.app_id, conversion_key: key });
 const commissionsOf = (conversionId: string) => h().db('commissions').where('conversion_id', conversionId);
 
-test('only the app\'s purchase API key is accepted; other credentials are 401 without echoing them', async (t) => {
+test("only the app's purchase API key is accepted; other credentials are 401 without echoing them", async (t) => {
   const wrongKey = generateToken(PURCHASE_API_KEY_PREFIX);
   const rejected: [string, string | undefined][] = [
     ['no Authorization', undefined],
@@ -43,7 +50,8 @@ test('only the app\'s purchase API key is accepted; other credentials are 401 wi
     t.is(res.status, 401, `${label}: ${res.text}`);
     t.is(typeof res.body.detail, 'string', label);
     t.regex(res.body.detail, /server API key/, label);
-    for (const secret of [app.sdk_key, app.webhook_secret, seed.agent_key, wrongKey, app.purchase_api_key]) t.false(res.text.includes(secret), label);
+    for (const secret of [app.sdk_key, app.webhook_secret, seed.agent_key, wrongKey, app.purchase_api_key])
+      t.false(res.text.includes(secret), label);
     t.is((await conversionsOf(body.transaction_id)).length, 0, label);
   }
 
@@ -57,14 +65,34 @@ test('every bad field is listed in one 422', async (t) => {
   const missing = await report({});
   t.is(missing.status, 422, missing.text);
   const fields = (res: { body: { detail: { loc: string[] }[] } }) => res.body.detail.map((p) => p.loc.join('.')).sort();
-  t.deepEqual(fields(missing), ['app_user_id', 'currency', 'platform', 'price', 'product_id', 'svc_code', 'transaction_id'].map((f) => `body.${f}`));
+  t.deepEqual(
+    fields(missing),
+    ['app_user_id', 'currency', 'platform', 'price', 'product_id', 'svc_code', 'transaction_id'].map((f) => `body.${f}`),
+  );
   t.true(missing.body.detail.every((p: { type: string }) => p.type === 'missing'));
 
-  const wrong = await report({ transaction_id: '', app_user_id: 5, product_id: null, price: -1, currency: 'US', svc_code: 7, platform: 'web' });
+  const wrong = await report({
+    transaction_id: '',
+    app_user_id: 5,
+    product_id: null,
+    price: -1,
+    currency: 'US',
+    svc_code: 7,
+    platform: 'web',
+  });
   t.is(wrong.status, 422, wrong.text);
-  t.deepEqual(fields(wrong), ['app_user_id', 'currency', 'platform', 'price', 'product_id', 'svc_code', 'transaction_id'].map((f) => `body.${f}`));
+  t.deepEqual(
+    fields(wrong),
+    ['app_user_id', 'currency', 'platform', 'price', 'product_id', 'svc_code', 'transaction_id'].map((f) => `body.${f}`),
+  );
 
-  for (const [field, value] of [['price', '19.99'], ['price', null], ['platform', 'IOS'], ['currency', 'US$'], ['transaction_id', 42]] as const) {
+  for (const [field, value] of [
+    ['price', '19.99'],
+    ['price', null],
+    ['platform', 'IOS'],
+    ['currency', 'US$'],
+    ['transaction_id', 42],
+  ] as const) {
     const res = await report(purchase({ [field]: value }));
     t.is(res.status, 422, `${field}=${JSON.stringify(value)}: ${res.text}`);
     t.deepEqual(fields(res), [`body.${field}`]);
@@ -89,9 +117,11 @@ test('values that could never be stored are 422, not a stalled conversion', asyn
 });
 
 test('a body that is not JSON is 400 with the key, 401 without it', async (t) => {
-  const raw = (authorization?: string) => request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
-    rawBody: '{"transaction_id": ', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-  });
+  const raw = (authorization?: string) =>
+    request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
+      rawBody: '{"transaction_id": ',
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+    });
   const authed = await raw(`Bearer ${app.purchase_api_key}`);
   t.is(authed.status, 400, authed.text);
   t.is(authed.body.detail, 'Request body is not valid JSON.');
@@ -102,7 +132,11 @@ test('a body that is not JSON is 400 with the key, 401 without it', async (t) =>
 test('another currency is converted at the ECB rate of the latest published day (stored with the purchase); no rate is 503 and nothing recorded', async (t) => {
   const ecb = await startEcbStub();
   const today = new Date().toISOString().slice(0, 10);
-  for (const [day, rates] of businessDays(new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10), today, { USD: '1.1000', JPY: '160.00' })) ecb.days.set(day, rates);
+  for (const [day, rates] of businessDays(new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10), today, {
+    USD: '1.1000',
+    JPY: '160.00',
+  }))
+    ecb.days.set(day, rates);
   const saved = h().config.FX_RATES_URL;
   h().config.FX_RATES_URL = ecb.url;
   try {
@@ -145,13 +179,25 @@ test.serial('a valid purchase with the creator code creates an attributed one-ti
   const [conversion, ...more] = await conversionsOf(body.transaction_id);
   t.is(more.length, 0);
   t.like(conversion, {
-    kind: 'one_time', conversion_key: body.transaction_id, attributed: true, referral_code: app.creator_code, campaign_id: app.campaign_id,
-    creator_id: app.creator_id, app_user_id: body.app_user_id, product_id: 'coins_500', store: 'APP_STORE', environment: 'PRODUCTION',
+    kind: 'one_time',
+    conversion_key: body.transaction_id,
+    attributed: true,
+    referral_code: app.creator_code,
+    campaign_id: app.campaign_id,
+    creator_id: app.creator_id,
+    app_user_id: body.app_user_id,
+    product_id: 'coins_500',
+    store: 'APP_STORE',
+    environment: 'PRODUCTION',
     workflow_id: `conversion/${app.app_id}/${body.transaction_id}`,
   });
   t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
-    source: 'direct', event_type: 'NON_RENEWING_PURCHASE', transaction_id: body.transaction_id, conversion_id: conversion.id,
-    attributed: true, processing_status: 'processed',
+    source: 'direct',
+    event_type: 'NON_RENEWING_PURCHASE',
+    transaction_id: body.transaction_id,
+    conversion_id: conversion.id,
+    attributed: true,
+    processing_status: 'processed',
   });
   const commissions = await commissionsOf(conversion.id);
   t.is(commissions.length, 1);
@@ -189,21 +235,32 @@ test('two different transactions of one user are two conversions with a commissi
   const conversions = await h().db('conversions').where({ app_id: app.app_id, app_user_id: user }).orderBy('created_at');
   t.deepEqual(conversions.map((c: { conversion_key: string }) => c.conversion_key).sort(), [a.transaction_id, b.transaction_id].sort());
   t.true(conversions.every((c: { kind: string; attributed: boolean }) => c.kind === 'one_time' && c.attributed));
-  const commissions = await h().db('commissions').whereIn('conversion_id', conversions.map((c: { id: string }) => c.id));
-  t.deepEqual(commissions.map((c: { commission_micros: number }) => c.commission_micros).sort((x: number, y: number) => x - y), [1_497_000, 2_997_000]);
+  const commissions = await h()
+    .db('commissions')
+    .whereIn(
+      'conversion_id',
+      conversions.map((c: { id: string }) => c.id),
+    );
+  t.deepEqual(
+    commissions.map((c: { commission_micros: number }) => c.commission_micros).sort((x: number, y: number) => x - y),
+    [1_497_000, 2_997_000],
+  );
 });
 
 test('concurrent reports of one transaction record it once', async (t) => {
   const body = purchase();
   const answers = await Promise.all(Array.from({ length: 20 }, () => report(body)));
-  t.true(answers.every((a) => a.status === 200), answers.find((a) => a.status !== 200)?.text);
+  t.true(
+    answers.every((a) => a.status === 200),
+    answers.find((a) => a.status !== 200)?.text,
+  );
   t.is(new Set(answers.map((a) => a.body.event_id)).size, 1);
   const [conversion, ...more] = await conversionsOf(body.transaction_id);
   t.is(more.length, 0);
   t.is((await commissionsOf(conversion.id)).length, 1);
 });
 
-test('unknown and empty codes answer the spec\'s processing errors', async (t) => {
+test("unknown and empty codes answer the spec's processing errors", async (t) => {
   const unknown = await report(purchase({ svc_code: 'NOSUCHCODE' }));
   t.is(unknown.status, 200, unknown.text);
   t.true(unknown.body.error?.startsWith('affiliate not found for code'), unknown.text);
@@ -212,10 +269,10 @@ test('unknown and empty codes answer the spec\'s processing errors', async (t) =
   t.deepEqual(organic.body, { received: true, error: 'no referral code (organic purchase)', event_id: organic.body.event_id });
 });
 
-test('the purchase key decides the app: another app\'s key records the purchase for that app', async (t) => {
+test("the purchase key decides the app: another app's key records the purchase for that app", async (t) => {
   const body = purchase();
   const res = await post(body, `Bearer ${(await seedApp(h().db, { orgId: seed.org_id })).purchase_api_key}`);
   t.is(res.status, 200, res.text);
-  t.true(res.body.error?.startsWith('affiliate not found for code'), 'this app\'s code means nothing to the other app');
+  t.true(res.body.error?.startsWith('affiliate not found for code'), "this app's code means nothing to the other app");
   t.is((await conversionsOf(body.transaction_id)).length, 0);
 });

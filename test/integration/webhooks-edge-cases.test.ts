@@ -8,7 +8,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 
 test('an event the database refuses (past the API validation) is recorded as an error once and never blocks its conversion', async (t) => {

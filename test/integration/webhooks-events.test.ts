@@ -9,7 +9,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
 /** commission_micros + platform_fee_micros of a paid price at 30% and a 10% fee. */
 const RESERVE = { '4.99': 1_646_700, '9.99': 3_296_700, '14.99': 4_946_700, '19.99': 6_596_700, '59.99': 19_796_700 };
 
@@ -33,15 +32,36 @@ test('INITIAL_PURCHASE with svc_code: a paid purchase creates an attributed conv
   t.deepEqual(Object.keys(res.body).sort(), ['event_id', 'received']);
   const c = await onlyConversion(t, 'ev-paid');
   t.like(c, {
-    attributed: true, referral_code: seed.creator_code, campaign_id: seed.campaign_id, attribution_method: 'purchase_code', status: 'active',
-    kind: 'subscription', billing_cycles: 1, product_id: 'pro_monthly', environment: 'PRODUCTION', conversion_key: initial.event.original_transaction_id,
+    attributed: true,
+    referral_code: seed.creator_code,
+    campaign_id: seed.campaign_id,
+    attribution_method: 'purchase_code',
+    status: 'active',
+    kind: 'subscription',
+    billing_cycles: 1,
+    product_id: 'pro_monthly',
+    environment: 'PRODUCTION',
+    conversion_key: initial.event.original_transaction_id,
   });
   const commissions = await commissionsOf(h().db, c.id);
   t.is(commissions.length, 1);
-  t.like(commissions[0], { kind: 'earn', status: 'reserved', revenue_usd_micros: 9_990_000, commission_micros: 2_997_000, platform_fee_micros: 299_700 });
+  t.like(commissions[0], {
+    kind: 'earn',
+    status: 'reserved',
+    revenue_usd_micros: 9_990_000,
+    commission_micros: 2_997_000,
+    platform_fee_micros: 299_700,
+  });
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
   const event = await h().db('purchase_events').where('id', res.body.event_id).first();
-  t.like(event, { event_type: 'INITIAL_PURCHASE', processing_status: 'processed', conversion_id: c.id, attributed: true, organic: false, referral_code: seed.creator_code });
+  t.like(event, {
+    event_type: 'INITIAL_PURCHASE',
+    processing_status: 'processed',
+    conversion_id: c.id,
+    attributed: true,
+    organic: false,
+    referral_code: seed.creator_code,
+  });
 });
 
 test('INITIAL_PURCHASE trial: trialing without commission until a RENEWAL with is_trial_conversion converts it and earns', async (t) => {
@@ -70,9 +90,14 @@ test('RENEWAL: every paid renewal earns at its own price and increments billing_
   const c = await onlyConversion(t, 'ev-renew');
   t.like(c, { status: 'active', billing_cycles: 3 });
   const commissions = await commissionsOf(h().db, c.id);
-  t.deepEqual(commissions.map((x) => [x.kind, x.status, x.commission_micros, x.platform_fee_micros]), [
-    ['earn', 'reserved', 2_997_000, 299_700], ['earn', 'reserved', 2_997_000, 299_700], ['earn', 'reserved', 5_997_000, 599_700],
-  ]);
+  t.deepEqual(
+    commissions.map((x) => [x.kind, x.status, x.commission_micros, x.platform_fee_micros]),
+    [
+      ['earn', 'reserved', 2_997_000, 299_700],
+      ['earn', 'reserved', 2_997_000, 299_700],
+      ['earn', 'reserved', 5_997_000, 599_700],
+    ],
+  );
   t.is(await reservedForConversion(h().db, c.id), 2 * RESERVE['9.99'] + RESERVE['19.99']);
 });
 
@@ -88,12 +113,22 @@ test('NON_RENEWING_PURCHASE: each one-time purchase is its own conversion (kind 
   await send(t, first);
   await send(t, second);
   const rows = await conversionsOfUser(h().db, seed.app_id, 'ev-one-time');
-  t.deepEqual(rows.map((c) => [c.conversion_key, c.kind, c.attributed, c.status, c.product_id]).sort(), [
-    [first.event.transaction_id, 'one_time', true, 'active', 'coins_500'], [second.event.transaction_id, 'one_time', true, 'active', 'coins_500'],
-  ].sort());
+  t.deepEqual(
+    rows.map((c) => [c.conversion_key, c.kind, c.attributed, c.status, c.product_id]).sort(),
+    [
+      [first.event.transaction_id, 'one_time', true, 'active', 'coins_500'],
+      [second.event.transaction_id, 'one_time', true, 'active', 'coins_500'],
+    ].sort(),
+  );
   const byKey = new Map(rows.map((c) => [c.conversion_key, c.id]));
-  t.deepEqual((await commissionsOf(h().db, byKey.get(first.event.transaction_id))).map((x) => x.commission_micros), [1_497_000]);
-  t.deepEqual((await commissionsOf(h().db, byKey.get(second.event.transaction_id))).map((x) => x.commission_micros), [4_497_000]);
+  t.deepEqual(
+    (await commissionsOf(h().db, byKey.get(first.event.transaction_id))).map((x) => x.commission_micros),
+    [1_497_000],
+  );
+  t.deepEqual(
+    (await commissionsOf(h().db, byKey.get(second.event.transaction_id))).map((x) => x.commission_micros),
+    [4_497_000],
+  );
 });
 
 test('CANCELLATION marks the conversion cancelled and keeps the earned commission; UNCANCELLATION makes it active', async (t) => {
@@ -104,7 +139,10 @@ test('CANCELLATION marks the conversion cancelled and keeps the earned commissio
   t.is(cancelled.status, 'cancelled');
   t.truthy(cancelled.cancelled_at);
   const commissions = await commissionsOf(h().db, cancelled.id);
-  t.deepEqual(commissions.map((x) => [x.kind, x.status]), [['earn', 'reserved']]);
+  t.deepEqual(
+    commissions.map((x) => [x.kind, x.status]),
+    [['earn', 'reserved']],
+  );
   t.is(await reservedForConversion(h().db, cancelled.id), RESERVE['9.99']);
 
   await send(t, sub('uncancellation'));
@@ -125,7 +163,10 @@ test('EXPIRATION marks the conversion churned; a RENEWAL after that earns nothin
   const after = await onlyConversion(t, 'ev-expire');
   t.is(after.status, 'churned');
   const commissions = await commissionsOf(h().db, churned.id);
-  t.deepEqual(commissions.map((x) => [x.kind, x.status, x.commission_micros]), [['earn', 'reserved', 2_997_000]]);
+  t.deepEqual(
+    commissions.map((x) => [x.kind, x.status, x.commission_micros]),
+    [['earn', 'reserved', 2_997_000]],
+  );
   t.is(await reservedForConversion(h().db, churned.id), RESERVE['9.99']);
 });
 
@@ -141,7 +182,13 @@ test('PRODUCT_CHANGE updates the product to new_product_id; the next RENEWAL pri
   const renewed = await onlyConversion(t, 'ev-product');
   t.like(renewed, { product_id: 'pro_yearly', billing_cycles: 2, status: 'active' });
   const commissions = await commissionsOf(h().db, changed.id);
-  t.like(commissions[1], { kind: 'earn', status: 'reserved', revenue_usd_micros: 59_990_000, commission_micros: 17_997_000, platform_fee_micros: 1_799_700 });
+  t.like(commissions[1], {
+    kind: 'earn',
+    status: 'reserved',
+    revenue_usd_micros: 59_990_000,
+    commission_micros: 17_997_000,
+    platform_fee_micros: 1_799_700,
+  });
   t.is(await reservedForConversion(h().db, changed.id), RESERVE['9.99'] + RESERVE['59.99']);
 });
 
@@ -152,7 +199,11 @@ test('BILLING_ISSUE is logged on the conversion; a later paid RENEWAL makes it a
   const c = await onlyConversion(t, 'ev-billing');
   t.is(c.status, 'billing_issue');
   t.truthy(c.billing_issue_at);
-  t.like(await h().db('purchase_events').where('id', issue.body.event_id).first(), { event_type: 'BILLING_ISSUE', conversion_id: c.id, processing_status: 'processed' });
+  t.like(await h().db('purchase_events').where('id', issue.body.event_id).first(), {
+    event_type: 'BILLING_ISSUE',
+    conversion_id: c.id,
+    processing_status: 'processed',
+  });
   t.is((await commissionsOf(h().db, c.id)).length, 1);
 
   await send(t, sub('renewal'));
@@ -173,15 +224,33 @@ test('REFUND reverses the commission of the refunded transaction (not the latest
   t.truthy(c.refunded_at);
   const commissions = await commissionsOf(h().db, c.id);
   const earns = commissions.filter((x) => x.kind === 'earn');
-  t.deepEqual(earns.map((x) => [x.commission_micros, x.status]), [[2_997_000, 'reserved'], [4_497_000, 'reversed'], [5_997_000, 'reserved']]);
+  t.deepEqual(
+    earns.map((x) => [x.commission_micros, x.status]),
+    [
+      [2_997_000, 'reserved'],
+      [4_497_000, 'reversed'],
+      [5_997_000, 'reserved'],
+    ],
+  );
   const reversal = commissions.find((x) => x.kind === 'reversal');
-  t.like(reversal, { reverses_commission_id: earns[1].id, revenue_usd_micros: -14_990_000, commission_micros: -4_497_000, platform_fee_micros: -449_700 });
+  t.like(reversal, {
+    reverses_commission_id: earns[1].id,
+    revenue_usd_micros: -14_990_000,
+    commission_micros: -4_497_000,
+    platform_fee_micros: -449_700,
+  });
   const ledger = await ledgerEntriesOf(h().db, [earns[1].id]);
-  t.deepEqual(ledger.map((e) => [e.entry_type, e.reserved_delta_micros]), [['reserve', RESERVE['14.99']], ['reversal', -RESERVE['14.99']]]);
+  t.deepEqual(
+    ledger.map((e) => [e.entry_type, e.reserved_delta_micros]),
+    [
+      ['reserve', RESERVE['14.99']],
+      ['reversal', -RESERVE['14.99']],
+    ],
+  );
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99'] + RESERVE['19.99']);
 });
 
-test('CANCELLATION with cancel_reason CUSTOMER_SUPPORT and a negative price is that transaction\'s refund', async (t) => {
+test("CANCELLATION with cancel_reason CUSTOMER_SUPPORT and a negative price is that transaction's refund", async (t) => {
   const sub = subscription('ev-support', seed.creator_code);
   await send(t, sub('initial_purchase'));
   const renewal = sub('renewal', { price: 14.99 });
@@ -191,7 +260,13 @@ test('CANCELLATION with cancel_reason CUSTOMER_SUPPORT and a negative price is t
   const c = await onlyConversion(t, 'ev-support');
   t.is(c.status, 'refunded');
   const earns = (await commissionsOf(h().db, c.id)).filter((x) => x.kind === 'earn');
-  t.deepEqual(earns.map((x) => [x.commission_micros, x.status]), [[2_997_000, 'reserved'], [4_497_000, 'reversed']]);
+  t.deepEqual(
+    earns.map((x) => [x.commission_micros, x.status]),
+    [
+      [2_997_000, 'reserved'],
+      [4_497_000, 'reversed'],
+    ],
+  );
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
 });
 
@@ -205,7 +280,13 @@ test('a refund reported twice for one transaction (REFUND, then CUSTOMER_SUPPORT
 
   const c = await onlyConversion(t, 'ev-refund-twice');
   const commissions = await commissionsOf(h().db, c.id);
-  t.deepEqual(commissions.filter((x) => x.kind === 'earn').map((x) => [x.commission_micros, x.status]), [[2_997_000, 'reserved'], [4_497_000, 'reversed']]);
+  t.deepEqual(
+    commissions.filter((x) => x.kind === 'earn').map((x) => [x.commission_micros, x.status]),
+    [
+      [2_997_000, 'reserved'],
+      [4_497_000, 'reversed'],
+    ],
+  );
   t.is(commissions.filter((x) => x.kind === 'reversal').length, 1);
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
 });
@@ -223,11 +304,26 @@ test('REFUND_REVERSED restores the refunded commission: a new earn, reserved aga
   const restored = await onlyConversion(t, 'ev-restore');
   t.like(restored, { status: 'active', refunded_at: null });
   const commissions = await commissionsOf(h().db, restored.id);
-  t.deepEqual(commissions.map((x) => [x.kind, x.status, x.commission_micros]), [
-    ['earn', 'reversed', 2_997_000], ['reversal', 'reversed', -2_997_000], ['earn', 'reserved', 2_997_000],
-  ]);
-  const ledger = await ledgerEntriesOf(h().db, commissions.filter((x) => x.kind === 'earn').map((x) => x.id));
-  t.deepEqual(ledger.map((e) => [e.entry_type, e.reserved_delta_micros]), [['reserve', RESERVE['9.99']], ['reversal', -RESERVE['9.99']], ['reserve', RESERVE['9.99']]]);
+  t.deepEqual(
+    commissions.map((x) => [x.kind, x.status, x.commission_micros]),
+    [
+      ['earn', 'reversed', 2_997_000],
+      ['reversal', 'reversed', -2_997_000],
+      ['earn', 'reserved', 2_997_000],
+    ],
+  );
+  const ledger = await ledgerEntriesOf(
+    h().db,
+    commissions.filter((x) => x.kind === 'earn').map((x) => x.id),
+  );
+  t.deepEqual(
+    ledger.map((e) => [e.entry_type, e.reserved_delta_micros]),
+    [
+      ['reserve', RESERVE['9.99']],
+      ['reversal', -RESERVE['9.99']],
+      ['reserve', RESERVE['9.99']],
+    ],
+  );
   t.is(await reservedForConversion(h().db, restored.id), RESERVE['9.99']);
 });
 
@@ -235,5 +331,9 @@ test('an event for a subscription never opened (CANCELLATION first) is logged wi
   const sub = subscription('ev-orphan', seed.creator_code);
   const res = await send(t, sub('cancellation'));
   t.is((await conversionsOfUser(h().db, seed.app_id, 'ev-orphan')).length, 0);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { event_type: 'CANCELLATION', conversion_id: null, processing_status: 'processed' });
+  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+    event_type: 'CANCELLATION',
+    conversion_id: null,
+    processing_status: 'processed',
+  });
 });

@@ -9,17 +9,27 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
-const withEvent = (body: ProviderBody, overrides: Record<string, unknown>): ProviderBody => ({ ...body, event: { ...body.event, ...overrides } });
+const withEvent = (body: ProviderBody, overrides: Record<string, unknown>): ProviderBody => ({
+  ...body,
+  event: { ...body.event, ...overrides },
+});
 
 /** Everything one transaction id left behind: its events, its conversion's commissions and their reservations. */
 async function footprint(transactionId: string) {
   const db = h().db;
   const events = await db('purchase_events').where({ app_id: seed.app_id, transaction_id: transactionId });
   const conversions = await db('conversions').where({ app_id: seed.app_id, conversion_key: transactionId });
-  const commissions = await db('commissions').whereIn('conversion_id', conversions.map((c: { id: string }) => c.id));
-  const reserves = await db('wallet_ledger').whereIn('commission_id', commissions.map((c: { id: string }) => c.id)).andWhere('entry_type', 'reserve');
+  const commissions = await db('commissions').whereIn(
+    'conversion_id',
+    conversions.map((c: { id: string }) => c.id),
+  );
+  const reserves = await db('wallet_ledger')
+    .whereIn(
+      'commission_id',
+      commissions.map((c: { id: string }) => c.id),
+    )
+    .andWhere('entry_type', 'reserve');
   return { events, conversions, commissions, reserves };
 }
 
@@ -90,14 +100,21 @@ test.serial('a different event of the same subscription is not mistaken for a re
   t.not(later.body.event_id, first.body.event_id);
   const renewal = await send(sub('renewal'));
   t.not(renewal.body.event_id, first.body.event_id);
-  t.is((await h().db('purchase_events').where({ app_id: seed.app_id, original_transaction_id: initial.event.original_transaction_id })).length, 3);
+  t.is(
+    (await h().db('purchase_events').where({ app_id: seed.app_id, original_transaction_id: initial.event.original_transaction_id })).length,
+    3,
+  );
 });
 
 test.serial('50 concurrent deliveries of one event record it exactly once', async (t) => {
   const body = subscription(`idem-${randomUUID()}`, seed.creator_code)('initial_purchase');
   const wallet = await getWalletTotals(h().db, seed.org_id);
   const answers = await Promise.all(Array.from({ length: 50 }, () => send(body)));
-  t.deepEqual(answers.map((a) => a.status), Array.from({ length: 50 }, () => 200), answers.find((a) => a.status !== 200)?.text);
+  t.deepEqual(
+    answers.map((a) => a.status),
+    Array.from({ length: 50 }, () => 200),
+    answers.find((a) => a.status !== 200)?.text,
+  );
   const ids = new Set(answers.map((a) => a.body.event_id));
   t.is(ids.size, 1, [...ids].join(', '));
   t.regex([...ids][0], /^pev_/);
@@ -115,7 +132,10 @@ test.serial('50 concurrent deliveries of one event record it exactly once', asyn
 test.serial('50 concurrent deliveries under different provider ids are one event too', async (t) => {
   const body = subscription(`idem-${randomUUID()}`, seed.creator_code)('initial_purchase');
   const answers = await Promise.all(Array.from({ length: 50 }, () => send(withEvent(body, { id: randomUUID() }))));
-  t.true(answers.every((a) => a.status === 200), answers.find((a) => a.status !== 200)?.text);
+  t.true(
+    answers.every((a) => a.status === 200),
+    answers.find((a) => a.status !== 200)?.text,
+  );
   t.is(new Set(answers.map((a) => a.body.event_id)).size, 1);
   const f = await footprint(body.event.transaction_id);
   t.is(f.events.length, 1);
@@ -129,7 +149,10 @@ test('concurrent deliveries of an event without a workflow (TEST, unknown type) 
     providerEvent('subscription_paused', { id: randomUUID(), type: 'MADE_UP_EVENT', transaction_id: `tx-${randomUUID()}` }),
   ]) {
     const answers = await Promise.all(Array.from({ length: 30 }, () => send(body)));
-    t.true(answers.every((a) => a.status === 200), answers.find((a) => a.status !== 200)?.text);
+    t.true(
+      answers.every((a) => a.status === 200),
+      answers.find((a) => a.status !== 200)?.text,
+    );
     const ids = new Set(answers.map((a) => a.body.event_id));
     t.is(ids.size, 1);
     t.is((await h().db('purchase_events').where({ app_id: seed.app_id, provider_event_id: body.event.id })).length, 1);

@@ -7,7 +7,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
 const send = (body: unknown) => sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
 const conversionOf = (user: string) => h().db('conversions').where({ app_id: seed.app_id, app_user_id: user }).first();
 const commissionsOf = (conversionId: string) => h().db('commissions').where('conversion_id', conversionId).orderBy('created_at');
@@ -21,9 +20,22 @@ test.serial('a paid initial purchase with a creator code creates an attributed c
   t.true(res.body.received);
   t.regex(res.body.event_id, /^pev_/);
   const c = await conversionOf('life-1');
-  t.like(c, { attributed: true, referral_code: seed.creator_code, campaign_id: seed.campaign_id, status: 'active', billing_cycles: 1, kind: 'subscription' });
+  t.like(c, {
+    attributed: true,
+    referral_code: seed.creator_code,
+    campaign_id: seed.campaign_id,
+    status: 'active',
+    billing_cycles: 1,
+    kind: 'subscription',
+  });
   const [earn] = await commissionsOf(c.id);
-  t.like(earn, { kind: 'earn', status: 'reserved', revenue_usd_micros: 9_990_000, commission_micros: 2_997_000, platform_fee_micros: 299_700 });
+  t.like(earn, {
+    kind: 'earn',
+    status: 'reserved',
+    revenue_usd_micros: 9_990_000,
+    commission_micros: 2_997_000,
+    platform_fee_micros: 299_700,
+  });
   const after = await getWalletTotals(h().db, seed.org_id);
   t.is(after.reservedMicros - before.reservedMicros, 3_296_700);
   t.is(after.balanceMicros, before.balanceMicros);
@@ -34,7 +46,13 @@ test.serial('a paid initial purchase with a creator code creates an attributed c
   t.is(renewed.billing_cycles, 2);
   t.is((await commissionsOf(c.id)).length, 2);
 
-  const refund = await send(sub('refund', { transaction_id: renewal.body.event_id ? (await h().db('purchase_events').where('id', renewal.body.event_id).first()).transaction_id : undefined }));
+  const refund = await send(
+    sub('refund', {
+      transaction_id: renewal.body.event_id
+        ? (await h().db('purchase_events').where('id', renewal.body.event_id).first()).transaction_id
+        : undefined,
+    }),
+  );
   t.is(refund.status, 200);
   const all = await commissionsOf(c.id);
   t.is(all.length, 3);

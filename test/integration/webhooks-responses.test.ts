@@ -11,8 +11,8 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
-const send = (app: { app_id: string; webhook_secret: string }, body: unknown) => sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, body);
+const send = (app: { app_id: string; webhook_secret: string }, body: unknown) =>
+  sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, body);
 const user = () => `resp-${randomUUID()}`;
 
 test('a processed purchase answers exactly {received: true, event_id}', async (t) => {
@@ -92,7 +92,11 @@ const unstorable: [string, Record<string, unknown>, (string | number)[]][] = [
   ['a purchase time past any date', { purchased_at_ms: 1e20 }, ['body', 'event', 'purchased_at_ms']],
   ['a currency that is not three letters', { currency: 'EURO' }, ['body', 'event', 'currency']],
   ['a takehome share above 1', { takehome_percentage: 1e40 }, ['body', 'event', 'takehome_percentage']],
-  ['a transaction id too long for a workflow id', { original_transaction_id: 'x'.repeat(2000) }, ['body', 'event', 'original_transaction_id']],
+  [
+    'a transaction id too long for a workflow id',
+    { original_transaction_id: 'x'.repeat(2000) },
+    ['body', 'event', 'original_transaction_id'],
+  ],
   ['a NUL character in a field we read', { app_user_id: 'a\u0000b' }, ['body', 'event', 'app_user_id']],
   ['a NUL character in a field we only keep', { country_code: 'U\u0000S' }, ['body', 'event', 'country_code']],
   ['JSON nested deeper than any provider event', { extra: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) }, ['body', 'event', 'extra']],
@@ -100,7 +104,10 @@ const unstorable: [string, Record<string, unknown>, (string | number)[]][] = [
 
 for (const [label, overrides, loc] of unstorable) {
   test(`${label} is 422 naming the field, on conversion and standalone events alike`, async (t) => {
-    for (const body of [subscription(user(), seed.creator_code)('initial_purchase', overrides), subscription(user(), null)('subscription_paused', overrides)]) {
+    for (const body of [
+      subscription(user(), seed.creator_code)('initial_purchase', overrides),
+      subscription(user(), null)('subscription_paused', overrides),
+    ]) {
       const res = await send(seed, body);
       t.is(res.status, 422, `${body.event.type}: ${res.text.slice(0, 300)}`);
       const problem = res.body.detail?.[0];
@@ -112,9 +119,13 @@ for (const [label, overrides, loc] of unstorable) {
 
 test('JSON nested too deep to serialise is 422, not a 500', async (t) => {
   // 5,000 levels parse fine but overflow the stack of JSON.stringify (the event log's jsonb, Temporal's payloads).
-  const body = JSON.stringify(subscription(user(), null)('subscription_paused', { extra: 'DEEP' })).replace('"DEEP"', `${'['.repeat(5000)}${']'.repeat(5000)}`);
+  const body = JSON.stringify(subscription(user(), null)('subscription_paused', { extra: 'DEEP' })).replace(
+    '"DEEP"',
+    `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  );
   const res = await request(h().baseUrl, 'POST', `/api/webhooks/subprovider/${seed.app_id}`, {
-    rawBody: body, headers: { 'content-type': 'application/json', authorization: `Bearer ${seed.webhook_secret}` },
+    rawBody: body,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${seed.webhook_secret}` },
   });
   t.is(res.status, 422, res.text.slice(0, 300));
   t.deepEqual(res.body.detail[0].loc.slice(0, 3), ['body', 'event', 'extra']);
@@ -122,7 +133,12 @@ test('JSON nested too deep to serialise is 422, not a 500', async (t) => {
 
 // Local prices of IDR, VND or KRW yearly plans run into the millions (migration 0012: unbounded numeric).
 test('an event priced at 1,500,000 in its local currency is accepted and stored exactly', async (t) => {
-  const body = subscription(user(), seed.creator_code)('initial_purchase', { currency: 'IDR', price: 94.5, price_in_purchased_currency: 1_500_000, takehome_percentage: 0.7 });
+  const body = subscription(user(), seed.creator_code)('initial_purchase', {
+    currency: 'IDR',
+    price: 94.5,
+    price_in_purchased_currency: 1_500_000,
+    takehome_percentage: 0.7,
+  });
   const res = await send(seed, body);
   t.is(res.status, 200, res.text);
   t.falsy(res.body.error);

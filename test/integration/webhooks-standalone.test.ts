@@ -9,9 +9,10 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test);
 
-
-const send = (app: { app_id: string; webhook_secret: string }, body: unknown) => sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, body);
-const eventsOf = (appId: string, providerEventId: string) => h().db('purchase_events').where({ app_id: appId, provider_event_id: providerEventId });
+const send = (app: { app_id: string; webhook_secret: string }, body: unknown) =>
+  sendWebhook(h().baseUrl, app.app_id, app.webhook_secret, body);
+const eventsOf = (appId: string, providerEventId: string) =>
+  h().db('purchase_events').where({ app_id: appId, provider_event_id: providerEventId });
 const conversionOf = (appId: string, key: string) => h().db('conversions').where({ app_id: appId, conversion_key: key }).first();
 
 test('TEST answers {received, event_id}, marks the webhook connected and is recorded once', async (t) => {
@@ -24,7 +25,12 @@ test('TEST answers {received, event_id}, marks the webhook connected and is reco
   t.regex(res.body.event_id, /^pev_/);
   const connectedAt = (await h().db('apps').where('id', app.app_id).first()).webhook_connected_at;
   t.true(connectedAt instanceof Date);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { event_type: 'TEST', processing_status: 'processed', error: null, conversion_id: null });
+  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+    event_type: 'TEST',
+    processing_status: 'processed',
+    error: null,
+    conversion_id: null,
+  });
 
   const again = await send(app, body);
   t.deepEqual(again.body, res.body);
@@ -37,24 +43,36 @@ test('TEST answers {received, event_id}, marks the webhook connected and is reco
   t.is((await h().db('conversions').where('app_id', app.app_id)).length, 0);
 });
 
-test('TRANSFER moves the attribution: a later purchase by the new id without a code goes to the old id\'s creator', async (t) => {
+test("TRANSFER moves the attribution: a later purchase by the new id without a code goes to the old id's creator", async (t) => {
   const app = await seedApp(h().db);
   const [oldUser, newUser] = [`old-${randomUUID()}`, `new-${randomUUID()}`];
   const first = await send(app, subscription(oldUser, app.creator_code)('initial_purchase'));
   t.falsy(first.body.error, first.text);
-  t.like(await h().db('user_attributions').where({ app_id: app.app_id, app_user_id: oldUser }).first(), { referral_code: app.creator_code });
+  t.like(await h().db('user_attributions').where({ app_id: app.app_id, app_user_id: oldUser }).first(), {
+    referral_code: app.creator_code,
+  });
 
   const transfer = providerEvent('transfer', {
-    id: randomUUID(), transferred_from: [oldUser], transferred_to: [newUser], transaction_id: `tr-${randomUUID()}`,
-    original_transaction_id: null, event_timestamp_ms: Date.now(),
+    id: randomUUID(),
+    transferred_from: [oldUser],
+    transferred_to: [newUser],
+    transaction_id: `tr-${randomUUID()}`,
+    original_transaction_id: null,
+    event_timestamp_ms: Date.now(),
   });
   t.false('app_user_id' in transfer.event);
   const moved = await send(app, transfer);
   t.is(moved.status, 200, moved.text);
   t.deepEqual(moved.body, { received: true, event_id: moved.body.event_id });
-  t.like(await h().db('purchase_events').where('id', moved.body.event_id).first(), { event_type: 'TRANSFER', processing_status: 'processed', conversion_id: null });
+  t.like(await h().db('purchase_events').where('id', moved.body.event_id).first(), {
+    event_type: 'TRANSFER',
+    processing_status: 'processed',
+    conversion_id: null,
+  });
   t.like(await h().db('user_attributions').where({ app_id: app.app_id, app_user_id: newUser }).first(), {
-    referral_code: app.creator_code, campaign_id: app.campaign_id, creator_id: app.creator_id,
+    referral_code: app.creator_code,
+    campaign_id: app.campaign_id,
+    creator_id: app.creator_id,
   });
   t.is((await send(app, transfer)).body.event_id, moved.body.event_id, 'a redelivered TRANSFER is the same event');
   t.is((await eventsOf(app.app_id, transfer.event.id)).length, 1);
@@ -64,14 +82,23 @@ test('TRANSFER moves the attribution: a later purchase by the new id without a c
   t.is(res.status, 200, res.text);
   t.deepEqual(res.body, { received: true, event_id: res.body.event_id }, 'attributed: no organic error');
   t.like(await conversionOf(app.app_id, purchase.event.original_transaction_id), {
-    app_user_id: newUser, attributed: true, referral_code: app.creator_code, creator_id: app.creator_id, campaign_id: app.campaign_id,
+    app_user_id: newUser,
+    attributed: true,
+    referral_code: app.creator_code,
+    creator_id: app.creator_id,
+    campaign_id: app.campaign_id,
   });
 });
 
 test('TRANSFER of a user without attribution changes nothing; the new id stays organic', async (t) => {
   const app = await seedApp(h().db);
   const [oldUser, newUser] = [`old-${randomUUID()}`, `new-${randomUUID()}`];
-  const transfer = providerEvent('transfer', { id: randomUUID(), transferred_from: [oldUser], transferred_to: [newUser], transaction_id: `tr-${randomUUID()}` });
+  const transfer = providerEvent('transfer', {
+    id: randomUUID(),
+    transferred_from: [oldUser],
+    transferred_to: [newUser],
+    transaction_id: `tr-${randomUUID()}`,
+  });
   const res = await send(app, transfer);
   t.is(res.status, 200, res.text);
   t.falsy(res.body.error);
@@ -82,30 +109,51 @@ test('TRANSFER of a user without attribution changes nothing; the new id stays o
 
 test('a PROMOTIONAL grant is acknowledged and ignored, once', async (t) => {
   const key = `promo-${randomUUID()}`;
-  const body = providerEvent('promotional', { id: randomUUID(), transaction_id: key, original_transaction_id: key, app_user_id: `u-${randomUUID()}` }, seed.creator_code);
+  const body = providerEvent(
+    'promotional',
+    { id: randomUUID(), transaction_id: key, original_transaction_id: key, app_user_id: `u-${randomUUID()}` },
+    seed.creator_code,
+  );
   const res = await send(seed, body);
   t.is(res.status, 200, res.text);
   t.deepEqual(res.body, { received: true, event_id: res.body.event_id });
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { processing_status: 'ignored', conversion_id: null, attributed: false });
+  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+    processing_status: 'ignored',
+    conversion_id: null,
+    attributed: false,
+  });
   t.is(await conversionOf(seed.app_id, key), undefined);
   t.is((await send(seed, body)).body.event_id, res.body.event_id);
   t.is((await eventsOf(seed.app_id, body.event.id)).length, 1);
 });
 
 const OTHER_TYPES = [
-  'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'INVOICE_ISSUANCE', 'VIRTUAL_CURRENCY_TRANSACTION',
+  'SUBSCRIPTION_PAUSED',
+  'SUBSCRIPTION_EXTENDED',
+  'TEMPORARY_ENTITLEMENT_GRANT',
+  'INVOICE_ISSUANCE',
+  'VIRTUAL_CURRENCY_TRANSACTION',
   'SOMETHING_THE_PROVIDER_ADDS_LATER',
 ];
 
 for (const type of OTHER_TYPES) {
   test(`${type} is acknowledged and ignored: no conversion, recorded once`, async (t) => {
     const key = `other-${randomUUID()}`;
-    const body = providerEvent('subscription_paused', { type, id: randomUUID(), transaction_id: key, original_transaction_id: key, app_user_id: `u-${randomUUID()}` }, seed.creator_code);
+    const body = providerEvent(
+      'subscription_paused',
+      { type, id: randomUUID(), transaction_id: key, original_transaction_id: key, app_user_id: `u-${randomUUID()}` },
+      seed.creator_code,
+    );
     const res = await send(seed, body);
     t.is(res.status, 200, res.text);
     t.deepEqual(res.body, { received: true, event_id: res.body.event_id });
     t.regex(res.body.event_id, /^pev_/);
-    t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), { event_type: type, processing_status: 'ignored', conversion_id: null, error: null });
+    t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+      event_type: type,
+      processing_status: 'ignored',
+      conversion_id: null,
+      error: null,
+    });
     t.is(await conversionOf(seed.app_id, key), undefined);
     const again = await send(seed, body);
     t.deepEqual(again.body, res.body);
@@ -134,7 +182,11 @@ test('a lowercase event type is the same type', async (t) => {
 });
 
 test('a purchase event without any transaction id is accepted with an error and recorded once', async (t) => {
-  const body = providerEvent('initial_purchase', { id: randomUUID(), transaction_id: null, original_transaction_id: null, app_user_id: `u-${randomUUID()}` }, seed.creator_code);
+  const body = providerEvent(
+    'initial_purchase',
+    { id: randomUUID(), transaction_id: null, original_transaction_id: null, app_user_id: `u-${randomUUID()}` },
+    seed.creator_code,
+  );
   const res = await send(seed, body);
   t.is(res.status, 200, res.text);
   t.deepEqual(res.body, { received: true, error: 'event has no transaction id', event_id: res.body.event_id });

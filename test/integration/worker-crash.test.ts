@@ -13,11 +13,16 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
 
-
 function startWorker(): { child: ChildProcess; exited: Promise<unknown> } {
   const child = spawn(process.execPath, [SVC_BIN, 'worker'], {
-    cwd: PROJECT_ROOT, stdio: 'ignore',
-    env: cliEnv({ DATABASE_URL: h().database.url, TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: h().taskQueue, WORKER_METRICS_PORT: '0' }),
+    cwd: PROJECT_ROOT,
+    stdio: 'ignore',
+    env: cliEnv({
+      DATABASE_URL: h().database.url,
+      TEMPORAL_ADDRESS: h().config.TEMPORAL_ADDRESS,
+      TEMPORAL_TASK_QUEUE: h().taskQueue,
+      WORKER_METRICS_PORT: '0',
+    }),
   });
   return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
 }
@@ -41,7 +46,9 @@ test.serial('a worker killed mid-event: the event is applied once, by the next w
   const answer = sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
   try {
     await waitFor(async () => {
-      const rows = await db('pg_stat_activity').where('wait_event_type', 'Lock').andWhere('query', 'like', 'insert into "purchase_events"%');
+      const rows = await db('pg_stat_activity')
+        .where('wait_event_type', 'Lock')
+        .andWhere('query', 'like', 'insert into "purchase_events"%');
       return rows.length > 0;
     }, 'the activity to block on the event log');
     first.child.kill('SIGKILL');
@@ -49,7 +56,11 @@ test.serial('a worker killed mid-event: the event is applied once, by the next w
   } finally {
     await blocker.commit();
   }
-  t.is(await countRows(db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'crash-1' })), 0, 'the killed attempt committed nothing');
+  t.is(
+    await countRows(db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'crash-1' })),
+    0,
+    'the killed attempt committed nothing',
+  );
   const second = startWorker();
   try {
     let res = await answer;
@@ -76,7 +87,12 @@ test.serial('an activity attempt repeated after it committed changes nothing and
   const activities = createPurchaseActivities({ db: h().db, platformFeePercent: 10 });
   const applyPurchaseEvent = (i: Parameters<typeof activities.applyPurchaseEvent>[0]) => activities.applyPurchaseEvent(i);
   const event = normalizeSubproviderEvent(subscription('crash-2', seed.creator_code)('initial_purchase'), Date.now());
-  const ingest = { appId: seed.app_id, conversionKey: event.originalTransactionId!, idempotencyKey: idempotencyKey(seed.app_id, event), event };
+  const ingest = {
+    appId: seed.app_id,
+    conversionKey: event.originalTransactionId!,
+    idempotencyKey: idempotencyKey(seed.app_id, event),
+    event,
+  };
   const once = await applyPurchaseEvent(ingest);
   const twice = await applyPurchaseEvent(ingest);
   t.false(once.duplicate);

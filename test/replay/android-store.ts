@@ -15,10 +15,16 @@ export const REPLAY_PACKAGE = 'com.example.replay';
 export async function androidStoreDirect(r: { db: Knex; config: Config; appId: string }): Promise<GoogleStub> {
   const google = await startGoogleStub();
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const account = { type: 'service_account', client_email: 'replay@proj.iam.gserviceaccount.com', private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  const account = {
+    type: 'service_account',
+    client_email: 'replay@proj.iam.gserviceaccount.com',
+    private_key: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
   google.expect = { publicKey: pair.publicKey, clientEmail: account.client_email, packageName: REPLAY_PACKAGE };
   Object.assign(r.config, { GOOGLE_PLAY_API_ROOT: google.url, GOOGLE_TOKEN_URL: google.tokenUrl });
-  await saveCredential(r.db, new SecretBox(r.config.SVC_MASTER_KEY!), r.appId, 'android', JSON.stringify(account), { package_name: REPLAY_PACKAGE });
+  await saveCredential(r.db, new SecretBox(r.config.SVC_MASTER_KEY!), r.appId, 'android', JSON.stringify(account), {
+    package_name: REPLAY_PACKAGE,
+  });
   await r.db('store_credentials').where({ app_id: r.appId, platform: 'android' }).update({ check_status: 'ok' });
   await r.db('apps').where('id', r.appId).update({ android_validation_provider: STORE_VERIFIER.android });
   return google;

@@ -36,7 +36,11 @@ import { subscription, type FixtureName, type ProviderBody } from '../helpers/su
 /** A step is an event, or a pause (ms) that lets the conversion's release timer fire. */
 type Step = FixtureName | number;
 interface Lifecycle {
-  name: string; steps: Step[]; code?: boolean; options?: { maxEventsPerRun?: number; closeEndedAfter?: string }; waitForClose?: boolean;
+  name: string;
+  steps: Step[];
+  code?: boolean;
+  options?: { maxEventsPerRun?: number; closeEndedAfter?: string };
+  waitForClose?: boolean;
   /** Refunds name the first purchase's transaction (a clawback once it was released). */
   refundFirst?: boolean;
   /** Keep the latest run rather than the first (the run a continue-as-new started). */
@@ -51,7 +55,12 @@ interface Lifecycle {
 const LIFECYCLES: Lifecycle[] = [
   { name: 'paid-then-renewals', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal'] },
   { name: 'trial-converting', steps: ['initial_purchase_trial', 'renewal_trial_conversion', 'renewal'] },
-  { name: 'trial-expiring', steps: ['initial_purchase_trial', 'cancellation', 'expiration'], options: { closeEndedAfter: '1 second' }, waitForClose: true },
+  {
+    name: 'trial-expiring',
+    steps: ['initial_purchase_trial', 'cancellation', 'expiration'],
+    options: { closeEndedAfter: '1 second' },
+    waitForClose: true,
+  },
   { name: 'product-change', steps: ['initial_purchase', 'product_change', 'renewal', 'billing_issue', 'renewal'] },
   { name: 'refund-and-reversal', steps: ['initial_purchase', 'renewal', 'refund_customer_support', 'refund_reversed'] },
   { name: 'cancel-uncancel-expire', steps: ['initial_purchase', 'cancellation', 'uncancellation', 'cancellation', 'expiration'] },
@@ -60,9 +69,20 @@ const LIFECYCLES: Lifecycle[] = [
   { name: 'organic', steps: ['initial_purchase', 'renewal'], code: false },
   { name: 'continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 'renewal', 'renewal'], options: { maxEventsPerRun: 3 } },
   // Released after the holding period (3 s here), then refunded: a clawback; the conversion then closes.
-  { name: 'holding-release-clawback', steps: ['initial_purchase', 3500, 'refund'], refundFirst: true, options: { closeEndedAfter: '1 second' }, waitForClose: true },
+  {
+    name: 'holding-release-clawback',
+    steps: ['initial_purchase', 3500, 'refund'],
+    refundFirst: true,
+    options: { closeEndedAfter: '1 second' },
+    waitForClose: true,
+  },
   // A release carried across continue-as-new: the second run releases what the first one earned.
-  { name: 'holding-continue-as-new', steps: ['initial_purchase', 'renewal', 'renewal', 3500], options: { maxEventsPerRun: 2 }, latestRun: true },
+  {
+    name: 'holding-continue-as-new',
+    steps: ['initial_purchase', 'renewal', 'renewal', 3500],
+    options: { maxEventsPerRun: 2 },
+    latestRun: true,
+  },
   // Applied as organic (a store notification that bound to no user), then the app's report with a code attributes it.
   { name: 'late-attribution', steps: ['initial_purchase', 'renewal'], code: false, lateReport: true },
 ];
@@ -79,8 +99,18 @@ async function main(): Promise<void> {
   const logger = createLogger('warn');
   installRuntime(logger, { handleSignals: false });
   const taskQueue = `record-${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ PLATFORM_FEE_PERCENT: '10', HOLDING_PERIOD_DAY_MS: '100', SVC_MASTER_KEY: randomBytes(32).toString('base64') });
-  const { worker, connection: workerConnection } = await createWorker({ address: env.temporalAddress, namespace: 'default', taskQueue, db: database.db, config });
+  const config = loadConfig({
+    PLATFORM_FEE_PERCENT: '10',
+    HOLDING_PERIOD_DAY_MS: '100',
+    SVC_MASTER_KEY: randomBytes(32).toString('base64'),
+  });
+  const { worker, connection: workerConnection } = await createWorker({
+    address: env.temporalAddress,
+    namespace: 'default',
+    taskQueue,
+    db: database.db,
+    config,
+  });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const client = new Client({ connection });
   try {
@@ -96,8 +126,14 @@ async function main(): Promise<void> {
             await new Promise((r) => setTimeout(r, step));
             continue;
           }
-          const overrides = step === 'renewal' && life.name === 'sandbox' ? { environment: 'SANDBOX' } : step === 'refund' && life.refundFirst ? { transaction_id: firstTransaction }
-            : life.lateReport && !firstBody ? { purchased_at_ms: Date.now(), event_timestamp_ms: Date.now() } : {};
+          const overrides =
+            step === 'renewal' && life.name === 'sandbox'
+              ? { environment: 'SANDBOX' }
+              : step === 'refund' && life.refundFirst
+                ? { transaction_id: firstTransaction }
+                : life.lateReport && !firstBody
+                  ? { purchased_at_ms: Date.now(), event_timestamp_ms: Date.now() }
+                  : {};
           const body = sub(step, overrides);
           firstTransaction ||= body.event.transaction_id;
           firstBody ??= body;
@@ -113,17 +149,35 @@ async function main(): Promise<void> {
         if (life.waitForClose) await handle.result();
         // For continue-as-new, keep the first run: the one whose history ends in ContinueAsNew.
         const firstRunId = (await handle.describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
-        const history = await historyJson(env.temporalAddress, handle.workflowId, life.options?.maxEventsPerRun && !life.latestRun ? firstRunId : undefined);
+        const history = await historyJson(
+          env.temporalAddress,
+          handle.workflowId,
+          life.options?.maxEventsPerRun && !life.latestRun ? firstRunId : undefined,
+        );
         writeFileSync(`${OUT}${CONVERSION_RELEASE}-${life.name}.json`, history.json);
         console.log(`recorded ${CONVERSION_RELEASE}-${life.name}: ${history.events} events`);
       }
       if (wanted('play-voided-sync')) {
-        const voided = await recordVoidedPoll({ client, taskQueue, db: database.db, config, appId: seed.app_id, address: env.temporalAddress });
+        const voided = await recordVoidedPoll({
+          client,
+          taskQueue,
+          db: database.db,
+          config,
+          appId: seed.app_id,
+          address: env.temporalAddress,
+        });
         writeFileSync(`${OUT}play-voided-sync.json`, voided.json);
         console.log(`recorded play-voided-sync: ${voided.events} events`);
       }
       if (wanted('play-notification')) {
-        for (const history of await recordPlayNotifications({ client, taskQueue, db: database.db, config, appId: seed.app_id, address: env.temporalAddress })) {
+        for (const history of await recordPlayNotifications({
+          client,
+          taskQueue,
+          db: database.db,
+          config,
+          appId: seed.app_id,
+          address: env.temporalAddress,
+        })) {
           writeFileSync(`${OUT}${history.name}.json`, history.json);
           console.log(`recorded ${history.name}: ${history.events} events`);
         }
@@ -132,7 +186,11 @@ async function main(): Promise<void> {
       if (!wanted('test-integration')) return;
       // The agent's end-to-end check, which itself drives a conversion workflow.
       const runId = randomBytes(4).toString('hex');
-      const test = await client.workflow.start(testIntegrationWorkflow, { taskQueue, workflowId: testIntegrationWorkflowId(seed.app_id, runId), args: [{ appId: seed.app_id, runId }] });
+      const test = await client.workflow.start(testIntegrationWorkflow, {
+        taskQueue,
+        workflowId: testIntegrationWorkflowId(seed.app_id, runId),
+        args: [{ appId: seed.app_id, runId }],
+      });
       await test.result();
       const testHistory = await historyJson(env.temporalAddress, test.workflowId);
       writeFileSync(`${OUT}test-integration.json`, testHistory.json);
@@ -147,9 +205,17 @@ async function main(): Promise<void> {
 
 /** A recharge that succeeds at once, and one declined twice (a back-off timer between) that turns itself off. */
 async function recordAutoRecharges(client: Client, taskQueue: string, db: Knex, address: string): Promise<void> {
-  for (const [name, card] of [['auto-recharge-succeeded', 'test_card_ok'], ['auto-recharge-declined-disabled', 'test_card_declined']] as const) {
+  for (const [name, card] of [
+    ['auto-recharge-succeeded', 'test_card_ok'],
+    ['auto-recharge-declined-disabled', 'test_card_declined'],
+  ] as const) {
     const { org_id: orgId } = await seedApp(db, { walletUsd: 20 });
-    await enableAutoRecharge(db, orgId, { provider: 'test', thresholdMicros: 50_000_000, amountMicros: 100_000_000, method: testCardMethod(card) });
+    await enableAutoRecharge(db, orgId, {
+      provider: 'test',
+      thresholdMicros: 50_000_000,
+      amountMicros: 100_000_000,
+      method: testCardMethod(card),
+    });
     await startAutoRecharge({ client, taskQueue, config: { AUTO_RECHARGE_MAX_ATTEMPTS: 2, AUTO_RECHARGE_RETRY_SECONDS: 1 } }, orgId);
     await client.workflow.getHandle(autoRechargeWorkflowId(orgId)).result();
     const history = await historyJson(address, autoRechargeWorkflowId(orgId));

@@ -13,7 +13,14 @@ import { playNotificationWorkflowId } from '../../workflows/play-notification-me
 import { androidStoreDirect, REPLAY_PACKAGE } from './android-store.js';
 import { historyJson } from './history-json.js';
 
-export interface PlayNotificationRecording { client: Client; taskQueue: string; db: Knex; config: Config; appId: string; address: string }
+export interface PlayNotificationRecording {
+  client: Client;
+  taskQueue: string;
+  db: Knex;
+  config: Config;
+  appId: string;
+  address: string;
+}
 
 export async function recordPlayNotifications(r: PlayNotificationRecording): Promise<{ name: string; json: string; events: number }[]> {
   const google = await androidStoreDirect(r);
@@ -22,20 +29,45 @@ export async function recordPlayNotifications(r: PlayNotificationRecording): Pro
 
     const token = `replay-${randomUUID()}`;
     google.subscriptions.set(token, {
-      subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE', startTime: new Date(Date.now() - 40 * 86_400_000).toISOString(),
+      subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE',
+      startTime: new Date(Date.now() - 40 * 86_400_000).toISOString(),
       externalAccountIdentifiers: { obfuscatedExternalAccountId: 'nobody' },
-      lineItems: [{ productId: 'pro_monthly', latestSuccessfulOrderId: 'GPA.1111-1111-1111-11111..0', autoRenewingPlan: { recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } } }],
+      lineItems: [
+        {
+          productId: 'pro_monthly',
+          latestSuccessfulOrderId: 'GPA.1111-1111-1111-11111..0',
+          autoRenewingPlan: { recurringPrice: { currencyCode: 'USD', units: '9', nanos: 990_000_000 } },
+        },
+      ],
     });
-    google.voided.push({ purchaseToken: token, orderId: 'GPA.2222-2222-2222-22222', voidedTimeMillis: String(Date.now() - 60_000), voidedSource: 0, voidedReason: 1, subscription: true });
+    google.voided.push({
+      purchaseToken: token,
+      orderId: 'GPA.2222-2222-2222-22222',
+      voidedTimeMillis: String(Date.now() - 60_000),
+      voidedSource: 0,
+      voidedReason: 1,
+      subscription: true,
+    });
     const notifications = {
-      'play-notification-subscription': { subscriptionNotification: { version: '1.0', notificationType: 2, purchaseToken: token, subscriptionId: 'pro_monthly' } },
-      'play-notification-voided': { voidedPurchaseNotification: { purchaseToken: token, orderId: 'GPA.2222-2222-2222-22222', productType: 1, refundType: 1 } },
+      'play-notification-subscription': {
+        subscriptionNotification: { version: '1.0', notificationType: 2, purchaseToken: token, subscriptionId: 'pro_monthly' },
+      },
+      'play-notification-voided': {
+        voidedPurchaseNotification: { purchaseToken: token, orderId: 'GPA.2222-2222-2222-22222', productType: 1, refundType: 1 },
+      },
     };
     const recorded = [];
     for (const [name, notification] of Object.entries(notifications)) {
       const messageId = randomUUID();
-      const data = Buffer.from(JSON.stringify({ version: '1.0', packageName, eventTimeMillis: String(Date.now()), ...notification })).toString('base64');
-      await receiveRawItem(r.db, { appId: r.appId, source: 'play_rtdn', externalId: messageId, payload: { message: { data, messageId }, subscription: 'projects/p/subscriptions/s' } });
+      const data = Buffer.from(
+        JSON.stringify({ version: '1.0', packageName, eventTimeMillis: String(Date.now()), ...notification }),
+      ).toString('base64');
+      await receiveRawItem(r.db, {
+        appId: r.appId,
+        source: 'play_rtdn',
+        externalId: messageId,
+        payload: { message: { data, messageId }, subscription: 'projects/p/subscriptions/s' },
+      });
       await startPlayNotification(r.client, r.taskQueue, { appId: r.appId, messageId, reportWaitMs: 600 });
       const workflowId = playNotificationWorkflowId(r.appId, messageId);
       await r.client.workflow.getHandle(workflowId).result();

@@ -12,12 +12,26 @@ import { playVoidedSyncWorkflowId, pollVoidedNowUpdate } from '../../workflows/p
 import { androidStoreDirect } from './android-store.js';
 import { historyJson } from './history-json.js';
 
-export interface VoidedPollRecording { client: Client; taskQueue: string; db: Knex; config: Config; appId: string; address: string }
+export interface VoidedPollRecording {
+  client: Client;
+  taskQueue: string;
+  db: Knex;
+  config: Config;
+  appId: string;
+  address: string;
+}
 
 export async function recordVoidedPoll(r: VoidedPollRecording): Promise<{ json: string; events: number }> {
   const google = await androidStoreDirect(r);
   try {
-    google.voided.push({ purchaseToken: `replay-${randomUUID()}`, orderId: 'GPA.0000-0000-0000-00000', voidedTimeMillis: String(Date.now() - 60_000), voidedSource: 0, voidedReason: 1, subscription: true });
+    google.voided.push({
+      purchaseToken: `replay-${randomUUID()}`,
+      orderId: 'GPA.0000-0000-0000-00000',
+      voidedTimeMillis: String(Date.now() - 60_000),
+      voidedSource: 0,
+      voidedReason: 1,
+      subscription: true,
+    });
 
     await startPlayVoidedSync(r.client, r.taskQueue, { appId: r.appId, pollsPerRun: 3, intervalMs: 1000 });
     const handle = r.client.workflow.getHandle(playVoidedSyncWorkflowId(r.appId));

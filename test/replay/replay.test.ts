@@ -11,13 +11,18 @@ import { installRuntime, workflowBundle } from '../../worker/worker.js';
 
 const DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 const OLD_GENERATION = fileURLToPath(new URL('./generations/pre-r1-paid-then-renewals.json', import.meta.url));
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 interface HistoryEvent {
-  eventId: string; eventType: string;
+  eventId: string;
+  eventType: string;
   workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
 }
-interface History { events: HistoryEvent[] }
+interface History {
+  events: HistoryEvent[];
+}
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as History;
 
 async function replay(histories: { workflowId: string; history: unknown }[]) {
@@ -30,7 +35,9 @@ async function replay(histories: { workflowId: string; history: unknown }[]) {
 test('the current conversion workflow has its set of recorded lifecycles (r1-*), every update it takes among them', (t) => {
   const r1 = files.filter((f) => f.startsWith('r1-'));
   t.true(r1.length >= 10, files.join(', '));
-  const updates = new Set(r1.flatMap((f) => read(`${DIR}${f}`).events.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name)));
+  const updates = new Set(
+    r1.flatMap((f) => read(`${DIR}${f}`).events.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name)),
+  );
   updates.delete(undefined);
   t.deepEqual([...updates].sort(), ['attributeLate', 'ingestEvent'], 'a new update of the conversion workflow needs a recorded history');
 });
@@ -43,12 +50,15 @@ test('every recorded history replays without a determinism error', async (t) => 
 
 test('a run recorded before the first release (patch markers) no longer replays: such runs are rehydrated', async (t) => {
   const history = read(OLD_GENERATION);
-  t.true(history.events.some((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED' && JSON.stringify(e).includes('core_patch')), 'the fixture holds patch markers');
+  t.true(
+    history.events.some((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED' && JSON.stringify(e).includes('core_patch')),
+    'the fixture holds patch markers',
+  );
   const [result] = await replay([{ workflowId: 'pre-r1-paid-then-renewals', history }]);
   t.is(result!.error?.name, 'DeterminismViolationError', String(result!.error));
 });
 
-test('a command-order change fails the replay (the first event\'s timer planted before its write)', async (t) => {
+test("a command-order change fails the replay (the first event's timer planted before its write)", async (t) => {
   const history = read(`${DIR}r1-paid-then-renewals.json`);
   const marker = history.events.findIndex((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED');
   const timer = history.events.findIndex((e) => e.eventType === 'EVENT_TYPE_TIMER_STARTED');
@@ -62,12 +72,17 @@ test('a command-order change fails the replay (the first event\'s timer planted 
 });
 
 type Fields = Record<string, { data: string }>;
-interface AttributeEvents { events: {
-  workflowExecutionStartedEventAttributes?: { searchAttributes?: { indexedFields: Fields } };
-  upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes: { indexedFields: Fields } };
-}[] }
+interface AttributeEvents {
+  events: {
+    workflowExecutionStartedEventAttributes?: { searchAttributes?: { indexedFields: Fields } };
+    upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes: { indexedFields: Fields } };
+  }[];
+}
 const value = (f: { data: string }) => JSON.parse(Buffer.from(f.data, 'base64').toString('utf8')) as unknown;
-const upsertsOf = (h: AttributeEvents) => h.events.flatMap((e) => (e.upsertWorkflowSearchAttributesEventAttributes ? [e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes.indexedFields] : []));
+const upsertsOf = (h: AttributeEvents) =>
+  h.events.flatMap((e) =>
+    e.upsertWorkflowSearchAttributesEventAttributes ? [e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes.indexedFields] : [],
+  );
 
 test('search attributes: AppId, Environment, AppUserId and ReferralCode come with the start; the run upserts only ConversionStatus, when it changes', (t) => {
   const history = read(`${DIR}r1-cancel-uncancel-expire.json`) as unknown as AttributeEvents;
@@ -76,7 +91,13 @@ test('search attributes: AppId, Environment, AppUserId and ReferralCode come wit
   const upserts = upsertsOf(history);
   t.true(upserts.every((u) => Object.keys(u).join() === 'ConversionStatus'));
   // Five events (purchase, cancel, uncancel, cancel, expire): each changed the status once.
-  t.deepEqual(upserts.map((u) => value(u.ConversionStatus!)), ['active', 'cancelled', 'active', 'cancelled', 'churned']);
+  t.deepEqual(
+    upserts.map((u) => value(u.ConversionStatus!)),
+    ['active', 'cancelled', 'active', 'cancelled', 'churned'],
+  );
   // A purchase and three renewals: the status changed once.
-  t.deepEqual(upsertsOf(read(`${DIR}r1-paid-then-renewals.json`) as unknown as AttributeEvents).map((u) => value(u.ConversionStatus!)), ['active']);
+  t.deepEqual(
+    upsertsOf(read(`${DIR}r1-paid-then-renewals.json`) as unknown as AttributeEvents).map((u) => value(u.ConversionStatus!)),
+    ['active'],
+  );
 });

@@ -8,13 +8,28 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify, type KeyObject } from 'node:crypto';
 
-export interface AppleExpect { publicKey: KeyObject; kid: string; iss: string; bid: string }
+export interface AppleExpect {
+  publicKey: KeyObject;
+  kid: string;
+  iss: string;
+  bid: string;
+}
 
-export interface AppleHistory { pages: string[][]; rateLimitOnce: boolean; requests: { startDate?: number; endDate?: number; paginationToken: string | null; status: number }[] }
+export interface AppleHistory {
+  pages: string[][];
+  rateLimitOnce: boolean;
+  requests: { startDate?: number; endDate?: number; paginationToken: string | null; status: number }[];
+}
 
 export interface AppleStub {
-  url: string; calls: { method: string; path: string; ok: boolean }[]; failWith: number | null; delayMs: number; expect: AppleExpect | null;
-  history: AppleHistory; onTestNotification: (() => Promise<void>) | null; close(): Promise<void>;
+  url: string;
+  calls: { method: string; path: string; ok: boolean }[];
+  failWith: number | null;
+  delayMs: number;
+  expect: AppleExpect | null;
+  history: AppleHistory;
+  onTestNotification: (() => Promise<void>) | null;
+  close(): Promise<void>;
 }
 
 function jwtValid(token: string, e: AppleExpect): boolean {
@@ -25,8 +40,18 @@ function jwtValid(token: string, e: AppleExpect): boolean {
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, number | string>;
     const signed = verify('sha256', Buffer.from(`${h}.${p}`), { key: e.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
     const now = Date.now() / 1000;
-    return signed && header.alg === 'ES256' && header.kid === e.kid && header.typ === 'JWT' && claims.iss === e.iss && claims.bid === e.bid
-      && claims.aud === 'appstoreconnect-v1' && Number(claims.iat) <= now + 5 && Number(claims.exp) > now && Number(claims.exp) - Number(claims.iat) <= 3600;
+    return (
+      signed &&
+      header.alg === 'ES256' &&
+      header.kid === e.kid &&
+      header.typ === 'JWT' &&
+      claims.iss === e.iss &&
+      claims.bid === e.bid &&
+      claims.aud === 'appstoreconnect-v1' &&
+      Number(claims.iat) <= now + 5 &&
+      Number(claims.exp) > now &&
+      Number(claims.exp) - Number(claims.iat) <= 3600
+    );
   } catch {
     return false;
   }
@@ -34,7 +59,13 @@ function jwtValid(token: string, e: AppleExpect): boolean {
 
 export async function startAppleStub(): Promise<AppleStub> {
   const stub: AppleStub = {
-    url: '', calls: [], failWith: null, delayMs: 0, expect: null, history: { pages: [], rateLimitOnce: false, requests: [] }, onTestNotification: null,
+    url: '',
+    calls: [],
+    failWith: null,
+    delayMs: 0,
+    expect: null,
+    history: { pages: [], rateLimitOnce: false, requests: [] },
+    onTestNotification: null,
     close: () => Promise.resolve(),
   };
   const server: Server = createServer((req, res) => {
@@ -46,7 +77,8 @@ export async function startAppleStub(): Promise<AppleStub> {
       const auth = req.headers.authorization ?? '';
       const url = new URL(req.url ?? '/', 'http://stub');
       const path = url.pathname;
-      const authorised = req.method === 'POST' && stub.expect !== null && auth.startsWith('Bearer ') && jwtValid(auth.slice(7), stub.expect);
+      const authorised =
+        req.method === 'POST' && stub.expect !== null && auth.startsWith('Bearer ') && jwtValid(auth.slice(7), stub.expect);
       const ok = authorised && (path === '/inApps/v1/notifications/test' || path === '/inApps/v1/notifications/history');
       stub.calls.push({ method: req.method ?? '', path, ok });
       res.setHeader('content-type', 'application/json');
@@ -65,7 +97,13 @@ export async function startAppleStub(): Promise<AppleStub> {
         const page = stub.history.pages[index] ?? [];
         const more = index + 1 < stub.history.pages.length;
         res.statusCode = 200;
-        res.end(JSON.stringify({ notificationHistory: page.map((signedPayload) => ({ signedPayload })), hasMore: more, ...(more ? { paginationToken: String(index + 1) } : {}) }));
+        res.end(
+          JSON.stringify({
+            notificationHistory: page.map((signedPayload) => ({ signedPayload })),
+            hasMore: more,
+            ...(more ? { paginationToken: String(index + 1) } : {}),
+          }),
+        );
         return;
       }
       if (stub.failWith) {

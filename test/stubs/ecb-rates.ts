@@ -15,7 +15,12 @@ export interface EcbStub {
 }
 
 function xml(days: [string, Record<string, string>][]): string {
-  const cubes = days.map(([date, rates]) => `\t\t<Cube time='${date}'>\n${Object.entries(rates).map(([c, r]) => `\t\t\t<Cube currency='${c}' rate='${r}'/>`).join('\n')}\n\t\t</Cube>`);
+  const cubes = days.map(
+    ([date, rates]) =>
+      `\t\t<Cube time='${date}'>\n${Object.entries(rates)
+        .map(([c, r]) => `\t\t\t<Cube currency='${c}' rate='${r}'/>`)
+        .join('\n')}\n\t\t</Cube>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
 \t<gesmes:subject>Reference rates</gesmes:subject>
@@ -51,9 +56,14 @@ export async function startEcbStub(): Promise<EcbStub> {
     }
     const newestFirst = [...stub.days.entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1));
     const cutoff = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
-    const pick = file === 'eurofxref-hist.xml' ? newestFirst
-      : file === 'eurofxref-hist-90d.xml' ? newestFirst.filter(([d]) => d >= cutoff)
-        : file === 'eurofxref-daily.xml' ? newestFirst.slice(0, 1) : undefined;
+    const pick =
+      file === 'eurofxref-hist.xml'
+        ? newestFirst
+        : file === 'eurofxref-hist-90d.xml'
+          ? newestFirst.filter(([d]) => d >= cutoff)
+          : file === 'eurofxref-daily.xml'
+            ? newestFirst.slice(0, 1)
+            : undefined;
     if (!pick) {
       res.statusCode = 404;
       res.end();

@@ -12,16 +12,31 @@ import { randomBytes, verify, type KeyObject } from 'node:crypto';
 
 export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
 
-export interface GoogleExpect { publicKey: KeyObject; clientEmail: string; packageName: string }
+export interface GoogleExpect {
+  publicKey: KeyObject;
+  clientEmail: string;
+  packageName: string;
+}
 
 export interface GoogleStub {
-  url: string; tokenUrl: string; calls: { method: string; path: string; status: number; query: string }[]; failWith: number | null; delayMs: number; expect: GoogleExpect | null;
+  url: string;
+  tokenUrl: string;
+  calls: { method: string; path: string; status: number; query: string }[];
+  failWith: number | null;
+  delayMs: number;
+  expect: GoogleExpect | null;
   /** SubscriptionPurchaseV2 bodies by purchase token. */
   subscriptions: Map<string, Record<string, unknown>>;
   /** ProductPurchase bodies by `${productId}/${token}`. */
   products: Map<string, Record<string, unknown>>;
   /** Voided orders, as VoidedPurchase bodies; `subscription` (not sent) marks a subscription order, `packageName` (not sent) its app. */
-  voided: (Record<string, unknown> & { orderId: string; purchaseToken: string; voidedTimeMillis: string; subscription?: boolean; packageName?: string })[];
+  voided: (Record<string, unknown> & {
+    orderId: string;
+    purchaseToken: string;
+    voidedTimeMillis: string;
+    subscription?: boolean;
+    packageName?: string;
+  })[];
   tokensIssued: number;
   close(): Promise<void>;
 }
@@ -39,15 +54,23 @@ function assertionValid(jwt: string, e: GoogleExpect): boolean {
     const header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as Record<string, unknown>;
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, number | string>;
     const now = Date.now() / 1000;
-    return header.alg === 'RS256' && verify('sha256', Buffer.from(`${h}.${p}`), e.publicKey, Buffer.from(s, 'base64url'))
-      && claims.iss === e.clientEmail && claims.aud === GOOGLE_TOKEN_AUDIENCE && claims.scope === 'https://www.googleapis.com/auth/androidpublisher'
-      && Number(claims.iat) <= now + 5 && Number(claims.exp) > now;
+    return (
+      header.alg === 'RS256' &&
+      verify('sha256', Buffer.from(`${h}.${p}`), e.publicKey, Buffer.from(s, 'base64url')) &&
+      claims.iss === e.clientEmail &&
+      claims.aud === GOOGLE_TOKEN_AUDIENCE &&
+      claims.scope === 'https://www.googleapis.com/auth/androidpublisher' &&
+      Number(claims.iat) <= now + 5 &&
+      Number(claims.exp) > now
+    );
   } catch {
     return false;
   }
 }
 
-const googleError = (code: number, message: string, reason: string) => ({ error: { code, message, errors: [{ message, domain: 'global', reason }] } });
+const googleError = (code: number, message: string, reason: string) => ({
+  error: { code, message, errors: [{ message, domain: 'global', reason }] },
+});
 
 const VOIDED_MAX_AGE_MS = 30 * 86_400_000;
 
@@ -62,17 +85,41 @@ function listVoided(stub: GoogleStub, packageName: string, q: URLSearchParams): 
   if (end > now + 60_000) return { error: 'endTime cannot be in the future.' };
   if (start > end) return { error: 'startTime must be before endTime.' };
   const all = stub.voided
-    .filter((v) => (v.packageName ?? packageName) === packageName && (q.get('type') === '1' || !v.subscription) && Number(v.voidedTimeMillis) >= start && Number(v.voidedTimeMillis) <= end)
+    .filter(
+      (v) =>
+        (v.packageName ?? packageName) === packageName &&
+        (q.get('type') === '1' || !v.subscription) &&
+        Number(v.voidedTimeMillis) >= start &&
+        Number(v.voidedTimeMillis) <= end,
+    )
     .sort((x, y) => Number(x.voidedTimeMillis) - Number(y.voidedTimeMillis));
   const offset = q.get('token') ? Number(Buffer.from(q.get('token')!, 'base64url').toString('utf8')) : 0;
-  const page = all.slice(offset, offset + max).map(({ subscription: _s, packageName: _p, ...v }) => ({ kind: 'androidpublisher#voidedPurchase', ...v }));
+  const page = all
+    .slice(offset, offset + max)
+    .map(({ subscription: _s, packageName: _p, ...v }) => ({ kind: 'androidpublisher#voidedPurchase', ...v }));
   const next = offset + max < all.length ? Buffer.from(String(offset + max)).toString('base64url') : undefined;
-  return { body: { ...(page.length ? { voidedPurchases: page } : {}), ...(next ? { tokenPagination: { nextPageToken: next } } : {}), pageInfo: { totalResults: page.length, resultPerPage: max, startIndex: offset } } };
+  return {
+    body: {
+      ...(page.length ? { voidedPurchases: page } : {}),
+      ...(next ? { tokenPagination: { nextPageToken: next } } : {}),
+      pageInfo: { totalResults: page.length, resultPerPage: max, startIndex: offset },
+    },
+  };
 }
 
 export async function startGoogleStub(): Promise<GoogleStub> {
   const stub: GoogleStub = {
-    url: '', tokenUrl: '', calls: [], failWith: null, delayMs: 0, expect: null, subscriptions: new Map(), products: new Map(), voided: [], tokensIssued: 0, close: () => Promise.resolve(),
+    url: '',
+    tokenUrl: '',
+    calls: [],
+    failWith: null,
+    delayMs: 0,
+    expect: null,
+    subscriptions: new Map(),
+    products: new Map(),
+    voided: [],
+    tokensIssued: 0,
+    close: () => Promise.resolve(),
   };
   const tokens = new Set<string>();
   const server: Server = createServer((req, res) => {
@@ -87,7 +134,11 @@ export async function startGoogleStub(): Promise<GoogleStub> {
       };
       if (req.method === 'POST' && url.pathname === '/token') {
         const form = new URLSearchParams(text);
-        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' || !stub.expect || !assertionValid(form.get('assertion') ?? '', stub.expect)) {
+        if (
+          form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' ||
+          !stub.expect ||
+          !assertionValid(form.get('assertion') ?? '', stub.expect)
+        ) {
           return answer(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
         }
         const token = `ya29.${randomBytes(12).toString('hex')}`;
@@ -99,19 +150,25 @@ export async function startGoogleStub(): Promise<GoogleStub> {
       if (req.method !== 'GET' || !m) return answer(404, googleError(404, 'Not found', 'notFound'));
       if (stub.failWith) return answer(stub.failWith, googleError(stub.failWith, 'Backend Error', 'backendError'));
       const auth = req.headers.authorization ?? '';
-      if (!auth.startsWith('Bearer ') || !tokens.has(auth.slice(7))) return answer(401, googleError(401, 'Invalid Credentials', 'authError'));
-      if (decodeURIComponent(m[1]!) !== stub.expect?.packageName) return answer(404, googleError(404, 'No application was found for the given package name.', 'applicationNotFound'));
+      if (!auth.startsWith('Bearer ') || !tokens.has(auth.slice(7)))
+        return answer(401, googleError(401, 'Invalid Credentials', 'authError'));
+      if (decodeURIComponent(m[1]!) !== stub.expect?.packageName)
+        return answer(404, googleError(404, 'No application was found for the given package name.', 'applicationNotFound'));
       const rest = m[2]!;
       if (rest === 'reviews') return answer(200, { reviews: [] });
       const sub = /^purchases\/subscriptionsv2\/tokens\/([^/]+)$/.exec(rest);
       if (sub) {
         const found = stub.subscriptions.get(decodeURIComponent(sub[1]!));
-        return found ? answer(200, { kind: 'androidpublisher#subscriptionPurchaseV2', ...found }) : answer(400, googleError(400, 'Invalid Value', 'invalid'));
+        return found
+          ? answer(200, { kind: 'androidpublisher#subscriptionPurchaseV2', ...found })
+          : answer(400, googleError(400, 'Invalid Value', 'invalid'));
       }
       const product = /^purchases\/products\/([^/]+)\/tokens\/([^/]+)$/.exec(rest);
       if (product) {
         const found = stub.products.get(`${decodeURIComponent(product[1]!)}/${decodeURIComponent(product[2]!)}`);
-        return found ? answer(200, { kind: 'androidpublisher#productPurchase', ...found }) : answer(400, googleError(400, 'Invalid Value', 'invalid'));
+        return found
+          ? answer(200, { kind: 'androidpublisher#productPurchase', ...found })
+          : answer(400, googleError(400, 'Invalid Value', 'invalid'));
       }
       if (rest === 'purchases/voidedpurchases') {
         const listed = listVoided(stub, decodeURIComponent(m[1]!), url.searchParams);

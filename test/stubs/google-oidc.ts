@@ -14,7 +14,13 @@ x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
 const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 } as const;
 
-export interface PushClaims { aud: string; email: string; email_verified?: boolean; iss?: string; expiresInS?: number }
+export interface PushClaims {
+  aud: string;
+  email: string;
+  email_verified?: boolean;
+  iss?: string;
+  expiresInS?: number;
+}
 
 export interface OidcStub {
   /** GOOGLE_OIDC_CERTS_URL. */
@@ -26,16 +32,27 @@ export interface OidcStub {
   close(): Promise<void>;
 }
 
-interface SigningKey { kid: string; key: KeyObject }
+interface SigningKey {
+  kid: string;
+  key: KeyObject;
+}
 
 async function signingKey(withCertificate: boolean): Promise<SigningKey & { pem?: string }> {
-  const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify'])) as CryptoKeyPair;
   const kid = randomBytes(20).toString('hex');
-  const key = createPrivateKey({ key: Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)), format: 'der', type: 'pkcs8' });
+  const key = createPrivateKey({
+    key: Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)),
+    format: 'der',
+    type: 'pkcs8',
+  });
   if (!withCertificate) return { kid, key };
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01', name: 'CN=accounts.google.com', keys, signingAlgorithm: RSA,
-    notBefore: new Date(Date.now() - 86_400_000), notAfter: new Date(Date.now() + 14 * 86_400_000),
+    serialNumber: '01',
+    name: 'CN=accounts.google.com',
+    keys,
+    signingAlgorithm: RSA,
+    notBefore: new Date(Date.now() - 86_400_000),
+    notAfter: new Date(Date.now() + 14 * 86_400_000),
   });
   return { kid, key, pem: cert.toString('pem') };
 }
@@ -45,8 +62,14 @@ function jwt(k: SigningKey, c: PushClaims): string {
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const head = part({ alg: 'RS256', kid: k.kid, typ: 'JWT' });
   const body = part({
-    aud: c.aud, azp: '113774264463038321964', email: c.email, email_verified: c.email_verified ?? true,
-    exp: now + (c.expiresInS ?? 3600), iat: now, iss: c.iss ?? 'https://accounts.google.com', sub: '113774264463038321964',
+    aud: c.aud,
+    azp: '113774264463038321964',
+    email: c.email,
+    email_verified: c.email_verified ?? true,
+    exp: now + (c.expiresInS ?? 3600),
+    iat: now,
+    iss: c.iss ?? 'https://accounts.google.com',
+    sub: '113774264463038321964',
   });
   return `${head}.${body}.${rsaSign('sha256', Buffer.from(`${head}.${body}`), k.key).toString('base64url')}`;
 }
@@ -54,7 +77,11 @@ function jwt(k: SigningKey, c: PushClaims): string {
 export async function startOidcStub(): Promise<OidcStub> {
   const [google, other] = await Promise.all([signingKey(true), signingKey(false)]);
   const stub: OidcStub = {
-    certsUrl: '', certFetches: 0, sign: (c) => jwt(google, c), stranger: (c) => jwt(other, c), close: () => Promise.resolve(),
+    certsUrl: '',
+    certFetches: 0,
+    sign: (c) => jwt(google, c),
+    stranger: (c) => jwt(other, c),
+    close: () => Promise.resolve(),
   };
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/oauth2/v1/certs') {

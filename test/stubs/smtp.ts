@@ -2,8 +2,17 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedMail { from: string; to: string[]; raw: string }
-export interface SmtpStub { url: string; received: ReceivedMail[]; refuse: boolean; close(): Promise<void> }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+export interface SmtpStub {
+  url: string;
+  received: ReceivedMail[];
+  refuse: boolean;
+  close(): Promise<void>;
+}
 
 export async function startSmtpStub(): Promise<SmtpStub> {
   const stub: SmtpStub = { url: '', received: [], refuse: false, close: () => Promise.resolve() };

@@ -4,20 +4,43 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface StoreSearchStub { url: string; calls: { path: string; query: Record<string, string> }[]; failWith: number | null; close(): Promise<void> }
+export interface StoreSearchStub {
+  url: string;
+  calls: { path: string; query: Record<string, string> }[];
+  failWith: number | null;
+  close(): Promise<void>;
+}
 
 export const STUB_APPS = [
   {
-    wrapperType: 'software', kind: 'software', trackId: 1234567890, trackName: 'Fit Habit: Workout Tracker', bundleId: 'com.example.fithabit',
-    sellerName: 'Example Labs GmbH', artistName: 'Example Labs', trackViewUrl: 'https://apps.apple.com/us/app/fit-habit/id1234567890?uo=4',
-    artworkUrl100: 'https://is1-ssl.mzstatic.com/image/thumb/fit/100x100bb.jpg', description: 'Build a workout habit in 10 minutes a day.',
-    primaryGenreName: 'Health & Fitness', price: 0, currency: 'USD',
+    wrapperType: 'software',
+    kind: 'software',
+    trackId: 1234567890,
+    trackName: 'Fit Habit: Workout Tracker',
+    bundleId: 'com.example.fithabit',
+    sellerName: 'Example Labs GmbH',
+    artistName: 'Example Labs',
+    trackViewUrl: 'https://apps.apple.com/us/app/fit-habit/id1234567890?uo=4',
+    artworkUrl100: 'https://is1-ssl.mzstatic.com/image/thumb/fit/100x100bb.jpg',
+    description: 'Build a workout habit in 10 minutes a day.',
+    primaryGenreName: 'Health & Fitness',
+    price: 0,
+    currency: 'USD',
   },
   {
-    wrapperType: 'software', kind: 'software', trackId: 987654321, trackName: 'Fit Planner', bundleId: 'com.example.fitplanner',
-    sellerName: 'Planner Co', artistName: 'Planner Co', trackViewUrl: 'https://apps.apple.com/us/app/fit-planner/id987654321?uo=4',
-    artworkUrl100: 'https://is1-ssl.mzstatic.com/image/thumb/plan/100x100bb.jpg', description: 'Plan every session.',
-    primaryGenreName: 'Productivity', price: 2.99, currency: 'USD',
+    wrapperType: 'software',
+    kind: 'software',
+    trackId: 987654321,
+    trackName: 'Fit Planner',
+    bundleId: 'com.example.fitplanner',
+    sellerName: 'Planner Co',
+    artistName: 'Planner Co',
+    trackViewUrl: 'https://apps.apple.com/us/app/fit-planner/id987654321?uo=4',
+    artworkUrl100: 'https://is1-ssl.mzstatic.com/image/thumb/plan/100x100bb.jpg',
+    description: 'Plan every session.',
+    primaryGenreName: 'Productivity',
+    price: 2.99,
+    currency: 'USD',
   },
 ];
 

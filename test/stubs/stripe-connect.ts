@@ -8,15 +8,39 @@ import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
 export interface StubAccount {
-  id: string; object: 'account'; type: 'express'; country: string; email: string | null; charges_enabled: boolean; payouts_enabled: boolean;
-  capabilities: { transfers: 'inactive' | 'pending' | 'active' }; requirements: { currently_due: string[]; past_due: string[]; eventually_due: string[]; disabled_reason: string | null };
-  tos_acceptance: { service_agreement: string }; metadata: Record<string, string>;
+  id: string;
+  object: 'account';
+  type: 'express';
+  country: string;
+  email: string | null;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  capabilities: { transfers: 'inactive' | 'pending' | 'active' };
+  requirements: { currently_due: string[]; past_due: string[]; eventually_due: string[]; disabled_reason: string | null };
+  tos_acceptance: { service_agreement: string };
+  metadata: Record<string, string>;
 }
 export interface StubTransfer {
-  id: string; object: 'transfer'; amount: number; amount_reversed: number; reversed: boolean; currency: string; destination: string;
-  transfer_group: string | null; metadata: Record<string, string>; created: number;
+  id: string;
+  object: 'transfer';
+  amount: number;
+  amount_reversed: number;
+  reversed: boolean;
+  currency: string;
+  destination: string;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  created: number;
 }
-export interface StubAccountLink { object: 'account_link'; url: string; account: string; refresh_url: string; return_url: string; type: string; expires_at: number }
+export interface StubAccountLink {
+  object: 'account_link';
+  url: string;
+  account: string;
+  refresh_url: string;
+  return_url: string;
+  type: string;
+  expires_at: number;
+}
 
 export interface ConnectStub {
   accounts: Map<string, StubAccount>;
@@ -45,10 +69,21 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   const replies = new Map<string, { status: number; body: unknown }>();
   const state: ConnectStub = {
-    accounts: new Map(), accountLinks: [], transfers: new Map(), transferKeys: [], balance: { available: 0, pending: 0 }, dropTransferReplies: 0, transferDelayMs: 0, fundsAvailableOn: Math.floor(Date.now() / 1000) + 2 * 86_400,
+    accounts: new Map(),
+    accountLinks: [],
+    transfers: new Map(),
+    transferKeys: [],
+    balance: { available: 0, pending: 0 },
+    dropTransferReplies: 0,
+    transferDelayMs: 0,
+    fundsAvailableOn: Math.floor(Date.now() / 1000) + 2 * 86_400,
     completeOnboarding(accountId) {
       const a = state.accounts.get(accountId)!;
-      return Object.assign(a, { payouts_enabled: true, capabilities: { transfers: 'active' }, requirements: { currently_due: [], past_due: [], eventually_due: [], disabled_reason: null } });
+      return Object.assign(a, {
+        payouts_enabled: true,
+        capabilities: { transfers: 'active' },
+        requirements: { currently_due: [], past_due: [], eventually_due: [], disabled_reason: null },
+      });
     },
     reverseTransfer(transferId) {
       const tr = state.transfers.get(transferId)!;
@@ -56,24 +91,64 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
       return Object.assign(tr, { amount_reversed: tr.amount, reversed: true });
     },
   };
-  const missing = (what: string) => ({ status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } } });
+  const missing = (what: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } },
+  });
 
   function createTransfer(form: URLSearchParams): { status: number; body: unknown } {
     const amount = Number(form.get('amount'));
     const destination = form.get('destination') ?? '';
-    if (!Number.isInteger(amount) || amount <= 0) return { status: 400, body: { error: { type: 'invalid_request_error', param: 'amount', message: 'Invalid integer: amount' } } };
+    if (!Number.isInteger(amount) || amount <= 0)
+      return { status: 400, body: { error: { type: 'invalid_request_error', param: 'amount', message: 'Invalid integer: amount' } } };
     const account = state.accounts.get(destination);
-    if (!account) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'destination', message: `No such destination: '${destination}'` } } };
+    if (!account)
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'destination',
+            message: `No such destination: '${destination}'`,
+          },
+        },
+      };
     if (account.capabilities.transfers !== 'active') {
-      return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Your destination account needs to have at least one of the following capabilities enabled: transfers' } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            message: 'Your destination account needs to have at least one of the following capabilities enabled: transfers',
+          },
+        },
+      };
     }
     if (amount > state.balance.available) {
-      return { status: 400, body: { error: { type: 'invalid_request_error', code: 'balance_insufficient', message: 'You have insufficient available funds in your Stripe account.' } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'balance_insufficient',
+            message: 'You have insufficient available funds in your Stripe account.',
+          },
+        },
+      };
     }
     state.balance.available -= amount;
     const tr: StubTransfer = {
-      id: id('tr'), object: 'transfer', amount, amount_reversed: 0, reversed: false, currency: form.get('currency') ?? 'usd', destination,
-      transfer_group: form.get('transfer_group'), metadata: metadataOf(form), created: Math.floor(Date.now() / 1000),
+      id: id('tr'),
+      object: 'transfer',
+      amount,
+      amount_reversed: 0,
+      reversed: false,
+      currency: form.get('currency') ?? 'usd',
+      destination,
+      transfer_group: form.get('transfer_group'),
+      metadata: metadataOf(form),
+      created: Math.floor(Date.now() / 1000),
     };
     state.transfers.set(tr.id, tr);
     return { status: 200, body: tr };
@@ -84,10 +159,22 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
     if (req.method === 'POST' && path === '/v1/accounts') {
       const form = await readForm();
       const account: StubAccount = {
-        id: id('acct'), object: 'account', type: 'express', country: form.get('country') ?? 'US', email: form.get('email'), charges_enabled: false, payouts_enabled: false,
+        id: id('acct'),
+        object: 'account',
+        type: 'express',
+        country: form.get('country') ?? 'US',
+        email: form.get('email'),
+        charges_enabled: false,
+        payouts_enabled: false,
         capabilities: { transfers: form.get('capabilities[transfers][requested]') === 'true' ? 'inactive' : 'inactive' },
-        requirements: { currently_due: ['external_account', 'tos_acceptance.date'], past_due: [], eventually_due: [], disabled_reason: 'requirements.past_due' },
-        tos_acceptance: { service_agreement: form.get('tos_acceptance[service_agreement]') ?? 'full' }, metadata: metadataOf(form),
+        requirements: {
+          currently_due: ['external_account', 'tos_acceptance.date'],
+          past_due: [],
+          eventually_due: [],
+          disabled_reason: 'requirements.past_due',
+        },
+        tos_acceptance: { service_agreement: form.get('tos_acceptance[service_agreement]') ?? 'full' },
+        metadata: metadataOf(form),
       };
       state.accounts.set(account.id, account);
       send(200, account);
@@ -106,8 +193,13 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
         return true;
       }
       const link: StubAccountLink = {
-        object: 'account_link', url: `${origin()}/connect/onboarding/${id('link')}`, account: form.get('account')!, refresh_url: form.get('refresh_url') ?? '',
-        return_url: form.get('return_url') ?? '', type: form.get('type') ?? '', expires_at: Math.floor(Date.now() / 1000) + 300,
+        object: 'account_link',
+        url: `${origin()}/connect/onboarding/${id('link')}`,
+        account: form.get('account')!,
+        refresh_url: form.get('refresh_url') ?? '',
+        return_url: form.get('return_url') ?? '',
+        type: form.get('type') ?? '',
+        expires_at: Math.floor(Date.now() / 1000) + 300,
       };
       state.accountLinks.push(link);
       send(200, link);
@@ -139,16 +231,31 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
       send(200, { object: 'list', data, has_more: false, url: '/v1/transfers' });
       return true;
     }
-    if (req.method === 'GET' && path.startsWith('/v1/payment_intents/') && [...query].some(([k, v]) => k.startsWith('expand[') && v === 'latest_charge.balance_transaction')) {
+    if (
+      req.method === 'GET' &&
+      path.startsWith('/v1/payment_intents/') &&
+      [...query].some(([k, v]) => k.startsWith('expand[') && v === 'latest_charge.balance_transaction')
+    ) {
       const pi = path.slice('/v1/payment_intents/'.length);
       send(200, {
-        id: pi, object: 'payment_intent', status: 'succeeded',
-        latest_charge: { id: `ch_${pi}`, object: 'charge', balance_transaction: { id: `txn_${pi}`, object: 'balance_transaction', available_on: state.fundsAvailableOn, status: 'pending' } },
+        id: pi,
+        object: 'payment_intent',
+        status: 'succeeded',
+        latest_charge: {
+          id: `ch_${pi}`,
+          object: 'charge',
+          balance_transaction: { id: `txn_${pi}`, object: 'balance_transaction', available_on: state.fundsAvailableOn, status: 'pending' },
+        },
       });
       return true;
     }
     if (req.method === 'GET' && path === '/v1/balance') {
-      send(200, { object: 'balance', livemode: false, available: [{ amount: state.balance.available, currency: 'usd' }], pending: [{ amount: state.balance.pending, currency: 'usd' }] });
+      send(200, {
+        object: 'balance',
+        livemode: false,
+        available: [{ amount: state.balance.available, currency: 'usd' }],
+        pending: [{ amount: state.balance.pending, currency: 'usd' }],
+      });
       return true;
     }
     return false;

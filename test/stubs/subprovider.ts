@@ -6,11 +6,24 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedCall { method: string; path: string; authorization: string | undefined; body: unknown }
+export interface RecordedCall {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
 
 export interface StubIntegration {
-  object: 'webhook_integration'; id: string; project_id: string; name: string; url: string;
-  authorization_header: string | null; environment: string | null; event_types: string[] | null; app_id: string | null; created_at: number;
+  object: 'webhook_integration';
+  id: string;
+  project_id: string;
+  name: string;
+  url: string;
+  authorization_header: string | null;
+  environment: string | null;
+  event_types: string[] | null;
+  app_id: string | null;
+  created_at: number;
 }
 
 export interface SubproviderStub {
@@ -38,8 +51,14 @@ const WEBHOOK_FIELDS = ['name', 'url', 'authorization_header', 'environment', 'e
 
 export async function startSubproviderStub(secretKey: string): Promise<SubproviderStub> {
   const stub: SubproviderStub = {
-    url: '', calls: [], failWith: null, failWritesWith: null, projects: [{ id: 'proj1ab2c3d4', name: 'Fit Habit' }], integrations: [],
-    pageSize: 100, close: () => Promise.resolve(),
+    url: '',
+    calls: [],
+    failWith: null,
+    failWritesWith: null,
+    projects: [{ id: 'proj1ab2c3d4', name: 'Fit Habit' }],
+    integrations: [],
+    pageSize: 100,
+    close: () => Promise.resolve(),
   };
   let nextId = 1;
 
@@ -57,7 +76,12 @@ export async function startSubproviderStub(secretKey: string): Promise<Subprovid
     const start = after ? items.findIndex((i) => i.id === after) + 1 : 0;
     const page = items.slice(start, start + limit);
     const more = start + limit < items.length;
-    send(res, 200, { object: 'list', items: page, next_page: more ? `${url.pathname}?starting_after=${page.at(-1)!.id}` : null, url: url.pathname });
+    send(res, 200, {
+      object: 'list',
+      items: page,
+      next_page: more ? `${url.pathname}?starting_after=${page.at(-1)!.id}` : null,
+      url: url.pathname,
+    });
   }
 
   function v2(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) {
@@ -67,16 +91,29 @@ export async function startSubproviderStub(secretKey: string): Promise<Subprovid
     const projectId = decodeURIComponent(m[1]!);
     if (!stub.projects.some((p) => p.id === projectId)) return v2Error(res, 404, 'resource_missing', 'Project not found.');
     const ofProject = stub.integrations.filter((i) => i.project_id === projectId);
-    if (req.method === 'GET' && !m[2]) return list(res, url, ofProject.map(({ authorization_header: _hidden, ...i }) => i));
+    if (req.method === 'GET' && !m[2])
+      return list(
+        res,
+        url,
+        ofProject.map(({ authorization_header: _hidden, ...i }) => i),
+      );
     if (req.method !== 'POST') return v2Error(res, 405, 'invalid_request', 'Method not allowed.');
     if (stub.failWritesWith) return v2Error(res, stub.failWritesWith, 'server_error', 'Service temporarily unavailable.');
     const fields = (body ?? {}) as Partial<StubIntegration>;
     if (!m[2]) {
-      if (typeof fields.name !== 'string' || typeof fields.url !== 'string') return v2Error(res, 400, 'parameter_error', 'name and url are required.');
+      if (typeof fields.name !== 'string' || typeof fields.url !== 'string')
+        return v2Error(res, 400, 'parameter_error', 'name and url are required.');
       const created: StubIntegration = {
-        object: 'webhook_integration', id: `wh_${nextId++}`, project_id: projectId, name: fields.name, url: fields.url,
-        authorization_header: fields.authorization_header ?? null, environment: fields.environment ?? null,
-        event_types: fields.event_types ?? null, app_id: fields.app_id ?? null, created_at: Date.now(),
+        object: 'webhook_integration',
+        id: `wh_${nextId++}`,
+        project_id: projectId,
+        name: fields.name,
+        url: fields.url,
+        authorization_header: fields.authorization_header ?? null,
+        environment: fields.environment ?? null,
+        event_types: fields.event_types ?? null,
+        app_id: fields.app_id ?? null,
+        created_at: Date.now(),
       };
       stub.integrations.push(created);
       return send(res, 201, { ...created, authorization_header: undefined });
@@ -92,11 +129,14 @@ export async function startSubproviderStub(secretKey: string): Promise<Subprovid
       stub.calls.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
       const url = new URL(req.url ?? '/', 'http://stub');
       if (req.headers.authorization !== `Bearer ${secretKey}`) {
-        return url.pathname.startsWith('/v2/') ? v2Error(res, 401, 'authentication_error', 'Invalid API key.') : send(res, 401, { code: 7225, message: 'Invalid API key.' });
+        return url.pathname.startsWith('/v2/')
+          ? v2Error(res, 401, 'authentication_error', 'Invalid API key.')
+          : send(res, 401, { code: 7225, message: 'Invalid API key.' });
       }
       if (stub.failWith) {
         return url.pathname.startsWith('/v2/')
-          ? v2Error(res, stub.failWith, 'server_error', 'Internal server error.') : send(res, stub.failWith, { code: 7110, message: 'Internal server error.' });
+          ? v2Error(res, stub.failWith, 'server_error', 'Internal server error.')
+          : send(res, stub.failWith, { code: 7110, message: 'Internal server error.' });
       }
       if (url.pathname.startsWith('/v2/')) return v2(req, res, url, body);
       if (req.method === 'POST' && /^\/v1\/subscribers\/[^/]+\/entitlements\/[^/]+\/promotional$/.test(url.pathname)) {

@@ -4,9 +4,16 @@ import { AppScopedCache, type ChangeFeed } from '../../lib/app-scoped-cache.js';
 class ManualFeed implements ChangeFeed {
   live = true;
   private readonly listeners = new Set<(appId: string) => void>();
-  isLive() { return this.live; }
-  subscribe(l: (appId: string) => void) { this.listeners.add(l); return () => this.listeners.delete(l); }
-  change(appId: string) { for (const l of this.listeners) l(appId); }
+  isLive() {
+    return this.live;
+  }
+  subscribe(l: (appId: string) => void) {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+  change(appId: string) {
+    for (const l of this.listeners) l(appId);
+  }
 }
 
 test('entries answer while the feed is live and are dropped per app on change', (t) => {
@@ -53,11 +60,18 @@ test('getOrLoad: loads once and answers from the cache after, null included; a c
   const feed = new ManualFeed();
   const cache = new AppScopedCache<string | null>(feed, 60_000);
   let loads = 0;
-  const load = async () => { loads += 1; return null; };
+  const load = async () => {
+    loads += 1;
+    return null;
+  };
   t.is(await cache.getOrLoad('a', 'k', load), null);
   t.is(await cache.getOrLoad('a', 'k', load), null);
   t.is(loads, 1, 'an absent value is cached too');
-  const racing = async () => { loads += 1; feed.change('b'); return 'stale'; };
+  const racing = async () => {
+    loads += 1;
+    feed.change('b');
+    return 'stale';
+  };
   t.is(await cache.getOrLoad('b', 'k', racing), 'stale', 'the caller still gets what it read');
   t.is(cache.get('b', 'k'), undefined, 'but it is not kept');
 });

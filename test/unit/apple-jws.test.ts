@@ -28,17 +28,25 @@ test("Apple's vectors: a transaction signed by Apple's test chain verifies with 
 test("Apple's vectors: the roots we load make the library accept and refuse exactly as Apple's own tests say", async (t) => {
   const library = new SignedDataVerifier(loadAppleRoots(fixture('testCA.der')), false, Environment.SANDBOX, 'com.example');
   t.like(await library.verifyAndDecodeRenewalInfo(vector('renewalInfo')), { environment: 'Sandbox' });
-  const status = async (jws: string) => library.verifyAndDecodeNotification(jws).then(() => VerificationStatus.OK, (e: VerificationException) => e.status);
+  const status = async (jws: string) =>
+    library.verifyAndDecodeNotification(jws).then(
+      () => VerificationStatus.OK,
+      (e: VerificationException) => e.status,
+    );
   t.is(await status(vector('wrongBundleId')), VerificationStatus.INVALID_APP_IDENTIFIER);
   t.not(await status(vector('missingX5CHeaderClaim')), VerificationStatus.OK);
   // Our transaction verifier refuses them too (they are notifications, not transactions).
   const ours = new AppleTransactionVerifier(loadAppleRoots(fixture('testCA.der')));
-  for (const name of ['wrongBundleId', 'missingX5CHeaderClaim']) t.false((await ours.verify(vector(name), 'com.example', undefined)).ok, name);
+  for (const name of ['wrongBundleId', 'missingX5CHeaderClaim'])
+    t.false((await ours.verify(vector(name), 'com.example', undefined)).ok, name);
 });
 
 test('a transaction from a chain we made verifies; its environment, bundle id, chain and signature are checked', async (t) => {
   const verifier = new AppleTransactionVerifier(loadAppleRoots(chain.rootPath));
-  const production = signTransaction(chain, transactionPayload({ bundleId: BUNDLE, environment: 'Production', transactionId: '2000000000000001' }));
+  const production = signTransaction(
+    chain,
+    transactionPayload({ bundleId: BUNDLE, environment: 'Production', transactionId: '2000000000000001' }),
+  );
   const ok = await verifier.verify(production, BUNDLE, 1234567890);
   t.true(ok.ok);
   if (ok.ok) t.like(ok.transaction, { transactionId: '2000000000000001', environment: 'Production', price: 9990 });
@@ -51,13 +59,19 @@ test('a transaction from a chain we made verifies; its environment, bundle id, c
     return r.ok ? 'verified' : r.reason;
   };
   t.regex(await refused(production, 'com.other.app'), /another app/);
-  t.regex(await refused(signTransaction(other, transactionPayload({ bundleId: BUNDLE }))), /does not verify against the trusted Apple roots/);
+  t.regex(
+    await refused(signTransaction(other, transactionPayload({ bundleId: BUNDLE }))),
+    /does not verify against the trusted Apple roots/,
+  );
   const [h, p, s] = production.split('.');
   const tampered = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
   tampered.price = 99990;
   t.regex(await refused(`${h}.${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${s}`), /signature|does not verify/);
   t.regex(await refused('not-a-jws'), /not a JWS/);
-  t.regex(await refused(signTransaction(chain, transactionPayload({ bundleId: BUNDLE, environment: 'Nowhere' as never }))), /known App Store environment/);
+  t.regex(
+    await refused(signTransaction(chain, transactionPayload({ bundleId: BUNDLE, environment: 'Nowhere' as never }))),
+    /known App Store environment/,
+  );
 });
 
 test('Xcode and LocalTesting transactions are decoded without a signature check (and say so)', async (t) => {

@@ -5,8 +5,22 @@ import { computeCommission, mulDivRound, percentToMilli } from '../../lib/commis
 // commission + fee. Each amount is rounded once, half away from zero.
 const commissions: { label: string; revenue: number; percent: number | string; fee: number; commission: number; platformFee: number }[] = [
   { label: '9.99 at 30% with the default 10% fee', revenue: 9_990_000, percent: 30, fee: 10, commission: 2_997_000, platformFee: 299_700 },
-  { label: '0.01 at 33.333%: 3333.3 rounds down, fee 333.3 rounds down', revenue: 10_000, percent: 33.333, fee: 10, commission: 3_333, platformFee: 333 },
-  { label: '0.05 at 33.333%: exactly 16666.5 rounds away from zero, fee 1666.7 up', revenue: 50_000, percent: 33.333, fee: 10, commission: 16_667, platformFee: 1_667 },
+  {
+    label: '0.01 at 33.333%: 3333.3 rounds down, fee 333.3 rounds down',
+    revenue: 10_000,
+    percent: 33.333,
+    fee: 10,
+    commission: 3_333,
+    platformFee: 333,
+  },
+  {
+    label: '0.05 at 33.333%: exactly 16666.5 rounds away from zero, fee 1666.7 up',
+    revenue: 50_000,
+    percent: 33.333,
+    fee: 10,
+    commission: 16_667,
+    platformFee: 1_667,
+  },
   { label: 'percentage as PostgreSQL numeric text', revenue: 50_000, percent: '33.333', fee: 10, commission: 16_667, platformFee: 1_667 },
   { label: 'fee of exactly half a micro rounds up', revenue: 50, percent: 10, fee: 10, commission: 5, platformFee: 1 },
   { label: 'commission of exactly half a micro rounds up', revenue: 5, percent: 10, fee: 10, commission: 1, platformFee: 0 },
@@ -15,13 +29,23 @@ const commissions: { label: string; revenue: number; percent: number | string; f
   { label: 'no platform fee', revenue: 9_990_000, percent: 30, fee: 0, commission: 2_997_000, platformFee: 0 },
   { label: 'a trial (price 0) earns nothing', revenue: 0, percent: 30, fee: 10, commission: 0, platformFee: 0 },
   { label: '100% commission', revenue: 1_000_000, percent: 100, fee: 10, commission: 1_000_000, platformFee: 100_000 },
-  { label: 'near 2^53 micros stays exact', revenue: 9_000_000_000_000_000, percent: 33.333, fee: 10, commission: 2_999_970_000_000_000, platformFee: 299_997_000_000_000 },
+  {
+    label: 'near 2^53 micros stays exact',
+    revenue: 9_000_000_000_000_000,
+    percent: 33.333,
+    fee: 10,
+    commission: 2_999_970_000_000_000,
+    platformFee: 299_997_000_000_000,
+  },
 ];
 
 for (const row of commissions) {
   test(`computeCommission: ${row.label}`, (t) => {
     t.deepEqual(computeCommission(row.revenue, row.percent, row.fee), {
-      revenueMicros: row.revenue, commissionMicros: row.commission, platformFeeMicros: row.platformFee, reserveMicros: row.commission + row.platformFee,
+      revenueMicros: row.revenue,
+      commissionMicros: row.commission,
+      platformFeeMicros: row.platformFee,
+      reserveMicros: row.commission + row.platformFee,
     });
   });
 }

@@ -64,7 +64,12 @@ test('production needs an https BASE_URL (the OAuth issuer); loopback is the exc
 test('HOLDING_PERIOD_DAY_MS shortens a holding-period day for tests and is refused in production', (t) => {
   t.is(loadConfig({}).HOLDING_PERIOD_DAY_MS, 86_400_000);
   t.is(loadConfig({ NODE_ENV: 'test', HOLDING_PERIOD_DAY_MS: '200' }).HOLDING_PERIOD_DAY_MS, 200);
-  const err = t.throws(() => loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com', HOLDING_PERIOD_DAY_MS: '200' }), { instanceOf: ConfigError });
+  const err = t.throws(() => loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com', HOLDING_PERIOD_DAY_MS: '200' }), {
+    instanceOf: ConfigError,
+  });
   t.deepEqual(err?.variables, ['HOLDING_PERIOD_DAY_MS']);
-  t.is(loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com', HOLDING_PERIOD_DAY_MS: '86400000' }).HOLDING_PERIOD_DAY_MS, 86_400_000);
+  t.is(
+    loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://api.example.com', HOLDING_PERIOD_DAY_MS: '86400000' }).HOLDING_PERIOD_DAY_MS,
+    86_400_000,
+  );
 });

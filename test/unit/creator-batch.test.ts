@@ -14,7 +14,10 @@ test('lines become creators: header and comments skipped, commas, semicolons or 
 });
 
 test('an empty list or more lines than the limit is a 422 naming creators', (t) => {
-  for (const [text, msg] of [['\n# nothing\n', /at least one/], ['a@x.io\nb@x.io\nc@x.io', /At most 2 creators per batch; this list has 3/]] as const) {
+  for (const [text, msg] of [
+    ['\n# nothing\n', /at least one/],
+    ['a@x.io\nb@x.io\nc@x.io', /At most 2 creators per batch; this list has 3/],
+  ] as const) {
     const err = t.throws(() => parseCreatorBatch(text, 2), { instanceOf: ValidationError });
     t.deepEqual(err.problems[0]!.loc, ['body', 'creators']);
     t.regex(err.problems[0]!.msg, msg);
@@ -29,5 +32,6 @@ test('asset types are judged by their first bytes, never by name or declared typ
   t.like(sniffAsset(Buffer.from('RIFF\0\0\0\0WEBPVP8 ')), { mime: 'image/webp' });
   t.like(sniffAsset(Buffer.from('%PDF-1.7\n')), { mime: 'application/pdf', type: 'document' });
   t.like(sniffAsset(Buffer.from('\0\0\0\x18ftypmp42')), { mime: 'video/mp4', type: 'video' });
-  for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>', '<!doctype html><script>', '', 'PK\x03\x04']) t.is(sniffAsset(Buffer.from(bad)), undefined, bad);
+  for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>', '<!doctype html><script>', '', 'PK\x03\x04'])
+    t.is(sniffAsset(Buffer.from(bad)), undefined, bad);
 });

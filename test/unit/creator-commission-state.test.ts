@@ -12,7 +12,10 @@ test('each stored status and reversal maps to one state with its reason', (t) =>
   t.like(commissionState({ ...base, status: 'unfunded' }), { state: 'unfunded' });
   t.regex(commissionState({ ...base, status: 'unfunded' }).reason, /Waiting for Acme to top up/);
   t.like(commissionState({ ...base, status: 'payable' }), { state: 'payable' });
-  t.like(commissionState({ ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z' }), { state: 'paid', reason: 'Paid on 2 Dec 2026, 00:00 UTC.' });
+  t.like(commissionState({ ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z' }), {
+    state: 'paid',
+    reason: 'Paid on 2 Dec 2026, 00:00 UTC.',
+  });
   t.like(commissionState({ ...base, status: 'reversed', reversed_at: '2026-11-30T00:00:00Z' }), { state: 'reversed' });
   t.like(commissionState({ ...base, status: 'paid', reversed_at: '2026-12-03T00:00:00Z' }), { state: 'clawed_back' });
   t.like(commissionState({ ...base, status: 'payable', reversed_at: '2026-12-03T00:00:00Z' }), { state: 'clawed_back' });
@@ -23,5 +26,8 @@ test('a share taken back after the release by a partial refund is named beside t
   t.is(partly.state, 'payable');
   t.regex(partly.reason, /partial refund after the release took back \$1\.50 USD of it/);
   t.notRegex(commissionState({ ...base, status: 'payable', clawed_back_micros: 0 }).reason, /partial refund/);
-  t.regex(commissionState({ ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z', clawed_back_micros: 250_000 }).reason, /^Paid on .*took back \$0\.25 USD/);
+  t.regex(
+    commissionState({ ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z', clawed_back_micros: 250_000 }).reason,
+    /^Paid on .*took back \$0\.25 USD/,
+  );
 });

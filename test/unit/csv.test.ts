@@ -9,7 +9,13 @@ test('cells a spreadsheet would run as formulas are prefixed with a quote', (t) 
 });
 
 test('CSV is UTF-8 with a BOM, quotes what needs quoting and escapes every row', (t) => {
-  const text = toCsv(['name', 'note'], [['Zoë, "Z"', '=HYPERLINK("x")'], ['Ann', 3.3]]);
+  const text = toCsv(
+    ['name', 'note'],
+    [
+      ['Zoë, "Z"', '=HYPERLINK("x")'],
+      ['Ann', 3.3],
+    ],
+  );
   t.true(text.startsWith('\uFEFF'));
   t.is(text.slice(1), 'name,note\r\n"Zoë, ""Z""","\'=HYPERLINK(""x"")"\r\nAnn,3.3\r\n');
 });

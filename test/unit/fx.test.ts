@@ -57,7 +57,10 @@ test('the ECB XML: every day with its rates, oldest first (either quote style)',
 });
 
 test('the full history sits beside the configured ECB file', (t) => {
-  t.is(historyUrlOf('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml'), 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.xml');
+  t.is(
+    historyUrlOf('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml'),
+    'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.xml',
+  );
   t.is(historyUrlOf('http://127.0.0.1:9/x/eurofxref-daily.xml'), 'http://127.0.0.1:9/x/eurofxref-hist.xml');
   t.is(historyUrlOf('http://rates.internal/latest.xml'), 'http://rates.internal/latest.xml');
 });

@@ -47,9 +47,17 @@ test('the limit belongs to the principal: one window per agent key, or per OAuth
   t.not(toolCallKey({ ...grant, clientId: 'client_a' }), toolCallKey({ ...grant, clientId: 'client_b' }));
 });
 
-test("a registry error is recognised by its fields, whatever its class; other errors are not field errors", (t) => {
-  const err = Object.assign(new Error('bad'), { fields: [{ loc: ['platform'], msg: 'unknown', type: 'enum' }, { loc: 'x', msg: 3 }] });
-  t.deepEqual(fieldProblemsOf(err), [{ loc: ['platform'], msg: 'unknown', type: 'enum' }, { loc: [], msg: 'Invalid value', type: 'value_error' }]);
+test('a registry error is recognised by its fields, whatever its class; other errors are not field errors', (t) => {
+  const err = Object.assign(new Error('bad'), {
+    fields: [
+      { loc: ['platform'], msg: 'unknown', type: 'enum' },
+      { loc: 'x', msg: 3 },
+    ],
+  });
+  t.deepEqual(fieldProblemsOf(err), [
+    { loc: ['platform'], msg: 'unknown', type: 'enum' },
+    { loc: [], msg: 'Invalid value', type: 'value_error' },
+  ]);
   t.is(fieldProblemsOf(new Error('boom')), undefined);
   t.is(fieldProblemsOf({ fields: [] }), undefined, 'not an Error');
 });

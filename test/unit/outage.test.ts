@@ -18,7 +18,11 @@ const cases: [string, unknown, 'transient' | 'refused' | 'neither'][] = [
   ['statement timeout (57014)', pgError('57014'), 'transient'],
   ['connection exception (08006)', pgError('08006'), 'transient'],
   ['pg: connection terminated', new Error('Connection terminated unexpectedly'), 'transient'],
-  ['knex pool timeout', Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }), 'transient'],
+  [
+    'knex pool timeout',
+    Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+    'transient',
+  ],
   ['wrapped in a cause', new Error('outer', { cause: pgError('57P01') }), 'transient'],
   ['unique violation (23505)', pgError('23505'), 'refused'],
   ['not null (23502)', pgError('23502'), 'refused'],

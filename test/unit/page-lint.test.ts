@@ -21,15 +21,17 @@ async function lint(code: string) {
 }
 
 test('dangerouslySetInnerHTML in a page is a lint error', async (t) => {
-  const messages = await lint("export const Bio = ({ html }: { html: string }) => <div dangerouslySetInnerHTML={{ __html: html }} />;\n");
+  const messages = await lint('export const Bio = ({ html }: { html: string }) => <div dangerouslySetInnerHTML={{ __html: html }} />;\n');
   t.is(messages.length, 1);
   t.regex(messages[0]!, /No raw HTML in pages/);
 });
 
 test('an href from data must go through safeUrl()', async (t) => {
-  const raw = await lint("export const L = ({ url }: { url: string }) => <a href={url}>link</a>;\n");
+  const raw = await lint('export const L = ({ url }: { url: string }) => <a href={url}>link</a>;\n');
   t.is(raw.length, 1);
   t.regex(raw[0]!, /safeUrl/);
-  const safe = await lint("import { safeUrl } from '../../lib/html.js';\nexport const L = ({ url }: { url: string }) => <a href={safeUrl(url)}>link</a>;\n");
+  const safe = await lint(
+    "import { safeUrl } from '../../lib/html.js';\nexport const L = ({ url }: { url: string }) => <a href={safeUrl(url)}>link</a>;\n",
+  );
   t.deepEqual(safe, []);
 });

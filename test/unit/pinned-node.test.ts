@@ -8,8 +8,22 @@ import { PINNED_NODE_VERSION, pinnedNodeBinary } from '../../runtime/pinned-node
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import { machineNode } from '../helpers/cli.js';
 
-interface Manifest { engines: { node: string }; optionalDependencies: Record<string, string> }
-interface Lock { packages: Record<string, { version?: string; integrity?: string; hasInstallScript?: boolean; engines?: { node: string }; optionalDependencies?: Record<string, string> }> }
+interface Manifest {
+  engines: { node: string };
+  optionalDependencies: Record<string, string>;
+}
+interface Lock {
+  packages: Record<
+    string,
+    {
+      version?: string;
+      integrity?: string;
+      hasInstallScript?: boolean;
+      engines?: { node: string };
+      optionalDependencies?: Record<string, string>;
+    }
+  >;
+}
 
 const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as Manifest;
 const lock = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as Lock;
@@ -46,12 +60,25 @@ test('the installed binary for this machine is the pinned version', (t) => {
 
 function startProbe(args: string[]) {
   // Own process group, like a shell job: a kill of -pid is a Ctrl-C at the terminal.
-  const child = spawn(machineNode(), ['--import', 'tsx', PROBE, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, SVC_ANY_NODE: '' } });
+  const child = spawn(machineNode(), ['--import', 'tsx', PROBE, ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    env: { ...process.env, SVC_ANY_NODE: '' },
+  });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const lines = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { child, exited, lines, output: () => out };
 }
 
@@ -74,6 +101,10 @@ test('a Ctrl-C at the terminal reaches the re-run process once, and signals pass
     t.is(await probe.exited, 5, probe.output());
     t.deepEqual(probe.lines()[1], { interrupts: 1 });
   } finally {
-    try { process.kill(-probe.child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-probe.child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
 });

@@ -2,7 +2,14 @@
 // refused with the field's reason, the periods a notification records from the order sequence, and the lifecycle
 // events of the notification types.
 import test from 'ava';
-import { decodeNotification, lifecycleEvent, MAX_MISSED_PERIODS, orderIndex, ordersToRecord, periodEvents } from '../../lib/play-notification.js';
+import {
+  decodeNotification,
+  lifecycleEvent,
+  MAX_MISSED_PERIODS,
+  orderIndex,
+  ordersToRecord,
+  periodEvents,
+} from '../../lib/play-notification.js';
 import { storeDirectEvent } from '../../lib/store-purchase.js';
 
 const data = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64');
@@ -10,9 +17,18 @@ const base = { version: '1.0', packageName: 'com.example.app', eventTimeMillis: 
 
 test('a developer notification is decoded into exactly one kind; anything else says what is wrong', (t) => {
   t.like(decodeNotification(data({ ...base, testNotification: { version: '1.0' } })), { ok: true, kind: 'test' });
-  t.like(decodeNotification(data({ ...base, subscriptionNotification: { notificationType: 2, purchaseToken: 'tok' } })), { ok: true, kind: 'subscription' });
-  t.like(decodeNotification(data({ ...base, voidedPurchaseNotification: { purchaseToken: 'tok', orderId: 'GPA.1' } })), { ok: true, kind: 'voided' });
-  t.like(decodeNotification(data({ ...base, oneTimeProductNotification: { notificationType: 1, purchaseToken: 'tok', sku: 'gems' } })), { ok: true, kind: 'one_time' });
+  t.like(decodeNotification(data({ ...base, subscriptionNotification: { notificationType: 2, purchaseToken: 'tok' } })), {
+    ok: true,
+    kind: 'subscription',
+  });
+  t.like(decodeNotification(data({ ...base, voidedPurchaseNotification: { purchaseToken: 'tok', orderId: 'GPA.1' } })), {
+    ok: true,
+    kind: 'voided',
+  });
+  t.like(decodeNotification(data({ ...base, oneTimeProductNotification: { notificationType: 1, purchaseToken: 'tok', sku: 'gems' } })), {
+    ok: true,
+    kind: 'one_time',
+  });
   const refused = (d: string, reason: RegExp) => {
     const r = decodeNotification(d);
     t.regex(r.ok ? 'accepted' : r.detail, reason);
@@ -40,15 +56,36 @@ test('the order sequence: the periods after the last recorded one up to the late
 });
 
 test('period events copy the latest period: the first order is the initial purchase at the start, renewals priced at the event', (t) => {
-  const latest = storeDirectEvent({
-    type: 'RENEWAL', transactionId: 'GPA.1..1', originalTransactionId: 'tok', eventTimestampMs: 1000, purchasedAtMs: 5000, environment: 'PRODUCTION',
-    priceInPurchasedCurrency: 9.99, currency: 'USD', store: 'PLAY_STORE',
-  }, { appUserId: 'u', referralCode: null });
+  const latest = storeDirectEvent(
+    {
+      type: 'RENEWAL',
+      transactionId: 'GPA.1..1',
+      originalTransactionId: 'tok',
+      eventTimestampMs: 1000,
+      purchasedAtMs: 5000,
+      environment: 'PRODUCTION',
+      priceInPurchasedCurrency: 9.99,
+      currency: 'USD',
+      store: 'PLAY_STORE',
+    },
+    { appUserId: 'u', referralCode: null },
+  );
   const events = periodEvents(latest, ['GPA.1', 'GPA.1..0', 'GPA.1..1']);
-  t.deepEqual(events.map((e) => [e.type, e.transactionId, e.eventTimestampMs, e.purchasedAtMs, e.priceInPurchasedCurrency]), [
-    ['INITIAL_PURCHASE', 'GPA.1', 1000, 1000, 9.99], ['RENEWAL', 'GPA.1..0', 1000, 5000, 9.99], ['RENEWAL', 'GPA.1..1', 1000, 5000, 9.99],
-  ]);
-  t.like(lifecycleEvent(3, latest, 7000), { type: 'CANCELLATION', transactionId: 'GPA.1..1', eventTimestampMs: 7000, priceInPurchasedCurrency: null, cancelReason: 'UNSUBSCRIBE' });
+  t.deepEqual(
+    events.map((e) => [e.type, e.transactionId, e.eventTimestampMs, e.purchasedAtMs, e.priceInPurchasedCurrency]),
+    [
+      ['INITIAL_PURCHASE', 'GPA.1', 1000, 1000, 9.99],
+      ['RENEWAL', 'GPA.1..0', 1000, 5000, 9.99],
+      ['RENEWAL', 'GPA.1..1', 1000, 5000, 9.99],
+    ],
+  );
+  t.like(lifecycleEvent(3, latest, 7000), {
+    type: 'CANCELLATION',
+    transactionId: 'GPA.1..1',
+    eventTimestampMs: 7000,
+    priceInPurchasedCurrency: null,
+    cancelReason: 'UNSUBSCRIBE',
+  });
   t.like(lifecycleEvent(7, latest, 7000), { type: 'UNCANCELLATION' });
   t.like(lifecycleEvent(5, latest, 7000), { type: 'BILLING_ISSUE' });
   t.like(lifecycleEvent(6, latest, 7000), { type: 'BILLING_ISSUE' });

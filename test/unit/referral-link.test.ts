@@ -4,16 +4,35 @@ import { jsonForHtml, renderPage, safeUrl } from '../../lib/html.js';
 import { destinationUrl, linkHints, withReferralParams, type LinkApp } from '../../lib/referral-link.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';
 
-const full: LinkApp = { ios_store_url: 'https://apps.apple.com/app/id1', android_store_url: 'https://play.google.com/store/apps/details?id=a.b', web_url: 'https://example.com/app' };
+const full: LinkApp = {
+  ios_store_url: 'https://apps.apple.com/app/id1',
+  android_store_url: 'https://play.google.com/store/apps/details?id=a.b',
+  web_url: 'https://example.com/app',
+};
 
 const destinations: { label: string; app: LinkApp; platform: 'ios' | 'android' | 'web' | null; expected: string | undefined }[] = [
   { label: 'ios goes to the App Store', app: full, platform: 'ios', expected: full.ios_store_url! },
   { label: 'android goes to Google Play', app: full, platform: 'android', expected: full.android_store_url! },
   { label: 'web goes to the web URL', app: full, platform: 'web', expected: full.web_url! },
   { label: 'unknown platform goes to the web URL', app: full, platform: null, expected: full.web_url! },
-  { label: 'android without a Play URL falls back to web first', app: { ...full, android_store_url: null }, platform: 'android', expected: full.web_url! },
-  { label: 'web without a web URL falls back to the App Store', app: { ...full, web_url: null }, platform: 'web', expected: full.ios_store_url! },
-  { label: 'a non-http URL is never a destination', app: { ios_store_url: 'javascript:alert(1)', android_store_url: null, web_url: null }, platform: 'ios', expected: undefined },
+  {
+    label: 'android without a Play URL falls back to web first',
+    app: { ...full, android_store_url: null },
+    platform: 'android',
+    expected: full.web_url!,
+  },
+  {
+    label: 'web without a web URL falls back to the App Store',
+    app: { ...full, web_url: null },
+    platform: 'web',
+    expected: full.ios_store_url!,
+  },
+  {
+    label: 'a non-http URL is never a destination',
+    app: { ios_store_url: 'javascript:alert(1)', android_store_url: null, web_url: null },
+    platform: 'ios',
+    expected: undefined,
+  },
   { label: 'no URL at all', app: { ios_store_url: null, android_store_url: null, web_url: null }, platform: 'ios', expected: undefined },
 ];
 
@@ -33,7 +52,10 @@ test('withReferralParams keeps the URL own query and adds svc_code and svc_click
 });
 
 test('withReferralParams puts the code into Google Play referrer, merged with an existing one', (t) => {
-  const out = withReferralParams(new URL('https://play.google.com/store/apps/details?id=a.b&referrer=utm_source%3Dyt'), { svc_code: 'ANNA', svc_click: 'clk_1' });
+  const out = withReferralParams(new URL('https://play.google.com/store/apps/details?id=a.b&referrer=utm_source%3Dyt'), {
+    svc_code: 'ANNA',
+    svc_click: 'clk_1',
+  });
   const url = new URL(out);
   t.is(url.searchParams.get('id'), 'a.b');
   const referrer = new URLSearchParams(url.searchParams.get('referrer')!);
@@ -44,7 +66,10 @@ test('withReferralParams puts the code into Google Play referrer, merged with an
 });
 
 test('withReferralParams without params leaves the URL alone', (t) => {
-  t.is(withReferralParams(new URL('https://play.google.com/store/apps/details?id=a.b'), {}), 'https://play.google.com/store/apps/details?id=a.b');
+  t.is(
+    withReferralParams(new URL('https://play.google.com/store/apps/details?id=a.b'), {}),
+    'https://play.google.com/store/apps/details?id=a.b',
+  );
 });
 
 test('linkHints: the User-Agent gives platform and OS version', (t) => {
@@ -54,11 +79,17 @@ test('linkHints: the User-Agent gives platform and OS version', (t) => {
 });
 
 test('linkHints: query hints win, a foreign UA OS version is dropped, svc_* stays out of the raw hints', (t) => {
-  const hints = linkHints({ platform: 'Android', lang: 'de-DE', tz: 'Europe/Berlin', screen: '1080x2400', svc_code: 'X', utm_source: ['a', 'b'] }, IPHONE_UA);
+  const hints = linkHints(
+    { platform: 'Android', lang: 'de-DE', tz: 'Europe/Berlin', screen: '1080x2400', svc_code: 'X', utm_source: ['a', 'b'] },
+    IPHONE_UA,
+  );
   t.like(hints, { platform: 'android', osVersion: null, language: 'de-DE', timezone: 'Europe/Berlin', screen: '1080x2400' });
   t.deepEqual(hints.raw, { platform: 'Android', lang: 'de-DE', tz: 'Europe/Berlin', screen: '1080x2400', utm_source: 'a' });
   t.like(linkHints({ os: '16.1', language: 'fr', timezone: 'Europe/Paris', platform: 'toaster' }, IPHONE_UA), {
-    platform: 'ios', osVersion: '16.1', language: 'fr', timezone: 'Europe/Paris',
+    platform: 'ios',
+    osVersion: '16.1',
+    language: 'fr',
+    timezone: 'Europe/Paris',
   });
 });
 
@@ -68,7 +99,18 @@ test('pages and jsonForHtml leave no markup behind; safeUrl passes only http(s) 
   t.true(page.includes('<title>&lt;t></title>'));
   t.true(page.includes(`<main>&lt;a href=&quot;x&quot;>'&amp;'&lt;/a></main>`));
   for (const ok of ['https://x.example/a?b=1', 'http://x.example', '/dashboard/apps/1']) t.is(safeUrl(ok), ok);
-  for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<b>', '//evil.example/x', '/\\evil.example', 'vbscript:x', '', 'not a url', 42]) t.is(safeUrl(bad), undefined, String(bad));
+  for (const bad of [
+    'javascript:alert(1)',
+    ' JavaScript:alert(1)',
+    'data:text/html,<b>',
+    '//evil.example/x',
+    '/\\evil.example',
+    'vbscript:x',
+    '',
+    'not a url',
+    42,
+  ])
+    t.is(safeUrl(bad), undefined, String(bad));
   t.false(jsonForHtml({ s: '</script><script>' }).includes('<'));
   t.deepEqual(JSON.parse(jsonForHtml({ s: '</script>' })), { s: '</script>' });
 });

@@ -3,19 +3,34 @@
 import test from 'ava';
 import { idempotencyKey } from '../../lib/purchase-event.js';
 import {
-  appleRefundShare, isWholeShare, planTakeBack, shareOfMicros, standing, stillToTakeBack, toRestore, type CommissionMoney,
+  appleRefundShare,
+  isWholeShare,
+  planTakeBack,
+  shareOfMicros,
+  standing,
+  stillToTakeBack,
+  toRestore,
+  type CommissionMoney,
 } from '../../lib/refund-share.js';
 import { appleTransactionEvents } from '../../lib/store-purchase.js';
 
 // A $9.99 purchase at 30% commission and a 10% platform fee (lib/commission.ts).
 const BASE: CommissionMoney = { revenueMicros: 9_990_000, commissionMicros: 2_997_000, platformFeeMicros: 299_700 };
 const share = (refunded: number) => ({ refunded, of: 100_000 });
-const money = (revenueMicros: number, commissionMicros: number, platformFeeMicros: number): CommissionMoney => ({ revenueMicros, commissionMicros, platformFeeMicros });
+const money = (revenueMicros: number, commissionMicros: number, platformFeeMicros: number): CommissionMoney => ({
+  revenueMicros,
+  commissionMicros,
+  platformFeeMicros,
+});
 
 test('the App Store share: revocationPercentage in milliunits; REFUND_FULL, none or 100% is the whole transaction', (t) => {
   const rows: [string, Parameters<typeof appleRefundShare>[0], ReturnType<typeof appleRefundShare>][] = [
     ['prorated 50%', { revocationType: 'REFUND_PRORATED', revocationPercentage: 50_000 }, share(50_000)],
-    ['1 of 3 units (Apple rounds the share of the whole quantity)', { revocationType: 'REFUND_PRORATED', revocationPercentage: 33_333 }, share(33_333)],
+    [
+      '1 of 3 units (Apple rounds the share of the whole quantity)',
+      { revocationType: 'REFUND_PRORATED', revocationPercentage: 33_333 },
+      share(33_333),
+    ],
     ['a percentage without a type', { revocationPercentage: 67_932 }, share(67_932)],
     ['full', { revocationType: 'REFUND_FULL', revocationPercentage: 100_000 }, undefined],
     ['100% prorated', { revocationType: 'REFUND_PRORATED', revocationPercentage: 100_000 }, undefined],
@@ -44,38 +59,75 @@ test('a share of micros is rounded once, half away from zero, exactly', (t) => {
 test('what a cumulative share takes back: the difference to what stands, never below zero, never past the whole', (t) => {
   const first = stillToTakeBack(BASE, BASE, share(33_333));
   t.deepEqual(first, money(3_329_967, 998_990, 99_899));
-  const after = { ...BASE, revenueMicros: BASE.revenueMicros - first.revenueMicros, commissionMicros: BASE.commissionMicros - first.commissionMicros, platformFeeMicros: BASE.platformFeeMicros - first.platformFeeMicros };
+  const after = {
+    ...BASE,
+    revenueMicros: BASE.revenueMicros - first.revenueMicros,
+    commissionMicros: BASE.commissionMicros - first.commissionMicros,
+    platformFeeMicros: BASE.platformFeeMicros - first.platformFeeMicros,
+  };
   t.deepEqual(stillToTakeBack(BASE, after, share(33_333)), money(0, 0, 0), 'the same share again takes nothing');
   t.deepEqual(stillToTakeBack(BASE, after, share(20_000)), money(0, 0, 0), 'a smaller share takes nothing');
   const second = stillToTakeBack(BASE, after, share(66_667));
   // 66.667% of the base, rounded once: 1,998,010.0 / 199,801.0 / 6,660.033: the second take is the difference.
   t.deepEqual(second, money(6_660_033 - 3_329_967, 1_998_010 - 998_990, 199_801 - 99_899));
-  const rest = { revenueMicros: after.revenueMicros - second.revenueMicros, commissionMicros: after.commissionMicros - second.commissionMicros, platformFeeMicros: after.platformFeeMicros - second.platformFeeMicros };
+  const rest = {
+    revenueMicros: after.revenueMicros - second.revenueMicros,
+    commissionMicros: after.commissionMicros - second.commissionMicros,
+    platformFeeMicros: after.platformFeeMicros - second.platformFeeMicros,
+  };
   const whole = stillToTakeBack(BASE, rest, undefined);
   t.deepEqual(whole, rest, 'the whole refund takes exactly what stands');
-  t.is(first.commissionMicros + second.commissionMicros + whole.commissionMicros, BASE.commissionMicros, 'never more than the commission in total');
+  t.is(
+    first.commissionMicros + second.commissionMicros + whole.commissionMicros,
+    BASE.commissionMicros,
+    'never more than the commission in total',
+  );
   t.deepEqual(stillToTakeBack(BASE, money(0, 0, 0), undefined), money(0, 0, 0), 'nothing stands: nothing to take');
 });
 
 test('a refund reversal gives back what the refunds took; the take-back spreads over earns newest first', (t) => {
   t.deepEqual(toRestore(BASE, money(4_995_000, 1_498_500, 149_850)), money(4_995_000, 1_498_500, 149_850));
   t.deepEqual(toRestore(BASE, BASE), money(0, 0, 0));
-  const earns = [{ id: 'restored', live: money(4_995_000, 1_498_500, 149_850) }, { id: 'rest', live: money(4_995_000, 1_498_500, 149_850) }];
+  const earns = [
+    { id: 'restored', live: money(4_995_000, 1_498_500, 149_850) },
+    { id: 'rest', live: money(4_995_000, 1_498_500, 149_850) },
+  ];
   t.deepEqual(standing(earns), BASE);
   const plan = planTakeBack(earns, money(7_000_000, 2_100_000, 210_000));
-  t.deepEqual(plan.map((p) => [p.earn.id, p.part, p.whole]), [
-    ['restored', money(4_995_000, 1_498_500, 149_850), true],
-    ['rest', money(2_005_000, 601_500, 60_150), false],
-  ]);
+  t.deepEqual(
+    plan.map((p) => [p.earn.id, p.part, p.whole]),
+    [
+      ['restored', money(4_995_000, 1_498_500, 149_850), true],
+      ['rest', money(2_005_000, 601_500, 60_150), false],
+    ],
+  );
   t.deepEqual(planTakeBack(earns, money(0, 0, 0)), []);
 });
 
 test('an App Store partial refund is a REFUND of its share; its key is the transaction and the revocation date', (t) => {
-  const tx = { transactionId: '40', originalTransactionId: '40', type: 'Consumable', environment: 'Production', purchaseDate: 1_700_000_000_000, price: 9990, currency: 'USD', revocationDate: 1_700_000_500_000 };
-  const [, partial] = appleTransactionEvents({ ...tx, revocationType: 'REFUND_PRORATED', revocationPercentage: 50_000 }, { appUserId: null, referralCode: null });
+  const tx = {
+    transactionId: '40',
+    originalTransactionId: '40',
+    type: 'Consumable',
+    environment: 'Production',
+    purchaseDate: 1_700_000_000_000,
+    price: 9990,
+    currency: 'USD',
+    revocationDate: 1_700_000_500_000,
+  };
+  const [, partial] = appleTransactionEvents(
+    { ...tx, revocationType: 'REFUND_PRORATED', revocationPercentage: 50_000 },
+    { appUserId: null, referralCode: null },
+  );
   t.like(partial, { type: 'REFUND', transactionId: '40', eventTimestampMs: 1_700_000_500_000, refundShare: share(50_000) });
-  const [, full] = appleTransactionEvents({ ...tx, revocationType: 'REFUND_FULL', revocationPercentage: 100_000 }, { appUserId: null, referralCode: null });
+  const [, full] = appleTransactionEvents(
+    { ...tx, revocationType: 'REFUND_FULL', revocationPercentage: 100_000 },
+    { appUserId: null, referralCode: null },
+  );
   t.is(full!.refundShare, undefined);
-  const [, later] = appleTransactionEvents({ ...tx, revocationDate: 1_700_000_900_000, revocationPercentage: 75_000 }, { appUserId: null, referralCode: null });
+  const [, later] = appleTransactionEvents(
+    { ...tx, revocationDate: 1_700_000_900_000, revocationPercentage: 75_000 },
+    { appUserId: null, referralCode: null },
+  );
   t.not(idempotencyKey('app', later!), idempotencyKey('app', partial!), 'a later refund of the same transaction is a new event');
 });

@@ -17,7 +17,13 @@ const pkg = JSON.parse(readFileSync(path.join(SDK_ROOT, 'package.json'), 'utf8')
 async function minGz(entry: string): Promise<{ min: number; gz: number }> {
   const out = await build({
     stdin: { contents: `import Svc from '${entry}'; globalThis.__svc = Svc;`, resolveDir: SDK_ROOT },
-    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2020', write: false, logLevel: 'silent',
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
   });
   const code = out.outputFiles[0]!.contents;
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
@@ -36,7 +42,8 @@ test('package: sideEffects false, no runtime dependencies, ESM + CJS + types for
   for (const [entry, target] of Object.entries<any>(pkg.exports)) {
     if (entry === './package.json') continue;
     for (const condition of ['import', 'require']) {
-      for (const file of [target[condition].types, target[condition].default]) t.true(existsSync(path.join(SDK_ROOT, file)), `${entry} ${condition} ${file}`);
+      for (const file of [target[condition].types, target[condition].default])
+        t.true(existsSync(path.join(SDK_ROOT, file)), `${entry} ${condition} ${file}`);
     }
   }
   const require = createRequire(import.meta.url);
@@ -47,8 +54,24 @@ test('package: sideEffects false, no runtime dependencies, ESM + CJS + types for
 });
 
 test('importing any entry (ESM or CJS) reads no browser global: safe under SSR and in Expo Go', (t) => {
-  const trap = ['window', 'document', 'localStorage', 'sessionStorage', 'location', 'history', 'navigator', 'screen', 'fetch', 'crypto', 'AbortController']
-    .map((name) => `Object.defineProperty(globalThis, ${JSON.stringify(name)}, { configurable: true, get() { throw new Error('read ${name} at import time'); } });`).join('');
+  const trap = [
+    'window',
+    'document',
+    'localStorage',
+    'sessionStorage',
+    'location',
+    'history',
+    'navigator',
+    'screen',
+    'fetch',
+    'crypto',
+    'AbortController',
+  ]
+    .map(
+      (name) =>
+        `Object.defineProperty(globalThis, ${JSON.stringify(name)}, { configurable: true, get() { throw new Error('read ${name} at import time'); } });`,
+    )
+    .join('');
   const script = `${trap}
     const entries = ['@svc/sdk', '@svc/sdk/web', '@svc/sdk/react-native', '@svc/sdk/event-key'];
     for (const e of entries) await import(e);

@@ -23,11 +23,16 @@ const SNAKE: Record<Sdk, boolean> = { 'react-native': true, web: true, ios: fals
 
 type Variant = 'provider' | 'autoCapture' | 'host';
 const VARIANT_OPTIONS: Record<Variant, Record<string, unknown>> = {
-  provider: {}, autoCapture: { store_direct: true }, host: { reports_purchases_itself: true },
+  provider: {},
+  autoCapture: { store_direct: true },
+  host: { reports_purchases_itself: true },
 };
 const variantsOf = (sdk: Sdk): Variant[] => (sdk === 'web' ? ['provider', 'host'] : ['provider', 'autoCapture', 'host']);
 
-interface Out { files: { file_name: string; language: string; code: string }[]; storage_keys: string[] }
+interface Out {
+  files: { file_name: string; language: string; code: string }[];
+  storage_keys: string[];
+}
 
 function run(kind: string, sdk: Sdk, variant: Variant): Out {
   const tool = REGISTRY_TOOLS.find((t) => t.name === `svc_scaffold_${kind}`)!;
@@ -35,13 +40,19 @@ function run(kind: string, sdk: Sdk, variant: Variant): Out {
 }
 
 /** Source files only (no package manifests), as one text. */
-const source = (out: Out) => out.files.filter((f) => !/^(json|yaml)$/.test(f.language) && !/Package\.swift|gradle/.test(f.file_name)).map((f) => f.code).join('\n');
+const source = (out: Out) =>
+  out.files
+    .filter((f) => !/^(json|yaml)$/.test(f.language) && !/Package\.swift|gradle/.test(f.file_name))
+    .map((f) => f.code)
+    .join('\n');
 /** The same without `//` comments (a `//` inside a URL follows a colon, not a space, and stays). */
 const code = (out: Out) => source(out).replace(/(^|\s)\/\/.*$/gm, '$1');
 
-const UPPERCASED = /\.(trim\(\)\.toUpperCase\(\)|trim\(\)\.uppercase\(\)|trimmingCharacters\(in: \.whitespacesAndNewlines\)\.uppercased\(\))/;
+const UPPERCASED =
+  /\.(trim\(\)\.toUpperCase\(\)|trim\(\)\.uppercase\(\)|trimmingCharacters\(in: \.whitespacesAndNewlines\)\.uppercased\(\))/;
 const AUTO_CAPTURE = /autoCapture\s*[:=]\s*(true|false)/g;
-const ACCESS_GATE = /entitled \|\| \(await Svc\.checkAccess\(\)\)\.hasAccess|entitled \|\| Svc\.checkAccess\(\)\.hasAccess|if entitled \{ return true \}\s+return await Svc\.checkAccess\(\)\.hasAccess/;
+const ACCESS_GATE =
+  /entitled \|\| \(await Svc\.checkAccess\(\)\)\.hasAccess|entitled \|\| Svc\.checkAccess\(\)\.hasAccess|if entitled \{ return true \}\s+return await Svc\.checkAccess\(\)\.hasAccess/;
 
 function assertBaseUrl(t: ExecutionContext, text: string) {
   const values = [...text.matchAll(/base(?:Url|URL)\s*[:=]\s*(?:URL\(string:\s*)?["']([^"']*)["']/g)].map((m) => m[1]);
@@ -132,7 +143,10 @@ for (const sdk of SDKS) {
 
 test('the base URL follows the server it is given, without a doubled slash', (t) => {
   const tool = REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_full')!;
-  const cases: [string, string][] = [['http://127.0.0.1:8080', 'http://127.0.0.1:8080/api'], ['https://a.test//', 'https://a.test/api']];
+  const cases: [string, string][] = [
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080/api'],
+    ['https://a.test//', 'https://a.test/api'],
+  ];
   for (const [baseUrl, api] of cases) {
     const out = tool.run({ sdk: 'web' }, { baseUrl }) as unknown as Out & { client_base_url: string };
     t.is(out.client_base_url, api);
@@ -141,7 +155,9 @@ test('the base URL follows the server it is given, without a doubled slash', (t)
 });
 
 test('web reads the launch URL code (captureLaunchCode, cleanUrl) and reports its runtime', (t) => {
-  const text = code(REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_install')!.run({ framework: 'capacitor' }, { baseUrl: BASE }) as unknown as Out);
+  const text = code(
+    REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_install')!.run({ framework: 'capacitor' }, { baseUrl: BASE }) as unknown as Out,
+  );
   t.regex(text, /captureLaunchCode: true/);
   t.regex(text, /cleanUrl: true/);
   t.regex(text, /runtime: 'capacitor'/);

@@ -16,9 +16,16 @@ const SCAFFOLD_INPUTS = SDKS.flatMap((sdk) => [
 
 const INPUTS: Record<string, Record<string, unknown>[]> = {
   svc_list_sdks: [{}],
-  svc_recommend_sdk: [...SDKS.map((sdk) => ({ sdkId: sdk })), { stack: 'capacitor' }, { stack: 'Xamarin' }, { platform: 'android', framework: 'kmp' }],
+  svc_recommend_sdk: [
+    ...SDKS.map((sdk) => ({ sdkId: sdk })),
+    { stack: 'capacitor' },
+    { stack: 'Xamarin' },
+    { platform: 'android', framework: 'kmp' },
+  ],
   svc_recommend_validation: ['ios', 'android', 'web'].flatMap((platform) => [
-    { platform }, { platform, uses_subscription_provider: true, app_id: 'app_1' }, { platform, uses_subscription_provider: false },
+    { platform },
+    { platform, uses_subscription_provider: true, app_id: 'app_1' },
+    { platform, uses_subscription_provider: false },
   ]),
   svc_recommend_validation_for_platforms: [{ platforms: SDKS }, { platforms: ['ios'], uses_subscription_provider: true }],
   svc_explain_contract: ['attribution', 'purchase', 'comp', 'dedup', 'rc-attributes'].map((topic) => ({ topic })),

@@ -48,8 +48,16 @@ declare module '@revenuecat/purchases-js' {
 const RN_GLOBALS = 'declare const console: { log(...data: unknown[]): void };\n';
 
 const OPTIONS: ts.CompilerOptions = {
-  strict: true, noEmit: true, noUnusedLocals: true, noUncheckedIndexedAccess: true, skipLibCheck: false, skipDefaultLibCheck: true,
-  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [],
+  strict: true,
+  noEmit: true,
+  noUnusedLocals: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: false,
+  skipDefaultLibCheck: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  types: [],
   paths: { '@svc/web': [ENTRY_PATHS[0]!], '@svc/react-native': [ENTRY_PATHS[1]!] },
 };
 
@@ -57,7 +65,9 @@ const libCache = new Map<string, ts.SourceFile | undefined>();
 
 /** Diagnostics per virtual file name ('' for files outside the scaffold, such as the package's declarations). */
 function typeCheck(files: Record<string, string>, web: boolean): Map<string, string[]> {
-  const virtual = new Map(Object.entries({ ...files, 'stubs.d.ts': PROVIDER_STUBS + (web ? '' : RN_GLOBALS) }).map(([n, c]) => [VIRTUAL + n, c]));
+  const virtual = new Map(
+    Object.entries({ ...files, 'stubs.d.ts': PROVIDER_STUBS + (web ? '' : RN_GLOBALS) }).map(([n, c]) => [VIRTUAL + n, c]),
+  );
   const options = { ...OPTIONS, lib: web ? ['lib.es2023.d.ts', 'lib.dom.d.ts'] : ['lib.es2023.d.ts'] };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
@@ -110,7 +120,7 @@ for (const { sdk, label, options } of VARIANTS) {
   test(`${sdk} (${label}): every scaffold kind type-checks against the SDK package`, (t) => {
     const { files, kinds } = scaffoldSources(sdk, options);
     const diagnostics = typeCheck(files, sdk === 'web');
-    t.deepEqual(diagnostics.get('') ?? [], [], 'the package\'s declarations compile');
+    t.deepEqual(diagnostics.get('') ?? [], [], "the package's declarations compile");
     for (const [kind, names] of Object.entries(kinds)) {
       t.true(names.length > 0, `${kind} has a TypeScript file`);
       for (const name of names) t.deepEqual(diagnostics.get(name) ?? [], [], `${kind}: ${name}`);
@@ -120,9 +130,30 @@ for (const { sdk, label, options } of VARIANTS) {
 
 // The check has teeth: each broken copy of a real scaffold must fail.
 const BREAKAGES: { label: string; sdk: string; kind: string; file: string; from: string | RegExp; to: string }[] = [
-  { label: 'a function the SDK does not have', sdk: 'web', kind: 'init', file: 'svc-init.ts', from: 'Svc.initialize(', to: 'Svc.initialise(' },
-  { label: 'camelCase result field on React Native', sdk: 'react-native', kind: 'manual_code', file: 'svc-referral-code.ts', from: 'result.error_code', to: 'result.errorCode' },
-  { label: 'svc_referral as a boolean', sdk: 'react-native', kind: 'full', file: 'svc.ts', from: "svc_referral: 'true'", to: 'svc_referral: true' },
+  {
+    label: 'a function the SDK does not have',
+    sdk: 'web',
+    kind: 'init',
+    file: 'svc-init.ts',
+    from: 'Svc.initialize(',
+    to: 'Svc.initialise(',
+  },
+  {
+    label: 'camelCase result field on React Native',
+    sdk: 'react-native',
+    kind: 'manual_code',
+    file: 'svc-referral-code.ts',
+    from: 'result.error_code',
+    to: 'result.errorCode',
+  },
+  {
+    label: 'svc_referral as a boolean',
+    sdk: 'react-native',
+    kind: 'full',
+    file: 'svc.ts',
+    from: "svc_referral: 'true'",
+    to: 'svc_referral: true',
+  },
   { label: 'snake_case access result', sdk: 'web', kind: 'full', file: 'svc.ts', from: /\)\.hasAccess/g, to: ').has_access' },
 ];
 
@@ -139,8 +170,21 @@ for (const b of BREAKAGES) {
 
 test('the package declares every function the client-side rules need, in both entries', (t) => {
   const text = readFileSync(TYPES_PATH, 'utf8');
-  for (const fn of ['initialize', 'checkAttribution', 'identify', 'trackEvent', 'validateCode', 'setReferralCode', 'applyCode',
-    'checkAccess', 'reportPurchase', 'syncPurchases', 'clearAttribution', 'getActiveCampaigns', 'getReferralCode']) {
+  for (const fn of [
+    'initialize',
+    'checkAttribution',
+    'identify',
+    'trackEvent',
+    'validateCode',
+    'setReferralCode',
+    'applyCode',
+    'checkAccess',
+    'reportPurchase',
+    'syncPurchases',
+    'clearAttribution',
+    'getActiveCampaigns',
+    'getReferralCode',
+  ]) {
     t.regex(text, new RegExp(`\\b${fn}\\(`), fn);
   }
   for (const entry of ENTRY_PATHS) t.regex(readFileSync(entry, 'utf8'), /export default Svc/);
@@ -151,7 +195,10 @@ test('declared validation and purchase results keep snake_case (rule 14); checkA
   const members = new Map<string, string[]>();
   const visit = (node: ts.Node) => {
     if (ts.isInterfaceDeclaration(node)) {
-      members.set(node.name.text, node.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : [])));
+      members.set(
+        node.name.text,
+        node.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : [])),
+      );
     }
     ts.forEachChild(node, visit);
   };
@@ -159,7 +206,11 @@ test('declared validation and purchase results keep snake_case (rule 14); checkA
   for (const name of ['ValidationResult', 'SetReferralCodeResult', 'ApplyCodeResult', 'PurchaseResult', 'AttributionResult']) {
     const fields = members.get(name) ?? [];
     t.true(fields.length > 0, name);
-    t.deepEqual(fields.filter((f) => /[A-Z]/.test(f)), [], `${name} has no camelCase field`);
+    t.deepEqual(
+      fields.filter((f) => /[A-Z]/.test(f)),
+      [],
+      `${name} has no camelCase field`,
+    );
   }
   t.true(members.get('ValidationResult')!.includes('error_code'));
   t.true(members.get('PurchaseResult')!.includes('event_type'));

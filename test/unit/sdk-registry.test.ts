@@ -9,8 +9,16 @@ const run = (name: string, input: Record<string, unknown>): any => tool(name).ru
 
 test('the tool table: the 11 registry tools, each described with object schemas', (t) => {
   t.deepEqual(REGISTRY_TOOLS.map((x) => x.name).sort(), [
-    'svc_explain_contract', 'svc_list_sdks', 'svc_recommend_sdk', 'svc_recommend_validation', 'svc_recommend_validation_for_platforms',
-    'svc_scaffold_attribution', 'svc_scaffold_full', 'svc_scaffold_init', 'svc_scaffold_install', 'svc_scaffold_manual_code',
+    'svc_explain_contract',
+    'svc_list_sdks',
+    'svc_recommend_sdk',
+    'svc_recommend_validation',
+    'svc_recommend_validation_for_platforms',
+    'svc_scaffold_attribution',
+    'svc_scaffold_full',
+    'svc_scaffold_init',
+    'svc_scaffold_install',
+    'svc_scaffold_manual_code',
     'svc_scaffold_report_purchase',
   ]);
   for (const x of REGISTRY_TOOLS) {
@@ -25,13 +33,16 @@ test('the tool table: the 11 registry tools, each described with object schemas'
 test('versions, languages and result casing per the spec', (t) => {
   t.is(CONTRACT_VERSION, '1.6.0');
   const sdks = run('svc_list_sdks', {}).sdks as { id: string; version: string; language: string; result_casing: string }[];
-  t.deepEqual(sdks.map((s) => [s.id, s.version, s.language, s.result_casing]), [
-    ['react-native', '1.6.1', 'typescript', 'snake_case'],
-    ['ios', '1.1.1', 'swift', 'camelCase'],
-    ['android', '1.1.1', 'kotlin', 'camelCase'],
-    ['flutter', '1.1.1', 'dart', 'camelCase'],
-    ['web', '1.0.1', 'typescript', 'snake_case'],
-  ]);
+  t.deepEqual(
+    sdks.map((s) => [s.id, s.version, s.language, s.result_casing]),
+    [
+      ['react-native', '1.6.1', 'typescript', 'snake_case'],
+      ['ios', '1.1.1', 'swift', 'camelCase'],
+      ['android', '1.1.1', 'kotlin', 'camelCase'],
+      ['flutter', '1.1.1', 'dart', 'camelCase'],
+      ['web', '1.0.1', 'typescript', 'snake_case'],
+    ],
+  );
 });
 
 test('clearAttribution removes attribution, code and user id; web keeps the user id and drops the launch code', (t) => {
@@ -69,7 +80,10 @@ test('svc_recommend_sdk: the alias fields work, and an unknown stack lists the c
   const unknown = run('svc_recommend_sdk', { stack: 'Unity 6' });
   t.false(unknown.matched);
   t.deepEqual(unknown.recommendations, []);
-  t.deepEqual(unknown.choices.map((c: any) => c.sdk_id), ['react-native', 'ios', 'android', 'flutter', 'web']);
+  t.deepEqual(
+    unknown.choices.map((c: any) => c.sdk_id),
+    ['react-native', 'ios', 'android', 'flutter', 'web'],
+  );
   t.regex(unknown.message, /No SDK matches 'Unity 6'/);
 });
 
@@ -84,12 +98,21 @@ test('scaffold SDK selection: the most specific field decides; none, unknown or 
 });
 
 test('scaffold options: secret keys refused, reporting itself implies store-direct, unknown options refused', (t) => {
-  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'it_mcp_abc' }), { instanceOf: RegistryInputError, message: /secret key/ });
+  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'it_mcp_abc' }), {
+    instanceOf: RegistryInputError,
+    message: /secret key/,
+  });
   t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'it_srv_abc' }), { instanceOf: RegistryInputError });
   t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'pk_live' }), { instanceOf: RegistryInputError });
-  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', options: { store_direct: false, reports_purchases_itself: true } }), { instanceOf: RegistryInputError });
-  t.throws(() => run('svc_scaffold_install', { sdk: 'web', options: { store_direct: true, reports_purchases_itself: false } }), { instanceOf: RegistryInputError });
-  const extra = t.throws(() => run('svc_scaffold_install', { sdk: 'ios', options: { autocapture: false } }), { instanceOf: RegistryInputError });
+  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', options: { store_direct: false, reports_purchases_itself: true } }), {
+    instanceOf: RegistryInputError,
+  });
+  t.throws(() => run('svc_scaffold_install', { sdk: 'web', options: { store_direct: true, reports_purchases_itself: false } }), {
+    instanceOf: RegistryInputError,
+  });
+  const extra = t.throws(() => run('svc_scaffold_install', { sdk: 'ios', options: { autocapture: false } }), {
+    instanceOf: RegistryInputError,
+  });
   t.deepEqual(extra.fields[0], { loc: ['options', 'autocapture'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
   const implied = run('svc_scaffold_install', { sdk: 'android', options: { reports_purchases_itself: true } }).options;
   t.like(implied, { store_direct: true, reports_purchases_itself: true, auto_capture: false });
@@ -119,21 +142,53 @@ test('svc_recommend_validation: provider kept, store-direct without one, web pro
 });
 
 test('svc_recommend_validation_for_platforms: cross-platform SDKs expand, platforms deduplicated', (t) => {
-  const out = run('svc_recommend_validation_for_platforms', { platforms: ['react-native', 'ios', 'web'], uses_subscription_provider: false });
-  t.deepEqual(out.platforms.map((p: any) => p.platform), ['ios', 'android', 'web']);
+  const out = run('svc_recommend_validation_for_platforms', {
+    platforms: ['react-native', 'ios', 'web'],
+    uses_subscription_provider: false,
+  });
+  t.deepEqual(
+    out.platforms.map((p: any) => p.platform),
+    ['ios', 'android', 'web'],
+  );
   t.deepEqual(out.store_direct_platforms, ['ios', 'android']);
   t.deepEqual(out.subprovider_platforms, ['web']);
   t.true(out.subprovider_webhook_needed);
-  const bad = t.throws(() => run('svc_recommend_validation_for_platforms', { platforms: ['ios', 'bada'] }), { instanceOf: RegistryInputError });
+  const bad = t.throws(() => run('svc_recommend_validation_for_platforms', { platforms: ['ios', 'bada'] }), {
+    instanceOf: RegistryInputError,
+  });
   t.deepEqual(bad.fields[0]!.loc, ['platforms', '1']);
 });
 
 const TOPIC_FACTS: Record<string, RegExp[]> = {
-  attribution: [/72 hours/, /ip_device_match/, /link_param/, /re_claimed: true/, /first identify for a click wins/, /only while their campaign is active/],
-  purchase: [/never both be used/, /verify, parse, find the code, match campaign and creator, compute commission and platform fee, record conversion, update stats, reserve funds/, /signed JWS/, /never a boolean/, /503/],
-  comp: [/checked on every access check/, /without using another seat/, /entitlement OR checkAccess\(\)\.hasAccess/, /5 minutes under @svc\/access, never caches a negative/, /not on the rc_grant/],
+  attribution: [
+    /72 hours/,
+    /ip_device_match/,
+    /link_param/,
+    /re_claimed: true/,
+    /first identify for a click wins/,
+    /only while their campaign is active/,
+  ],
+  purchase: [
+    /never both be used/,
+    /verify, parse, find the code, match campaign and creator, compute commission and platform fee, record conversion, update stats, reserve funds/,
+    /signed JWS/,
+    /never a boolean/,
+    /503/,
+  ],
+  comp: [
+    /checked on every access check/,
+    /without using another seat/,
+    /entitlement OR checkAccess\(\)\.hasAccess/,
+    /5 minutes under @svc\/access, never caches a negative/,
+    /not on the rc_grant/,
+  ],
   dedup: [/same event_id is dropped/, /one per user and property set/, /within 60 seconds/, /recorded once/, /UUID v4/],
-  'rc-attributes': [/svc_code: the uppercased referral code/, /svc_referral: the literal string "true", never a boolean/, /does not read it/, /injected setter callback/],
+  'rc-attributes': [
+    /svc_code: the uppercased referral code/,
+    /svc_referral: the literal string "true", never a boolean/,
+    /does not read it/,
+    /injected setter callback/,
+  ],
 };
 for (const [topic, facts] of Object.entries(TOPIC_FACTS)) {
   test(`svc_explain_contract ${topic}: states the spec's rules`, (t) => {
@@ -153,7 +208,13 @@ test('svc_explain_contract: an unknown topic is an input error listing the valid
 
 test('sdkResource: svc://sdk/{platform} by id or alias; unknown platforms are input errors', (t) => {
   const ios = sdkResource('ios');
-  t.like(ios, { uri: 'svc://sdk/ios', contract_version: '1.6.0', version: '1.1.1', result_casing: 'camelCase', client_base_url: '{base_url}/api' });
+  t.like(ios, {
+    uri: 'svc://sdk/ios',
+    contract_version: '1.6.0',
+    version: '1.1.1',
+    result_casing: 'camelCase',
+    client_base_url: '{base_url}/api',
+  });
   t.is(sdkResource('Swift').uri, 'svc://sdk/ios');
   t.is(sdkResource('expo').uri, 'svc://sdk/react-native');
   t.throws(() => sdkResource('symbian'), { instanceOf: RegistryInputError });

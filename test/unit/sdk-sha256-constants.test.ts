@@ -22,7 +22,8 @@ test('every computed SHA-256 constant is far from a truncation boundary (engine-
   const ps = primes(64);
   // A 1-ulp error of cbrt(p) for p < 312 (root < 7) is 2^-50, i.e. 2^-18 in units of 2^-32: allow 256 ulps.
   const allowed = 256 * 2 ** -18;
-  const tight = ps.map((p) => ({ p, cube: margin(Math.cbrt(p)), square: margin(Math.sqrt(p)) }))
+  const tight = ps
+    .map((p) => ({ p, cube: margin(Math.cbrt(p)), square: margin(Math.sqrt(p)) }))
     .filter((m) => m.cube < allowed || (ps.indexOf(m.p) < 8 && m.square < allowed));
   t.deepEqual(tight, []);
 });

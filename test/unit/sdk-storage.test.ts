@@ -9,12 +9,28 @@ import { asyncStorageAdapter, localStorageAdapter, memoryStorage, type StorageAd
 function webStorage(failing: 'none' | 'writes' | 'all' = 'none') {
   const map = new Map<string, string>([['host_token', 'keep-me']]);
   const calls: string[] = [];
-  const quota = () => { throw Object.assign(new Error('QuotaExceededError'), { name: 'QuotaExceededError' }); };
+  const quota = () => {
+    throw Object.assign(new Error('QuotaExceededError'), { name: 'QuotaExceededError' });
+  };
   const store: WebStorageLike & { clear(): void } = {
-    getItem: (k) => { calls.push(`get ${k}`); if (failing === 'all') quota(); return map.get(k) ?? null; },
-    setItem: (k, v) => { calls.push(`set ${k}`); if (failing !== 'none') quota(); map.set(k, String(v)); },
-    removeItem: (k) => { calls.push(`remove ${k}`); if (failing === 'all') quota(); map.delete(k); },
-    clear: () => { throw new Error('clear() must never be called'); },
+    getItem: (k) => {
+      calls.push(`get ${k}`);
+      if (failing === 'all') quota();
+      return map.get(k) ?? null;
+    },
+    setItem: (k, v) => {
+      calls.push(`set ${k}`);
+      if (failing !== 'none') quota();
+      map.set(k, String(v));
+    },
+    removeItem: (k) => {
+      calls.push(`remove ${k}`);
+      if (failing === 'all') quota();
+      map.delete(k);
+    },
+    clear: () => {
+      throw new Error('clear() must never be called');
+    },
   };
   return { store, map, calls };
 }
@@ -25,21 +41,58 @@ function asyncStore() {
     map,
     store: {
       getItem: async (k: string) => map.get(k) ?? null,
-      setItem: async (k: string, v: string) => { map.set(k, v); },
-      removeItem: async (k: string) => { map.delete(k); },
-      clear: async () => { throw new Error('clear() must never be called'); },
+      setItem: async (k: string, v: string) => {
+        map.set(k, v);
+      },
+      removeItem: async (k: string) => {
+        map.delete(k);
+      },
+      clear: async () => {
+        throw new Error('clear() must never be called');
+      },
     },
   };
 }
 
 const ADAPTERS: { name: string; make: () => { adapter: StorageAdapter; hostKeys?: () => Map<string, string> } }[] = [
   { name: 'memory', make: () => ({ adapter: memoryStorage() }) },
-  { name: 'localStorage', make: () => { const w = webStorage(); return { adapter: localStorageAdapter(w.store), hostKeys: () => w.map }; } },
-  { name: 'localStorage (lazy getter)', make: () => { const w = webStorage(); return { adapter: localStorageAdapter(() => w.store), hostKeys: () => w.map }; } },
-  { name: 'localStorage whose writes throw (Safari private mode)', make: () => { const w = webStorage('writes'); return { adapter: localStorageAdapter(w.store), hostKeys: () => w.map }; } },
-  { name: 'localStorage that throws on access (sandboxed frame)', make: () => ({ adapter: localStorageAdapter(() => { throw new Error('SecurityError'); }) }) },
+  {
+    name: 'localStorage',
+    make: () => {
+      const w = webStorage();
+      return { adapter: localStorageAdapter(w.store), hostKeys: () => w.map };
+    },
+  },
+  {
+    name: 'localStorage (lazy getter)',
+    make: () => {
+      const w = webStorage();
+      return { adapter: localStorageAdapter(() => w.store), hostKeys: () => w.map };
+    },
+  },
+  {
+    name: 'localStorage whose writes throw (Safari private mode)',
+    make: () => {
+      const w = webStorage('writes');
+      return { adapter: localStorageAdapter(w.store), hostKeys: () => w.map };
+    },
+  },
+  {
+    name: 'localStorage that throws on access (sandboxed frame)',
+    make: () => ({
+      adapter: localStorageAdapter(() => {
+        throw new Error('SecurityError');
+      }),
+    }),
+  },
   { name: 'no localStorage (SSR)', make: () => ({ adapter: localStorageAdapter(() => undefined) }) },
-  { name: 'AsyncStorage', make: () => { const a = asyncStore(); return { adapter: asyncStorageAdapter(a.store), hostKeys: () => a.map }; } },
+  {
+    name: 'AsyncStorage',
+    make: () => {
+      const a = asyncStore();
+      return { adapter: asyncStorageAdapter(a.store), hostKeys: () => a.map };
+    },
+  },
 ];
 
 for (const { name, make } of ADAPTERS) {
@@ -76,7 +129,9 @@ test('localStorage falls back to memory for the rest of the session once a write
   w.map.set('@svc/install_id', 'stored-before');
   const adapter = localStorageAdapter(w.store);
   t.is(await adapter.getItem('@svc/install_id'), 'stored-before');
-  w.store.setItem = () => { throw new Error('QuotaExceededError'); };
+  w.store.setItem = () => {
+    throw new Error('QuotaExceededError');
+  };
   await adapter.setItem('@svc/svc_code', 'ABCD');
   t.is(await adapter.getItem('@svc/svc_code'), 'ABCD', 'served from memory');
   t.is(await adapter.getItem('@svc/install_id'), 'stored-before', 'what was read stays readable');

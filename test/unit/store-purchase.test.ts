@@ -2,14 +2,29 @@
 import test from 'ava';
 import { conversionKeyOf, idempotencyKey } from '../../lib/purchase-event.js';
 import {
-  androidProofIdentity, appleTransactionEvents, claimedTransactionId, googleProductEvents, googleSubscriptionEvents, proofHash, storeDirectGate, type AppleTransaction,
+  androidProofIdentity,
+  appleTransactionEvents,
+  claimedTransactionId,
+  googleProductEvents,
+  googleSubscriptionEvents,
+  proofHash,
+  storeDirectGate,
+  type AppleTransaction,
 } from '../../lib/store-purchase.js';
 
 const ctx = { appUserId: 'u1', referralCode: 'CODE1' };
 const DAY = 86_400_000;
 const tx = (f: Partial<AppleTransaction>): AppleTransaction => ({
-  transactionId: '20', originalTransactionId: '20', productId: 'pro', type: 'Auto-Renewable Subscription', environment: 'Production',
-  purchaseDate: 1_700_000_000_000, signedDate: 1_700_000_100_000, price: 9990, currency: 'EUR', ...f,
+  transactionId: '20',
+  originalTransactionId: '20',
+  productId: 'pro',
+  type: 'Auto-Renewable Subscription',
+  environment: 'Production',
+  purchaseDate: 1_700_000_000_000,
+  signedDate: 1_700_000_100_000,
+  price: 9990,
+  currency: 'EUR',
+  ...f,
 });
 
 test('the proof hash names the platform and the transaction identity, never the JWS bytes', (t) => {
@@ -18,17 +33,36 @@ test('the proof hash names the platform and the transaction identity, never the 
   t.regex(proofHash('ios', '20'), /^[0-9a-f]{64}$/);
   t.not(androidProofIdentity('tok', undefined), androidProofIdentity('tok', 'coins'));
   const jws = (payload: object) => `e30.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.sig`;
-  t.is(claimedTransactionId(jws({ transactionId: '20', signedDate: 1 })), claimedTransactionId(jws({ transactionId: '20', signedDate: 2 })));
+  t.is(
+    claimedTransactionId(jws({ transactionId: '20', signedDate: 1 })),
+    claimedTransactionId(jws({ transactionId: '20', signedDate: 2 })),
+  );
   t.is(claimedTransactionId('garbage'), undefined);
 });
 
 test('App Store: product types, environments, prices and dates', (t) => {
   const rows: [string, Partial<AppleTransaction>, Record<string, unknown>][] = [
-    ['original subscription transaction', {}, { type: 'INITIAL_PURCHASE', environment: 'PRODUCTION', priceInPurchasedCurrency: 9.99, currency: 'EUR', periodType: 'NORMAL' }],
-    ['later transaction of the subscription', { transactionId: '21' }, { type: 'RENEWAL', transactionId: '21', originalTransactionId: '20' }],
-    ['consumable', { type: 'Consumable', transactionId: '30', originalTransactionId: '30' }, { type: 'NON_RENEWING_PURCHASE', originalTransactionId: '30' }],
+    [
+      'original subscription transaction',
+      {},
+      { type: 'INITIAL_PURCHASE', environment: 'PRODUCTION', priceInPurchasedCurrency: 9.99, currency: 'EUR', periodType: 'NORMAL' },
+    ],
+    [
+      'later transaction of the subscription',
+      { transactionId: '21' },
+      { type: 'RENEWAL', transactionId: '21', originalTransactionId: '20' },
+    ],
+    [
+      'consumable',
+      { type: 'Consumable', transactionId: '30', originalTransactionId: '30' },
+      { type: 'NON_RENEWING_PURCHASE', originalTransactionId: '30' },
+    ],
     ['non-consumable', { type: 'Non-Consumable' }, { type: 'NON_RENEWING_PURCHASE' }],
-    ['non-renewing subscription', { type: 'Non-Renewing Subscription', transactionId: '31', originalTransactionId: '29' }, { type: 'NON_RENEWING_PURCHASE', originalTransactionId: '31' }],
+    [
+      'non-renewing subscription',
+      { type: 'Non-Renewing Subscription', transactionId: '31', originalTransactionId: '29' },
+      { type: 'NON_RENEWING_PURCHASE', originalTransactionId: '31' },
+    ],
     ['sandbox', { environment: 'Sandbox' }, { environment: 'SANDBOX' }],
     ['Xcode (unsigned) is sandbox', { environment: 'Xcode' }, { environment: 'SANDBOX' }],
     ['LocalTesting (unsigned) is sandbox', { environment: 'LocalTesting' }, { environment: 'SANDBOX' }],
@@ -41,35 +75,75 @@ test('App Store: product types, environments, prices and dates', (t) => {
     t.like(events[0], { source: 'store_direct', store: 'APP_STORE', appUserId: 'u1', referralCode: 'CODE1', ...expected }, label);
   }
   const resigned = appleTransactionEvents(tx({ signedDate: 1_700_009_000_000 }), ctx)[0]!;
-  t.is(idempotencyKey('app', resigned), idempotencyKey('app', appleTransactionEvents(tx({}), ctx)[0]!), 'a re-signed copy is the same event');
+  t.is(
+    idempotencyKey('app', resigned),
+    idempotencyKey('app', appleTransactionEvents(tx({}), ctx)[0]!),
+    'a re-signed copy is the same event',
+  );
   t.is(conversionKeyOf(appleTransactionEvents(tx({ transactionId: '22' }), ctx)[0]!), '20', 'renewals attach to the original transaction');
 });
 
 test('App Store: a revocationDate is a refund of that transaction, after its purchase', (t) => {
   const events = appleTransactionEvents(tx({ revocationDate: 1_700_000_000_000 + DAY }), ctx);
-  t.deepEqual(events.map((e) => e.type), ['INITIAL_PURCHASE', 'REFUND']);
-  t.like(events[1], { transactionId: '20', originalTransactionId: '20', eventTimestampMs: 1_700_000_000_000 + DAY, priceInPurchasedCurrency: null });
-  const oneTime = appleTransactionEvents(tx({ type: 'Consumable', transactionId: '40', originalTransactionId: '40', revocationDate: 5 }), ctx);
+  t.deepEqual(
+    events.map((e) => e.type),
+    ['INITIAL_PURCHASE', 'REFUND'],
+  );
+  t.like(events[1], {
+    transactionId: '20',
+    originalTransactionId: '20',
+    eventTimestampMs: 1_700_000_000_000 + DAY,
+    priceInPurchasedCurrency: null,
+  });
+  const oneTime = appleTransactionEvents(
+    tx({ type: 'Consumable', transactionId: '40', originalTransactionId: '40', revocationDate: 5 }),
+    ctx,
+  );
   t.is(conversionKeyOf(oneTime[1]!), '40');
 });
 
 test('Google Play subscriptions: latest paid order, renewals by order suffix, test purchases sandbox, pending 409', (t) => {
   const sub = (f: object = {}) => ({
-    subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE', startTime: '2026-11-01T10:00:00Z',
-    lineItems: [{ productId: 'pro', latestSuccessfulOrderId: 'GPA.1111-2222-3333-44444', expiryTime: '2026-12-01T10:00:00Z', autoRenewingPlan: { recurringPrice: { currencyCode: 'EUR', units: '4', nanos: 990_000_000 } } }],
+    subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE',
+    startTime: '2026-11-01T10:00:00Z',
+    lineItems: [
+      {
+        productId: 'pro',
+        latestSuccessfulOrderId: 'GPA.1111-2222-3333-44444',
+        expiryTime: '2026-12-01T10:00:00Z',
+        autoRenewingPlan: { recurringPrice: { currencyCode: 'EUR', units: '4', nanos: 990_000_000 } },
+      },
+    ],
     ...f,
   });
   const first = googleSubscriptionEvents(sub(), 'tok', Date.parse('2026-11-05T00:00:00Z'), ctx);
   t.true(first.ok);
   if (first.ok) {
-    t.like(first.events[0], { type: 'INITIAL_PURCHASE', transactionId: 'GPA.1111-2222-3333-44444', originalTransactionId: 'tok', environment: 'PRODUCTION', priceInPurchasedCurrency: 4.99, currency: 'EUR', store: 'PLAY_STORE', eventTimestampMs: Date.parse('2026-11-01T10:00:00Z') });
+    t.like(first.events[0], {
+      type: 'INITIAL_PURCHASE',
+      transactionId: 'GPA.1111-2222-3333-44444',
+      originalTransactionId: 'tok',
+      environment: 'PRODUCTION',
+      priceInPurchasedCurrency: 4.99,
+      currency: 'EUR',
+      store: 'PLAY_STORE',
+      eventTimestampMs: Date.parse('2026-11-01T10:00:00Z'),
+    });
     t.is(conversionKeyOf(first.events[0]!), 'tok');
   }
-  const renewal = googleSubscriptionEvents(sub({ lineItems: [{ ...sub().lineItems[0], latestSuccessfulOrderId: 'GPA.1111-2222-3333-44444..0' }] }), 'tok', 9, ctx);
+  const renewal = googleSubscriptionEvents(
+    sub({ lineItems: [{ ...sub().lineItems[0], latestSuccessfulOrderId: 'GPA.1111-2222-3333-44444..0' }] }),
+    'tok',
+    9,
+    ctx,
+  );
   t.true(renewal.ok && renewal.events[0]!.type === 'RENEWAL' && renewal.events[0]!.purchasedAtMs === 9);
   const test_ = googleSubscriptionEvents(sub({ testPurchase: {} }), 'tok', 9, ctx);
   t.true(test_.ok && test_.events[0]!.environment === 'SANDBOX');
-  t.like(googleSubscriptionEvents(sub({ subscriptionState: 'SUBSCRIPTION_STATE_PENDING' }), 'tok', 9, ctx), { ok: false, type: 'StorePurchaseNotPurchased' });
+  t.like(googleSubscriptionEvents(sub({ subscriptionState: 'SUBSCRIPTION_STATE_PENDING' }), 'tok', 9, ctx), {
+    ok: false,
+    type: 'StorePurchaseNotPurchased',
+  });
 });
 
 test('Google Play one-time products: order id is the key, price as sent, test purchases sandbox, not purchased 409, voided a refund', (t) => {
@@ -77,7 +151,15 @@ test('Google Play one-time products: order id is the key, price as sent, test pu
   const report = { ...ctx, productId: 'coins', price: 4.99, currency: 'eur' };
   const bought = googleProductEvents(p, 'tok', report, false);
   t.true(bought.ok);
-  if (bought.ok) t.like(bought.events[0], { type: 'NON_RENEWING_PURCHASE', transactionId: 'GPA.9', priceInPurchasedCurrency: 4.99, currency: 'EUR', environment: 'PRODUCTION', eventTimestampMs: 1763719200000 });
+  if (bought.ok)
+    t.like(bought.events[0], {
+      type: 'NON_RENEWING_PURCHASE',
+      transactionId: 'GPA.9',
+      priceInPurchasedCurrency: 4.99,
+      currency: 'EUR',
+      environment: 'PRODUCTION',
+      eventTimestampMs: 1763719200000,
+    });
   if (bought.ok) t.is(conversionKeyOf(bought.events[0]!), 'GPA.9');
   const sandbox = googleProductEvents({ ...p, purchaseType: 0 }, 'tok', report, false);
   t.true(sandbox.ok && sandbox.events[0]!.environment === 'SANDBOX');
@@ -93,8 +175,17 @@ test('the store-direct gate: switched to the store verifier, credential and stor
   t.deepEqual(storeDirectGate('app_1', 'ios', ios, true), { ok: true, storeId: 'com.example' });
   t.deepEqual(storeDirectGate('app_1', 'android', android, false), { ok: true, storeId: 'com.example.app' });
   t.like(storeDirectGate('app_1', 'ios', undefined, true), { ok: false });
-  t.regex((storeDirectGate('app_1', 'ios', { ...ios, provider: 'subprovider' }, true) as { detail: string }).detail, /not switched to store-direct.*app_1/);
+  t.regex(
+    (storeDirectGate('app_1', 'ios', { ...ios, provider: 'subprovider' }, true) as { detail: string }).detail,
+    /not switched to store-direct.*app_1/,
+  );
   t.regex((storeDirectGate('app_1', 'ios', ios, false) as { detail: string }).detail, /APPLE_ROOT_CERTS/);
-  t.regex((storeDirectGate('app_1', 'android', { ...android, credentialPresent: false }, true) as { detail: string }).detail, /service account is missing/);
-  t.regex((storeDirectGate('app_1', 'android', { ...android, packageName: null }, true) as { detail: string }).detail, /service account is missing/);
+  t.regex(
+    (storeDirectGate('app_1', 'android', { ...android, credentialPresent: false }, true) as { detail: string }).detail,
+    /service account is missing/,
+  );
+  t.regex(
+    (storeDirectGate('app_1', 'android', { ...android, packageName: null }, true) as { detail: string }).detail,
+    /service account is missing/,
+  );
 });

@@ -5,7 +5,13 @@ const SPEC: TableSpec = { sortable: ['name', 'joined_at'], searchable: ['name'],
 
 test('a view read from the query: listed sort columns only, directions, pages from 1, search trimmed', (t) => {
   t.deepEqual(readTableView({}, SPEC), { search: undefined, sort: 'joined_at', dir: 'desc', page: 1, pageSize: PAGE_SIZE });
-  t.deepEqual(readTableView({ q: '  ana ', sort: 'name', page: '3' }, SPEC), { search: 'ana', sort: 'name', dir: 'asc', page: 3, pageSize: PAGE_SIZE });
+  t.deepEqual(readTableView({ q: '  ana ', sort: 'name', page: '3' }, SPEC), {
+    search: 'ana',
+    sort: 'name',
+    dir: 'asc',
+    page: 3,
+    pageSize: PAGE_SIZE,
+  });
   t.like(readTableView({ sort: 'email; drop table x', dir: 'sideways', page: '-2' }, SPEC), { sort: 'joined_at', dir: 'desc', page: 1 });
   t.like(readTableView({ sort: ['name', 'joined_at'], dir: 'desc', page: '2.5' }, SPEC), { sort: 'name', dir: 'desc', page: 1 });
   t.is(readTableView({ q: 'x'.repeat(500) }, SPEC).search?.length, 200);

@@ -26,7 +26,9 @@ test('the env var wins over everything else', async (t) => {
 });
 
 test('an env var naming a missing file is an error that names the variable, not a silent fallback', async (t) => {
-  const err = await t.throwsAsync(resolveBinary(TEMPORAL_TEST_SERVER, { TEMPORAL_TEST_SERVER_PATH: '/nowhere/x' }, noInstall), { instanceOf: BinaryNotFoundError });
+  const err = await t.throwsAsync(resolveBinary(TEMPORAL_TEST_SERVER, { TEMPORAL_TEST_SERVER_PATH: '/nowhere/x' }, noInstall), {
+    instanceOf: BinaryNotFoundError,
+  });
   t.regex(err.message, /TEMPORAL_TEST_SERVER_PATH=\/nowhere\/x/);
 });
 
@@ -35,14 +37,23 @@ test('then PATH, then the project tools folder', async (t) => {
   const viaPath = fakeExecutable(onPath, 'temporal-test-server');
   const tools = path.join(root, 'tools');
   const viaTools = fakeExecutable(path.join(tools, 'pip', 'temporal-test-server', 'bin'), 'temporal-test-server');
-  t.deepEqual(await resolveBinary(TEMPORAL_TEST_SERVER, { PATH: onPath }, { allowInstall: false, toolsDir: tools }), { path: viaPath, source: 'path' });
-  t.deepEqual(await resolveBinary(TEMPORAL_TEST_SERVER, { PATH: '/nonexistent' }, { allowInstall: false, toolsDir: tools }), { path: viaTools, source: 'tools' });
+  t.deepEqual(await resolveBinary(TEMPORAL_TEST_SERVER, { PATH: onPath }, { allowInstall: false, toolsDir: tools }), {
+    path: viaPath,
+    source: 'path',
+  });
+  t.deepEqual(await resolveBinary(TEMPORAL_TEST_SERVER, { PATH: '/nonexistent' }, { allowInstall: false, toolsDir: tools }), {
+    path: viaTools,
+    source: 'tools',
+  });
 });
 
 test('then the SDK download cache', async (t) => {
   const cache = path.join(root, 'sdk-cache');
   const cached = fakeExecutable(cache, 'temporal-sdk-typescript-1.24.0');
-  t.deepEqual(await resolveBinary(TEMPORAL_CLI, { PATH: '/nonexistent' }, { ...noInstall, sdkCacheDirs: [cache] }), { path: cached, source: 'sdk-cache' });
+  t.deepEqual(await resolveBinary(TEMPORAL_CLI, { PATH: '/nonexistent' }, { ...noInstall, sdkCacheDirs: [cache] }), {
+    path: cached,
+    source: 'sdk-cache',
+  });
 });
 
 test('when nothing is found, one message says exactly how to provide the binary', async (t) => {

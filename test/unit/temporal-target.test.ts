@@ -8,10 +8,20 @@ import { resolveTemporalTarget, withTemporalTarget } from '../../runtime/tempora
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-target-'));
 const file = path.join(dir, 'temporal.toml');
-writeFileSync(file, [
-  '[profile.default]', 'address = "default.example:7233"', 'namespace = "dflt"', '',
-  '[profile.cloud]', 'address = "acct.tmprl.cloud:7233"', 'namespace = "acct.ns"', 'api_key = "cloud-key"', '',
-].join('\n'));
+writeFileSync(
+  file,
+  [
+    '[profile.default]',
+    'address = "default.example:7233"',
+    'namespace = "dflt"',
+    '',
+    '[profile.cloud]',
+    'address = "acct.tmprl.cloud:7233"',
+    'namespace = "acct.ns"',
+    'api_key = "cloud-key"',
+    '',
+  ].join('\n'),
+);
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
 test('nothing configured: no address, so svc dev starts its own dev server', (t) => {
@@ -52,9 +62,13 @@ test('an address the configuration already holds (a running svc dev) is kept ove
 });
 
 test('a missing profile file or profile is a configuration error naming the variable', (t) => {
-  const missingFile = t.throws(() => resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: path.join(dir, 'absent.toml') }), { instanceOf: ConfigError });
+  const missingFile = t.throws(() => resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: path.join(dir, 'absent.toml') }), {
+    instanceOf: ConfigError,
+  });
   t.deepEqual(missingFile.variables, ['TEMPORAL_CONFIG_FILE']);
-  const missingProfile = t.throws(() => resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' }), { instanceOf: ConfigError });
+  const missingProfile = t.throws(() => resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' }), {
+    instanceOf: ConfigError,
+  });
   t.deepEqual(missingProfile.variables, ['TEMPORAL_PROFILE']);
   t.regex(missingProfile.message, /staging/);
 });

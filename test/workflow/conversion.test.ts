@@ -11,7 +11,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { api: false });
 
-
 test('many renewals: the workflow continues-as-new and still answers redeliveries from earlier runs', async (t) => {
   const { temporal, taskQueue, db } = h();
   const sub = subscription('can-many', seed.creator_code);
@@ -59,7 +58,7 @@ test('a churned conversion closes after its quiet period; a later event opens a 
   t.like(await db('commissions').where('conversion_id', conversion.id).first(), { status: 'payable' }, 'released before the run closed');
 });
 
-test('search attributes let an operator find a user\'s conversions', async (t) => {
+test("search attributes let an operator find a user's conversions", async (t) => {
   const { temporal, taskQueue } = h();
   const sub = subscription('sa-user-1', seed.creator_code);
   await ingest(temporal, taskQueue, seed.app_id, sub('initial_purchase'));
@@ -73,5 +72,11 @@ test('search attributes let an operator find a user\'s conversions', async (t) =
   t.true(found[0]!.workflowId.startsWith(`conversion/${seed.app_id}/`));
   const described = await temporal.workflow.getHandle(found[0]!.workflowId).describe();
   const attrs = Object.fromEntries(described.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
-  t.like(attrs, { AppId: seed.app_id, AppUserId: 'sa-user-1', ReferralCode: seed.creator_code, ConversionStatus: 'active', Environment: 'PRODUCTION' });
+  t.like(attrs, {
+    AppId: seed.app_id,
+    AppUserId: 'sa-user-1',
+    ReferralCode: seed.creator_code,
+    ConversionStatus: 'active',
+    Environment: 'PRODUCTION',
+  });
 });

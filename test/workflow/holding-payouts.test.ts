@@ -26,8 +26,10 @@ async function account(days: number): Promise<SeededApp> {
 }
 
 const earnOf = async (conversionId: string) => (await commissionsOf(h().db, conversionId)).filter((c) => c.kind === 'earn');
-const statusOf = async (commissionId: string): Promise<string> => (await h().db('commissions').where('id', commissionId).first()).status as string;
-const ledgerCount = async (orgId: string) => Number((await h().db('wallet_ledger').where('org_id', orgId).count<{ count: string }[]>('* as count'))[0]!.count);
+const statusOf = async (commissionId: string): Promise<string> =>
+  (await h().db('commissions').where('id', commissionId).first()).status as string;
+const ledgerCount = async (orgId: string) =>
+  Number((await h().db('wallet_ledger').where('org_id', orgId).count<{ count: string }[]>('* as count'))[0]!.count);
 
 async function svcPayouts(args: string[]) {
   const res = await runSvc(['payouts', 'run', ...args, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
@@ -45,7 +47,10 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   const conversion = await conversionByKey(db, acct.app_id, first.event.original_transaction_id);
   const [commission] = await earnOf(conversion.id);
   t.is(commission.status, 'reserved', 'held first');
-  t.true(new Date(commission.payable_at).getTime() - new Date(commission.created_at).getTime() >= 2 * DAY_MS - 5, 'payable two (short) days after it was earned');
+  t.true(
+    new Date(commission.payable_at).getTime() - new Date(commission.created_at).getTime() >= 2 * DAY_MS - 5,
+    'payable two (short) days after it was earned',
+  );
   await assertExactBooks(t, db, acct.org_id);
 
   // Nothing is payable during the holding period: a payout run now pays nothing.
@@ -58,7 +63,11 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   // A dry run prints what it would pay and writes nothing.
   const before = await ledgerCount(acct.org_id);
   const dry = await svcPayouts(['--org', acct.org_id, '--run-id', 'first', '--dry-run']);
-  t.like(dry, { dry_run: true, already_run: false, totals: { gross_micros: commission.commission_micros, net_micros: commission.commission_micros } });
+  t.like(dry, {
+    dry_run: true,
+    already_run: false,
+    totals: { gross_micros: commission.commission_micros, net_micros: commission.commission_micros },
+  });
   t.is(await statusOf(commission.id), 'payable');
   t.is(await ledgerCount(acct.org_id), before);
   t.is(await db('payout_runs').where('id', 'first').first(), undefined);
@@ -67,8 +76,12 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   t.like(paid, { run_id: 'first', dry_run: false, already_run: false });
   t.is(paid.payouts.length, 1);
   t.like(paid.payouts[0], {
-    creator_id: acct.creator_id, commission_count: 1, gross_micros: commission.commission_micros, fees_micros: commission.platform_fee_micros,
-    clawbacks_netted_micros: 0, net_micros: commission.commission_micros,
+    creator_id: acct.creator_id,
+    commission_count: 1,
+    gross_micros: commission.commission_micros,
+    fees_micros: commission.platform_fee_micros,
+    clawbacks_netted_micros: 0,
+    net_micros: commission.commission_micros,
   });
   t.like(await db('commissions').where('id', commission.id).first(), { status: 'paid', payout_id: paid.payouts[0]!.payout_id });
   const payoutEntry = await db('wallet_ledger').where({ commission_id: commission.id, entry_type: 'payout' }).first();
@@ -95,16 +108,26 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   // The next paid period earns, is released, and the next payout nets the clawback from it.
   t.falsy((await ingest(temporal, taskQueue, acct.app_id, sub('renewal'))).error);
   const renewal = (await earnOf(conversion.id)).find((c) => c.id !== commission.id)!;
-  await waitFor(async () => (await statusOf(renewal.id)) === 'payable', 'the renewal\'s release', 20_000);
-  const balanceBefore = (await db('wallet_ledger').where('org_id', acct.org_id).orderBy('id', 'desc').first()).balance_after_micros as number;
+  await waitFor(async () => (await statusOf(renewal.id)) === 'payable', "the renewal's release", 20_000);
+  const balanceBefore = (await db('wallet_ledger').where('org_id', acct.org_id).orderBy('id', 'desc').first())
+    .balance_after_micros as number;
   const next = await runPayouts(db, { orgId: acct.org_id, runId: 'second', createdBy: 'test' });
   const netted = Math.min(commission.commission_micros, renewal.commission_micros);
-  t.like(next.payouts[0], { gross_micros: renewal.commission_micros, clawbacks_netted_micros: netted, net_micros: renewal.commission_micros - netted });
+  t.like(next.payouts[0], {
+    gross_micros: renewal.commission_micros,
+    clawbacks_netted_micros: netted,
+    net_micros: renewal.commission_micros - netted,
+  });
   t.like(await db('clawbacks').where('id', clawback.id).first(), { recovered_micros: netted });
   const clawbackEntry = await db('wallet_ledger').where({ org_id: acct.org_id, entry_type: 'clawback' }).first();
   t.like(clawbackEntry, { balance_delta_micros: netted, reserved_delta_micros: 0, external_ref: next.payouts[0]!.payout_id });
-  const balanceAfter = (await db('wallet_ledger').where('org_id', acct.org_id).orderBy('id', 'desc').first()).balance_after_micros as number;
-  t.is(balanceBefore - balanceAfter, renewal.commission_micros - netted + renewal.platform_fee_micros, 'only the net and the fee left the wallet');
+  const balanceAfter = (await db('wallet_ledger').where('org_id', acct.org_id).orderBy('id', 'desc').first())
+    .balance_after_micros as number;
+  t.is(
+    balanceBefore - balanceAfter,
+    renewal.commission_micros - netted + renewal.platform_fee_micros,
+    'only the net and the fee left the wallet',
+  );
   await assertExactBooks(t, db, acct.org_id);
 });
 
@@ -141,7 +164,11 @@ test('an ended conversion holding a commission stays open until the release; a r
   const conversion = await conversionByKey(db, acct.app_id, first.event.original_transaction_id);
   const [commission] = await earnOf(conversion.id);
   await new Promise((r) => setTimeout(r, 1500));
-  t.is((await handle.describe()).status.name, 'RUNNING', 'churned and quiet for longer than closeEndedAfter, but still holding a commission');
+  t.is(
+    (await handle.describe()).status.name,
+    'RUNNING',
+    'churned and quiet for longer than closeEndedAfter, but still holding a commission',
+  );
   t.is(await statusOf(commission.id), 'reserved');
   t.like(await handle.result(), { status: 'churned' }, 'closes once the commission is released and the quiet period passed');
   t.is(await statusOf(commission.id), 'payable');
@@ -151,7 +178,11 @@ test('an ended conversion holding a commission stays open until the release; a r
   t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable' });
   await assertExactBooks(t, db, acct.org_id);
   const run = await runPayouts(db, { orgId: acct.org_id, runId: 'netted' });
-  t.like(run.payouts[0], { gross_micros: commission.commission_micros, clawbacks_netted_micros: commission.commission_micros, net_micros: 0 });
+  t.like(run.payouts[0], {
+    gross_micros: commission.commission_micros,
+    clawbacks_netted_micros: commission.commission_micros,
+    net_micros: 0,
+  });
   t.like(await db('clawbacks').where('commission_id', commission.id).first(), { recovered_micros: commission.commission_micros });
   await assertExactBooks(t, db, acct.org_id);
 });
@@ -190,7 +221,14 @@ test('an unfunded commission past its holding period is released after a top-up 
   await new Promise((r) => setTimeout(r, 1.5 * DAY_MS));
   t.is(await statusOf(commission.id), 'unfunded', 'nothing to release while unfunded');
   await db.transaction(async (trx) => {
-    await appendLedgerEntry(trx, { orgId: acct.org_id, entryType: 'topup', balanceDeltaMicros: 100_000_000, reservedDeltaMicros: 0, idempotencyKey: `topup:test:${acct.org_id}`, memo: 'test' });
+    await appendLedgerEntry(trx, {
+      orgId: acct.org_id,
+      entryType: 'topup',
+      balanceDeltaMicros: 100_000_000,
+      reservedDeltaMicros: 0,
+      idempotencyKey: `topup:test:${acct.org_id}`,
+      memo: 'test',
+    });
     t.is(await fundUnfundedCommissions(trx, acct.org_id), 1);
   });
   t.is(await statusOf(commission.id), 'reserved');

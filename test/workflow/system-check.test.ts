@@ -11,7 +11,9 @@ const h = useHarness(test, { api: false });
 
 test('a workflow started on the file task queue runs its activities against the file database', async (t) => {
   const result = await h().temporal.workflow.execute(systemCheckWorkflow, {
-    taskQueue: h().taskQueue, workflowId: systemCheckWorkflowId(randomUUID()), workflowExecutionTimeout: '30s',
+    taskQueue: h().taskQueue,
+    workflowId: systemCheckWorkflowId(randomUUID()),
+    workflowExecutionTimeout: '30s',
   });
   const latest = await h().db('knex_migrations').orderBy('id', 'desc').first('name');
   t.is(result.latestMigration, latest.name);
@@ -21,8 +23,11 @@ test('a workflow started on the file task queue runs its activities against the 
 test('the time-skipping environment runs the same workflow', async (t) => {
   const env = await createTimeSkippingEnv();
   try {
-    const result = await withTimeSkippingWorker(env, createActivities({ db: h().db, platformFeePercent: 10, config: h().config }), (taskQueue) =>
-      env.client.workflow.execute(systemCheckWorkflow, { taskQueue, workflowId: systemCheckWorkflowId(randomUUID()) }));
+    const result = await withTimeSkippingWorker(
+      env,
+      createActivities({ db: h().db, platformFeePercent: 10, config: h().config }),
+      (taskQueue) => env.client.workflow.execute(systemCheckWorkflow, { taskQueue, workflowId: systemCheckWorkflowId(randomUUID()) }),
+    );
     t.truthy(result.latestMigration);
   } finally {
     await env.teardown();

@@ -23,12 +23,19 @@
     const label = button.textContent;
     button.hidden = false;
     button.addEventListener('click', () => {
-      const text = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? target.value : target.textContent ?? '';
-      navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied'; }, () => {
-        if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) target.select();
-        button.textContent = 'Select and copy by hand (Ctrl+C)';
-      });
-      setTimeout(() => { button.textContent = label; }, 4000);
+      const text = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? target.value : (target.textContent ?? '');
+      navigator.clipboard.writeText(text).then(
+        () => {
+          button.textContent = 'Copied';
+        },
+        () => {
+          if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) target.select();
+          button.textContent = 'Select and copy by hand (Ctrl+C)';
+        },
+      );
+      setTimeout(() => {
+        button.textContent = label;
+      }, 4000);
     });
   }
 

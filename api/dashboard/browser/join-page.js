@@ -10,16 +10,29 @@
   var button = /** @type {HTMLButtonElement} */ (form.querySelector('button'));
   var fields = /** @type {Record<string, HTMLInputElement>} */ (/** @type {unknown} */ (form.elements));
   /** @param {string} name */
-  function value(name) { var v = fields[name].value.trim(); return v === '' ? undefined : v; }
+  function value(name) {
+    var v = fields[name].value.trim();
+    return v === '' ? undefined : v;
+  }
   /** @param {string} message */
-  function showError(message) { error.textContent = message; error.hidden = false; }
+  function showError(message) {
+    error.textContent = message;
+    error.hidden = false;
+  }
   /** @param {{ loc?: (string | number)[] }} problem */
-  function fieldName(problem) { var f = problem.loc && problem.loc[problem.loc.length - 1]; return text.fields[String(f)] || String(f); }
+  function fieldName(problem) {
+    var f = problem.loc && problem.loc[problem.loc.length - 1];
+    return text.fields[String(f)] || String(f);
+  }
   /** @param {Response} res @returns {Promise<{ status: number, data: any }>} */
   function read(res) {
     return res.text().then(function (raw) {
       var data = null;
-      try { data = JSON.parse(raw); } catch { data = null; }
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        data = null;
+      }
       return { status: res.status, data: data };
     });
   }
@@ -27,7 +40,8 @@
   function show(answer) {
     if ((answer.status === 200 || answer.status === 201) && answer.data) {
       form.hidden = true;
-      /** @type {HTMLElement} */ (document.getElementById('join-done-text')).textContent = answer.status === 201 ? text.joined : text.alreadyJoined;
+      /** @type {HTMLElement} */ (document.getElementById('join-done-text')).textContent =
+        answer.status === 201 ? text.joined : text.alreadyJoined;
       /** @type {HTMLElement} */ (document.getElementById('join-code')).textContent = answer.data.code;
       /** @type {HTMLElement} */ (document.getElementById('join-done')).hidden = false;
       return;
@@ -46,7 +60,9 @@
     var body = { name: value('name'), email: value('email') };
     /** @type {Record<string, string | undefined>} */
     var optional = { social_handle: value('social_handle'), code: value('code') };
-    Object.keys(optional).forEach(function (k) { if (optional[k]) body[k] = optional[k]; });
+    Object.keys(optional).forEach(function (k) {
+      if (optional[k]) body[k] = optional[k];
+    });
     var followers = value('follower_count');
     if (followers) body.follower_count = Number(followers);
     var token = new URLSearchParams(window.location.search).get('invitation_token');
@@ -56,6 +72,12 @@
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-    }).then(read).then(show).catch(function () { button.disabled = false; showError(text.failed); });
+    })
+      .then(read)
+      .then(show)
+      .catch(function () {
+        button.disabled = false;
+        showError(text.failed);
+      });
   });
 })();

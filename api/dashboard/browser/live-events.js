@@ -14,7 +14,10 @@
     const url = new URL(table.dataset.stream ?? '', location.href);
     url.searchParams.set('after', last);
     const source = new EventSource(url);
-    source.onopen = () => { status.textContent = 'live'; status.className = 'done'; };
+    source.onopen = () => {
+      status.textContent = 'live';
+      status.className = 'done';
+    };
     source.onmessage = (m) => {
       /** @type {{ kind: string, html: string }} */
       const d = JSON.parse(m.data);
@@ -27,11 +30,14 @@
       }
       body.prepend(row);
       // Screen readers hear each new or changed event (the page's aria-live region), not only sighted users.
-      if (announce) announce.textContent = `New ${d.kind === 'sdk' ? 'SDK' : 'purchase'} event: ${row.cells[2]?.textContent ?? ''} ${row.cells[5]?.textContent ?? ''}`.trim();
+      if (announce)
+        announce.textContent =
+          `New ${d.kind === 'sdk' ? 'SDK' : 'purchase'} event: ${row.cells[2]?.textContent ?? ''} ${row.cells[5]?.textContent ?? ''}`.trim();
       table.dataset.cursor = last;
     };
     source.onerror = () => {
-      status.textContent = 'reconnecting…'; status.className = 'open';
+      status.textContent = 'reconnecting…';
+      status.className = 'open';
       if (source.readyState === EventSource.CLOSED) setTimeout(open, 1000);
     };
   };

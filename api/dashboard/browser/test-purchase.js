@@ -22,21 +22,46 @@
     list.replaceChildren();
     const started = Date.now();
     const waiting = line('Sending a sandbox purchase with a creator code through the pipeline…');
-    const timer = setInterval(() => { waiting.textContent = `Sending a sandbox purchase with a creator code through the pipeline… ${Math.round((Date.now() - started) / 1000)} s`; }, 1000);
+    const timer = setInterval(() => {
+      waiting.textContent = `Sending a sandbox purchase with a creator code through the pipeline… ${Math.round((Date.now() - started) / 1000)} s`;
+    }, 1000);
     const csrf = /** @type {HTMLInputElement} */ (form.elements.namedItem('csrf')).value;
-    fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrf }, body: '{}' })
+    fetch(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrf },
+      body: '{}',
+    })
       .then(async (res) => {
         /** @type {Record<string, any>} */
         const r = await res.json().catch(() => ({}));
         clearInterval(timer);
-        if (!res.ok) { line(`Not done: ${typeof r.detail === 'string' ? r.detail : res.statusText}`, 'error'); return; }
+        if (!res.ok) {
+          line(`Not done: ${typeof r.detail === 'string' ? r.detail : res.statusText}`, 'error');
+          return;
+        }
         waiting.textContent = `Purchase sent by test user ${r.app_user_id} with code ${r.referral_code}.`;
         line(`Workflow ${r.workflow_id} ran; purchase event ${r.event_id ?? 'none'} recorded.`);
-        line(r.passed ? `Credited to ${r.referral_code} (conversion ${r.conversion_id}): the pipeline works.` : `Not credited: ${r.error ?? 'unknown reason'}.`, r.passed ? 'done' : 'error');
+        line(
+          r.passed
+            ? `Credited to ${r.referral_code} (conversion ${r.conversion_id}): the pipeline works.`
+            : `Not credited: ${r.error ?? 'unknown reason'}.`,
+          r.passed ? 'done' : 'error',
+        );
         const events = document.querySelector('a[href*="/events"]');
-        if (events) { const li = line(''); const a = document.createElement('a'); a.href = /** @type {HTMLAnchorElement} */ (events).href; a.textContent = 'See it on live events'; li.append(a); }
+        if (events) {
+          const li = line('');
+          const a = document.createElement('a');
+          a.href = /** @type {HTMLAnchorElement} */ (events).href;
+          a.textContent = 'See it on live events';
+          li.append(a);
+        }
       })
-      .catch(() => { clearInterval(timer); line('The request failed; reload the page and try again.', 'error'); })
-      .finally(() => { button.disabled = false; });
+      .catch(() => {
+        clearInterval(timer);
+        line('The request failed; reload the page and try again.', 'error');
+      })
+      .finally(() => {
+        button.disabled = false;
+      });
   });
 })();

@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const src = path.join(root, 'src');
 const dist = path.join(root, 'dist');
-const entryPoints = readdirSync(src).filter((f) => f.endsWith('.ts')).map((f) => path.join(src, f));
+const entryPoints = readdirSync(src)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => path.join(src, f));
 
 rmSync(dist, { recursive: true, force: true });
 const common = { entryPoints, outbase: src, bundle: false, platform: 'neutral', target: 'es2020', logLevel: 'warning' };

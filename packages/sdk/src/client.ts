@@ -9,13 +9,32 @@ import { purchaseStoreId } from './purchase-id.js';
 import { singleFlight } from './single-flight.js';
 import { KEYS, readJson, writeJson, type StorageAdapter } from './storage.js';
 import type {
-  AccessResult, ActiveCampaign, ApplyCodeResult, AttributionResult, BaseClient, BaseConfig, ClientPlatform, IdentifyResult,
-  InitResult, PurchaseReport, PurchaseResult, SetReferralCodeResult, SyncResult, TrackEventInput, TrackEventResult, ValidationResult,
+  AccessResult,
+  ActiveCampaign,
+  ApplyCodeResult,
+  AttributionResult,
+  BaseClient,
+  BaseConfig,
+  ClientPlatform,
+  IdentifyResult,
+  InitResult,
+  PurchaseReport,
+  PurchaseResult,
+  SetReferralCodeResult,
+  SyncResult,
+  TrackEventInput,
+  TrackEventResult,
+  ValidationResult,
 } from './types.js';
 
 /** Optional device hints for track-install's IP + device matching. */
 export interface DeviceHints {
-  device_brand?: string; device_model?: string; os_version?: string; screen_resolution?: string; timezone?: string; language?: string;
+  device_brand?: string;
+  device_model?: string;
+  os_version?: string;
+  screen_resolution?: string;
+  timezone?: string;
+  language?: string;
 }
 
 export interface CoreDeps<Config extends BaseConfig> {
@@ -40,7 +59,10 @@ export interface CoreDeps<Config extends BaseConfig> {
 export const DEFAULT_BASE_URL = 'https://svc.example.com/api';
 const ACCESS_TTL_MS = 5 * 60_000;
 const NO_ACCESS: AccessResult = { hasAccess: false, source: null, entitlement: null, expiresAt: null, code: null };
-const normalizeCode = (code: string): string => String(code ?? '').trim().toUpperCase();
+const normalizeCode = (code: string): string =>
+  String(code ?? '')
+    .trim()
+    .toUpperCase();
 const statusOf = (err: unknown): number | null => (err instanceof SvcError ? err.status : null);
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -49,7 +71,11 @@ function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-interface CachedAccess { app_user_id: string; cached_at: number; result: AccessResult }
+interface CachedAccess {
+  app_user_id: string;
+  cached_at: number;
+  result: AccessResult;
+}
 
 export interface SvcCore<Config extends BaseConfig> extends BaseClient<Config> {
   /** Sends what a killed or offline process left in @svc/outbox (initialize does this too). */
@@ -153,11 +179,19 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
         config = next;
         storage = deps.storage(next);
         outbox = new Outbox(storage);
-        transport = createTransport({ baseUrl: next.baseUrl ?? DEFAULT_BASE_URL, apiKey: next.apiKey, fetch: deps.fetch(), timeoutMs: next.timeoutMs ?? 15_000 });
+        transport = createTransport({
+          baseUrl: next.baseUrl ?? DEFAULT_BASE_URL,
+          apiKey: next.apiKey,
+          fetch: deps.fetch(),
+          timeoutMs: next.timeoutMs ?? 15_000,
+        });
         const s = storage;
         await adoptLaunch(s, deps.captureLaunch?.(next) ?? parseInstallReferrer(next.installReferrer));
         const res = await transport.call<InitResult>('POST', '/sdk/init', {
-          app_version: next.appVersion ?? 'unknown', sdk_version: deps.sdkVersion, platform: deps.platform(next), sdk_name: deps.sdkName,
+          app_version: next.appVersion ?? 'unknown',
+          sdk_version: deps.sdkVersion,
+          platform: deps.platform(next),
+          sdk_name: deps.sdkName,
           ...deps.initFields?.(next),
         });
         await s.setItem(KEYS.initialized, 'true');
@@ -167,7 +201,9 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
         // Rule 1: auto capture only on a store-direct platform, and only when the host does not report itself.
         if (storeDirect && next.autoCapture !== false && next.purchaseSource?.onPurchase) {
           stopCapture = next.purchaseSource.onPurchase((p) => {
-            void isSent(purchaseStoreId(p)).then((sent) => (sent ? undefined : client.reportPurchase(p))).catch(() => undefined);
+            void isSent(purchaseStoreId(p))
+              .then((sent) => (sent ? undefined : client.reportPurchase(p)))
+              .catch(() => undefined);
           });
         }
         await client.flush().catch(() => undefined);
@@ -212,8 +248,11 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
         let res: AttributionResult;
         try {
           res = await ctx.transport.call<AttributionResult>('POST', '/sdk/track-install', {
-            platform: ctx.platform, device_id: await installId(s), ...deps.deviceHints?.(),
-            referral_code: link?.code, click_id: link?.clickId ?? undefined,
+            platform: ctx.platform,
+            device_id: await installId(s),
+            ...deps.deviceHints?.(),
+            referral_code: link?.code,
+            click_id: link?.clickId ?? undefined,
           });
         } catch (err) {
           return { attributed: false, message: messageOf(err) }; // rule 2: nothing stored on failure
@@ -228,13 +267,21 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
     },
 
     async identify(appUserId, properties) {
-      const fail = (message: string): IdentifyResult => ({ identified: false, app_user_id: appUserId, attribution_backfilled: false, ...{ message } });
+      const fail = (message: string): IdentifyResult => ({
+        identified: false,
+        app_user_id: appUserId,
+        attribution_backfilled: false,
+        ...{ message },
+      });
       try {
         const { storage: s, transport: t, platform } = ready();
         if (typeof appUserId !== 'string' || appUserId === '') return fail('svc: empty user id');
         await s.setItem(KEYS.appUserId, appUserId);
         return await t.call<IdentifyResult>('POST', '/sdk/identify', {
-          app_user_id: appUserId, properties, device_id: await installId(s), platform,
+          app_user_id: appUserId,
+          properties,
+          device_id: await installId(s),
+          platform,
         });
       } catch (err) {
         return fail(messageOf(err));
@@ -254,7 +301,12 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       const code = input.referralCode ? normalizeCode(input.referralCode) : await ctx.storage.getItem(KEYS.code);
       const eventId = input.eventId ?? derivedEventId(input.eventType, appUserId, properties) ?? uuidV4(deps.randomBytes);
       const body = await ctx.outbox.put('events', eventId, {
-        eventType: input.eventType, appUserId, properties, referralCode: code ?? undefined, eventId, platform: ctx.platform,
+        eventType: input.eventType,
+        appUserId,
+        properties,
+        referralCode: code ?? undefined,
+        eventId,
+        platform: ctx.platform,
       });
       return sendEvent(body);
     },
@@ -283,7 +335,7 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       } catch (err) {
         const status = statusOf(err);
         if (status === 404) return { success: false, error: messageOf(err), error_code: 'CODE_NOT_FOUND' };
-        return defined({ success: false, error: messageOf(err), error_code: status === null ? 'NETWORK_ERROR' as const : undefined });
+        return defined({ success: false, error: messageOf(err), error_code: status === null ? ('NETWORK_ERROR' as const) : undefined });
       }
     },
 
@@ -291,12 +343,25 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       const validation = await client.validateCode(code);
       const base = { code: validation.code ?? normalizeCode(code), campaign: validation.campaign, influencer: validation.influencer };
       if (!validation.valid) {
-        return defined<ApplyCodeResult>({ applied: false, valid: false, success: false, ...base, error: validation.error, error_code: validation.error_code });
+        return defined<ApplyCodeResult>({
+          applied: false,
+          valid: false,
+          success: false,
+          ...base,
+          error: validation.error,
+          error_code: validation.error_code,
+        });
       }
       const set = await client.setReferralCode(code);
       return defined<ApplyCodeResult>({
-        applied: set.success, valid: true, success: set.success, ...base, code: set.code ?? base.code,
-        message: set.message ?? validation.message, error: set.error, error_code: set.error_code,
+        applied: set.success,
+        valid: true,
+        success: set.success,
+        ...base,
+        code: set.code ?? base.code,
+        message: set.message ?? validation.message,
+        error: set.error,
+        error_code: set.error_code,
       });
     },
 
@@ -316,10 +381,21 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       const cached = await readJson<CachedAccess>(s, KEYS.access);
       if (cached?.app_user_id === user && cached.result.hasAccess && deps.now() - cached.cached_at < ACCESS_TTL_MS) return cached.result;
       try {
-        const res = await transport.call<{ has_access: boolean; source: 'comp' | null; entitlement: string | null; expires_at: string | null; code: string | null }>(
-          'GET', `/sdk/access?app_user_id=${encodeURIComponent(user)}`);
+        const res = await transport.call<{
+          has_access: boolean;
+          source: 'comp' | null;
+          entitlement: string | null;
+          expires_at: string | null;
+          code: string | null;
+        }>('GET', `/sdk/access?app_user_id=${encodeURIComponent(user)}`);
         const result: AccessResult = res.has_access
-          ? { hasAccess: true, source: res.source ?? null, entitlement: res.entitlement ?? null, expiresAt: res.expires_at ?? null, code: res.code ?? null }
+          ? {
+              hasAccess: true,
+              source: res.source ?? null,
+              entitlement: res.entitlement ?? null,
+              expiresAt: res.expires_at ?? null,
+              code: res.code ?? null,
+            }
           : NO_ACCESS;
         // Rule 9: a positive answer is kept 5 minutes, a negative one never (a code redeemed now must count now).
         if (result.hasAccess) await writeJson(s, KEYS.access, { app_user_id: user, cached_at: deps.now(), result } satisfies CachedAccess);
@@ -337,8 +413,13 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       // Rule 7: the stored code goes with the first transaction, where it binds the purchase to the creator.
       const code = purchase.referralCode ? normalizeCode(purchase.referralCode) : sent.length === 0 ? await s.getItem(KEYS.code) : null;
       const body = await o.put('purchases', storeId, {
-        platform: purchase.platform, signedTransaction: purchase.signedTransaction, purchaseToken: purchase.purchaseToken,
-        productId: purchase.productId, price: purchase.price, currency: purchase.currency, referralCode: code ?? undefined,
+        platform: purchase.platform,
+        signedTransaction: purchase.signedTransaction,
+        purchaseToken: purchase.purchaseToken,
+        productId: purchase.productId,
+        price: purchase.price,
+        currency: purchase.currency,
+        referralCode: code ?? undefined,
         appUserId: purchase.appUserId ?? (await s.getItem(KEYS.appUserId)) ?? undefined,
       });
       return sendPurchase(storeId, body);

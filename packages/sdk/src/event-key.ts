@@ -12,7 +12,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -20,7 +23,8 @@ export function canonicalJson(value: unknown): string {
 /** UTF-8 bytes without TextEncoder (missing in older Hermes builds); lone surrogates become U+FFFD as TextEncoder does. */
 export function utf8Bytes(text: string): Uint8Array {
   const out: number[] = [];
-  for (const ch of text) { // by code point: a surrogate pair is one character, a lone surrogate one of its own
+  for (const ch of text) {
+    // by code point: a surrogate pair is one character, a lone surrogate one of its own
     let c = ch.codePointAt(0)!;
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
     if (c < 0x80) out.push(c);
@@ -44,7 +48,12 @@ export function sha256Hex(text: string): string {
 
 const digest = (parts: unknown[]): string => sha256Hex(canonicalJson(parts));
 
-export interface EventIdentity { eventType: string; appUserId: string; properties: Record<string, unknown>; referralCode: string | null }
+export interface EventIdentity {
+  eventType: string;
+  appUserId: string;
+  properties: Record<string, unknown>;
+  referralCode: string | null;
+}
 
 /** The once-per-user-and-properties key of a funnel milestone; null for every other event type. */
 export function singletonKey(e: Omit<EventIdentity, 'referralCode'>): string | null {

@@ -2,12 +2,15 @@
 // platform's global by default), so no DOM or Node type leaks into the core.
 
 /** The part of the Fetch API the SDK uses; the global fetch of browsers, React Native and Node 18+ fits. */
-export type FetchLike = (url: string, init: {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  signal?: unknown;
-}) => Promise<{ status: number; text(): Promise<string> }>;
+export type FetchLike = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal?: unknown;
+  },
+) => Promise<{ status: number; text(): Promise<string> }>;
 
 /** What initialize and reportPurchase throw: `status` null for a network failure; `retryable` for 5xx (503 first). */
 export class SvcError extends Error {
@@ -28,9 +31,17 @@ export interface Transport {
   call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
 }
 
-export interface TransportOptions { baseUrl: string; apiKey: string; fetch: FetchLike; timeoutMs: number }
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch: FetchLike;
+  timeoutMs: number;
+}
 
-interface AbortLike { abort(): void; signal: unknown }
+interface AbortLike {
+  abort(): void;
+  signal: unknown;
+}
 declare const AbortController: (new () => AbortLike) | undefined;
 
 export function createTransport(o: TransportOptions): Transport {
@@ -44,7 +55,12 @@ export function createTransport(o: TransportOptions): Transport {
       let status: number;
       let text: string;
       try {
-        const res = await o.fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: abort?.signal });
+        const res = await o.fetch(`${base}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: abort?.signal,
+        });
         status = res.status;
         text = await res.text();
       } catch (err) {

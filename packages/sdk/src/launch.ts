@@ -2,7 +2,10 @@
 // the install-referrer string Google Play hands over, e.g. `svc_code=ABCD&svc_click=clk_1&utm_source=...`). Pure
 // string work, so it runs the same under SSR, in a browser and in React Native.
 
-export interface LaunchParams { code: string; clickId: string | null }
+export interface LaunchParams {
+  code: string;
+  clickId: string | null;
+}
 
 /** Google Play reports a missing value as the literal `(not set)`: that is no code. */
 const isUnset = (value: string | null): boolean => !value || value.trim() === '' || value.trim().toLowerCase() === '(not set)';

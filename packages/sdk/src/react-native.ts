@@ -18,16 +18,26 @@ export interface SvcConfig extends BaseConfig {
   deviceHints?: DeviceHints;
 }
 
-export interface NativeEnvironment { fetch: FetchLike; now: () => number; randomBytes: RandomBytes }
+export interface NativeEnvironment {
+  fetch: FetchLike;
+  now: () => number;
+  randomBytes: RandomBytes;
+}
 
 export type SvcClient = SvcCore<SvcConfig>;
 
 export function createReactNativeClient(overrides: Partial<NativeEnvironment> = {}): SvcClient {
-  const env = (): NativeEnvironment => ({ fetch: (url, init) => globalFetch()(url, init), now: () => Date.now(), randomBytes: globalRandomBytes, ...overrides });
+  const env = (): NativeEnvironment => ({
+    fetch: (url, init) => globalFetch()(url, init),
+    now: () => Date.now(),
+    randomBytes: globalRandomBytes,
+    ...overrides,
+  });
   let hints: DeviceHints | undefined;
   const deps: CoreDeps<SvcConfig> = {
     platform: (config) => {
-      if (config.platform !== 'ios' && config.platform !== 'android') throw new TypeError("svc: pass platform: Platform.OS ('ios' or 'android')");
+      if (config.platform !== 'ios' && config.platform !== 'android')
+        throw new TypeError("svc: pass platform: Platform.OS ('ios' or 'android')");
       return config.platform;
     },
     sdkName: 'react-native',

@@ -45,11 +45,22 @@ export function sha256(data: Uint8Array): Uint8Array {
       }
       const t1 = (hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + k[i]! + w[i]!) | 0;
       const t2 = ((ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
     }
-    [a, b, c, d, e, f, g, hh].forEach((v, i) => { h[i] = (h[i]! + v) | 0; });
+    [a, b, c, d, e, f, g, hh].forEach((v, i) => {
+      h[i] = (h[i]! + v) | 0;
+    });
   }
   const out = new Uint8Array(32);
-  h.forEach((v, i) => { for (let b = 0; b < 4; b += 1) out[i * 4 + b] = (v >>> (24 - b * 8)) & 255; });
+  h.forEach((v, i) => {
+    for (let b = 0; b < 4; b += 1) out[i * 4 + b] = (v >>> (24 - b * 8)) & 255;
+  });
   return out;
 }

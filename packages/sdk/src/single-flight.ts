@@ -7,7 +7,9 @@ export function singleFlight(): SingleFlight {
   return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
     let p = running.get(key) as Promise<T> | undefined;
     if (!p) {
-      p = fn().finally(() => { running.delete(key); });
+      p = fn().finally(() => {
+        running.delete(key);
+      });
       running.set(key, p);
     }
     return p;

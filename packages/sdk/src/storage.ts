@@ -36,8 +36,12 @@ export function memoryStorage(): StorageAdapter {
   const map = new Map<string, string>();
   return {
     getItem: async (key) => map.get(ownKey(key)) ?? null,
-    setItem: async (key, value) => { map.set(ownKey(key), String(value)); },
-    removeItem: async (key) => { map.delete(ownKey(key)); },
+    setItem: async (key, value) => {
+      map.set(ownKey(key), String(value));
+    },
+    removeItem: async (key) => {
+      map.delete(ownKey(key));
+    },
   };
 }
 
@@ -80,13 +84,38 @@ export function localStorageAdapter(store: WebStorageLike | (() => WebStorageLik
     return fallback();
   };
   return {
-    getItem: async (key) => attempt(key, (s) => {
-      const value = s.getItem(key);
-      if (value !== null) memory.set(key, value);
-      return value;
-    }, () => memory.get(key) ?? null),
-    setItem: async (key, value) => attempt(key, (s) => { s.setItem(key, value); memory.set(key, value); }, () => { memory.set(key, value); }),
-    removeItem: async (key) => attempt(key, (s) => { s.removeItem(key); memory.delete(key); }, () => { memory.delete(key); }),
+    getItem: async (key) =>
+      attempt(
+        key,
+        (s) => {
+          const value = s.getItem(key);
+          if (value !== null) memory.set(key, value);
+          return value;
+        },
+        () => memory.get(key) ?? null,
+      ),
+    setItem: async (key, value) =>
+      attempt(
+        key,
+        (s) => {
+          s.setItem(key, value);
+          memory.set(key, value);
+        },
+        () => {
+          memory.set(key, value);
+        },
+      ),
+    removeItem: async (key) =>
+      attempt(
+        key,
+        (s) => {
+          s.removeItem(key);
+          memory.delete(key);
+        },
+        () => {
+          memory.delete(key);
+        },
+      ),
   };
 }
 
@@ -100,8 +129,12 @@ export interface AsyncStorageLike {
 export function asyncStorageAdapter(store: AsyncStorageLike): StorageAdapter {
   return {
     getItem: async (key) => (await store.getItem(ownKey(key))) ?? null,
-    setItem: async (key, value) => { await store.setItem(ownKey(key), value); },
-    removeItem: async (key) => { await store.removeItem(ownKey(key)); },
+    setItem: async (key, value) => {
+      await store.setItem(ownKey(key), value);
+    },
+    removeItem: async (key) => {
+      await store.removeItem(ownKey(key));
+    },
   };
 }
 
@@ -116,4 +149,5 @@ export async function readJson<T>(storage: StorageAdapter, key: string): Promise
   }
 }
 
-export const writeJson = (storage: StorageAdapter, key: string, value: unknown): Promise<void> => storage.setItem(key, JSON.stringify(value));
+export const writeJson = (storage: StorageAdapter, key: string, value: unknown): Promise<void> =>
+  storage.setItem(key, JSON.stringify(value));

@@ -41,10 +41,18 @@ export interface PurchaseSource {
   onPurchase?(listener: (purchase: PurchaseReport) => void): () => void;
 }
 
-export interface CampaignSummary { id: string; name: string; description: string | null }
+export interface CampaignSummary {
+  id: string;
+  name: string;
+  description: string | null;
+}
 export interface InitResult {
-  app_id: string; app_name: string; attribution_window_hours: number; campaigns: CampaignSummary[];
-  store_direct: boolean; initialized: boolean;
+  app_id: string;
+  app_name: string;
+  attribution_window_hours: number;
+  campaigns: CampaignSummary[];
+  store_direct: boolean;
+  initialized: boolean;
 }
 
 export interface AttributionResult {
@@ -58,7 +66,12 @@ export interface AttributionResult {
   message?: string;
 }
 
-export interface IdentifyResult { identified: boolean; app_user_id: string; attribution_backfilled: boolean; deduplicated?: boolean }
+export interface IdentifyResult {
+  identified: boolean;
+  app_user_id: string;
+  attribution_backfilled: boolean;
+  deduplicated?: boolean;
+}
 
 export interface TrackEventInput {
   eventType: string;
@@ -69,13 +82,25 @@ export interface TrackEventInput {
   /** Generated when absent (rule 5). */
   eventId?: string;
 }
-export interface TrackEventResult { tracked: boolean; event_id?: string; duplicate?: boolean; dedup_reason?: string }
+export interface TrackEventResult {
+  tracked: boolean;
+  event_id?: string;
+  duplicate?: boolean;
+  dedup_reason?: string;
+}
 
 export interface CodeCampaign {
-  id: string; name: string; description: string | null; commission_percentage: number;
+  id: string;
+  name: string;
+  description: string | null;
+  commission_percentage: number;
   campaign_type: 'public' | 'private' | 'invite_only' | 'FREE_ACCESS';
 }
-export interface Influencer { name: string; social_handle: string | null; follower_count: number | null }
+export interface Influencer {
+  name: string;
+  social_handle: string | null;
+  follower_count: number | null;
+}
 
 export interface ValidationResult {
   valid: boolean;
@@ -119,7 +144,13 @@ export interface ApplyCodeResult {
   error_code?: CodeErrorCode;
 }
 
-export interface AccessResult { hasAccess: boolean; source: 'comp' | null; entitlement: string | null; expiresAt: string | null; code: string | null }
+export interface AccessResult {
+  hasAccess: boolean;
+  source: 'comp' | null;
+  entitlement: string | null;
+  expiresAt: string | null;
+  code: string | null;
+}
 
 export interface PurchaseReport {
   platform: 'ios' | 'android';
@@ -149,8 +180,17 @@ export interface PurchaseResult {
   /** processed: the conversion pipeline applied it (false when it was recorded with a processing error). */
   result: { processed: boolean; event_id: string };
 }
-export interface SyncResult { fetched: number; sent: number; failed: number }
-export interface ActiveCampaign { id: string; name: string; description: string | null; commission_percentage: number }
+export interface SyncResult {
+  fetched: number;
+  sent: number;
+  failed: number;
+}
+export interface ActiveCampaign {
+  id: string;
+  name: string;
+  description: string | null;
+  commission_percentage: number;
+}
 
 export interface BaseClient<Config extends BaseConfig> {
   /** Posts init and persists @svc/initialized; throws on failure (rule 1). */

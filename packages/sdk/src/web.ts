@@ -56,7 +56,8 @@ function defaultEnvironment(): WebEnvironment {
     deviceHints: () => {
       const b = browser();
       return {
-        timezone: timezone(), language: b.navigator?.language,
+        timezone: timezone(),
+        language: b.navigator?.language,
         screen_resolution: b.screen ? `${b.screen.width}x${b.screen.height}` : undefined,
       };
     },

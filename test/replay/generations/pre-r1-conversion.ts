@@ -7,15 +7,32 @@
 // continues-as-new on long histories with that memory intact. It also releases its commissions when their holding
 // period ends (one durable timer for the earliest pending release) and stays open while any is still held.
 import {
-  allHandlersFinished, condition, continueAsNew, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo,
-  ActivityFailure, ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+  ActivityFailure,
+  ApplicationFailure,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { durationToMs } from '../../../lib/duration.js';
 import type { createPurchaseActivities } from '../../../activities/purchases/index.js';
 import type { createPurchaseFailureActivities } from '../../../activities/purchases/failures.js';
 import { AppIdKey, AppUserIdKey, ConversionStatusKey, EnvironmentKey, ReferralCodeKey } from '../../../schema/search-attributes.js';
-import { EVENT_FAILED, EVENT_REJECTED, ingestEventUpdate, type ConversionWorkflowInput, type IngestEvent, type IngestResult } from '../../../workflows/conversion-messages.js';
+import {
+  EVENT_FAILED,
+  EVENT_REJECTED,
+  ingestEventUpdate,
+  type ConversionWorkflowInput,
+  type IngestEvent,
+  type IngestResult,
+} from '../../../workflows/conversion-messages.js';
 
 type PurchaseActivities = ReturnType<typeof createPurchaseActivities> & ReturnType<typeof createPurchaseFailureActivities>;
 // Transient faults (database restarts, a killed worker) are retried until they pass; an unexpected error gets a
@@ -36,7 +53,11 @@ const REMEMBERED_RESULTS = 200;
 const DEFAULT_MAX_EVENTS_PER_RUN = 1000;
 const ENDED_STATUSES = new Set(['churned', 'refunded']);
 
-export interface ConversionSummary { conversionKey: string; status: string | null; events: number }
+export interface ConversionSummary {
+  conversionKey: string;
+  status: string | null;
+  events: number;
+}
 
 export async function conversionWorkflow(input: ConversionWorkflowInput): Promise<ConversionSummary> {
   const results = new Map<string, IngestResult>(input.rememberedResults ?? []);
@@ -51,12 +72,16 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   /** When the next held commission is due (epoch ms); null when none waits. Reported by every applied event. */
   let releaseAt: number | null = holding ? (input.releaseAt ?? null) : null;
 
-  setHandler(ingestEventUpdate, (ingest) => {
-    // Updates may arrive concurrently; chaining keeps them in arrival order, one at a time.
-    const run = queue.then(() => apply(ingest));
-    queue = run.catch(() => undefined);
-    return run;
-  }, { validator: validateIngest });
+  setHandler(
+    ingestEventUpdate,
+    (ingest) => {
+      // Updates may arrive concurrently; chaining keeps them in arrival order, one at a time.
+      const run = queue.then(() => apply(ingest));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    { validator: validateIngest },
+  );
 
   async function apply(ingest: IngestEvent): Promise<IngestResult> {
     const known = results.get(ingest.idempotencyKey);
@@ -91,7 +116,8 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
   const mustContinue = () => eventsThisRun >= maxEvents || workflowInfo().continueAsNewSuggested;
   // A churned, refunded or one-time conversion closes after a quiet month; a later event starts a new run
   // (update-with-start) and PostgreSQL still knows everything.
-  const idleFor = (): Duration => (ENDED_STATUSES.has(status ?? '') || oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
+  const idleFor = (): Duration =>
+    (ENDED_STATUSES.has(status ?? '') || oneTime ? (input.closeEndedAfter ?? '30 days') : '400 days') as Duration;
 
   /** One idle timer, re-armed only when it fires or the idle period changes: events cost no timer commands. */
   async function waitWithOneIdleTimer(): Promise<'continue' | 'close'> {
@@ -151,11 +177,19 @@ export async function conversionWorkflow(input: ConversionWorkflowInput): Promis
     }
   }
 
-  const outcome = holding ? await waitWithReleases() : patched('one-idle-timer') ? await waitWithOneIdleTimer() : await waitWithTimerPerEvent();
+  const outcome = holding
+    ? await waitWithReleases()
+    : patched('one-idle-timer')
+      ? await waitWithOneIdleTimer()
+      : await waitWithTimerPerEvent();
   if (outcome === 'continue') {
     await condition(allHandlersFinished);
     await continueAsNew<typeof conversionWorkflow>({
-      ...input, status, oneTime, rememberedResults: [...results.entries()], ...(holding ? { releaseAt } : {}),
+      ...input,
+      status,
+      oneTime,
+      rememberedResults: [...results.entries()],
+      ...(holding ? { releaseAt } : {}),
     });
   }
   return { conversionKey: input.conversionKey, status, events: eventsThisRun };
