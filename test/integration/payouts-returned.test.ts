@@ -13,37 +13,20 @@ import { signInDashboard } from '../helpers/dashboard.js';
 import { makePayableCommission } from '../helpers/payable.js';
 import { connectReady, mountConnect, payoutIn } from '../helpers/payouts.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { startStripeStub, type StripeStub } from '../stubs/stripe.js';
+import { stripeStubEnv, useStripeStub } from '../helpers/stripe-stub-harness.js';
 
-const SECRET = 'sk_test_stub_secret_key';
 const CONNECT_SECRET = 'whsec_test_connect';
-let stub: StripeStub;
-const stubReady = startStripeStub(SECRET, 'whsec_test_platform').then((s) => {
-  stub = s;
-});
 const { h, seed } = useSeededHarness(test, {
-  env: {
-    STRIPE_SECRET_KEY: SECRET,
-    STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET,
-    STRIPE_API_ROOT: 'http://127.0.0.1:9/',
-    HOLDING_PERIOD_DAY_MS: '500',
-  },
+  env: stripeStubEnv({ STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, HOLDING_PERIOD_DAY_MS: '500' }),
   mount: mountConnect,
 });
-
-test.before(async () => {
-  await h.ready();
-  await stubReady;
-  h().config.STRIPE_API_ROOT = stub.url;
-});
-test.after.always(async () => {
-  await stub?.close();
-});
+const stripe = useStripeStub(test, h);
 
 const RETURNED = /returned: nothing was paid \(Stripe refused the transfer: Your destination account needs/;
 
 test('a transfer Stripe refuses: returned, with the reason, on every surface; nowhere paid', async (t) => {
   const { db } = h();
+  const stub = stripe();
   const commission = await makePayableCommission(db, h().baseUrl, seed, 'returned-everywhere');
   const creatorId = commission.creator_id;
   await connectReady(h().baseUrl, db, stub, CONNECT_SECRET, creatorId);
