@@ -119,6 +119,12 @@ test.serial(
     t.regex(human, new RegExp(`${ready.creator_id}: .*: paid\\n`));
     t.regex(human, new RegExp(`held over .*\\n  ${other.creator_id}: \\$[0-9.]+ USD: no payout account connected`));
     t.like(await db('commissions').where('id', unready.id).first(), { status: 'payable', payout_id: null });
+
+    // Only the held-over creator is payable now: the preview says nobody would be paid, and why.
+    const none = await owner.browser.fetch(url('/dashboard/wallet/payouts/preview'));
+    t.regex(none.text, /No creator would be paid now: everyone payable is held over\./);
+    t.regex(none.text, new RegExp(`data-held="${other.creator_id}"[\\s\\S]*?<td>no payout account connected</td>`));
+    t.is(inputValue(none.text, 'run_id'), undefined, 'nothing to confirm');
     await assertExactBooks(t, db, seed.org_id);
   },
 );

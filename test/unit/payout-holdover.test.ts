@@ -77,5 +77,5 @@ test('payoutStatus: only a transfer that exists is "paid"; a returned payout nev
     all.filter((s) => payoutStatus({ transfer_status: s }).status === 'paid'),
     ['transferred'],
   );
-  t.false(/\bpaid\b(?! *\()/.test(payoutStatus({ transfer_status: 'returned', failure: 'x' }).text.replace('nothing was paid', '')));
+  t.false(payoutStatus({ transfer_status: 'returned', failure: 'x' }).text.replace('nothing was paid', '').includes('paid'));
 });
