@@ -73,6 +73,7 @@ export default tseslint.config(
             {
               group: [
                 '**/activities/**',
+                '**/actions/**',
                 '**/db/**',
                 '**/clients/**',
                 '**/jobs/**',
@@ -99,8 +100,25 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/workflow-clients/**', '**/jobs/**'],
+              group: ['**/api/**', '**/actions/**', '**/activities/**', '**/workflows/**', '**/workflow-clients/**', '**/jobs/**'],
               message: 'db/ and clients/ import nothing from the layers that use them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Use cases own their transaction and call db/ (the only SQL); the edges that call them stay out of them.
+    files: ['actions/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/jobs/**', '**/cli/**'],
+              message: 'actions/ are called by the edges (api/, cli/, activities/); they import none of them.',
             },
           ],
         },

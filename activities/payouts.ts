@@ -1,17 +1,17 @@
-// Activities of the payout-run workflow (workflows/payout-run.ts). Phase 1 is runPayouts (one short transaction,
-// idempotent per run id). Phase 2 sends one payout: a payout already settled answers its state; a resumed one first
+// Activities of the payout-run workflow (workflows/payout-run.ts). Phase 1 is actions/payout-run.ts (one short
+// transaction, idempotent per run id; the same rule of who is paid as every other run). Phase 2 sends one payout: a payout already settled answers its state; a resumed one first
 // looks for its transfer at the provider (Stripe keeps idempotency keys only about a day) and records it; otherwise,
 // with a ready account and enough available funds, one transfer under the payout's idempotency key. A refusal
 // returns the payout's lines to payable (db/payout-transfers.ts); funds still pending at the provider make the payout
 // wait. A provider that cannot be reached throws PayoutProviderError: Temporal retries the activity.
 import { log } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import { runPayoutRun } from '../actions/payout-run.js';
 import { payoutProviderNamed, payoutProviderOf } from '../clients/payouts/select.js';
 import { findOrganization } from '../db/organizations.js';
 import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
 import { findPayout, pendingPayoutsOfRun, recordTransfer, returnPayout, settlePayout } from '../db/payout-transfers.js';
 import { nextFundsAvailableAt } from '../db/payments.js';
-import { runPayouts } from '../db/payouts.js';
 import { totalWalletBalancesMicros } from '../db/wallet-ledger.js';
 import type { Config } from '../lib/config.js';
 import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
@@ -25,12 +25,12 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
   return {
     /**
      * Phase 1: the run recorded (or found: a run the wallet page or the CLI recorded keeps what it planned); answers
-     * the payouts still waiting for their transfer. Creators without a ready account are held over, not planned.
+     * the payouts still waiting for their transfer. Who is held over is the action's rule, as for every run.
      */
     async planPayoutRun({ orgId, runId, createdBy }: { orgId: string; runId: string; createdBy: string }): Promise<string[]> {
       // A run started against another installation's database (a stray Temporal target) has nothing to pay here.
       if (!(await findOrganization(db, orgId))) return [];
-      await runPayouts(db, { orgId, runId, createdBy, readyOnly: true });
+      await runPayoutRun({ db }, { orgId, runId, createdBy });
       return pendingPayoutsOfRun(db, runId);
     },
 

@@ -1,6 +1,7 @@
 // svc dev's demo account gets a past (only svc dev: `svc seed --json` stays quick and empty): 30 days of clicks,
-// installs, trials, purchases, renewals and one refund across three creators, then a payout of what the holding
-// period released. Everything goes through the same db/ functions and the same conversion workflow as live traffic;
+// installs, trials, purchases, renewals and one refund across three creators, then a payout run of what the holding
+// period released, by the same rule as every run (actions/payout-run.ts): the demo's own creator has a test-mode
+// payout account and is paid; Maya Lopez has none and is held over, so the run's page shows both. Everything goes through the same db/ functions and the same conversion workflow as live traffic;
 // the only difference is the explicit time each row happened (NewClick/NewInstall `at`, IngestEvent.occurredAtMs),
 // which no HTTP route passes. Deterministic from the demo's tag, so the numbers are the same on every fresh start.
 import type { Client } from '@temporalio/client';
@@ -8,10 +9,13 @@ import type { Knex } from 'knex';
 import { recordClick } from '../db/clicks.js';
 import { addCreatorCode, upsertCreator } from '../db/creators.js';
 import { insertInstall, markInstallAttributed } from '../db/installs.js';
-import { runPayouts, type PayoutRunResult } from '../db/payouts.js';
+import { runPayoutRun, type PayoutRunResult } from '../actions/payout-run.js';
+import { testModePayoutProvider } from '../clients/payouts/test-mode.js';
+import { savePayoutAccount, updateAccountState } from '../db/payout-accounts.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { conversionKeyOf, type PurchaseEvent } from '../lib/purchase-event.js';
 import { ingestIntoConversion } from '../workflow-clients/conversion-ingest.js';
+import { startPayoutRun } from '../workflow-clients/payout-runs.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -232,6 +236,15 @@ export async function seedDemoHistory(
       .where('payable_at', '<=', db.fn.now())
       .count<{ n: string }[]>('* as n');
   for (let i = 0; i < 100 && Number((await payable())[0]!.n) > 0; i++) await new Promise((r) => setTimeout(r, 100));
-  const payout = await runPayouts(db, { orgId: t.orgId, runId: `demo-history-${t.tag}`, createdBy: 'svc dev demo history' });
+  // The demo's own creator connects a payout account in test mode (ready at once; no money moves).
+  const own = await db('creator_codes').where({ app_id: t.appId, code: t.creatorCode }).first<{ creator_id: string }>('creator_id');
+  const provider = testModePayoutProvider({ PAYOUT_TEST_AVAILABLE_USD: undefined, PAYOUT_TEST_PENDING_USD: 0 });
+  const account = await provider.createAccount({ creatorId: own.creator_id, email: null, country: 'US', platformCountry: 'US' });
+  await savePayoutAccount(db, { creatorId: own.creator_id, provider: provider.name, externalId: account.externalId, country: 'US' });
+  await updateAccountState(db, own.creator_id, await provider.accountState(account.externalId));
+  const payout = await runPayoutRun(
+    { db, startTransfers: (r) => startPayoutRun({ client: temporal, taskQueue }, r.runId, { orgId: r.orgId, createdBy: r.createdBy }) },
+    { orgId: t.orgId, runId: `demo-history-${t.tag}`, createdBy: 'svc dev demo history' },
+  );
   return { creators: creators.length, clicks, installs, purchaseEvents, refunds, payout, tookMs: Date.now() - started };
 }

@@ -78,15 +78,14 @@ export async function startApi(
 }
 
 async function startPayoutUpkeep(db: Knex, client: ReturnType<typeof createTemporalClient>, config: Config, logger: Logger): Promise<void> {
-  const { ensureBalanceCheckSchedule, reconcilePayoutSchedules, resumePayoutRuns } = await import('../workflow-clients/payout-runs.js');
+  const { ensureBalanceCheckSchedule, reconcilePayoutSchedules } = await import('../workflow-clients/payout-runs.js');
   const deps = { db, client, taskQueue: config.TEMPORAL_TASK_QUEUE, catchupHours: config.PAYOUT_SCHEDULE_CATCHUP_HOURS };
   try {
     const schedules = await reconcilePayoutSchedules(deps);
-    const resumed = await resumePayoutRuns(deps);
     await ensureBalanceCheckSchedule(deps);
-    logger.info({ schedules, resumed }, 'payout schedules reconciled, pending payout runs resumed');
+    logger.info({ schedules }, 'payout schedules reconciled');
   } catch (err) {
-    logger.error({ err }, 'payout schedules or pending payout runs could not be taken up (next worker start tries again)');
+    logger.error({ err }, 'payout schedules could not be reconciled (next worker start tries again)');
   }
 }
 
@@ -96,8 +95,8 @@ export interface WorkerRoleOptions extends DevOptions {
 }
 
 /**
- * The Temporal worker, plus its background jobs: the purchase-inbox drainer and the creator digests (always) and
- * the email outbox (with SMTP_URL, or under `svc dev`).
+ * The Temporal worker, plus its background jobs: the purchase-inbox drainer, the creator digests and the payout
+ * resume pass (always) and the email outbox (with SMTP_URL, or under `svc dev`).
  */
 export async function startWorker(
   config: Config,
@@ -115,6 +114,7 @@ export async function startWorker(
   const { resumeVoidedPolls } = await import('../jobs/play-voided-resume.js');
   const { startCreatorDigest } = await import('../jobs/creator-digest.js');
   const { resumeNotificationHistories } = await import('../jobs/notification-history-resume.js');
+  const { startPayoutResume } = await import('../jobs/payout-resume.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
     address: temporal.address,
@@ -150,13 +150,19 @@ export async function startWorker(
   void resumeVoidedPolls(db, client, config.TEMPORAL_TASK_QUEUE, logger);
   // Every iOS store-direct app has its hourly Notification History catch-up.
   void resumeNotificationHistories(db, client, config.TEMPORAL_TASK_QUEUE, config.APPLE_NOTIFICATION_HISTORY_INTERVAL_MS, logger);
-  // Payout schedules follow PostgreSQL, and runs left between their two phases are taken up again.
+  // Payout schedules follow PostgreSQL; runs left between their two phases are taken up at start and every few minutes.
   void startPayoutUpkeep(db, client, config, logger);
+  const payoutResume = startPayoutResume(
+    { db, client, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    config,
+    logger.child({ component: 'payout-resume' }),
+  );
   const outbox = await startOutbox(config, db, logger, opts.devMode === true);
   const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
   const done = worker.run().finally(async () => {
     await drainer.stop();
     await digests.stop();
+    await payoutResume.stop();
     await outbox?.stop();
     await metricsServer?.close();
     await client.connection.close();

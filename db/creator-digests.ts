@@ -1,12 +1,12 @@
 // The creators' money digest (docs/creator-portal.md "Digest"): each money change a creator hears about leaves a
-// digest item in the transaction of the change (a release of commissions, a payout), and composeDueDigests turns a
+// digest item in the transaction of the change (a release of commissions, a payout's transfer or its return), and composeDueDigests turns a
 // creator's unsent items into one outbox mail, marking them in the same transaction, at most once per period.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { composeDigest, type DigestItem, type DigestLinks } from '../lib/creator-digest.js';
 import { enqueueEmail } from './email-outbox.js';
 
-export type DigestItemKind = 'commission_payable' | 'payout_sent' | 'payout_failed';
+export type DigestItemKind = 'commission_payable' | 'payout_sent' | 'payout_failed' | 'payout_reversed';
 
 /**
  * Runs `released` (an update of commissions returning id, creator_id, org_id, commission_micros) and adds one
@@ -26,10 +26,14 @@ export async function payableDigestItems(trx: Knex.Transaction, released: Knex.Q
   return rows[0]?.released ?? 0;
 }
 
-/** A payout sent (or, once payouts can fail, failed) for the creator's next digest; a repeat adds nothing. */
+/**
+ * A payout's news for the creator's next digest; a repeat adds nothing. `payout_sent` when its transfer is recorded
+ * (or it settled with nothing to send), `payout_failed` when it was returned before any transfer, `payout_reversed`
+ * when a transfer already sent (and perhaps already mailed about) was taken back: never a silent contradiction.
+ */
 export async function addPayoutDigestItem(
   trx: Knex.Transaction,
-  i: { creatorId: string; orgId: string; payoutId: string; kind: 'payout_sent' | 'payout_failed'; amountMicros: number },
+  i: { creatorId: string; orgId: string; payoutId: string; kind: Exclude<DigestItemKind, 'commission_payable'>; amountMicros: number },
 ): Promise<void> {
   await trx.raw(
     `insert into creator_digest_items (creator_id, org_id, kind, payout_id, amount_micros) values (?, ?, ?, ?, ?)

@@ -3,7 +3,6 @@
 // account.updated). Readiness is lib/payout-readiness.ts.
 import type { Knex } from 'knex';
 import type { AccountState } from '../clients/payouts/provider.js';
-import { isAccountReady } from '../lib/payout-readiness.js';
 import type { PayoutAccountRow, PayoutProviderName } from '../schema/types.js';
 
 export const stateOfRow = (r: PayoutAccountRow): AccountState => ({
@@ -58,9 +57,9 @@ export async function creatorOfAccount(db: Knex, provider: PayoutProviderName, e
   return row?.creator_id;
 }
 
-/** Which of these creators have a ready payout account (phase 1 of a scheduled run holds the others over). */
-export async function readyCreators(db: Knex, creatorIds: readonly string[]): Promise<Set<string>> {
-  if (creatorIds.length === 0) return new Set();
+/** The payout account state of each of these creators that has an account (a payout run decides who is paid). */
+export async function accountStatesOf(db: Knex, creatorIds: readonly string[]): Promise<Map<string, AccountState>> {
+  if (creatorIds.length === 0) return new Map();
   const rows = await db('payout_accounts').whereIn('creator_id', creatorIds).select<PayoutAccountRow[]>('*');
-  return new Set(rows.filter((r) => isAccountReady(stateOfRow(r))).map((r) => r.creator_id));
+  return new Map(rows.map((r) => [r.creator_id, stateOfRow(r)]));
 }

@@ -1,8 +1,9 @@
 // Reading past payout runs (db/payouts.ts writes them) for the dashboard's wallet page: the latest runs of an
-// organization with their per-creator payouts, and one run by id within an organization.
+// organization with their per-creator payouts and holdovers, and one run by id within an organization.
 import type { Knex } from 'knex';
 import type { PayoutRow, PayoutRunRow } from '../schema/types.js';
 import { awardsOfPayouts } from './bonus-awards.js';
+import { holdoversOfRuns, type HeldOver } from './payout-holdovers.js';
 import { awardLine, type AwardLine } from './payouts.js';
 import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 import { pageOf, type TableWindow } from './table-page.js';
@@ -14,6 +15,8 @@ export interface PayoutLine extends PayoutRow {
 }
 export interface PayoutRunView extends PayoutRunRow {
   payouts: PayoutLine[];
+  /** The creators this run held over and why, with their names. */
+  held_over: (HeldOver & { creator_name: string | null })[];
 }
 
 async function withPayouts(db: Knex, runs: PayoutRunRow[]): Promise<PayoutRunView[]> {
@@ -31,7 +34,16 @@ async function withPayouts(db: Knex, runs: PayoutRunRow[]): Promise<PayoutRunVie
     rows.map((r) => r.id),
   );
   const lines: PayoutLine[] = rows.map((r) => ({ ...r, awards: awards.filter((a) => a.payout_id === r.id).map(awardLine) }));
-  return runs.map((run) => ({ ...run, payouts: lines.filter((l) => l.run_id === run.id) }));
+  const held = await holdoversOfRuns(
+    db,
+    runs.map((r) => r.id),
+  );
+  const names = await creatorNames(db, [...new Set([...held.values()].flat().map((h) => h.creator_id))]);
+  return runs.map((run) => ({
+    ...run,
+    payouts: lines.filter((l) => l.run_id === run.id),
+    held_over: (held.get(run.id) ?? []).map((h) => ({ ...h, creator_name: names.get(h.creator_id) ?? null })),
+  }));
 }
 
 /** The organization's latest payout runs, newest first, each with its payouts (creator id order). */

@@ -35,22 +35,39 @@ export async function runsWithPendingTransfers(db: Knex): Promise<{ orgId: strin
   return rows.map((r) => ({ orgId: r.org_id, runId: r.run_id }));
 }
 
-/** The transfer made for a pending payout; answers whether this call recorded it (a repeat records nothing). */
+/**
+ * The transfer made for a pending payout; answers whether this call recorded it (a repeat records nothing). The
+ * creator's "payout sent" digest item is written with it: they hear of a payout once its money moved.
+ */
 export async function recordTransfer(db: Knex, payoutId: string, provider: PayoutProviderName, transferId: string): Promise<boolean> {
-  const n = await db('payouts')
-    .where({ id: payoutId, transfer_status: 'transfer_pending' })
-    .update({ transfer_status: 'transferred', transfer_id: transferId, transfer_provider: provider, transferred_at: db.fn.now() });
-  return n === 1;
+  return db.transaction(async (trx) => {
+    const [row] = await trx('payouts')
+      .where({ id: payoutId, transfer_status: 'transfer_pending' })
+      .update({ transfer_status: 'transferred', transfer_id: transferId, transfer_provider: provider, transferred_at: trx.fn.now() }, '*');
+    if (row) await sentItem(trx, row as PayoutRow);
+    return Boolean(row);
+  });
 }
 
-/** A pending payout with nothing to send (its clawbacks netted the whole gross). */
+/** A pending payout with nothing to send (its clawbacks netted the whole gross; phase 1 settles new ones itself). */
 export async function settlePayout(db: Knex, payoutId: string): Promise<boolean> {
-  return (
-    (await db('payouts')
+  return db.transaction(async (trx) => {
+    const [row] = await trx('payouts')
       .where({ id: payoutId, transfer_status: 'transfer_pending', net_micros: 0 })
-      .update({ transfer_status: 'settled' })) === 1
-  );
+      .update({ transfer_status: 'settled' }, '*');
+    if (row) await sentItem(trx, row as PayoutRow);
+    return Boolean(row);
+  });
 }
+
+const sentItem = (trx: Knex.Transaction, p: PayoutRow) =>
+  addPayoutDigestItem(trx, {
+    creatorId: p.creator_id,
+    orgId: p.org_id,
+    payoutId: p.id,
+    kind: 'payout_sent',
+    amountMicros: Number(p.net_micros),
+  });
 
 /** Returns a pending or transferred payout's lines to payable; answers whether this call returned it. */
 export async function returnPayout(db: Knex, payoutId: string, reason: string): Promise<boolean> {
@@ -113,12 +130,13 @@ export async function returnPayout(db: Knex, payoutId: string, reason: string): 
       });
     }
     await trx('payouts').where('id', payoutId).update({ transfer_status: 'returned', failure: reason, returned_at: trx.fn.now() });
-    // The creator hears of it in their next digest (db/creator-digests.ts), written with the return itself.
+    // The creator hears of it in their next digest (db/creator-digests.ts), written with the return itself: returned
+    // before any transfer (they were never told it was sent), or reversed after one (they were: a distinct item).
     await addPayoutDigestItem(trx, {
       creatorId: payout.creator_id,
       orgId: payout.org_id,
       payoutId,
-      kind: 'payout_failed',
+      kind: payout.transfer_status === 'transferred' ? 'payout_reversed' : 'payout_failed',
       amountMicros: Number(payout.net_micros),
     });
     return true;

@@ -1,28 +1,15 @@
-// Payout runs, phase 1 (docs/wallet-and-payouts.md "Two phases"): one organization's payable commissions and
-// approved bonus awards are paid to their creators, clawbacks netted, in ONE short transaction under the organization
-// lock, so a refund racing the run sees each commission either before it (still payable: the clawback is netted now)
-// or after it (paid: the clawback waits for the next run). Each payout is left `transfer_pending`; phase 2 (the
-// payout-run workflow, db/payout-transfers.ts) sends it. A creator whose net is below the organization's minimum
-// payout is held over. Idempotent per run id: a run id already used answers what that run paid and pays nothing.
-// Called by `svc payouts run`, the wallet page and the payout-run workflow. Never reachable by an agent.
+// Payout runs, phase 1's records (docs/wallet-and-payouts.md "Two phases"): the reads a run plans from (payable
+// commissions, outstanding clawbacks; locked when the run pays), the run recorded, one creator's payout written
+// (commissions and awards `paid`, ledger entries, clawbacks recovered) and a recorded run read back. Every function
+// works inside the caller's transaction: the run's transaction, its organization lock and the rule of who is paid
+// are actions/payout-run.ts's.
 import type { Knex } from 'knex';
 import { ConflictError } from '../lib/errors.js';
-import { planPayouts, type CreatorPayoutPlan, type OutstandingClawback, type PayableCommission } from '../lib/payouts.js';
-import type { PayoutRow } from '../schema/types.js';
-import { readyCreators } from './payout-accounts.js';
-import { minimumPayoutMicros } from './payout-settings.js';
-import { approvedAwardsToPay, awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
+import type { CreatorPayoutPlan, OutstandingClawback, PayableCommission } from '../lib/payouts.js';
+import type { PayoutRow, PayoutTransferStatus } from '../schema/types.js';
+import { awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
 import { addPayoutDigestItem } from './creator-digests.js';
-import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
-
-export interface PayoutRunInput {
-  orgId: string;
-  runId: string;
-  dryRun?: boolean;
-  createdBy?: string;
-  /** Hold over creators without a ready payout account (scheduled runs); otherwise phase 2 returns their payouts. */
-  readyOnly?: boolean;
-}
+import { appendLedgerEntry } from './wallet-ledger.js';
 
 /** One award line of a payout: the approved award paid (no platform fee). */
 export interface AwardLine {
@@ -45,71 +32,34 @@ export interface CreatorPayout {
   award_count: number;
   awards_micros: number;
   awards: AwardLine[];
+  /** The transfer's state (null in a dry run: nothing was recorded); its words are lib/payout-status.ts's. */
+  transfer_status: PayoutTransferStatus | null;
+  failure: string | null;
 }
 
-export interface PayoutRunResult {
-  run_id: string;
-  org_id: string;
-  dry_run: boolean;
-  /** The run id was used before: these are what that run paid; nothing was paid now. */
-  already_run: boolean;
-  payouts: CreatorPayout[];
-  totals: { gross_micros: number; fees_micros: number; clawbacks_netted_micros: number; net_micros: number };
+/** A recorded run's payouts (creator order); undefined when the run id is unused; another organization's is refused. */
+export async function recordedPayouts(trx: Knex.Transaction, orgId: string, runId: string): Promise<CreatorPayout[] | undefined> {
+  const previous = await trx('payout_runs').where('id', runId).first<{ org_id: string } | undefined>('org_id');
+  if (!previous) return undefined;
+  if (previous.org_id !== orgId) throw new ConflictError(`payout run ${runId} belongs to another organization`);
+  const rows = await trx('payouts').where('run_id', runId).orderBy('creator_id').select<PayoutRow[]>('*');
+  const lines = await awardsOfPayouts(
+    trx,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) =>
+    recorded(
+      r,
+      lines.filter((l) => l.payout_id === r.id),
+    ),
+  );
 }
 
-export async function runPayouts(db: Knex, input: PayoutRunInput): Promise<PayoutRunResult> {
-  return db.transaction(async (trx) => {
-    // A dry run reads without the lock: it writes nothing and may be a moment stale.
-    if (!input.dryRun) await lockOrganization(trx, input.orgId);
-    const previous = await trx('payout_runs').where('id', input.runId).first<{ org_id: string } | undefined>('org_id');
-    if (previous) {
-      if (previous.org_id !== input.orgId) throw new ConflictError(`payout run ${input.runId} belongs to another organization`);
-      const rows = await trx('payouts').where('run_id', input.runId).orderBy('creator_id').select<PayoutRow[]>('*');
-      const lines = await awardsOfPayouts(
-        trx,
-        rows.map((r) => r.id),
-      );
-      return result(
-        input,
-        true,
-        rows.map((r) =>
-          recorded(
-            r,
-            lines.filter((l) => l.payout_id === r.id),
-          ),
-        ),
-      );
-    }
-    const lock = !input.dryRun;
-    const awards = await approvedAwardsToPay(trx, input.orgId, lock);
-    const minimum = await minimumPayoutMicros(trx, input.orgId);
-    let plans = planPayouts(
-      await payableCommissions(trx, input.orgId, lock),
-      await outstandingClawbacks(trx, input.orgId, lock),
-      awards.map((a) => ({ id: a.id, creatorId: a.creator_id, amountMicros: a.amount_micros })),
-    ).filter((p) => p.netMicros >= minimum);
-    const ready = input.readyOnly
-      ? await readyCreators(
-          trx,
-          plans.map((p) => p.creatorId),
-        )
-      : undefined;
-    if (ready) plans = plans.filter((p) => ready.has(p.creatorId));
-    const linesOf = (p: CreatorPayoutPlan) => awards.filter((a) => p.awardIds.includes(a.id)).map(awardLine);
-    if (input.dryRun)
-      return result(
-        input,
-        false,
-        plans.map((p) => planned(p, null, linesOf(p))),
-      );
-    await trx('payout_runs').insert({ id: input.runId, org_id: input.orgId, created_by: input.createdBy ?? null });
-    const payouts: CreatorPayout[] = [];
-    for (const plan of plans) payouts.push(await pay(trx, input, plan, linesOf(plan)));
-    return result(input, false, payouts);
-  });
+export async function recordPayoutRun(trx: Knex.Transaction, run: { orgId: string; runId: string; createdBy?: string }): Promise<void> {
+  await trx('payout_runs').insert({ id: run.runId, org_id: run.orgId, created_by: run.createdBy ?? null });
 }
 
-async function payableCommissions(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<PayableCommission[]> {
+export async function payableCommissions(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<PayableCommission[]> {
   const q = trx('commissions')
     .where({ org_id: orgId, status: 'payable', kind: 'earn', environment: 'PRODUCTION' })
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
@@ -128,7 +78,7 @@ async function payableCommissions(trx: Knex.Transaction, orgId: string, lock: bo
   }));
 }
 
-async function outstandingClawbacks(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<OutstandingClawback[]> {
+export async function outstandingClawbacks(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<OutstandingClawback[]> {
   const q = trx('clawbacks')
     .where('org_id', orgId)
     .whereRaw('recovered_micros < amount_micros')
@@ -148,7 +98,14 @@ async function outstandingClawbacks(trx: Knex.Transaction, orgId: string, lock: 
  * and its reservation is consumed), each award `paid` with its own `payout` entry (its amount, reservation consumed),
  * the netted clawbacks recovered and one `clawback` entry for the money that stayed.
  */
-async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPayoutPlan, awards: AwardLine[]): Promise<CreatorPayout> {
+export async function payCreator(
+  trx: Knex.Transaction,
+  input: { orgId: string; runId: string },
+  plan: CreatorPayoutPlan,
+  awards: AwardLine[],
+): Promise<CreatorPayout> {
+  // Nothing to send (clawbacks netted the whole gross): settled at once, phase 2 has nothing to do.
+  const transferStatus: PayoutTransferStatus = plan.netMicros === 0 ? 'settled' : 'transfer_pending';
   const [row] = await trx('payouts')
     .insert({
       run_id: input.runId,
@@ -161,6 +118,7 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
       fees_micros: plan.feesMicros,
       clawbacks_netted_micros: plan.clawbacksNettedMicros,
       net_micros: plan.netMicros,
+      transfer_status: transferStatus,
     })
     .returning<PayoutRow[]>('*');
   const payoutId = row!.id;
@@ -207,14 +165,10 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
       plan.recoveries.map((r) => ({ payout_id: payoutId, clawback_id: r.clawbackId, micros: r.micros })),
     );
   }
-  // The creator hears about it in their next digest (db/creator-digests.ts), written with the payout itself.
-  await addPayoutDigestItem(trx, {
-    creatorId: plan.creatorId,
-    orgId: input.orgId,
-    payoutId,
-    kind: 'payout_sent',
-    amountMicros: plan.netMicros,
-  });
+  // The creator hears of a payout when its money moved (db/payout-transfers.ts recordTransfer); one with nothing to
+  // send is settled now, so its statement item is written now.
+  if (transferStatus === 'settled')
+    await addPayoutDigestItem(trx, { creatorId: plan.creatorId, orgId: input.orgId, payoutId, kind: 'payout_sent', amountMicros: 0 });
   if (plan.clawbacksNettedMicros > 0) {
     await appendLedgerEntry(trx, {
       orgId: input.orgId,
@@ -227,13 +181,14 @@ async function pay(trx: Knex.Transaction, input: PayoutRunInput, plan: CreatorPa
       createdBy,
     });
   }
-  return planned(plan, payoutId, awards);
+  return { ...plannedPayout(plan, awards), payout_id: payoutId, transfer_status: transferStatus };
 }
 
-function planned(p: CreatorPayoutPlan, payoutId: string | null, awards: AwardLine[]): CreatorPayout {
+/** A plan as a dry run shows it: nothing recorded. */
+export function plannedPayout(p: CreatorPayoutPlan, awards: AwardLine[]): CreatorPayout {
   return {
     creator_id: p.creatorId,
-    payout_id: payoutId,
+    payout_id: null,
     commission_count: p.commissionIds.length,
     gross_micros: p.grossMicros,
     fees_micros: p.feesMicros,
@@ -242,6 +197,8 @@ function planned(p: CreatorPayoutPlan, payoutId: string | null, awards: AwardLin
     award_count: p.awardIds.length,
     awards_micros: p.awardsMicros,
     awards,
+    transfer_status: null,
+    failure: null,
   };
 }
 
@@ -257,6 +214,8 @@ function recorded(r: PayoutRow, awards: PayableAward[]): CreatorPayout {
     award_count: r.award_count,
     awards_micros: Number(r.awards_micros),
     awards: awards.map(awardLine),
+    transfer_status: r.transfer_status,
+    failure: r.failure,
   };
 }
 
@@ -267,20 +226,3 @@ export const awardLine = (a: PayableAward): AwardLine => ({
   threshold_conversions: a.threshold_conversions,
   amount_micros: a.amount_micros,
 });
-
-function result(input: PayoutRunInput, alreadyRun: boolean, payouts: CreatorPayout[]): PayoutRunResult {
-  const sum = (k: keyof CreatorPayout) => payouts.reduce((s, p) => s + (p[k] as number), 0);
-  return {
-    run_id: input.runId,
-    org_id: input.orgId,
-    dry_run: input.dryRun ?? false,
-    already_run: alreadyRun,
-    payouts,
-    totals: {
-      gross_micros: sum('gross_micros'),
-      fees_micros: sum('fees_micros'),
-      clawbacks_netted_micros: sum('clawbacks_netted_micros'),
-      net_micros: sum('net_micros'),
-    },
-  };
-}

@@ -174,6 +174,23 @@ export const VARIABLES = {
     default: 24,
     doc: 'Catch-up window of the per-organization payout schedules: a run missed while Temporal was away is still made if it is at most this old.',
   },
+  PAYOUT_RESUME_EVERY_MS: {
+    kind: 'integer',
+    minimum: 1000,
+    default: 300000,
+    doc: 'How often `svc worker` starts again every payout run with a payout still waiting for its transfer (jobs/payout-resume.ts; default five minutes, and once at start), so a run whose phase 2 was never started (Temporal away, a killed process) goes out without a restart. Safe to repeat: a run already under way is joined, never started twice.',
+  },
+  PAYOUT_TEST_AVAILABLE_USD: {
+    kind: 'integer',
+    minimum: 0,
+    doc: "Test-mode payouts only (PAYOUT_PROVIDER=test): the platform's available balance, in whole USD, that the embedded provider reports before each transfer. Unset: unlimited. With PAYOUT_TEST_PENDING_USD it shows a payout waiting for funds locally: available < net <= available + pending waits (and looks again after PAYOUT_FUNDS_RETRY_SECONDS), above both is returned. Read at each transfer, so a process's own configuration changed in place (as the tests do) applies without a restart; from a shell, restart `svc dev` with a raised value and the waiting run looks again after PAYOUT_FUNDS_RETRY_SECONDS. Transfers do not lower it.",
+  },
+  PAYOUT_TEST_PENDING_USD: {
+    kind: 'integer',
+    minimum: 0,
+    default: 0,
+    doc: "Test-mode payouts only: the platform's pending balance, in whole USD, that the embedded provider reports (funds not available yet); see PAYOUT_TEST_AVAILABLE_USD.",
+  },
   TOPUP_MIN_USD: { kind: 'integer', minimum: 1, default: 10, doc: 'Smallest wallet top-up (USD) the top-up page accepts.' },
   TOPUP_MAX_USD: {
     kind: 'integer',

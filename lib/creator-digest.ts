@@ -4,7 +4,7 @@ import { formatUsd } from './money.js';
 
 export interface DigestItem {
   id: string;
-  kind: 'commission_payable' | 'payout_sent' | 'payout_failed';
+  kind: 'commission_payable' | 'payout_sent' | 'payout_failed' | 'payout_reversed';
   amount_micros: number;
   created_at: Date;
   org_name: string;
@@ -21,13 +21,18 @@ export interface DigestLinks {
 const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
 
 function line(i: DigestItem, links: DigestLinks): string {
+  const statement = `${links.portal}/payouts/${i.payout_id ?? ''}`;
   switch (i.kind) {
     case 'commission_payable':
       return `- ${formatUsd(i.amount_micros)} for ${i.product_id ?? 'a purchase'} in ${i.campaign_name ?? 'a campaign'} (${i.org_name}) is now payable: ${links.portal}/campaigns/${i.campaign_id ?? ''}`;
     case 'payout_sent':
-      return `- Payout of ${formatUsd(i.amount_micros)} from ${i.org_name} on ${day(i.created_at)}; statement: ${links.portal}/payouts/${i.payout_id ?? ''}`;
+      return i.amount_micros === 0
+        ? `- Payout statement from ${i.org_name} on ${day(i.created_at)}: nothing to send (what you owed back was netted); statement: ${statement}`
+        : `- Payout of ${formatUsd(i.amount_micros)} from ${i.org_name} sent to your payout account on ${day(i.created_at)}; statement: ${statement}`;
     case 'payout_failed':
-      return `- A payout of ${formatUsd(i.amount_micros)} from ${i.org_name} failed on ${day(i.created_at)}; details: ${links.portal}/payouts/${i.payout_id ?? ''}`;
+      return `- A payout of ${formatUsd(i.amount_micros)} from ${i.org_name} was returned on ${day(i.created_at)}: nothing was paid; the amounts are payable again. Why: ${statement}`;
+    case 'payout_reversed':
+      return `- The payout of ${formatUsd(i.amount_micros)} from ${i.org_name} sent earlier was reversed on ${day(i.created_at)}: the money was taken back, so nothing was paid; the amounts are payable again. Why: ${statement}`;
   }
 }
 

@@ -2,7 +2,8 @@
 // * startPayoutRun: `payout-run/{run_id}` (conflict policy USE_EXISTING: a double click or a resumed start joins
 //   the run under way; a run id already done is recorded once and only its pending payouts are sent).
 // * resumePayoutRuns: every run with a payout still `transfer_pending` (the worker died between the phases, or the
-//   CLI recorded a run without Temporal) is started again at worker start.
+//   CLI recorded a run without Temporal) is started again: by the worker's pass, at start and every
+//   PAYOUT_RESUME_EVERY_MS (jobs/payout-resume.ts); a run under way is joined (USE_EXISTING), never started twice.
 // * reconcilePayoutSchedules: create-or-update `payout-schedule/{org_id}` for every organization with a period in
 //   PostgreSQL (overlap skip, catch-up window), and delete it for one whose period was cleared.
 import {

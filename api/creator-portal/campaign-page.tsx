@@ -22,6 +22,7 @@ import { LocalTime } from '../../lib/ui.js';
 import { formatUsd } from '../../lib/money.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import { storedPayoutAccount, type PayoutAccountView } from '../creator-payouts/connect.js';
+import { payoutStatus } from '../../lib/payout-status.js';
 import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
@@ -211,7 +212,7 @@ async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCa
           id="payouts"
           label="Payouts"
           caption={`Payouts from ${c.org_name} (all its campaigns)`}
-          columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net paid', 'Statement']}
+          columns={['Date (UTC)', 'Commissions', 'Bonus awards', 'Clawbacks netted', 'Net', 'Status', 'Statement']}
         >
           {payouts.map((p) => (
             <tr>
@@ -220,6 +221,7 @@ async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCa
               <td>{formatUsd(Number(p.awards_micros))}</td>
               <td>{formatUsd(Number(p.clawbacks_netted_micros))}</td>
               <td>{formatUsd(Number(p.net_micros))}</td>
+              <td data-status={payoutStatus(p).status}>{payoutStatus(p).text}</td>
               <td>
                 <a href={safeUrl(statementPath(p.id))}>Statement</a>
               </td>

@@ -5,6 +5,7 @@ import { findCreatorStatement, type CreatorStatement } from '../../db/creator-po
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { formatUsd, microsToUsd } from '../../lib/money.js';
+import { payoutStatus, type PayoutStatus } from '../../lib/payout-status.js';
 import { safeUrl } from '../../lib/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
@@ -57,11 +58,20 @@ function lines(st: CreatorStatement): Line[] {
   ];
 }
 
+/** The net's label by the payout's status: only a payout whose money moved says "paid". */
+const NET_LABEL: Record<PayoutStatus['status'], string> = {
+  sending: 'Net being sent to you',
+  paid: 'Net paid to you',
+  settled: 'Net paid to you',
+  returned: 'Net (returned: not paid)',
+};
+
 export async function statementPage(ctx: AppContext): Promise<void> {
   const s = await signedInCreator(ctx);
   if (!s) return;
   const st = await statementOf(ctx, s);
   const p = st.payout;
+  const status = payoutStatus(p);
   portalPage(
     ctx,
     s,
@@ -71,6 +81,12 @@ export async function statementPage(ctx: AppContext): Promise<void> {
       <p>
         From {st.payout.org_name}, payout <code>{p.id}</code>.
       </p>
+      {status.status === 'returned' ? (
+        <p class="notice" role="status" id="statement-returned">
+          This payout was returned: nothing was paid ({status.reason}). Its commissions and bonus awards are payable again and go out with a
+          later payout.
+        </p>
+      ) : null}
       <table id="statement-totals">
         <tbody>
           <tr>
@@ -86,8 +102,14 @@ export async function statementPage(ctx: AppContext): Promise<void> {
             <td>-{formatUsd(Number(p.clawbacks_netted_micros))}</td>
           </tr>
           <tr>
-            <th scope="row">Net paid to you</th>
+            <th scope="row">{NET_LABEL[status.status]}</th>
             <td id="statement-net">{formatUsd(Number(p.net_micros))}</td>
+          </tr>
+          <tr>
+            <th scope="row">Status</th>
+            <td id="statement-status" data-status={status.status}>
+              {status.text}
+            </td>
           </tr>
         </tbody>
       </table>
@@ -126,7 +148,16 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
     microsToUsd(Math.abs(l.micros)),
     l.micros < 0 ? 'deducted' : 'paid',
   ]);
-  rows.push(['Net paid', day(st.payout.created_at), st.payout.org_name, st.payout.id, microsToUsd(Number(st.payout.net_micros)), 'total']);
+  const status = payoutStatus(st.payout);
+  rows.push([
+    status.status === 'returned' ? 'Net not paid' : 'Net paid',
+    day(st.payout.created_at),
+    st.payout.org_name,
+    st.payout.id,
+    microsToUsd(Number(st.payout.net_micros)),
+    'total',
+  ]);
+  rows.push(['Status', day(st.payout.returned_at ?? st.payout.created_at), st.payout.org_name, status.text, '', status.status]);
   ctx.set({ ...csvHeaders(`statement-${st.payout.id}.csv`), 'Cache-Control': 'private, no-store' });
   ctx.body = toCsv(['type', 'date', 'campaign', 'description', 'amount_usd', 'effect'], rows);
 }

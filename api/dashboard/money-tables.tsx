@@ -3,6 +3,7 @@
 // exporting the filtered view. The wallet page keeps its latest entries and runs and links here.
 import { PAYOUT_TABLE, pagePayouts, type PayoutTableRow } from '../../db/payout-history.js';
 import { LEDGER_TABLE, pageLedgerEntries, type LedgerLine } from '../../db/wallet-history.js';
+import { payoutStatus } from '../../lib/payout-status.js';
 import type { AppContext } from '../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from './data-table.js';
 import { dashboardPage, OrgLink, signedIn, type SignedIn } from './layout.js';
@@ -48,7 +49,7 @@ export function payoutTable(s: SignedIn, opts: { withCreator: boolean } = { with
     file: 'payouts.csv',
     rowKey: (r) => r.id,
     columns: [
-      timeColumn('Paid', (r) => r.created_at, 'created_at'),
+      timeColumn('Run at', (r) => r.created_at, 'created_at'),
       {
         label: 'Run',
         sort: 'run_id',
@@ -66,6 +67,8 @@ export function payoutTable(s: SignedIn, opts: { withCreator: boolean } = { with
       { label: 'Platform fees (USD)', sort: 'fees_micros', text: (r) => usd(r.fees_micros) },
       { label: 'Clawbacks netted (USD)', sort: 'clawbacks_netted_micros', text: (r) => usd(r.clawbacks_netted_micros) },
       { label: 'Net to creator (USD)', sort: 'net_micros', text: (r) => usd(r.net_micros) },
+      // lib/payout-status.ts: a returned payout reads "returned: nothing was paid (why)", never paid.
+      { label: 'Status', text: (r) => payoutStatus(r).text },
     ],
   };
 }

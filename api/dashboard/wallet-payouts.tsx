@@ -1,23 +1,24 @@
 // The wallet page's payouts (humans only; docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"): what is payable and what
 // creators owe back (getCreatorMoneySummary, the read GET /api/agent/wallet uses), the latest payout runs with their
-// per-creator payouts, and for owners and admins a run in two steps through runPayouts, the function
-// `svc payouts run` calls: GET /dashboard/wallet/payouts/preview is a dry run under a run id generated there, whose
-// confirm form carries that id to POST /dashboard/wallet/payouts/run (session + CSRF). runPayouts is idempotent per
-// run id, so a double submit or a resubmitted form pays once; the answer is a redirect to the run's own page
-// (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays. The run then starts its phase 2
-// (the payout-run workflow: one transfer per payout); the run's page shows each payout's transfer. Members see all
-// this but cannot preview or run (403). No agent route or tool reaches any of it.
+// per-creator payouts and the creators each held over (with the reason), and for owners and admins a run in two steps
+// through actions/payout-run.ts, the function `svc payouts run` calls: GET /dashboard/wallet/payouts/preview is a dry
+// run under a run id generated there, whose confirm form carries that id to POST /dashboard/wallet/payouts/run
+// (session + CSRF). The run is idempotent per run id, so a double submit or a resubmitted form pays once; the answer
+// is a redirect to the run's own page (GET /dashboard/wallet/payouts/{run_id}), so reloading it reads and never pays.
+// The run then starts its phase 2 (the payout-run workflow: one transfer per payout); the run's page shows each
+// payout's status in lib/payout-status.ts's words. Members see all this but cannot preview or run (403). No agent
+// route or tool reaches any of it.
 import { LocalTime, ScrollTable } from '../../lib/ui.js';
 import type { ComponentChildren, VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
 import { appendAudit } from '../../db/audit-log.js';
 import { getCreatorMoneySummary } from '../../db/creator-balances.js';
 import { creatorNames, findPayoutRun, listPayoutRuns, type PayoutRunView } from '../../db/payout-history.js';
-import { runPayouts, type CreatorPayout } from '../../db/payouts.js';
+import { runPayoutRun, type CreatorPayout, type HeldOver } from '../../actions/payout-run.js';
 import { ConflictError } from '../../lib/errors.js';
 import { formatUsd } from '../../lib/money.js';
 import { startPayoutRun } from '../../workflow-clients/payout-runs.js';
-import { pendingPayoutsOfRun } from '../../db/payout-transfers.js';
+import { payoutStatus } from '../../lib/payout-status.js';
 import { newRunId, RUN_ID_PATTERN } from '../../lib/payouts.js';
 import type { AppContext } from '../context.js';
 import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
@@ -34,18 +35,15 @@ type Line = Pick<
   | 'fees_micros'
   | 'clawbacks_netted_micros'
   | 'net_micros'
-> & { creator_name?: string | null; transfer_status?: string; transfer_id?: string | null; failure?: string | null };
+> &
+  Partial<Pick<CreatorPayout, 'transfer_status' | 'failure'>> & { creator_name?: string | null; transfer_id?: string | null };
 
-const TRANSFER_WORDS: Record<string, string> = {
-  transfer_pending: 'transfer pending',
-  transferred: 'transferred',
-  settled: 'settled (nothing to send)',
-  returned: 'returned: payable again',
+/** The payout's status in the words every surface uses; a paid one names its transfer. */
+const statusCell = (l: Line) => {
+  if (!l.transfer_status) return '';
+  const s = payoutStatus({ transfer_status: l.transfer_status, failure: l.failure });
+  return s.status === 'paid' && l.transfer_id ? `${s.text} (${l.transfer_id})` : s.text;
 };
-const transferCell = (l: Line) =>
-  l.transfer_status
-    ? `${TRANSFER_WORDS[l.transfer_status] ?? l.transfer_status}${l.transfer_id ? ` (${l.transfer_id})` : ''}${l.failure ? `: ${l.failure}` : ''}`
-    : '';
 
 /** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
 function PayoutTable({ lines, caption }: { lines: Line[]; caption: ComponentChildren }) {
@@ -83,7 +81,7 @@ function PayoutTable({ lines, caption }: { lines: Line[]; caption: ComponentChil
             <th>Platform fees</th>
             <th>Clawbacks netted</th>
             <th>Net to creator</th>
-            {transfers ? <th>Transfer</th> : null}
+            {transfers ? <th>Status</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -94,7 +92,14 @@ function PayoutTable({ lines, caption }: { lines: Line[]; caption: ComponentChil
                 <code>{l.creator_id}</code>
               </td>
               {money(l)}
-              {transfers ? <td class="transfer">{transferCell(l)}</td> : null}
+              {transfers ? (
+                <td
+                  class="transfer"
+                  data-status={l.transfer_status ? payoutStatus({ transfer_status: l.transfer_status }).status : undefined}
+                >
+                  {statusCell(l)}
+                </td>
+              ) : null}
             </tr>
           ))}
           <tr>
@@ -115,8 +120,49 @@ const runCaption = (run: PayoutRunView) => (
   </>
 );
 
-const RunLines = ({ run }: { run: PayoutRunView }) =>
-  run.payouts.length ? <PayoutTable lines={run.payouts} caption={runCaption(run)} /> : <p>{runCaption(run)}: nothing was payable.</p>;
+/** Who a run held over (or a preview would), and why: their lines stay payable and accrue. */
+function HeldOverTable({ held, caption }: { held: (HeldOver & { creator_name?: string | null })[]; caption: ComponentChildren }) {
+  if (held.length === 0) return null;
+  return (
+    <ScrollTable label="Held over">
+      <table class="held-over">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th>Creator</th>
+            <th>Payable (held over)</th>
+            <th>Why not paid now</th>
+          </tr>
+        </thead>
+        <tbody>
+          {held.map((h) => (
+            <tr data-held={h.creator_id}>
+              <td>
+                {h.creator_name ? `${h.creator_name} ` : null}
+                <code>{h.creator_id}</code>
+              </td>
+              <td>{formatUsd(h.payable_micros)}</td>
+              <td>{h.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollTable>
+  );
+}
+
+const RunLines = ({ run }: { run: PayoutRunView }) => (
+  <>
+    {run.payouts.length ? (
+      <PayoutTable lines={run.payouts} caption={runCaption(run)} />
+    ) : (
+      <p>
+        {runCaption(run)}: nobody was paid{run.held_over.length ? '' : ' (nothing was payable)'}.
+      </p>
+    )}
+    <HeldOverTable held={run.held_over} caption={<>Held over by run {run.id}: not paid, their lines stay payable</>} />
+  </>
+);
 
 /** The wallet page's section. */
 export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promise<VNode> {
@@ -128,8 +174,9 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
       <p>
         Commissions become payable after their campaign's holding period; a payout run pays each creator their payable commissions and
         approved bonus awards, nets what they owe back (refunds after the period), and moves commission and platform fee out of the wallet;
-        then one transfer per creator goes to their connected payout account. A creator without a ready account, or a transfer the provider
-        refuses or reverses, is returned: the lines are payable again.
+        then one transfer per creator goes to their connected payout account. A creator without a ready payout account, or whose net is
+        below the minimum payout, is held over (listed with the reason; their lines stay payable and accrue). A transfer the provider
+        refuses or reverses is returned: nothing was paid and the lines are payable again.
       </p>
       <table>
         <tbody>
@@ -220,7 +267,17 @@ export async function preview(ctx: AppContext): Promise<void> {
   if (!s) return;
   if (!s.orgId || !canManage(s)) return refuse(ctx, s, 403, 'Only owners and admins run payouts.');
   const runId = newRunId(new Date(), randomBytes(6).toString('hex'));
-  const dry = await runPayouts(ctx.deps.db, { orgId: s.orgId, runId, dryRun: true });
+  const dry = await runPayoutRun({ db: ctx.deps.db }, { orgId: s.orgId, runId, dryRun: true });
+  const names = await creatorNames(
+    ctx.deps.db,
+    [...dry.payouts, ...dry.held_over].map((p) => p.creator_id),
+  );
+  const held = (
+    <HeldOverTable
+      held={dry.held_over.map((h) => ({ ...h, creator_name: names.get(h.creator_id) ?? null }))}
+      caption="Held over: not paid by this run, their lines stay payable"
+    />
+  );
   if (dry.payouts.length === 0)
     return dashboardPage(
       ctx,
@@ -228,15 +285,16 @@ export async function preview(ctx: AppContext): Promise<void> {
       200,
       'Payout preview',
       <>
-        <p role="status">Nothing is payable now: no creator would be paid.</p>
+        <p role="status">
+          {dry.held_over.length
+            ? 'No creator would be paid now: everyone payable is held over.'
+            : 'Nothing is payable now: no creator would be paid.'}
+        </p>
+        {held}
         <BackToWallet s={s} />
       </>,
     );
   const n = dry.payouts.length;
-  const names = await creatorNames(
-    ctx.deps.db,
-    dry.payouts.map((p) => p.creator_id),
-  );
   dashboardPage(
     ctx,
     s,
@@ -250,6 +308,7 @@ export async function preview(ctx: AppContext): Promise<void> {
         lines={dry.payouts.map((p) => ({ ...p, creator_name: names.get(p.creator_id) ?? null }))}
         caption={`Preview of run ${runId}`}
       />
+      {held}
       <p>
         {formatUsd(dry.totals.net_micros + dry.totals.fees_micros)} leaves the wallet (commissions and platform fees; clawbacks netted stay
         in it). Submitting this form twice, or again after a reload, pays once.
@@ -272,22 +331,20 @@ export async function run(ctx: AppContext): Promise<void> {
   const runId = (ctx.state.body as Record<string, unknown> | undefined)?.run_id;
   if (typeof runId !== 'string' || !RUN_ID_PATTERN.test(runId))
     return refuse(ctx, s, 422, 'run_id: start from the payout preview (1 to 100 of A-Z a-z 0-9 _ . : -).');
+  const temporal = { client: ctx.deps.temporal, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE };
   let result;
   try {
-    result = await runPayouts(ctx.deps.db, { orgId: s.orgId, runId, createdBy: `user:${s.email}` });
+    result = await runPayoutRun(
+      { db: ctx.deps.db, startTransfers: (r) => startPayoutRun(temporal, r.runId, { orgId: r.orgId, createdBy: r.createdBy }) },
+      { orgId: s.orgId, runId, createdBy: `user:${s.email}` },
+    );
   } catch (err) {
     if (err instanceof ConflictError) return refuse(ctx, s, 404, 'No such payout run in your organization.');
     throw err;
   }
-  // Phase 2. Temporal away: the run stays `transfer_pending` and the next worker start sends it.
-  if ((await pendingPayoutsOfRun(ctx.deps.db, runId)).length > 0) {
-    await startPayoutRun({ client: ctx.deps.temporal, taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE }, runId, {
-      orgId: s.orgId,
-      createdBy: `user:${s.email}`,
-    }).catch((err: unknown) =>
-      ctx.deps.logger.warn({ err, runId }, 'payout transfers not started now; the next worker start takes the run up'),
-    );
-  }
+  // Temporal away: the run stays `transfer_pending` and the worker's resume pass sends it (jobs/payout-resume.ts).
+  if (result.transfers === 'left_to_worker')
+    ctx.deps.logger.warn({ runId }, "payout transfers not started now; the worker's resume pass takes the run up");
   if (!result.already_run) {
     await appendAudit(ctx.deps.db, {
       orgId: s.orgId,
@@ -296,7 +353,7 @@ export async function run(ctx: AppContext): Promise<void> {
       action: 'dashboard.run_payouts',
       targetType: 'payout_run',
       targetId: runId,
-      details: { creators: result.payouts.length, net_micros: result.totals.net_micros },
+      details: { creators: result.payouts.length, held_over: result.held_over.length, net_micros: result.totals.net_micros },
       requestId: ctx.state.requestId,
       ip: ctx.state.clientIp,
     });

@@ -13,7 +13,7 @@ export function payoutProviderNamed(config: Config, name: PayoutProviderName): P
     const settings = stripeSettingsOf(config);
     return settings ? stripeConnectProvider(settings) : undefined;
   }
-  return config.NODE_ENV === 'production' ? undefined : testModePayoutProvider;
+  return config.NODE_ENV === 'production' ? undefined : testModePayoutProvider(config);
 }
 
 export function payoutProviderOf(config: Config): PayoutProvider | undefined {

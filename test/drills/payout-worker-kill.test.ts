@@ -1,9 +1,10 @@
 // Fault drill: payouts and a killed worker. A run is recorded (phase 1) with no workflow behind it, as if the process
 // died between the phases; `svc worker` (a process, Stripe Connect through the stub) takes the run up at start and is
 // SIGKILLed while transfers are in flight (one answer lost on the wire as well); a new worker finishes. In the end
-// every payout has exactly one Transfer at Stripe, recorded once, and the books are exact.
+// every payout has exactly one Transfer at Stripe, recorded once, and the books are exact. The worker takes the run up
+// through its resume pass (jobs/payout-resume.ts), at start and every PAYOUT_RESUME_EVERY_MS.
 import test from 'ava';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
 import { assertWorkflowGeneration } from '../../runtime/workflow-generation.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { requireTestEnv } from '../helpers/env.js';
@@ -54,7 +55,7 @@ test('a worker killed between the phases and inside phase 2: every payout transf
   }
   stub.connect.balance.available = 10_000_000;
   // Phase 1 committed, and nothing started phase 2: the process "died" between them.
-  const run = await runPayouts(db, { orgId: first.org_id, runId: 'drill-run', createdBy: 'drill' });
+  const run = await runPayoutRun({ db }, { orgId: first.org_id, runId: 'drill-run', createdBy: 'drill' });
   t.is(run.payouts.length, CREATORS);
 
   const running: SvcProcess[] = [];

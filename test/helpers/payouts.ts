@@ -3,6 +3,8 @@
 import type { Knex } from 'knex';
 import { payoutConnectRouter } from '../../api/creator-payouts/routes.js';
 import type { SvcApp } from '../../api/app.js';
+import { testModePayoutProvider } from '../../clients/payouts/test-mode.js';
+import { savePayoutAccount, updateAccountState } from '../../db/payout-accounts.js';
 import type { PayoutRow } from '../../schema/types.js';
 import type { StripeStub } from '../stubs/stripe.js';
 import { request } from './http.js';
@@ -55,4 +57,15 @@ export async function connectReady(baseUrl: string, db: Knex, stub: StripeStub, 
     headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
   });
   if (res.status !== 200 || res.body.handled !== true) throw new Error(`${res.status} ${res.text}`);
+}
+
+/**
+ * The creator connects a payout account in the embedded test mode (ready at once), through the provider and the same
+ * db/ functions as the connect route: every payout run holds over a creator without a ready account.
+ */
+export async function connectTestAccount(db: Knex, creatorId: string): Promise<void> {
+  const provider = testModePayoutProvider({ PAYOUT_TEST_AVAILABLE_USD: undefined, PAYOUT_TEST_PENDING_USD: 0 });
+  const { externalId } = await provider.createAccount({ creatorId, email: null, country: 'US', platformCountry: 'US' });
+  await savePayoutAccount(db, { creatorId, provider: 'test', externalId, country: 'US' });
+  await updateAccountState(db, creatorId, await provider.accountState(externalId));
 }

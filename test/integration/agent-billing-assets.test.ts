@@ -7,7 +7,8 @@ import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys.js';
 import { reviewBonusAward } from '../../db/bonus-awards.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { connectTestAccount } from '../helpers/payouts.js';
 import { loadCredential } from '../../db/store-credentials.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { SecretBox } from '../../lib/secret-box.js';
@@ -53,7 +54,8 @@ async function insertAward(a: SeededApp, opts: { threshold?: number; progress?: 
     .returning('*');
   if (opts.status === 'paid') {
     assertReviewed(await reviewBonusAward(db, { id: award.id, decision: 'approve', reviewedBy: 'test' }));
-    await runPayouts(db, { orgId: a.org_id, runId: `pay-${award.id}` });
+    await connectTestAccount(db, a.creator_id);
+    await runPayoutRun({ db }, { orgId: a.org_id, runId: `pay-${award.id}` });
   }
   return award as { id: string };
 }

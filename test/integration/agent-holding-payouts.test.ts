@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_ENDPOINTS, endpointTools } from '../../api/agent/endpoints.js';
 import { createAgentKey } from '../../db/agent-keys.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { connectTestAccount } from '../helpers/payouts.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
 import { assertExactBooks } from '../helpers/conversions.js';
@@ -74,7 +75,8 @@ test('the wallet shows commissions held, payable and paid, and clawbacks outstan
   t.like(payable.commissions, { held: { count: 0 }, payable: { count: 1, amount_micros: c } });
   t.is(payable.reserved_micros, held.reserved_micros, 'a payable commission stays reserved until it is paid');
 
-  await runPayouts(h().db, { orgId: acct.org_id, runId: `wallet-${acct.org_id}` });
+  await connectTestAccount(h().db, acct.creator_id);
+  await runPayoutRun({ db: h().db }, { orgId: acct.org_id, runId: `wallet-${acct.org_id}` });
   const paid = await wallet();
   t.like(paid.commissions, { payable: { count: 0 }, paid: { count: 1, amount_micros: c } });
   t.is(paid.reserved_micros, 0);
@@ -104,7 +106,9 @@ test('no agent route or tool can start a payout: only the operator CLI and the d
     readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
       d.isDirectory() ? sources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : [],
     );
-  const callers = sources(path.join(PROJECT_ROOT, 'api')).filter((f) => /db\/payouts\.js|runPayouts/.test(readFileSync(f, 'utf8')));
+  const callers = sources(path.join(PROJECT_ROOT, 'api')).filter((f) =>
+    /actions\/payout-run\.js|db\/payouts\.js|runPayoutRun/.test(readFileSync(f, 'utf8')),
+  );
   t.deepEqual(
     callers.map((f) => path.relative(PROJECT_ROOT, f)),
     ['api/dashboard/wallet-payouts.tsx'],

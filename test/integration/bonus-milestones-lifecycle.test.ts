@@ -8,7 +8,8 @@
 import test from 'ava';
 import { createAgentKey } from '../../db/agent-keys.js';
 import { saveBonusRules } from '../../db/bonus-rules.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { connectTestAccount } from '../helpers/payouts.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
 import { addCreator, assertExactBooks, type Creator } from '../helpers/conversions.js';
@@ -47,6 +48,7 @@ async function buy(app: SeededApp, code: string): Promise<{ transactionId: strin
 
 async function account(): Promise<SeededApp & { key: string; mcp: McpSession }> {
   const app = await seedApp(h().db);
+  await connectTestAccount(h().db, app.creator_id);
   const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'agent', scopes: SCOPES });
   const mcp = await connectMcp(h().baseUrl, key.key);
   return { ...app, key: key.key, mcp };
@@ -60,7 +62,7 @@ const wallet = async (a: { mcp: McpSession }) =>
 async function svcPayouts(orgId: string, runId: string) {
   const res = await runSvc(['payouts', 'run', '--org', orgId, '--run-id', runId, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
   if (res.code !== 0) throw new Error(`svc payouts run failed (${res.code}): ${res.stderr}`);
-  return JSON.parse(res.stdout) as Awaited<ReturnType<typeof runPayouts>>;
+  return JSON.parse(res.stdout) as Awaited<ReturnType<typeof runPayoutRun>>;
 }
 
 test('rules through the tool server; a threshold reached, approved, paid by svc payouts run; a second award voided after approval; paid is final', async (t) => {
@@ -256,7 +258,7 @@ test('an approved award a refund flagged shows the flag and both ways out; a pay
   });
   const reserved = (await wallet(a)).reserved_micros;
   t.deepEqual(
-    (await runPayouts(h().db, { orgId: a.org_id, runId: 'flagged-dry', dryRun: true })).payouts,
+    (await runPayoutRun({ db: h().db }, { orgId: a.org_id, runId: 'flagged-dry', dryRun: true })).payouts,
     [],
     'a flagged award is not paid before its review',
   );
@@ -266,7 +268,7 @@ test('an approved award a refund flagged shows the flag and both ways out; a pay
   );
   t.like(kept, { status: 'approved', needs_review: false, review_decisions: ['void'] });
   t.is((await wallet(a)).reserved_micros, reserved, 'keeping it reserves nothing more');
-  const dry = await runPayouts(h().db, { orgId: a.org_id, runId: 'kept-dry', dryRun: true });
+  const dry = await runPayoutRun({ db: h().db }, { orgId: a.org_id, runId: 'kept-dry', dryRun: true });
   t.deepEqual(
     dry.payouts.map((p) => p.awards.map((x) => x.award_id)),
     [[flagged.id]],

@@ -8,7 +8,9 @@ import { composeDueDigests } from '../../db/creator-digests.js';
 import { startCreatorDigest } from '../../jobs/creator-digest.js';
 import { createLogger } from '../../runtime/logger.js';
 import { waitFor } from '../helpers/svc-processes.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { recordTransfer, returnPayout } from '../../db/payout-transfers.js';
+import { connectTestAccount } from '../helpers/payouts.js';
 import { unsubscribeUrl } from '../../lib/creator-unsubscribe.js';
 import { Browser, inputValue } from '../helpers/browser.js';
 import { linksOf, mailsTo } from '../helpers/creator-mail.js';
@@ -36,14 +38,15 @@ test.serial('a release and a payout each leave an item; one mail carries both, o
     'written with the release',
   );
   t.is(Number(items[0].amount_micros), commission.commission_micros);
-  const run = await runPayouts(h().db, { orgId: app.org_id, runId: `digest-${app.org_id}` });
+  await connectTestAccount(h().db, app.creator_id);
+  const run = await runPayoutRun({ db: h().db }, { orgId: app.org_id, runId: `digest-${app.org_id}` });
   const payoutId = run.payouts[0]!.payout_id!;
-  t.is(
-    (await h().db('creator_digest_items').where({ creator_id: app.creator_id, kind: 'payout_sent', payout_id: payoutId })).length,
-    1,
-    'written with the payout',
-  );
-  await runPayouts(h().db, { orgId: app.org_id, runId: `digest-${app.org_id}` });
+  const sent = () => h().db('creator_digest_items').where({ creator_id: app.creator_id, kind: 'payout_sent', payout_id: payoutId });
+  t.deepEqual(await sent(), [], 'nothing is told while the money has not moved');
+  t.true(await recordTransfer(h().db, payoutId, 'test', `tr_test_${payoutId}`));
+  t.is((await sent()).length, 1, 'written with the transfer');
+  await runPayoutRun({ db: h().db }, { orgId: app.org_id, runId: `digest-${app.org_id}` });
+  t.false(await recordTransfer(h().db, payoutId, 'test', `tr_test_${payoutId}`));
   t.is((await h().db('creator_digest_items').where('creator_id', app.creator_id)).length, 2, 'a repeated run adds nothing');
 
   await composeDueDigests(h().db, options());
@@ -71,8 +74,50 @@ test.serial('a release and a payout each leave an item; one mail carries both, o
   await composeDueDigests(h().db, options());
   const latest = await digestsTo(email);
   t.is(latest.length, 2);
-  t.regex(latest[0]!.body_text, /failed/);
+  t.regex(latest[0]!.body_text, /was returned on .*: nothing was paid/);
 });
+
+test.serial(
+  'a payout returned before any transfer is told only as returned; one reversed after its transfer: sent, then reversed',
+  async (t) => {
+    const { db } = h();
+    const kinds = async (creatorId: string) =>
+      (await db('creator_digest_items').where('creator_id', creatorId).whereNotNull('payout_id').orderBy('created_at')).map((i) => i.kind);
+
+    // Returned before any transfer (as phase 2 refuses it): the creator never hears "sent".
+    const early = await seedApp(db);
+    const earlyEmail = (await db('creators').where('id', early.creator_id).first('email')).email as string;
+    await makePayableCommission(db, h().baseUrl, early, `digest-returned-${early.app_id}`);
+    await connectTestAccount(db, early.creator_id);
+    const returned = (await runPayoutRun({ db }, { orgId: early.org_id, runId: `returned-${early.org_id}` })).payouts[0]!;
+    t.true(await returnPayout(db, returned.payout_id!, 'Stripe refused the transfer: account closed'));
+    t.deepEqual(await kinds(early.creator_id), ['payout_failed']);
+    await composeDueDigests(db, options());
+    const [told] = await digestsTo(earlyEmail);
+    t.regex(told!.body_text, new RegExp(`A payout of \\$[0-9.]+ USD from .* was returned on [0-9-]+: nothing was paid`));
+    t.false(/sent to your payout account/.test(told!.body_text), 'never told it was sent');
+
+    // Sent (the transfer recorded), mailed, then reversed by Stripe: a distinct item in the next digest, not a silent change.
+    const late = await seedApp(db);
+    const lateEmail = (await db('creators').where('id', late.creator_id).first('email')).email as string;
+    await makePayableCommission(db, h().baseUrl, late, `digest-reversed-${late.app_id}`);
+    await connectTestAccount(db, late.creator_id);
+    const sent = (await runPayoutRun({ db }, { orgId: late.org_id, runId: `reversed-${late.org_id}` })).payouts[0]!;
+    await recordTransfer(db, sent.payout_id!, 'test', `tr_test_${sent.payout_id}`);
+    await composeDueDigests(db, options());
+    t.regex((await digestsTo(lateEmail))[0]!.body_text, /sent to your payout account/);
+    t.true(await returnPayout(db, sent.payout_id!, 'the transfer was reversed'));
+    t.deepEqual(await kinds(late.creator_id), ['payout_sent', 'payout_reversed']);
+    await db('creators')
+      .where('id', late.creator_id)
+      .update({ last_digest_at: db.raw("now() - interval '2 days'") });
+    await composeDueDigests(db, options());
+    const mails = await digestsTo(lateEmail);
+    t.is(mails.length, 2);
+    t.regex(mails[0]!.body_text, /sent earlier was reversed on [0-9-]+: the money was taken back, so nothing was paid/);
+    t.true(linksOf(mails[0]!).includes(`${h().config.DASHBOARD_URL}/creator/payouts/${sent.payout_id}`));
+  },
+);
 
 test.serial('the unsubscribe link: GET changes nothing, POST stops the digests, an altered link is refused', async (t) => {
   const app = await seedApp(h().db);

@@ -12,7 +12,8 @@ import { parseCsv } from '../helpers/csv.js';
 import { upsertCreator, addCreatorCode } from '../../db/creators.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { csvWindow, pageOf, pageWindow } from '../../db/table-page.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { connectTestAccount } from '../helpers/payouts.js';
 import { CSV_ROW_CAP, PAGE_SIZE, type TableSpec, type TableView } from '../../lib/table-query.js';
 import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';
@@ -327,7 +328,8 @@ test.serial('ledger, payouts and invitations tables: the CSV is the view; a payo
   // A commission released by its workflow after a short holding period, paid by a run: reserve, release and payout entries.
   const seeded = await h().db('creator_codes').where({ app_id: seed.app_id, code: seed.creator_code }).first('creator_id');
   await makePayableCommission(h().db, h().baseUrl, seed, `buyer-${randomUUID()}`);
-  const run = await runPayouts(h().db, { orgId: seed.org_id, runId: `run-${TAG}`, createdBy: 'test' });
+  await connectTestAccount(h().db, seeded.creator_id);
+  const run = await runPayoutRun({ db: h().db }, { orgId: seed.org_id, runId: `run-${TAG}`, createdBy: 'test' });
   t.true(run.payouts.length >= 1);
 
   const ledger = await pageAndCsv(t, '/dashboard/wallet/ledger?sort=balance_delta_micros&dir=asc', 'ledger-table');
@@ -358,7 +360,8 @@ test.serial('ledger, payouts and invitations tables: the CSV is the view; a payo
     [`run-${TAG}`],
   );
   const other = run.payouts.find((p) => p.creator_id === seeded.creator_id)!;
-  t.is(creatorPayouts[0]!.at(-1), (other.net_micros / 1e6).toFixed(2));
+  t.is(creatorPayouts[0]!.at(-2), (other.net_micros / 1e6).toFixed(2));
+  t.is(creatorPayouts[0]!.at(-1), 'sending', 'no phase 2 was started: the payout is still being sent, never "paid"');
 
   await request(h().baseUrl, 'POST', `/api/agent/campaigns/${seed.campaign_id}/invite`, {
     token: seed.agent_key,

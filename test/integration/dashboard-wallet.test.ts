@@ -7,7 +7,7 @@ import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
 import { addMembership, createUser } from '../../db/organizations.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { inputValue } from '../helpers/browser.js';
 import { assertExactBooks } from '../helpers/conversions.js';
@@ -136,6 +136,10 @@ test.serial(
       403,
     );
 
+    // The creator connected a payout account (test mode: ready at once); without one every run holds them over.
+    await startPayoutOnboarding({ db, config: h().config }, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
+    t.like(await refreshPayoutAccount({ db, config: h().config }, commission.creator_id), { ready: true });
+
     // The preview is a dry run: nothing written; its form carries the run id.
     const ledgerBefore = await countRows('wallet_ledger', { org_id: seed.org_id });
     const preview = await owner.browser.fetch(url('/dashboard/wallet/payouts/preview'));
@@ -162,10 +166,6 @@ test.serial(
       'no agent route runs payouts',
     );
 
-    // The creator connected a payout account (test mode: ready at once), so phase 2 transfers rather than returns.
-    await startPayoutOnboarding({ db, config: h().config }, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
-    t.like(await refreshPayoutAccount({ db, config: h().config }, commission.creator_id), { ready: true });
-
     // Confirm, twice (a double submit): one run, one payout, one ledger entry per commission.
     const csrf = inputValue(preview.text, 'csrf')!;
     const first = await owner.browser.fetch(url('/dashboard/wallet/payouts/run'), { form: { csrf, run_id: runId } });
@@ -191,7 +191,7 @@ test.serial(
     await payoutIn(db, seed.org_id, commission.creator_id, 'transferred');
     t.regex(
       (await owner.browser.fetch(url(`/dashboard/wallet/payouts/${runId}`))).text,
-      /transferred \(tr_test_/,
+      /paid \(tr_test_/,
       'the run page shows the transfer',
     );
     const after = await owner.browser.fetch(url('/dashboard/wallet'));
@@ -202,7 +202,7 @@ test.serial(
 
     // Another organization's run: 404 to read, 404 to confirm, and it stays as it was.
     const other = await seedApp(db);
-    await runPayouts(db, { orgId: other.org_id, runId: `other-${other.org_id}` });
+    await runPayoutRun({ db }, { orgId: other.org_id, runId: `other-${other.org_id}` });
     t.is((await owner.browser.fetch(url(`/dashboard/wallet/payouts/other-${other.org_id}`))).status, 404);
     const foreign = await owner.browser.fetch(url('/dashboard/wallet/payouts/run'), { form: { csrf, run_id: `other-${other.org_id}` } });
     t.is(foreign.status, 404);

@@ -80,6 +80,11 @@ test.serial('30 days of activity: three creators, clicks and installs every day,
   t.false(history.payout!.already_run);
   t.true(history.payout!.payouts.length >= 1, 'commissions older than the holding period were paid');
   t.true(history.payout!.totals.net_micros > 0);
+  t.deepEqual(
+    history.payout!.held_over.map((h) => h.reason),
+    ['no payout account connected'],
+    'the same rule as every run: the creator without a payout account is held over, with the reason',
+  );
   t.truthy(await db('commissions').where({ app_id: seed.app_id, status: 'paid' }).first());
 });
 

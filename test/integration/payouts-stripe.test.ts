@@ -3,10 +3,10 @@
 // fired by the organization's Temporal schedule records its payouts in one transaction and sends one Transfer per
 // payout (transfer_group = the run, idempotency key from the payout); the wallet page lists it; a transfer reversed
 // by Stripe returns its lines to payable; redelivered webhooks change nothing; a payout waiting for available funds
-// goes out once they are; a creator without a ready account is returned to payable.
+// goes out once they are; a creator without a ready account or below the minimum is held over with the reason; a
+// transfer Stripe refuses is returned to payable and told as returned.
 import test from 'ava';
 import { findPayoutRun } from '../../db/payout-history.js';
-import { runPayouts } from '../../db/payouts.js';
 import { setPayoutSettings } from '../../db/payout-settings.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { reconcilePayoutSchedule, startPayoutRun } from '../../workflow-clients/payout-runs.js';
@@ -189,10 +189,13 @@ test.serial(
     t.is(stub.connect.transfers.size, [...stub.connect.transfers.values()].length);
     t.is([...stub.connect.transfers.values()].filter((tr) => tr.metadata.payout_id === payout.id).length, 1);
 
+    const told = async () => (await db('creator_digest_items').where('payout_id', payout.id).orderBy('created_at')).map((i) => i.kind);
+    t.deepEqual(await told(), ['payout_sent'], 'the creator is told once the transfer is recorded');
     const reversed = stub.signedObjectEvent('transfer.reversed', stub.connect.reverseTransfer(transfer.id));
     t.like((await deliver('/api/webhooks/stripe', reversed)).body, { handled: true, payout_id: payout.id, returned: true });
     t.like(await db('payouts').where('id', payout.id).first(), { transfer_status: 'returned', failure: 'the transfer was reversed' });
     t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable', payout_id: null });
+    t.deepEqual(await told(), ['payout_sent', 'payout_reversed'], 'sent, then a distinct reversed item: never a silent contradiction');
     t.deepEqual(
       await getWalletTotals(db, app.org_id),
       before,
@@ -252,7 +255,7 @@ test.serial(
 );
 
 test.serial(
-  'held over below the minimum or without a ready account; returned when refused (no account, no funds); lines payable again',
+  'held over (with the reason) without a ready account or below the minimum; returned when Stripe refuses or funds lack; lines payable again',
   async (t) => {
     const { db } = h();
     const { app, commission } = await payable('no-account');
@@ -263,28 +266,45 @@ test.serial(
       await startPayoutRun(temporal, runId, { orgId: app.org_id, createdBy: 'test' });
       return h().temporal.workflow.getHandle(`payout-run/${runId}`).result();
     };
+    const heldBy = async (runId: string) => (await findPayoutRun(db, app.org_id, runId))!.held_over;
 
-    t.deepEqual((await runOf(`held-${app.org_id}`)).payouts, [], 'a planned run holds over a creator without a ready account');
+    t.deepEqual((await runOf(`held-${app.org_id}`)).payouts, [], 'a creator without a payout account is held over');
     t.deepEqual(await payoutsOf(db, app.org_id), []);
+    t.like(await heldBy(`held-${app.org_id}`), [
+      { creator_id: app.creator_id, payable_micros: commission.commission_micros, reason: 'no payout account connected' },
+    ]);
     t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable' });
 
-    // A run recorded on demand (wallet page, CLI) before the creator connected: phase 2 refuses and returns it.
-    await runPayouts(db, { orgId: app.org_id, runId: `none-${app.org_id}` });
-    const refused = await runOf(`none-${app.org_id}`);
-    t.like(refused.payouts[0]!.step, { status: 'returned', reason: 'the creator has no payout account' });
-    t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable', payout_id: null });
-    const refusedPayout = await db('payouts').where('run_id', `none-${app.org_id}`).first('id');
-    t.like(
-      await db('creator_digest_items').where({ payout_id: refusedPayout.id, kind: 'payout_failed' }).first(),
-      { creator_id: app.creator_id },
-      'the creator hears of the failed payout',
-    );
-    t.deepEqual(await getWalletTotals(db, app.org_id), before);
+    // Connecting started, onboarding not finished: not ready, held over with what is missing.
+    const started = await request(h().baseUrl, 'POST', '/creator/payouts/connect', {
+      body: { country: 'US' },
+      headers: asCreator(app.creator_id),
+    });
+    t.is(started.status, 303);
+    t.deepEqual((await runOf(`unready-${app.org_id}`)).payouts, []);
+    t.regex((await heldBy(`unready-${app.org_id}`))[0]!.reason, /^payout account not ready: transfers are not active yet/);
 
     await connectReady(app.creator_id);
-    await setPayoutSettings(db, app.org_id, { minimumPayoutMicros: commission.commission_micros + 1, periodHours: null }, 'test');
+    await setPayoutSettings(db, app.org_id, { minimumPayoutMicros: commission.commission_micros + 10_000, periodHours: null }, 'test');
     t.deepEqual((await runOf(`small-${app.org_id}`)).payouts, [], 'below the minimum payout: held over');
+    t.regex((await heldBy(`small-${app.org_id}`))[0]!.reason, /^below the organization's minimum payout of \$\d+\.\d\d USD$/);
     await setPayoutSettings(db, app.org_id, { minimumPayoutMicros: 0, periodHours: null }, 'test');
+
+    // Stripe refuses the transfer (the account lost its transfers capability before account.updated told us).
+    const account = stub.connect.accounts.get((await accountOf(app.creator_id)).external_id)!;
+    account.capabilities.transfers = 'inactive';
+    const refused = await runOf(`refused-${app.org_id}`);
+    t.like(refused.payouts[0]!.step, { status: 'returned' });
+    t.regex(refused.payouts[0]!.step.reason ?? '', /^Stripe refused the transfer: Your destination account needs/);
+    t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable', payout_id: null });
+    const refusedPayout = await db('payouts').where('run_id', `refused-${app.org_id}`).first('id');
+    t.deepEqual(
+      (await db('creator_digest_items').where('payout_id', refusedPayout.id)).map((i) => i.kind),
+      ['payout_failed'],
+      'returned before any transfer: the creator is told it was returned, never that it was sent',
+    );
+    t.deepEqual(await getWalletTotals(db, app.org_id), before);
+    account.capabilities.transfers = 'active';
 
     stub.connect.balance.available = 0;
     stub.connect.balance.pending = 0;

@@ -4,7 +4,8 @@
 // earned; payouts run through the real `svc payouts run` process and through the same domain function.
 import test from 'ava';
 import { fundUnfundedCommissions } from '../../db/commissions.js';
-import { runPayouts } from '../../db/payouts.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { connectTestAccount } from '../helpers/payouts.js';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
@@ -21,6 +22,7 @@ const h = useHarness(test, { api: false, env: { HOLDING_PERIOD_DAY_MS: String(DA
 /** An account of its own (payout runs are per organization) whose campaign holds commissions `days` (seconds here). */
 async function account(days: number): Promise<SeededApp> {
   const seeded = await seedApp(h().db);
+  await connectTestAccount(h().db, seeded.creator_id);
   await h().db('campaigns').where('id', seeded.campaign_id).update({ holding_period_days: days });
   return seeded;
 }
@@ -34,7 +36,7 @@ const ledgerCount = async (orgId: string) =>
 async function svcPayouts(args: string[]) {
   const res = await runSvc(['payouts', 'run', ...args, '--json'], cliEnv({ DATABASE_URL: h().database.url }));
   if (res.code !== 0) throw new Error(`svc payouts run failed (${res.code}): ${res.stderr}`);
-  return JSON.parse(res.stdout) as Awaited<ReturnType<typeof runPayouts>>;
+  return JSON.parse(res.stdout) as Awaited<ReturnType<typeof runPayoutRun>>;
 }
 
 test('released after its holding period, paid out by the CLI once per run id; a refund after payout is a clawback netted from the next payout', async (t) => {
@@ -54,7 +56,7 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   await assertExactBooks(t, db, acct.org_id);
 
   // Nothing is payable during the holding period: a payout run now pays nothing.
-  t.deepEqual((await runPayouts(db, { orgId: acct.org_id, runId: 'early', dryRun: true })).payouts, []);
+  t.deepEqual((await runPayoutRun({ db }, { orgId: acct.org_id, runId: 'early', dryRun: true })).payouts, []);
 
   await waitFor(async () => (await statusOf(commission.id)) === 'payable', 'the release', 20_000);
   t.true(Date.now() - earned >= 2 * DAY_MS, 'not released before its holding period ended');
@@ -93,7 +95,7 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   const entries = await ledgerCount(acct.org_id);
   const again = await svcPayouts(['--org', acct.org_id, '--run-id', 'first']);
   t.like(again, { already_run: true, totals: paid.totals });
-  t.like(await runPayouts(db, { orgId: acct.org_id, runId: 'first' }), { already_run: true });
+  t.like(await runPayoutRun({ db }, { orgId: acct.org_id, runId: 'first' }), { already_run: true });
   t.is(await ledgerCount(acct.org_id), entries);
   t.is((await db('payouts').where('run_id', 'first')).length, 1);
 
@@ -111,7 +113,7 @@ test('released after its holding period, paid out by the CLI once per run id; a 
   await waitFor(async () => (await statusOf(renewal.id)) === 'payable', "the renewal's release", 20_000);
   const balanceBefore = (await db('wallet_ledger').where('org_id', acct.org_id).orderBy('id', 'desc').first())
     .balance_after_micros as number;
-  const next = await runPayouts(db, { orgId: acct.org_id, runId: 'second', createdBy: 'test' });
+  const next = await runPayoutRun({ db }, { orgId: acct.org_id, runId: 'second', createdBy: 'test' });
   const netted = Math.min(commission.commission_micros, renewal.commission_micros);
   t.like(next.payouts[0], {
     gross_micros: renewal.commission_micros,
@@ -148,7 +150,7 @@ test('a refund inside the holding period reverses the commission and nothing bec
   await new Promise((r) => setTimeout(r, 2 * DAY_MS));
   t.is(await statusOf(commission.id), 'reversed', 'still reversed after the holding period');
   t.is(await db('clawbacks').where('commission_id', commission.id).first(), undefined);
-  t.deepEqual((await runPayouts(db, { orgId: acct.org_id, runId: 'nothing' })).payouts, []);
+  t.deepEqual((await runPayoutRun({ db }, { orgId: acct.org_id, runId: 'nothing' })).payouts, []);
   await assertExactBooks(t, db, acct.org_id);
 });
 
@@ -177,7 +179,7 @@ test('an ended conversion holding a commission stays open until the release; a r
   await ingest(temporal, taskQueue, acct.app_id, sub('refund', { transaction_id: first.event.transaction_id }), opts);
   t.like(await db('commissions').where('id', commission.id).first(), { status: 'payable' });
   await assertExactBooks(t, db, acct.org_id);
-  const run = await runPayouts(db, { orgId: acct.org_id, runId: 'netted' });
+  const run = await runPayoutRun({ db }, { orgId: acct.org_id, runId: 'netted' });
   t.like(run.payouts[0], {
     gross_micros: commission.commission_micros,
     clawbacks_netted_micros: commission.commission_micros,
@@ -197,7 +199,7 @@ test('a refund racing a payout run: the organization lock orders them, and eithe
   const [commission] = await earnOf(conversion.id);
   await waitFor(async () => (await statusOf(commission.id)) === 'payable', 'the release', 20_000);
   const [run] = await Promise.all([
-    runPayouts(db, { orgId: acct.org_id, runId: 'race' }),
+    runPayoutRun({ db }, { orgId: acct.org_id, runId: 'race' }),
     ingest(temporal, taskQueue, acct.app_id, sub('refund', { transaction_id: first.event.transaction_id })),
   ]);
   t.is(await statusOf(commission.id), 'paid', 'paid by the run either way');
