@@ -213,13 +213,21 @@ export interface PayableAward {
 }
 
 /**
+ * The one rule for an award a payout run may pay: approved, and every refund flagged after the approval reviewed.
+ * The run (approvedAwardsToPay) and the payable figures (db/creator-balances.ts) both read it.
+ */
+export function payableAwards(q: Knex.QueryBuilder, orgId: string): Knex.QueryBuilder {
+  return q
+    .where({ 'bonus_awards.org_id': orgId, 'bonus_awards.status': 'approved' })
+    .whereRaw(`jsonb_array_length(coalesce(fraud_flags->'refunds', '[]'::jsonb)) <= coalesce((fraud_flags->>'refunds_reviewed')::int, 0)`);
+}
+
+/**
  * The organization's approved awards a payout run pays (oldest first), locked when the run pays: an award a refund
  * flagged after approval waits for its reviewer (keep or void) first.
  */
 export async function approvedAwardsToPay(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<PayableAward[]> {
-  const q = trx('bonus_awards')
-    .where({ org_id: orgId, status: 'approved' })
-    .whereRaw(`jsonb_array_length(coalesce(fraud_flags->'refunds', '[]'::jsonb)) <= coalesce((fraud_flags->>'refunds_reviewed')::int, 0)`)
+  const q = payableAwards(trx('bonus_awards'), orgId)
     .orderBy([{ column: 'earned_at' }, { column: 'id' }])
     .select<PayableAward[]>('id', 'creator_id', 'bonus_rule_id', 'campaign_id', 'threshold_conversions', 'amount_micros');
   const rows = await (lock ? q.forUpdate() : q);

@@ -1,6 +1,7 @@
 // The creators' side of an organization's wallet (docs/wallet-and-payouts.md "Holding period, clawbacks and payouts"), read-only for the
 // wallet views: production earns by state and the clawbacks creators still owe back.
 import type { Knex } from 'knex';
+import { payableAwards } from './bonus-awards.js';
 
 export interface CommissionStateTotals {
   count: number;
@@ -11,12 +12,20 @@ export interface CreatorMoneySummary {
   commissions: Record<'held' | 'unfunded' | 'payable' | 'paid', CommissionStateTotals>;
   /** What creators still owe back (clawbacks not yet netted from a payout). */
   clawbacksOutstanding: CommissionStateTotals;
+  /** Approved bonus awards the next payout run may pay (db/bonus-awards.ts payableAwards): payable beside the commissions. */
+  awardsPayable: CommissionStateTotals;
+}
+
+/** What the next payout run may pay: payable commissions and payable bonus awards together. */
+export function payableNow(summary: CreatorMoneySummary): CommissionStateTotals {
+  const c = summary.commissions.payable;
+  return { count: c.count + summary.awardsPayable.count, micros: c.micros + summary.awardsPayable.micros };
 }
 
 /** The creators' side of an organization's wallet, for the wallet views (GET /wallet); the dashboard's creator page reads one creator's. */
 export async function getCreatorMoneySummary(db: Knex, orgId: string, filter: { creatorId?: string } = {}): Promise<CreatorMoneySummary> {
   const ofCreator = (q: Knex.QueryBuilder) => (filter.creatorId ? q.where('creator_id', filter.creatorId) : q);
-  const [states, clawbacks] = await Promise.all([
+  const [states, clawbacks, awards] = await Promise.all([
     ofCreator(db('commissions').where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' }))
       .whereIn('status', ['reserved', 'unfunded', 'payable', 'paid'])
       .groupBy('status')
@@ -31,6 +40,10 @@ export async function getCreatorMoneySummary(db: Knex, orgId: string, filter: { 
         db.raw('count(*) as count'),
         db.raw('sum(amount_micros - recovered_micros) as micros'),
       ),
+    ofCreator(payableAwards(db('bonus_awards'), orgId)).first<{ count: string; micros: string | null }>(
+      db.raw('count(*) as count'),
+      db.raw('sum(amount_micros) as micros'),
+    ),
   ]);
   const of = (status: string): CommissionStateTotals => {
     const row = states.find((s) => s.status === status);
@@ -39,5 +52,6 @@ export async function getCreatorMoneySummary(db: Knex, orgId: string, filter: { 
   return {
     commissions: { held: of('reserved'), unfunded: of('unfunded'), payable: of('payable'), paid: of('paid') },
     clawbacksOutstanding: { count: Number(clawbacks?.count ?? 0), micros: Number(clawbacks?.micros ?? 0) },
+    awardsPayable: { count: Number(awards?.count ?? 0), micros: Number(awards?.micros ?? 0) },
   };
 }

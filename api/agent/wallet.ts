@@ -116,6 +116,8 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
       paid: stateView(creators.commissions.paid),
     },
     clawbacks_outstanding: stateView(creators.clawbacksOutstanding),
+    // Approved bonus awards the next payout run may pay (beside payable commissions: together, what is payable now).
+    bonus_awards_payable: stateView(creators.awardsPayable),
     auto_recharge_enabled: recharge.enabled,
     auto_recharge: autoRechargeView(recharge),
     top_up: `${TOPUP_LINK_ENDPOINT} returns a signed link for a human; no money moves through the agent.`,

@@ -4,7 +4,7 @@
 // payouts table, `?format=csv` exporting it). A creator with no code in the organization's campaigns is 404, the
 // same page as an id that does not exist: creators are shared between organizations, their work here is not.
 import { findCreatorInOrg } from '../../db/creators.js';
-import { getCreatorMoneySummary } from '../../db/creator-balances.js';
+import { getCreatorMoneySummary, payableNow } from '../../db/creator-balances.js';
 import { pageOrgAffiliates } from '../../db/invitations.js';
 import { PAYOUT_TABLE, pagePayouts } from '../../db/payout-history.js';
 import { formatUsd } from '../../lib/money.js';
@@ -75,7 +75,11 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
             {figure('creator-revenue', 'Revenue brought (net of refunds)', formatUsd(sum('revenue_micros')))}
             {figure('creator-commission', 'Commission earned (net of refunds)', formatUsd(sum('commission_micros')))}
             {figure('creator-held', 'Held (in the holding period)', `${formatUsd(c.held.micros)} (${c.held.count})`)}
-            {figure('creator-payable', 'Payable now', `${formatUsd(c.payable.micros)} (${c.payable.count})`)}
+            {figure(
+              'creator-payable',
+              'Payable now',
+              `${formatUsd(payableNow(money).micros)} (${c.payable.count} commission(s), ${money.awardsPayable.count} bonus award(s))`,
+            )}
             {figure('creator-paid', 'Paid', `${formatUsd(c.paid.micros)} (${c.paid.count})`)}
             {figure(
               'creator-clawbacks',

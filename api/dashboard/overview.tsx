@@ -5,7 +5,7 @@
 import type { VNode } from 'preact';
 import { listAppsInOrgs } from '../../db/apps.js';
 import { aggregateMetrics, emptyMetrics } from '../../db/analytics.js';
-import { getCreatorMoneySummary } from '../../db/creator-balances.js';
+import { getCreatorMoneySummary, payableNow } from '../../db/creator-balances.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { safeUrl } from '../../lib/html.js';
 import { formatUsd, toMicros, walletView } from '../../lib/money.js';
@@ -75,7 +75,7 @@ export async function overviewSection(ctx: AppContext, s: SignedIn, orgId: strin
             {figure('fig-revenue', 'Revenue (attributed, net of refunds)', formatUsd(toMicros(m.revenue_usd)))}
             {figure('fig-commission', 'Commission (net of refunds)', formatUsd(toMicros(m.commission_usd)))}
             {figure('fig-safe', 'Safe balance (now)', formatUsd(wallet.safe_available_micros))}
-            {figure('fig-payable', 'Payable to creators (now)', formatUsd(money.commissions.payable.micros))}
+            {figure('fig-payable', 'Payable to creators (now: commissions and bonus awards)', formatUsd(payableNow(money).micros))}
           </tbody>
         </table>
       </div>

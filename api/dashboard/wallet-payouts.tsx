@@ -12,7 +12,7 @@ import { LocalTime, ScrollTable } from '../../lib/ui.js';
 import type { ComponentChildren, VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
 import { appendAudit } from '../../db/audit-log.js';
-import { getCreatorMoneySummary } from '../../db/creator-balances.js';
+import { getCreatorMoneySummary, payableNow } from '../../db/creator-balances.js';
 import { creatorNames, findPayoutRun, listPayoutRuns, type PayoutRunView } from '../../db/payout-history.js';
 import { runPayoutRun, type CreatorPayout, type HeldOver } from '../../actions/payout-run.js';
 import { ConflictError } from '../../lib/errors.js';
@@ -183,7 +183,7 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
           <tr>
             <th scope="row">Payable now</th>
             <td id="payouts-payable">
-              {formatUsd(c.payable.micros)} ({c.payable.count} commission(s))
+              {formatUsd(payableNow(money).micros)} ({c.payable.count} commission(s), {money.awardsPayable.count} bonus award(s))
             </td>
           </tr>
           <tr>

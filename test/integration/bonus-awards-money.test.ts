@@ -91,11 +91,19 @@ test('a refund under an approved award flags it for review and keeps its reserva
       [2, 'earned'],
     ],
   );
-  const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'test', scopes: ['creators:write', 'creators:read'] });
+  const key = await createAgentKey(h().db, {
+    orgId: app.org_id,
+    name: 'test',
+    scopes: ['creators:write', 'creators:read', 'billing:read'],
+  });
   for (const a of awards) t.is((await agent(key.key, 'POST', `/bonus-awards/${a.id}/review`, { decision: 'approve' })).status, 200);
   const reservedBefore = (await getWalletTotals(h().db, app.org_id)).reservedMicros;
+  // Approved awards are payable now beside the commissions (the wallet's "Payable now" counts them).
+  const payableAwards = async () => (await agent(key.key, 'GET', '/wallet')).body.bonus_awards_payable;
+  t.like(await payableAwards(), { count: 2, amount_micros: BONUS + 5_000_000 });
 
   await refund(app, first);
+  t.like(await payableAwards(), { count: 1, amount_micros: BONUS }, 'an award flagged by a refund waits for its reviewer');
   const after = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).orderBy('threshold_conversions').select('*');
   t.is(after[0].status, 'approved', 'one conversion still counts: the first milestone stays reached');
   t.deepEqual(after[0].fraud_flags, {});
