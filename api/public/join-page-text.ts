@@ -16,6 +16,8 @@ export interface JoinPageText {
   joined: string;
   alreadyJoined: string;
   shareHint: string;
+  /** The success screen (filled by the script). */
+  done: { link: string; code: string; copy: string; copied: string; copyByHand: string; qr: string; portal: string; mailed: string };
   invalid: string;
   errors: { 403: string; 404: string; 409: string; 429: string };
   failed: string;
@@ -34,6 +36,16 @@ const en: JoinPageText = {
   joined: 'You are in! Your referral code:',
   alreadyJoined: 'You had already joined this campaign. Your referral code:',
   shareHint: 'Share it with your audience: purchases made with it earn you commission.',
+  done: {
+    link: 'Your referral link',
+    code: 'Your code',
+    copy: 'Copy',
+    copied: 'Copied',
+    copyByHand: 'Select it and copy by hand',
+    qr: 'QR code of your referral link',
+    portal: 'Open your creator portal',
+    mailed: 'We sent your link, your code and a sign-in link to your creator portal to your email address.',
+  },
   invalid: 'Please check these fields:',
   errors: {
     403: 'An invitation is required to join this campaign. Open the link from your invitation.',
@@ -63,6 +75,16 @@ const de: JoinPageText = {
   joined: 'Du bist dabei! Dein Empfehlungscode:',
   alreadyJoined: 'Du bist dieser Kampagne bereits beigetreten. Dein Empfehlungscode:',
   shareHint: 'Teile ihn mit deiner Community: Käufe mit diesem Code bringen dir Provision.',
+  done: {
+    link: 'Dein Empfehlungslink',
+    code: 'Dein Code',
+    copy: 'Kopieren',
+    copied: 'Kopiert',
+    copyByHand: 'Markieren und von Hand kopieren',
+    qr: 'QR-Code deines Empfehlungslinks',
+    portal: 'Dein Creator-Portal öffnen',
+    mailed: 'Wir haben dir deinen Link, deinen Code und einen Anmeldelink zu deinem Creator-Portal per E-Mail geschickt.',
+  },
   invalid: 'Bitte prüfe diese Felder:',
   errors: {
     403: 'Für diese Kampagne brauchst du eine Einladung. Öffne den Link aus deiner Einladung.',
@@ -92,6 +114,16 @@ const es: JoinPageText = {
   joined: '¡Ya estás dentro! Tu código de referido:',
   alreadyJoined: 'Ya te habías unido a esta campaña. Tu código de referido:',
   shareHint: 'Compártelo con tu audiencia: las compras hechas con él te dan comisión.',
+  done: {
+    link: 'Tu enlace de referido',
+    code: 'Tu código',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    copyByHand: 'Selecciónalo y cópialo a mano',
+    qr: 'Código QR de tu enlace de referido',
+    portal: 'Abrir tu portal de creador',
+    mailed: 'Te enviamos por correo tu enlace, tu código y un enlace para entrar en tu portal de creador.',
+  },
   invalid: 'Revisa estos campos:',
   errors: {
     403: 'Necesitas una invitación para unirte a esta campaña. Abre el enlace de tu invitación.',
@@ -121,6 +153,16 @@ const fr: JoinPageText = {
   joined: 'C’est fait ! Votre code de parrainage :',
   alreadyJoined: 'Vous aviez déjà rejoint cette campagne. Votre code de parrainage :',
   shareHint: 'Partagez-le avec votre audience : les achats faits avec ce code vous rapportent une commission.',
+  done: {
+    link: 'Votre lien de parrainage',
+    code: 'Votre code',
+    copy: 'Copier',
+    copied: 'Copié',
+    copyByHand: 'Sélectionnez-le et copiez-le à la main',
+    qr: 'QR code de votre lien de parrainage',
+    portal: 'Ouvrir votre portail créateur',
+    mailed: 'Nous vous avons envoyé par e-mail votre lien, votre code et un lien de connexion à votre portail créateur.',
+  },
   invalid: 'Vérifiez ces champs :',
   errors: {
     403: 'Une invitation est nécessaire pour rejoindre cette campagne. Ouvrez le lien de votre invitation.',
