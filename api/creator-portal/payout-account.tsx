@@ -110,7 +110,10 @@ export function PayoutAccountPanel(props: {
 }) {
   const { account } = props;
   return (
-    <section id="payout-account" aria-labelledby="payout-account-title">
+    <section
+      id="payout-account"
+      {...(props.heading === false ? { 'aria-label': 'Payout account' } : { 'aria-labelledby': 'payout-account-title' })}
+    >
       {props.heading === false ? null : <h3 id="payout-account-title">Payout account</h3>}
       {account.provider_label ? (
         <p id="payout-provider" class={account.test_mode ? 'notice' : 'muted'}>
