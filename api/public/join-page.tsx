@@ -102,7 +102,7 @@ function joinPage(campaign: JoinCampaign, lang: JoinPageLanguage, text: JoinPage
           <strong>{text.done.link}</strong>
         </p>
         <p>
-          <a id="join-link" href="#"></a>{' '}
+          <a id="join-link"></a>{' '}
           <button type="button" class="secondary copy" data-copy="join-link">
             {text.done.copy}
           </button>
