@@ -11,7 +11,7 @@ export function isAccountReady(s: AccountState): boolean {
 export function readinessProblems(s: AccountState): string[] {
   const problems: string[] = [];
   if (!s.transfersActive) problems.push('transfers are not active yet');
-  if (!s.payoutsEnabled) problems.push('payouts to your bank are not enabled yet');
+  if (!s.payoutsEnabled) problems.push('payouts to the bank account are not enabled yet');
   if (s.requirementsDue.length > 0) problems.push(`information is still due (${s.requirementsDue.join(', ')})`);
   if (s.disabledReason) problems.push(`the account is disabled (${s.disabledReason})`);
   return problems;

@@ -18,7 +18,8 @@ import { signInCreator } from '../helpers/creator-portal.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { payoutIn } from '../helpers/payouts.js';
-import { seedApp, type SeededApp } from '../helpers/seed.js';
+import { signInDashboard } from '../helpers/dashboard.js';
+import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { waitFor } from '../helpers/svc-processes.js';
 
@@ -228,4 +229,28 @@ test('joining answers the contract, the referral link, its QR and the portal, an
   t.is(repeat.status, 200, repeat.text);
   t.is(repeat.body.code, code);
   t.is((await mailsTo(db, email)).length, 1);
+});
+
+test("the developer's creators page shows each creator's payout account in words: none, test mode, not ready with why", async (t) => {
+  const { db } = h();
+  const seed = await seedAccount(db, h().baseUrl);
+  const creator = await db('creator_codes').where({ campaign_id: seed.campaign_id, code: seed.creator_code }).first('creator_id');
+  const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
+  const cell = async () => {
+    const page = await dash.browser.fetch(`${h().baseUrl}/dashboard/creators`);
+    t.is(page.status, 200);
+    return /<span class="payout-account" data-payout-account="([a-z_]+)">([^<]*)<\/span>/.exec(page.text)?.slice(1);
+  };
+  t.deepEqual(await cell(), ['none', 'none: no payout account connected, so payouts wait']);
+  const connect = { db, config: h().config };
+  await startPayoutOnboarding(connect, creator.creator_id, 'US', { returnUrl: `${h().baseUrl}/r`, refreshUrl: `${h().baseUrl}/f` });
+  await refreshPayoutAccount(connect, creator.creator_id);
+  t.deepEqual(await cell(), ['test_mode', 'test mode: ready, no real money moves']);
+  await db('payout_accounts')
+    .where('creator_id', creator.creator_id)
+    .update({ payouts_enabled: false, requirements_due: JSON.stringify(['individual.verification.document']) });
+  t.deepEqual(await cell(), [
+    'not_ready',
+    'not ready: payouts to the bank account are not enabled yet; information is still due (individual.verification.document)',
+  ]);
 });
