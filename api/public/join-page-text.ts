@@ -33,8 +33,8 @@ const en: JoinPageText = {
   fields: { name: 'Name', email: 'Email', social_handle: 'Social handle', follower_count: 'Followers', code: 'Preferred code (optional)' },
   codeHint: '4 to 20 letters, digits, _ or -. Leave it empty and we pick one for you.',
   submit: 'Join campaign',
-  joined: 'You are in! Your referral code:',
-  alreadyJoined: 'You had already joined this campaign. Your referral code:',
+  joined: 'You are in!',
+  alreadyJoined: 'You had already joined this campaign.',
   shareHint: 'Share it with your audience: purchases made with it earn you commission.',
   done: {
     link: 'Your referral link',
@@ -72,8 +72,8 @@ const de: JoinPageText = {
   },
   codeHint: '4 bis 20 Buchstaben, Ziffern, _ oder -. Leer lassen, dann wählen wir einen für dich.',
   submit: 'Kampagne beitreten',
-  joined: 'Du bist dabei! Dein Empfehlungscode:',
-  alreadyJoined: 'Du bist dieser Kampagne bereits beigetreten. Dein Empfehlungscode:',
+  joined: 'Du bist dabei!',
+  alreadyJoined: 'Du bist dieser Kampagne bereits beigetreten.',
   shareHint: 'Teile ihn mit deiner Community: Käufe mit diesem Code bringen dir Provision.',
   done: {
     link: 'Dein Empfehlungslink',
@@ -111,8 +111,8 @@ const es: JoinPageText = {
   },
   codeHint: 'De 4 a 20 letras, cifras, _ o -. Déjalo vacío y elegimos uno por ti.',
   submit: 'Unirme a la campaña',
-  joined: '¡Ya estás dentro! Tu código de referido:',
-  alreadyJoined: 'Ya te habías unido a esta campaña. Tu código de referido:',
+  joined: '¡Ya estás dentro!',
+  alreadyJoined: 'Ya te habías unido a esta campaña.',
   shareHint: 'Compártelo con tu audiencia: las compras hechas con él te dan comisión.',
   done: {
     link: 'Tu enlace de referido',
@@ -150,8 +150,8 @@ const fr: JoinPageText = {
   },
   codeHint: 'De 4 à 20 lettres, chiffres, _ ou -. Laissez vide et nous en choisirons un pour vous.',
   submit: 'Rejoindre la campagne',
-  joined: 'C’est fait ! Votre code de parrainage :',
-  alreadyJoined: 'Vous aviez déjà rejoint cette campagne. Votre code de parrainage :',
+  joined: 'C’est fait !',
+  alreadyJoined: 'Vous aviez déjà rejoint cette campagne.',
   shareHint: 'Partagez-le avec votre audience : les achats faits avec ce code vous rapportent une commission.',
   done: {
     link: 'Votre lien de parrainage',
