@@ -17,7 +17,6 @@ import { linksOf, mailsTo } from '../helpers/creator-mail.js';
 import { signInCreator } from '../helpers/creator-portal.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
-import { payoutIn } from '../helpers/payouts.js';
 import { signInDashboard } from '../helpers/dashboard.js';
 import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
