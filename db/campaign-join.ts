@@ -14,6 +14,8 @@ import { addCreatorCode, upsertCreator, type NewCreator } from './creators.js';
 export interface JoinCampaign {
   id: string;
   app_id: string;
+  app_slug: string;
+  org_id: string;
   name: string;
   description: string | null;
   commission_percentage: number;
@@ -25,17 +27,20 @@ export interface JoinCampaign {
 
 /** The campaign as the join page and the join endpoint see it, whatever its status. */
 export async function findCampaignForJoin(db: Knex, campaignId: string): Promise<JoinCampaign | undefined> {
-  const row = await db('campaigns')
-    .where('id', campaignId)
+  const row = await db('campaigns as k')
+    .join('apps as a', 'a.id', 'k.app_id')
+    .where('k.id', campaignId)
     .first<(Omit<JoinCampaign, 'commission_percentage'> & { commission_percentage: string }) | undefined>(
-      'id',
-      'app_id',
-      'name',
-      'description',
-      'commission_percentage',
-      'campaign_type',
-      'status',
-      'i18n',
+      'k.id',
+      'k.app_id',
+      'a.slug as app_slug',
+      'k.org_id',
+      'k.name',
+      'k.description',
+      'k.commission_percentage',
+      'k.campaign_type',
+      'k.status',
+      'k.i18n',
     );
   return row && { ...row, commission_percentage: Number(row.commission_percentage) };
 }
@@ -56,9 +61,15 @@ export interface JoinResult {
   joined: boolean;
 }
 
+/** What the join answer and the welcome mail show beside the result: the campaign as it was joined. */
+export interface Joined extends JoinResult {
+  campaign: JoinCampaign;
+}
+
 const ISSUE_ATTEMPTS = 10;
 
-export async function joinCampaign(db: Knex, req: JoinRequest): Promise<JoinResult> {
+/** In `db`'s transaction (a savepoint when `db` is one already, so a caller can add its mail to the same commit). */
+export async function joinCampaign(db: Knex, req: JoinRequest): Promise<Joined> {
   return db.transaction(async (trx) => {
     const campaign = await findCampaignForJoin(trx, req.campaignId);
     if (!campaign || !isOpenForJoining(campaign)) throw new NotFoundError('Campaign not found or not open for joining.');
@@ -67,10 +78,10 @@ export async function joinCampaign(db: Knex, req: JoinRequest): Promise<JoinResu
       ? await admitByInvitation(trx, campaign.id, creator.id, req.invitationToken)
       : undefined;
     const existing = await findMembership(trx, campaign.id, creator.id);
-    if (existing) return alreadyJoined(existing, creator.id, campaign.id);
+    if (existing) return { ...alreadyJoined(existing, creator.id, campaign.id), campaign };
     const joined = await addMembership(trx, campaign, creator.id, req.code, invitation ? 'invite' : 'join');
     if (joined.joined && invitation?.status === 'PENDING') await acceptInvitation(trx, invitation.id, creator.id);
-    return joined;
+    return { ...joined, campaign };
   });
 }
 

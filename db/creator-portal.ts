@@ -2,7 +2,9 @@
 // creator's or organization's row is simply not found. What a creator sees of a purchase is its product, date and
 // amount: end users' ids never leave this module.
 import type { Knex } from 'knex';
+import { isAccountReady } from '../lib/payout-readiness.js';
 import type { PayoutRow } from '../schema/types.js';
+import { findPayoutAccount, stateOfRow } from './payout-accounts.js';
 
 export interface CreatorCampaign {
   campaign_id: string;
@@ -66,6 +68,10 @@ export interface CreatorCommissionLine {
   campaign_name: string;
   /** What partial refunds after the release took back of it (its reversal rows; 0 when none). */
   clawed_back_micros: number;
+  /** Of its clawbacks, what no payout has recovered yet (0 when none, or all was taken). */
+  clawback_outstanding_micros: number;
+  /** Read with the lines: whether the creator's payout account is ready now (lib/payout-readiness.ts). */
+  account_ready: boolean;
 }
 
 const commissionLines = (db: Knex) =>
@@ -89,10 +95,25 @@ const commissionLines = (db: Knex) =>
       db.raw(
         '(select coalesce(-sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as clawed_back_micros',
       ),
+      db.raw(
+        '(select coalesce(sum(b.amount_micros - b.recovered_micros), 0) from clawbacks b where b.commission_id = c.id) as clawback_outstanding_micros',
+      ),
     );
 
-const numeric = <T extends { commission_micros: unknown; clawed_back_micros: unknown }>(rows: T[]) =>
-  rows.map((r) => ({ ...r, commission_micros: Number(r.commission_micros), clawed_back_micros: Number(r.clawed_back_micros) }));
+type RawLine = Omit<CreatorCommissionLine, 'account_ready'>;
+
+/** The lines with their amounts as numbers and the creator's account readiness as it is now. */
+async function withFacts(db: Knex, creatorId: string, rows: RawLine[]): Promise<CreatorCommissionLine[]> {
+  const account = rows.length ? await findPayoutAccount(db, creatorId) : undefined;
+  const ready = account ? isAccountReady(stateOfRow(account)) : false;
+  return rows.map((r) => ({
+    ...r,
+    commission_micros: Number(r.commission_micros),
+    clawed_back_micros: Number(r.clawed_back_micros),
+    clawback_outstanding_micros: Number(r.clawback_outstanding_micros),
+    account_ready: ready,
+  }));
+}
 
 /** The creator's production commissions in the campaign, newest first. */
 export async function listCreatorCommissions(
@@ -108,7 +129,7 @@ export async function listCreatorCommissions(
       { column: 'c.id', order: 'desc' },
     ])
     .limit(limit);
-  return numeric(rows as CreatorCommissionLine[]);
+  return withFacts(db, creatorId, rows as RawLine[]);
 }
 
 export interface CreatorBonusRule {
@@ -181,7 +202,7 @@ export async function findCreatorStatement(db: Knex, creatorId: string, payoutId
   ]);
   return {
     payout,
-    commissions: numeric(commissions as CreatorCommissionLine[]),
+    commissions: await withFacts(db, creatorId, commissions as RawLine[]),
     awards: (awards as CreatorStatement['awards']).map((a) => ({ ...a, amount_micros: Number(a.amount_micros) })),
     clawbacks: (clawbacks as CreatorStatement['clawbacks']).map((c) => ({ ...c, micros: Number(c.micros) })),
   };

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../lib/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './organizations.js';
 import { pageOf, type TableWindow } from './table-page.js';
 import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
+import type { PayoutProviderName } from '../schema/types.js';
 
 export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'WITHDRAWN', 'EXPIRED'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -253,6 +254,12 @@ export async function listCampaignAffiliates(db: Knex, campaignId: string): Prom
 /** A row of the dashboard's creators table: an affiliate row with its campaign and production money (net of reversals). */
 export interface OrgAffiliateRow extends AffiliateRow {
   creator_code_id: string;
+  /** The creator's payout account (payout_accounts, one per person) as last reported; all null without one. */
+  payout_provider: PayoutProviderName | null;
+  payout_transfers_active: boolean | null;
+  payout_payouts_enabled: boolean | null;
+  payout_requirements_due: string[] | null;
+  payout_disabled_reason: string | null;
   email: string | null;
   campaign_id: string;
   campaign_name: string;
@@ -290,10 +297,16 @@ export async function pageOrgAffiliates(
 ): Promise<TablePage<OrgAffiliateRow>> {
   const base = affiliatesQuery(db)
     .join('campaigns as ca', 'ca.id', 'cc.campaign_id')
+    .leftJoin('payout_accounts as pa', 'pa.creator_id', 'cc.creator_id')
     .where('ca.org_id', orgId)
     .whereNot('ca.campaign_type', 'FREE_ACCESS')
     .select(
       'cc.id as creator_code_id',
+      'pa.provider as payout_provider',
+      'pa.transfers_active as payout_transfers_active',
+      'pa.payouts_enabled as payout_payouts_enabled',
+      'pa.requirements_due as payout_requirements_due',
+      'pa.disabled_reason as payout_disabled_reason',
       'c.email',
       'ca.id as campaign_id',
       'ca.name as campaign_name',

@@ -1,5 +1,7 @@
 // What a creator is told about one commission (docs/creator-portal.md "Commission states"): the stored status plus
-// reversed_at name one of six states, each with its reason in words. Pure: the portal's lines and tests share it.
+// reversed_at name one of six states, and the reason in words is derived from the facts as they are when the page is
+// read (db/creator-portal.ts answers them): whether a clawback is still to be taken or was taken, and whether the
+// creator has a payout account ready to be paid. Pure: the portal's lines and tests share it.
 import { formatUsd } from './money.js';
 import { formatDate } from './ui.js';
 
@@ -23,19 +25,31 @@ export interface CommissionFacts {
   org_name: string;
   /** What partial refunds after the release took back of it (micros; absent or 0 when none). */
   clawed_back_micros?: number;
+  /** Of its clawbacks, what no payout has recovered yet (micros; absent or 0 when all was taken). */
+  clawback_outstanding_micros?: number;
+  /** The creator has a payout account ready for transfers (lib/payout-readiness.ts); absent: not known, taken as ready. */
+  account_ready?: boolean;
 }
 
 const day = (d: Date | string | null) => (d ? formatDate(d) : 'a date to be set');
 
+/** Where a clawback stands: still to be taken from a payout, or already taken. */
+function takenFrom(c: CommissionFacts): string {
+  return c.clawback_outstanding_micros ? 'taken from your next payout' : 'already taken back from a payout';
+}
+
+/** What a payable amount waits for. */
+function payableWhy(c: CommissionFacts): string {
+  return c.account_ready === false ? 'connect a payout account to be paid' : 'paid in the next payout run';
+}
+
 export function commissionState(c: CommissionFacts): { state: CreatorCommissionState; reason: string } {
   if (c.reversed_at && (c.status === 'payable' || c.status === 'paid')) {
-    return {
-      state: 'clawed_back',
-      reason: 'The purchase was refunded after the commission was released; the amount is taken from your next payout.',
-    };
+    // A payable one is still paid by the next payout, which takes the clawback back from it (nets zero).
+    return { state: 'clawed_back', reason: `The purchase was refunded after the commission was released; the amount is ${takenFrom(c)}.` };
   }
   const partly = c.clawed_back_micros
-    ? ` A partial refund after the release took back ${formatUsd(c.clawed_back_micros)} of it, taken from your next payout.`
+    ? ` A partial refund after the release took back ${formatUsd(c.clawed_back_micros)} of it, ${takenFrom(c)}.`
     : '';
   switch (c.status) {
     case 'reserved':
@@ -46,7 +60,7 @@ export function commissionState(c: CommissionFacts): { state: CreatorCommissionS
     case 'unfunded':
       return { state: 'unfunded', reason: `Waiting for ${c.org_name} to top up its wallet; held until ${day(c.payable_at)} once funded.` };
     case 'payable':
-      return { state: 'payable', reason: `The holding period is over: paid in the next payout run.${partly}` };
+      return { state: 'payable', reason: `The holding period is over: ${payableWhy(c)}.${partly}` };
     case 'paid':
       return { state: 'paid', reason: `Paid on ${day(c.paid_at)}.${partly}` };
     default:

@@ -85,6 +85,7 @@ const STYLE = `
   .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
   .table-scroll{overflow-x:auto;max-width:100%} caption{text-align:left;font-weight:600;padding:.25rem 0}
   .why{min-width:11rem} .qr{width:10rem;height:10rem;display:block;margin:.5rem 0}
+  button.copy{width:auto;margin:.25rem 0;padding:.35rem .8rem;font-size:.9rem} table.figures th{font-weight:400;width:45%}
   @media (max-width:40rem){
     main,main.wide{margin:0;padding:1rem;border-radius:0;box-shadow:none;overflow-wrap:anywhere}
     .table-scroll th,.table-scroll td{overflow-wrap:normal} td time{white-space:normal}

@@ -104,3 +104,8 @@ export function withReferralParams(destination: URL, params: ReferralParams): st
   }
   return url.toString();
 }
+
+/** A creator's referral link, `{BASE_URL}/{app_slug}/{code}`: written once for every place that shows or mails it. */
+export function creatorLinkUrl(baseUrl: string, appSlug: string, code: string): string {
+  return `${baseUrl}/${appSlug}/${code}`;
+}

@@ -15,6 +15,7 @@ import {
 } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { getPayoutSettings, scheduledPayoutOrgs } from '../db/payout-settings.js';
+import { payoutScheduleInterval } from '../lib/payout-schedule.js';
 import { runsWithPendingTransfers } from '../db/payout-transfers.js';
 import {
   BALANCE_CHECK_SCHEDULE_ID,
@@ -54,7 +55,7 @@ function scheduleOptions(deps: PayoutClientDeps, orgId: string, periodHours: num
   const input: PayoutRunInput = { orgId, createdBy: 'payout schedule' };
   return {
     scheduleId: payoutScheduleId(orgId),
-    spec: { intervals: [{ every: periodHours * HOUR_MS }] },
+    spec: { intervals: [payoutScheduleInterval(periodHours)] },
     action: {
       type: 'startWorkflow',
       workflowType: PAYOUT_RUN_WORKFLOW,

@@ -10,6 +10,7 @@ import { creatorEmail } from '../../db/creator-email.js';
 import { findPayoutAccount, savePayoutAccount, stateOfRow, updateAccountState } from '../../db/payout-accounts.js';
 import type { Config } from '../../lib/config.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import { isPayoutCountry } from '../../lib/payout-countries.js';
 import { isAccountReady, readinessProblems } from '../../lib/payout-readiness.js';
 import type { PayoutAccountRow } from '../../schema/types.js';
 
@@ -27,12 +28,12 @@ export interface PayoutAccountView {
   ready: boolean;
   provider: string | null;
   provider_label: string | null;
+  /** The account (or, before connecting, the account connecting would open) is the embedded test mode: no money moves. */
+  test_mode: boolean;
   country: string | null;
   /** What still stands between the account and a payout, in words. */
   problems: string[];
 }
-
-const COUNTRY = /^[A-Z]{2}$/;
 
 function providerFor(deps: ConnectDeps, account: PayoutAccountRow | undefined): PayoutProvider {
   const provider = account ? payoutProviderNamed(deps.config, account.provider) : payoutProviderOf(deps.config);
@@ -40,18 +41,32 @@ function providerFor(deps: ConnectDeps, account: PayoutAccountRow | undefined): 
   return provider;
 }
 
-/** The country a creator connects from: ISO 3166-1 alpha-2, default the platform's. */
+/** The country a creator connects from: one of lib/payout-countries.ts (ISO 3166-1 alpha-2), default the platform's. */
 export function connectCountry(raw: unknown, config: Config): string {
-  if (raw === undefined || raw === null || raw === '') return config.PAYOUT_PLATFORM_COUNTRY.toUpperCase();
+  const platform = config.PAYOUT_PLATFORM_COUNTRY.toUpperCase();
+  if (raw === undefined || raw === null || raw === '') return platform;
   const country = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-  if (COUNTRY.test(country)) return country;
+  if (isPayoutCountry(country, platform)) return country;
   throw new ValidationError([
     {
       loc: ['body', 'country'],
-      msg: `country must be a two-letter ISO country code such as US or DE (got '${typeof raw === 'string' ? raw : JSON.stringify(raw)}')`,
+      msg: `Choose the country of your bank account from the list: payouts cannot be sent to '${typeof raw === 'string' ? raw : JSON.stringify(raw)}'.`,
       type: 'value_error',
     },
   ]);
+}
+
+/** Not connected yet: what connecting would open, so the creator reads the provider's label (test mode) before deciding. */
+function notConnected(deps: ConnectDeps): PayoutAccountView {
+  return {
+    connected: false,
+    ready: false,
+    provider: null,
+    provider_label: payoutProviderOf(deps.config)?.label ?? null,
+    test_mode: payoutProviderOf(deps.config)?.name === 'test',
+    country: null,
+    problems: ['no payout account is connected yet'],
+  };
 }
 
 /** Opens the creator's account if needed and answers a fresh onboarding link to send them to. */
@@ -82,15 +97,7 @@ export async function startPayoutOnboarding(
 /** On return from onboarding (or any time): the account's state read from the provider, stored, and shown. */
 export async function refreshPayoutAccount(deps: ConnectDeps, creatorId: string): Promise<PayoutAccountView> {
   const account = await findPayoutAccount(deps.db, creatorId);
-  if (!account)
-    return {
-      connected: false,
-      ready: false,
-      provider: null,
-      provider_label: null,
-      country: null,
-      problems: ['no payout account is connected yet'],
-    };
+  if (!account) return notConnected(deps);
   const provider = providerFor(deps, account);
   const state = await provider.accountState(account.external_id).catch((err: unknown) => {
     throw new UnavailableError(err instanceof Error ? err.message : 'The payout provider could not be reached.');
@@ -102,15 +109,7 @@ export async function refreshPayoutAccount(deps: ConnectDeps, creatorId: string)
 /** The account as last stored (no provider call): what the portal shows on each page view. */
 export async function storedPayoutAccount(deps: ConnectDeps, creatorId: string): Promise<PayoutAccountView> {
   const account = await findPayoutAccount(deps.db, creatorId);
-  if (!account)
-    return {
-      connected: false,
-      ready: false,
-      provider: null,
-      provider_label: null,
-      country: null,
-      problems: ['no payout account is connected yet'],
-    };
+  if (!account) return notConnected(deps);
   return view(account, providerFor(deps, account));
 }
 
@@ -121,6 +120,7 @@ function view(account: PayoutAccountRow, provider: PayoutProvider): PayoutAccoun
     ready: isAccountReady(state),
     provider: account.provider,
     provider_label: provider.label,
+    test_mode: account.provider === 'test',
     country: account.country,
     problems: readinessProblems(state),
   };

@@ -5,7 +5,6 @@
 // GET .../qr.svg is the QR code as a file.
 import { listAssets } from '../../db/assets.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
-import type { CreatorBankPayoutRow } from '../../schema/types.js';
 import { milestoneProgress } from '../../db/bonus-awards.js';
 import {
   findCreatorCampaign,
@@ -20,19 +19,20 @@ import { NotFoundError } from '../../lib/errors.js';
 import { safeUrl } from '../../lib/html.js';
 import { LocalTime } from '../../lib/ui.js';
 import { formatUsd } from '../../lib/money.js';
+import { creatorLinkUrl } from '../../lib/referral-link.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
-import { storedPayoutAccount, type PayoutAccountView } from '../creator-payouts/connect.js';
+import { storedPayoutAccount } from '../creator-payouts/connect.js';
 import { payoutStatus } from '../../lib/payout-status.js';
-import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
 import { campaignPath } from './home-page.js';
 import { portalPage, ScrollTable } from './layout.js';
+import { PayoutAccountPanel } from './payout-account.js';
 import { QrCode, qrSvgFile } from './qr.js';
 import { statementPath } from './statements.js';
 
 const when = (d: Date | string | null) => <LocalTime at={d} />;
-const referralLink = (ctx: AppContext, c: CreatorCampaign) => `${ctx.deps.config.BASE_URL}/${c.app_slug}/${c.code}`;
+const referralLink = (ctx: AppContext, c: CreatorCampaign) => creatorLinkUrl(ctx.deps.config.BASE_URL, c.app_slug, c.code);
 
 async function campaignOf(ctx: AppContext, s: CreatorSignedIn): Promise<CreatorCampaign> {
   const campaign = await findCreatorCampaign(ctx.deps.db, s.creator.id, ctx.params.campaign_id as string);
@@ -152,50 +152,6 @@ async function Assets({ ctx, c }: { ctx: AppContext; c: CreatorCampaign }) {
   );
 }
 
-/** Where payouts go (api/creator-payouts/: one account per creator, whatever organizations pay them). */
-function PayoutAccount({ account, s, bank }: { account: PayoutAccountView; s: CreatorSignedIn; bank: CreatorBankPayoutRow[] }) {
-  return (
-    <section id="payout-account" aria-labelledby="payout-account-title">
-      <h3 id="payout-account-title">Payout account</h3>
-      {account.provider_label ? <p class="muted">{account.provider_label}</p> : null}
-      <p id="payout-account-state">
-        {account.ready
-          ? 'Ready: payouts are sent to your connected account.'
-          : account.connected
-            ? `Not ready yet: ${account.problems.join('; ')}. Your earnings stay payable until it is.`
-            : 'No payout account connected: your earnings stay payable until you connect one.'}
-      </p>
-      {account.ready ? null : (
-        <form method="post" action={`${PAYOUT_ACCOUNT_PATH}/connect`}>
-          <input type="hidden" name="csrf" value={s.csrf} />
-          <label for="payout-country">Country of your bank account (two letters, e.g. US, DE)</label>
-          <input id="payout-country" name="country" maxlength={2} value={account.country ?? ''} />
-          <button type="submit">{account.connected ? 'Continue setting up payouts' : 'Connect a payout account'}</button>
-        </form>
-      )}
-      {bank.length === 0 ? null : (
-        <>
-          <h4>From your payout account to your bank</h4>
-          <ul id="bank-payouts">
-            {bank.map((b) => (
-              <li data-bank-payout={b.id}>
-                {(Number(b.amount_micros) / 1e6).toFixed(2)} {b.currency.toUpperCase()}:{' '}
-                {b.status === 'paid' ? (
-                  <>paid{b.arrival_at ? <> (arrived {when(b.arrival_at)})</> : null}</>
-                ) : b.status === 'failed' ? (
-                  `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.`
-                ) : (
-                  b.status
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
-  );
-}
-
 async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCampaign; creatorId: string; s: CreatorSignedIn }) {
   const [payouts, account, bank] = await Promise.all([
     listCreatorPayouts(ctx.deps.db, creatorId, c.org_id),
@@ -204,7 +160,7 @@ async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCa
   ]);
   return (
     <>
-      <PayoutAccount account={account} s={s} bank={bank} />
+      <PayoutAccountPanel ctx={ctx} s={s} account={account} bank={bank} />
       {payouts.length === 0 ? (
         <p class="muted">No payout from {c.org_name} yet.</p>
       ) : (

@@ -5,7 +5,7 @@ import { renderToString } from 'preact-render-to-string';
 import { encode } from 'uqr';
 
 /** One path of 1x1 squares for the dark modules, inside the standard four-module quiet zone (uqr's border). */
-function modulesPath(text: string): { size: number; d: string } {
+export function modulesPath(text: string): { size: number; d: string } {
   const qr = encode(text, { ecc: 'M', border: 4 });
   const parts: string[] = [];
   qr.data.forEach((row, y) =>

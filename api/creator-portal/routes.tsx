@@ -13,6 +13,7 @@ import { checkCreatorCsrf, portalOnlyCreators, signedInCreator } from './auth.js
 import { campaignPage, campaignQr } from './campaign-page.js';
 import { portalHome } from './home-page.js';
 import { portalPage } from './layout.js';
+import { payoutAccountPage } from './payout-account.js';
 import * as signIn from './sign-in.js';
 import { statementCsv, statementPage } from './statements.js';
 import { showUnsubscribe, unsubscribe, UNSUBSCRIBE_PATH } from './unsubscribe.js';
@@ -57,6 +58,9 @@ export function portalPayoutRoutes(): Router<RequestState, AppContext> {
       if (s && ctx.method === 'POST') checkCreatorCsrf(ctx);
       return s?.creator.id;
     },
+    // Back from onboarding: the page that says what happened and what is still needed.
+    afterReturn: () => `${PAYOUT_ACCOUNT_PATH}?from=onboarding`,
+    invalidForm: (ctx, input) => payoutAccountPage(ctx, input),
   });
 }
 
@@ -72,6 +76,7 @@ export function portalRoutes(): Router<RequestState, AppContext> {
   router.post(UNSUBSCRIBE_PATH.slice(PORTAL_PATH.length), unsubscribe);
 
   router.get('/', portalHome);
+  router.get('/payout-account', (ctx) => payoutAccountPage(ctx));
   router.get('/campaigns/:campaign_id', campaignPage);
   router.get('/campaigns/:campaign_id/qr.svg', campaignQr);
   router.get('/payouts/:payout_id', statementPage);

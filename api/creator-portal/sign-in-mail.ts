@@ -29,12 +29,23 @@ function text(m: SignInMail, link: string, portal: string): { subject: string; b
   };
 }
 
+/** A new single-use sign-in link of the creator (only its digest is stored), valid `ttlSeconds`. */
+export async function issueSignInLink(
+  db: Knex,
+  dashboardUrl: string,
+  creatorId: string,
+  ttlSeconds = SIGN_IN_TTL_SECONDS,
+): Promise<{ id: string; link: string; portal: string }> {
+  const token = generateToken('csl_');
+  const id = await createSignInToken(db, { creatorId, tokenHash: hashToken(token), ttlSeconds });
+  const portal = `${dashboardUrl}/creator`;
+  return { id, link: `${portal}/sign-in/confirm?token=${encodeURIComponent(token)}`, portal };
+}
+
 /** Creates the link and queues its mail in `db` (pass a transaction to tie it to its cause). */
 export async function mailSignInLink(db: Knex, dashboardUrl: string, m: SignInMail): Promise<void> {
-  const token = generateToken('csl_');
-  const id = await createSignInToken(db, { creatorId: m.creatorId, tokenHash: hashToken(token), ttlSeconds: SIGN_IN_TTL_SECONDS });
-  const portal = `${dashboardUrl}/creator`;
-  const { subject, body } = text(m, `${portal}/sign-in/confirm?token=${encodeURIComponent(token)}`, portal);
+  const { id, link, portal } = await issueSignInLink(db, dashboardUrl, m.creatorId);
+  const { subject, body } = text(m, link, portal);
   await enqueueEmail(db, {
     orgId: m.invitedBy?.orgId ?? null,
     to: m.email,

@@ -9,10 +9,21 @@ import {
   type InvitationTableRow,
   type OrgAffiliateRow,
 } from '../../db/invitations.js';
+import { accountStateForDeveloper } from '../../lib/payout-readiness.js';
 import type { TablePage } from '../../lib/table-query.js';
 import type { AppContext } from '../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from './data-table.js';
 import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from './layout.js';
+
+/** The creator's payout account in words (lib/payout-readiness.ts decides; the portal shows the creator the same state). */
+const payoutAccountOf = (r: OrgAffiliateRow) =>
+  accountStateForDeveloper({
+    provider: r.payout_provider,
+    transfersActive: r.payout_transfers_active,
+    payoutsEnabled: r.payout_payouts_enabled,
+    requirementsDue: r.payout_requirements_due,
+    disabledReason: r.payout_disabled_reason,
+  });
 
 const creatorPath = (id: string) => `/dashboard/creators/${encodeURIComponent(id)}`;
 
@@ -80,6 +91,18 @@ function creatorTable(s: SignedIn, error?: PortalInviteError): TableDef<OrgAffil
       { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
       { label: 'Code', sort: 'code', text: (r) => r.code, html: (r) => <code>{r.code}</code> },
       { label: 'Code status', sort: 'status', text: (r) => r.status },
+      {
+        label: 'Payout account',
+        text: (r) => payoutAccountOf(r).words,
+        html: (r) => {
+          const a = payoutAccountOf(r);
+          return (
+            <span class="payout-account" data-payout-account={a.state}>
+              {a.words}
+            </span>
+          );
+        },
+      },
       { label: 'Joined by', text: (r) => r.source },
       timeColumn('Joined', (r) => r.joined_at, 'joined_at'),
       { label: 'Clicks', sort: 'clicks', text: (r) => r.clicks },

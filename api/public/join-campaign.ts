@@ -2,6 +2,9 @@
 // (CONTRACT.md "Public creator join"). 201 for a new membership, 200 with the same answer when the email had
 // already joined. Public: no credential; rate-limited per IP instead.
 import { joinCampaign as joinCampaignInDb } from '../../db/campaign-join.js';
+import { creatorLinkUrl } from '../../lib/referral-link.js';
+import { modulesPath } from '../creator-portal/qr.js';
+import { mailWelcome } from '../creator-portal/welcome-mail.js';
 import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../lib/codes.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -32,19 +35,52 @@ interface JoinCampaignBody {
   invitation_token?: string | null;
 }
 
+/**
+ * The contract's fields (`creator_id`, `code`, `campaign_id`), then where joining leads: the referral link, its QR
+ * code as one SVG path of 1x1 modules in a `size` x `size` square (the portal's drawing, qr.tsx, so a page or an
+ * app draws it without an encoder), and the creator portal. A new membership also mails the welcome (link, code, a
+ * first sign-in link) in the join's own transaction; joining again mails nothing.
+ */
 export async function joinCampaign(ctx: AppContext): Promise<void> {
   const b = inputOf<JoinCampaignBody>(ctx);
-  const result = await joinCampaignInDb(ctx.deps.db, {
+  const { BASE_URL, DASHBOARD_URL } = ctx.deps.config;
+  const name = b.name.trim();
+  const request = {
     campaignId: (ctx.params as { campaignId: string }).campaignId,
-    name: b.name.trim(),
+    name,
     email: b.email,
     socialHandle: b.social_handle?.trim() || null,
     followerCount: b.follower_count ?? null,
     code: b.code == null ? undefined : requestedCode(b.code),
     invitationToken: b.invitation_token ?? undefined,
+  };
+  const result = await ctx.deps.db.transaction(async (trx) => {
+    const joined = await joinCampaignInDb(trx, request);
+    const link = creatorLinkUrl(BASE_URL, joined.campaign.app_slug, joined.code);
+    if (joined.joined) {
+      await mailWelcome(trx, DASHBOARD_URL, {
+        creatorId: joined.creatorId,
+        email: b.email,
+        name,
+        orgId: joined.campaign.org_id,
+        campaignId: joined.campaignId,
+        campaignName: joined.campaign.name,
+        code: joined.code,
+        referralLink: link,
+      });
+    }
+    return { ...joined, link };
   });
+  const qr = modulesPath(result.link);
   ctx.status = result.joined ? 201 : 200;
-  ctx.body = { creator_id: result.creatorId, code: result.code, campaign_id: result.campaignId };
+  ctx.body = {
+    creator_id: result.creatorId,
+    code: result.code,
+    campaign_id: result.campaignId,
+    referral_link: result.link,
+    referral_link_qr: { size: qr.size, path: qr.d },
+    portal_url: `${DASHBOARD_URL}/creator`,
+  };
 }
 
 function requestedCode(raw: string): string {

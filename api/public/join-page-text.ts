@@ -16,6 +16,8 @@ export interface JoinPageText {
   joined: string;
   alreadyJoined: string;
   shareHint: string;
+  /** The success screen (filled by the script). */
+  done: { link: string; code: string; copy: string; copied: string; copyByHand: string; qr: string; portal: string; mailed: string };
   invalid: string;
   errors: { 403: string; 404: string; 409: string; 429: string };
   failed: string;
@@ -31,9 +33,19 @@ const en: JoinPageText = {
   fields: { name: 'Name', email: 'Email', social_handle: 'Social handle', follower_count: 'Followers', code: 'Preferred code (optional)' },
   codeHint: '4 to 20 letters, digits, _ or -. Leave it empty and we pick one for you.',
   submit: 'Join campaign',
-  joined: 'You are in! Your referral code:',
-  alreadyJoined: 'You had already joined this campaign. Your referral code:',
+  joined: 'You are in!',
+  alreadyJoined: 'You had already joined this campaign.',
   shareHint: 'Share it with your audience: purchases made with it earn you commission.',
+  done: {
+    link: 'Your referral link',
+    code: 'Your code',
+    copy: 'Copy',
+    copied: 'Copied',
+    copyByHand: 'Select it and copy by hand',
+    qr: 'QR code of your referral link',
+    portal: 'Open your creator portal',
+    mailed: 'We sent your link, your code and a sign-in link to your creator portal to your email address.',
+  },
   invalid: 'Please check these fields:',
   errors: {
     403: 'An invitation is required to join this campaign. Open the link from your invitation.',
@@ -60,9 +72,19 @@ const de: JoinPageText = {
   },
   codeHint: '4 bis 20 Buchstaben, Ziffern, _ oder -. Leer lassen, dann wählen wir einen für dich.',
   submit: 'Kampagne beitreten',
-  joined: 'Du bist dabei! Dein Empfehlungscode:',
-  alreadyJoined: 'Du bist dieser Kampagne bereits beigetreten. Dein Empfehlungscode:',
+  joined: 'Du bist dabei!',
+  alreadyJoined: 'Du bist dieser Kampagne bereits beigetreten.',
   shareHint: 'Teile ihn mit deiner Community: Käufe mit diesem Code bringen dir Provision.',
+  done: {
+    link: 'Dein Empfehlungslink',
+    code: 'Dein Code',
+    copy: 'Kopieren',
+    copied: 'Kopiert',
+    copyByHand: 'Markieren und von Hand kopieren',
+    qr: 'QR-Code deines Empfehlungslinks',
+    portal: 'Dein Creator-Portal öffnen',
+    mailed: 'Wir haben dir deinen Link, deinen Code und einen Anmeldelink zu deinem Creator-Portal per E-Mail geschickt.',
+  },
   invalid: 'Bitte prüfe diese Felder:',
   errors: {
     403: 'Für diese Kampagne brauchst du eine Einladung. Öffne den Link aus deiner Einladung.',
@@ -89,9 +111,19 @@ const es: JoinPageText = {
   },
   codeHint: 'De 4 a 20 letras, cifras, _ o -. Déjalo vacío y elegimos uno por ti.',
   submit: 'Unirme a la campaña',
-  joined: '¡Ya estás dentro! Tu código de referido:',
-  alreadyJoined: 'Ya te habías unido a esta campaña. Tu código de referido:',
+  joined: '¡Ya estás dentro!',
+  alreadyJoined: 'Ya te habías unido a esta campaña.',
   shareHint: 'Compártelo con tu audiencia: las compras hechas con él te dan comisión.',
+  done: {
+    link: 'Tu enlace de referido',
+    code: 'Tu código',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    copyByHand: 'Selecciónalo y cópialo a mano',
+    qr: 'Código QR de tu enlace de referido',
+    portal: 'Abrir tu portal de creador',
+    mailed: 'Te enviamos por correo tu enlace, tu código y un enlace para entrar en tu portal de creador.',
+  },
   invalid: 'Revisa estos campos:',
   errors: {
     403: 'Necesitas una invitación para unirte a esta campaña. Abre el enlace de tu invitación.',
@@ -118,9 +150,19 @@ const fr: JoinPageText = {
   },
   codeHint: 'De 4 à 20 lettres, chiffres, _ ou -. Laissez vide et nous en choisirons un pour vous.',
   submit: 'Rejoindre la campagne',
-  joined: 'C’est fait ! Votre code de parrainage :',
-  alreadyJoined: 'Vous aviez déjà rejoint cette campagne. Votre code de parrainage :',
+  joined: 'C’est fait !',
+  alreadyJoined: 'Vous aviez déjà rejoint cette campagne.',
   shareHint: 'Partagez-le avec votre audience : les achats faits avec ce code vous rapportent une commission.',
+  done: {
+    link: 'Votre lien de parrainage',
+    code: 'Votre code',
+    copy: 'Copier',
+    copied: 'Copié',
+    copyByHand: 'Sélectionnez-le et copiez-le à la main',
+    qr: 'QR code de votre lien de parrainage',
+    portal: 'Ouvrir votre portail créateur',
+    mailed: 'Nous vous avons envoyé par e-mail votre lien, votre code et un lien de connexion à votre portail créateur.',
+  },
   invalid: 'Vérifiez ces champs :',
   errors: {
     403: 'Une invitation est nécessaire pour rejoindre cette campagne. Ouvrez le lien de votre invitation.',

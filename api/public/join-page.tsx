@@ -4,7 +4,7 @@
 import { findCampaignForJoin, type JoinCampaign } from '../../db/campaign-join.js';
 import { isOpenForJoining, requiresInvitation } from '../../lib/campaign-join.js';
 import type { InputHTMLAttributes } from 'preact';
-import { JsonScript, type Page } from '../../lib/html.js';
+import { JsonScript, safeUrl, type Page } from '../../lib/html.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import type { StaticScript } from '../dashboard/static-assets.js';
@@ -25,6 +25,7 @@ export async function showJoinPage(ctx: AppContext): Promise<void> {
       endpoint: `${baseUrl}/api/public/campaigns/${encodeURIComponent(campaign.id)}/join`,
       showInvitationNote: requiresInvitation(campaign) && !ctx.query.invitation_token,
       connectSrc: new URL(baseUrl).origin,
+      portalUrl: `${ctx.deps.config.DASHBOARD_URL}/creator`,
     }),
   );
 }
@@ -47,6 +48,7 @@ interface JoinPageOptions {
   endpoint: string;
   showInvitationNote: boolean;
   connectSrc: string;
+  portalUrl: string;
 }
 
 /** The page's script (api/dashboard/browser/join-page.js): it posts the form as JSON with the words of the JSON block. */
@@ -73,6 +75,7 @@ function joinPage(campaign: JoinCampaign, lang: JoinPageLanguage, text: JoinPage
     invalid: text.invalid,
     errors: text.errors,
     failed: text.failed,
+    done: text.done,
   };
   const body = (
     <>
@@ -93,10 +96,34 @@ function joinPage(campaign: JoinCampaign, lang: JoinPageLanguage, text: JoinPage
         <button type="submit">{text.submit}</button>
         <p id="join-error" class="error" role="alert" hidden></p>
       </form>
-      <section id="join-done" hidden>
-        <p id="join-done-text"></p>
-        <p class="code" id="join-code"></p>
+      <section id="join-done" hidden aria-labelledby="join-done-text">
+        <h2 id="join-done-text" tabindex={-1}></h2>
+        <p>
+          <strong>{text.done.link}</strong>
+        </p>
+        <p>
+          <a id="join-link"></a>{' '}
+          <button type="button" class="secondary copy" data-copy="join-link">
+            {text.done.copy}
+          </button>
+        </p>
+        <p>
+          <strong>{text.done.code}</strong>
+        </p>
+        <p>
+          <span class="code" id="join-code"></span>{' '}
+          <button type="button" class="secondary copy" data-copy="join-code">
+            {text.done.copy}
+          </button>
+        </p>
+        <div id="join-qr"></div>
         <p class="muted">{text.shareHint}</p>
+        <p id="join-mailed"></p>
+        <p>
+          <a id="join-portal" class="button" href={safeUrl(opts.portalUrl)}>
+            {text.done.portal}
+          </a>
+        </p>
       </section>
       <JsonScript id="join-text" value={scriptText} />
     </>

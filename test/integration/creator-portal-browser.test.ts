@@ -110,9 +110,9 @@ test.serial(
 
     // Where the money goes: the creator connects a payout account (test mode: ready at once) from the same page.
     const campaignPage = page.url();
-    await page.getByLabel(/Country of your bank account/).fill('US');
+    await page.getByLabel(/Country of your bank account/).selectOption('US');
     await page.getByRole('button', { name: 'Connect a payout account' }).click();
-    await page.waitForURL(/\/dashboard\/creator\?payouts=ready$/);
+    await page.waitForURL(/\/dashboard\/creator\/payout-account\?from=onboarding$/);
     await page.goto(campaignPage);
     t.regex((await page.locator('#payout-account-state').textContent())!, /^Ready: payouts are sent to your connected account\.$/);
 

@@ -32,6 +32,10 @@ test("a creator connects a payout account from the campaign page: refused withou
   t.is(before.status, 200);
   t.regex(before.text, /No payout account connected: your earnings stay payable until you connect one\./);
   t.regex(before.text, /Connect a payout account/);
+  // Where the creator decides: the test-mode label stands before connecting, and the country is a select of the one list.
+  t.regex(before.text, /<p id="payout-provider" class="notice"><strong>Test mode: no real money moves\./);
+  t.regex(before.text, /<select id="payout-country" name="country"[^>]*>.*<option value="DE">Germany<\/option>/s);
+  t.regex(before.text, /<option value="US" selected>United States<\/option>/);
 
   const connect = url('/dashboard/creator/payout-account/connect');
   const forged = await creator.browser.fetch(connect, { form: { csrf: 'forged', country: 'US' } });
@@ -42,15 +46,48 @@ test("a creator connects a payout account from the campaign page: refused withou
   const asOwner = await dash.browser.fetch(connect, { form: { csrf: inputValue(before.text, 'csrf') ?? '', country: 'US' } });
   t.is(asOwner.status, 401, 'a dashboard session is not a creator');
 
+  // A country off the list is answered inside the portal: 422, the message beside the select, nothing opened.
+  const refused = await creator.browser.fetch(connect, { form: { csrf: inputValue(before.text, 'csrf') ?? '', country: 'ZZ' } });
+  t.is(refused.status, 422);
+  t.regex(refused.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(refused.text, /<nav class="top" aria-label="Creator portal">/, "inside the portal's shell");
+  t.regex(refused.text, /aria-invalid="true" aria-describedby="payout-country-error"/);
+  t.regex(
+    refused.text,
+    /<p class="field-error" id="payout-country-error">Choose the country of your bank account from the list: payouts cannot be sent to 'ZZ'\.<\/p>/,
+  );
+  t.regex(refused.text, /Test mode: no real money moves/);
+  t.is(await h().db('payout_accounts').where('creator_id', app.creator_id).first(), undefined, 'nothing opened');
+  const page = await creator.browser.fetch(url('/dashboard/creator/payout-account'));
+  t.is(page.status, 200);
+  t.regex(page.text, /<h1>Payout account<\/h1>/);
+  t.notRegex(page.text, /class="field-error"/);
+
   const landed = await creator.browser.follow(connect, () => true, {
     form: { csrf: inputValue(before.text, 'csrf') ?? '', country: 'US' },
   });
   t.is(landed.status, 200, landed.text.slice(0, 300));
-  t.regex(landed.url, /\/dashboard\/creator\?payouts=ready$/);
+  t.regex(landed.url, /\/dashboard\/creator\/payout-account\?from=onboarding$/);
+  t.regex(landed.text, /You are back from setting up payouts: your payout account is ready\./);
   t.like(await h().db('payout_accounts').where('creator_id', app.creator_id).first(), { provider: 'test', country: 'US' });
   const after = await creator.browser.fetch(campaignUrl);
   t.regex(after.text, /Ready: payouts are sent to your connected account\./);
   t.notRegex(after.text, /Connect a payout account/);
+
+  // Back from onboarding with something still due (as Stripe's account.updated would store it): the page says what.
+  await h()
+    .db('payout_accounts')
+    .where('creator_id', app.creator_id)
+    .update({ transfers_active: false, requirements_due: JSON.stringify(['external_account']) });
+  const incomplete = await creator.browser.fetch(url('/dashboard/creator/payout-account?from=onboarding'));
+  t.regex(incomplete.text, /your payout account is not ready yet\. Still needed:/);
+  t.regex(incomplete.text, /<li>transfers are not active yet<\/li><li>information is still due \(external_account\)<\/li>/);
+  t.regex(incomplete.text, /Continue setting up payouts/);
+  t.regex(incomplete.text, /<option value="US" selected>United States<\/option>/, "the account's country is kept");
+  await h()
+    .db('payout_accounts')
+    .where('creator_id', app.creator_id)
+    .update({ transfers_active: true, requirements_due: JSON.stringify([]) });
 
   // The Connect webhook's record of the account's own bank payouts (payouts-stripe.test.ts delivers them signed) is shown.
   await recordBankPayout(h().db, {

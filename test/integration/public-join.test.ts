@@ -64,7 +64,8 @@ test('joining a public campaign creates the creator and issues an INFLU- code (2
   t.is(res.status, 201);
   t.regex(res.body.code, /^INFLU-[A-Z2-9]{6}$/);
   t.is(res.body.campaign_id, seed.campaign_id);
-  t.deepEqual(Object.keys(res.body).sort(), ['campaign_id', 'code', 'creator_id']);
+  // The contract's fields, then where joining leads (CONTRACT.md: more may follow).
+  t.deepEqual(Object.keys(res.body).sort(), ['campaign_id', 'code', 'creator_id', 'portal_url', 'referral_link', 'referral_link_qr']);
   t.like(await h().db('creators').where('id', res.body.creator_id).first(), {
     name: 'Ann Example',
     email,
@@ -227,9 +228,14 @@ test('the join page shows the campaign HTML-escaped, its commission, and a form 
   t.true(res.text.includes(`data-endpoint="${h().baseUrl}/api/public/campaigns/${id}/join"`));
   for (const field of ['name', 'email', 'social_handle', 'follower_count', 'code']) t.true(res.text.includes(`name="${field}"`), field);
   t.deepEqual(
-    [...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]),
+    [...res.text.matchAll(/src="([^"]*)"/g)].map((m) => m[1]),
     [JOIN_SCRIPT],
     'nothing loaded but our own script',
+  );
+  t.deepEqual(
+    [...res.text.matchAll(/href="([^"]*)"/g)].map((m) => m[1]),
+    [`${h().config.DASHBOARD_URL}/creator`],
+    'the one link: the creator portal',
   );
   const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
   t.truthy(nonce);
@@ -290,13 +296,33 @@ async function submitJoinPage(
   html: string,
   values: Record<string, string>,
   search = '',
-): Promise<{ done: boolean; message: string; code: string }> {
+): Promise<{ done: boolean; message: string; code: string; link: string; qr: { viewBox?: string; path?: string } }> {
   const src = /<script nonce="[^"]+" src="([^"]+)"><\/script>/.exec(html)![1]!;
   const script = await (await fetch(new URL(src, h().baseUrl))).text();
   const texts = /<script type="application\/json" id="join-text">([\s\S]*?)<\/script>/.exec(html)![1]!;
   const endpoint = /data-endpoint="([^"]+)"/.exec(html)![1]!;
   const elements: Record<string, any> = { 'join-text': { textContent: texts } };
-  const element = (id: string) => (elements[id] ??= { hidden: id !== 'join-form', textContent: '' });
+  const element = (id: string) =>
+    (elements[id] ??= {
+      hidden: id !== 'join-form',
+      textContent: '',
+      focus: () => undefined,
+      replaceChildren(...children: unknown[]) {
+        this.children = children;
+      },
+    });
+  // What the script draws the QR code with: SVG elements keeping their attributes and children.
+  const createElementNS = (_ns: string, tag: string) => ({
+    tag,
+    attrs: {} as Record<string, string>,
+    children: [] as unknown[],
+    setAttribute(k: string, v: string) {
+      this.attrs[k] = v;
+    },
+    appendChild(c: unknown) {
+      this.children.push(c);
+    },
+  });
   const button = { disabled: false };
   let onSubmit: (e: { preventDefault(): void }) => void = () => undefined;
   Object.assign(element('join-form'), {
@@ -308,7 +334,11 @@ async function submitJoinPage(
     },
   });
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  new Function('document', 'window', 'fetch', script)({ getElementById: element }, { location: { search } }, fetch);
+  new Function('document', 'window', 'fetch', script)(
+    { getElementById: element, querySelectorAll: () => [], createElementNS },
+    { location: { search } },
+    fetch,
+  );
   onSubmit({ preventDefault: () => undefined });
   for (let i = 0; i < 200 && element('join-done').hidden && element('join-error').hidden; i++) await new Promise((r) => setTimeout(r, 25));
   const done = !element('join-done').hidden;
@@ -316,6 +346,11 @@ async function submitJoinPage(
     done,
     message: done ? element('join-done-text').textContent : element('join-error').textContent,
     code: element('join-code').textContent,
+    link: element('join-link').href,
+    qr: {
+      viewBox: element('join-qr').children?.[0]?.attrs.viewBox,
+      path: element('join-qr').children?.[0]?.children[1]?.attrs.d,
+    },
   };
 }
 
@@ -325,8 +360,12 @@ test('the join page script posts the form and shows the code, or says what went 
   const email = uniqueEmail('page');
   const joined = await submitJoinPage(html, { ...empty, name: 'Mia', email, social_handle: '@mia', follower_count: '420' });
   t.true(joined.done);
-  t.is(joined.message, 'C’est fait ! Votre code de parrainage :');
+  t.is(joined.message, 'C’est fait !');
   t.regex(joined.code, /^INFLU-/);
+  const slug = (await h().db('apps').where('id', seed.app_id).first('slug')).slug as string;
+  t.is(joined.link, `${h().config.BASE_URL}/${slug}/${joined.code}`, 'the referral link is shown');
+  t.regex(joined.qr.viewBox ?? '', /^0 0 \d+ \d+$/, 'and its QR code drawn');
+  t.regex(joined.qr.path ?? '', /^(M\d+ \d+h1v1h-1z)+$/);
   t.like(await h().db('creators').whereRaw('lower(email) = lower(?)', [email]).first(), {
     name: 'Mia',
     social_handle: '@mia',

@@ -1,7 +1,7 @@
 // What a creator is told about each commission (lib/creator-commission-state.ts): six states from status and
 // reversed_at, each with its reason; the release date is in the held and unfunded reasons.
 import test from 'ava';
-import { commissionState } from '../../lib/creator-commission-state.js';
+import { commissionState, type CreatorCommissionState } from '../../lib/creator-commission-state.js';
 
 const base = { reversed_at: null, payable_at: '2026-12-01T10:00:00Z', paid_at: null, payout_id: null, org_name: 'Acme' };
 
@@ -31,3 +31,66 @@ test('a share taken back after the release by a partial refund is named beside t
     /^Paid on .*took back \$0\.25 USD/,
   );
 });
+
+// The reason is derived from the facts at read time: the same stored row reads differently once its clawback was
+// taken, and a payable line tells a creator without a ready payout account what to do instead of promising a run.
+const reasons: [string, Parameters<typeof commissionState>[0], CreatorCommissionState, RegExp, RegExp | null][] = [
+  [
+    'payable, account ready',
+    { ...base, status: 'payable', account_ready: true },
+    'payable',
+    /^The holding period is over: paid in the next payout run\.$/,
+    /connect/,
+  ],
+  [
+    'payable, no ready account',
+    { ...base, status: 'payable', account_ready: false },
+    'payable',
+    /^The holding period is over: connect a payout account to be paid\.$/,
+    /next payout run/,
+  ],
+  [
+    'refunded after release, clawback outstanding',
+    { ...base, status: 'payable', reversed_at: '2026-12-03T00:00:00Z', clawback_outstanding_micros: 9_990_000 },
+    'clawed_back',
+    /amount is taken from your next payout\.$/,
+    /already taken/,
+  ],
+  [
+    'refunded after payout, clawback recovered by a later payout',
+    { ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z', reversed_at: '2026-12-03T00:00:00Z', clawback_outstanding_micros: 0 },
+    'clawed_back',
+    /amount is already taken back from a payout\.$/,
+    /next payout/,
+  ],
+  [
+    'partial refund outstanding',
+    { ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z', clawed_back_micros: 250_000, clawback_outstanding_micros: 250_000 },
+    'paid',
+    /took back \$0\.25 USD of it, taken from your next payout\.$/,
+    /already/,
+  ],
+  [
+    'partial refund recovered',
+    { ...base, status: 'paid', paid_at: '2026-12-02T00:00:00Z', clawed_back_micros: 250_000, clawback_outstanding_micros: 0 },
+    'paid',
+    /took back \$0\.25 USD of it, already taken back from a payout\.$/,
+    /next payout/,
+  ],
+  [
+    'partial refund outstanding on a payable line without an account',
+    { ...base, status: 'payable', account_ready: false, clawed_back_micros: 1_000_000, clawback_outstanding_micros: 1_000_000 },
+    'payable',
+    /^The holding period is over: connect a payout account to be paid\. A partial refund .* taken from your next payout\.$/,
+    /next payout run/,
+  ],
+];
+
+for (const [name, facts, state, says, never] of reasons) {
+  test(`reason at read time: ${name}`, (t) => {
+    const got = commissionState(facts);
+    t.is(got.state, state);
+    t.regex(got.reason, says);
+    if (never) t.notRegex(got.reason, never);
+  });
+}
