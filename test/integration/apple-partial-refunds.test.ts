@@ -24,7 +24,7 @@ let a: StoreAccount;
 const APPLE_ID = 1234567890;
 
 // A $9.99 purchase at the seeded 30% commission and the 10% platform fee.
-const BASE = { revenue: 9_990_000, commission: 2_997_000, fee: 299_700 };
+const BASE = { revenue: 9_990_000, commission: 3_000_000, fee: 300_000 };
 
 const sign = (payload: Record<string, unknown>) => signTransaction(world().chain, payload);
 const tx = (fields: Omit<TransactionFields, 'bundleId'> = {}) =>
@@ -153,7 +153,7 @@ test.serial(
     t.is(rows.length, 3);
     t.like(original, { id: earn.id, status: 'reversed' });
     t.like(reversal, { kind: 'reversal', reverses: earn.id, revenue: -BASE.revenue, commission: -BASE.commission, fee: -BASE.fee });
-    t.like(remainder, { kind: 'earn', status: 'reserved', revenue: 4_995_000, commission: 1_498_500, fee: 149_850 });
+    t.like(remainder, { kind: 'earn', status: 'reserved', revenue: 4_995_000, commission: 1_500_000, fee: 150_000 });
     t.is(remainder!.payable_at!.getTime(), earn.payable_at!.getTime(), 'the remainder keeps the release date');
     t.is(remainder!.created_at.getTime(), earn.created_at.getTime(), 'and the date it was earned');
     t.is(before - (await reserved()), 1_498_500 + 149_850, 'half the reservation released, exactly');
@@ -196,8 +196,9 @@ test.serial(
     await notify(notification('REFUND', refunded(payload, start, 33_333)));
     let rows = await rowsOf(key);
     t.like(rows[0], { status: 'payable', reversed_at: null }, 'released: it keeps its state, a share clawed back');
-    t.like(rows[1], { kind: 'reversal', reverses: earn.id, revenue: -3_329_967, commission: -998_990, fee: -99_899 });
-    t.deepEqual(await clawbacksOf(earn.id), [998_990]);
+    t.like(rows[1], { kind: 'reversal', reverses: earn.id, revenue: -3_329_967, commission: -1_000_000, fee: -100_000 });
+    // Whole cents: 33.333% of $3.00 is 0.99999, $1.00; of its $0.30 fee, $0.10.
+    t.deepEqual(await clawbacksOf(earn.id), [1_000_000]);
 
     const second = notification('REFUND', refunded(payload, start + 1000, 66_667));
     await notify(second);
@@ -208,15 +209,15 @@ test.serial(
       kind: 'reversal',
       reverses: earn.id,
       revenue: -(6_660_033 - 3_329_967),
-      commission: -(1_998_010 - 998_990),
-      fee: -(199_801 - 99_899),
+      commission: -(2_000_000 - 1_000_000),
+      fee: -(200_000 - 100_000),
     });
-    t.deepEqual(await clawbacksOf(earn.id), [998_990, 999_020]);
+    t.deepEqual(await clawbacksOf(earn.id), [1_000_000, 1_000_000]);
     t.like(await conversionOf(key), { status: 'active' });
     // What the creator's portal reads of it: still payable, with the share taken back named.
     const owner = await h().db('commissions').where('id', earn.id).first('creator_id', 'campaign_id');
     const line = (await listCreatorCommissions(h().db, owner.creator_id, owner.campaign_id)).find((l) => l.id === earn.id)!;
-    t.like(line, { status: 'payable', reversed_at: null, clawed_back_micros: 998_990 + 999_020 });
+    t.like(line, { status: 'payable', reversed_at: null, clawed_back_micros: 1_000_000 + 1_000_000 });
 
     await notify(notification('REFUND', refunded(payload, start + 2000)));
     rows = await rowsOf(key);
@@ -255,9 +256,9 @@ test.serial(
     let rows = await rowsOf(key);
     t.deepEqual(
       live(rows).map((r) => [r.revenue, r.commission, r.fee, r.status]),
-      [[2_497_500, 749_250, 74_925, 'reserved']],
+      [[2_497_500, 750_000, 70_000, 'reserved']], // 75% of the $0.30 fee is 0.225, $0.23 taken: $0.07 stands
     );
-    t.is(before - (await reserved()), BASE.commission + BASE.fee - 749_250 - 74_925);
+    t.is(before - (await reserved()), BASE.commission + BASE.fee - 750_000 - 70_000);
     t.is(live(rows)[0]!.payable_at!.getTime(), earn.payable_at!.getTime());
 
     await notify(notification('REFUND_REVERSED', payload));
@@ -266,7 +267,7 @@ test.serial(
       live(rows)
         .map((r) => r.commission)
         .sort(),
-      [2_247_750, 749_250].sort(),
+      [2_250_000, 750_000].sort(),
       'the taken 75% earned again beside the remainder',
     );
     t.is(await reserved(), before, 'all of it reserved again');

@@ -243,7 +243,7 @@ test('two different transactions of one user are two conversions with a commissi
     );
   t.deepEqual(
     commissions.map((c: { commission_micros: number }) => c.commission_micros).sort((x: number, y: number) => x - y),
-    [1_497_000, 2_997_000],
+    [1_500_000, 3_000_000],
   );
 });
 

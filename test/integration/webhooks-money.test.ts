@@ -74,7 +74,7 @@ test('sandbox purchases (SANDBOX, XCODE, LOCAL_TESTING) are attributed and visib
       ],
       environment,
     );
-    t.is(commissions[0].commission_micros, 2_997_000, 'the simulated amount is what production would earn');
+    t.is(commissions[0].commission_micros, 3_000_000, 'the simulated amount is what production would earn');
     t.deepEqual(
       await ledgerEntriesOf(
         h().db,
@@ -200,17 +200,17 @@ test('the ledger balances exactly after purchases, renewals, refunds, a refund r
     [
       '1497000:reversed', // b: one-time 4.99, refunded
       '1500000000:reversed', // d: unfunded 5000, refunded (nothing was reserved, nothing released)
-      '2997000:reserved', // a: initial
-      '2997000:reserved', // c: restored after REFUND_REVERSED
-      '2997000:reserved', // d: renewal, funded
-      '2997000:reversed', // c: initial, refunded
+      '3000000:reserved', // a: initial
+      '3000000:reserved', // c: restored after REFUND_REVERSED
+      '3000000:reserved', // d: renewal, funded
+      '3000000:reversed', // c: initial, refunded
       '4497000:reversed', // a: renewal 14.99, refunded
       '5997000:reserved', // a: renewal 19.99
     ].sort(),
   );
   const totals = await ledgerBalances(h().db, account.org_id);
   t.is(totals.reserved, totals.heldByReservedCommissions);
-  t.is(totals.reserved, 3 * 3_296_700 + 6_596_700);
+  t.is(totals.reserved, 3 * 3_300_000 + 6_600_000);
   t.is(totals.balance, TOPUP, 'commissions never move the balance, only the reservation');
   const unfundedEntries = await h()
     .db('wallet_ledger as w')
