@@ -20,6 +20,15 @@ export function mulDivRound(value: number, numerator: bigint, denominator: bigin
   return Number(q * sign * BigInt(unitMicros));
 }
 
+/**
+ * Micros as whole cents for a provider that moves money in cents (a Stripe `amount`): exact, never rounded. An amount
+ * with a fraction of a cent cannot come from our rows (they are created in cents) and is refused loudly.
+ */
+export function exactCents(micros: number): number {
+  if (!isWholeCents(micros)) throw new RangeError(`${micros} micro-USD is not a whole number of cents`);
+  return micros / MICROS_PER_CENT;
+}
+
 /** Whether micros are whole cents. */
 export function isWholeCents(micros: number): boolean {
   return Number.isSafeInteger(micros) && micros % MICROS_PER_CENT === 0;

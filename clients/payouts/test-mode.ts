@@ -13,4 +13,6 @@ export const testModePayoutProvider: PayoutProvider = {
   findTransfer: async () => undefined,
   createTransfer: async ({ payoutId }) => ({ status: 'created', transferId: `tr_test_${payoutId}` }),
   balance: async () => ({ availableMicros: Number.MAX_SAFE_INTEGER, pendingMicros: 0 }),
+  sentTransfers: async () => [],
+  processingFeesMicros: async () => 0,
 };
