@@ -4,7 +4,7 @@
 import { findCreatorStatement, type CreatorStatement } from '../../db/creator-portal.js';
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { formatUsd, microsToUsd } from '../../lib/money.js';
+import { csvUsd, formatUsd } from '../../lib/money.js';
 import { safeUrl } from '../../lib/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
@@ -123,10 +123,10 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
     day(l.date),
     l.campaign,
     l.what,
-    microsToUsd(Math.abs(l.micros)),
+    csvUsd(Math.abs(l.micros)),
     l.micros < 0 ? 'deducted' : 'paid',
   ]);
-  rows.push(['Net paid', day(st.payout.created_at), st.payout.org_name, st.payout.id, microsToUsd(Number(st.payout.net_micros)), 'total']);
+  rows.push(['Net paid', day(st.payout.created_at), st.payout.org_name, st.payout.id, csvUsd(Number(st.payout.net_micros)), 'total']);
   ctx.set({ ...csvHeaders(`statement-${st.payout.id}.csv`), 'Cache-Control': 'private, no-store' });
   ctx.body = toCsv(['type', 'date', 'campaign', 'description', 'amount_usd', 'effect'], rows);
 }
