@@ -10,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { listCreatorCommissions } from '../../db/creator-portal.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
+import { runPayouts } from '../../db/payouts.js';
+import { assertLedgerIdentity } from '../helpers/books.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { request } from '../helpers/http.js';
@@ -137,6 +139,53 @@ test.afterEach.always('the books of the organization are exact', async (t) => {
   if (a) await assertExactBooks(t, h().db, a.org_id);
 });
 
+test.serial('whole cents: a third of a paid $39.99 purchase at 25 % refunded is $3.33 clawed back, netted by the next run', async (t) => {
+  const { db } = h();
+  // A ready payout account, so every way of planning a run pays this creator (lines stay otherwise payable).
+  await db('payout_accounts')
+    .insert({
+      creator_id: a.creator_id,
+      provider: 'test',
+      external_id: `acct_test_${a.creator_id}`,
+      country: 'US',
+      transfers_active: true,
+      payouts_enabled: true,
+    })
+    .onConflict('creator_id')
+    .ignore();
+  await db('campaigns').where('id', a.campaign_id).update({ commission_percentage: 25 });
+  t.teardown(() => db('campaigns').where('id', a.campaign_id).update({ commission_percentage: 30 }));
+  const first = await purchase(0, { price: 39990 });
+  t.like(first.earn, { revenue: 39_990_000, commission: 10_000_000, fee: 1_000_000 }, '$10.00 and $1.00, not $9.9975 and $0.99975');
+  await waitFor(async () => (await rowsOf(first.key))[0]!.status === 'payable', 'the earn to be released', 30_000);
+  const run1 = await runPayouts(db, { orgId: a.org_id, runId: `cents-1-${a.org_id}` });
+  t.is(run1.payouts.length, 1);
+  t.like(await db('payouts').where('run_id', `cents-1-${a.org_id}`).first(), {
+    gross_micros: 10_000_000,
+    fees_micros: 1_000_000,
+    net_micros: 10_000_000,
+  });
+  await assertLedgerIdentity(t, db);
+
+  await notify(notification('REFUND', refunded(first.payload, Date.now() - 1000, 33_333)));
+  const rows = await rowsOf(first.key);
+  t.like(rows[1], { kind: 'reversal', commission: -3_330_000, fee: -330_000 }, '33.333 % of $10.00 is $3.33, of $1.00 is $0.33');
+  t.deepEqual(await clawbacksOf(first.earn.id), [3_330_000]);
+  await assertLedgerIdentity(t, db);
+
+  const second = await purchase(0, { price: 39990 });
+  await waitFor(async () => (await rowsOf(second.key))[0]!.status === 'payable', 'the second earn to be released', 30_000);
+  await runPayouts(db, { orgId: a.org_id, runId: `cents-2-${a.org_id}` });
+  t.like(await db('payouts').where('run_id', `cents-2-${a.org_id}`).first(), {
+    gross_micros: 10_000_000,
+    fees_micros: 1_000_000,
+    clawbacks_netted_micros: 3_330_000,
+    net_micros: 6_670_000,
+  });
+  t.like(await db('clawbacks').where('commission_id', first.earn.id).first(), { amount_micros: 3_330_000, recovered_micros: 3_330_000 });
+  await assertLedgerIdentity(t, db);
+});
+
 test.serial(
   'a 50% prorated refund inside the holding period releases half the reservation; the other half is released as payable later',
   async (t) => {
@@ -156,7 +205,7 @@ test.serial(
     t.like(remainder, { kind: 'earn', status: 'reserved', revenue: 4_995_000, commission: 1_500_000, fee: 150_000 });
     t.is(remainder!.payable_at!.getTime(), earn.payable_at!.getTime(), 'the remainder keeps the release date');
     t.is(remainder!.created_at.getTime(), earn.created_at.getTime(), 'and the date it was earned');
-    t.is(before - (await reserved()), 1_498_500 + 149_850, 'half the reservation released, exactly');
+    t.is(before - (await reserved()), 1_500_000 + 150_000, 'half the reservation released, exactly');
     t.like(await conversionOf(key), { status: 'active', refunded_at: null }, 'a partial refund does not mark the purchase refunded');
 
     // Redelivered (Apple retries; the history lists it again; the app reports the refunded transaction): nothing moves.
@@ -170,7 +219,7 @@ test.serial(
 
     const remainderNow = async () => (await rowsOf(key)).find((r) => r.id === remainder!.id)!;
     await waitFor(async () => (await remainderNow()).status === 'payable', 'the remainder to be released', 30_000);
-    t.like(await remainderNow(), { status: 'payable', commission: 1_498_500, fee: 149_850 });
+    t.like(await remainderNow(), { status: 'payable', commission: 1_500_000, fee: 150_000 });
     t.like(
       (await rowsOf(key)).find((r) => r.id === earn.id),
       { status: 'reversed' },
@@ -178,7 +227,7 @@ test.serial(
     );
     t.is(
       before - (await reserved()),
-      0 + 1_498_500 + 149_850,
+      0 + 1_500_000 + 150_000,
       'a payable earn keeps its reservation until paid; the refunded half stays released',
     );
   },
