@@ -179,7 +179,7 @@ const ROWS: Row[] = [
     },
     commissions: [['earn', 'reserved', 1_500_000]],
     status: 'active',
-    reservedMicros: 1_500_000 + 149_700,
+    reservedMicros: 1_500_000 + 150_000,
   },
 ];
 

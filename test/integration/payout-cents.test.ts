@@ -11,41 +11,17 @@ import { startPayoutRun } from '../../workflow-clients/payout-runs.js';
 import type { BalanceCheck } from '../../workflows/payout-run-messages.js';
 import { assertLedgerIdentity } from '../helpers/books.js';
 import { signInCreator } from '../helpers/creator-portal.js';
-import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
-import { connectReady as connectReadyThroughStub, mountConnect, payoutsOf } from '../helpers/payouts.js';
+import { connectReady as connectReadyThroughStub } from '../helpers/payouts.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
-import { startStripeStub, type StripeStub } from '../stubs/stripe.js';
+import { STRIPE_CONNECT_SECRET as CONNECT_SECRET, useStripePayoutsHarness } from '../helpers/stripe-payouts-harness.js';
 
-const SECRET = 'sk_test_stub_cents';
-const WEBHOOK_SECRET = 'whsec_test_cents';
-const CONNECT_SECRET = 'whsec_test_cents_connect';
-let stub: StripeStub;
-const stubReady = startStripeStub(SECRET, WEBHOOK_SECRET).then((s) => {
-  stub = s;
-});
-const h = useHarness(test, {
-  env: {
-    STRIPE_SECRET_KEY: SECRET,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET,
-    STRIPE_API_ROOT: 'http://127.0.0.1:9/',
-    HOLDING_PERIOD_DAY_MS: '500',
-    PAYOUT_FUNDS_RETRY_SECONDS: '3600',
-    TRUST_PROXY: 'true',
-  },
-  mount: mountConnect,
-});
-
-test.before(async () => {
-  await h.ready();
-  await stubReady;
-  h().config.STRIPE_API_ROOT = stub.url;
-});
-test.after.always(async () => {
-  await stub?.close();
+const { h, stub } = useStripePayoutsHarness(test, {
+  HOLDING_PERIOD_DAY_MS: '500',
+  PAYOUT_FUNDS_RETRY_SECONDS: '3600',
+  TRUST_PROXY: 'true',
 });
 
 const deliver = (event: { payload: string; signature: string }) =>
@@ -61,7 +37,7 @@ async function topUp(a: SeededApp, cents: number): Promise<number> {
     .db('payments')
     .insert({ org_id: a.org_id, provider: 'stripe', amount_micros: cents * 10_000 })
     .returning('id');
-  stub.connect.charge(cents, fee);
+  stub().connect.charge(cents, fee);
   const session = {
     id: `cs_${payment.id}`,
     object: 'checkout.session',
@@ -72,7 +48,7 @@ async function topUp(a: SeededApp, cents: number): Promise<number> {
     metadata: { payment_id: payment.id },
     payment_intent: `pi_${payment.id}`,
   };
-  const res = await deliver(stub.signedObjectEvent('checkout.session.completed', session));
+  const res = await deliver(stub().signedObjectEvent('checkout.session.completed', session));
   if (res.body?.credited !== true) throw new Error(`top-up not credited: ${res.text}`);
   return fee;
 }
@@ -125,7 +101,7 @@ test.serial(
     const a = await seedApp(db, { walletUsd: 0, commissionPercentage: 25 });
     const stripeFee = await topUp(a, 100_00);
     t.is(stripeFee, 320);
-    await connectReadyThroughStub(h().baseUrl, db, stub, CONNECT_SECRET, a.creator_id);
+    await connectReadyThroughStub(h().baseUrl, db, stub(), CONNECT_SECRET, a.creator_id);
     const price = { price: 39.99, price_in_purchased_currency: 39.99 };
 
     const first = subscription(`cents-1-${a.org_id}`, a.creator_code);
@@ -133,32 +109,32 @@ test.serial(
     t.like(c1, { commission_micros: 10_000_000, platform_fee_micros: 1_000_000 }, '25 % of $39.99 is $10.00, its fee $1.00');
     const p1 = await run(a, `cents-run1-${a.org_id}`);
     t.like(p1, { gross_micros: 10_000_000, fees_micros: 1_000_000, net_micros: 10_000_000, transfer_status: 'transferred' });
-    t.is(stub.connect.transfers.get(p1.transfer_id)!.amount, 1_000, 'the transfer is the net in cents, exactly');
+    t.is(stub().connect.transfers.get(p1.transfer_id)!.amount, 1_000, 'the transfer is the net in cents, exactly');
     await books(t, a, 'run 1');
 
     const c2 = await makePayableCommission(db, h().baseUrl, a, 'cents-2', { overrides: price });
     t.like(c2, { commission_micros: 10_000_000, platform_fee_micros: 1_000_000 });
     const p2 = await run(a, `cents-run2-${a.org_id}`);
     t.like(p2, { net_micros: 10_000_000, transfer_status: 'transferred' });
-    t.is(stub.connect.transfers.get(p2.transfer_id)!.amount, Number(p2.net_micros) / 10_000);
+    t.is(stub().connect.transfers.get(p2.transfer_id)!.amount, Number(p2.net_micros) / 10_000);
     t.deepEqual(
-      [...stub.connect.transfers.values()].map((tr) => tr.amount),
+      [...stub().connect.transfers.values()].map((tr) => tr.amount),
       [1_000, 1_000],
       'two transfers of exactly 1,000 cents',
     );
     await books(t, a, 'run 2');
 
     // Stripe reverses the second transfer after it was sent: the payout is returned, its line payable again.
-    const reversed = await deliver(stub.signedObjectEvent('transfer.reversed', stub.connect.reverseTransfer(p2.transfer_id)));
+    const reversed = await deliver(stub().signedObjectEvent('transfer.reversed', stub().connect.reverseTransfer(p2.transfer_id)));
     t.like(reversed.body, { handled: true, returned: true });
     t.like(await db('commissions').where('id', c2.id).first(), { status: 'payable', payout_id: null });
     await books(t, a, 'after the reversal');
 
     // A run refused for want of funds is returned whole.
-    const available = stub.connect.balance.available;
-    stub.connect.balance.available = 0;
+    const available = stub().connect.balance.available;
+    stub().connect.balance.available = 0;
     const p3 = await run(a, `cents-run3-${a.org_id}`);
-    stub.connect.balance.available = available;
+    stub().connect.balance.available = available;
     t.like(p3, { transfer_status: 'returned', net_micros: 10_000_000 });
     await books(t, a, 'after the return');
 
@@ -183,7 +159,7 @@ test.serial(
     const p4 = await run(a, `cents-run4-${a.org_id}`);
     t.like(p4, { gross_micros: 20_000_000, fees_micros: 2_000_000, clawbacks_netted_micros: 10_000_000, net_micros: 10_000_000 });
     t.is(p4.transfer_status, 'transferred');
-    t.is(stub.connect.transfers.get(p4.transfer_id)!.amount, 1_000);
+    t.is(stub().connect.transfers.get(p4.transfer_id)!.amount, 1_000);
     await books(t, a, 'after the netted refund');
 
     // The balance: 100.00 topped up (96.80 reached Stripe), 10.00 + 10.00 sent (one reversed back), wallet 77.00.
@@ -201,7 +177,7 @@ test.serial(
       mismatchedPayouts: [],
     });
     // A transfer whose cents differ from its net is named (Stripe's record changed behind our back).
-    const tr = stub.connect.transfers.get(p4.transfer_id)!;
+    const tr = stub().connect.transfers.get(p4.transfer_id)!;
     tr.amount = 999;
     const named = await balanceCheck();
     tr.amount = 1_000;

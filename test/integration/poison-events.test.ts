@@ -49,7 +49,7 @@ const recentWebhooks = async () =>
     error: string | null;
   }[];
 
-// $4.99 at 30% = 1,497,000 + 10% fee = 1,646,700; $9.99: 3,296,700.
+// $4.99 at 30% = 1,500,000 (whole cents) + 10% fee = 1,650,000; $9.99: 3,300,000.
 const RESERVE_499 = 1_650_000;
 const RESERVE_999 = 3_300_000;
 

@@ -95,7 +95,7 @@ test('RENEWAL: every paid renewal earns at its own price and increments billing_
     [
       ['earn', 'reserved', 3_000_000, 300_000],
       ['earn', 'reserved', 3_000_000, 300_000],
-      ['earn', 'reserved', 5_997_000, 599_700],
+      ['earn', 'reserved', 6_000_000, 600_000],
     ],
   );
   t.is(await reservedForConversion(h().db, c.id), 2 * RESERVE['9.99'] + RESERVE['19.99']);
@@ -127,7 +127,7 @@ test('NON_RENEWING_PURCHASE: each one-time purchase is its own conversion (kind 
   );
   t.deepEqual(
     (await commissionsOf(h().db, byKey.get(second.event.transaction_id))).map((x) => x.commission_micros),
-    [4_497_000],
+    [4_500_000],
   );
 });
 
@@ -186,8 +186,8 @@ test('PRODUCT_CHANGE updates the product to new_product_id; the next RENEWAL pri
     kind: 'earn',
     status: 'reserved',
     revenue_usd_micros: 59_990_000,
-    commission_micros: 17_997_000,
-    platform_fee_micros: 1_799_700,
+    commission_micros: 18_000_000,
+    platform_fee_micros: 1_800_000,
   });
   t.is(await reservedForConversion(h().db, changed.id), RESERVE['9.99'] + RESERVE['59.99']);
 });
@@ -228,16 +228,16 @@ test('REFUND reverses the commission of the refunded transaction (not the latest
     earns.map((x) => [x.commission_micros, x.status]),
     [
       [3_000_000, 'reserved'],
-      [4_497_000, 'reversed'],
-      [5_997_000, 'reserved'],
+      [4_500_000, 'reversed'],
+      [6_000_000, 'reserved'],
     ],
   );
   const reversal = commissions.find((x) => x.kind === 'reversal');
   t.like(reversal, {
     reverses_commission_id: earns[1].id,
     revenue_usd_micros: -14_990_000,
-    commission_micros: -4_497_000,
-    platform_fee_micros: -449_700,
+    commission_micros: -4_500_000,
+    platform_fee_micros: -450_000,
   });
   const ledger = await ledgerEntriesOf(h().db, [earns[1].id]);
   t.deepEqual(
@@ -264,7 +264,7 @@ test("CANCELLATION with cancel_reason CUSTOMER_SUPPORT and a negative price is t
     earns.map((x) => [x.commission_micros, x.status]),
     [
       [3_000_000, 'reserved'],
-      [4_497_000, 'reversed'],
+      [4_500_000, 'reversed'],
     ],
   );
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
@@ -284,7 +284,7 @@ test('a refund reported twice for one transaction (REFUND, then CUSTOMER_SUPPORT
     commissions.filter((x) => x.kind === 'earn').map((x) => [x.commission_micros, x.status]),
     [
       [3_000_000, 'reserved'],
-      [4_497_000, 'reversed'],
+      [4_500_000, 'reversed'],
     ],
   );
   t.is(commissions.filter((x) => x.kind === 'reversal').length, 1);

@@ -198,14 +198,14 @@ test('the ledger balances exactly after purchases, renewals, refunds, a refund r
   t.deepEqual(
     statuses.map((x) => `${x.commission_micros}:${x.status}`).sort(),
     [
-      '1497000:reversed', // b: one-time 4.99, refunded
+      '1500000:reversed', // b: one-time 4.99, refunded
       '1500000000:reversed', // d: unfunded 5000, refunded (nothing was reserved, nothing released)
       '3000000:reserved', // a: initial
       '3000000:reserved', // c: restored after REFUND_REVERSED
       '3000000:reserved', // d: renewal, funded
       '3000000:reversed', // c: initial, refunded
-      '4497000:reversed', // a: renewal 14.99, refunded
-      '5997000:reserved', // a: renewal 19.99
+      '4500000:reversed', // a: renewal 14.99, refunded
+      '6000000:reserved', // a: renewal 19.99
     ].sort(),
   );
   const totals = await ledgerBalances(h().db, account.org_id);
@@ -222,7 +222,7 @@ test('the ledger balances exactly after purchases, renewals, refunds, a refund r
   t.is(Number(unfundedEntries?.n), 0, 'an unfunded commission never touches the ledger, not even when refunded');
 });
 
-test('rounding is half away from zero in micro-USD, end to end (0.05 at 33.333% is 16666.5 -> 16667 micros)', async (t) => {
+test('amounts are whole cents, rounded half away from zero once, end to end (0.05 at 33.333% is 0.0166665 -> 0.02, its fee 0.002 -> 0.00)', async (t) => {
   const campaignId = await addCampaign(h().db, seed, 33.333);
   const creator = await addCreator(h().db, seed, campaignId);
   await send(t, seed, subscription('money-rounding', creator.code)('initial_purchase', { price: 0.05 }));
@@ -231,13 +231,13 @@ test('rounding is half away from zero in micro-USD, end to end (0.05 at 33.333% 
   t.like(earn, {
     status: 'reserved',
     revenue_usd_micros: 50_000,
-    commission_micros: 16_667,
-    platform_fee_micros: 1_667,
+    commission_micros: 20_000,
+    platform_fee_micros: 0,
     commission_percentage: '33.333',
   });
   t.deepEqual(
     (await ledgerEntriesOf(h().db, [earn.id])).map((e) => e.reserved_delta_micros),
-    [18_334],
+    [20_000],
   );
 });
 
