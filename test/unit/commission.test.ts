@@ -1,6 +1,6 @@
 import test from 'ava';
 import { computeCommission, percentToMilli } from '../../lib/commission.js';
-import { csvUsd, isWholeCents, mulDivRound, toCentsMicros } from '../../lib/money.js';
+import { csvUsd, exactCents, isWholeCents, mulDivRound, toCentsMicros } from '../../lib/money.js';
 
 // computeCommission(revenue micro-USD, commission %, platform fee % of the commission): the wallet reserves
 // commission + fee. Each amount is created in whole cents, rounded once from the exact product, half away from
@@ -148,4 +148,11 @@ test('toCentsMicros is the same rule; csvUsd prints exactly two decimals of the 
     t.is(toCentsMicros(micros), cents, `${micros}`);
     t.is(csvUsd(micros), text, `${micros}`);
   }
+});
+
+test('exactCents: a payout net in cents exactly, a fraction of a cent refused rather than rounded', (t) => {
+  t.is(exactCents(10_000_000), 1_000);
+  t.is(exactCents(0), 0);
+  t.throws(() => exactCents(9_997_500), { instanceOf: RangeError, message: /not a whole number of cents/ });
+  t.throws(() => exactCents(1), { instanceOf: RangeError });
 });
