@@ -6,14 +6,8 @@
 import test from 'ava';
 import type { Knex } from 'knex';
 import { migrateLatest, migrationConfig } from '../../runtime/db.js';
-import {
-  appendLedgerEntry,
-  findPayoutDiscrepancies,
-  findReservationDiscrepancies,
-  findWalletDiscrepancies,
-  getWalletTotals,
-  sumWalletLedger,
-} from '../../db/wallet-ledger.js';
+import { appendLedgerEntry, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { assertLedgerIdentity } from '../helpers/books.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 
@@ -211,9 +205,7 @@ test.serial('sub-cent rows in every state are rounded to the cent with one round
   await db('payouts').where('id', run3).update({ transfer_status: 'returned', failure: 'seeded', returned_at: new Date() });
   await ledger(db, a, 'payout_return', 1_234_500 + 123_450, 1_234_500 + 123_450, { commissionId: returnedEarn.id });
 
-  t.deepEqual(await findWalletDiscrepancies(db), [], 'the seeded books are exact before');
-  t.deepEqual(await findPayoutDiscrepancies(db), []);
-  t.deepEqual(await findReservationDiscrepancies(db), []);
+  await assertLedgerIdentity(t, db); // the seeded books are exact before
   const entriesBefore = await db('wallet_ledger').where('org_id', a.org_id).count<{ count: string }[]>('* as count');
 
   t.deepEqual(
@@ -221,9 +213,7 @@ test.serial('sub-cent rows in every state are rounded to the cent with one round
     ['0048_whole_cents'],
   );
 
-  t.deepEqual(await findWalletDiscrepancies(db), []);
-  t.deepEqual(await findPayoutDiscrepancies(db), []);
-  t.deepEqual(await findReservationDiscrepancies(db), []);
+  await assertLedgerIdentity(t, db);
 
   const money = (id: string) => db('commissions').where('id', id).first('commission_micros', 'platform_fee_micros', 'status');
   t.like(await money(reserved.id), { commission_micros: 10_000_000, platform_fee_micros: 1_000_000, status: 'reserved' });
