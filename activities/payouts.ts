@@ -66,7 +66,7 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
       if (payout.transfer_status === 'transferred') return { status: 'transferred', transferId: payout.transfer_id! };
       if (payout.transfer_status !== 'transfer_pending') return { status: payout.transfer_status, reason: payout.failure ?? undefined };
       const net = Number(payout.net_micros);
-      // Money leaves in cents: a net with a fraction of a cent (impossible since migration 0048) is never rounded.
+      // Money leaves in cents: a net with a fraction of a cent (impossible since migration 0050) is never rounded.
       if (!isWholeCents(net)) {
         log.error('a payout net is not whole cents: refused', { payoutId, net });
         return refuse(payoutId, `the net of ${net} micro-USD is not a whole number of cents`);

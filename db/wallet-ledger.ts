@@ -139,7 +139,7 @@ export interface PayoutDiscrepancy {
  * commissions held (commission + fee), those of bonus awards to the paid awards, which are also the award lines the
  * payout records hold, and the `clawback` entries to the clawbacks recovered, which are also the clawbacks the
  * payout records netted. A returned payout (db/payout-transfers.ts) counts for nothing: its `payout_return` entries
- * undo its entries and its lines are payable again. A `rounding` entry (migration 0048: a row rounded to the cent)
+ * undo its entries and its lines are payable again. A `rounding` entry (migration 0050: a row rounded to the cent)
  * counts with its commission or award, or, naming neither, with the clawbacks. Empty when the books are exact.
  */
 export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {

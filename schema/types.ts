@@ -137,7 +137,7 @@ export const LEDGER_ENTRY_TYPES = values(
   'adjustment',
   'clawback',
   'payout_return',
-  // Migration 0048: a row that held a fraction of a cent, rounded to the cent; any sign, at most 5 cents, memo.
+  // Migration 0050: a row that held a fraction of a cent, rounded to the cent; any sign, at most 5 cents, memo.
   'rounding',
 );
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
@@ -728,7 +728,7 @@ export interface BonusAwardRow {
  * reserved = SUM(reserved_delta_micros), safe_available = balance - reserved. Signs (DB-enforced):
  * topup +B/0, reserve 0/+R, release 0/-R, reversal 0/-R, payout -B/-R with |R| <= |B|, adjustment any (memo),
  * clawback +B/0 (a creator's clawback netted from a payout: money that stayed in the wallet), rounding any (at most
- * 5 cents, memo: migration 0048's rounding of a row that held a fraction of a cent, naming its commission or award,
+ * 5 cents, memo: migration 0050's rounding of a row that held a fraction of a cent, naming its commission or award,
  * or neither for a clawback's recovery).
  */
 export interface LedgerEntryRow {

@@ -107,12 +107,12 @@ export async function up(knex: Knex): Promise<void> {
     const [c2, f2] = [cents(c), cents(f)];
     await knex('commissions').where('id', e.id).update({ commission_micros: c2, platform_fee_micros: f2 });
     const delta = c2 + f2 - (c + f);
-    const memo = `whole cents (migration 0048): commission ${usd(c)} -> ${usd(c2)}, fee ${usd(f)} -> ${usd(f2)}`;
+    const memo = `whole cents (migration 0050): commission ${usd(c)} -> ${usd(c2)}, fee ${usd(f)} -> ${usd(f2)}`;
     if (delta !== 0 && (e.status === 'reserved' || e.status === 'payable'))
-      entries.push({ orgId: e.org_id, commissionId: e.id, key: `rounding:0048:${e.id}`, balance: 0, reserved: delta, memo });
+      entries.push({ orgId: e.org_id, commissionId: e.id, key: `rounding:0050:${e.id}`, balance: 0, reserved: delta, memo });
     if (e.status === 'paid') {
       if (delta !== 0)
-        entries.push({ orgId: e.org_id, commissionId: e.id, key: `rounding:0048:${e.id}`, balance: -delta, reserved: 0, memo });
+        entries.push({ orgId: e.org_id, commissionId: e.id, key: `rounding:0050:${e.id}`, balance: -delta, reserved: 0, memo });
       if (e.payout_id)
         Object.assign(deltaOf(e.payout_id), { gross: deltaOf(e.payout_id).gross + c2 - c, fees: deltaOf(e.payout_id).fees + f2 - f });
     }
@@ -157,12 +157,12 @@ export async function up(knex: Knex): Promise<void> {
   for (const a of awards) {
     const [m, m2] = [Number(a.amount_micros), cents(Number(a.amount_micros))];
     await knex('bonus_awards').where('id', a.id).update({ amount_micros: m2 });
-    const memo = `whole cents (migration 0048): bonus award ${usd(m)} -> ${usd(m2)}`;
+    const memo = `whole cents (migration 0050): bonus award ${usd(m)} -> ${usd(m2)}`;
     if (m2 === m) continue;
     if (a.status === 'approved')
-      entries.push({ orgId: a.org_id, bonusAwardId: a.id, key: `rounding:0048:${a.id}`, balance: 0, reserved: m2 - m, memo });
+      entries.push({ orgId: a.org_id, bonusAwardId: a.id, key: `rounding:0050:${a.id}`, balance: 0, reserved: m2 - m, memo });
     if (a.status === 'paid') {
-      entries.push({ orgId: a.org_id, bonusAwardId: a.id, key: `rounding:0048:${a.id}`, balance: -(m2 - m), reserved: 0, memo });
+      entries.push({ orgId: a.org_id, bonusAwardId: a.id, key: `rounding:0050:${a.id}`, balance: -(m2 - m), reserved: 0, memo });
       if (a.payout_id) {
         const d = deltaOf(a.payout_id);
         Object.assign(d, { gross: d.gross + m2 - m, awards: d.awards + m2 - m });
@@ -226,10 +226,10 @@ export async function up(knex: Knex): Promise<void> {
     if (delta !== 0)
       entries.push({
         orgId: cb.org_id,
-        key: `rounding:0048:${cb.id}`,
+        key: `rounding:0050:${cb.id}`,
         balance: delta,
         reserved: 0,
-        memo: `whole cents (migration 0048): clawback ${cb.id} recovered ${usd(Number(cb.recovered_micros))} -> ${usd(recovered2)}`,
+        memo: `whole cents (migration 0050): clawback ${cb.id} recovered ${usd(Number(cb.recovered_micros))} -> ${usd(recovered2)}`,
       });
   }
 
@@ -279,7 +279,7 @@ export async function up(knex: Knex): Promise<void> {
       bonus_award_id: e.bonusAwardId ?? null,
       idempotency_key: e.key,
       memo: e.memo,
-      created_by: 'migration:0048_whole_cents',
+      created_by: 'migration:0050_whole_cents',
     });
   }
 
