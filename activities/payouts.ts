@@ -12,8 +12,8 @@ import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
 import { findPayout, pendingPayoutsOfRun, recordTransfer, returnPayout, settlePayout } from '../db/payout-transfers.js';
 import { nextFundsAvailableAt } from '../db/payments.js';
 import { runPayouts } from '../db/payouts.js';
-import { payoutsNotReturned } from '../db/platform-balance.js';
 import { totalWalletBalancesMicros } from '../db/wallet-ledger.js';
+import { payoutsNotReturned } from '../db/platform-balance.js';
 import { balanceFigures } from '../lib/balance-check.js';
 import type { Config } from '../lib/config.js';
 import { isWholeCents } from '../lib/money.js';
@@ -49,8 +49,8 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
         totalWalletBalancesMicros(db),
         provider.balance(),
         payoutsNotReturned(db),
-        provider.sentTransfers(),
-        provider.processingFeesMicros(),
+        provider.sentTransfers?.() ?? [],
+        provider.processingFeesMicros?.() ?? 0,
       ]);
       const platformMicros = balance.availableMicros + balance.pendingMicros;
       const report = { checked: true as const, ...balanceFigures({ walletsMicros, platformMicros, payouts, sent, processingFeesMicros }) };

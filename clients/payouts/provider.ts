@@ -61,10 +61,10 @@ export interface PayoutProvider {
   createTransfer(r: TransferRequest): Promise<TransferOutcome>;
   /** The platform's own USD balance at the provider. */
   balance(): Promise<PlatformBalance>;
-  /** Every transfer made for a payout of ours, for the daily balance check. */
-  sentTransfers(): Promise<SentTransfer[]>;
+  /** Every transfer made for a payout of ours, for the daily balance check (a provider moving real money has it). */
+  sentTransfers?(): Promise<SentTransfer[]>;
   /** What the provider kept of the money that reached the platform balance (Stripe: the balance transactions' fees). */
-  processingFeesMicros(): Promise<number>;
+  processingFeesMicros?(): Promise<number>;
 }
 
 /** The provider could not be reached or answered an error that may pass: retry. Never carries a key. */

@@ -13,6 +13,4 @@ export const testModePayoutProvider: PayoutProvider = {
   findTransfer: async () => undefined,
   createTransfer: async ({ payoutId }) => ({ status: 'created', transferId: `tr_test_${payoutId}` }),
   balance: async () => ({ availableMicros: Number.MAX_SAFE_INTEGER, pendingMicros: 0 }),
-  sentTransfers: async () => [],
-  processingFeesMicros: async () => 0,
 };

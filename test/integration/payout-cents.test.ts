@@ -13,16 +13,24 @@ import { assertLedgerIdentity } from '../helpers/books.js';
 import { signInCreator } from '../helpers/creator-portal.js';
 import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
-import { connectReady as connectReadyThroughStub } from '../helpers/payouts.js';
+import { connectReady as connectReadyThroughStub, mountConnect } from '../helpers/payouts.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
-import { STRIPE_CONNECT_SECRET as CONNECT_SECRET, useStripePayoutsHarness } from '../helpers/stripe-payouts-harness.js';
+import { stripeStubEnv, useStripeStub } from '../helpers/stripe-stub-harness.js';
+import { useHarness } from '../helpers/harness.js';
 
-const { h, stub } = useStripePayoutsHarness(test, {
-  HOLDING_PERIOD_DAY_MS: '500',
-  PAYOUT_FUNDS_RETRY_SECONDS: '3600',
-  TRUST_PROXY: 'true',
+const CONNECT_SECRET = 'whsec_test_cents_connect';
+const h = useHarness(test, {
+  env: stripeStubEnv({
+    STRIPE_WEBHOOK_SECRET: 'whsec_test_platform',
+    STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET,
+    HOLDING_PERIOD_DAY_MS: '500',
+    PAYOUT_FUNDS_RETRY_SECONDS: '3600',
+    TRUST_PROXY: 'true',
+  }),
+  mount: mountConnect,
 });
+const stub = useStripeStub(test, h);
 
 const deliver = (event: { payload: string; signature: string }) =>
   request(h().baseUrl, 'POST', '/api/webhooks/stripe', {
