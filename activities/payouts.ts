@@ -13,7 +13,10 @@ import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
 import { findPayout, pendingPayoutsOfRun, recordTransfer, returnPayout, settlePayout } from '../db/payout-transfers.js';
 import { nextFundsAvailableAt } from '../db/payments.js';
 import { totalWalletBalancesMicros } from '../db/wallet-ledger.js';
+import { payoutsNotReturned } from '../db/platform-balance.js';
+import { balanceFigures } from '../lib/balance-check.js';
 import type { Config } from '../lib/config.js';
+import { isWholeCents } from '../lib/money.js';
 import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
 import type { BalanceCheck, TransferStep } from '../workflows/payout-run-messages.js';
 
@@ -36,15 +39,22 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
 
     /**
      * The daily balance check: the platform's balance at the provider (available + pending) against the sum of the
-     * wallets. A negative gap means the wallets promise money the platform does not hold; logged as an error.
+     * wallets, with the part of the gap that is expected (lib/balance-check.ts) and the unexplained rest; any payout
+     * whose transferred cents differ from its net is named. Anything unexplained or named is logged as an error.
      */
     async checkPlatformBalance(): Promise<BalanceCheck> {
       const provider = payoutProviderOf(config);
-      if (!provider || provider.name === 'test') return { checked: false, walletsMicros: 0, platformMicros: 0, gapMicros: 0 };
-      const [wallets, balance] = await Promise.all([totalWalletBalancesMicros(db), provider.balance()]);
-      const platform = balance.availableMicros + balance.pendingMicros;
-      const report = { checked: true, walletsMicros: wallets, platformMicros: platform, gapMicros: platform - wallets };
-      if (report.gapMicros < 0) log.error('the platform balance is below the sum of the wallets', report);
+      if (!provider || provider.name === 'test') return { checked: false };
+      const [walletsMicros, balance, payouts, sent, processingFeesMicros] = await Promise.all([
+        totalWalletBalancesMicros(db),
+        provider.balance(),
+        payoutsNotReturned(db),
+        provider.sentTransfers?.() ?? [],
+        provider.processingFeesMicros?.() ?? 0,
+      ]);
+      const platformMicros = balance.availableMicros + balance.pendingMicros;
+      const report = { checked: true as const, ...balanceFigures({ walletsMicros, platformMicros, payouts, sent, processingFeesMicros }) };
+      if (report.unexplainedMicros !== 0 || report.mismatchedPayouts.length > 0) log.error('the platform balance is not explained', report);
       else log.info('platform balance checked', report);
       return report;
     },
@@ -56,6 +66,11 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
       if (payout.transfer_status === 'transferred') return { status: 'transferred', transferId: payout.transfer_id! };
       if (payout.transfer_status !== 'transfer_pending') return { status: payout.transfer_status, reason: payout.failure ?? undefined };
       const net = Number(payout.net_micros);
+      // Money leaves in cents: a net with a fraction of a cent (impossible since migration 0049) is never rounded.
+      if (!isWholeCents(net)) {
+        log.error('a payout net is not whole cents: refused', { payoutId, net });
+        return refuse(payoutId, `the net of ${net} micro-USD is not a whole number of cents`);
+      }
       if (net === 0) {
         await settlePayout(db, payoutId);
         return { status: 'settled' };

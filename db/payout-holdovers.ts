@@ -1,4 +1,4 @@
-// The creators a recorded payout run held over and why (payout_run_holdovers, migration 0049), written in the run's
+// The creators a recorded payout run held over and why (payout_run_holdovers, migration 0048), written in the run's
 // transaction (actions/payout-run.ts) and read by the run's page and a repeat of `svc payouts run`.
 import type { Knex } from 'knex';
 

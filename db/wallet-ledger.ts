@@ -139,18 +139,19 @@ export interface PayoutDiscrepancy {
  * commissions held (commission + fee), those of bonus awards to the paid awards, which are also the award lines the
  * payout records hold, and the `clawback` entries to the clawbacks recovered, which are also the clawbacks the
  * payout records netted. A returned payout (db/payout-transfers.ts) counts for nothing: its `payout_return` entries
- * undo its entries and its lines are payable again. Empty when the books are exact.
+ * undo its entries and its lines are payable again. A `rounding` entry (migration 0049: a row rounded to the cent)
+ * counts with its commission or award, or, naming neither, with the clawbacks. Empty when the books are exact.
  */
 export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {
   const { rows } = await db.raw<{
     rows: { org_id: string; check: PayoutDiscrepancy['check']; ledger: string; causes: string; also: string }[];
   }>(`
     with paid as (
-      select org_id, -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return') and commission_id is not null) as payout_entries,
-             -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return') and bonus_award_id is not null) as award_entries,
+      select org_id, -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return', 'rounding') and commission_id is not null) as payout_entries,
+             -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return', 'rounding') and bonus_award_id is not null) as award_entries,
              sum(balance_delta_micros) filter (where entry_type = 'clawback'
-               or (entry_type = 'payout_return' and commission_id is null and bonus_award_id is null)) as clawback_entries
-      from wallet_ledger where entry_type in ('payout', 'clawback', 'payout_return') group by org_id
+               or (entry_type in ('payout_return', 'rounding') and commission_id is null and bonus_award_id is null)) as clawback_entries
+      from wallet_ledger where entry_type in ('payout', 'clawback', 'payout_return', 'rounding') group by org_id
     ), commissions_paid as (
       select org_id, sum(commission_micros + platform_fee_micros) as held from commissions where status = 'paid' group by org_id
     ), awards_paid as (

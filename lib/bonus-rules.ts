@@ -34,9 +34,10 @@ export function normalizeBonusRules(rules: readonly BonusRuleInput[]): BonusRule
       });
     }
     seen.add(r.threshold_conversions);
-    const bonusMicros = toMicros(r.bonus_usd);
-    if (bonusMicros % 10_000 !== 0)
+    // Whole cents, read from the number as sent: 10.0000001 is refused, not rounded to 10.00 (toMicros would).
+    if (Number(r.bonus_usd.toFixed(2)) !== r.bonus_usd)
       problems.push({ loc: [...loc, 'bonus_usd'], msg: 'at most 2 decimals (whole cents)', type: 'multipleOf' });
+    const bonusMicros = toMicros(r.bonus_usd.toFixed(2));
     return { thresholdConversions: r.threshold_conversions, bonusMicros, name: r.name ?? defaultBonusRuleName(r.threshold_conversions) };
   });
   if (problems.length > 0) throw new ValidationError(problems);

@@ -1,15 +1,9 @@
-// Commission maths in integer micro-USD. One rounding rule (half away from zero) applied once per amount.
-// The platform fee is PLATFORM_FEE_PERCENT of the commission, charged to the developer on top of it: the wallet
-// reserves commission + fee for every paid production purchase.
+import { MICROS_PER_CENT, mulDivRound } from './money.js';
 
-/** round(value * numerator / denominator), half away from zero, exact for any safe integers. */
-export function mulDivRound(value: number, numerator: bigint, denominator: bigint): number {
-  const product = BigInt(value) * numerator;
-  const sign = product < 0n ? -1n : 1n;
-  const abs = product * sign;
-  const q = (abs * 2n + denominator) / (2n * denominator);
-  return Number(q * sign);
-}
+// Commission maths in integer micro-USD, each amount created in whole cents by lib/money.ts's one rule (half away
+// from zero, once, from the exact product). The platform fee is PLATFORM_FEE_PERCENT of the commission as rounded,
+// charged to the developer on top of it: the wallet reserves commission + fee for every paid production purchase.
+// Revenue stays as priced (a converted store price may have fractions of a cent): it moves no money.
 
 /** A percentage such as 30 or 12.5 (numeric(6,3)) as thousandths of a percent, exactly. */
 export function percentToMilli(percentage: number | string): bigint {
@@ -30,7 +24,7 @@ export function computeCommission(
   commissionPercentage: number | string,
   platformFeePercent: number,
 ): CommissionAmounts {
-  const commissionMicros = mulDivRound(revenueMicros, percentToMilli(commissionPercentage), 100_000n);
-  const platformFeeMicros = mulDivRound(commissionMicros, percentToMilli(platformFeePercent), 100_000n);
+  const commissionMicros = mulDivRound(revenueMicros, percentToMilli(commissionPercentage), 100_000n, MICROS_PER_CENT);
+  const platformFeeMicros = mulDivRound(commissionMicros, percentToMilli(platformFeePercent), 100_000n, MICROS_PER_CENT);
   return { revenueMicros, commissionMicros, platformFeeMicros, reserveMicros: commissionMicros + platformFeeMicros };
 }

@@ -3,7 +3,9 @@
 // CUMULATIVE share refunded (App Store revocationPercentage: "of the transaction that the App Store has refunded"),
 // so every amount here is computed from the transaction's first earn (its base) and the share, rounded once per
 // amount, never from a previous partial amount: two refunds add up to exactly what one refund of the sum would take,
-// and a whole refund takes exactly the base, never more.
+// and a whole refund takes exactly the base, never more. Commission and fee shares are whole cents (lib/money.ts's
+// one rule): the cumulative amount taken is the base's share rounded to the cent, each take its difference.
+import { MICROS_PER_CENT, mulDivRound } from './money.js';
 
 /** The share of a transaction a refund names: `refunded` of `of` (App Store: milliunits of 100,000). */
 export interface RefundShare {
@@ -44,14 +46,21 @@ export function isWholeShare(share: RefundShare | null | undefined): boolean {
   return !share || share.refunded >= share.of;
 }
 
-/** micros × refunded / of, rounded half away from zero (lib/money.ts's rule), exact in integers. */
-export function shareOfMicros(micros: number, share: RefundShare): number {
+/**
+ * micros × refunded / of, rounded half away from zero to a multiple of `unitMicros` (lib/money.ts's rule), exact in
+ * integers.
+ */
+export function shareOfMicros(micros: number, share: RefundShare, unitMicros = 1): number {
   if (isWholeShare(share)) return micros;
-  const n = BigInt(Math.abs(micros)) * BigInt(share.refunded);
-  const d = BigInt(share.of);
-  const q = Number((n * 2n + d) / (2n * d));
-  return micros < 0 ? -q : q;
+  return mulDivRound(micros, BigInt(share.refunded), BigInt(share.of), unitMicros);
 }
+
+/** The unit each amount's share is rounded to: money in cents, revenue (moves no money) in micros. */
+const UNIT: Record<(typeof FIELDS)[number], number> = {
+  revenueMicros: 1,
+  commissionMicros: MICROS_PER_CENT,
+  platformFeeMicros: MICROS_PER_CENT,
+};
 
 /**
  * What a refund of the cumulative `share` takes back now, given the transaction's base (first earn) and what is
@@ -60,7 +69,7 @@ export function shareOfMicros(micros: number, share: RefundShare): number {
  */
 export function stillToTakeBack(base: CommissionMoney, live: CommissionMoney, share: RefundShare | null | undefined): CommissionMoney {
   return map((k) => {
-    const leaves = base[k] - (share && !isWholeShare(share) ? shareOfMicros(base[k], share) : base[k]);
+    const leaves = base[k] - (share && !isWholeShare(share) ? shareOfMicros(base[k], share, UNIT[k]) : base[k]);
     return Math.min(live[k], Math.max(0, live[k] - leaves));
   });
 }

@@ -128,7 +128,18 @@ export const COMMISSION_STATUSES = values('reserved', 'unfunded', 'simulated', '
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 /** Signs per entry type are DB-enforced; see LedgerEntryRow. */
-export const LEDGER_ENTRY_TYPES = values('topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment', 'clawback', 'payout_return');
+export const LEDGER_ENTRY_TYPES = values(
+  'topup',
+  'reserve',
+  'release',
+  'reversal',
+  'payout',
+  'adjustment',
+  'clawback',
+  'payout_return',
+  // Migration 0049: a row that held a fraction of a cent, rounded to the cent; any sign, at most 5 cents, memo.
+  'rounding',
+);
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
 export const PAYMENT_PROVIDERS = values('test', 'stripe');
@@ -716,7 +727,9 @@ export interface BonusAwardRow {
  * Append-only (DB trigger refuses UPDATE/DELETE). balance = SUM(balance_delta_micros),
  * reserved = SUM(reserved_delta_micros), safe_available = balance - reserved. Signs (DB-enforced):
  * topup +B/0, reserve 0/+R, release 0/-R, reversal 0/-R, payout -B/-R with |R| <= |B|, adjustment any (memo),
- * clawback +B/0 (a creator's clawback netted from a payout: money that stayed in the wallet).
+ * clawback +B/0 (a creator's clawback netted from a payout: money that stayed in the wallet), rounding any (at most
+ * 5 cents, memo: migration 0049's rounding of a row that held a fraction of a cent, naming its commission or award,
+ * or neither for a clawback's recovery).
  */
 export interface LedgerEntryRow {
   id: number;

@@ -1,4 +1,5 @@
 // What callers share with the payout-run workflow: its id (one per payout run), input and results.
+import type { BalanceFigures } from '../lib/balance-check.js';
 
 export const PAYOUT_RUN_WORKFLOW = 'payoutRunWorkflow';
 const PREFIX = 'payout-run/';
@@ -41,10 +42,8 @@ export interface PayoutRunOutcome {
 export const BALANCE_CHECK_WORKFLOW = 'platformBalanceCheckWorkflow';
 export const BALANCE_CHECK_SCHEDULE_ID = 'platform-balance-check';
 
-/** The daily check's report: gap = platform (available + pending at the provider) - sum of the wallets. */
-export interface BalanceCheck {
-  checked: boolean;
-  walletsMicros: number;
-  platformMicros: number;
-  gapMicros: number;
-}
+/**
+ * The daily check's report (lib/balance-check.ts): gap = platform (available + pending at the provider) - sum of the
+ * wallets, its expected part, the unexplained rest and the payouts whose transferred cents differ from their net.
+ */
+export type BalanceCheck = { checked: false } | ({ checked: true } & BalanceFigures);

@@ -4,7 +4,7 @@
 import { findCreatorStatement, type CreatorStatement } from '../../db/creator-portal.js';
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { formatUsd, microsToUsd } from '../../lib/money.js';
+import { csvUsd, formatUsd } from '../../lib/money.js';
 import { payoutStatus, type PayoutStatus } from '../../lib/payout-status.js';
 import { safeUrl } from '../../lib/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
@@ -145,7 +145,7 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
     day(l.date),
     l.campaign,
     l.what,
-    microsToUsd(Math.abs(l.micros)),
+    csvUsd(Math.abs(l.micros)),
     l.micros < 0 ? 'deducted' : 'paid',
   ]);
   const status = payoutStatus(st.payout);
@@ -154,7 +154,7 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
     day(st.payout.created_at),
     st.payout.org_name,
     st.payout.id,
-    microsToUsd(Number(st.payout.net_micros)),
+    csvUsd(Number(st.payout.net_micros)),
     'total',
   ]);
   rows.push(['Status', day(st.payout.returned_at ?? st.payout.created_at), st.payout.org_name, status.text, '', status.status]);

@@ -6,6 +6,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { safeUrl } from '../../lib/html.js';
+import { csvUsd } from '../../lib/money.js';
 import { LocalTime } from '../../lib/ui.js';
 import { CSV_ROW_CAP, readTableView, viewQuery, wantsCsv, type TablePage, type TableSpec, type TableView } from '../../lib/table-query.js';
 import { csvWindow, pageWindow, type TableWindow } from '../../db/table-page.js';
@@ -160,9 +161,8 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
   );
 }
 
-/** Money as the table's text: dollars with cents, empty when there is none. */
-export const usd = (micros: number | null | undefined): string =>
-  micros === null || micros === undefined ? '' : (Number(micros) / 1e6).toFixed(2);
+/** Money as the table's text and CSV cell: dollars with exactly two decimals (lib/money.ts csvUsd), empty when none. */
+export const usd = (micros: number | null | undefined): string => (micros === null || micros === undefined ? '' : csvUsd(Number(micros)));
 /**
  * A column of instants: the page shows the dashboard's one date format in the viewer's time zone (LocalTime), the
  * CSV the same instant as ISO 8601 UTC, which is also the cell's `datetime` (so export and page are the same values).

@@ -40,6 +40,14 @@ export interface PlatformBalance {
   pendingMicros: number;
 }
 
+/** A transfer the provider made for one of our payouts (metadata `payout_id`), in micro-USD. */
+export interface SentTransfer {
+  payoutId: string;
+  transferId: string;
+  amountMicros: number;
+  reversedMicros: number;
+}
+
 export interface PayoutProvider {
   name: PayoutProviderName;
   /** Shown to creators and owners: test mode says so plainly. */
@@ -53,6 +61,10 @@ export interface PayoutProvider {
   createTransfer(r: TransferRequest): Promise<TransferOutcome>;
   /** The platform's own USD balance at the provider. */
   balance(): Promise<PlatformBalance>;
+  /** Every transfer made for a payout of ours, for the daily balance check (a provider moving real money has it). */
+  sentTransfers?(): Promise<SentTransfer[]>;
+  /** What the provider kept of the money that reached the platform balance (Stripe: the balance transactions' fees). */
+  processingFeesMicros?(): Promise<number>;
 }
 
 /** The provider could not be reached or answered an error that may pass: retry. Never carries a key. */

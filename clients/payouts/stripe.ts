@@ -4,11 +4,12 @@
 // metadata `payout_id`, idempotency key from the payout). Stripe keeps idempotency keys about a day, so a payout
 // resumed later first lists the run's transfers and matches `metadata.payout_id` (findTransfer).
 import Stripe from 'stripe';
+import { exactCents, MICROS_PER_CENT } from '../../lib/money.js';
 import { stripeClient, type StripeSettings } from '../payments/stripe.js';
 import { PayoutProviderError, type AccountState, type PayoutProvider, type TransferOutcome } from './provider.js';
 
 const usdMicros = (entries: { amount: number; currency: string }[]) =>
-  entries.filter((e) => e.currency.toLowerCase() === 'usd').reduce((sum, e) => sum + e.amount * 10_000, 0);
+  entries.filter((e) => e.currency.toLowerCase() === 'usd').reduce((sum, e) => sum + e.amount * MICROS_PER_CENT, 0);
 
 function unreachable(err: unknown, what: string): PayoutProviderError {
   if (err instanceof PayoutProviderError) return err;
@@ -93,7 +94,8 @@ export function stripeConnectProvider(settings: StripeSettings): PayoutProvider 
       try {
         const transfer = await stripe.transfers.create(
           {
-            amount: Math.round(r.amountMicros / 10_000),
+            // The net in cents exactly: a net with a fraction of a cent throws here rather than be rounded.
+            amount: exactCents(r.amountMicros),
             currency: 'usd',
             destination: r.destination,
             transfer_group: r.group,
@@ -114,6 +116,34 @@ export function stripeConnectProvider(settings: StripeSettings): PayoutProvider 
         return { availableMicros: usdMicros(b.available), pendingMicros: usdMicros(b.pending) };
       } catch (err) {
         throw unreachable(err, 'read the platform balance');
+      }
+    },
+    async sentTransfers() {
+      try {
+        const sent = [];
+        for await (const tr of stripe.transfers.list({ limit: 100 })) {
+          const payoutId = tr.metadata?.payout_id;
+          if (payoutId && tr.currency.toLowerCase() === 'usd')
+            sent.push({
+              payoutId,
+              transferId: tr.id,
+              amountMicros: tr.amount * MICROS_PER_CENT,
+              reversedMicros: tr.amount_reversed * MICROS_PER_CENT,
+            });
+        }
+        return sent;
+      } catch (err) {
+        throw unreachable(err, 'list the transfers');
+      }
+    },
+    async processingFeesMicros() {
+      try {
+        let fees = 0;
+        for await (const txn of stripe.balanceTransactions.list({ limit: 100 }))
+          if (txn.currency.toLowerCase() === 'usd') fees += txn.fee * MICROS_PER_CENT;
+        return fees;
+      } catch (err) {
+        throw unreachable(err, 'list the balance transactions');
       }
     },
   };

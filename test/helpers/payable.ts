@@ -18,9 +18,12 @@ export async function makePayableCommission(
   baseUrl: string,
   acct: PayableAccount,
   tag: string,
+  /** Fields of the purchase event (e.g. `price`), and the subscription it belongs to (to refund it later). */
+  purchase: { overrides?: Record<string, unknown>; sub?: ReturnType<typeof subscription> } = {},
 ): Promise<{ id: string; creator_id: string; commission_micros: number; platform_fee_micros: number }> {
   await db('campaigns').where('id', acct.campaign_id).update({ holding_period_days: 1 });
-  const sent = await sendWebhook(baseUrl, acct.app_id, acct.webhook_secret, subscription(tag, acct.creator_code)('initial_purchase'));
+  const sub = purchase.sub ?? subscription(tag, acct.creator_code);
+  const sent = await sendWebhook(baseUrl, acct.app_id, acct.webhook_secret, sub('initial_purchase', purchase.overrides));
   if (sent.status !== 200 || sent.body.error) throw new Error(`webhook refused: ${sent.status} ${sent.text}`);
   let commission: { id: string; status: string; creator_id: string; commission_micros: number; platform_fee_micros: number } | undefined;
   await waitFor(

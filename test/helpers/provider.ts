@@ -11,7 +11,7 @@ import { assertWalletExact } from './books.js';
 import { subscription, type ProviderBody } from './subprovider-events.js';
 
 /** $9.99 at 30% = 2,997,000 micro-USD commission + 10% platform fee = 3,296,700 reserved per paid event. */
-export const RESERVE_PER_PAID_EVENT = 3_296_700;
+export const RESERVE_PER_PAID_EVENT = 3_300_000;
 
 export interface Workload {
   /** Per subscription, its events in order (a redelivered event appears twice). */

@@ -12,7 +12,7 @@ import type { StoreAccount } from './store-direct.js';
 import { APPLE_SOURCE, type ExpectedEvent, type StoreMix, type StoreSender } from './store-mix.js';
 
 /** $9.99 at the campaign's 30 %, and the platform's 10 % fee on it (RESERVE_PER_PAID_EVENT is their sum). */
-const COMMISSION_MICROS = 2_997_000;
+const COMMISSION_MICROS = 3_000_000;
 const FEE_MICROS = RESERVE_PER_PAID_EVENT - COMMISSION_MICROS;
 const PAID = new Set(['INITIAL_PURCHASE', 'RENEWAL']);
 

@@ -10,6 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { listCreatorCommissions } from '../../db/creator-portal.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
+import { runPayoutRun } from '../../actions/payout-run.js';
+import { connectTestAccount } from '../helpers/payouts.js';
+import { assertLedgerIdentity } from '../helpers/books.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { request } from '../helpers/http.js';
@@ -24,7 +27,7 @@ let a: StoreAccount;
 const APPLE_ID = 1234567890;
 
 // A $9.99 purchase at the seeded 30% commission and the 10% platform fee.
-const BASE = { revenue: 9_990_000, commission: 2_997_000, fee: 299_700 };
+const BASE = { revenue: 9_990_000, commission: 3_000_000, fee: 300_000 };
 
 const sign = (payload: Record<string, unknown>) => signTransaction(world().chain, payload);
 const tx = (fields: Omit<TransactionFields, 'bundleId'> = {}) =>
@@ -137,6 +140,43 @@ test.afterEach.always('the books of the organization are exact', async (t) => {
   if (a) await assertExactBooks(t, h().db, a.org_id);
 });
 
+test.serial('whole cents: a third of a paid $39.99 purchase at 25 % refunded is $3.33 clawed back, netted by the next run', async (t) => {
+  const { db } = h();
+  // A ready payout account: every payout run holds over a creator without one.
+  if (!(await db('payout_accounts').where('creator_id', a.creator_id).first())) await connectTestAccount(db, a.creator_id);
+  await db('campaigns').where('id', a.campaign_id).update({ commission_percentage: 25 });
+  t.teardown(() => db('campaigns').where('id', a.campaign_id).update({ commission_percentage: 30 }));
+  const first = await purchase(0, { price: 39990 });
+  t.like(first.earn, { revenue: 39_990_000, commission: 10_000_000, fee: 1_000_000 }, '$10.00 and $1.00, not $9.9975 and $0.99975');
+  await waitFor(async () => (await rowsOf(first.key))[0]!.status === 'payable', 'the earn to be released', 30_000);
+  const run1 = await runPayoutRun({ db }, { orgId: a.org_id, runId: `cents-1-${a.org_id}` });
+  t.is(run1.payouts.length, 1);
+  t.like(await db('payouts').where('run_id', `cents-1-${a.org_id}`).first(), {
+    gross_micros: 10_000_000,
+    fees_micros: 1_000_000,
+    net_micros: 10_000_000,
+  });
+  await assertLedgerIdentity(t, db);
+
+  await notify(notification('REFUND', refunded(first.payload, Date.now() - 1000, 33_333)));
+  const rows = await rowsOf(first.key);
+  t.like(rows[1], { kind: 'reversal', commission: -3_330_000, fee: -330_000 }, '33.333 % of $10.00 is $3.33, of $1.00 is $0.33');
+  t.deepEqual(await clawbacksOf(first.earn.id), [3_330_000]);
+  await assertLedgerIdentity(t, db);
+
+  const second = await purchase(0, { price: 39990 });
+  await waitFor(async () => (await rowsOf(second.key))[0]!.status === 'payable', 'the second earn to be released', 30_000);
+  await runPayoutRun({ db }, { orgId: a.org_id, runId: `cents-2-${a.org_id}` });
+  t.like(await db('payouts').where('run_id', `cents-2-${a.org_id}`).first(), {
+    gross_micros: 10_000_000,
+    fees_micros: 1_000_000,
+    clawbacks_netted_micros: 3_330_000,
+    net_micros: 6_670_000,
+  });
+  t.like(await db('clawbacks').where('commission_id', first.earn.id).first(), { amount_micros: 3_330_000, recovered_micros: 3_330_000 });
+  await assertLedgerIdentity(t, db);
+});
+
 test.serial(
   'a 50% prorated refund inside the holding period releases half the reservation; the other half is released as payable later',
   async (t) => {
@@ -153,10 +193,10 @@ test.serial(
     t.is(rows.length, 3);
     t.like(original, { id: earn.id, status: 'reversed' });
     t.like(reversal, { kind: 'reversal', reverses: earn.id, revenue: -BASE.revenue, commission: -BASE.commission, fee: -BASE.fee });
-    t.like(remainder, { kind: 'earn', status: 'reserved', revenue: 4_995_000, commission: 1_498_500, fee: 149_850 });
+    t.like(remainder, { kind: 'earn', status: 'reserved', revenue: 4_995_000, commission: 1_500_000, fee: 150_000 });
     t.is(remainder!.payable_at!.getTime(), earn.payable_at!.getTime(), 'the remainder keeps the release date');
     t.is(remainder!.created_at.getTime(), earn.created_at.getTime(), 'and the date it was earned');
-    t.is(before - (await reserved()), 1_498_500 + 149_850, 'half the reservation released, exactly');
+    t.is(before - (await reserved()), 1_500_000 + 150_000, 'half the reservation released, exactly');
     t.like(await conversionOf(key), { status: 'active', refunded_at: null }, 'a partial refund does not mark the purchase refunded');
 
     // Redelivered (Apple retries; the history lists it again; the app reports the refunded transaction): nothing moves.
@@ -170,7 +210,7 @@ test.serial(
 
     const remainderNow = async () => (await rowsOf(key)).find((r) => r.id === remainder!.id)!;
     await waitFor(async () => (await remainderNow()).status === 'payable', 'the remainder to be released', 30_000);
-    t.like(await remainderNow(), { status: 'payable', commission: 1_498_500, fee: 149_850 });
+    t.like(await remainderNow(), { status: 'payable', commission: 1_500_000, fee: 150_000 });
     t.like(
       (await rowsOf(key)).find((r) => r.id === earn.id),
       { status: 'reversed' },
@@ -178,7 +218,7 @@ test.serial(
     );
     t.is(
       before - (await reserved()),
-      0 + 1_498_500 + 149_850,
+      0 + 1_500_000 + 150_000,
       'a payable earn keeps its reservation until paid; the refunded half stays released',
     );
   },
@@ -196,8 +236,9 @@ test.serial(
     await notify(notification('REFUND', refunded(payload, start, 33_333)));
     let rows = await rowsOf(key);
     t.like(rows[0], { status: 'payable', reversed_at: null }, 'released: it keeps its state, a share clawed back');
-    t.like(rows[1], { kind: 'reversal', reverses: earn.id, revenue: -3_329_967, commission: -998_990, fee: -99_899 });
-    t.deepEqual(await clawbacksOf(earn.id), [998_990]);
+    t.like(rows[1], { kind: 'reversal', reverses: earn.id, revenue: -3_329_967, commission: -1_000_000, fee: -100_000 });
+    // Whole cents: 33.333% of $3.00 is 0.99999, $1.00; of its $0.30 fee, $0.10.
+    t.deepEqual(await clawbacksOf(earn.id), [1_000_000]);
 
     const second = notification('REFUND', refunded(payload, start + 1000, 66_667));
     await notify(second);
@@ -208,15 +249,15 @@ test.serial(
       kind: 'reversal',
       reverses: earn.id,
       revenue: -(6_660_033 - 3_329_967),
-      commission: -(1_998_010 - 998_990),
-      fee: -(199_801 - 99_899),
+      commission: -(2_000_000 - 1_000_000),
+      fee: -(200_000 - 100_000),
     });
-    t.deepEqual(await clawbacksOf(earn.id), [998_990, 999_020]);
+    t.deepEqual(await clawbacksOf(earn.id), [1_000_000, 1_000_000]);
     t.like(await conversionOf(key), { status: 'active' });
     // What the creator's portal reads of it: still payable, with the share taken back named.
     const owner = await h().db('commissions').where('id', earn.id).first('creator_id', 'campaign_id');
     const line = (await listCreatorCommissions(h().db, owner.creator_id, owner.campaign_id)).find((l) => l.id === earn.id)!;
-    t.like(line, { status: 'payable', reversed_at: null, clawed_back_micros: 998_990 + 999_020 });
+    t.like(line, { status: 'payable', reversed_at: null, clawed_back_micros: 1_000_000 + 1_000_000 });
 
     await notify(notification('REFUND', refunded(payload, start + 2000)));
     rows = await rowsOf(key);
@@ -255,9 +296,9 @@ test.serial(
     let rows = await rowsOf(key);
     t.deepEqual(
       live(rows).map((r) => [r.revenue, r.commission, r.fee, r.status]),
-      [[2_497_500, 749_250, 74_925, 'reserved']],
+      [[2_497_500, 750_000, 70_000, 'reserved']], // 75% of the $0.30 fee is 0.225, $0.23 taken: $0.07 stands
     );
-    t.is(before - (await reserved()), BASE.commission + BASE.fee - 749_250 - 74_925);
+    t.is(before - (await reserved()), BASE.commission + BASE.fee - 750_000 - 70_000);
     t.is(live(rows)[0]!.payable_at!.getTime(), earn.payable_at!.getTime());
 
     await notify(notification('REFUND_REVERSED', payload));
@@ -266,7 +307,7 @@ test.serial(
       live(rows)
         .map((r) => r.commission)
         .sort(),
-      [2_247_750, 749_250].sort(),
+      [2_250_000, 750_000].sort(),
       'the taken 75% earned again beside the remainder',
     );
     t.is(await reserved(), before, 'all of it reserved again');

@@ -37,7 +37,7 @@ test.after.always(async () => {
   await stub?.close();
 });
 
-const RESERVE = 2_997_000 + 299_700;
+const RESERVE = 3_000_000 + 300_000;
 // stub.intentStatus and dropIntentReplies are shared: the tests that set them run serially (before the concurrent ones).
 const deliver = (event: { payload: string; signature?: string }) =>
   request(h().baseUrl, 'POST', '/api/webhooks/stripe', {

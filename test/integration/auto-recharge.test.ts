@@ -20,7 +20,7 @@ test.before(async () => {
   await h.ready();
 });
 
-const RESERVE = 2_997_000 + 299_700; // 9.99 USD at 30 % plus the 10 % platform fee
+const RESERVE = 3_000_000 + 300_000; // 9.99 USD at 30 % plus the 10 % platform fee
 const tag = () => Math.random().toString(36).slice(2, 10);
 
 function purchase(app: SeededApp, user = `ar-${tag()}`) {
@@ -82,7 +82,7 @@ test('an approved bonus that drops the safe balance below the threshold recharge
     .db('bonus_rules')
     .insert({ campaign_id: app.campaign_id, name: 'First sale', threshold_conversions: 1, bonus_micros: 30_000_000 });
   await enable(app, '50', '100');
-  await purchase(app); // 80 - 3.2967: still above 50
+  await purchase(app); // 80 - 3.30: still above 50
   t.is((await recharges(h().db, app.org_id)).length, 0);
   const award = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).first();
   const reviewer = await createAgentKey(h().db, { orgId: app.org_id, name: 'reviewer', scopes: ['creators:write', 'creators:read'] });
@@ -104,7 +104,7 @@ test('an approved bonus that drops the safe balance below the threshold recharge
 test('two drops racing below the threshold charge exactly once', async (t) => {
   const app = await seedApp(h().db, { walletUsd: 52 });
   await enable(app, '50', '100');
-  // 52 - 3.2967 is already below 50: both reservations see a low wallet and both signal.
+  // 52 - 3.30 is already below 50: both reservations see a low wallet and both signal.
   const answers = await Promise.all([purchase(app), purchase(app), purchase(app)]);
   for (const a of answers) t.is(a.status, 200, a.text);
   await rechargeResult(h().temporal, app.org_id);

@@ -110,7 +110,7 @@ test('a refund under an approved award flags it for review and keeps its reserva
   t.is(after[1].status, 'approved', "an approved award is not voided behind the reviewer's back");
   t.is(after[1].fraud_flags.refunds.length, 1);
   t.regex(after[1].fraud_flags.refunds[0].reason, /progress 1 is below the threshold 2/);
-  const commissionReserve = 2_997_000 + 299_700;
+  const commissionReserve = 3_000_000 + 300_000;
   t.is(
     (await getWalletTotals(h().db, app.org_id)).reservedMicros,
     reservedBefore - commissionReserve,

@@ -90,6 +90,8 @@ const BAD: [string, unknown][] = [
   ['negative bonus', [{ threshold_conversions: 1, bonus_usd: -5 }]],
   ['bonus over 100,000', [{ threshold_conversions: 1, bonus_usd: 100_000.01 }]],
   ['three decimals', [{ threshold_conversions: 1, bonus_usd: 10.001 }]],
+  ['a quarter of 39.99: four decimals', [{ threshold_conversions: 1, bonus_usd: 9.9975 }]],
+  ['a fraction of a micro above whole cents (refused, never rounded)', [{ threshold_conversions: 1, bonus_usd: 10.0000001 }]],
   ['bonus as text', [{ threshold_conversions: 1, bonus_usd: '10' }]],
   ['no bonus', [{ threshold_conversions: 1 }]],
   ['empty name', [{ threshold_conversions: 1, bonus_usd: 1, name: '' }]],
@@ -203,6 +205,12 @@ test('the dashboard REST sets and validates bonus_rules with the same handler; t
   });
   t.is(bad.status, 422);
   t.true(JSON.stringify(bad.body.detail).includes('bonus_rules'));
+  const subCent = await sessionCall(h().baseUrl, session, 'PATCH', path, {
+    bonus_rules: [{ threshold_conversions: 4, bonus_usd: 9.9975 }],
+  });
+  t.is(subCent.status, 422, subCent.text);
+  t.regex(JSON.stringify(subCent.body.detail), /bonus_rules.*bonus_usd.*whole cents/);
+  t.deepEqual((await sessionCall(h().baseUrl, session, 'GET', path)).body.bonus_rules, saved.body.bonus_rules, 'nothing written');
   await sessionCall(h().baseUrl, session, 'PATCH', path, { bonus_rules: [] });
 
   const doc = openApiDocument(h().baseUrl) as { paths: Record<string, Record<string, any>> };

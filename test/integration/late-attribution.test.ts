@@ -22,8 +22,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const ORGANIC = 'no referral code (organic purchase)';
 // $9.99 at the seeded campaign's 30 % and the default 10 % platform fee.
-const COMMISSION = 2_997_000;
-const FEE = 299_700;
+const COMMISSION = 3_000_000;
+const FEE = 300_000;
 
 const sign = (payload: Record<string, unknown>) => signTransaction(world().chain, payload);
 const tx = (fields: Omit<TransactionFields, 'bundleId'> = {}) => transactionPayload({ bundleId: a.bundleId, ...fields });

@@ -176,3 +176,14 @@ test('a mutating tool call is audited like REST, with the agent as actor and the
   t.truthy(rows[0].request_id);
   t.is((await rest('GET', `/campaigns/${created.id}`)).body.name, 'Audited via MCP');
 });
+
+test('a bonus of fractions of a cent is the same 422 naming bonus_rules through the tool and REST; nothing is written', async (t) => {
+  const rules = [{ threshold_conversions: 3, bonus_usd: 9.9975 }];
+  const res = await mcp.call('svc_update_campaign', { campaign_id: seed.campaign_id, bonus_rules: rules });
+  t.true(res.isError);
+  const viaRest = await rest('PATCH', `/campaigns/${seed.campaign_id}`, { bonus_rules: rules });
+  t.is(viaRest.status, 422);
+  t.regex(JSON.stringify(viaRest.body.detail), /bonus_rules.*bonus_usd.*whole cents/);
+  t.deepEqual((res.structuredContent as any).error.detail, viaRest.body.detail);
+  t.is(await h().db('bonus_rules').where({ campaign_id: seed.campaign_id, bonus_micros: 9_997_500 }).first(), undefined);
+});

@@ -16,8 +16,8 @@ test.before(async () => {
 });
 
 const TOPUP = 1_000_000_000;
-/** 9.99 USD at 30 %: commission 2.997 USD, platform fee 10 % of it, reserved together. */
-const PAID_30 = 2_997_000 + 299_700;
+/** 9.99 USD at 30 %: commission 3.00 USD, platform fee 10 % of it, reserved together. */
+const PAID_30 = 3_000_000 + 300_000;
 
 interface Ctx {
   t: ExecutionContext;
@@ -51,9 +51,9 @@ const ROWS: Row[] = [
       await send('renewal');
     },
     commissions: [
-      ['earn', 'reserved', 2_997_000],
-      ['earn', 'reserved', 2_997_000],
-      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reserved', 3_000_000],
+      ['earn', 'reserved', 3_000_000],
+      ['earn', 'reserved', 3_000_000],
     ],
     status: 'active',
     reservedMicros: 3 * PAID_30,
@@ -64,7 +64,7 @@ const ROWS: Row[] = [
       await send('initial_purchase_trial');
       await send('renewal_trial_conversion');
     },
-    commissions: [['earn', 'reserved', 2_997_000]],
+    commissions: [['earn', 'reserved', 3_000_000]],
     status: 'active',
     reservedMicros: PAID_30,
   },
@@ -81,7 +81,7 @@ const ROWS: Row[] = [
       t.is(entered.status, 200, entered.text);
       await send('renewal_trial_conversion', {}, null);
     },
-    commissions: [['earn', 'reserved', 2_997_000]],
+    commissions: [['earn', 'reserved', 3_000_000]],
     status: 'active',
     reservedMicros: PAID_30,
   },
@@ -94,10 +94,10 @@ const ROWS: Row[] = [
       await send('renewal');
     },
     commissions: [
-      ['earn', 'reserved', 2_997_000],
-      ['earn', 'reversed', 2_997_000],
-      ['reversal', 'reversed', -2_997_000],
-      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reserved', 3_000_000],
+      ['earn', 'reversed', 3_000_000],
+      ['reversal', 'reversed', -3_000_000],
+      ['earn', 'reserved', 3_000_000],
     ],
     status: 'active',
     reservedMicros: 2 * PAID_30,
@@ -115,7 +115,7 @@ const ROWS: Row[] = [
       );
       t.truthy(seen, recent.text);
     },
-    commissions: [['earn', 'reserved', 2_997_000]],
+    commissions: [['earn', 'reserved', 3_000_000]],
     status: 'active',
     reservedMicros: PAID_30,
   },
@@ -130,9 +130,9 @@ const ROWS: Row[] = [
       await send('refund_reversed', { transaction_id: tx });
     },
     commissions: [
-      ['earn', 'reversed', 2_997_000],
-      ['reversal', 'reversed', -2_997_000],
-      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reversed', 3_000_000],
+      ['reversal', 'reversed', -3_000_000],
+      ['earn', 'reserved', 3_000_000],
     ],
     status: 'active',
     reservedMicros: PAID_30,
@@ -147,10 +147,10 @@ const ROWS: Row[] = [
       await send('refund', { transaction_id: tx });
     },
     commissions: [
-      ['earn', 'reversed', 2_997_000],
-      ['reversal', 'reversed', -2_997_000],
-      ['earn', 'reversed', 2_997_000],
-      ['reversal', 'reversed', -2_997_000],
+      ['earn', 'reversed', 3_000_000],
+      ['reversal', 'reversed', -3_000_000],
+      ['earn', 'reversed', 3_000_000],
+      ['reversal', 'reversed', -3_000_000],
     ],
     status: 'refunded',
     reservedMicros: 0,
@@ -166,8 +166,8 @@ const ROWS: Row[] = [
       });
     },
     commissions: [
-      ['earn', 'reversed', 1_497_000],
-      ['reversal', 'reversed', -1_497_000],
+      ['earn', 'reversed', 1_500_000],
+      ['reversal', 'reversed', -1_500_000],
     ],
     status: 'refunded',
     reservedMicros: 0,
@@ -177,9 +177,9 @@ const ROWS: Row[] = [
     run: async (send) => {
       await send('non_renewing_purchase', { price: 4.99 });
     },
-    commissions: [['earn', 'reserved', 1_497_000]],
+    commissions: [['earn', 'reserved', 1_500_000]],
     status: 'active',
-    reservedMicros: 1_497_000 + 149_700,
+    reservedMicros: 1_500_000 + 150_000,
   },
 ];
 

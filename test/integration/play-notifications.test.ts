@@ -93,7 +93,7 @@ const earnsOf = (a: StoreAccount) =>
     .select('p.transaction_id', 'p.event_type', 'c.kind', 'c.status', 'c.environment', 'c.commission_micros');
 const intakeOf = (a: StoreAccount) => h().db('raw_intake').where({ app_id: a.app_id, source: 'play_rtdn' }).orderBy('id');
 
-const RESERVE = ['reserve', 0, 3_296_700];
+const RESERVE = ['reserve', 0, 3_300_000];
 
 test.serial(
   'a notified renewal earns once; renewals missed during an outage are recorded from the order sequence; a redelivered messageId counts once',
@@ -129,7 +129,7 @@ test.serial(
     ];
     t.deepEqual(
       (await earnsOf(a)).map((c) => [c.transaction_id, c.event_type, c.kind, c.status, Number(c.commission_micros)]),
-      earns.map((e) => [...e, 'earn', 'reserved', 2_997_000]),
+      earns.map((e) => [...e, 'earn', 'reserved', 3_000_000]),
     );
     t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: token }).first(), { status: 'active', billing_cycles: 4 });
     t.like((await intakeOf(a))[0], { external_id: messageId });
@@ -199,7 +199,7 @@ test.serial('a voided purchase refunds at once: exactly its period, and the poll
     [`${orderId}..0`, 'earn', 'reversed'],
     [`${orderId}..0`, 'reversal', 'reversed'],
   ]);
-  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE, ['reversal', 0, -3_296_700]]);
+  t.deepEqual(await ledgerOf(h(), a), [['topup', 1_000_000_000, 0], RESERVE, RESERVE, ['reversal', 0, -3_300_000]]);
   t.like(
     await h()
       .db('play_voided_purchases')
@@ -379,8 +379,8 @@ test.serial(
       creator_id: a.creator_id,
     });
     const earned = [
-      ['INITIAL_PURCHASE', 'earn', 'reserved', 2_997_000],
-      ['INITIAL_PURCHASE', 'earn', 'reserved', 2_997_000],
+      ['INITIAL_PURCHASE', 'earn', 'reserved', 3_000_000],
+      ['INITIAL_PURCHASE', 'earn', 'reserved', 3_000_000],
     ];
     t.deepEqual(
       (await earnsOf(a)).map((c) => [c.event_type, c.kind, c.status, Number(c.commission_micros)]),

@@ -108,8 +108,8 @@ test.serial(
 
     // The renewal's commission is reversed; the initial period's stays reserved.
     const expected = [
-      [orderId, 'earn', 'reserved', 'PRODUCTION', 2_997_000, 299_700],
-      [`${orderId}..0`, 'earn', 'reversed', 'PRODUCTION', 2_997_000, 299_700],
+      [orderId, 'earn', 'reserved', 'PRODUCTION', 3_000_000, 300_000],
+      [`${orderId}..0`, 'earn', 'reversed', 'PRODUCTION', 3_000_000, 300_000],
     ];
     const commissions = await commissionsOf(a);
     t.deepEqual(
@@ -121,9 +121,9 @@ test.serial(
     t.is(commissions.filter((c) => c.kind === 'reversal').length, 1);
     const ledger = [
       ['topup', 1_000_000_000, 0],
-      ['reserve', 0, 3_296_700],
-      ['reserve', 0, 3_296_700],
-      ['reversal', 0, -3_296_700],
+      ['reserve', 0, 3_300_000],
+      ['reserve', 0, 3_300_000],
+      ['reversal', 0, -3_300_000],
     ];
     t.deepEqual(await ledgerOf(h(), a), ledger);
     t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: token }).first(), {
@@ -184,8 +184,8 @@ test.serial('a later report of a lapsed subscription carries the void as its ref
   t.like(await h().db('conversions').where({ app_id: a.app_id, conversion_key: token }).first(), { status: 'refunded' });
   const ledger = [
     ['topup', 1_000_000_000, 0],
-    ['reserve', 0, 3_296_700],
-    ['reversal', 0, -3_296_700],
+    ['reserve', 0, 3_300_000],
+    ['reversal', 0, -3_300_000],
   ];
   t.deepEqual(await ledgerOf(h(), a), ledger);
 
@@ -255,8 +255,8 @@ test.serial(
     // Only the one-time purchase (production) moved money: reserved, then released. The sandbox period never did.
     t.deepEqual(await ledgerOf(h(), a), [
       ['topup', 1_000_000_000, 0],
-      ['reserve', 0, 1_646_700],
-      ['reversal', 0, -1_646_700],
+      ['reserve', 0, 1_650_000],
+      ['reversal', 0, -1_650_000],
     ]);
 
     // The cancelled order reported later (products.get purchaseState 1) is the same refund event, not a second one.
@@ -336,7 +336,7 @@ test.serial(
     );
     t.deepEqual(await ledgerOf(h(), a), [
       ['topup', 1_000_000_000, 0],
-      ['reserve', 0, 3_296_700],
+      ['reserve', 0, 3_300_000],
     ]);
     t.deepEqual(
       (await h().db('store_purchase_proofs').where('app_id', a.app_id).select('status')).map((p) => p.status),
@@ -352,8 +352,8 @@ test.serial(
     t.is((await refundsOf(a, orderId)).length, 1);
     t.deepEqual(await ledgerOf(h(), a), [
       ['topup', 1_000_000_000, 0],
-      ['reserve', 0, 3_296_700],
-      ['reversal', 0, -3_296_700],
+      ['reserve', 0, 3_300_000],
+      ['reversal', 0, -3_300_000],
     ]);
   },
 );

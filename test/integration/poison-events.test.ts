@@ -49,9 +49,9 @@ const recentWebhooks = async () =>
     error: string | null;
   }[];
 
-// $4.99 at 30% = 1,497,000 + 10% fee = 1,646,700; $9.99: 3,296,700.
-const RESERVE_499 = 1_646_700;
-const RESERVE_999 = 3_296_700;
+// $4.99 at 30% = 1,500,000 (whole cents) + 10% fee = 1,650,000; $9.99: 3,300,000.
+const RESERVE_499 = 1_650_000;
+const RESERVE_999 = 3_300_000;
 
 test.serial(
   'an event that cannot be applied: failed with its reason within the answer limit, the conversion goes on, svc events retry applies it once after the fix',

@@ -230,11 +230,11 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   t.deepEqual(
     commissions.map((c) => [c.transaction_id, c.environment, c.status, c.revenue_usd_micros, c.commission_micros, c.platform_fee_micros]),
     [
-      [sandbox.payload.transactionId, 'SANDBOX', 'simulated', 9_990_000, 2_997_000, 299_700],
-      [originalId, 'PRODUCTION', 'reserved', 9_990_000, 2_997_000, 299_700],
-      [String(Number(originalId) + 1), 'PRODUCTION', 'reserved', 9_990_000, 2_997_000, 299_700],
-      // 30 % of 5.400677 USD = 1.6202031 -> 1.620203; fee 10 % of that = 0.1620203 -> 0.162020.
-      [orderId, 'PRODUCTION', 'reserved', 5_400_677, 1_620_203, 162_020],
+      [sandbox.payload.transactionId, 'SANDBOX', 'simulated', 9_990_000, 3_000_000, 300_000],
+      [originalId, 'PRODUCTION', 'reserved', 9_990_000, 3_000_000, 300_000],
+      [String(Number(originalId) + 1), 'PRODUCTION', 'reserved', 9_990_000, 3_000_000, 300_000],
+      // 30 % of 5.400677 USD = 1.6202031 -> 1.62 (whole cents); fee 10 % of that = 0.162 -> 0.16.
+      [orderId, 'PRODUCTION', 'reserved', 5_400_677, 1_620_000, 160_000],
     ],
   );
   const ledger = await h()
@@ -246,9 +246,9 @@ test('an app goes store-direct on both platforms and its purchases are verified,
     ledger.map((e) => [e.entry_type, e.balance_delta_micros, e.reserved_delta_micros]),
     [
       ['topup', 1_000_000_000, 0],
-      ['reserve', 0, 3_296_700],
-      ['reserve', 0, 3_296_700],
-      ['reserve', 0, 1_782_223],
+      ['reserve', 0, 3_300_000],
+      ['reserve', 0, 3_300_000],
+      ['reserve', 0, 1_780_000],
     ],
   );
   t.false(
@@ -257,7 +257,7 @@ test('an app goes store-direct on both platforms and its purchases are verified,
   );
   const wallet = await agentCall(h(), a, 'GET', `/wallet?org_id=${a.org_id}`);
   t.is(wallet.status, 200, wallet.text);
-  t.like(wallet.body, { balance_micros: 1_000_000_000, reserved_micros: 8_375_623, safe_available_micros: 1_000_000_000 - 8_375_623 });
+  t.like(wallet.body, { balance_micros: 1_000_000_000, reserved_micros: 8_380_000, safe_available_micros: 1_000_000_000 - 8_380_000 });
 
   // -- every report went through its own workflow; each proof is kept with its outcome --------------------------
   const proofs = await h().db('store_purchase_proofs').where('app_id', a.app_id).orderBy('created_at');

@@ -15,7 +15,7 @@ test.before(async () => {
   await h.ready();
 });
 
-const RESERVE = 2_997_000 + 299_700; // 9.99 USD at 30 % plus the 10 % platform fee
+const RESERVE = 3_000_000 + 300_000; // 9.99 USD at 30 % plus the 10 % platform fee
 
 /** The holder's stand-in reservation (no commission behind it) given back, so the books check finds none left. */
 const releaseHeld = (orgId: string) =>

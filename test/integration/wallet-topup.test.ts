@@ -16,7 +16,7 @@ test.before(async () => {
   await h.ready();
 });
 
-const RESERVE = 2_997_000 + 299_700; // 9.99 USD at 30 % plus the 10 % platform fee
+const RESERVE = 3_000_000 + 300_000; // 9.99 USD at 30 % plus the 10 % platform fee
 
 async function topupLink(app: SeededApp, amountUsd?: number): Promise<string> {
   const key = await createAgentKey(h().db, { orgId: app.org_id, name: 'billing', scopes: ['billing:read'] });
@@ -58,7 +58,7 @@ test('test mode: the human confirms a top-up; the wallet is credited once and wa
   t.regex(page.text, /value="25"/);
   t.regex(page.headers.get('content-security-policy') ?? '', /form-action 'self'/);
 
-  // 10 USD covers three reservations of 3.2967 USD: all three, oldest first.
+  // 10 USD covers three reservations of 3.30 USD: all three, oldest first.
   const started = await postForm(link, { amount_usd: '10' });
   t.is(started.status, 200, started.text);
   const action = /<form method="post" action="([^"]+)"/.exec(started.text)?.[1];
@@ -100,7 +100,7 @@ test('catch-up stops at the first commission the money cannot cover: an older on
   const tag = Date.now().toString(36);
   const [first, second] = (await unfundedPurchases(app, [`cu-a-${tag}`, `cu-b-${tag}`])) as [string, string];
   const link = await topupLink(app);
-  const started = await postForm(link, { amount_usd: '5' }); // covers one reservation of 3.2967, not two
+  const started = await postForm(link, { amount_usd: '5' }); // covers one reservation of 3.30, not two
   t.is(started.status, 422, 'below the minimum');
   t.regex(
     started.text,

@@ -201,7 +201,7 @@ test.serial('a valid purchase with the creator code creates an attributed one-ti
   });
   const commissions = await commissionsOf(conversion.id);
   t.is(commissions.length, 1);
-  t.like(commissions[0], { kind: 'earn', status: 'reserved', revenue_usd_micros: 19_990_000, commission_micros: 5_997_000 });
+  t.like(commissions[0], { kind: 'earn', status: 'reserved', revenue_usd_micros: 19_990_000, commission_micros: 6_000_000 });
   const after = await getWalletTotals(h().db, seed.org_id);
   t.is(after.reservedMicros - before.reservedMicros, commissions[0].commission_micros + commissions[0].platform_fee_micros);
 
@@ -243,7 +243,7 @@ test('two different transactions of one user are two conversions with a commissi
     );
   t.deepEqual(
     commissions.map((c: { commission_micros: number }) => c.commission_micros).sort((x: number, y: number) => x - y),
-    [1_497_000, 2_997_000],
+    [1_500_000, 3_000_000],
   );
 });
 

@@ -1,6 +1,6 @@
 // POST /api/webhooks/subprovider/{app_id}: every conversion event type through the real pipeline (API ->
 // update-with-start -> conversion workflow -> activity -> PostgreSQL), spec "Events" and "States and transitions".
-// Prices at the seeded 30% commission and the default 10% platform fee: 9.99 -> 2.997 + 0.2997 reserved.
+// Prices at the seeded 30% commission and the default 10% platform fee: 9.99 -> 3.00 + 0.30 reserved.
 import test, { type ExecutionContext } from 'ava';
 import { commissionsOf, conversionsOfUser, reservedForConversion, ledgerEntriesOf } from '../helpers/conversions.js';
 import type { JsonResponse } from '../helpers/http.js';
@@ -10,7 +10,7 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 const { h, seed } = useSeededHarness(test);
 
 /** commission_micros + platform_fee_micros of a paid price at 30% and a 10% fee. */
-const RESERVE = { '4.99': 1_646_700, '9.99': 3_296_700, '14.99': 4_946_700, '19.99': 6_596_700, '59.99': 19_796_700 };
+const RESERVE = { '4.99': 1_650_000, '9.99': 3_300_000, '14.99': 4_950_000, '19.99': 6_600_000, '59.99': 19_800_000 };
 
 async function send(t: ExecutionContext, body: ProviderBody): Promise<JsonResponse> {
   const res = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
@@ -49,8 +49,8 @@ test('INITIAL_PURCHASE with svc_code: a paid purchase creates an attributed conv
     kind: 'earn',
     status: 'reserved',
     revenue_usd_micros: 9_990_000,
-    commission_micros: 2_997_000,
-    platform_fee_micros: 299_700,
+    commission_micros: 3_000_000,
+    platform_fee_micros: 300_000,
   });
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
   const event = await h().db('purchase_events').where('id', res.body.event_id).first();
@@ -78,7 +78,7 @@ test('INITIAL_PURCHASE trial: trialing without commission until a RENEWAL with i
   t.truthy(converted.trial_converted_at);
   const commissions = await commissionsOf(h().db, trial.id);
   t.is(commissions.length, 1);
-  t.like(commissions[0], { kind: 'earn', status: 'reserved', commission_micros: 2_997_000 });
+  t.like(commissions[0], { kind: 'earn', status: 'reserved', commission_micros: 3_000_000 });
   t.is(await reservedForConversion(h().db, trial.id), RESERVE['9.99']);
 });
 
@@ -93,9 +93,9 @@ test('RENEWAL: every paid renewal earns at its own price and increments billing_
   t.deepEqual(
     commissions.map((x) => [x.kind, x.status, x.commission_micros, x.platform_fee_micros]),
     [
-      ['earn', 'reserved', 2_997_000, 299_700],
-      ['earn', 'reserved', 2_997_000, 299_700],
-      ['earn', 'reserved', 5_997_000, 599_700],
+      ['earn', 'reserved', 3_000_000, 300_000],
+      ['earn', 'reserved', 3_000_000, 300_000],
+      ['earn', 'reserved', 6_000_000, 600_000],
     ],
   );
   t.is(await reservedForConversion(h().db, c.id), 2 * RESERVE['9.99'] + RESERVE['19.99']);
@@ -123,11 +123,11 @@ test('NON_RENEWING_PURCHASE: each one-time purchase is its own conversion (kind 
   const byKey = new Map(rows.map((c) => [c.conversion_key, c.id]));
   t.deepEqual(
     (await commissionsOf(h().db, byKey.get(first.event.transaction_id))).map((x) => x.commission_micros),
-    [1_497_000],
+    [1_500_000],
   );
   t.deepEqual(
     (await commissionsOf(h().db, byKey.get(second.event.transaction_id))).map((x) => x.commission_micros),
-    [4_497_000],
+    [4_500_000],
   );
 });
 
@@ -165,7 +165,7 @@ test('EXPIRATION marks the conversion churned; a RENEWAL after that earns nothin
   const commissions = await commissionsOf(h().db, churned.id);
   t.deepEqual(
     commissions.map((x) => [x.kind, x.status, x.commission_micros]),
-    [['earn', 'reserved', 2_997_000]],
+    [['earn', 'reserved', 3_000_000]],
   );
   t.is(await reservedForConversion(h().db, churned.id), RESERVE['9.99']);
 });
@@ -186,8 +186,8 @@ test('PRODUCT_CHANGE updates the product to new_product_id; the next RENEWAL pri
     kind: 'earn',
     status: 'reserved',
     revenue_usd_micros: 59_990_000,
-    commission_micros: 17_997_000,
-    platform_fee_micros: 1_799_700,
+    commission_micros: 18_000_000,
+    platform_fee_micros: 1_800_000,
   });
   t.is(await reservedForConversion(h().db, changed.id), RESERVE['9.99'] + RESERVE['59.99']);
 });
@@ -227,17 +227,17 @@ test('REFUND reverses the commission of the refunded transaction (not the latest
   t.deepEqual(
     earns.map((x) => [x.commission_micros, x.status]),
     [
-      [2_997_000, 'reserved'],
-      [4_497_000, 'reversed'],
-      [5_997_000, 'reserved'],
+      [3_000_000, 'reserved'],
+      [4_500_000, 'reversed'],
+      [6_000_000, 'reserved'],
     ],
   );
   const reversal = commissions.find((x) => x.kind === 'reversal');
   t.like(reversal, {
     reverses_commission_id: earns[1].id,
     revenue_usd_micros: -14_990_000,
-    commission_micros: -4_497_000,
-    platform_fee_micros: -449_700,
+    commission_micros: -4_500_000,
+    platform_fee_micros: -450_000,
   });
   const ledger = await ledgerEntriesOf(h().db, [earns[1].id]);
   t.deepEqual(
@@ -263,8 +263,8 @@ test("CANCELLATION with cancel_reason CUSTOMER_SUPPORT and a negative price is t
   t.deepEqual(
     earns.map((x) => [x.commission_micros, x.status]),
     [
-      [2_997_000, 'reserved'],
-      [4_497_000, 'reversed'],
+      [3_000_000, 'reserved'],
+      [4_500_000, 'reversed'],
     ],
   );
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
@@ -283,8 +283,8 @@ test('a refund reported twice for one transaction (REFUND, then CUSTOMER_SUPPORT
   t.deepEqual(
     commissions.filter((x) => x.kind === 'earn').map((x) => [x.commission_micros, x.status]),
     [
-      [2_997_000, 'reserved'],
-      [4_497_000, 'reversed'],
+      [3_000_000, 'reserved'],
+      [4_500_000, 'reversed'],
     ],
   );
   t.is(commissions.filter((x) => x.kind === 'reversal').length, 1);
@@ -307,9 +307,9 @@ test('REFUND_REVERSED restores the refunded commission: a new earn, reserved aga
   t.deepEqual(
     commissions.map((x) => [x.kind, x.status, x.commission_micros]),
     [
-      ['earn', 'reversed', 2_997_000],
-      ['reversal', 'reversed', -2_997_000],
-      ['earn', 'reserved', 2_997_000],
+      ['earn', 'reversed', 3_000_000],
+      ['reversal', 'reversed', -3_000_000],
+      ['earn', 'reserved', 3_000_000],
     ],
   );
   const ledger = await ledgerEntriesOf(

@@ -33,11 +33,11 @@ test.serial('a paid initial purchase with a creator code creates an attributed c
     kind: 'earn',
     status: 'reserved',
     revenue_usd_micros: 9_990_000,
-    commission_micros: 2_997_000,
-    platform_fee_micros: 299_700,
+    commission_micros: 3_000_000,
+    platform_fee_micros: 300_000,
   });
   const after = await getWalletTotals(h().db, seed.org_id);
-  t.is(after.reservedMicros - before.reservedMicros, 3_296_700);
+  t.is(after.reservedMicros - before.reservedMicros, 3_300_000);
   t.is(after.balanceMicros, before.balanceMicros);
 
   const renewal = await send(sub('renewal'));
@@ -58,6 +58,6 @@ test.serial('a paid initial purchase with a creator code creates an attributed c
   t.is(all.length, 3);
   t.is(all.filter((x: { status: string }) => x.status === 'reversed').length, 2);
   const final = await getWalletTotals(h().db, seed.org_id);
-  t.is(final.reservedMicros - before.reservedMicros, 3_296_700, 'only the refunded renewal was released');
+  t.is(final.reservedMicros - before.reservedMicros, 3_300_000, 'only the refunded renewal was released');
   t.is((await conversionOf('life-1')).status, 'refunded');
 });

@@ -74,7 +74,7 @@ test('sandbox purchases (SANDBOX, XCODE, LOCAL_TESTING) are attributed and visib
       ],
       environment,
     );
-    t.is(commissions[0].commission_micros, 2_997_000, 'the simulated amount is what production would earn');
+    t.is(commissions[0].commission_micros, 3_000_000, 'the simulated amount is what production would earn');
     t.deepEqual(
       await ledgerEntriesOf(
         h().db,
@@ -198,19 +198,19 @@ test('the ledger balances exactly after purchases, renewals, refunds, a refund r
   t.deepEqual(
     statuses.map((x) => `${x.commission_micros}:${x.status}`).sort(),
     [
-      '1497000:reversed', // b: one-time 4.99, refunded
+      '1500000:reversed', // b: one-time 4.99, refunded
       '1500000000:reversed', // d: unfunded 5000, refunded (nothing was reserved, nothing released)
-      '2997000:reserved', // a: initial
-      '2997000:reserved', // c: restored after REFUND_REVERSED
-      '2997000:reserved', // d: renewal, funded
-      '2997000:reversed', // c: initial, refunded
-      '4497000:reversed', // a: renewal 14.99, refunded
-      '5997000:reserved', // a: renewal 19.99
+      '3000000:reserved', // a: initial
+      '3000000:reserved', // c: restored after REFUND_REVERSED
+      '3000000:reserved', // d: renewal, funded
+      '3000000:reversed', // c: initial, refunded
+      '4500000:reversed', // a: renewal 14.99, refunded
+      '6000000:reserved', // a: renewal 19.99
     ].sort(),
   );
   const totals = await ledgerBalances(h().db, account.org_id);
   t.is(totals.reserved, totals.heldByReservedCommissions);
-  t.is(totals.reserved, 3 * 3_296_700 + 6_596_700);
+  t.is(totals.reserved, 3 * 3_300_000 + 6_600_000);
   t.is(totals.balance, TOPUP, 'commissions never move the balance, only the reservation');
   const unfundedEntries = await h()
     .db('wallet_ledger as w')
@@ -222,7 +222,7 @@ test('the ledger balances exactly after purchases, renewals, refunds, a refund r
   t.is(Number(unfundedEntries?.n), 0, 'an unfunded commission never touches the ledger, not even when refunded');
 });
 
-test('rounding is half away from zero in micro-USD, end to end (0.05 at 33.333% is 16666.5 -> 16667 micros)', async (t) => {
+test('amounts are whole cents, rounded half away from zero once, end to end (0.05 at 33.333% is 0.0166665 -> 0.02, its fee 0.002 -> 0.00)', async (t) => {
   const campaignId = await addCampaign(h().db, seed, 33.333);
   const creator = await addCreator(h().db, seed, campaignId);
   await send(t, seed, subscription('money-rounding', creator.code)('initial_purchase', { price: 0.05 }));
@@ -231,13 +231,13 @@ test('rounding is half away from zero in micro-USD, end to end (0.05 at 33.333% 
   t.like(earn, {
     status: 'reserved',
     revenue_usd_micros: 50_000,
-    commission_micros: 16_667,
-    platform_fee_micros: 1_667,
+    commission_micros: 20_000,
+    platform_fee_micros: 0,
     commission_percentage: '33.333',
   });
   t.deepEqual(
     (await ledgerEntriesOf(h().db, [earn.id])).map((e) => e.reserved_delta_micros),
-    [18_334],
+    [20_000],
   );
 });
 

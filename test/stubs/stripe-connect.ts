@@ -4,6 +4,8 @@
 // same key answers the first response again) and refusing with `balance_insufficient` beyond the available balance,
 // `GET /v1/transfers?transfer_group=` (a list object), and `GET /v1/balance` (available and pending USD, set by the
 // test). The test acts as the creator finishing onboarding (`completeOnboarding`) and as Stripe reversing a transfer.
+// `GET /v1/balance_transactions` lists what moved the balance, newest first (`limit`, `starting_after`): a charge the
+// test records (`charge`: amount, Stripe's processing fee, net), each transfer and each transfer reversal.
 import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
@@ -30,6 +32,19 @@ export interface StubTransfer {
   destination: string;
   transfer_group: string | null;
   metadata: Record<string, string>;
+  created: number;
+}
+export interface StubBalanceTransaction {
+  id: string;
+  object: 'balance_transaction';
+  amount: number;
+  fee: number;
+  net: number;
+  currency: string;
+  type: 'charge' | 'transfer' | 'transfer_refund';
+  status: 'available' | 'pending';
+  source: string | null;
+  available_on: number;
   created: number;
 }
 export interface StubAccountLink {
@@ -60,6 +75,10 @@ export interface ConnectStub {
   completeOnboarding(accountId: string): StubAccount;
   /** Stripe reverses the whole transfer: the money is back in the platform's available balance. */
   reverseTransfer(transferId: string): StubTransfer;
+  /** What moved the platform balance, oldest first (Stripe lists them newest first). */
+  balanceTransactions: StubBalanceTransaction[];
+  /** A customer paid `amount` cents: Stripe keeps `fee` and makes the rest available. */
+  charge(amount: number, fee: number): StubBalanceTransaction;
 }
 
 type Send = (status: number, body: unknown) => void;
@@ -88,9 +107,33 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
     reverseTransfer(transferId) {
       const tr = state.transfers.get(transferId)!;
       state.balance.available += tr.amount - tr.amount_reversed;
+      movement('transfer_refund', tr.amount - tr.amount_reversed, 0, tr.id);
       return Object.assign(tr, { amount_reversed: tr.amount, reversed: true });
     },
+    balanceTransactions: [],
+    charge(amount, fee) {
+      state.balance.available += amount - fee;
+      return movement('charge', amount, fee, id('ch'));
+    },
   };
+  function movement(type: StubBalanceTransaction['type'], amount: number, fee: number, source: string): StubBalanceTransaction {
+    const now = Math.floor(Date.now() / 1000);
+    const txn: StubBalanceTransaction = {
+      id: id('txn'),
+      object: 'balance_transaction',
+      amount,
+      fee,
+      net: amount - fee,
+      currency: 'usd',
+      type,
+      status: 'available',
+      source,
+      available_on: now,
+      created: now,
+    };
+    state.balanceTransactions.push(txn);
+    return txn;
+  }
   const missing = (what: string) => ({
     status: 404,
     body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } },
@@ -151,6 +194,7 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
       created: Math.floor(Date.now() / 1000),
     };
     state.transfers.set(tr.id, tr);
+    movement('transfer', -amount, 0, tr.id);
     return { status: 200, body: tr };
   }
 
@@ -247,6 +291,16 @@ export function createConnectStub(origin: () => string, metadataOf: (form: URLSe
           balance_transaction: { id: `txn_${pi}`, object: 'balance_transaction', available_on: state.fundsAvailableOn, status: 'pending' },
         },
       });
+      return true;
+    }
+    if (req.method === 'GET' && path === '/v1/balance_transactions') {
+      // Newest first, a page of `limit` (default 10, at most 100) after `starting_after`, as Stripe lists.
+      const all = [...state.balanceTransactions].reverse();
+      const after = query.get('starting_after');
+      const from = after ? all.findIndex((x) => x.id === after) + 1 : 0;
+      const limit = Math.min(100, Number(query.get('limit') ?? 10));
+      const data = all.slice(from, from + limit);
+      send(200, { object: 'list', data, has_more: from + limit < all.length, url: '/v1/balance_transactions' });
       return true;
     }
     if (req.method === 'GET' && path === '/v1/balance') {

@@ -115,7 +115,7 @@ test.serial(
       t.is(earns.length, 2, 'one commission per period, none doubled');
       t.deepEqual(
         earns.map((e) => e.commission_micros),
-        [2_997_000, 2_997_000],
+        [3_000_000, 3_000_000],
       );
       await assertExactBooks(t, db, acct.org_id);
       await waitFor(
