@@ -217,6 +217,7 @@ test.serial(
       .trim()
       .split('\r\n')
       .slice(1)
+      .filter((row) => !row.startsWith('Status,')) // the payout's status row carries words, no amount
       .map((row) => row.split(',').at(-2));
     t.deepEqual(amounts, ['10.00', '10.00', '10.00', '10.00'], 'two commissions, the clawback and the net, with two decimals');
   },
