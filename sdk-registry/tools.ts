@@ -98,7 +98,8 @@ const listSdksTool: RegistryTool = {
   name: 'svc_list_sdks',
   title: 'List the client SDKs',
   description:
-    'Lists the five client SDKs (React Native, iOS, Android, Flutter, web) with versions, packages, install commands, ' +
+    'Lists the five client SDKs (React Native, iOS, Android, Flutter, web) with versions, availability (iOS and Flutter have no package: ' +
+    'their rows say what to do instead, the client HTTP API in order), packages with the entry to import and the repository, install commands, ' +
     'result-field casing and the local storage keys each keeps, and the wire contract version. Use it to pick an SDK; ' +
     'then svc_recommend_sdk for a described stack or svc_scaffold_install to start.',
   inputSchema: inputSchemas.listSdks,

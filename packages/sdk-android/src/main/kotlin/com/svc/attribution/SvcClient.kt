@@ -233,6 +233,9 @@ open class SvcClient @JvmOverloads constructor(
         }
     }
 
+    /** Rule 7: the value for BillingFlowParams.Builder().setObfuscatedAccountId (SHA-256 hex of the user id). */
+    fun obfuscatedAccountId(appUserId: String): String = Ids.obfuscatedAccountId(appUserId)
+
     /** Throws SvcException; `retryable` (503: exchange rate unavailable, or no answer) stays in the outbox and is sent again. */
     suspend fun reportPurchase(purchase: PurchaseReport): PurchaseResult = onSdkThread { reportNow(purchase) }
 
