@@ -59,15 +59,16 @@ export interface Compiled {
   cached: boolean;
 }
 
-async function compile(tc: Toolchain, stage: StageName, main: Compiled | null): Promise<Compiled> {
-  const hash = sourceHash(tc, stage, main?.hash ?? '');
+/** `upstream`: the library (and, for the contract tests, the unit tests' support code, e.g. `blocking`). */
+async function compile(tc: Toolchain, stage: StageName, main: Compiled | null, extra: Compiled[] = []): Promise<Compiled> {
+  const hash = sourceHash(tc, stage, [main, ...extra].map((c) => c?.hash ?? '').join(','));
   const classesRoot = path.join(BUILD_DIR, 'classes');
   const dir = path.join(classesRoot, `${stage}-${hash}`);
   if (existsSync(path.join(dir, '.complete'))) return { dir, hash, cached: true };
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const classpath = main ? [main.dir, ...tc.junit, tc.stdlib] : [];
+  const classpath = main ? [main.dir, ...extra.map((c) => c.dir), ...tc.junit, tc.stdlib] : [];
   const args = [
     ...FLAGS,
     '-d',
@@ -185,7 +186,8 @@ export function buildAndroidSdk(tc: Toolchain): Promise<Build> {
     const started = Date.now();
     mkdirSync(path.join(BUILD_DIR, 'classes'), { recursive: true });
     const main = await compile(tc, 'main', null);
-    const [test, contract] = [await compile(tc, 'test', main), await compile(tc, 'contract', main)];
+    const test = await compile(tc, 'test', main);
+    const contract = await compile(tc, 'contract', main, [test]);
     const published = await publish(tc, main);
     return { main, test, contract, published, ms: Date.now() - started };
   })().finally(() => {
@@ -207,7 +209,7 @@ export async function runJUnit(
   classes: string[],
   props: Record<string, string> = {},
 ): Promise<JUnitRun> {
-  const cp = [build.main.dir, build[stage].dir, ...tc.junit, tc.stdlib].join(path.delimiter);
+  const cp = [build.main.dir, build.test.dir, build[stage].dir, ...tc.junit, tc.stdlib].join(path.delimiter);
   const args = [...Object.entries(props).map(([k, v]) => `-D${k}=${v}`), '-cp', cp, 'org.junit.runner.JUnitCore', ...classes];
   const res = await run(tc.java, args, { maxBuffer: 16 << 20 }).then(
     (r) => ({ ok: true, output: r.stdout + r.stderr }),

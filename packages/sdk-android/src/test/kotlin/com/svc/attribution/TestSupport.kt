@@ -9,11 +9,12 @@ import kotlin.coroutines.Continuation
 import kotlin.coroutines.EmptyCoroutineContext
 import kotlin.coroutines.startCoroutine
 
+/** Runs a suspend call from a JUnit thread (shared by the unit and contract tests). */
 fun <T> blocking(block: suspend () -> T): T {
     val latch = CountDownLatch(1)
     var result: Result<T>? = null
     block.startCoroutine(Continuation(EmptyCoroutineContext) { result = it; latch.countDown() })
-    if (!latch.await(30, TimeUnit.SECONDS)) throw AssertionError("timed out")
+    if (!latch.await(60, TimeUnit.SECONDS)) throw AssertionError("timed out")
     return result!!.getOrThrow()
 }
 

@@ -14,6 +14,7 @@ import org.junit.Assert.assertNull
 import org.junit.Assert.assertTrue
 import org.junit.Assert.fail
 import org.junit.Test
+import com.svc.attribution.blocking
 
 class AttributionContractTest {
     @Test fun rule1InitializePostsInitPersistsAndThrowsOnAWrongKey() {

@@ -12,6 +12,7 @@ import org.junit.Assert.assertNull
 import org.junit.Assert.assertTrue
 import org.junit.Assert.fail
 import org.junit.Test
+import com.svc.attribution.blocking
 
 class CodesContractTest {
     private fun started(): Phone = Phone().also { p -> blocking { p.client.initialize(p.store, p.config()) } }

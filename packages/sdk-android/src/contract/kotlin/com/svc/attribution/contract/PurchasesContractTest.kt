@@ -15,6 +15,7 @@ import org.junit.Assert.assertNull
 import org.junit.Assert.assertTrue
 import org.junit.Assert.fail
 import org.junit.Test
+import com.svc.attribution.blocking
 
 class PurchasesContractTest {
     private fun recent(user: String): Map<String, Any?> = Service.clientGet("/sdk/recent-conversions?app_user_id=$user", Service.storeSdkKey)

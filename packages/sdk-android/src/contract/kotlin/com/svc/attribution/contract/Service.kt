@@ -17,12 +17,7 @@ import java.net.URL
 import java.net.URLDecoder
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.CopyOnWriteArraySet
-import java.util.concurrent.CountDownLatch
-import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
-import kotlin.coroutines.Continuation
-import kotlin.coroutines.EmptyCoroutineContext
-import kotlin.coroutines.startCoroutine
 
 object Service {
     private fun prop(name: String): String = System.getProperty("svc.$name") ?: throw IllegalStateException("-Dsvc.$name is not set")
@@ -105,14 +100,6 @@ class Phone(val net: PhoneNetwork = PhoneNetwork(), val store: MemoryStore = Mem
     val client = SvcClient(net)
     fun config(key: String = Service.sdkKey, tweak: (SvcConfig) -> SvcConfig = { it }) =
         tweak(SvcConfig(apiKey = key, baseUrl = Service.apiBase, retryDelayMs = 300))
-}
-
-fun <T> blocking(block: suspend () -> T): T {
-    val latch = CountDownLatch(1)
-    var result: Result<T>? = null
-    block.startCoroutine(Continuation(EmptyCoroutineContext) { result = it; latch.countDown() })
-    if (!latch.await(60, TimeUnit.SECONDS)) throw AssertionError("timed out")
-    return result!!.getOrThrow()
 }
 
 fun waitFor(what: String, condition: () -> Boolean) {
