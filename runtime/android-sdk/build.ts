@@ -46,9 +46,8 @@ function files(dir: string): string[] {
 
 export const stageSources = (stage: StageName) => path.join(SDK_ANDROID_ROOT, 'src', stage, 'kotlin');
 
-function sourceHash(tc: Toolchain, stage: StageName, upstream: string): string {
+function sourceHash(tc: Toolchain, stage: string, dir: string, upstream: string): string {
   const hash = createHash('sha256').update(JSON.stringify([tc.kotlinVersion, FLAGS, stage, upstream]));
-  const dir = stageSources(stage);
   for (const f of files(dir)) hash.update(`\0${f}\0`).update(readFileSync(path.join(dir, f)));
   return hash.digest('hex').slice(0, 16);
 }
@@ -60,8 +59,14 @@ export interface Compiled {
 }
 
 /** `upstream`: the library (and, for the contract tests, the unit tests' support code, e.g. `blocking`). */
-async function compile(tc: Toolchain, stage: StageName, main: Compiled | null, extra: Compiled[] = []): Promise<Compiled> {
-  const hash = sourceHash(tc, stage, [main, ...extra].map((c) => c?.hash ?? '').join(','));
+async function compile(
+  tc: Toolchain,
+  stage: string,
+  main: Compiled | null,
+  extra: Compiled[] = [],
+  sources = stageSources(stage as StageName),
+): Promise<Compiled> {
+  const hash = sourceHash(tc, stage, sources, [main, ...extra].map((c) => c?.hash ?? '').join(','));
   const classesRoot = path.join(BUILD_DIR, 'classes');
   const dir = path.join(classesRoot, `${stage}-${hash}`);
   if (existsSync(path.join(dir, '.complete'))) return { dir, hash, cached: true };
@@ -69,13 +74,7 @@ async function compile(tc: Toolchain, stage: StageName, main: Compiled | null, e
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const classpath = main ? [main.dir, ...extra.map((c) => c.dir), ...tc.junit, tc.stdlib] : [];
-  const args = [
-    ...FLAGS,
-    '-d',
-    tmp,
-    ...(main ? ['-Xfriend-paths=' + main.dir, '-cp', classpath.join(path.delimiter)] : []),
-    stageSources(stage),
-  ];
+  const args = [...FLAGS, '-d', tmp, ...(main ? ['-Xfriend-paths=' + main.dir, '-cp', classpath.join(path.delimiter)] : []), sources];
   let output: string;
   try {
     const res = await run(tc.kotlinc, args, { maxBuffer: 16 << 20 });
@@ -224,4 +223,27 @@ export function testClasses(stage: 'test' | 'contract'): string[] {
   return files(stageSources(stage))
     .filter((f) => f.endsWith('Test.kt'))
     .map((f) => f.replace(/\.kt$/, '').split(path.sep).join('.'));
+}
+
+/**
+ * Compiles Kotlin sources that are not the SDK's own against the built library (the registry's Kotlin scaffolds with
+ * stubs of the Android and store libraries they call): cached like the stages, keyed on the files' content.
+ */
+export async function compileAgainstLibrary(tc: Toolchain, build: Build, name: string, files: Record<string, string>): Promise<Compiled> {
+  const hash = createHash('sha256')
+    .update(JSON.stringify(Object.entries(files).sort()))
+    .digest('hex')
+    .slice(0, 16);
+  const sources = path.join(BUILD_DIR, 'sources', `${name}-${hash}`);
+  if (!existsSync(sources)) {
+    const root = path.dirname(sources);
+    if (existsSync(root))
+      for (const old of readdirSync(root).filter((d) => d.startsWith(`${name}-`)))
+        rmSync(path.join(root, old), { recursive: true, force: true });
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(sources, rel)), { recursive: true });
+      writeFileSync(path.join(sources, rel), text);
+    }
+  }
+  return compile(tc, name, build.main, [], sources);
 }

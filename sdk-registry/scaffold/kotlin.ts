@@ -78,8 +78,8 @@ class PlayInstallReferrer(private val context: Context) : InstallReferrerSource 
         val done = CountDownLatch(1)
         var referrer: String? = null
         client.startConnection(object : InstallReferrerStateListener {
-            override fun onInstallReferrerSetupFinished(code: Int) {
-                if (code == InstallReferrerClient.InstallReferrerResponse.OK) referrer = runCatching { client.installReferrer.installReferrer }.getOrNull()
+            override fun onInstallReferrerSetupFinished(responseCode: Int) {
+                if (responseCode == InstallReferrerClient.InstallReferrerResponse.OK) referrer = runCatching { client.installReferrer.installReferrer }.getOrNull()
                 done.countDown()
             }
             override fun onInstallReferrerServiceDisconnected() = done.countDown()
