@@ -41,7 +41,8 @@ export function sdkResource(platform: string): Record<string, unknown> {
     ...sdk,
     client_base_url: '{base_url}/api',
     version_notes: VERSION_NOTES,
-    scaffold_tools: SCAFFOLD_KINDS.map((kind) => `svc_scaffold_${kind}`),
+    // No package, no scaffold (the tools refuse it): the unavailable.steps are the way instead.
+    scaffold_tools: sdk.available ? SCAFFOLD_KINDS.map((kind) => `svc_scaffold_${kind}`) : [],
   };
 }
 
