@@ -19,6 +19,7 @@ import { publicRoutes } from './public/routes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createApiCaches } from './sdk-caches.js';
 import { sdkRoutes } from './sdk/routes.js';
+import { mavenRoutes } from './sdk-maven/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { jsonBody } from './middleware/json-body.js';
 import { allowedMethodsAsErrors } from './middleware/errors.js';
@@ -53,6 +54,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   const surfaces = [
     health, // /healthz, /readyz, /metrics
     sdkRoutes(), // /api/sdk/*
+    mavenRoutes(), // /sdk/maven/*: the Android SDK as a Maven repository
     webhookRoutes(), // /api/webhooks/* (subscription provider, direct purchase, Stripe)
     agentRoutes(), // /api/agent/*
     mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), // /mcp

@@ -115,7 +115,7 @@ const TOPICS: Record<ContractTopic, TopicText> = {
     ],
     client_rules: [
       'trackEvent generates a UUID v4 eventId when absent; for trial_started, subscription_purchased and subscription_renewed the id is derived from event type, user and properties.',
-      'Reported store ids are kept in a sent-set (@svc/reported_purchases on React Native, Flutter and web; @svc/sent_purchases on iOS) and skipped later; clearAttribution does not clear it.',
+      'Reported store ids are kept in a sent-set (@svc/reported_purchases on React Native, Android, Flutter and web; @svc/sent_purchases on iOS) and skipped later; clearAttribution does not clear it.',
       'Back-sync answers {fetched, sent, failed}; sent excludes already-reported purchases.',
     ],
     endpoints: ['POST /api/sdk/event', 'POST /api/sdk/identify', 'POST /api/sdk/track-install', 'POST /api/sdk/purchase'],

@@ -1,5 +1,6 @@
 // svc_recommend_sdk: which SDK(s) fit a described stack. A stack we cannot place is an answer, not an error: it
-// lists the five SDKs and says that any other runtime can call the client API directly under the same rules.
+// lists the five SDKs and says that any other runtime can call the client API directly under the same rules. An SDK
+// without a package (iOS, Flutter) is recommended as what works: the client HTTP API called directly, in order.
 import { matchFirstField } from './sdk-selection.js';
 import { getSdk, listSdks, type SdkEntry } from './registry.js';
 
@@ -23,8 +24,11 @@ export function recommendSdk(input: Record<string, unknown>) {
     const sdk = getSdk(m.sdk);
     return {
       ...summarizeSdk(sdk),
-      package: sdk.package.name,
-      install_command: sdk.package.install_command,
+      available: sdk.available,
+      package: sdk.package?.name ?? null,
+      install_command: sdk.package?.install_command ?? null,
+      instead: sdk.unavailable?.instead ?? null,
+      steps: sdk.unavailable?.steps ?? [],
       matched_alias: m.alias,
       runtime: sdk.id === 'web' ? (m.runtime ?? 'browser') : null,
       notes: m.note ? [m.note] : [],
@@ -34,7 +38,9 @@ export function recommendSdk(input: Record<string, unknown>) {
     recommendations.length === 0
       ? `No SDK matches '${text}'. Pick one of the choices; a runtime none of them covers can call the client API ` +
         '({base_url}/api/sdk/*) directly, following the client-side rules (svc_explain_contract).'
-      : `Use ${recommendations.map((r) => `${r.name} ${r.version}`).join(' and ')}.`;
+      : recommendations
+          .map((r) => (r.available ? `Use ${r.name} ${r.version} (${r.package}).` : `${r.name}: no package exists; ${r.instead}`))
+          .join(' ');
   return {
     query: text,
     matched: recommendations.length > 0,

@@ -41,7 +41,8 @@ export function sdkResource(platform: string): Record<string, unknown> {
     ...sdk,
     client_base_url: '{base_url}/api',
     version_notes: VERSION_NOTES,
-    scaffold_tools: SCAFFOLD_KINDS.map((kind) => `svc_scaffold_${kind}`),
+    // No package, no scaffold (the tools refuse it): the unavailable.steps are the way instead.
+    scaffold_tools: sdk.available ? SCAFFOLD_KINDS.map((kind) => `svc_scaffold_${kind}`) : [],
   };
 }
 
@@ -98,7 +99,8 @@ const listSdksTool: RegistryTool = {
   name: 'svc_list_sdks',
   title: 'List the client SDKs',
   description:
-    'Lists the five client SDKs (React Native, iOS, Android, Flutter, web) with versions, packages, install commands, ' +
+    'Lists the five client SDKs (React Native, iOS, Android, Flutter, web) with versions, availability (iOS and Flutter have no package: ' +
+    'their rows say what to do instead, the client HTTP API in order), packages with the entry to import and the repository, install commands, ' +
     'result-field casing and the local storage keys each keeps, and the wire contract version. Use it to pick an SDK; ' +
     'then svc_recommend_sdk for a described stack or svc_scaffold_install to start.',
   inputSchema: inputSchemas.listSdks,

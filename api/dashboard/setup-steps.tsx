@@ -72,6 +72,22 @@ function SdkCode({ c }: { c: StepContext }) {
   return (
     <>
       {listSdks().map((sdk, i) => {
+        if (!sdk.package) {
+          return (
+            <details data-sdk={sdk.id}>
+              <summary>{sdk.name} (not available)</summary>
+              <p>
+                {sdk.unavailable?.reason} {sdk.unavailable?.instead}
+              </p>
+              <ol>
+                {sdk.unavailable?.steps.map((step) => (
+                  <li>{step.replace(/\{base_url\}/g, c.baseUrl)}</li>
+                ))}
+              </ol>
+            </details>
+          );
+        }
+        const install = sdk.package.install_command.replace(/\{base_url\}/g, c.baseUrl);
         const files = [
           ...scaffold('install', { sdk, sdkKey: String(c.setup.sdk_key), options: {} }, c.baseUrl).files,
           ...scaffold('init', { sdk, sdkKey: String(c.setup.sdk_key), options: {} }, c.baseUrl).files,
@@ -80,7 +96,7 @@ function SdkCode({ c }: { c: StepContext }) {
           <details open={i === 0} data-sdk={sdk.id}>
             <summary>{sdk.name}</summary>
             <p>
-              Install: <code id={`install-${sdk.id}`}>{sdk.package.install_command}</code> <CopyButton target={`install-${sdk.id}`} />
+              Install: <code id={`install-${sdk.id}`}>{install}</code> <CopyButton target={`install-${sdk.id}`} />
             </p>
             {files.map((f, j) => (
               <>

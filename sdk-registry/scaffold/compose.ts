@@ -106,14 +106,12 @@ function build(lang: LanguageScaffolder, names: SectionName[], c: ScaffoldContex
 }
 
 export function composeScaffold(lang: LanguageScaffolder, kind: ScaffoldKind, c: ScaffoldContext): ScaffoldFile[] {
-  const header = [
-    `${c.sdk.name} ${c.sdk.version} (${c.sdk.package.name}), wire contract ${CONTRACT_VERSION}: ${kind.replace('_', ' ')} scaffold.`,
-  ];
+  const header = [`${c.sdk.name} ${c.sdk.version} (${c.pkg.name}), wire contract ${CONTRACT_VERSION}: ${kind.replace('_', ' ')} scaffold.`];
   if (kind === 'install') {
-    return [lang.manifest(c), sourceFile(lang, kind, build(lang, ['config'], c), [...header, storageKeysText(c)])];
+    return [...lang.manifest(c), sourceFile(lang, kind, build(lang, ['config'], c), [...header, storageKeysText(c)])];
   }
   if (kind === 'full') {
-    return [lang.manifest(c), sourceFile(lang, kind, build(lang, FULL_SECTIONS, c), [...header, storageKeysText(c)])];
+    return [...lang.manifest(c), sourceFile(lang, kind, build(lang, FULL_SECTIONS, c), [...header, storageKeysText(c)])];
   }
   const sections = build(lang, KIND_SECTIONS[kind], c);
   if (lang.configImport && sections.some((s) => s.usesConfig)) sections.unshift({ imports: [lang.configImport], body: '' });

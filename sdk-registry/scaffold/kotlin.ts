@@ -1,7 +1,11 @@
-// Scaffolds for the Android SDK (Kotlin, coroutines, Play Billing). Results are camelCase (rule 14) and error
-// codes an enum (the spec: Android maps unrecognized values to UNKNOWN). The provider is RevenueCat's
-// `Purchases.sharedInstance`; store-direct apps report the purchase token (plus product, price and currency for
-// one-time products) and buy with an obfuscated account id (rule 7).
+// Scaffolds for the Android SDK (packages/sdk-android: `com.svc:attribution`, suspend functions, Play Billing).
+// Results are camelCase (rule 14) and error codes an enum (the spec: Android maps unrecognized values to UNKNOWN).
+// The library takes its platform pieces through small interfaces; the init scaffold writes the app's glue
+// (SharedPreferences as the KeyValueStore, the Play Install Referrer as the InstallReferrerSource). The provider is
+// RevenueCat's `Purchases.sharedInstance`; store-direct apps report the purchase token (plus product, price and
+// currency for one-time products) and buy with an obfuscated account id (rule 7). The repository is this server's
+// own Maven repository; a local `svc dev` serves plain http, which Gradle refuses unless told
+// (isAllowInsecureProtocol), and the emulator reaches the host's loopback at 10.0.2.2.
 import { resultField } from '../registry.js';
 import { comment, configFields, pascalCase } from './compose.js';
 import { CODE_FALLBACK, CODE_MESSAGES, WHY } from './rule-comments.js';
@@ -30,25 +34,80 @@ const withProvider = (body: string, imports: string[] = []): Section => ({
   body,
 });
 
+/** The client base URL as the app reaches it: the emulator sees the host's loopback at 10.0.2.2. */
+const appBase = (apiBase: string) => apiBase.replace(/^http:\/\/(127\.0\.0\.1|localhost)(?=[:/])/, 'http://10.0.2.2');
+
 function config(c: ScaffoldContext): Section {
-  const fields = configFields(c, {
-    indent: '    ',
-    text: s,
-    field: (name, value) => `    ${name} = ${value},`,
-    setter: '{ attributes -> Purchases.sharedInstance.setAttributes(attributes) }',
-  });
+  const base = appBase(c.apiBase);
+  const emulator =
+    base === c.apiBase
+      ? []
+      : [
+          comment(
+            `A local svc dev: the emulator reaches this machine at 10.0.2.2, over plain http, which Android refuses unless res/xml/network_security_config.xml permits cleartext for 10.0.2.2 (debug builds only).`,
+          ),
+        ];
+  const fields = configFields(
+    { ...c, apiBase: base },
+    {
+      indent: '    ',
+      text: s,
+      field: (name, value) => `    ${name} = ${value},`,
+      setter: '{ attributes -> Purchases.sharedInstance.setAttributes(attributes) }',
+    },
+  );
   return {
     imports: ['import com.svc.attribution.SvcConfig', ...(c.options.storeDirect ? [] : [PROVIDER])],
-    body: `val svcConfig = SvcConfig(\n${fields.join('\n')}\n)`,
+    body: [...emulator, `val svcConfig = SvcConfig(\n${fields.join('\n')}\n)`].join('\n'),
   };
 }
 
+/** The app's glue for the library's platform interfaces (Android APIs, so not part of the library). */
+const glue: Record<string, string> = {
+  preferencesStore: `${comment('The SDK keeps its @svc/* keys here (rule 11); it never clears the file.')}
+class PreferencesStore(context: Context) : KeyValueStore {
+    private val prefs = context.getSharedPreferences("svc", Context.MODE_PRIVATE)
+    override fun get(key: String): String? = prefs.getString(key, null)
+    override fun set(key: String, value: String) = prefs.edit().putString(key, value).apply()
+    override fun remove(key: String) = prefs.edit().remove(key).apply()
+}`,
+  playInstallReferrer: `${comment('Rule 13: the referral link carries svc_code and svc_click through Google Play into this string. The SDK calls it on its own thread.')}
+class PlayInstallReferrer(private val context: Context) : InstallReferrerSource {
+    override fun installReferrer(): String? {
+        val client = InstallReferrerClient.newBuilder(context).build()
+        val done = CountDownLatch(1)
+        var referrer: String? = null
+        client.startConnection(object : InstallReferrerStateListener {
+            override fun onInstallReferrerSetupFinished(responseCode: Int) {
+                if (responseCode == InstallReferrerClient.InstallReferrerResponse.OK) referrer = runCatching { client.installReferrer.installReferrer }.getOrNull()
+                done.countDown()
+            }
+            override fun onInstallReferrerServiceDisconnected() = done.countDown()
+        })
+        done.await(5, TimeUnit.SECONDS)
+        client.endConnection()
+        return referrer
+    }
+}`,
+};
+
 const init = (c: ScaffoldContext): Section => ({
-  imports: [SVC, LOG, 'import android.content.Context'],
+  imports: [
+    SVC,
+    LOG,
+    'import android.content.Context',
+    'import com.svc.attribution.KeyValueStore',
+    'import com.svc.attribution.InstallReferrerSource',
+    'import com.android.installreferrer.api.InstallReferrerClient',
+    'import com.android.installreferrer.api.InstallReferrerStateListener',
+    'import java.util.concurrent.CountDownLatch',
+    'import java.util.concurrent.TimeUnit',
+  ],
+  helpers: glue,
   usesConfig: true,
   body: `${comment(WHY.init)}
 suspend fun startSvc(context: Context) {
-    val setup = Svc.initialize(context, svcConfig)
+    val setup = Svc.initialize(PreferencesStore(context), svcConfig.copy(installReferrer = PlayInstallReferrer(context)))
     Log.i("svc", "\${setup.${field(c, 'app_name')}}, store_direct \${setup.${field(c, 'store_direct')}}, window \${setup.${field(c, 'attribution_window_hours')}} h")
 }`,
 });
@@ -164,11 +223,44 @@ suspend fun reportPlayPurchase(purchase: Purchase, appUserId: String, oneTime: O
   }),
 };
 
-/** The dependency lines for the manifest the package manager reads. */
-const manifest = (c: ScaffoldContext): ScaffoldFile => {
+/** settings.gradle.kts with this server's Maven repository, then the dependency lines of app/build.gradle.kts. */
+const manifest = (c: ScaffoldContext): ScaffoldFile[] => {
+  const repository = c.pkg.repository!.replace('{base_url}', c.apiBase.replace(/\/api$/, ''));
+  const insecure = repository.startsWith('http://');
+  const repo = [
+    '        maven {',
+    `            url = uri("${repository}")`,
+    ...(insecure
+      ? [
+          comment(
+            `A local svc dev serves plain http, which Gradle refuses without this line. Production: ${repository.replace(/^http:\/\/[^/]+/, 'https://YOUR_SVC_HOST')} and no such line.`,
+            '            ',
+          ),
+          '            isAllowInsecureProtocol = true',
+        ]
+      : []),
+    '        }',
+  ];
+  const settings = [
+    'dependencyResolutionManagement {',
+    '    repositories {',
+    '        google()',
+    '        mavenCentral()',
+    comment(`${c.pkg.name} ${c.pkg.version}: this server's Maven repository.`, '        '),
+    ...repo,
+    '    }',
+    '}',
+  ];
   const second = c.options.storeDirect ? 'com.android.billingclient:billing-ktx:7.1.1' : 'com.revenuecat.purchases:purchases:8.10.0';
-  const lines = [`${c.sdk.package.name}:${c.sdk.version}`, second].map((dep) => `    implementation("${dep}")`);
-  return { file_name: c.sdk.package.manifest_file, language: 'kotlin', code: `dependencies {\n${lines.join('\n')}\n}\n` };
+  const deps = [`${c.pkg.name}:${c.pkg.version}`, 'com.android.installreferrer:installreferrer:2.2', second];
+  return [
+    { file_name: 'settings.gradle.kts', language: 'kotlin', code: `${settings.join('\n')}\n` },
+    {
+      file_name: c.pkg.manifest_file,
+      language: 'kotlin',
+      code: `dependencies {\n${deps.map((d) => `    implementation("${d}")`).join('\n')}\n}\n`,
+    },
+  ];
 };
 
 export const kotlinScaffolder: LanguageScaffolder = {

@@ -11,17 +11,14 @@ import type { WebRuntime } from '../aliases.js';
 import { inputError } from '../input-error.js';
 import { clientBaseUrl, type SdkEntry, type SdkLanguage } from '../registry.js';
 import { composeScaffold } from './compose.js';
-import { dartScaffolder } from './dart.js';
 import { kotlinScaffolder } from './kotlin.js';
-import { swiftScaffolder } from './swift.js';
 import type { LanguageScaffolder, ScaffoldContext, ScaffoldKind, ScaffoldOptions } from './types.js';
 import { typescriptScaffolder } from './typescript.js';
 
-const SCAFFOLDERS: Record<SdkLanguage, LanguageScaffolder> = {
+/** The languages with a published SDK; iOS (Swift) and Flutter (Dart) have none (registry.ts), so no scaffold. */
+const SCAFFOLDERS: Partial<Record<SdkLanguage, LanguageScaffolder>> = {
   typescript: typescriptScaffolder,
-  swift: swiftScaffolder,
   kotlin: kotlinScaffolder,
-  dart: dartScaffolder,
 };
 
 const DEFAULT_SDK_KEY = 'it_YOUR_SDK_KEY';
@@ -84,19 +81,30 @@ const NEXT_TOOLS: Record<ScaffoldKind, string[]> = {
 
 export function scaffold(kind: ScaffoldKind, request: ScaffoldRequest, baseUrl: string) {
   const { sdk } = request;
+  const lang = SCAFFOLDERS[sdk.language];
+  if (!sdk.package || !lang) {
+    const why = sdk.unavailable;
+    throw inputError(
+      ['sdk'],
+      `${why?.reason ?? `No ${sdk.name} package exists.`} ${why?.instead ?? ''} Steps: svc://sdk/${sdk.id} (unavailable.steps).`.trim(),
+    );
+  }
   const context: ScaffoldContext = {
     sdk,
+    pkg: sdk.package,
     sdkKey: checkSdkKey(request.sdkKey),
     apiBase: clientBaseUrl(baseUrl),
     options: resolveOptions(sdk, request.options, request.aliasRuntime),
   };
   const o = context.options;
+  const here = (text: string) => text.replace(/\{base_url\}/g, baseUrl.replace(/\/+$/, ''));
   return {
     sdk_id: sdk.id,
     sdk_version: sdk.version,
     kind,
     language: sdk.language,
-    install_command: sdk.package.install_command,
+    install_command: here(sdk.package.install_command),
+    repository: sdk.package.repository && here(sdk.package.repository),
     client_base_url: context.apiBase,
     options: {
       store_direct: o.storeDirect,
@@ -107,7 +115,7 @@ export function scaffold(kind: ScaffoldKind, request: ScaffoldRequest, baseUrl: 
     },
     result_casing: sdk.result_casing,
     storage_keys: sdk.storage.keys,
-    files: composeScaffold(SCAFFOLDERS[sdk.language], kind, context),
+    files: composeScaffold(lang, kind, context),
     next_tools: NEXT_TOOLS[kind],
   };
 }

@@ -1,7 +1,7 @@
 // Shapes shared by the scaffold modules: what a language module produces (sections of code) and what a scaffold
 // tool returns (files). A kind is a step of the integration; `full` is every step in one file.
 import type { WebRuntime } from '../aliases.js';
-import type { SdkEntry } from '../registry.js';
+import type { SdkEntry, SdkPackage } from '../registry.js';
 
 export const SCAFFOLD_KINDS = ['install', 'init', 'attribution', 'manual_code', 'report_purchase', 'full'] as const;
 export type ScaffoldKind = (typeof SCAFFOLD_KINDS)[number];
@@ -19,6 +19,8 @@ export interface ScaffoldOptions {
 
 export interface ScaffoldContext {
   sdk: SdkEntry;
+  /** The SDK's package (scaffolds exist only for SDKs that have one). */
+  pkg: SdkPackage;
   sdkKey: string;
   /** `{baseUrl}/api` of this server. */
   apiBase: string;
@@ -57,7 +59,8 @@ export interface LanguageScaffolder {
   mergeImports?: (lines: string[]) => string[];
   /** How a kind's file reaches the config the install step wrote; null when the language shares one module. */
   configImport: string | null;
-  manifest(c: ScaffoldContext): ScaffoldFile;
+  /** The package manager's files (Kotlin: settings.gradle.kts with the repository, then app/build.gradle.kts). */
+  manifest(c: ScaffoldContext): ScaffoldFile[];
   config: SectionBuilder;
   init: SectionBuilder;
   /** checkAttribution at launch, identify after sign-in, clearAttribution at sign-out. */

@@ -66,7 +66,7 @@ function flavor(sdk: SdkEntry): 'react-native' | 'web' {
 }
 
 const svcImport = (c: ScaffoldContext, names: string[] = []) =>
-  `import Svc${names.length ? `, { ${names.map((n) => `type ${n}`).join(', ')} }` : ''} from '${c.sdk.package.name}';`;
+  `import Svc${names.length ? `, { ${names.map((n) => `type ${n}`).join(', ')} }` : ''} from '${c.pkg.import_from}';`;
 
 const providerHelpers = (c: ScaffoldContext): Record<string, string> => ({
   setProviderAttributes: PROVIDERS[flavor(c.sdk)].setter,
@@ -115,7 +115,7 @@ function config(c: ScaffoldContext): Section {
     ...(o.storeDirect ? [] : ['SubscriberAttributes']),
     ...(o.storeDirect && o.autoCapture === true ? ['PurchaseSource'] : []),
   ];
-  const imports = [`import type { ${typeNames.join(', ')} } from '${c.sdk.package.name}';`, ...(c.sdk.id === 'web' ? [] : NATIVE_IMPORTS)];
+  const imports = [`import type { ${typeNames.join(', ')} } from '${c.pkg.import_from}';`, ...(c.sdk.id === 'web' ? [] : NATIVE_IMPORTS)];
   if (o.storeDirect) return { imports, body, helpers: o.autoCapture === true ? { storePurchaseSource: PURCHASE_SOURCE } : {} };
   return {
     imports: [...imports, ...PROVIDERS[flavor(c.sdk)].setterImports],
@@ -218,7 +218,7 @@ export async function backSyncPurchases(): Promise<void> {
 }`,
   }),
   host: (c) => ({
-    imports: [`import Svc, { SvcError } from '${c.sdk.package.name}';`],
+    imports: [`import Svc, { SvcError } from '${c.pkg.import_from}';`],
     body: `${comment('What your store library hands over after a purchase: iOS the StoreKit 2 signed transaction (JWS string, not decoded JSON), Android the purchase token and, for one-time products, product id, price (major units) and currency. Set appAccountToken (iOS) or obfuscatedAccountId (Android) from the user id when buying.')}
 export interface StorePurchase {
   platform: 'ios' | 'android';
@@ -252,11 +252,11 @@ export async function reportStorePurchase(purchase: StorePurchase, appUserId: st
 };
 
 /** The dependency lines for the manifest the package manager reads. */
-const manifest = (c: ScaffoldContext): ScaffoldFile => {
-  const deps: Record<string, string> = { [c.sdk.package.name]: `^${c.sdk.version}` };
+const manifest = (c: ScaffoldContext): ScaffoldFile[] => {
+  const deps: Record<string, string> = { [c.pkg.name]: `^${c.pkg.version}` };
   if (c.sdk.id === 'react-native') deps['@react-native-async-storage/async-storage'] = '^2.0.0';
   if (!c.options.storeDirect) deps[c.sdk.id === 'web' ? '@revenuecat/purchases-js' : 'react-native-purchases'] = '*';
-  return { file_name: 'package.json', language: 'json', code: `${JSON.stringify({ dependencies: deps }, null, 2)}\n` };
+  return [{ file_name: 'package.json', language: 'json', code: `${JSON.stringify({ dependencies: deps }, null, 2)}\n` }];
 };
 
 export const typescriptScaffolder: LanguageScaffolder = {

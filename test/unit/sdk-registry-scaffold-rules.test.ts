@@ -1,25 +1,26 @@
-// The client-side rules (spec rules 1-14) as markers in every scaffold of every SDK and reporting path. The code
+// The client-side rules (spec rules 1-14) as markers in every scaffold of every SDK with a package and every
+// reporting path; iOS and Flutter have no package, so their scaffolds are refused with what to do instead. The code
 // is read with its comments removed, so a rule only stated in a comment does not pass. Expected values come from
 // the spec, not from the registry, so a wrong registry entry fails too.
 import test, { type ExecutionContext } from 'ava';
-import { REGISTRY_TOOLS } from '../../sdk-registry/tools.js';
+import { RegistryInputError, REGISTRY_TOOLS } from '../../sdk-registry/tools.js';
 
 const BASE = 'https://svc.example.test/base/';
 const API = 'https://svc.example.test/base/api';
 const KEY = 'it_demoKey123';
-const SDKS = ['react-native', 'ios', 'android', 'flutter', 'web'] as const;
+const SDKS = ['react-native', 'android', 'web'] as const;
 type Sdk = (typeof SDKS)[number];
+const UNAVAILABLE = ['ios', 'flutter'] as const;
 
 // Spec rule 11, written out per platform.
 const SHARED = ['@svc/attribution', '@svc/svc_code', '@svc/app_user_id', '@svc/initialized', '@svc/install_id', '@svc/access'];
+// Android: rule 11 names no sent-set key; the Android SDK keeps React Native's (docs/sdk.md).
 const SPEC_KEYS: Record<Sdk, string[]> = {
   'react-native': [...SHARED, '@svc/reported_purchases'],
-  ios: [...SHARED, '@svc/sent_purchases'],
-  android: SHARED,
-  flutter: [...SHARED, '@svc/reported_purchases'],
+  android: [...SHARED, '@svc/reported_purchases'],
   web: [...SHARED, '@svc/launch_code', '@svc/reported_purchases'],
 };
-const SNAKE: Record<Sdk, boolean> = { 'react-native': true, web: true, ios: false, android: false, flutter: false };
+const SNAKE: Record<Sdk, boolean> = { 'react-native': true, web: true, android: false };
 
 type Variant = 'provider' | 'autoCapture' | 'host';
 const VARIANT_OPTIONS: Record<Variant, Record<string, unknown>> = {
@@ -83,8 +84,8 @@ for (const sdk of SDKS) {
         assertBaseUrl(t, text);
         const capture = [...text.matchAll(AUTO_CAPTURE)].map((m) => m[1]);
         t.deepEqual(capture, { provider: [], autoCapture: ['true'], host: ['false'] }[variant], `${kind}: autoCapture`);
-        // Storage keys, not package names ('@svc/web' in imports, "(@svc/web)" in the header, '@svc/react-native').
-        const keys = new Set(source(out).match(/@svc\/[a-z_]+(?![-a-z_'")])/g));
+        // Storage keys, not package names ('@svc/sdk/web' in imports, "(@svc/sdk)" in the header).
+        const keys = new Set(source(out).match(/@svc\/[a-z_]+(?![-a-z_'")/])/g));
         t.deepEqual([...keys].sort(), [...SPEC_KEYS[sdk]].sort(), `${kind}: names exactly this platform's keys`);
       }
     });
@@ -165,11 +166,9 @@ test('web reads the launch URL code (captureLaunchCode, cleanUrl) and reports it
 
 // The dependency each manifest declares, as the package manager expects it (spec versions).
 const MANIFESTS: Record<Sdk, [string, RegExp]> = {
-  'react-native': ['package.json', /"@svc\/react-native": "\^1\.6\.1"/],
-  ios: ['Package.swift', /^ {4}\.package\(url: "https:\/\/github\.com\/svc\/svc-ios", from: "1\.1\.1"\),$/m],
+  'react-native': ['package.json', /"@svc\/sdk": "\^1\.6\.1"/],
   android: ['app/build.gradle.kts', /^dependencies \{\n {4}implementation\("com\.svc:attribution:1\.1\.1"\)$/m],
-  flutter: ['pubspec.yaml', /^dependencies:\n {2}svc_attribution: \^1\.1\.1$/m],
-  web: ['package.json', /"@svc\/web": "\^1\.0\.1"/],
+  web: ['package.json', /"@svc\/sdk": "\^1\.6\.1"/],
 };
 for (const sdk of SDKS) {
   test(`${sdk}: the install manifest declares the SDK at its version`, (t) => {
@@ -179,6 +178,35 @@ for (const sdk of SDKS) {
       t.truthy(manifest, `${variant}: ${name}`);
       t.regex(manifest!.code, line, variant);
       if (name.endsWith('.json')) t.notThrows(() => JSON.parse(manifest!.code) as unknown);
+    }
+  });
+}
+
+test("android: settings.gradle.kts names this server's Maven repository; a local svc dev adds isAllowInsecureProtocol with a comment", (t) => {
+  const tool = REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_install')!;
+  const settings = (baseUrl: string) =>
+    (tool.run({ sdk: 'android' }, { baseUrl }) as unknown as Out).files.find((f) => f.file_name === 'settings.gradle.kts')!.code;
+  const production = settings('https://svc.example.test');
+  t.regex(production, /maven \{\n {12}url = uri\("https:\/\/svc\.example\.test\/sdk\/maven\/"\)\n {8}\}/);
+  t.false(production.includes('isAllowInsecureProtocol'));
+  const local = settings('http://127.0.0.1:8080');
+  t.regex(
+    local,
+    /url = uri\("http:\/\/127\.0\.0\.1:8080\/sdk\/maven\/"\)\n {12}\/\/ A local svc dev serves plain http[\s\S]*?\n {12}isAllowInsecureProtocol = true\n/,
+  );
+  // The app itself runs on the emulator, which reaches this machine at 10.0.2.2.
+  const config = (tool.run({ sdk: 'android' }, { baseUrl: 'http://127.0.0.1:8080' }) as unknown as Out).files.find((f) =>
+    f.file_name.endsWith('.kt'),
+  )!.code;
+  t.regex(config, /baseUrl = "http:\/\/10\.0\.2\.2:8080\/api"/);
+});
+
+for (const sdk of UNAVAILABLE) {
+  test(`${sdk}: no package exists, so every scaffold is refused with the client HTTP API as what to do instead`, (t) => {
+    for (const kind of ['install', 'init', 'full']) {
+      const tool = REGISTRY_TOOLS.find((x) => x.name === `svc_scaffold_${kind}`)!;
+      const err = t.throws(() => tool.run({ sdk }, { baseUrl: BASE }), { instanceOf: RegistryInputError });
+      t.regex(err.message, /No (Swift|pub) package exists.*client HTTP API/, kind);
     }
   });
 }

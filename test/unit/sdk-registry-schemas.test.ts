@@ -7,8 +7,10 @@ import { REGISTRY_TOOLS, sdkResource } from '../../sdk-registry/tools.js';
 const ajv = new Ajv({ allErrors: true, strict: true });
 const ctx = { baseUrl: 'http://127.0.0.1:8080' };
 const SDKS = ['react-native', 'ios', 'android', 'flutter', 'web'];
+/** iOS and Flutter have no package, so no scaffold (sdk-registry-scaffold-rules.test.ts). */
+const SCAFFOLDED = ['react-native', 'android', 'web'];
 
-const SCAFFOLD_INPUTS = SDKS.flatMap((sdk) => [
+const SCAFFOLD_INPUTS = SCAFFOLDED.flatMap((sdk) => [
   { sdk },
   { sdk, sdk_key: 'it_abc', options: { store_direct: true, reports_purchases_itself: true, entitlement: 'pro' } },
   ...(sdk === 'web' ? [{ sdk, options: { runtime: 'twa' } }] : [{ sdk, options: { store_direct: true } }]),
@@ -47,7 +49,7 @@ for (const tool of REGISTRY_TOOLS) {
 test('the output schemas are closed: an extra or missing field fails validation', (t) => {
   const tool = REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_full')!;
   const validate = ajv.compile(tool.outputSchema);
-  const output = tool.run({ sdk: 'ios' }, ctx);
+  const output = tool.run({ sdk: 'android' }, ctx);
   t.false(validate({ ...output, extra: 1 }));
   const { files: _files, ...withoutFiles } = output;
   t.false(validate(withoutFiles));

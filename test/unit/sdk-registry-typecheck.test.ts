@@ -58,7 +58,7 @@ const OPTIONS: ts.CompilerOptions = {
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
   types: [],
-  paths: { '@svc/web': [ENTRY_PATHS[0]!], '@svc/react-native': [ENTRY_PATHS[1]!] },
+  paths: { '@svc/sdk/web': [ENTRY_PATHS[0]!], '@svc/sdk/react-native': [ENTRY_PATHS[1]!] },
 };
 
 const libCache = new Map<string, ts.SourceFile | undefined>();

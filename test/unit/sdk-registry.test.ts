@@ -89,7 +89,7 @@ test('svc_recommend_sdk: the alias fields work, and an unknown stack lists the c
 
 test('scaffold SDK selection: the most specific field decides; none, unknown or two SDKs are input errors', (t) => {
   t.is(run('svc_scaffold_init', { framework: 'react native', platform: 'ios' }).sdk_id, 'react-native');
-  t.is(run('svc_scaffold_init', { platform: 'swiftui' }).sdk_id, 'ios');
+  t.throws(() => run('svc_scaffold_init', { platform: 'swiftui' }), { instanceOf: RegistryInputError, message: /No Swift package exists/ });
   const missing = t.throws(() => run('svc_scaffold_init', {}), { instanceOf: RegistryInputError });
   t.deepEqual(missing.fields[0]!.loc, ['sdk']);
   const unknown = t.throws(() => run('svc_scaffold_init', { sdk: 'unity' }), { instanceOf: RegistryInputError });
@@ -98,19 +98,19 @@ test('scaffold SDK selection: the most specific field decides; none, unknown or 
 });
 
 test('scaffold options: secret keys refused, reporting itself implies store-direct, unknown options refused', (t) => {
-  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'it_mcp_abc' }), {
+  t.throws(() => run('svc_scaffold_install', { sdk: 'android', sdk_key: 'it_mcp_abc' }), {
     instanceOf: RegistryInputError,
     message: /secret key/,
   });
-  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'it_srv_abc' }), { instanceOf: RegistryInputError });
-  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', sdk_key: 'pk_live' }), { instanceOf: RegistryInputError });
-  t.throws(() => run('svc_scaffold_install', { sdk: 'ios', options: { store_direct: false, reports_purchases_itself: true } }), {
+  t.throws(() => run('svc_scaffold_install', { sdk: 'android', sdk_key: 'it_srv_abc' }), { instanceOf: RegistryInputError });
+  t.throws(() => run('svc_scaffold_install', { sdk: 'android', sdk_key: 'pk_live' }), { instanceOf: RegistryInputError });
+  t.throws(() => run('svc_scaffold_install', { sdk: 'android', options: { store_direct: false, reports_purchases_itself: true } }), {
     instanceOf: RegistryInputError,
   });
   t.throws(() => run('svc_scaffold_install', { sdk: 'web', options: { store_direct: true, reports_purchases_itself: false } }), {
     instanceOf: RegistryInputError,
   });
-  const extra = t.throws(() => run('svc_scaffold_install', { sdk: 'ios', options: { autocapture: false } }), {
+  const extra = t.throws(() => run('svc_scaffold_install', { sdk: 'android', options: { autocapture: false } }), {
     instanceOf: RegistryInputError,
   });
   t.deepEqual(extra.fields[0], { loc: ['options', 'autocapture'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
