@@ -7,8 +7,10 @@
 // (the attributeLate update). Also the agent's
 // end-to-end check, the voided-purchases poll (test/replay/record-voided-poll.ts) and auto-recharge-* (the
 // auto-recharge workflow's two paths: charged at once; declined, waited, turned off), play-notification-* (the Google Play
-// notification workflow, test/replay/record-play-notification.ts). REPLAY_ONLY
-// (comma-separated names, conversion lifecycles without their prefix) records only those, leaving the others.
+// notification workflow, test/replay/record-play-notification.ts), payout-run-* and platform-balance-check
+// (test/replay/record-payout-run.ts), system-check and credential-check-android (test/replay/record-system-checks.ts).
+// REPLAY_ONLY (comma-separated names, conversion lifecycles without their prefix, a group by its prefix:
+// `payout-run`, `play-notification`, `auto-recharge`) records only those, leaving the others.
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { writeFileSync } from 'node:fs';
@@ -26,7 +28,9 @@ import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
 import { ingest, reportLate } from '../helpers/conversion-client.js';
 import { historyJson } from './history-json.js';
+import { recordBalanceCheck, recordPayoutRuns } from './record-payout-run.js';
 import { recordPlayNotifications } from './record-play-notification.js';
+import { recordCredentialCheck, recordSystemCheck } from './record-system-checks.js';
 import { recordVoidedPoll } from './record-voided-poll.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
@@ -183,6 +187,17 @@ async function main(): Promise<void> {
         }
       }
       if (wanted('auto-recharge')) await recordAutoRecharges(client, taskQueue, database.db, env.temporalAddress);
+      const more = { client, taskQueue, db: database.db, config, address: env.temporalAddress };
+      const saved = [
+        ...(wanted('system-check') ? [await recordSystemCheck(more)] : []),
+        ...(wanted('credential-check') ? [await recordCredentialCheck(more)] : []),
+        ...(wanted('payout-run') ? await recordPayoutRuns(more) : []),
+        ...(wanted('platform-balance-check') ? [await recordBalanceCheck(more)] : []),
+      ];
+      for (const history of saved) {
+        writeFileSync(`${OUT}${history.name}.json`, history.json);
+        console.log(`recorded ${history.name}: ${history.events} events`);
+      }
       if (!wanted('test-integration')) return;
       // The agent's end-to-end check, which itself drives a conversion workflow.
       const runId = randomBytes(4).toString('hex');
