@@ -8,9 +8,10 @@
 // end-to-end check, the voided-purchases poll (test/replay/record-voided-poll.ts) and auto-recharge-* (the
 // auto-recharge workflow's two paths: charged at once; declined, waited, turned off), play-notification-* (the Google Play
 // notification workflow, test/replay/record-play-notification.ts), payout-run-* and platform-balance-check
-// (test/replay/record-payout-run.ts), system-check and credential-check-android (test/replay/record-system-checks.ts).
+// (test/replay/record-payout-run.ts), system-check and credential-check-android (test/replay/record-system-checks.ts),
+// store-purchase-ios, store-notification-* and notification-history (the App Store's, test/replay/record-apple.ts).
 // REPLAY_ONLY (comma-separated names, conversion lifecycles without their prefix, a group by its prefix:
-// `payout-run`, `play-notification`, `auto-recharge`) records only those, leaving the others.
+// `payout-run`, `store-notification`, `play-notification`, `auto-recharge`) records only those, leaving the others.
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { testIntegrationWorkflow } from '../../workflows/test-integration.js';
 import { testIntegrationWorkflowId } from '../../workflows/test-integration-messages.js';
 import { ingest, reportLate } from '../helpers/conversion-client.js';
 import { historyJson } from './history-json.js';
+import { recordAppleWorkflows } from './record-apple.js';
 import { recordBalanceCheck, recordPayoutRuns } from './record-payout-run.js';
 import { recordPlayNotifications } from './record-play-notification.js';
 import { recordCredentialCheck, recordSystemCheck } from './record-system-checks.js';
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
         ...(wanted('credential-check') ? [await recordCredentialCheck(more)] : []),
         ...(wanted('payout-run') ? await recordPayoutRuns(more) : []),
         ...(wanted('platform-balance-check') ? [await recordBalanceCheck(more)] : []),
+        ...(['store-purchase', 'store-notification', 'notification-history'].some(wanted) ? await recordAppleWorkflows(more, wanted) : []),
       ];
       for (const history of saved) {
         writeFileSync(`${OUT}${history.name}.json`, history.json);

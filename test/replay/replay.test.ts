@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
 import { installRuntime, workflowBundle } from '../../worker/worker.js';
+import * as registered from '../../workflows/index.js';
 
 const DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 const OLD_GENERATION = fileURLToPath(new URL('./generations/pre-r1-paid-then-renewals.json', import.meta.url));
@@ -18,6 +19,7 @@ const files = readdirSync(DIR)
 interface HistoryEvent {
   eventId: string;
   eventType: string;
+  workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } };
   workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
 }
 interface History {
@@ -40,6 +42,18 @@ test('the current conversion workflow has its set of recorded lifecycles (r1-*),
   );
   updates.delete(undefined);
   t.deepEqual([...updates].sort(), ['attributeLate', 'ingestEvent'], 'a new update of the conversion workflow needs a recorded history');
+});
+
+test('every workflow type the worker registers has at least one recorded history', (t) => {
+  // The type of a history is the one its first event started (the replayer runs that type from the bundle).
+  const recorded = new Set(files.map((f) => read(`${DIR}${f}`).events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
+  const types = Object.keys(registered).sort();
+  t.is(types.length, 12, types.join(', '));
+  t.deepEqual(
+    types.filter((type) => !recorded.has(type)),
+    [],
+    'a workflow type without a recorded history: record one (test/replay/record-histories.ts, REPLAY_ONLY=<name> npm run replay:record)',
+  );
 });
 
 test('every recorded history replays without a determinism error', async (t) => {
