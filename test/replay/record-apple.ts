@@ -7,11 +7,8 @@
 // purchase bound to no user waits for the app's report (STORE_NOTIFICATION_BINDING_WAIT_MS, 600 ms here; a timer),
 // none comes, and it is applied as organic. `notification-history`: the hourly catch-up's first run (its first read
 // at start lists one notification we missed; the update reads again now; after readsPerRun 2 it continues as new).
-import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../../db/store-credentials.js';
-import type { Config } from '../../lib/config.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { proofHash } from '../../lib/store-purchase.js';
 import { takeInAppleNotification } from '../../workflow-clients/apple-notification-intake.js';
@@ -26,22 +23,13 @@ import {
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { seedApp } from '../helpers/seed.js';
 import { ISSUER, KEY_ID, startStoreStubs, storeConfig, type StoreWorld } from '../helpers/store-direct.js';
-import { historyJson } from './history-json.js';
-
-export interface AppleRecording {
-  client: Client;
-  taskQueue: string;
-  db: Knex;
-  config: Config;
-  address: string;
-}
-type Recorded = { name: string; json: string; events: number };
+import { historyJson, type Recorded, type Recording } from './history-json.js';
 
 const APPLE_ID = 1234567890;
 const APPLE_SOURCE = 'app_store_notification';
 
 /** A new app switched to iOS store-direct against the world's Apple stub; answers its id, bundle and creator code. */
-async function iosStoreDirect(r: AppleRecording, world: StoreWorld): Promise<{ appId: string; bundleId: string; code: string }> {
+async function iosStoreDirect(r: Recording, world: StoreWorld): Promise<{ appId: string; bundleId: string; code: string }> {
   const app = await seedApp(r.db, { walletUsd: 500 });
   const bundleId = `com.example.replay${app.app_id
     .replace(/[^a-z0-9]/gi, '')
@@ -66,7 +54,7 @@ async function iosStoreDirect(r: AppleRecording, world: StoreWorld): Promise<{ a
   return { appId: app.app_id, bundleId, code: app.creator_code };
 }
 
-export async function recordAppleWorkflows(r: AppleRecording, wanted: (name: string) => boolean): Promise<Recorded[]> {
+export async function recordAppleWorkflows(r: Recording, wanted: (name: string) => boolean): Promise<Recorded[]> {
   const world = await startStoreStubs();
   const saved = {
     APPLE_API_ROOT: r.config.APPLE_API_ROOT,

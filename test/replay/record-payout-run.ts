@@ -6,8 +6,6 @@
 // still pending, the payout waits (a durable timer, PAYOUT_FUNDS_RETRY_SECONDS = 1 here) and is sent once they are
 // available. `platform-balance-check`: the check against the Stripe stub (test/stubs/stripe.ts), as
 // test/integration/payout-cents.test.ts runs it.
-import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../lib/config.js';
 import { startPayoutRun } from '../../workflow-clients/payout-runs.js';
@@ -17,22 +15,14 @@ import { connectTestAccount } from '../helpers/payouts.js';
 import { seedApp } from '../helpers/seed.js';
 import { subscription } from '../helpers/subprovider-events.js';
 import { startStripeStub } from '../stubs/stripe.js';
-import { historyJson } from './history-json.js';
+import { historyJson, type Recorded, type Recording } from './history-json.js';
 
-export interface PayoutRecording {
-  client: Client;
-  taskQueue: string;
-  db: Knex;
-  config: Config;
-  address: string;
-}
-type Recorded = { name: string; json: string; events: number };
 type Balance = Pick<Config, 'PAYOUT_TEST_AVAILABLE_USD' | 'PAYOUT_TEST_PENDING_USD' | 'PAYOUT_FUNDS_RETRY_SECONDS'>;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A new organization with one payable commission of a creator whose test-mode payout account is ready. */
-async function payableOrganization(r: PayoutRecording): Promise<string> {
+async function payableOrganization(r: Recording): Promise<string> {
   const app = await seedApp(r.db, { walletUsd: 500 });
   await r.db('campaigns').where('id', app.campaign_id).update({ holding_period_days: 1 });
   await connectTestAccount(r.db, app.creator_id);
@@ -52,7 +42,7 @@ async function payableOrganization(r: PayoutRecording): Promise<string> {
 }
 
 /** A run whose history shows a timer: funds are made available once the first transfer attempt said "waiting". */
-async function makeAvailableOnceWaiting(r: PayoutRecording, workflowId: string): Promise<void> {
+async function makeAvailableOnceWaiting(r: Recording, workflowId: string): Promise<void> {
   for (let i = 0; i < 300; i += 1) {
     const history = JSON.parse((await historyJson(r.address, workflowId)).json) as { events: { eventType: string }[] };
     if (history.events.some((e) => e.eventType === 'EVENT_TYPE_TIMER_STARTED')) break;
@@ -61,7 +51,7 @@ async function makeAvailableOnceWaiting(r: PayoutRecording, workflowId: string):
   r.config.PAYOUT_TEST_AVAILABLE_USD = undefined;
 }
 
-export async function recordPayoutRuns(r: PayoutRecording): Promise<Recorded[]> {
+export async function recordPayoutRuns(r: Recording): Promise<Recorded[]> {
   const saved: Balance = {
     PAYOUT_TEST_AVAILABLE_USD: r.config.PAYOUT_TEST_AVAILABLE_USD,
     PAYOUT_TEST_PENDING_USD: r.config.PAYOUT_TEST_PENDING_USD,
@@ -96,7 +86,7 @@ export async function recordPayoutRuns(r: PayoutRecording): Promise<Recorded[]> 
   return recorded;
 }
 
-export async function recordBalanceCheck(r: PayoutRecording): Promise<Recorded> {
+export async function recordBalanceCheck(r: Recording): Promise<Recorded> {
   const secret = 'sk_test_stub_secret_key';
   const stub = await startStripeStub(secret, 'whsec_test_platform');
   const saved = { STRIPE_SECRET_KEY: r.config.STRIPE_SECRET_KEY, STRIPE_API_ROOT: r.config.STRIPE_API_ROOT };

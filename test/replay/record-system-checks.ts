@@ -1,33 +1,21 @@
 // The two checks for `npm run replay:record`: `system-check` (the worker reaches PostgreSQL, as `svc dev` runs it
 // after start-up) and `credential-check-android` (the store credential green-check of an Android store-direct app
 // against the Google stub, test/replay/android-store.ts: one activity authenticates and makes one real call).
-import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../lib/config.js';
 import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
 import { systemCheckWorkflow, systemCheckWorkflowId } from '../../workflows/system-check.js';
 import { seedApp } from '../helpers/seed.js';
 import { androidStoreDirect } from './android-store.js';
-import { historyJson } from './history-json.js';
+import { historyJson, type Recorded, type Recording } from './history-json.js';
 
-export interface CheckRecording {
-  client: Client;
-  taskQueue: string;
-  db: Knex;
-  config: Config;
-  address: string;
-}
-type Recorded = { name: string; json: string; events: number };
-
-export async function recordSystemCheck(r: CheckRecording): Promise<Recorded> {
+export async function recordSystemCheck(r: Recording): Promise<Recorded> {
   const workflowId = systemCheckWorkflowId(randomUUID());
   const result = await r.client.workflow.execute(systemCheckWorkflow, { taskQueue: r.taskQueue, workflowId });
   if (!result.database) throw new Error(`system-check: ${JSON.stringify(result)}`);
   return { name: 'system-check', ...(await historyJson(r.address, workflowId)) };
 }
 
-export async function recordCredentialCheck(r: CheckRecording): Promise<Recorded> {
+export async function recordCredentialCheck(r: Recording): Promise<Recorded> {
   const { app_id: appId } = await seedApp(r.db, { walletUsd: 0 });
   const google = await androidStoreDirect({ db: r.db, config: r.config, appId });
   try {
