@@ -6,10 +6,10 @@
 // under test-output/screenshots/returned-*.
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { latestSignInLink } from '../helpers/creator-mail.js';
 import { makePayableCommission } from '../helpers/payable.js';
-import { pageProblems } from '../helpers/page-checks.js';
+import { problemsAndScreenshots } from '../helpers/page-checks.js';
 import { connectReady, mountConnect, payoutIn } from '../helpers/payouts.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { stripeStubEnv, useStripeStub } from '../helpers/stripe-stub-harness.js';
@@ -41,12 +41,7 @@ const micros = (text: string) => {
 
 /** The page passes the checks, and is saved at 1280 and at 390 px. */
 async function look(t: ExecutionContext, page: Page, name: string): Promise<void> {
-  t.deepEqual(await pageProblems(page, name), [], name);
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await screenshot(page, `returned-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, `returned-${name}-390`);
-  await page.setViewportSize({ width: 1280, height: 900 });
+  t.deepEqual(await problemsAndScreenshots(page, `returned-${name}`), [], name);
 }
 
 test('a refused transfer on the run page, the campaign page and the statement: returned with the reason, never paid', async (t) => {
