@@ -182,13 +182,30 @@ export async function findCreatorStatement(db: Knex, creatorId: string, payoutId
     .where({ 'p.id': payoutId, 'p.creator_id': creatorId })
     .first<(PayoutRow & { org_name: string }) | undefined>('p.*', 'o.name as org_name');
   if (!payout) return undefined;
+  // A returned payout's lines went back to payable (payout_id cleared, db/payout-transfers.ts returnPayout); its
+  // payout_return ledger entries still name them, so its statement lists what it held and the figures add up.
+  const inPayout = (q: Knex.QueryBuilder, idColumn: string, payoutColumn: string, ledgerColumn: 'commission_id' | 'bonus_award_id') => {
+    if (payout.transfer_status !== 'returned') void q.where(payoutColumn, payoutId);
+    else
+      void q.whereIn(
+        idColumn,
+        db('wallet_ledger')
+          .where({ org_id: payout.org_id, entry_type: 'payout_return', external_ref: payoutId })
+          .whereNotNull(ledgerColumn)
+          .select(ledgerColumn),
+      );
+  };
   const [commissions, awards, clawbacks] = await Promise.all([
     commissionLines(db)
-      .where('c.payout_id', payoutId)
+      .where((q) => {
+        inPayout(q, 'c.id', 'c.payout_id', 'commission_id');
+      })
       .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
     db('bonus_awards as b')
       .join('campaigns as k', 'k.id', 'b.campaign_id')
-      .where('b.payout_id', payoutId)
+      .where((q) => {
+        inPayout(q, 'b.id', 'b.payout_id', 'bonus_award_id');
+      })
       .orderBy('b.earned_at')
       .select('b.id', 'k.name as campaign_name', 'b.threshold_conversions', 'b.amount_micros'),
     db('payout_clawback_recoveries as r')

@@ -87,7 +87,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
           later payout.
         </p>
       ) : null}
-      <table id="statement-totals">
+      <table class="figures" id="statement-totals">
         <tbody>
           <tr>
             <th scope="row">Commissions ({p.commission_count})</th>
@@ -139,16 +139,17 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
   const s = await signedInCreator(ctx);
   if (!s) return;
   const st = await statementOf(ctx, s);
+  const status = payoutStatus(st.payout);
   // Amounts stay positive with their effect beside them: a leading minus would be escaped as a formula (lib/csv.ts).
+  // A returned payout's lines were never paid: their effect says returned.
   const rows: CsvCell[][] = lines(st).map((l) => [
     l.kind,
     day(l.date),
     l.campaign,
     l.what,
     csvUsd(Math.abs(l.micros)),
-    l.micros < 0 ? 'deducted' : 'paid',
+    l.micros < 0 ? 'deducted' : status.status === 'returned' ? 'returned' : 'paid',
   ]);
-  const status = payoutStatus(st.payout);
   rows.push([
     status.status === 'returned' ? 'Net not paid' : 'Net paid',
     day(st.payout.created_at),

@@ -4,6 +4,7 @@
 // Always at the phone width: a page that fits 390 px fits wider screens.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { screenshot } from './chromium.js';
 
 /** The page as it is now, checked at 390x844 (the viewport is put back after). */
 export async function pageProblems(page: Page, label: string): Promise<string[]> {
@@ -15,6 +16,20 @@ export async function pageProblems(page: Page, label: string): Promise<string[]>
   } finally {
     if (before && before.width !== phone.width) await page.setViewportSize(before);
   }
+}
+
+/** The page's problems (pageProblems), and the page saved at 1280 and at 390 px as `{name}-1280` and `{name}-390`. */
+export async function problemsAndScreenshots(page: Page, name: string): Promise<string[]> {
+  const problems = await pageProblems(page, name);
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return problems;
 }
 
 async function problemsNow(page: Page, label: string): Promise<string[]> {

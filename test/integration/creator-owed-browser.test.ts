@@ -5,11 +5,11 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { setPayoutSettings } from '../../db/payout-settings.js';
-import { launchChromium, screenshot } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { latestSignInLink, linksOf, mailsTo } from '../helpers/creator-mail.js';
 import { useHarness } from '../helpers/harness.js';
 import { makePayableCommission } from '../helpers/payable.js';
-import { pageProblems } from '../helpers/page-checks.js';
+import { problemsAndScreenshots } from '../helpers/page-checks.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 
 const h = useHarness(test, { env: { HOLDING_PERIOD_DAY_MS: '2000', TRUST_PROXY: 'true' } });
@@ -31,12 +31,7 @@ const url = (p: string) => `${h().baseUrl}${p}`;
 
 /** The page passes the checks, and is saved at 1280 and at 390 px. */
 async function look(t: ExecutionContext, name: string): Promise<void> {
-  t.deepEqual(await pageProblems(page, name), [], name);
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await screenshot(page, `owed-${name}-1280`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, `owed-${name}-390`);
-  await page.setViewportSize({ width: 1280, height: 900 });
+  t.deepEqual(await problemsAndScreenshots(page, `owed-${name}`), [], name);
 }
 
 test.serial('the join success screen: link and code with copy buttons, the QR code, the portal; the welcome mail', async (t) => {

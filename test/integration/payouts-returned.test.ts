@@ -80,6 +80,11 @@ test('a transfer Stripe refuses: returned, with the reason, on every surface; no
   t.like(rows.at(-1), { 0: 'Status', 5: 'returned' });
   t.regex(rows.at(-1)![3]!, RETURNED);
   t.is(rows.at(-2)![0], 'Net not paid');
+  t.deepEqual(
+    rows.slice(1, -2).map((r) => [r[0], r[5]]),
+    [['Commission', 'returned']],
+    'the line it held, never paid',
+  );
 
   // The operator: a repeat of the run id answers the outcome, in JSON and in words.
   const env = cliEnv({ DATABASE_URL: h().database.url });
