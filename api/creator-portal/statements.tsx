@@ -99,7 +99,11 @@ export async function statementPage(ctx: AppContext): Promise<void> {
           </tr>
           <tr>
             <th scope="row">Clawbacks netted</th>
-            <td>-{formatUsd(Number(p.clawbacks_netted_micros))}</td>
+            <td>
+              {/* a minus only when something was netted: "-$0.00" reads as if money was taken */}
+              {Number(p.clawbacks_netted_micros) > 0 ? '-' : ''}
+              {formatUsd(Number(p.clawbacks_netted_micros))}
+            </td>
           </tr>
           <tr>
             <th scope="row">{NET_LABEL[status.status]}</th>

@@ -32,7 +32,7 @@ test.after.always(async () => {
 
 const url = (p: string) => `${h().baseUrl}${p}`;
 const RETURNED = /returned: nothing was paid \(Stripe refused the transfer: Your destination account needs/;
-/** "$12.34 USD" or "-$0.00 USD" as micros. */
+/** "$12.34 USD" or "-$3.33 USD" as micros. */
 const micros = (text: string) => {
   const m = /^(-?)\$([\d,]+)\.(\d\d) USD$/.exec(text.trim());
   if (!m) throw new Error(`not an amount: ${text}`);
@@ -100,6 +100,7 @@ test('a refused transfer on the run page, the campaign page and the statement: r
   const totals = await page.locator('#statement-totals tbody tr td').allTextContents();
   const [commissions, awards, clawbacks, net] = totals.slice(0, 4).map(micros);
   t.is(commissions! + awards! + clawbacks!, net!);
+  t.is(totals[2]!.trim(), '$0.00 USD', 'nothing netted shows no minus sign');
   t.is(net, micros(`$${(Number(payout.net_micros) / 1_000_000).toFixed(2)} USD`));
   t.deepEqual(await page.locator('#statement-lines tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-kind'))), [
     'Commission',
