@@ -119,10 +119,12 @@ export function commandHelp(name: string): string {
 
 /** `svc`, `svc --help` and `svc help`: every command. */
 export function overview(): string {
-  const lines = Object.entries(COMMANDS).map(
-    ([name, spec]) => `  ${`${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}`.padEnd(18)}${spec.summary}`,
-  );
-  return ['usage: svc <command> [options]', ...lines, '  help COMMAND      the options of one command (also: svc COMMAND --help)'].join(
-    '\n',
-  );
+  const rows: [string, string][] = Object.entries(COMMANDS).map(([name, spec]) => [
+    `${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}`,
+    spec.summary,
+  ]);
+  rows.push(['help COMMAND', 'the options of one command (also: svc COMMAND --help)']);
+  // The column fits the longest command, so a command and its text never run together ("workflows rehydrate").
+  const width = Math.max(...rows.map(([command]) => command.length)) + 2;
+  return ['usage: svc <command> [options]', ...rows.map(([command, summary]) => `  ${command.padEnd(width)}${summary}`)].join('\n');
 }

@@ -174,6 +174,9 @@ test('every command answers --help and svc help COMMAND (exit 0, its usage on st
   for (const overview of [results.get('help')!, results.get('--help')!]) {
     t.is(overview.code, 0);
     for (const name of names) t.regex(overview.stdout, new RegExp(`^  ${name}\\b`, 'm'));
+    // Every command is followed by at least two spaces before its text (it once printed "workflows rehydraterestart").
+    for (const [name, spec] of Object.entries(COMMANDS))
+      t.regex(overview.stdout, new RegExp(`^  ${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}  +\\S`, 'm'), name);
   }
 });
 
