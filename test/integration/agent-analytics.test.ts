@@ -180,8 +180,11 @@ test('campaign stats: lifetime production counters on every campaign answer, equ
   t.deepEqual(paused.body.stats, expected);
 
   const statements: string[] = [];
-  const record = (q: { sql: string }) => {
-    if (/"clicks"/.test(q.sql)) statements.push(q.sql);
+  // Only this app's statements: the file's other tests run at the same time on the same handle and read clicks too.
+  const record = (q: { sql: string; bindings?: unknown[] }) => {
+    const ours = JSON.stringify(q.bindings ?? []);
+    if (/"clicks"/.test(q.sql) && [app.campaign_id, created.body.id as string, app.app_id].some((id) => ours.includes(id)))
+      statements.push(q.sql);
   };
   h().db.on('query', record);
   const list = await get(app.key, `/campaigns?app_id=${app.app_id}`);
