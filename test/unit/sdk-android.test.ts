@@ -2,6 +2,7 @@
 // Android app can load (no java.net.http; nothing below API 26 such as java.time, java.util.Base64, java.nio.file),
 // the published jar's size budget and its POM. The build is cached per source hash (runtime/android-sdk/build.ts).
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { runJUnit, stageSources, testClasses } from '../../runtime/android-sdk/build.js';
@@ -69,6 +70,12 @@ aTest('the JUnit unit tests of the client-side rules pass on the built library',
   const run = await runJUnit(tc, build, 'test', classes);
   t.true(run.ok, run.output);
   t.true(run.tests >= 20, run.output);
+});
+
+aTest('an unchanged SDK does not recompile: a second build in another process reuses every compiled stage', async (t) => {
+  await androidBuild();
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'runtime/android-sdk/build-cli.ts'], { encoding: 'utf8' });
+  t.regex(out, /android sdk: unchanged \(cached\)/, out);
 });
 
 aTest('the published jar stays under the size budget and its POM declares kotlin-stdlib at the promised version', async (t) => {
