@@ -1,5 +1,6 @@
 // Flat config: typescript-eslint's type-aware rules; workflow code additionally may not import Node built-ins
-// (workflows run in Temporal's deterministic sandbox). No module imports a package's internals (`pkg/lib/...`);
+// (workflows run in Temporal's deterministic sandbox). No module imports a package's internals (`pkg/lib/...`, the
+// SDK's `packages/sdk/src/...`);
 // import circles are found by madge (`npm run lint`).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -43,6 +44,11 @@ export default tseslint.config(
             {
               regex: '^(@[^/]+/)?[^./@][^/]*/lib(/|$)',
               message: "A package's lib/ folder is internal to it: import from its public entry point.",
+            },
+            {
+              // Relative imports inside packages/sdk never match; everything else uses the package's exports.
+              regex: '(^|/)packages/sdk/src(/|$)',
+              message: 'The SDK is imported through its public entries (@svc/sdk, @svc/sdk/event-key, @svc/sdk/types), not its src/.',
             },
           ],
         },

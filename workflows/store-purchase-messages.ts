@@ -1,6 +1,6 @@
 // What the API and the store-purchase workflow share: its id, input, answer and the business failures it ends with
 // (ApplicationFailure types; api/sdk/purchase.ts alone turns them into HTTP statuses). No workflow code here.
-import type { PurchaseResult } from '../packages/sdk/src/types.js';
+import type { PurchaseResult } from '@svc/sdk/types';
 import type { StorePlatform } from '../schema/types.js';
 
 export interface StorePurchaseInput {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 export const SDK_ROOT = path.resolve(import.meta.dirname, '../../packages/sdk');
-export const SDK_ENTRIES = ['index', 'web', 'react-native', 'event-key'] as const;
+export const SDK_ENTRIES = ['index', 'web', 'react-native', 'event-key', 'types'] as const;
 export const API_REPORT_PATH = path.join(SDK_ROOT, 'etc', 'sdk.api.md');
 
 function declarationText(decl: ts.Declaration): string {

@@ -5,7 +5,7 @@
 // notification, some refunded and some of those reversed, some in the sandbox; every notification redelivered. The
 // sender posts like Apple (again on anything but 200, until 200) and like the app's SDK (a report again until 200).
 import type { Knex } from 'knex';
-import { accountToken } from '../../packages/sdk/src/ids.js';
+import { accountToken } from '@svc/sdk';
 import { notificationPayload, signTransaction, transactionPayload } from './apple-signing.js';
 import { countStatuses, sendUntilAcknowledged, type Attempt } from './provider.js';
 import { APP_APPLE_ID, type StoreAccount, type StoreWorld } from './store-direct.js';

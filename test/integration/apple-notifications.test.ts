@@ -7,7 +7,7 @@
 // one waits for the app's report; the hourly history catch-up fills a gap (with a 429 on the way).
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { accountToken } from '../../packages/sdk/src/ids.js';
+import { accountToken } from '@svc/sdk';
 import {
   readNotificationHistoryNowUpdate,
   notificationHistoryWorkflowId,

@@ -8,7 +8,7 @@
 // report, then is organic, and a report after that still attributes it; test purchases move no money. Serial: the Google stub expects one service account at a time.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { accountToken } from '../../packages/sdk/src/ids.js';
+import { accountToken } from '@svc/sdk';
 import { playNotificationWorkflowId, type PlayNotificationOutcome } from '../../workflows/play-notification-messages.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { request } from '../helpers/http.js';

@@ -2,23 +2,10 @@
 // sources: raw HTML (dangerouslySetInnerHTML) and an href from data not passed through safeUrl() are errors; the
 // same page written with safeUrl() lints clean.
 import test from 'ava';
-import { ESLint } from 'eslint';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { lintPlanted } from '../helpers/lint-planted.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// The planted source is linted from memory under the name of an existing page (type-aware linting needs a file the
-// project's tsconfig knows); nothing is written.
-const planted = path.join(root, 'api/dashboard/home-page.tsx');
-
-const eslint = new ESLint({ cwd: root });
-
-async function lint(code: string) {
-  const [result] = await eslint.lintText(code, { filePath: planted });
-  const fatal = result!.messages.filter((m) => m.fatal);
-  if (fatal.length > 0) throw new Error(fatal.map((m) => m.message).join('; '));
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
-}
+// Planted under the name of an existing page.
+const lint = (code: string) => lintPlanted('api/dashboard/home-page.tsx', code, 'no-restricted-syntax');
 
 test('dangerouslySetInnerHTML in a page is a lint error', async (t) => {
   const messages = await lint('export const Bio = ({ html }: { html: string }) => <div dangerouslySetInnerHTML={{ __html: html }} />;\n');

@@ -73,7 +73,7 @@ test('importing any entry (ESM or CJS) reads no browser global: safe under SSR a
     )
     .join('');
   const script = `${trap}
-    const entries = ['@svc/sdk', '@svc/sdk/web', '@svc/sdk/react-native', '@svc/sdk/event-key'];
+    const entries = ['@svc/sdk', '@svc/sdk/web', '@svc/sdk/react-native', '@svc/sdk/event-key', '@svc/sdk/types'];
     for (const e of entries) await import(e);
     const { createRequire } = await import('node:module');
     const require = createRequire(${JSON.stringify(path.join(SDK_ROOT, 'package.json'))});

@@ -1,31 +1,18 @@
 // The SDK core shared by the web and React Native entries: every client-side rule of the wire contract (spec
 // "Client-side rules pinned by the wire contract", rules 1-14). Everything platform-bound is injected (storage,
 // fetch, clock, random bytes, launch-link capture, device hints), so this module touches no global at import time.
-import { derivedEventId, uuidV4, type RandomBytes } from './ids.js';
-import { createTransport, SvcError, type FetchLike, type Transport } from './http.js';
+// It owns the session and initialize; attribution.ts (install, codes, identify), reports.ts (events and purchases
+// through the outbox) hold the rest of the client's calls.
+import { createAttribution } from './attribution.js';
+import { createTransport, SvcError, type FetchLike } from './http.js';
+import type { RandomBytes } from './ids.js';
 import { parseInstallReferrer, type LaunchParams } from './launch.js';
 import { Outbox } from './outbox.js';
-import { purchaseStoreId } from './purchase-id.js';
+import { createReports } from './reports.js';
+import type { Session } from './session.js';
 import { singleFlight } from './single-flight.js';
 import { KEYS, readJson, writeJson, type StorageAdapter } from './storage.js';
-import type {
-  AccessResult,
-  ActiveCampaign,
-  ApplyCodeResult,
-  AttributionResult,
-  BaseClient,
-  BaseConfig,
-  ClientPlatform,
-  IdentifyResult,
-  InitResult,
-  PurchaseReport,
-  PurchaseResult,
-  SetReferralCodeResult,
-  SyncResult,
-  TrackEventInput,
-  TrackEventResult,
-  ValidationResult,
-} from './types.js';
+import type { AccessResult, ActiveCampaign, BaseClient, BaseConfig, ClientPlatform, InitResult } from './types.js';
 
 /** Optional device hints for track-install's IP + device matching. */
 export interface DeviceHints {
@@ -59,17 +46,6 @@ export interface CoreDeps<Config extends BaseConfig> {
 export const DEFAULT_BASE_URL = 'https://svc.example.com/api';
 const ACCESS_TTL_MS = 5 * 60_000;
 const NO_ACCESS: AccessResult = { hasAccess: false, source: null, entitlement: null, expiresAt: null, code: null };
-const normalizeCode = (code: string): string =>
-  String(code ?? '')
-    .trim()
-    .toUpperCase();
-const statusOf = (err: unknown): number | null => (err instanceof SvcError ? err.status : null);
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
-/** Drops undefined fields, so answers carry only what is known (request bodies: JSON.stringify drops them). */
-function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
 
 interface CachedAccess {
   app_user_id: string;
@@ -86,107 +62,35 @@ export interface SvcCore<Config extends BaseConfig> extends BaseClient<Config> {
 
 export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>): SvcCore<Config> {
   const flight = singleFlight();
-  let config: Config | null = null;
-  let storage: StorageAdapter | null = null;
-  let transport: Transport | null = null;
-  let outbox: Outbox | null = null;
-  let initialized: Promise<InitResult> | null = null;
-  let storeDirect = false;
-  let launch: LaunchParams | null = null;
-  let stopCapture: (() => void) | null = null;
-
+  let session: Session<Config> | null = null;
+  const current = () => session;
   const ready = () => {
-    if (!config || !storage || !transport || !outbox) throw new SvcError('svc: call initialize first', null);
-    return { config, storage, transport, outbox, platform: deps.platform(config) };
+    if (!session) throw new SvcError('svc: call initialize first', null);
+    return { ...session, platform: deps.platform(session.config) };
   };
-  const store = (): StorageAdapter => ready().storage;
+  let initialized: Promise<InitResult> | null = null;
+  const [attribution, adoptLaunch] = createAttribution(deps, ready, current, flight);
+  const [reports, started] = createReports(deps, ready, current, flight);
 
-  async function setAttributes(code: string): Promise<void> {
-    const setter = config?.setSubscriberAttributes;
-    if (!setter) return;
-    try {
-      await setter({ svc_code: normalizeCode(code), svc_referral: 'true' });
-    } catch {
-      // Optional integration (rule 6): a failing provider call never breaks attribution.
-    }
-  }
-
-  async function installId(s: StorageAdapter): Promise<string> {
-    const existing = await s.getItem(KEYS.installId);
-    if (existing) return existing;
-    const id = uuidV4(deps.randomBytes);
-    await s.setItem(KEYS.installId, id); // persisted before the first track-install carries it
-    return id;
-  }
-
-  async function storedLaunch(s: StorageAdapter): Promise<LaunchParams | null> {
-    if (launch || !deps.persistLaunchCode) return launch;
-    return readJson<LaunchParams>(s, KEYS.launchCode);
-  }
-
-  /** Rule 13: a launch code replaces a stored organic result (an attributed one stays: the first claim wins). */
-  async function adoptLaunch(s: StorageAdapter, found: LaunchParams | null): Promise<void> {
-    if (!found) return;
-    launch = found;
-    if (deps.persistLaunchCode) await writeJson(s, KEYS.launchCode, found);
-    const cached = await readJson<AttributionResult>(s, KEYS.attribution);
-    if (cached && !cached.attributed) await s.removeItem(KEYS.attribution);
-  }
-
-  async function sendEvent(body: Record<string, unknown>): Promise<TrackEventResult> {
-    const { transport: t, outbox: o } = ready();
-    const id = String(body.eventId);
-    return flight(`event:${id}`, async () => {
-      try {
-        const res = await t.call<TrackEventResult>('POST', '/sdk/event', body);
-        await o.remove('events', id);
-        return res;
-      } catch (err) {
-        if (err instanceof SvcError && !err.retryable) await o.remove('events', id); // refused for good (422)
-        return { tracked: false, event_id: id };
-      }
-    });
-  }
-
-  async function sendPurchase(storeId: string, body: Record<string, unknown>): Promise<PurchaseResult> {
-    const { transport: t, outbox: o, storage: s } = ready();
-    return flight(`purchase:${storeId}`, async () => {
-      try {
-        const res = await t.call<PurchaseResult>('POST', '/sdk/purchase', body);
-        const sent = (await readJson<string[]>(s, KEYS.reportedPurchases)) ?? [];
-        if (!sent.includes(storeId)) await writeJson(s, KEYS.reportedPurchases, [...sent, storeId]);
-        await o.remove('purchases', storeId);
-        return res;
-      } catch (err) {
-        if (err instanceof SvcError && !err.retryable) await o.remove('purchases', storeId);
-        throw err;
-      }
-    });
-  }
-
-  async function isSent(storeId: string): Promise<boolean> {
-    return ((await readJson<string[]>(store(), KEYS.reportedPurchases)) ?? []).includes(storeId);
-  }
-
-  const client: SvcCore<Config> = {
+  return {
+    ...attribution,
+    ...reports,
     initialize(next: Config): Promise<InitResult> {
       if (!next || typeof next.apiKey !== 'string' || next.apiKey.trim() === '') {
         return Promise.reject(new TypeError('svc: apiKey required'));
       }
       // A second mount with the same key shares the first call; a failed call may be retried.
-      if (initialized && config?.apiKey === next.apiKey && config.baseUrl === next.baseUrl) return initialized;
+      if (initialized && session?.config.apiKey === next.apiKey && session.config.baseUrl === next.baseUrl) return initialized;
       return (initialized = flight('init', async () => {
-        config = next;
-        storage = deps.storage(next);
-        outbox = new Outbox(storage);
-        transport = createTransport({
+        const storage = deps.storage(next);
+        const transport = createTransport({
           baseUrl: next.baseUrl ?? DEFAULT_BASE_URL,
           apiKey: next.apiKey,
           fetch: deps.fetch(),
           timeoutMs: next.timeoutMs ?? 15_000,
         });
-        const s = storage;
-        await adoptLaunch(s, deps.captureLaunch?.(next) ?? parseInstallReferrer(next.installReferrer));
+        session = { config: next, storage, outbox: new Outbox(storage), transport };
+        await adoptLaunch(storage, deps.captureLaunch?.(next) ?? parseInstallReferrer(next.installReferrer));
         const res = await transport.call<InitResult>('POST', '/sdk/init', {
           app_version: next.appVersion ?? 'unknown',
           sdk_version: deps.sdkVersion,
@@ -194,19 +98,9 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
           sdk_name: deps.sdkName,
           ...deps.initFields?.(next),
         });
-        await s.setItem(KEYS.initialized, 'true');
-        storeDirect = res.store_direct === true;
-        stopCapture?.();
-        stopCapture = null;
-        // Rule 1: auto capture only on a store-direct platform, and only when the host does not report itself.
-        if (storeDirect && next.autoCapture !== false && next.purchaseSource?.onPurchase) {
-          stopCapture = next.purchaseSource.onPurchase((p) => {
-            void isSent(purchaseStoreId(p))
-              .then((sent) => (sent ? undefined : client.reportPurchase(p)))
-              .catch(() => undefined);
-          });
-        }
-        await client.flush().catch(() => undefined);
+        await storage.setItem(KEYS.initialized, 'true');
+        started(next, res.store_direct === true);
+        await reports.flush().catch(() => undefined);
         return res;
       }).catch((err: unknown) => {
         initialized = null;
@@ -214,168 +108,17 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       }));
     },
 
-    flush() {
-      return flight('flush', async () => {
-        const { outbox: o } = ready();
-        const pending = await o.pending();
-        let events = 0;
-        let purchases = 0;
-        for (const body of Object.values(pending.events)) if ((await sendEvent(body)).tracked) events += 1;
-        for (const [id, body] of Object.entries(pending.purchases)) {
-          try {
-            await sendPurchase(id, body);
-            purchases += 1;
-          } catch {
-            // still pending (retryable) or dropped (refused); the host's own call reports the error
-          }
-        }
-        return { events, purchases };
-      });
-    },
-
-    checkAttribution(): Promise<AttributionResult> {
-      return flight('attribution', async () => {
-        let ctx: ReturnType<typeof ready>;
-        try {
-          ctx = ready();
-        } catch (err) {
-          return { attributed: false, message: messageOf(err) };
-        }
-        const s = ctx.storage;
-        const cached = await readJson<AttributionResult>(s, KEYS.attribution);
-        if (cached) return cached;
-        const link = await storedLaunch(s);
-        let res: AttributionResult;
-        try {
-          res = await ctx.transport.call<AttributionResult>('POST', '/sdk/track-install', {
-            platform: ctx.platform,
-            device_id: await installId(s),
-            ...deps.deviceHints?.(),
-            referral_code: link?.code,
-            click_id: link?.clickId ?? undefined,
-          });
-        } catch (err) {
-          return { attributed: false, message: messageOf(err) }; // rule 2: nothing stored on failure
-        }
-        await writeJson(s, KEYS.attribution, res);
-        if (res.attributed && res.referral_code) {
-          await s.setItem(KEYS.code, normalizeCode(res.referral_code));
-          await setAttributes(res.referral_code);
-        }
-        return res;
-      });
-    },
-
-    async identify(appUserId, properties) {
-      const fail = (message: string): IdentifyResult => ({
-        identified: false,
-        app_user_id: appUserId,
-        attribution_backfilled: false,
-        ...{ message },
-      });
-      try {
-        const { storage: s, transport: t, platform } = ready();
-        if (typeof appUserId !== 'string' || appUserId === '') return fail('svc: empty user id');
-        await s.setItem(KEYS.appUserId, appUserId);
-        return await t.call<IdentifyResult>('POST', '/sdk/identify', {
-          app_user_id: appUserId,
-          properties,
-          device_id: await installId(s),
-          platform,
-        });
-      } catch (err) {
-        return fail(messageOf(err));
-      }
-    },
-
-    async trackEvent(input: TrackEventInput) {
-      let ctx: ReturnType<typeof ready>;
-      try {
-        ctx = ready();
-      } catch {
-        return { tracked: false };
-      }
-      const appUserId = input.appUserId ?? (await ctx.storage.getItem(KEYS.appUserId));
-      if (!appUserId || !input.eventType) return { tracked: false };
-      const properties = input.properties ?? {};
-      const code = input.referralCode ? normalizeCode(input.referralCode) : await ctx.storage.getItem(KEYS.code);
-      const eventId = input.eventId ?? derivedEventId(input.eventType, appUserId, properties) ?? uuidV4(deps.randomBytes);
-      const body = await ctx.outbox.put('events', eventId, {
-        eventType: input.eventType,
-        appUserId,
-        properties,
-        referralCode: code ?? undefined,
-        eventId,
-        platform: ctx.platform,
-      });
-      return sendEvent(body);
-    },
-
-    async validateCode(code) {
-      try {
-        return await ready().transport.call<ValidationResult>('POST', '/sdk/validate-code', { code: normalizeCode(code) });
-      } catch (err) {
-        return { valid: false, error: messageOf(err), error_code: 'NETWORK_ERROR' };
-      }
-    },
-
-    async setReferralCode(code, appUserId) {
-      try {
-        const { storage: s, transport: t } = ready();
-        const user = appUserId ?? (await s.getItem(KEYS.appUserId)) ?? undefined;
-        const res = await t.call<SetReferralCodeResult>('POST', '/sdk/set-referral-code', { code: normalizeCode(code), app_user_id: user });
-        if (res.success && res.free_access) await s.removeItem(KEYS.access); // the next checkAccess asks again
-        if (res.success && !res.free_access && res.code) {
-          // Kept only after the server accepted it (web 1.0.1, React Native 1.6.1); free-access codes grant access
-          // instead and are no creator's code.
-          await s.setItem(KEYS.code, normalizeCode(res.code));
-          await setAttributes(res.code);
-        }
-        return res;
-      } catch (err) {
-        const status = statusOf(err);
-        if (status === 404) return { success: false, error: messageOf(err), error_code: 'CODE_NOT_FOUND' };
-        return defined({ success: false, error: messageOf(err), error_code: status === null ? ('NETWORK_ERROR' as const) : undefined });
-      }
-    },
-
-    async applyCode(code) {
-      const validation = await client.validateCode(code);
-      const base = { code: validation.code ?? normalizeCode(code), campaign: validation.campaign, influencer: validation.influencer };
-      if (!validation.valid) {
-        return defined<ApplyCodeResult>({
-          applied: false,
-          valid: false,
-          success: false,
-          ...base,
-          error: validation.error,
-          error_code: validation.error_code,
-        });
-      }
-      const set = await client.setReferralCode(code);
-      return defined<ApplyCodeResult>({
-        applied: set.success,
-        valid: true,
-        success: set.success,
-        ...base,
-        code: set.code ?? base.code,
-        message: set.message ?? validation.message,
-        error: set.error,
-        error_code: set.error_code,
-      });
-    },
-
     async getReferralCode() {
-      return storage ? storage.getItem(KEYS.code) : null;
+      return session?.storage.getItem(KEYS.code) ?? null;
     },
 
     async getAppUserId() {
-      return storage ? storage.getItem(KEYS.appUserId) : null;
+      return session?.storage.getItem(KEYS.appUserId) ?? null;
     },
 
     async checkAccess(appUserId) {
-      if (!storage || !transport) return NO_ACCESS;
-      const s = storage;
+      if (!session) return NO_ACCESS;
+      const { storage: s, transport } = session;
       const user = appUserId ?? (await s.getItem(KEYS.appUserId));
       if (!user) return NO_ACCESS; // rule 9: no request without a user id
       const cached = await readJson<CachedAccess>(s, KEYS.access);
@@ -406,53 +149,6 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       }
     },
 
-    async reportPurchase(purchase: PurchaseReport) {
-      const { storage: s, outbox: o } = ready();
-      const storeId = purchaseStoreId(purchase);
-      const sent = (await readJson<string[]>(s, KEYS.reportedPurchases)) ?? [];
-      // Rule 7: the stored code goes with the first transaction, where it binds the purchase to the creator.
-      const code = purchase.referralCode ? normalizeCode(purchase.referralCode) : sent.length === 0 ? await s.getItem(KEYS.code) : null;
-      const body = await o.put('purchases', storeId, {
-        platform: purchase.platform,
-        signedTransaction: purchase.signedTransaction,
-        purchaseToken: purchase.purchaseToken,
-        productId: purchase.productId,
-        price: purchase.price,
-        currency: purchase.currency,
-        referralCode: code ?? undefined,
-        appUserId: purchase.appUserId ?? (await s.getItem(KEYS.appUserId)) ?? undefined,
-      });
-      return sendPurchase(storeId, body);
-    },
-
-    async syncPurchases(): Promise<SyncResult> {
-      const source = config?.purchaseSource;
-      if (!storage || !storeDirect || !source) return { fetched: 0, sent: 0, failed: 0 };
-      let purchases: PurchaseReport[];
-      try {
-        purchases = await source.getPurchases();
-      } catch {
-        return { fetched: 0, sent: 0, failed: 0 };
-      }
-      const result: SyncResult = { fetched: purchases.length, sent: 0, failed: 0 };
-      for (const p of purchases) {
-        if (await isSent(purchaseStoreId(p))) continue; // rule 12: `sent` excludes already-reported purchases
-        try {
-          await client.reportPurchase(p);
-          result.sent += 1;
-        } catch {
-          result.failed += 1;
-        }
-      }
-      return result;
-    },
-
-    async clearAttribution() {
-      launch = null;
-      if (!storage) return;
-      for (const key of deps.clearedKeys) await storage.removeItem(key);
-    },
-
     async getActiveCampaigns(): Promise<ActiveCampaign[]> {
       try {
         const res = await ready().transport.call<ActiveCampaign[]>('GET', '/sdk/campaigns');
@@ -462,7 +158,6 @@ export function createClient<Config extends BaseConfig>(deps: CoreDeps<Config>):
       }
     },
   };
-  return client;
 }
 
 export { SvcError };

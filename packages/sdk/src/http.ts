@@ -26,6 +26,9 @@ export class SvcError extends Error {
   }
 }
 
+/** An error's message, whatever was thrown (answers carry it as `message` or `error`). */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 export interface Transport {
   /** Resolves with the 2xx body; rejects with SvcError otherwise. */
   call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
@@ -64,7 +67,7 @@ export function createTransport(o: TransportOptions): Transport {
         status = res.status;
         text = await res.text();
       } catch (err) {
-        throw new SvcError(`svc: network error on ${path}: ${err instanceof Error ? err.message : String(err)}`, null);
+        throw new SvcError(`svc: network error on ${path}: ${messageOf(err)}`, null);
       } finally {
         if (timer) clearTimeout(timer);
       }
