@@ -39,7 +39,8 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.context.deps = deps;
   app.context.caches = createApiCaches(deps.appChanges);
   app.context.secretBox = deps.config.SVC_MASTER_KEY ? new SecretBox(deps.config.SVC_MASTER_KEY) : undefined;
-  app.context.rateCounter = deps.redis ? new RedisSlidingWindowCounter(deps.redis, deps.logger) : new SlidingWindowCounter();
+  const clock = deps.rateLimitClock ?? Date.now;
+  app.context.rateCounter = deps.redis ? new RedisSlidingWindowCounter(deps.redis, deps.logger, clock) : new SlidingWindowCounter(clock);
   const metrics = createMetrics();
   const health = healthRoutes(metrics.registry);
 

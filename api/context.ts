@@ -9,7 +9,7 @@ import type { ChangeFeed } from '../lib/app-scoped-cache.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ApiCaches } from './sdk-caches.js';
-import type { RateCounter } from '../runtime/rate-counter.js';
+import type { Clock, RateCounter } from '../runtime/rate-counter.js';
 import type { Redis } from 'ioredis';
 
 export interface ApiDeps {
@@ -21,6 +21,8 @@ export interface ApiDeps {
   appChanges?: ChangeFeed;
   /** Shared rate-limit state across API processes (REDIS_URL); without it each process counts its own. */
   redis?: Redis;
+  /** The rate limits' clock (runtime/rate-counter.ts): Date.now, unless a test holds it still through a burst. */
+  rateLimitClock?: Clock;
   /** Only `svc dev` sets it (cli/dev.ts; no variable can): the dev mailbox page exists (api/dashboard/dev-mailbox.tsx). */
   devMode?: boolean;
 }

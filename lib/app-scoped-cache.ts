@@ -11,7 +11,8 @@ export interface ChangeFeed {
 }
 
 export class AppScopedCache<V> {
-  private readonly entries: TtlCache<string, V>;
+  /** Boxed, because lru-cache stores no null and null is a value here ("there is none"). */
+  private readonly entries: TtlCache<string, { value: V }>;
   private readonly keysByApp = new Map<string, Set<string>>();
   private readonly generations = new Map<string, number>();
   private globalGeneration = 0;
@@ -32,13 +33,13 @@ export class AppScopedCache<V> {
 
   get(appId: string, key: string): V | undefined {
     if (!this.feed?.isLive()) return undefined;
-    return this.entries.get(`${appId}\n${key}`);
+    return this.entries.get(`${appId}\n${key}`)?.value;
   }
 
   set(appId: string, key: string, value: V, token: string): void {
     if (!this.feed?.isLive() || token !== this.begin(appId)) return;
     const full = `${appId}\n${key}`;
-    this.entries.set(full, value);
+    this.entries.set(full, { value });
     let keys = this.keysByApp.get(appId);
     if (!keys) this.keysByApp.set(appId, (keys = new Set()));
     keys.add(full);

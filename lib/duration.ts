@@ -1,5 +1,12 @@
 // Temporal durations ("30 days", "1 second", "200ms", or milliseconds as a number) in milliseconds. Pure, so
 // workflow code may use it; the SDK's own converter is internal to its package.
+//
+// Not `ms` (weighed in issue 37: 2.1.3 is its last release, 3.x only canaries; @temporalio/common pins
+// 3.0.0-canary.1): its grammar is another one. Both versions answer NaN for " 3 Days " (no trimming) and for a tab
+// before the unit, read "-1 day" as -86,400,000, ".5h" as 1,800,000 and "1 year" as 31,557,600,000 (all refused
+// here), keep fractions of a millisecond ("1.5 msec" is 1.5; here 2) and throw their own error text for "". Keeping
+// the accepted forms and the RangeError text would put this grammar's check in front of it: only the unit table
+// would go.
 import type { Duration } from '@temporalio/common';
 
 const UNIT_MS: Record<string, number> = {

@@ -60,13 +60,12 @@ export async function requestLink(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
   const email = field(ctx.state.body, 'email').trim().slice(0, 254);
   if (!EMAIL.test(email)) return requestForm(ctx, 422, email, 'Enter the email address you joined with, like name@example.com.');
-  const now = Date.now();
   const limits: [string, number][] = [
     [`creator-link:ip:${ctx.state.clientIp}`, LINK_RATE.perIp],
     [`creator-link:email:${email.toLowerCase()}`, LINK_RATE.perAddress],
   ];
   for (const [key, limit] of limits) {
-    if (!(await ctx.rateCounter.tryHit(key, limit, LINK_RATE.windowMs, now))) {
+    if (!(await ctx.rateCounter.tryHit(key, limit, LINK_RATE.windowMs))) {
       ctx.set('Retry-After', String(new RateLimitedError(LINK_RATE.windowMs / 1000).retryAfterSeconds));
       return requestForm(
         ctx,

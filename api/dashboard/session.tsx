@@ -121,8 +121,7 @@ export async function submitLogin(ctx: AppContext): Promise<void> {
   const password = field(body, 'password');
   const now = Date.now();
   for (const key of [`login:ip:${ctx.state.clientIp}`, `login:email:${email.toLowerCase()}`]) {
-    if (!(await ctx.rateCounter.tryHit(key, LOGIN_RATE.limit, LOGIN_RATE.windowMs, now)))
-      throw new RateLimitedError(LOGIN_RATE.windowMs / 1000);
+    if (!(await ctx.rateCounter.tryHit(key, LOGIN_RATE.limit, LOGIN_RATE.windowMs))) throw new RateLimitedError(LOGIN_RATE.windowMs / 1000);
   }
   const user = email && password ? await findUserByEmail(ctx.deps.db, email) : undefined;
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);

@@ -24,9 +24,8 @@ export const limitToolCalls: Middleware = async (ctx, next) => {
   const principal = ctx.state.principal;
   if (calls > 0 && principal?.kind === 'agent') {
     const limit = ctx.deps.config.MCP_TOOL_CALLS_PER_MINUTE;
-    const now = Date.now();
     for (let i = 0; i < calls; i += 1) {
-      if (!(await ctx.rateCounter.tryHit(toolCallKey(principal), limit, WINDOW_MS, now))) throw new RateLimitedError(WINDOW_MS / 1000);
+      if (!(await ctx.rateCounter.tryHit(toolCallKey(principal), limit, WINDOW_MS))) throw new RateLimitedError(WINDOW_MS / 1000);
     }
   }
   return next();

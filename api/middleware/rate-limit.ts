@@ -13,7 +13,7 @@ export interface RateLimitRule {
 export function rateLimit(rule: RateLimitRule): Middleware {
   return async (ctx, next) => {
     const key = `${rule.name}:${rule.key ? rule.key(ctx) : ctx.state.clientIp}`;
-    if (!(await ctx.rateCounter.tryHit(key, rule.limit, rule.windowMs, Date.now()))) {
+    if (!(await ctx.rateCounter.tryHit(key, rule.limit, rule.windowMs))) {
       throw new RateLimitedError(Math.max(1, Math.ceil(rule.windowMs / 1000)));
     }
     return next();

@@ -37,7 +37,7 @@ export const oauthServer: Middleware = async (ctx, next) => {
   if (
     ctx.method === 'POST' &&
     ctx.path === `${OAUTH_PREFIX}/reg` &&
-    !(await ctx.rateCounter.tryHit(`oauth-reg:${ctx.state.clientIp}`, REGISTRATIONS_PER_HOUR, 3600_000, Date.now()))
+    !(await ctx.rateCounter.tryHit(`oauth-reg:${ctx.state.clientIp}`, REGISTRATIONS_PER_HOUR, 3600_000))
   ) {
     throw new RateLimitedError(3600);
   }

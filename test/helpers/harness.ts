@@ -40,6 +40,8 @@ export interface HarnessOptions {
   mount?: (app: SvcApp) => void;
   /** Run the API as `svc dev` does (ApiDeps.devMode: the dev mailbox page). */
   devMode?: boolean;
+  /** The API's rate-limit clock (ApiDeps.rateLimitClock; test/helpers/rate-limit-clock.ts). */
+  rateLimitClock?: () => number;
   /** The worker's own database handle (e.g. through a fault proxy); the API keeps the direct one. */
   workerDb?: (database: TestDatabase) => Promise<Knex>;
 }
@@ -117,7 +119,15 @@ export function useHarness(test: TestFn<unknown>, opts: HarnessOptions = {}): Ha
       stops.push(() => feed.close());
       appChanges = feed;
     }
-    const app = createApp({ config, db: database.db, temporal, logger, appChanges, devMode: opts.devMode });
+    const app = createApp({
+      config,
+      db: database.db,
+      temporal,
+      logger,
+      appChanges,
+      devMode: opts.devMode,
+      rateLimitClock: opts.rateLimitClock,
+    });
     opts.mount?.(app);
     if (opts.api !== false) {
       server = await listen(app, 0, '127.0.0.1');

@@ -4,18 +4,20 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { identifyBurst, randomIp } from '../helpers/client-ip.js';
+import { RateLimitClock } from '../helpers/rate-limit-clock.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
+const clock = new RateLimitClock();
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' }, rateLimitClock: clock.now });
 
 test('a random leftmost entry per request does not escape the identify limit: the proxy-appended address decides', async (t) => {
-  const statuses = await identifyBurst(h().baseUrl, seed.sdk_key, 5, () => `${randomIp()}, 198.51.100.7`);
+  const statuses = await clock.held(() => identifyBurst(h().baseUrl, seed.sdk_key, 5, () => `${randomIp()}, 198.51.100.7`));
   t.deepEqual(statuses, [200, 200, 429, 429, 429]);
 });
 
 test('without the header the connection address is the client', async (t) => {
-  const statuses = await identifyBurst(h().baseUrl, seed.sdk_key, 3, () => undefined);
+  const statuses = await clock.held(() => identifyBurst(h().baseUrl, seed.sdk_key, 3, () => undefined));
   t.deepEqual(statuses, [200, 200, 429]);
 });
 

@@ -12,11 +12,17 @@ import { createLogger } from '../../runtime/logger.js';
 import { createRedis, redisReady } from '../../runtime/redis.js';
 import { request } from '../helpers/http.js';
 import { initializeMessage, postMcp, toolCallMessage } from '../helpers/mcp.js';
+import { RateLimitClock } from '../helpers/rate-limit-clock.js';
 import { requireRedis, TEST_REDIS_URL } from '../helpers/redis.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const LIMIT = 3;
-const { h, seed } = useSeededHarness(test, { worker: false, env: { MCP_TOOL_CALLS_PER_MINUTE: String(LIMIT) } });
+const clock = new RateLimitClock();
+const { h, seed } = useSeededHarness(test, {
+  worker: false,
+  env: { MCP_TOOL_CALLS_PER_MINUTE: String(LIMIT) },
+  rateLimitClock: clock.now,
+});
 
 const newKey = async () => (await createAgentKey(h().db, { orgId: seed.org_id, name: `mcp-${Math.random()}`, scopes: [...SCOPES] })).key;
 const toolsList = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
@@ -111,32 +117,35 @@ test('stateless: no session id is issued, and a second API process answers a cli
 });
 
 test('tool calls beyond the limit per principal are 429 with Retry-After before the MCP layer; listing does not count', async (t) => {
-  const key = await newKey();
-  for (let i = 0; i < LIMIT + 2; i += 1) t.is((await postMcp(h().baseUrl, toolsList(i), { token: key })).status, 200);
-  for (let i = 0; i < LIMIT; i += 1) {
-    const res = await postMcp(h().baseUrl, toolCallMessage(i, 'svc_whoami'), { token: key });
-    t.is(res.status, 200, res.text);
-    t.is(res.body.result.structuredContent.auth_mode, 'agent_key');
-  }
-  const refused = await postMcp(h().baseUrl, toolCallMessage(9, 'svc_whoami'), { token: key });
-  t.is(refused.status, 429);
-  t.is(refused.headers.get('retry-after'), '60');
-  t.regex(refused.text, /Too Many Requests/);
-  t.is((await postMcp(h().baseUrl, toolsList(10), { token: key })).status, 200, 'listing still works');
-  // A batch counts each call in it.
-  const other = await newKey();
-  const batch = [
-    toolCallMessage(1, 'svc_whoami'),
-    toolCallMessage(2, 'svc_whoami'),
-    toolCallMessage(3, 'svc_whoami'),
-    toolCallMessage(4, 'svc_whoami'),
-  ];
-  t.is((await postMcp(h().baseUrl, batch, { token: other })).status, 429);
-  t.is(
-    (await postMcp(h().baseUrl, toolCallMessage(5, 'svc_whoami'), { token: await newKey() })).status,
-    200,
-    'another key has its own window',
-  );
+  // The calls count at one moment however long they take: the window is a minute, the check is the count.
+  await clock.held(async () => {
+    const key = await newKey();
+    for (let i = 0; i < LIMIT + 2; i += 1) t.is((await postMcp(h().baseUrl, toolsList(i), { token: key })).status, 200);
+    for (let i = 0; i < LIMIT; i += 1) {
+      const res = await postMcp(h().baseUrl, toolCallMessage(i, 'svc_whoami'), { token: key });
+      t.is(res.status, 200, res.text);
+      t.is(res.body.result.structuredContent.auth_mode, 'agent_key');
+    }
+    const refused = await postMcp(h().baseUrl, toolCallMessage(9, 'svc_whoami'), { token: key });
+    t.is(refused.status, 429);
+    t.is(refused.headers.get('retry-after'), '60');
+    t.regex(refused.text, /Too Many Requests/);
+    t.is((await postMcp(h().baseUrl, toolsList(10), { token: key })).status, 200, 'listing still works');
+    // A batch counts each call in it.
+    const other = await newKey();
+    const batch = [
+      toolCallMessage(1, 'svc_whoami'),
+      toolCallMessage(2, 'svc_whoami'),
+      toolCallMessage(3, 'svc_whoami'),
+      toolCallMessage(4, 'svc_whoami'),
+    ];
+    t.is((await postMcp(h().baseUrl, batch, { token: other })).status, 429);
+    t.is(
+      (await postMcp(h().baseUrl, toolCallMessage(5, 'svc_whoami'), { token: await newKey() })).status,
+      200,
+      'another key has its own window',
+    );
+  });
 });
 
 test('with REDIS_URL two API processes share one tool-call window per principal', async (t) => {

@@ -4,10 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { recordClick } from '../../db/clicks.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
+import { RateLimitClock } from '../helpers/rate-limit-clock.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
-const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' } });
+const clock = new RateLimitClock();
+const { h, seed } = useSeededHarness(test, { worker: false, env: { TRUST_PROXY: 'true' }, rateLimitClock: clock.now });
 let codeId: string;
 let ipCounter = 1;
 const nextIp = () => `192.0.2.${ipCounter++}`;
@@ -111,8 +113,10 @@ test('an empty app_user_id is 400; a missing one is 422', async (t) => {
 
 test('more than 2 requests per second from one IP get a plain-text 429 page', async (t) => {
   const ip = nextIp();
-  const results = await Promise.all(
-    Array.from({ length: 6 }, (_, i) => sdkClient(h().baseUrl, seed.sdk_key, ip).post('/identify', { app_user_id: `burst-${i}` })),
+  const results = await clock.held(() =>
+    Promise.all(
+      Array.from({ length: 6 }, (_, i) => sdkClient(h().baseUrl, seed.sdk_key, ip).post('/identify', { app_user_id: `burst-${i}` })),
+    ),
   );
   const limited = results.filter((r) => r.status === 429);
   t.is(limited.length, 4, results.map((r) => r.status).join(','));
