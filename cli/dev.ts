@@ -203,6 +203,13 @@ async function checkPipeline(temporal: TemporalEndpoint, namespace: string, task
   }
 }
 
+/** Which of the banner's services are not svc dev's own: '  (PostgreSQL: DATABASE_URL)  (Temporal: ...)' or ''. */
+function externalNotes(external: { db: boolean; temporal?: 'environment' | 'profile' | 'none' }): string {
+  const db = external.db ? '  (PostgreSQL: DATABASE_URL)' : '';
+  const temporal = external.temporal === 'profile' ? '  (Temporal: profile)' : external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : '';
+  return db + temporal;
+}
+
 function printBanner(b: {
   config: ReturnType<typeof loadConfig>;
   temporalUi: string | undefined;
@@ -227,7 +234,7 @@ function printBanner(b: {
     ...(b.history ? [`  Demo history   ${b.history}`] : []),
     `  Pipeline check ${b.pipeline}`,
     `  Node           ${process.version}`,
-    `  Data           ${b.dataDir}${b.external.db ? '  (PostgreSQL: DATABASE_URL)' : ''}${b.external.temporal === 'profile' ? '  (Temporal: profile)' : b.external.temporal ? '  (Temporal: TEMPORAL_ADDRESS)' : ''}`,
+    `  Data           ${b.dataDir}${externalNotes(b.external)}`,
     '  (the demo webhook secret is in demo.json in the data directory)',
     'Ctrl-C stops everything.',
     '',

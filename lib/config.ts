@@ -371,9 +371,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!validate(input)) {
     for (const err of validate.errors ?? []) {
       const name = err.instancePath.replace(/^\//, '');
-      problems.push(
-        `${name} ${err.message ?? 'is invalid'}${err.keyword === 'enum' ? ` (${(err.params as { allowedValues: string[] }).allowedValues.join(', ')})` : ''}`,
-      );
+      const allowed = err.keyword === 'enum' ? ` (${(err.params as { allowedValues: string[] }).allowedValues.join(', ')})` : '';
+      problems.push(`${name} ${err.message ?? 'is invalid'}${allowed}`);
     }
   }
   if (problems.length > 0) {

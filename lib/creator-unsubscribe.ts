@@ -10,7 +10,8 @@ function unsubscribeSignature(masterKey: string, creatorId: string): string {
 }
 
 export function unsubscribeUrl(masterKey: string, dashboardUrl: string, creatorId: string): string {
-  return `${dashboardUrl}/creator/unsubscribe?${new URLSearchParams({ c: creatorId, sig: unsubscribeSignature(masterKey, creatorId) }).toString()}`;
+  const query = new URLSearchParams({ c: creatorId, sig: unsubscribeSignature(masterKey, creatorId) });
+  return `${dashboardUrl}/creator/unsubscribe?${query.toString()}`;
 }
 
 export function unsubscribeMatches(masterKey: string, creatorId: unknown, sig: unknown): creatorId is string {

@@ -155,10 +155,11 @@ function sdkInitEvidence(f: IntegrationFacts): string | null {
   if (!f.sdkInitializedAt) return null;
   const perPlatform = Object.entries(f.sdkInitMeta)
     .filter(([, m]) => m)
-    .map(
-      ([platform, m]) =>
-        `${platform}: ${m!.sdk_name ?? 'sdk'} ${m!.sdk_version ?? '?'}${m!.app_version ? ` (app ${m!.app_version})` : ''}${m!.at ? ` at ${iso(m!.at)}` : ''}`,
-    );
+    .map(([platform, m]) => {
+      const app = m!.app_version ? ` (app ${m!.app_version})` : '';
+      const at = m!.at ? ` at ${iso(m!.at)}` : '';
+      return `${platform}: ${m!.sdk_name ?? 'sdk'} ${m!.sdk_version ?? '?'}${app}${at}`;
+    });
   return perPlatform.length > 0 ? perPlatform.join('; ') : `initialized ${iso(f.sdkInitializedAt)}`;
 }
 
@@ -270,7 +271,9 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       action: {
         step: 'attributed_conversion',
         action:
-          `${tested?.attributed ? 'The pipeline works (test-integration was attributed). ' : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `}` +
+          (tested?.attributed
+            ? 'The pipeline works (test-integration was attributed). '
+            : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `) +
           'Then make a purchase in the app (a sandbox purchase is enough) by a user who came through a creator link or entered a creator code (the SDK sets svc_code): ' +
           `its attributed conversion completes this step; check the user with ${verify.call}?app_user_id=...`,
         ...(tested?.attributed ? verify : tool('svc_test_integration', ofApp)),

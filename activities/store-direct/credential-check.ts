@@ -47,10 +47,11 @@ export function credentialCheckActivities(ctx: StoreDirectContext) {
       if (outcome.status !== 'ok' || !testRequestedAt) return result;
       const receivedAt = await testNotificationArrival(ctx, appId, testRequestedAt);
       const url = `${ctx.config.BASE_URL}/api/webhooks/apple/${appId}`;
+      const missing = `it has not arrived (yet): set the App Store Server Notifications V2 URL (production and sandbox) in App Store Connect to ${url}`;
       return {
         ...result,
         testNotification: { requestedAt: testRequestedAt.toISOString(), receivedAt: receivedAt?.toISOString() ?? null },
-        reason: `${reason}; ${receivedAt ? `it arrived at ${url}` : `it has not arrived (yet): set the App Store Server Notifications V2 URL (production and sandbox) in App Store Connect to ${url}`}`,
+        reason: `${reason}; ${receivedAt ? `it arrived at ${url}` : missing}`,
       };
     },
   };

@@ -93,8 +93,10 @@ async function escrowState(ctx: AppContext, orgId: string): Promise<EscrowState>
   return { ok: canActivateCampaigns(totals.safeAvailableMicros, minMicros), safeMicros: totals.safeAvailableMicros, minMicros };
 }
 
-const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) =>
-  `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${token ? `invitation_token=${encodeURIComponent(token)}&` : ''}lang=${encodeURIComponent(lang)}`;
+const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) => {
+  const invitation = token ? `invitation_token=${encodeURIComponent(token)}&` : '';
+  return `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${invitation}lang=${encodeURIComponent(lang)}`;
+};
 
 function invitationView(row: InvitationView) {
   return {

@@ -48,7 +48,8 @@ function SettingsForm({ s, typed, problems }: { s: SignedIn; typed: Typed; probl
 /** The wallet page's section. */
 export async function payoutSettingsSection(ctx: AppContext, s: SignedIn): Promise<VNode> {
   const settings = await getPayoutSettings(ctx.deps.db, s.orgId!);
-  const summary = `Minimum payout ${formatUsd(settings.minimumPayoutMicros)}; ${settings.periodHours ? `a run every ${settings.periodHours} hour(s)` : 'runs on demand only'}.`;
+  const cadence = settings.periodHours ? `a run every ${settings.periodHours} hour(s)` : 'runs on demand only';
+  const summary = `Minimum payout ${formatUsd(settings.minimumPayoutMicros)}; ${cadence}.`;
   return (
     <>
       <h3 id="payout-settings">Payout settings</h3>

@@ -18,6 +18,14 @@ const SVC = 'import com.svc.attribution.Svc';
 const LOG = 'import android.util.Log';
 const PROVIDER = 'import com.revenuecat.purchases.Purchases';
 
+// The scaffolds' own comments that are longer than a line of this file.
+const NOTE = {
+  installReferrer:
+    'Rule 13: the referral link carries svc_code and svc_click through Google Play into this string. The SDK calls it on its own thread.',
+  billingFlow:
+    'Launch the billing flow with BillingFlowParams.Builder().setObfuscatedAccountId(Svc.obfuscatedAccountId(appUserId)). One-time products also send product id, price (major units) and currency: the store does not report the price.',
+};
+
 const providerHelpers: Record<string, string> = {
   referralAttributes: `fun referralAttributes(code: String): Map<String, String> =
     mapOf("svc_code" to code.trim().uppercase(), "svc_referral" to "true")`,
@@ -71,7 +79,7 @@ class PreferencesStore(context: Context) : KeyValueStore {
     override fun set(key: String, value: String) = prefs.edit().putString(key, value).apply()
     override fun remove(key: String) = prefs.edit().remove(key).apply()
 }`,
-  playInstallReferrer: `${comment('Rule 13: the referral link carries svc_code and svc_click through Google Play into this string. The SDK calls it on its own thread.')}
+  playInstallReferrer: `${comment(NOTE.installReferrer)}
 class PlayInstallReferrer(private val context: Context) : InstallReferrerSource {
     override fun installReferrer(): String? {
         val client = InstallReferrerClient.newBuilder(context).build()
@@ -196,7 +204,7 @@ suspend fun backSyncPurchases() {
       'import com.svc.attribution.SvcException',
       'import com.android.billingclient.api.Purchase',
     ],
-    body: `${comment('Launch the billing flow with BillingFlowParams.Builder().setObfuscatedAccountId(Svc.obfuscatedAccountId(appUserId)). One-time products also send product id, price (major units) and currency: the store does not report the price.')}
+    body: `${comment(NOTE.billingFlow)}
 data class OneTimePrice(val price: Double, val currency: String)
 
 ${comment(WHY.report)}

@@ -8,6 +8,14 @@ import { CODE_FALLBACK, CODE_MESSAGES, WHY } from './rule-comments.js';
 import { mergeTypescriptImports } from './typescript-imports.js';
 import type { LanguageScaffolder, ScaffoldContext, ScaffoldFile, Section } from './types.js';
 
+// The scaffolds' own comments that are longer than a line of this file.
+const NOTE = {
+  purchaseSource:
+    'Your store library (react-native-iap, expo-iap, a Capacitor plugin...) seen through two calls: map its purchases to { platform, signedTransaction } (iOS) or { platform, purchaseToken } (Android).',
+  storePurchase:
+    'What your store library hands over after a purchase: iOS the StoreKit 2 signed transaction (JWS string, not decoded JSON), Android the purchase token and, for one-time products, product id, price (major units) and currency. Set appAccountToken (iOS) or obfuscatedAccountId (Android) from the user id when buying.',
+};
+
 const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The provider's client: what writes the attributes and what reads the entitlement, each with its imports. */
@@ -50,7 +58,7 @@ const NATIVE_IMPORTS = [
 ];
 
 /** Auto capture (rule 1) reads the store through the host's purchase library; the SDK ships no native module. */
-const PURCHASE_SOURCE = `${comment('Your store library (react-native-iap, expo-iap, a Capacitor plugin...) seen through two calls: map its purchases to { platform, signedTransaction } (iOS) or { platform, purchaseToken } (Android).')}
+const PURCHASE_SOURCE = `${comment(NOTE.purchaseSource)}
 const storePurchaseSource: PurchaseSource = {
   async getPurchases() {
     return [];
@@ -219,7 +227,7 @@ export async function backSyncPurchases(): Promise<void> {
   }),
   host: (c) => ({
     imports: [`import Svc, { SvcError } from '${c.pkg.import_from}';`],
-    body: `${comment('What your store library hands over after a purchase: iOS the StoreKit 2 signed transaction (JWS string, not decoded JSON), Android the purchase token and, for one-time products, product id, price (major units) and currency. Set appAccountToken (iOS) or obfuscatedAccountId (Android) from the user id when buying.')}
+    body: `${comment(NOTE.storePurchase)}
 export interface StorePurchase {
   platform: 'ios' | 'android';
   jws?: string;

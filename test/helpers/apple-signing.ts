@@ -87,7 +87,8 @@ export async function createAppleChain(name = 'Test'): Promise<AppleChain> {
 /** A StoreKit 2 JWSTransaction signed by the chain's leaf (ES256, x5c = leaf, intermediate, root). */
 export function signTransaction(chain: AppleChain, payload: Record<string, unknown>): string {
   const header = { alg: 'ES256', x5c: [chain.leaf, chain.intermediate, chain.root].map((c) => c.toString('base64')) };
-  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
+  const input = `${encode(header)}.${encode(payload)}`;
   const signature = sign('sha256', Buffer.from(input), { key: chain.leafKey, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
 }

@@ -54,7 +54,7 @@ test("a creator connects a payout account from the campaign page: refused withou
   t.regex(refused.text, /aria-invalid="true" aria-describedby="payout-country-error"/);
   t.regex(
     refused.text,
-    /<p class="field-error" id="payout-country-error">Choose the country of your bank account from the list: payouts cannot be sent to 'ZZ'\.<\/p>/,
+    /<p class="field-error" id="payout-country-error">Choose the country of your bank account from the list: payouts cannot be sent to 'ZZ'\.<\/p>/, // long-line: one regular expression
   );
   t.regex(refused.text, /Test mode: no real money moves/);
   t.is(await h().db('payout_accounts').where('creator_id', app.creator_id).first(), undefined, 'nothing opened');

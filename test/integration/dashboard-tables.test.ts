@@ -246,12 +246,12 @@ test.serial(
     t.is(refused.status, 422);
     t.regex(
       refused.text,
-      /<input id="rule-threshold-1" name="threshold_1" value="5" aria-invalid="true" aria-describedby="rule-threshold-1-error"[^>]*>\s*<p id="rule-threshold-1-error" class="error field-error">Threshold 5 appears twice: thresholds must be distinct\.<\/p>/,
+      /<input id="rule-threshold-1" name="threshold_1" value="5" aria-invalid="true" aria-describedby="rule-threshold-1-error"[^>]*>\s*<p id="rule-threshold-1-error" class="error field-error">Threshold 5 appears twice: thresholds must be distinct\.<\/p>/, // long-line: one regular expression
     );
     t.regex(refused.text, /<p id="rule-bonus-1-error" class="error field-error">At most 2 decimals \(whole cents\)\.<\/p>/);
     t.regex(
       refused.text,
-      /name="threshold_2" value="ten"[^>]*>\s*<p id="rule-threshold-2-error" class="error field-error">Enter a whole number of conversions from 1 to 1,000,000\.<\/p>/,
+      /name="threshold_2" value="ten"[^>]*>\s*<p id="rule-threshold-2-error" class="error field-error">Enter a whole number of conversions from 1 to 1,000,000\.<\/p>/, // long-line: one regular expression
     );
     t.regex(refused.text, /name="bonus_1" value="12.345"/);
     t.is((await h().db('bonus_rules').where({ campaign_id: seed.campaign_id, active: true })).length, 0, 'nothing written');

@@ -106,7 +106,7 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     // The demo opens on its history (cli/demo-history.ts), seeded at this first start.
     t.regex(
       out,
-      /Demo history\s+\d+ purchase events \(1 refund\), \d+ clicks, \d+ installs, 3 creators, a payout to [1-9]\d* creator\(s\) \(\d+ held over\); seeded in [\d.]+ s/,
+      /Demo history\s+\d+ purchase events \(1 refund\), \d+ clicks, \d+ installs, 3 creators, a payout to [1-9]\d* creator\(s\) \(\d+ held over\); seeded in [\d.]+ s/, // long-line: one regular expression
     );
     t.log(/Demo history.*/.exec(out)?.[0]);
     const demoApp = /<a href="\/dashboard\/apps\/(app_\w+)">Demo App /.exec(signedIn.text)![1]!;

@@ -89,7 +89,7 @@ test.serial('money is bigint micro-units and retried writes hit unique keys', as
   t.regex(defs, /commissions_event_earn_uq ON public\.commissions .*\(purchase_event_id\) WHERE \(kind = 'earn'::text\)/);
   t.regex(
     defs,
-    /commissions_event_reversal_uq ON public\.commissions .*\(purchase_event_id, reverses_commission_id\) WHERE \(kind = 'reversal'::text\)/,
+    /commissions_event_reversal_uq ON public\.commissions .*\(purchase_event_id, reverses_commission_id\) WHERE \(kind = 'reversal'::text\)/, // long-line: one regular expression
   );
   t.regex(defs, /raw_intake.*\(app_id, source, external_id\)/);
 });

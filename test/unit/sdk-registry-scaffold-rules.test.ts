@@ -53,7 +53,7 @@ const UPPERCASED =
   /\.(trim\(\)\.toUpperCase\(\)|trim\(\)\.uppercase\(\)|trimmingCharacters\(in: \.whitespacesAndNewlines\)\.uppercased\(\))/;
 const AUTO_CAPTURE = /autoCapture\s*[:=]\s*(true|false)/g;
 const ACCESS_GATE =
-  /entitled \|\| \(await Svc\.checkAccess\(\)\)\.hasAccess|entitled \|\| Svc\.checkAccess\(\)\.hasAccess|if entitled \{ return true \}\s+return await Svc\.checkAccess\(\)\.hasAccess/;
+  /entitled \|\| \(await Svc\.checkAccess\(\)\)\.hasAccess|entitled \|\| Svc\.checkAccess\(\)\.hasAccess|if entitled \{ return true \}\s+return await Svc\.checkAccess\(\)\.hasAccess/; // long-line: one regular expression
 
 function assertBaseUrl(t: ExecutionContext, text: string) {
   const values = [...text.matchAll(/base(?:Url|URL)\s*[:=]\s*(?:URL\(string:\s*)?["']([^"']*)["']/g)].map((m) => m[1]);
@@ -192,7 +192,7 @@ test("android: settings.gradle.kts names this server's Maven repository; a local
   const local = settings('http://127.0.0.1:8080');
   t.regex(
     local,
-    /url = uri\("http:\/\/127\.0\.0\.1:8080\/sdk\/maven\/"\)\n {12}\/\/ A local svc dev serves plain http[\s\S]*?\n {12}isAllowInsecureProtocol = true\n/,
+    /url = uri\("http:\/\/127\.0\.0\.1:8080\/sdk\/maven\/"\)\n {12}\/\/ A local svc dev serves plain http[\s\S]*?\n {12}isAllowInsecureProtocol = true\n/, // long-line: one regular expression
   );
   // The app itself runs on the emulator, which reaches this machine at 10.0.2.2.
   const config = (tool.run({ sdk: 'android' }, { baseUrl: 'http://127.0.0.1:8080' }) as unknown as Out).files.find((f) =>

@@ -170,7 +170,7 @@ const TOPIC_FACTS: Record<string, RegExp[]> = {
   ],
   purchase: [
     /never both be used/,
-    /verify, parse, find the code, match campaign and creator, compute commission and platform fee, record conversion, update stats, reserve funds/,
+    /verify, parse, find the code, match campaign and creator, compute commission and platform fee, record conversion, update stats, reserve funds/, // long-line: one regular expression
     /signed JWS/,
     /never a boolean/,
     /503/,
