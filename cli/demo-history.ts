@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { recordClick } from '../db/clicks.js';
-import { addCreatorCode, upsertCreator } from '../db/creators.js';
+import { addCreatorCode, upsertCreator } from '../db/creators-writes.js';
 import { insertInstall, markInstallAttributed } from '../db/installs.js';
 import { runPayoutRun, type PayoutRunResult } from '../actions/payout-run.js';
 import { testModePayoutProvider } from '../clients/payouts/test-mode.js';

@@ -1,5 +1,5 @@
 // `svc`: the one binary with every role and operator command (CONTRACT.md "Commands").
-import { createAgentKey } from '../db/agent-keys.js';
+import { createAgentKey } from '../db/agent-keys-writes.js';
 import { findApp } from '../db/apps.js';
 import { findOrganization } from '../db/organizations.js';
 import { ConfigError, configMarkdownTable, loadConfig, type Config } from '../lib/config.js';

@@ -2,11 +2,11 @@
 // service end to end (CONTRACT.md lists the exact keys). Everything is written in one transaction.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../db/apps.js';
-import { createAgentKey } from '../db/agent-keys.js';
-import { createCampaign } from '../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../db/creators.js';
-import { addMembership, createOrganization, createUser } from '../db/organizations.js';
+import { createApp } from '../db/apps-writes.js';
+import { createAgentKey } from '../db/agent-keys-writes.js';
+import { createCampaign } from '../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../db/creators-writes.js';
+import { addMembership, createOrganization, createUser } from '../db/organizations-writes.js';
 import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { toMicros } from '../lib/money.js';

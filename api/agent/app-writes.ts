@@ -1,7 +1,9 @@
 // PATCH /api/agent/apps/{app_id} (descriptive settings, the localized maps and the creator-code settings; never a
 // credential, never the slug) and
 // POST /api/agent/apps/{app_id}/regenerate-webhook-secret (the new secret is returned once; the old one dies at once).
-import { findApp, patchApp, rotateWebhookSecret, type AppSettingsPatch } from '../../db/apps.js';
+import { findApp, type AppSettingsPatch } from '../../db/apps.js';
+import { patchApp } from '../../db/apps-writes.js';
+import { rotateWebhookSecret } from '../../db/apps-writes.js';
 import { hasCredential } from '../../db/store-credentials.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -1,6 +1,7 @@
 // PATCH /api/agent/apps/{app_id}/apple-meta: the non-secret Apple settings (issuer id, key id, environment, App Store
 // app id). The private key itself only ever arrives through the human's signed credential-upload link.
-import { findApp, mergeAppleMeta, type AppleMetaPatch } from '../../db/apps.js';
+import { findApp, type AppleMetaPatch } from '../../db/apps.js';
+import { mergeAppleMeta } from '../../db/apps-writes.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';

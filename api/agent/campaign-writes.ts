@@ -2,7 +2,8 @@
 // /api/agent/apps/{app_id}/campaigns (created as draft, optionally with bonus rules) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
 // the top-up-link endpoint; pausing is always allowed and stops the campaign's codes from attributing).
 import { findApp } from '../../db/apps.js';
-import { findCampaign, setCampaignStatus, updateCampaignTerms, type CampaignTermsPatch, createCampaign } from '../../db/campaigns.js';
+import { findCampaign, type CampaignTermsPatch } from '../../db/campaigns.js';
+import { setCampaignStatus, updateCampaignTerms, createCampaign } from '../../db/campaigns-writes.js';
 import { normalizeBonusRules, type BonusRuleInput } from '../../lib/bonus-rules.js';
 import { ConflictError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -9,15 +9,14 @@
 import { findApp } from '../../db/apps.js';
 import { findCampaign, type AgentCampaignRow } from '../../db/campaigns.js';
 import {
-  createInvitation,
   findInvitation,
   INVITATION_STATUSES,
   listCampaignAffiliates,
   listInvitations,
-  withdrawInvitation,
   type InvitationView,
   type InvitationStatus,
 } from '../../db/invitations.js';
+import { createInvitation, withdrawInvitation } from '../../db/invitations-writes.js';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';

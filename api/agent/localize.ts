@@ -5,8 +5,10 @@
 // kept. A locale is `fresh` while the source text still hashes the same and `stale` after it changed, however it
 // changed (PATCH, dashboard, SQL). The response lists every stored locale with its status and `stale_locales`;
 // `{"locales": {}}` only reports. `campaignI18nView` / `appI18nView` give the same view for the GET endpoints.
-import { findApp, updateAppI18n, type AppCopy, type AppI18nColumn } from '../../db/apps.js';
-import { findCampaign, mergeCampaignI18n } from '../../db/campaigns.js';
+import { findApp, type AppCopy, type AppI18nColumn } from '../../db/apps.js';
+import { updateAppI18n } from '../../db/apps-writes.js';
+import { findCampaign } from '../../db/campaigns.js';
+import { mergeCampaignI18n } from '../../db/campaigns-writes.js';
 import { freshnessOf, LOCALE_PATTERN, sourceHash, summarize, type Freshness, type LocaleMeta } from '../../lib/i18n-freshness.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';

@@ -7,7 +7,8 @@ import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
-import { findActiveAgentKeyByHash, touchAgentKey } from '../../db/agent-keys.js';
+import { findActiveAgentKeyByHash } from '../../db/agent-keys.js';
+import { touchAgentKey } from '../../db/agent-keys-writes.js';
 import { findActiveSessionByHash } from '../../db/sessions.js';
 import { findActiveCreatorSessionByHash } from '../../db/creator-sessions.js';
 import { findAppByCredentialHash } from '../../db/apps.js';

@@ -1,6 +1,6 @@
 // The digest's unsubscribe link (lib/creator-unsubscribe.ts): GET shows one button, its POST stops the digests, so
 // a mail scanner following the link changes nothing. The signature is the capability; no session is needed.
-import { setDigestSubscription } from '../../db/creators.js';
+import { setDigestSubscription } from '../../db/creators-writes.js';
 import { unsubscribeMatches } from '../../lib/creator-unsubscribe.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';

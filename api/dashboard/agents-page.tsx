@@ -3,10 +3,12 @@
 // revoke the organization's keys (a revoked key is refused with 401 on its next call: keys are looked up on every
 // call); list and revoke the user's OAuth grants (revocation deletes the grant's codes and tokens, so refresh stops
 // and its access tokens die at once; the same as POST /api/grants/{id}/revoke). Owners and admins manage keys.
-import { createAgentKey, listAgentKeys, revokeAgentKeyInOrgs } from '../../db/agent-keys.js';
+import { listAgentKeys } from '../../db/agent-keys.js';
+import { createAgentKey, revokeAgentKeyInOrgs } from '../../db/agent-keys-writes.js';
 import { appendAudit } from '../../db/audit-log.js';
-import { destroyOauthItemsOfGrant } from '../../db/oauth-store.js';
-import { listOauthGrants, revokeOauthGrant } from '../../db/oauth-grants.js';
+import { destroyOauthItemsOfGrant } from '../../db/oauth-store-writes.js';
+import { listOauthGrants } from '../../db/oauth-grants.js';
+import { revokeOauthGrant } from '../../db/oauth-grants-writes.js';
 import { isScope, SCOPE_SENTENCES, SCOPES } from '../../lib/scopes.js';
 import { Badge, Check, Field, LocalTime } from '../../lib/ui.js';
 import type { AppContext } from '../context.js';

@@ -3,7 +3,8 @@
 // page's data in one answer (GET /api/apps/{app_id}/setup: keys, webhook, checklist with the spec's troubleshooting
 // causes, rejected webhooks, SDK-init freshness per platform, validation path per platform). The checklist and the
 // validation status are the agent API's own computations (integrationStatusOf, validationStatusOf).
-import { createApp, findApp, listAppInitFreshness, rotatePurchaseApiKey, type AgentAppRow } from '../../db/apps.js';
+import { findApp, listAppInitFreshness, type AgentAppRow } from '../../db/apps.js';
+import { createApp, rotatePurchaseApiKey } from '../../db/apps-writes.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import { SLUG_RULES, slugify, slugProblem } from '../../lib/slugs.js';

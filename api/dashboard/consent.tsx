@@ -4,7 +4,7 @@
 // new consent; an unticked scope is left out of the grant), approve or deny. The form carries the session's CSRF
 // token (checked by api/auth/csrf.ts) and posts back here; the answer is oidc-provider's redirect.
 import { Button, Check } from '../../lib/ui.js';
-import { saveOauthGrant } from '../../db/oauth-grants.js';
+import { saveOauthGrant } from '../../db/oauth-grants-writes.js';
 import { listOrganizations } from '../../db/organizations.js';
 import { isScope, SCOPE_SENTENCES, SCOPES, type Scope } from '../../lib/scopes.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';

@@ -5,8 +5,9 @@
 // access-token resolver with the authenticate middleware.
 import { Router } from '@koa/router';
 import type { IncomingMessage } from 'node:http';
-import { destroyOauthItemsOfGrant } from '../../db/oauth-store.js';
-import { listOauthGrants, revokeOauthGrant } from '../../db/oauth-grants.js';
+import { destroyOauthItemsOfGrant } from '../../db/oauth-store-writes.js';
+import { listOauthGrants } from '../../db/oauth-grants.js';
+import { revokeOauthGrant } from '../../db/oauth-grants-writes.js';
 import { NotFoundError, RateLimitedError } from '../../lib/errors.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { registerTokenResolver } from '../auth/authenticate.js';

@@ -3,7 +3,8 @@
 // client, the organizations picked at consent that the user still belongs to, and the scopes both the token and
 // the grant carry. The principal's id is the grant id, so a grant's calls share one tool-call window per client.
 import type { Knex } from 'knex';
-import { findActiveOauthGrant, touchOauthGrant } from '../../db/oauth-grants.js';
+import { findActiveOauthGrant } from '../../db/oauth-grants.js';
+import { touchOauthGrant } from '../../db/oauth-grants-writes.js';
 import { findLiveAccessToken } from '../../db/oauth-store.js';
 import type { Config } from '../../lib/config.js';
 import { hashToken } from '../../lib/credentials.js';

@@ -1,7 +1,8 @@
 // init runs on every app launch: answer it from the app's cached snapshot while the change feed keeps that
 // snapshot current, and write the SDK-initialized marker only when the SDK identity is new or a minute old.
 import type { Knex } from 'knex';
-import { recordSdkInit, type InitAnswer, type SdkInit } from '../../db/apps.js';
+import { type InitAnswer, type SdkInit } from '../../db/apps.js';
+import { recordSdkInit } from '../../db/apps-writes.js';
 import type { ApiCaches } from '../sdk-caches.js';
 
 export async function initSnapshot(db: Knex, caches: ApiCaches, appId: string, init: SdkInit): Promise<InitAnswer | undefined> {

@@ -2,10 +2,10 @@
 // all-scopes agent key: the same domain functions `svc seed` uses.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../../db/apps.js';
-import { createCampaign } from '../../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
-import { createOrganization } from '../../db/organizations.js';
+import { createApp } from '../../db/apps-writes.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
+import { createOrganization } from '../../db/organizations-writes.js';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { seedDemoAccount, type SeedResult } from '../../cli/seed.js';
 import { issueCreatorCode } from '../../lib/codes.js';
