@@ -2,7 +2,7 @@
 // in the same run. Prints requests/s, p50, p99 and the ratio to the baseline. BENCH_SECONDS, BENCH_CONNECTIONS.
 import autocannon, { type Options, type Result } from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { seedDemoAccount } from '../cli/seed.js';
+import { seedDemoAccount } from '../actions/seed.js';
 import { createDb } from '../runtime/db.js';
 import { benchDatabase, startServer } from './infra.js';
 
@@ -27,7 +27,7 @@ async function load(name: string, opts: Omit<Options, 'connections' | 'duration'
 export async function runSdkBench(): Promise<Row[]> {
   const database = await benchDatabase('svc_bench_sdk');
   const db = createDb(database.url, 2);
-  const seed = await seedDemoAccount(db, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
+  const seed = await seedDemoAccount({ db }, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
   await db.destroy();
   const api = await startServer('bin/svc.js', ['api'], {
     DATABASE_URL: database.url,

@@ -7,12 +7,12 @@ import { createCampaign } from '../../db/campaigns-writes.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { createOrganization } from '../../db/organizations-writes.js';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
-import { seedDemoAccount, type SeedResult } from '../../cli/seed.js';
+import { seedDemoAccount, type SeedResult } from '../../actions/seed.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { toMicros } from '../../lib/money.js';
 
 export async function seedAccount(db: Knex, baseUrl = 'http://127.0.0.1'): Promise<SeedResult> {
-  return seedDemoAccount(db, { baseUrl, dashboardUrl: `${baseUrl}/dashboard` });
+  return seedDemoAccount({ db }, { baseUrl, dashboardUrl: `${baseUrl}/dashboard` });
 }
 
 export interface SeededApp {

@@ -1,5 +1,6 @@
 // `svc seed --json`: a NEW isolated demo organization with everything an agent or a test needs to drive the
-// service end to end (CONTRACT.md lists the exact keys). Everything is written in one transaction.
+// service end to end (CONTRACT.md lists the exact keys). Everything is written in one transaction; the CLI
+// (cli/main.ts, cli/dev.ts), the tests and the benches call it.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../db/apps-writes.js';
@@ -33,7 +34,7 @@ export type SeedResult = Record<Exclude<(typeof SEED_KEYS)[number], 'wallet_bala
 
 const DEMO_WALLET_USD = 1000;
 
-export async function seedDemoAccount(db: Knex, urls: { baseUrl: string; dashboardUrl: string }): Promise<SeedResult> {
+export async function seedDemoAccount({ db }: { db: Knex }, urls: { baseUrl: string; dashboardUrl: string }): Promise<SeedResult> {
   const tag = randomBytes(4).toString('hex');
   const password = randomBytes(12).toString('base64url');
   const email = `demo+${tag}@example.com`;
