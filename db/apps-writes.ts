@@ -143,19 +143,3 @@ export async function updateAppSettings(db: Knex, appId: string, patch: AppSetti
   if (Object.keys(changes).length === 0) return (await db('apps').where('id', appId).first('id')) !== undefined;
   return (await db('apps').where('id', appId).update(changes)) === 1;
 }
-
-/**
- * An app PATCH in one transaction: the settings first, then (when given) the localized columns derived under the row
- * lock from the text just written, so translations supplied with a new source text are recorded against it.
- */
-export async function patchApp(
-  db: Knex,
-  appId: string,
-  patch: AppSettingsPatch,
-  nextI18n?: (current: AppCopy) => Record<AppI18nColumn, object>,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    await updateAppSettings(trx, appId, patch);
-    if (nextI18n) await updateAppI18n(trx, appId, nextI18n);
-  });
-}
