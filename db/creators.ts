@@ -96,3 +96,15 @@ export async function findCreatorContact(db: Knex, id: string): Promise<CreatorC
     .where('id', id)
     .first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
 }
+
+/** The app's codes among `codes`, whatever their status, with their creator (the demo history looks them up). */
+export async function findCreatorCodes(
+  db: Knex,
+  appId: string,
+  codes: readonly string[],
+): Promise<{ id: string; code: string; creator_id: string }[]> {
+  return db('creator_codes')
+    .whereIn('code', codes)
+    .where('app_id', appId)
+    .select<{ id: string; code: string; creator_id: string }[]>('id', 'code', 'creator_id');
+}
