@@ -8,7 +8,7 @@ import { normalizeBonusRules, type BonusRuleInput } from '../lib/bonus-rules.js'
 import type { Config } from '../lib/config.js';
 import { ConflictError } from '../lib/errors.js';
 import type { CampaignStatus } from '../schema/types.js';
-import { assertCanActivate } from '../api/agent/wallet.js';
+import type { AgentEdge } from './agent-edge.js';
 
 type Deps = { db: Knex };
 
@@ -33,12 +33,12 @@ export async function updateCampaign(deps: Deps, input: { campaignId: string; up
  * minimum escrow (402). Whether the status changed.
  */
 export async function changeCampaignStatus(
-  deps: Deps & { config: Config },
+  deps: Deps & { config: Config; edge: Pick<AgentEdge, 'assertCanActivate'> },
   input: { campaign: { id: string; org_id: string; status: unknown }; status: 'active' | 'paused' },
 ): Promise<boolean> {
   const { campaign, status } = input;
   if (campaign.status === 'archived') throw new ConflictError('This campaign is archived; its status cannot change.');
-  if (status === 'active' && campaign.status !== 'active') await assertCanActivate(deps.db, deps.config, campaign.org_id);
+  if (status === 'active' && campaign.status !== 'active') await deps.edge.assertCanActivate(deps.db, deps.config, campaign.org_id);
   return setCampaignStatus(deps.db, campaign.id, status);
 }
 

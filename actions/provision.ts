@@ -7,17 +7,16 @@ import { createApp } from '../db/apps-writes.js';
 import { findAppBySlug } from '../db/apps.js';
 import { findCampaignByName } from '../db/campaigns.js';
 import { createCampaign, setCampaignStatus } from '../db/campaigns-writes.js';
-import { lockOauthGrantOrgs } from '../db/oauth-grants.js';
+import { lockOauthGrantOrgs } from '../db/oauth-grants-writes.js';
 import { listOrganizations, type OrgOverview } from '../db/organizations.js';
 import { lockOrganization } from '../db/wallet-ledger.js';
 import type { Config } from '../lib/config.js';
+import type { CampaignType } from '../schema/types.js';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import type { AgentPrincipal } from '../lib/principal.js';
 import { isValidSlug, SLUG_RULES, slugify, slugProblem } from '../lib/slugs.js';
-import type { AgentCampaignType } from '../api/agent/field-schemas.js';
-import { nextAction } from '../api/agent/next-action.js';
-import { activationShortfall, assertCanActivate } from '../api/agent/wallet.js';
+import type { AgentEdge } from './agent-edge.js';
 import { createOrganizationOf } from './organizations.js';
 
 export interface ProvisionInput {
@@ -36,7 +35,7 @@ export interface ProvisionInput {
     description?: string | null;
     commission_percentage: number;
     holding_period_days?: number;
-    campaign_type: AgentCampaignType;
+    campaign_type: CampaignType;
   };
   activate?: boolean;
 }
@@ -53,7 +52,12 @@ export interface Provisioned {
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The granted organization named `org_name` (an OAuth grant: created when it has none by that name), else the only granted one. */
-async function organizationFor(trx: Knex.Transaction, agent: AgentPrincipal, orgName: string | undefined): Promise<Provisioned['org']> {
+async function organizationFor(
+  trx: Knex.Transaction,
+  edge: AgentEdge,
+  agent: AgentPrincipal,
+  orgName: string | undefined,
+): Promise<Provisioned['org']> {
   const orgs = await listOrganizations(trx, agent.orgIds);
   if (orgName === undefined) {
     const [only] = orgs;
@@ -71,7 +75,7 @@ async function organizationFor(trx: Knex.Transaction, agent: AgentPrincipal, org
   }
   const named = orgs.find((o) => sameName(o.name, orgName));
   if (named) return { ...named, created: false };
-  if (agent.authMode !== 'oauth') throw notThisKeysOrganization(orgName, orgs);
+  if (agent.authMode !== 'oauth') throw notThisKeysOrganization(edge, orgName, orgs);
   // Under the grant's lock, so concurrent calls naming the same new organization create it once.
   const reached = await listOrganizations(trx, await lockOauthGrantOrgs(trx, agent.id));
   const existing = reached.find((o) => sameName(o.name, orgName));
@@ -80,8 +84,8 @@ async function organizationFor(trx: Knex.Transaction, agent: AgentPrincipal, org
   return { id: created.id, name: created.name, created: true };
 }
 
-function notThisKeysOrganization(orgName: string, orgs: readonly OrgOverview[]): ValidationError {
-  const next = nextAction('svc_create_org');
+function notThisKeysOrganization(edge: AgentEdge, orgName: string, orgs: readonly OrgOverview[]): ValidationError {
+  const next = edge.nextAction('svc_create_org');
   return new ValidationError([
     {
       loc: ['body', 'org_name'],
@@ -94,23 +98,23 @@ function notThisKeysOrganization(orgName: string, orgs: readonly OrgOverview[]):
 }
 
 export async function provision(
-  deps: { db: Knex; config: Config },
+  deps: { db: Knex; config: Config; edge: AgentEdge },
   { agent, input }: { agent: AgentPrincipal; input: ProvisionInput },
 ): Promise<Provisioned> {
-  const { db, config } = deps;
+  const { db, config, edge } = deps;
   try {
     return await db.transaction(async (trx) => {
-      const org = await organizationFor(trx, agent, input.org_name);
+      const org = await organizationFor(trx, edge, agent, input.org_name);
       const totals = await lockOrganization(trx, org.id);
-      const app = await findOrCreateApp(trx, org.id, input.app);
+      const app = await findOrCreateApp(trx, edge, org.id, input.app);
       const campaign = await findOrCreateCampaign(trx, org.id, app.id, input.campaign);
       // Left out, activate means: a draft campaign, if the wallet allows (a paused one was paused by a human).
       const wanted = input.activate ?? campaign.status === 'draft';
       let notActivated: string | null = null;
       let activated = false;
       if (wanted && campaign.status !== 'active') {
-        if (input.activate === true) await assertCanActivate(trx, config, org.id, totals);
-        else notActivated = await activationShortfall(trx, config, org.id, totals);
+        if (input.activate === true) await edge.assertCanActivate(trx, config, org.id, totals);
+        else notActivated = await edge.activationShortfall(trx, config, org.id, totals);
         if (!notActivated) {
           activated = await setCampaignStatus(trx, campaign.id, 'active');
           campaign.status = 'active';
@@ -120,14 +124,19 @@ export async function provision(
     });
   } catch (err) {
     if (isUniqueViolation(err, 'apps_slug_uq')) {
-      const next = nextAction('svc_check_slug');
+      const next = edge.nextAction('svc_check_slug');
       throw new ConflictError(`Another app took this slug meanwhile; check one with ${next.call} and retry.`).pointingAt(next);
     }
     throw err;
   }
 }
 
-async function findOrCreateApp(trx: Knex.Transaction, orgId: string, a: ProvisionInput['app']): Promise<Provisioned['app']> {
+async function findOrCreateApp(
+  trx: Knex.Transaction,
+  edge: AgentEdge,
+  orgId: string,
+  a: ProvisionInput['app'],
+): Promise<Provisioned['app']> {
   for (const slug of slugCandidates(orgId, a)) {
     const holder = await findAppBySlug(trx, slug);
     if (holder?.org_id === orgId) return { id: holder.id, slug, sdkKey: holder.sdk_key, created: false };
@@ -151,7 +160,7 @@ async function findOrCreateApp(trx: Knex.Transaction, orgId: string, a: Provisio
       purchaseApiKey: app.purchaseApiKey,
     };
   }
-  const next = nextAction('svc_check_slug');
+  const next = edge.nextAction('svc_check_slug');
   throw new ConflictError(
     a.slug !== undefined
       ? `The slug "${a.slug}" belongs to another organization's app. Pick another (${next.call}).`

@@ -1,5 +1,6 @@
 // Writes of OAuth grants (reads stay in db/oauth-grants.ts): the consent's grant, revoking it, last use, a new organization.
 import type { Knex } from 'knex';
+import type { OauthGrantRow } from '../schema/types.js';
 
 export async function saveOauthGrant(
   db: Knex,
@@ -26,4 +27,18 @@ export async function addOrgToOauthGrant(trx: Knex.Transaction, id: string, orgI
   await trx('oauth_grants')
     .where('id', id)
     .update({ org_ids: trx.raw('array_append(org_ids, ?)', [orgId]) });
+}
+
+/**
+ * Locks a live grant's row (organizations created for one grant are created one at a time, so a repeated call finds
+ * the first one's) and answers the organizations it reaches: granted and still a membership of its user.
+ */
+export async function lockOauthGrantOrgs(trx: Knex.Transaction, id: string): Promise<string[]> {
+  const row = await trx('oauth_grants')
+    .where('id', id)
+    .whereNull('revoked_at')
+    .forUpdate()
+    .first<Pick<OauthGrantRow, 'user_id' | 'org_ids'> | undefined>('user_id', 'org_ids');
+  if (!row) return [];
+  return trx('memberships').where('user_id', row.user_id).whereIn('org_id', row.org_ids).pluck<string[]>('org_id');
 }

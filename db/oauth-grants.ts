@@ -15,17 +15,3 @@ export async function findActiveOauthGrant(db: Knex, id: string): Promise<(Oauth
 export async function listOauthGrants(db: Knex, userId: string): Promise<OauthGrantRow[]> {
   return db('oauth_grants').where('user_id', userId).orderBy('created_at', 'desc').select<OauthGrantRow[]>('*');
 }
-
-/**
- * Locks a live grant's row (organizations created for one grant are created one at a time, so a repeated call finds
- * the first one's) and answers the organizations it reaches: granted and still a membership of its user.
- */
-export async function lockOauthGrantOrgs(trx: Knex.Transaction, id: string): Promise<string[]> {
-  const row = await trx('oauth_grants')
-    .where('id', id)
-    .whereNull('revoked_at')
-    .forUpdate()
-    .first<Pick<OauthGrantRow, 'user_id' | 'org_ids'> | undefined>('user_id', 'org_ids');
-  if (!row) return [];
-  return trx('memberships').where('user_id', row.user_id).whereIn('org_id', row.org_ids).pluck<string[]>('org_id');
-}

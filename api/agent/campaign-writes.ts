@@ -7,6 +7,7 @@ import { findCampaign } from '../../db/campaigns.js';
 import { type BonusRuleInput } from '../../lib/bonus-rules.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { AGENT_EDGE } from './agent-edge.js';
 import { forgetAppCaches } from './app-caches.js';
 import { campaignAnswer } from './campaigns.js';
 import { BONUS_RULES, CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
@@ -81,7 +82,7 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
 export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
   const campaign = await visibleCampaign(ctx);
   const { status } = inputOf<{ status: 'active' | 'paused' }>(ctx);
-  const changed = await changeCampaignStatus(ctx.deps, { campaign, status });
+  const changed = await changeCampaignStatus({ ...ctx.deps, edge: AGENT_EDGE }, { campaign, status });
   if (changed) forgetAppCaches(ctx, campaign.app_id as string);
   ctx.body = { ...(await campaignAnswer(ctx, await visibleCampaign(ctx))), changed };
 }

@@ -14,6 +14,7 @@
 import type { AppContext } from '../context.js';
 import { provision, type ProvisionInput } from '../../actions/provision.js';
 import { inputOf } from '../middleware/validate.js';
+import { AGENT_EDGE } from './agent-edge.js';
 import { forgetAppCaches } from './app-caches.js';
 import { APP_FIELDS, CAMPAIGN_FIELDS, CAMPAIGN_TYPE } from './field-schemas.js';
 import { nextAction } from './next-action.js';
@@ -58,7 +59,7 @@ export const provisionBody = {
 
 export async function provisionHandler(ctx: AppContext): Promise<void> {
   const input = inputOf<ProvisionInput>(ctx);
-  const { org, app, campaign, notActivated, changed } = await provision(ctx.deps, { agent: agentOf(ctx), input });
+  const { org, app, campaign, notActivated, changed } = await provision({ ...ctx.deps, edge: AGENT_EDGE }, { agent: agentOf(ctx), input });
   if (changed) forgetAppCaches(ctx, app.id);
   const topUp = notActivated ? nextAction('svc_get_wallet_topup_link') : undefined;
   const notes = [
