@@ -1,4 +1,4 @@
-// Storage of the authorization server (oidc-provider's adapter API, api/oauth/adapter.ts): registered clients in
+// Storage of the authorization server (oidc-provider's adapter API, db/oauth-adapter.ts): registered clients in
 // oauth_clients, every other model (sessions, interactions, codes, tokens, grants) in oauth_store. Token-like ids
 // arrive here already digested by the adapter, so no live token is ever stored.
 import type { Knex } from 'knex';
