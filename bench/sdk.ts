@@ -4,7 +4,7 @@
 // the API's pool settings). BENCH_SECONDS, BENCH_CONNECTIONS.
 import autocannon, { type Options, type Result } from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { seedDemoAccount } from '../cli/seed.js';
+import { seedDemoAccount } from '../actions/seed.js';
 import { createDb } from '../runtime/db.js';
 import { benchDatabase, startServer } from './infra.js';
 
@@ -49,7 +49,7 @@ const newEvent: Options['requests'] = [
 export async function runSdkBench(): Promise<Row[]> {
   const database = await benchDatabase('svc_bench_sdk');
   const db = createDb(database.url, 2);
-  const seed = await seedDemoAccount(db, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
+  const seed = await seedDemoAccount({ db }, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
   await db.destroy();
   const api = await startServer('bin/svc.js', ['api'], {
     DATABASE_URL: database.url,

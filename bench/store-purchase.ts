@@ -6,7 +6,7 @@
 // BENCH_PURCHASES (default 300), BENCH_CONNECTIONS (default 32).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { AppleTransactionVerifier, loadAppleRoots } from '../clients/apple-app-store.js';
-import { seedDemoAccount, type SeedResult } from '../cli/seed.js';
+import { seedDemoAccount, type SeedResult } from '../actions/seed.js';
 import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../db/store-credentials.js';
 import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -51,7 +51,7 @@ async function drive<T>(items: T[], senders: number, send: (item: T) => Promise<
 async function storeDirectApp(databaseUrl: string, masterKey: string): Promise<SeedResult> {
   const db = createDb(databaseUrl, 2);
   try {
-    const seed = await seedDemoAccount(db, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
+    const seed = await seedDemoAccount({ db }, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
     await appendLedgerEntry(db, {
       orgId: seed.org_id,
       entryType: 'topup',

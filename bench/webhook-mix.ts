@@ -3,7 +3,7 @@
 // exactly the reservations of the distinct paid events.
 import { randomBytes } from 'node:crypto';
 import { appendLedgerEntry } from '../db/wallet-ledger.js';
-import { seedDemoAccount, type SeedResult } from '../cli/seed.js';
+import { seedDemoAccount, type SeedResult } from '../actions/seed.js';
 import { createDb } from '../runtime/db.js';
 import { subscription, type ProviderBody } from '../test/helpers/subprovider-events.js';
 
@@ -48,7 +48,7 @@ export function expected(subs: ProviderBody[][]): Plan {
 export async function freshAccount(databaseUrl: string): Promise<SeedResult> {
   const db = createDb(databaseUrl, 2);
   try {
-    const seed = await seedDemoAccount(db, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
+    const seed = await seedDemoAccount({ db }, { baseUrl: 'http://bench', dashboardUrl: 'http://bench/dashboard' });
     await appendLedgerEntry(db, {
       orgId: seed.org_id,
       entryType: 'topup',

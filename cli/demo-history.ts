@@ -7,12 +7,12 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { recordClick } from '../db/clicks.js';
-import { addCreatorCode, upsertCreator } from '../db/creators.js';
+import { enrolCreator } from '../actions/creators.js';
+import { findCreatorCodes } from '../db/creators.js';
 import { insertInstall, markInstallAttributed } from '../db/installs.js';
 import { runPayoutRun, type PayoutRunResult } from '../actions/payout-run.js';
 import { testModePayoutProvider } from '../clients/payouts/test-mode.js';
 import { savePayoutAccount, updateAccountState } from '../db/payout-accounts.js';
-import { issueCreatorCode } from '../lib/codes.js';
 import { conversionKeyOf, type PurchaseEvent } from '../lib/purchase-event.js';
 import { ingestIntoConversion } from '../workflow-clients/conversion-ingest.js';
 import { startPayoutRun } from '../workflow-clients/payout-runs.js';
@@ -133,28 +133,22 @@ export async function seedDemoHistory(
     ['Maya Lopez', 'mayafits', 48_000],
     ['Jon Park', 'jonbuilds', 7_500],
   ] as const) {
-    const creator = await upsertCreator(db, {
-      name,
-      email: `${handle}+${t.tag}@example.com`,
-      socialHandle: `@${handle}`,
-      followerCount: followers,
-    });
-    const code = await addCreatorCode(db, {
-      appId: t.appId,
-      campaignId: t.campaignId,
-      creatorId: creator.id,
-      code: issueCreatorCode(),
-      source: 'seed',
-    });
-    creators.push({ code: code.code });
+    const enrolled = await enrolCreator(
+      { db },
+      {
+        creator: { name, email: `${handle}+${t.tag}@example.com`, socialHandle: `@${handle}`, followerCount: followers },
+        appId: t.appId,
+        campaignId: t.campaignId,
+        source: 'seed',
+      },
+    );
+    creators.push({ code: enrolled.code });
   }
-  const codes = await db('creator_codes')
-    .whereIn(
-      'code',
-      creators.map((c) => c.code),
-    )
-    .where('app_id', t.appId)
-    .select<{ id: string; code: string }[]>('id', 'code');
+  const codes = await findCreatorCodes(
+    db,
+    t.appId,
+    creators.map((c) => c.code),
+  );
   const codeId = new Map(codes.map((c) => [c.code, c.id]));
 
   // Clicks every day, more for bigger creators; about a third install, attributed to the click's code.
@@ -237,7 +231,7 @@ export async function seedDemoHistory(
       .count<{ n: string }[]>('* as n');
   for (let i = 0; i < 100 && Number((await payable())[0]!.n) > 0; i++) await new Promise((r) => setTimeout(r, 100));
   // The demo's own creator connects a payout account in test mode (ready at once; no money moves).
-  const own = await db('creator_codes').where({ app_id: t.appId, code: t.creatorCode }).first<{ creator_id: string }>('creator_id');
+  const own = (await findCreatorCodes(db, t.appId, [t.creatorCode]))[0]!;
   const provider = testModePayoutProvider({ PAYOUT_TEST_AVAILABLE_USD: undefined, PAYOUT_TEST_PENDING_USD: 0 });
   const account = await provider.createAccount({ creatorId: own.creator_id, email: null, country: 'US', platformCountry: 'US' });
   await savePayoutAccount(db, { creatorId: own.creator_id, provider: provider.name, externalId: account.externalId, country: 'US' });

@@ -20,7 +20,7 @@ import { installRuntime } from '../worker/worker.js';
 import { systemCheckWorkflow, systemCheckWorkflowId } from '../workflows/system-check.js';
 import { startApi, startWorker, type TemporalEndpoint } from './processes.js';
 import { seedDemoHistory, type DemoTarget } from './demo-history.js';
-import { seedDemoAccount, type SeedResult } from './seed.js';
+import { seedDemoAccount, type SeedResult } from '../actions/seed.js';
 import { ensureDatabase } from './database.js';
 import { describe as describeRehydration } from './workflows.js';
 
@@ -156,7 +156,7 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     let demo = readJsonFile<SeedResult>(demoFile);
     let history: string | undefined;
     if (!demo) {
-      demo = await seedDemoAccount(db, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
+      demo = await seedDemoAccount({ db }, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
       // The demo's 30 days of activity, through the worker that is already running (cli/demo-history.ts).
       const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
       const h = await seedDemoHistory(db, client, config.TEMPORAL_TASK_QUEUE, demoTarget(demo)).finally(() => client.connection.close());

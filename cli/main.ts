@@ -1,5 +1,5 @@
 // `svc`: the one binary with every role and operator command (CONTRACT.md "Commands").
-import { createAgentKey } from '../db/agent-keys.js';
+import { issueAgentKey } from '../actions/agent-keys.js';
 import { findApp } from '../db/apps.js';
 import { findOrganization } from '../db/organizations.js';
 import { ConfigError, configMarkdownTable, loadConfig, type Config } from '../lib/config.js';
@@ -14,7 +14,7 @@ import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
 import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js';
 import { asksForHelp, parseCommandArgs, usageError, UsageError } from './args.js';
 import { commandHelp, COMMANDS, overview } from './commands.js';
-import { seedDemoAccount } from './seed.js';
+import { seedDemoAccount } from '../actions/seed.js';
 
 /** Variables that may carry credentials: never printed. */
 const SECRET_VARIABLES = new Set([
@@ -153,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
       const config = operatorConfig();
       const result = await withDb(config, async (db) => {
         await migrateLatest(db);
-        return seedDemoAccount(db, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
+        return seedDemoAccount({ db }, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
       });
       process.stdout.write(`${JSON.stringify(result)}\n`);
       return;
@@ -165,7 +165,7 @@ async function main(argv: string[]): Promise<void> {
       const orgId = values.org!;
       const key = await withDb(operatorConfig(), async (db) => {
         if (!(await findOrganization(db, orgId))) throw new UsageError(`no organization ${orgId}`);
-        return createAgentKey(db, { orgId, name: values.name ?? 'CLI key', scopes });
+        return issueAgentKey({ db }, { orgId, name: values.name ?? 'CLI key', scopes });
       });
       process.stdout.write(values.json ? `${JSON.stringify({ agent_key: key.key })}\n` : `${key.key}\n`);
       return;

@@ -4,33 +4,6 @@
 import type { Knex } from 'knex';
 import type { AccountTokenPurpose, AccountTokenRow, MembershipRole } from '../schema/types.js';
 
-export interface NewAccountToken {
-  purpose: AccountTokenPurpose;
-  tokenHash: string;
-  email: string;
-  userId?: string | null;
-  orgId?: string | null;
-  role?: MembershipRole | null;
-  createdByUserId?: string | null;
-  ttlSeconds: number;
-}
-
-export async function createAccountToken(db: Knex, t: NewAccountToken): Promise<string> {
-  const [row] = await db('account_tokens')
-    .insert({
-      purpose: t.purpose,
-      token_hash: t.tokenHash,
-      email: t.email,
-      user_id: t.userId ?? null,
-      org_id: t.orgId ?? null,
-      role: t.role ?? null,
-      created_by_user_id: t.createdByUserId ?? null,
-      expires_at: db.raw('now() + make_interval(secs => ?)', [t.ttlSeconds]),
-    })
-    .returning<{ id: string }[]>('id');
-  return row!.id;
-}
-
 /** The live (unused, unexpired) token of this purpose, without spending it (to show a form first). */
 export async function findLiveAccountToken(
   db: Knex,
@@ -42,17 +15,6 @@ export async function findLiveAccountToken(
     .whereNull('used_at')
     .andWhere('expires_at', '>', db.fn.now())
     .first<AccountTokenRow | undefined>();
-}
-
-/** Spends a live token; undefined when it is unknown, used or expired. */
-export async function spendAccountToken(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<AccountTokenRow | undefined> {
-  const [row] = await db('account_tokens')
-    .where({ purpose, token_hash: tokenHash })
-    .whereNull('used_at')
-    .andWhere('expires_at', '>', db.fn.now())
-    .update({ used_at: db.fn.now() })
-    .returning<AccountTokenRow[]>('*');
-  return row;
 }
 
 export interface PendingInvite {

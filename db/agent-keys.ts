@@ -1,6 +1,5 @@
 // Agent keys: `it_mcp_...`, shown once, stored as a digest, scoped, revocable.
 import type { Knex } from 'knex';
-import { AGENT_KEY_PREFIX, displayPrefix, generateToken, hashToken } from '../lib/credentials.js';
 import type { Scope } from '../lib/scopes.js';
 
 export interface NewAgentKey {
@@ -9,26 +8,6 @@ export interface NewAgentKey {
   scopes: readonly Scope[];
   createdByUserId?: string | null;
   expiresAt?: Date | null;
-}
-
-export async function createAgentKey(db: Knex, k: NewAgentKey): Promise<{ id: string; key: string }> {
-  const key = generateToken(AGENT_KEY_PREFIX);
-  const [row] = await db('agent_keys')
-    .insert({
-      org_id: k.orgId,
-      name: k.name,
-      key_hash: hashToken(key),
-      key_prefix: displayPrefix(key).replace('…', ''),
-      scopes: [...k.scopes],
-      created_by_user_id: k.createdByUserId ?? null,
-      expires_at: k.expiresAt ?? null,
-    })
-    .returning<{ id: string }[]>(['id']);
-  return { id: row!.id, key };
-}
-
-export async function revokeAgentKey(db: Knex, id: string): Promise<boolean> {
-  return (await db('agent_keys').where('id', id).whereNull('revoked_at').update({ revoked_at: db.fn.now() })) === 1;
 }
 
 export interface ActiveAgentKey {
@@ -50,14 +29,6 @@ export async function findActiveAgentKeyByHash(db: Knex, hash: string): Promise<
       'created_by_user_id',
     );
   return row ? { id: row.id, orgId: row.org_id, scopes: row.scopes, createdByUserId: row.created_by_user_id } : undefined;
-}
-
-/** Last-used is informational: written at most once a minute per key so the hot path stays a read. */
-export async function touchAgentKey(db: Knex, id: string): Promise<void> {
-  await db('agent_keys')
-    .where('id', id)
-    .whereRaw("(last_used_at is null or last_used_at < now() - interval '1 minute')")
-    .update({ last_used_at: db.fn.now() });
 }
 
 export interface AgentKeyListItem {
@@ -85,12 +56,4 @@ export async function listAgentKeys(db: Knex, orgIds: readonly string[]): Promis
       'last_used_at',
       'revoked_at',
     );
-}
-
-/** Revokes a live key of one of these organizations; false when there is none (unknown, other org, already revoked). */
-export async function revokeAgentKeyInOrgs(db: Knex, id: string, orgIds: readonly string[]): Promise<boolean> {
-  if (orgIds.length === 0) return false;
-  return (
-    (await db('agent_keys').where('id', id).whereIn('org_id', orgIds).whereNull('revoked_at').update({ revoked_at: db.fn.now() })) === 1
-  );
 }

@@ -3,7 +3,6 @@
 // apps of the organizations their credential was granted; they may change descriptive settings (never a credential)
 // and rotate the webhook secret.
 import type { Knex } from 'knex';
-import { generateToken, hashToken, PURCHASE_API_KEY_PREFIX, SDK_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from '../lib/credentials.js';
 
 export interface NewApp {
   orgId: string;
@@ -22,30 +21,6 @@ export interface CreatedApp {
   sdkKey: string;
   webhookSecret: string;
   purchaseApiKey: string;
-}
-
-export async function createApp(db: Knex, app: NewApp): Promise<CreatedApp> {
-  const sdkKey = generateToken(SDK_KEY_PREFIX, 24);
-  const webhookSecret = generateToken(WEBHOOK_SECRET_PREFIX);
-  const purchaseApiKey = generateToken(PURCHASE_API_KEY_PREFIX);
-  const [row] = await db('apps')
-    .insert({
-      org_id: app.orgId,
-      name: app.name,
-      slug: app.slug,
-      description: app.description ?? null,
-      support_email: app.supportEmail ?? null,
-      ios_store_url: app.iosStoreUrl ?? null,
-      android_store_url: app.androidStoreUrl ?? null,
-      web_url: app.webUrl ?? null,
-      sdk_key: sdkKey,
-      sdk_key_hash: hashToken(sdkKey),
-      webhook_secret_hash: hashToken(webhookSecret),
-      webhook_secret_hint: webhookSecret.slice(-4),
-      purchase_api_key_hash: hashToken(purchaseApiKey),
-    })
-    .returning<{ id: string; slug: string }[]>(['id', 'slug']);
-  return { id: row!.id, slug: row!.slug, sdkKey, webhookSecret, purchaseApiKey };
 }
 
 export async function isSlugTaken(db: Knex, slug: string): Promise<boolean> {
@@ -67,40 +42,6 @@ export interface InitAnswer {
   ios_validation_provider: string | null;
   android_validation_provider: string | null;
   campaigns: { id: string; name: string; description: string | null }[];
-}
-
-/**
- * The init call in one round trip: records the SDK as initialized for this platform (for the setup checklist and
- * the doctor's freshness; written at most once a minute per platform unless the SDK identity changed, because every
- * app launch calls init) and returns the app with its active campaigns.
- */
-export async function recordSdkInit(db: Knex, appId: string, init: SdkInit): Promise<InitAnswer | undefined> {
-  const meta = JSON.stringify({
-    sdk_name: init.sdkName,
-    sdk_version: init.sdkVersion,
-    app_version: init.appVersion,
-    runtime: init.runtime,
-  });
-  const result = await db.raw<{ rows: InitAnswer[] }>(
-    `
-    with touched as (
-      update apps set
-        sdk_initialized_at = now(), sdk_name = :sdkName, sdk_version = :sdkVersion, sdk_platform = :platform,
-        sdk_init_meta = sdk_init_meta || jsonb_build_object(:platform::text, (:meta)::jsonb || jsonb_build_object('at', now()))
-      where id = :appId and (
-        sdk_init_meta -> :platform::text is null
-        or (sdk_init_meta -> :platform::text ->> 'at')::timestamptz < now() - interval '60 seconds'
-        or sdk_init_meta -> :platform::text ->> 'sdk_version' is distinct from :sdkVersion
-        or sdk_init_meta -> :platform::text ->> 'app_version' is distinct from :appVersion
-        or sdk_init_meta -> :platform::text ->> 'sdk_name' is distinct from :sdkName)
-      returning id)
-    select a.id, a.name, a.attribution_window_hours, a.ios_validation_provider, a.android_validation_provider,
-      coalesce((select json_agg(json_build_object('id', c.id, 'name', c.name, 'description', c.description) order by c.created_at)
-                from campaigns c where c.app_id = a.id and c.status = 'active'), '[]'::json) as campaigns
-    from apps a where a.id = :appId`,
-    { appId, platform: init.platform, sdkName: init.sdkName, sdkVersion: init.sdkVersion, appVersion: init.appVersion, meta },
-  );
-  return result.rows[0];
 }
 
 export interface AppAttributionSettings {
@@ -125,7 +66,7 @@ export interface AppSettingsPatch {
   creator_code_settings?: { mirror_free_access_to_subprovider?: boolean };
 }
 
-const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
+export const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
   'name',
   'description',
   'tagline',
@@ -135,41 +76,6 @@ const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
   'web_url',
   'attribution_window_hours',
 ];
-
-/** Applies the listed settings (other keys are ignored); returns whether the app exists. */
-async function updateAppSettings(db: Knex, appId: string, patch: AppSettingsPatch): Promise<boolean> {
-  const changes: Record<string, unknown> = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
-  if (patch.creator_code_settings)
-    changes.creator_code_settings = db.raw('creator_code_settings || ?::jsonb', [JSON.stringify(patch.creator_code_settings)]);
-  if (Object.keys(changes).length === 0) return (await db('apps').where('id', appId).first('id')) !== undefined;
-  return (await db('apps').where('id', appId).update(changes)) === 1;
-}
-
-/**
- * A new webhook secret replaces the old one at once (only its digest is stored, so the old secret stops matching).
- * The webhook counts as not connected again until the provider sends an event with the new secret.
- */
-export async function rotateWebhookSecret(db: Knex, appId: string): Promise<string | undefined> {
-  const secret = generateToken(WEBHOOK_SECRET_PREFIX);
-  const updated = await db('apps')
-    .where('id', appId)
-    .update({
-      webhook_secret_hash: hashToken(secret),
-      webhook_secret_hint: secret.slice(-4),
-      webhook_secret_rotated_at: db.fn.now(),
-      webhook_connected_at: null,
-    });
-  return updated === 1 ? secret : undefined;
-}
-
-/** A new server-side purchase API key (`it_srv_`) replaces the old one at once; returned once, stored as a digest. */
-export async function rotatePurchaseApiKey(db: Knex, appId: string): Promise<string | undefined> {
-  const key = generateToken(PURCHASE_API_KEY_PREFIX);
-  const updated = await db('apps')
-    .where('id', appId)
-    .update({ purchase_api_key_hash: hashToken(key) });
-  return updated === 1 ? key : undefined;
-}
 
 /** The app holding a slug, whichever organization it belongs to (slugs are globally unique). */
 export async function findAppBySlug(db: Knex, slug: string): Promise<{ id: string; org_id: string; sdk_key: string } | undefined> {
@@ -182,19 +88,6 @@ export interface AppleMetaPatch {
   environment?: string;
   app_apple_id?: string;
   bundle_id?: string;
-}
-
-/** Merges non-secret Apple settings into apps.apple_meta (and the store ids the app keeps in columns). */
-export async function mergeAppleMeta(db: Knex, appId: string, patch: AppleMetaPatch): Promise<Record<string, string>> {
-  const [row] = await db('apps')
-    .where('id', appId)
-    .update({
-      apple_meta: db.raw('apple_meta || ?::jsonb', [JSON.stringify(patch)]),
-      ...(patch.app_apple_id ? { app_store_id: patch.app_apple_id } : {}),
-      ...(patch.bundle_id ? { ios_bundle_id: patch.bundle_id } : {}),
-    })
-    .returning<{ apple_meta: Record<string, string> }[]>(['apple_meta']);
-  return row!.apple_meta;
 }
 
 const APP_COLUMNS = [
@@ -276,46 +169,7 @@ export async function findAppWebhookSecretHash(db: Knex, appId: string): Promise
 
 export type AppI18nColumn = 'name_i18n' | 'description_i18n' | 'tagline_i18n' | 'i18n_meta';
 export type AppCopy = Record<'name' | 'description' | 'tagline' | AppI18nColumn, unknown>;
-const APP_COPY_COLUMNS = ['name', 'description', 'tagline', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta'];
-
-/** Under the app's row lock, `nextFor` derives the new localized columns from the current copy (null: no write). */
-export async function updateAppI18n(
-  db: Knex,
-  appId: string,
-  nextFor: (current: AppCopy) => Record<AppI18nColumn, object> | null,
-): Promise<AppCopy | undefined> {
-  return db.transaction(async (trx) => {
-    const current = await trx('apps').where('id', appId).forUpdate().first<AppCopy | undefined>(APP_COPY_COLUMNS);
-    if (!current) return undefined;
-    const next = nextFor(current);
-    if (!next) return current;
-    const [updated] = await trx('apps')
-      .where('id', appId)
-      .update(Object.fromEntries(Object.entries(next).map(([k, v]) => [k, JSON.stringify(v)])), APP_COPY_COLUMNS);
-    return updated as AppCopy;
-  });
-}
-
-/**
- * An app PATCH in one transaction: the settings first, then (when given) the localized columns derived under the row
- * lock from the text just written, so translations supplied with a new source text are recorded against it.
- */
-export async function patchApp(
-  db: Knex,
-  appId: string,
-  patch: AppSettingsPatch,
-  nextI18n?: (current: AppCopy) => Record<AppI18nColumn, object>,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    await updateAppSettings(trx, appId, patch);
-    if (nextI18n) await updateAppI18n(trx, appId, nextI18n);
-  });
-}
-
-/** The webhook counts as connected once the provider reached it with the current secret (a TEST event or any other). */
-export async function markWebhookConnected(db: Knex, appId: string): Promise<void> {
-  await db('apps').where('id', appId).update({ webhook_connected_at: db.fn.now() });
-}
+export const APP_COPY_COLUMNS = ['name', 'description', 'tagline', 'name_i18n', 'description_i18n', 'tagline_i18n', 'i18n_meta'];
 
 /** Whether the app mirrors free-access grants to the subscription provider (creator_code_settings). */
 export async function mirrorsFreeAccessGrants(db: Knex, appId: string): Promise<boolean> {

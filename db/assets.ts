@@ -1,7 +1,7 @@
 // Marketing assets of an app (metadata rows; the files live behind the storage interface).
 import type { Knex } from 'knex';
 
-const ASSET_COLUMNS = [
+export const ASSET_COLUMNS = [
   'id',
   'app_id',
   'org_id',
@@ -34,11 +34,6 @@ export async function findAsset(db: Knex, id: string): Promise<AssetView | undef
   return db('assets').where('id', id).first<AssetView | undefined>(ASSET_COLUMNS);
 }
 
-export async function setAssetFeatured(db: Knex, id: string, featured: boolean): Promise<AssetView | undefined> {
-  const [row] = await db('assets').where('id', id).update({ featured }).returning<AssetView[]>(ASSET_COLUMNS);
-  return row;
-}
-
 export interface NewAsset {
   appId: string;
   orgId: string;
@@ -50,22 +45,4 @@ export interface NewAsset {
   mimeType: string;
   sizeBytes: number;
   uploadedBy: string;
-}
-
-export async function insertAsset(db: Knex, a: NewAsset): Promise<AssetView> {
-  const [row] = await db('assets')
-    .insert({
-      app_id: a.appId,
-      org_id: a.orgId,
-      type: a.type,
-      category: a.category,
-      title: a.title,
-      description: a.description,
-      storage_key: a.storageKey,
-      mime_type: a.mimeType,
-      size_bytes: a.sizeBytes,
-      uploaded_by: a.uploadedBy,
-    })
-    .returning<AssetView[]>(ASSET_COLUMNS);
-  return row!;
 }

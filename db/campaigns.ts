@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { preparedRows } from './prepared.js';
 import type { BonusRule } from '../lib/bonus-rules.js';
 import type { CampaignType, CampaignStatus } from '../schema/types.js';
-import { bonusRulesColumn, saveBonusRules, type BonusRuleView } from './bonus-rules.js';
+import { bonusRulesColumn, type BonusRuleView } from './bonus-rules.js';
 
 export interface NewCampaign {
   appId: string;
@@ -18,31 +18,6 @@ export interface NewCampaign {
   holdingPeriodDays?: number;
   /** Milestone bonus rules, written with the campaign. */
   bonusRules?: readonly BonusRule[];
-}
-
-export async function createCampaign(db: Knex, c: NewCampaign): Promise<{ id: string; status: CampaignStatus }> {
-  if (c.bonusRules?.length) {
-    return db.transaction(async (trx) => {
-      const created = await createCampaign(trx, { ...c, bonusRules: undefined });
-      await saveBonusRules(trx, created.id, c.bonusRules!);
-      return created;
-    });
-  }
-  const status = c.status ?? 'draft';
-  const [row] = await db('campaigns')
-    .insert({
-      app_id: c.appId,
-      org_id: c.orgId,
-      name: c.name,
-      description: c.description ?? null,
-      campaign_type: c.campaignType,
-      commission_percentage: c.commissionPercentage,
-      ...(c.holdingPeriodDays !== undefined ? { holding_period_days: c.holdingPeriodDays } : {}),
-      status,
-      activated_at: status === 'active' ? db.fn.now() : null,
-    })
-    .returning<{ id: string; status: CampaignStatus }[]>(['id', 'status']);
-  return row!;
 }
 
 export interface PublicCampaign {
@@ -76,33 +51,7 @@ export interface CampaignTermsPatch {
 }
 
 // A new holding period applies to commissions earned from then on; earned ones keep their payable_at.
-const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage', 'holding_period_days'];
-
-/** Applies the listed terms (other keys are ignored); returns whether the campaign exists. */
-export async function updateCampaignTerms(db: Knex, campaignId: string, patch: CampaignTermsPatch): Promise<boolean> {
-  if (patch.bonus_rules) {
-    const rules = patch.bonus_rules;
-    return db.transaction(async (trx) => {
-      const found = await updateCampaignTerms(trx, campaignId, { ...patch, bonus_rules: undefined });
-      if (found) await saveBonusRules(trx, campaignId, rules);
-      return found;
-    });
-  }
-  const changes = Object.fromEntries(PATCHABLE.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]));
-  if (Object.keys(changes).length === 0) return (await db('campaigns').where('id', campaignId).first('id')) !== undefined;
-  return (await db('campaigns').where('id', campaignId).update(changes)) === 1;
-}
-
-/** Moves the campaign to `status` (stamping when it happened); returns whether it changed. */
-export async function setCampaignStatus(db: Knex, campaignId: string, status: 'active' | 'paused'): Promise<boolean> {
-  const stamp = status === 'active' ? { activated_at: db.fn.now() } : { paused_at: db.fn.now() };
-  return (
-    (await db('campaigns')
-      .where('id', campaignId)
-      .whereNot('status', status)
-      .update({ status, ...stamp })) === 1
-  );
-}
+export const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage', 'holding_period_days'];
 
 /** The oldest campaign of an app with this exact name, archived ones aside (provision matches campaigns by name). */
 export async function findCampaignByName(db: Knex, appId: string, name: string): Promise<{ id: string; status: string } | undefined> {
@@ -159,30 +108,6 @@ export interface CampaignCopy {
   name: unknown;
   description: unknown;
   i18n: unknown;
-}
-
-/**
- * Under the campaign's row lock, `patchFor` derives the locales to merge into `i18n` from the current copy (null:
- * nothing to write), so the recorded source hash is the hash of the text the translation was made against.
- */
-export async function mergeCampaignI18n(
-  db: Knex,
-  campaignId: string,
-  patchFor: (current: CampaignCopy) => Record<string, unknown> | null,
-): Promise<CampaignCopy | undefined> {
-  return db.transaction(async (trx) => {
-    const current = await trx('campaigns')
-      .where('id', campaignId)
-      .forUpdate()
-      .first<CampaignCopy | undefined>('name', 'description', 'i18n');
-    if (!current) return undefined;
-    const patch = patchFor(current);
-    if (!patch) return current;
-    const [updated] = await trx('campaigns')
-      .where('id', campaignId)
-      .update({ i18n: trx.raw('i18n || ?::jsonb', [JSON.stringify(patch)]) }, ['name', 'description', 'i18n']);
-    return updated as CampaignCopy;
-  });
 }
 
 /** A campaign's commission terms and whether any milestone could be reached. */

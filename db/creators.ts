@@ -2,51 +2,6 @@
 import type { Knex } from 'knex';
 import { preparedRows } from './prepared.js';
 
-export interface NewCreator {
-  name: string;
-  email?: string | null;
-  socialHandle?: string | null;
-  followerCount?: number | null;
-}
-
-/** Finds the creator by email (case-insensitive) or creates one: joining twice is the same person. */
-export async function upsertCreator(db: Knex, c: NewCreator): Promise<{ id: string }> {
-  if (c.email) {
-    const existing = await db('creators').whereRaw('lower(email) = lower(?)', [c.email]).first<{ id: string } | undefined>('id');
-    if (existing) return existing;
-  }
-  const [row] = await db('creators')
-    .insert({
-      name: c.name,
-      email: c.email ?? null,
-      social_handle: c.socialHandle ?? null,
-      follower_count: c.followerCount ?? null,
-    })
-    .returning<{ id: string }[]>(['id']);
-  return row!;
-}
-
-export interface NewCreatorCode {
-  appId: string;
-  campaignId: string;
-  creatorId: string;
-  code: string;
-  source: 'join' | 'invite' | 'seed';
-}
-
-export async function addCreatorCode(db: Knex, c: NewCreatorCode): Promise<{ id: string; code: string }> {
-  const [row] = await db('creator_codes')
-    .insert({
-      app_id: c.appId,
-      campaign_id: c.campaignId,
-      creator_id: c.creatorId,
-      code: c.code,
-      source: c.source,
-    })
-    .returning<{ id: string; code: string }[]>(['id', 'code']);
-  return row!;
-}
-
 export interface ActiveCreatorCode {
   creatorCodeId: string;
   code: string;
@@ -142,38 +97,14 @@ export async function findCreatorContact(db: Knex, id: string): Promise<CreatorC
     .first<CreatorContact | undefined>('id', 'name', 'email', 'email_verified_at', 'digest_unsubscribed_at');
 }
 
-/** Stops (or, with `false`, resumes) the creator's digest mails. */
-export async function setDigestSubscription(db: Knex, creatorId: string, subscribed: boolean): Promise<void> {
-  await db('creators')
-    .where('id', creatorId)
-    .update({ digest_unsubscribed_at: subscribed ? null : db.fn.now() });
-}
-
-/**
- * Gives an address to a creator who has none and who joined a campaign of `orgId` (anyone else's creator is not
- * found). Answers the creator, or 'not_found', or 'has_email' when one was set meanwhile; a taken address throws the
- * unique violation of creators_email_lower_uq.
- */
-export async function addCreatorEmail(
-  trx: Knex.Transaction,
-  orgId: string,
-  creatorId: string,
-  email: string,
-): Promise<{ id: string; name: string } | 'not_found' | 'has_email'> {
-  const creator = await trx('creators as c')
-    .where('c.id', creatorId)
-    .whereExists((q) => {
-      void q
-        .select(trx.raw('1'))
-        .from('creator_codes as cc')
-        .join('campaigns as k', 'k.id', 'cc.campaign_id')
-        .whereRaw('cc.creator_id = c.id')
-        .andWhere('k.org_id', orgId);
-    })
-    .forUpdate()
-    .first<{ id: string; name: string; email: string | null } | undefined>('c.id', 'c.name', 'c.email');
-  if (!creator) return 'not_found';
-  if (creator.email) return 'has_email';
-  await trx('creators').where('id', creatorId).update({ email });
-  return { id: creator.id, name: creator.name };
+/** The app's codes among `codes`, whatever their status, with their creator (the demo history looks them up). */
+export async function findCreatorCodes(
+  db: Knex,
+  appId: string,
+  codes: readonly string[],
+): Promise<{ id: string; code: string; creator_id: string }[]> {
+  return db('creator_codes')
+    .whereIn('code', codes)
+    .where('app_id', appId)
+    .select<{ id: string; code: string; creator_id: string }[]>('id', 'code', 'creator_id');
 }

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { PaymentProviderName, PaymentRow } from '../schema/types.js';
 import { fundUnfundedCommissions } from './commissions.js';
-import { spendSignedLink } from './signed-links.js';
+import { spendSignedLink } from './signed-links-writes.js';
 import { appendLedgerEntry, lockOrganization, type WalletTotals } from './wallet-ledger.js';
 
 export interface NewPayment {

@@ -1,7 +1,8 @@
 // PATCH /api/agent/apps/{app_id} (descriptive settings, the localized maps and the creator-code settings; never a
 // credential, never the slug) and
 // POST /api/agent/apps/{app_id}/regenerate-webhook-secret (the new secret is returned once; the old one dies at once).
-import { findApp, patchApp, rotateWebhookSecret, type AppSettingsPatch } from '../../db/apps.js';
+import { findApp, type AppSettingsPatch } from '../../db/apps.js';
+import { regenerateWebhookSecret, updateApp } from '../../actions/apps.js';
 import { hasCredential } from '../../db/store-credentials.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -38,7 +39,11 @@ export async function updateAppHandler(ctx: AppContext): Promise<void> {
     Object.entries({ name_i18n, description_i18n, tagline_i18n }).filter(([, m]) => m !== undefined),
   ) as AppMaps;
   await assertMirrorPossible(ctx, appId, settings);
-  await patchApp(ctx.deps.db, appId, settings, Object.keys(maps).length > 0 ? (current) => replaceAppMaps(current, maps) : undefined);
+  await updateApp(ctx.deps, {
+    appId,
+    settings,
+    nextI18n: Object.keys(maps).length > 0 ? (current) => replaceAppMaps(current, maps) : undefined,
+  });
   forgetAppCaches(ctx, appId);
   ctx.body = appView(ctx, visibleTo(ctx, await findApp(ctx.deps.db, appId), 'App'));
 }
@@ -46,7 +51,7 @@ export async function updateAppHandler(ctx: AppContext): Promise<void> {
 export async function regenerateWebhookSecretHandler(ctx: AppContext): Promise<void> {
   const appId = ctx.params.app_id as string;
   visibleTo(ctx, await findApp(ctx.deps.db, appId), 'App');
-  const secret = await rotateWebhookSecret(ctx.deps.db, appId);
+  const secret = await regenerateWebhookSecret(ctx.deps, { appId });
   if (!secret) throw new NotFoundError('App not found');
   forgetAppCaches(ctx, appId);
   ctx.body = {

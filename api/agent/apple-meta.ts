@@ -1,6 +1,7 @@
 // PATCH /api/agent/apps/{app_id}/apple-meta: the non-secret Apple settings (issuer id, key id, environment, App Store
 // app id). The private key itself only ever arrives through the human's signed credential-upload link.
-import { findApp, mergeAppleMeta, type AppleMetaPatch } from '../../db/apps.js';
+import { findApp, type AppleMetaPatch } from '../../db/apps.js';
+import { setAppleMeta as setAppleMetaAction } from '../../actions/apps.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
@@ -21,7 +22,7 @@ export const appleMetaBody = {
 
 export async function setAppleMeta(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
-  const appleMeta = await mergeAppleMeta(ctx.deps.db, app.id, inputOf<AppleMetaPatch>(ctx));
+  const appleMeta = await setAppleMetaAction(ctx.deps, { appId: app.id, patch: inputOf<AppleMetaPatch>(ctx) });
   forgetAppCaches(ctx, app.id);
   ctx.body = { app_id: app.id, apple_meta: appleMeta };
 }

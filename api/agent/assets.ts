@@ -1,7 +1,8 @@
 // GET /api/agent/apps/{app_id}/assets (?type=, ?category=) and POST /api/agent/assets/{asset_id}/featured.
 // Uploads are not an agent call: a human uses the signed asset-upload link (api/agent/signed-links.ts).
 import { findApp } from '../../db/apps.js';
-import { findAsset, listAssets, setAssetFeatured } from '../../db/assets.js';
+import { findAsset, listAssets } from '../../db/assets.js';
+import { featureAsset } from '../../actions/assets.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
@@ -33,7 +34,7 @@ export async function listAssetsHandler(ctx: AppContext): Promise<void> {
 export async function setAssetFeaturedHandler(ctx: AppContext): Promise<void> {
   const id = ctx.params.asset_id as string;
   visibleTo(ctx, await findAsset(ctx.deps.db, id), 'Asset');
-  const row = await setAssetFeatured(ctx.deps.db, id, inputOf<{ featured: boolean }>(ctx).featured);
+  const row = await featureAsset(ctx.deps, { assetId: id, featured: inputOf<{ featured: boolean }>(ctx).featured });
   if (!row) throw new NotFoundError('Asset not found');
   ctx.body = row;
 }

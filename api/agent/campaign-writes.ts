@@ -1,17 +1,17 @@
 // PATCH /api/agent/campaigns/{campaign_id} (terms and milestone bonus rules, not status), POST
 // /api/agent/apps/{app_id}/campaigns (created as draft, optionally with bonus rules) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
 // the top-up-link endpoint; pausing is always allowed and stops the campaign's codes from attributing).
+import { addCampaign, changeCampaignStatus, updateCampaign as updateCampaignAction, type CampaignUpdate } from '../../actions/campaigns.js';
 import { findApp } from '../../db/apps.js';
-import { findCampaign, setCampaignStatus, updateCampaignTerms, type CampaignTermsPatch, createCampaign } from '../../db/campaigns.js';
-import { normalizeBonusRules, type BonusRuleInput } from '../../lib/bonus-rules.js';
-import { ConflictError } from '../../lib/errors.js';
+import { findCampaign } from '../../db/campaigns.js';
+import { type BonusRuleInput } from '../../lib/bonus-rules.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { AGENT_EDGE } from './agent-edge.js';
 import { forgetAppCaches } from './app-caches.js';
 import { campaignAnswer } from './campaigns.js';
 import { BONUS_RULES, CAMPAIGN_FIELDS, CAMPAIGN_TYPE, type AgentCampaignType } from './field-schemas.js';
 import { visibleTo } from './principal.js';
-import { assertCanActivate } from './wallet.js';
 
 export const updateCampaignBody = {
   type: 'object',
@@ -47,15 +47,12 @@ async function visibleCampaign(ctx: AppContext) {
   return visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
 }
 
-export type CampaignUpdate = Omit<CampaignTermsPatch, 'bonus_rules'> & { bonus_rules?: BonusRuleInput[] };
-
 /**
  * The campaign update of PATCH /campaigns/{id} (and of the dashboard's bonus-rules editor) on a campaign the caller
  * may see, with a body valid against updateCampaignBody: the rules' own checks (422) run before anything is written.
  */
 export async function updateCampaign(ctx: AppContext, campaign: { id: string; app_id: unknown }, update: CampaignUpdate): Promise<void> {
-  const { bonus_rules: rules, ...terms } = update;
-  await updateCampaignTerms(ctx.deps.db, campaign.id, { ...terms, ...(rules ? { bonus_rules: normalizeBonusRules(rules) } : {}) });
+  await updateCampaignAction(ctx.deps, { campaignId: campaign.id, update });
   forgetAppCaches(ctx, campaign.app_id as string);
 }
 
@@ -67,8 +64,7 @@ export async function updateCampaignHandler(ctx: AppContext): Promise<void> {
 export async function createCampaignHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const b = inputOf<NewCampaignInput>(ctx);
-  const bonusRules = normalizeBonusRules(b.bonus_rules ?? []);
-  const { id } = await createCampaign(ctx.deps.db, {
+  const { id } = await addCampaign(ctx.deps, {
     appId: app.id,
     orgId: app.org_id,
     name: b.name,
@@ -77,7 +73,7 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
     commissionPercentage: b.commission_percentage,
     holdingPeriodDays: b.holding_period_days,
     status: 'draft',
-    bonusRules,
+    bonusRules: b.bonus_rules,
   });
   ctx.status = 201;
   ctx.body = await campaignAnswer(ctx, visibleTo(ctx, await findCampaign(ctx.deps.db, id), 'Campaign'));
@@ -86,9 +82,7 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
 export async function setCampaignStatusHandler(ctx: AppContext): Promise<void> {
   const campaign = await visibleCampaign(ctx);
   const { status } = inputOf<{ status: 'active' | 'paused' }>(ctx);
-  if (campaign.status === 'archived') throw new ConflictError('This campaign is archived; its status cannot change.');
-  if (status === 'active' && campaign.status !== 'active') await assertCanActivate(ctx.deps.db, ctx.deps.config, campaign.org_id);
-  const changed = await setCampaignStatus(ctx.deps.db, campaign.id, status);
+  const changed = await changeCampaignStatus({ ...ctx.deps, edge: AGENT_EDGE }, { campaign, status });
   if (changed) forgetAppCaches(ctx, campaign.app_id as string);
   ctx.body = { ...(await campaignAnswer(ctx, await visibleCampaign(ctx))), changed };
 }

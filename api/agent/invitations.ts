@@ -9,20 +9,18 @@
 import { findApp } from '../../db/apps.js';
 import { findCampaign, type AgentCampaignRow } from '../../db/campaigns.js';
 import {
-  createInvitation,
   findInvitation,
   INVITATION_STATUSES,
   listCampaignAffiliates,
   listInvitations,
-  withdrawInvitation,
   type InvitationView,
   type InvitationStatus,
 } from '../../db/invitations.js';
+import { inviteCreator, joinUrl, withdrawCreatorInvitation, type CreatorInput } from '../../actions/creator-invitations.js';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
 import { nextAction } from './next-action.js';
-import { generateToken, hashToken } from '../../lib/credentials.js';
 import { ConflictError, PaymentRequiredError } from '../../lib/errors.js';
 import { formatUsd } from '../../lib/money.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
@@ -30,7 +28,6 @@ import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { actorIdOf, orgIdsOf, visibleTo } from './principal.js';
 
-const INVITATION_TTL_DAYS = 14;
 export const MAX_BATCH = 100;
 const LANG = { type: 'string', pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$' } as const;
 const CREATOR_FIELDS = {
@@ -67,12 +64,6 @@ export const listInvitationsQuery = {
 
 export const joinLinkQuery = { type: 'object', properties: { lang: LANG } } as const;
 
-interface CreatorInput {
-  email: string;
-  name?: string | null;
-  message?: string | null;
-  lang?: string | null;
-}
 type InviteInput = Partial<CreatorInput> & { creators?: CreatorInput[] };
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -92,11 +83,6 @@ async function escrowState(ctx: AppContext, orgId: string): Promise<EscrowState>
   const minMicros = minEscrowMicros(settings?.min_escrow_micros, ctx.deps.config.MIN_ESCROW_USD);
   return { ok: canActivateCampaigns(totals.safeAvailableMicros, minMicros), safeMicros: totals.safeAvailableMicros, minMicros };
 }
-
-const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) => {
-  const invitation = token ? `invitation_token=${encodeURIComponent(token)}&` : '';
-  return `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${invitation}lang=${encodeURIComponent(lang)}`;
-};
 
 function invitationView(row: InvitationView) {
   return {
@@ -128,7 +114,8 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
     ).pointingAt(nextAction('svc_get_wallet_topup_link'));
   }
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
-  const invite = (c: CreatorInput) => inviteOne(ctx, campaign, (app?.name as string | undefined) ?? 'the app', c);
+  const invite = (c: CreatorInput) =>
+    inviteCreator(ctx.deps, { campaign, appName: (app?.name as string | undefined) ?? 'the app', creator: c, invitedBy: actorIdOf(ctx) });
 
   if (!input.creators) {
     const outcome = await invite(input as CreatorInput);
@@ -176,48 +163,10 @@ export async function inviteHandler(ctx: AppContext): Promise<void> {
   ctx.body = { campaign_id: campaign.id, results, created, failed: results.length - created };
 }
 
-async function inviteOne(ctx: AppContext, campaign: AgentCampaignRow, appName: string, c: CreatorInput) {
-  const token = generateToken('inv_');
-  const lang = c.lang ?? 'en';
-  const url = joinUrl(ctx.deps.config.DASHBOARD_URL, campaign.id, lang, token);
-  const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000);
-  const config = ctx.deps.config;
-  return createInvitation(
-    ctx.deps.db,
-    {
-      orgId: campaign.org_id,
-      campaignId: campaign.id,
-      email: c.email.trim(),
-      name: c.name?.trim() || null,
-      message: c.message?.trim() || null,
-      lang: c.lang ?? null,
-      tokenHash: hashToken(token),
-      expiresAt,
-      invitedBy: actorIdOf(ctx),
-      email_: (invitationId) => ({
-        subject: `You're invited to promote ${appName}`,
-        bodyText: [
-          `Hi${c.name?.trim() ? ` ${c.name.trim()}` : ''},`,
-          '',
-          `You're invited to join the creator campaign "${String(campaign.name)}" for ${appName} and earn ${Number(campaign.commission_percentage)}% commission on the purchases you refer.`,
-          ...(c.message?.trim() ? ['', c.message.trim()] : []),
-          '',
-          `Join here (your personal invitation link, valid until ${expiresAt.toISOString().slice(0, 10)}):`,
-          url,
-          '',
-          'If you did not expect this email, ignore it.',
-        ].join('\n'),
-        templateData: { invitation_id: invitationId, campaign_id: campaign.id, lang },
-      }),
-    },
-    { slots: config.MARKETPLACE_SLOTS, emails: config.DAILY_EMAIL_BUDGET },
-  );
-}
-
 export async function withdrawInvitationHandler(ctx: AppContext): Promise<void> {
   const id = ctx.params.invitation_id as string;
   const invitation = visibleTo(ctx, await findInvitation(ctx.deps.db, id), 'Invitation');
-  const withdrawn = invitation.status === 'PENDING' ? await withdrawInvitation(ctx.deps.db, id) : undefined;
+  const withdrawn = invitation.status === 'PENDING' ? await withdrawCreatorInvitation(ctx.deps, { invitationId: id }) : undefined;
   if (!withdrawn) {
     const now = await findInvitation(ctx.deps.db, id);
     const status = now?.status === 'PENDING' ? 'EXPIRED' : (now?.status ?? invitation.status);

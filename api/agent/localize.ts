@@ -5,8 +5,10 @@
 // kept. A locale is `fresh` while the source text still hashes the same and `stale` after it changed, however it
 // changed (PATCH, dashboard, SQL). The response lists every stored locale with its status and `stale_locales`;
 // `{"locales": {}}` only reports. `campaignI18nView` / `appI18nView` give the same view for the GET endpoints.
-import { findApp, updateAppI18n, type AppCopy, type AppI18nColumn } from '../../db/apps.js';
-import { findCampaign, mergeCampaignI18n } from '../../db/campaigns.js';
+import { findApp, type AppCopy, type AppI18nColumn } from '../../db/apps.js';
+import { localizeApp } from '../../actions/apps.js';
+import { localizeCampaign } from '../../actions/campaigns.js';
+import { findCampaign } from '../../db/campaigns.js';
 import { freshnessOf, LOCALE_PATTERN, sourceHash, summarize, type Freshness, type LocaleMeta } from '../../lib/i18n-freshness.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -116,13 +118,16 @@ export function replaceAppMaps(current: AppCopy, maps: AppMaps): Record<AppI18nC
 export async function localizeCampaignHandler(ctx: AppContext): Promise<void> {
   const campaign = visibleTo(ctx, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
   const { locales } = inputOf<{ locales: Record<string, Copy> }>(ctx);
-  const row = await mergeCampaignI18n(ctx.deps.db, campaign.id, (current) => {
-    if (Object.keys(locales).length === 0) return null;
-    const hash = sourceHash(CAMPAIGN_SOURCE, current);
-    const updatedAt = new Date().toISOString();
-    return Object.fromEntries(
-      Object.entries(locales).map(([locale, copy]) => [locale, { ...copy, source_hash: hash, updated_at: updatedAt }]),
-    );
+  const row = await localizeCampaign(ctx.deps, {
+    campaignId: campaign.id,
+    patchFor: (current) => {
+      if (Object.keys(locales).length === 0) return null;
+      const hash = sourceHash(CAMPAIGN_SOURCE, current);
+      const updatedAt = new Date().toISOString();
+      return Object.fromEntries(
+        Object.entries(locales).map(([locale, copy]) => [locale, { ...copy, source_hash: hash, updated_at: updatedAt }]),
+      );
+    },
   });
   if (!row) throw new NotFoundError('Campaign not found');
   if (Object.keys(locales).length > 0) forgetAppCaches(ctx, campaign.app_id as string);
@@ -132,24 +137,27 @@ export async function localizeCampaignHandler(ctx: AppContext): Promise<void> {
 export async function localizeAppHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const { locales } = inputOf<{ locales: Record<string, Copy> }>(ctx);
-  const row = await updateAppI18n(ctx.deps.db, app.id, (current) => {
-    if (Object.keys(locales).length === 0) return null;
-    const hash = sourceHash(APP_SOURCE, current);
-    const updatedAt = new Date().toISOString();
-    const next: Record<AppI18nColumn, Record<string, unknown>> = {
-      name_i18n: { ...(current.name_i18n as object) },
-      description_i18n: { ...(current.description_i18n as object) },
-      tagline_i18n: { ...(current.tagline_i18n as object) },
-      i18n_meta: { ...(current.i18n_meta as object) },
-    };
-    for (const [locale, copy] of Object.entries(locales)) {
-      for (const field of APP_SOURCE) {
-        if (copy[field] !== undefined) next[`${field}_i18n`][locale] = copy[field];
-        else delete next[`${field}_i18n`][locale];
+  const row = await localizeApp(ctx.deps, {
+    appId: app.id,
+    nextFor: (current) => {
+      if (Object.keys(locales).length === 0) return null;
+      const hash = sourceHash(APP_SOURCE, current);
+      const updatedAt = new Date().toISOString();
+      const next: Record<AppI18nColumn, Record<string, unknown>> = {
+        name_i18n: { ...(current.name_i18n as object) },
+        description_i18n: { ...(current.description_i18n as object) },
+        tagline_i18n: { ...(current.tagline_i18n as object) },
+        i18n_meta: { ...(current.i18n_meta as object) },
+      };
+      for (const [locale, copy] of Object.entries(locales)) {
+        for (const field of APP_SOURCE) {
+          if (copy[field] !== undefined) next[`${field}_i18n`][locale] = copy[field];
+          else delete next[`${field}_i18n`][locale];
+        }
+        next.i18n_meta[locale] = { source_hash: hash, updated_at: updatedAt };
       }
-      next.i18n_meta[locale] = { source_hash: hash, updated_at: updatedAt };
-    }
-    return next;
+      return next;
+    },
   });
   if (!row) throw new NotFoundError('App not found');
   if (Object.keys(locales).length > 0) forgetAppCaches(ctx, app.id);

@@ -1,12 +1,8 @@
-// POST /api/agent/organizations: a new organization owned by the human behind the credential. An OAuth grant reaches
-// it at once (the consent page says the grant covers the organizations the client creates; svc_provision creates
-// them the same way); an agent key belongs to exactly one organization (agent_keys.org_id), so it cannot reach the
-// new one: the answer says so and how to get a credential that can.
-import type { Knex } from 'knex';
-import { addOrgToOauthGrant } from '../../db/oauth-grants.js';
-import { addMembership, createOrganization } from '../../db/organizations.js';
-import { ConflictError } from '../../lib/errors.js';
-import type { AgentPrincipal } from '../../lib/principal.js';
+// POST /api/agent/organizations: a new organization owned by the human behind the credential (actions/organizations.ts).
+// An OAuth grant reaches it at once (the consent page says the grant covers the organizations the client creates;
+// svc_provision creates them the same way); an agent key belongs to exactly one organization (agent_keys.org_id), so
+// it cannot reach the new one: the answer says so and how to get a credential that can.
+import { createAgentOrganization } from '../../actions/organizations.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { agentOf } from './principal.js';
@@ -18,31 +14,9 @@ export const createOrganizationBody = {
   properties: { name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } },
 } as const;
 
-export interface CreatedOrganization {
-  id: string;
-  name: string;
-  ownerUserId: string;
-  reachable: boolean;
-}
-
-/** A new organization owned by the agent's human, added to the agent's OAuth grant (never to an agent key). */
-export async function createOrganizationOf(trx: Knex.Transaction, agent: AgentPrincipal, name: string): Promise<CreatedOrganization> {
-  const userId = agent.userId;
-  if (!userId) {
-    throw new ConflictError(
-      'This credential was not created by a dashboard user, so a new organization would have no owner. A human can create it in the dashboard.',
-    );
-  }
-  const created = await createOrganization(trx, { name: name.trim(), createdByUserId: userId });
-  await addMembership(trx, created.id, userId, 'owner');
-  const reachable = agent.authMode === 'oauth';
-  if (reachable) await addOrgToOauthGrant(trx, agent.id, created.id);
-  return { ...created, ownerUserId: userId, reachable };
-}
-
 export async function createOrganizationHandler(ctx: AppContext): Promise<void> {
   const { name } = inputOf<{ name: string }>(ctx);
-  const org = await ctx.deps.db.transaction((trx) => createOrganizationOf(trx, agentOf(ctx), name));
+  const org = await createAgentOrganization(ctx.deps, { agent: agentOf(ctx), name });
   ctx.status = 201;
   ctx.body = {
     org_id: org.id,

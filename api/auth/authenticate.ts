@@ -1,13 +1,14 @@
 // The one middleware that turns a presented credential into a Principal, for every kind of credential
 // (DESIGN.md "Auth and tenancy"). Which principal a route accepts is the guard's business, not this one's.
 // Later credential kinds (OAuth access tokens) plug in through registerTokenResolver.
+import { noteAgentKeyUse } from '../../actions/agent-keys.js';
 import type { Knex } from 'knex';
 import type { Config } from '../../lib/config.js';
 import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../../lib/credentials.js';
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
-import { findActiveAgentKeyByHash, touchAgentKey } from '../../db/agent-keys.js';
+import { findActiveAgentKeyByHash } from '../../db/agent-keys.js';
 import { findActiveSessionByHash } from '../../db/sessions.js';
 import { findActiveCreatorSessionByHash } from '../../db/creator-sessions.js';
 import { findAppByCredentialHash } from '../../db/apps.js';
@@ -50,7 +51,7 @@ const byKind: Record<CredentialKind, TokenResolver> = {
   agent_key: async (db, token) => {
     const key = await findActiveAgentKeyByHash(db, hashToken(token));
     if (!key) return undefined;
-    void touchAgentKey(db, key.id).catch(() => undefined);
+    void noteAgentKeyUse({ db }, { keyId: key.id }).catch(() => undefined);
     return {
       kind: 'agent',
       authMode: 'agent_key',

@@ -4,16 +4,18 @@
 // one button POSTs the token: only that POST spends it (a mail scanner's GET spends nothing) and opens the session
 // (its own cookie, path /dashboard/creator). The forms before sign-in carry the pre-session CSRF token of the
 // dashboard's sign-in (api/dashboard/session.tsx); signing out carries the creator session's token.
+import { mailCreatorSignInLink, signInCreator, signOutCreator } from '../../actions/creator-sessions.js';
 import { findCreatorByEmail } from '../../db/creators.js';
-import { isSignInTokenLive, revokeCreatorSessionByHash, spendSignInToken } from '../../db/creator-sessions.js';
-import { CREATOR_SESSION_PREFIX, generateToken, hashToken } from '../../lib/credentials.js';
+import { isSignInTokenLive } from '../../db/creator-sessions.js';
+import { hashToken } from '../../lib/credentials.js';
 import { RateLimitedError } from '../../lib/errors.js';
 import { CREATOR_COOKIE, PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { checkLoginCsrf, field, loginCsrf } from '../dashboard/session.js';
 import { checkCreatorCsrf, CREATOR_SESSION_TTL_SECONDS, creatorCookieOptions, SIGN_IN_PATH } from './auth.js';
 import { publicPortalPage } from './layout.js';
-import { CONFIRM_PATH, mailSignInLink } from './sign-in-mail.js';
+
+const CONFIRM_PATH = '/dashboard/creator/sign-in/confirm';
 
 /** Link requests: 5 per 15 minutes per address and 20 per 15 minutes per client IP. */
 export const LINK_RATE = { perAddress: 5, perIp: 20, windowMs: 15 * 60_000 };
@@ -77,7 +79,10 @@ export async function requestLink(ctx: AppContext): Promise<void> {
   }
   const creator = await findCreatorByEmail(ctx.deps.db, email);
   if (creator?.email)
-    await mailSignInLink(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { creatorId: creator.id, email: creator.email, name: creator.name });
+    await mailCreatorSignInLink(
+      { db: ctx.deps.db, dashboardUrl: ctx.deps.config.DASHBOARD_URL },
+      { creatorId: creator.id, email: creator.email, name: creator.name },
+    );
   // The same words for every address: whether one joined is not told here.
   publicPortalPage(
     ctx,
@@ -127,14 +132,13 @@ export async function showConfirm(ctx: AppContext): Promise<void> {
 
 export async function confirm(ctx: AppContext): Promise<void> {
   checkLoginCsrf(ctx);
-  const session = generateToken(CREATOR_SESSION_PREFIX);
-  const spent = await spendSignInToken(ctx.deps.db, hashToken(field(ctx.state.body, 'token')), {
-    tokenHash: hashToken(session),
+  const session = await signInCreator(ctx.deps, {
+    linkToken: field(ctx.state.body, 'token'),
     ip: ctx.state.clientIp ?? null,
     userAgent: ctx.get('user-agent') || null,
     ttlSeconds: CREATOR_SESSION_TTL_SECONDS,
   });
-  if (!spent) return spentPage(ctx);
+  if (!session) return spentPage(ctx);
   ctx.cookies.set(CREATOR_COOKIE, session, creatorCookieOptions(ctx, CREATOR_SESSION_TTL_SECONDS * 1000));
   ctx.status = 303;
   ctx.redirect(PORTAL_PATH);
@@ -143,7 +147,7 @@ export async function confirm(ctx: AppContext): Promise<void> {
 export async function signOut(ctx: AppContext): Promise<void> {
   checkCreatorCsrf(ctx);
   const cookie = ctx.cookies.get(CREATOR_COOKIE);
-  if (cookie) await revokeCreatorSessionByHash(ctx.deps.db, hashToken(cookie));
+  if (cookie) await signOutCreator(ctx.deps, { sessionToken: cookie });
   ctx.cookies.set(CREATOR_COOKIE, '', creatorCookieOptions(ctx, 0));
   ctx.status = 303;
   ctx.redirect(SIGN_IN_PATH);

@@ -1,6 +1,6 @@
 // The digest's unsubscribe link (lib/creator-unsubscribe.ts): GET shows one button, its POST stops the digests, so
 // a mail scanner following the link changes nothing. The signature is the capability; no session is needed.
-import { setDigestSubscription } from '../../db/creators.js';
+import { unsubscribeFromDigest } from '../../actions/creators.js';
 import { unsubscribeMatches } from '../../lib/creator-unsubscribe.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
@@ -43,7 +43,7 @@ export async function showUnsubscribe(ctx: AppContext): Promise<void> {
 export async function unsubscribe(ctx: AppContext): Promise<void> {
   const c = field(ctx.state.body, 'c');
   if (!signed(ctx, c, field(ctx.state.body, 'sig'))) return invalid(ctx);
-  await setDigestSubscription(ctx.deps.db, c, false);
+  await unsubscribeFromDigest(ctx.deps, { creatorId: c });
   publicPortalPage(
     ctx,
     200,

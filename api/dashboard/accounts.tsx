@@ -1,21 +1,22 @@
 // Accounts (before sign-in): sign-up of a new organization (email + password; the user becomes its owner and signs
 // in once the email is verified), email verification, and password reset, all through the email outbox
-// (api/dashboard/account-mail.ts). Forms carry the pre-session CSRF token (api/dashboard/session.tsx). Where the spec
+// (actions/account-mail.ts). Forms carry the pre-session CSRF token (api/dashboard/session.tsx). Where the spec
 // is silent: passwords are 10 to 200 characters; the same "check your email" answer is given whether or not an
 // address has an account (sign-up of a taken address emails its owner instead), so pages never reveal accounts;
 // sign-up and reset requests share the sign-in rate limit per IP and email; a reset ends every session of the user.
-import { spendAccountToken, findLiveAccountToken } from '../../db/account-tokens.js';
-import { enqueueEmail } from '../../db/email-outbox.js';
-import { addMembership, createOrganization, createUser } from '../../db/organizations.js';
-import { findUserByEmail, markEmailVerified, setPassword } from '../../db/users.js';
+import { findLiveAccountToken } from '../../db/account-tokens.js';
+import { findUserByEmail } from '../../db/users.js';
 import { RateLimitedError } from '../../lib/errors.js';
 import type { ComponentChildren } from 'preact';
 import { hashPassword } from '../../lib/passwords.js';
-import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
-import { accountTokenHash, sendAccountMail } from './account-mail.js';
+import { accountTokenHash } from '../../actions/account-mail.js';
+import { mailAccountLink, resetPassword, signUp, type AccountDeps } from '../../actions/accounts.js';
 import { checkLoginCsrf, field, LOGIN_PATH, LOGIN_RATE, loginCsrf } from './session.js';
+
+/** What the account actions (actions/accounts.ts) need of a request. */
+export const accountDeps = (ctx: AppContext): AccountDeps => ({ db: ctx.deps.db, dashboardUrl: ctx.deps.config.DASHBOARD_URL });
 
 export const PASSWORD_RULE = { min: 10, max: 200 };
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
@@ -124,26 +125,7 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
   if (problem) return signupForm(ctx, 422, { org, email }, `password: ${problem}`);
   await rateLimit(ctx, email);
   const passwordHash = await hashPassword(password);
-  const { db, config } = ctx.deps;
-  try {
-    await db.transaction(async (trx) => {
-      const user = await createUser(trx, { email, passwordHash });
-      const created = await createOrganization(trx, { name: org, createdByUserId: user.id });
-      await addMembership(trx, created.id, user.id, 'owner');
-      await sendAccountMail(trx, config.DASHBOARD_URL, { purpose: 'verify_email', email, userId: user.id });
-    });
-  } catch (err) {
-    if (!isUniqueViolation(err, 'users_email_lower_uq')) throw err;
-    // The address has an account: tell its owner, not the visitor.
-    await enqueueEmail(db, {
-      orgId: null,
-      to: email,
-      subject: 'Sign-up attempt with your email',
-      bodyText: `Someone tried to create an account with this email. You already have one: sign in at ${config.DASHBOARD_URL}/login or reset your password at ${config.DASHBOARD_URL}/password-reset.`,
-      template: 'account_exists',
-      dedupKey: `account-exists:${email}:${new Date().toISOString().slice(0, 13)}`,
-    });
-  }
+  await signUp(accountDeps(ctx), { orgName: org, email, passwordHash });
   checkEmailPage(ctx, email);
 }
 
@@ -169,7 +151,7 @@ export async function resendVerification(ctx: AppContext): Promise<void> {
   await rateLimit(ctx, email);
   const user = EMAIL.test(email) ? await findUserByEmail(ctx.deps.db, email) : undefined;
   if (user && !user.email_verified_at)
-    await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'verify_email', email: user.email, userId: user.id });
+    await mailAccountLink(accountDeps(ctx), { purpose: 'verify_email', email: user.email, userId: user.id });
   checkEmailPage(ctx, email);
 }
 
@@ -193,8 +175,7 @@ export async function requestReset(ctx: AppContext): Promise<void> {
   const email = field(ctx.state.body, 'email').trim();
   await rateLimit(ctx, email);
   const user = EMAIL.test(email) ? await findUserByEmail(ctx.deps.db, email) : undefined;
-  if (user)
-    await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, { purpose: 'reset_password', email: user.email, userId: user.id });
+  if (user) await mailAccountLink(accountDeps(ctx), { purpose: 'reset_password', email: user.email, userId: user.id });
   simplePage(ctx, 200, 'Check your email', <p>If {email} has an account, a reset link is on its way (valid 1 hour).</p>);
 }
 
@@ -237,14 +218,7 @@ export async function completeReset(ctx: AppContext): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) return newPasswordForm(ctx, 422, token, `password: ${problem}`);
   const passwordHash = await hashPassword(password);
-  const done = await ctx.deps.db.transaction(async (trx) => {
-    const row = await spendAccountToken(trx, 'reset_password', accountTokenHash(token));
-    if (!row?.user_id) return false;
-    await setPassword(trx, row.user_id, passwordHash);
-    // The reset link proved the address too.
-    await markEmailVerified(trx, row.user_id);
-    return true;
-  });
+  const done = await resetPassword(ctx.deps, { token, passwordHash });
   if (!done) return invalidReset(ctx);
   simplePage(
     ctx,

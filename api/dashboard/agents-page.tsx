@@ -3,10 +3,10 @@
 // revoke the organization's keys (a revoked key is refused with 401 on its next call: keys are looked up on every
 // call); list and revoke the user's OAuth grants (revocation deletes the grant's codes and tokens, so refresh stops
 // and its access tokens die at once; the same as POST /api/grants/{id}/revoke). Owners and admins manage keys.
-import { createAgentKey, listAgentKeys, revokeAgentKeyInOrgs } from '../../db/agent-keys.js';
-import { appendAudit } from '../../db/audit-log.js';
-import { destroyOauthItemsOfGrant } from '../../db/oauth-store.js';
-import { listOauthGrants, revokeOauthGrant } from '../../db/oauth-grants.js';
+import { issueAgentKeyOnDashboard, revokeAgentKeyOnDashboard } from '../../actions/agent-keys.js';
+import { revokeOauthAccess } from '../../actions/oauth-grants.js';
+import { listAgentKeys } from '../../db/agent-keys.js';
+import { listOauthGrants } from '../../db/oauth-grants.js';
 import { isScope, SCOPE_SENTENCES, SCOPES } from '../../lib/scopes.js';
 import { Badge, Check, Field, LocalTime } from '../../lib/ui.js';
 import type { AppContext } from '../context.js';
@@ -166,16 +166,9 @@ export async function createKey(ctx: AppContext): Promise<void> {
     );
   if (scopes.length === 0)
     return agentsPage(ctx, { ...s, flash: { form: { values: { name } } } }, 422, 'Not created: tick at least one scope.');
-  const key = await createAgentKey(ctx.deps.db, { orgId: s.orgId, name, scopes, createdByUserId: s.userId });
-  await appendAudit(ctx.deps.db, {
-    orgId: s.orgId,
-    actorType: 'user',
-    actorId: s.userId,
-    action: 'dashboard.create_agent_key',
-    targetType: 'agent_key',
-    targetId: key.id,
-    requestId: ctx.state.requestId,
-    ip: ctx.state.clientIp,
+  const key = await issueAgentKeyOnDashboard(ctx.deps, {
+    key: { orgId: s.orgId, name, scopes, createdByUserId: s.userId },
+    actor: { orgId: s.orgId, userId: s.userId, requestId: ctx.state.requestId, ip: ctx.state.clientIp },
   });
   setFlash(ctx, { secrets: [{ name: 'agent_key', label: `Agent key "${name}" (${scopes.join(', ')})`, value: key.key }] });
   redirectTo(ctx, shownOnceUrl(orgLink(s, '/dashboard/agents')));
@@ -193,17 +186,9 @@ export async function revokeKey(ctx: AppContext): Promise<void> {
   const id = ctx.params.id as string;
   const key = (await listAgentKeys(ctx.deps.db, s.orgIds)).find((k) => k.id === id);
   if (needsConfirmation(ctx, revokeKeyDanger(key?.name ?? 'key'))) return;
-  if (!(await revokeAgentKeyInOrgs(ctx.deps.db, id, s.orgIds))) return agentsPage(ctx, s, 404, 'No such active key in your organizations.');
-  await appendAudit(ctx.deps.db, {
-    orgId: s.orgId ?? null,
-    actorType: 'user',
-    actorId: s.userId,
-    action: 'dashboard.revoke_agent_key',
-    targetType: 'agent_key',
-    targetId: id,
-    requestId: ctx.state.requestId,
-    ip: ctx.state.clientIp,
-  });
+  const actor = { orgId: s.orgId ?? null, userId: s.userId, requestId: ctx.state.requestId, ip: ctx.state.clientIp };
+  if (!(await revokeAgentKeyOnDashboard(ctx.deps, { keyId: id, orgIds: s.orgIds, actor })))
+    return agentsPage(ctx, s, 404, 'No such active key in your organizations.');
   setFlash(ctx, { flash: { tone: 'ok', text: `Key "${key?.name ?? id}" revoked: it is refused from its next call on.` } });
   redirectTo(ctx, orgLink(s, '/dashboard/agents'));
 }
@@ -213,8 +198,8 @@ export async function revokeGrant(ctx: AppContext): Promise<void> {
   if (!s) return;
   const id = ctx.params.id as string;
   if (needsConfirmation(ctx, REVOKE_GRANT)) return;
-  if (!(await revokeOauthGrant(ctx.deps.db, id, s.userId))) return agentsPage(ctx, s, 404, 'No such live grant of yours.');
-  await destroyOauthItemsOfGrant(ctx.deps.db, id);
+  if (!(await revokeOauthAccess(ctx.deps, { grantId: id, userId: s.userId })))
+    return agentsPage(ctx, s, 404, 'No such live grant of yours.');
   setFlash(ctx, { flash: { tone: 'ok', text: 'Access revoked: refresh stops and its tokens no longer work.' } });
   redirectTo(ctx, orgLink(s, '/dashboard/agents'));
 }

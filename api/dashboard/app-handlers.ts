@@ -3,7 +3,8 @@
 // page's data in one answer (GET /api/apps/{app_id}/setup: keys, webhook, checklist with the spec's troubleshooting
 // causes, rejected webhooks, SDK-init freshness per platform, validation path per platform). The checklist and the
 // validation status are the agent API's own computations (integrationStatusOf, validationStatusOf).
-import { createApp, findApp, listAppInitFreshness, rotatePurchaseApiKey, type AgentAppRow } from '../../db/apps.js';
+import { findApp, listAppInitFreshness, type AgentAppRow } from '../../db/apps.js';
+import { regeneratePurchaseApiKey, registerApp } from '../../actions/apps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import { SLUG_RULES, slugify, slugProblem } from '../../lib/slugs.js';
@@ -55,7 +56,7 @@ export async function createAppHandler(ctx: AppContext): Promise<void> {
       { loc: ['body', 'slug'], msg: `${problem === 'reserved' ? 'This slug is reserved. ' : ''}${SLUG_RULES}`, type: 'value_error' },
     ]);
   try {
-    const app = await createApp(ctx.deps.db, {
+    const app = await registerApp(ctx.deps, {
       orgId: orgId!,
       name: input.name,
       slug,
@@ -83,7 +84,7 @@ export async function createAppHandler(ctx: AppContext): Promise<void> {
 /** POST /api/apps/{app_id}/regenerate-purchase-api-key: the old key stops working at once. */
 export async function regeneratePurchaseKeyHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
-  const key = await rotatePurchaseApiKey(ctx.deps.db, app.id);
+  const key = await regeneratePurchaseApiKey(ctx.deps, { appId: app.id });
   if (!key) throw new NotFoundError('App not found');
   forgetAppCaches(ctx, app.id);
   ctx.body = {

@@ -8,9 +8,10 @@
 import { AppError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
-import { readAssetUpload, saveAssets } from './asset-upload.js';
+import { saveAssets } from '../../actions/assets.js';
+import { readAssetUpload } from './asset-upload.js';
 import { Problems } from './form-reply.js';
-import { checkLink, LINK_USED, linkApp, spendLink } from './link-check.js';
+import { checkLink, linkApp } from './link-check.js';
 
 const LINK_MAX_FILES = 10;
 
@@ -52,9 +53,7 @@ async function saveFromLink(ctx: AppContext) {
   const { claims } = checked;
   const app = await linkApp(ctx, claims);
   const upload = await readAssetUpload(ctx, LINK_MAX_FILES);
-  const assets = await saveAssets(ctx, app, upload, 'asset-upload-link', async (trx) => {
-    if (!(await spendLink(trx, claims))) throw new AppError(410, LINK_USED);
-  });
+  const assets = await saveAssets(ctx.deps, { app, upload, uploadedBy: 'asset-upload-link', link: claims });
   return { uploaded: assets.length, app_id: app.id, assets };
 }
 

@@ -4,23 +4,17 @@
 // a file over ASSET_MAX_BYTES or a body beyond it is 413; a file that is not PNG, JPEG, GIF, WebP, PDF or MP4 by
 // its first bytes (the client's declared type and file name are not trusted) or a body that is not multipart is 415;
 // a missing file or a bad field is 422 naming it. The file is stored under a server-made key, then the row is
-// inserted; if the insert fails the file is removed, so a file and its row exist both or neither. Served files carry
+// inserted (actions/assets.ts); if the insert fails the file is removed, so a file and its row exist both or neither. Served files carry
 // the type found at upload and `X-Content-Type-Options: nosniff`.
+import { saveAssets, type AssetKind as Kind, type AssetMeta, type AssetUpload } from '../../actions/assets.js';
 import { findApp } from '../../db/apps.js';
-import type { Knex } from 'knex';
-import { findAsset, insertAsset, type AssetView } from '../../db/assets.js';
-import { assetStorage, newAssetKey } from '../../clients/asset-storage.js';
+import { findAsset } from '../../db/assets.js';
+import { assetStorage } from '../../clients/asset-storage.js';
 import { AppError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { actorIdOf, visibleTo } from '../agent/principal.js';
 import { checkSessionCsrf } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { readMultipart } from '../middleware/multipart.js';
-
-interface Kind {
-  mime: string;
-  ext: string;
-  type: string;
-}
 
 /** Recognised by content; SVG and HTML are left out on purpose (they can carry script). */
 export function sniffAsset(data: Buffer): Kind | undefined {
@@ -43,13 +37,6 @@ const FIELDS: Record<string, { max: number; pattern?: RegExp; hint: string }> = 
   description: { max: 2000, hint: 'up to 2000 characters' },
 };
 
-interface AssetMeta {
-  type: string | null;
-  category: string | null;
-  title: string | null;
-  description: string | null;
-}
-
 function assetFields(fields: Record<string, string>): AssetMeta {
   const out: Record<string, string | null> = {};
   const problems = [];
@@ -62,15 +49,6 @@ function assetFields(fields: Record<string, string>): AssetMeta {
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return out as unknown as AssetMeta;
-}
-
-export interface AssetFile {
-  data: Buffer;
-  kind: Kind;
-}
-export interface AssetUpload {
-  files: AssetFile[];
-  meta: AssetMeta;
 }
 
 /** Reads and checks a multipart upload of up to `maxFiles` files (limits above); nothing is stored yet. */
@@ -99,59 +77,10 @@ export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promis
   return { files: typed, meta: assetFields(fields) };
 }
 
-/**
- * Stores the files under server-made keys, then inserts their rows in one transaction, after `gate` (which may
- * refuse by throwing, e.g. a signed link already spent). Any failure removes every stored file: files and rows
- * exist all or none.
- */
-export async function saveAssets(
-  ctx: AppContext,
-  app: { id: string; org_id: string },
-  upload: AssetUpload,
-  uploadedBy: string,
-  gate?: (trx: Knex.Transaction) => Promise<void>,
-): Promise<(AssetView & { file_url: string })[]> {
-  const storage = assetStorage(ctx.deps.config);
-  const keys: string[] = [];
-  try {
-    for (const file of upload.files) {
-      const key = newAssetKey(app.id, file.kind.ext);
-      await storage.put(key, file.data);
-      keys.push(key);
-    }
-    const { meta } = upload;
-    const rows = await ctx.deps.db.transaction(async (trx) => {
-      await gate?.(trx);
-      const out: AssetView[] = [];
-      for (const [i, file] of upload.files.entries()) {
-        out.push(
-          await insertAsset(trx, {
-            appId: app.id,
-            orgId: app.org_id,
-            type: meta.type ?? file.kind.type,
-            category: meta.category,
-            title: meta.title,
-            description: meta.description,
-            storageKey: keys[i]!,
-            mimeType: file.kind.mime,
-            sizeBytes: file.data.length,
-            uploadedBy,
-          }),
-        );
-      }
-      return out;
-    });
-    return rows.map((row) => ({ ...row, file_url: `/api/assets/${row.id}/file` }));
-  } catch (err) {
-    await Promise.all(keys.map((key) => storage.remove(key)));
-    throw err;
-  }
-}
-
 export async function uploadAssetHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const upload = await readAssetUpload(ctx, 1);
-  const [row] = await saveAssets(ctx, app, upload, actorIdOf(ctx));
+  const [row] = await saveAssets(ctx.deps, { app, upload, uploadedBy: actorIdOf(ctx) });
   ctx.status = 201;
   ctx.body = row;
 }

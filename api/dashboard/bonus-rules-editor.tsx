@@ -3,7 +3,7 @@
 // through the agent API's own update (`updateCampaign`, after `updateCampaignBody`'s schema), which replaces the rules
 // by threshold. A refusal re-renders the page with 422, every message beside its field in words and what was typed
 // kept; nothing is written. Success is audited (`dashboard.update_bonus_rules`) and answers 303 back to the rules.
-import { appendAudit } from '../../db/audit-log.js';
+import { recordAudit } from '../../actions/audit.js';
 import type { BonusRuleView } from '../../db/bonus-rules.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { MAX_BONUS_RULES, MAX_BONUS_USD, normalizeBonusRules, type BonusRuleInput } from '../../lib/bonus-rules.js';
@@ -199,7 +199,7 @@ export function saveBonusRulesFrom(render: RenderDetail) {
     try {
       const body = { bonus_rules: input as BonusRuleInput[] };
       await updateCampaign(ctx, campaign, body);
-      await appendAudit(ctx.deps.db, {
+      await recordAudit(ctx.deps, {
         orgId: campaign.org_id,
         actorType: 'user',
         actorId: s.userId,

@@ -3,8 +3,8 @@
 // client, an organization picker, every requested scope with a plain sentence and a checkbox (all ticked for a
 // new consent; an unticked scope is left out of the grant), approve or deny. The form carries the session's CSRF
 // token (checked by api/auth/csrf.ts) and posts back here; the answer is oidc-provider's redirect.
+import { recordOauthConsent } from '../../actions/oauth-grants.js';
 import { Button, Check } from '../../lib/ui.js';
-import { saveOauthGrant } from '../../db/oauth-grants.js';
 import { listOrganizations } from '../../db/organizations.js';
 import { isScope, SCOPE_SENTENCES, SCOPES, type Scope } from '../../lib/scopes.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
@@ -172,6 +172,6 @@ export async function answerInteraction(ctx: AppContext): Promise<void> {
     if (denied.length > 0) grant.rejectResourceScope(resource, denied.join(' '));
   }
   const grantId = await grant.save();
-  await saveOauthGrant(ctx.deps.db, { id: grantId, userId: principal.userId, clientId, orgIds: [org], scopes: granted });
+  await recordOauthConsent(ctx.deps, { id: grantId, userId: principal.userId, clientId, orgIds: [org], scopes: granted });
   return finish(ctx, { login: { accountId: principal.userId }, consent: { grantId } });
 }

@@ -4,7 +4,8 @@
 // a file of the wrong kind (not a PEM .p8 for iOS, not a JSON .json for Android) or a body that is neither a form
 // nor JSON is 415; missing or malformed fields are 422 naming them. The credential and the app's Apple settings are
 // written in one transaction: a refused upload leaves nothing half-stored, and nothing of the secret is echoed.
-import { findApp, mergeAppleMeta } from '../../db/apps.js';
+import { findApp } from '../../db/apps.js';
+import { mergeAppleMeta } from '../../db/apps-writes.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
 import { AppError, UnavailableError, ValidationError } from '../../lib/errors.js';

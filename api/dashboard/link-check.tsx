@@ -1,8 +1,8 @@
 // Every signed-link page checks its link the same way before showing or doing anything: signature, purpose,
 // expiry, then single use; a bad link gets a clear refusal page (401 tampered or wrong purpose, 410 expired or used).
-import type { Knex } from 'knex';
 import { findApp } from '../../db/apps.js';
-import { isSignedLinkUsed, spendSignedLink } from '../../db/signed-links.js';
+import { isSignedLinkUsed } from '../../db/signed-links.js';
+import { LINK_USED } from '../../actions/signed-links.js';
 import { AppError } from '../../lib/errors.js';
 import { verifySignedLink, type LinkClaims } from '../../lib/signed-links.js';
 import type { AppContext } from '../context.js';
@@ -35,12 +35,6 @@ export async function linkApp(ctx: AppContext, claims: LinkClaims): Promise<NonN
 }
 
 /** Spends the link inside the transaction that does its work: false when another request spent it first. */
-export function spendLink(trx: Knex.Transaction, claims: LinkClaims): Promise<boolean> {
-  return spendSignedLink(trx, { nonce: claims.nonce, purpose: claims.purpose, orgId: claims.org, expiresAt: new Date(claims.exp * 1000) });
-}
-
-export const LINK_USED = 'This link has already been used. Links work once: ask for a new one.';
-
 export function refuse(ctx: AppContext, status: number, message: string): void {
   sendPage(ctx, status, {
     title: 'Link refused',

@@ -4,9 +4,9 @@
 // POST /dashboard/logout ends the session (CSRF-checked like every state-changing session call: api/auth/csrf.ts).
 // GET /dashboard/session tells a signed-in page its CSRF token. `return_to` only ever leads to a path of ours.
 import { randomBytes } from 'node:crypto';
-import { createSession, revokeSessionByHash } from '../../db/sessions.js';
-import { findUser, findUserByEmail, recordLogin } from '../../db/users.js';
-import { generateToken, hashToken, SESSION_TOKEN_PREFIX } from '../../lib/credentials.js';
+import { closeSession, openSession } from '../../actions/sessions.js';
+import { findUser, findUserByEmail } from '../../db/users.js';
+import { generateToken, SESSION_TOKEN_PREFIX } from '../../lib/credentials.js';
 import { csrfMatches, csrfToken } from '../../lib/csrf.js';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
@@ -136,14 +136,13 @@ export async function submitLogin(ctx: AppContext): Promise<void> {
       email,
     );
   const token = generateToken(SESSION_TOKEN_PREFIX);
-  await createSession(ctx.deps.db, {
+  await openSession(ctx.deps, {
     userId: user.id,
-    tokenHash: hashToken(token),
+    token,
     ip: ctx.state.clientIp ?? null,
     userAgent: ctx.get('user-agent') || null,
     expiresAt: new Date(now + SESSION_TTL_MS),
   });
-  await recordLogin(ctx.deps.db, user.id);
   ctx.cookies.set(SESSION_COOKIE, token, cookieOptions(ctx, SESSION_TTL_MS));
   ctx.cookies.set(LOGIN_CSRF_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
   ctx.status = 303;
@@ -153,7 +152,7 @@ export async function submitLogin(ctx: AppContext): Promise<void> {
 export async function logout(ctx: AppContext): Promise<void> {
   // csrfGuard (api/auth/csrf.ts) already checked the token of this session.
   const cookie = ctx.cookies.get(SESSION_COOKIE);
-  if (cookie) await revokeSessionByHash(ctx.deps.db, hashToken(cookie));
+  if (cookie) await closeSession(ctx.deps, { token: cookie });
   ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
   ctx.status = 303;
   ctx.redirect(LOGIN_PATH);

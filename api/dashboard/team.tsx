@@ -3,15 +3,16 @@
 // is a one-time 7-day link in the email outbox. Accepting: a new address sets a password and gets a verified
 // account (the link proved the address); an existing account must be signed in as that address and accepts.
 import { LocalTime, ScrollTable } from '../../lib/ui.js';
-import { findLiveAccountToken, listPendingInvites, spendAccountToken } from '../../db/account-tokens.js';
-import { addMembership, createUser, findOrganization } from '../../db/organizations.js';
+import { findLiveAccountToken, listPendingInvites } from '../../db/account-tokens.js';
+import { findOrganization } from '../../db/organizations.js';
 import { findUserByEmail, listMembers } from '../../db/users.js';
 import { safeUrl } from '../../lib/html.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { MEMBERSHIP_ROLES, type MembershipRole } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
-import { accountTokenHash, sendAccountMail } from './account-mail.js';
-import { ErrorLine, passwordProblem, PublicForm, simplePage } from './accounts.js';
+import { accountTokenHash } from '../../actions/account-mail.js';
+import { acceptInvitation, inviteTeammate as inviteTeammateByEmail } from '../../actions/team.js';
+import { accountDeps, ErrorLine, passwordProblem, PublicForm, simplePage } from './accounts.js';
 import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
 import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from './session.js';
 
@@ -105,15 +106,7 @@ export async function inviteTeammate(ctx: AppContext): Promise<void> {
   if (!EMAIL.test(email)) return teamPage(ctx, s, 422, undefined, 'email: enter a valid email address.');
   if (!MEMBERSHIP_ROLES.includes(role) || (role === 'owner' && s.role !== 'owner'))
     return teamPage(ctx, s, 422, undefined, 'role: pick member or admin (only an owner invites an owner).');
-  const org = await findOrganization(ctx.deps.db, s.orgId);
-  await sendAccountMail(ctx.deps.db, ctx.deps.config.DASHBOARD_URL, {
-    purpose: 'invite',
-    email,
-    orgId: s.orgId,
-    orgName: org?.name,
-    role,
-    createdByUserId: s.userId,
-  });
+  await inviteTeammateByEmail(accountDeps(ctx), { orgId: s.orgId, email, role, invitedByUserId: s.userId });
   await teamPage(ctx, s, 200, `Invitation sent to ${email}.`);
 }
 
@@ -202,13 +195,7 @@ export async function acceptInvite(ctx: AppContext): Promise<void> {
       );
     passwordHash = await hashPassword(password);
   }
-  const joined = await ctx.deps.db.transaction(async (trx) => {
-    const row = await spendAccountToken(trx, 'invite', accountTokenHash(token));
-    if (!row) return false;
-    const userId = existing?.id ?? (await createUser(trx, { email: row.email, passwordHash: passwordHash!, emailVerified: true })).id;
-    await addMembership(trx, row.org_id!, userId, row.role!);
-    return true;
-  });
+  const joined = await acceptInvitation(ctx.deps, { token, existingUserId: existing?.id, passwordHash });
   if (!joined) return invalidInvite(ctx);
   if (existing) return ctx.redirect('/dashboard');
   simplePage(

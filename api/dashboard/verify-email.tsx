@@ -1,10 +1,10 @@
-// The verification link of a new account (`/dashboard/verify-email?token=…`, mailed by account-mail.ts): opening it
+// The verification link of a new account (`/dashboard/verify-email?token=…`, mailed by actions/account-mail.ts): opening it
 // shows one button; only its POST spends the token and marks the address verified (confirm-step.tsx: a mail
 // scanner's GET must not use up the link).
-import { findLiveAccountToken, spendAccountToken } from '../../db/account-tokens.js';
-import { markEmailVerified } from '../../db/users.js';
+import { findLiveAccountToken } from '../../db/account-tokens.js';
 import type { AppContext } from '../context.js';
-import { accountTokenHash } from './account-mail.js';
+import { accountTokenHash } from '../../actions/account-mail.js';
+import { verifyEmail } from '../../actions/accounts.js';
 import { SignInLink, simplePage, verifyEmailForm } from './accounts.js';
 import { confirmStepHandlers } from './confirm-step.js';
 
@@ -28,11 +28,7 @@ const verify = confirmStepHandlers({
     };
   },
   async confirm(ctx, token) {
-    const row = await ctx.deps.db.transaction(async (trx) => {
-      const spent = await spendAccountToken(trx, 'verify_email', accountTokenHash(token));
-      if (spent?.user_id) await markEmailVerified(trx, spent.user_id);
-      return spent;
-    });
+    const row = await verifyEmail(ctx.deps, { token });
     if (!row?.user_id) return false;
     simplePage(
       ctx,

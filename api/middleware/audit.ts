@@ -2,10 +2,10 @@
 // api/dashboard/rest.ts): after a successful state-changing call, one audit_log entry naming who did it (the table's
 // `actor`), the action, the route's path as target type and its first path parameter as target id. Reads and
 // refused calls (status >= 400) write nothing.
-import { appendAudit } from '../../db/audit-log.js';
+import { recordAudit, type AuditEntry } from '../../actions/audit.js';
 import type { AppContext, Middleware } from '../context.js';
 
-type Entry = Parameters<typeof appendAudit>[1];
+type Entry = AuditEntry;
 export type AuditActor = Pick<Entry, 'orgId' | 'actorType' | 'actorId' | 'action'>;
 
 export function audited(method: string, path: string, actor: (ctx: AppContext) => AuditActor | undefined): Middleware {
@@ -14,7 +14,7 @@ export function audited(method: string, path: string, actor: (ctx: AppContext) =
     if (method === 'get' || ctx.status >= 400) return;
     const who = actor(ctx);
     if (!who) return;
-    await appendAudit(ctx.deps.db, {
+    await recordAudit(ctx.deps, {
       ...who,
       targetType: path,
       targetId: Object.values(ctx.params as Record<string, string>)[0] ?? null,

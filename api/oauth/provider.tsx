@@ -13,7 +13,7 @@ import type { Config } from '../../lib/config.js';
 import { pageSecurityPolicy, renderPage } from '../../lib/html.js';
 import { SCOPES } from '../../lib/scopes.js';
 import type { ApiDeps } from '../context.js';
-import { adapterFactory } from './adapter.js';
+import { adapterFactory } from '../../db/oauth-adapter.js';
 import { metadataRefusal } from './client-facts.js';
 import { clientMetadataPolicy, LOOPBACK_HOSTS } from './redirect-policy.js';
 

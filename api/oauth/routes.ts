@@ -3,10 +3,10 @@
 // discovery), the protected resource metadata of the agent surfaces (RFC 9728: root and path-suffixed for /mcp and
 // /api/agent), and the session-only grant endpoints (list, revoke). Importing this module registers the OAuth
 // access-token resolver with the authenticate middleware.
+import { revokeOauthAccess } from '../../actions/oauth-grants.js';
 import { Router } from '@koa/router';
 import type { IncomingMessage } from 'node:http';
-import { destroyOauthItemsOfGrant } from '../../db/oauth-store.js';
-import { listOauthGrants, revokeOauthGrant } from '../../db/oauth-grants.js';
+import { listOauthGrants } from '../../db/oauth-grants.js';
 import { NotFoundError, RateLimitedError } from '../../lib/errors.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { registerTokenResolver } from '../auth/authenticate.js';
@@ -77,9 +77,8 @@ async function listGrants(ctx: AppContext): Promise<void> {
 async function revokeGrant(ctx: AppContext): Promise<void> {
   const principal = principalOf(ctx);
   const id = ctx.params.id as string;
-  if (principal.kind !== 'user' || !(await revokeOauthGrant(ctx.deps.db, id, principal.userId)))
+  if (principal.kind !== 'user' || !(await revokeOauthAccess(ctx.deps, { grantId: id, userId: principal.userId })))
     throw new NotFoundError('No such live grant of yours.');
-  await destroyOauthItemsOfGrant(ctx.deps.db, id);
   ctx.body = { id, revoked: true };
 }
 

@@ -2,8 +2,9 @@
 // (looked up by digest, live, audience = the agent resource) and its grant (not revoked) give the user, the
 // client, the organizations picked at consent that the user still belongs to, and the scopes both the token and
 // the grant carry. The principal's id is the grant id, so a grant's calls share one tool-call window per client.
+import { noteOauthGrantUse } from '../../actions/oauth-grants.js';
 import type { Knex } from 'knex';
-import { findActiveOauthGrant, touchOauthGrant } from '../../db/oauth-grants.js';
+import { findActiveOauthGrant } from '../../db/oauth-grants.js';
 import { findLiveAccessToken } from '../../db/oauth-store.js';
 import type { Config } from '../../lib/config.js';
 import { hashToken } from '../../lib/credentials.js';
@@ -31,7 +32,7 @@ export async function resolveOauthToken(db: Knex, token: string, config?: Config
   const scopes = tokenScopes.filter(isScope).filter((s) => grant.scopes.includes(s));
   if (!touched.get(grantId)) {
     touched.set(grantId, true);
-    void touchOauthGrant(db, grantId).catch(() => undefined);
+    void noteOauthGrantUse({ db }, { grantId }).catch(() => undefined);
   }
   return {
     kind: 'agent',

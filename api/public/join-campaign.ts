@@ -1,10 +1,8 @@
 // POST {base_url}/api/public/campaigns/{campaign_id}/join: a creator joins a campaign without an account
 // (CONTRACT.md "Public creator join"). 201 for a new membership, 200 with the same answer when the email had
 // already joined. Public: no credential; rate-limited per IP instead.
-import { joinCampaign as joinCampaignInDb } from '../../db/campaign-join.js';
-import { creatorLinkUrl } from '../../lib/referral-link.js';
+import { joinCampaign as joinCampaignAction } from '../../actions/join-campaign.js';
 import { modulesPath } from '../creator-portal/qr.js';
-import { mailWelcome } from '../creator-portal/welcome-mail.js';
 import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../lib/codes.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -54,23 +52,7 @@ export async function joinCampaign(ctx: AppContext): Promise<void> {
     code: b.code == null ? undefined : requestedCode(b.code),
     invitationToken: b.invitation_token ?? undefined,
   };
-  const result = await ctx.deps.db.transaction(async (trx) => {
-    const joined = await joinCampaignInDb(trx, request);
-    const link = creatorLinkUrl(BASE_URL, joined.campaign.app_slug, joined.code);
-    if (joined.joined) {
-      await mailWelcome(trx, DASHBOARD_URL, {
-        creatorId: joined.creatorId,
-        email: b.email,
-        name,
-        orgId: joined.campaign.org_id,
-        campaignId: joined.campaignId,
-        campaignName: joined.campaign.name,
-        code: joined.code,
-        referralLink: link,
-      });
-    }
-    return { ...joined, link };
-  });
+  const result = await joinCampaignAction({ db: ctx.deps.db, baseUrl: BASE_URL, dashboardUrl: DASHBOARD_URL }, request);
   const qr = modulesPath(result.link);
   ctx.status = result.joined ? 201 : 200;
   ctx.body = {

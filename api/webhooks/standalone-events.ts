@@ -3,7 +3,7 @@
 // grants and unknown types are acknowledged and ignored; a purchase event of a platform validated store-direct is
 // acknowledged and ignored with the reason (the store-direct report counts that purchase).
 import type { Knex } from 'knex';
-import { markWebhookConnected } from '../../db/apps.js';
+import { markWebhookConnected } from '../../db/apps-writes.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
 import { transferUserAttribution } from '../../db/user-attributions.js';

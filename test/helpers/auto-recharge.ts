@@ -2,7 +2,7 @@
 // page's form posts, and waiting for the organization's `auto-recharge/{org_id}` workflow on the dev server.
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { autoRechargeWorkflowId, type AutoRechargeResult } from '../../workflows/auto-recharge-messages.js';
 import { request } from './http.js';
 

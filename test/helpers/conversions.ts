@@ -4,8 +4,8 @@ import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { reviewBonusAward } from '../../db/bonus-awards.js';
-import { createCampaign } from '../../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { findPayoutDiscrepancies, findReservationDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 

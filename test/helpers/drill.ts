@@ -4,7 +4,7 @@
 import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import type { SeedResult } from '../../cli/seed.js';
+import type { SeedResult } from '../../actions/seed.js';
 import {
   assertExactlyOnce,
   fundGenerously,

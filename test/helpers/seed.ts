@@ -2,17 +2,17 @@
 // all-scopes agent key: the same domain functions `svc seed` uses.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../../db/apps.js';
-import { createCampaign } from '../../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
-import { createOrganization } from '../../db/organizations.js';
+import { createApp } from '../../db/apps-writes.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
+import { createOrganization } from '../../db/organizations-writes.js';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
-import { seedDemoAccount, type SeedResult } from '../../cli/seed.js';
+import { seedDemoAccount, type SeedResult } from '../../actions/seed.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { toMicros } from '../../lib/money.js';
 
 export async function seedAccount(db: Knex, baseUrl = 'http://127.0.0.1'): Promise<SeedResult> {
-  return seedDemoAccount(db, { baseUrl, dashboardUrl: `${baseUrl}/dashboard` });
+  return seedDemoAccount({ db }, { baseUrl, dashboardUrl: `${baseUrl}/dashboard` });
 }
 
 export interface SeededApp {

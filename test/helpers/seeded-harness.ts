@@ -1,7 +1,7 @@
 // The preamble most integration files share: the harness plus one seeded account (org, app, active campaign,
 // joined creator, funded wallet, agent key). `seed` is filled before any test runs; `h.ready()` resolves after it.
 import type { TestFn } from 'ava';
-import type { SeedResult } from '../../cli/seed.js';
+import type { SeedResult } from '../../actions/seed.js';
 import { useHarness, type Harness, type HarnessAccessor, type HarnessOptions } from './harness.js';
 import { seedAccount } from './seed.js';
 

@@ -3,7 +3,7 @@
 // configured as APPLE_ROOT_CERTS), and an agent switching a platform to store-direct the way an agent does: signed
 // credential-upload link, green-check (the credential-check workflow against the stubs), activation.
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { createAppleChain, signTransaction, transactionPayload, type AppleChain, type TransactionFields } from './apple-signing.js';
 import type { TestFn } from 'ava';

@@ -4,8 +4,8 @@
 // Real data: link clicks, SDK track-install and provider webhooks through a real worker.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';

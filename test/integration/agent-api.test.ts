@@ -3,7 +3,7 @@
 // the ledger), audit, and the OpenAPI
 // document generated from the same table.
 import test from 'ava';
-import { createAgentKey, revokeAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey, revokeAgentKey } from '../../db/agent-keys-writes.js';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { HARD_DENIED, SCOPES } from '../../lib/scopes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';

@@ -5,7 +5,7 @@
 // stores the secret encrypted and never echoes it. Tenancy 404, missing scope 403 naming it, audit rows for writes.
 import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { reviewBonusAward } from '../../db/bonus-awards.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { connectTestAccount } from '../helpers/payouts.js';

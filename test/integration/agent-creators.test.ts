@@ -5,7 +5,7 @@
 // through the public join endpoint on an invite_only campaign.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';

@@ -5,7 +5,7 @@ import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_ENDPOINTS, endpointTools } from '../../api/agent/endpoints.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { SCOPES } from '../../lib/scopes.js';

@@ -5,8 +5,8 @@
 // issue's proof from outside: an agent key and plain HTTP take the seeded app to live.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
-import { createCampaign } from '../../db/campaigns.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { CHECKLIST_STEPS } from '../../lib/integration-checklist.js';
 import { SCOPES } from '../../lib/scopes.js';

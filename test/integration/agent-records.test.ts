@@ -5,7 +5,7 @@
 // (the tool server's resource index, and each resource's JSON).
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { saveCredential } from '../../db/store-credentials.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { SecretBox } from '../../lib/secret-box.js';

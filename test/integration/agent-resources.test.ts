@@ -4,7 +4,7 @@
 // row with the agent as actor; ids of another organization are 404; a missing scope is 403 naming it.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { hashToken } from '../../lib/credentials.js';
 import { toMicros } from '../../lib/money.js';

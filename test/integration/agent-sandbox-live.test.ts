@@ -8,8 +8,8 @@
 // webhook (which records production purchases).
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
-import { addMembership, createOrganization, createUser } from '../../db/organizations.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
+import { addMembership, createOrganization, createUser } from '../../db/organizations-writes.js';
 import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { toMicros } from '../../lib/money.js';
 import { SCOPES } from '../../lib/scopes.js';

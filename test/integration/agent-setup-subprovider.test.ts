@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { closeServer, createApp, listen } from '../../api/app.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { loadCredential, saveCredential } from '../../db/store-credentials.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { SecretBox } from '../../lib/secret-box.js';

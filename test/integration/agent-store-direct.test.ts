@@ -6,7 +6,7 @@
 // store_direct. No credential 409, missing scope 403, other org 404; no answer holds a secret.
 import test from 'ava';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';
 import { sdkClient } from '../helpers/sdk.js';

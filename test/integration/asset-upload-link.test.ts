@@ -6,7 +6,7 @@ import test from 'ava';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { assetStorage, LocalDiskStorage } from '../../clients/asset-storage.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { createSignedLink } from '../../lib/signed-links.js';
 import { request } from '../helpers/http.js';

@@ -2,7 +2,7 @@
 // Routes here are declared the way later surfaces declare theirs: a GuardRule in front of a handler.
 import { Router } from '@koa/router';
 import test from 'ava';
-import { createAgentKey, revokeAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey, revokeAgentKey } from '../../db/agent-keys-writes.js';
 import { resolvePrincipal, SESSION_COOKIE } from '../../api/auth/authenticate.js';
 import { guard } from '../../api/auth/guard.js';
 import type { AppContext, RequestState } from '../../api/context.js';

@@ -6,7 +6,7 @@
 // Agents read the settings and can never change them.
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { enableFields, postForm, rechargeResult, recharges, topupEntries, topupLink } from '../helpers/auto-recharge.js';
 import { assertExactBooks, commissionsOf, conversionsOfUser } from '../helpers/conversions.js';

@@ -2,7 +2,7 @@
 // it (else 402 naming the top-up-link endpoint, nothing written); a refund that takes a counted conversion back
 // voids an award still `earned` and flags one already `approved` for review, with the reason recorded.
 import test from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';

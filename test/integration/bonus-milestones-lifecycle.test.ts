@@ -6,8 +6,8 @@
 // (or dropping and restoring the rule) awards nobody twice. An approved award a refund flagged waits for its
 // reviewer: a payout run leaves it until it is kept (approve) or voided.
 import test from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
-import { saveBonusRules } from '../../db/bonus-rules.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
+import { saveBonusRules } from '../../db/bonus-rules-writes.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { SCOPES } from '../../lib/scopes.js';

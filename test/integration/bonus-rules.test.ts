@@ -4,7 +4,7 @@
 // updated; gone: deactivated, never deleted; new: inserted; back again: the old rule revived).
 import test from 'ava';
 import { openApiDocument } from '../../api/agent/openapi.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { signInDashboard, sessionCall } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';

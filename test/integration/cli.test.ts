@@ -6,7 +6,7 @@ import path from 'node:path';
 import { resolvePrincipal } from '../../api/auth/authenticate.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { COMMANDS } from '../../cli/commands.js';
-import { SEED_KEYS, type SeedResult } from '../../cli/seed.js';
+import { SEED_KEYS, type SeedResult } from '../../actions/seed.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';

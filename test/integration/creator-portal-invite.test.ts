@@ -3,7 +3,7 @@
 // refused beside the field with the typed text kept and nothing written; a good one sets the address and mails the
 // portal's sign-in link, which signs the creator in; another organization's creator is 404.
 import test from 'ava';
-import { addCreatorCode } from '../../db/creators.js';
+import { addCreatorCode } from '../../db/creators-writes.js';
 import { Browser, inputValue } from '../helpers/browser.js';
 import { latestSignInLink, mailsTo } from '../helpers/creator-mail.js';
 import { confirmLink } from '../helpers/creator-portal.js';

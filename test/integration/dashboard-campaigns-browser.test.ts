@@ -7,8 +7,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { createAgentKey } from '../../db/agent-keys.js';
-import { addMembership, createUser } from '../../db/organizations.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
+import { addMembership, createUser } from '../../db/organizations-writes.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CREATOR_ROUTES } from '../../api/dashboard/routes.js';
-import { addMembership, createUser } from '../../db/organizations.js';
+import { addMembership, createUser } from '../../db/organizations-writes.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { request } from '../helpers/http.js';
 import { signInDashboard, sessionCall, type DashboardSession } from '../helpers/dashboard.js';

@@ -7,7 +7,7 @@ import { request } from '../helpers/http.js';
 import { signInDashboard, sessionCall, type DashboardSession } from '../helpers/dashboard.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { rotatePurchaseApiKey } from '../../db/apps.js';
+import { rotatePurchaseApiKey } from '../../db/apps-writes.js';
 import { timedRenders } from '../helpers/timed-renders.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });

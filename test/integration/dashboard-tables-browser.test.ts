@@ -9,7 +9,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { PAGE_SIZE } from '../../lib/table-query.js';
 import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';

@@ -9,7 +9,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { parseCsv } from '../helpers/csv.js';
-import { upsertCreator, addCreatorCode } from '../../db/creators.js';
+import { upsertCreator, addCreatorCode } from '../../db/creators-writes.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { csvWindow, pageOf, pageWindow } from '../../db/table-page.js';
 import { runPayoutRun } from '../../actions/payout-run.js';

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
-import { addMembership, createUser } from '../../db/organizations.js';
+import { addMembership, createUser } from '../../db/organizations-writes.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { inputValue } from '../helpers/browser.js';

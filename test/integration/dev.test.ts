@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { canConnect, freePort } from '../../runtime/ports.js';
 import { PROJECT_ROOT } from '../../runtime/temporal-binaries.js';
-import type { SeedResult } from '../../cli/seed.js';
+import type { SeedResult } from '../../actions/seed.js';
 import { Browser, formAction, inputValue } from '../helpers/browser.js';
 import { PINNED_NODE_VERSION } from '../../runtime/pinned-node.js';
 import { cliEnv, machineNode, runSvc, SVC_BIN } from '../helpers/cli.js';

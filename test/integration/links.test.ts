@@ -2,9 +2,9 @@
 // svc_click (CONTRACT.md "Referral links").
 import { Router } from '@koa/router';
 import test from 'ava';
-import { createApp } from '../../db/apps.js';
-import { createCampaign } from '../../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { createApp } from '../../db/apps-writes.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { countRows } from '../helpers/db.js';
 import { request } from '../helpers/http.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';

@@ -4,7 +4,7 @@
 // list, a tool call, a missing scope, invalid arguments, another organization's id, the 401 challenge. Then what
 // only the new revision has: server/discover, caching hints, and the header checks (-32020).
 import test from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { request } from '../helpers/http.js';
 import { initializeMessage, messagesOf, MODERN_VERSION, modernMessage, postMcp, postModern, toolCallMessage } from '../helpers/mcp.js';
 import { RateLimitClock } from '../helpers/rate-limit-clock.js';

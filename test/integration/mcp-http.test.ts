@@ -5,7 +5,7 @@ import test from 'ava';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { closeServer, createApp, listen } from '../../api/app.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { loadConfig } from '../../lib/config.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { createLogger } from '../../runtime/logger.js';

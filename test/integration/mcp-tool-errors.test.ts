@@ -2,7 +2,7 @@
 // on: a missing scope names the scope, another organization's id is "not found", a wallet below the minimum carries
 // the top-up hint, invalid arguments list the fields exactly like the REST 422 body. Same answers as REST, same audit.
 import test from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { request } from '../helpers/http.js';
 import { connectMcp, ok, textOf, type McpSession } from '../helpers/mcp.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';

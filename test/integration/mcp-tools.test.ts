@@ -8,7 +8,7 @@ import { openApiDocument } from '../../api/agent/openapi.js';
 import type { ExtraTool } from '../../api/mcp/extra-tools.js';
 import { mcpRoutes } from '../../api/mcp/koa-mount.js';
 import { TOOL_DOCS } from '../../api/mcp/tool-docs.js';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { REGISTRY_TOOLS } from '../../sdk-registry/tools.js';
 import { connectMcp, ok, readJsonResource, textOf } from '../helpers/mcp.js';

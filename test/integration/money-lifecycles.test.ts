@@ -2,7 +2,7 @@
 // ledger of a row is exactly its own): the commissions it leaves, the conversion's final status, and the wallet
 // afterwards, checked against the sums of its entries and against the causes of every reservation.
 import test, { type ExecutionContext } from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { findWalletDiscrepancies, getWalletTotals } from '../../db/wallet-ledger.js';
 import { addCreator, assertExactBooks, commissionsOf, conversionsOfUser } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';

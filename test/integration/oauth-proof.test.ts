@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { purgeExpiredOauthItems } from '../../db/oauth-store.js';
+import { purgeExpiredOauthItems } from '../../db/oauth-store-writes.js';
 import { hashToken } from '../../lib/credentials.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { Browser } from '../helpers/browser.js';

@@ -2,7 +2,7 @@
 // creator join").
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createCampaign } from '../../db/campaigns.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
 import { hashToken } from '../../lib/credentials.js';
 import { signInDashboard } from '../helpers/dashboard.js';
 import { countRows } from '../helpers/db.js';

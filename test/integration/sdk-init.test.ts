@@ -1,7 +1,7 @@
 // POST /api/sdk/init and GET /api/sdk/campaigns, plus what every SDK route shares: SDK-key auth and validation.
 import test from 'ava';
-import { createApp } from '../../db/apps.js';
-import { createCampaign } from '../../db/campaigns.js';
+import { createApp } from '../../db/apps-writes.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { request } from '../helpers/http.js';
 import { sdkClient } from '../helpers/sdk.js';

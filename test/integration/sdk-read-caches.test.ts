@@ -1,7 +1,7 @@
 // With the change feed (as `svc api` runs), init and validate-code answer from memory, and any committed change
 // to what they depend on, whoever writes it, is visible as soon as the feed has delivered it.
 import test from 'ava';
-import { createCampaign } from '../../db/campaigns.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 

@@ -5,8 +5,8 @@
 import test from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createCampaign } from '../../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { request } from '../helpers/http.js';
 import { seedAccount } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';

@@ -2,8 +2,8 @@
 // the body is valid; tenancy by SDK key.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { createCampaign } from '../../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../../db/creators.js';
+import { createCampaign } from '../../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { request } from '../helpers/http.js';
 import { seedAccount } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';

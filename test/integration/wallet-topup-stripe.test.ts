@@ -3,7 +3,7 @@
 // checkout.session.completed / async_payment_succeeded with payment_status `paid` credits, with the amount Stripe
 // reports, once per session, also after the 15-minute link expired. A forged signature is 400 and credits nothing.
 import test from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { createSignedLink } from '../../lib/signed-links.js';
 import { assertExactBooks } from '../helpers/conversions.js';

@@ -2,7 +2,7 @@
 // checked, 422 with the error beside the amount field), confirms, and the wallet is credited once; in the same transaction the
 // commissions recorded `unfunded` while the wallet was short are reserved, oldest first, as far as the money goes.
 import test from 'ava';
-import { createAgentKey } from '../../db/agent-keys.js';
+import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { assertExactBooks, commissionsOf, conversionsOfUser } from '../helpers/conversions.js';
 import { Browser, formAction, inputValue } from '../helpers/browser.js';

@@ -1,12 +1,13 @@
 // `svc seed --json`: a NEW isolated demo organization with everything an agent or a test needs to drive the
-// service end to end (CONTRACT.md lists the exact keys). Everything is written in one transaction.
+// service end to end (CONTRACT.md lists the exact keys). Everything is written in one transaction; the CLI
+// (cli/main.ts, cli/dev.ts), the tests and the benches call it.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../db/apps.js';
-import { createAgentKey } from '../db/agent-keys.js';
-import { createCampaign } from '../db/campaigns.js';
-import { addCreatorCode, upsertCreator } from '../db/creators.js';
-import { addMembership, createOrganization, createUser } from '../db/organizations.js';
+import { createApp } from '../db/apps-writes.js';
+import { createAgentKey } from '../db/agent-keys-writes.js';
+import { createCampaign } from '../db/campaigns-writes.js';
+import { addCreatorCode, upsertCreator } from '../db/creators-writes.js';
+import { addMembership, createOrganization, createUser } from '../db/organizations-writes.js';
 import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { toMicros } from '../lib/money.js';
@@ -33,7 +34,7 @@ export type SeedResult = Record<Exclude<(typeof SEED_KEYS)[number], 'wallet_bala
 
 const DEMO_WALLET_USD = 1000;
 
-export async function seedDemoAccount(db: Knex, urls: { baseUrl: string; dashboardUrl: string }): Promise<SeedResult> {
+export async function seedDemoAccount({ db }: { db: Knex }, urls: { baseUrl: string; dashboardUrl: string }): Promise<SeedResult> {
   const tag = randomBytes(4).toString('hex');
   const password = randomBytes(12).toString('base64url');
   const email = `demo+${tag}@example.com`;

@@ -1,11 +1,11 @@
 // The mail a creator gets on joining a campaign (docs/client-api.md "Creator join"): their referral link and code,
-// and a first single-use sign-in link to the creator portal (issued like the portal's own, sign-in-mail.ts), queued
+// and a first single-use sign-in link to the creator portal (issued like the portal's own, creator-sign-in-mail.ts), queued
 // in the join's transaction so a join that rolls back mails nothing. Decision: this first link is valid for a day
 // rather than the 15 minutes of a link the creator asks for, because a welcome mail is often read later; it is
 // still single-use, and a creator can always ask for a new one on the sign-in page.
 import type { Knex } from 'knex';
-import { enqueueEmail } from '../../db/email-outbox.js';
-import { issueSignInLink } from './sign-in-mail.js';
+import { enqueueEmail } from '../db/email-outbox.js';
+import { issueSignInLink } from './creator-sign-in-mail.js';
 
 const WELCOME_LINK_TTL_SECONDS = 24 * 60 * 60;
 

@@ -1,22 +1,19 @@
-// oidc-provider's adapter over PostgreSQL (db/oauth-store.ts). Clients registered through RFC 7591 live in
+// oidc-provider's adapter over PostgreSQL (db/oauth-store.ts, db/oauth-store-writes.ts). Clients registered through RFC 7591 live in
 // oauth_clients; everything else in oauth_store. Bearer-like ids (codes and tokens) are stored by their SHA-256
 // digest, like every other credential here, so a database leak yields no live token.
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { findOauthClient, findOauthItem, findOauthItemByUid, findOauthItemByUserCode } from './oauth-store.js';
 import {
   consumeOauthItem,
   deleteOauthClient,
   destroyOauthItem,
   destroyOauthItemsOfGrant,
-  findOauthClient,
-  findOauthItem,
-  findOauthItemByUid,
-  findOauthItemByUserCode,
   purgeExpiredOauthItems,
   saveOauthClient,
   upsertOauthItem,
-} from '../../db/oauth-store.js';
-import { hashToken } from '../../lib/credentials.js';
+} from './oauth-store-writes.js';
+import { hashToken } from '../lib/credentials.js';
 
 const DIGESTED = new Set([
   'AccessToken',

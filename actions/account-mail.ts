@@ -3,10 +3,10 @@
 // set; without it the queued row is the record). Account emails belong to no organization, so they never spend an
 // organization's daily invitation budget; a teammate invitation does name its organization.
 import type { Knex } from 'knex';
-import { createAccountToken } from '../../db/account-tokens.js';
-import { enqueueEmail } from '../../db/email-outbox.js';
-import { generateToken, hashToken } from '../../lib/credentials.js';
-import type { AccountTokenPurpose, MembershipRole } from '../../schema/types.js';
+import { createAccountToken } from '../db/account-tokens-writes.js';
+import { enqueueEmail } from '../db/email-outbox.js';
+import { generateToken, hashToken } from '../lib/credentials.js';
+import type { AccountTokenPurpose, MembershipRole } from '../schema/types.js';
 
 const TOKEN_TTL_SECONDS: Record<AccountTokenPurpose, number> = { verify_email: 48 * 3600, reset_password: 3600, invite: 7 * 24 * 3600 };
 const PREFIX = 'acct_';

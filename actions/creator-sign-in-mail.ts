@@ -2,12 +2,11 @@
 // is stored, db/creator-sessions.ts), valid 15 minutes and once, in a mail queued in the caller's transaction. The
 // link opens a confirm page whose POST spends it, so a mail scanner fetching the link spends nothing.
 import type { Knex } from 'knex';
-import { createSignInToken } from '../../db/creator-sessions.js';
-import { enqueueEmail } from '../../db/email-outbox.js';
-import { generateToken, hashToken } from '../../lib/credentials.js';
+import { createSignInToken } from '../db/creator-sessions-writes.js';
+import { enqueueEmail } from '../db/email-outbox.js';
+import { generateToken, hashToken } from '../lib/credentials.js';
 
 const SIGN_IN_TTL_SECONDS = 15 * 60;
-export const CONFIRM_PATH = '/dashboard/creator/sign-in/confirm';
 
 export interface SignInMail {
   creatorId: string;

@@ -1,0 +1,51 @@
+// A campaign's writes as business actions (db/campaigns-writes.ts does the SQL): creating one (with its bonus rules),
+// its terms, its status, its localized copy. The agent API (api/agent/campaign-writes.ts, localize.ts), the dashboard's
+// bonus-rules editor and svc_provision (actions/provision.ts) call them; callers forget their caches.
+import type { Knex } from 'knex';
+import type { CampaignCopy, CampaignTermsPatch, NewCampaign } from '../db/campaigns.js';
+import { createCampaign, mergeCampaignI18n, setCampaignStatus, updateCampaignTerms } from '../db/campaigns-writes.js';
+import { normalizeBonusRules, type BonusRuleInput } from '../lib/bonus-rules.js';
+import type { Config } from '../lib/config.js';
+import { ConflictError } from '../lib/errors.js';
+import type { CampaignStatus } from '../schema/types.js';
+import type { AgentEdge } from './agent-edge.js';
+
+type Deps = { db: Knex };
+
+export type CampaignUpdate = Omit<CampaignTermsPatch, 'bonus_rules'> & { bonus_rules?: BonusRuleInput[] };
+
+/** A new campaign; its bonus rules, given as entered, are normalized first (their checks answer 422). */
+export async function addCampaign(
+  deps: Deps,
+  input: Omit<NewCampaign, 'bonusRules'> & { bonusRules?: BonusRuleInput[] },
+): Promise<{ id: string; status: CampaignStatus }> {
+  return createCampaign(deps.db, { ...input, bonusRules: normalizeBonusRules(input.bonusRules ?? []) });
+}
+
+/** New terms (and bonus rules, replacing the old ones): the rules' own checks (422) run before anything is written. */
+export async function updateCampaign(deps: Deps, input: { campaignId: string; update: CampaignUpdate }): Promise<void> {
+  const { bonus_rules: rules, ...terms } = input.update;
+  await updateCampaignTerms(deps.db, input.campaignId, { ...terms, ...(rules ? { bonus_rules: normalizeBonusRules(rules) } : {}) });
+}
+
+/**
+ * Activates or pauses the campaign; an archived one never changes (409), and activating needs the wallet to cover the
+ * minimum escrow (402). Whether the status changed.
+ */
+export async function changeCampaignStatus(
+  deps: Deps & { config: Config; edge: Pick<AgentEdge, 'assertCanActivate'> },
+  input: { campaign: { id: string; org_id: string; status: unknown }; status: 'active' | 'paused' },
+): Promise<boolean> {
+  const { campaign, status } = input;
+  if (campaign.status === 'archived') throw new ConflictError('This campaign is archived; its status cannot change.');
+  if (status === 'active' && campaign.status !== 'active') await deps.edge.assertCanActivate(deps.db, deps.config, campaign.org_id);
+  return setCampaignStatus(deps.db, campaign.id, status);
+}
+
+/** Under the campaign's row lock, `patchFor` derives the locales to merge from the current copy (null: no write). */
+export async function localizeCampaign(
+  deps: Deps,
+  input: { campaignId: string; patchFor: (current: CampaignCopy) => Record<string, unknown> | null },
+): Promise<CampaignCopy | undefined> {
+  return mergeCampaignI18n(deps.db, input.campaignId, input.patchFor);
+}
