@@ -15,7 +15,8 @@ import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { accountTokenHash, sendAccountMail } from './account-mail.js';
-import { checkLoginCsrf, field, LOGIN_PATH, LOGIN_RATE, loginCsrf } from './session.js';
+import { LOGIN_RATE } from './session.js';
+import { checkLoginCsrf, field, LOGIN_PATH, loginCsrf } from './sign-in-forms.js';
 
 export const PASSWORD_RULE = { min: 10, max: 200 };
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;

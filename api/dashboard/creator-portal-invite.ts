@@ -11,7 +11,7 @@ import type { AppContext } from '../context.js';
 import { mailSignInLink } from '../creator-portal/sign-in-mail.js';
 import { renderCreatorsPage } from './creators-page.js';
 import { orgLink, signedIn } from './layout.js';
-import { field } from './session.js';
+import { field } from './sign-in-forms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 

@@ -13,7 +13,7 @@ import type { AppContext } from '../context.js';
 import { accountTokenHash, sendAccountMail } from './account-mail.js';
 import { ErrorLine, passwordProblem, PublicForm, simplePage } from './accounts.js';
 import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
-import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from './session.js';
+import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from './sign-in-forms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 const date = (d: Date | string | null) => <LocalTime at={d} />;
