@@ -2,7 +2,7 @@
 // provider it was opened with, with the state the provider last reported (a read on return from onboarding, then
 // account.updated). Readiness is lib/payout-readiness.ts.
 import type { Knex } from 'knex';
-import type { AccountState } from '../clients/payouts/provider.js';
+import type { AccountState } from '../lib/payout-account.js';
 import type { PayoutAccountRow, PayoutProviderName } from '../schema/types.js';
 
 export const stateOfRow = (r: PayoutAccountRow): AccountState => ({

@@ -8,7 +8,7 @@
 //   amount, the platform balance receives it less the fee.
 // The rest is unexplained. Every payout whose transferred cents (less any reversed) differ from what it should have
 // sent (its net when transferred, nothing when returned) is named.
-import type { SentTransfer } from '../clients/payouts/provider.js';
+import type { SentTransfer } from './payout-account.js';
 
 export interface PayoutMoneyOfRecord {
   id: string;

@@ -3,7 +3,7 @@
 // read (db/creator-portal.ts answers them): whether a clawback is still to be taken or was taken, and whether the
 // creator has a payout account ready to be paid. Pure: the portal's lines and tests share it.
 import { formatUsd } from './money.js';
-import { formatDate } from './ui.js';
+import { formatDate } from './dates.js';
 
 export type CreatorCommissionState = 'held' | 'unfunded' | 'payable' | 'paid' | 'reversed' | 'clawed_back';
 

@@ -3,7 +3,7 @@
 // is held over, their lines staying payable and accruing, when money would have to move and they have no ready
 // payout account, or when their net as it will be sent (whole cents) is below the organization's minimum payout.
 // A net of zero (clawbacks netted the whole gross) moves no money, so it needs no account.
-import type { AccountState } from '../clients/payouts/provider.js';
+import type { AccountState } from './payout-account.js';
 import { formatUsd, toCentsMicros } from './money.js';
 import { isAccountReady, readinessProblems } from './payout-readiness.js';
 

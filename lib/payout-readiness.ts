@@ -1,7 +1,7 @@
 // When a creator's payout account can receive a transfer. Returning from onboarding proves nothing: the account is
 // ready only when its transfers capability is active, payouts to the bank are enabled, and nothing is currently
 // due, past due or disabled (Stripe may ask for more at any time; account.updated tells us).
-import type { AccountState } from '../clients/payouts/provider.js';
+import type { AccountState } from './payout-account.js';
 
 export function isAccountReady(s: AccountState): boolean {
   return s.transfersActive && s.payoutsEnabled && s.requirementsDue.length === 0 && !s.disabledReason;

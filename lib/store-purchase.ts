@@ -6,7 +6,6 @@ import type { PurchaseEvent } from './purchase-event.js';
 import { appleRefundShare } from './refund-share.js';
 import { STORE_VERIFIER } from './validation-providers.js';
 import type { StorePlatform } from '../schema/types.js';
-import type { StorePurchaseFailureType } from '../workflows/store-purchase-messages.js';
 
 // ---- the gate -------------------------------------------------------------------------------------------------
 
@@ -223,12 +222,15 @@ export interface GoogleSubscription {
     | null;
 }
 
-/** A refusal carries the workflow's failure type; api/sdk/purchase.ts alone turns it into an HTTP status. */
+/**
+ * A refusal carries the workflow's failure type (two of workflows/store-purchase-messages.ts STORE_PURCHASE_FAILURES,
+ * spelled here so lib/ imports nothing from workflows/; the activity's failure() checks them against that list).
+ */
 export type Normalised =
   | { ok: true; events: PurchaseEvent[] }
   | {
       ok: false;
-      type: Extract<StorePurchaseFailureType, 'StorePurchaseNotPurchased' | 'StorePurchaseInvalid'>;
+      type: 'StorePurchaseNotPurchased' | 'StorePurchaseInvalid';
       detail: string;
       fields?: string[];
     };

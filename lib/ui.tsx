@@ -3,6 +3,7 @@
 // lib/html.tsx's sheet; the behaviour (copy, local dates, confirm dialogs) is api/dashboard/browser/dashboard.js,
 // and every piece works without it.
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
+import { formatDate } from './dates.js';
 import { safeUrl } from './html.js';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'neutral';
@@ -186,16 +187,6 @@ export const CopyButton = ({ target, label = 'Copy' }: { target: string; label?:
     {label}
   </button>
 );
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** The server's rendering of an instant, "26 Nov 2026, 13:05 UTC" (the browser replaces it with local time). */
-export function formatDate(value: Date | string | number, withTime = true): string {
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
-  const day = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-  return withTime ? `${day}, ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC` : day;
-}
 
 /** An instant as `<time datetime=UTC ISO>`: readable UTC without JavaScript, the viewer's time zone with it. */
 export function LocalTime({ at, date, empty = '' }: { at: Date | string | number | null | undefined; date?: boolean; empty?: string }) {

@@ -5,7 +5,7 @@
 import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
-import { bonusApprovalRefusal } from '../../lib/escrow.js';
+import { bonusApprovalRefusal } from './escrow-refusals.js';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
 import { microsToUsd } from '../../lib/money.js';
 import { checkAutoRecharge } from '../payments/recharge-check.js';

@@ -19,7 +19,8 @@ import {
 import { inviteCreator, joinUrl, withdrawCreatorInvitation, type CreatorInput } from '../../actions/creator-invitations.js';
 import { findOrgBillingSettings } from '../../db/organizations.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
-import { canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
+import { canActivateCampaigns, minEscrowMicros } from '../../lib/escrow.js';
+import { TOPUP_LINK_ENDPOINT } from './escrow-refusals.js';
 import { nextAction } from './next-action.js';
 import { ConflictError, PaymentRequiredError } from '../../lib/errors.js';
 import { formatUsd } from '../../lib/money.js';

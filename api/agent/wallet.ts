@@ -6,7 +6,8 @@ import { findOrgBillingSettings, getInviteUsage, type InviteUsage, type OrgBilli
 import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/creator-balances.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
 import type { Config } from '../../lib/config.js';
-import { activationRefusal, canActivateCampaigns, minEscrowMicros, TOPUP_LINK_ENDPOINT } from '../../lib/escrow.js';
+import { canActivateCampaigns, minEscrowMicros } from '../../lib/escrow.js';
+import { activationRefusal, TOPUP_LINK_ENDPOINT } from './escrow-refusals.js';
 import { NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
 import { microsToUsd, walletView } from '../../lib/money.js';
 import { assertOrgAccess } from '../auth/guard.js';

@@ -11,7 +11,7 @@ import { hashToken } from '../../lib/credentials.js';
 import { RateLimitedError } from '../../lib/errors.js';
 import { CREATOR_COOKIE, PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
-import { checkLoginCsrf, field, loginCsrf } from '../dashboard/session.js';
+import { checkLoginCsrf, field, loginCsrf } from '../dashboard/sign-in-forms.js';
 import { checkCreatorCsrf, CREATOR_SESSION_TTL_SECONDS, creatorCookieOptions, SIGN_IN_PATH } from './auth.js';
 import { publicPortalPage } from './layout.js';
 

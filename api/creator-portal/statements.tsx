@@ -10,7 +10,8 @@ import { safeUrl } from '../../lib/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
-import { formatDate, LocalTime } from '../../lib/ui.js';
+import { formatDate } from '../../lib/dates.js';
+import { LocalTime } from '../../lib/ui.js';
 import { portalPage, ScrollTable } from './layout.js';
 
 export const statementPath = (payoutId: string) => `${PORTAL_PATH}/payouts/${encodeURIComponent(payoutId)}`;

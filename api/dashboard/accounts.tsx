@@ -13,7 +13,8 @@ import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { accountTokenHash } from '../../actions/account-mail.js';
 import { mailAccountLink, resetPassword, signUp, type AccountDeps } from '../../actions/accounts.js';
-import { checkLoginCsrf, field, LOGIN_PATH, LOGIN_RATE, loginCsrf } from './session.js';
+import { LOGIN_RATE } from './session.js';
+import { checkLoginCsrf, field, LOGIN_PATH, loginCsrf } from './sign-in-forms.js';
 
 /** What the account actions (actions/accounts.ts) need of a request. */
 export const accountDeps = (ctx: AppContext): AccountDeps => ({ db: ctx.deps.db, dashboardUrl: ctx.deps.config.DASHBOARD_URL });

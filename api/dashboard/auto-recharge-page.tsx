@@ -21,7 +21,7 @@ import {
 } from '../../db/auto-recharge.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
-import { formatDate } from '../../lib/ui.js';
+import { formatDate } from '../../lib/dates.js';
 import { usdAmountProblem } from '../../lib/topup-bounds.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';

@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import type { AppContext } from '../context.js';
 import { PublicForm, simplePage } from './accounts.js';
-import { checkLoginCsrf } from './session.js';
+import { checkLoginCsrf } from './sign-in-forms.js';
 
 export interface ConfirmCopy {
   title: string;

@@ -9,7 +9,7 @@ import { safeUrl } from '../../lib/html.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { CsrfField, Hidden, type SignedIn } from './layout.js';
-import { safeReturnTo } from './session.js';
+import { safeReturnTo } from './sign-in-forms.js';
 
 const CONFIRMED = 'confirmed';
 

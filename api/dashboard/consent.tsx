@@ -13,7 +13,7 @@ import type { AppContext } from '../context.js';
 import { clientFacts, type ClientFacts } from '../oauth/client-facts.js';
 import { agentAudience, providerOf } from '../oauth/provider.js';
 import { sendPage } from '../send-page.js';
-import { signInUrl } from './session.js';
+import { signInUrl } from './sign-in-forms.js';
 
 type Details = Awaited<ReturnType<ReturnType<typeof providerOf>['interactionDetails']>>;
 

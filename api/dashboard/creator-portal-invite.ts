@@ -7,7 +7,7 @@ import { inviteCreatorToPortal } from '../../actions/creator-portal-invite.js';
 import type { AppContext } from '../context.js';
 import { renderCreatorsPage } from './creators-page.js';
 import { orgLink, signedIn } from './layout.js';
-import { field } from './session.js';
+import { field } from './sign-in-forms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 

@@ -11,7 +11,7 @@ import { sendPage } from '../send-page.js';
 import type { AppContext, Middleware } from '../context.js';
 import { needsConfirmation, isFormPost, type Danger } from './confirm.js';
 import { setFlash, type ShownOnce } from './flash.js';
-import { safeReturnTo } from './session.js';
+import { safeReturnTo } from './sign-in-forms.js';
 
 export { isFormPost } from './confirm.js';
 

@@ -13,7 +13,7 @@ import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { takeFlash, type Flash } from './flash.js';
-import { signInUrl } from './session.js';
+import { signInUrl } from './sign-in-forms.js';
 
 export interface SignedIn {
   userId: string;

@@ -43,6 +43,7 @@ import * as links from './link-pages.js';
 import { ledgerPage, payoutsPage } from './money-tables.js';
 import { mountRest, r, type DashboardRoute } from './rest.js';
 import * as session from './session.js';
+import { LOGIN_PATH } from './sign-in-forms.js';
 import { setupPage } from './setup-page.js';
 import { shownOncePage } from './shown-once.js';
 import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
@@ -149,8 +150,8 @@ export function webRoutes(opts: { devMode?: boolean } = {}): Router<RequestState
   const router = new Router<RequestState, AppContext>();
   if (opts.devMode) router.get(DEV_MAILBOX_PATH, devMailbox);
   // Signing in, accounts, teammates' invitations, agent consent (forms before a session carry the login CSRF token).
-  router.get(session.LOGIN_PATH, session.showLogin);
-  router.post(session.LOGIN_PATH, session.submitLogin);
+  router.get(LOGIN_PATH, session.showLogin);
+  router.post(LOGIN_PATH, session.submitLogin);
   router.post('/dashboard/logout', session.logout);
   router.get('/dashboard/session', session.sessionInfo);
   router.get('/dashboard/signup', accounts.showSignup);

@@ -3,53 +3,22 @@
 // sets the session cookie (HttpOnly, SameSite=Lax, Secure under HTTPS; only the token's digest is stored).
 // POST /dashboard/logout ends the session (CSRF-checked like every state-changing session call: api/auth/csrf.ts).
 // GET /dashboard/session tells a signed-in page its CSRF token. `return_to` only ever leads to a path of ours.
-import { randomBytes } from 'node:crypto';
 import { closeSession, openSession } from '../../actions/sessions.js';
 import { findUser, findUserByEmail } from '../../db/users.js';
 import { generateToken, SESSION_TOKEN_PREFIX } from '../../lib/credentials.js';
-import { csrfMatches, csrfToken } from '../../lib/csrf.js';
-import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../lib/errors.js';
+import { RateLimitedError, UnauthorizedError } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
-import { csrfKeyOf, sessionCsrf } from '../auth/csrf.js';
+import { sessionCsrf } from '../auth/csrf.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
+import { checkLoginCsrf, cookieOptions, field, LOGIN_CSRF_COOKIE, LOGIN_PATH, loginCsrf, safeReturnTo } from './sign-in-forms.js';
 
-export const LOGIN_PATH = '/dashboard/login';
-const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
 export const SESSION_TTL_MS = 14 * 24 * 3600_000;
 /** Sign-in attempts: 10 per 15 minutes per client IP and, separately, per email address. */
 export const LOGIN_RATE = { limit: 10, windowMs: 15 * 60_000 };
 // Spends the same scrypt time whether or not the email exists, so timing does not reveal accounts.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
-const cookieOptions = (ctx: AppContext, maxAge?: number) => ({
-  httpOnly: true,
-  sameSite: 'lax' as const,
-  secure: ctx.secure,
-  path: '/',
-  overwrite: true,
-  ...(maxAge ? { maxAge } : {}),
-});
-
-/** A local path to go back to after sign-in; anything else (other hosts, `//host`, schemes) becomes /dashboard. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && !/[\r\n]/.test(value) ? value : '/dashboard';
-}
-
-export function signInUrl(returnTo: string): string {
-  return `${LOGIN_PATH}?return_to=${encodeURIComponent(returnTo)}`;
-}
-
-/** A token for forms shown before sign-in (sign-in, sign-up, password reset, invitations), bound to a pre-session cookie. */
-export function loginCsrf(ctx: AppContext): string {
-  let binding = ctx.cookies.get(LOGIN_CSRF_COOKIE);
-  if (!binding || !/^[A-Za-z0-9_-]{16,64}$/.test(binding)) {
-    binding = randomBytes(18).toString('base64url');
-    ctx.cookies.set(LOGIN_CSRF_COOKIE, binding, cookieOptions(ctx));
-  }
-  return csrfToken(csrfKeyOf(ctx), `login:${binding}`);
-}
 
 function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: string, email = ''): void {
   const csrf = loginCsrf(ctx);
@@ -98,19 +67,6 @@ export async function showLogin(ctx: AppContext): Promise<void> {
   const returnTo = safeReturnTo(ctx.query.return_to);
   if (ctx.state.principal?.kind === 'user') return ctx.redirect(returnTo);
   renderLogin(ctx, 200, returnTo);
-}
-
-export const field = (body: unknown, name: string): string => {
-  const v = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' ? v : '';
-};
-
-/** 403 unless the form carries the pre-session token of this browser. */
-export function checkLoginCsrf(ctx: AppContext): void {
-  const binding = ctx.cookies.get(LOGIN_CSRF_COOKIE);
-  if (!binding || !csrfMatches(csrfKeyOf(ctx), `login:${binding}`, field(ctx.state.body, 'csrf'))) {
-    throw new ForbiddenError('Missing or invalid CSRF token: reload the page and try again.');
-  }
 }
 
 export async function submitLogin(ctx: AppContext): Promise<void> {

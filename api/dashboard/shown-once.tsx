@@ -7,7 +7,7 @@ import { CopyButton } from '../../lib/ui.js';
 import type { AppContext } from '../context.js';
 import type { ShownOnce } from './flash.js';
 import { dashboardPage, signedIn } from './layout.js';
-import { safeReturnTo } from './session.js';
+import { safeReturnTo } from './sign-in-forms.js';
 
 /** What to do with each secret right now. */
 function NextStep({ secret, base }: { secret: ShownOnce; base: string }) {

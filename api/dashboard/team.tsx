@@ -14,7 +14,7 @@ import { accountTokenHash } from '../../actions/account-mail.js';
 import { acceptInvitation, inviteTeammate as inviteTeammateByEmail } from '../../actions/team.js';
 import { accountDeps, ErrorLine, passwordProblem, PublicForm, simplePage } from './accounts.js';
 import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from './layout.js';
-import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from './session.js';
+import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from './sign-in-forms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 const date = (d: Date | string | null) => <LocalTime at={d} />;

@@ -1,16 +1,10 @@
 // The payout providers a creator can be paid through (clients/payments/ is the wallet-funding side). A provider holds
 // the creator's payout account and moves money to it; our ledger decides what is owed (db/payouts.ts) and records
 // each transfer (db/payout-transfers.ts).
+import type { AccountState, SentTransfer } from '../../lib/payout-account.js';
 import type { PayoutProviderName } from '../../schema/types.js';
 
-/** What the provider says about a payout account; readiness is decided by lib/payout-readiness.ts. */
-export interface AccountState {
-  transfersActive: boolean;
-  payoutsEnabled: boolean;
-  /** Requirements currently due or past due (Stripe's names): the account is not ready while any exist. */
-  requirementsDue: string[];
-  disabledReason: string | null;
-}
+export type { AccountState, SentTransfer };
 
 export interface NewAccount {
   creatorId: string;
@@ -38,14 +32,6 @@ export type TransferOutcome =
 export interface PlatformBalance {
   availableMicros: number;
   pendingMicros: number;
-}
-
-/** A transfer the provider made for one of our payouts (metadata `payout_id`), in micro-USD. */
-export interface SentTransfer {
-  payoutId: string;
-  transferId: string;
-  amountMicros: number;
-  reversedMicros: number;
 }
 
 export interface PayoutProvider {

@@ -10,7 +10,7 @@ import { launchChromium, screenshot } from '../helpers/chromium.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
 import { latestSignInLink } from '../helpers/creator-mail.js';
 import { useHarness } from '../helpers/harness.js';
-import { formatDate } from '../../lib/ui.js';
+import { formatDate } from '../../lib/dates.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { waitFor } from '../helpers/svc-processes.js';

@@ -1,7 +1,7 @@
 // Who a payout run pays and who it holds over (lib/payout-holdover.ts), and the status words of a payout
 // (lib/payout-status.ts): both pure, so every case is one row of a table.
 import test from 'ava';
-import type { AccountState } from '../../clients/payouts/provider.js';
+import type { AccountState } from '../../lib/payout-account.js';
 import { holdOverReason } from '../../lib/payout-holdover.js';
 import { payoutStatus } from '../../lib/payout-status.js';
 import type { PayoutTransferStatus } from '../../schema/types.js';

@@ -1,0 +1,59 @@
+// The rooms say what they hold (docs/structure.md): lib/ is pure rules (no pages, no I/O, nothing from the layers
+// that use it; errors/, below it, is allowed), and the structure drawing names every room that exists, so it cannot
+// silently fall behind the code.
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
+const entries = (dir: string) => fs.readdirSync(path.join(root, dir), { withFileTypes: true });
+
+/** What a pure rule may not reach: our I/O layers, process plumbing, the web, and the packages that do I/O. */
+const FORBIDDEN = [
+  /^(\.\.\/)+(workflows|workflow-clients|clients|db|api|runtime|activities|actions|jobs|cli|worker)\//,
+  /^node:(fs|fs\/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads)$/,
+  /^(fs|net|http|https|child_process)$/,
+  /^(pg|knex|koa|@koa\/.*|ioredis|nodemailer|preact|preact-render-to-string|@temporalio\/(client|worker|activity))$/,
+];
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
+
+test('lib/ holds pure rules: no pages, and no import of I/O layers, runtime, the web or I/O packages', (t) => {
+  const files = entries('lib').filter((e) => e.isFile());
+  t.deepEqual(
+    files.filter((e) => e.name.endsWith('.tsx')).map((e) => e.name),
+    [],
+    'pages and components live in api/view-kit/',
+  );
+  const offences = files.flatMap((e) =>
+    [...read(`lib/${e.name}`).matchAll(SPECIFIER)]
+      .map((m) => m[1]!)
+      .filter((spec) => FORBIDDEN.some((re) => re.test(spec)))
+      .map((spec) => `lib/${e.name} imports ${spec}`),
+  );
+  t.deepEqual(offences, []);
+});
+
+test('docs/structure.md names every room: each top-level code folder, each api/ surface and dashboard area', (t) => {
+  const drawing = read('docs/structure.md');
+  const code = (dir: string) =>
+    entries(dir).some((e) => e.isFile() && /\.(ts|tsx)$/.test(e.name)) || entries(dir).some((e) => e.isDirectory());
+  const skip = new Set(['node_modules', 'docs', 'test', 'bench', 'bin', 'schema', 'packages', 'sdk-registry']);
+  const rooms = [
+    ...entries('.')
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !skip.has(e.name) && code(e.name))
+      .map((e) => `${e.name}/`),
+    ...entries('api')
+      .filter((e) => e.isDirectory())
+      .map((e) => `api/${e.name}/`),
+    ...entries('api/dashboard')
+      .filter((e) => e.isDirectory())
+      .map((e) => `api/dashboard/${e.name}/`),
+  ];
+  t.deepEqual(
+    rooms.filter((room) => !drawing.includes(room)),
+    [],
+    'add the room to docs/structure.md',
+  );
+});
