@@ -5,6 +5,73 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Pages are preact components, escaped by construction: no raw HTML, and every data-built link through safeUrl().
+const pageRules = [
+  {
+    selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+    message: 'No raw HTML in pages: render components (lib/html.tsx holds the two sanctioned raw blocks).',
+  },
+  {
+    selector:
+      "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])",
+    message: 'A link built from data goes through safeUrl() (lib/html.tsx): http(s) or our own paths only.',
+  },
+];
+
+// One owner per business action: a transaction or hand-written SQL outside db/ (the SQL) and actions/ (the use cases
+// that own their transaction) is an action written in the wrong room.
+const ownerRules = [
+  {
+    selector: "CallExpression[callee.property.name='transaction']",
+    message: 'Transactions belong to actions/ (one function per business action) or db/: call the action instead.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='raw']",
+    message: 'SQL belongs to db/ (or an action in actions/): call a db/ read module or an action instead.',
+  },
+  {
+    selector: "CallExpression[callee.name=/^(db|trx|knex)$/][arguments.0.type='Literal']",
+    message: 'Table access belongs to db/ (or an action in actions/): call a db/ read module or an action instead.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='db'][arguments.0.type='Literal']",
+    message: 'Table access belongs to db/ (or an action in actions/): call a db/ read module or an action instead.',
+  },
+];
+
+const READ_MODULES = [
+  'account-tokens',
+  'agent-keys',
+  'analytics',
+  'app-event-feed',
+  'apps',
+  'assets',
+  'campaign-join',
+  'campaigns',
+  'creator-balances',
+  'creator-email',
+  'creator-owed',
+  'creator-portal',
+  'creator-sessions',
+  'creators',
+  'health',
+  'install-attribution',
+  'integration',
+  'oauth-adapter',
+  'oauth-grants',
+  'oauth-store',
+  'organizations',
+  'payout-history',
+  'recent-events',
+  'referral-links',
+  'sessions',
+  'signed-links',
+  'table-page',
+  'user-purchases',
+  'users',
+  'wallet-history',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', '.svc/', '.tools/', 'bin/', 'eslint.config.js', 'packages/*/dist/'] },
   js.configs.recommended,
@@ -24,19 +91,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/restrict-template-expressions': 'off',
       '@typescript-eslint/only-throw-error': 'off',
-      // Pages are preact components, escaped by construction: no raw HTML, and every data-built link through safeUrl().
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'No raw HTML in pages: render components (lib/html.tsx holds the two sanctioned raw blocks).',
-        },
-        {
-          selector:
-            "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])",
-          message: 'A link built from data goes through safeUrl() (lib/html.tsx): http(s) or our own paths only.',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...pageRules],
       'no-restricted-imports': [
         'error',
         {
@@ -145,6 +200,43 @@ export default tseslint.config(
             {
               group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/jobs/**', '**/cli/**'],
               message: 'actions/ are called by the edges (api/, cli/, activities/); they import none of them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only db/ and actions/ open transactions or write SQL (ownerRules above); test/unit/owner-lint.test.ts plants one.
+    files: [
+      'api/**/*.{ts,tsx}',
+      'cli/**/*.ts',
+      'jobs/**/*.ts',
+      'activities/**/*.ts',
+      'workflow-clients/**/*.ts',
+      'workflows/**/*.ts',
+      'lib/**/*.ts',
+      'runtime/**/*.ts',
+      'worker/**/*.ts',
+      'clients/**/*.ts',
+      'errors/**/*.ts',
+      'sdk-registry/**/*.ts',
+    ],
+    rules: { 'no-restricted-syntax': ['error', ...pageRules, ...ownerRules] },
+  },
+  {
+    // The edges (HTTP handlers, the CLI, jobs) read through db/'s read modules and change state only through an action:
+    // READ_MODULES is the one allowlist of what they may import from db/ (types excepted).
+    files: ['api/**/*.{ts,tsx}', 'cli/**/*.ts', 'jobs/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/*', ...READ_MODULES.map((name) => `!**/db/${name}.js`)],
+              message: 'The edges import only the read modules of db/ (READ_MODULES, eslint.config.js); a write goes through an action.',
+              allowTypeImports: true,
             },
           ],
         },

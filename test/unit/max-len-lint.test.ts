@@ -2,23 +2,10 @@
 // through ESLint's Node API with the project's own config on planted sources: a line of 141 columns is an error
 // whatever it holds, 140 columns lint clean, and only a trailing `// long-line: <why>` lets a longer line pass.
 import test from 'ava';
-import { ESLint } from 'eslint';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { plantedMessages } from '../helpers/lint-planted.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// Linted from memory under this file's own name (type-aware linting needs a file the project's tsconfig knows);
-// nothing is written.
-const planted = fileURLToPath(import.meta.url);
-
-const eslint = new ESLint({ cwd: root });
-
-async function longLines(code: string) {
-  const [result] = await eslint.lintText(code, { filePath: planted });
-  const fatal = result!.messages.filter((m) => m.fatal);
-  if (fatal.length > 0) throw new Error(fatal.map((m) => m.message).join('; '));
-  return result!.messages.filter((m) => m.ruleId === 'max-len').map((m) => m.line);
-}
+// Planted under this file's own name.
+const longLines = async (code: string) => (await plantedMessages('test/unit/max-len-lint.test.ts', code, 'max-len')).map((m) => m.line);
 
 /** `export const text = '...';` padded with x to exactly `columns` columns. */
 const stringLine = (columns: number) => {
