@@ -44,6 +44,7 @@ const appStore: StoreNotificationAdapter<StoreNotificationInput, PlannedNotifica
     }
   },
   handOver: (input, priced) => handOffStoreNotification({ ...sourceOf(input), events: priced }),
+  // The hand-over marks the item itself; with nothing counted, the recorded histories mark it by an empty hand-over.
   async markDone(input, handed) {
     if (handed === null) await handOffStoreNotification({ ...sourceOf(input), events: [] });
   },
