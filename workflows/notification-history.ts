@@ -13,7 +13,7 @@ import {
   type NotificationHistoryInput,
   type NotificationHistorySummary,
 } from './notification-history-messages.js';
-import { readOrFailed, runPeriodicRead } from './periodic-read.js';
+import { runPeriodicRead } from './periodic-read.js';
 
 type StoreDirectActivities = ReturnType<typeof notificationHistoryActivities>;
 // A read may page through many notifications (heartbeats tell progress) and backs off on 429 itself.
@@ -27,15 +27,15 @@ const DEFAULT_READS_PER_RUN = 500;
 
 export async function notificationHistoryWorkflow(input: NotificationHistoryInput): Promise<NotificationHistorySummary> {
   return runPeriodicRead({
+    appId: input.appId,
     readNow: readNotificationHistoryNowUpdate,
     intervalMs: input.intervalMs ?? DEFAULT_HISTORY_INTERVAL_MS,
     readsPerRun: input.readsPerRun ?? DEFAULT_READS_PER_RUN,
-    read: () =>
-      readOrFailed(
-        () => readAppleNotificationHistory({ appId: input.appId }),
-        (error) => ({ active: true, listed: 0, takenIn: 0, pages: 0, resumed: 0, syncedUntilMs: null, error }),
-        { message: 'notification history read failed', appId: input.appId },
-      ),
+    read: readAppleNotificationHistory,
+    failed: {
+      summary: (error) => ({ active: true, listed: 0, takenIn: 0, pages: 0, resumed: 0, syncedUntilMs: null, error }),
+      warning: 'notification history read failed',
+    },
     continueAsNew: () => continueAsNew<typeof notificationHistoryWorkflow>(input),
   });
 }

@@ -7,11 +7,15 @@ import { ActivityFailure, allHandlersFinished, condition, log, setHandler, workf
 import type { UpdateDefinition } from '@temporalio/common';
 
 export interface PeriodicRead<Summary extends { active: boolean }> {
+  appId: string;
   /** The update that asks for a read now. */
   readNow: UpdateDefinition<Summary, []>;
   intervalMs: number;
   readsPerRun: number;
-  read(): Promise<Summary>;
+  /** The store's read activity. */
+  read(input: { appId: string }): Promise<Summary>;
+  /** The summary of a read whose activity failed past its retries, and the warning logged with its error. */
+  failed: { summary(error: string): Summary; warning: string };
   /** The workflow's own continue-as-new with its input. */
   continueAsNew(): Promise<never>;
 }
@@ -30,7 +34,7 @@ export async function runPeriodicRead<Summary extends { active: boolean }>(loop:
 
   for (let reads = 1; ; reads += 1) {
     const serving = requested;
-    last = await loop.read();
+    last = await readOrFailed(loop);
     completed = serving;
     if (!last.active) break;
     if (reads >= loop.readsPerRun || workflowInfo().continueAsNewSuggested) {
@@ -46,17 +50,13 @@ export async function runPeriodicRead<Summary extends { active: boolean }>(loop:
 }
 
 /** One read; an activity that failed past its retries is a failed read (the cursor stays), not the end of the loop. */
-export async function readOrFailed<Summary>(
-  read: () => Promise<Summary>,
-  failed: (error: string) => Summary,
-  warning: { message: string; appId: string },
-): Promise<Summary> {
+async function readOrFailed<Summary extends { active: boolean }>(loop: PeriodicRead<Summary>): Promise<Summary> {
   try {
-    return await read();
+    return await loop.read({ appId: loop.appId });
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     const error = err.cause?.message ?? err.message;
-    log.warn(warning.message, { appId: warning.appId, error });
-    return failed(error);
+    log.warn(loop.failed.warning, { appId: loop.appId, error });
+    return loop.failed.summary(error);
   }
 }

@@ -13,7 +13,7 @@ import {
   type PlayVoidedSyncInput,
   type PlayVoidedSyncSummary,
 } from './play-voided-sync-messages.js';
-import { readOrFailed, runPeriodicRead } from './periodic-read.js';
+import { runPeriodicRead } from './periodic-read.js';
 
 type StoreDirectActivities = ReturnType<typeof createStoreDirectActivities>;
 // A regular activity: a poll may page through many voids and hand each to its conversion (heartbeats tell progress).
@@ -27,15 +27,15 @@ const DEFAULT_POLLS_PER_RUN = 500;
 
 export async function playVoidedSyncWorkflow(input: PlayVoidedSyncInput): Promise<PlayVoidedSyncSummary> {
   return runPeriodicRead({
+    appId: input.appId,
     readNow: pollVoidedNowUpdate,
     intervalMs: input.intervalMs ?? DEFAULT_VOIDED_POLL_INTERVAL_MS,
     readsPerRun: input.pollsPerRun ?? DEFAULT_POLLS_PER_RUN,
-    read: () =>
-      readOrFailed(
-        () => syncPlayVoided({ appId: input.appId }),
-        (error) => ({ active: true, listed: 0, refunded: 0, ignored: 0, syncedUntilMs: null, error }),
-        { message: 'voided purchases poll failed', appId: input.appId },
-      ),
+    read: syncPlayVoided,
+    failed: {
+      summary: (error) => ({ active: true, listed: 0, refunded: 0, ignored: 0, syncedUntilMs: null, error }),
+      warning: 'voided purchases poll failed',
+    },
     continueAsNew: () => continueAsNew<typeof playVoidedSyncWorkflow>(input),
   });
 }
