@@ -81,23 +81,34 @@ export async function recordHistoryRead(
 }
 
 /**
- * The app user whose account token (app_account_token(), schema 0040: the SDK's derivation) or whose own id is
- * `token`, among users who identified or have an attribution; undefined when none.
+ * The one user binding of a notified purchase, both stores: the app user whose id is `token` (preferred) or whose
+ * account token it is (app_account_token(), schema 0040: the SDK's derivation, packages/sdk/src/ids.ts accountToken)
+ * — the App Store's appAccountToken, Google Play's obfuscatedExternalAccountId. `among`: the App Store binds users
+ * who identified or have an attribution, Google Play only attributed ones (identify's click backfill or a code
+ * entered), as each was released (docs/store-direct.md). Undefined when none matches.
  */
-export async function findUserByAccountToken(db: Knex, appId: string, token: string): Promise<string | undefined> {
+export async function findUserByAccountToken(
+  db: Knex,
+  appId: string,
+  token: string,
+  among: 'attributed' | 'attributed_or_identified',
+): Promise<string | undefined> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token) ? token.toLowerCase() : null;
-  const match = (table: string) =>
+  // An attributed user before one who only identified; within a table, the user whose id it is.
+  const match = (table: string, rank: number) =>
     db(table)
       .where('app_id', appId)
       .where((w) => {
         w.where('app_user_id', token);
         if (uuid) w.orWhereRaw('app_account_token(app_user_id) = ?::uuid', [uuid]);
       })
-      .select('app_user_id')
-      .limit(1);
+      .select('app_user_id', db.raw('?::int as rank', [rank]));
+  const tables = among === 'attributed' ? [match('user_attributions', 0)] : [match('user_attributions', 0), match('identifies', 1)];
   const row = await db
     .select('app_user_id')
-    .from(match('user_attributions').unionAll(match('identifies'), true).as('u'))
+    .from(db.unionAll(tables, true).as('u'))
+    .orderBy('rank')
+    .orderByRaw('app_user_id = ? desc', [token])
     .first<{ app_user_id: string } | undefined>();
   return row?.app_user_id;
 }

@@ -77,23 +77,3 @@ export async function transferUserAttribution(db: Knex, appId: string, fromIds: 
   }
   return moved;
 }
-
-/**
- * The Android side of binding a notified purchase to its user (the lead unifies it with the App Store's): the
- * attributed user (identify backfill or a code entered) whose id is Google Play's obfuscatedExternalAccountId, as
- * the app set it, either the user id itself or the SDK's account token of it (packages/sdk/src/ids.ts accountToken:
- * SHA-256 of the id laid out as a UUID v5). Undefined when none matches.
- */
-export async function findPlayAccountBinding(db: Knex, appId: string, obfuscatedAccountId: string): Promise<string | undefined> {
-  const row = await db('user_attributions')
-    .where('app_id', appId)
-    .whereRaw(`(app_user_id = ? or ${ACCOUNT_TOKEN_SQL} = ?)`, [obfuscatedAccountId, obfuscatedAccountId.toLowerCase()])
-    .orderByRaw('app_user_id = ? desc', [obfuscatedAccountId])
-    .first<{ app_user_id: string } | undefined>('app_user_id');
-  return row?.app_user_id;
-}
-
-/** accountToken(app_user_id) in SQL: the first 16 bytes of its SHA-256, version nibble 5, RFC 4122 variant. */
-const ACCOUNT_TOKEN_SQL = `(with h(x) as (select encode(sha256(convert_to(app_user_id, 'UTF8')), 'hex'))
-  select substr(x, 1, 8) || '-' || substr(x, 9, 4) || '-5' || substr(x, 14, 3) || '-'
-    || lpad(to_hex((('x' || substr(x, 17, 2))::bit(8)::int & 63) | 128), 2, '0') || substr(x, 19, 2) || '-' || substr(x, 21, 12) from h)`;

@@ -1,6 +1,11 @@
-// What the API, the history catch-up and the store-notification workflows share: ids, inputs, outcomes. No
-// workflow code here.
-import { defineUpdate } from '@temporalio/workflow';
+// What the webhooks, the history catch-up, the tests and the store-notification workflows share, per store: the
+// workflow ids, inputs, the plan the Google adapter's first activity reads and the outcomes. Both registered types run
+// one flow (workflows/store-notification.ts). No workflow code here.
+import type { NotificationKind } from '../lib/play-notification.js';
+import type { PurchaseEvent } from '../lib/purchase-event.js';
+import type { IngestResult } from './conversion-messages.js';
+
+// ---- App Store: `storeNotificationWorkflow` (workflows/apple-notification.ts) ----
 
 /** One raw notification to normalise: the raw_intake row (app, source, external id). */
 export interface StoreNotificationInput {
@@ -27,34 +32,41 @@ export function storeNotificationWorkflowId(i: Pick<StoreNotificationInput, 'app
   return `store-notification/${i.appId}/${i.source}/${i.externalId}`;
 }
 
-// ---- the hourly catch-up from the App Store's Notification History ----
+// ---- Google Play: `playNotificationWorkflow` (workflows/google-notification.ts) ----
 
-export interface NotificationHistoryInput {
+export interface PlayNotificationInput {
   appId: string;
-  /** Between reads; default one hour. */
-  intervalMs?: number;
-  /** Continue-as-new after this many reads. */
-  readsPerRun?: number;
+  /** Pub/Sub's message id: the key of the raw_intake row that keeps the verified push (source play_rtdn). */
+  messageId: string;
+  /** How long an initial purchase bound to no attributed user waits for the app's report (PLAY_RTDN_REPORT_WAIT_MS). */
+  reportWaitMs: number;
 }
 
-export interface NotificationHistorySummary {
-  /** False once the app's iOS platform is no longer store-direct (the workflow ends). */
-  active: boolean;
-  /** Notifications listed by the history, and how many of them were new to us. */
-  listed: number;
-  takenIn: number;
-  pages: number;
-  /** Raw items still waiting for their workflow, started again. */
-  resumed: number;
-  syncedUntilMs: number | null;
-  error: string | null;
+/** What the notification asks for, read from Google. */
+export interface PlayNotificationPlan {
+  kind: NotificationKind;
+  /** Google's event time (the FX date of notified renewals). */
+  eventTimeMs: number;
+  /** Subscription: the periods to record in sequence, then its lifecycle event; unpriced. */
+  events: PurchaseEvent[];
+  /** The first sight of a subscription whose buyer binds to no attributed user: the app's report may carry the code. */
+  awaitReport: boolean;
+  /** A voided purchase: the order to refund. */
+  voided: { purchaseToken: string; orderId: string } | null;
+  /** Why nothing is recorded (a pending purchase, a platform no longer store-direct), for the outcome. */
+  note: string | null;
 }
 
-export const DEFAULT_HISTORY_INTERVAL_MS = 60 * 60_000;
+export interface PlayNotificationOutcome {
+  kind: NotificationKind;
+  results: IngestResult[];
+  /** voided: refunded, ignored (an order we never recorded), or left to the voided-purchases poll. */
+  refund: 'refund' | 'ignored' | 'left_to_poll' | null;
+  /** An awaited report: whether the app reported the purchase while the notification waited. */
+  reportedMeanwhile: boolean;
+  note: string | null;
+}
 
-/** Reads the history now and answers the read's summary (operators, tests). */
-export const readNotificationHistoryNowUpdate = defineUpdate<NotificationHistorySummary>('readNotificationHistoryNow');
-
-export function notificationHistoryWorkflowId(appId: string): string {
-  return `apple-notification-history/${appId}`;
+export function playNotificationWorkflowId(appId: string, messageId: string): string {
+  return `play-notification/${appId}/${messageId}`;
 }

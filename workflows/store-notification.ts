@@ -1,63 +1,77 @@
-// One taken-in store notification, `store-notification/{app_id}/{source}/{external_id}` (docs/store-direct.md
-// "Server notifications"): the raw item was verified and kept before the store heard 200; this workflow makes it
-// the pipeline's events, prices them in USD at the purchase date's rate and hands them to the SAME conversion
-// workflows as /sdk/purchase (same idempotency keys: a transaction notified and reported counts once), then marks
-// the item normalised. A first purchase bound to no known user waits (up to bindingWaitMs, 10 minutes) for the
-// app's report, which carries the user and the referral code; if the report comes, the notification's copy is a
-// duplicate; if not, it is applied as organic (a later report can still attribute it). Activities are regular ones
-// retried with back-off: nobody waits on the answer, and nothing taken in may be dropped.
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
-import type { fxActivities } from '../activities/store-direct/fx.js';
-import type { notificationActivities } from '../activities/store-direct/notifications.js';
-import { DEFAULT_BINDING_WAIT_MS, type StoreNotificationInput, type StoreNotificationOutcome } from './store-notification-messages.js';
+// The one store-notification flow that both registered types run (`storeNotificationWorkflow`, App Store:
+// workflows/apple-notification.ts; `playNotificationWorkflow`, Google Play: workflows/google-notification.ts; docs/
+// store-direct.md "Server notifications" and "Google Play notifications"). A notification was verified and kept in
+// raw_intake before the store heard 200; the flow plans what it asks for, waits (a first purchase bound to no user)
+// for the app's own report, which carries the user and the referral code, prices the events in USD, hands them to
+// the SAME conversion workflows as /sdk/purchase (same idempotency keys: notified and reported counts once) and marks
+// the kept item normalised. Each store's activities (registered names, timeouts, retries) sit behind the adapter
+// below; the commands of each type are exactly those of its recorded histories (test/replay/histories/).
+import { sleep } from '@temporalio/workflow';
+import type { PurchaseEvent } from '../lib/purchase-event.js';
 
-type StoreDirectActivities = ReturnType<typeof notificationActivities> & ReturnType<typeof fxActivities>;
-const retried = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' } as const;
-// An attempt taken by a worker that dies (SIGKILL, OOM) is retried only once its start-to-close runs out, so the
-// bounds are tight: reads, and hand-offs a repeat of which records nothing twice (update id = idempotency key).
-// test/drills/store-notification-mix.test.ts stalled 2 minutes per notification in flight at the kill before.
-const { planStoreNotification, isPurchaseReported, handOffStoreNotification } = proxyActivities<StoreDirectActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: retried,
-});
-// The FX source may be away for a while (retried); a currency it never rates ends the run (the catch-up starts it
-// again). The first read of the full ECB history can take a while.
-const { priceStorePurchaseInUsd } = proxyActivities<StoreDirectActivities>({ startToCloseTimeout: '60 seconds', retry: retried });
-
-const REPORT_CHECK_MS = 30_000;
-
-export async function storeNotificationWorkflow(input: StoreNotificationInput): Promise<StoreNotificationOutcome> {
-  const plan = await planStoreNotification(input);
-  const source = { appId: input.appId, source: input.source, externalId: input.externalId };
-  if (plan.kind !== 'events') {
-    await handOffStoreNotification({ ...source, events: [] });
-    if (plan.reason) log.info('store notification acknowledged, nothing to count', { ...source, reason: plan.reason });
-    return { kind: plan.kind, reason: plan.reason, events: [], waited: null };
-  }
-  const waited = plan.waitForReport ? await waitForTheAppsReport(input, plan.events[0]!) : null;
-  let priced;
-  try {
-    priced = await priceStorePurchaseInUsd({ events: plan.events, receivedAtMs: Date.now() });
-  } catch (err) {
-    const cause = err instanceof ActivityFailure ? err.cause : err;
-    const reason = cause instanceof ApplicationFailure ? cause.message : String(err);
-    log.warn('store notification not priced; the hourly catch-up starts it again', { ...source, reason });
-    throw ApplicationFailure.nonRetryable(reason, 'StoreNotificationNotPriced');
-  }
-  const events = await handOffStoreNotification({ ...source, events: priced });
-  return { kind: 'events', reason: events.find((e) => e.error)?.error ?? null, events, waited };
+/** How the flow waits for the app's report of the first event; null: it does not wait. */
+export interface ReportWait {
+  waitMs: number;
+  /** Between looks (a durable timer each). */
+  everyMs: number;
+  /** Look before the first timer: Google's plan has not looked yet, Apple's plan waits only when it looked. */
+  lookFirst: boolean;
 }
 
-/** Until the app's report of the purchase is recorded or the wait is over: checked every 30 s (durable timers). */
-async function waitForTheAppsReport(
-  input: StoreNotificationInput,
-  first: Parameters<typeof isPurchaseReported>[0]['event'],
-): Promise<'reported' | 'timed_out'> {
-  const waitMs = input.bindingWaitMs ?? DEFAULT_BINDING_WAIT_MS;
-  const until = Date.now() + waitMs;
-  while (Date.now() < until) {
-    await sleep(Math.min(REPORT_CHECK_MS, until - Date.now()));
-    if (await isPurchaseReported({ appId: input.appId, event: first })) return 'reported';
+/** What the flow learnt, for the store's outcome. */
+export interface FlowResult<Plan, Settled, Handed> {
+  plan: Plan;
+  /** The store's own step before counting (Google: the refund of a voided purchase); undefined without one. */
+  settled: Settled | undefined;
+  /** Whether the app's report came while the flow waited; null: it did not wait. */
+  reported: boolean | null;
+  /** What the hand-over answered; null: nothing was counted. */
+  handed: Handed | null;
+}
+
+/** A store's side of the flow: its activity stubs (each under its registered name) and its reading of their answers. */
+export interface StoreNotificationAdapter<Input extends { appId: string }, Plan, Settled, Handed, Outcome> {
+  /** The first activity: the kept notification as a plan. */
+  plan(input: Input): Promise<Plan>;
+  /** A step of the store's own before anything is counted. */
+  settle?(input: Input, plan: Plan): Promise<Settled>;
+  /** The unpriced events to count, in order; null: nothing to count. */
+  toCount(plan: Plan): PurchaseEvent[] | null;
+  reportWait(input: Input, plan: Plan): ReportWait | null;
+  isReported(look: { appId: string; event: PurchaseEvent }): Promise<boolean>;
+  price(input: Input, events: PurchaseEvent[], plan: Plan): Promise<PurchaseEvent[]>;
+  handOver(input: Input, priced: PurchaseEvent[]): Promise<Handed>;
+  /** Marks the kept item normalised once everything of it was handed over (`handed` null: nothing was). */
+  markDone(input: Input, handed: Handed | null): Promise<void>;
+  outcome(input: Input, result: FlowResult<Plan, Settled, Handed>): Outcome;
+}
+
+export async function runStoreNotification<Input extends { appId: string }, Plan, Settled, Handed, Outcome>(
+  store: StoreNotificationAdapter<Input, Plan, Settled, Handed, Outcome>,
+  input: Input,
+): Promise<Outcome> {
+  const plan = await store.plan(input);
+  const settled = store.settle ? await store.settle(input, plan) : undefined;
+  const events = store.toCount(plan);
+  let reported: boolean | null = null;
+  let handed: Handed | null = null;
+  if (events) {
+    const wait = store.reportWait(input, plan);
+    if (wait) reported = await waitForTheAppsReport(() => store.isReported({ appId: input.appId, event: events[0]! }), wait);
+    handed = await store.handOver(input, await store.price(input, events, plan));
   }
-  return 'timed_out';
+  await store.markDone(input, handed);
+  return store.outcome(input, { plan, settled, reported, handed });
+}
+
+/** Until the app's report is recorded or the wait (workflow time, durable timers) is over; whether it came. */
+async function waitForTheAppsReport(isReported: () => Promise<boolean>, wait: ReportWait): Promise<boolean> {
+  const deadline = Date.now() + wait.waitMs;
+  if (wait.lookFirst && (await isReported())) return true;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await sleep(Math.min(wait.everyMs, left));
+    if (await isReported()) return true;
+  }
 }

@@ -1,16 +1,16 @@
 // Activities of store-direct validation (workflows/credential-check.ts, workflows/store-purchase.ts): the
 // credential green-check, the verification of a purchase proof with Apple or Google, its price in USD, and the
 // hand-off of the verified events to their conversion workflow; the poll of Google's voided purchases
-// (workflows/play-voided-sync.ts); store server notifications: their normalising (workflows/store-notification.ts for
-// the App Store, workflows/play-notification.ts for Google Play) and the App Store history catch-up
+// (workflows/play-voided-sync.ts); store server notifications: the two stores' adapters of the one normalising flow
+// (workflows/store-notification.ts; apple-notifications.ts, google-notifications.ts) and the App Store history catch-up
 // (workflows/notification-history.ts).
 import { contextOf, type StoreDirectDeps } from './context.js';
 import { credentialCheckActivities } from './credential-check.js';
 import { fxActivities } from './fx.js';
 import { notificationHistoryActivities } from './notification-history.js';
-import { notificationActivities } from './notifications.js';
+import { appleNotificationActivities } from './apple-notifications.js';
 import { handOffActivities } from './record.js';
-import { playNotificationActivities } from './notification.js';
+import { googleNotificationActivities } from './google-notifications.js';
 import { verifyActivities } from './verify.js';
 import { voidedActivities } from './voided.js';
 
@@ -24,8 +24,8 @@ export function createStoreDirectActivities(deps: StoreDirectDeps) {
     ...fxActivities(ctx),
     ...handOffActivities(ctx),
     ...voidedActivities(ctx),
-    ...notificationActivities(ctx),
-    ...playNotificationActivities(ctx),
+    ...appleNotificationActivities(ctx),
+    ...googleNotificationActivities(ctx),
     ...notificationHistoryActivities(ctx),
   };
 }

@@ -12,7 +12,7 @@ import { notificationState, recordHistoryRead } from '../../db/store-notificatio
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { APPLE_SOURCE, takeInAppleNotification } from '../../workflow-clients/apple-notification-intake.js';
 import { startStoreNotification } from '../../workflow-clients/store-notification.js';
-import type { NotificationHistoryInput, NotificationHistorySummary } from '../../workflows/store-notification-messages.js';
+import type { NotificationHistoryInput, NotificationHistorySummary } from '../../workflows/notification-history-messages.js';
 import type { StoreDirectContext } from './context.js';
 
 const HOUR_MS = 3_600_000;

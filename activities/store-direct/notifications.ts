@@ -1,95 +1,34 @@
-// Normalising a taken-in App Store notification (workflows/store-notification.ts): the raw item as the pipeline's
-// events, by its source (a pure reading of the signed payload; Google Play's push names a purchase that must be read
-// from Google first, so it has its own workflow, workflows/play-notification.ts), the user it is
-// bound to (the store's account token of the user id, db/store-notifications.ts), and the hand-off to the SAME
-// conversion workflows as /sdk/purchase with the same idempotency keys, so a transaction both notified and
-// reported counts once. The raw item is marked normalised once everything of it was handed over.
-import { Context, log } from '@temporalio/activity';
-import { findRawItem, markRawItemNormalised } from '../../db/raw-intake.js';
-import { hasLaterStateChange, hasPurchaseEvent } from '../../db/purchase-events.js';
-import { findUserByAccountToken, NOTIFICATION_SOURCES } from '../../db/store-notifications.js';
-import { appleNotificationPlan, type AppleNotification, type NotificationPlan } from '../../lib/apple-notification.js';
+// What the two stores' notification activities share (activities/store-direct/apple-notifications.ts,
+// google-notifications.ts; the flow is workflows/store-notification.ts): the user a notified purchase binds to, whether
+// the app has reported a purchase meanwhile, and the hand-off of one event to its conversion workflow, exactly as
+// /sdk/purchase hands it (update-with-start, update id = the idempotency key), so notified and reported count once.
+import { Context } from '@temporalio/activity';
+import { hasPurchaseEvent } from '../../db/purchase-events.js';
+import { findUserByAccountToken } from '../../db/store-notifications.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
-import type { RawIntakeRow } from '../../schema/types.js';
 import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
-import type { StoreNotificationInput, StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
+import type { IngestResult } from '../../workflows/conversion-messages.js';
 import type { StoreDirectContext } from './context.js';
 
-/** A raw item as a plan (pure rules per store). */
-const NORMALISERS: Record<string, (row: RawIntakeRow) => NotificationPlan> = {
-  [NOTIFICATION_SOURCES.ios]: (row) =>
-    appleNotificationPlan(
-      row.payload.notification as AppleNotification,
-      row.payload.transaction ?? undefined,
-      row.payload.renewalInfo ?? undefined,
-    ),
-};
+export type NotifiedBinding = Parameters<typeof findUserByAccountToken>[3];
 
-export interface PlannedNotification {
-  kind: StoreNotificationOutcome['kind'];
-  reason: string | null;
-  events: PurchaseEvent[];
-  /** An unbound first purchase the app has not reported yet: wait for the report before applying it as organic. */
-  waitForReport: boolean;
+/** The user the store's binding (Apple's appAccountToken, Google's obfuscatedExternalAccountId) names; undefined: none. */
+export async function boundUserOf(
+  ctx: StoreDirectContext,
+  appId: string,
+  token: string | null | undefined,
+  among: NotifiedBinding,
+): Promise<string | undefined> {
+  return token ? findUserByAccountToken(ctx.db, appId, token, among) : undefined;
 }
 
-export interface HandOffInput {
-  appId: string;
-  source: string;
-  externalId: string;
-  events: PurchaseEvent[];
+/** The activity body of both stores' report look (registered as `isPurchaseReported` and `playPurchaseReported`). */
+export function purchaseReported(ctx: StoreDirectContext) {
+  return ({ appId, event }: { appId: string; event: PurchaseEvent }): Promise<boolean> => hasPurchaseEvent(ctx.db, appId, event);
 }
 
-export function notificationActivities(ctx: StoreDirectContext) {
-  return {
-    async planStoreNotification({ appId, source, externalId }: StoreNotificationInput): Promise<PlannedNotification> {
-      const row = await findRawItem(ctx.db, appId, source, externalId);
-      const normalise = NORMALISERS[source];
-      if (!row || !normalise)
-        return {
-          kind: 'ignored',
-          reason: row ? `no normaliser for source ${source}` : 'the raw item is gone',
-          events: [],
-          waitForReport: false,
-        };
-      const plan = normalise(row);
-      if (plan.kind !== 'events')
-        return { kind: plan.kind, reason: plan.kind === 'ignored' ? plan.reason : null, events: [], waitForReport: false };
-      const appUserId = plan.accountToken ? ((await findUserByAccountToken(ctx.db, appId, plan.accountToken)) ?? null) : null;
-      const events = appUserId ? plan.events.map((e) => ({ ...e, appUserId })) : plan.events;
-      const waitForReport = plan.opensConversion && !appUserId && !(await hasPurchaseEvent(ctx.db, appId, events[0]!));
-      return { kind: 'events', reason: null, events, waitForReport };
-    },
-
-    /** The app's report of this first purchase is recorded (it carried the app's user and code). */
-    async isPurchaseReported({ appId, event }: { appId: string; event: PurchaseEvent }): Promise<boolean> {
-      return hasPurchaseEvent(ctx.db, appId, event);
-    },
-
-    async handOffStoreNotification(input: HandOffInput): Promise<StoreNotificationOutcome['events']> {
-      const { client, info } = Context.current();
-      const handed: StoreNotificationOutcome['events'] = [];
-      for (const event of input.events) {
-        if (await hasLaterStateChange(ctx.db, input.appId, event)) {
-          log.info('store notification superseded by a later state change; not applied', {
-            appId: input.appId,
-            externalId: input.externalId,
-            type: event.type,
-          });
-          handed.push({ type: event.type, eventId: null, error: 'superseded by a later state change', duplicate: false });
-          continue;
-        }
-        // The conversion answers a repeated update id with its first result: whether it is news is read here.
-        const recordedBefore = await hasPurchaseEvent(ctx.db, input.appId, event);
-        const result = await ingestIntoConversion(
-          client,
-          { taskQueue: info.taskQueue, appId: input.appId, conversionKey: conversionKeyOf(event)! },
-          event,
-        );
-        handed.push({ type: event.type, eventId: result.eventId, error: result.error, duplicate: recordedBefore || result.duplicate });
-      }
-      await markRawItemNormalised(ctx.db, input.appId, input.source, input.externalId);
-      return handed;
-    },
-  };
+/** One event into its conversion workflow; the client is the worker's own (activity context). */
+export async function handToItsConversion(appId: string, event: PurchaseEvent): Promise<IngestResult> {
+  const { client, info } = Context.current();
+  return ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event);
 }

@@ -3,7 +3,7 @@
 // for this URL; 403 another service account than the app's `pubsub_service_account`, or none uploaded), the body
 // (400 not JSON, 422 not a push of a Play notification, or one for another package), then the verified push is kept
 // in raw_intake once per messageId and its workflow started: 200 at once (Pub/Sub's acknowledgement deadline is
-// short), the work is the workflow's (workflows/play-notification.ts). A redelivered messageId finds its row and
+// short), the work is the workflow's (workflows/google-notification.ts). A redelivered messageId finds its row and
 // starts nothing new. 503 when PostgreSQL, Temporal or Google's certificates cannot be reached: Pub/Sub delivers
 // the push again, and the kept row makes that redelivery the same item.
 import { verifyPushToken, PushTokenError } from '../../clients/google-oidc.js';
@@ -16,7 +16,7 @@ import { decodeNotification, pubsubPushBody, type PubsubPush } from '../../lib/p
 import type { JsonObject } from '../../schema/types.js';
 import { findUnstorable } from '../../lib/storable.js';
 import { assertValid } from '../../lib/validation.js';
-import { startPlayNotification } from '../../workflow-clients/play-notification.js';
+import { startPlayNotification } from '../../workflow-clients/store-notification.js';
 import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import type { RateLimitRule } from '../middleware/rate-limit.js';

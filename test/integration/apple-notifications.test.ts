@@ -8,12 +8,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { accountToken } from '@svc/sdk';
-import {
-  readNotificationHistoryNowUpdate,
-  notificationHistoryWorkflowId,
-  storeNotificationWorkflowId,
-  type StoreNotificationOutcome,
-} from '../../workflows/store-notification-messages.js';
+import { notificationHistoryWorkflowId, readNotificationHistoryNowUpdate } from '../../workflows/notification-history-messages.js';
+import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import {
   notificationPayload,
   renewalInfoPayload,

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { accountToken } from '@svc/sdk';
-import { playNotificationWorkflowId, type PlayNotificationOutcome } from '../../workflows/play-notification-messages.js';
+import { playNotificationWorkflowId, type PlayNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate, type PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { request } from '../helpers/http.js';
 import { RateLimitClock } from '../helpers/rate-limit-clock.js';

@@ -14,12 +14,8 @@ import { proofHash } from '../../lib/store-purchase.js';
 import { takeInAppleNotification } from '../../workflow-clients/apple-notification-intake.js';
 import { startNotificationHistory } from '../../workflow-clients/notification-history.js';
 import { startStorePurchase } from '../../workflow-clients/store-purchase.js';
-import {
-  notificationHistoryWorkflowId,
-  readNotificationHistoryNowUpdate,
-  storeNotificationWorkflowId,
-  type StoreNotificationOutcome,
-} from '../../workflows/store-notification-messages.js';
+import { notificationHistoryWorkflowId, readNotificationHistoryNowUpdate } from '../../workflows/notification-history-messages.js';
+import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { seedApp } from '../helpers/seed.js';
 import { ISSUER, KEY_ID, startStoreStubs, storeConfig, type StoreWorld } from '../helpers/store-direct.js';

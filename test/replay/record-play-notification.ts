@@ -8,8 +8,8 @@ import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { receiveRawItem } from '../../db/raw-intake.js';
 import type { Config } from '../../lib/config.js';
-import { startPlayNotification } from '../../workflow-clients/play-notification.js';
-import { playNotificationWorkflowId } from '../../workflows/play-notification-messages.js';
+import { startPlayNotification } from '../../workflow-clients/store-notification.js';
+import { playNotificationWorkflowId } from '../../workflows/store-notification-messages.js';
 import { androidStoreDirect, REPLAY_PACKAGE } from './android-store.js';
 import { historyJson } from './history-json.js';
 

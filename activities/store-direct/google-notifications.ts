@@ -1,14 +1,13 @@
-// Activities of the play-notification workflow (workflows/play-notification.ts): read what a kept Google Play
-// notification names (subscriptionsv2 for a subscription, with the buyer's binding and the periods we have not
-// recorded yet), refund a voided order at once, tell whether the app reported a purchase meanwhile, hand events to
-// their conversions in order, and mark the kept push normalised.
-import { ApplicationFailure, Context } from '@temporalio/activity';
+// The Google Play adapter's activities (workflows/google-notification.ts): read what a kept Google Play notification
+// names (subscriptionsv2 for a subscription, with the buyer's binding, the one lookup of
+// activities/store-direct/notifications.ts, and the periods we have not recorded yet), refund a voided order at once,
+// tell whether the app reported a purchase meanwhile, hand events to their conversions in order, and mark the kept
+// push normalised.
+import { ApplicationFailure } from '@temporalio/activity';
 import { GooglePlayError } from '../../clients/google-play.js';
 import { recordedOrdersOfSubscription } from '../../db/conversions.js';
-import { hasPurchaseEvent } from '../../db/purchase-events.js';
 import { findRawItem, markRawItemNormalised } from '../../db/raw-intake.js';
 import { NOTIFICATION_SOURCES } from '../../db/store-notifications.js';
-import { findPlayAccountBinding } from '../../db/user-attributions.js';
 import { VOIDED_LOOKBACK_MS, VOIDED_OVERLAP_MS } from '../../lib/play-voided.js';
 import {
   decodeNotification,
@@ -17,12 +16,12 @@ import {
   periodEvents,
   type DeveloperNotification,
 } from '../../lib/play-notification.js';
-import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
+import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { googleSubscriptionEvents, type GoogleSubscription } from '../../lib/store-purchase.js';
-import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import type { IngestResult } from '../../workflows/conversion-messages.js';
-import type { PlayNotificationInput, PlayNotificationPlan } from '../../workflows/play-notification-messages.js';
+import type { PlayNotificationInput, PlayNotificationPlan } from '../../workflows/store-notification-messages.js';
 import type { StoreDirectContext } from './context.js';
+import { boundUserOf, handToItsConversion, purchaseReported } from './notifications.js';
 import { applyVoidedEntry, googleOfApp, usableVoids } from './voided.js';
 
 /** A Google failure as the activity's: an outage is retried, anything else ends the run with the reason. */
@@ -34,7 +33,7 @@ function googleFailure(err: unknown): unknown {
 /** subscriptionsv2's buyer ids (not in lib/store-purchase.ts's view of it: only notifications read them). */
 type NotifiedSubscription = GoogleSubscription & { externalAccountIdentifiers?: { obfuscatedExternalAccountId?: string | null } | null };
 
-export function playNotificationActivities(ctx: StoreDirectContext) {
+export function googleNotificationActivities(ctx: StoreDirectContext) {
   async function subscriptionPlan(
     input: PlayNotificationInput,
     n: DeveloperNotification,
@@ -43,7 +42,7 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
   ): Promise<PlayNotificationPlan> {
     const { notificationType, purchaseToken } = n.subscriptionNotification!;
     const obfuscated = sub.externalAccountIdentifiers?.obfuscatedExternalAccountId;
-    const boundUser = obfuscated ? await findPlayAccountBinding(ctx.db, input.appId, obfuscated) : undefined;
+    const boundUser = await boundUserOf(ctx, input.appId, obfuscated, 'attributed');
     const normalised = googleSubscriptionEvents(sub, purchaseToken, base.eventTimeMs, { appUserId: boundUser ?? null, referralCode: null });
     if (!normalised.ok) return { ...base, note: normalised.detail };
     const latest = normalised.events[0]!;
@@ -127,18 +126,12 @@ export function playNotificationActivities(ctx: StoreDirectContext) {
       return applyVoidedEntry(ctx, appId, entry);
     },
 
-    async playPurchaseReported({ appId, event }: { appId: string; event: PurchaseEvent }): Promise<boolean> {
-      return hasPurchaseEvent(ctx.db, appId, event);
-    },
+    playPurchaseReported: purchaseReported(ctx),
 
     /** In order: a renewal after the period before it, the lifecycle event last. */
     async recordPlayNotificationEvents({ appId, events }: { appId: string; events: PurchaseEvent[] }): Promise<IngestResult[]> {
-      const { client, info } = Context.current();
       const results: IngestResult[] = [];
-      for (const event of events)
-        results.push(
-          await ingestIntoConversion(client, { taskQueue: info.taskQueue, appId, conversionKey: conversionKeyOf(event)! }, event),
-        );
+      for (const event of events) results.push(await handToItsConversion(appId, event));
       return results;
     },
 
