@@ -214,11 +214,14 @@ export interface PayableAward {
 
 /**
  * The one rule for an award a payout run may pay: approved, and every refund flagged after the approval reviewed.
- * The run (approvedAwardsToPay) and the payable figures (db/creator-balances.ts) both read it.
+ * The run (approvedAwardsToPay), the payable figures (db/creator-balances.ts) and the creator's own (db/creator-owed.ts,
+ * every organization: no `orgId`) all read it.
  */
-export function payableAwards(q: Knex.QueryBuilder, orgId: string): Knex.QueryBuilder {
+export function payableAwards(q: Knex.QueryBuilder, orgId?: string): Knex.QueryBuilder {
   return q
-    .where({ 'bonus_awards.org_id': orgId, 'bonus_awards.status': 'approved' })
+    .where(
+      orgId === undefined ? { 'bonus_awards.status': 'approved' } : { 'bonus_awards.org_id': orgId, 'bonus_awards.status': 'approved' },
+    )
     .whereRaw(`jsonb_array_length(coalesce(fraud_flags->'refunds', '[]'::jsonb)) <= coalesce((fraud_flags->>'refunds_reviewed')::int, 0)`);
 }
 

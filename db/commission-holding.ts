@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { earnAgain, insertReversalRow, reverseCommission, type TransactionEarn } from './commissions.js';
 import { payableDigestItems } from './creator-digests.js';
 import { minus, type CommissionMoney } from '../lib/refund-share.js';
+import { takeBackOf, type TakeBack } from '../lib/take-back.js';
 
 /** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
 function pending(trx: Knex | Knex.Transaction, conversionId: string) {
@@ -71,10 +72,11 @@ export async function takeBackCommission(
   original: TransactionEarn,
   refundEventId: string,
   take: { part: CommissionMoney; whole: boolean } = { part: original.live, whole: true },
-): Promise<'reversed' | 'reduced' | 'clawback'> {
-  if (original.status !== 'payable' && original.status !== 'paid') {
+): Promise<TakeBack> {
+  const how = takeBackOf(original.status, take.whole);
+  if (how !== 'clawback') {
     await reverseCommission(trx, original, refundEventId);
-    if (take.whole) return 'reversed';
+    if (how === 'reversed') return how;
     const holdMs = original.payable_at ? new Date(original.payable_at).getTime() - new Date(original.created_at).getTime() : 0;
     await earnAgain(trx, original, minus(original.live, take.part), refundEventId, holdMs, new Date(original.created_at));
     return 'reduced';

@@ -1,6 +1,7 @@
 // The wallet is a ledger: entries are appended once per cause (idempotency key) and the balances are sums.
 import type { Knex } from 'knex';
 import type { LedgerEntryType } from '../schema/types.js';
+import { preparedRaw } from './prepared.js';
 
 export interface LedgerEntry {
   orgId: string;
@@ -66,22 +67,43 @@ export async function sumWalletLedger(db: Knex, orgId: string): Promise<WalletTo
   return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
 }
 
+/** The wallet totals read with the organization lock, and its auto-recharge threshold (null when off). */
+export interface LockedWallet extends WalletTotals {
+  rechargeBelowMicros: number | null;
+}
+
 /**
  * The organization lock: every write that must be serialised per organization (ledger entries, invite capacity,
  * provisioning, bonus approval) takes this row lock. It reads the wallet totals in the same round trip, since most
  * callers decide on them under the lock.
  */
 export async function lockOrganization(trx: Knex.Transaction, orgId: string): Promise<WalletTotals> {
-  const result = await trx.raw<{ rows: { balance: number | null; reserved: number | null }[] }>(LOCKED_WALLET_SQL, [orgId]);
-  const row = result.rows[0];
+  const { balanceMicros, reservedMicros, safeAvailableMicros } = await lockWallet(trx, orgId);
+  return { balanceMicros, reservedMicros, safeAvailableMicros };
+}
+
+/** The wallet totals read with the organization lock, and its auto-recharge threshold (null when off). */
+export interface LockedWallet extends WalletTotals {
+  rechargeBelowMicros: number | null;
+}
+
+/** The organization lock with the auto-recharge threshold: the earn (db/commissions.ts), a named statement. */
+export async function lockWallet(trx: Knex.Transaction, orgId: string): Promise<LockedWallet> {
+  const { rows } = await preparedRaw<{ balance: string | null; reserved: string | null; recharge_below: string | null }>(
+    trx,
+    LOCKED_WALLET_SQL,
+    [orgId],
+  );
+  const row = rows[0];
   const balanceMicros = Number(row?.balance ?? 0);
   const reservedMicros = Number(row?.reserved ?? 0);
-  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros };
+  const rechargeBelowMicros = row?.recharge_below == null ? null : Number(row.recharge_below);
+  return { balanceMicros, reservedMicros, safeAvailableMicros: balanceMicros - reservedMicros, rechargeBelowMicros };
 }
 
 /**
  * The organization locked, its running totals and its auto-recharge threshold (null when off; the earn statement in
- * db/commissions.ts reads it to know whether the wallet dropped below it); one `?`: the org id. The totals are read
+ * earn (db/commissions.ts) reads it to know whether the wallet dropped below it); one `?`: the org id. The totals are read
  * after the lock is granted, by `svc_wallet_totals` (migration 0047), whose fresh snapshot sees what the previous
  * holder committed: a read in this statement's own snapshot, taken before it waited, would not.
  */
