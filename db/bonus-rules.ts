@@ -6,7 +6,7 @@
 // earn takes: an earn committed before the save is counted by it, an earn after it sees the new rules.
 import type { Knex } from 'knex';
 import type { BonusRule } from '../lib/bonus-rules.js';
-import { awardReachedMilestones } from './bonus-awards.js';
+import { awardReachedMilestones } from './bonus-awards-writes.js';
 import { lockOrganization } from './wallet-ledger.js';
 
 export interface BonusRuleView {

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { ConflictError } from '../lib/errors.js';
 import type { CreatorPayoutPlan, OutstandingClawback, PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow, PayoutTransferStatus } from '../schema/types.js';
-import { awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
+import { awardsOfPayouts, type PayableAward } from './bonus-awards.js';
+import { markAwardsPaid } from './bonus-awards-writes.js';
 import { addPayoutDigestItem } from './creator-digests.js';
 import { appendLedgerEntry } from './wallet-ledger.js';
 

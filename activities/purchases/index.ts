@@ -19,7 +19,7 @@ import { resolveAttribution, ORGANIC } from './attribution.js';
 import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
 import { retryOrFail } from './failures.js';
 import { identityOnly } from './identity.js';
-import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
+import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards-writes.js';
 import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
 import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
 import { amountsOf, earnAgain, transactionEarns } from '../../db/commissions.js';
