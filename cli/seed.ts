@@ -7,7 +7,7 @@ import { createAgentKey } from '../db/agent-keys.js';
 import { createCampaign } from '../db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../db/creators.js';
 import { addMembership, createOrganization, createUser } from '../db/organizations.js';
-import { appendLedgerEntry } from '../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../db/wallet-ledger-writes.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { toMicros } from '../lib/money.js';
 import { hashPassword } from '../lib/passwords.js';

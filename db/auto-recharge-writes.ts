@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { AutoRechargeSetupRow, OrganizationRow, PaymentProviderName, PaymentRow } from '../schema/types.js';
 import { savedMethodOfRow, type SavedMethodRow } from './auto-recharge.js';
-import { lockOrganization } from './wallet-ledger.js';
+import { lockOrganization } from './wallet-ledger-writes.js';
 
 export interface EnableInput {
   provider: PaymentProviderName;

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { flagsReviewed, reviewDecisions, type ReviewDecision } from '../lib/bonus-review.js';
 import { fundingOf } from '../lib/funding.js';
 import { qualifyingConversions } from './bonus-awards.js';
-import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization } from './wallet-ledger-writes.js';
 
 /**
  * Creates, in one statement, the awards of the campaign's active rules whose threshold a creator has reached: one

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { BonusRule } from '../lib/bonus-rules.js';
 import { awardReachedMilestones } from './bonus-awards-writes.js';
-import { lockOrganization } from './wallet-ledger.js';
+import { lockOrganization } from './wallet-ledger-writes.js';
 
 export interface BonusRuleView {
   id: string;

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
 import type { CommissionMoney } from '../lib/refund-share.js';
 import { fundingOf, walletLowAfter } from '../lib/funding.js';
-import { appendLedgerEntry, lockOrganization, lockWallet } from './wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization, lockWallet } from './wallet-ledger-writes.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
 import { preparedRaw } from './prepared.js';
 

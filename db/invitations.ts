@@ -2,7 +2,7 @@
 // lock, its email queued in the same transaction), withdrawing one, listing them, and a campaign's affiliates.
 // Pending invitations past expires_at are marked EXPIRED before any capacity count, so they stop holding slots.
 import type { Knex } from 'knex';
-import { lockOrganization } from './wallet-ledger.js';
+import { lockOrganization } from './wallet-ledger-writes.js';
 import { enqueueEmail } from './email-outbox.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './organizations.js';

@@ -6,7 +6,8 @@ import type { Knex } from 'knex';
 import type { PaymentProviderName, PaymentRow } from '../schema/types.js';
 import { fundUnfundedCommissions } from './commissions.js';
 import { spendSignedLink } from './signed-links.js';
-import { appendLedgerEntry, lockOrganization, type WalletTotals } from './wallet-ledger.js';
+import { type WalletTotals } from './wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization } from './wallet-ledger-writes.js';
 
 export interface NewPayment {
   orgId: string;

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { addPayoutDigestItem } from './creator-digests.js';
 import type { PayoutProviderName, PayoutRow } from '../schema/types.js';
-import { appendLedgerEntry, lockOrganization } from './wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization } from './wallet-ledger-writes.js';
 
 /**
  * The transfer made for a pending payout; answers whether this call recorded it (a repeat records nothing). The

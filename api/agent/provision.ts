@@ -17,7 +17,7 @@ import { lockOauthGrantOrgs } from '../../db/oauth-grants.js';
 import { listOrganizations, type OrgOverview } from '../../db/organizations.js';
 import { findAppBySlug, createApp } from '../../db/apps.js';
 import { findCampaignByName, setCampaignStatus, createCampaign } from '../../db/campaigns.js';
-import { lockOrganization } from '../../db/wallet-ledger.js';
+import { lockOrganization } from '../../db/wallet-ledger-writes.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import { isValidSlug, SLUG_RULES, slugify, slugProblem } from '../../lib/slugs.js';

@@ -6,7 +6,7 @@ import { createApp } from '../../db/apps.js';
 import { createCampaign } from '../../db/campaigns.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators.js';
 import { createOrganization } from '../../db/organizations.js';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { seedDemoAccount, type SeedResult } from '../../cli/seed.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { toMicros } from '../../lib/money.js';

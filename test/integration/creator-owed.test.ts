@@ -8,7 +8,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { refreshPayoutAccount, connectPayoutAccount } from '../../actions/payout-accounts.js';
 import { creatorOwedByOrg } from '../../db/creator-owed.js';
-import { setPayoutSettings } from '../../db/payout-settings.js';
+import { setPayoutSettings } from '../../db/payout-settings-writes.js';
 import { nextScheduledPayout } from '../../lib/payout-schedule.js';
 import { reconcilePayoutSchedule, startPayoutRun } from '../../workflow-clients/payout-runs.js';
 import { payoutScheduleId } from '../../workflows/payout-run-messages.js';
