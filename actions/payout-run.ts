@@ -5,7 +5,7 @@
 // each payout (db/payouts.ts) and the holdovers with their reasons (db/payout-holdovers.ts). A refund racing the run
 // sees each commission either before it (still payable: its clawback is netted now) or after it (paid: the clawback
 // waits for the next run). Idempotent per run id: a used run id answers that run's current state and pays nothing.
-// After the commit, phase 2 (the payout-run workflow: one transfer per payout) is started when the caller can start
+// A run a person started on the dashboard is audited after the commit. After the commit, phase 2 (the payout-run workflow: one transfer per payout) is started when the caller can start
 // it; otherwise the worker's resume pass takes the run up (jobs/payout-resume.ts). Never reachable by an agent.
 import type { Knex } from 'knex';
 import { approvedAwardsToPay } from '../db/bonus-awards.js';
@@ -22,7 +22,8 @@ import {
   recordPayoutRun,
   type CreatorPayout,
 } from '../db/payouts.js';
-import { lockOrganization } from '../db/wallet-ledger.js';
+import { lockOrganization } from '../db/wallet-ledger-writes.js';
+import { auditDashboardAction, type DashboardActor } from './dashboard-actor.js';
 import { holdOverReason } from '../lib/payout-holdover.js';
 import { planPayouts, type CreatorPayoutPlan } from '../lib/payouts.js';
 
@@ -35,6 +36,8 @@ export interface PayoutRunRequest {
   /** Read and decide without writing (the wallet page's preview, `--dry-run`). */
   dryRun?: boolean;
   createdBy?: string;
+  /** A person ran it on the dashboard: a run that paid now is audited (`dashboard.run_payouts`). */
+  auditedAs?: DashboardActor;
 }
 
 export interface PayoutRunDeps {
@@ -61,6 +64,14 @@ export async function runPayoutRun(deps: PayoutRunDeps, input: PayoutRunRequest)
   const pending = !input.dryRun && payouts.some((p) => p.transfer_status === 'transfer_pending');
   const transfers = pending ? await startTransfers(deps, input) : 'none';
   const sum = (k: keyof PayoutRunResult['totals']) => payouts.reduce((s, p) => s + p[k], 0);
+  if (input.auditedAs && !alreadyRun && !input.dryRun)
+    await auditDashboardAction(deps.db, input.auditedAs, {
+      orgId: input.orgId,
+      action: 'dashboard.run_payouts',
+      targetType: 'payout_run',
+      targetId: input.runId,
+      details: { creators: payouts.length, held_over: heldOver.length, net_micros: sum('net_micros') },
+    });
   return {
     run_id: input.runId,
     org_id: input.orgId,

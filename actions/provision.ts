@@ -9,7 +9,7 @@ import { findCampaignByName } from '../db/campaigns.js';
 import { createCampaign, setCampaignStatus } from '../db/campaigns-writes.js';
 import { lockOauthGrantOrgs } from '../db/oauth-grants-writes.js';
 import { listOrganizations, type OrgOverview } from '../db/organizations.js';
-import { lockOrganization } from '../db/wallet-ledger.js';
+import { lockOrganization } from '../db/wallet-ledger-writes.js';
 import type { Config } from '../lib/config.js';
 import type { CampaignType } from '../schema/types.js';
 import { ConflictError, NotFoundError, ValidationError } from '../lib/errors.js';

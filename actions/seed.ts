@@ -8,7 +8,7 @@ import { createAgentKey } from '../db/agent-keys-writes.js';
 import { createCampaign } from '../db/campaigns-writes.js';
 import { addCreatorCode, upsertCreator } from '../db/creators-writes.js';
 import { addMembership, createOrganization, createUser } from '../db/organizations-writes.js';
-import { appendLedgerEntry } from '../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../db/wallet-ledger-writes.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { toMicros } from '../lib/money.js';
 import { hashPassword } from '../lib/passwords.js';

@@ -1,13 +1,15 @@
 // Activities of the auto-recharge workflow. The charge goes through the provider the organization saved its method
 // with; its idempotency key is the payment id, so a retried activity (worker killed after Stripe answered, a
 // timeout) gets the first PaymentIntent back instead of a second charge. A charge that succeeds at once is credited
-// here through creditPayment (the top-up path: one `topup` entry per payment, then the catch-up); one still
+// here through actions/top-up.ts creditTopUp (the top-up path: one `topup` entry per payment, then the catch-up); one still
 // processing is credited by Stripe's `payment_intent.succeeded` webhook, and whichever comes second credits nothing.
 import { Context, log } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { providerNamed } from '../clients/payments/select.js';
-import { beginAutoRecharge, disableAutoRecharge } from '../db/auto-recharge.js';
-import { creditPayment, findPayment, markPaymentFailed, setPaymentExternalId } from '../db/payments.js';
+import { startRecharge, turnOffAutoRecharge } from '../actions/auto-recharge.js';
+import { creditTopUp, failTopUp, recordTopUpReference } from '../actions/top-up.js';
+import { savedMethodOf } from '../db/auto-recharge.js';
+import { findPayment } from '../db/payments.js';
 import type { Config } from '../lib/config.js';
 import { rechargeIfLow, startAutoRecharge } from '../workflow-clients/auto-recharge.js';
 import type { WalletDrop } from './purchases/index.js';
@@ -35,7 +37,7 @@ export function walletDropSignal({ db, config }: { db: Knex; config: Config }) {
 export function createAutoRechargeActivities({ db, config }: { db: Knex; config: Config }) {
   return {
     async beginAutoRecharge({ orgId, requestKey }: { orgId: string; requestKey: string }): Promise<BeginRechargeResult> {
-      const start = await beginAutoRecharge(db, orgId, requestKey);
+      const start = await startRecharge({ db }, { orgId, requestKey });
       return start.started ? { paymentId: start.payment.id, reason: 'charge due' } : { paymentId: null, reason: start.reason };
     },
 
@@ -45,15 +47,11 @@ export function createAutoRechargeActivities({ db, config }: { db: Knex; config:
       if (payment.status === 'succeeded') return { status: 'succeeded', paymentId };
       if (payment.status === 'failed') return { status: 'failed', paymentId, reason: payment.failure ?? 'failed' };
       const fail = async (reason: string): Promise<ChargeResult> => {
-        await markPaymentFailed(db, paymentId, reason);
+        await failTopUp({ db }, { paymentId, reason });
         return { status: 'failed', paymentId, reason };
       };
-      const org = await db('organizations').where('id', payment.org_id).first<{
-        auto_recharge_customer_id: string | null;
-        auto_recharge_payment_method_id: string | null;
-        auto_recharge_payment_method_label: string | null;
-      }>('auto_recharge_customer_id', 'auto_recharge_payment_method_id', 'auto_recharge_payment_method_label');
-      if (!org?.auto_recharge_payment_method_id) return fail('auto-recharge was turned off before the charge');
+      const method = await savedMethodOf(db, payment.org_id);
+      if (!method) return fail('auto-recharge was turned off before the charge');
       const provider = providerNamed(config, payment.provider);
       if (!provider) return fail(`the ${payment.provider} payment provider is not configured on this server`);
       // A PaymentProviderError (outage) propagates: Temporal retries this activity with the same idempotency key.
@@ -62,25 +60,22 @@ export function createAutoRechargeActivities({ db, config }: { db: Knex; config:
         orgId: payment.org_id,
         amountMicros: payment.amount_micros,
         idempotencyKey: `auto-recharge:${paymentId}`,
-        method: {
-          customerId: org.auto_recharge_customer_id,
-          paymentMethodId: org.auto_recharge_payment_method_id,
-          label: org.auto_recharge_payment_method_label ?? '',
-        },
+        method,
       });
-      if (outcome.externalId && outcome.externalId !== payment.external_id) await setPaymentExternalId(db, paymentId, outcome.externalId);
+      if (outcome.externalId && outcome.externalId !== payment.external_id)
+        await recordTopUpReference({ db }, { paymentId, externalId: outcome.externalId });
       if (outcome.status === 'declined') return fail(outcome.reason);
       if (outcome.status === 'processing') return { status: 'processing', paymentId };
-      await creditPayment(db, paymentId, outcome.amountMicros);
+      await creditTopUp({ db }, { paymentId, amountMicros: outcome.amountMicros });
       return { status: 'succeeded', paymentId };
     },
 
     async recordRechargeFailure({ paymentId, reason }: { paymentId: string; reason: string }): Promise<void> {
-      await markPaymentFailed(db, paymentId, reason);
+      await failTopUp({ db }, { paymentId, reason });
     },
 
     async turnOffAutoRecharge({ orgId, reason }: { orgId: string; reason: string }): Promise<void> {
-      await disableAutoRecharge(db, orgId, reason);
+      await turnOffAutoRecharge({ db }, { orgId, reason });
     },
   };
 }

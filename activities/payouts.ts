@@ -10,7 +10,8 @@ import { runPayoutRun } from '../actions/payout-run.js';
 import { payoutProviderNamed, payoutProviderOf } from '../clients/payouts/select.js';
 import { findOrganization } from '../db/organizations.js';
 import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
-import { findPayout, pendingPayoutsOfRun, recordTransfer, returnPayout, settlePayout } from '../db/payout-transfers.js';
+import { recordPayoutTransfer, returnPayout, settleEmptyPayout } from '../actions/payout-transfers.js';
+import { findPayout, pendingPayoutsOfRun } from '../db/payout-transfers.js';
 import { nextFundsAvailableAt } from '../db/payments.js';
 import { totalWalletBalancesMicros } from '../db/wallet-ledger.js';
 import { payoutsNotReturned } from '../db/platform-balance.js';
@@ -22,7 +23,7 @@ import type { BalanceCheck, TransferStep } from '../workflows/payout-run-message
 
 export function createPayoutActivities({ db, config }: { db: Knex; config: Config }) {
   const refuse = async (payoutId: string, reason: string): Promise<TransferStep> => {
-    await returnPayout(db, payoutId, reason);
+    await returnPayout({ db }, { payoutId, reason });
     return { status: 'returned', reason };
   };
   return {
@@ -72,7 +73,7 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
         return refuse(payoutId, `the net of ${net} micro-USD is not a whole number of cents`);
       }
       if (net === 0) {
-        await settlePayout(db, payoutId);
+        await settleEmptyPayout({ db }, { payoutId });
         return { status: 'settled' };
       }
       const account = await findPayoutAccount(db, payout.creator_id);
@@ -81,7 +82,7 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
       if (!provider) return refuse(payoutId, `the ${account.provider} payout provider is not configured on this server`);
       const existing = await provider.findTransfer({ group: payout.run_id, payoutId });
       if (existing) {
-        await recordTransfer(db, payoutId, provider.name, existing);
+        await recordPayoutTransfer({ db }, { payoutId, provider: provider.name, transferId: existing });
         return { status: 'transferred', transferId: existing };
       }
       const state = stateOfRow(account);
@@ -105,7 +106,7 @@ export function createPayoutActivities({ db, config }: { db: Knex; config: Confi
         orgId: payout.org_id,
       });
       if (outcome.status === 'refused') return refuse(payoutId, outcome.reason);
-      await recordTransfer(db, payoutId, provider.name, outcome.transferId);
+      await recordPayoutTransfer({ db }, { payoutId, provider: provider.name, transferId: outcome.transferId });
       return { status: 'transferred', transferId: outcome.transferId };
     },
   };

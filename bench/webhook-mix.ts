@@ -2,8 +2,8 @@
 // refund or a cancellation, 10 % of sends repeated (the provider redelivers); afterwards the ledger must hold
 // exactly the reservations of the distinct paid events.
 import { randomBytes } from 'node:crypto';
-import { appendLedgerEntry } from '../db/wallet-ledger.js';
 import { seedDemoAccount, type SeedResult } from '../actions/seed.js';
+import { appendLedgerEntry } from '../db/wallet-ledger-writes.js';
 import { createDb } from '../runtime/db.js';
 import { subscription, type ProviderBody } from '../test/helpers/subprovider-events.js';
 

@@ -11,8 +11,9 @@ import { enrolCreator } from '../actions/creators.js';
 import { findCreatorCodes } from '../db/creators.js';
 import { insertInstall, markInstallAttributed } from '../db/installs.js';
 import { runPayoutRun, type PayoutRunResult } from '../actions/payout-run.js';
-import { testModePayoutProvider } from '../clients/payouts/test-mode.js';
-import { savePayoutAccount, updateAccountState } from '../db/payout-accounts.js';
+import { connectTestPayoutAccount } from '../actions/payout-accounts.js';
+import { codeIdsOf, creatorOfCode, reservedPastRelease } from '../db/demo-history.js';
+import { issueCreatorCode } from '../lib/codes.js';
 import { conversionKeyOf, type PurchaseEvent } from '../lib/purchase-event.js';
 import { ingestIntoConversion } from '../workflow-clients/conversion-ingest.js';
 import { startPayoutRun } from '../workflow-clients/payout-runs.js';
@@ -144,12 +145,11 @@ export async function seedDemoHistory(
     );
     creators.push({ code: enrolled.code });
   }
-  const codes = await findCreatorCodes(
+  const codeId = await codeIdsOf(
     db,
     t.appId,
     creators.map((c) => c.code),
   );
-  const codeId = new Map(codes.map((c) => [c.code, c.id]));
 
   // Clicks every day, more for bigger creators; about a third install, attributed to the click's code.
   let clicks = 0;
@@ -224,18 +224,9 @@ export async function seedDemoHistory(
   );
 
   // The conversion workflows release the commissions whose holding period ended (payable_at in the past) at once.
-  const payable = () =>
-    db('commissions')
-      .where({ org_id: t.orgId, status: 'reserved', kind: 'earn' })
-      .where('payable_at', '<=', db.fn.now())
-      .count<{ n: string }[]>('* as n');
-  for (let i = 0; i < 100 && Number((await payable())[0]!.n) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && (await reservedPastRelease(db, t.orgId)) > 0; i++) await new Promise((r) => setTimeout(r, 100));
   // The demo's own creator connects a payout account in test mode (ready at once; no money moves).
-  const own = (await findCreatorCodes(db, t.appId, [t.creatorCode]))[0]!;
-  const provider = testModePayoutProvider({ PAYOUT_TEST_AVAILABLE_USD: undefined, PAYOUT_TEST_PENDING_USD: 0 });
-  const account = await provider.createAccount({ creatorId: own.creator_id, email: null, country: 'US', platformCountry: 'US' });
-  await savePayoutAccount(db, { creatorId: own.creator_id, provider: provider.name, externalId: account.externalId, country: 'US' });
-  await updateAccountState(db, own.creator_id, await provider.accountState(account.externalId));
+  await connectTestPayoutAccount({ db }, await creatorOfCode(db, t.appId, t.creatorCode));
   const payout = await runPayoutRun(
     { db, startTransfers: (r) => startPayoutRun({ client: temporal, taskQueue }, r.runId, { orgId: r.orgId, createdBy: r.createdBy }) },
     { orgId: t.orgId, runId: `demo-history-${t.tag}`, createdBy: 'svc dev demo history' },

@@ -1,8 +1,8 @@
 // Writes of a campaign's bonus rules (reads stay in db/bonus-rules.ts).
 import type { Knex } from 'knex';
 import type { BonusRule } from '../lib/bonus-rules.js';
-import { awardReachedMilestones } from './bonus-awards.js';
-import { lockOrganization } from './wallet-ledger.js';
+import { awardReachedMilestones } from './bonus-awards-writes.js';
+import { lockOrganization } from './wallet-ledger-writes.js';
 
 /** Replaces the campaign's rules (see above) and awards the creators already past them; returns the new awards. */
 export async function saveBonusRules(trx: Knex.Transaction, campaignId: string, rules: readonly BonusRule[]): Promise<number> {

@@ -3,7 +3,8 @@
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
 import type { CommissionMoney } from '../lib/refund-share.js';
-import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger.js';
+import { fundingOf, walletLowAfter } from '../lib/funding.js';
+import { appendLedgerEntry, lockOrganization, lockWallet } from './wallet-ledger-writes.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
 import { preparedRaw } from './prepared.js';
 
@@ -57,32 +58,27 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
       .returning<CommissionRow[]>('*');
     return { commission: commission!, funded: true, walletLow: false };
   }
-  // One statement takes the organization lock, decides on the totals read under it, records the earn and its
-  // reservation: the lock, which serialises every reservation of the organization, is held for one round trip
-  // fewer than three before the commit.
+  // The organization lock with the wallet's totals, then the funding decision (lib/funding.ts) on them, then one
+  // statement records the earn and its reservation.
   const reserve = e.amounts.reserveMicros;
+  const wallet = await lockWallet(trx, c.org_id);
+  const status = fundingOf(wallet.safeAvailableMicros, reserve);
   const earn = trx('commissions')
     .insert({
       ...columns,
-      status: trx.raw(`(select case when balance - reserved >= ?::bigint then 'reserved' else 'unfunded' end from wallet)`, [reserve]),
+      status,
       payable_at: trx.raw("coalesce(?::timestamptz, now()) + ? * interval '1 millisecond'", [e.at ?? null, e.holdMs]),
     })
     .returning('*')
     .toSQL();
   const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
-  const { rows } = await preparedRaw<CommissionRow & { safe_before: string; recharge_below: string | null }>(
+  const { rows } = await preparedRaw<CommissionRow>(
     trx,
-    `
-    with wallet as (${LOCKED_WALLET_SQL}),
-    earn as (${earn.sql}),
-    reservation as (${reservation.sql})
-    select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
-    [c.org_id, ...earn.bindings, ...reservation.bindings],
+    `with earn as (${earn.sql}), reservation as (${reservation.sql}) select earn.* from earn`,
+    [...earn.bindings, ...reservation.bindings],
   );
-  const { safe_before: safeBefore, recharge_below: rechargeBelow, ...commission } = rows[0]!;
-  const funded = commission.status === 'reserved';
-  const safeAfter = Number(safeBefore) - (funded ? reserve : 0);
-  return { commission, funded, walletLow: rechargeBelow !== null && safeAfter < Number(rechargeBelow) };
+  const walletLow = walletLowAfter(wallet.safeAvailableMicros, status, reserve, wallet.rechargeBelowMicros);
+  return { commission: rows[0]!, funded: status === 'reserved', walletLow };
 }
 
 export interface EarnOutcome {
@@ -262,7 +258,7 @@ export async function fundUnfundedCommissions(trx: Knex.Transaction, orgId: stri
   let funded = 0;
   for (const c of waiting) {
     const reserve = c.commission_micros + c.platform_fee_micros;
-    if (reserve > safeAvailableMicros) break;
+    if (fundingOf(safeAvailableMicros, reserve) === 'unfunded') break;
     // One round trip per commission: its status and its reservation in one statement.
     const reservation = reservationRowSql('funded', 'commission + platform fee (funded after top-up)', 'catch-up');
     await trx.raw(

@@ -3,12 +3,14 @@
 // amounts in micro-dollars:
 // * held: commissions reserved in the holding period, with the earliest release date; waiting: recorded `unfunded`
 //   until the organization tops up;
-// * payable: commissions past their holding period plus approved bonus awards, not yet in a payout;
+// * payable: commissions past their holding period plus the bonus awards a payout run may pay (db/bonus-awards.ts
+//   payableAwards: approved, every refund flagged since reviewed), not yet in a payout;
 // * sending: payouts recorded and not yet transferred (`transfer_pending`); paid to date: payouts transferred or
 //   settled (a returned payout paid nothing and counts nowhere: its lines are payable again);
 // * owed back: clawbacks not yet recovered from a payout;
 // * the organization's minimum payout and schedule period (db/payout-settings.ts), for the card's date.
 import type { Knex } from 'knex';
+import { payableAwards } from './bonus-awards.js';
 
 export interface CreatorOwed {
   org_id: string;
@@ -60,10 +62,7 @@ export async function creatorOwedByOrg(db: Knex, creatorId: string): Promise<Cre
         where c.creator_id = :creator and c.kind = 'earn' and c.environment = 'PRODUCTION'
         group by c.org_id
      ),
-     awards as (
-       select org_id, sum(amount_micros) as micros from bonus_awards
-        where creator_id = :creator and status = 'approved' group by org_id
-     ),
+     awards as :awards,
      payouts as (
        select org_id,
               coalesce(sum(net_micros) filter (where transfer_status = 'transfer_pending'), 0) as sending_micros,
@@ -89,7 +88,13 @@ export async function creatorOwedByOrg(db: Knex, creatorId: string): Promise<Cre
        left join owed w on w.org_id = o.id
        left join payout_settings s on s.org_id = o.id
       order by o.name, o.id`,
-    { creator: creatorId },
+    {
+      creator: creatorId,
+      awards: payableAwards(db('bonus_awards'))
+        .where('creator_id', creatorId)
+        .groupBy('org_id')
+        .select('org_id', db.raw('sum(amount_micros) as micros')),
+    },
   );
   return rows.map((r) => ({
     org_id: r.org_id,

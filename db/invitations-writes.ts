@@ -1,7 +1,7 @@
 // Writes of creator invitations (reads stay in db/invitations.ts).
 import type { Knex } from 'knex';
 import { expireStaleInvitations, VIEW_COLUMNS } from './invitations.js';
-import { lockOrganization } from './wallet-ledger.js';
+import { lockOrganization } from './wallet-ledger-writes.js';
 import { enqueueEmail } from './email-outbox.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './organizations.js';

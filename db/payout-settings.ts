@@ -1,6 +1,7 @@
 // An organization's payout settings (payout_settings, migration 0037): the minimum payout, under which a creator's
 // net is held over to a later run, and the period of its payout schedule (null: on demand only). Owners set them on
-// the wallet page; the worker reconciles the Temporal schedules from them at start (workflow-clients/payout-schedules.ts).
+// the wallet page (actions/payout-settings.ts, the write: db/payout-settings-writes.ts); the worker reconciles the
+// Temporal schedules from them at start (workflow-clients/payout-runs.ts).
 import type { Knex } from 'knex';
 import type { PayoutSettingsRow } from '../schema/types.js';
 
@@ -16,19 +17,6 @@ export async function getPayoutSettings(db: Knex, orgId: string): Promise<Payout
 
 export async function minimumPayoutMicros(db: Knex, orgId: string): Promise<number> {
   return (await getPayoutSettings(db, orgId)).minimumPayoutMicros;
-}
-
-export async function setPayoutSettings(db: Knex, orgId: string, settings: PayoutSettings, updatedBy: string): Promise<void> {
-  await db('payout_settings')
-    .insert({
-      org_id: orgId,
-      minimum_payout_micros: settings.minimumPayoutMicros,
-      period_hours: settings.periodHours,
-      updated_by: updatedBy,
-      updated_at: db.fn.now(),
-    })
-    .onConflict('org_id')
-    .merge();
 }
 
 /** Every organization with a payout schedule: what the worker reconciles at start. */

@@ -7,9 +7,10 @@ import type { Knex } from 'knex';
 import { ConflictError } from '../lib/errors.js';
 import type { CreatorPayoutPlan, OutstandingClawback, PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow, PayoutTransferStatus } from '../schema/types.js';
-import { awardsOfPayouts, markAwardsPaid, type PayableAward } from './bonus-awards.js';
+import { awardsOfPayouts, type PayableAward } from './bonus-awards.js';
+import { markAwardsPaid } from './bonus-awards-writes.js';
 import { addPayoutDigestItem } from './creator-digests.js';
-import { appendLedgerEntry } from './wallet-ledger.js';
+import { appendLedgerEntry } from './wallet-ledger-writes.js';
 
 /** One award line of a payout: the approved award paid (no platform fee). */
 export interface AwardLine {

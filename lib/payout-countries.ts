@@ -1,5 +1,5 @@
 // The countries a creator can connect a payout account from: one list, used by the connect form's select, the
-// connect check (anything else is 422 naming `country`) and test mode alike (api/creator-payouts/connect.ts).
+// connect check (anything else is 422 naming `country`) and test mode alike (actions/payout-accounts.ts).
 //
 // Source: Stripe's "Cross-border payouts" page (https://stripe.com/docs/connect/cross-border-payouts, "Supported
 // countries": where a platform in the US can pay Express accounts under the recipient service agreement), taken on

@@ -3,7 +3,7 @@
 // organic conversion attributed late by the app's report (late-attribution.ts), so both earn alike.
 import type { Knex } from 'knex';
 import { computeCommission } from '../../lib/commission.js';
-import { awardReachedMilestones } from '../../db/bonus-awards.js';
+import { awardReachedMilestones } from '../../db/bonus-awards-writes.js';
 import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
 import { earnCommission } from '../../db/commissions.js';
 import type { ConversionRow } from '../../schema/types.js';

@@ -19,11 +19,12 @@ import { resolveAttribution, ORGANIC } from './attribution.js';
 import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
 import { retryOrFail } from './failures.js';
 import { identityOnly } from './identity.js';
-import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards.js';
+import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards-writes.js';
 import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
-import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf, releaseDueCommissions, takeBackCommission } from '../../db/commission-holding.js';
+import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf } from '../../db/commission-holding.js';
+import { releaseDueCommissions, takeBackCommission } from '../../db/commission-holding-writes.js';
 import { amountsOf, earnAgain, transactionEarns } from '../../db/commissions.js';
-import { lockOrganization } from '../../db/wallet-ledger.js';
+import { lockOrganization } from '../../db/wallet-ledger-writes.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
 import {
   conversionUpdateCte,

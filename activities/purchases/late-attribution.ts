@@ -6,7 +6,7 @@
 // changes. Safe to run twice: an attributed conversion is left alone, and a commission is unique per event.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { awardReachedMilestones } from '../../db/bonus-awards.js';
+import { awardReachedMilestones } from '../../db/bonus-awards-writes.js';
 import { nextReleaseAt } from '../../db/commission-holding.js';
 import { getAttributionSettings } from '../../db/apps.js';
 import { findCampaignTerms } from '../../db/campaigns.js';

@@ -2,7 +2,8 @@
 // granted organizations with the creator and progress (a campaign id of another organization is 404); review:
 // approve or void an `earned` award, void an `approved` one until it is paid (lib/bonus-review.ts).
 // The dashboard REST (api/dashboard/routes.ts, CREATOR_ROUTES) runs these same handlers for a signed-in owner or admin.
-import { findBonusAward, listBonusAwards, reviewBonusAward, type BonusAwardView } from '../../db/bonus-awards.js';
+import { reviewBonusAward } from '../../actions/bonus-awards.js';
+import { findBonusAward, listBonusAwards, type BonusAwardView } from '../../db/bonus-awards.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
 import { bonusApprovalRefusal } from './escrow-refusals.js';
@@ -86,14 +87,15 @@ export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {
   const found = visibleTo(ctx, await findBonusAward(ctx.deps.db, id), 'Bonus award');
   await assertMayDecideMoney(ctx, found.org_id);
   const input = inputOf<{ decision: ReviewDecision; note?: string }>(ctx);
-  const outcome = await reviewBonusAward(ctx.deps.db, { id, decision: input.decision, note: input.note, reviewedBy: actorIdOf(ctx) });
+  const outcome = await reviewBonusAward(
+    { db: ctx.deps.db, checkAutoRecharge: (orgId) => checkAutoRecharge(ctx, orgId) },
+    { id, decision: input.decision, note: input.note, reviewedBy: actorIdOf(ctx) },
+  );
   if (outcome.kind === 'missing') throw new NotFoundError('Bonus award not found');
   if (outcome.kind === 'insufficient')
     throw new PaymentRequiredError(bonusApprovalRefusal(outcome.amountMicros, outcome.safeAvailableMicros)).pointingAt(
       nextAction('svc_get_wallet_topup_link'),
     );
   if (outcome.kind === 'conflict') throw new ConflictError(conflictDetail(outcome.status, input.decision));
-  const award = (await findBonusAward(ctx.deps.db, id))!;
-  if (input.decision === 'approve') await checkAutoRecharge(ctx, award.org_id);
-  ctx.body = awardView(award);
+  ctx.body = awardView((await findBonusAward(ctx.deps.db, id))!);
 }

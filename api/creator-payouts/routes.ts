@@ -9,7 +9,7 @@ import { Router } from '@koa/router';
 import { UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext, RequestState } from '../context.js';
-import { connectCountry, refreshPayoutAccount, startPayoutOnboarding, type ConnectUrls } from './connect.js';
+import { connectCountry, refreshPayoutAccount, connectPayoutAccount, type ConnectUrls } from '../../actions/payout-accounts.js';
 
 /** Where the creator portal mounts the connect flow: under the portal's cookie path, so the creator session reaches it. */
 export const PAYOUT_ACCOUNT_PATH = `${PORTAL_PATH}/payout-account`;
@@ -49,13 +49,13 @@ export function payoutConnectRouter(opts: PayoutConnectRouterOptions): Router<Re
       ctx.status = 422;
       return opts.invalidForm(ctx, { country: typeof raw === 'string' ? raw : '', message: err.problems[0]?.msg ?? 'Choose a country.' });
     }
-    const started = await startPayoutOnboarding(deps(ctx), creatorId, country, urls(ctx));
+    const started = await connectPayoutAccount(deps(ctx), creatorId, country, urls(ctx));
     ctx.status = 303;
     ctx.redirect(started.url);
   });
   router.get('/refresh', async (ctx) => {
     const creatorId = await creator(ctx);
-    const started = await startPayoutOnboarding(deps(ctx), creatorId, ctx.deps.config.PAYOUT_PLATFORM_COUNTRY.toUpperCase(), urls(ctx));
+    const started = await connectPayoutAccount(deps(ctx), creatorId, ctx.deps.config.PAYOUT_PLATFORM_COUNTRY.toUpperCase(), urls(ctx));
     ctx.status = 303;
     ctx.redirect(started.url);
   });

@@ -21,7 +21,7 @@ import { LocalTime } from '../../lib/ui.js';
 import { formatUsd } from '../../lib/money.js';
 import { creatorLinkUrl } from '../../lib/referral-link.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
-import { storedPayoutAccount } from '../creator-payouts/connect.js';
+import { storedPayoutAccount } from '../../actions/payout-accounts.js';
 import { payoutStatus } from '../../lib/payout-status.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';

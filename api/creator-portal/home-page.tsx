@@ -5,7 +5,7 @@ import { creatorOwedByOrg } from '../../db/creator-owed.js';
 import { listCreatorCampaigns, type CreatorCampaign } from '../../db/creator-portal.js';
 import { safeUrl } from '../../lib/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
-import { storedPayoutAccount } from '../creator-payouts/connect.js';
+import { storedPayoutAccount } from '../../actions/payout-accounts.js';
 import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator } from './auth.js';

@@ -6,7 +6,7 @@ import type { CreatorOwed } from '../../db/creator-owed.js';
 import { formatUsd } from '../../lib/money.js';
 import { nextScheduledPayout } from '../../lib/payout-schedule.js';
 import { LocalTime } from '../../lib/ui.js';
-import type { PayoutAccountView } from '../creator-payouts/connect.js';
+import type { PayoutAccountView } from '../../actions/payout-accounts.js';
 import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
 
 const every = (hours: number) =>

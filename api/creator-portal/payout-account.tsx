@@ -7,7 +7,7 @@ import type { CreatorBankPayoutRow } from '../../schema/types.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
 import { countryName, payoutCountries } from '../../lib/payout-countries.js';
 import { LocalTime } from '../../lib/ui.js';
-import { storedPayoutAccount, type PayoutAccountView } from '../creator-payouts/connect.js';
+import { storedPayoutAccount, type PayoutAccountView } from '../../actions/payout-accounts.js';
 import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';

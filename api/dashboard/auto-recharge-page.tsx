@@ -5,20 +5,13 @@
 // mode and the signed webhook saves the card (api/webhooks/stripe.ts). Threshold and amount have the top-up bounds.
 // Agents never change it: a request carrying an agent credential is refused here, and no agent route or tool
 // writes these settings. The dashboard's wallet page (api/dashboard/wallet-auto-recharge.tsx) shows the same forms,
-// posting to its own URL with the session's CSRF token, and runs the same changeAutoRecharge.
+// posting to its own URL with the session's CSRF token, and runs the same changeAutoRecharge. The writes are
+// actions/auto-recharge.ts setAutoRecharge.
 import type { ComponentChildren, VNode } from 'preact';
 import type { RechargeProvider } from '../../clients/payments/provider.js';
-import { isTestCard, TEST_CARDS, testCardMethod } from '../../clients/payments/test-mode.js';
-import {
-  disableAutoRecharge,
-  enableAutoRecharge,
-  type AutoRechargeSettings,
-  failAutoRechargeSetup,
-  findAutoRechargeSettings,
-  findAutoRechargeSetup,
-  recordSetupSession,
-  startAutoRechargeSetup,
-} from '../../db/auto-recharge.js';
+import { setAutoRecharge } from '../../actions/auto-recharge.js';
+import { isTestCard, TEST_CARDS, type TestCard } from '../../clients/payments/test-mode.js';
+import { type AutoRechargeSettings, findAutoRechargeSettings, findAutoRechargeSetup } from '../../db/auto-recharge.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
 import { formatDate } from '../../lib/dates.js';
@@ -48,8 +41,10 @@ export async function changeAutoRecharge(
   if (ctx.state.principal?.kind === 'agent')
     throw new ForbiddenError('Agents can read auto-recharge (GET /api/agent/wallet) but never change it: a human does, on this page.');
   const { db, config } = ctx.deps;
+  const deps = { db, checkAutoRecharge: (org: string) => checkAutoRecharge(ctx, org) };
+  const returnUrl = (setupId: string) => `${config.DASHBOARD_URL}/auto-recharge-setups/${setupId}`;
   if (action === DISABLE) {
-    await disableAutoRecharge(db, orgId, null);
+    await setAutoRecharge(deps, { orgId, provider, set: { on: false }, returnUrl });
     return { kind: 'page', status: 200, notice: 'Auto-recharge is off.' };
   }
   const body = (ctx.state.body ?? {}) as Record<string, unknown>;
@@ -64,43 +59,20 @@ export async function changeAutoRecharge(
   if (provider.name === 'test' && !isTestCard(body.test_card))
     errors.test_card = `Pick one of the simulated cards: ${Object.keys(TEST_CARDS).join(', ')}`;
   if (Object.keys(errors).length > 0) return { kind: 'page', status: 422, errors, values };
-  const thresholdMicros = toMicros(values.auto_recharge_threshold_usd!.trim());
-  const amountMicros = toMicros(values.auto_recharge_amount_usd!.trim());
-
-  if (provider.name === 'test' || !provider.startSetup) {
-    await enableAutoRecharge(db, orgId, {
-      provider: provider.name,
-      thresholdMicros,
-      amountMicros,
-      method: testCardMethod(body.test_card as keyof typeof TEST_CARDS),
-    });
-    // Enabling below the threshold recharges now: the wallet is already short.
-    await checkAutoRecharge(ctx, orgId);
-    return { kind: 'page', status: 200, notice: 'Auto-recharge is on (test mode).' };
-  }
-  const setup = await startAutoRechargeSetup(db, { orgId: orgId, thresholdMicros, amountMicros });
-  const settings = await db('organizations')
-    .where('id', orgId)
-    .first<{ auto_recharge_customer_id: string | null }>('auto_recharge_customer_id');
-  const back = `${config.DASHBOARD_URL}/auto-recharge-setups/${setup.id}`;
-  try {
-    const start = await provider.startSetup({
-      setupId: setup.id,
-      orgId: orgId,
-      customerId: settings?.auto_recharge_customer_id ?? null,
-      successUrl: back,
-      cancelUrl: `${back}?cancelled=1`,
-    });
-    await recordSetupSession(db, setup.id, start.externalId, start.customerId);
-    return { kind: 'redirect', url: start.url };
-  } catch (err) {
-    await failAutoRechargeSetup(db, setup.id, err instanceof Error ? err.message : 'error');
-    return {
-      kind: 'page',
-      status: 503,
-      notice: 'The card setup could not be started at the payment provider. Nothing changed; try again.',
-    };
-  }
+  const set = {
+    on: true as const,
+    thresholdMicros: toMicros(values.auto_recharge_threshold_usd!.trim()),
+    amountMicros: toMicros(values.auto_recharge_amount_usd!.trim()),
+    testCard: body.test_card as TestCard,
+  };
+  const outcome = await setAutoRecharge(deps, { orgId, provider, set, returnUrl });
+  if (outcome.kind === 'redirect') return { kind: 'redirect', url: outcome.url };
+  if (outcome.kind === 'on') return { kind: 'page', status: 200, notice: 'Auto-recharge is on (test mode).' };
+  return {
+    kind: 'page',
+    status: 503,
+    notice: 'The card setup could not be started at the payment provider. Nothing changed; try again.',
+  };
 }
 
 function Describe({ settings }: { settings: AutoRechargeSettings }) {

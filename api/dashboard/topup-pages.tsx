@@ -2,10 +2,11 @@
 // and pays through the configured provider. GET shows the form; POST spends the link and starts the payment (Stripe:
 // a redirect to Checkout; test mode: a confirmation page); the wallet is credited only when the payment is
 // confirmed (test mode: the confirmation form; Stripe: its signed webhook, never the redirect back).
-import { PaymentProviderError, type PaymentProvider, type RechargeProvider } from '../../clients/payments/provider.js';
-import { creditPayment, findPayment, markPaymentFailed, setPaymentExternalId, startPayment } from '../../db/payments.js';
+import type { PaymentProvider, RechargeProvider } from '../../clients/payments/provider.js';
+import { confirmTopUp, startTopUp } from '../../actions/top-up.js';
+import { findPayment } from '../../db/payments.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
-import { generateToken, hashToken, tokenMatchesHash } from '../../lib/credentials.js';
+import { tokenMatchesHash } from '../../lib/credentials.js';
 import { AppError, NotFoundError } from '../../lib/errors.js';
 import { formatUsd, toMicros } from '../../lib/money.js';
 import { Field } from '../../lib/ui.js';
@@ -105,36 +106,24 @@ export async function startTopup(ctx: AppContext): Promise<void> {
   const problem = usdAmountProblem(raw, ctx.deps.config);
   if (problem) return formPage(ctx, 422, { org: claims.org, provider, amount: typeof raw === 'string' ? raw : '', error: problem });
   const amountMicros = toMicros((raw as string).trim());
-  const confirmToken = provider.name === 'test' ? generateToken('tup_') : undefined;
-  const payment = await startPayment(ctx.deps.db, {
-    orgId: claims.org,
-    provider: provider.name,
-    amountMicros,
-    confirmTokenHash: confirmToken ? hashToken(confirmToken) : null,
-    link: { nonce: claims.nonce, purpose: claims.purpose, expiresAt: new Date(claims.exp * 1000) },
-  });
-  if (!payment) return refuse(ctx, 410, 'This link has already been used. Links work once: ask for a new one.');
-  const back = `${ctx.deps.config.DASHBOARD_URL}/topups/${payment.id}`;
-  let start;
-  try {
-    start = await provider.startCheckout({
-      paymentId: payment.id,
+  const start = await startTopUp(
+    { db: ctx.deps.db },
+    {
       orgId: claims.org,
+      provider,
       amountMicros,
-      successUrl: back,
-      cancelUrl: `${back}?cancelled=1`,
-    });
-  } catch (err) {
-    if (!(err instanceof PaymentProviderError)) throw err;
-    await markPaymentFailed(ctx.deps.db, payment.id, err.message);
+      link: { nonce: claims.nonce, purpose: claims.purpose, expiresAt: new Date(claims.exp * 1000) },
+      returnUrl: (paymentId) => `${ctx.deps.config.DASHBOARD_URL}/topups/${paymentId}`,
+    },
+  );
+  if (start.kind === 'link_spent') return refuse(ctx, 410, 'This link has already been used. Links work once: ask for a new one.');
+  if (start.kind === 'provider_failed')
     return refuse(
       ctx,
       503,
       'The payment could not be started at the payment provider. Nothing was charged; ask the agent for a new link and try again.',
     );
-  }
   if (start.kind === 'redirect') {
-    await setPaymentExternalId(ctx.deps.db, payment.id, start.externalId);
     ctx.status = 303;
     ctx.redirect(start.url);
     return;
@@ -150,8 +139,8 @@ export async function startTopup(ctx: AppContext): Promise<void> {
           <strong>{provider.label}</strong>
         </p>
         <p>Amount: {formatUsd(amountMicros)}</p>
-        <form method="post" action={`/dashboard/topups/${payment.id}/confirm`}>
-          <input type="hidden" name="token" value={confirmToken} />
+        <form method="post" action={`/dashboard/topups/${start.paymentId}/confirm`}>
+          <input type="hidden" name="token" value={start.confirmToken} />
           <button type="submit">Confirm test payment</button>
         </form>
       </>
@@ -170,11 +159,13 @@ export async function confirmTopup(ctx: AppContext): Promise<void> {
   if (paymentProviderOf(ctx.deps.config)?.name !== 'test') throw new AppError(403, 'Test-mode payments are not accepted on this server.');
   if (!tokenMatches(payment, (ctx.state.body as Record<string, unknown> | undefined)?.token))
     throw new AppError(403, 'This confirmation does not belong to this payment.');
-  const credit = await creditPayment(ctx.deps.db, payment.id, payment.amount_micros);
-  await checkAutoRecharge(ctx, payment.org_id);
+  const credit = await confirmTopUp(
+    { db: ctx.deps.db, checkAutoRecharge: (orgId) => checkAutoRecharge(ctx, orgId) },
+    { paymentId: payment.id, amountMicros: payment.amount_micros, orgId: payment.org_id },
+  );
   // Post/Redirect/Get: a reload of the answer must not post the confirmation again.
   ctx.status = 303;
-  ctx.redirect(`/dashboard/topups/${encodeURIComponent(payment.id)}?confirmed=${credit!.credited ? credit!.funded : 'before'}`);
+  ctx.redirect(`/dashboard/topups/${encodeURIComponent(payment.id)}?confirmed=${credit.credited ? credit.funded : 'before'}`);
 }
 
 /** What the confirmation did, as its redirect states it (`?confirmed=N` waiting commissions funded, or `before`). */

@@ -1,10 +1,10 @@
 // The wallet page's payout settings (docs/wallet-and-payouts.md "Schedules", "Minimum payout"): owners set the
 // organization's minimum payout (USD) and the period of its payout schedule (hours; empty: on demand only). Saving
-// stores them (db/payout-settings.ts) and brings the Temporal schedule in line at once; every worker start does the
+// stores them (actions/payout-settings.ts) and brings the Temporal schedule in line at once; every worker start does the
 // same. Admins and members see them; only owners change them (403). Session + CSRF; no agent route reaches it.
 import type { VNode } from 'preact';
-import { appendAudit } from '../../db/audit-log.js';
-import { getPayoutSettings, setPayoutSettings, type PayoutSettings } from '../../db/payout-settings.js';
+import { savePayoutSettings } from '../../actions/payout-settings.js';
+import { getPayoutSettings, type PayoutSettings } from '../../db/payout-settings.js';
 import { formatUsd } from '../../lib/money.js';
 import { reconcilePayoutSchedule } from '../../workflow-clients/payout-runs.js';
 import type { AppContext } from '../context.js';
@@ -103,28 +103,16 @@ export async function saveSettings(ctx: AppContext): Promise<void> {
   const typed: Typed = { minimum_usd: text(body.minimum_usd), period_hours: text(body.period_hours) };
   const { settings, problems } = parse(typed);
   if (!settings) return dashboardPage(ctx, s, 422, 'Payout settings', <SettingsForm s={s} typed={typed} problems={problems} />);
-  await setPayoutSettings(ctx.deps.db, s.orgId, settings, `user:${s.email}`);
-  // The stored period is the truth: a schedule Temporal could not take now is reconciled at the next worker start.
-  const schedule = await reconcilePayoutSchedule(
-    {
-      db: ctx.deps.db,
-      client: ctx.deps.temporal,
-      taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE,
-      catchupHours: ctx.deps.config.PAYOUT_SCHEDULE_CATCHUP_HOURS,
-    },
-    s.orgId,
-  ).catch(() => 'pending');
-  await appendAudit(ctx.deps.db, {
-    orgId: s.orgId,
-    actorType: 'user',
-    actorId: s.userId,
-    action: 'dashboard.payout_settings',
-    targetType: 'organization',
-    targetId: s.orgId,
-    details: { minimum_payout_micros: settings.minimumPayoutMicros, period_hours: settings.periodHours, schedule },
-    requestId: ctx.state.requestId,
-    ip: ctx.state.clientIp,
-  });
+  const schedules = {
+    db: ctx.deps.db,
+    client: ctx.deps.temporal,
+    taskQueue: ctx.deps.config.TEMPORAL_TASK_QUEUE,
+    catchupHours: ctx.deps.config.PAYOUT_SCHEDULE_CATCHUP_HOURS,
+  };
+  await savePayoutSettings(
+    { db: ctx.deps.db, reconcileSchedule: (orgId) => reconcilePayoutSchedule(schedules, orgId) },
+    { orgId: s.orgId, settings, by: { userId: s.userId, email: s.email, requestId: ctx.state.requestId, ip: ctx.state.clientIp } },
+  );
   ctx.status = 303;
   ctx.redirect(orgLink(s, '/dashboard/wallet#payout-settings'));
 }

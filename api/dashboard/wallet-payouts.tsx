@@ -11,7 +11,6 @@
 import { LocalTime, ScrollTable } from '../../lib/ui.js';
 import type { ComponentChildren, VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
-import { appendAudit } from '../../db/audit-log.js';
 import { getCreatorMoneySummary, payableNow } from '../../db/creator-balances.js';
 import { creatorNames, findPayoutRun, listPayoutRuns, type PayoutRunView } from '../../db/payout-history.js';
 import { runPayoutRun, type CreatorPayout, type HeldOver } from '../../actions/payout-run.js';
@@ -336,7 +335,12 @@ export async function run(ctx: AppContext): Promise<void> {
   try {
     result = await runPayoutRun(
       { db: ctx.deps.db, startTransfers: (r) => startPayoutRun(temporal, r.runId, { orgId: r.orgId, createdBy: r.createdBy }) },
-      { orgId: s.orgId, runId, createdBy: `user:${s.email}` },
+      {
+        orgId: s.orgId,
+        runId,
+        createdBy: `user:${s.email}`,
+        auditedAs: { userId: s.userId, requestId: ctx.state.requestId, ip: ctx.state.clientIp },
+      },
     );
   } catch (err) {
     if (err instanceof ConflictError) return refuse(ctx, s, 404, 'No such payout run in your organization.');
@@ -345,19 +349,6 @@ export async function run(ctx: AppContext): Promise<void> {
   // Temporal away: the run stays `transfer_pending` and the worker's resume pass sends it (jobs/payout-resume.ts).
   if (result.transfers === 'left_to_worker')
     ctx.deps.logger.warn({ runId }, "payout transfers not started now; the worker's resume pass takes the run up");
-  if (!result.already_run) {
-    await appendAudit(ctx.deps.db, {
-      orgId: s.orgId,
-      actorType: 'user',
-      actorId: s.userId,
-      action: 'dashboard.run_payouts',
-      targetType: 'payout_run',
-      targetId: runId,
-      details: { creators: result.payouts.length, held_over: result.held_over.length, net_micros: result.totals.net_micros },
-      requestId: ctx.state.requestId,
-      ip: ctx.state.clientIp,
-    });
-  }
   ctx.status = 303;
   ctx.redirect(orgLink(s, `${runPath(runId)}${result.already_run ? '?again=1' : ''}`));
 }

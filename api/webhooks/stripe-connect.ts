@@ -7,9 +7,9 @@ import type Stripe from 'stripe';
 import { stripeSettingsOf } from '../../clients/payments/select.js';
 import { verifyStripeEvent } from '../../clients/payments/stripe.js';
 import { stateOfStripeAccount } from '../../clients/payouts/stripe.js';
-import { recordBankPayout } from '../../db/creator-bank-payouts.js';
-import { creatorOfAccount, updateAccountStateByExternalId } from '../../db/payout-accounts.js';
-import { markStripeEventHandled, wasStripeEventHandled } from '../../db/stripe-events.js';
+import { applyAccountUpdate, recordCreatorBankPayout } from '../../actions/payout-accounts.js';
+import { handleStripeEventOnce } from '../../actions/stripe-events.js';
+import { creatorOfAccount } from '../../db/payout-accounts.js';
 import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 
@@ -26,27 +26,26 @@ export async function stripeConnectWebhook(ctx: AppContext): Promise<void> {
     ctx.get('stripe-signature') || undefined,
   );
   if (!event) throw new BadRequestError('Invalid Stripe signature: nothing was changed.');
-  const db = ctx.deps.db;
-  if (await wasStripeEventHandled(db, 'connect', event.id)) {
-    ctx.body = { received: true, duplicate: true };
-    return;
-  }
-  ctx.body = await handle(ctx, event);
-  await markStripeEventHandled(db, 'connect', event.id, event.type);
+  const once = await handleStripeEventOnce(ctx.deps, { endpoint: 'connect', id: event.id, type: event.type }, () => handle(ctx, event));
+  ctx.body = once.duplicate ? { received: true, duplicate: true } : once.result;
 }
 
 async function handle(ctx: AppContext, event: Stripe.Event): Promise<Record<string, unknown>> {
   const db = ctx.deps.db;
   if (event.type === 'account.updated') {
     const account = event.data.object;
-    const creatorId = await updateAccountStateByExternalId(db, 'stripe', account.id, stateOfStripeAccount(account));
+    const creatorId = await applyAccountUpdate(ctx.deps, {
+      provider: 'stripe',
+      externalId: account.id,
+      state: stateOfStripeAccount(account),
+    });
     return { received: true, handled: Boolean(creatorId) };
   }
   if (event.type === 'payout.paid' || event.type === 'payout.failed') {
     const payout = event.data.object;
     const creatorId = event.account ? await creatorOfAccount(db, 'stripe', event.account) : undefined;
     if (!creatorId) return { received: true, handled: false, detail: 'No creator of this service holds the account.' };
-    await recordBankPayout(db, {
+    await recordCreatorBankPayout(ctx.deps, {
       id: payout.id,
       creatorId,
       amountMicros: payout.amount * 10_000,

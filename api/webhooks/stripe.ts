@@ -12,8 +12,10 @@
 import type Stripe from 'stripe';
 import { stripeSettingsOf } from '../../clients/payments/select.js';
 import { fundsAvailableOn, savedMethodOfSetup, verifyStripeEvent, type StripeSettings } from '../../clients/payments/stripe.js';
-import { completeAutoRechargeSetup, failAutoRechargeSetup, findAutoRechargeSetup } from '../../db/auto-recharge.js';
-import { creditPayment, findPayment, findPaymentByExternalId, markPaymentFailed, setPaymentAvailableAt } from '../../db/payments.js';
+import { completeCardSetup, failCardSetup } from '../../actions/auto-recharge.js';
+import { findAutoRechargeSetup } from '../../db/auto-recharge.js';
+import { creditTopUp, failTopUp, recordFundsAvailableAt } from '../../actions/top-up.js';
+import { findPayment, findPaymentByExternalId } from '../../db/payments.js';
 import { BadRequestError, UnavailableError } from '../../lib/errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
@@ -56,11 +58,10 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
     return;
   }
   if (FAILING.has(event.type)) {
-    await markPaymentFailed(
-      ctx.deps.db,
-      payment.id,
-      event.type === 'checkout.session.expired' ? 'the checkout expired' : 'the payment failed',
-    );
+    await failTopUp(ctx.deps, {
+      paymentId: payment.id,
+      reason: event.type === 'checkout.session.expired' ? 'the checkout expired' : 'the payment failed',
+    });
     ctx.body = { received: true, handled: true, payment_id: payment.id, credited: false };
     return;
   }
@@ -68,8 +69,10 @@ export async function stripeWebhook(ctx: AppContext): Promise<void> {
     ctx.body = { received: true, handled: true, payment_id: payment.id, credited: false, payment_status: session.payment_status };
     return;
   }
-  const credit = await creditPayment(ctx.deps.db, payment.id, session.amount_total * 10_000);
-  if (credit?.credited) await checkAutoRecharge(ctx, payment.org_id);
+  const credit = await creditTopUp(
+    { db: ctx.deps.db, checkAutoRecharge: (orgId) => checkAutoRecharge(ctx, orgId) },
+    { paymentId: payment.id, amountMicros: session.amount_total * 10_000 },
+  );
   await recordAvailability(
     ctx,
     settings,
@@ -86,7 +89,7 @@ async function intentEvent(ctx: AppContext, type: string, intent: Stripe.Payment
     return;
   }
   if (type === 'payment_intent.payment_failed') {
-    await markPaymentFailed(ctx.deps.db, payment.id, intent.last_payment_error?.message ?? 'the payment failed');
+    await failTopUp(ctx.deps, { paymentId: payment.id, reason: intent.last_payment_error?.message ?? 'the payment failed' });
     ctx.body = { received: true, handled: true, payment_id: payment.id, credited: false };
     return;
   }
@@ -94,7 +97,7 @@ async function intentEvent(ctx: AppContext, type: string, intent: Stripe.Payment
     ctx.body = { received: true, handled: true, payment_id: payment.id, credited: false };
     return;
   }
-  const credit = await creditPayment(ctx.deps.db, payment.id, intent.amount_received * 10_000);
+  const credit = await creditTopUp({ db: ctx.deps.db }, { paymentId: payment.id, amountMicros: intent.amount_received * 10_000 });
   await recordAvailability(ctx, stripeSettingsOf(ctx.deps.config)!, payment.id, intent.id);
   ctx.body = { received: true, handled: true, payment_id: payment.id, credited: credit?.credited ?? false };
 }
@@ -113,7 +116,7 @@ async function recordAvailability(
   if (!intentId) return;
   try {
     const at = await fundsAvailableOn(settings, intentId);
-    if (at) await setPaymentAvailableAt(ctx.deps.db, paymentId, at);
+    if (at) await recordFundsAvailableAt(ctx.deps, { paymentId, at });
   } catch (err) {
     ctx.deps.logger.warn({ err, paymentId }, "the top-up's availability date could not be read from Stripe");
   }
@@ -126,7 +129,7 @@ async function setupEvent(ctx: AppContext, settings: StripeSettings, type: strin
     return;
   }
   if (type !== 'checkout.session.completed') {
-    if (type === 'checkout.session.expired') await failAutoRechargeSetup(ctx.deps.db, setup.id, 'the card setup expired');
+    if (type === 'checkout.session.expired') await failCardSetup(ctx.deps, { setupId: setup.id, reason: 'the card setup expired' });
     ctx.body = { received: true, handled: type === 'checkout.session.expired', setup_id: setup.id, enabled_now: false };
     return;
   }
@@ -141,7 +144,9 @@ async function setupEvent(ctx: AppContext, settings: StripeSettings, type: strin
     ctx.body = { received: true, handled: true, setup_id: setup.id, enabled_now: false, detail: 'The setup saved no card yet.' };
     return;
   }
-  const completed = await completeAutoRechargeSetup(ctx.deps.db, setup.id, method);
-  if (completed) await checkAutoRecharge(ctx, setup.org_id);
+  const completed = await completeCardSetup(
+    { db: ctx.deps.db, checkAutoRecharge: (orgId) => checkAutoRecharge(ctx, orgId) },
+    { setupId: setup.id, orgId: setup.org_id, method },
+  );
   ctx.body = { received: true, handled: true, setup_id: setup.id, enabled_now: completed };
 }

@@ -3,9 +3,9 @@
 import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { reviewBonusAward } from '../../db/bonus-awards.js';
 import { createCampaign } from '../../db/campaigns-writes.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
+import { reviewBonusAward } from '../../actions/bonus-awards.js';
 import { findPayoutDiscrepancies, findReservationDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 
@@ -134,7 +134,7 @@ export async function reserveByApprovedAward(db: Knex, seed: { org_id: string; c
       progress_count: 1,
     })
     .returning('id');
-  const outcome = await reviewBonusAward(db, { id: award.id, decision: 'approve', reviewedBy: 'test' });
+  const outcome = await reviewBonusAward({ db }, { id: award.id, decision: 'approve', reviewedBy: 'test' });
   if (outcome.kind !== 'reviewed') throw new Error(`approval refused: ${JSON.stringify(outcome)}`);
   return award.id as string;
 }

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { payoutConnectRouter } from '../../api/creator-payouts/routes.js';
 import type { SvcApp } from '../../api/app.js';
 import { testModePayoutProvider } from '../../clients/payouts/test-mode.js';
-import { savePayoutAccount, updateAccountState } from '../../db/payout-accounts.js';
+import { savePayoutAccount, updateAccountState } from '../../db/payout-accounts-writes.js';
 import type { PayoutRow } from '../../schema/types.js';
 import type { StripeStub } from '../stubs/stripe.js';
 import { request } from './http.js';

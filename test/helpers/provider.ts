@@ -5,7 +5,7 @@
 import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { idempotencyKey, normalizeSubproviderEvent } from '../../lib/purchase-event.js';
 import { assertWalletExact } from './books.js';
 import { subscription, type ProviderBody } from './subprovider-events.js';

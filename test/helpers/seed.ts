@@ -6,8 +6,8 @@ import { createApp } from '../../db/apps-writes.js';
 import { createCampaign } from '../../db/campaigns-writes.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { createOrganization } from '../../db/organizations-writes.js';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
 import { seedDemoAccount, type SeedResult } from '../../actions/seed.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import { toMicros } from '../../lib/money.js';
 

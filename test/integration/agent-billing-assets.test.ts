@@ -6,7 +6,7 @@
 import test from 'ava';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
-import { reviewBonusAward } from '../../db/bonus-awards.js';
+import { reviewBonusAward } from '../../actions/bonus-awards.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { loadCredential } from '../../db/store-credentials.js';
@@ -53,7 +53,7 @@ async function insertAward(a: SeededApp, opts: { threshold?: number; progress?: 
     })
     .returning('*');
   if (opts.status === 'paid') {
-    assertReviewed(await reviewBonusAward(db, { id: award.id, decision: 'approve', reviewedBy: 'test' }));
+    assertReviewed(await reviewBonusAward({ db }, { id: award.id, decision: 'approve', reviewedBy: 'test' }));
     await connectTestAccount(db, a.creator_id);
     await runPayoutRun({ db }, { orgId: a.org_id, runId: `pay-${award.id}` });
   }

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { hashToken } from '../../lib/credentials.js';
 import { toMicros } from '../../lib/money.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';

@@ -10,7 +10,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { addMembership, createOrganization, createUser } from '../../db/organizations-writes.js';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { toMicros } from '../../lib/money.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';

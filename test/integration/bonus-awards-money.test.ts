@@ -3,6 +3,7 @@
 // voids an award still `earned` and flags one already `approved` for review, with the reason recorded.
 import test from 'ava';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
+import { creatorOwedByOrg } from '../../db/creator-owed.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
@@ -104,6 +105,9 @@ test('a refund under an approved award flags it for review and keeps its reserva
 
   await refund(app, first);
   t.like(await payableAwards(), { count: 1, amount_micros: BONUS }, 'an award flagged by a refund waits for its reviewer');
+  // The creator's own figure (the portal's owed card) follows the same rule (db/bonus-awards.ts payableAwards).
+  const [owed] = await creatorOwedByOrg(h().db, app.creator_id);
+  t.is(owed?.payable_micros, BONUS, "the portal's payable leaves out the award waiting for its reviewer");
   const after = await h().db('bonus_awards').where({ campaign_id: app.campaign_id }).orderBy('threshold_conversions').select('*');
   t.is(after[0].status, 'approved', 'one conversion still counts: the first milestone stays reached');
   t.deepEqual(after[0].fraud_flags, {});

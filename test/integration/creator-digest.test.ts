@@ -9,7 +9,7 @@ import { startCreatorDigest } from '../../jobs/creator-digest.js';
 import { createLogger } from '../../runtime/logger.js';
 import { waitFor } from '../helpers/svc-processes.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
-import { recordTransfer, returnPayout } from '../../db/payout-transfers.js';
+import { recordPayoutTransfer, returnPayout } from '../../actions/payout-transfers.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { unsubscribeUrl } from '../../lib/creator-unsubscribe.js';
 import { Browser, inputValue } from '../helpers/browser.js';
@@ -43,10 +43,10 @@ test.serial('a release and a payout each leave an item; one mail carries both, o
   const payoutId = run.payouts[0]!.payout_id!;
   const sent = () => h().db('creator_digest_items').where({ creator_id: app.creator_id, kind: 'payout_sent', payout_id: payoutId });
   t.deepEqual(await sent(), [], 'nothing is told while the money has not moved');
-  t.true(await recordTransfer(h().db, payoutId, 'test', `tr_test_${payoutId}`));
+  t.true(await recordPayoutTransfer({ db: h().db }, { payoutId, provider: 'test', transferId: `tr_test_${payoutId}` }));
   t.is((await sent()).length, 1, 'written with the transfer');
   await runPayoutRun({ db: h().db }, { orgId: app.org_id, runId: `digest-${app.org_id}` });
-  t.false(await recordTransfer(h().db, payoutId, 'test', `tr_test_${payoutId}`));
+  t.false(await recordPayoutTransfer({ db: h().db }, { payoutId, provider: 'test', transferId: `tr_test_${payoutId}` }));
   t.is((await h().db('creator_digest_items').where('creator_id', app.creator_id)).length, 2, 'a repeated run adds nothing');
 
   await composeDueDigests(h().db, options());
@@ -90,7 +90,7 @@ test.serial(
     await makePayableCommission(db, h().baseUrl, early, `digest-returned-${early.app_id}`);
     await connectTestAccount(db, early.creator_id);
     const returned = (await runPayoutRun({ db }, { orgId: early.org_id, runId: `returned-${early.org_id}` })).payouts[0]!;
-    t.true(await returnPayout(db, returned.payout_id!, 'Stripe refused the transfer: account closed'));
+    t.true(await returnPayout({ db }, { payoutId: returned.payout_id!, reason: 'Stripe refused the transfer: account closed' }));
     t.deepEqual(await kinds(early.creator_id), ['payout_failed']);
     await composeDueDigests(db, options());
     const [told] = await digestsTo(earlyEmail);
@@ -103,10 +103,10 @@ test.serial(
     await makePayableCommission(db, h().baseUrl, late, `digest-reversed-${late.app_id}`);
     await connectTestAccount(db, late.creator_id);
     const sent = (await runPayoutRun({ db }, { orgId: late.org_id, runId: `reversed-${late.org_id}` })).payouts[0]!;
-    await recordTransfer(db, sent.payout_id!, 'test', `tr_test_${sent.payout_id}`);
+    await recordPayoutTransfer({ db }, { payoutId: sent.payout_id!, provider: 'test', transferId: `tr_test_${sent.payout_id}` });
     await composeDueDigests(db, options());
     t.regex((await digestsTo(lateEmail))[0]!.body_text, /sent to your payout account/);
-    t.true(await returnPayout(db, sent.payout_id!, 'the transfer was reversed'));
+    t.true(await returnPayout({ db }, { payoutId: sent.payout_id!, reason: 'the transfer was reversed' }));
     t.deepEqual(await kinds(late.creator_id), ['payout_sent', 'payout_reversed']);
     await db('creators')
       .where('id', late.creator_id)

@@ -4,7 +4,7 @@
 // 1280 and 390 px under test-output/screenshots/owed-*.
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { setPayoutSettings } from '../../db/payout-settings.js';
+import { setPayoutSettings } from '../../db/payout-settings-writes.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { latestSignInLink, linksOf, mailsTo } from '../helpers/creator-mail.js';
 import { useHarness } from '../helpers/harness.js';

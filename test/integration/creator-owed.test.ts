@@ -6,9 +6,9 @@
 // welcome; that organization pays on demand. A later run takes the clawback back, and the commission's reason says so.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
+import { refreshPayoutAccount, connectPayoutAccount } from '../../actions/payout-accounts.js';
 import { creatorOwedByOrg } from '../../db/creator-owed.js';
-import { setPayoutSettings } from '../../db/payout-settings.js';
+import { setPayoutSettings } from '../../db/payout-settings-writes.js';
 import { nextScheduledPayout } from '../../lib/payout-schedule.js';
 import { reconcilePayoutSchedule, startPayoutRun } from '../../workflow-clients/payout-runs.js';
 import { payoutScheduleId } from '../../workflows/payout-run-messages.js';
@@ -65,7 +65,7 @@ test('the portal home: held with its release, payable, next payout, minimum, pai
   const a = await seedApp(db);
   const email = (await db('creators').where('id', a.creator_id).first('email')).email as string;
   const connect = { db, config: h().config };
-  await startPayoutOnboarding(connect, a.creator_id, 'US', { returnUrl: `${h().baseUrl}/r`, refreshUrl: `${h().baseUrl}/f` });
+  await connectPayoutAccount(connect, a.creator_id, 'US', { returnUrl: `${h().baseUrl}/r`, refreshUrl: `${h().baseUrl}/f` });
   t.like(await refreshPayoutAccount(connect, a.creator_id), { ready: true });
 
   // 1: paid by a run, then refunded after the release: a clawback nobody has taken yet.
@@ -242,7 +242,7 @@ test("the developer's creators page shows each creator's payout account in words
   };
   t.deepEqual(await cell(), ['none', 'none: no payout account connected, so payouts wait']);
   const connect = { db, config: h().config };
-  await startPayoutOnboarding(connect, creator.creator_id, 'US', { returnUrl: `${h().baseUrl}/r`, refreshUrl: `${h().baseUrl}/f` });
+  await connectPayoutAccount(connect, creator.creator_id, 'US', { returnUrl: `${h().baseUrl}/r`, refreshUrl: `${h().baseUrl}/f` });
   await refreshPayoutAccount(connect, creator.creator_id);
   t.deepEqual(await cell(), ['test_mode', 'test mode: ready, no real money moves']);
   await db('payout_accounts')

@@ -2,7 +2,7 @@
 // their payouts go from a campaign page (test mode here: test/integration/payouts-stripe.test.ts drives Stripe's
 // stub through the same functions); the POST needs the creator session's CSRF token and no other credential reaches it.
 import test from 'ava';
-import { recordBankPayout } from '../../db/creator-bank-payouts.js';
+import { recordBankPayout } from '../../db/creator-bank-payouts-writes.js';
 import { inputValue } from '../helpers/browser.js';
 import { signInCreator } from '../helpers/creator-portal.js';
 import { signInDashboard } from '../helpers/dashboard.js';

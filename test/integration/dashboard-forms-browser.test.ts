@@ -6,7 +6,7 @@
 // serious or critical axe violation. Screenshots: test-output/screenshots/forms-*.png.
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { pageProblems } from '../helpers/page-checks.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';

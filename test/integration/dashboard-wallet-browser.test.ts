@@ -4,7 +4,7 @@
 // in the wallet's history and ledger. Screenshots: test-output/screenshots/ (wallet-*.png).
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
+import { refreshPayoutAccount, connectPayoutAccount } from '../../actions/payout-accounts.js';
 import { assertExactBooks } from '../helpers/conversions.js';
 import { launchChromium, screenshot } from '../helpers/chromium.js';
 import { pageProblems } from '../helpers/page-checks.js';
@@ -55,7 +55,7 @@ test.serial('a payable commission is previewed, paid once on confirm, and shown 
   const commission = await makePayableCommission(h().db, h().baseUrl, seed, 'wallet-browser');
   // The creator has a ready payout account (test mode), so the run's transfer goes out instead of being returned.
   const connect = { db: h().db, config: h().config };
-  await startPayoutOnboarding(connect, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
+  await connectPayoutAccount(connect, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
   await refreshPayoutAccount(connect, commission.creator_id);
   await page.goto(url('/dashboard/wallet'));
   t.regex((await cell('payouts-payable')) ?? '', /\(1 commission/);

@@ -5,8 +5,8 @@
 // worker and released by its conversion workflow's timer (a holding-period day lasts 500 ms here).
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
-import { refreshPayoutAccount, startPayoutOnboarding } from '../../api/creator-payouts/connect.js';
 import { addMembership, createUser } from '../../db/organizations-writes.js';
+import { refreshPayoutAccount, connectPayoutAccount } from '../../actions/payout-accounts.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { inputValue } from '../helpers/browser.js';
@@ -137,7 +137,7 @@ test.serial(
     );
 
     // The creator connected a payout account (test mode: ready at once); without one every run holds them over.
-    await startPayoutOnboarding({ db, config: h().config }, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
+    await connectPayoutAccount({ db, config: h().config }, commission.creator_id, 'US', { returnUrl: url('/r'), refreshUrl: url('/f') });
     t.like(await refreshPayoutAccount({ db, config: h().config }, commission.creator_id), { ready: true });
 
     // The preview is a dry run: nothing written; its form carries the run id.

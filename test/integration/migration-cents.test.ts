@@ -6,7 +6,8 @@
 import test from 'ava';
 import type { Knex } from 'knex';
 import { migrateLatest, migrationConfig } from '../../runtime/db.js';
-import { appendLedgerEntry, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { assertLedgerIdentity } from '../helpers/books.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';

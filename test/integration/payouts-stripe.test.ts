@@ -7,7 +7,7 @@
 // transfer Stripe refuses is returned to payable and told as returned.
 import test from 'ava';
 import { findPayoutRun } from '../../db/payout-history.js';
-import { setPayoutSettings } from '../../db/payout-settings.js';
+import { setPayoutSettings } from '../../db/payout-settings-writes.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { reconcilePayoutSchedule, startPayoutRun } from '../../workflow-clients/payout-runs.js';
 import { payoutScheduleId } from '../../workflows/payout-run-messages.js';

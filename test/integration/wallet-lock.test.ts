@@ -4,7 +4,8 @@
 // without it and reserves money that is no longer there. Here a transaction holds the lock with an uncommitted
 // reservation while a purchase arrives; the purchase waits, and once the holder commits it must see the wallet short.
 import test from 'ava';
-import { appendLedgerEntry, getWalletTotals, lockOrganization } from '../../db/wallet-ledger.js';
+import { getWalletTotals } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry, lockOrganization } from '../../db/wallet-ledger-writes.js';
 import { assertExactBooks, commissionsOf, conversionsOfUser } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
 import { seedApp } from '../helpers/seed.js';

@@ -4,7 +4,8 @@
 // Tests that assert wallet totals get an organization of their own (seedAccount), so they can run concurrently.
 import test, { type ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
-import { appendLedgerEntry, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { addCampaign, addCreator, commissionsOf, conversionsOfUser, ledgerEntriesOf, type Creator } from '../helpers/conversions.js';
 import { useHarness } from '../helpers/harness.js';
 import type { JsonResponse } from '../helpers/http.js';
@@ -285,7 +286,7 @@ test('the running wallet totals always equal the sums over the ledger, also unde
 });
 
 test('ledger entries written concurrently by many transactions keep exact running totals', async (t) => {
-  const { appendLedgerEntry } = await import('../../db/wallet-ledger.js');
+  const { appendLedgerEntry } = await import('../../db/wallet-ledger-writes.js');
   const own = await seedAccount(h().db);
   await Promise.all(
     Array.from({ length: 60 }, (_, i) =>

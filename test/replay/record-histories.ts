@@ -21,7 +21,7 @@ import { createLogger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
 import { loadConfig } from '../../lib/config.js';
 import { testCardMethod } from '../../clients/payments/test-mode.js';
-import { enableAutoRecharge } from '../../db/auto-recharge.js';
+import { enableAutoRecharge } from '../../db/auto-recharge-writes.js';
 import { startAutoRecharge } from '../../workflow-clients/auto-recharge.js';
 import { autoRechargeWorkflowId } from '../../workflows/auto-recharge-messages.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';

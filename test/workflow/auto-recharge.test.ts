@@ -4,7 +4,7 @@
 // allowed failure.
 import test from 'ava';
 import { testCardMethod } from '../../clients/payments/test-mode.js';
-import { disableAutoRecharge, enableAutoRecharge } from '../../db/auto-recharge.js';
+import { disableAutoRecharge, enableAutoRecharge } from '../../db/auto-recharge-writes.js';
 import { startAutoRecharge } from '../../workflow-clients/auto-recharge.js';
 import { autoRechargeWorkflowId, type AutoRechargeResult } from '../../workflows/auto-recharge-messages.js';
 import { useHarness } from '../helpers/harness.js';

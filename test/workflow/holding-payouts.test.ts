@@ -6,7 +6,7 @@ import test from 'ava';
 import { fundUnfundedCommissions } from '../../db/commissions.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { connectTestAccount } from '../helpers/payouts.js';
-import { appendLedgerEntry } from '../../db/wallet-ledger.js';
+import { appendLedgerEntry } from '../../db/wallet-ledger-writes.js';
 import { conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { cliEnv, runSvc } from '../helpers/cli.js';
 import { ingest } from '../helpers/conversion-client.js';

@@ -1,18 +1,23 @@
-// Connecting a creator's payout account (docs/wallet-and-payouts.md "Connecting an account"). Keyed by creator id,
-// whatever principal the creator portal authenticates: the portal passes the id in. Starting opens the account once
+// Connecting a creator's payout account (docs/wallet-and-payouts.md "Connecting an account"): the one owner of the
+// payout accounts' writes (the portal's connect flow, api/creator-payouts/routes.ts; the Connect webhook,
+// api/webhooks/stripe-connect.ts; the demo history). Keyed by creator id, whatever principal the creator portal
+// authenticates: the portal passes the id in. Starting opens the account once
 // (an Express account; recipient service agreement when the creator's country is not the platform's) and makes a
 // fresh single-use onboarding link on every call. Coming back proves nothing: the account's state is read from the
 // provider and readiness decided from it (lib/payout-readiness.ts); account.updated keeps it current afterwards.
 import type { Knex } from 'knex';
-import { payoutProviderNamed, payoutProviderOf } from '../../clients/payouts/select.js';
-import type { PayoutProvider } from '../../clients/payouts/provider.js';
-import { creatorEmail } from '../../db/creator-email.js';
-import { findPayoutAccount, savePayoutAccount, stateOfRow, updateAccountState } from '../../db/payout-accounts.js';
-import type { Config } from '../../lib/config.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../../lib/errors.js';
-import { isPayoutCountry } from '../../lib/payout-countries.js';
-import { isAccountReady, readinessProblems } from '../../lib/payout-readiness.js';
-import type { PayoutAccountRow } from '../../schema/types.js';
+import { payoutProviderNamed, payoutProviderOf } from '../clients/payouts/select.js';
+import type { AccountState, PayoutProvider } from '../clients/payouts/provider.js';
+import { creatorEmail } from '../db/creator-email.js';
+import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
+import { savePayoutAccount, updateAccountState, updateAccountStateByExternalId } from '../db/payout-accounts-writes.js';
+import { recordBankPayout, type BankPayout } from '../db/creator-bank-payouts-writes.js';
+import { testModePayoutProvider } from '../clients/payouts/test-mode.js';
+import type { Config } from '../lib/config.js';
+import { NotFoundError, UnavailableError, ValidationError } from '../lib/errors.js';
+import { isPayoutCountry } from '../lib/payout-countries.js';
+import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
+import type { PayoutAccountRow, PayoutProviderName } from '../schema/types.js';
 
 export interface ConnectDeps {
   db: Knex;
@@ -70,7 +75,7 @@ function notConnected(deps: ConnectDeps): PayoutAccountView {
 }
 
 /** Opens the creator's account if needed and answers a fresh onboarding link to send them to. */
-export async function startPayoutOnboarding(
+export async function connectPayoutAccount(
   deps: ConnectDeps,
   creatorId: string,
   country: string,
@@ -124,4 +129,25 @@ function view(account: PayoutAccountRow, provider: PayoutProvider): PayoutAccoun
     country: account.country,
     problems: readinessProblems(state),
   };
+}
+
+/** account.updated: the state the provider reports for one of our accounts; answers its creator, or undefined. */
+export async function applyAccountUpdate(
+  deps: Pick<ConnectDeps, 'db'>,
+  input: { provider: PayoutProviderName; externalId: string; state: AccountState },
+): Promise<string | undefined> {
+  return updateAccountStateByExternalId(deps.db, input.provider, input.externalId, input.state);
+}
+
+/** payout.paid / payout.failed: a connected account's own payout to the creator's bank, shown to the creator. */
+export async function recordCreatorBankPayout(deps: Pick<ConnectDeps, 'db'>, payout: BankPayout): Promise<void> {
+  await recordBankPayout(deps.db, payout);
+}
+
+/** The demo history's own creator: a test-mode account, ready at once (no money moves). */
+export async function connectTestPayoutAccount(deps: Pick<ConnectDeps, 'db'>, creatorId: string): Promise<void> {
+  const provider = testModePayoutProvider({ PAYOUT_TEST_AVAILABLE_USD: undefined, PAYOUT_TEST_PENDING_USD: 0 });
+  const account = await provider.createAccount({ creatorId, email: null, country: 'US', platformCountry: 'US' });
+  await savePayoutAccount(deps.db, { creatorId, provider: provider.name, externalId: account.externalId, country: 'US' });
+  await updateAccountState(deps.db, creatorId, await provider.accountState(account.externalId));
 }
