@@ -3,7 +3,7 @@
 // Pending invitations past expires_at are marked EXPIRED before any capacity count, so they stop holding slots.
 import type { Knex } from 'knex';
 import { lockOrganization } from './wallet-ledger.js';
-import { enqueueEmail } from './email-outbox.js';
+import { enqueueEmail } from './email-outbox-writes.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './organizations.js';
 import { pageOf, type TableWindow } from './table-page.js';

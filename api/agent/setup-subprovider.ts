@@ -1,6 +1,6 @@
 // POST /api/agent/apps/{app_id}/setup-subprovider (apps:write; tool svc_setup_subprovider): wires the subscription
 // provider's webhook. `autowire` (default true) does it through the provider's REST API with the app's stored
-// provider key (api/agent/subprovider-autowire.ts: the webhook secret is rotated and the new one goes only to the
+// provider key (actions/subprovider-autowire.ts: the webhook secret is rotated and the new one goes only to the
 // provider). Without a stored key, with autowire false, or when the provider fails, nothing is rotated and the
 // answer carries numbered dashboard steps instead. Always: the webhook URL and the two subscriber attributes.
 // No secret is ever in the answer.
@@ -11,7 +11,7 @@ import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';
 import { nextAction } from './next-action.js';
 import { visibleTo } from './principal.js';
-import { autowireWebhook, INTEGRATION_NAME, type NotWired, type Wired } from './subprovider-autowire.js';
+import { autowireWebhook, INTEGRATION_NAME, type NotWired, type Wired } from '../../actions/subprovider-autowire.js';
 
 const PROVIDER_ID = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$' } as const;
 

@@ -5,7 +5,7 @@
 // address has an account (sign-up of a taken address emails its owner instead), so pages never reveal accounts;
 // sign-up and reset requests share the sign-in rate limit per IP and email; a reset ends every session of the user.
 import { spendAccountToken, findLiveAccountToken } from '../../db/account-tokens.js';
-import { enqueueEmail } from '../../db/email-outbox.js';
+import { enqueueEmail } from '../../db/email-outbox-writes.js';
 import { addMembership, createOrganization, createUser } from '../../db/organizations.js';
 import { findUserByEmail, markEmailVerified, setPassword } from '../../db/users.js';
 import { RateLimitedError } from '../../lib/errors.js';

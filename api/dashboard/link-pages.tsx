@@ -5,8 +5,7 @@
 // `{"platform": "subprovider", "secret_api_key": "sk_..."}`, holds the subscription provider's key for the webhook
 // autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
 // never echoes the secret.
-import { mergeAppleMeta } from '../../db/apps.js';
-import { saveCredential } from '../../db/store-credentials.js';
+import { storeCredential } from '../../actions/store-credentials.js';
 import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import type { LinkPurpose } from '../../lib/signed-links.js';
@@ -14,7 +13,7 @@ import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
 import { AssetLinkForm } from './asset-link.js';
-import { checkLink, LINK_USED, linkApp, refuse, spendLink } from './link-check.js';
+import { checkLink, LINK_USED, linkApp, refuse } from './link-check.js';
 import { CredentialForm } from './credential-form.js';
 import { uploadBody } from './credential-upload.js';
 import { isFormPost } from './confirm.js';
@@ -112,12 +111,7 @@ async function storeFromLink(ctx: AppContext): Promise<void> {
   }
   const parsed = CREDENTIAL_PARSERS[b.platform](b);
   const app = await linkApp(ctx, claims);
-  const stored = await ctx.deps.db.transaction(async (trx) => {
-    if (!(await spendLink(trx, claims))) return false;
-    await saveCredential(trx, box, app.id, parsed.platform, parsed.secret, parsed.meta);
-    if (parsed.appleMeta) await mergeAppleMeta(trx, app.id, parsed.appleMeta);
-    return true;
-  });
+  const stored = await storeCredential({ db: ctx.deps.db, box }, { appId: app.id, credential: parsed, link: claims });
   if (!stored) throw new AppError(410, LINK_USED);
   ctx.body = {
     stored: true,

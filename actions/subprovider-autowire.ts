@@ -9,11 +9,11 @@
 // A provider failure rolls the rotation back: the current secret keeps working. If the commit itself failed after
 // the provider accepted, the provider would hold a secret we never stored; calling the setup again repairs that.
 import type { Knex } from 'knex';
-import { createSubproviderClient, SubproviderError, type ProviderProject, type SubproviderClient } from '../../clients/subprovider.js';
-import { rotateWebhookSecret } from '../../db/apps.js';
-import { loadCredential, UnreadableCredentialError } from '../../db/store-credentials.js';
-import { NotFoundError } from '../../lib/errors.js';
-import type { SecretBox } from '../../lib/secret-box.js';
+import { createSubproviderClient, SubproviderError, type ProviderProject, type SubproviderClient } from '../clients/subprovider.js';
+import { rotateWebhookSecret } from '../db/apps.js';
+import { loadCredential, UnreadableCredentialError } from '../db/store-credentials.js';
+import { NotFoundError } from '../lib/errors.js';
+import type { SecretBox } from '../lib/secret-box.js';
 
 /** The display name of the integration we create (an existing one keeps the name a human gave it). */
 export const INTEGRATION_NAME = 'svc referral attribution';
