@@ -4,7 +4,7 @@
 // organization's daily invitation budget; a teammate invitation does name its organization.
 import type { Knex } from 'knex';
 import { createAccountToken } from '../db/account-tokens-writes.js';
-import { enqueueEmail } from '../db/email-outbox.js';
+import { enqueueEmail } from '../db/email-outbox-writes.js';
 import { generateToken, hashToken } from '../lib/credentials.js';
 import type { AccountTokenPurpose, MembershipRole } from '../schema/types.js';
 

@@ -3,7 +3,7 @@
 // transaction; the pages never learn whether an address has an account (sign-up of a taken address mails its owner).
 import type { Knex } from 'knex';
 import { spendAccountToken } from '../db/account-tokens-writes.js';
-import { enqueueEmail } from '../db/email-outbox.js';
+import { enqueueEmail } from '../db/email-outbox-writes.js';
 import { addMembership, createOrganization, createUser } from '../db/organizations-writes.js';
 import { markEmailVerified, setPassword } from '../db/users-writes.js';
 import { isUniqueViolation } from '../lib/pg-errors.js';

@@ -3,7 +3,7 @@
 // link opens a confirm page whose POST spends it, so a mail scanner fetching the link spends nothing.
 import type { Knex } from 'knex';
 import { createSignInToken } from '../db/creator-sessions-writes.js';
-import { enqueueEmail } from '../db/email-outbox.js';
+import { enqueueEmail } from '../db/email-outbox-writes.js';
 import { generateToken, hashToken } from '../lib/credentials.js';
 
 const SIGN_IN_TTL_SECONDS = 15 * 60;

@@ -4,7 +4,7 @@
 // rather than the 15 minutes of a link the creator asks for, because a welcome mail is often read later; it is
 // still single-use, and a creator can always ask for a new one on the sign-in page.
 import type { Knex } from 'knex';
-import { enqueueEmail } from '../db/email-outbox.js';
+import { enqueueEmail } from '../db/email-outbox-writes.js';
 import { issueSignInLink } from './creator-sign-in-mail.js';
 
 const WELCOME_LINK_TTL_SECONDS = 24 * 60 * 60;

@@ -7,7 +7,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { AppleTransactionVerifier, loadAppleRoots } from '../clients/apple-app-store.js';
 import { seedDemoAccount, type SeedResult } from '../actions/seed.js';
-import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../db/store-credentials.js';
+import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../db/store-credentials-writes.js';
 import { appendLedgerEntry } from '../db/wallet-ledger-writes.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { createDb } from '../runtime/db.js';

@@ -10,7 +10,7 @@ import { createLogger } from '../runtime/logger.js';
 import { WorkflowGenerationError } from '../runtime/workflow-generation.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
-import { redriveFailedEvents } from '../workflow-clients/purchase-inbox.js';
+import { redriveFailedEvents } from '../actions/purchase-inbox.js';
 import { DEFAULT_TEMPORAL_ADDRESS, startApi, startWorker } from './processes.js';
 import { asksForHelp, parseCommandArgs, usageError, UsageError } from './args.js';
 import { commandHelp, COMMANDS, overview } from './commands.js';
@@ -177,7 +177,7 @@ async function main(argv: string[]): Promise<void> {
       const temporal = createTemporalClient(config.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, target.extras);
       const outcomes = await withDb(config, async (db) => {
         if (!(await findApp(db, appId))) throw new UsageError(`no app ${appId}`);
-        return redriveFailedEvents({ db, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, appId, eventId);
+        return redriveFailedEvents({ db, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, { appId, eventId });
       }).finally(() => temporal.connection.close());
       if (eventId && outcomes.length === 0) throw new UsageError(`no failed event ${eventId} in app ${appId}`);
       const stillFailed = outcomes.filter((o) => o.status === 'failed').length;

@@ -27,6 +27,25 @@ export async function latestFeedSeq(db: Knex, appId: string): Promise<number> {
   return Number(row?.max ?? 0);
 }
 
+/**
+ * The live events page's first rows and the feed position its stream continues from, read in one snapshot
+ * (repeatable read): nothing in between is lost or repeated. One connection: the three reads go one after the other.
+ */
+export async function eventLogSnapshot(
+  db: Knex,
+  appId: string,
+  opts: { environment?: EnvironmentFilter; limit: number },
+): Promise<{ cursor: number; sdk: SdkEventView[]; purchases: PurchaseEventView[] }> {
+  return db.transaction(
+    async (trx) => ({
+      cursor: await latestFeedSeq(trx, appId),
+      sdk: await listRecentSdkEvents(trx, appId, opts),
+      purchases: await listPurchaseEventLog(trx, appId, { ...opts, amounts: true }),
+    }),
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
 /** The app's stream after `after`, oldest first, at most `limit` feed rows, each with its row as events/recent shows it. */
 export async function readFeedAfter(
   db: Knex,

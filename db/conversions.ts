@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
 import type { CampaignTerms } from './campaigns.js';
-import type { WithStatement } from './purchase-events.js';
+import type { WithStatement } from './purchase-events-writes.js';
 import { preparedRows } from './prepared.js';
 
 export async function findConversion(db: Knex, id: string): Promise<ConversionRow | undefined> {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { composeDigest, type DigestItem, type DigestLinks } from '../lib/creator-digest.js';
-import { enqueueEmail } from './email-outbox.js';
+import { enqueueEmail } from './email-outbox-writes.js';
 
 export type DigestItemKind = 'commission_payable' | 'payout_sent' | 'payout_failed' | 'payout_reversed';
 

@@ -1,37 +1,14 @@
 // Encrypted per-app credentials (store_credentials): the store keys of store-direct validation and the
 // subscription provider's secret API key. Values are sealed with the app and platform as associated data, so a
 // row copied to another app cannot be opened there. Also their green-check state (check_*) and the switch of a
-// platform to store-direct validation (apps.{ios,android}_validation_provider).
+// platform to store-direct validation (apps.{ios,android}_validation_provider). Read here; written in
+// db/store-credentials-writes.ts (through actions/store-credentials.ts and the credential-check activity).
 import type { Knex } from 'knex';
 import type { SecretBox } from '../lib/secret-box.js';
-import { STORE_VERIFIER } from '../lib/validation-providers.js';
 import type { StorePlatform, CredentialPlatform } from '../schema/types.js';
 
-const aad = (appId: string, platform: CredentialPlatform) => `${appId}:${platform}`;
-
-export async function saveCredential(
-  db: Knex,
-  box: SecretBox,
-  appId: string,
-  platform: CredentialPlatform,
-  secret: string,
-  meta: Record<string, string | null> = {},
-): Promise<void> {
-  const sealed = box.seal(secret, aad(appId, platform));
-  const row = {
-    app_id: appId,
-    platform,
-    ciphertext: sealed.ciphertext,
-    iv: sealed.iv,
-    auth_tag: sealed.authTag,
-    enc_key_version: sealed.keyVersion,
-    check_status: 'unchecked',
-    checked_at: null,
-    last_error: null,
-    ...meta,
-  };
-  await db('store_credentials').insert(row).onConflict(['app_id', 'platform']).merge();
-}
+/** The associated data a credential is sealed with (db/store-credentials-writes.ts) and opened with. */
+export const credentialAad = (appId: string, platform: CredentialPlatform) => `${appId}:${platform}`;
 
 /**
  * A stored credential that cannot be decrypted (sealed under another master key, or altered): only a new upload
@@ -51,7 +28,7 @@ export async function loadCredential(db: Knex, box: SecretBox, appId: string, pl
     .first<{ ciphertext: Buffer; iv: Buffer; auth_tag: Buffer } | undefined>('ciphertext', 'iv', 'auth_tag');
   if (!row) return undefined;
   try {
-    return box.open({ ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, aad(appId, platform));
+    return box.open({ ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, credentialAad(appId, platform));
   } catch {
     throw new UnreadableCredentialError(platform);
   }
@@ -93,35 +70,10 @@ export async function loadCredentialForCheck(
   return { secret, meta: { ...row } };
 }
 
-/** Records one check's outcome; answers its time. */
-export async function recordCredentialCheck(
-  db: Knex,
-  appId: string,
-  platform: StorePlatform,
-  status: StoreCheckStatus,
-  error: string | null,
-): Promise<Date> {
-  const [row] = await db('store_credentials')
-    .where({ app_id: appId, platform })
-    .update({ check_status: status, checked_at: db.fn.now(), check_attempts: db.raw('check_attempts + 1'), last_error: error })
-    .returning<{ checked_at: Date }[]>('checked_at');
-  return row?.checked_at ?? new Date();
-}
-
 /** The platform's check status, undefined when no credential was uploaded. */
 export async function credentialCheckStatus(db: Knex, appId: string, platform: StorePlatform): Promise<string | undefined> {
   const row = await db('store_credentials').where({ app_id: appId, platform }).first<{ check_status: string } | undefined>('check_status');
   return row?.check_status;
-}
-
-/** Switches the platform to store-direct validation, only while its credential's check is 'ok'; false otherwise. */
-export async function activateStoreDirect(db: Knex, appId: string, platform: StorePlatform): Promise<boolean> {
-  const column = platform === 'ios' ? 'ios_validation_provider' : 'android_validation_provider';
-  const updated = await db('apps')
-    .where('id', appId)
-    .whereExists(db('store_credentials').where({ app_id: appId, platform, check_status: 'ok' }).select(db.raw('1')))
-    .update({ [column]: STORE_VERIFIER[platform], updated_at: db.fn.now() });
-  return updated > 0;
 }
 
 export interface CredentialCheckRow {

@@ -1,6 +1,7 @@
 // Store server notifications, per app and source (schema 0040): when the last one was taken in, the TEST
 // notification asked for and received, how far the store's notification history was read; and the user a
-// notified purchase names by its account token. This module owns store_notification_states.
+// notified purchase names by its account token. This module owns store_notification_states, read here and written
+// in db/store-notifications-writes.ts.
 import type { Knex } from 'knex';
 import { STORE_VERIFIER } from '../lib/validation-providers.js';
 
@@ -19,33 +20,6 @@ export interface NotificationState {
 
 const TABLE = 'store_notification_states';
 
-function upsert(db: Knex, appId: string, source: string, columns: Record<string, unknown>) {
-  return db(TABLE)
-    .insert({ app_id: appId, source, ...columns })
-    .onConflict(['app_id', 'source'])
-    .merge(Object.keys(columns));
-}
-
-/** A verified notification was taken in (a TEST one also says the path is wired). */
-export async function recordNotificationTakenIn(db: Knex, appId: string, source: string, opts: { test: boolean }): Promise<void> {
-  const now = db.fn.now();
-  await db(TABLE)
-    .insert({ app_id: appId, source, last_received_at: now, ...(opts.test ? { test_received_at: now } : {}) })
-    .onConflict(['app_id', 'source'])
-    .merge({
-      last_received_at: db.raw(`greatest(${TABLE}.last_received_at, excluded.last_received_at)`),
-      ...(opts.test ? { test_received_at: db.raw('excluded.test_received_at') } : {}),
-    });
-}
-
-/** The green-check asked the store for a TEST notification; answers when (the database's clock). */
-export async function recordTestRequested(db: Knex, appId: string, source: string): Promise<Date> {
-  const [row] = await upsert(db, appId, source, { test_requested_at: db.fn.now() }).returning<{ test_requested_at: Date }[]>(
-    'test_requested_at',
-  );
-  return row!.test_requested_at;
-}
-
 async function notificationStates(db: Knex, appId: string): Promise<NotificationState[]> {
   return db(TABLE)
     .where('app_id', appId)
@@ -61,23 +35,6 @@ async function notificationStates(db: Knex, appId: string): Promise<Notification
 
 export async function notificationState(db: Knex, appId: string, source: string): Promise<NotificationState | undefined> {
   return (await notificationStates(db, appId)).find((s) => s.source === source);
-}
-
-/** A read of the store's history ended: it covered everything up to `syncedUntil`, or failed with `error`. */
-export async function recordHistoryRead(
-  db: Knex,
-  appId: string,
-  source: string,
-  outcome: { syncedUntil: Date } | { error: string },
-): Promise<void> {
-  await upsert(
-    db,
-    appId,
-    source,
-    'syncedUntil' in outcome
-      ? { history_synced_until: outcome.syncedUntil, history_error: null }
-      : { history_error: outcome.error.slice(0, 1000) },
-  );
 }
 
 /**

@@ -1,11 +1,11 @@
 // Hands the purchase inbox's waiting events to their conversion workflows from the worker process: the events the
 // API wrote but could not hand over (Temporal away or slow, the API killed mid-request). Bounded batches claimed
-// with SKIP LOCKED and leased (db/purchase-inbox.ts), one conversion's events in arrival order, conversions in
-// parallel, an exponential back-off per event while Temporal stays away. Several workers may each run one.
-import { claimDueInboxRows, inboxHandOverFailed, pruneDeliveredInboxRows } from '../db/purchase-inbox.js';
+// with SKIP LOCKED and leased, one conversion's events in arrival order, conversions in parallel, an exponential
+// back-off per event while Temporal stays away (actions/purchase-inbox.ts owns each step; this loop paces them).
+// Several workers may each run one.
+import { claimInboxRows, deliverInboxRow, holdInboxRows, pruneInbox, type InboxDeps } from '../actions/purchase-inbox.js';
 import type { Logger } from '../runtime/logger.js';
 import type { PurchaseInboxRow } from '../schema/types.js';
-import { deliverInboxRow, type InboxDeps } from '../workflow-clients/purchase-inbox.js';
 
 export interface DrainerOptions {
   /** Rows claimed per pass. */
@@ -52,7 +52,7 @@ export function startInboxDrainer(
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         // This one and the later ones of its conversion wait for the next attempt, in order.
-        await inboxHandOverFailed(deps.db, rows.slice(i), reason);
+        await holdInboxRows(deps, { rows: rows.slice(i), error: reason });
         observer.failed?.(1);
         logger.warn({ err, inboxId: row.id, attempts: row.attempts + 1 }, 'inbox event not handed over yet');
         return;
@@ -61,7 +61,7 @@ export function startInboxDrainer(
   }
 
   async function pass(): Promise<number> {
-    const rows = await claimDueInboxRows(deps.db, batchSize, leaseSeconds);
+    const rows = await claimInboxRows(deps, { limit: batchSize, leaseSeconds });
     const byConversion = new Map<string, PurchaseInboxRow[]>();
     for (const row of rows) {
       const key = `${row.app_id}\u0000${row.conversion_key}`;
@@ -76,7 +76,7 @@ export function startInboxDrainer(
     if (rows.length > 0) logger.info({ rows: rows.length }, 'inbox drainer pass');
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
-      await pruneDeliveredInboxRows(deps.db, opts.retentionDays ?? 30);
+      await pruneInbox(deps, { retentionDays: opts.retentionDays ?? 30 });
     }
     return rows.length;
   }

@@ -8,8 +8,8 @@ import type { WorkflowClient } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { sharedAppleVerifier } from '../clients/apple-app-store.js';
 import { findApp } from '../db/apps.js';
-import { receiveRawItem } from '../db/raw-intake.js';
-import { NOTIFICATION_SOURCES, recordNotificationTakenIn } from '../db/store-notifications.js';
+import { takeInStoreNotification } from '../actions/store-notification-intake.js';
+import { NOTIFICATION_SOURCES } from '../db/store-notifications.js';
 import { findStoreDirectSetup } from '../db/store-credentials.js';
 import type { Config } from '../lib/config.js';
 import { notSwitchedDetail, storeDirectGate } from '../lib/store-purchase.js';
@@ -74,8 +74,13 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   const payload = JSON.parse(
     JSON.stringify({ signedPayload, notification, transaction: transaction ?? null, renewalInfo: renewalInfo ?? null }),
   ) as JsonObject;
-  const { row, inserted } = await receiveRawItem(deps.db, { appId, source: APPLE_SOURCE, externalId: uuid, payload });
-  await recordNotificationTakenIn(deps.db, appId, APPLE_SOURCE, { test: type === 'TEST' });
+  const { row, inserted } = await takeInStoreNotification(deps, {
+    appId,
+    source: APPLE_SOURCE,
+    externalId: uuid,
+    payload,
+    test: type === 'TEST',
+  });
   const started =
     row.normalised_at !== null ||
     (await startWithin(deps, {

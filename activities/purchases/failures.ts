@@ -6,10 +6,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import { isRefusedData, isTransientDatabaseError } from '../../lib/pg-errors.js';
-import type { PurchaseEvent } from '../../lib/purchase-event.js';
-import { findConversion } from '../../db/conversions.js';
-import { insertPurchaseEvent, markPurchaseEventFailed } from '../../db/purchase-events.js';
-import { identityOnly } from './identity.js';
+import { recordFailedPurchaseEvent } from '../../actions/purchase-event/record-failed.js';
 import { EVENT_FAILED, FAILED_EVENT_ERROR, type FailedIngest, type IngestResult } from '../../workflows/conversion-messages.js';
 
 /**
@@ -68,42 +65,12 @@ export function createPurchaseFailureActivities(deps: FailureDeps) {
   return {
     /**
      * Records an event the apply activity gave up on as `failed` with its reason, so a redelivery answers the same
-     * and the conversion goes on. The full event is kept when the database takes it (the operator sees what
-     * arrived); its identity only when not. A re-drive that failed again updates the reason.
+     * and the conversion goes on (actions/purchase-event/record-failed.ts); counts it when newly failed.
      */
-    async recordFailedPurchaseEvent({ ingest, reason }: FailedIngest): Promise<IngestResult> {
-      const error = `${FAILED_EVENT_ERROR}: ${reason}`;
-      const result = await deps.db.transaction(async (trx) => {
-        const { row, inserted } = await insertFullOrIdentity(trx, ingest.appId, ingest.event);
-        if (!inserted && row.processing_status !== 'failed') {
-          // Applied after all (a concurrent attempt committed): answer that.
-          const c = row.conversion_id ? await findConversion(trx, row.conversion_id) : undefined;
-          return {
-            failed: false,
-            answer: {
-              eventId: row.id,
-              error: row.error,
-              duplicate: true,
-              conversionId: row.conversion_id,
-              status: c?.status ?? null,
-              referralCode: c?.referral_code ?? row.referral_code,
-            },
-          };
-        }
-        await markPurchaseEventFailed(trx, row.id, error);
-        return { failed: true, answer: { eventId: row.id, error, duplicate: false, conversionId: null, status: null, referralCode: null } };
-      });
-      if (result.failed) deps.onEventFailed?.({ appId: ingest.appId, eventType: ingest.event.type, reason });
+    async recordFailedPurchaseEvent(failed: FailedIngest): Promise<IngestResult> {
+      const result = await recordFailedPurchaseEvent(deps, failed);
+      if (result.failed) deps.onEventFailed?.({ appId: failed.ingest.appId, eventType: failed.ingest.event.type, reason: failed.reason });
       return result.answer;
     },
   };
-}
-
-async function insertFullOrIdentity(trx: Knex.Transaction, appId: string, e: PurchaseEvent) {
-  try {
-    return await trx.transaction((sp) => insertPurchaseEvent(sp, appId, e));
-  } catch (err) {
-    if (!isRefusedData(err)) throw err;
-    return insertPurchaseEvent(trx, appId, identityOnly(e));
-  }
 }

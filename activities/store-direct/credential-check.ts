@@ -5,8 +5,10 @@ import { sleep } from '@temporalio/activity';
 import { checkAppleKey } from '../../clients/apple-app-store.js';
 import { checkGoogleServiceAccount } from '../../clients/google-play.js';
 import type { StoreCheckOutcome } from '../../clients/store-check.js';
-import { loadCredentialForCheck, recordCredentialCheck } from '../../db/store-credentials.js';
-import { NOTIFICATION_SOURCES, notificationState, recordTestRequested } from '../../db/store-notifications.js';
+import { loadCredentialForCheck } from '../../db/store-credentials.js';
+import { recordCredentialCheck } from '../../db/store-credentials-writes.js';
+import { NOTIFICATION_SOURCES, notificationState } from '../../db/store-notifications.js';
+import { recordTestRequested } from '../../db/store-notifications-writes.js';
 import type { CredentialCheckInput, CredentialCheckResult } from '../../workflows/credential-check-messages.js';
 import type { StoreDirectContext } from './context.js';
 

@@ -14,7 +14,7 @@ import type { StorePlatform } from '../../schema/types.js';
 import { attributeLateInConversion, ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import type { IngestResult, LateAttributionResult } from '../../workflows/conversion-messages.js';
 import type { StorePurchaseAnswer } from '../../workflows/store-purchase-messages.js';
-import { ORGANIC } from '../purchases/attribution.js';
+import { ORGANIC } from '../../actions/purchase-event/attribution.js';
 import type { StoreDirectContext } from './context.js';
 
 export interface RecordStorePurchaseInput {

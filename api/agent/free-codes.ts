@@ -5,14 +5,8 @@
 // `granted_at`, `expires_at`; a user's re-redemption renews the one grant), newest first, `limit` (1 to 100, default
 // 100) a page, `next_cursor` (null on the last page) passed back as `cursor` for the next.
 import { findApp } from '../../db/apps.js';
-import {
-  createFreeCode,
-  findFreeCodeByCode,
-  listCodeRedemptions,
-  listFreeCodes,
-  type FreeCodeView,
-  type RedemptionsCursor,
-} from '../../db/free-access.js';
+import { createFreeCode } from '../../actions/free-codes.js';
+import { findFreeCodeByCode, listCodeRedemptions, listFreeCodes, type FreeCodeView, type RedemptionsCursor } from '../../db/free-access.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { decodeStringCursor, encodeCursor } from '../../lib/page-cursor.js';
@@ -115,7 +109,7 @@ export async function createFreeCodeHandler(ctx: AppContext): Promise<void> {
   if (input.expires_at && new Date(input.expires_at) <= new Date()) {
     throw new ValidationError([{ loc: ['body', 'expires_at'], msg: 'Must be in the future', type: 'value_error' }]);
   }
-  const row = await createFreeCode(ctx.deps.db, {
+  const row = await createFreeCode(ctx.deps, {
     appId,
     code,
     name: input.name,

@@ -6,7 +6,8 @@
 // iOS: the hourly catch-up of Apple's Notification History). Neither answer ever
 // holds a secret.
 import { findApp } from '../../db/apps.js';
-import { activateStoreDirect, credentialCheckStatus } from '../../db/store-credentials.js';
+import { activateStoreDirect } from '../../actions/store-credentials.js';
+import { credentialCheckStatus } from '../../db/store-credentials.js';
 import { ConflictError, UnavailableError } from '../../lib/errors.js';
 import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
 import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
@@ -112,7 +113,7 @@ export async function activateStoreDirectHandler(ctx: AppContext): Promise<void>
   }
   const status = await credentialCheckStatus(ctx.deps.db, app.id, platform);
   if (status === undefined) throw noCredential(app.id, platform);
-  if (status !== 'ok' || !(await activateStoreDirect(ctx.deps.db, app.id, platform))) {
+  if (status !== 'ok' || !(await activateStoreDirect(ctx.deps, { appId: app.id, platform }))) {
     const next = nextAction('svc_validate_store_credentials', { app_id: app.id });
     throw new ConflictError(
       `The ${platform} store credential has not passed its check (status: ${status}): run ${next.call} first.`,

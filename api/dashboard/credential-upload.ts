@@ -3,10 +3,10 @@
 // signed link's body). Limits, checked before anything is stored: a file over 64 KB or a body over 256 KB is 413;
 // a file of the wrong kind (not a PEM .p8 for iOS, not a JSON .json for Android) or a body that is neither a form
 // nor JSON is 415; missing or malformed fields are 422 naming them. The credential and the app's Apple settings are
-// written in one transaction: a refused upload leaves nothing half-stored, and nothing of the secret is echoed.
+// written in one transaction (actions/store-credentials.ts): a refused upload leaves nothing half-stored, and nothing
+// of the secret is echoed.
+import { storeCredential } from '../../actions/store-credentials.js';
 import { findApp } from '../../db/apps.js';
-import { mergeAppleMeta } from '../../db/apps-writes.js';
-import { saveCredential } from '../../db/store-credentials.js';
 import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
 import { AppError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import { visibleTo } from '../agent/principal.js';
@@ -64,10 +64,7 @@ export async function uploadCredentialHandler(ctx: AppContext): Promise<void> {
   const body = await uploadBody(ctx);
   if (!isCredentialPlatform(body.platform)) throw new ValidationError([bad('platform', "One of 'ios', 'android', 'subprovider'")]);
   const parsed = CREDENTIAL_PARSERS[body.platform](body);
-  await ctx.deps.db.transaction(async (trx) => {
-    await saveCredential(trx, box, app.id, parsed.platform, parsed.secret, parsed.meta);
-    if (parsed.appleMeta) await mergeAppleMeta(trx, app.id, parsed.appleMeta);
-  });
+  await storeCredential({ db: ctx.deps.db, box }, { appId: app.id, credential: parsed });
   ctx.body = {
     stored: true,
     app_id: app.id,

@@ -7,8 +7,8 @@
 import { ScrollTable } from '../../lib/ui.js';
 import { PassThrough } from 'node:stream';
 import { findApp } from '../../db/apps.js';
-import { conversionWorkflowIds, latestFeedSeq, readFeedAfter, type FeedEntry } from '../../db/app-event-feed.js';
-import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter } from '../../db/recent-events.js';
+import { conversionWorkflowIds, eventLogSnapshot, latestFeedSeq, readFeedAfter, type FeedEntry } from '../../db/app-event-feed.js';
+import type { EnvironmentFilter } from '../../db/recent-events.js';
 import { UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
@@ -55,20 +55,11 @@ export async function eventsPage(ctx: AppContext): Promise<void> {
   if (!app) return;
   const { environment } = inputOf<EventsQuery>(ctx);
   // One snapshot for the rows and the cursor the stream continues from: nothing in between is lost or repeated.
-  const { cursor, rows } = await ctx.deps.db.transaction(
-    async (trx) => {
-      // One connection: the three reads go one after the other.
-      const seq = await latestFeedSeq(trx, app.id);
-      const sdk = await listRecentSdkEvents(trx, app.id, { environment, limit: PAGE_ROWS });
-      const purchases = await listPurchaseEventLog(trx, app.id, { environment, limit: PAGE_ROWS, amounts: true });
-      const merged: ViewEntry[] = [
-        ...sdk.map((event) => ({ kind: 'sdk' as const, event })),
-        ...purchases.map((event) => ({ kind: 'purchase' as const, event })),
-      ];
-      return { cursor: seq, rows: merged.sort((a, b) => time(b) - time(a)) };
-    },
-    { isolationLevel: 'repeatable read', readOnly: true },
-  );
+  const { cursor, sdk, purchases } = await eventLogSnapshot(ctx.deps.db, app.id, { environment, limit: PAGE_ROWS });
+  const rows: ViewEntry[] = [
+    ...sdk.map((event) => ({ kind: 'sdk' as const, event })),
+    ...purchases.map((event) => ({ kind: 'purchase' as const, event })),
+  ].sort((a, b) => time(b) - time(a));
   const linkOf = await workflowLinks(ctx, rows);
   const here = orgLink(s, `/dashboard/apps/${encodeURIComponent(app.id)}/events`);
   const stream = `${ctx.path}/stream${environment ? `?environment=${environment}` : ''}`;

@@ -5,7 +5,7 @@
 // `{"platform": "subprovider", "secret_api_key": "sk_..."}`, holds the subscription provider's key for the webhook
 // autowire): the credential is stored encrypted (store_credentials, AES-256-GCM) and the link is spent; the answer
 // never echoes the secret.
-import { LINK_USED, storeCredentialByLink } from '../../actions/signed-links.js';
+import { storeCredential } from '../../actions/store-credentials.js';
 import { bad, CREDENTIAL_PARSERS, isCredentialPlatform } from '../../lib/credential-input.js';
 import { AppError, BadRequestError, UnavailableError, ValidationError } from '../../lib/errors.js';
 import type { LinkPurpose } from '../../lib/signed-links.js';
@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { NOT_JSON } from '../middleware/json-body.js';
 import { sendPage } from '../send-page.js';
 import { AssetLinkForm } from './asset-link.js';
+import { LINK_USED } from '../../actions/signed-links.js';
 import { checkLink, linkApp, refuse } from './link-check.js';
 import { CredentialForm } from './credential-form.js';
 import { uploadBody } from './credential-upload.js';
@@ -111,7 +112,7 @@ async function storeFromLink(ctx: AppContext): Promise<void> {
   }
   const parsed = CREDENTIAL_PARSERS[b.platform](b);
   const app = await linkApp(ctx, claims);
-  const stored = await storeCredentialByLink({ db: ctx.deps.db, box }, { claims, appId: app.id, parsed });
+  const stored = await storeCredential({ db: ctx.deps.db, box }, { appId: app.id, credential: parsed, link: claims });
   if (!stored) throw new AppError(410, LINK_USED);
   ctx.body = {
     stored: true,

@@ -1,5 +1,5 @@
 // POST /api/sdk/event: a custom funnel event. Never creates a conversion or commission.
-import { recordSdkEvent } from '../../db/sdk-events.js';
+import { recordSdkEvent } from '../../actions/sdk-intake.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
 import type { AppContext } from '../context.js';
@@ -32,7 +32,7 @@ interface EventInput {
 
 export async function trackEvent(ctx: AppContext): Promise<void> {
   const b = inputOf<EventInput>(ctx);
-  const outcome = await recordSdkEvent(ctx.deps.db, {
+  const outcome = await recordSdkEvent(ctx.deps, {
     appId: sdkAppOf(ctx).appId,
     eventId: b.event_id ?? null,
     eventType: b.event_type,

@@ -1,7 +1,7 @@
 // POST /api/sdk/identify: attach a user id to an install. Limited to 2 requests per second per IP (plain 429 page);
 // the same key and user within 60 seconds is answered from memory.
 import { getAttributionSettings } from '../../db/apps.js';
-import { identifyUser } from '../../db/identify.js';
+import { identifyUser } from '../../actions/sdk-intake.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
 import type { AppContext } from '../context.js';
@@ -49,7 +49,7 @@ export async function identify(ctx: AppContext): Promise<void> {
     return;
   }
   const settings = await getAttributionSettings(ctx.deps.db, appId);
-  const outcome = await identifyUser(ctx.deps.db, {
+  const outcome = await identifyUser(ctx.deps, {
     appId,
     appUserId,
     deviceId: b.device_id ?? null,

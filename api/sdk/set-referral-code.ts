@@ -1,8 +1,9 @@
 // POST /api/sdk/set-referral-code: apply a typed code. A creator code counts as one manual click + install (and
 // attributes the user when given); a free-access code grants the user access. Unknown or inactive code: 404.
 import type { ActiveCreatorCode } from '../../db/creators.js';
-import { redeemFreeAccessCode, type FreeAccessCode } from '../../db/free-access.js';
-import { recordManualCodeEntry } from '../../db/manual-attribution.js';
+import { redeemFreeCode } from '../../actions/free-codes.js';
+import { enterReferralCode } from '../../actions/sdk-intake.js';
+import type { FreeAccessCode } from '../../db/free-access.js';
 import { mirrorGrant } from './grant-mirror.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
 import { NotFoundError } from '../../lib/errors.js';
@@ -46,7 +47,7 @@ export async function setReferralCode(ctx: AppContext): Promise<void> {
 }
 
 async function applyCreatorCode(ctx: AppContext, cc: ActiveCreatorCode, caller: Caller) {
-  const outcome = await recordManualCodeEntry(ctx.deps.db, { ...caller, creatorCode: cc });
+  const outcome = await enterReferralCode(ctx.deps, { ...caller, creatorCode: cc });
   return {
     success: true,
     code: cc.code,
@@ -66,7 +67,7 @@ async function applyFreeAccessCode(ctx: AppContext, fc: FreeAccessCode, caller: 
     message,
   });
   if (!caller.appUserId) return failed('MISSING_USER_ID', 'A free-access code needs app_user_id: identify the user first.');
-  const outcome = await redeemFreeAccessCode(ctx.deps.db, { ...caller, appUserId: caller.appUserId, freeCodeId: fc.id });
+  const outcome = await redeemFreeCode(ctx.deps, { ...caller, appUserId: caller.appUserId, freeCodeId: fc.id });
   if (!outcome) throw new NotFoundError('Referral code not found or not active.');
   if (outcome.kind === 'unavailable') return failed('CODE_EXPIRED', 'This code has expired or has no seats left.');
   const { code, grant, alreadyGranted } = outcome;

@@ -1,6 +1,6 @@
 // POST /api/sdk/track-install: decides once per install whether it was referred (spec "track-install").
 import { getAttributionSettings } from '../../db/apps.js';
-import { decideInstall } from '../../db/install-attribution.js';
+import { recordInstall } from '../../actions/sdk-intake.js';
 import { camelAliases } from '../../lib/aliases.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
@@ -46,7 +46,7 @@ export async function trackInstall(ctx: AppContext): Promise<void> {
   const b = inputOf<TrackInstallBody>(ctx);
   const { appId } = sdkAppOf(ctx);
   const settings = await getAttributionSettings(ctx.deps.db, appId);
-  const decision = await decideInstall(ctx.deps.db, {
+  const decision = await recordInstall(ctx.deps, {
     appId,
     windowHours: settings.attribution_window_hours,
     deviceId: b.device_id ?? null,

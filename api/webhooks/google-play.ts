@@ -7,8 +7,8 @@
 // starts nothing new. 503 when PostgreSQL, Temporal or Google's certificates cannot be reached: Pub/Sub delivers
 // the push again, and the kept row makes that redelivery the same item.
 import { verifyPushToken, PushTokenError } from '../../clients/google-oidc.js';
-import { receiveRawItem } from '../../db/raw-intake.js';
-import { NOTIFICATION_SOURCES, recordNotificationTakenIn } from '../../db/store-notifications.js';
+import { takeInStoreNotification } from '../../actions/store-notification-intake.js';
+import { NOTIFICATION_SOURCES } from '../../db/store-notifications.js';
 import { findPlayPushSetup } from '../../db/store-credentials.js';
 import { parseBearer } from '../../lib/credentials.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
@@ -58,14 +58,14 @@ export async function googlePlayNotification(ctx: AppContext): Promise<void> {
   }
   const messageId = push.message.messageId;
   try {
-    const { row, inserted } = await receiveRawItem(ctx.deps.db, {
+    // Also validation-status's "wired / last received" for Android (db/store-notifications.ts owns it for both stores).
+    const { row, inserted } = await takeInStoreNotification(ctx.deps, {
       appId,
       source: PLAY_RTDN_SOURCE,
       externalId: messageId,
       payload: push as unknown as JsonObject,
+      test: Boolean(decoded.notification.testNotification),
     });
-    // validation-status's "wired / last received" for Android (db/store-notifications.ts owns it for both stores).
-    await recordNotificationTakenIn(ctx.deps.db, appId, PLAY_RTDN_SOURCE, { test: Boolean(decoded.notification.testNotification) });
     if (!row.normalised_at) {
       await startPlayNotification(ctx.deps.temporal, ctx.deps.config.TEMPORAL_TASK_QUEUE, {
         appId,

@@ -4,13 +4,12 @@
 // the answer is 503 and the worker's drainer hands it over once Temporal is back. Events that belong to no
 // conversion are recorded directly, and so are provider events of a platform validated store-direct (recorded with
 // the reason, never counted: the store-direct report counts that purchase).
-import { recordStandaloneEvent } from './standalone-events.js';
+import { recordStandaloneEvent } from '../../actions/standalone-event.js';
 import { answerWithin } from '../answer-within.js';
 import { conversionKeyOf, idempotencyKey, isRefund, routeEvent, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { deliverInOrder } from '../../workflow-clients/purchase-inbox.js';
 import { workflowIdOf } from '../../workflow-clients/conversion-ingest.js';
 import { findOneTimeConversionKey } from '../../db/conversions.js';
-import { inboxHandOverFailed, receiveIntoInbox } from '../../db/purchase-inbox.js';
+import { deliverInOrder, holdInboxRows, receiveInboxEvent } from '../../actions/purchase-inbox.js';
 import { findPurchaseEvent } from '../../db/purchase-events.js';
 import { FAILED_EVENT_ERROR } from '../../workflows/conversion-messages.js';
 import { findValidationProviders, type ValidationProviders } from '../../db/apps.js';
@@ -31,23 +30,23 @@ export async function submitPurchaseEvent(
 ): Promise<Received> {
   const routing = routeEvent(event);
   if (routing === 'conversion' && (await countedStoreDirect(deps, caches, appId, event))) {
-    const out = await recordStandaloneEvent(deps.db, appId, event, 'store-direct');
+    const out = await recordStandaloneEvent(deps, { appId, event, kind: 'store-direct' });
     return answer(out.eventId, out.error);
   }
   const key = await conversionKeyFor(deps, appId, event);
   if (routing !== 'conversion' || !key) {
-    const out = await recordStandaloneEvent(deps.db, appId, event, routing === 'conversion' ? 'unkeyed' : routing);
+    const out = await recordStandaloneEvent(deps, { appId, event, kind: routing === 'conversion' ? 'unkeyed' : routing });
     return answer(out.eventId, out.error);
   }
   const target = { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, appId, conversionKey: key };
   const workflowId = workflowIdOf(target);
   // A database outage here is a 503 like any other (api/middleware/errors.ts): nothing was accepted.
-  const receipt = await receiveIntoInbox(deps.db, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
+  const receipt = await receiveInboxEvent(deps, { appId, idempotencyKey: idempotencyKey(appId, event), conversionKey: key, event });
   const result = await answerWithin({
     begin: () => deliverInOrder({ db: deps.db, temporal: deps.temporal, taskQueue: target.taskQueue }, receipt),
     late: { detail: 'The purchase is queued but not processed yet; deliver it again.' },
     // Kept in the inbox: the worker's drainer hands it over after a short back-off (also a redelivery would).
-    keep: (err) => inboxHandOverFailed(deps.db, [receipt.row], err instanceof Error ? err.message : String(err)),
+    keep: (err) => holdInboxRows(deps, { rows: [receipt.row], error: err instanceof Error ? err.message : String(err) }),
     unavailable: {
       detail: 'Purchase processing is temporarily unavailable; the event is kept and will be processed, or deliver it again.',
       log: 'purchase event not handed to its conversion workflow',

@@ -2,7 +2,7 @@
 // secret). Order: the app (404), the Authorization header (401, counted per app, body says how to fix it), the
 // body (400 not JSON, 422 not an event), then the conversion pipeline.
 import { findAppByCredentialHash, findAppWebhookSecretHash } from '../../db/apps.js';
-import { countRejectedWebhook } from '../../db/rejected-webhooks.js';
+import { recordRejectedWebhook } from '../../actions/webhook-rejections.js';
 import { hashToken, parseBearer, tokenMatchesHash } from '../../lib/credentials.js';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { normalizeSubproviderEvent, subproviderWebhookBody } from '../../lib/purchase-event.js';
@@ -27,7 +27,7 @@ export async function subproviderWebhookForApp(ctx: AppContext): Promise<void> {
     throw new NotFoundError('No app with this id. The webhook URL is /api/webhooks/subprovider/{app_id} with the id of an existing app.');
   const token = parseBearer(ctx.get('authorization'));
   if (!token || !tokenMatchesHash(token, app.hash)) {
-    await countRejectedWebhook(ctx.deps.db, app.appId, token ? 'wrong_secret' : 'missing_authorization');
+    await recordRejectedWebhook(ctx.deps, { appId: app.appId, reason: token ? 'wrong_secret' : 'missing_authorization' });
     throw new UnauthorizedError(HOW_TO_FIX);
   }
   ctx.body = await receive(ctx, app.appId);

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
-import { saveCredential } from '../../db/store-credentials.js';
+import { saveCredential } from '../../db/store-credentials-writes.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { request } from '../helpers/http.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, closeServer, listen } from '../../api/app.js';
 import { createConsoleTransport } from '../../clients/console-mail.js';
 import { createSmtpTransport } from '../../clients/smtp.js';
-import { deliverDueEmails } from '../../db/email-outbox.js';
+import { deliverDueEmails } from '../../actions/email-outbox.js';
 import { startOutboxSender } from '../../jobs/outbox-sender.js';
 import { createLogger } from '../../runtime/logger.js';
 import { Browser, formAction, inputValue } from '../helpers/browser.js';
@@ -49,7 +49,7 @@ test.serial(
   async (t) => {
     const sent = `sent-${tag()}@example.com`;
     t.is((await signUp(sent)).status, 200);
-    t.is(await deliverDueEmails(h().db, createSmtpTransport(smtp.url, 'svc <no-reply@svc.test>')), 1);
+    t.is(await deliverDueEmails({ db: h().db, send: createSmtpTransport(smtp.url, 'svc <no-reply@svc.test>') }), 1);
     t.deepEqual(smtp.received.at(-1)!.to, [sent]);
 
     const failed = `failed-${tag()}@example.com`;
@@ -59,7 +59,7 @@ test.serial(
       // Each refused attempt backs off; the clock is moved by making the row due again, until the last attempt.
       for (let attempt = 0; attempt < 8; attempt++) {
         await h().db('email_outbox').where('to_address', failed).update({ next_attempt_at: h().db.fn.now() });
-        await deliverDueEmails(h().db, createSmtpTransport(smtp.url, 'svc <no-reply@svc.test>'));
+        await deliverDueEmails({ db: h().db, send: createSmtpTransport(smtp.url, 'svc <no-reply@svc.test>') });
       }
     } finally {
       smtp.refuse = false;

@@ -1,7 +1,7 @@
 // Invitation emails leave through the outbox: with SMTP configured the worker's sender delivers each one exactly
 // once to the mail server (a local stub speaking SMTP); a refusal is retried later and never leaks the SMTP URL.
 import test from 'ava';
-import { deliverDueEmails } from '../../db/email-outbox.js';
+import { deliverDueEmails } from '../../actions/email-outbox.js';
 import { createSmtpTransport } from '../../clients/smtp.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startOutboxSender } from '../../jobs/outbox-sender.js';
@@ -37,7 +37,7 @@ test.serial('the sender delivers a queued invitation once, with the join link, a
   t.regex(smtp.received[0]!.raw.replace(/=\r?\n/g, ''), new RegExp(`/join/${seed.campaign_id}\\?invitation_token=`));
   const row = await h().db('email_outbox').where('to_address', 'ann@example.com').first();
   t.like(row, { status: 'sent', attempts: 1 });
-  t.is(await deliverDueEmails(h().db, createSmtpTransport(smtp.url, 'x <x@x.test>')), 0, 'nothing left to send twice');
+  t.is(await deliverDueEmails({ db: h().db, send: createSmtpTransport(smtp.url, 'x <x@x.test>') }), 0, 'nothing left to send twice');
 });
 
 test.serial('a refused delivery stays queued for a later attempt, with an error that does not carry the SMTP URL', async (t) => {
@@ -45,7 +45,7 @@ test.serial('a refused delivery stays queued for a later attempt, with an error 
   smtp.refuse = true;
   try {
     const secretUrl = smtp.url.replace('smtp://', 'smtp://mailuser:s3cretpass@');
-    const sent = await deliverDueEmails(h().db, createSmtpTransport(secretUrl, 'svc <no-reply@svc.test>'));
+    const sent = await deliverDueEmails({ db: h().db, send: createSmtpTransport(secretUrl, 'svc <no-reply@svc.test>') });
     t.is(sent, 0);
   } finally {
     smtp.refuse = false;

@@ -1,7 +1,7 @@
 // The optional mirror of free-access grants to the subscription provider (`rc_grant`): off by default; when the
 // app turns it on and stored the provider's key, the grant is sent to the provider's REST API (a local stub).
 import test from 'ava';
-import { saveCredential } from '../../db/store-credentials.js';
+import { saveCredential } from '../../db/store-credentials-writes.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { useHarness } from '../helpers/harness.js';
 import { sdkClient } from '../helpers/sdk.js';

@@ -3,7 +3,7 @@
 // stub whose URLs the worker's config points at.
 import type { Knex } from 'knex';
 import { generateKeyPairSync } from 'node:crypto';
-import { saveCredential } from '../../db/store-credentials.js';
+import { saveCredential } from '../../db/store-credentials-writes.js';
 import type { Config } from '../../lib/config.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';

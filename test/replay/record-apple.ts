@@ -8,7 +8,7 @@
 // none comes, and it is applied as organic. `notification-history`: the hourly catch-up's first run (its first read
 // at start lists one notification we missed; the update reads again now; after readsPerRun 2 it continues as new).
 import { generateKeyPairSync } from 'node:crypto';
-import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../../db/store-credentials.js';
+import { activateStoreDirect, recordCredentialCheck, saveCredential } from '../../db/store-credentials-writes.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { proofHash } from '../../lib/store-purchase.js';
 import { takeInAppleNotification } from '../../workflow-clients/apple-notification-intake.js';

@@ -1,7 +1,7 @@
 // Who gets a new conversion (spec "Inbound webhooks": find the code, match campaign and creator). A user who
 // already converted for a creator (in production) stays with that creator; else the purchase's `svc_code`; else the
 // creator of the user's attributed click (identify backfill) or manual code entry. Codes attribute only while the
-// campaign is active. An organic trial is asked again when it converts (activities/purchases/index.ts).
+// campaign is active. An organic trial is asked again when it converts (apply.ts).
 import type { Knex } from 'knex';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { isCampaignActive } from '../../db/campaigns.js';

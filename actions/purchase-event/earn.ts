@@ -1,5 +1,5 @@
 // Earning one paid period's commission on an attributed conversion: the campaign's terms, the amounts, the earn and
-// its reservation (db/commissions.ts), the bonus milestones. Shared by the event that pays (index.ts) and by an
+// its reservation (db/commissions.ts), the bonus milestones. Shared by the event that pays (apply.ts) and by an
 // organic conversion attributed late by the app's report (late-attribution.ts), so both earn alike.
 import type { Knex } from 'knex';
 import { computeCommission } from '../../lib/commission.js';

@@ -1,24 +1,25 @@
-// Purchase-provider events that belong to no conversion are recorded straight away by the API, exactly once:
+// Purchase-provider events that belong to no conversion are recorded straight away by the API
+// (api/webhooks/submit-event.ts), exactly once, in one transaction:
 // TEST marks the webhook connected, TRANSFER moves a user's attribution to their new identity, and promotional
 // grants and unknown types are acknowledged and ignored; a purchase event of a platform validated store-direct is
 // acknowledged and ignored with the reason (the store-direct report counts that purchase).
 import type { Knex } from 'knex';
-import { markWebhookConnected } from '../../db/apps-writes.js';
-import type { PurchaseEvent } from '../../lib/purchase-event.js';
-import { insertPurchaseEvent, markPurchaseEvent } from '../../db/purchase-events.js';
-import { transferUserAttribution } from '../../db/user-attributions.js';
-import { platformOfStore, storeDirectDuplicateReason } from '../../lib/validation-providers.js';
+import { markWebhookConnected } from '../db/apps-writes.js';
+import type { PurchaseEvent } from '../lib/purchase-event.js';
+import { insertPurchaseEvent, markPurchaseEvent } from '../db/purchase-events-writes.js';
+import { transferUserAttribution } from '../db/user-attributions.js';
+import { platformOfStore, storeDirectDuplicateReason } from '../lib/validation-providers.js';
 
 export interface StandaloneOutcome {
   eventId: string;
   error: string | null;
 }
 
+export type StandaloneKind = 'connect' | 'transfer' | 'ignore' | 'unkeyed' | 'store-direct';
+
 export async function recordStandaloneEvent(
-  db: Knex,
-  appId: string,
-  e: PurchaseEvent,
-  kind: 'connect' | 'transfer' | 'ignore' | 'unkeyed' | 'store-direct',
+  { db }: { db: Knex },
+  { appId, event: e, kind }: { appId: string; event: PurchaseEvent; kind: StandaloneKind },
 ): Promise<StandaloneOutcome> {
   return db.transaction(async (trx) => {
     const { row, inserted } = await insertPurchaseEvent(trx, appId, e);
