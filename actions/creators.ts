@@ -1,5 +1,5 @@
 // A creator's own writes outside joining (joining is actions/join-campaign.ts): enrolling one in a campaign with an
-// issued code (the demo history, cli/demo-history.ts), and the digest's unsubscribe link
+// issued code (the demo history, actions/demo-history.ts), and the digest's unsubscribe link
 // (api/creator-portal/unsubscribe.tsx).
 import type { Knex } from 'knex';
 import { addCreatorCode, setDigestSubscription, upsertCreator, type NewCreator } from '../db/creators-writes.js';

@@ -19,7 +19,7 @@ import { rehydrateConversions } from '../workflow-clients/conversion-rehydrate.j
 import { installRuntime } from '../worker/worker.js';
 import { systemCheckWorkflow, systemCheckWorkflowId } from '../workflows/system-check.js';
 import { startApi, startWorker, type TemporalEndpoint } from './processes.js';
-import { seedDemoHistory, type DemoTarget } from './demo-history.js';
+import { seedDemoHistory, type DemoTarget } from '../actions/demo-history.js';
 import { seedDemoAccount, type SeedResult } from '../actions/seed.js';
 import { ensureDatabase } from './database.js';
 import { describe as describeRehydration } from './workflows.js';
@@ -157,7 +157,7 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
     let history: string | undefined;
     if (!demo) {
       demo = await seedDemoAccount({ db }, { baseUrl: config.BASE_URL, dashboardUrl: config.DASHBOARD_URL });
-      // The demo's 30 days of activity, through the worker that is already running (cli/demo-history.ts).
+      // The demo's 30 days of activity, through the worker that is already running (actions/demo-history.ts).
       const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
       const h = await seedDemoHistory(db, client, config.TEMPORAL_TASK_QUEUE, demoTarget(demo)).finally(() => client.connection.close());
       history = `${h.purchaseEvents} purchase events (${h.refunds} refund), ${h.clicks} clicks, ${h.installs} installs, ${h.creators} creators, a payout to ${h.payout?.payouts.length ?? 0} creator(s) (${h.payout?.held_over.length ?? 0} held over); seeded in ${(h.tookMs / 1000).toFixed(1)} s`;

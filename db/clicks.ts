@@ -17,7 +17,7 @@ export interface NewClick {
   screen?: string | null;
   referrer?: string | null;
   deviceHints?: Record<string, string>;
-  /** When it happened: now, unless svc dev's demo history says (cli/demo-history.ts; no HTTP route passes it). */
+  /** When it happened: now, unless svc dev's demo history says (actions/demo-history.ts; no HTTP route passes it). */
   at?: Date;
 }
 

@@ -1,4 +1,4 @@
-// The reads `svc dev`'s demo history waits and looks up by (cli/demo-history.ts): the ids of the codes it issued,
+// The reads `svc dev`'s demo history waits and looks up by (actions/demo-history.ts): the ids of the codes it issued,
 // how many released-to-be commissions its conversion workflows still hold, and the demo creator behind its code.
 import type { Knex } from 'knex';
 

@@ -15,7 +15,7 @@ export interface NewInstall {
   language?: string | null;
   ip: string | null;
   userAgent: string | null;
-  /** When it happened: now, unless svc dev's demo history says (cli/demo-history.ts; no HTTP route passes it). */
+  /** When it happened: now, unless svc dev's demo history says (actions/demo-history.ts; no HTTP route passes it). */
   at?: Date;
 }
 

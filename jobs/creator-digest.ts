@@ -1,8 +1,8 @@
-// Composes the creators' earnings digests from the worker process (db/creator-digests.ts): a poll every minute (or
+// Composes the creators' earnings digests from the worker process (actions/creator-digests.ts): a poll every minute (or
 // every CREATOR_DIGEST_EVERY_MS when shorter) that queues one outbox mail per creator whose period has passed and
 // who has unsent money changes. Several workers may run it: each creator's row is claimed with SKIP LOCKED.
 import type { Knex } from 'knex';
-import { composeDueDigests } from '../db/creator-digests.js';
+import { sendDueDigests } from '../actions/creator-digests.js';
 import type { Config } from '../lib/config.js';
 import { unsubscribeUrl } from '../lib/creator-unsubscribe.js';
 import type { Logger } from '../runtime/logger.js';
@@ -26,7 +26,7 @@ export function startCreatorDigest(
   return startPeriodicPass(
     {
       everyMs: Math.min(60_000, config.CREATOR_DIGEST_EVERY_MS),
-      run: () => composeDueDigests(db, opts),
+      run: () => sendDueDigests({ db }, opts),
       log: { done: 'creator digests queued', counted: 'queued', failed: 'creator digest pass failed' },
     },
     logger,

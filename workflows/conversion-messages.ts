@@ -29,7 +29,7 @@ export interface IngestEvent {
    */
   redrive?: boolean;
   /**
-   * When the event happened, epoch ms: only `svc dev`'s demo history passes it (cli/demo-history.ts through
+   * When the event happened, epoch ms: only `svc dev`'s demo history passes it (actions/demo-history.ts through
    * ingestIntoConversion's `occurredAtMs`); nothing read from HTTP ever sets it, so live events are stamped now.
    */
   occurredAtMs?: number;

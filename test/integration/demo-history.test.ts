@@ -1,9 +1,9 @@
-// svc dev's demo history (cli/demo-history.ts) against real PostgreSQL and Temporal: 30 days of clicks, installs,
+// svc dev's demo history (actions/demo-history.ts) against real PostgreSQL and Temporal: 30 days of clicks, installs,
 // trials, purchases, renewals, one refund, three creators and a payout, through the same db/ functions and the
 // conversion workflow, stamped with the explicit times only the seed passes. The dashboard's pages show exactly
 // these numbers; an HTTP caller that sends such a time is ignored (its event is stamped now).
 import test from 'ava';
-import { seedDemoHistory, type DemoHistory } from '../../cli/demo-history.js';
+import { seedDemoHistory, type DemoHistory } from '../../actions/demo-history.js';
 import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';

@@ -103,7 +103,7 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     t.is(signedIn.status, 200);
     t.true(signedIn.text.includes(email!));
     t.regex(signedIn.text, /<a href="\/dashboard\/apps\/app_\w+">Demo App /, 'the demo user lands on a populated dashboard');
-    // The demo opens on its history (cli/demo-history.ts), seeded at this first start.
+    // The demo opens on its history (actions/demo-history.ts), seeded at this first start.
     t.regex(
       out,
       /Demo history\s+\d+ purchase events \(1 refund\), \d+ clicks, \d+ installs, 3 creators, a payout to [1-9]\d* creator\(s\) \(\d+ held over\); seeded in [\d.]+ s/, // long-line: one regular expression

@@ -46,3 +46,13 @@ test('a handler may import db/ read modules and write-module types, not write fu
   t.deepEqual(await lintPlanted(HANDLER, typeOnly, rule), []);
   t.deepEqual(await lintPlanted(ACTION, write, rule), []);
 });
+
+test('from a module of reads and writes, a handler may import only the reads the allowlist names', async (t) => {
+  const rule = '@typescript-eslint/no-restricted-imports';
+  const write = `import { createConversion } from '../../db/conversions.js';\nexport const f = createConversion;\n`;
+  const messages = await lintPlanted(HANDLER, write, rule);
+  t.is(messages.length, 1);
+  t.regex(messages[0]!, /only the reads of db\/conversions\.js/);
+  const read = `import { findOneTimeConversionKey } from '../../db/conversions.js';\nexport const f = findOneTimeConversionKey;\n`;
+  t.deepEqual(await lintPlanted(HANDLER, read, rule), []);
+});
