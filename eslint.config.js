@@ -9,12 +9,12 @@ import tseslint from 'typescript-eslint';
 const pageRules = [
   {
     selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-    message: 'No raw HTML in pages: render components (lib/html.tsx holds the two sanctioned raw blocks).',
+    message: 'No raw HTML in pages: render components (api/view-kit/html.tsx holds the two sanctioned raw blocks).',
   },
   {
     selector:
       "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])",
-    message: 'A link built from data goes through safeUrl() (lib/html.tsx): http(s) or our own paths only.',
+    message: 'A link built from data goes through safeUrl() (api/view-kit/html.tsx): http(s) or our own paths only.',
   },
 ];
 

@@ -1,4 +1,4 @@
-// Dashboard accounts before sign-in (api/dashboard/accounts.tsx and verify-email.tsx translate the forms): sign-up of
+// Dashboard accounts before sign-in (api/dashboard/account/accounts.tsx and verify-email.tsx translate the forms): sign-up of
 // a new organization, a new verification or reset link, email verification and password reset. Each owns its
 // transaction; the pages never learn whether an address has an account (sign-up of a taken address mails its owner).
 import type { Knex } from 'knex';
@@ -6,7 +6,7 @@ import { spendAccountToken } from '../db/account-tokens-writes.js';
 import { enqueueEmail } from '../db/email-outbox-writes.js';
 import { addMembership, createOrganization, createUser } from '../db/organizations-writes.js';
 import { markEmailVerified, setPassword } from '../db/users-writes.js';
-import { isUniqueViolation } from '../lib/pg-errors.js';
+import { isUniqueViolation } from '../errors/pg-errors.js';
 import { accountTokenHash, sendAccountMail, type AccountMail } from './account-mail.js';
 
 export interface AccountDeps {

@@ -3,8 +3,8 @@
 // wallet's activation check, whose refusal points at the top-up tool. actions/ import nothing from api/.
 import type { Knex } from 'knex';
 import type { WalletTotals } from '../db/wallet-ledger.js';
-import type { Config } from '../lib/config.js';
-import type { NextCall } from '../lib/errors.js';
+import type { Config } from '../runtime/config.js';
+import type { NextCall } from '../errors/http-errors.js';
 
 export interface AgentEdge {
   /** The tool and its REST call (api/agent/next-action.ts). */

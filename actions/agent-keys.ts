@@ -1,5 +1,5 @@
 // Agent keys (only their digest is stored, db/agent-keys-writes.ts): issued on the dashboard's connect-agent page
-// (api/dashboard/agents-page.tsx, audited), by `svc agent-key` (cli/main.ts) and revoked from the page (audited);
+// (api/dashboard/agents/agents-page.tsx, audited), by `svc agent-key` (cli/main.ts) and revoked from the page (audited);
 // each authenticated use marks the key's last use (api/auth/authenticate.ts, best effort).
 import type { Knex } from 'knex';
 import type { NewAgentKey } from '../db/agent-keys.js';

@@ -1,6 +1,6 @@
 // An app's writes as business actions (db/apps-writes.ts does the SQL): registering one with its keys, its settings
 // and localized copy, rotating its secrets, Apple metadata, and the SDK's init. The dashboard's REST handlers
-// (api/dashboard/app-handlers.ts), the agent API (api/agent/app-writes.ts, apple-meta.ts, localize.ts) and the SDK
+// (api/dashboard/apps/app-handlers.ts), the agent API (api/agent/app-writes.ts, apple-meta.ts, localize.ts) and the SDK
 // (api/sdk/app-snapshot-cache.ts) call them and then forget their caches.
 import type { Knex } from 'knex';
 import type { AppCopy, AppI18nColumn, AppleMetaPatch, AppSettingsPatch, CreatedApp, InitAnswer, NewApp, SdkInit } from '../db/apps.js';

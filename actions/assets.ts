@@ -1,4 +1,4 @@
-// Campaign assets (api/dashboard/asset-upload.ts reads and checks the upload; asset-link.tsx takes it through a
+// Campaign assets (api/dashboard/assets/asset-upload.ts reads and checks the upload; asset-link.tsx takes it through a
 // signed link; api/agent/assets.ts features one). Saving stores the files under server-made keys, then inserts their
 // rows in one transaction, after spending the signed link when one brought them; any failure removes every stored
 // file, so files and rows exist all or none.
@@ -6,8 +6,8 @@ import type { Knex } from 'knex';
 import { assetStorage, newAssetKey } from '../clients/asset-storage.js';
 import type { AssetView } from '../db/assets.js';
 import { insertAsset, setAssetFeatured } from '../db/assets-writes.js';
-import type { Config } from '../lib/config.js';
-import { AppError } from '../lib/errors.js';
+import type { Config } from '../runtime/config.js';
+import { AppError } from '../errors/http-errors.js';
 import type { LinkClaims } from '../lib/signed-links.js';
 import { LINK_USED, spendLink } from './signed-links.js';
 

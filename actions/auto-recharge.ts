@@ -1,5 +1,5 @@
 // Auto-recharge (docs/wallet-and-payouts.md "Auto-recharge"): the one owner of its writes. A human sets it on the
-// signed top-up link's page or the dashboard's wallet page (api/dashboard/auto-recharge-page.tsx validates the form
+// signed top-up link's page or the dashboard's wallet page (api/dashboard/wallet/auto-recharge-page.tsx validates the form
 // and calls setAutoRecharge): test mode saves the simulated card at once; Stripe records a setup and answers a
 // redirect to Checkout in setup mode, whose signed webhook completes it (completeCardSetup). The auto-recharge
 // workflow's activities (activities/auto-recharge.ts) begin a recharge under the organization lock, record its
@@ -23,7 +23,7 @@ export type { RechargeStart } from '../db/auto-recharge-writes.js';
 
 export interface AutoRechargeDeps {
   db: Knex;
-  /** The auto-recharge check after it was turned on or its card saved (api/payments/recharge-check.ts). */
+  /** The auto-recharge check after it was turned on or its card saved (api/recharge-check.ts). */
   checkAutoRecharge: (orgId: string) => Promise<void>;
 }
 

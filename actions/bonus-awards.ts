@@ -9,7 +9,7 @@ export type { ReviewOutcome } from '../db/bonus-awards-writes.js';
 
 export interface BonusReviewDeps {
   db: Knex;
-  /** The auto-recharge check after an approval (api/payments/recharge-check.ts); absent where none is due. */
+  /** The auto-recharge check after an approval (api/recharge-check.ts); absent where none is due. */
   checkAutoRecharge?: (orgId: string) => Promise<void>;
 }
 

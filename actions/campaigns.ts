@@ -5,8 +5,8 @@ import type { Knex } from 'knex';
 import type { CampaignCopy, CampaignTermsPatch, NewCampaign } from '../db/campaigns.js';
 import { createCampaign, mergeCampaignI18n, setCampaignStatus, updateCampaignTerms } from '../db/campaigns-writes.js';
 import { normalizeBonusRules, type BonusRuleInput } from '../lib/bonus-rules.js';
-import type { Config } from '../lib/config.js';
-import { ConflictError } from '../lib/errors.js';
+import type { Config } from '../runtime/config.js';
+import { ConflictError } from '../errors/http-errors.js';
 import type { CampaignStatus } from '../schema/types.js';
 import type { AgentEdge } from './agent-edge.js';
 

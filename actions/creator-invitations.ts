@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { AgentCampaignRow } from '../db/campaigns.js';
 import type { InvitationView, InviteOutcome } from '../db/invitations.js';
 import { createInvitation, withdrawInvitation } from '../db/invitations-writes.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { generateToken, hashToken } from '../lib/credentials.js';
 
 const INVITATION_TTL_DAYS = 14;

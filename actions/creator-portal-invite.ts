@@ -1,11 +1,11 @@
-// "Add email and invite" for a creator without an address (api/dashboard/creator-portal-invite.ts translates the form
+// "Add email and invite" for a creator without an address (api/dashboard/creators/creator-portal-invite.ts translates the form
 // and the answer): in one transaction the address is set (only when none is, only for a creator of this
 // organization) and the portal's sign-in link is queued with it (actions/creator-sign-in-mail.ts); the audit entry
 // follows the commit.
 import type { Knex } from 'knex';
 import { addCreatorEmail } from '../db/creators-writes.js';
 import { findOrganization } from '../db/organizations.js';
-import { isUniqueViolation } from '../lib/pg-errors.js';
+import { isUniqueViolation } from '../errors/pg-errors.js';
 import { recordAudit } from './audit.js';
 import { mailSignInLink } from './creator-sign-in-mail.js';
 

@@ -1,5 +1,5 @@
 // Free-access (comp) codes: created by an agent (api/agent/free-codes.ts), blocked or unblocked from the dashboard
-// (api/dashboard/free-code-block.ts), redeemed by an app user through the SDK (api/sdk/set-referral-code.ts). Each
+// (api/dashboard/free-codes/free-code-block.ts), redeemed by an app user through the SDK (api/sdk/set-referral-code.ts). Each
 // is one statement or one transaction of db/free-access-writes.ts (a redemption counts seats under the code's row
 // lock); callers only translate input and output.
 import type { Knex } from 'knex';

@@ -1,5 +1,5 @@
 // An agent's OAuth access as its human gives and takes it (db/oauth-grants-writes.ts): the consent page saves the
-// grant (api/dashboard/consent.tsx), revoking it (the dashboard's agents page or DELETE /oauth/grants/{id}) also
+// grant (api/dashboard/agents/consent.tsx), revoking it (the dashboard's agents page or DELETE /oauth/grants/{id}) also
 // destroys every token of the grant (db/oauth-store-writes.ts), and each authenticated use marks its last use.
 import type { Knex } from 'knex';
 import { revokeOauthGrant, saveOauthGrant, touchOauthGrant } from '../db/oauth-grants-writes.js';

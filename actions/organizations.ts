@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { addOrgToOauthGrant } from '../db/oauth-grants-writes.js';
 import { addMembership, createOrganization } from '../db/organizations-writes.js';
-import { ConflictError } from '../lib/errors.js';
+import { ConflictError } from '../errors/http-errors.js';
 import type { AgentPrincipal } from '../lib/principal.js';
 
 export interface CreatedOrganization {

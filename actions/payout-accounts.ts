@@ -1,5 +1,5 @@
 // Connecting a creator's payout account (docs/wallet-and-payouts.md "Connecting an account"): the one owner of the
-// payout accounts' writes (the portal's connect flow, api/creator-payouts/routes.ts; the Connect webhook,
+// payout accounts' writes (the portal's connect flow, api/creator-portal/payout-routes.ts; the Connect webhook,
 // api/webhooks/stripe-connect.ts; the demo history). Keyed by creator id, whatever principal the creator portal
 // authenticates: the portal passes the id in. Starting opens the account once
 // (an Express account; recipient service agreement when the creator's country is not the platform's) and makes a
@@ -13,8 +13,8 @@ import { findPayoutAccount, stateOfRow } from '../db/payout-accounts.js';
 import { savePayoutAccount, updateAccountState, updateAccountStateByExternalId } from '../db/payout-accounts-writes.js';
 import { recordBankPayout, type BankPayout } from '../db/creator-bank-payouts-writes.js';
 import { testModePayoutProvider } from '../clients/payouts/test-mode.js';
-import type { Config } from '../lib/config.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../lib/errors.js';
+import type { Config } from '../runtime/config.js';
+import { NotFoundError, UnavailableError, ValidationError } from '../errors/http-errors.js';
 import { isPayoutCountry } from '../lib/payout-countries.js';
 import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
 import type { PayoutAccountRow, PayoutProviderName } from '../schema/types.js';

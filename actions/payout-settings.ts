@@ -1,4 +1,4 @@
-// An owner saves the organization's payout settings on the wallet page (api/dashboard/wallet-payout-settings.tsx
+// An owner saves the organization's payout settings on the wallet page (api/dashboard/wallet/wallet-payout-settings.tsx
 // validates the form): the settings are stored, the Temporal schedule is brought in line at once (the stored period
 // is the truth: a schedule Temporal could not take now is reconciled at the next worker start, `pending`), and the
 // change is audited with the schedule's outcome.

@@ -1,4 +1,4 @@
-// Dashboard sessions (api/dashboard/session.tsx checks the password and sets the cookies): opening a session records
+// Dashboard sessions (api/dashboard/account/session.tsx checks the password and sets the cookies): opening a session records
 // the sign-in; closing one revokes it by the digest of its token, which never reaches SQL itself.
 import type { Knex } from 'knex';
 import { createSession, revokeSessionByHash } from '../db/sessions-writes.js';

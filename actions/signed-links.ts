@@ -1,6 +1,6 @@
 // Spending an agent's signed link (lib/signed-links.ts) together with what it was for, in one transaction, so a link
 // works once: the credential it uploads (actions/store-credentials.ts) or the assets (actions/assets.ts). The
-// link's signature, purpose and expiry are checked before (api/dashboard/link-check.tsx).
+// link's signature, purpose and expiry are checked before (api/dashboard/links/link-check.tsx).
 import type { Knex } from 'knex';
 import { spendSignedLink } from '../db/signed-links-writes.js';
 import type { LinkClaims } from '../lib/signed-links.js';

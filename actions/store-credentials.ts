@@ -1,6 +1,6 @@
 // A store credential stored, and a platform switched to store-direct validation (docs/store-direct.md). Stored from
-// the dashboard's setup page (api/dashboard/credential-upload.ts) and from the signed credential link, which is spent
-// in the same transaction (api/dashboard/link-pages.tsx): the credential and the app's Apple settings are written
+// the dashboard's setup page (api/dashboard/apps/credential-upload.ts) and from the signed credential link, which is spent
+// in the same transaction (api/dashboard/links/link-pages.tsx): the credential and the app's Apple settings are written
 // together, so a refused upload or a used link leaves nothing half-stored. Activated by the agent API
 // (api/agent/store-direct.ts) only while the credential's check is 'ok'.
 import type { Knex } from 'knex';

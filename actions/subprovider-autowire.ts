@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 import { createSubproviderClient, SubproviderError, type ProviderProject, type SubproviderClient } from '../clients/subprovider.js';
 import { rotateWebhookSecret } from '../db/apps-writes.js';
 import { loadCredential, UnreadableCredentialError } from '../db/store-credentials.js';
-import { NotFoundError } from '../lib/errors.js';
+import { NotFoundError } from '../errors/http-errors.js';
 import type { SecretBox } from '../lib/secret-box.js';
 
 /** The display name of the integration we create (an existing one keeps the name a human gave it). */

@@ -1,4 +1,4 @@
-// A dashboard organization's team (api/dashboard/team.tsx translates the forms): inviting a teammate by email and
+// A dashboard organization's team (api/dashboard/account/team.tsx translates the forms): inviting a teammate by email and
 // accepting the invitation, which spends its one-time token and adds the membership (creating the user when the
 // address has no account yet) in one transaction.
 import type { Knex } from 'knex';

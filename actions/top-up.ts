@@ -3,7 +3,7 @@
 // (Stripe: a Checkout Session to redirect to; test mode: a confirmation on our own page). Crediting happens once,
 // when the provider confirms (the test-mode confirmation, Stripe's signed webhook, an auto-recharge charge): the
 // `topup` entry and the catch-up of `unfunded` commissions under the organization lock (db/payments-writes.ts).
-// Callers (api/dashboard/topup-pages.tsx, api/webhooks/stripe.ts, activities/auto-recharge.ts) translate only.
+// Callers (api/dashboard/wallet/topup-pages.tsx, api/webhooks/stripe.ts, activities/auto-recharge.ts) translate only.
 import type { Knex } from 'knex';
 import { PaymentProviderError, type PaymentProvider } from '../clients/payments/provider.js';
 import {
@@ -21,7 +21,7 @@ export type { Credit } from '../db/payments-writes.js';
 
 export interface TopUpDeps {
   db: Knex;
-  /** The auto-recharge check after the wallet changed (api/payments/recharge-check.ts); absent where none is due. */
+  /** The auto-recharge check after the wallet changed (api/recharge-check.ts); absent where none is due. */
   checkAutoRecharge?: (orgId: string) => Promise<void>;
 }
 

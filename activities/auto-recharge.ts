@@ -10,7 +10,7 @@ import { startRecharge, turnOffAutoRecharge } from '../actions/auto-recharge.js'
 import { creditTopUp, failTopUp, recordTopUpReference } from '../actions/top-up.js';
 import { savedMethodOf } from '../db/auto-recharge.js';
 import { findPayment } from '../db/payments.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { rechargeIfLow, startAutoRecharge } from '../workflow-clients/auto-recharge.js';
 import type { WalletDrop } from './purchases/index.js';
 import type { BeginRechargeResult, ChargeResult } from '../workflows/auto-recharge-messages.js';

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import { createAutoRechargeActivities, walletDropSignal } from './auto-recharge.js';
 import { createPurchaseFailureActivities, type EventFailedObserver } from './purchases/failures.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { createPayoutActivities } from './payouts.js';
 import { createPurchaseActivities } from './purchases/index.js';
 import { createLateAttributionActivities } from './purchases/late-attribution.js';

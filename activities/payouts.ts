@@ -16,7 +16,7 @@ import { nextFundsAvailableAt } from '../db/payments.js';
 import { totalWalletBalancesMicros } from '../db/wallet-ledger.js';
 import { payoutsNotReturned } from '../db/platform-balance.js';
 import { balanceFigures } from '../lib/balance-check.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { isWholeCents } from '../lib/money.js';
 import { isAccountReady, readinessProblems } from '../lib/payout-readiness.js';
 import type { BalanceCheck, TransferStep } from '../workflows/payout-run-messages.js';

@@ -1,7 +1,7 @@
 // The one way the API hands work to a workflow and answers with its result: start (or update) it, wait at most a
 // deadline, and past it answer 503 saying the work is kept (a later call joins it or its unique keys dedupe it).
 // Used by the provider webhook, POST /api/sdk/purchase, the credential green-check and test-integration.
-import { AppError, UnavailableError, type NextCall } from '../lib/errors.js';
+import { AppError, UnavailableError, type NextCall } from '../errors/http-errors.js';
 import type { Logger } from '../runtime/logger.js';
 
 export interface AnswerWithin<T> {

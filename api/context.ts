@@ -3,9 +3,9 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type Koa from 'koa';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import type { Principal } from '../lib/principal.js';
-import type { ChangeFeed } from '../lib/app-scoped-cache.js';
+import type { ChangeFeed } from '../runtime/app-scoped-cache.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ApiCaches } from './sdk-caches.js';

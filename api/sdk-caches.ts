@@ -1,8 +1,8 @@
 // The API's read caches of per-app data (answers and credential digests), alive only while the app-change feed is (runtime/app-change-feed.ts).
 // Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
 import type { InitAnswer, ValidationProviders } from '../db/apps.js';
-import { AppScopedCache, type ChangeFeed } from '../lib/app-scoped-cache.js';
-import { TtlCache } from '../lib/ttl-cache.js';
+import { AppScopedCache, type ChangeFeed } from '../runtime/app-scoped-cache.js';
+import { TtlCache } from '../runtime/ttl-cache.js';
 import type { ActiveCreatorCode } from '../db/creators.js';
 import type { FreeAccessCode } from '../db/free-access.js';
 

@@ -1,7 +1,7 @@
-// Answers a request with one of our self-contained HTML pages (lib/html.tsx), under a CSP that admits only the
+// Answers a request with one of our self-contained HTML pages (api/view-kit/html.tsx), under a CSP that admits only the
 // page's own inline style and script.
 import { randomBytes } from 'node:crypto';
-import { pageSecurityPolicy, renderPage, type Page } from '../lib/html.js';
+import { pageSecurityPolicy, renderPage, type Page } from './view-kit/html.js';
 import type { AppContext } from './context.js';
 
 export function sendPage(ctx: AppContext, status: number, page: Page): void {

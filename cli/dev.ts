@@ -12,7 +12,7 @@ import { assertPortFree } from '../runtime/ports.js';
 import { createLogger } from '../runtime/logger.js';
 import { resolveBinary, TEMPORAL_CLI } from '../runtime/temporal-binaries.js';
 import { startTemporalDevServer } from '../runtime/temporal-dev-server.js';
-import { loadConfig } from '../lib/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import { rehydrateConversions } from '../workflow-clients/conversion-rehydrate.js';

@@ -3,7 +3,7 @@
 // reset, invitation or creator sign-in link in any environment without a database client. Reads only.
 import type { Knex } from 'knex';
 import { listOutboxMails } from '../db/email-outbox.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { linksIn } from '../lib/mail-links.js';
 
 export interface MailCliDeps {

@@ -2,7 +2,7 @@
 import { issueAgentKey } from '../actions/agent-keys.js';
 import { findApp } from '../db/apps.js';
 import { findOrganization } from '../db/organizations.js';
-import { ConfigError, configMarkdownTable, loadConfig, type Config } from '../lib/config.js';
+import { ConfigError, configMarkdownTable, loadConfig, type Config } from '../runtime/config.js';
 import { parseScopes, SCOPES } from '../lib/scopes.js';
 import { createDb, migrateLatest, migrationConfig } from '../runtime/db.js';
 import { dataDirOf, readDevState } from '../runtime/dev-state.js';

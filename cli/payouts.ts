@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { runPayoutRun, type CreatorPayout, type HeldOver, type PayoutRunResult } from '../actions/payout-run.js';
 import { findOrganization } from '../db/organizations.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { formatUsd, toCentsMicros } from '../lib/money.js';
 import { payoutStatus } from '../lib/payout-status.js';
 import { newRunId, RUN_ID_PATTERN } from '../lib/payouts.js';

@@ -1,7 +1,7 @@
 // The two production roles, each startable alone (`svc api`, `svc worker`) or together inside `svc dev`.
 import type { Knex } from 'knex';
 import type { Server } from 'node:http';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import type { Logger } from '../runtime/logger.js';
 import { AppChangeFeed } from '../runtime/app-change-feed.js';
 import { createRedis, redisReady } from '../runtime/redis.js';

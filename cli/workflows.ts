@@ -4,7 +4,7 @@
 // TEMPORAL_TASK_QUEUE: the runs its workers replay); a data folder of `svc dev`
 // is moved by `svc dev --rehydrate`, which runs the same step before its worker starts.
 import type { Knex } from 'knex';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { createTemporalClient } from '../runtime/temporal-client.js';
 import { withTemporalTarget } from '../runtime/temporal-target.js';
 import { rehydrateConversions, type RehydrateSummary } from '../workflow-clients/conversion-rehydrate.js';

@@ -1,4 +1,4 @@
-// Where marketing asset files live. The dashboard upload (api/dashboard/asset-upload.ts) writes the file, then the
+// Where marketing asset files live. The dashboard upload (api/dashboard/assets/asset-upload.ts) writes the file, then the
 // row; a failed row insert removes the file again, so a file and its row exist both or neither. Keys are made by the
 // server (`{app_id}/{random}.{ext}`), never from the client's file name, and are checked again here so no key can
 // leave the storage root. `ASSET_STORAGE` picks the backend; `local` (a directory, default SVC_DATA_DIR/assets) is
@@ -6,7 +6,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 
 export interface AssetStorage {
   put(key: string, data: Buffer): Promise<void>;

@@ -8,8 +8,8 @@ import { findCampaignForJoin, type JoinCampaign } from './campaign-join.js';
 import { invitationAdmits, isOpenForJoining, requiresInvitation, type InvitationState } from '../lib/campaign-join.js';
 import { issueCreatorCode } from '../lib/codes.js';
 import { hashToken } from '../lib/credentials.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../lib/errors.js';
-import { isUniqueViolation } from '../lib/pg-errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors/http-errors.js';
+import { isUniqueViolation } from '../errors/pg-errors.js';
 import { addCreatorCode, upsertCreator, type NewCreator } from './creators-writes.js';
 
 export interface JoinRequest extends NewCreator {

@@ -1,7 +1,7 @@
 // The writes of free-access codes (reads in db/free-access.ts): a redemption under the code's row lock (seats,
 // renewal, rank), a code created, a code blocked or unblocked. Called through actions/free-codes.ts.
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../lib/pg-errors.js';
+import { isUniqueViolation } from '../errors/pg-errors.js';
 import {
   CODE_COLUMNS,
   FREE_CODE_COLUMNS,

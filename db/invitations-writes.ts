@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { expireStaleInvitations, VIEW_COLUMNS } from './invitations.js';
 import { lockOrganization } from './wallet-ledger-writes.js';
 import { enqueueEmail } from './email-outbox-writes.js';
-import { isUniqueViolation } from '../lib/pg-errors.js';
+import { isUniqueViolation } from '../errors/pg-errors.js';
 import { findOrgBillingSettings, getInviteUsage } from './organizations.js';
 import { InvitationView, InviteCapacity, NewInvitation, InviteOutcome } from './invitations.js';
 

@@ -4,7 +4,7 @@
 // works inside the caller's transaction: the run's transaction, its organization lock and the rule of who is paid
 // are actions/payout-run.ts's.
 import type { Knex } from 'knex';
-import { ConflictError } from '../lib/errors.js';
+import { ConflictError } from '../errors/http-errors.js';
 import type { CreatorPayoutPlan, OutstandingClawback, PayableCommission } from '../lib/payouts.js';
 import type { PayoutRow, PayoutTransferStatus } from '../schema/types.js';
 import { awardsOfPayouts, type PayableAward } from './bonus-awards.js';

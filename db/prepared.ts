@@ -4,13 +4,13 @@
 // never share a name (an array binding expands to one placeholder per element, so its length is part of the text).
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isStalePreparedStatement } from '../lib/pg-errors.js';
+import { isStalePreparedStatement } from '../errors/pg-errors.js';
 
 const names = new Map<string, string>();
 /**
  * Part of every name: a table whose columns changed under a running process (a migration) makes PostgreSQL refuse
  * its prepared statements that return whole rows ("cached plan must not change result type"), on every connection
- * that prepared them. The refusal is transient (lib/pg-errors.ts), and the retry prepares the statement again under
+ * that prepared them. The refusal is transient (errors/pg-errors.ts), and the retry prepares the statement again under
  * a new name.
  */
 let generation = 0;

@@ -3,7 +3,7 @@
 // who has unsent money changes. Several workers may run it: each creator's row is claimed with SKIP LOCKED.
 import type { Knex } from 'knex';
 import { sendDueDigests } from '../actions/creator-digests.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { unsubscribeUrl } from '../lib/creator-unsubscribe.js';
 import type { Logger } from '../runtime/logger.js';
 import { startPeriodicPass } from './periodic-pass.js';

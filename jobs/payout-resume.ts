@@ -4,7 +4,7 @@
 // workflow id is the run id (a scheduled run's too), so a run under way (sending, or waiting for funds) is joined and
 // never started twice; one whose workflow ended without sending (a terminated run) is started afresh.
 import type { Knex } from 'knex';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import type { Logger } from '../runtime/logger.js';
 import { resumePayoutRuns, type PayoutClientDeps } from '../workflow-clients/payout-runs.js';
 import { startPeriodicPass } from './periodic-pass.js';

@@ -1,7 +1,7 @@
 // Milestone bonus rules as a campaign field (CONTRACT.md "Milestone bonus rules"): the checks JSON Schema cannot
 // say (distinct thresholds, whole cents), the default name, and the amount in micro-USD. A refusal is the same 422
 // as the schema's, naming `bonus_rules` (and the offending rule), before anything is written.
-import { ValidationError, type FieldProblem } from './errors.js';
+import { ValidationError, type FieldProblem } from '../errors/http-errors.js';
 import { toMicros } from './money.js';
 
 export interface BonusRuleInput {

@@ -2,7 +2,7 @@
 // a header line starting with `email` and lines starting with `#` are skipped) turned into the agent API's
 // `creators` list. At most `max` lines (the agent API's batch limit); each line's address is checked by the invite
 // handler itself, which answers per item, so one bad line never stops the others.
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors/http-errors.js';
 
 export interface BatchCreator {
   email: string;

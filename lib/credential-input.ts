@@ -4,7 +4,7 @@
 // secret). Both the signed link's JSON POST and the dashboard's upload form (multipart) use these.
 import { createPrivateKey } from 'node:crypto';
 import type { CredentialPlatform } from '../schema/types.js';
-import { ValidationError, type FieldProblem } from './errors.js';
+import { ValidationError, type FieldProblem } from '../errors/http-errors.js';
 
 /** The app's non-secret Apple settings that follow an uploaded iOS key (db/apps.ts mergeAppleMeta takes them). */
 export interface AppleMetaFields {

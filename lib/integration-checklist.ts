@@ -17,7 +17,7 @@
 //   production-only (docs/decisions.md).
 // * Each next action names its tool (`next_tool`) beside its REST call (`call`), both from the endpoint table
 //   (the caller passes the lookup, api/agent/next-action.ts); app-side steps name the scaffold tool and the SDK call.
-import type { NextCall } from './errors.js';
+import type { NextCall } from '../errors/http-errors.js';
 import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
 import type { Platform } from '../schema/types.js';
 

@@ -1,6 +1,6 @@
 // Opaque page cursors for keyset paging: the last row's sort key as base64url JSON. Opaque so clients pass it back
 // unchanged; checked on the way in (anything malformed is the caller's error, never a query with garbage).
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors/http-errors.js';
 
 export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');

@@ -1,6 +1,6 @@
 // What PostgreSQL can store: text and jsonb cannot hold U+0000, and deeply nested JSON is refused before it costs
 // a stack. Every JSON body is checked once at the edge (api/middleware/json-body.ts), so no handler meets either.
-import type { FieldProblem } from './errors.js';
+import type { FieldProblem } from '../errors/http-errors.js';
 
 /** Deepest nesting accepted in any JSON body (provider events nest four levels, SDK bodies two). */
 const MAX_DEPTH = 32;

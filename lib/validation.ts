@@ -2,7 +2,7 @@
 // `{loc: ['body', 'field'], msg, type}` items so clients of the original service keep working.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { ValidationError, type FieldProblem } from './errors.js';
+import { ValidationError, type FieldProblem } from '../errors/http-errors.js';
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
 addFormats.default(ajv);

@@ -5,8 +5,8 @@
 // no code change, and `svc dev` starts its own dev server only when neither gives an address.
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { existsSync } from 'node:fs';
-import type { Config } from '../lib/config.js';
-import { ConfigError } from '../lib/config.js';
+import type { Config } from './config.js';
+import { ConfigError } from './config.js';
 
 /** What a connection needs beyond the address: TLS (mTLS or server CA), an API key, gRPC metadata. */
 export interface TemporalConnectExtras {

@@ -8,7 +8,7 @@ import {
   makeTelemetryFilterString,
 } from '@temporalio/worker';
 import type { Knex } from 'knex';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../activities/index.js';
 import type { EventFailedObserver } from '../activities/purchases/failures.js';

@@ -11,7 +11,7 @@ import { findApp } from '../db/apps.js';
 import { takeInStoreNotification } from '../actions/store-notification-intake.js';
 import { NOTIFICATION_SOURCES } from '../db/store-notifications.js';
 import { findStoreDirectSetup } from '../db/store-credentials.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { notSwitchedDetail, storeDirectGate } from '../lib/store-purchase.js';
 import { STORE_VERIFIER } from '../lib/validation-providers.js';
 import type { JsonObject } from '../schema/types.js';

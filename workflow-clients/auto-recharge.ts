@@ -6,7 +6,7 @@
 import type { WorkflowClient } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { lowWalletOrg } from '../db/auto-recharge.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../runtime/config.js';
 import { AUTO_RECHARGE_WORKFLOW, autoRechargeWorkflowId, type AutoRechargeInput } from '../workflows/auto-recharge-messages.js';
 
 export interface RechargeDeps {

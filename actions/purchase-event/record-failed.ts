@@ -3,7 +3,7 @@
 // failed for good after its attempts (activities/purchases/failures.ts) keeps the full event when the database
 // takes it, with its reason, until `svc events retry` re-drives it (actions/purchase-inbox.ts).
 import type { Knex } from 'knex';
-import { isRefusedData } from '../../lib/pg-errors.js';
+import { isRefusedData } from '../../errors/pg-errors.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
 import { findConversion } from '../../db/conversions.js';
 import { insertPurchaseEvent, markPurchaseEvent, markPurchaseEventFailed } from '../../db/purchase-events-writes.js';

@@ -5,7 +5,7 @@
 // conversion goes on with its next event. `svc events retry` re-drives failed events once the bug is fixed.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import { isRefusedData, isTransientDatabaseError } from '../../lib/pg-errors.js';
+import { isRefusedData, isTransientDatabaseError } from '../../errors/pg-errors.js';
 import { recordFailedPurchaseEvent } from '../../actions/purchase-event/record-failed.js';
 import { EVENT_FAILED, FAILED_EVENT_ERROR, type FailedIngest, type IngestResult } from '../../workflows/conversion-messages.js';
 

@@ -2,7 +2,7 @@
 // commissions due. The rules and their transactions are the actions' (actions/purchase-event/); an activity
 // translates their errors for Temporal (failures.ts) and sends the auto-recharge signal after the commit.
 import { ApplicationFailure } from '@temporalio/activity';
-import { isRefusedData } from '../../lib/pg-errors.js';
+import { isRefusedData } from '../../errors/pg-errors.js';
 import { EVENT_REJECTED, type IngestEvent, type IngestResult, type ReleaseTarget } from '../../workflows/conversion-messages.js';
 import { applyPurchaseEvent, type Applied, type ApplyDeps, type WalletDrop } from '../../actions/purchase-event/apply.js';
 import { recordRejectedPurchaseEvent, REJECTED_EVENT } from '../../actions/purchase-event/record-failed.js';

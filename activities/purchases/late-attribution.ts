@@ -2,7 +2,7 @@
 // applied as organic (actions/purchase-event/late-attribution.ts owns the rule and its transaction). This activity
 // translates its errors for Temporal and sends the auto-recharge signal after the commit.
 import { ApplicationFailure } from '@temporalio/activity';
-import { isRefusedData } from '../../lib/pg-errors.js';
+import { isRefusedData } from '../../errors/pg-errors.js';
 import { attributeConversionLate, type LateAttribution } from '../../actions/purchase-event/late-attribution.js';
 import { EVENT_REJECTED, type IngestEvent, type LateAttributionResult } from '../../workflows/conversion-messages.js';
 import { reasonOf, retryOrFail } from './failures.js';

@@ -1,7 +1,7 @@
 // What the store-direct activities share: the database, the running configuration, and what is built from it
 // (kept while the configuration holds: tests change it on the running object, so it is read at call time).
 import type { Knex } from 'knex';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { AppleTransactionVerifier, loadAppleRoots } from '../../clients/apple-app-store.js';
 import { loadCredential, UnreadableCredentialError } from '../../db/store-credentials.js';
 import { SecretBox } from '../../lib/secret-box.js';

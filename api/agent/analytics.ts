@@ -13,7 +13,7 @@ import { toMicroPrecision } from '../../lib/money.js';
 import { findApp, listAppsInOrgs } from '../../db/apps.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { aggregateMetrics, appReach, emptyMetrics, listAffiliateCodes, type Metrics, type Period, type Scope } from '../../db/analytics.js';
-import { ValidationError } from '../../lib/errors.js';
+import { ValidationError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { orgIdsOf, visibleTo } from './principal.js';

@@ -4,7 +4,7 @@
 import { findApp, type AppSettingsPatch } from '../../db/apps.js';
 import { regenerateWebhookSecret, updateApp } from '../../actions/apps.js';
 import { hasCredential } from '../../db/store-credentials.js';
-import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';

@@ -3,7 +3,7 @@
 import { findApp } from '../../db/apps.js';
 import { findAsset, listAssets } from '../../db/assets.js';
 import { featureAsset } from '../../actions/assets.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { visibleTo } from './principal.js';

@@ -7,9 +7,9 @@ import { findBonusAward, listBonusAwards, type BonusAwardView } from '../../db/b
 import { findCampaign } from '../../db/campaigns.js';
 import { needsReview, reviewDecisions, type ReviewDecision } from '../../lib/bonus-review.js';
 import { bonusApprovalRefusal } from './escrow-refusals.js';
-import { ConflictError, NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, PaymentRequiredError } from '../../errors/http-errors.js';
 import { microsToUsd } from '../../lib/money.js';
-import { checkAutoRecharge } from '../payments/recharge-check.js';
+import { checkAutoRecharge } from '../recharge-check.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { nextAction } from './next-action.js';

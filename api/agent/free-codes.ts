@@ -8,7 +8,7 @@ import { findApp } from '../../db/apps.js';
 import { createFreeCode } from '../../actions/free-codes.js';
 import { findFreeCodeByCode, listCodeRedemptions, listFreeCodes, type FreeCodeView, type RedemptionsCursor } from '../../db/free-access.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors/http-errors.js';
 import { decodeStringCursor, encodeCursor } from '../../lib/page-cursor.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

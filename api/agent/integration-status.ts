@@ -5,7 +5,7 @@
 import { findApp, type AgentAppRow } from '../../db/apps.js';
 import { listCampaignHealth, readIntegrationFacts, type CampaignHealthRow } from '../../db/integration.js';
 import { evaluateChecklist } from '../../lib/integration-checklist.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { appView } from './apps.js';
 import { nextAction } from './next-action.js';

@@ -22,7 +22,7 @@ import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { canActivateCampaigns, minEscrowMicros } from '../../lib/escrow.js';
 import { TOPUP_LINK_ENDPOINT } from './escrow-refusals.js';
 import { nextAction } from './next-action.js';
-import { ConflictError, PaymentRequiredError } from '../../lib/errors.js';
+import { ConflictError, PaymentRequiredError } from '../../errors/http-errors.js';
 import { formatUsd } from '../../lib/money.js';
 import { JOIN_PAGE_LANGUAGES } from '../public/join-page-text.js';
 import type { AppContext } from '../context.js';

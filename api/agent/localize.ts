@@ -10,7 +10,7 @@ import { localizeApp } from '../../actions/apps.js';
 import { localizeCampaign } from '../../actions/campaigns.js';
 import { findCampaign } from '../../db/campaigns.js';
 import { freshnessOf, LOCALE_PATTERN, sourceHash, summarize, type Freshness, type LocaleMeta } from '../../lib/i18n-freshness.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { forgetAppCaches } from './app-caches.js';

@@ -4,7 +4,7 @@
 // open (provision with the campaign in draft) and errors that point at another action (AppError.pointingAt) use it.
 // The table imports every handler, so handlers cannot import it back (an import circle): the table registers its
 // rows here when it loads instead, which is before any handler can run.
-import type { NextCall } from '../../lib/errors.js';
+import type { NextCall } from '../../errors/http-errors.js';
 
 /** The part of an endpoint row a next action needs (structural, so this module imports nothing of the table). */
 export interface EndpointRoute {

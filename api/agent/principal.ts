@@ -2,7 +2,7 @@
 // (api/dashboard/rest.ts) runs several of the same handlers for a signed-in user: `visibleTo` and `orgIdsOf` work
 // for both principals, so the two surfaces apply one organization rule.
 import { roleIn } from '../../db/users.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors/http-errors.js';
 import type { AgentPrincipal } from '../../lib/principal.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';

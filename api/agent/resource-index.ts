@@ -4,7 +4,7 @@
 // credentials only, like the tool server that serves the same documents.
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { sdkResourceUris } from '../../sdk-registry/tools.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { readSdkResource, registryTools } from '../mcp/registry.js';

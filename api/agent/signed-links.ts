@@ -2,7 +2,7 @@
 // short-lived, single-purpose signed URLs (lib/signed-links.ts) to dashboard pages a human opens. The answer holds
 // only the URL and its expiry: no secret, no money, and nothing moves until the human acts on the page.
 import { findApp } from '../../db/apps.js';
-import { UnavailableError } from '../../lib/errors.js';
+import { UnavailableError } from '../../errors/http-errors.js';
 import { createSignedLink, LINK_TTL_SECONDS, type LinkPurpose } from '../../lib/signed-links.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';

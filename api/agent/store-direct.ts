@@ -8,7 +8,7 @@
 import { findApp } from '../../db/apps.js';
 import { activateStoreDirect } from '../../actions/store-credentials.js';
 import { credentialCheckStatus } from '../../db/store-credentials.js';
-import { ConflictError, UnavailableError } from '../../lib/errors.js';
+import { ConflictError, UnavailableError } from '../../errors/http-errors.js';
 import { startCredentialCheck } from '../../workflow-clients/credential-check.js';
 import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
 import { startNotificationHistory } from '../../workflow-clients/notification-history.js';

@@ -4,7 +4,7 @@
 // App Store is searchable (Google Play has no public search API). The store failing or unreachable is 502 saying so;
 // an id the store does not know is 404.
 import { appStoreIdOf, lookupStoreListing, searchStore, StoreSearchError } from '../../clients/store-search.js';
-import { AppError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { AppError, NotFoundError, ValidationError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { findApp } from '../../db/apps.js';
 import { findTestReferralCode } from '../../db/integration.js';
-import { ConflictError } from '../../lib/errors.js';
+import { ConflictError } from '../../errors/http-errors.js';
 import { failedForNoCreatorCode, startTestIntegration } from '../../workflow-clients/test-integration.js';
 import { NO_TEST_CREATOR_CODE, testIntegrationWorkflowId, type TestIntegrationResult } from '../../workflows/test-integration-messages.js';
 import { answerWithin } from '../answer-within.js';

@@ -5,10 +5,10 @@ import { findAutoRechargeSettings, type AutoRechargeSettings } from '../../db/au
 import { findOrgBillingSettings, getInviteUsage, type InviteUsage, type OrgBillingSettings } from '../../db/organizations.js';
 import { getCreatorMoneySummary, type CommissionStateTotals } from '../../db/creator-balances.js';
 import { getWalletTotals, type WalletTotals } from '../../db/wallet-ledger.js';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { canActivateCampaigns, minEscrowMicros } from '../../lib/escrow.js';
 import { activationRefusal, TOPUP_LINK_ENDPOINT } from './escrow-refusals.js';
-import { NotFoundError, PaymentRequiredError } from '../../lib/errors.js';
+import { NotFoundError, PaymentRequiredError } from '../../errors/http-errors.js';
 import { microsToUsd, walletView } from '../../lib/money.js';
 import { assertOrgAccess } from '../auth/guard.js';
 import type { AppContext } from '../context.js';

@@ -3,11 +3,11 @@
 // Later credential kinds (OAuth access tokens) plug in through registerTokenResolver.
 import { noteAgentKeyUse } from '../../actions/agent-keys.js';
 import type { Knex } from 'knex';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { credentialKind, hashToken, parseBearer, type CredentialKind } from '../../lib/credentials.js';
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
-import { TtlCache } from '../../lib/ttl-cache.js';
+import { TtlCache } from '../../runtime/ttl-cache.js';
 import { findActiveAgentKeyByHash } from '../../db/agent-keys.js';
 import { findActiveSessionByHash } from '../../db/sessions.js';
 import { findActiveCreatorSessionByHash } from '../../db/creator-sessions.js';

@@ -1,10 +1,10 @@
 // CSRF protection for everything a browser can be tricked into sending: a state-changing request authenticated by
 // the session cookie must carry the session's CSRF token (`X-CSRF-Token` header or a `csrf` form field), else 403.
 // Bearer credentials are not sent by browsers on their own, so they need none. The login form, which has no
-// session yet, binds its token to a pre-session cookie instead (api/dashboard/session.tsx).
+// session yet, binds its token to a pre-session cookie instead (api/dashboard/account/session.tsx).
 import { hashToken, parseBearer } from '../../lib/credentials.js';
 import { csrfKey, csrfMatches, csrfToken } from '../../lib/csrf.js';
-import { ForbiddenError } from '../../lib/errors.js';
+import { ForbiddenError } from '../../errors/http-errors.js';
 import type { AppContext, Middleware } from '../context.js';
 import { SESSION_COOKIE } from './authenticate.js';
 
@@ -30,7 +30,7 @@ function presentedCsrf(ctx: AppContext): unknown {
   return body && typeof body === 'object' && !Array.isArray(body) ? body.csrf : undefined;
 }
 
-/** Paths that check their own token (forms shown before sign-in: no session yet; api/dashboard/session.tsx). */
+/** Paths that check their own token (forms shown before sign-in: no session yet; api/dashboard/account/session.tsx). */
 const OWN_CHECK = new Set(['/dashboard/login', '/dashboard/signup', '/dashboard/password-reset', '/dashboard/verify-email']);
 // The creator portal checks its own: pre-session forms like sign-in's, the rest bound to the creator session.
 const OWN_CHECK_PREFIXES = ['/dashboard/password-reset/', '/dashboard/invite/', '/dashboard/creator/'];

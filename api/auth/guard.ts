@@ -1,7 +1,7 @@
 // The one guard (DESIGN.md): which principal kinds a route accepts (others get 401), the scope it needs (403
 // naming it), the hard-deny list (403 for every agent whatever its scopes), and the organization check (404 for
 // ids outside the granted organizations, never 403). Routes only declare a GuardRule.
-import { MissingScopeError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { MissingScopeError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../errors/http-errors.js';
 import type { Principal, PrincipalKind } from '../../lib/principal.js';
 import type { HardDeniedAction, Scope } from '../../lib/scopes.js';
 import type { AppContext, Middleware } from '../context.js';

@@ -3,7 +3,7 @@
 // API keys get 401 on the dashboard REST). Routes still declare their own scope rules.
 import type { PrincipalKind } from '../../lib/principal.js';
 import type { Middleware } from '../context.js';
-import { UnauthorizedError } from '../../lib/errors.js';
+import { UnauthorizedError } from '../../errors/http-errors.js';
 import { isPortalPath } from './authenticate.js';
 import { checkRule } from './guard.js';
 

@@ -4,7 +4,7 @@
 // (api/auth/authenticate.ts). The portal's forms carry a token bound to the creator session.
 import { findCreatorContact, type CreatorContact } from '../../db/creators.js';
 import { csrfMatches, csrfToken } from '../../lib/csrf.js';
-import { ForbiddenError, UnauthorizedError } from '../../lib/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../../errors/http-errors.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import { csrfKeyOf } from '../auth/csrf.js';
 import type { AppContext, Middleware } from '../context.js';

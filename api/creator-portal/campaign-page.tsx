@@ -15,9 +15,9 @@ import {
 } from '../../db/creator-portal.js';
 import { listCampaignAffiliates } from '../../db/invitations.js';
 import { commissionState, STATE_LABEL } from '../../lib/creator-commission-state.js';
-import { NotFoundError } from '../../lib/errors.js';
-import { safeUrl } from '../../lib/html.js';
-import { LocalTime } from '../../lib/ui.js';
+import { NotFoundError } from '../../errors/http-errors.js';
+import { safeUrl } from '../view-kit/html.js';
+import { LocalTime } from '../view-kit/ui.js';
 import { formatUsd } from '../../lib/money.js';
 import { creatorLinkUrl } from '../../lib/referral-link.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';

@@ -3,10 +3,10 @@
 // organization owes the creator and when (owed-card.tsx), under the one payout account's state.
 import { creatorOwedByOrg } from '../../db/creator-owed.js';
 import { listCreatorCampaigns, type CreatorCampaign } from '../../db/creator-portal.js';
-import { safeUrl } from '../../lib/html.js';
+import { safeUrl } from '../view-kit/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import { storedPayoutAccount } from '../../actions/payout-accounts.js';
-import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
+import { PAYOUT_ACCOUNT_PATH } from './payout-routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator } from './auth.js';
 import { portalPage, ScrollTable } from './layout.js';

@@ -1,7 +1,7 @@
-// The portal's page shell: the dashboard's document (lib/html.tsx) with the portal's own navigation (its campaigns,
+// The portal's page shell: the dashboard's document (api/view-kit/html.tsx) with the portal's own navigation (its campaigns,
 // the signed-in address, sign out). Wide tables scroll sideways inside their box, so a page reads at 390 px.
 import type { ComponentChildren } from 'preact';
-import { Button, ScrollTable as UiScrollTable } from '../../lib/ui.js';
+import { Button, ScrollTable as UiScrollTable } from '../view-kit/ui.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
@@ -16,7 +16,7 @@ const PortalForm = ({ s, action, label }: { s: CreatorSignedIn; action: string; 
   </form>
 );
 
-/** A table in the dashboard's sideways-scrolling box (lib/ui.tsx), with its caption and column headers. */
+/** A table in the dashboard's sideways-scrolling box (api/view-kit/ui.tsx), with its caption and column headers. */
 export const ScrollTable = ({
   id,
   label,

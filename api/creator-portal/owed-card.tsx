@@ -5,9 +5,9 @@ import type { ComponentChildren } from 'preact';
 import type { CreatorOwed } from '../../db/creator-owed.js';
 import { formatUsd } from '../../lib/money.js';
 import { nextScheduledPayout } from '../../lib/payout-schedule.js';
-import { LocalTime } from '../../lib/ui.js';
+import { LocalTime } from '../view-kit/ui.js';
 import type { PayoutAccountView } from '../../actions/payout-accounts.js';
-import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
+import { PAYOUT_ACCOUNT_PATH } from './payout-routes.js';
 
 const every = (hours: number) =>
   hours % 24 === 0 ? (hours === 24 ? 'every day' : `every ${hours / 24} days`) : hours === 1 ? 'every hour' : `every ${hours} hours`;

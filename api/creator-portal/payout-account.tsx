@@ -6,9 +6,9 @@
 import type { CreatorBankPayoutRow } from '../../schema/types.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
 import { countryName, payoutCountries } from '../../lib/payout-countries.js';
-import { LocalTime } from '../../lib/ui.js';
+import { LocalTime } from '../view-kit/ui.js';
 import { storedPayoutAccount, type PayoutAccountView } from '../../actions/payout-accounts.js';
-import { PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
+import { PAYOUT_ACCOUNT_PATH } from './payout-routes.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
 import { portalPage } from './layout.js';
@@ -99,7 +99,7 @@ const BankPayouts = ({ bank }: { bank: CreatorBankPayoutRow[] }) =>
     </>
   );
 
-/** One account per creator, whatever organizations pay them (api/creator-payouts/). */
+/** One account per creator, whatever organizations pay them (api/creator-portal/). */
 export function PayoutAccountPanel(props: {
   ctx: AppContext;
   s: CreatorSignedIn;

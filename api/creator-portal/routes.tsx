@@ -4,11 +4,11 @@
 // by the signed-in creator, so another creator's or organization's ids are 404.
 import { Router } from '@koa/router';
 import { findCreatorAsset } from '../../db/creator-portal.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext, RequestState } from '../context.js';
-import { sendAssetFile } from '../dashboard/asset-upload.js';
-import { payoutConnectRouter, PAYOUT_ACCOUNT_PATH } from '../creator-payouts/routes.js';
+import { sendAssetFile } from '../dashboard/assets/asset-upload.js';
+import { payoutConnectRouter, PAYOUT_ACCOUNT_PATH } from './payout-routes.js';
 import { checkCreatorCsrf, portalOnlyCreators, signedInCreator } from './auth.js';
 import { campaignPage, campaignQr } from './campaign-page.js';
 import { portalHome } from './home-page.js';

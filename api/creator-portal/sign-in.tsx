@@ -3,15 +3,15 @@
 // requests are limited per address and per client IP. The mailed link opens GET .../sign-in/confirm, a page whose
 // one button POSTs the token: only that POST spends it (a mail scanner's GET spends nothing) and opens the session
 // (its own cookie, path /dashboard/creator). The forms before sign-in carry the pre-session CSRF token of the
-// dashboard's sign-in (api/dashboard/session.tsx); signing out carries the creator session's token.
+// dashboard's sign-in (api/dashboard/account/session.tsx); signing out carries the creator session's token.
 import { mailCreatorSignInLink, signInCreator, signOutCreator } from '../../actions/creator-sessions.js';
 import { findCreatorByEmail } from '../../db/creators.js';
 import { isSignInTokenLive } from '../../db/creator-sessions.js';
 import { hashToken } from '../../lib/credentials.js';
-import { RateLimitedError } from '../../lib/errors.js';
+import { RateLimitedError } from '../../errors/http-errors.js';
 import { CREATOR_COOKIE, PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
-import { checkLoginCsrf, field, loginCsrf } from '../dashboard/sign-in-forms.js';
+import { checkLoginCsrf, field, loginCsrf } from '../view-kit/sign-in-forms.js';
 import { checkCreatorCsrf, CREATOR_SESSION_TTL_SECONDS, creatorCookieOptions, SIGN_IN_PATH } from './auth.js';
 import { publicPortalPage } from './layout.js';
 

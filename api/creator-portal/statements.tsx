@@ -3,15 +3,15 @@
 // the same lines as CSV through lib/csv.ts (the one owner of the formula-injection rule). Anyone else's payout is 404.
 import { findCreatorStatement, type CreatorStatement } from '../../db/creator-portal.js';
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import { csvUsd, formatUsd } from '../../lib/money.js';
 import { payoutStatus, type PayoutStatus } from '../../lib/payout-status.js';
-import { safeUrl } from '../../lib/html.js';
+import { safeUrl } from '../view-kit/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
 import { signedInCreator, type CreatorSignedIn } from './auth.js';
 import { formatDate } from '../../lib/dates.js';
-import { LocalTime } from '../../lib/ui.js';
+import { LocalTime } from '../view-kit/ui.js';
 import { portalPage, ScrollTable } from './layout.js';
 
 export const statementPath = (payoutId: string) => `${PORTAL_PATH}/payouts/${encodeURIComponent(payoutId)}`;

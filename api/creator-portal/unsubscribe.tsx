@@ -4,7 +4,7 @@ import { unsubscribeFromDigest } from '../../actions/creators.js';
 import { unsubscribeMatches } from '../../lib/creator-unsubscribe.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext } from '../context.js';
-import { field } from '../dashboard/sign-in-forms.js';
+import { field } from '../view-kit/sign-in-forms.js';
 import { publicPortalPage } from './layout.js';
 
 export const UNSUBSCRIBE_PATH = `${PORTAL_PATH}/unsubscribe`;

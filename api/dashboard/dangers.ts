@@ -1,6 +1,6 @@
 // The dashboard's destructive actions, in words: what the confirm step asks and says will happen (confirm.tsx). The
 // buttons (ConfirmForm) and the routes (routes.ts `confirm`) take them from here, so both steps say the same thing.
-import type { Danger } from './confirm.js';
+import type { Danger } from '../view-kit/confirm.js';
 
 export const DANGERS = {
   webhookSecret: {

@@ -5,9 +5,9 @@
 // and the Host header (a DNS-rebound name is not loopback) must all be loopback.
 import { isIP } from 'node:net';
 import { listOutboxMails } from '../../db/email-outbox.js';
-import { safeUrl } from '../../lib/html.js';
+import { safeUrl } from '../view-kit/html.js';
 import { linksIn } from '../../lib/mail-links.js';
-import { LocalTime } from '../../lib/ui.js';
+import { LocalTime } from '../view-kit/ui.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 

@@ -2,14 +2,14 @@
 // signed-in browser session is accepted (api/auth/surfaces.ts answers 401 to SDK keys, purchase API keys, webhook
 // secrets and agent credentials before routing), every state-changing call needs the session's CSRF token
 // (api/auth/csrf.ts: 403), and the handlers are the agent API's own where one exists, so an id of another
-// organization is the same 404. Each route takes JSON or the pages' plain forms (api/dashboard/form-reply.tsx), and
+// organization is the same 404. Each route takes JSON or the pages' plain forms (api/view-kit/form-reply.tsx), and
 // each successful change is audited with the user as actor.
 import { Router } from '@koa/router';
 import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { audited, type AuditActor } from '../middleware/audit.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
-import { formReply, type FormReplyOptions } from './form-reply.js';
+import { formReply, type FormReplyOptions } from '../view-kit/form-reply.js';
 
 type Handler = (ctx: AppContext) => Promise<void>;
 export interface DashboardRoute {

@@ -1,5 +1,5 @@
 // The web surface's table of contents: every page, form post and dashboard REST row served under the dashboard
-// (verb, path, handler), mounted by api/app.ts as one router. Pages are preact components (lib/html.tsx); forms post
+// (verb, path, handler), mounted by api/app.ts as one router. Pages are preact components (api/view-kit/html.tsx); forms post
 // without JavaScript; the few browser scripts are files of api/dashboard/browser/. Order matters for the signed links
 // only: the top-up link's own pages and the asset-upload link's POST come before the generic signed-link rows.
 //
@@ -8,52 +8,52 @@
 // exists (so another organization's id is the same 404), take JSON or the pages' forms (form-reply.tsx) and audit
 // each change with the user as actor (rest.ts). Money, agent keys and teammates are page forms, never REST rows.
 import { Router } from '@koa/router';
-import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './app-handlers.js';
-import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaign-handlers.js';
-import { uploadCredentialHandler } from './credential-upload.js';
-import { assetFileHandler, uploadAssetHandler } from './asset-upload.js';
-import { blockFreeCodeBody, blockFreeCodeHandler } from './free-code-block.js';
+import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './apps/app-handlers.js';
+import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaigns/campaign-handlers.js';
+import { uploadCredentialHandler } from './apps/credential-upload.js';
+import { assetFileHandler, uploadAssetHandler } from './assets/asset-upload.js';
+import { blockFreeCodeBody, blockFreeCodeHandler } from './free-codes/free-code-block.js';
 import { AGENT_ENDPOINTS } from '../agent/endpoints.js';
 import { koaPath } from '../agent/routes.js';
 import { showJoinPage } from '../public/join-page.js';
 import type { AppContext, RequestState } from '../context.js';
 import { validateQuery } from '../middleware/validate.js';
-import * as accounts from './accounts.js';
-import { uploadAssetsFromLink } from './asset-link.js';
-import * as agents from './agents-page.js';
-import { assetsPage } from './assets-page.js';
-import { setupStatusPage } from './auto-recharge-page.js';
-import { bonusAwardsPage } from './bonus-awards-page.js';
-import { analyticsPage } from './analytics-page.js';
-import * as campaigns from './campaigns-page.js';
-import * as consent from './consent.js';
-import { creatorPage } from './creator-page.js';
-import { invitationsPage } from './creator-tables.js';
+import * as accounts from './account/accounts.js';
+import { uploadAssetsFromLink } from './assets/asset-link.js';
+import * as agents from './agents/agents-page.js';
+import { assetsPage } from './assets/assets-page.js';
+import { setupStatusPage } from './wallet/auto-recharge-page.js';
+import { bonusAwardsPage } from './campaigns/bonus-awards-page.js';
+import { analyticsPage } from './campaigns/analytics-page.js';
+import * as campaigns from './campaigns/campaigns-page.js';
+import * as consent from './agents/consent.js';
+import { creatorPage } from './creators/creator-page.js';
+import { invitationsPage } from './creators/creator-tables.js';
 import { DEV_MAILBOX_PATH, devMailbox } from './dev-mailbox.js';
-import { creatorsPage } from './creators-page.js';
-import { inviteToPortal } from './creator-portal-invite.js';
-import { inviteForm, inviteOutcome } from './invite-form.js';
-import { eventsHistoryPage } from './events-history.js';
+import { creatorsPage } from './creators/creators-page.js';
+import { inviteToPortal } from './creators/creator-portal-invite.js';
+import { inviteForm, inviteOutcome } from './creators/invite-form.js';
+import { eventsHistoryPage } from './apps/events-history.js';
 import { DANGERS } from './dangers.js';
-import { textOf } from '../../lib/ui.js';
-import * as events from './events-page.js';
-import { freeCodesPage } from './free-codes-page.js';
-import { home } from './home-page.js';
-import * as links from './link-pages.js';
-import { ledgerPage, payoutsPage } from './money-tables.js';
+import { textOf } from '../view-kit/ui.js';
+import * as events from './apps/events-page.js';
+import { freeCodesPage } from './free-codes/free-codes-page.js';
+import { home } from './apps/home-page.js';
+import * as links from './links/link-pages.js';
+import { ledgerPage, payoutsPage } from './wallet/money-tables.js';
 import { mountRest, r, type DashboardRoute } from './rest.js';
-import * as session from './session.js';
-import { LOGIN_PATH } from './sign-in-forms.js';
-import { setupPage } from './setup-page.js';
+import * as session from './account/session.js';
+import { LOGIN_PATH } from '../view-kit/sign-in-forms.js';
+import { setupPage } from './apps/setup-page.js';
 import { shownOncePage } from './shown-once.js';
 import { STATIC_SCRIPTS, staticScript } from './static-assets.js';
-import * as team from './team.js';
-import { confirmVerifyEmail, showVerifyEmail, VERIFY_PATH } from './verify-email.js';
-import * as topup from './topup-pages.js';
-import { AUTO_RECHARGE_PATH } from './wallet-auto-recharge.js';
-import * as wallet from './wallet-page.js';
-import * as payouts from './wallet-payouts.js';
-import * as payoutSettings from './wallet-payout-settings.js';
+import * as team from './account/team.js';
+import { confirmVerifyEmail, showVerifyEmail, VERIFY_PATH } from './account/verify-email.js';
+import * as topup from './wallet/topup-pages.js';
+import { AUTO_RECHARGE_PATH } from './wallet/wallet-auto-recharge.js';
+import * as wallet from './wallet/wallet-page.js';
+import * as payouts from './wallet/wallet-payouts.js';
+import * as payoutSettings from './wallet/wallet-payout-settings.js';
 
 /**
  * A row of the agent API's table (api/agent/endpoints.ts, found by its tool) served to the dashboard too: the same

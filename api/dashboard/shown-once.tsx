@@ -2,12 +2,12 @@
 // regenerated one, an agent key) redirects. The secret travels in the session's sealed flash cookie (flash.ts), is
 // shown here once with a copy button and the next step, and the cookie is deleted as it is read: a reload, the
 // back button or another tab shows "nothing to show", never the secret. The page is never cached.
-import { safeUrl } from '../../lib/html.js';
-import { CopyButton } from '../../lib/ui.js';
+import { safeUrl } from '../view-kit/html.js';
+import { CopyButton } from '../view-kit/ui.js';
 import type { AppContext } from '../context.js';
-import type { ShownOnce } from './flash.js';
-import { dashboardPage, signedIn } from './layout.js';
-import { safeReturnTo } from './sign-in-forms.js';
+import type { ShownOnce } from '../view-kit/flash.js';
+import { dashboardPage, signedIn } from '../view-kit/layout.js';
+import { safeReturnTo } from '../view-kit/sign-in-forms.js';
 
 /** What to do with each secret right now. */
 function NextStep({ secret, base }: { secret: ShownOnce; base: string }) {

@@ -1,7 +1,7 @@
 // The human answers of a referral link when there is nothing to redirect to: an unknown link, or an app that has
 // no store or web URL yet (the visitor is told to enter the code by hand; the click is already recorded).
 import { isValidCodeLength } from '../../lib/codes.js';
-import type { Page } from '../../lib/html.js';
+import type { Page } from '../view-kit/html.js';
 
 /** `code` is named only when it could be a code at all. */
 export function unknownLinkPage(code: string): Page {

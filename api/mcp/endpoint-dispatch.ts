@@ -6,7 +6,7 @@
 import compose from 'koa-compose';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { ValidationError, type FieldProblem } from '../../lib/errors.js';
+import { ValidationError, type FieldProblem } from '../../errors/http-errors.js';
 import { endpointChain } from '../agent/routes.js';
 import type { AppContext, ProgressListener } from '../context.js';
 import { finishUnanswered, respondWithError } from '../middleware/errors.js';

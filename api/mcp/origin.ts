@@ -6,7 +6,7 @@
 //   accepts the dashboard session cookie, so a page cannot ride on a signed-in browser.
 // Anything else, `Origin: null` included, is 403 before authentication. Allowed browser origins also get CORS headers
 // and preflight answers, so a browser-based client can read the responses.
-import { ForbiddenError } from '../../lib/errors.js';
+import { ForbiddenError } from '../../errors/http-errors.js';
 import type { AppContext, Middleware } from '../context.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);

@@ -4,7 +4,7 @@
 // (listing tools or reading resources is free); a JSON-RPC batch counts each call in it. The answer is plain HTTP,
 // before the MCP layer: the same 429 page with Retry-After as every other limit.
 import type { AgentPrincipal } from '../../lib/principal.js';
-import { RateLimitedError } from '../../lib/errors.js';
+import { RateLimitedError } from '../../errors/http-errors.js';
 import type { Middleware } from '../context.js';
 
 const WINDOW_MS = 60_000;

@@ -2,7 +2,7 @@
 // copy (clients without structured content read the text). Failure: a tool error (isError, so the model can read it
 // and correct itself) whose text says what to do and whose structured content keeps the REST status and `detail`.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { MissingScopeError, type FieldProblem, type NextCall } from '../../lib/errors.js';
+import { MissingScopeError, type FieldProblem, type NextCall } from '../../errors/http-errors.js';
 import { nextAction } from '../agent/next-action.js';
 import type { EndpointOutcome } from './endpoint-dispatch.js';
 

@@ -2,8 +2,8 @@
 // rate limiting a plain-text page, an outage of PostgreSQL or Temporal a 503 (call again), anything unexpected a
 // generic 500 that is logged but never shown.
 // Called by the edge middleware (request-context.ts) around everything else.
-import { AppError, RateLimitedError } from '../../lib/errors.js';
-import { isOutage, outageDetail } from '../../lib/outage.js';
+import { AppError, RateLimitedError } from '../../errors/http-errors.js';
+import { isOutage, outageDetail } from '../../errors/outage.js';
 import type { Router } from '@koa/router';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import type { Logger } from '../../runtime/logger.js';

@@ -1,7 +1,7 @@
 // Reads a JSON body for methods that carry one. Not JSON (or not an object/array) is 400; too large is 413.
 // Content-Type is not trusted: SDKs in the wild send JSON as text/plain, so every body is parsed as JSON, except
 // the url-encoded forms of the dashboard's pages and multipart uploads.
-import { BadRequestError, AppError, ValidationError } from '../../lib/errors.js';
+import { BadRequestError, AppError, ValidationError } from '../../errors/http-errors.js';
 import { findUnstorable } from '../../lib/storable.js';
 import type { Middleware } from '../context.js';
 

@@ -2,7 +2,7 @@
 // over `maxFileBytes` or a body over `maxBodyBytes` is 413, more files or fields than allowed 413 too. The caller
 // checks types and contents and stores everything in one transaction, so a refused upload leaves nothing behind.
 import busboy from 'busboy';
-import { AppError } from '../../lib/errors.js';
+import { AppError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 
 export interface UploadedFile {

@@ -1,6 +1,6 @@
 // Per-key request limits (spec "Limits": identify 2 requests per second per IP), counted by the app's counter
 // (runtime/rate-counter.ts: Redis when configured, else in-process).
-import { RateLimitedError } from '../../lib/errors.js';
+import { RateLimitedError } from '../../errors/http-errors.js';
 import type { AppContext, Middleware } from '../context.js';
 
 export interface RateLimitRule {

@@ -4,7 +4,7 @@
 // spend a third of their time logging; volumes are in /metrics), info for 4xx, warn for 5xx. One middleware instead
 // of three keeps the per-request cost of the hot paths down.
 import { randomUUID } from 'node:crypto';
-import { BadRequestError } from '../../lib/errors.js';
+import { BadRequestError } from '../../errors/http-errors.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AppContext, Middleware } from '../context.js';
 import { finishUnanswered, respondWithError } from './errors.js';

@@ -2,7 +2,7 @@
 // every offending field. Unknown extra fields are kept out of the handler's input by the schemas themselves
 // (they list what they read) and otherwise ignored.
 import { snakeCaseAliases } from '../../lib/aliases.js';
-import { BadRequestError } from '../../lib/errors.js';
+import { BadRequestError } from '../../errors/http-errors.js';
 import { assertValid } from '../../lib/validation.js';
 import { NOT_JSON } from './json-body.js';
 import type { AppContext, Middleware } from '../context.js';

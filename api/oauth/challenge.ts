@@ -1,7 +1,7 @@
 // RFC 6750 / RFC 9728 challenges on the agent surfaces (/mcp and /api/agent): a 401 says where the protected
 // resource metadata is and which scopes exist; a missing scope (403) says `insufficient_scope` and names it, so a
 // client can ask the user for more consent.
-import { AppError, MissingScopeError } from '../../lib/errors.js';
+import { AppError, MissingScopeError } from '../../errors/http-errors.js';
 import { SCOPES } from '../../lib/scopes.js';
 import type { AppContext, Middleware } from '../context.js';
 

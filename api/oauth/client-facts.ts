@@ -1,5 +1,5 @@
 // What the human is shown about an OAuth client before granting it anything, as plain facts a page prints
-// (api/dashboard/consent.tsx, and provider.tsx's error page): who the client says it is and whether anyone vouched
+// (api/dashboard/agents/consent.tsx, and provider.tsx's error page): who the client says it is and whether anyone vouched
 // for that (a dynamically registered client chose its own name: "unverified"; a client identified by a Client ID
 // Metadata Document is known by the domain that serves the document), where the browser goes after approval
 // (the redirect's scheme and host), and, when a metadata document was refused, why: our address policy (private

@@ -2,15 +2,15 @@
 // everything in PostgreSQL (adapter.ts). What it allows (docs/oauth.md): dynamic client registration (RFC 7591),
 // authorization code with PKCE S256 only, opaque access tokens for one hour, rotating refresh tokens for every
 // client registered with the refresh_token grant (no `offline_access` needed), revocation (RFC 7009).
-// Login and consent are our own pages (api/dashboard/consent.tsx) on the dashboard session.
+// Login and consent are our own pages (api/dashboard/agents/consent.tsx) on the dashboard session.
 //
 // Audience: one protected resource covers both agent surfaces. A client may name `BASE_URL/mcp`,
 // `BASE_URL/api/agent` or `BASE_URL/` as its resource indicator; every access token carries the one audience
 // `BASE_URL/`, which /mcp and /api/agent both check, so one grant works on both with the same scopes and tenancy.
 import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Config } from '../../lib/config.js';
-import { pageSecurityPolicy, renderPage } from '../../lib/html.js';
+import type { Config } from '../../runtime/config.js';
+import { pageSecurityPolicy, renderPage } from '../view-kit/html.js';
 import { SCOPES } from '../../lib/scopes.js';
 import type { ApiDeps } from '../context.js';
 import { adapterFactory } from '../../db/oauth-adapter.js';

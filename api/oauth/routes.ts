@@ -7,7 +7,7 @@ import { revokeOauthAccess } from '../../actions/oauth-grants.js';
 import { Router } from '@koa/router';
 import type { IncomingMessage } from 'node:http';
 import { listOauthGrants } from '../../db/oauth-grants.js';
-import { NotFoundError, RateLimitedError } from '../../lib/errors.js';
+import { NotFoundError, RateLimitedError } from '../../errors/http-errors.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { registerTokenResolver } from '../auth/authenticate.js';
 import { guard, principalOf } from '../auth/guard.js';

@@ -6,11 +6,11 @@ import { noteOauthGrantUse } from '../../actions/oauth-grants.js';
 import type { Knex } from 'knex';
 import { findActiveOauthGrant } from '../../db/oauth-grants.js';
 import { findLiveAccessToken } from '../../db/oauth-store.js';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { hashToken } from '../../lib/credentials.js';
 import type { Principal } from '../../lib/principal.js';
 import { isScope } from '../../lib/scopes.js';
-import { TtlCache } from '../../lib/ttl-cache.js';
+import { TtlCache } from '../../runtime/ttl-cache.js';
 import { agentAudience } from './provider.js';
 
 /** last_used_at is written at most once a minute per grant. */

@@ -4,7 +4,7 @@
 import { joinCampaign as joinCampaignAction } from '../../actions/join-campaign.js';
 import { modulesPath } from '../creator-portal/qr.js';
 import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../lib/codes.js';
-import { ValidationError } from '../../lib/errors.js';
+import { ValidationError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 

@@ -4,7 +4,7 @@
 import { findCampaignForJoin, type JoinCampaign } from '../../db/campaign-join.js';
 import { isOpenForJoining, requiresInvitation } from '../../lib/campaign-join.js';
 import type { InputHTMLAttributes } from 'preact';
-import { JsonScript, safeUrl, type Page } from '../../lib/html.js';
+import { JsonScript, safeUrl, type Page } from '../view-kit/html.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import type { StaticScript } from '../dashboard/static-assets.js';

@@ -5,7 +5,7 @@
 import { Router } from '@koa/router';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import { artifactPaths, CHECKSUMS, coordinates, MAVEN_DIR } from '../../runtime/android-sdk/layout.js';
 import type { AppContext, RequestState } from '../context.js';
 

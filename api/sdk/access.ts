@@ -1,7 +1,7 @@
 // GET /api/sdk/access?app_user_id=: the premium gate for free-access (comp) grants. Evaluated from the database on
 // every call (expiry, blocking, current seat limit), so the client's 5-minute positive cache is the only cache.
 import { findActiveAccessGrant } from '../../db/free-access.js';
-import { BadRequestError } from '../../lib/errors.js';
+import { BadRequestError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { sdkAppOf } from './sdk-app.js';

@@ -1,7 +1,7 @@
 // GET /api/sdk/attribution and GET /api/sdk/recent-conversions: a paying user's attribution, and their recent
 // purchase outcomes (for integration tests in apps). No amounts, no creator names.
 import { findAttributedConversion, listRecentPurchaseEvents } from '../../db/user-purchases.js';
-import { BadRequestError } from '../../lib/errors.js';
+import { BadRequestError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { sdkAppOf } from './sdk-app.js';

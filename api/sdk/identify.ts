@@ -2,8 +2,8 @@
 // the same key and user within 60 seconds is answered from memory.
 import { getAttributionSettings } from '../../db/apps.js';
 import { identifyUser } from '../../actions/sdk-intake.js';
-import { BadRequestError } from '../../lib/errors.js';
-import { TtlCache } from '../../lib/ttl-cache.js';
+import { BadRequestError } from '../../errors/http-errors.js';
+import { TtlCache } from '../../runtime/ttl-cache.js';
 import type { AppContext } from '../context.js';
 import type { RateLimitRule } from '../middleware/rate-limit.js';
 import { inputOf } from '../middleware/validate.js';

@@ -1,5 +1,5 @@
 // POST /api/sdk/init: the start-up check every app launch makes. Marks the SDK as installed for the setup page.
-import { UnauthorizedError } from '../../lib/errors.js';
+import { UnauthorizedError } from '../../errors/http-errors.js';
 import { isStoreDirect } from '../../lib/validation-providers.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

@@ -8,7 +8,7 @@
 import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
-import { AppError, BadRequestError, ConflictError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import { AppError, BadRequestError, ConflictError, UnavailableError, ValidationError } from '../../errors/http-errors.js';
 import { androidProofIdentity, claimedTransactionId, proofHash, storeDirectGate } from '../../lib/store-purchase.js';
 import type { StorePlatform } from '../../schema/types.js';
 import { startStorePurchase, storePurchaseFailureOf } from '../../workflow-clients/store-purchase.js';

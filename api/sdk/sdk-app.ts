@@ -1,5 +1,5 @@
 // The app an SDK request acts for: always the SDK key's own app (the guard admitted only SDK keys).
-import { UnauthorizedError } from '../../lib/errors.js';
+import { UnauthorizedError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 
 export function sdkAppOf(ctx: AppContext): { appId: string; orgId: string } {

@@ -6,7 +6,7 @@ import { enterReferralCode } from '../../actions/sdk-intake.js';
 import type { FreeAccessCode } from '../../db/free-access.js';
 import { mirrorGrant } from './grant-mirror.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { describeFreeAccess, findCodeForApp } from './code-lookup.js';

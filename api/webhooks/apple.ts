@@ -4,7 +4,7 @@
 // notifications"). 401 for anything that does not verify or belongs to another app (nothing recorded); 503 for
 // what Apple should deliver again once a human fixed our side (no roots, no Apple id, not switched); 200 with the
 // reason, nothing recorded, when the app's iOS purchases go through the subscription provider.
-import { NotFoundError, UnauthorizedError, UnavailableError } from '../../lib/errors.js';
+import { NotFoundError, UnauthorizedError, UnavailableError } from '../../errors/http-errors.js';
 import { takeInAppleNotification } from '../../workflow-clients/apple-notification-intake.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

@@ -11,7 +11,14 @@ import { takeInStoreNotification } from '../../actions/store-notification-intake
 import { NOTIFICATION_SOURCES } from '../../db/store-notifications.js';
 import { findPlayPushSetup } from '../../db/store-credentials.js';
 import { parseBearer } from '../../lib/credentials.js';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+} from '../../errors/http-errors.js';
 import { decodeNotification, pubsubPushBody, type PubsubPush } from '../../lib/play-notification.js';
 import type { JsonObject } from '../../schema/types.js';
 import { findUnstorable } from '../../lib/storable.js';

@@ -6,7 +6,7 @@
 // since the body carries no purchase date; the rate, its date and source stored with the purchase); no rate for the
 // currency: 503, nothing recorded.
 import { usdPriceOf } from '../../clients/usd-price.js';
-import { UnauthorizedError, UnavailableError, ValidationError } from '../../lib/errors.js';
+import { UnauthorizedError, UnavailableError, ValidationError } from '../../errors/http-errors.js';
 import type { UsdPrice } from '../../lib/fx.js';
 import { cleanupCode } from '../../lib/codes.js';
 import { MAX_PRICE_USD, type PurchaseEvent } from '../../lib/purchase-event.js';

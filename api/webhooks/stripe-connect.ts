@@ -10,7 +10,7 @@ import { stateOfStripeAccount } from '../../clients/payouts/stripe.js';
 import { applyAccountUpdate, recordCreatorBankPayout } from '../../actions/payout-accounts.js';
 import { handleStripeEventOnce } from '../../actions/stripe-events.js';
 import { creatorOfAccount } from '../../db/payout-accounts.js';
-import { BadRequestError, UnavailableError } from '../../lib/errors.js';
+import { BadRequestError, UnavailableError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 
 export async function stripeConnectWebhook(ctx: AppContext): Promise<void> {

@@ -16,10 +16,10 @@ import { completeCardSetup, failCardSetup } from '../../actions/auto-recharge.js
 import { findAutoRechargeSetup } from '../../db/auto-recharge.js';
 import { creditTopUp, failTopUp, recordFundsAvailableAt } from '../../actions/top-up.js';
 import { findPayment, findPaymentByExternalId } from '../../db/payments.js';
-import { BadRequestError, UnavailableError } from '../../lib/errors.js';
+import { BadRequestError, UnavailableError } from '../../errors/http-errors.js';
 import type { PaymentRow } from '../../schema/types.js';
 import type { AppContext } from '../context.js';
-import { checkAutoRecharge } from '../payments/recharge-check.js';
+import { checkAutoRecharge } from '../recharge-check.js';
 import { TRANSFER_EVENTS, transferEvent } from './stripe-transfers.js';
 
 const CREDITING = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);

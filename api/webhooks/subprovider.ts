@@ -4,7 +4,7 @@
 import { findAppByCredentialHash, findAppWebhookSecretHash } from '../../db/apps.js';
 import { recordRejectedWebhook } from '../../actions/webhook-rejections.js';
 import { hashToken, parseBearer, tokenMatchesHash } from '../../lib/credentials.js';
-import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
+import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors/http-errors.js';
 import { normalizeSubproviderEvent, subproviderWebhookBody } from '../../lib/purchase-event.js';
 import { findUnstorable } from '../../lib/storable.js';
 import { assertValid } from '../../lib/validation.js';

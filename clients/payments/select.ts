@@ -1,7 +1,7 @@
 // Which payment provider this server offers (PAYMENT_PROVIDER, else Stripe when its key is set, else the embedded
 // test mode, which production never offers: it would be free money). The worker's auto-recharge charges with the
 // provider the organization saved its method with, found by name.
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import type { PaymentProviderName } from '../../schema/types.js';
 import type { PaymentProvider, RechargeProvider } from './provider.js';
 import { stripeProvider, type StripeSettings } from './stripe.js';

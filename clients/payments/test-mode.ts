@@ -1,5 +1,5 @@
 // The embedded test-mode provider (`svc dev`'s default): no card, no network; the human's confirmation on our own
-// page credits the wallet. Never offered in production (lib/config.ts refuses it there). For auto-recharge the human
+// page credits the wallet. Never offered in production (runtime/config.ts refuses it there). For auto-recharge the human
 // picks one of two simulated cards on the page (numbers of Stripe's test cards, so the behaviour is familiar): one
 // that always succeeds and one that is always declined.
 import type { PaymentProvider, RechargeProvider, SavedMethod } from './provider.js';

@@ -2,7 +2,7 @@
 // set, else the embedded test mode, which production never offers: it would record payouts that move no money).
 // A payout is sent through the provider its creator's account was opened with, found by name.
 import { stripeSettingsOf } from '../payments/select.js';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import type { PayoutProviderName } from '../../schema/types.js';
 import type { PayoutProvider } from './provider.js';
 import { stripeConnectProvider } from './stripe.js';

@@ -2,8 +2,8 @@
 // account is ready as soon as it is connected, and a transfer is recorded under an id derived from the payout (so a
 // retried one is the same transfer). The platform balance it reports is PAYOUT_TEST_AVAILABLE_USD (unset: unlimited)
 // and PAYOUT_TEST_PENDING_USD, read from the configuration at each call, so waiting for funds can be seen locally.
-// Refused under NODE_ENV=production (lib/config.ts, clients/payouts/select.ts).
-import type { Config } from '../../lib/config.js';
+// Refused under NODE_ENV=production (runtime/config.ts, clients/payouts/select.ts).
+import type { Config } from '../../runtime/config.js';
 import type { PayoutProvider } from './provider.js';
 
 const MICROS_PER_USD = 1_000_000;

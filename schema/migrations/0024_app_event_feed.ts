@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The dashboard's real-time events view (api/dashboard/events-page.tsx) streams, per app, every SDK event and every
+// The dashboard's real-time events view (api/dashboard/apps/events-page.tsx) streams, per app, every SDK event and every
 // purchase event as it arrives or changes outcome. `app_event_feed` is that stream's log: one row per event and
 // committing transaction that created or changed it, numbered by `seq`, the stream's event id (`Last-Event-ID`).
 //

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, createApp, listen, type SvcApp } from '../../api/app.js';
-import { loadConfig, type Config } from '../../lib/config.js';
+import { loadConfig, type Config } from '../../runtime/config.js';
 import { AppChangeFeed } from '../../runtime/app-change-feed.js';
 import { createLogger, type Logger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';

@@ -1,7 +1,7 @@
 // Payout tests' shared steps: the connect routes mounted with a stand-in for the creator portal's principal (the
 // portal is issue 29; a header names the creator), and reading a payout's transfer state.
 import type { Knex } from 'knex';
-import { payoutConnectRouter } from '../../api/creator-payouts/routes.js';
+import { payoutConnectRouter } from '../../api/creator-portal/payout-routes.js';
 import type { SvcApp } from '../../api/app.js';
 import { testModePayoutProvider } from '../../clients/payouts/test-mode.js';
 import { savePayoutAccount, updateAccountState } from '../../db/payout-accounts-writes.js';

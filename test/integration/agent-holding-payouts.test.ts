@@ -111,6 +111,6 @@ test('no agent route or tool can start a payout: only the operator CLI and the d
   );
   t.deepEqual(
     callers.map((f) => path.relative(PROJECT_ROOT, f)),
-    ['api/dashboard/wallet-payouts.tsx'],
+    ['api/dashboard/wallet/wallet-payouts.tsx'],
   );
 });

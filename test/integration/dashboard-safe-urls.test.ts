@@ -1,4 +1,4 @@
-// URLs from data on the dashboard pages (lib/html.tsx safeUrl): escaping does not make a `javascript:` href safe, so
+// URLs from data on the dashboard pages (api/view-kit/html.tsx safeUrl): escaping does not make a `javascript:` href safe, so
 // a link built from a stored URL keeps its href only for http(s). Agent-writable URL fields accept any URI (the
 // schemas' `format: uri`): the agent stores `javascript:` in an app's store and web URLs, and an asset row carries
 // one; no page turns either into a live link, while an https asset link keeps its href.

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import test from 'ava';
 import type { AddressInfo } from 'node:net';
 import { closeServer, createApp, listen } from '../../api/app.js';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createTemporalClient } from '../../runtime/temporal-client.js';
 import { freePort } from '../../runtime/ports.js';

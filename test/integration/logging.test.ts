@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { closeServer, createApp, listen } from '../../api/app.js';
 import type { AppContext, RequestState } from '../../api/context.js';
 import { requestLog } from '../../api/middleware/request-context.js';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
 import { useHarness } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';

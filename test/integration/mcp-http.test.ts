@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { closeServer, createApp, listen } from '../../api/app.js';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig } from '../../runtime/config.js';
 import { SCOPES } from '../../lib/scopes.js';
 import { createLogger } from '../../runtime/logger.js';
 import { createRedis, redisReady } from '../../runtime/redis.js';

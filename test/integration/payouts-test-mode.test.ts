@@ -7,7 +7,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { payoutProviderNamed } from '../../clients/payouts/select.js';
 import { addMembership, createUser } from '../../db/organizations-writes.js';
-import { ConfigError, loadConfig } from '../../lib/config.js';
+import { ConfigError, loadConfig } from '../../runtime/config.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { payoutScheduleId } from '../../workflows/payout-run-messages.js';
 import { inputValue } from '../helpers/browser.js';

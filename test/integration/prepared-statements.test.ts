@@ -3,7 +3,7 @@
 // the statement again and returns the new column.
 import test from 'ava';
 import { preparedRaw } from '../../db/prepared.js';
-import { isTransientDatabaseError } from '../../lib/pg-errors.js';
+import { isTransientDatabaseError } from '../../errors/pg-errors.js';
 import { createDb } from '../../runtime/db.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 

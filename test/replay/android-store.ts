@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { generateKeyPairSync } from 'node:crypto';
 import { saveCredential } from '../../db/store-credentials-writes.js';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
 import { startGoogleStub, type GoogleStub } from '../stubs/google-api.js';

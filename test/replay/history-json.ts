@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { resolveBinary, TEMPORAL_CLI } from '../../runtime/temporal-binaries.js';
 
 /** The history in the proto3 JSON form the replayer reads, as the Temporal CLI prints it (`workflow show -o json`). */

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../runtime/logger.js';
 import { createWorker, installRuntime } from '../../worker/worker.js';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig } from '../../runtime/config.js';
 import { testCardMethod } from '../../clients/payments/test-mode.js';
 import { enableAutoRecharge } from '../../db/auto-recharge-writes.js';
 import { startAutoRecharge } from '../../workflow-clients/auto-recharge.js';

@@ -7,7 +7,7 @@
 // available. `platform-balance-check`: the check against the Stripe stub (test/stubs/stripe.ts), as
 // test/integration/payout-cents.test.ts runs it.
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { startPayoutRun } from '../../workflow-clients/payout-runs.js';
 import { BALANCE_CHECK_WORKFLOW, payoutRunWorkflowId, type PayoutRunOutcome } from '../../workflows/payout-run-messages.js';
 import { ingest } from '../helpers/conversion-client.js';

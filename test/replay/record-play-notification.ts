@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { receiveRawItem } from '../../db/raw-intake.js';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { startPlayNotification } from '../../workflow-clients/store-notification.js';
 import { playNotificationWorkflowId } from '../../workflows/store-notification-messages.js';
 import { androidStoreDirect, REPLAY_PACKAGE } from './android-store.js';

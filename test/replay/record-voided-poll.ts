@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../runtime/config.js';
 import { startPlayVoidedSync } from '../../workflow-clients/play-voided-sync.js';
 import { playVoidedSyncWorkflowId, pollVoidedNowUpdate } from '../../workflows/play-voided-sync-messages.js';
 import { androidStoreDirect } from './android-store.js';

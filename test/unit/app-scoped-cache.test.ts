@@ -1,5 +1,5 @@
 import test from 'ava';
-import { AppScopedCache, type ChangeFeed } from '../../lib/app-scoped-cache.js';
+import { AppScopedCache, type ChangeFeed } from '../../runtime/app-scoped-cache.js';
 
 class ManualFeed implements ChangeFeed {
   live = true;

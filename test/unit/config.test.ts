@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { ConfigError, configMarkdownTable, loadConfig, VARIABLES } from '../../lib/config.js';
+import { ConfigError, configMarkdownTable, loadConfig, VARIABLES } from '../../runtime/config.js';
 
 test('defaults apply when nothing is set', (t) => {
   const c = loadConfig({});

@@ -1,8 +1,8 @@
-// The batch invitation textarea (lib/creator-batch.ts) and the asset type check by content (api/dashboard/asset-upload.ts).
+// The batch invitation textarea (lib/creator-batch.ts) and the asset type check by content (api/dashboard/assets/asset-upload.ts).
 import test from 'ava';
-import { sniffAsset } from '../../api/dashboard/asset-upload.js';
+import { sniffAsset } from '../../api/dashboard/assets/asset-upload.js';
 import { parseCreatorBatch } from '../../lib/creator-batch.js';
-import { ValidationError } from '../../lib/errors.js';
+import { ValidationError } from '../../errors/http-errors.js';
 
 test('lines become creators: header and comments skipped, commas, semicolons or tabs, quotes dropped', (t) => {
   t.deepEqual(parseCreatorBatch('email,name,lang\n# team\n a@x.io , "Ann", es \r\nb@x.io;Bob\nc@x.io\tCy\tde\n\n', 100, 'Hi'), [

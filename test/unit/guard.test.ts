@@ -1,6 +1,6 @@
 import test from 'ava';
 import { assertOrgAccess, checkRule, type GuardRule } from '../../api/auth/guard.js';
-import { ForbiddenError, MissingScopeError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { ForbiddenError, MissingScopeError, NotFoundError, UnauthorizedError } from '../../errors/http-errors.js';
 import type { Principal } from '../../lib/principal.js';
 import { SCOPES } from '../../lib/scopes.js';
 

@@ -1,8 +1,8 @@
 // Which failures are outages (retry; an HTTP answer is 503), which are data the database refuses for good, and
 // which are neither (a bug: bounded attempts, then the event is recorded as failed).
 import test from 'ava';
-import { isOutage, isTemporalUnavailable } from '../../lib/outage.js';
-import { isRefusedData, isTransientDatabaseError } from '../../lib/pg-errors.js';
+import { isOutage, isTemporalUnavailable } from '../../errors/outage.js';
+import { isRefusedData, isTransientDatabaseError } from '../../errors/pg-errors.js';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code, severity: 'ERROR' });
 const grpcError = (code: number) => Object.assign(new Error(`${code} UNAVAILABLE: No connection established`), { code, metadata: {} });

@@ -5,7 +5,7 @@ import test from 'ava';
 import { lintPlanted } from '../helpers/lint-planted.js';
 
 // Planted under the names of an existing dashboard handler and an existing action.
-const HANDLER = 'api/dashboard/team.tsx';
+const HANDLER = 'api/dashboard/account/team.tsx';
 const ACTION = 'actions/team.ts';
 
 const transaction = `import type { Knex } from 'knex';

@@ -5,7 +5,7 @@ import test from 'ava';
 import { lintPlanted } from '../helpers/lint-planted.js';
 
 // Planted under the name of an existing page.
-const lint = (code: string) => lintPlanted('api/dashboard/home-page.tsx', code, 'no-restricted-syntax');
+const lint = (code: string) => lintPlanted('api/dashboard/apps/home-page.tsx', code, 'no-restricted-syntax');
 
 test('dangerouslySetInnerHTML in a page is a lint error', async (t) => {
   const messages = await lint('export const Bio = ({ html }: { html: string }) => <div dangerouslySetInnerHTML={{ __html: html }} />;\n');
@@ -18,7 +18,7 @@ test('an href from data must go through safeUrl()', async (t) => {
   t.is(raw.length, 1);
   t.regex(raw[0]!, /safeUrl/);
   const safe = await lint(
-    "import { safeUrl } from '../../lib/html.js';\nexport const L = ({ url }: { url: string }) => <a href={safeUrl(url)}>link</a>;\n",
+    "import { safeUrl } from '../../api/view-kit/html.js';\nexport const L = ({ url }: { url: string }) => <a href={safeUrl(url)}>link</a>;\n",
   );
   t.deepEqual(safe, []);
 });

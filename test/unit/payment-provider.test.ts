@@ -1,6 +1,6 @@
 import test from 'ava';
 import { paymentProviderOf } from '../../clients/payments/select.js';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig } from '../../runtime/config.js';
 
 const provider = (env: Record<string, string>) => paymentProviderOf(loadConfig(env))?.name;
 

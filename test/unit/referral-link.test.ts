@@ -1,6 +1,6 @@
-// lib/referral-link.ts and lib/html.tsx: where a link visitor goes, what the click keeps, how pages escape.
+// lib/referral-link.ts and api/view-kit/html.tsx: where a link visitor goes, what the click keeps, how pages escape.
 import test from 'ava';
-import { jsonForHtml, renderPage, safeUrl } from '../../lib/html.js';
+import { jsonForHtml, renderPage, safeUrl } from '../../api/view-kit/html.js';
 import { destinationUrl, linkHints, withReferralParams, type LinkApp } from '../../lib/referral-link.js';
 import { ANDROID_UA, IPHONE_UA } from '../helpers/sdk.js';
 

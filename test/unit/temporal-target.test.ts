@@ -3,7 +3,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../lib/config.js';
+import { ConfigError, loadConfig } from '../../runtime/config.js';
 import { resolveTemporalTarget, withTemporalTarget } from '../../runtime/temporal-target.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-target-'));

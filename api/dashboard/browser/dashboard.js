@@ -1,7 +1,7 @@
 // @ts-check
 // Every dashboard page's script (GET /dashboard/static/dashboard.js, under the page's CSP nonce). The pages are
 // complete without it; with it: a destructive button opens its confirm <dialog> instead of posting (the dialog's
-// own form carries `confirmed=yes`; api/dashboard/confirm.tsx), copy buttons copy, and `<time data-local>` shows the
+// own form carries `confirmed=yes`; api/view-kit/confirm.tsx), copy buttons copy, and `<time data-local>` shows the
 // viewer's time zone instead of the server's UTC.
 (() => {
   document.addEventListener('submit', (e) => {
@@ -16,7 +16,7 @@
     close.addEventListener('click', () => /** @type {HTMLDialogElement} */ (close.closest('dialog')).close());
   }
 
-  // Copy buttons (lib/ui.tsx CopyButton): the value of an input, or the text of any other element (a URL, a snippet).
+  // Copy buttons (api/view-kit/ui.tsx CopyButton): the value of an input, or the text of any other element (a URL, a snippet).
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[data-copy]'))) {
     const target = document.getElementById(button.dataset.copy ?? '');
     if (!target || !navigator.clipboard) continue;

@@ -1,0 +1,139 @@
+// One row of the real-time events view, the same markup whether the page renders it or the stream carries it (the
+// page's script inserts the stream's `html` as is). Purchase events are shaped by events/recent's own webhookView,
+// so the flags (attributed / organic / failed) follow the agent API's rule; beside them the dashboard alone shows the
+// code the purchase carried (also when it attributed nothing, saying whether it matched no creator), the reason it
+// was refused or ignored, its price and the commission written for it (read with `amounts`, db/recent-events.ts).
+import { LocalTime } from '../../view-kit/ui.js';
+import type { FeedEntry } from '../../../db/app-event-feed.js';
+import type { PurchaseEventView, SdkEventView } from '../../../db/recent-events.js';
+import { renderToString } from 'preact-render-to-string';
+import { safeUrl } from '../../view-kit/html.js';
+import { webhookView } from '../../agent/recent-events.js';
+import { usd } from '../../view-kit/data-table.js';
+
+export type ViewEntry = { kind: 'sdk'; event: SdkEventView } | { kind: 'purchase'; event: PurchaseEventView };
+
+/** What the stream sends for an entry: the events/recent shape of its row, its workflow link, and its markup. */
+export interface StreamMessage {
+  seq: number;
+  kind: 'sdk' | 'purchase';
+  event: Record<string, unknown>;
+  workflow_url: string | null;
+  html: string;
+}
+
+/** Links a conversion's workflow in the Temporal Web UI (TEMPORAL_UI_URL), or nothing when no UI is configured. */
+export function workflowUrl(uiUrl: string | undefined, namespace: string, workflowId: string | undefined): string | null {
+  if (!uiUrl || !workflowId) return null;
+  return `${uiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+const when = (d: Date | string) => <LocalTime at={d} />;
+
+function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
+  if (v.failed)
+    return (
+      <>
+        <span class="error">failed</span> <span class="muted">{v.error ?? ''}</span>
+      </>
+    );
+  if (v.attributed) return <span class="done">attributed</span>;
+  if (v.organic) return <span class="muted">organic</span>;
+  return (
+    <>
+      <span class="open">{v.error ? 'ignored' : 'received'}</span>
+      {v.error ? (
+        <>
+          {' '}
+          <span class="muted">{v.error}</span>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function shapeEntry(entry: ViewEntry): Record<string, unknown> {
+  return entry.kind === 'purchase' ? webhookView(entry.event) : { ...entry.event };
+}
+
+const Code = ({ code }: { code: string | null | undefined }) => (code ? <code>{code}</code> : null);
+
+/** The code a purchase carried, and what became of it when it attributed nothing (text: also the CSV's cell). */
+export function carriedCode(e: PurchaseEventView): string {
+  if (!e.referral_code) return '';
+  if (e.attributed) return e.referral_code;
+  return `${e.referral_code} (${e.code_known === false ? 'matched no creator' : 'not attributed'})`;
+}
+
+export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string | null; seq?: number }) {
+  if (entry.kind === 'sdk') {
+    const s = entry.event;
+    return (
+      <tr data-kind="sdk" data-event-id={s.event_id} data-seq={seq}>
+        <td>{when(s.created_at)}</td>
+        <td>SDK event</td>
+        <td>
+          <code>{s.event_type}</code>
+        </td>
+        <td>{s.app_user_id}</td>
+        <td>{s.environment ?? ''}</td>
+        <td class="muted">{s.platform ?? ''}</td>
+        <td>
+          <Code code={s.referral_code} />
+        </td>
+        <td></td>
+        <td></td>
+        <td></td>
+        <td></td>
+      </tr>
+    );
+  }
+  const v = webhookView(entry.event);
+  return (
+    <tr data-kind="purchase" data-event-id={v.event_id} data-seq={seq}>
+      <td>{when(v.received_at)}</td>
+      <td>Purchase</td>
+      <td>
+        <code>{v.event_type}</code>
+      </td>
+      <td>{v.app_user_id ?? ''}</td>
+      <td>{v.environment ?? ''}</td>
+      <td class="attribution">
+        <Outcome v={v} />
+      </td>
+      <td class="code">
+        {entry.event.referral_code ? (
+          <>
+            <code>{entry.event.referral_code}</code>
+            {v.attributed ? null : (
+              <>
+                {' '}
+                <span class="muted">{entry.event.code_known === false ? 'matched no creator' : 'not attributed'}</span>
+              </>
+            )}
+          </>
+        ) : null}
+      </td>
+      <td class="reason">{v.error ?? ''}</td>
+      <td class="price">{usd(entry.event.price_usd_micros)}</td>
+      <td class="commission">{usd(entry.event.commission_micros)}</td>
+      <td>
+        {link ? (
+          <a href={safeUrl(link)} target="_blank" rel="noopener">
+            workflow
+          </a>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+export function streamMessage(entry: FeedEntry, link: string | null): StreamMessage {
+  return {
+    seq: entry.seq,
+    kind: entry.kind,
+    event: shapeEntry(entry),
+    workflow_url: link,
+    html: renderToString(<EventRow entry={entry} link={link} seq={entry.seq} />),
+  };
+}
