@@ -13,7 +13,8 @@ const pageRules = [
   },
   {
     selector:
-      "JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > :not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])",
+      'JSXAttribute[name.name=/^(href|src)$/] > JSXExpressionContainer > ' +
+      ":not(CallExpression[callee.name='safeUrl'], Identifier[name=/^[A-Z][A-Z0-9_]*$/])",
     message: 'A link built from data goes through safeUrl() (api/view-kit/html.tsx): http(s) or our own paths only.',
   },
 ];
@@ -271,7 +272,9 @@ export default tseslint.config(
             ...Object.entries(READ_FUNCTIONS).map(([name, reads]) => ({
               group: [`**/db/${name}.js`],
               allowImportNames: reads,
-              message: `The edges import only the reads of db/${name}.js named in READ_FUNCTIONS (eslint.config.js); a write goes through an action.`,
+              message:
+                `The edges import only the reads of db/${name}.js named in ` +
+                `READ_FUNCTIONS (eslint.config.js); a write goes through an action.`,
               allowTypeImports: true,
             })),
           ],

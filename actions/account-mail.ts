@@ -34,17 +34,23 @@ function text(m: AccountMail, link: string): { subject: string; body: string } {
     case 'verify_email':
       return {
         subject: 'Verify your email',
-        body: `Welcome. Open this link to verify your email and finish creating your account (valid 48 hours):\n\n${link}\n\nIf you did not sign up, ignore this email.`,
+        body:
+          `Welcome. Open this link to verify your email and finish creating your ` +
+          `account (valid 48 hours):\n\n${link}\n\nIf you did not sign up, ignore this email.`,
       };
     case 'reset_password':
       return {
         subject: 'Reset your password',
-        body: `Open this link to choose a new password (valid 1 hour, once):\n\n${link}\n\nIf you did not ask for it, ignore this email; your password stays as it is.`,
+        body:
+          `Open this link to choose a new password (valid 1 hour, ` +
+          `once):\n\n${link}\n\nIf you did not ask for it, ignore this email; your password stays as it is.`,
       };
     case 'invite':
       return {
         subject: `You are invited to ${m.orgName ?? 'an organization'}`,
-        body: `You are invited to join ${m.orgName ?? 'an organization'} as ${m.role}. Open this link to accept (valid 7 days, once):\n\n${link}`,
+        body:
+          `You are invited to join ${m.orgName ?? 'an organization'} ` +
+          `as ${m.role}. Open this link to accept (valid 7 days, once):\n\n${link}`,
       };
   }
 }

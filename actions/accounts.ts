@@ -33,7 +33,9 @@ export async function signUp(deps: AccountDeps, input: { orgName: string; email:
       orgId: null,
       to: email,
       subject: 'Sign-up attempt with your email',
-      bodyText: `Someone tried to create an account with this email. You already have one: sign in at ${dashboardUrl}/login or reset your password at ${dashboardUrl}/password-reset.`,
+      bodyText:
+        `Someone tried to create an account with this email. You already have one: sign in ` +
+        `at ${dashboardUrl}/login or reset your password at ${dashboardUrl}/password-reset.`,
       template: 'account_exists',
       dedupKey: `account-exists:${email}:${new Date().toISOString().slice(0, 13)}`,
     });

@@ -19,8 +19,10 @@ export interface CreatorInput {
 }
 
 /** The campaign's join page, with the personal invitation token when there is one. */
-export const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) =>
-  `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${token ? `invitation_token=${encodeURIComponent(token)}&` : ''}lang=${encodeURIComponent(lang)}`;
+export const joinUrl = (dashboardUrl: string, campaignId: string, lang: string, token?: string) => {
+  const invitation = token ? `invitation_token=${encodeURIComponent(token)}&` : '';
+  return `${dashboardUrl}/join/${encodeURIComponent(campaignId)}?${invitation}lang=${encodeURIComponent(lang)}`;
+};
 
 export async function inviteCreator(
   deps: { db: Knex; config: Config },
@@ -49,7 +51,8 @@ export async function inviteCreator(
         bodyText: [
           `Hi${c.name?.trim() ? ` ${c.name.trim()}` : ''},`,
           '',
-          `You're invited to join the creator campaign "${String(campaign.name)}" for ${appName} and earn ${Number(campaign.commission_percentage)}% commission on the purchases you refer.`,
+          `You're invited to join the creator campaign "${String(campaign.name)}" for ${appName} ` +
+            `and earn ${Number(campaign.commission_percentage)}% commission on the purchases you refer.`,
           ...(c.message?.trim() ? ['', c.message.trim()] : []),
           '',
           `Join here (your personal invitation link, valid until ${expiresAt.toISOString().slice(0, 10)}):`,

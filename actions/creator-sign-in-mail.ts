@@ -18,7 +18,8 @@ export interface SignInMail {
 
 function text(m: SignInMail, link: string, portal: string): { subject: string; body: string } {
   const intro = m.invitedBy
-    ? `${m.invitedBy.orgName} added this address to your creator profile. In the creator portal you see your codes, clicks, installs, conversions, every commission and your payouts.`
+    ? `${m.invitedBy.orgName} added this address to your creator profile. In the creator ` +
+      `portal you see your codes, clicks, installs, conversions, every commission and your payouts.`
     : 'You asked for a link to sign in to the creator portal.';
   return {
     subject: m.invitedBy ? `${m.invitedBy.orgName} invites you to the creator portal` : 'Your sign-in link to the creator portal',

@@ -1,9 +1,10 @@
 // svc dev's demo account gets a past (only svc dev: `svc seed --json` stays quick and empty): 30 days of clicks,
 // installs, trials, purchases, renewals and one refund across three creators, then a payout run of what the holding
 // period released, by the same rule as every run (actions/payout-run.ts): the demo's own creator has a test-mode
-// payout account and is paid; Maya Lopez has none and is held over, so the run's page shows both. Everything goes through the same db/ functions and the same conversion workflow as live traffic;
-// the only difference is the explicit time each row happened (NewClick/NewInstall `at`, IngestEvent.occurredAtMs),
-// which no HTTP route passes. Deterministic from the demo's tag, so the numbers are the same on every fresh start.
+// payout account and is paid; Maya Lopez has none and is held over, so the run's page shows both. Everything goes through the same db/
+// functions and the same conversion workflow as live traffic; the only difference is the explicit time each row happened
+// (NewClick/NewInstall `at`, IngestEvent.occurredAtMs), which no HTTP route passes. Deterministic from the demo's tag, so the numbers are
+// the same on every fresh start.
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { recordClick } from '../db/clicks.js';

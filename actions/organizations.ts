@@ -20,7 +20,8 @@ export async function createOrganizationOf(trx: Knex.Transaction, agent: AgentPr
   const userId = agent.userId;
   if (!userId) {
     throw new ConflictError(
-      'This credential was not created by a dashboard user, so a new organization would have no owner. A human can create it in the dashboard.',
+      'This credential was not created by a dashboard user, so a new ' +
+        'organization would have no owner. A human can create it in the dashboard.',
     );
   }
   const created = await createOrganization(trx, { name: name.trim(), createdByUserId: userId });

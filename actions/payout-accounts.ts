@@ -55,7 +55,9 @@ export function connectCountry(raw: unknown, config: Config): string {
   throw new ValidationError([
     {
       loc: ['body', 'country'],
-      msg: `Choose the country of your bank account from the list: payouts cannot be sent to '${typeof raw === 'string' ? raw : JSON.stringify(raw)}'.`,
+      msg:
+        `Choose the country of your bank account from the list: payouts ` +
+        `cannot be sent to '${typeof raw === 'string' ? raw : JSON.stringify(raw)}'.`,
       type: 'value_error',
     },
   ]);

@@ -5,8 +5,9 @@
 // each payout (db/payouts.ts) and the holdovers with their reasons (db/payout-holdovers.ts). A refund racing the run
 // sees each commission either before it (still payable: its clawback is netted now) or after it (paid: the clawback
 // waits for the next run). Idempotent per run id: a used run id answers that run's current state and pays nothing.
-// A run a person started on the dashboard is audited after the commit. After the commit, phase 2 (the payout-run workflow: one transfer per payout) is started when the caller can start
-// it; otherwise the worker's resume pass takes the run up (jobs/payout-resume.ts). Never reachable by an agent.
+// A run a person started on the dashboard is audited after the commit. After the commit, phase 2 (the payout-run workflow: one transfer per
+// payout) is started when the caller can start it; otherwise the worker's resume pass takes the run up (jobs/payout-resume.ts). Never
+// reachable by an agent.
 import type { Knex } from 'knex';
 import { approvedAwardsToPay } from '../db/bonus-awards.js';
 import { accountStatesOf } from '../db/payout-accounts.js';

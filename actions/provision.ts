@@ -91,8 +91,10 @@ function notThisKeysOrganization(edge: AgentEdge, orgName: string, orgs: readonl
       loc: ['body', 'org_name'],
       type: 'value_error',
       msg:
-        `"${orgName}" is not this agent key's organization (${orgs.map((o) => `"${o.name}"`).join(', ')}): an agent key works in its own organization only. ` +
-        `Leave org_name out to provision there, or create the organization with ${next.next_tool} (${next.call}) and ask the human for a key of it.`,
+        `"${orgName}" is not this agent key's organization ` +
+        `(${orgs.map((o) => `"${o.name}"`).join(', ')}): an agent key works in its own organization only. ` +
+        `Leave org_name out to provision there, or create the organization ` +
+        `with ${next.next_tool} (${next.call}) and ask the human for a key of it.`,
     },
   ]).pointingAt(next);
 }

@@ -93,7 +93,8 @@ async function storedKey(deps: AutowireDeps, appId: string): Promise<string | No
       key ??
       notWired(
         'no_provider_key',
-        "No subscription provider secret API key is stored for this app: a human uploads it through the signed credential link (platform 'subprovider').",
+        'No subscription provider secret API key is stored for this app: a ' +
+          "human uploads it through the signed credential link (platform 'subprovider').",
       )
     );
   } catch (err) {
@@ -101,7 +102,8 @@ async function storedKey(deps: AutowireDeps, appId: string): Promise<string | No
     if (!(err instanceof UnreadableCredentialError)) throw err;
     return notWired(
       'provider_key_unreadable',
-      'The stored subscription provider key cannot be decrypted (the master key changed): a human uploads it again through the signed credential link.',
+      'The stored subscription provider key cannot be decrypted (the master ' +
+        'key changed): a human uploads it again through the signed credential link.',
     );
   }
 }
@@ -139,7 +141,9 @@ function notWiredFor(err: SubproviderError, givenProject: string | undefined): N
   if (err.status === 401 || err.status === 403) {
     return notWired(
       'provider_key_rejected',
-      `The provider refused the stored key (${err.message}). It must be a secret API key (v2) of this project with write access to integrations (project_configuration:integrations:read_write): a human uploads a correct one through the signed credential link.`,
+      `The provider refused the stored key (${err.message}). It must be a secret API key ` +
+        `(v2) of this project with write access to integrations ` +
+        `(project_configuration:integrations:read_write): a human uploads a correct one through the signed credential link.`,
     );
   }
   if (err.status === 404 && givenProject)

@@ -1,7 +1,7 @@
 // Activities of the payout-run workflow (workflows/payout-run.ts). Phase 1 is actions/payout-run.ts (one short
-// transaction, idempotent per run id; the same rule of who is paid as every other run). Phase 2 sends one payout: a payout already settled answers its state; a resumed one first
-// looks for its transfer at the provider (Stripe keeps idempotency keys only about a day) and records it; otherwise,
-// with a ready account and enough available funds, one transfer under the payout's idempotency key. A refusal
+// transaction, idempotent per run id; the same rule of who is paid as every other run). Phase 2 sends one payout: a payout already settled
+// answers its state; a resumed one first looks for its transfer at the provider (Stripe keeps idempotency keys only about a day) and
+// records it; otherwise, with a ready account and enough available funds, one transfer under the payout's idempotency key. A refusal
 // returns the payout's lines to payable (db/payout-transfers.ts); funds still pending at the provider make the payout
 // wait. A provider that cannot be reached throws PayoutProviderError: Temporal retries the activity.
 import { log } from '@temporalio/activity';

@@ -61,7 +61,8 @@ export function createApp(deps: ApiDeps): SvcApp {
     mcpRoutes({ extraTools: registryTools, sdkResource: readSdkResource }), // /mcp
     portalPayoutRoutes(), // /dashboard/creator/payout-account/*: a creator connects where payouts go (Stripe Connect)
     portalRoutes(), // /dashboard/creator/*: the creator portal (its own principal)
-    webRoutes({ devMode: deps.devMode }), // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
+    // /dashboard/* pages and forms, dashboard REST /api/apps|campaigns|invitations|bonus-awards|assets/*
+    webRoutes({ devMode: deps.devMode }),
     oauthRoutes(), // /oauth/*, /.well-known/*, /api/grants
     publicRoutes(), // /api/public/*
     linkRoutes(), // /{slug}/{code}

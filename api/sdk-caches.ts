@@ -1,5 +1,5 @@
-// The API's read caches of per-app data (answers and credential digests), alive only while the app-change feed is (runtime/app-change-feed.ts).
-// Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
+// The API's read caches of per-app data (answers and credential digests), alive only while the app-change feed is
+// (runtime/app-change-feed.ts). Without a feed (tests, or the listener connection down) every read goes to PostgreSQL.
 import type { InitAnswer, ValidationProviders } from '../db/apps.js';
 import { AppScopedCache, type ChangeFeed } from '../runtime/app-scoped-cache.js';
 import { TtlCache } from '../runtime/ttl-cache.js';

@@ -4,8 +4,8 @@
 // then with its outcome), then BENCH_SDK_EVENTS (1000) SDK events (no workflow: the stream's own cost shows).
 // Measured: feed entries delivered per second over all streams, and per event and stream the delay from the
 // answer to the message (for a purchase, the one with its outcome; negative: on the stream before the answer came
-// back) and from the request to it. Every stream must get every feed entry, in order. In-run baseline: the NOTIFY round trip alone (a committed
-// pg_notify to a LISTEN connection, same database), the floor under any LISTEN/NOTIFY delivery.
+// back) and from the request to it. Every stream must get every feed entry, in order. In-run baseline: the NOTIFY round trip alone (a
+// committed pg_notify to a LISTEN connection, same database), the floor under any LISTEN/NOTIFY delivery.
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createDb } from '../runtime/db.js';

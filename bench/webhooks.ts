@@ -308,7 +308,8 @@ export function printWebhookTable(bench: WebhookBench): void {
     console.log('|---|---:|---:|---:|---:|---|');
     for (const r of table.runs) {
       console.log(
-        `| ${r.name} | ${r.events} | ${Math.round(r.events / r.seconds)} | ${r.p50} | ${r.p99} | ${r.ledgerOk ? 'yes' : 'NO'} (${r.detail}) |`,
+        `| ${r.name} | ${r.events} | ${Math.round(r.events / r.seconds)} ` +
+          `| ${r.p50} | ${r.p99} | ${r.ledgerOk ? 'yes' : 'NO'} (${r.detail}) |`,
       );
     }
     console.log('');
@@ -326,14 +327,18 @@ export function printWebhookTable(bench: WebhookBench): void {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const { percent, rate, capacity, run } of bench.curve) {
       console.log(
-        `| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} | ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} | ${run.later.p50} / ${run.later.p99} | ${mm1P99(rate, capacity)} | ${run.ledgerOk ? 'yes' : 'NO'} |`,
+        `| ${percent ? `${percent} % of closed-loop capacity` : 'BENCH_RATE'} | ${rate.toFixed(1)} ` +
+          `| ${run.events} | ${run.p50} | ${run.p99} | ${run.first.p50} / ${run.first.p99} ` +
+          `| ${run.later.p50} / ${run.later.p99} | ${mm1P99(rate, capacity)} | ${run.ledgerOk ? 'yes' : 'NO'} |`,
       );
     }
     console.log(
-      '\nfirst events: the initial purchase of each subscription, which starts its conversion workflow; later events: renewals, refunds, cancellations',
+      '\nfirst events: the initial purchase of each subscription, which ' +
+        'starts its conversion workflow; later events: renewals, refunds, cancellations',
     );
     console.log(
-      "M/M/1 p99: an ideal queue with the pipeline's closed-loop capacity at the same rate (Poisson arrivals, exponential service), before any fixed latency",
+      "M/M/1 p99: an ideal queue with the pipeline's closed-loop capacity at the " +
+        'same rate (Poisson arrivals, exponential service), before any fixed latency',
     );
     if (bench.idle)
       console.log(

@@ -160,7 +160,11 @@ export async function runDev(flags: DevFlags = {}): Promise<void> {
       // The demo's 30 days of activity, through the worker that is already running (actions/demo-history.ts).
       const client = createTemporalClient(temporal.address, config.TEMPORAL_NAMESPACE, temporal.extras);
       const h = await seedDemoHistory(db, client, config.TEMPORAL_TASK_QUEUE, demoTarget(demo)).finally(() => client.connection.close());
-      history = `${h.purchaseEvents} purchase events (${h.refunds} refund), ${h.clicks} clicks, ${h.installs} installs, ${h.creators} creators, a payout to ${h.payout?.payouts.length ?? 0} creator(s) (${h.payout?.held_over.length ?? 0} held over); seeded in ${(h.tookMs / 1000).toFixed(1)} s`;
+      history =
+        `${h.purchaseEvents} purchase events (${h.refunds} refund), ${h.clicks} ` +
+        `clicks, ${h.installs} installs, ${h.creators} creators, a payout ` +
+        `to ${h.payout?.payouts.length ?? 0} creator(s) (${h.payout?.held_over.length ?? 0} held ` +
+        `over); seeded in ${(h.tookMs / 1000).toFixed(1)} s`;
       writeJsonFile(demoFile, demo);
     }
     const pipeline = await checkPipeline(temporal, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);

@@ -105,7 +105,12 @@ function describe(r: PayoutRunResult): string {
       : `run ${r.run_id} paid`;
   const lines = r.payouts.map((p) => {
     const words = p.transfer_status ? `: ${payoutStatus({ transfer_status: p.transfer_status, failure: p.failure }).text}` : '';
-    return `  ${p.creator_id}: ${p.commission_count} commission(s), ${p.award_count} bonus award(s) (${formatUsd(p.awards_micros)}), gross ${formatUsd(p.gross_micros)}, clawbacks netted ${formatUsd(p.clawbacks_netted_micros)}, net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}${words}`;
+    return (
+      `  ${p.creator_id}: ${p.commission_count} commission(s), ${p.award_count} bonus award(s) ` +
+      `(${formatUsd(p.awards_micros)}), gross ${formatUsd(p.gross_micros)}, clawbacks ` +
+      `netted ${formatUsd(p.clawbacks_netted_micros)}, ` +
+      `net ${formatUsd(p.net_micros)}${p.payout_id ? ` (${p.payout_id})` : ''}${words}`
+    );
   });
   const held = r.held_over.length
     ? [
@@ -113,7 +118,10 @@ function describe(r: PayoutRunResult): string {
         ...r.held_over.map((h) => `  ${h.creator_id}: ${formatUsd(h.payable_micros)}: ${h.reason}`),
       ]
     : [];
-  const total = `total: gross ${formatUsd(r.totals.gross_micros)}, clawbacks netted ${formatUsd(r.totals.clawbacks_netted_micros)}, net ${formatUsd(r.totals.net_micros)}, platform fees ${formatUsd(r.totals.fees_micros)}`;
+  const total =
+    `total: gross ${formatUsd(r.totals.gross_micros)}, clawbacks ` +
+    `netted ${formatUsd(r.totals.clawbacks_netted_micros)}, net ${formatUsd(r.totals.net_micros)}, ` +
+    `platform fees ${formatUsd(r.totals.fees_micros)}`;
   const body =
     r.payouts.length === 0
       ? [`${head} nothing${r.held_over.length ? '' : ' (no payable commissions or approved bonus awards)'}`]

@@ -31,5 +31,8 @@ export async function runWorkflowsCommand(positionals: string[], flags: { json?:
 }
 
 export function describe(s: RehydrateSummary): string {
-  return `conversion workflows at generation ${s.generation}: ${s.terminated} open runs terminated, ${s.restarted} started again from PostgreSQL`;
+  return (
+    `conversion workflows at ` +
+    `generation ${s.generation}: ${s.terminated} open runs terminated, ${s.restarted} started again from PostgreSQL`
+  );
 }

@@ -86,7 +86,9 @@ export async function checkAppleKey(
   return {
     status: 'ok',
     error: null,
-    reason: `Apple accepted key ${meta.key_id} for ${meta.bundle_id} (${production ? 'production' : 'sandbox'}): a test notification was requested`,
+    reason:
+      `Apple accepted key ${meta.key_id} for ${meta.bundle_id} ` +
+      `(${production ? 'production' : 'sandbox'}): a test notification was requested`,
   };
 }
 

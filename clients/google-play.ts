@@ -184,7 +184,9 @@ export async function checkGoogleServiceAccount(
     if (err.kind === 'not_found')
       return {
         status: 'failed',
-        error: `Google Play refused access (${err.status}): grant the service account access to the app in Play Console and check the package name`,
+        error:
+          `Google Play refused access (${err.status}): grant the service ` +
+          `account access to the app in Play Console and check the package name`,
       };
     return { status: 'failed', error: err.message };
   }

@@ -146,7 +146,9 @@ export async function reviewAwardsAfterRefund(trx: Knex.Transaction, r: Refunded
   let flagged = 0;
   for (const award of awards) {
     const progress = Number(award.progress);
-    const reason = `conversion ${r.conversionId} refunded (event ${r.refundEventId}): progress ${progress} is below the threshold ${award.threshold_conversions}`;
+    const reason =
+      `conversion ${r.conversionId} refunded (event ${r.refundEventId}): ` +
+      `progress ${progress} is below the threshold ${award.threshold_conversions}`;
     const refunds = trx.raw(`jsonb_set(fraud_flags, '{refunds}', coalesce(fraud_flags->'refunds', '[]'::jsonb) || ?::jsonb)`, [
       JSON.stringify([{ conversion_id: r.conversionId, purchase_event_id: r.refundEventId, progress, reason }]),
     ]);

@@ -25,7 +25,8 @@ export async function nextReleaseAt(trx: Knex | Knex.Transaction, conversionId: 
 
 const nextReleaseExpression = (trx: Knex | Knex.Transaction, dayMs: number, as: string) =>
   trx.raw(
-    `extract(epoch from min(case when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
+    `extract(epoch from min(case when status = 'unfunded' and payable_at <= ` +
+      `now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
     [dayMs, as],
   );
 

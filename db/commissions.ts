@@ -95,7 +95,9 @@ export interface EarnOutcome {
  */
 function reservationRowSql(source: 'earn' | 'funded', memo: string, createdBy: string): { sql: string; bindings: string[] } {
   return {
-    sql: `insert into wallet_ledger (org_id, entry_type, balance_delta_micros, reserved_delta_micros, idempotency_key, commission_id, memo, created_by)
+    sql:
+      `insert into wallet_ledger (org_id, entry_type, balance_delta_micros, ` +
+      `reserved_delta_micros, idempotency_key, commission_id, memo, created_by)
       select org_id, 'reserve', 0, commission_micros + platform_fee_micros, 'reserve:' || id, id, ?, ? from ${source}
       where status = 'reserved' and commission_micros + platform_fee_micros > 0
       on conflict (idempotency_key) do nothing returning id`,

@@ -8,7 +8,9 @@ export interface CommissionStateTotals {
   micros: number;
 }
 export interface CreatorMoneySummary {
-  /** Production earns by state: held (`reserved`, in the holding period), `unfunded`, `payable`, `paid`; commission amounts without fees. */
+  /**
+   * Production earns by state: held (`reserved`, in the holding period), `unfunded`, `payable`, `paid`; commission amounts without fees.
+   */
   commissions: Record<'held' | 'unfunded' | 'payable' | 'paid', CommissionStateTotals>;
   /** What creators still owe back (clawbacks not yet netted from a payout). */
   clawbacksOutstanding: CommissionStateTotals;

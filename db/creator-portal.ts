@@ -96,7 +96,8 @@ const commissionLines = (db: Knex) =>
         '(select coalesce(-sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as clawed_back_micros',
       ),
       db.raw(
-        '(select coalesce(sum(b.amount_micros - b.recovered_micros), 0) from clawbacks b where b.commission_id = c.id) as clawback_outstanding_micros',
+        '(select coalesce(sum(b.amount_micros - b.recovered_micros), 0) from ' +
+          'clawbacks b where b.commission_id = c.id) as clawback_outstanding_micros',
       ),
     );
 

@@ -25,7 +25,8 @@ export async function createInvitation(db: Knex, inv: NewInvitation, defaults: I
       if (usage.pendingInvitations >= slots) {
         return refuse(
           'no_slots',
-          `All ${slots} marketplace slots are held by pending invitations. Withdraw one (POST /api/agent/invitations/{invitation_id}/withdraw) or wait for invitations to be accepted or expire.`,
+          `All ${slots} marketplace slots are held by pending invitations. Withdraw one (POST ` +
+            `/api/agent/invitations/{invitation_id}/withdraw) or wait for invitations to be accepted or expire.`,
         );
       }
       if (usage.emailsSentToday >= emails) {

@@ -223,9 +223,13 @@ export async function pageOrgAffiliates(
       'c.email',
       'ca.id as campaign_id',
       'ca.name as campaign_name',
-      db.raw(`
-      (select coalesce(sum(m.revenue_usd_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as revenue_micros,
-      (select coalesce(sum(m.commission_micros), 0) from commissions m where m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as commission_micros`),
+      db.raw(
+        `
+      (select coalesce(sum(m.revenue_usd_micros), 0) from commissions m where ` +
+          `m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as revenue_micros,
+      (select coalesce(sum(m.commission_micros), 0) from commissions m where ` +
+          `m.creator_code_id = cc.id and m.environment = 'PRODUCTION')::bigint as commission_micros`,
+      ),
     );
   if (filter.creatorId) void base.where('cc.creator_id', filter.creatorId);
   return pageOf<OrgAffiliateRow>(db, base, CREATOR_TABLE, view, window);

@@ -50,7 +50,10 @@ export interface PurchaseEventView {
   processing_status: string;
   error: string | null;
   received_at: Date;
-  /** Dashboard only (`amounts`): the purchase's price in USD, the commission written for it (net), and whether a creator code of the app is `referral_code`. */
+  /**
+   * Dashboard only (`amounts`): the purchase's price in USD, the commission written for it (net), and whether a creator code of the app is
+   * `referral_code`.
+   */
   price_usd_micros?: number | null;
   commission_micros?: number | null;
   code_known?: boolean;
@@ -86,8 +89,12 @@ function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): 
   if (opts.amounts) {
     void q.select(
       'price_usd_micros',
-      db.raw(`(select sum(m.commission_micros) from commissions m where m.purchase_event_id = purchase_events.id)::bigint as commission_micros,
-      exists (select 1 from creator_codes cc where cc.app_id = purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`),
+      db.raw(
+        `(select sum(m.commission_micros) from commissions m where ` +
+          `m.purchase_event_id = purchase_events.id)::bigint as commission_micros,
+      exists (select 1 from creator_codes cc where cc.app_id = ` +
+          `purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`,
+      ),
     );
   }
   return q;

@@ -93,12 +93,16 @@ export interface PayoutDiscrepancy {
 export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepancy[]> {
   const { rows } = await db.raw<{
     rows: { org_id: string; check: PayoutDiscrepancy['check']; ledger: string; causes: string; also: string }[];
-  }>(`
+  }>(
+    `
     with paid as (
-      select org_id, -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return', 'rounding') and commission_id is not null) as payout_entries,
-             -sum(balance_delta_micros) filter (where entry_type in ('payout', 'payout_return', 'rounding') and bonus_award_id is not null) as award_entries,
+      select org_id, -sum(balance_delta_micros) filter (where entry_type in ` +
+      `('payout', 'payout_return', 'rounding') and commission_id is not null) as payout_entries,
+             -sum(balance_delta_micros) filter (where entry_type in ` +
+      `('payout', 'payout_return', 'rounding') and bonus_award_id is not null) as award_entries,
              sum(balance_delta_micros) filter (where entry_type = 'clawback'
-               or (entry_type in ('payout_return', 'rounding') and commission_id is null and bonus_award_id is null)) as clawback_entries
+               or (entry_type in ('payout_return', 'rounding') and ` +
+      `commission_id is null and bonus_award_id is null)) as clawback_entries
       from wallet_ledger where entry_type in ('payout', 'clawback', 'payout_return', 'rounding') group by org_id
     ), commissions_paid as (
       select org_id, sum(commission_micros + platform_fee_micros) as held from commissions where status = 'paid' group by org_id
@@ -107,12 +111,14 @@ export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepan
     ), recovered as (
       select org_id, sum(recovered_micros) as recovered from clawbacks group by org_id
     ), netted as (
-      select org_id, sum(clawbacks_netted_micros) as netted, sum(awards_micros) as awards from payouts where transfer_status <> 'returned' group by org_id
+      select org_id, sum(clawbacks_netted_micros) as netted, ` +
+      `sum(awards_micros) as awards from payouts where transfer_status <> 'returned' group by org_id
     ), orgs as (
       select org_id from paid union select org_id from commissions_paid union select org_id from awards_paid
       union select org_id from recovered union select org_id from netted
     )
-    select o.org_id, 'payout' as check, coalesce(p.payout_entries, 0) as ledger, coalesce(c.held, 0) as causes, coalesce(c.held, 0) as also
+    select o.org_id, 'payout' as check, coalesce(p.payout_entries, ` +
+      `0) as ledger, coalesce(c.held, 0) as causes, coalesce(c.held, 0) as also
     from orgs o left join paid p using (org_id) left join commissions_paid c using (org_id)
     where coalesce(p.payout_entries, 0) <> coalesce(c.held, 0)
     union all
@@ -122,7 +128,8 @@ export async function findPayoutDiscrepancies(db: Knex): Promise<PayoutDiscrepan
     union all
     select o.org_id, 'clawback', coalesce(p.clawback_entries, 0), coalesce(r.recovered, 0), coalesce(n.netted, 0)
     from orgs o left join paid p using (org_id) left join recovered r using (org_id) left join netted n using (org_id)
-    where coalesce(p.clawback_entries, 0) <> coalesce(r.recovered, 0) or coalesce(r.recovered, 0) <> coalesce(n.netted, 0)`);
+    where coalesce(p.clawback_entries, 0) <> coalesce(r.recovered, 0) or coalesce(r.recovered, 0) <> coalesce(n.netted, 0)`,
+  );
   return rows.map((r) => ({
     orgId: r.org_id,
     check: r.check,
@@ -150,7 +157,8 @@ export interface ReservationDiscrepancy {
  * zero). So no reservation exists without a live commission or an approved award behind it. Empty when exact.
  */
 export async function findReservationDiscrepancies(db: Knex): Promise<ReservationDiscrepancy[]> {
-  const { rows } = await db.raw<{ rows: { org_id: string; cause: string; reserved: string; owed: string }[] }>(`
+  const { rows } = await db.raw<{ rows: { org_id: string; cause: string; reserved: string; owed: string }[] }>(
+    `
     with held as (
       select org_id, coalesce(commission_id, bonus_award_id, '') as cause, sum(reserved_delta_micros) as reserved
       from wallet_ledger group by 1, 2
@@ -160,9 +168,11 @@ export async function findReservationDiscrepancies(db: Knex): Promise<Reservatio
       union all
       select org_id, id, amount_micros from bonus_awards where status = 'approved' and amount_micros <> 0
     )
-    select coalesce(h.org_id, o.org_id) as org_id, coalesce(h.cause, o.cause) as cause, coalesce(h.reserved, 0) as reserved, coalesce(o.owed, 0) as owed
+    select coalesce(h.org_id, o.org_id) as org_id, coalesce(h.cause, ` +
+      `o.cause) as cause, coalesce(h.reserved, 0) as reserved, coalesce(o.owed, 0) as owed
     from held h full join owed o on o.org_id = h.org_id and o.cause = h.cause
-    where coalesce(h.reserved, 0) <> coalesce(o.owed, 0)`);
+    where coalesce(h.reserved, 0) <> coalesce(o.owed, 0)`,
+  );
   return rows.map((r) => ({
     orgId: r.org_id,
     cause: r.cause === '' ? null : r.cause,

@@ -24,15 +24,26 @@ function line(i: DigestItem, links: DigestLinks): string {
   const statement = `${links.portal}/payouts/${i.payout_id ?? ''}`;
   switch (i.kind) {
     case 'commission_payable':
-      return `- ${formatUsd(i.amount_micros)} for ${i.product_id ?? 'a purchase'} in ${i.campaign_name ?? 'a campaign'} (${i.org_name}) is now payable: ${links.portal}/campaigns/${i.campaign_id ?? ''}`;
+      return (
+        `- ${formatUsd(i.amount_micros)} for ${i.product_id ?? 'a purchase'} ` +
+        `in ${i.campaign_name ?? 'a campaign'} (${i.org_name}) is now payable: ${links.portal}/campaigns/${i.campaign_id ?? ''}`
+      );
     case 'payout_sent':
       return i.amount_micros === 0
-        ? `- Payout statement from ${i.org_name} on ${day(i.created_at)}: nothing to send (what you owed back was netted); statement: ${statement}`
-        : `- Payout of ${formatUsd(i.amount_micros)} from ${i.org_name} sent to your payout account on ${day(i.created_at)}; statement: ${statement}`;
+        ? `- Payout statement from ${i.org_name} on ${day(i.created_at)}: ` +
+            `nothing to send (what you owed back was netted); statement: ${statement}`
+        : `- Payout of ${formatUsd(i.amount_micros)} from ${i.org_name} sent ` +
+            `to your payout account on ${day(i.created_at)}; statement: ${statement}`;
     case 'payout_failed':
-      return `- A payout of ${formatUsd(i.amount_micros)} from ${i.org_name} was returned on ${day(i.created_at)}: nothing was paid; the amounts are payable again. Why: ${statement}`;
+      return (
+        `- A payout of ${formatUsd(i.amount_micros)} from ${i.org_name} was returned ` +
+        `on ${day(i.created_at)}: nothing was paid; the amounts are payable again. Why: ${statement}`
+      );
     case 'payout_reversed':
-      return `- The payout of ${formatUsd(i.amount_micros)} from ${i.org_name} sent earlier was reversed on ${day(i.created_at)}: the money was taken back, so nothing was paid; the amounts are payable again. Why: ${statement}`;
+      return (
+        `- The payout of ${formatUsd(i.amount_micros)} from ${i.org_name} sent earlier was reversed ` +
+        `on ${day(i.created_at)}: the money was taken back, so nothing was paid; the amounts are payable again. Why: ${statement}`
+      );
   }
 }
 

@@ -53,7 +53,8 @@ function parseIos(b: Record<string, unknown>): ParsedCredential {
     problems.push(
       bad(
         'app_apple_id',
-        'Required for production: the numeric Apple id of the app (App Store Connect, App Information), which production server notifications are checked against',
+        'Required for production: the numeric Apple id of the app (App Store ' +
+          'Connect, App Information), which production server notifications are checked against',
       ),
     );
   if (!privateKey || !privateKey.includes('-----BEGIN PRIVATE KEY-----')) {

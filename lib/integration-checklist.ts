@@ -131,7 +131,9 @@ function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
       platform,
       storeDirect: true,
       configured: status === 'ok',
-      evidence: `${platform}: store-direct ${verifier}, credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}, ${notifications}`,
+      evidence:
+        `${platform}: store-direct ${verifier}, ` +
+        `credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}, ${notifications}`,
     };
   }
   const server = serverPathEvidence(f);
@@ -184,12 +186,16 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       action: activatable
         ? {
             step: 'campaign_active',
-            action: `Activate campaign ${activatable.id} (${activatable.status}) with status "active"; a 402 means the wallet is below the minimum escrow: get a top-up link for the human (${tool('svc_get_wallet_topup_link').call}) and retry.`,
+            action:
+              `Activate campaign ${activatable.id} (${activatable.status}) with status "active"; a 402 means the wallet is ` +
+              `below the minimum escrow: get a top-up link for the human (${tool('svc_get_wallet_topup_link').call}) and retry.`,
             ...tool('svc_set_campaign_status', { campaign_id: activatable.id }),
           }
         : {
             step: 'campaign_active',
-            action: `Create a campaign (${tool('svc_create_campaign', ofApp).call}), then activate it with status "active" (${tool('svc_set_campaign_status').call}).`,
+            action:
+              `Create a campaign (${tool('svc_create_campaign', ofApp).call}), then ` +
+              `activate it with status "active" (${tool('svc_set_campaign_status').call}).`,
             ...tool('svc_create_campaign', ofApp),
           },
     },
@@ -200,7 +206,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       action: {
         step: 'sdk_initialized',
         action:
-          "Install the SDK in the app and call initialize with this app's SDK key at start-up (svc_scaffold_init writes the code); it posts /api/sdk/init.",
+          "Install the SDK in the app and call initialize with this app's SDK key " +
+          'at start-up (svc_scaffold_init writes the code); it posts /api/sdk/init.',
         ...appSide('SDK initialize (POST /api/sdk/init)'),
       },
     },
@@ -211,7 +218,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       action: {
         step: 'sdk_event_received',
         action:
-          'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") with the app user id (svc_scaffold_init writes it); it posts /api/sdk/event.',
+          'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") ' +
+          'with the app user id (svc_scaffold_init writes it); it posts /api/sdk/event.',
         ...appSide('SDK trackEvent (POST /api/sdk/event)'),
       },
     },
@@ -226,8 +234,11 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
             .filter((p) => !p.configured)
             .map((p) =>
               p.storeDirect
-                ? `${p.platform}: have the human upload the store credentials through the link from ${tool('svc_get_credential_upload_link', ofApp).call}, then ${tool('svc_validate_store_credentials', ofApp).call} until the check is green`
-                : `${p.platform}: add the webhook ${webhookUrl} with Authorization "Bearer <webhook secret>" in the subscription provider (${setup.call}) and send its TEST event`,
+                ? `${p.platform}: have the human upload the store credentials through the link ` +
+                  `from ${tool('svc_get_credential_upload_link', ofApp).call}, ` +
+                  `then ${tool('svc_validate_store_credentials', ofApp).call} until the check is green`
+                : `${p.platform}: add the webhook ${webhookUrl} with Authorization "Bearer ` +
+                  `<webhook secret>" in the subscription provider (${setup.call}) and send its TEST event`,
             )
             .join('; ') + '.',
         ...(paths.some((p) => !p.configured && p.storeDirect) ? tool('svc_validate_store_credentials', ofApp) : setup),
@@ -239,7 +250,10 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       evidence: providerPaths.length === 0 ? 'store-direct' : server,
       action: {
         step: 'subprovider_webhook_wired',
-        action: `In the subscription provider add the webhook URL ${webhookUrl} with Authorization "Bearer <webhook secret>" (${setup.call} does it with a stored provider key; lost the secret? ${tool('svc_regenerate_webhook_secret', ofApp).call}) and send a TEST event.`,
+        action:
+          `In the subscription provider add the webhook URL ${webhookUrl} with Authorization ` +
+          `"Bearer <webhook secret>" (${setup.call} does it with a stored provider key; lost ` +
+          `the secret? ${tool('svc_regenerate_webhook_secret', ofApp).call}) and send a TEST event.`,
         ...setup,
       },
     },
@@ -253,8 +267,10 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
         step: 'purchase_webhook_seen',
         action:
           (providerPaths.length > 0
-            ? `Make a purchase in the app (a sandbox purchase is enough): the subscription provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch ${recent.call}.`
-            : `Make a purchase in the app (a sandbox purchase is enough) and report it with reportPurchase (POST /api/sdk/purchase); watch ${recent.call}.`) +
+            ? `Make a purchase in the app (a sandbox purchase is enough): the subscription ` +
+              `provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch ${recent.call}.`
+            : `Make a purchase in the app (a sandbox purchase is enough) and report ` +
+              `it with reportPurchase (POST /api/sdk/purchase); watch ${recent.call}.`) +
           ' The test-integration purchase does not complete this step.',
         ...recent,
       },
@@ -266,7 +282,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
         realPath > 0
           ? `${realPath} attributed conversion(s) through the app's purchase path (${production} production)`
           : tested
-            ? `none through the app's purchase path yet; test-integration ran ${iso(tested.at)} (${tested.attributed ? 'attributed' : 'not attributed'}), which proves the pipeline but completes no step`
+            ? `none through the app's purchase path yet; test-integration ran ${iso(tested.at)} ` +
+              `(${tested.attributed ? 'attributed' : 'not attributed'}), which proves the pipeline but completes no step`
             : null,
       action: {
         step: 'attributed_conversion',
@@ -274,7 +291,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
           (tested?.attributed
             ? 'The pipeline works (test-integration was attributed). '
             : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `) +
-          'Then make a purchase in the app (a sandbox purchase is enough) by a user who came through a creator link or entered a creator code (the SDK sets svc_code): ' +
+          'Then make a purchase in the app (a sandbox purchase is enough) by a user who ' +
+          'came through a creator link or entered a creator code (the SDK sets svc_code): ' +
           `its attributed conversion completes this step; check the user with ${verify.call}?app_user_id=...`,
         ...(tested?.attributed ? verify : tool('svc_test_integration', ofApp)),
       },

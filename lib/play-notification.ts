@@ -83,7 +83,8 @@ export function decodeNotification(
     return {
       ok: false,
       detail:
-        'message.data must carry exactly one of subscriptionNotification, oneTimeProductNotification, voidedPurchaseNotification, testNotification',
+        'message.data must carry exactly one of subscriptionNotification, ' +
+        'oneTimeProductNotification, voidedPurchaseNotification, testNotification',
     };
   return { ok: true, notification: n, kind: kinds[0]! };
 }

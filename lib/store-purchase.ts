@@ -10,12 +10,16 @@ import type { StorePlatform } from '../schema/types.js';
 // ---- the gate -------------------------------------------------------------------------------------------------
 
 export function notSwitchedDetail(appId: string, platform: string): string {
-  return `The ${platform} platform of this app is not switched to store-direct validation: a passed green-check (POST /api/agent/apps/${appId}/validate-store-credentials) and POST /api/agent/apps/${appId}/activate-store-direct come first.`;
+  return (
+    `The ${platform} platform of this app is not switched to store-direct validation: a passed green-check (POST ` +
+    `/api/agent/apps/${appId}/validate-store-credentials) and POST /api/agent/apps/${appId}/activate-store-direct come first.`
+  );
 }
 
 export function credentialsMissingDetail(platform: string): string {
   return platform === 'ios'
-    ? 'The App Store credentials are missing: the app needs its uploaded key with the bundle id (credential-setup link), and the server APPLE_ROOT_CERTS.'
+    ? 'The App Store credentials are missing: the app needs its uploaded key ' +
+        'with the bundle id (credential-setup link), and the server APPLE_ROOT_CERTS.'
     : 'The Google Play service account is missing: upload it through the credential-setup link.';
 }
 
@@ -258,7 +262,9 @@ export function googleSubscriptionEvents(
     return {
       ok: false,
       type: 'StorePurchaseNotPurchased',
-      detail: `The subscription is not purchased (Google Play state ${sub.subscriptionState ?? 'unknown'}): report it once the payment completes.`,
+      detail:
+        `The subscription is not purchased (Google Play ` +
+        `state ${sub.subscriptionState ?? 'unknown'}): report it once the payment completes.`,
     };
   }
   const item = sub.lineItems?.[0] ?? {};

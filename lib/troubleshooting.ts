@@ -5,7 +5,8 @@ import type { ChecklistStep } from './integration-checklist.js';
 const CAUSES = {
   init: 'Nothing on the setup page means init did not run or the SDK key is wrong.',
   organic:
-    'An organic install means the tap and the first launch were on different networks, the attribution window passed, or the campaign is inactive.',
+    'An organic install means the tap and the first launch were on ' +
+    'different networks, the attribution window passed, or the campaign is inactive.',
   providerPath: 'No purchase events on the subscription-provider path means a wrong webhook URL or Authorization value.',
   storeDirect: 'No purchase events on the store-direct path means the credentials are not green or the platform is not switched.',
   unattributed: 'An unattributed purchase means the subscriber lacks svc_code or the user is already attributed to another creator.',

@@ -18,4 +18,5 @@ export function platformOfStore(store: string | null): 'ios' | 'android' | undef
 
 /** Why a provider event of a store-direct platform is recorded and not counted (the two paths never both count). */
 export const storeDirectDuplicateReason = (platform: 'ios' | 'android') =>
-  `${platform} purchases of this app are validated store-direct (POST /api/sdk/purchase): the subscription provider's event is recorded, not counted, so no purchase counts twice`;
+  `${platform} purchases of this app are validated store-direct (POST /api/sdk/purchase): ` +
+  `the subscription provider's event is recorded, not counted, so no purchase counts twice`;

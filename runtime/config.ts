@@ -29,18 +29,25 @@ export const VARIABLES = {
   DATABASE_POOL_MAX: { kind: 'integer', minimum: 1, default: 10, doc: 'Connections per process in the knex pool.' },
   TEMPORAL_ADDRESS: {
     kind: 'string',
-    doc: 'Temporal frontend host:port (read with the rest of the connection by `@temporalio/envconfig`; overrides the profile). Unset and no profile address: `svc dev` and the tests start the Temporal dev server; `svc api`/`svc worker` use 127.0.0.1:7233.',
+    doc:
+      'Temporal frontend host:port (read with the rest of the connection by `@temporalio/envconfig`; overrides the profile). ' +
+      'Unset and no profile address: `svc dev` and the tests start the Temporal dev server; `svc api`/`svc worker` use 127.0.0.1:7233.',
   },
   TEMPORAL_NAMESPACE: { kind: 'string', default: 'default', doc: "Temporal namespace (overrides the profile's)." },
   TEMPORAL_CONFIG_FILE: {
     kind: 'string',
-    doc: "Temporal client profile file (TOML, the SDK's format: address, namespace, api_key, tls, grpc_meta per profile). Unset: `~/.config/temporalio/temporal.toml` when it exists. A set path that does not exist stops the process.",
+    doc:
+      "Temporal client profile file (TOML, the SDK's format: address, namespace, api_key, tls, grpc_meta per " +
+      'profile). Unset: `~/.config/temporalio/temporal.toml` when it exists. A set path that does not exist stops the process.',
   },
   TEMPORAL_PROFILE: { kind: 'string', doc: 'Profile of that file to use. Unset: `default`. A profile not in the file stops the process.' },
   TEMPORAL_API_KEY: { kind: 'string', doc: 'Temporal Cloud API key (turns TLS on). Never printed or logged.' },
   TEMPORAL_TLS: {
     kind: 'boolean',
-    doc: 'Connect to Temporal over TLS. The standard `TEMPORAL_TLS_CLIENT_CERT_PATH`, `TEMPORAL_TLS_CLIENT_KEY_PATH` (mTLS), `TEMPORAL_TLS_SERVER_CA_CERT_PATH`, `TEMPORAL_TLS_SERVER_NAME` (and their `_DATA` forms) and `TEMPORAL_GRPC_META_*` are read by `@temporalio/envconfig` too.',
+    doc:
+      'Connect to Temporal over TLS. The standard `TEMPORAL_TLS_CLIENT_CERT_PATH`, ' +
+      '`TEMPORAL_TLS_CLIENT_KEY_PATH` (mTLS), `TEMPORAL_TLS_SERVER_CA_CERT_PATH`, ' +
+      '`TEMPORAL_TLS_SERVER_NAME` (and their `_DATA` forms) and `TEMPORAL_GRPC_META_*` are read by `@temporalio/envconfig` too.',
   },
   TEMPORAL_TASK_QUEUE: { kind: 'string', default: 'attribution', doc: 'Task queue of the worker and of every workflow the API starts.' },
   TEMPORAL_CLI_PATH: {
@@ -61,29 +68,40 @@ export const VARIABLES = {
     kind: 'integer',
     minimum: 1,
     default: 1,
-    doc: 'With TRUST_PROXY: how many proxies you run in front of the API. The client IP is the entry that many hops from the right of `X-Forwarded-For`; entries left of it are written by the client and ignored.',
+    doc:
+      'With TRUST_PROXY: how many proxies you run in front of the API. The client IP is the entry that ' +
+      'many hops from the right of `X-Forwarded-For`; entries left of it are written by the client and ignored.',
   },
   SVC_MASTER_KEY: {
     kind: 'string',
-    doc: '32-byte key (base64 or hex) that encrypts stored store credentials (AES-256-GCM) and signs dashboard links. `svc dev` generates one under SVC_DATA_DIR; required in production.',
+    doc:
+      '32-byte key (base64 or hex) that encrypts stored store credentials (AES-256-GCM) and ' +
+      'signs dashboard links. `svc dev` generates one under SVC_DATA_DIR; required in production.',
   },
   SVC_DATA_DIR: {
     kind: 'string',
     default: '.svc',
-    doc: '`svc dev` state: embedded PostgreSQL data, the Temporal dev server database, the generated master key. A fresh directory is a fresh instance.',
+    doc:
+      '`svc dev` state: embedded PostgreSQL data, the Temporal dev server ' +
+      'database, the generated master key. A fresh directory is a fresh instance.',
   },
   EMBEDDED_PG_PORT: { kind: 'port', default: 54329, doc: 'Port of the embedded PostgreSQL that `svc dev` starts.' },
   TEMPORAL_PORT: { kind: 'port', default: 7233, doc: 'gRPC port of the Temporal dev server that `svc dev` starts.' },
   TEMPORAL_UI_PORT: { kind: 'port', default: 8233, doc: 'Web UI port of the Temporal dev server that `svc dev` starts.' },
   TEMPORAL_UI_URL: {
     kind: 'url',
-    doc: "Origin of the Temporal Web UI: the dashboard's live events link each purchase to its conversion workflow there. `svc dev` sets it to its dev server's UI; unset: no links.",
+    doc:
+      "Origin of the Temporal Web UI: the dashboard's live events link each purchase to its " +
+      "conversion workflow there. `svc dev` sets it to its dev server's UI; unset: no links.",
   },
   WORKER_METRICS_PORT: {
     kind: 'integer',
     minimum: 0,
     default: 9464,
-    doc: "Port of `svc worker`'s own Prometheus `/metrics` (and `/healthz`), bound on HOST: failed purchase events (`svc_purchase_events_failed_total`, `svc_purchase_events_failed`), the purchase inbox, process metrics. 0: off. (`svc dev` does not serve it.)",
+    doc:
+      "Port of `svc worker`'s own Prometheus `/metrics` (and `/healthz`), bound on HOST: failed purchase events " +
+      '(`svc_purchase_events_failed_total`, `svc_purchase_events_failed`), the purchase inbox, process metrics. 0: off. (`svc dev` ' +
+      'does not serve it.)',
   },
   SHUTDOWN_GRACE_MS: {
     kind: 'integer',
@@ -100,13 +118,17 @@ export const VARIABLES = {
     kind: 'integer',
     minimum: 1,
     default: 86400000,
-    doc: "Tests only: the length in milliseconds of one day of a campaign's `holding_period_days` (so a test can hold commissions for seconds). Refused under NODE_ENV=production unless left at one day.",
+    doc:
+      "Tests only: the length in milliseconds of one day of a campaign's `holding_period_days` (so a " +
+      'test can hold commissions for seconds). Refused under NODE_ENV=production unless left at one day.',
   },
   MIN_ESCROW_USD: {
     kind: 'integer',
     minimum: 0,
     default: 100,
-    doc: 'Wallet safe balance (USD) a campaign activation needs; below it the agent API answers 402 with the top-up-link endpoint. Per-organization override: organizations.min_escrow_micros.',
+    doc:
+      'Wallet safe balance (USD) a campaign activation needs; below it the agent API answers 402 ' +
+      'with the top-up-link endpoint. Per-organization override: organizations.min_escrow_micros.',
   },
   MARKETPLACE_SLOTS: {
     kind: 'integer',
@@ -122,74 +144,111 @@ export const VARIABLES = {
   },
   SMTP_URL: {
     kind: 'url',
-    doc: 'Optional SMTP server (smtp://user:pass@host:587 or smtps://...) through which `svc worker` delivers the email outbox (creator invitations). Unset: emails stay queued in email_outbox, the visible record.',
+    doc:
+      'Optional SMTP server (smtp://user:pass@host:587 or smtps://...) through which `svc worker` delivers ' +
+      'the email outbox (creator invitations). Unset: emails stay queued in email_outbox, the visible record.',
   },
   CREATOR_DIGEST_EVERY_MS: {
     kind: 'integer',
     minimum: 1000,
     default: 86400000,
-    doc: 'Shortest time between two earnings digests to one creator (docs/creator-portal.md "Digest"): `svc worker` mails each creator their unsent money changes at most this often (default one day; tests shorten it). Needs SVC_MASTER_KEY (the unsubscribe links are signed with it).',
+    doc:
+      'Shortest time between two earnings digests to one creator (docs/creator-portal.md ' +
+      '"Digest"): `svc worker` mails each creator their unsent money changes at most this often ' +
+      '(default one day; tests shorten it). Needs SVC_MASTER_KEY (the unsubscribe links are signed with it).',
   },
   EMAIL_FROM: { kind: 'string', default: 'svc <no-reply@localhost>', doc: 'From address of outbox emails.' },
   MCP_TOOL_CALLS_PER_MINUTE: {
     kind: 'integer',
     minimum: 1,
     default: 240,
-    doc: 'Tool calls (`tools/call`) admitted per minute per agent principal on `/mcp` (spec: 240); beyond it 429 with Retry-After. Shared through REDIS_URL like the other limits.',
+    doc:
+      'Tool calls (`tools/call`) admitted per minute per agent principal on `/mcp` (spec: ' +
+      '240); beyond it 429 with Retry-After. Shared through REDIS_URL like the other limits.',
   },
   PAYMENT_PROVIDER: {
     kind: 'enum',
     values: ['test', 'stripe'],
-    doc: "How wallet top-ups are paid. Unset: `stripe` when STRIPE_SECRET_KEY is set, else the embedded `test` mode (credits on the human's confirmation, labelled as test mode), which is never available when NODE_ENV=production.",
+    doc:
+      'How wallet top-ups are paid. Unset: `stripe` when STRIPE_SECRET_KEY is set, else the embedded `test` mode ' +
+      "(credits on the human's confirmation, labelled as test mode), which is never available when NODE_ENV=production.",
   },
   STRIPE_SECRET_KEY: { kind: 'string', doc: 'Stripe secret key: top-ups through Stripe Checkout.' },
   STRIPE_WEBHOOK_SECRET: {
     kind: 'string',
-    doc: "Signing secret of the Stripe webhook endpoint `{BASE_URL}/api/webhooks/stripe` (events checkout.session.completed and checkout.session.async_payment_succeeded credit the wallet; checkout.session.completed in setup mode saves the auto-recharge card; payment_intent.succeeded / payment_failed settle auto-recharges; transfer.reversed returns a payout's lines to payable; nothing is credited without it).",
+    doc:
+      'Signing secret of the Stripe webhook endpoint `{BASE_URL}/api/webhooks/stripe` (events ' +
+      'checkout.session.completed and checkout.session.async_payment_succeeded credit the wallet; ' +
+      'checkout.session.completed in setup mode saves the auto-recharge card; payment_intent.succeeded / ' +
+      "payment_failed settle auto-recharges; transfer.reversed returns a payout's lines to payable; nothing is credited without it).",
   },
   STRIPE_API_ROOT: { kind: 'url', doc: "Stripe API origin override (tests point it at a local stub). Default: Stripe's." },
   STRIPE_CONNECT_WEBHOOK_SECRET: {
     kind: 'string',
-    doc: "Signing secret of the Stripe Connect webhook endpoint `{BASE_URL}/api/webhooks/stripe-connect` (events of connected accounts: account.updated sets a creator's payout readiness; payout.paid / payout.failed record the creator's bank payouts, shown to the creator and never in the ledger). Nothing is accepted without it.",
+    doc:
+      'Signing secret of the Stripe Connect webhook endpoint `{BASE_URL}/api/webhooks/stripe-connect` (events of ' +
+      "connected accounts: account.updated sets a creator's payout readiness; payout.paid / payout.failed record " +
+      "the creator's bank payouts, shown to the creator and never in the ledger). Nothing is accepted without it.",
   },
   PAYOUT_PROVIDER: {
     kind: 'enum',
     values: ['test', 'stripe'],
-    doc: 'How creators are paid. Unset: `stripe` (Stripe Connect Express accounts and Transfers) when STRIPE_SECRET_KEY is set, else the embedded `test` mode (accounts ready at once, transfers recorded without money, labelled as test mode), which is refused when NODE_ENV=production.',
+    doc:
+      'How creators are paid. Unset: `stripe` (Stripe Connect Express accounts and Transfers) ' +
+      'when STRIPE_SECRET_KEY is set, else the embedded `test` mode (accounts ready at once, ' +
+      'transfers recorded without money, labelled as test mode), which is refused when NODE_ENV=production.',
   },
   PAYOUT_PLATFORM_COUNTRY: {
     kind: 'string',
     default: 'US',
-    doc: "ISO country of the platform's Stripe account: a creator connecting from another country gets an Express account under the recipient service agreement.",
+    doc:
+      "ISO country of the platform's Stripe account: a creator connecting from " +
+      'another country gets an Express account under the recipient service agreement.',
   },
   PAYOUT_FUNDS_RETRY_SECONDS: {
     kind: 'integer',
     minimum: 1,
     default: 3600,
-    doc: "How long a payout transfer waiting for the platform's funds to become available sleeps before it looks again, when no top-up names an earlier availability date.",
+    doc:
+      "How long a payout transfer waiting for the platform's funds to become available " +
+      'sleeps before it looks again, when no top-up names an earlier availability date.',
   },
   PAYOUT_SCHEDULE_CATCHUP_HOURS: {
     kind: 'integer',
     minimum: 0,
     default: 24,
-    doc: 'Catch-up window of the per-organization payout schedules: a run missed while Temporal was away is still made if it is at most this old.',
+    doc:
+      'Catch-up window of the per-organization payout schedules: a run ' +
+      'missed while Temporal was away is still made if it is at most this old.',
   },
   PAYOUT_RESUME_EVERY_MS: {
     kind: 'integer',
     minimum: 1000,
     default: 300000,
-    doc: 'How often `svc worker` starts again every payout run with a payout still waiting for its transfer (jobs/payout-resume.ts; default five minutes, and once at start), so a run whose phase 2 was never started (Temporal away, a killed process) goes out without a restart. Safe to repeat: a run already under way is joined, never started twice.',
+    doc:
+      'How often `svc worker` starts again every payout run with a payout still waiting for its transfer ' +
+      '(jobs/payout-resume.ts; default five minutes, and once at start), so a run whose phase 2 was never started ' +
+      '(Temporal away, a killed process) goes out without a restart. Safe to repeat: a run already under way is ' +
+      'joined, never started twice.',
   },
   PAYOUT_TEST_AVAILABLE_USD: {
     kind: 'integer',
     minimum: 0,
-    doc: "Test-mode payouts only (PAYOUT_PROVIDER=test): the platform's available balance, in whole USD, that the embedded provider reports before each transfer. Unset: unlimited. With PAYOUT_TEST_PENDING_USD it shows a payout waiting for funds locally: available < net <= available + pending waits (and looks again after PAYOUT_FUNDS_RETRY_SECONDS), above both is returned. Read at each transfer, so a process's own configuration changed in place (as the tests do) applies without a restart; from a shell, restart `svc dev` with a raised value and the waiting run looks again after PAYOUT_FUNDS_RETRY_SECONDS. Transfers do not lower it.",
+    doc:
+      "Test-mode payouts only (PAYOUT_PROVIDER=test): the platform's available balance, in whole USD, that the embedded provider " +
+      'reports before each transfer. Unset: unlimited. With PAYOUT_TEST_PENDING_USD it shows a payout waiting for funds locally: ' +
+      'available < net <= available + pending waits (and looks again after PAYOUT_FUNDS_RETRY_SECONDS), above both is returned. ' +
+      "Read at each transfer, so a process's own configuration changed in place (as the tests do) applies without a restart; from a " +
+      'shell, restart `svc dev` with a raised value and the waiting run looks again after PAYOUT_FUNDS_RETRY_SECONDS. Transfers do ' +
+      'not lower it.',
   },
   PAYOUT_TEST_PENDING_USD: {
     kind: 'integer',
     minimum: 0,
     default: 0,
-    doc: "Test-mode payouts only: the platform's pending balance, in whole USD, that the embedded provider reports (funds not available yet); see PAYOUT_TEST_AVAILABLE_USD.",
+    doc:
+      "Test-mode payouts only: the platform's pending balance, in whole USD, that the " +
+      'embedded provider reports (funds not available yet); see PAYOUT_TEST_AVAILABLE_USD.',
   },
   TOPUP_MIN_USD: { kind: 'integer', minimum: 1, default: 10, doc: 'Smallest wallet top-up (USD) the top-up page accepts.' },
   TOPUP_MAX_USD: {
@@ -202,7 +261,9 @@ export const VARIABLES = {
     kind: 'integer',
     minimum: 1,
     default: 3,
-    doc: 'Failed charges in a row after which auto-recharge turns itself off (the reason is shown on the wallet and the top-up page; a human enables it again).',
+    doc:
+      'Failed charges in a row after which auto-recharge turns itself off (the ' +
+      'reason is shown on the wallet and the top-up page; a human enables it again).',
   },
   AUTO_RECHARGE_RETRY_SECONDS: {
     kind: 'integer',
@@ -214,7 +275,9 @@ export const VARIABLES = {
     kind: 'enum',
     values: ['local'],
     default: 'local',
-    doc: 'Where uploaded marketing assets are kept (clients/asset-storage.ts): `local` is a directory on this machine. Another backend is one more entry there.',
+    doc:
+      'Where uploaded marketing assets are kept (clients/asset-storage.ts): ' +
+      '`local` is a directory on this machine. Another backend is one more entry there.',
   },
   ASSET_STORAGE_DIR: { kind: 'string', doc: 'Directory of the `local` asset storage. Default `SVC_DATA_DIR/assets`.' },
   ASSET_MAX_BYTES: {
@@ -226,38 +289,54 @@ export const VARIABLES = {
   OAUTH_CIMD_ALLOW_LOOPBACK: {
     kind: 'boolean',
     default: false,
-    doc: 'Tests only: fetch OAuth client ID metadata documents whose `https://` client_id names a loopback host (over plain HTTP). Off, and ignored in production: documents on private or special-use addresses are refused.',
+    doc:
+      'Tests only: fetch OAuth client ID metadata documents whose `https://` client_id names a loopback host ' +
+      '(over plain HTTP). Off, and ignored in production: documents on private or special-use addresses are refused.',
   },
   REDIS_URL: {
     kind: 'url',
-    doc: 'Optional: rate-limit windows shared by every API process (identify 2/s per IP, joins). Unset: each process counts its own. Redis away: falls back to its own count.',
+    doc:
+      'Optional: rate-limit windows shared by every API process (identify 2/s per IP, ' +
+      'joins). Unset: each process counts its own. Redis away: falls back to its own count.',
   },
   SDK_PURCHASE_WAIT_MS: {
     kind: 'integer',
     minimum: 100,
     default: 20000,
-    doc: 'How long POST /api/sdk/purchase waits for the store-purchase workflow before answering 503 (the SDK reports again later; the report then joins the run or gets its recorded result).',
+    doc:
+      'How long POST /api/sdk/purchase waits for the store-purchase workflow before answering ' +
+      '503 (the SDK reports again later; the report then joins the run or gets its recorded result).',
   },
   STORE_NOTIFICATION_BINDING_WAIT_MS: {
     kind: 'integer',
     minimum: 0,
     default: 600000,
-    doc: "How long a store-notified first purchase that names no known user (no matching appAccountToken / obfuscatedExternalAccountId) waits for the app's own report, which carries the referral code, before it is applied as organic (default 10 minutes; tests shorten it).",
+    doc:
+      'How long a store-notified first purchase that names no known user (no matching ' +
+      "appAccountToken / obfuscatedExternalAccountId) waits for the app's own report, which " +
+      'carries the referral code, before it is applied as organic (default 10 minutes; tests shorten it).',
   },
   APPLE_NOTIFICATION_HISTORY_INTERVAL_MS: {
     kind: 'integer',
     minimum: 1000,
     default: 3600000,
-    doc: "How often each store-direct iOS app's App Store Notification History is read to take in notifications missed during an outage (default one hour; tests shorten it).",
+    doc:
+      "How often each store-direct iOS app's App Store Notification History is read to " +
+      'take in notifications missed during an outage (default one hour; tests shorten it).',
   },
   APPLE_ROOT_CERTS: {
     kind: 'string',
-    doc: 'Comma-separated paths of trusted Apple root certificates (DER or PEM) that signed App Store transactions (JWS) must chain to; production: Apple Root CA - G3. Unset: iOS store-direct cannot be activated.',
+    doc:
+      'Comma-separated paths of trusted Apple root certificates (DER or PEM) that signed App Store ' +
+      'transactions (JWS) must chain to; production: Apple Root CA - G3. Unset: iOS store-direct cannot be activated.',
   },
   APPLE_JWS_ONLINE_CHECKS: {
     kind: 'boolean',
     default: false,
-    doc: "Also check the revocation of each signed transaction's certificates with Apple's OCSP responder, and their validity at the current time instead of the transaction's signing time (needs outbound access to Apple; the answer is cached 15 minutes per chain).",
+    doc:
+      "Also check the revocation of each signed transaction's certificates with Apple's " +
+      "OCSP responder, and their validity at the current time instead of the transaction's " +
+      'signing time (needs outbound access to Apple; the answer is cached 15 minutes per chain).',
   },
   APPLE_API_ROOT: {
     kind: 'url',
@@ -272,18 +351,25 @@ export const VARIABLES = {
   GOOGLE_OIDC_CERTS_URL: {
     kind: 'url',
     default: 'https://www.googleapis.com/oauth2/v1/certs',
-    doc: "Certificates (Google's PEM map by key id) that sign the OIDC tokens of Google Play notifications' Pub/Sub pushes, as google-auth-library's verifyIdToken reads them.",
+    doc:
+      "Certificates (Google's PEM map by key id) that sign the OIDC tokens of Google " +
+      "Play notifications' Pub/Sub pushes, as google-auth-library's verifyIdToken reads them.",
   },
   PLAY_RTDN_REPORT_WAIT_MS: {
     kind: 'integer',
     minimum: 0,
     default: 600000,
-    doc: "How long a notified Google Play initial purchase whose obfuscatedExternalAccountId binds to no attributed user waits for the app's own report (`/sdk/purchase`, which carries the referral code) before it is applied as organic.",
+    doc:
+      'How long a notified Google Play initial purchase whose obfuscatedExternalAccountId binds to no attributed user ' +
+      "waits for the app's own report (`/sdk/purchase`, which carries the referral code) before it is applied as organic.",
   },
   FX_RATES_URL: {
     kind: 'url',
     default: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml',
-    doc: 'ECB euro reference rates XML read for purchases of the last 85 days (the 90-day or daily file); older purchases (back-sync) read the full history `eurofxref-hist.xml` in the same folder. Rates are cached in PostgreSQL per day and currency.',
+    doc:
+      'ECB euro reference rates XML read for purchases of the last 85 days (the 90-day or daily file); older purchases ' +
+      '(back-sync) read the full history `eurofxref-hist.xml` in the same folder. Rates are cached in PostgreSQL per day and ' +
+      'currency.',
   },
   SUBPROVIDER_API_ROOT: {
     kind: 'url',

@@ -34,7 +34,8 @@ export async function ensurePinnedNode(): Promise<void> {
   const binary = pinnedNodeBinary();
   if (!binary) {
     console.error(
-      `warning: this project runs on Node ${PINNED_NODE_VERSION}, but this is ${process.version} and no ${PLATFORM_PACKAGE} package is installed (run npm install, or use Node ${PINNED_NODE_VERSION})`,
+      `warning: this project runs on Node ${PINNED_NODE_VERSION}, but this is ${process.version} and ` +
+        `no ${PLATFORM_PACKAGE} package is installed (run npm install, or use Node ${PINNED_NODE_VERSION})`,
     );
     return;
   }

@@ -16,12 +16,15 @@ export async function assertWorkflowGeneration(db: Knex): Promise<void> {
   }
   if (recorded !== undefined && recorded > CONVERSION_WORKFLOW_GENERATION) {
     throw new WorkflowGenerationError(
-      `The database's conversion workflows were recorded by a newer version (generation ${recorded}; this one runs ${CONVERSION_WORKFLOW_GENERATION}): run that version.`,
+      `The database's conversion workflows were recorded by a newer version ` +
+        `(generation ${recorded}; this one runs ${CONVERSION_WORKFLOW_GENERATION}): run that version.`,
     );
   }
   throw new WorkflowGenerationError(
-    `The database holds conversion workflows of an older generation (${recorded ?? 'pre-release'}; this version runs ${CONVERSION_WORKFLOW_GENERATION}), ` +
-      'whose open runs this code cannot replay. Run `svc workflows rehydrate` (with `svc dev`: `svc dev --rehydrate`) to restart them from ' +
+    `The database holds conversion workflows of an older generation ` +
+      `(${recorded ?? 'pre-release'}; this version runs ${CONVERSION_WORKFLOW_GENERATION}), ` +
+      'whose open runs this code cannot replay. Run `svc workflows ' +
+      'rehydrate` (with `svc dev`: `svc dev --rehydrate`) to restart them from ' +
       'PostgreSQL, or `svc dev --reset` to start over with an empty data folder.',
   );
 }

@@ -42,14 +42,16 @@ interface PathAdvice {
 function subproviderAdvice(platform: ClientPlatform, apiBase: string, appId: string): PathAdvice {
   const webhookUrl = `${apiBase}/webhooks/subprovider/${appId}`;
   const needs = [
-    `The provider's webhook pointing at ${webhookUrl} with header \`Authorization: Bearer <webhook secret>\` (rc_webhook_..., shown once at provisioning; regenerate it if lost).`,
+    `The provider's webhook pointing at ${webhookUrl} with header \`Authorization: Bearer ` +
+      `<webhook secret>\` (rc_webhook_..., shown once at provisioning; regenerate it if lost).`,
     "The provider's TEST event marks the webhook connected (checklist step subprovider_webhook_wired).",
     "The same app user id in the provider and in the SDK's identify call.",
   ];
   if (platform === 'web') {
     needs.push(
       "Alternative for web payments outside the provider: the developer's server posts each purchase to " +
-        `${apiBase}/webhooks/purchase with the server-side purchase key (it_srv_..., never in client code). It records PRODUCTION purchases (commission and wallet reservations are real): ` +
+        `${apiBase}/webhooks/purchase with the server-side purchase key (it_srv_..., never in ` +
+        `client code). It records PRODUCTION purchases (commission and wallet reservations are real): ` +
         'report only real purchases there, and prove the integration with a sandbox purchase through the provider.',
     );
   }
@@ -58,7 +60,8 @@ function subproviderAdvice(platform: ClientPlatform, apiBase: string, appId: str
     available: true,
     needs,
     client_side: [
-      'Give the SDK the setter callback so it sets the subscriber attributes svc_code (uppercased code) and svc_referral (the string "true").',
+      'Give the SDK the setter callback so it sets the subscriber ' +
+        'attributes svc_code (uppercased code) and svc_referral (the string "true").',
       'Do not call reportPurchase; auto capture never starts because init answers store_direct false.',
     ],
     tools: ['svc_setup_subprovider', 'svc_regenerate_webhook_secret', 'svc_get_validation_status', 'svc_test_integration'],
@@ -71,13 +74,16 @@ const STORE_NEEDS: Record<ClientPlatform, string[]> = {
     'The non-secret issuer id, key id, environment and App Store app id (svc_set_apple_meta).',
   ],
   android: [
-    'A Google Play service account (JSON key) with access to the app in Play Console, uploaded by the human through the signed credential link.',
+    'A Google Play service account (JSON key) with access to the app in ' +
+      'Play Console, uploaded by the human through the signed credential link.',
   ],
   web: [],
 };
 
 const STORE_CLIENT: Record<ClientPlatform, string> = {
-  ios: 'iOS sends the signed JWS transaction (not decoded JSON); set appAccountToken to the UUID (v5 layout) derived from SHA-256 of the user id.',
+  ios:
+    'iOS sends the signed JWS transaction (not decoded JSON); set ' +
+    'appAccountToken to the UUID (v5 layout) derived from SHA-256 of the user id.',
   android: 'Android sends the purchase token, plus productId, price and currency for one-time products; set the obfuscated account id.',
   web: '',
 };

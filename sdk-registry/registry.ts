@@ -119,13 +119,17 @@ const PACKAGES: Record<SdkId, SdkPackage | null> = {
 
 /** The client calls a native app makes itself, in order (docs/native-client-http.md spells out each). */
 export const DIRECT_API_STEPS = [
-  'At every launch: POST {base_url}/api/sdk/init {app_version, sdk_version, platform: ios|android} with Authorization: Bearer <SDK key>; store @svc/initialized.',
-  'Once per install: POST /api/sdk/track-install {platform, device_id (a UUID you keep), referral_code and click_id from the Android install referrer when present}; keep the answer in @svc/attribution and the code in @svc/svc_code.',
+  'At every launch: POST {base_url}/api/sdk/init {app_version, sdk_version, ' +
+    'platform: ios|android} with Authorization: Bearer <SDK key>; store @svc/initialized.',
+  'Once per install: POST /api/sdk/track-install {platform, device_id (a UUID you keep), referral_code and click_id ' +
+    'from the Android install referrer when present}; keep the answer in @svc/attribution and the code in @svc/svc_code.',
   'After sign-in: POST /api/sdk/identify {app_user_id, device_id, platform}; keep the user in @svc/app_user_id.',
-  'A typed code: POST /api/sdk/validate-code {code}, then POST /api/sdk/set-referral-code {code, app_user_id}; keep the code only after success true.',
+  'A typed code: POST /api/sdk/validate-code {code}, then POST ' +
+    '/api/sdk/set-referral-code {code, app_user_id}; keep the code only after success true.',
   'Funnel events: POST /api/sdk/event {eventType, appUserId, properties, eventId (a UUID you keep until answered)}.',
   'Premium gate: the store entitlement OR GET /api/sdk/access?app_user_id=... has_access (cache a positive answer 5 minutes).',
-  'Store-direct purchases: POST /api/sdk/purchase {platform, signedTransaction (iOS JWS) or purchaseToken (Android), referralCode on the first, appUserId}; 503 means send the same body again later.',
+  'Store-direct purchases: POST /api/sdk/purchase {platform, signedTransaction (iOS JWS) or ' +
+    'purchaseToken (Android), referralCode on the first, appUserId}; 503 means send the same body again later.',
   'Sign-out: drop @svc/attribution, @svc/svc_code and @svc/app_user_id.',
 ];
 
@@ -136,14 +140,18 @@ const UNAVAILABLE: Record<SdkId, SdkUnavailable | null> = {
   ios: {
     reason: 'No Swift package exists: the iOS SDK 1.1.1 the wire contract names is not published.',
     instead:
-      'Call the client HTTP API ({base_url}/api/sdk/*) directly from Swift (URLSession) with the SDK key, following the client-side rules; store offer codes need no client code (App Store Server Notifications to POST {base_url}/api/webhooks/apple/{app_id}).',
+      'Call the client HTTP API ({base_url}/api/sdk/*) directly from Swift (URLSession) ' +
+      'with the SDK key, following the client-side rules; store offer codes need no ' +
+      'client code (App Store Server Notifications to POST {base_url}/api/webhooks/apple/{app_id}).',
     docs: 'docs/native-client-http.md',
     steps: DIRECT_API_STEPS,
   },
   flutter: {
     reason: 'No pub package exists: the Flutter SDK 1.1.1 the wire contract names is not published.',
     instead:
-      'Call the client HTTP API ({base_url}/api/sdk/*) directly from Dart (package:http) with the SDK key, following the client-side rules; on Android the Kotlin SDK (com.svc:attribution) can also run inside the Flutter app through a platform channel.',
+      'Call the client HTTP API ({base_url}/api/sdk/*) directly from Dart (package:http) with the SDK key, following the ' +
+      'client-side rules; on Android the Kotlin SDK (com.svc:attribution) can also run inside the Flutter app through a platform ' +
+      'channel.',
     docs: 'docs/native-client-http.md',
     steps: DIRECT_API_STEPS,
   },

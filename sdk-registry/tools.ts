@@ -63,15 +63,21 @@ const SCAFFOLD_TEXT: Record<ScaffoldKind, { title: string; what: string }> = {
   init: { title: 'Scaffold: initialize at start-up', what: "the start-up call that initializes the SDK from the install step's config" },
   attribution: {
     title: 'Scaffold: check attribution and identify',
-    what: 'the launch-time attribution check, identify after sign-in and, on the subscription-provider path, the svc_code / svc_referral attributes',
+    what:
+      'the launch-time attribution check, identify after sign-in and, on ' +
+      'the subscription-provider path, the svc_code / svc_referral attributes',
   },
   manual_code: {
     title: 'Scaffold: manual referral code entry',
-    what: 'a "Have a code?" handler (trim, uppercase, applyCode, messages per error_code) and the premium gate (entitlement OR checkAccess().hasAccess)',
+    what:
+      'a "Have a code?" handler (trim, uppercase, applyCode, messages per ' +
+      'error_code) and the premium gate (entitlement OR checkAccess().hasAccess)',
   },
   report_purchase: {
     title: 'Scaffold: purchase reporting',
-    what: 'what the app does about purchases on its validation path: provider attributes before the purchase, auto capture back-sync, or its own reportPurchase with the stored code',
+    what:
+      'what the app does about purchases on its validation path: provider attributes ' +
+      'before the purchase, auto capture back-sync, or its own reportPurchase with the stored code',
   },
   full: { title: 'Scaffold: the whole integration', what: 'every step in one file, with the local storage keys the SDK keeps' },
 };
@@ -82,9 +88,12 @@ function scaffoldTool(kind: ScaffoldKind): RegistryTool {
     name,
     title: SCAFFOLD_TEXT[kind].title,
     description:
-      `Returns code for ${SCAFFOLD_TEXT[kind].what}, for one SDK (${SDK_IDS.join(', ')}; aliases such as expo, swiftui, kotlin, flutter, next.js accepted). ` +
-      "Options: store_direct, reports_purchases_itself (autoCapture false), entitlement, runtime (web). Pass the app's public SDK key (it_...) as sdk_key or get a placeholder. " +
-      'The code follows the client-side rules of the wire contract and points at this server. Use svc_recommend_sdk first when the stack is unclear.',
+      `Returns code for ${SCAFFOLD_TEXT[kind].what}, for one SDK ` +
+      `(${SDK_IDS.join(', ')}; aliases such as expo, swiftui, kotlin, flutter, next.js accepted). ` +
+      'Options: store_direct, reports_purchases_itself (autoCapture false), entitlement, ' +
+      "runtime (web). Pass the app's public SDK key (it_...) as sdk_key or get a placeholder. " +
+      'The code follows the client-side rules of the wire contract and ' +
+      'points at this server. Use svc_recommend_sdk first when the stack is unclear.',
     inputSchema: inputSchemas.scaffold,
     outputSchema: outputSchemas.scaffold,
     run: (input, ctx) => {
@@ -100,7 +109,8 @@ const listSdksTool: RegistryTool = {
   title: 'List the client SDKs',
   description:
     'Lists the five client SDKs (React Native, iOS, Android, Flutter, web) with versions, availability (iOS and Flutter have no package: ' +
-    'their rows say what to do instead, the client HTTP API in order), packages with the entry to import and the repository, install commands, ' +
+    'their rows say what to do instead, the client HTTP API in order), ' +
+    'packages with the entry to import and the repository, install commands, ' +
     'result-field casing and the local storage keys each keeps, and the wire contract version. Use it to pick an SDK; ' +
     'then svc_recommend_sdk for a described stack or svc_scaffold_install to start.',
   inputSchema: inputSchemas.listSdks,
@@ -123,7 +133,8 @@ const recommendSdkTool: RegistryTool = {
   description:
     'Maps a free-text stack ("Expo app", "SwiftUI", "flutter/dart", "Next.js in Capacitor") or the fields platform, hostStack, ' +
     'framework, language, sdkId to the SDK(s) to use, with install command and, for web, the init runtime. An unknown stack is ' +
-    'answered with the list of choices, not an error. Next: svc_scaffold_install or svc_scaffold_full, and svc_recommend_validation_for_platforms.',
+    'answered with the list of choices, not an error. Next: ' +
+    'svc_scaffold_install or svc_scaffold_full, and svc_recommend_validation_for_platforms.',
   inputSchema: inputSchemas.recommendSdk,
   outputSchema: outputSchemas.recommendSdk,
   run: (input) => recommendSdk(checkInput('svc_recommend_sdk', inputSchemas.recommendSdk, input)),

@@ -46,7 +46,8 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
     return {
       kind: 'ignored',
       reason:
-        "iOS purchases of this app are validated through the subscription provider's webhooks: the App Store's notification is acknowledged and not counted, so no purchase counts twice",
+        "iOS purchases of this app are validated through the subscription provider's webhooks: " +
+        "the App Store's notification is acknowledged and not counted, so no purchase counts twice",
     };
   }
   const verifier = sharedAppleVerifier(deps.config);
@@ -61,7 +62,9 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
     if (checked.missing)
       return {
         kind: 'unavailable',
-        detail: `Production notifications need the app's Apple id: upload the App Store credential again with app_apple_id (POST /api/agent/apps/${appId}/credential-setup-link).`,
+        detail:
+          `Production notifications need the app's Apple id: upload the App Store ` +
+          `credential again with app_apple_id (POST /api/agent/apps/${appId}/credential-setup-link).`,
       };
     if (checked.retryable) return { kind: 'unavailable', detail: `The notification could not be verified now: ${checked.reason}.` };
     return { kind: 'rejected', detail: `Verification failed: ${checked.reason}.` };

@@ -30,7 +30,8 @@ export async function rehydrateConversions(
   opts: { taskQueue: string; holdingDayMs: number },
 ): Promise<RehydrateSummary> {
   const open: WorkflowExecutionInfo[] = [];
-  const query = `WorkflowType = 'conversionWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${opts.taskQueue.replaceAll("'", "\\'")}'`;
+  const query =
+    `WorkflowType = 'conversionWorkflow' AND ExecutionStatus = ` + `'Running' AND TaskQueue = '${opts.taskQueue.replaceAll("'", "\\'")}'`;
   for await (const run of client.workflow.list({ query })) open.push(run);
   const summary: RehydrateSummary = { terminated: 0, restarted: 0, generation: CONVERSION_WORKFLOW_GENERATION };
   for (const run of open) {

@@ -76,7 +76,10 @@ async function pastTheWindow(trx: Knex.Transaction, c: ConversionRow): Promise<s
   const first = c.first_purchase_event_id ? await findPurchaseEvent(trx, c.first_purchase_event_id) : undefined;
   const since = Date.now() - (first?.purchased_at ?? c.created_at).getTime();
   if (since <= windowHours * HOUR_MS) return null;
-  return `reported ${Math.floor(since / HOUR_MS)} h after the purchase, past the app's attribution window of ${windowHours} h: the conversion stays organic`;
+  return (
+    `reported ${Math.floor(since / HOUR_MS)} h after the purchase, past the ` +
+    `app's attribution window of ${windowHours} h: the conversion stays organic`
+  );
 }
 
 /** Every paid period recorded so far earns, as the purchase activity earns one (earn.ts), with the terms read once. */

@@ -49,7 +49,9 @@ export function credentialCheckActivities(ctx: StoreDirectContext) {
       if (outcome.status !== 'ok' || !testRequestedAt) return result;
       const receivedAt = await testNotificationArrival(ctx, appId, testRequestedAt);
       const url = `${ctx.config.BASE_URL}/api/webhooks/apple/${appId}`;
-      const missing = `it has not arrived (yet): set the App Store Server Notifications V2 URL (production and sandbox) in App Store Connect to ${url}`;
+      const missing =
+        `it has not arrived (yet): set the App Store Server ` +
+        `Notifications V2 URL (production and sandbox) in App Store Connect to ${url}`;
       return {
         ...result,
         testNotification: { requestedAt: testRequestedAt.toISOString(), receivedAt: receivedAt?.toISOString() ?? null },

@@ -34,7 +34,9 @@ export const reviewBonusAwardBody = {
       type: 'string',
       enum: ['approve', 'void'],
       description:
-        "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An 'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
+        "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An " +
+        "'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve " +
+        "keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
     },
     note: { type: 'string', maxLength: 2000 },
   },
@@ -79,7 +81,10 @@ export async function listBonusAwardsHandler(ctx: AppContext): Promise<void> {
 
 function conflictDetail(status: string, decision: ReviewDecision): string {
   if (status === 'approved' && decision === 'approve') return "Bonus award is 'approved' already: it can still be voided until it is paid.";
-  return `Bonus award is '${status}': its review is final (an 'earned' award can be approved or voided, an 'approved' one voided until it is paid).`;
+  return (
+    `Bonus award is '${status}': its review is final (an 'earned' award ` +
+    `can be approved or voided, an 'approved' one voided until it is paid).`
+  );
 }
 
 export async function reviewBonusAwardHandler(ctx: AppContext): Promise<void> {

@@ -1,6 +1,7 @@
 // PATCH /api/agent/campaigns/{campaign_id} (terms and milestone bonus rules, not status), POST
-// /api/agent/apps/{app_id}/campaigns (created as draft, optionally with bonus rules) and POST /api/agent/campaigns/{campaign_id}/status (activation needs the minimum escrow, else 402 naming
-// the top-up-link endpoint; pausing is always allowed and stops the campaign's codes from attributing).
+// /api/agent/apps/{app_id}/campaigns (created as draft, optionally with bonus rules) and POST /api/agent/campaigns/{campaign_id}/status
+// (activation needs the minimum escrow, else 402 naming the top-up-link endpoint; pausing is always allowed and stops the campaign's codes
+// from attributing).
 import { addCampaign, changeCampaignStatus, updateCampaign as updateCampaignAction, type CampaignUpdate } from '../../actions/campaigns.js';
 import { findApp } from '../../db/apps.js';
 import { findCampaign } from '../../db/campaigns.js';

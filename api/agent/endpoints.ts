@@ -126,7 +126,8 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
     '/apps/{app_id}/setup-subprovider',
     'svc_setup_subprovider',
     ['apps:write'],
-    'Wire the subscription-provider webhook (autowire with the stored provider key, else dashboard steps); webhook URL and subscriber attributes',
+    'Wire the subscription-provider webhook (autowire with the stored ' +
+      'provider key, else dashboard steps); webhook URL and subscriber attributes',
     { handler: setupSubproviderHandler, body: setupSubproviderBody },
   ),
   e('get', '/apps/{app_id}/validation-status', 'svc_get_validation_status', ['apps:read'], 'Purchase-validation path per platform', {

@@ -26,7 +26,9 @@ const localized = (maxLength: number) =>
     maxProperties: 100,
     propertyNames: { pattern: LOCALE_PATTERN },
     additionalProperties: text(maxLength),
-    description: `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to text. A PATCH replaces the whole map ({} clears it) and records its locales as fresh translations of the current name, description and tagline.`,
+    description:
+      `Locale (${LOCALE_PATTERN}, e.g. "de", "pt-BR") to text. A PATCH replaces the whole map ({} ` +
+      `clears it) and records its locales as fresh translations of the current name, description and tagline.`,
   }) as const;
 
 /** App fields only PATCH takes (spec "App": the localized maps and the creator-code settings). */
@@ -42,7 +44,9 @@ export const APP_PATCH_ONLY_FIELDS = {
       mirror_free_access_to_subprovider: {
         type: 'boolean',
         description:
-          "Also grant free-access codes as promotional entitlements at the subscription provider (best effort; default false). Turning it on needs the provider's secret API key uploaded first (credential-setup-link with platform subprovider), else 409.",
+          'Also grant free-access codes as promotional entitlements at the subscription ' +
+          "provider (best effort; default false). Turning it on needs the provider's " +
+          'secret API key uploaded first (credential-setup-link with platform subprovider), else 409.',
       },
     },
   },
@@ -69,7 +73,12 @@ export const BONUS_RULES = {
   type: 'array',
   maxItems: MAX_BONUS_RULES,
   description:
-    'Milestone bonuses: a creator whose unreversed production paid conversions in the campaign reach threshold_conversions earns bonus_usd once per rule (no platform fee; approval reserves it). At most 10, distinct thresholds, bonus_usd > 0 with at most 2 decimals, up to 100000; name defaults to "{N} conversions bonus". On PATCH the list replaces the rules by threshold: the same threshold updates name and amount (future awards only), a missing threshold is deactivated (its awards stay), a new one is added; creators already past a saved threshold earn it at once.',
+    'Milestone bonuses: a creator whose unreversed production paid conversions in the campaign reach ' +
+    'threshold_conversions earns bonus_usd once per rule (no platform fee; approval reserves it). At most 10, ' +
+    'distinct thresholds, bonus_usd > 0 with at most 2 decimals, up to 100000; name defaults to "{N} conversions ' +
+    'bonus". On PATCH the list replaces the rules by threshold: the same threshold updates name and amount (future ' +
+    'awards only), a missing threshold is deactivated (its awards stay), a new one is added; creators already past a ' +
+    'saved threshold earn it at once.',
   items: {
     type: 'object',
     additionalProperties: false,

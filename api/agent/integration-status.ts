@@ -38,7 +38,9 @@ function campaignHealth(c: CampaignHealthRow) {
   const warnings = [
     ...(c.creators === 0
       ? [
-          `no creators yet: invite one (${nextAction('svc_invite_creator', { campaign_id: c.campaign_id }).call}) or share the join link (${nextAction('svc_get_join_link', { campaign_id: c.campaign_id }).call})`,
+          `no creators yet: invite one ` +
+            `(${nextAction('svc_invite_creator', { campaign_id: c.campaign_id }).call}) or share the join link ` +
+            `(${nextAction('svc_get_join_link', { campaign_id: c.campaign_id }).call})`,
         ]
       : []),
     ...(c.creators > 0 && c.clicks === 0 ? ['no link clicks yet'] : []),

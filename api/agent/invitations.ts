@@ -199,22 +199,26 @@ export async function joinLinkHandler(ctx: AppContext): Promise<void> {
     warnings.push('FREE_ACCESS campaigns hold free-access codes, not creators: nobody can join through this link.');
   if (campaign.status !== 'active')
     warnings.push(
-      `The campaign is ${String(campaign.status)}: the join page answers "not open" until it is activated (POST /api/agent/campaigns/{campaign_id}/status).`,
+      `The campaign is ${String(campaign.status)}: the join page answers "not ` +
+        `open" until it is activated (POST /api/agent/campaigns/{campaign_id}/status).`,
     );
   if (campaign.campaign_type === 'private' || campaign.campaign_type === 'invite_only') {
     warnings.push(
-      `The campaign is ${campaign.campaign_type}: creators need an invitation to join (POST /api/agent/campaigns/{campaign_id}/invite); this link alone is not enough.`,
+      `The campaign is ${campaign.campaign_type}: creators need an invitation to join ` +
+        `(POST /api/agent/campaigns/{campaign_id}/invite); this link alone is not enough.`,
     );
   }
   const escrow = await escrowState(ctx, campaign.org_id);
   if (!escrow.ok)
     warnings.push(
-      `The wallet safe balance (${formatUsd(escrow.safeMicros)}) is below the minimum escrow (${formatUsd(escrow.minMicros)}); get a top-up link with ${TOPUP_LINK_ENDPOINT}.`,
+      `The wallet safe balance (${formatUsd(escrow.safeMicros)}) is below the minimum ` +
+        `escrow (${formatUsd(escrow.minMicros)}); get a top-up link with ${TOPUP_LINK_ENDPOINT}.`,
     );
   const app = await findApp(ctx.deps.db, campaign.app_id as string);
   if (app && !app.ios_store_url && !app.android_store_url && !app.web_url) {
     warnings.push(
-      'The app has no App Store, Play Store or web URL: referral links have nowhere to send the people creators bring (PATCH /api/agent/apps/{app_id}).',
+      'The app has no App Store, Play Store or web URL: referral links have ' +
+        'nowhere to send the people creators bring (PATCH /api/agent/apps/{app_id}).',
     );
   }
   const primary = lang.toLowerCase().split(/[-_]/)[0]!;

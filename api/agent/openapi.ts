@@ -84,7 +84,10 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         // The endpoints oidc-provider serves under /oauth (api/oauth/provider.tsx); metadata at the discovery URL.
         oauth2: {
           type: 'oauth2',
-          description: `OAuth 2.1 (PKCE S256). Metadata: ${baseUrl}/.well-known/oauth-authorization-server; dynamic registration: ${baseUrl}/oauth/reg; revocation: ${baseUrl}/oauth/token/revocation. Access tokens live one hour; refresh tokens rotate.`,
+          description:
+            `OAuth 2.1 (PKCE S256). Metadata: ${baseUrl}/.well-known/oauth-authorization-server; dynamic ` +
+            `registration: ${baseUrl}/oauth/reg; revocation: ${baseUrl}/oauth/token/revocation. Access tokens live one hour; ` +
+            `refresh tokens rotate.`,
           flows: {
             authorizationCode: {
               authorizationUrl: `${baseUrl}/oauth/auth`,

@@ -24,8 +24,10 @@ export async function createOrganizationHandler(ctx: AppContext): Promise<void> 
     owner_user_id: org.ownerUserId,
     reachable_by_this_credential: org.reachable,
     note: org.reachable
-      ? 'Created, owned by the human behind this credential, and added to this OAuth grant: this credential works in it now (name it as org_name, e.g. in svc_provision).'
+      ? 'Created, owned by the human behind this credential, and added to this OAuth ' +
+        'grant: this credential works in it now (name it as org_name, e.g. in svc_provision).'
       : `Created, owned by the human behind this credential. This credential cannot reach it: an agent key belongs to one organization. ` +
-        `To work in it, the human creates an agent key on its connect-agent page (${ctx.deps.config.DASHBOARD_URL}) or connects the agent through OAuth.`,
+        `To work in it, the human creates an agent key on its connect-agent ` +
+        `page (${ctx.deps.config.DASHBOARD_URL}) or connects the agent through OAuth.`,
   };
 }

@@ -52,7 +52,8 @@ export const provisionBody = {
     activate: {
       type: 'boolean',
       description:
-        'Default true. Left out, a wallet below the minimum escrow leaves the campaign in draft (next_tool svc_get_wallet_topup_link); true refuses the whole call with 402 instead.',
+        'Default true. Left out, a wallet below the minimum escrow leaves the campaign in ' +
+        'draft (next_tool svc_get_wallet_topup_link); true refuses the whole call with 402 instead.',
     },
   },
 } as const;
@@ -67,11 +68,13 @@ export async function provisionHandler(ctx: AppContext): Promise<void> {
     ...(app.created
       ? []
       : [
-          `The app already existed: its webhook secret and purchase API key were shown only when it was created. ${nextAction('svc_regenerate_webhook_secret', { app_id: app.id }).call} issues a new webhook secret.`,
+          `The app already existed: its webhook secret and purchase API key were shown only when it was ` +
+            `created. ${nextAction('svc_regenerate_webhook_secret', { app_id: app.id }).call} issues a new webhook secret.`,
         ]),
     ...(notActivated && topUp
       ? [
-          `The campaign stays in draft. ${notActivated} As a tool: ${topUp.next_tool}, then svc_provision again (or svc_set_campaign_status) activates it.`,
+          `The campaign stays in draft. ${notActivated} As a ` +
+            `tool: ${topUp.next_tool}, then svc_provision again (or svc_set_campaign_status) activates it.`,
         ]
       : []),
   ];

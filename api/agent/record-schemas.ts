@@ -86,7 +86,8 @@ const CAMPAIGN_STATS = record(
     ),
     attributed_installs: count("Installs attributed to one of the campaign's codes"),
     conversions: count(
-      'Attributed production conversions (one per subscription or one-time purchase) that paid: no trial, or a trial that converted; a later refund does not uncount it (revenue shows it)',
+      'Attributed production conversions (one per subscription or one-time purchase) that paid: ' +
+        'no trial, or a trial that converted; a later refund does not uncount it (revenue shows it)',
     ),
     revenue_usd: usd(
       'Net production revenue in USD of every paid purchase attributed to the campaign (first purchases and renewals), refunds subtracted',

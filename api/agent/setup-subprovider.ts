@@ -23,13 +23,15 @@ export const setupSubproviderBody = {
       type: 'boolean',
       default: true,
       description:
-        'Wire the webhook through the provider REST API with the stored provider key (default true); false answers the dashboard steps only',
+        'Wire the webhook through the provider REST API with the stored ' +
+        'provider key (default true); false answers the dashboard steps only',
     },
     project_id: { ...PROVIDER_ID, description: "The provider's project id (proj...); default: the only project the stored key reaches" },
     app_id_at_provider: {
       ...PROVIDER_ID,
       description:
-        "Scope the webhook to one of the provider project's apps (app...); default: every app of the project (an existing integration keeps its scope)",
+        "Scope the webhook to one of the provider project's apps (app...); " +
+        'default: every app of the project (an existing integration keeps its scope)',
     },
   },
 } as const;
@@ -85,10 +87,14 @@ function wiredAnswer(appId: string, w: Wired) {
     },
     reason: null,
     steps: [
-      `1. In the subscription provider's dashboard open the project's Integrations, the webhook "${w.action === 'created' ? INTEGRATION_NAME : w.integrationId}", and send a TEST event: the service marks the webhook connected when it arrives (any later event does too).`,
+      `1. In the subscription provider's dashboard open the project's Integrations, the ` +
+        `webhook "${w.action === 'created' ? INTEGRATION_NAME : w.integrationId}", and send a ` +
+        `TEST event: the service marks the webhook connected when it arrives (any later event does too).`,
       `2. Check: GET /api/agent/apps/${appId}/validation-status (svc_get_validation_status) shows webhook.connected true.`,
       '3. Make the app set the subscriber attributes svc_code and svc_referral (see subscriber_attributes_note).',
-      `4. Prove the pipeline: POST /api/agent/apps/${appId}/test-integration (svc_test_integration; it completes no checklist step), then make a purchase in the app (a sandbox purchase is enough) and poll GET /api/agent/apps/${appId}/integration-status (svc_integration_status) until live.`,
+      `4. Prove the pipeline: POST /api/agent/apps/${appId}/test-integration (svc_test_integration; ` +
+        `it completes no checklist step), then make a purchase in the app (a sandbox purchase is ` +
+        `enough) and poll GET /api/agent/apps/${appId}/integration-status (svc_integration_status) until live.`,
     ],
     note:
       'The webhook secret was rotated and the new one sent only to the provider; the previous secret no longer works anywhere' +
@@ -103,19 +109,24 @@ function stepsAnswer(appId: string, webhookUrl: string, n: NotWired) {
     webhook_secret_rotated: false,
     reason: { code: n.code, message: n.message, retryable: n.retryable, ...(n.projects ? { projects: n.projects } : {}) },
     steps: [
-      `1. Get the webhook secret: POST /api/agent/apps/${appId}/regenerate-webhook-secret (svc_regenerate_webhook_secret) returns a new one once and the old one stops working; skip this if you still hold the current secret.`,
+      `1. Get the webhook secret: POST /api/agent/apps/${appId}/regenerate-webhook-secret ` +
+        `(svc_regenerate_webhook_secret) returns a new one once and the old one stops working; skip this if you ` +
+        `still hold the current secret.`,
       "2. Open the subscription provider's dashboard, the project, Integrations, + New, Webhooks.",
       `3. Name it and set the webhook URL to ${webhookUrl}`,
       '4. Set the Authorization header value to "Bearer <webhook secret>".',
       '5. Send events for production and sandbox, for every app of the project (or the one this app is), all event types; save.',
-      `6. Send a TEST event from the webhook's page: the service marks the webhook connected when it arrives (GET /api/agent/apps/${appId}/validation-status shows webhook.connected).`,
+      `6. Send a TEST event from the webhook's page: the service marks the webhook connected ` +
+        `when it arrives (GET /api/agent/apps/${appId}/validation-status shows webhook.connected).`,
     ],
     ...(uploadKey
       ? {
           credential_upload: {
             ...nextAction('svc_get_credential_upload_link', { app_id: appId }),
             body: { platform: 'subprovider' },
-            note: "To let the service wire the webhook itself: give the link to a human, who pastes the provider's secret API key (sk_..., v2, write access to integrations); then call svc_setup_subprovider again.",
+            note:
+              "To let the service wire the webhook itself: give the link to a human, who pastes the provider's " +
+              'secret API key (sk_..., v2, write access to integrations); then call svc_setup_subprovider again.',
           },
         }
       : {}),

@@ -108,7 +108,8 @@ export async function activateStoreDirectHandler(ctx: AppContext): Promise<void>
   // Store-direct iOS purchases are signed JWS: without trusted Apple roots the service could not verify one.
   if (platform === 'ios' && !ctx.deps.config.APPLE_ROOT_CERTS) {
     throw new ConflictError(
-      'iOS store-direct needs the server configured with APPLE_ROOT_CERTS (Apple Root CA - G3) to verify signed transactions; ask the operator.',
+      'iOS store-direct needs the server configured with APPLE_ROOT_CERTS ' +
+        '(Apple Root CA - G3) to verify signed transactions; ask the operator.',
     );
   }
   const status = await credentialCheckStatus(ctx.deps.db, app.id, platform);

@@ -31,8 +31,10 @@ export async function testIntegrationHandler(ctx: AppContext): Promise<void> {
     error: r.error,
     passed: r.attributed && r.error === null,
     message: r.attributed
-      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}. ` +
-        'It proves the pipeline but completes no checklist step: a purchase in the app with a creator code (a sandbox purchase is enough) does.'
+      ? `The sandbox purchase of ${r.appUserId} was attributed to ${r.referralCode} (commission ` +
+        `simulated, no money moved). Check it with verify-user-conversions?app_user_id=${r.appUserId}. ` +
+        'It proves the pipeline but completes no checklist step: a purchase ' +
+        'in the app with a creator code (a sandbox purchase is enough) does.'
       : `The sandbox purchase was not attributed: ${r.error ?? 'unknown reason'}.`,
   };
 }
@@ -48,7 +50,9 @@ async function runTestIntegration(ctx: AppContext, appId: string, runId: string)
         return handle.result();
       }),
     late: {
-      detail: `The test purchase is still being processed (workflow ${workflowId}); check ${next.call}?app_user_id=svc_test_${runId} shortly.`,
+      detail:
+        `The test purchase is still being processed ` +
+        `(workflow ${workflowId}); check ${next.call}?app_user_id=svc_test_${runId} shortly.`,
       next,
     },
     // The campaign or its last code went away between the check above and the workflow's pick.
@@ -68,6 +72,7 @@ function noCreatorCode(appId: string): ConflictError {
   );
   // A creator is what is missing most often (provision activates the campaign): the join link is the next action.
   return new ConflictError(
-    `${NO_TEST_CREATOR_CODE.message}. Activate a campaign of app ${appId} (${activate!.call}) and get a creator in (${invite!.call}, or the public join page from ${joinLink!.call}), then retry.`,
+    `${NO_TEST_CREATOR_CODE.message}. Activate a campaign of app ${appId} (${activate!.call}) and ` +
+      `get a creator in (${invite!.call}, or the public join page from ${joinLink!.call}), then retry.`,
   ).pointingAt(joinLink!);
 }

@@ -19,7 +19,10 @@ import { agentOf } from './principal.js';
 /** `org_id` picks one of the granted organizations (OAuth grants may hold several); default: the first. */
 export const walletQuery = { type: 'object', properties: { org_id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
-/** Why the wallet cannot back an activation (the 402 text), or null when it covers the minimum escrow. Pass `totals` already read under the wallet lock. */
+/**
+ * Why the wallet cannot back an activation (the 402 text), or null when it covers the minimum escrow. Pass `totals` already read under the
+ * wallet lock.
+ */
 export async function activationShortfall(db: Knex, config: Config, orgId: string, totals?: WalletTotals): Promise<string | null> {
   const settings = await findOrgBillingSettings(db, orgId);
   const min = minEscrowMicros(settings?.min_escrow_micros, config.MIN_ESCROW_USD);

@@ -89,7 +89,8 @@ const BankPayouts = ({ bank }: { bank: CreatorBankPayoutRow[] }) =>
                 ) : null}
               </>
             ) : b.status === 'failed' ? (
-              `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The money stays in your payout account until your bank details are fixed there.`
+              `failed${b.failure_message ? `: ${b.failure_message}` : ''}. The ` +
+              `money stays in your payout account until your bank details are fixed there.`
             ) : (
               b.status
             )}

@@ -7,7 +7,8 @@ export const DANGERS = {
     question: 'Regenerate the webhook secret?',
     label: 'Regenerate webhook secret',
     detail:
-      'The current secret stops working at once: webhook calls signed with it are refused until you paste the new one into your subscription provider.',
+      'The current secret stops working at once: webhook calls signed with it ' +
+      'are refused until you paste the new one into your subscription provider.',
   },
   purchaseKey: {
     question: 'Regenerate the purchase API key?',

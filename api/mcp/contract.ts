@@ -20,13 +20,18 @@ interface RouteLine {
 /** The campaign field `bonus_rules` (CONTRACT.md "Milestone bonus rules") and how its awards end. */
 const MILESTONE_BONUSES = {
   campaign_field:
-    'bonus_rules: [{id (read only), threshold_conversions: int >= 1, bonus_usd: > 0, 2 decimals, <= 100000, name?: default "{N} conversions bonus"}], at most 10, distinct thresholds; set by svc_create_campaign / svc_update_campaign (PATCH replaces the list by threshold: same threshold updated, missing deactivated, new inserted); 422 naming bonus_rules otherwise',
+    'bonus_rules: [{id (read only), threshold_conversions: int >= 1, bonus_usd: > 0, 2 decimals, <= 100000, name?: default ' +
+    '"{N} conversions bonus"}], at most 10, distinct thresholds; set by svc_create_campaign / svc_update_campaign (PATCH ' +
+    'replaces the list by threshold: same threshold updated, missing deactivated, new inserted); 422 naming bonus_rules otherwise',
   earning:
-    'once per rule and creator, when unreversed production paid conversions in the campaign reach the threshold, or when a rule is saved that the creator already passed',
+    'once per rule and creator, when unreversed production paid conversions in the ' +
+    'campaign reach the threshold, or when a rule is saved that the creator already passed',
   award_states:
-    'earned -> approved (reserves the amount; no platform fee) | voided; approved -> voided (releases the reservation) until paid; approved -> paid by the operator payout run; voided and paid are final (review: 409 naming the state)',
+    'earned -> approved (reserves the amount; no platform fee) | voided; approved -> voided (releases the ' +
+    'reservation) until paid; approved -> paid by the operator payout run; voided and paid are final (review: 409 naming the state)',
   refunds:
-    'a refund below the threshold voids an earned award, or flags an approved one (needs_review: approve keeps it, void releases it; a payout waits for the decision)',
+    'a refund below the threshold voids an earned award, or flags an approved one ' +
+    '(needs_review: approve keeps it, void releases it; a payout waits for the decision)',
 } as const;
 
 /** Served routes of a router, in OpenAPI path form (`/api/webhooks/subprovider/{appId}`). */

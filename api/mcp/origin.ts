@@ -41,7 +41,8 @@ export const checkOrigin: Middleware = async (ctx, next) => {
   if (origin) {
     if (!isAllowedOrigin(origin, ctx.deps.config.BASE_URL)) {
       throw new ForbiddenError(
-        `Origin '${origin}' is not allowed on /mcp: only ${new URL(ctx.deps.config.BASE_URL).origin} and loopback origins may call it from a browser.`,
+        `Origin '${origin}' is not allowed on /mcp: ` +
+          `only ${new URL(ctx.deps.config.BASE_URL).origin} and loopback origins may call it from a browser.`,
       );
     }
     allowBrowser(ctx, origin);

@@ -27,12 +27,16 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 
 const INSTRUCTIONS = [
   'Referral and affiliate attribution for mobile apps. Start with svc_doctor (no scope needed).',
-  'New app: svc_provision (idempotent; it activates the campaign unless the wallet is short, then next_tool names svc_get_wallet_topup_link), svc_get_join_link for creators, wire the SDK with the returned sdk_key,',
-  'svc_test_integration (a synthetic sandbox purchase that proves the pipeline but completes no checklist step), then a real purchase in the app by a user with a creator code (a sandbox purchase is enough),',
+  'New app: svc_provision (idempotent; it activates the campaign unless the wallet is short, then next_tool ' +
+    'names svc_get_wallet_topup_link), svc_get_join_link for creators, wire the SDK with the returned sdk_key,',
+  'svc_test_integration (a synthetic sandbox purchase that proves the pipeline but completes no ' +
+    'checklist step), then a real purchase in the app by a user with a creator code (a sandbox purchase is enough),',
   'then poll svc_integration_status until live.',
-  "The checklist counts purchases that came through the app's real path (provider webhook, /sdk/purchase, direct purchase webhook) in any environment; stats, analytics and campaign health count production only.",
+  "The checklist counts purchases that came through the app's real path (provider webhook, /sdk/purchase, " +
+    'direct purchase webhook) in any environment; stats, analytics and campaign health count production only.',
   'Next actions, and errors that point at another action, name the tool (next_tool) beside the REST call.',
-  'Money writes, payouts, raw credentials, deletes and admin are denied to every agent: top-ups and credential uploads go through signed links for the human.',
+  'Money writes, payouts, raw credentials, deletes and admin are denied to ' +
+    'every agent: top-ups and credential uploads go through signed links for the human.',
   'The tool list is also the resource svc://tools; the wire contract is svc://contract.',
 ].join(' ');
 

@@ -19,13 +19,17 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_doctor: {
     title: 'Doctor',
-    does: 'Diagnoses the credential and every app: auth mode, scopes, organizations, app count and per-app SDK-init freshness, with the problems found.',
+    does:
+      'Diagnoses the credential and every app: auth mode, scopes, ' +
+      'organizations, app count and per-app SDK-init freshness, with the problems found.',
     when: 'first, at the start of any session; it needs no scope.',
     next: 'svc_provision when there is no app yet, else svc_integration_status for an app.',
   },
   svc_create_org: {
     title: 'Create organization',
-    does: 'Creates an organization owned by the human behind this credential. An OAuth grant reaches it at once (it is added to the grant); an agent key cannot (it belongs to one organization: working there needs a key of the new one).',
+    does:
+      'Creates an organization owned by the human behind this credential. An OAuth grant reaches it at once (it is ' +
+      'added to the grant); an agent key cannot (it belongs to one organization: working there needs a key of the new one).',
     when: 'only when the human asks for a separate organization.',
     next: 'with OAuth, svc_provision with org_name; with an agent key, ask the human for a key of the new organization.',
   },
@@ -49,13 +53,20 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_provision: {
     title: 'Provision app and campaign',
-    does: 'Idempotently finds or creates the organization (org_name: a new one only for an OAuth grant, added to the grant; with an agent key another name is refused, see svc_create_org), the app with its SDK key, webhook secret and purchase API key (both returned only when the app is created), a campaign, and activates it. activate defaults to true: left out while the wallet is below the minimum escrow, the campaign stays draft and the answer names next_tool svc_get_wallet_topup_link; activate true refuses the whole call with 402 instead.',
+    does:
+      'Idempotently finds or creates the organization (org_name: a new one only for an OAuth grant, added to the ' +
+      'grant; with an agent key another name is refused, see svc_create_org), the app with its SDK key, webhook ' +
+      'secret and purchase API key (both returned only when the app is created), a campaign, and activates it. ' +
+      'activate defaults to true: left out while the wallet is below the minimum escrow, the campaign stays ' +
+      'draft and the answer names next_tool svc_get_wallet_topup_link; activate true refuses the whole call with 402 instead.',
     when: 'to set up a new app in one call; repeating it answers the same ids.',
     next: 'svc_get_join_link to recruit a creator, then wire the SDK with the returned sdk_key and svc_test_integration.',
   },
   svc_regenerate_webhook_secret: {
     title: 'Regenerate webhook secret',
-    does: 'Issues a new webhook secret, returned once; the old one stops working and the webhook counts as connected again only after the provider sends with the new one.',
+    does:
+      'Issues a new webhook secret, returned once; the old one stops working and the ' +
+      'webhook counts as connected again only after the provider sends with the new one.',
     when: 'only when the secret was lost or leaked.',
     next: 'give the new secret to the human for the provider dashboard; svc_integration_status.',
   },
@@ -67,8 +78,13 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_setup_subprovider: {
     title: 'Wire the subscription provider',
-    does: "Wires the provider webhook automatically through the provider's REST API with the app's stored provider key (a new webhook secret goes straight to the provider), or answers numbered dashboard steps; always the webhook URL and the two subscriber attributes.",
-    when: 'once per app on the subscription-provider path, after the human uploaded the provider key (platform subprovider) if autowiring is wanted.',
+    does:
+      "Wires the provider webhook automatically through the provider's REST API with the " +
+      "app's stored provider key (a new webhook secret goes straight to the provider), or " +
+      'answers numbered dashboard steps; always the webhook URL and the two subscriber attributes.',
+    when:
+      'once per app on the subscription-provider path, after the human ' +
+      'uploaded the provider key (platform subprovider) if autowiring is wanted.',
     next: 'svc_integration_status; if it returned steps, hand them to the human.',
   },
   svc_get_credential_upload_link: {
@@ -97,7 +113,13 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_integration_status: {
     title: 'Integration status',
-    does: "The 8-step integration checklist with evidence and whether the app is live (every step done); next_actions for open steps, each naming its tool (next_tool) and REST call; attributed_conversion_count (attributed conversions of purchases that came through the app's real path: provider webhook, /sdk/purchase or the direct purchase webhook, in any environment, sandbox included) and production_attributed_conversion_count; test_integration (the last svc_test_integration run, which completes no step); campaign health (production only).",
+    does:
+      'The 8-step integration checklist with evidence and whether the app is live (every step done); ' +
+      'next_actions for open steps, each naming its tool (next_tool) and REST call; attributed_conversion_count ' +
+      "(attributed conversions of purchases that came through the app's real path: provider webhook, " +
+      '/sdk/purchase or the direct purchase webhook, in any environment, sandbox included) and ' +
+      'production_attributed_conversion_count; test_integration (the last svc_test_integration run, which ' +
+      'completes no step); campaign health (production only).',
     when: 'to see what is left to do; after a real purchase in the app (a sandbox purchase is enough), poll it until live is true.',
     next: 'the next_tool of each next action.',
   },
@@ -109,9 +131,15 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_test_integration: {
     title: 'Test integration',
-    does: 'Pushes a synthetic sandbox INITIAL_PURCHASE through the real pipeline (a Temporal workflow) and reports the attribution; sends progress when asked and returns the workflow id. Needs an active campaign with at least one creator. No money moves. It proves the pipeline but completes no checklist step (svc_integration_status reports it as test_integration).',
+    does:
+      'Pushes a synthetic sandbox INITIAL_PURCHASE through the real pipeline (a Temporal workflow) and reports the ' +
+      'attribution; sends progress when asked and returns the workflow id. Needs an active campaign with at least one ' +
+      'creator. No money moves. It proves the pipeline but completes no checklist step (svc_integration_status reports it as ' +
+      'test_integration).',
     when: 'after a creator joined, to prove the pipeline end to end.',
-    next: 'a real purchase in the app (a sandbox purchase is enough) by a user with a creator code, then poll svc_integration_status until live.',
+    next:
+      'a real purchase in the app (a sandbox purchase is enough) by a ' +
+      'user with a creator code, then poll svc_integration_status until live.',
   },
   svc_verify_user_conversions: {
     title: 'Verify user conversions',
@@ -127,31 +155,47 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_get_app: {
     title: 'Get app',
-    does: 'Reads one app: settings, slug, SDK key, validation providers, the localized maps name_i18n, description_i18n and tagline_i18n (locale to text) with each locale fresh or stale in i18n, and creator_code_settings {mirror_free_access_to_subprovider}.',
+    does:
+      'Reads one app: settings, slug, SDK key, validation providers, the localized maps name_i18n, description_i18n and ' +
+      'tagline_i18n (locale to text) with each locale fresh or stale in i18n, and creator_code_settings ' +
+      '{mirror_free_access_to_subprovider}.',
     when: 'to read an app before changing it.',
     next: 'svc_update_app.',
   },
   svc_update_app: {
     title: 'Update app',
-    does: 'Changes the listed app fields; anything else (credentials, slug) is refused naming the field. A map (name_i18n, description_i18n, tagline_i18n: language code such as de or pt-BR to text) replaces that map whole and marks its locales fresh against the current text; changing name, description or tagline marks the translations stale. creator_code_settings.mirror_free_access_to_subprovider (default false) needs the provider key uploaded first, else 409 naming svc_get_credential_upload_link.',
+    does:
+      'Changes the listed app fields; anything else (credentials, slug) is refused naming the field. A map (name_i18n, ' +
+      'description_i18n, tagline_i18n: language code such as de or pt-BR to text) replaces that map whole and marks its locales ' +
+      'fresh against the current text; changing name, description or tagline marks the translations stale. ' +
+      'creator_code_settings.mirror_free_access_to_subprovider (default false) needs the provider key uploaded first, else 409 ' +
+      'naming svc_get_credential_upload_link.',
     when: 'to fix app settings or translations.',
     next: 'svc_get_app.',
   },
   svc_list_campaigns: {
     title: 'List campaigns',
-    does: 'Lists the campaigns of the granted organizations, each with its lifetime production stats; app_id and status (draft, active, paused, archived) narrow the list.',
+    does:
+      'Lists the campaigns of the granted organizations, each with its lifetime ' +
+      'production stats; app_id and status (draft, active, paused, archived) narrow the list.',
     when: 'to find a campaign id.',
     next: 'svc_get_campaign.',
   },
   svc_get_campaign: {
     title: 'Get campaign',
-    does: 'Reads one campaign: type, status, commission, bonus_rules (each with its id), and stats, its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.',
+    does:
+      'Reads one campaign: type, status, commission, bonus_rules (each with its id), and stats, ' +
+      'its lifetime production counters {clicks, installs, attributed_installs, conversions (paid, ' +
+      'refunds not uncounted), revenue_usd and commission_usd (net of refunds)}; sandbox never counts.',
     when: 'to check a campaign.',
     next: 'svc_update_campaign or svc_set_campaign_status; svc_get_campaign_funnel for a period.',
   },
   svc_update_campaign: {
     title: 'Update campaign',
-    does: 'Changes a campaign name, description, commission or bonus_rules ([{threshold_conversions, bonus_usd, name?}], at most 10): the list replaces the rules by threshold (same threshold updated for future awards, a missing one deactivated, a new one added), and creators already past a saved threshold earn it at once, never twice.',
+    does:
+      'Changes a campaign name, description, commission or bonus_rules ([{threshold_conversions, bonus_usd, ' +
+      'name?}], at most 10): the list replaces the rules by threshold (same threshold updated for future awards, a ' +
+      'missing one deactivated, a new one added), and creators already past a saved threshold earn it at once, never twice.',
     when: 'to adjust terms or set milestone bonuses.',
     next: 'svc_get_campaign; svc_list_bonus_awards after saving a rule creators already reached.',
   },
@@ -169,13 +213,18 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_list_bonus_awards: {
     title: 'List bonus awards',
-    does: 'Lists milestone bonus awards with creator identity, fraud-aware progress, needs_review (an approved award a refund flagged) and the review_decisions each still takes; a campaign_id of another organization is not found.',
+    does:
+      'Lists milestone bonus awards with creator identity, fraud-aware progress, needs_review (an approved award a ' +
+      'refund flagged) and the review_decisions each still takes; a campaign_id of another organization is not found.',
     when: 'to review earned or flagged awards.',
     next: 'svc_review_bonus_award.',
   },
   svc_review_bonus_award: {
     title: 'Review bonus award',
-    does: 'Approves (reserves the amount in the wallet) or voids an earned award; voids an approved award until it is paid (its reservation is released); approving an approved award a refund flagged keeps it. Voided and paid awards are final (409 naming the state). Payouts of approved awards are run by a human operator.',
+    does:
+      'Approves (reserves the amount in the wallet) or voids an earned award; voids an approved award until ' +
+      'it is paid (its reservation is released); approving an approved award a refund flagged keeps it. ' +
+      'Voided and paid awards are final (409 naming the state). Payouts of approved awards are run by a human operator.',
     when: 'after checking an award.',
     next: 'svc_list_bonus_awards.',
   },
@@ -241,7 +290,9 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_list_free_codes: {
     title: 'List free-access codes',
-    does: 'Lists free-access (comp) codes of an app with seats and expiry; with code, answers that one code and redemptions[] (app_user_id, granted_at, expires_at), newest first, limit up to 100, next_cursor passed back as cursor.',
+    does:
+      'Lists free-access (comp) codes of an app with seats and expiry; with code, answers that one code and ' +
+      'redemptions[] (app_user_id, granted_at, expires_at), newest first, limit up to 100, next_cursor passed back as cursor.',
     when: 'to review comp access or who redeemed a code.',
     next: 'svc_create_free_code.',
   },
@@ -265,13 +316,18 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
   },
   svc_get_asset_upload_link: {
     title: 'Asset upload link',
-    does: 'Returns a short-lived signed link (15 minutes, works once) where a human uploads marketing assets: up to 10 files (PNG, JPEG, GIF, WebP, PDF, MP4; 10 MB each) in one form post; a script may POST the same URL as multipart/form-data with one `file` part per file.',
+    does:
+      'Returns a short-lived signed link (15 minutes, works once) where a human uploads ' +
+      'marketing assets: up to 10 files (PNG, JPEG, GIF, WebP, PDF, MP4; 10 MB each) in one ' +
+      'form post; a script may POST the same URL as multipart/form-data with one `file` part per file.',
     when: 'when the app needs assets.',
     next: 'give the link to the human; the files then appear in svc_list_assets.',
   },
   svc_get_wallet: {
     title: 'Wallet',
-    does: 'Read-only: balance, reserved, safe available, whether campaigns can be activated, invite capacity, auto-recharge, commissions by state (held, unfunded, payable, paid) and clawbacks outstanding.',
+    does:
+      'Read-only: balance, reserved, safe available, whether campaigns can be activated, invite ' +
+      'capacity, auto-recharge, commissions by state (held, unfunded, payable, paid) and clawbacks outstanding.',
     when: 'before activating or inviting.',
     next: 'svc_get_wallet_topup_link when funds are short.',
   },

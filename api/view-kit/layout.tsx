@@ -100,7 +100,10 @@ interface ButtonFormProps {
   kind?: ButtonKind;
 }
 
-/** A one-button form (activate, feature, ...) posting to `action`, coming back to `returnTo`; destructive ones are confirm.tsx's ConfirmForm. */
+/**
+ * A one-button form (activate, feature, ...) posting to `action`, coming back to `returnTo`; destructive ones are confirm.tsx's
+ * ConfirmForm.
+ */
 export const ButtonForm = ({ s, action, label, returnTo, fields = {}, kind = 'secondary' }: ButtonFormProps) => (
   <form method="post" action={action}>
     <CsrfField s={s} />

@@ -39,7 +39,8 @@ const PLAY_RTDN_SOURCE = NOTIFICATION_SOURCES.android;
 export const PLAY_RTDN_RATE: RateLimitRule = { name: 'play_rtdn', limit: 300, windowMs: 10_000, key: (ctx) => String(ctx.params.appId) };
 
 const HOW_TO_AUTHENTICATE =
-  'Turn on authentication in the Pub/Sub push subscription: a service account (the one uploaded as pubsub_service_account with the Android credential) and the audience left empty or set to this endpoint URL.';
+  'Turn on authentication in the Pub/Sub push subscription: a service account (the one uploaded as ' +
+  'pubsub_service_account with the Android credential) and the audience left empty or set to this endpoint URL.';
 
 export async function googlePlayNotification(ctx: AppContext): Promise<void> {
   const appId = ctx.params.appId as string;
@@ -58,7 +59,9 @@ export async function googlePlayNotification(ctx: AppContext): Promise<void> {
     throw new ValidationError([
       {
         loc: ['body', 'message', 'data'],
-        msg: `The notification is for package ${decoded.notification.packageName}, this app's Android package is ${setup.packageName ?? 'not uploaded'}: point the Play Console's topic of that app at its own endpoint.`,
+        msg:
+          `The notification is for package ${decoded.notification.packageName}, this app's Android package ` +
+          `is ${setup.packageName ?? 'not uploaded'}: point the Play Console's topic of that app at its own endpoint.`,
         type: 'value_error',
       },
     ]);
@@ -93,7 +96,8 @@ async function authenticatePush(ctx: AppContext, appId: string, pushAccount: str
   if (!token) throw new UnauthorizedError(`The push carries no OIDC token. ${HOW_TO_AUTHENTICATE}`);
   if (!pushAccount) {
     throw new ForbiddenError(
-      'This app takes no Google Play notifications yet: upload the Android credential again with "pubsub_service_account" (the push subscription\'s service account email).',
+      'This app takes no Google Play notifications yet: upload the Android credential ' +
+        'again with "pubsub_service_account" (the push subscription\'s service account email).',
     );
   }
   const audience = `${ctx.deps.config.BASE_URL}/api/webhooks/google-play/${appId}`;

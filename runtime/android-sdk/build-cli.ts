@@ -12,5 +12,6 @@ if ('missing' in tc) {
 const build = await buildAndroidSdk(tc);
 const fresh = (['main', 'test', 'contract'] as const).filter((s) => !build[s].cached);
 console.log(
-  `android sdk: ${fresh.length ? `compiled ${fresh.join(', ')}` : 'unchanged (cached)'}${build.published ? ', published' : ''} in ${(build.ms / 1000).toFixed(1)} s`,
+  `android sdk: ${fresh.length ? `compiled ${fresh.join(', ')}` : 'unchanged (cached)'}${build.published ? ', published' : ''} ` +
+    `in ${(build.ms / 1000).toFixed(1)} s`,
 );

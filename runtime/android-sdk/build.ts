@@ -98,15 +98,19 @@ async function compile(
 }
 
 export function pom(version: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0" ` +
+    `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ` +
+    `xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
   <modelVersion>4.0.0</modelVersion>
   <groupId>${GROUP_ID}</groupId>
   <artifactId>${ARTIFACT_ID}</artifactId>
   <version>${version}</version>
   <packaging>jar</packaging>
   <name>svc Android SDK</name>
-  <description>Referral attribution client for Android apps (wire contract client-side rules 1-14). Java ${JDK_RELEASE} bytecode, Kotlin ${KOTLIN_COMPAT} metadata, minSdk ${MIN_SDK}.</description>
+  <description>Referral attribution client for Android apps (wire contract client-side rules 1-14). Java ${JDK_RELEASE} ` +
+    `bytecode, Kotlin ${KOTLIN_COMPAT} metadata, minSdk ${MIN_SDK}.</description>
   <properties>
     <android.minSdk>${MIN_SDK}</android.minSdk>
   </properties>
@@ -119,7 +123,8 @@ export function pom(version: string): string {
     </dependency>
   </dependencies>
 </project>
-`;
+`
+  );
 }
 
 export function metadata(version: string): string {

@@ -71,7 +71,8 @@ export async function up(knex: Knex): Promise<void> {
     t.check(`environment in ${ENVIRONMENTS}`, [], 'conversions_environment_check');
     t.check(`attribution_method is null or attribution_method in ${METHODS}`, [], 'conversions_method_check');
     t.check(
-      'not attributed or (campaign_id is not null and creator_code_id is not null and creator_id is not null and referral_code is not null)',
+      'not attributed or (campaign_id is not null and creator_code_id is ' +
+        'not null and creator_id is not null and referral_code is not null)',
       [],
       'conversions_attributed_check',
     );

@@ -44,8 +44,10 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['org_id', 'status'], 'commissions_org_status_idx');
     t.check("environment in ('PRODUCTION', 'SANDBOX', 'XCODE', 'LOCAL_TESTING')", [], 'commissions_environment_check');
     t.check(
-      "(kind = 'earn' and reverses_commission_id is null and revenue_usd_micros >= 0 and commission_micros >= 0 and platform_fee_micros >= 0)" +
-        " or (kind = 'reversal' and reverses_commission_id is not null and revenue_usd_micros <= 0 and commission_micros <= 0 and platform_fee_micros <= 0)",
+      "(kind = 'earn' and reverses_commission_id is null and " +
+        'revenue_usd_micros >= 0 and commission_micros >= 0 and platform_fee_micros >= 0)' +
+        " or (kind = 'reversal' and reverses_commission_id is not null and " +
+        'revenue_usd_micros <= 0 and commission_micros <= 0 and platform_fee_micros <= 0)',
       [],
       'commissions_sign_check',
     );

@@ -7,6 +7,7 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(
-    'alter table purchase_events add constraint purchase_events_price_check check (price_usd_micros is null or price_usd_micros >= 0) not valid',
+    'alter table purchase_events add constraint ' +
+      'purchase_events_price_check check (price_usd_micros is null or price_usd_micros >= 0) not valid',
   );
 }

@@ -16,7 +16,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('auto_recharge_updated_at', { useTz: true }).nullable();
     t.check("auto_recharge_provider is null or auto_recharge_provider in ('test', 'stripe')", [], 'organizations_recharge_provider_check');
     t.check(
-      'not auto_recharge_enabled or (auto_recharge_threshold_micros is not null and auto_recharge_amount_micros is not null and auto_recharge_payment_method_id is not null and auto_recharge_provider is not null)',
+      'not auto_recharge_enabled or (auto_recharge_threshold_micros is not null and ' +
+        'auto_recharge_amount_micros is not null and auto_recharge_payment_method_id is not null and ' +
+        'auto_recharge_provider is not null)',
       [],
       'organizations_recharge_complete_check',
     );

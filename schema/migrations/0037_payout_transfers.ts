@@ -23,8 +23,10 @@ const SIGNS_BEFORE = `(entry_type = 'topup' and balance_delta_micros > 0 and res
            and reserved_delta_micros >= balance_delta_micros)
        or (entry_type = 'adjustment' and (balance_delta_micros <> 0 or reserved_delta_micros <> 0) and memo is not null)
        or (entry_type = 'clawback' and balance_delta_micros > 0 and reserved_delta_micros = 0)`;
-const SIGNS_AFTER = `${SIGNS_BEFORE}
-       or (entry_type = 'payout_return' and ((balance_delta_micros > 0 and reserved_delta_micros >= 0 and reserved_delta_micros <= balance_delta_micros)
+const SIGNS_AFTER =
+  `${SIGNS_BEFORE}
+       or (entry_type = 'payout_return' and ((balance_delta_micros > 0 and ` +
+  `reserved_delta_micros >= 0 and reserved_delta_micros <= balance_delta_micros)
            or (balance_delta_micros < 0 and reserved_delta_micros = 0)))`;
 
 const list = (values: string[]) => values.map((v) => `'${v}'`).join(', ');

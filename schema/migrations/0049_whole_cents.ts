@@ -24,14 +24,16 @@ import type { Knex } from 'knex';
 
 const ENTRY_TYPES_BEFORE = ['topup', 'reserve', 'release', 'reversal', 'payout', 'adjustment', 'clawback', 'payout_return'];
 const ENTRY_TYPES_AFTER = [...ENTRY_TYPES_BEFORE, 'rounding'];
-const SIGNS_BEFORE = `(entry_type = 'topup' and balance_delta_micros > 0 and reserved_delta_micros = 0)
+const SIGNS_BEFORE =
+  `(entry_type = 'topup' and balance_delta_micros > 0 and reserved_delta_micros = 0)
        or (entry_type = 'reserve' and balance_delta_micros = 0 and reserved_delta_micros > 0)
        or (entry_type in ('release', 'reversal') and balance_delta_micros = 0 and reserved_delta_micros < 0)
        or (entry_type = 'payout' and balance_delta_micros < 0 and reserved_delta_micros <= 0
            and reserved_delta_micros >= balance_delta_micros)
        or (entry_type = 'adjustment' and (balance_delta_micros <> 0 or reserved_delta_micros <> 0) and memo is not null)
        or (entry_type = 'clawback' and balance_delta_micros > 0 and reserved_delta_micros = 0)
-       or (entry_type = 'payout_return' and ((balance_delta_micros > 0 and reserved_delta_micros >= 0 and reserved_delta_micros <= balance_delta_micros)
+       or (entry_type = 'payout_return' and ((balance_delta_micros > 0 and ` +
+  `reserved_delta_micros >= 0 and reserved_delta_micros <= balance_delta_micros)
            or (balance_delta_micros < 0 and reserved_delta_micros = 0)))`;
 const SIGNS_AFTER = `${SIGNS_BEFORE}
        or (entry_type = 'rounding' and (balance_delta_micros <> 0 or reserved_delta_micros <> 0) and memo is not null
@@ -66,7 +68,8 @@ interface Entry {
 async function clawbackAmountsCheck(knex: Knex, amount: string): Promise<void> {
   await knex.raw('alter table clawbacks drop constraint clawbacks_amounts_check');
   await knex.raw(
-    `alter table clawbacks add constraint clawbacks_amounts_check check (${amount} and recovered_micros >= 0 and recovered_micros <= amount_micros)`,
+    `alter table clawbacks add constraint clawbacks_amounts_check check ` +
+      `(${amount} and recovered_micros >= 0 and recovered_micros <= amount_micros)`,
   );
 }
 

@@ -23,7 +23,9 @@ const NOTE = {
   installReferrer:
     'Rule 13: the referral link carries svc_code and svc_click through Google Play into this string. The SDK calls it on its own thread.',
   billingFlow:
-    'Launch the billing flow with BillingFlowParams.Builder().setObfuscatedAccountId(Svc.obfuscatedAccountId(appUserId)). One-time products also send product id, price (major units) and currency: the store does not report the price.',
+    'Launch the billing flow with ' +
+    'BillingFlowParams.Builder().setObfuscatedAccountId(Svc.obfuscatedAccountId(appUserId)). One-time products also ' +
+    'send product id, price (major units) and currency: the store does not report the price.',
 };
 
 const providerHelpers: Record<string, string> = {
@@ -52,7 +54,8 @@ function config(c: ScaffoldContext): Section {
       ? []
       : [
           comment(
-            `A local svc dev: the emulator reaches this machine at 10.0.2.2, over plain http, which Android refuses unless res/xml/network_security_config.xml permits cleartext for 10.0.2.2 (debug builds only).`,
+            `A local svc dev: the emulator reaches this machine at 10.0.2.2, over plain http, which Android ` +
+              `refuses unless res/xml/network_security_config.xml permits cleartext for 10.0.2.2 (debug builds only).`,
           ),
         ];
   const fields = configFields(
@@ -79,7 +82,8 @@ class PreferencesStore(context: Context) : KeyValueStore {
     override fun set(key: String, value: String) = prefs.edit().putString(key, value).apply()
     override fun remove(key: String) = prefs.edit().remove(key).apply()
 }`,
-  playInstallReferrer: `${comment(NOTE.installReferrer)}
+  playInstallReferrer:
+    `${comment(NOTE.installReferrer)}
 class PlayInstallReferrer(private val context: Context) : InstallReferrerSource {
     override fun installReferrer(): String? {
         val client = InstallReferrerClient.newBuilder(context).build()
@@ -87,7 +91,8 @@ class PlayInstallReferrer(private val context: Context) : InstallReferrerSource 
         var referrer: String? = null
         client.startConnection(object : InstallReferrerStateListener {
             override fun onInstallReferrerSetupFinished(responseCode: Int) {
-                if (responseCode == InstallReferrerClient.InstallReferrerResponse.OK) referrer = runCatching { client.installReferrer.installReferrer }.getOrNull()
+                if (responseCode == ` +
+    `InstallReferrerClient.InstallReferrerResponse.OK) referrer = runCatching { client.installReferrer.installReferrer }.getOrNull()
                 done.countDown()
             }
             override fun onInstallReferrerServiceDisconnected() = done.countDown()
@@ -113,10 +118,12 @@ const init = (c: ScaffoldContext): Section => ({
   ],
   helpers: glue,
   usesConfig: true,
-  body: `${comment(WHY.init)}
+  body:
+    `${comment(WHY.init)}
 suspend fun startSvc(context: Context) {
     val setup = Svc.initialize(PreferencesStore(context), svcConfig.copy(installReferrer = PlayInstallReferrer(context)))
-    Log.i("svc", "\${setup.${field(c, 'app_name')}}, store_direct \${setup.${field(c, 'store_direct')}}, window \${setup.${field(c, 'attribution_window_hours')}} h")
+    Log.i("svc", "\${setup.${field(c, 'app_name')}}` +
+    `, store_direct \${setup.${field(c, 'store_direct')}}, window \${setup.${field(c, 'attribution_window_hours')}} h")
 }`,
 });
 
@@ -145,13 +152,15 @@ suspend fun onSignedOut() {
 
 const manualCode = (c: ScaffoldContext): Section => ({
   imports: [SVC, 'import com.svc.attribution.CodeErrorCode'],
-  body: `${comment(WHY.code)}
+  body:
+    `${comment(WHY.code)}
 suspend fun submitReferralCode(input: String): String {
     val code = input.trim().uppercase()
     val result = Svc.applyCode(code)
     if (result.applied) {
         ${comment(WHY.freeAccess, '        ').trimStart()}
-        if (result.campaign?.${field(c, 'campaign_type')} == "FREE_ACCESS") return if (hasPremium()) "Free access unlocked." else "Code saved."
+        if (result.campaign?.${field(c, 'campaign_type')} ` +
+    `== "FREE_ACCESS") return if (hasPremium()) "Free access unlocked." else "Code saved."
         return "Code $code applied."
     }
     return when (result.${field(c, 'error_code')}) {
@@ -204,7 +213,8 @@ suspend fun backSyncPurchases() {
       'import com.svc.attribution.SvcException',
       'import com.android.billingclient.api.Purchase',
     ],
-    body: `${comment(NOTE.billingFlow)}
+    body:
+      `${comment(NOTE.billingFlow)}
 data class OneTimePrice(val price: Double, val currency: String)
 
 ${comment(WHY.report)}
@@ -225,7 +235,8 @@ suspend fun reportPlayPurchase(purchase: Purchase, appUserId: String, oneTime: O
         if (e.retryable) return false
         throw e
     }
-    Log.i("svc", "\${report.${field(c, 'event_type')}} \${if (report.duplicate) "already recorded" else "recorded"} (\${report.environment})")
+    Log.i("svc", "\${report.${field(c, 'event_type')}} ` +
+      `\${if (report.duplicate) "already recorded" else "recorded"} (\${report.environment})")
     return true
 }`,
   }),
@@ -241,7 +252,8 @@ const manifest = (c: ScaffoldContext): ScaffoldFile[] => {
     ...(insecure
       ? [
           comment(
-            `A local svc dev serves plain http, which Gradle refuses without this line. Production: ${repository.replace(/^http:\/\/[^/]+/, 'https://YOUR_SVC_HOST')} and no such line.`,
+            `A local svc dev serves plain http, which Gradle refuses without this line. ` +
+              `Production: ${repository.replace(/^http:\/\/[^/]+/, 'https://YOUR_SVC_HOST')} and no such line.`,
             '            ',
           ),
           '            isAllowInsecureProtocol = true',

@@ -9,16 +9,21 @@ export const WHY = {
   attribution: 'Cached in @svc/attribution after the first answer, so calling it on every launch is cheap.',
   identify: 'Ties the install (and its creator) to the user id purchases will carry; call after sign-in.',
   attributes:
-    'Provider attributes belong to the provider\'s current user: set them again after its logIn. svc_referral is the string "true", never a boolean.',
-  code: 'Codes are trimmed and uppercased before sending; applyCode validates then sets, and the SDK keeps the code only after the server accepts it.',
+    "Provider attributes belong to the provider's current user: set them " +
+    'again after its logIn. svc_referral is the string "true", never a boolean.',
+  code:
+    'Codes are trimmed and uppercased before sending; applyCode validates ' +
+    'then sets, and the SDK keeps the code only after the server accepts it.',
   freeAccess: 'Free-access codes need a signed-in user (identify first); access then comes from checkAccess.',
   gate: 'Premium gate: the entitlement OR a free-access grant (checkAccess().hasAccess), never the rc_grant mirror of set-referral-code.',
   report:
-    'The stored code is required on the first reported purchase so it binds to the creator; duplicates are safe. reportPurchase throws: on a retryable error (503) keep the transaction unfinished and report it again.',
+    'The stored code is required on the first reported purchase so it binds to the creator; duplicates are ' +
+    'safe. reportPurchase throws: on a retryable error (503) keep the transaction unfinished and report it again.',
   autoCaptureReport:
     'Auto capture reports new store purchases; back-sync sends the ones made before (sent excludes already-reported ones).',
   providerReport:
-    "Subscription-provider path: purchases reach the service through the provider's webhook, so the app never calls reportPurchase. It owes the attributes on the provider's user before the purchase.",
+    "Subscription-provider path: purchases reach the service through the provider's webhook, so the " +
+    "app never calls reportPurchase. It owes the attributes on the provider's user before the purchase.",
   signOut: 'clearAttribution keeps the sent-purchase set, so a purchase is never reported twice.',
 } as const;
 

@@ -34,7 +34,8 @@ function resolveOptions(sdk: SdkEntry, input: ScaffoldOptionsInput, aliasRuntime
   if (input.reports_purchases_itself === true && input.store_direct === false) {
     throw inputError(
       ['options', 'reports_purchases_itself'],
-      "reportPurchase is for store-direct platforms only; with store_direct false purchases arrive through the subscription provider's webhook.",
+      'reportPurchase is for store-direct platforms only; with ' +
+        "store_direct false purchases arrive through the subscription provider's webhook.",
     );
   }
   const storeDirect = input.store_direct ?? input.reports_purchases_itself ?? false;

@@ -11,9 +11,12 @@ import type { LanguageScaffolder, ScaffoldContext, ScaffoldFile, Section } from 
 // The scaffolds' own comments that are longer than a line of this file.
 const NOTE = {
   purchaseSource:
-    'Your store library (react-native-iap, expo-iap, a Capacitor plugin...) seen through two calls: map its purchases to { platform, signedTransaction } (iOS) or { platform, purchaseToken } (Android).',
+    'Your store library (react-native-iap, expo-iap, a Capacitor plugin...) seen through two calls: ' +
+    'map its purchases to { platform, signedTransaction } (iOS) or { platform, purchaseToken } (Android).',
   storePurchase:
-    'What your store library hands over after a purchase: iOS the StoreKit 2 signed transaction (JWS string, not decoded JSON), Android the purchase token and, for one-time products, product id, price (major units) and currency. Set appAccountToken (iOS) or obfuscatedAccountId (Android) from the user id when buying.',
+    'What your store library hands over after a purchase: iOS the StoreKit 2 signed transaction (JWS string, ' +
+    'not decoded JSON), Android the purchase token and, for one-time products, product id, price (major ' +
+    'units) and currency. Set appAccountToken (iOS) or obfuscatedAccountId (Android) from the user id when buying.',
 };
 
 const q = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -227,7 +230,8 @@ export async function backSyncPurchases(): Promise<void> {
   }),
   host: (c) => ({
     imports: [`import Svc, { SvcError } from '${c.pkg.import_from}';`],
-    body: `${comment(NOTE.storePurchase)}
+    body:
+      `${comment(NOTE.storePurchase)}
 export interface StorePurchase {
   platform: 'ios' | 'android';
   jws?: string;
@@ -249,7 +253,8 @@ export async function reportStorePurchase(purchase: StorePurchase, appUserId: st
       referralCode: storedCode ?? undefined,
       appUserId,
     });
-    console.log(\`\${report.${resultField(c.sdk, 'event_type')}} \${report.duplicate ? 'already recorded' : 'recorded'} (\${report.environment})\`);
+    console.log(\`\${report.${resultField(c.sdk, 'event_type')}} ` +
+      `\${report.duplicate ? 'already recorded' : 'recorded'} (\${report.environment})\`);
     return true;
   } catch (error) {
     if (error instanceof SvcError && error.retryable) return false;

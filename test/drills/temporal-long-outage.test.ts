@@ -9,16 +9,20 @@ import { runTemporalOutageDrill } from './temporal-outage.js';
 const OUTAGE_MS = Number(process.env.DRILL_LONG_OUTAGE_MS ?? 180_000);
 const GIVE_UP_AFTER_MS = 60_000;
 
-test('Temporal down for 3 min, the provider giving up after 1 min: the inbox carries the events, every one applied once, the ledger exact', async (t) => {
-  t.timeout(OUTAGE_MS + 8 * 60_000);
-  const figures = await runTemporalOutageDrill(t, {
-    subscriptions: Number(process.env.DRILL_SUBSCRIPTIONS ?? 100),
-    senders: 16,
-    outageMs: OUTAGE_MS,
-    // 24 hours compressed into one minute.
-    retryScheduleMs: compressedSchedule(1440),
-    giveUpAfterMs: GIVE_UP_AFTER_MS,
-  });
-  t.true(figures.gaveUp > 0, 'the provider gave up on events during the outage');
-  t.true(figures.waitingAtRestart > 0, 'events were waiting in the inbox when Temporal came back');
-});
+test(
+  'Temporal down for 3 min, the provider giving up after 1 min: the ' +
+    'inbox carries the events, every one applied once, the ledger exact',
+  async (t) => {
+    t.timeout(OUTAGE_MS + 8 * 60_000);
+    const figures = await runTemporalOutageDrill(t, {
+      subscriptions: Number(process.env.DRILL_SUBSCRIPTIONS ?? 100),
+      senders: 16,
+      outageMs: OUTAGE_MS,
+      // 24 hours compressed into one minute.
+      retryScheduleMs: compressedSchedule(1440),
+      giveUpAfterMs: GIVE_UP_AFTER_MS,
+    });
+    t.true(figures.gaveUp > 0, 'the provider gave up on events during the outage');
+    t.true(figures.waitingAtRestart > 0, 'events were waiting in the inbox when Temporal came back');
+  },
+);

@@ -13,7 +13,8 @@ export async function launchChromium(): Promise<Browser> {
   const executablePath = CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && existsSync(p));
   if (!executablePath) {
     throw new Error(
-      `No Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}): install it (apt-get install -y chromium) or set CHROMIUM_PATH.${process.env.CI ? ' Under CI the browser tests fail without a browser.' : ''}`,
+      `No Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}): install it (apt-get install -y ` +
+        `chromium) or set CHROMIUM_PATH.${process.env.CI ? ' Under CI the browser tests fail without a browser.' : ''}`,
     );
   }
   // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start.

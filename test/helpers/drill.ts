@@ -80,7 +80,10 @@ export async function finishDrill(
   const figures = await assertExactlyOnce(t, db, drill.seed, drill.workload, drill.provider, opts);
   const gaveUp = drill.provider.deliveries.filter((d) => !d.acknowledged).length;
   t.log(
-    `${figures.events} sends (${figures.distinct} distinct events, ${figures.paid} paid, ${figures.refunds} refunds${gaveUp ? `, ${gaveUp} given up by the provider` : ''}) in ${Math.round((Date.now() - drill.started) / 1000)} s; answers ${JSON.stringify(figures.statuses)}; reserved ${figures.reservedMicros} micro-USD`,
+    `${figures.events} sends (${figures.distinct} distinct events, ${figures.paid} paid, ${figures.refunds} ` +
+      `refunds${gaveUp ? `, ${gaveUp} given up by the provider` : ''}) ` +
+      `in ${Math.round((Date.now() - drill.started) / 1000)} s; answers ${JSON.stringify(figures.statuses)}; ` +
+      `reserved ${figures.reservedMicros} micro-USD`,
   );
   return { ...figures, gaveUp };
 }

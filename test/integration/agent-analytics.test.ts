@@ -60,7 +60,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(
-    `timed out waiting for ${what}: ${JSON.stringify(await h().db('conversions').select('environment', 'trial', 'attributed', 'app_user_id', 'status'))}`,
+    `timed out waiting ` +
+      `for ${what}: ${JSON.stringify(await h().db('conversions').select('environment', 'trial', 'attributed', 'app_user_id', 'status'))}`,
   );
 }
 
@@ -150,83 +151,87 @@ test('analytics overview and campaign funnel count production only; sandbox purc
   t.like(past.body.period, { from: '2020-01-01', to: '2020-01-31', days: 31 });
 });
 
-test('campaign stats: lifetime production counters on every campaign answer, equal to a funnel over its whole life; one statement for a list', async (t) => {
-  const { app, production } = await appWithActivity();
-  const expected = {
-    clicks: 2,
-    installs: 1,
-    attributed_installs: 1,
-    conversions: 1,
-    revenue_usd: production.revenue_usd,
-    commission_usd: production.commission_usd,
-  };
-  const one = await get(app.key, `/campaigns/${app.campaign_id}`);
-  t.is(one.status, 200, one.text);
-  t.deepEqual(one.body.stats, expected, 'sandbox purchase, trial and organic install left out');
-  const lifetime = await get(
-    app.key,
-    `/campaigns/${app.campaign_id}/funnel?from=${new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10)}`,
-  );
-  for (const [k, v] of Object.entries(expected)) t.is(lifetime.body[k], v, `funnel ${k}`);
-
-  // Writes answer the record too; a second (empty) campaign of the app reads zeros.
-  const created = await agent(app.key, 'POST', `/apps/${app.app_id}/campaigns`, { name: 'Second', commission_percentage: 10 });
-  t.is(created.status, 201, created.text);
-  const zeros = { clicks: 0, installs: 0, attributed_installs: 0, conversions: 0, revenue_usd: 0, commission_usd: 0 };
-  t.deepEqual(created.body.stats, zeros);
-  const patched = await agent(app.key, 'PATCH', `/campaigns/${app.campaign_id}`, { description: 'new terms' });
-  t.deepEqual(patched.body.stats, expected);
-  const paused = await agent(app.key, 'POST', `/campaigns/${app.campaign_id}/status`, { status: 'paused' });
-  t.deepEqual(paused.body.stats, expected);
-
-  const statements: string[] = [];
-  // Only this app's statements: the file's other tests run at the same time on the same handle and read clicks too.
-  const record = (q: { sql: string; bindings?: unknown[] }) => {
-    const ours = JSON.stringify(q.bindings ?? []);
-    if (/"clicks"/.test(q.sql) && [app.campaign_id, created.body.id as string, app.app_id].some((id) => ours.includes(id)))
-      statements.push(q.sql);
-  };
-  h().db.on('query', record);
-  const list = await get(app.key, `/campaigns?app_id=${app.app_id}`);
-  h().db.off('query', record);
-  t.is(list.status, 200, list.text);
-  t.deepEqual(Object.fromEntries(list.body.campaigns.map((c: { id: string; stats: unknown }) => [c.id, c.stats])), {
-    [app.campaign_id]: expected,
-    [created.body.id]: zeros,
-  });
-  t.is(statements.length, 1, 'one statement reads the stats of the whole list');
-  t.regex(statements[0]!, /group by campaign_id/);
-  // The filters: status narrows (the first campaign is paused, the created one a draft); a status that is none is 422.
-  const pausedOnly = await get(app.key, `/campaigns?app_id=${app.app_id}&status=paused`);
-  t.deepEqual(
-    pausedOnly.body.campaigns.map((c: { id: string }) => c.id),
-    [app.campaign_id],
-  );
-  const bogus = await get(app.key, '/campaigns?status=running');
-  t.is(bogus.status, 422, bogus.text);
-  t.deepEqual(
-    bogus.body.detail.map((d: { loc: string[] }) => d.loc),
-    [['query', 'status']],
-  );
-
-  const mcp = await connectMcp(h().baseUrl, app.key);
-  try {
-    t.deepEqual(ok(await mcp.call('svc_get_campaign', { campaign_id: app.campaign_id })).stats, expected);
-    const listed = ok(await mcp.call('svc_list_campaigns', {}));
-    t.deepEqual(
-      listed.campaigns.map((c: { stats: unknown }) => c.stats),
-      [expected, zeros],
+test(
+  'campaign stats: lifetime production counters on every campaign ' +
+    'answer, equal to a funnel over its whole life; one statement for a list',
+  async (t) => {
+    const { app, production } = await appWithActivity();
+    const expected = {
+      clicks: 2,
+      installs: 1,
+      attributed_installs: 1,
+      conversions: 1,
+      revenue_usd: production.revenue_usd,
+      commission_usd: production.commission_usd,
+    };
+    const one = await get(app.key, `/campaigns/${app.campaign_id}`);
+    t.is(one.status, 200, one.text);
+    t.deepEqual(one.body.stats, expected, 'sandbox purchase, trial and organic install left out');
+    const lifetime = await get(
+      app.key,
+      `/campaigns/${app.campaign_id}/funnel?from=${new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10)}`,
     );
-    const drafts = ok(await mcp.call('svc_list_campaigns', { app_id: app.app_id, status: 'draft' }));
+    for (const [k, v] of Object.entries(expected)) t.is(lifetime.body[k], v, `funnel ${k}`);
+
+    // Writes answer the record too; a second (empty) campaign of the app reads zeros.
+    const created = await agent(app.key, 'POST', `/apps/${app.app_id}/campaigns`, { name: 'Second', commission_percentage: 10 });
+    t.is(created.status, 201, created.text);
+    const zeros = { clicks: 0, installs: 0, attributed_installs: 0, conversions: 0, revenue_usd: 0, commission_usd: 0 };
+    t.deepEqual(created.body.stats, zeros);
+    const patched = await agent(app.key, 'PATCH', `/campaigns/${app.campaign_id}`, { description: 'new terms' });
+    t.deepEqual(patched.body.stats, expected);
+    const paused = await agent(app.key, 'POST', `/campaigns/${app.campaign_id}/status`, { status: 'paused' });
+    t.deepEqual(paused.body.stats, expected);
+
+    const statements: string[] = [];
+    // Only this app's statements: the file's other tests run at the same time on the same handle and read clicks too.
+    const record = (q: { sql: string; bindings?: unknown[] }) => {
+      const ours = JSON.stringify(q.bindings ?? []);
+      if (/"clicks"/.test(q.sql) && [app.campaign_id, created.body.id as string, app.app_id].some((id) => ours.includes(id)))
+        statements.push(q.sql);
+    };
+    h().db.on('query', record);
+    const list = await get(app.key, `/campaigns?app_id=${app.app_id}`);
+    h().db.off('query', record);
+    t.is(list.status, 200, list.text);
+    t.deepEqual(Object.fromEntries(list.body.campaigns.map((c: { id: string; stats: unknown }) => [c.id, c.stats])), {
+      [app.campaign_id]: expected,
+      [created.body.id]: zeros,
+    });
+    t.is(statements.length, 1, 'one statement reads the stats of the whole list');
+    t.regex(statements[0]!, /group by campaign_id/);
+    // The filters: status narrows (the first campaign is paused, the created one a draft); a status that is none is 422.
+    const pausedOnly = await get(app.key, `/campaigns?app_id=${app.app_id}&status=paused`);
     t.deepEqual(
-      drafts.campaigns.map((c: { id: string }) => c.id),
-      [created.body.id],
-      'the tool takes the same filters',
+      pausedOnly.body.campaigns.map((c: { id: string }) => c.id),
+      [app.campaign_id],
     );
-  } finally {
-    await mcp.close();
-  }
-});
+    const bogus = await get(app.key, '/campaigns?status=running');
+    t.is(bogus.status, 422, bogus.text);
+    t.deepEqual(
+      bogus.body.detail.map((d: { loc: string[] }) => d.loc),
+      [['query', 'status']],
+    );
+
+    const mcp = await connectMcp(h().baseUrl, app.key);
+    try {
+      t.deepEqual(ok(await mcp.call('svc_get_campaign', { campaign_id: app.campaign_id })).stats, expected);
+      const listed = ok(await mcp.call('svc_list_campaigns', {}));
+      t.deepEqual(
+        listed.campaigns.map((c: { stats: unknown }) => c.stats),
+        [expected, zeros],
+      );
+      const drafts = ok(await mcp.call('svc_list_campaigns', { app_id: app.app_id, status: 'draft' }));
+      t.deepEqual(
+        drafts.campaigns.map((c: { id: string }) => c.id),
+        [created.body.id],
+        'the tool takes the same filters',
+      );
+    } finally {
+      await mcp.close();
+    }
+  },
+);
 
 test('daily performance: one zero-filled row per UTC day of the period, today carrying the activity', async (t) => {
   const { app, production } = await appWithActivity();

@@ -108,41 +108,45 @@ test('no agent route answers 2xx to a delete', async (t) => {
   }
 });
 
-test('hard deny on money: with every scope, an agent moves no money through the money endpoints (wallet, top-up, payouts) and the ledger is unchanged', async (t) => {
-  const db = h().db;
-  const snapshot = async () => ({
-    entries: await db('wallet_ledger')
-      .where('org_id', seed.org_id)
-      .orderBy('id')
-      .select('id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros'),
-    totals: await getWalletTotals(db, seed.org_id),
-    commissions: await countRows(db('commissions').where('org_id', seed.org_id)),
-  });
-  const before = await snapshot();
-  t.true(before.totals.balanceMicros > 0, 'the seeded wallet holds money to move');
-  // The money endpoints: every wallet, top-up, transfer and payout entry of the agent table (payouts join this list
-  // once built) and the spec's money writes by name.
-  const tableMoney = AGENT_ENDPOINTS.filter((e) => /wallet|top-?up|payout|transfer/.test(e.path));
-  t.true(tableMoney.length >= 2, 'the wallet and its top-up link are in the table');
-  const paths = [...new Set([...tableMoney.map((e) => e.path), '/wallet/topup', '/wallet/transfer', '/payouts', '/payouts/x/approve'])];
-  const write = { org_id: seed.org_id, amount_usd: 100, amount_micros: 100_000_000 };
-  for (const path of paths) {
-    const own = AGENT_ENDPOINTS.find((e) => e.path === path)?.method;
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m.toLowerCase() !== own)) {
-      const res = await agent(path.replace(/\{\w+\}/g, 'x'), seed.agent_key, method, write);
-      t.true(res.status >= 400 && res.status < 500, `${method} ${path} answered ${res.status}`);
+test(
+  'hard deny on money: with every scope, an agent moves no money through ' +
+    'the money endpoints (wallet, top-up, payouts) and the ledger is unchanged',
+  async (t) => {
+    const db = h().db;
+    const snapshot = async () => ({
+      entries: await db('wallet_ledger')
+        .where('org_id', seed.org_id)
+        .orderBy('id')
+        .select('id', 'entry_type', 'balance_delta_micros', 'reserved_delta_micros'),
+      totals: await getWalletTotals(db, seed.org_id),
+      commissions: await countRows(db('commissions').where('org_id', seed.org_id)),
+    });
+    const before = await snapshot();
+    t.true(before.totals.balanceMicros > 0, 'the seeded wallet holds money to move');
+    // The money endpoints: every wallet, top-up, transfer and payout entry of the agent table (payouts join this list
+    // once built) and the spec's money writes by name.
+    const tableMoney = AGENT_ENDPOINTS.filter((e) => /wallet|top-?up|payout|transfer/.test(e.path));
+    t.true(tableMoney.length >= 2, 'the wallet and its top-up link are in the table');
+    const paths = [...new Set([...tableMoney.map((e) => e.path), '/wallet/topup', '/wallet/transfer', '/payouts', '/payouts/x/approve'])];
+    const write = { org_id: seed.org_id, amount_usd: 100, amount_micros: 100_000_000 };
+    for (const path of paths) {
+      const own = AGENT_ENDPOINTS.find((e) => e.path === path)?.method;
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m.toLowerCase() !== own)) {
+        const res = await agent(path.replace(/\{\w+\}/g, 'x'), seed.agent_key, method, write);
+        t.true(res.status >= 400 && res.status < 500, `${method} ${path} answered ${res.status}`);
+      }
     }
-  }
-  // The ones that exist, called as designed: a read, and a link for a human (which moves nothing).
-  t.is((await agent('/wallet')).status, 200);
-  const link = await agent('/wallet/topup-link', seed.agent_key, 'POST', { amount_usd: 500 });
-  t.is(link.status, 200, link.text);
-  // Nor can the agent spend the human's link: the page takes no money write.
-  const url = new URL(link.body.url as string);
-  const spend = await request(h().baseUrl, 'POST', `${url.pathname}${url.search}`, { token: seed.agent_key, body: { amount_usd: 500 } });
-  t.true(spend.status >= 400 && spend.status < 500, `POST to the top-up link answered ${spend.status}`);
-  t.deepEqual(await snapshot(), before, 'the ledger, the wallet totals and the commissions are unchanged');
-});
+    // The ones that exist, called as designed: a read, and a link for a human (which moves nothing).
+    t.is((await agent('/wallet')).status, 200);
+    const link = await agent('/wallet/topup-link', seed.agent_key, 'POST', { amount_usd: 500 });
+    t.is(link.status, 200, link.text);
+    // Nor can the agent spend the human's link: the page takes no money write.
+    const url = new URL(link.body.url as string);
+    const spend = await request(h().baseUrl, 'POST', `${url.pathname}${url.search}`, { token: seed.agent_key, body: { amount_usd: 500 } });
+    t.true(spend.status >= 400 && spend.status < 500, `POST to the top-up link answered ${spend.status}`);
+    t.deepEqual(await snapshot(), before, 'the ledger, the wallet totals and the commissions are unchanged');
+  },
+);
 
 test('the scope table names a scope for every endpoint but whoami and doctor, and tools are unique', (t) => {
   for (const e of AGENT_ENDPOINTS) {

@@ -117,69 +117,73 @@ test("GET /bonus-awards lists the granted org's awards with creator and progress
   t.regex(denied.body.detail, /creators:read/);
 });
 
-test('POST /bonus-awards/{id}/review approves or voids an earned award, voids an approved one (reservation released); 409 naming the state once final or paid; tenancy 404; audited', async (t) => {
-  const a = await account();
-  const one = await insertAward(a);
-  const two = await insertAward(a);
-  const paid = await insertAward(a, { status: 'paid' });
+test(
+  'POST /bonus-awards/{id}/review approves or voids an earned award, voids an approved ' +
+    'one (reservation released); 409 naming the state once final or paid; tenancy 404; audited',
+  async (t) => {
+    const a = await account();
+    const one = await insertAward(a);
+    const two = await insertAward(a);
+    const paid = await insertAward(a, { status: 'paid' });
 
-  const approved = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'approve', note: 'looks real' });
-  t.is(approved.status, 200, approved.text);
-  t.like(approved.body, { id: one.id, status: 'approved', reviewed_by: a.keyId, review_note: 'looks real' });
-  t.truthy(approved.body.reviewed_at);
-  const reserve = await h().db('wallet_ledger').where({ bonus_award_id: one.id }).select('*');
-  t.is(reserve.length, 1);
-  t.like(reserve[0], { entry_type: 'reserve' });
+    const approved = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'approve', note: 'looks real' });
+    t.is(approved.status, 200, approved.text);
+    t.like(approved.body, { id: one.id, status: 'approved', reviewed_by: a.keyId, review_note: 'looks real' });
+    t.truthy(approved.body.reviewed_at);
+    const reserve = await h().db('wallet_ledger').where({ bonus_award_id: one.id }).select('*');
+    t.is(reserve.length, 1);
+    t.like(reserve[0], { entry_type: 'reserve' });
 
-  const voided = await agent(a.key, 'POST', `/bonus-awards/${two.id}/review`, { decision: 'void' });
-  t.like(voided.body, { status: 'voided', reviewed_by: a.keyId });
-  t.is((await h().db('wallet_ledger').where({ bonus_award_id: two.id })).length, 0);
+    const voided = await agent(a.key, 'POST', `/bonus-awards/${two.id}/review`, { decision: 'void' });
+    t.like(voided.body, { status: 'voided', reviewed_by: a.keyId });
+    t.is((await h().db('wallet_ledger').where({ bonus_award_id: two.id })).length, 0);
 
-  const reapproved = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'approve' });
-  t.is(reapproved.status, 409, 'approving an approved award (not flagged) changes nothing');
-  t.regex(reapproved.body.detail, /'approved'/);
-  const reserved = (await agent(a.key, 'GET', '/wallet')).body.reserved_micros as number;
-  const voidedAfter = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'void', note: 'changed my mind' });
-  t.is(voidedAfter.status, 200, voidedAfter.text);
-  t.like(voidedAfter.body, { status: 'voided', review_note: 'changed my mind', review_decisions: [] });
-  t.is((await agent(a.key, 'GET', '/wallet')).body.reserved_micros, reserved - 50_000_000, 'the reservation is released');
-  t.deepEqual(
-    (await h().db('wallet_ledger').where({ bonus_award_id: one.id }).orderBy('id').select('entry_type', 'reserved_delta_micros')).map(
-      (l) => [l.entry_type, Number(l.reserved_delta_micros)],
-    ),
-    [
-      ['reserve', 50_000_000],
-      ['release', -50_000_000],
-    ],
-  );
+    const reapproved = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'approve' });
+    t.is(reapproved.status, 409, 'approving an approved award (not flagged) changes nothing');
+    t.regex(reapproved.body.detail, /'approved'/);
+    const reserved = (await agent(a.key, 'GET', '/wallet')).body.reserved_micros as number;
+    const voidedAfter = await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'void', note: 'changed my mind' });
+    t.is(voidedAfter.status, 200, voidedAfter.text);
+    t.like(voidedAfter.body, { status: 'voided', review_note: 'changed my mind', review_decisions: [] });
+    t.is((await agent(a.key, 'GET', '/wallet')).body.reserved_micros, reserved - 50_000_000, 'the reservation is released');
+    t.deepEqual(
+      (await h().db('wallet_ledger').where({ bonus_award_id: one.id }).orderBy('id').select('entry_type', 'reserved_delta_micros')).map(
+        (l) => [l.entry_type, Number(l.reserved_delta_micros)],
+      ),
+      [
+        ['reserve', 50_000_000],
+        ['release', -50_000_000],
+      ],
+    );
 
-  for (const [id, state] of [
-    [one.id, 'voided'],
-    [two.id, 'voided'],
-    [paid.id, 'paid'],
-  ] as const) {
-    for (const decision of ['approve', 'void']) {
-      const again = await agent(a.key, 'POST', `/bonus-awards/${id}/review`, { decision });
-      t.is(again.status, 409, `${id} ${decision}`);
-      t.true(again.body.detail.includes(`'${state}'`), again.text);
+    for (const [id, state] of [
+      [one.id, 'voided'],
+      [two.id, 'voided'],
+      [paid.id, 'paid'],
+    ] as const) {
+      for (const decision of ['approve', 'void']) {
+        const again = await agent(a.key, 'POST', `/bonus-awards/${id}/review`, { decision });
+        t.is(again.status, 409, `${id} ${decision}`);
+        t.true(again.body.detail.includes(`'${state}'`), again.text);
+      }
     }
-  }
-  t.is((await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'maybe' })).status, 422);
+    t.is((await agent(a.key, 'POST', `/bonus-awards/${one.id}/review`, { decision: 'maybe' })).status, 422);
 
-  const foreign = await insertAward(other);
-  t.is((await agent(a.key, 'POST', `/bonus-awards/${foreign.id}/review`, { decision: 'approve' })).status, 404);
-  t.is((await agent(a.key, 'POST', '/bonus-awards/bna_nope/review', { decision: 'approve' })).status, 404);
-  t.like(await h().db('bonus_awards').where({ id: foreign.id }).first(), { status: 'earned' });
+    const foreign = await insertAward(other);
+    t.is((await agent(a.key, 'POST', `/bonus-awards/${foreign.id}/review`, { decision: 'approve' })).status, 404);
+    t.is((await agent(a.key, 'POST', '/bonus-awards/bna_nope/review', { decision: 'approve' })).status, 404);
+    t.like(await h().db('bonus_awards').where({ id: foreign.id }).first(), { status: 'earned' });
 
-  const readOnly = await createAgentKey(h().db, { orgId: a.org_id, name: 'ro', scopes: ['creators:read'] });
-  const denied = await agent(readOnly.key, 'POST', `/bonus-awards/${foreign.id}/review`, { decision: 'approve' });
-  t.is(denied.status, 403);
-  t.regex(denied.body.detail, /creators:write/);
+    const readOnly = await createAgentKey(h().db, { orgId: a.org_id, name: 'ro', scopes: ['creators:read'] });
+    const denied = await agent(readOnly.key, 'POST', `/bonus-awards/${foreign.id}/review`, { decision: 'approve' });
+    t.is(denied.status, 403);
+    t.regex(denied.body.detail, /creators:write/);
 
-  const rows = await audits(a.keyId, 'svc_review_bonus_award');
-  t.is(rows.length, 3);
-  t.like(rows[0], { actor_type: 'agent_key', org_id: a.org_id });
-});
+    const rows = await audits(a.keyId, 'svc_review_bonus_award');
+    t.is(rows.length, 3);
+    t.like(rows[0], { actor_type: 'agent_key', org_id: a.org_id });
+  },
+);
 
 // ---- free codes --------------------------------------------------------------------------------------------------
 

@@ -161,47 +161,50 @@ test('batch invite: per-item results with partial success (duplicates, invalid e
   t.is(tooMany.status, 422);
 });
 
-test('GET /invitations: default PENDING, status filter and all, campaign filter, never a token hash; other orgs 404/invisible', async (t) => {
-  const a = await account();
-  const b = await account();
-  const i1 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
-  const i2 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
-  await agent(b.key, 'POST', `/campaigns/${b.campaign_id}/invite`, { email: mail() });
-  t.is((await agent(a.key, 'POST', `/invitations/${i2.invitation_id}/withdraw`)).status, 200);
-  // An expired one: flips to EXPIRED when listed.
-  const i3 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
-  await h()
-    .db('invitations')
-    .where('id', i3.invitation_id)
-    .update({ expires_at: new Date(Date.now() - 1000) });
+test(
+  'GET /invitations: default PENDING, status filter and all, ' + 'campaign filter, never a token hash; other orgs 404/invisible',
+  async (t) => {
+    const a = await account();
+    const b = await account();
+    const i1 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
+    const i2 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
+    await agent(b.key, 'POST', `/campaigns/${b.campaign_id}/invite`, { email: mail() });
+    t.is((await agent(a.key, 'POST', `/invitations/${i2.invitation_id}/withdraw`)).status, 200);
+    // An expired one: flips to EXPIRED when listed.
+    const i3 = (await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/invite`, { email: mail() })).body;
+    await h()
+      .db('invitations')
+      .where('id', i3.invitation_id)
+      .update({ expires_at: new Date(Date.now() - 1000) });
 
-  const pending = await agent(a.key, 'GET', '/invitations');
-  t.is(pending.status, 200, pending.text);
-  t.deepEqual(
-    pending.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
-    [i1.invitation_id],
-  );
-  t.false(pending.text.includes('token'));
-  const withdrawn = await agent(a.key, 'GET', '/invitations?status=WITHDRAWN');
-  t.deepEqual(
-    withdrawn.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
-    [i2.invitation_id],
-  );
-  const expired = await agent(a.key, 'GET', '/invitations?status=EXPIRED');
-  t.deepEqual(
-    expired.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
-    [i3.invitation_id],
-  );
-  const all = await agent(a.key, 'GET', `/invitations?status=all&campaign_id=${a.campaign_id}`);
-  t.is(all.body.count, 3);
-  t.is((await agent(a.key, 'GET', '/invitations?status=bogus')).status, 422);
-  t.is((await agent(a.key, 'GET', `/invitations?campaign_id=${b.campaign_id}`)).status, 404);
-  // Withdrawing an expired invitation: 409; another org's invitation: 404.
-  t.is((await agent(a.key, 'POST', `/invitations/${i3.invitation_id}/withdraw`)).status, 409);
-  const bInv = (await agent(b.key, 'GET', '/invitations')).body.invitations[0];
-  t.is((await agent(a.key, 'POST', `/invitations/${bInv.invitation_id}/withdraw`)).status, 404);
-  t.is((await agent(a.key, 'POST', '/invitations/inv_nope/withdraw')).status, 404);
-});
+    const pending = await agent(a.key, 'GET', '/invitations');
+    t.is(pending.status, 200, pending.text);
+    t.deepEqual(
+      pending.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
+      [i1.invitation_id],
+    );
+    t.false(pending.text.includes('token'));
+    const withdrawn = await agent(a.key, 'GET', '/invitations?status=WITHDRAWN');
+    t.deepEqual(
+      withdrawn.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
+      [i2.invitation_id],
+    );
+    const expired = await agent(a.key, 'GET', '/invitations?status=EXPIRED');
+    t.deepEqual(
+      expired.body.invitations.map((i: { invitation_id: string }) => i.invitation_id),
+      [i3.invitation_id],
+    );
+    const all = await agent(a.key, 'GET', `/invitations?status=all&campaign_id=${a.campaign_id}`);
+    t.is(all.body.count, 3);
+    t.is((await agent(a.key, 'GET', '/invitations?status=bogus')).status, 422);
+    t.is((await agent(a.key, 'GET', `/invitations?campaign_id=${b.campaign_id}`)).status, 404);
+    // Withdrawing an expired invitation: 409; another org's invitation: 404.
+    t.is((await agent(a.key, 'POST', `/invitations/${i3.invitation_id}/withdraw`)).status, 409);
+    const bInv = (await agent(b.key, 'GET', '/invitations')).body.invitations[0];
+    t.is((await agent(a.key, 'POST', `/invitations/${bInv.invitation_id}/withdraw`)).status, 404);
+    t.is((await agent(a.key, 'POST', '/invitations/inv_nope/withdraw')).status, 404);
+  },
+);
 
 test('an invitation created here admits its creator through the public join on an invite_only campaign', async (t) => {
   const a = await account();

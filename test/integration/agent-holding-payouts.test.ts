@@ -95,22 +95,25 @@ test('the wallet shows commissions held, payable and paid, and clawbacks outstan
   await assertExactBooks(t, h().db, acct.org_id);
 });
 
-test('no agent route or tool can start a payout: only the operator CLI and the dashboard (sessions of humans) call the payout function', (t) => {
-  for (const e of AGENT_ENDPOINTS) {
-    t.false(/payout/i.test(e.path), `agent route ${e.path}`);
-    for (const tool of endpointTools(e)) t.false(/payout/i.test(tool.name), `agent tool ${tool.name}`);
-  }
-  // The domain function is reachable from the CLI and the dashboard's session-only wallet page only: nothing else
-  // under api/ (agent API, tool server, webhooks, links) imports it.
-  const sources = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-      d.isDirectory() ? sources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : [],
+test(
+  'no agent route or tool can start a payout: only the operator ' + 'CLI and the dashboard (sessions of humans) call the payout function',
+  (t) => {
+    for (const e of AGENT_ENDPOINTS) {
+      t.false(/payout/i.test(e.path), `agent route ${e.path}`);
+      for (const tool of endpointTools(e)) t.false(/payout/i.test(tool.name), `agent tool ${tool.name}`);
+    }
+    // The domain function is reachable from the CLI and the dashboard's session-only wallet page only: nothing else
+    // under api/ (agent API, tool server, webhooks, links) imports it.
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? sources(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : [],
+      );
+    const callers = sources(path.join(PROJECT_ROOT, 'api')).filter((f) =>
+      /actions\/payout-run\.js|db\/payouts\.js|runPayoutRun/.test(readFileSync(f, 'utf8')),
     );
-  const callers = sources(path.join(PROJECT_ROOT, 'api')).filter((f) =>
-    /actions\/payout-run\.js|db\/payouts\.js|runPayoutRun/.test(readFileSync(f, 'utf8')),
-  );
-  t.deepEqual(
-    callers.map((f) => path.relative(PROJECT_ROOT, f)),
-    ['api/dashboard/wallet/wallet-payouts.tsx'],
-  );
-});
+    t.deepEqual(
+      callers.map((f) => path.relative(PROJECT_ROOT, f)),
+      ['api/dashboard/wallet/wallet-payouts.tsx'],
+    );
+  },
+);

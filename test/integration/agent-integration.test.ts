@@ -215,75 +215,78 @@ test('events/recent: SDK events and webhooks with their attribution flags, the e
   }
 });
 
-test('test-integration: a sandbox INITIAL_PURCHASE through the real pipeline, attributed, simulated commission, wallet untouched', async (t) => {
-  const app = await freshApp();
-  const walletBefore = await getWalletTotals(h().db, app.org_id);
-  const res = await agent(app.key, 'POST', `/apps/${app.app_id}/test-integration`);
-  t.is(res.status, 200, res.text);
-  const runId: string = res.body.run_id;
-  t.like(res.body, {
-    workflow_id: `test-integration/${app.app_id}/${runId}`,
-    app_user_id: `svc_test_${runId}`,
-    referral_code: app.creator_code,
-    campaign_id: app.campaign_id,
-    attributed: true,
-    environment: 'SANDBOX',
-    status: 'active',
-    error: null,
-    passed: true,
-    conversion_workflow_id: `conversion/${app.app_id}/svc_test_${runId}`,
-  });
-  const conversion = await h().db('conversions').where('id', res.body.conversion_id).first();
-  t.like(conversion, {
-    app_id: app.app_id,
-    environment: 'SANDBOX',
-    attributed: true,
-    referral_code: app.creator_code,
-    app_user_id: `svc_test_${runId}`,
-    status: 'active',
-  });
-  const commissions = await h().db('commissions').where('conversion_id', conversion.id).select('status', 'environment');
-  t.deepEqual(commissions, [{ status: 'simulated', environment: 'SANDBOX' }]);
-  t.deepEqual(await getWalletTotals(h().db, app.org_id), walletBefore);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
-    source: 'test_integration',
-    event_type: 'INITIAL_PURCHASE',
-    environment: 'SANDBOX',
-  });
+test(
+  'test-integration: a sandbox INITIAL_PURCHASE through the ' + 'real pipeline, attributed, simulated commission, wallet untouched',
+  async (t) => {
+    const app = await freshApp();
+    const walletBefore = await getWalletTotals(h().db, app.org_id);
+    const res = await agent(app.key, 'POST', `/apps/${app.app_id}/test-integration`);
+    t.is(res.status, 200, res.text);
+    const runId: string = res.body.run_id;
+    t.like(res.body, {
+      workflow_id: `test-integration/${app.app_id}/${runId}`,
+      app_user_id: `svc_test_${runId}`,
+      referral_code: app.creator_code,
+      campaign_id: app.campaign_id,
+      attributed: true,
+      environment: 'SANDBOX',
+      status: 'active',
+      error: null,
+      passed: true,
+      conversion_workflow_id: `conversion/${app.app_id}/svc_test_${runId}`,
+    });
+    const conversion = await h().db('conversions').where('id', res.body.conversion_id).first();
+    t.like(conversion, {
+      app_id: app.app_id,
+      environment: 'SANDBOX',
+      attributed: true,
+      referral_code: app.creator_code,
+      app_user_id: `svc_test_${runId}`,
+      status: 'active',
+    });
+    const commissions = await h().db('commissions').where('conversion_id', conversion.id).select('status', 'environment');
+    t.deepEqual(commissions, [{ status: 'simulated', environment: 'SANDBOX' }]);
+    t.deepEqual(await getWalletTotals(h().db, app.org_id), walletBefore);
+    t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+      source: 'test_integration',
+      event_type: 'INITIAL_PURCHASE',
+      environment: 'SANDBOX',
+    });
 
-  const recent = await get(app.key, `/apps/${app.app_id}/events/recent?environment=SANDBOX`);
-  t.like(recent.body.webhooks[0], {
-    event_id: res.body.event_id,
-    source: 'test_integration',
-    attributed: true,
-    referral_code: app.creator_code,
-    app_user_id: `svc_test_${runId}`,
-  });
-  const verified = await get(app.key, `/apps/${app.app_id}/verify-user-conversions?app_user_id=svc_test_${runId}`);
-  t.like(verified.body, { attributed: true, referral_code: app.creator_code });
+    const recent = await get(app.key, `/apps/${app.app_id}/events/recent?environment=SANDBOX`);
+    t.like(recent.body.webhooks[0], {
+      event_id: res.body.event_id,
+      source: 'test_integration',
+      attributed: true,
+      referral_code: app.creator_code,
+      app_user_id: `svc_test_${runId}`,
+    });
+    const verified = await get(app.key, `/apps/${app.app_id}/verify-user-conversions?app_user_id=svc_test_${runId}`);
+    t.like(verified.body, { attributed: true, referral_code: app.creator_code });
 
-  // The pipeline is proven, but the synthetic purchase completes no step (told apart by its source): it is reported
-  // on its own, and the next action is a purchase through the app's real path (sandbox is enough).
-  const status = await get(app.key, `/apps/${app.app_id}/integration-status`);
-  t.like(status.body, {
-    live: false,
-    attributed_conversion_count: 0,
-    production_attributed_conversion_count: 0,
-    test_integration: { passed: true },
-  });
-  t.truthy(Date.parse(status.body.test_integration.last_run_at));
-  t.like(stepsOf(status.body), { attributed_conversion: false, purchase_webhook_seen: false });
-  t.regex(status.body.checklist[7].evidence, /test-integration ran .* completes no step/);
-  const next = status.body.next_actions.find((a: { step: string }) => a.step === 'attributed_conversion');
-  t.like(next, { next_tool: 'svc_verify_user_conversions', call: `GET /api/agent/apps/${app.app_id}/verify-user-conversions` });
-  t.regex(next.action, /sandbox purchase is enough/);
-  t.like(status.body.campaign_health.campaigns[0], { conversions: 0 });
+    // The pipeline is proven, but the synthetic purchase completes no step (told apart by its source): it is reported
+    // on its own, and the next action is a purchase through the app's real path (sandbox is enough).
+    const status = await get(app.key, `/apps/${app.app_id}/integration-status`);
+    t.like(status.body, {
+      live: false,
+      attributed_conversion_count: 0,
+      production_attributed_conversion_count: 0,
+      test_integration: { passed: true },
+    });
+    t.truthy(Date.parse(status.body.test_integration.last_run_at));
+    t.like(stepsOf(status.body), { attributed_conversion: false, purchase_webhook_seen: false });
+    t.regex(status.body.checklist[7].evidence, /test-integration ran .* completes no step/);
+    const next = status.body.next_actions.find((a: { step: string }) => a.step === 'attributed_conversion');
+    t.like(next, { next_tool: 'svc_verify_user_conversions', call: `GET /api/agent/apps/${app.app_id}/verify-user-conversions` });
+    t.regex(next.action, /sandbox purchase is enough/);
+    t.like(status.body.campaign_health.campaigns[0], { conversions: 0 });
 
-  // Each run is a new test user and conversion.
-  const again = await agent(app.key, 'POST', `/apps/${app.app_id}/test-integration`);
-  t.is(again.status, 200, again.text);
-  t.not(again.body.conversion_id, res.body.conversion_id);
-});
+    // Each run is a new test user and conversion.
+    const again = await agent(app.key, 'POST', `/apps/${app.app_id}/test-integration`);
+    t.is(again.status, 200, again.text);
+    t.not(again.body.conversion_id, res.body.conversion_id);
+  },
+);
 
 test('test-integration without an active campaign or without a creator is a 409 that says what to do', async (t) => {
   const paused = await freshApp();

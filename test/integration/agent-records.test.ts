@@ -85,58 +85,71 @@ test('PATCH a map: replaces it and records its locales fresh against the current
   t.deepEqual((await h().db('apps').where('id', a.app_id).first('i18n_meta')).i18n_meta, {});
 });
 
-test('PATCH validates map keys as language codes and values as text; creator_code_settings takes its one field (422 naming it)', async (t) => {
-  const a = await account();
-  const cases: [unknown, string][] = [
-    [{ name_i18n: { DE: 'x' } }, 'name_i18n'],
-    [{ name_i18n: { english: 'x' } }, 'name_i18n'],
-    [{ description_i18n: { de_DE: 'x' } }, 'description_i18n'],
-    [{ tagline_i18n: { de: '' } }, 'tagline_i18n'],
-    [{ name_i18n: { de: 5 } }, 'name_i18n'],
-    [{ name_i18n: 'Hallo' }, 'name_i18n'],
-    [{ creator_code_settings: { mirror_free_access_to_subprovider: 'yes' } }, 'creator_code_settings'],
-    [{ creator_code_settings: { auto_approve: true } }, 'creator_code_settings'],
-    [{ creator_code_settings: {} }, 'creator_code_settings'],
-  ];
-  for (const [body, field] of cases) {
-    const res = await agent(a, 'PATCH', `/apps/${a.app_id}`, body);
-    t.is(res.status, 422, JSON.stringify(body));
-    t.true(
-      res.body.detail.some((d: { loc: string[] }) => d.loc[1] === field),
-      `${JSON.stringify(body)}: ${res.text}`,
+test(
+  'PATCH validates map keys as language codes and values as ' + 'text; creator_code_settings takes its one field (422 naming it)',
+  async (t) => {
+    const a = await account();
+    const cases: [unknown, string][] = [
+      [{ name_i18n: { DE: 'x' } }, 'name_i18n'],
+      [{ name_i18n: { english: 'x' } }, 'name_i18n'],
+      [{ description_i18n: { de_DE: 'x' } }, 'description_i18n'],
+      [{ tagline_i18n: { de: '' } }, 'tagline_i18n'],
+      [{ name_i18n: { de: 5 } }, 'name_i18n'],
+      [{ name_i18n: 'Hallo' }, 'name_i18n'],
+      [{ creator_code_settings: { mirror_free_access_to_subprovider: 'yes' } }, 'creator_code_settings'],
+      [{ creator_code_settings: { auto_approve: true } }, 'creator_code_settings'],
+      [{ creator_code_settings: {} }, 'creator_code_settings'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await agent(a, 'PATCH', `/apps/${a.app_id}`, body);
+      t.is(res.status, 422, JSON.stringify(body));
+      t.true(
+        res.body.detail.some((d: { loc: string[] }) => d.loc[1] === field),
+        `${JSON.stringify(body)}: ${res.text}`,
+      );
+    }
+    const row = await h().db('apps').where('id', a.app_id).first('name_i18n', 'creator_code_settings');
+    t.deepEqual(row, { name_i18n: {}, creator_code_settings: {} }, 'nothing written');
+  },
+);
+
+test(
+  'mirror_free_access_to_subprovider: 409 naming the credential link ' +
+    'without a stored provider key (nothing written); on once the key is stored',
+  async (t) => {
+    const a = await account();
+    const on = { creator_code_settings: { mirror_free_access_to_subprovider: true } };
+    const refused = await agent(a, 'PATCH', `/apps/${a.app_id}`, { ...on, tagline: 'not written either' });
+    t.is(refused.status, 409, refused.text);
+    t.regex(refused.body.detail, new RegExp(`POST /api/agent/apps/${a.app_id}/credential-setup-link`));
+    t.regex(refused.body.detail, /svc_get_credential_upload_link/);
+    t.regex(refused.body.detail, /"platform": "subprovider"/);
+    const untouched = await h().db('apps').where('id', a.app_id).first('creator_code_settings', 'tagline');
+    t.deepEqual(untouched, { creator_code_settings: {}, tagline: null });
+
+    // Through the tool server the same refusal is a tool error naming the link.
+    const toolRefusal = await withMcp(a, (mcp) => mcp.call('svc_update_app', { app_id: a.app_id, ...on }));
+    t.true(toolRefusal.isError);
+    t.regex(textOf(toolRefusal), /credential-setup-link/);
+
+    await saveCredential(
+      h().db,
+      new SecretBox(h().config.SVC_MASTER_KEY!),
+      a.app_id,
+      'subprovider',
+      `sk_${randomBytes(12).toString('hex')}`,
     );
-  }
-  const row = await h().db('apps').where('id', a.app_id).first('name_i18n', 'creator_code_settings');
-  t.deepEqual(row, { name_i18n: {}, creator_code_settings: {} }, 'nothing written');
-});
-
-test('mirror_free_access_to_subprovider: 409 naming the credential link without a stored provider key (nothing written); on once the key is stored', async (t) => {
-  const a = await account();
-  const on = { creator_code_settings: { mirror_free_access_to_subprovider: true } };
-  const refused = await agent(a, 'PATCH', `/apps/${a.app_id}`, { ...on, tagline: 'not written either' });
-  t.is(refused.status, 409, refused.text);
-  t.regex(refused.body.detail, new RegExp(`POST /api/agent/apps/${a.app_id}/credential-setup-link`));
-  t.regex(refused.body.detail, /svc_get_credential_upload_link/);
-  t.regex(refused.body.detail, /"platform": "subprovider"/);
-  const untouched = await h().db('apps').where('id', a.app_id).first('creator_code_settings', 'tagline');
-  t.deepEqual(untouched, { creator_code_settings: {}, tagline: null });
-
-  // Through the tool server the same refusal is a tool error naming the link.
-  const toolRefusal = await withMcp(a, (mcp) => mcp.call('svc_update_app', { app_id: a.app_id, ...on }));
-  t.true(toolRefusal.isError);
-  t.regex(textOf(toolRefusal), /credential-setup-link/);
-
-  await saveCredential(h().db, new SecretBox(h().config.SVC_MASTER_KEY!), a.app_id, 'subprovider', `sk_${randomBytes(12).toString('hex')}`);
-  const accepted = await withMcp(a, async (mcp) => ok(await mcp.call('svc_update_app', { app_id: a.app_id, ...on })));
-  t.deepEqual(accepted.creator_code_settings, { mirror_free_access_to_subprovider: true });
-  const read = await withMcp(a, async (mcp) => ok(await mcp.call('svc_get_app', { app_id: a.app_id })));
-  t.deepEqual(read.creator_code_settings, { mirror_free_access_to_subprovider: true });
-  // Turning it off never needs the key.
-  await h().db('store_credentials').where({ app_id: a.app_id, platform: 'subprovider' }).delete();
-  const off = await agent(a, 'PATCH', `/apps/${a.app_id}`, { creator_code_settings: { mirror_free_access_to_subprovider: false } });
-  t.is(off.status, 200, off.text);
-  t.deepEqual(off.body.creator_code_settings, { mirror_free_access_to_subprovider: false });
-});
+    const accepted = await withMcp(a, async (mcp) => ok(await mcp.call('svc_update_app', { app_id: a.app_id, ...on })));
+    t.deepEqual(accepted.creator_code_settings, { mirror_free_access_to_subprovider: true });
+    const read = await withMcp(a, async (mcp) => ok(await mcp.call('svc_get_app', { app_id: a.app_id })));
+    t.deepEqual(read.creator_code_settings, { mirror_free_access_to_subprovider: true });
+    // Turning it off never needs the key.
+    await h().db('store_credentials').where({ app_id: a.app_id, platform: 'subprovider' }).delete();
+    const off = await agent(a, 'PATCH', `/apps/${a.app_id}`, { creator_code_settings: { mirror_free_access_to_subprovider: false } });
+    t.is(off.status, 200, off.text);
+    t.deepEqual(off.body.creator_code_settings, { mirror_free_access_to_subprovider: false });
+  },
+);
 
 test('svc_update_app takes the maps; svc_get_app reads them', async (t) => {
   const a = await account();
@@ -232,39 +245,42 @@ test('a wrong method on /api/* is 405 with {"detail"} and an Allow header, whate
   t.is(allowed.status, 422, 'a listed method still reaches its route');
 });
 
-test('GET /api/agent: the resource index (svc://tools, svc://contract, svc://sdk/{platform}); ?uri= reads one as the tool server does', async (t) => {
-  const a = await account();
-  const index = await agent(a, 'GET', '');
-  t.is(index.status, 200, index.text);
-  t.deepEqual(
-    index.body.resources.map((r: { uri: string }) => r.uri),
-    ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html'],
-  );
-  const page = await request(h().baseUrl, 'GET', `/api/agent?uri=${encodeURIComponent('ui://svc/wallet.html')}`, { token: a.key });
-  t.is(page.status, 200, 'an MCP App page is served as the HTML it is');
-  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
-  t.deepEqual(
-    index.body.resource_templates.map((r: { uriTemplate: string }) => r.uriTemplate),
-    ['svc://sdk/{platform}'],
-  );
-  t.true(index.body.resource_templates[0].uris.includes('svc://sdk/react-native'));
-  t.is(index.body.tool_server, `${h().baseUrl}/mcp`);
-  t.is(index.body.openapi, `${h().baseUrl}/api/agent/openapi.json`);
-  t.is((await agent(a, 'GET', '/')).status, 200);
+test(
+  'GET /api/agent: the resource index (svc://tools, ' + 'svc://contract, svc://sdk/{platform}); ?uri= reads one as the tool server does',
+  async (t) => {
+    const a = await account();
+    const index = await agent(a, 'GET', '');
+    t.is(index.status, 200, index.text);
+    t.deepEqual(
+      index.body.resources.map((r: { uri: string }) => r.uri),
+      ['svc://tools', 'svc://contract', 'ui://svc/integration-checklist.html', 'ui://svc/wallet.html'],
+    );
+    const page = await request(h().baseUrl, 'GET', `/api/agent?uri=${encodeURIComponent('ui://svc/wallet.html')}`, { token: a.key });
+    t.is(page.status, 200, 'an MCP App page is served as the HTML it is');
+    t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+    t.deepEqual(
+      index.body.resource_templates.map((r: { uriTemplate: string }) => r.uriTemplate),
+      ['svc://sdk/{platform}'],
+    );
+    t.true(index.body.resource_templates[0].uris.includes('svc://sdk/react-native'));
+    t.is(index.body.tool_server, `${h().baseUrl}/mcp`);
+    t.is(index.body.openapi, `${h().baseUrl}/api/agent/openapi.json`);
+    t.is((await agent(a, 'GET', '/')).status, 200);
 
-  await withMcp(a, async (mcp) => {
-    const listed = (await mcp.client.listResources()).resources;
-    t.deepEqual(index.body.resources, JSON.parse(JSON.stringify(listed)), 'the same list resources/list answers');
-    for (const uri of ['svc://tools', 'svc://contract', 'svc://sdk/ios']) {
-      const rest = await agent(a, 'GET', `?uri=${encodeURIComponent(uri)}`);
-      t.is(rest.status, 200, `${uri}: ${rest.text}`);
-      t.deepEqual(rest.body, await readJsonResource(mcp.client, uri), uri);
-    }
-  });
-  t.is((await agent(a, 'GET', `?uri=${encodeURIComponent('svc://sdk/amiga')}`)).status, 404);
-  t.is((await request(h().baseUrl, 'GET', '/api/agent')).status, 401, 'agent credentials only, as on the tool server');
-  t.is((await request(h().baseUrl, 'GET', '/api/agent', { token: a.sdk_key })).status, 401);
-});
+    await withMcp(a, async (mcp) => {
+      const listed = (await mcp.client.listResources()).resources;
+      t.deepEqual(index.body.resources, JSON.parse(JSON.stringify(listed)), 'the same list resources/list answers');
+      for (const uri of ['svc://tools', 'svc://contract', 'svc://sdk/ios']) {
+        const rest = await agent(a, 'GET', `?uri=${encodeURIComponent(uri)}`);
+        t.is(rest.status, 200, `${uri}: ${rest.text}`);
+        t.deepEqual(rest.body, await readJsonResource(mcp.client, uri), uri);
+      }
+    });
+    t.is((await agent(a, 'GET', `?uri=${encodeURIComponent('svc://sdk/amiga')}`)).status, 404);
+    t.is((await request(h().baseUrl, 'GET', '/api/agent')).status, 401, 'agent credentials only, as on the tool server');
+    t.is((await request(h().baseUrl, 'GET', '/api/agent', { token: a.sdk_key })).status, 401);
+  },
+);
 
 test('the OpenAPI document, svc://contract and the tool descriptions carry every new field', async (t) => {
   const a = await account();

@@ -49,31 +49,34 @@ const provisionInput = (name: string, more: Record<string, unknown> = {}) => ({
   ...more,
 });
 
-test("POST /organizations: 201 with the new org and a note that this credential cannot reach it; owned by the key's human; audited", async (t) => {
-  const res = await agent(seed.agent_key, 'POST', '/organizations', { name: '  Second Brand  ' });
-  t.is(res.status, 201, res.text);
-  t.like(res.body, { name: 'Second Brand', reachable_by_this_credential: false });
-  t.regex(res.body.org_id, /^org_/);
-  t.regex(res.body.note, /agent key belongs to one organization/);
-  const owner = await h().db('memberships').where({ org_id: res.body.org_id }).first();
-  const seedUser = await h().db('users').where({ email: seed.user_email }).first();
-  t.like(owner, { user_id: seedUser.id, role: 'owner' });
-  const whoami = await agent(seed.agent_key, 'GET', '/whoami');
-  t.deepEqual(
-    whoami.body.organizations.map((o: { id: string }) => o.id),
-    [seed.org_id],
-  );
-  const rows = await audits(seedKeyId, 'svc_create_org');
-  t.is(rows.length, 1);
-  t.like(rows[0], { actor_type: 'agent_key', org_id: seed.org_id });
+test(
+  'POST /organizations: 201 with the new org and a note that ' + "this credential cannot reach it; owned by the key's human; audited",
+  async (t) => {
+    const res = await agent(seed.agent_key, 'POST', '/organizations', { name: '  Second Brand  ' });
+    t.is(res.status, 201, res.text);
+    t.like(res.body, { name: 'Second Brand', reachable_by_this_credential: false });
+    t.regex(res.body.org_id, /^org_/);
+    t.regex(res.body.note, /agent key belongs to one organization/);
+    const owner = await h().db('memberships').where({ org_id: res.body.org_id }).first();
+    const seedUser = await h().db('users').where({ email: seed.user_email }).first();
+    t.like(owner, { user_id: seedUser.id, role: 'owner' });
+    const whoami = await agent(seed.agent_key, 'GET', '/whoami');
+    t.deepEqual(
+      whoami.body.organizations.map((o: { id: string }) => o.id),
+      [seed.org_id],
+    );
+    const rows = await audits(seedKeyId, 'svc_create_org');
+    t.is(rows.length, 1);
+    t.like(rows[0], { actor_type: 'agent_key', org_id: seed.org_id });
 
-  t.is((await agent(seed.agent_key, 'POST', '/organizations', { name: '   ' })).status, 422);
-  t.is((await agent(seed.agent_key, 'POST', '/organizations', {})).status, 422);
-  const ownerless = await account();
-  const refused = await agent(ownerless.key, 'POST', '/organizations', { name: 'Nobody owns me' });
-  t.is(refused.status, 409);
-  t.is((await audits(ownerless.keyId, 'svc_create_org')).length, 0);
-});
+    t.is((await agent(seed.agent_key, 'POST', '/organizations', { name: '   ' })).status, 422);
+    t.is((await agent(seed.agent_key, 'POST', '/organizations', {})).status, 422);
+    const ownerless = await account();
+    const refused = await agent(ownerless.key, 'POST', '/organizations', { name: 'Nobody owns me' });
+    t.is(refused.status, 409);
+    t.is((await audits(ownerless.keyId, 'svc_create_org')).length, 0);
+  },
+);
 
 test('GET /apps/check-slug/{slug}: available, taken, reserved, bad format', async (t) => {
   const seedSlug = (await agent(seed.agent_key, 'GET', `/apps/${seed.app_id}`)).body.slug as string;
@@ -162,69 +165,76 @@ test('POST /provision twice at once: one app and one campaign, created by exactl
   t.is((await h().db('campaigns').where('app_id', x.body.app_id).select('id')).length, 1);
 });
 
-test('POST /provision with activate: active when the wallet covers the escrow, else 402 naming the top-up link and nothing written', async (t) => {
-  const funded = await account();
-  const input = provisionInput(`Live ${tag()}`, { activate: true });
-  const res = await agent(funded.key, 'POST', '/provision', input);
-  t.is(res.status, 201, res.text);
-  t.is(res.body.campaign_status, 'active');
-  t.is((await h().db('campaigns').where('id', res.body.campaign_id).first()).status, 'active');
-  const again = await agent(funded.key, 'POST', '/provision', input);
-  t.like(again.body, { campaign_id: res.body.campaign_id, campaign_status: 'active', created: { app: false, campaign: false } });
+test(
+  'POST /provision with activate: active when the wallet covers ' + 'the escrow, else 402 naming the top-up link and nothing written',
+  async (t) => {
+    const funded = await account();
+    const input = provisionInput(`Live ${tag()}`, { activate: true });
+    const res = await agent(funded.key, 'POST', '/provision', input);
+    t.is(res.status, 201, res.text);
+    t.is(res.body.campaign_status, 'active');
+    t.is((await h().db('campaigns').where('id', res.body.campaign_id).first()).status, 'active');
+    const again = await agent(funded.key, 'POST', '/provision', input);
+    t.like(again.body, { campaign_id: res.body.campaign_id, campaign_status: 'active', created: { app: false, campaign: false } });
 
-  const broke = await account({ walletUsd: 0 });
-  const name = `Broke ${tag()}`;
-  const refused = await agent(broke.key, 'POST', '/provision', provisionInput(name, { activate: true }));
-  t.is(refused.status, 402, refused.text);
-  t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
-  t.is((await h().db('apps').where({ org_id: broke.org_id, name }).select('id')).length, 0, 'a refused provision writes nothing');
-  t.is((await audits(broke.keyId, 'svc_provision')).length, 0);
-  t.is(refused.body.next_tool, 'svc_get_wallet_topup_link');
-  t.is(refused.body.call, TOPUP);
-});
+    const broke = await account({ walletUsd: 0 });
+    const name = `Broke ${tag()}`;
+    const refused = await agent(broke.key, 'POST', '/provision', provisionInput(name, { activate: true }));
+    t.is(refused.status, 402, refused.text);
+    t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
+    t.is((await h().db('apps').where({ org_id: broke.org_id, name }).select('id')).length, 0, 'a refused provision writes nothing');
+    t.is((await audits(broke.keyId, 'svc_provision')).length, 0);
+    t.is(refused.body.next_tool, 'svc_get_wallet_topup_link');
+    t.is(refused.body.call, TOPUP);
+  },
+);
 
-test('POST /provision with activate left out: a short wallet leaves the campaign in draft and names the top-up tool; false never activates; a paused campaign stays paused', async (t) => {
-  const broke = await account({ walletUsd: 0 });
-  const name = `Short ${tag()}`;
-  const draft = await agent(broke.key, 'POST', '/provision', provisionInput(name));
-  t.is(draft.status, 201, draft.text);
-  t.like(draft.body, {
-    campaign_status: 'draft',
-    next_tool: 'svc_get_wallet_topup_link',
-    call: TOPUP,
-    created: { app: true, campaign: true },
-  });
-  t.regex(draft.body.webhook_secret, /^rc_webhook_/);
-  t.regex(draft.body.purchase_api_key, /^it_srv_/);
-  t.regex(draft.body.notes.join(' '), /stays in draft\. Activating a campaign needs a wallet safe balance/);
-  t.is((await h().db('campaigns').where('id', draft.body.campaign_id).first()).status, 'draft');
-  // The human tops up; the same call again activates it.
-  await appendLedgerEntry(h().db, {
-    orgId: broke.org_id,
-    entryType: 'topup',
-    balanceDeltaMicros: toMicros(500),
-    reservedDeltaMicros: 0,
-    idempotencyKey: `topup:test:${tag()}`,
-    memo: 'test',
-    createdBy: 'test',
-  });
-  const after = await agent(broke.key, 'POST', '/provision', provisionInput(name));
-  t.like(after.body, { campaign_id: draft.body.campaign_id, campaign_status: 'active', created: { app: false, campaign: false } });
-  t.false('next_tool' in after.body);
+test(
+  'POST /provision with activate left out: a short wallet leaves the campaign in ' +
+    'draft and names the top-up tool; false never activates; a paused campaign stays paused',
+  async (t) => {
+    const broke = await account({ walletUsd: 0 });
+    const name = `Short ${tag()}`;
+    const draft = await agent(broke.key, 'POST', '/provision', provisionInput(name));
+    t.is(draft.status, 201, draft.text);
+    t.like(draft.body, {
+      campaign_status: 'draft',
+      next_tool: 'svc_get_wallet_topup_link',
+      call: TOPUP,
+      created: { app: true, campaign: true },
+    });
+    t.regex(draft.body.webhook_secret, /^rc_webhook_/);
+    t.regex(draft.body.purchase_api_key, /^it_srv_/);
+    t.regex(draft.body.notes.join(' '), /stays in draft\. Activating a campaign needs a wallet safe balance/);
+    t.is((await h().db('campaigns').where('id', draft.body.campaign_id).first()).status, 'draft');
+    // The human tops up; the same call again activates it.
+    await appendLedgerEntry(h().db, {
+      orgId: broke.org_id,
+      entryType: 'topup',
+      balanceDeltaMicros: toMicros(500),
+      reservedDeltaMicros: 0,
+      idempotencyKey: `topup:test:${tag()}`,
+      memo: 'test',
+      createdBy: 'test',
+    });
+    const after = await agent(broke.key, 'POST', '/provision', provisionInput(name));
+    t.like(after.body, { campaign_id: draft.body.campaign_id, campaign_status: 'active', created: { app: false, campaign: false } });
+    t.false('next_tool' in after.body);
 
-  const funded = await account();
-  const offName = `Off ${tag()}`;
-  const off = await agent(funded.key, 'POST', '/provision', provisionInput(offName, { activate: false }));
-  t.like(off.body, { campaign_status: 'draft' });
-  t.false('next_tool' in off.body);
-  t.is((await h().db('campaigns').where('id', off.body.campaign_id).first()).status, 'draft');
-  t.is((await agent(funded.key, 'POST', `/campaigns/${off.body.campaign_id}/status`, { status: 'active' })).status, 200);
-  t.is((await agent(funded.key, 'POST', `/campaigns/${off.body.campaign_id}/status`, { status: 'paused' })).status, 200);
-  const replay = await agent(funded.key, 'POST', '/provision', provisionInput(offName));
-  t.like(replay.body, { campaign_id: off.body.campaign_id, campaign_status: 'paused' });
-  const explicit = await agent(funded.key, 'POST', '/provision', provisionInput(offName, { activate: true }));
-  t.like(explicit.body, { campaign_id: off.body.campaign_id, campaign_status: 'active' });
-});
+    const funded = await account();
+    const offName = `Off ${tag()}`;
+    const off = await agent(funded.key, 'POST', '/provision', provisionInput(offName, { activate: false }));
+    t.like(off.body, { campaign_status: 'draft' });
+    t.false('next_tool' in off.body);
+    t.is((await h().db('campaigns').where('id', off.body.campaign_id).first()).status, 'draft');
+    t.is((await agent(funded.key, 'POST', `/campaigns/${off.body.campaign_id}/status`, { status: 'active' })).status, 200);
+    t.is((await agent(funded.key, 'POST', `/campaigns/${off.body.campaign_id}/status`, { status: 'paused' })).status, 200);
+    const replay = await agent(funded.key, 'POST', '/provision', provisionInput(offName));
+    t.like(replay.body, { campaign_id: off.body.campaign_id, campaign_status: 'paused' });
+    const explicit = await agent(funded.key, 'POST', '/provision', provisionInput(offName, { activate: true }));
+    t.like(explicit.body, { campaign_id: off.body.campaign_id, campaign_status: 'active' });
+  },
+);
 
 test('POST /provision slugs: derived from the name (stable even when another org holds it), given, reserved, taken', async (t) => {
   const a = await account();
@@ -261,20 +271,24 @@ test('POST /provision slugs: derived from the name (stable even when another org
   t.deepEqual(missing.body.detail[0].loc, ['body', 'campaign', 'commission_percentage']);
 });
 
-test('POST /provision org_name: the granted org by name; with an agent key another name is 422 pointing at svc_create_org and creates nothing', async (t) => {
-  const a = await account();
-  const orgName = (await h().db('organizations').where('id', a.org_id).first()).name as string;
-  const named = await agent(a.key, 'POST', '/provision', { ...provisionInput(`Named ${tag()}`), org_name: orgName.toUpperCase() });
-  t.is(named.body.org_id, a.org_id);
-  t.false('notes' in named.body);
-  const elsewhere = await agent(a.key, 'POST', '/provision', { ...provisionInput(`Else ${tag()}`), org_name: 'Some Other Org' });
-  t.is(elsewhere.status, 422, elsewhere.text);
-  t.deepEqual(elsewhere.body.detail[0].loc, ['body', 'org_name']);
-  t.regex(elsewhere.body.detail[0].msg, /Some Other Org.*svc_create_org/);
-  t.like(elsewhere.body, { next_tool: 'svc_create_org', call: 'POST /api/agent/organizations' });
-  t.is((await h().db('organizations').where('name', 'Some Other Org').select('id')).length, 0);
-  t.is((await h().db('apps').where('org_id', a.org_id).where('name', 'like', 'Else %').select('id')).length, 0);
-});
+test(
+  'POST /provision org_name: the granted org by name; with an agent ' +
+    'key another name is 422 pointing at svc_create_org and creates nothing',
+  async (t) => {
+    const a = await account();
+    const orgName = (await h().db('organizations').where('id', a.org_id).first()).name as string;
+    const named = await agent(a.key, 'POST', '/provision', { ...provisionInput(`Named ${tag()}`), org_name: orgName.toUpperCase() });
+    t.is(named.body.org_id, a.org_id);
+    t.false('notes' in named.body);
+    const elsewhere = await agent(a.key, 'POST', '/provision', { ...provisionInput(`Else ${tag()}`), org_name: 'Some Other Org' });
+    t.is(elsewhere.status, 422, elsewhere.text);
+    t.deepEqual(elsewhere.body.detail[0].loc, ['body', 'org_name']);
+    t.regex(elsewhere.body.detail[0].msg, /Some Other Org.*svc_create_org/);
+    t.like(elsewhere.body, { next_tool: 'svc_create_org', call: 'POST /api/agent/organizations' });
+    t.is((await h().db('organizations').where('name', 'Some Other Org').select('id')).length, 0);
+    t.is((await h().db('apps').where('org_id', a.org_id).where('name', 'like', 'Else %').select('id')).length, 0);
+  },
+);
 
 test('POST /apps/{app_id}/regenerate-webhook-secret: the new secret once, only its digest stored, the old one dead', async (t) => {
   const a = await account();
@@ -418,65 +432,69 @@ test('POST /apps/{app_id}/campaigns: created as draft, public unless told; FREE_
   t.like(rows[0], { actor_type: 'agent_key', org_id: a.org_id, target_id: a.app_id });
 });
 
-test('POST /campaigns/{campaign_id}/status: activation needs the minimum escrow (config or per-org), else 402 naming the top-up link; pausing always works', async (t) => {
-  const a = await account();
-  const created = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'Next', commission_percentage: 10 });
-  const path = `/campaigns/${created.body.id}/status`;
-  const on = await agent(a.key, 'POST', path, { status: 'active' });
-  t.is(on.status, 200, on.text);
-  t.like(on.body, { id: created.body.id, status: 'active', changed: true });
-  t.truthy(on.body.activated_at);
-  t.like((await agent(a.key, 'POST', path, { status: 'active' })).body, { status: 'active', changed: false });
-  t.like((await agent(a.key, 'POST', path, { status: 'paused' })).body, { status: 'paused', changed: true });
-  t.like((await agent(a.key, 'POST', path, { status: 'paused' })).body, { status: 'paused', changed: false });
-  for (const status of ['draft', 'archived', 'ACTIVE']) t.is((await agent(a.key, 'POST', path, { status })).status, 422, status);
+test(
+  'POST /campaigns/{campaign_id}/status: activation needs the minimum escrow ' +
+    '(config or per-org), else 402 naming the top-up link; pausing always works',
+  async (t) => {
+    const a = await account();
+    const created = await agent(a.key, 'POST', `/apps/${a.app_id}/campaigns`, { name: 'Next', commission_percentage: 10 });
+    const path = `/campaigns/${created.body.id}/status`;
+    const on = await agent(a.key, 'POST', path, { status: 'active' });
+    t.is(on.status, 200, on.text);
+    t.like(on.body, { id: created.body.id, status: 'active', changed: true });
+    t.truthy(on.body.activated_at);
+    t.like((await agent(a.key, 'POST', path, { status: 'active' })).body, { status: 'active', changed: false });
+    t.like((await agent(a.key, 'POST', path, { status: 'paused' })).body, { status: 'paused', changed: true });
+    t.like((await agent(a.key, 'POST', path, { status: 'paused' })).body, { status: 'paused', changed: false });
+    for (const status of ['draft', 'archived', 'ACTIVE']) t.is((await agent(a.key, 'POST', path, { status })).status, 422, status);
 
-  // The organization's own minimum (1000 USD wallet, 5000 USD minimum) refuses activation.
-  await h()
-    .db('organizations')
-    .where('id', a.org_id)
-    .update({ min_escrow_micros: toMicros(5000) });
-  const refused = await agent(a.key, 'POST', path, { status: 'active' });
-  t.is(refused.status, 402, refused.text);
-  t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
-  t.regex(refused.body.detail, /\$5000\.00/);
-  t.like(refused.body, { next_tool: 'svc_get_wallet_topup_link', call: TOPUP });
-  t.is((await h().db('campaigns').where('id', created.body.id).first()).status, 'paused');
-  t.is((await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/status`, { status: 'paused' })).status, 200, 'pausing needs no money');
-  await h().db('organizations').where('id', a.org_id).update({ min_escrow_micros: null });
-  t.is((await agent(a.key, 'POST', path, { status: 'active' })).status, 200);
+    // The organization's own minimum (1000 USD wallet, 5000 USD minimum) refuses activation.
+    await h()
+      .db('organizations')
+      .where('id', a.org_id)
+      .update({ min_escrow_micros: toMicros(5000) });
+    const refused = await agent(a.key, 'POST', path, { status: 'active' });
+    t.is(refused.status, 402, refused.text);
+    t.true(refused.body.detail.includes(TOPUP), refused.body.detail);
+    t.regex(refused.body.detail, /\$5000\.00/);
+    t.like(refused.body, { next_tool: 'svc_get_wallet_topup_link', call: TOPUP });
+    t.is((await h().db('campaigns').where('id', created.body.id).first()).status, 'paused');
+    t.is((await agent(a.key, 'POST', `/campaigns/${a.campaign_id}/status`, { status: 'paused' })).status, 200, 'pausing needs no money');
+    await h().db('organizations').where('id', a.org_id).update({ min_escrow_micros: null });
+    t.is((await agent(a.key, 'POST', path, { status: 'active' })).status, 200);
 
-  // An empty wallet is below the default minimum (MIN_ESCROW_USD 100).
-  const broke = await account({ walletUsd: 0 });
-  const draft = await agent(broke.key, 'POST', `/apps/${broke.app_id}/campaigns`, { name: 'Hope', commission_percentage: 10 });
-  const no = await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' });
-  t.is(no.status, 402);
-  t.regex(no.body.detail, /\$100\.00.*\$0\.00/);
-  t.true(no.body.detail.includes(TOPUP));
-  // Reserved funds do not count: 150 USD balance with 100 reserved is 50 safe.
-  await appendLedgerEntry(h().db, {
-    orgId: broke.org_id,
-    entryType: 'topup',
-    balanceDeltaMicros: toMicros(150),
-    reservedDeltaMicros: 0,
-    idempotencyKey: `t:${tag()}`,
-  });
-  await reserveByApprovedAward(h().db, { org_id: broke.org_id, campaign_id: draft.body.id }, toMicros(100));
-  t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 402);
-  await appendLedgerEntry(h().db, {
-    orgId: broke.org_id,
-    entryType: 'topup',
-    balanceDeltaMicros: toMicros(50),
-    reservedDeltaMicros: 0,
-    idempotencyKey: `t:${tag()}`,
-  });
-  t.is(
-    (await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status,
-    200,
-    'exactly the minimum is enough',
-  );
-  t.is((await audits(broke.keyId, 'svc_set_campaign_status')).length, 1, 'refused activations are not audited');
-});
+    // An empty wallet is below the default minimum (MIN_ESCROW_USD 100).
+    const broke = await account({ walletUsd: 0 });
+    const draft = await agent(broke.key, 'POST', `/apps/${broke.app_id}/campaigns`, { name: 'Hope', commission_percentage: 10 });
+    const no = await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' });
+    t.is(no.status, 402);
+    t.regex(no.body.detail, /\$100\.00.*\$0\.00/);
+    t.true(no.body.detail.includes(TOPUP));
+    // Reserved funds do not count: 150 USD balance with 100 reserved is 50 safe.
+    await appendLedgerEntry(h().db, {
+      orgId: broke.org_id,
+      entryType: 'topup',
+      balanceDeltaMicros: toMicros(150),
+      reservedDeltaMicros: 0,
+      idempotencyKey: `t:${tag()}`,
+    });
+    await reserveByApprovedAward(h().db, { org_id: broke.org_id, campaign_id: draft.body.id }, toMicros(100));
+    t.is((await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status, 402);
+    await appendLedgerEntry(h().db, {
+      orgId: broke.org_id,
+      entryType: 'topup',
+      balanceDeltaMicros: toMicros(50),
+      reservedDeltaMicros: 0,
+      idempotencyKey: `t:${tag()}`,
+    });
+    t.is(
+      (await agent(broke.key, 'POST', `/campaigns/${draft.body.id}/status`, { status: 'active' })).status,
+      200,
+      'exactly the minimum is enough',
+    );
+    t.is((await audits(broke.keyId, 'svc_set_campaign_status')).length, 1, 'refused activations are not audited');
+  },
+);
 
 test("a paused campaign's code stops attributing; reactivated, it attributes again", async (t) => {
   const validate = () => sdkClient(h().baseUrl, seed.sdk_key).post('/validate-code', { code: seed.creator_code });
@@ -492,86 +510,90 @@ test("a paused campaign's code stops attributing; reactivated, it attributes aga
   t.like(await validate(), { body: { valid: true, campaign: { id: seed.campaign_id } } });
 });
 
-test("GET /wallet: the spec's balance, reserved, safe_available (USD) beside micros, activation readiness, invite capacity, auto-recharge", async (t) => {
-  const a = await account();
-  const res = await agent(a.key, 'GET', '/wallet');
-  t.is(res.status, 200, res.text);
-  t.like(res.body, {
-    org_id: a.org_id,
-    currency: 'USD',
-    balance: 1000,
-    reserved: 0,
-    safe_available: 1000,
-    balance_micros: 1_000_000_000,
-    reserved_micros: 0,
-    safe_available_micros: 1_000_000_000,
-    can_activate_campaigns: true,
-    min_escrow: 100,
-    min_escrow_micros: 100_000_000,
-    auto_recharge_enabled: false,
-    invite_capacity: { marketplace_slots_total: 25, marketplace_slots_used: 0, daily_email_budget: 50, emails_sent_today: 0 },
-  });
-  t.true(res.body.top_up.includes(TOPUP));
-  for (const old of ['balance_usd', 'reserved_usd', 'safe_available_usd']) t.false(old in res.body, old);
+test(
+  "GET /wallet: the spec's balance, reserved, safe_available (USD) " +
+    'beside micros, activation readiness, invite capacity, auto-recharge',
+  async (t) => {
+    const a = await account();
+    const res = await agent(a.key, 'GET', '/wallet');
+    t.is(res.status, 200, res.text);
+    t.like(res.body, {
+      org_id: a.org_id,
+      currency: 'USD',
+      balance: 1000,
+      reserved: 0,
+      safe_available: 1000,
+      balance_micros: 1_000_000_000,
+      reserved_micros: 0,
+      safe_available_micros: 1_000_000_000,
+      can_activate_campaigns: true,
+      min_escrow: 100,
+      min_escrow_micros: 100_000_000,
+      auto_recharge_enabled: false,
+      invite_capacity: { marketplace_slots_total: 25, marketplace_slots_used: 0, daily_email_budget: 50, emails_sent_today: 0 },
+    });
+    t.true(res.body.top_up.includes(TOPUP));
+    for (const old of ['balance_usd', 'reserved_usd', 'safe_available_usd']) t.false(old in res.body, old);
 
-  await reserveByApprovedAward(h().db, a, toMicros(950.5));
-  const invitation = (email: string, status = 'PENDING') => ({
-    campaign_id: a.campaign_id,
-    org_id: a.org_id,
-    email,
-    token_hash: hashToken(tag()),
-    status,
-    expires_at: new Date(Date.now() + 86_400_000),
-  });
-  await h()
-    .db('invitations')
-    .insert([invitation('a@example.com'), invitation('b@example.com'), invitation('c@example.com', 'WITHDRAWN')]);
-  const email = (orgId: string | null, createdAt?: Date) => ({
-    org_id: orgId,
-    to_address: 'x@example.com',
-    subject: 's',
-    body_text: 'b',
-    dedup_key: `d:${tag()}`,
-    ...(createdAt ? { created_at: createdAt } : {}),
-  });
-  await h()
-    .db('email_outbox')
-    .insert([email(a.org_id), email(a.org_id, new Date(Date.now() - 2 * 86_400_000)), email(other.org_id), email(null)]);
-  await h().db('organizations').where('id', a.org_id).update({
-    marketplace_slots: 3,
-    daily_email_budget: 5,
-    auto_recharge_enabled: true,
-    auto_recharge_threshold_micros: 40_000_000,
-    auto_recharge_amount_micros: 100_000_000,
-    auto_recharge_provider: 'test',
-    auto_recharge_payment_method_id: 'test_card_ok',
-    auto_recharge_payment_method_label: 'test card',
-  });
+    await reserveByApprovedAward(h().db, a, toMicros(950.5));
+    const invitation = (email: string, status = 'PENDING') => ({
+      campaign_id: a.campaign_id,
+      org_id: a.org_id,
+      email,
+      token_hash: hashToken(tag()),
+      status,
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
+    await h()
+      .db('invitations')
+      .insert([invitation('a@example.com'), invitation('b@example.com'), invitation('c@example.com', 'WITHDRAWN')]);
+    const email = (orgId: string | null, createdAt?: Date) => ({
+      org_id: orgId,
+      to_address: 'x@example.com',
+      subject: 's',
+      body_text: 'b',
+      dedup_key: `d:${tag()}`,
+      ...(createdAt ? { created_at: createdAt } : {}),
+    });
+    await h()
+      .db('email_outbox')
+      .insert([email(a.org_id), email(a.org_id, new Date(Date.now() - 2 * 86_400_000)), email(other.org_id), email(null)]);
+    await h().db('organizations').where('id', a.org_id).update({
+      marketplace_slots: 3,
+      daily_email_budget: 5,
+      auto_recharge_enabled: true,
+      auto_recharge_threshold_micros: 40_000_000,
+      auto_recharge_amount_micros: 100_000_000,
+      auto_recharge_provider: 'test',
+      auto_recharge_payment_method_id: 'test_card_ok',
+      auto_recharge_payment_method_label: 'test card',
+    });
 
-  const after = await agent(a.key, 'GET', '/wallet');
-  t.like(after.body, {
-    balance: 1000,
-    reserved: 950.5,
-    safe_available: 49.5,
-    reserved_micros: 950_500_000,
-    safe_available_micros: 49_500_000,
-    can_activate_campaigns: false,
-    auto_recharge_enabled: true,
-    auto_recharge: { enabled: true, threshold: 40, amount: 100, provider: 'test', payment_method: 'test card', last_result: null },
-    invite_capacity: { marketplace_slots_total: 3, marketplace_slots_used: 2, daily_email_budget: 5, emails_sent_today: 1 },
-  });
+    const after = await agent(a.key, 'GET', '/wallet');
+    t.like(after.body, {
+      balance: 1000,
+      reserved: 950.5,
+      safe_available: 49.5,
+      reserved_micros: 950_500_000,
+      safe_available_micros: 49_500_000,
+      can_activate_campaigns: false,
+      auto_recharge_enabled: true,
+      auto_recharge: { enabled: true, threshold: 40, amount: 100, provider: 'test', payment_method: 'test card', last_result: null },
+      invite_capacity: { marketplace_slots_total: 3, marketplace_slots_used: 2, daily_email_budget: 5, emails_sent_today: 1 },
+    });
 
-  t.is((await agent(a.key, 'GET', `/wallet?org_id=${other.org_id}`)).status, 404);
-  t.is((await agent(a.key, 'GET', `/wallet?org_id=${a.org_id}`)).status, 200);
-  const noBilling = await createAgentKey(h().db, {
-    orgId: a.org_id,
-    name: 'no billing',
-    scopes: SCOPES.filter((s) => s !== 'billing:read'),
-  });
-  const denied = await agent(noBilling.key, 'GET', '/wallet');
-  t.is(denied.status, 403);
-  t.regex(denied.body.detail, /billing:read/);
-});
+    t.is((await agent(a.key, 'GET', `/wallet?org_id=${other.org_id}`)).status, 404);
+    t.is((await agent(a.key, 'GET', `/wallet?org_id=${a.org_id}`)).status, 200);
+    const noBilling = await createAgentKey(h().db, {
+      orgId: a.org_id,
+      name: 'no billing',
+      scopes: SCOPES.filter((s) => s !== 'billing:read'),
+    });
+    const denied = await agent(noBilling.key, 'GET', '/wallet');
+    t.is(denied.status, 403);
+    t.regex(denied.body.detail, /billing:read/);
+  },
+);
 
 test('ids of another organization are 404 on every write, and nothing changes or is audited', async (t) => {
   const a = await account();

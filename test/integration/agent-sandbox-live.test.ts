@@ -46,7 +46,10 @@ async function freshOrganization(): Promise<{ orgId: string; key: string }> {
   });
 }
 
-/** Provision through the tool server (activate left out: the funded wallet activates), a creator joins, the app's SDK runs, the provider sends TEST. */
+/**
+ * Provision through the tool server (activate left out: the funded wallet activates), a creator joins, the app's SDK runs, the provider
+ * sends TEST.
+ */
 async function integrateUpToThePurchase(mcp: McpSession, name: string) {
   const provisioned = ok(await mcp.call('svc_provision', { app: { name }, campaign: { name: 'Launch', commission_percentage: 20 } }));
   const { app_id: appId, campaign_id: campaignId, sdk_key: sdkKey, webhook_secret: webhookSecret } = provisioned;
@@ -76,58 +79,66 @@ async function integrateUpToThePurchase(mcp: McpSession, name: string) {
 
 const stepsOf = (body: { checklist: { step: string; done: boolean }[] }) => Object.fromEntries(body.checklist.map((s) => [s.step, s.done]));
 
-test('from a fresh organization, one sandbox purchase through the provider webhook makes the app live; stats stay production-only', async (t) => {
-  const { orgId, key } = await freshOrganization();
-  const mcp = await connectMcp(h().baseUrl, key);
-  try {
-    t.regex(mcp.client.getInstructions() ?? '', /sandbox purchase/i);
-    const run = await integrateUpToThePurchase(mcp, `Sandbox Live ${randomUUID().slice(0, 6)}`);
-    t.like(run.provisioned, { org_id: orgId, campaign_status: 'active', created: { org: false, app: true, campaign: true } });
-    t.regex(run.provisioned.purchase_api_key, /^it_srv_/);
-    t.deepEqual(run.statuses, [201, 200, 200, 200]);
+test(
+  'from a fresh organization, one sandbox purchase through the ' + 'provider webhook makes the app live; stats stay production-only',
+  async (t) => {
+    const { orgId, key } = await freshOrganization();
+    const mcp = await connectMcp(h().baseUrl, key);
+    try {
+      t.regex(mcp.client.getInstructions() ?? '', /sandbox purchase/i);
+      const run = await integrateUpToThePurchase(mcp, `Sandbox Live ${randomUUID().slice(0, 6)}`);
+      t.like(run.provisioned, { org_id: orgId, campaign_status: 'active', created: { org: false, app: true, campaign: true } });
+      t.regex(run.provisioned.purchase_api_key, /^it_srv_/);
+      t.deepEqual(run.statuses, [201, 200, 200, 200]);
 
-    const before = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
-    t.like(before, { live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: null });
-    t.like(stepsOf(before), {
-      app_created: true,
-      campaign_active: true,
-      sdk_initialized: true,
-      sdk_event_received: true,
-      validation_configured: true,
-      subprovider_webhook_wired: true,
-      purchase_webhook_seen: false,
-      attributed_conversion: false,
-    });
-    t.deepEqual(
-      before.next_actions.map((a: { next_tool: string }) => a.next_tool),
-      ['svc_recent_events', 'svc_test_integration'],
-    );
+      const before = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
+      t.like(before, { live: false, attributed_conversion_count: 0, production_attributed_conversion_count: 0, test_integration: null });
+      t.like(stepsOf(before), {
+        app_created: true,
+        campaign_active: true,
+        sdk_initialized: true,
+        sdk_event_received: true,
+        validation_configured: true,
+        subprovider_webhook_wired: true,
+        purchase_webhook_seen: false,
+        attributed_conversion: false,
+      });
+      t.deepEqual(
+        before.next_actions.map((a: { next_tool: string }) => a.next_tool),
+        ['svc_recent_events', 'svc_test_integration'],
+      );
 
-    // The developer buys in the sandbox with the creator's code; the provider reports it through the real pipeline.
-    const hook = await sendWebhook(
-      h().baseUrl,
-      run.appId,
-      run.webhookSecret,
-      subscription(run.user, run.code)('initial_purchase', { environment: 'SANDBOX' }),
-    );
-    t.is(hook.status, 200, hook.text);
-    t.falsy(hook.body.error, hook.text);
+      // The developer buys in the sandbox with the creator's code; the provider reports it through the real pipeline.
+      const hook = await sendWebhook(
+        h().baseUrl,
+        run.appId,
+        run.webhookSecret,
+        subscription(run.user, run.code)('initial_purchase', { environment: 'SANDBOX' }),
+      );
+      t.is(hook.status, 200, hook.text);
+      t.falsy(hook.body.error, hook.text);
 
-    const after = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
-    t.true(after.live, JSON.stringify(after.checklist));
-    t.like(after, { attributed_conversion_count: 1, production_attributed_conversion_count: 0, test_integration: null, next_actions: [] });
-    t.regex(after.checklist[6].evidence, /INITIAL_PURCHASE \(SANDBOX\)/);
-    const rest = await request(h().baseUrl, 'GET', `/api/agent/apps/${run.appId}/integration-status`, { token: key });
-    t.like(rest.body, { live: true, attributed_conversion_count: 1, production_attributed_conversion_count: 0 });
+      const after = ok(await mcp.call('svc_integration_status', { app_id: run.appId }));
+      t.true(after.live, JSON.stringify(after.checklist));
+      t.like(after, {
+        attributed_conversion_count: 1,
+        production_attributed_conversion_count: 0,
+        test_integration: null,
+        next_actions: [],
+      });
+      t.regex(after.checklist[6].evidence, /INITIAL_PURCHASE \(SANDBOX\)/);
+      const rest = await request(h().baseUrl, 'GET', `/api/agent/apps/${run.appId}/integration-status`, { token: key });
+      t.like(rest.body, { live: true, attributed_conversion_count: 1, production_attributed_conversion_count: 0 });
 
-    // The checklist is not a statistic: health and analytics count production only.
-    t.like(after.campaign_health.campaigns[0], { campaign_id: run.campaignId, creators: 1, conversions: 0 });
-    const overview = ok(await mcp.call('svc_get_analytics_overview', { app_id: run.appId }));
-    t.is(overview.conversions, 0);
-  } finally {
-    await mcp.close();
-  }
-});
+      // The checklist is not a statistic: health and analytics count production only.
+      t.like(after.campaign_health.campaigns[0], { campaign_id: run.campaignId, creators: 1, conversions: 0 });
+      const overview = ok(await mcp.call('svc_get_analytics_overview', { app_id: run.appId }));
+      t.is(overview.conversions, 0);
+    } finally {
+      await mcp.close();
+    }
+  },
+);
 
 test('a parallel fresh organization with only test-integration stays not live: the synthetic purchase completes no step', async (t) => {
   const { key } = await freshOrganization();
@@ -157,41 +168,44 @@ test('a parallel fresh organization with only test-integration stays not live: t
   }
 });
 
-test('the other real paths count as well: a sandbox purchase reported store-direct, then the direct purchase webhook (production)', async (t) => {
-  const shop = await storeAccount(h());
-  await switchToStoreDirect(h(), world(), shop, 'ios');
-  const mcp = await connectMcp(h().baseUrl, shop.agentKey);
-  try {
-    const { jws } = signedTransaction(world(), shop, { environment: 'Sandbox', price: 4990, currency: 'USD' });
-    const bought = await reportPurchase(h(), shop, {
-      platform: 'ios',
-      signed_transaction: jws,
-      referral_code: shop.creator_code,
-      app_user_id: `tester-${randomUUID()}`,
-    });
-    t.like(bought.body, { success: true, environment: 'SANDBOX', recorded: true }, bought.text);
-    const sandbox = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
-    t.like(stepsOf(sandbox), { purchase_webhook_seen: true, attributed_conversion: true });
-    t.like(sandbox, { attributed_conversion_count: 1, production_attributed_conversion_count: 0 });
-
-    const direct = await request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
-      headers: { authorization: `Bearer ${shop.purchase_api_key}` },
-      body: {
-        transaction_id: `GPA.${randomUUID()}`,
-        app_user_id: `u-${randomUUID()}`,
-        product_id: 'coins_500',
-        price: 19.99,
-        currency: 'USD',
-        svc_code: shop.creator_code,
+test(
+  'the other real paths count as well: a sandbox purchase ' + 'reported store-direct, then the direct purchase webhook (production)',
+  async (t) => {
+    const shop = await storeAccount(h());
+    await switchToStoreDirect(h(), world(), shop, 'ios');
+    const mcp = await connectMcp(h().baseUrl, shop.agentKey);
+    try {
+      const { jws } = signedTransaction(world(), shop, { environment: 'Sandbox', price: 4990, currency: 'USD' });
+      const bought = await reportPurchase(h(), shop, {
         platform: 'ios',
-      },
-    });
-    t.is(direct.status, 200, direct.text);
-    t.falsy(direct.body.error, direct.text);
-    const both = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
-    t.like(both, { attributed_conversion_count: 2, production_attributed_conversion_count: 1 });
-    t.like(both.campaign_health.campaigns[0], { conversions: 1 });
-  } finally {
-    await mcp.close();
-  }
-});
+        signed_transaction: jws,
+        referral_code: shop.creator_code,
+        app_user_id: `tester-${randomUUID()}`,
+      });
+      t.like(bought.body, { success: true, environment: 'SANDBOX', recorded: true }, bought.text);
+      const sandbox = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
+      t.like(stepsOf(sandbox), { purchase_webhook_seen: true, attributed_conversion: true });
+      t.like(sandbox, { attributed_conversion_count: 1, production_attributed_conversion_count: 0 });
+
+      const direct = await request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
+        headers: { authorization: `Bearer ${shop.purchase_api_key}` },
+        body: {
+          transaction_id: `GPA.${randomUUID()}`,
+          app_user_id: `u-${randomUUID()}`,
+          product_id: 'coins_500',
+          price: 19.99,
+          currency: 'USD',
+          svc_code: shop.creator_code,
+          platform: 'ios',
+        },
+      });
+      t.is(direct.status, 200, direct.text);
+      t.falsy(direct.body.error, direct.text);
+      const both = ok(await mcp.call('svc_integration_status', { app_id: shop.app_id }));
+      t.like(both, { attributed_conversion_count: 2, production_attributed_conversion_count: 1 });
+      t.like(both.campaign_health.campaigns[0], { conversions: 1 });
+    } finally {
+      await mcp.close();
+    }
+  },
+);

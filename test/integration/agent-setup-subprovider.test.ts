@@ -297,7 +297,8 @@ test.serial("scope apps:write (403 naming it) and tenancy (another org's app is 
 });
 
 test.serial(
-  'credential link, third kind: the human uploads the provider key (422 naming the field), stored encrypted, never echoed; then autowire works',
+  'credential link, third kind: the human uploads the provider key (422 ' +
+    'naming the field), stored encrypted, never echoed; then autowire works',
   async (t) => {
     const a = await account({ providerKey: null });
     const link = await request(baseUrl, 'POST', `/api/agent/apps/${a.app_id}/credential-setup-link`, {

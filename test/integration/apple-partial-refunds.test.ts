@@ -225,7 +225,8 @@ test.serial(
 );
 
 test.serial(
-  'after release, shares of a 1-of-3 consumable are clawed back: 33.333%, then 66.667% (the difference), then the rest exactly; REFUND_REVERSED restores',
+  'after release, shares of a 1-of-3 consumable are clawed back: 33.333%, ' +
+    'then 66.667% (the difference), then the rest exactly; REFUND_REVERSED restores',
   async (t) => {
     const { payload, key, earn } = await purchase(0, { type: 'Consumable' }, { quantity: 3 });
     t.like(earn, BASE);

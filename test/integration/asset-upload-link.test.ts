@@ -53,78 +53,84 @@ async function storedFiles(appId: string): Promise<string[]> {
   return readdir(path.join(root, appId)).catch(() => []);
 }
 
-test('a script POSTs several files to the link: stored with types from their content, listed by svc_list_assets; the link is spent', async (t) => {
-  const a = await account();
-  const url = await a.link();
-  const page = await request(h().baseUrl, 'GET', url.slice(h().baseUrl.length), { headers: { accept: 'text/html' } });
-  t.is(page.status, 200);
-  t.regex(page.text, /<form id="asset-upload" method="post" action="[^"]+" enctype="multipart\/form-data">/);
-  t.regex(page.text, /name="file" type="file" multiple/);
+test(
+  'a script POSTs several files to the link: stored with types ' + 'from their content, listed by svc_list_assets; the link is spent',
+  async (t) => {
+    const a = await account();
+    const url = await a.link();
+    const page = await request(h().baseUrl, 'GET', url.slice(h().baseUrl.length), { headers: { accept: 'text/html' } });
+    t.is(page.status, 200);
+    t.regex(page.text, /<form id="asset-upload" method="post" action="[^"]+" enctype="multipart\/form-data">/);
+    t.regex(page.text, /name="file" type="file" multiple/);
 
-  const res = await post(
-    url,
-    form(
-      [
-        ['logo.png', PNG],
-        ['brief.pdf', PDF],
-        ['photo.gif', JPEG],
-      ],
-      { category: 'banner' },
-    ),
-  );
-  t.is(res.status, 201, res.text);
-  t.is(res.body.uploaded, 3);
-  t.deepEqual(
-    res.body.assets.map((x: { mime_type: string }) => x.mime_type),
-    ['image/png', 'application/pdf', 'image/jpeg'],
-    'judged by content, not name',
-  );
-  const listed = await a.listed();
-  t.deepEqual(listed.map((x) => x.id).sort(), res.body.assets.map((x: { id: string }) => x.id).sort());
-  t.is((await storedFiles(a.app_id)).length, 3);
-  const row = await h().db('assets').where('id', res.body.assets[0].id).first();
-  t.like(row, { org_id: a.org_id, category: 'banner', type: 'image', uploaded_by: 'asset-upload-link', size_bytes: PNG.length });
+    const res = await post(
+      url,
+      form(
+        [
+          ['logo.png', PNG],
+          ['brief.pdf', PDF],
+          ['photo.gif', JPEG],
+        ],
+        { category: 'banner' },
+      ),
+    );
+    t.is(res.status, 201, res.text);
+    t.is(res.body.uploaded, 3);
+    t.deepEqual(
+      res.body.assets.map((x: { mime_type: string }) => x.mime_type),
+      ['image/png', 'application/pdf', 'image/jpeg'],
+      'judged by content, not name',
+    );
+    const listed = await a.listed();
+    t.deepEqual(listed.map((x) => x.id).sort(), res.body.assets.map((x: { id: string }) => x.id).sort());
+    t.is((await storedFiles(a.app_id)).length, 3);
+    const row = await h().db('assets').where('id', res.body.assets[0].id).first();
+    t.like(row, { org_id: a.org_id, category: 'banner', type: 'image', uploaded_by: 'asset-upload-link', size_bytes: PNG.length });
 
-  const again = await post(url, form([['more.png', PNG]]));
-  t.is(again.status, 410);
-  t.regex(again.body.detail, /already been used/);
-  t.is((await a.listed()).length, 3);
-  const reopened = await request(h().baseUrl, 'GET', url.slice(h().baseUrl.length), { headers: { accept: 'text/html' } });
-  t.is(reopened.status, 410);
-});
+    const again = await post(url, form([['more.png', PNG]]));
+    t.is(again.status, 410);
+    t.regex(again.body.detail, /already been used/);
+    t.is((await a.listed()).length, 3);
+    const reopened = await request(h().baseUrl, 'GET', url.slice(h().baseUrl.length), { headers: { accept: 'text/html' } });
+    t.is(reopened.status, 410);
+  },
+);
 
-test('limits before anything is stored: more than ten files, a file over the limit, a file of no known type; the link still works', async (t) => {
-  const a = await account();
-  const url = await a.link();
-  const eleven = await post(url, form(Array.from({ length: 11 }, (_, i): [string, Buffer] => [`f${i}.png`, PNG])));
-  t.is(eleven.status, 413, eleven.text);
-  t.regex(eleven.body.detail, /At most 10/);
-  const big = await post(
-    url,
-    form([
-      ['ok.png', PNG],
-      ['big.png', Buffer.concat([PNG, Buffer.alloc(MAX)])],
-    ]),
-  );
-  t.is(big.status, 413);
-  const html = await post(
-    url,
-    form([
-      ['ok.png', PNG],
-      ['page.png', Buffer.from('<html><script>alert(1)</script></html>')],
-    ]),
-  );
-  t.is(html.status, 415);
-  t.regex(html.body.detail, /page\.png/);
-  const none = await post(url, form([['empty.png', Buffer.alloc(0)]]));
-  t.is(none.status, 422);
-  t.is((await a.listed()).length, 0);
-  t.deepEqual(await storedFiles(a.app_id), [], 'nothing stored for refused uploads');
+test(
+  'limits before anything is stored: more than ten files, a ' + 'file over the limit, a file of no known type; the link still works',
+  async (t) => {
+    const a = await account();
+    const url = await a.link();
+    const eleven = await post(url, form(Array.from({ length: 11 }, (_, i): [string, Buffer] => [`f${i}.png`, PNG])));
+    t.is(eleven.status, 413, eleven.text);
+    t.regex(eleven.body.detail, /At most 10/);
+    const big = await post(
+      url,
+      form([
+        ['ok.png', PNG],
+        ['big.png', Buffer.concat([PNG, Buffer.alloc(MAX)])],
+      ]),
+    );
+    t.is(big.status, 413);
+    const html = await post(
+      url,
+      form([
+        ['ok.png', PNG],
+        ['page.png', Buffer.from('<html><script>alert(1)</script></html>')],
+      ]),
+    );
+    t.is(html.status, 415);
+    t.regex(html.body.detail, /page\.png/);
+    const none = await post(url, form([['empty.png', Buffer.alloc(0)]]));
+    t.is(none.status, 422);
+    t.is((await a.listed()).length, 0);
+    t.deepEqual(await storedFiles(a.app_id), [], 'nothing stored for refused uploads');
 
-  const ten = await post(url, form(Array.from({ length: 10 }, (_, i): [string, Buffer] => [`f${i}.png`, PNG])));
-  t.is(ten.status, 201, 'refusals did not spend the link');
-  t.is((await a.listed()).length, 10);
-});
+    const ten = await post(url, form(Array.from({ length: 10 }, (_, i): [string, Buffer] => [`f${i}.png`, PNG])));
+    t.is(ten.status, 201, 'refusals did not spend the link');
+    t.is((await a.listed()).length, 10);
+  },
+);
 
 test('two POSTs race on one link: one stores, the other is 410 and its stored files are removed again', async (t) => {
   const a = await account();

@@ -2,8 +2,8 @@
 // (form posts; the link is the page's capability, as for the top-up), a commission reservation drops the safe
 // balance below the threshold, the purchase activity starts `auto-recharge/{org_id}` (USE_EXISTING), which charges
 // the simulated card once and credits it through the top-up path (one `topup` entry, catch-up included). Racing
-// drops still charge once, and so does a bonus approval; a declined card is recorded visibly, retried after the back-off and then turned off.
-// Agents read the settings and can never change them.
+// drops still charge once, and so does a bonus approval; a declined card is recorded visibly, retried after the back-off and then turned
+// off. Agents read the settings and can never change them.
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
@@ -186,79 +186,82 @@ test('settings out of the top-up bounds are 422 naming each field, and change no
   t.like(org, { auto_recharge_enabled: false, auto_recharge_threshold_micros: null, auto_recharge_amount_micros: null });
 });
 
-test('agents read the settings and cannot change them: no agent route or tool writes them, the page refuses an agent credential', async (t) => {
-  const app = await seedApp(h().db, { walletUsd: 500 });
-  const { path, agentKey } = await enable(app, '50', '100');
-  const seen = await wallet(agentKey);
-  t.is(seen.status, 200, seen.text);
-  t.like(seen.body, {
-    auto_recharge_enabled: true,
-    auto_recharge: {
-      enabled: true,
-      threshold: 50,
-      threshold_micros: 50_000_000,
-      amount: 100,
-      amount_micros: 100_000_000,
-      provider: 'test',
-      last_result: null,
-      disabled_reason: null,
-    },
-  });
-  t.regex(seen.body.auto_recharge.payment_method, /Simulated test card 4242/);
+test(
+  'agents read the settings and cannot change them: no agent ' + 'route or tool writes them, the page refuses an agent credential',
+  async (t) => {
+    const app = await seedApp(h().db, { walletUsd: 500 });
+    const { path, agentKey } = await enable(app, '50', '100');
+    const seen = await wallet(agentKey);
+    t.is(seen.status, 200, seen.text);
+    t.like(seen.body, {
+      auto_recharge_enabled: true,
+      auto_recharge: {
+        enabled: true,
+        threshold: 50,
+        threshold_micros: 50_000_000,
+        amount: 100,
+        amount_micros: 100_000_000,
+        provider: 'test',
+        last_result: null,
+        disabled_reason: null,
+      },
+    });
+    t.regex(seen.body.auto_recharge.payment_method, /Simulated test card 4242/);
 
-  // The only wallet rows of the agent table: the read and the top-up link (which moves no money).
-  const walletRows = AGENT_ENDPOINTS.filter((e) => /wallet|recharge/.test(e.path)).map((e) => `${e.method} ${e.path}`);
-  t.deepEqual(walletRows.sort(), ['get /wallet', 'post /wallet/topup-link']);
-  for (const [method, route] of [
-    ['PATCH', '/api/agent/wallet'],
-    ['POST', '/api/agent/wallet'],
-    ['PUT', '/api/agent/wallet/auto-recharge'],
-    ['POST', '/api/agent/wallet/auto-recharge'],
-  ] as const) {
-    const res = await request(h().baseUrl, method, route, { token: agentKey, body: { auto_recharge_enabled: false } });
-    t.true([404, 405].includes(res.status), `${method} ${route}: ${res.status}`);
-  }
-  const topupLinkWithBody = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', {
-    token: agentKey,
-    body: { auto_recharge_enabled: false },
-  });
-  t.is(topupLinkWithBody.status, 422, 'the link endpoint takes no settings');
-  const tools = await request(h().baseUrl, 'POST', '/mcp', {
-    token: agentKey,
-    headers: { accept: 'application/json, text/event-stream' },
-    body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-  });
-  const names: string[] = (JSON.parse(/^data: (.*)$/m.exec(tools.text)?.[1] ?? tools.text).result.tools as { name: string }[]).map(
-    (x) => x.name,
-  );
-  t.true(names.includes('svc_get_wallet'));
-  const call = await request(h().baseUrl, 'POST', '/mcp', {
-    token: agentKey,
-    headers: { accept: 'application/json, text/event-stream' },
-    body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_get_wallet', arguments: {} } },
-  });
-  const called = JSON.parse(/^data: (.*)$/m.exec(call.text)?.[1] ?? call.text).result;
-  t.like(
-    called.structuredContent,
-    { auto_recharge_enabled: true, auto_recharge: { enabled: true, threshold: 50, amount: 100 } },
-    'the tool reads the same settings',
-  );
-  t.deepEqual(
-    names.filter((n) => /recharge/.test(n)),
-    [],
-    'no tool names auto-recharge',
-  );
+    // The only wallet rows of the agent table: the read and the top-up link (which moves no money).
+    const walletRows = AGENT_ENDPOINTS.filter((e) => /wallet|recharge/.test(e.path)).map((e) => `${e.method} ${e.path}`);
+    t.deepEqual(walletRows.sort(), ['get /wallet', 'post /wallet/topup-link']);
+    for (const [method, route] of [
+      ['PATCH', '/api/agent/wallet'],
+      ['POST', '/api/agent/wallet'],
+      ['PUT', '/api/agent/wallet/auto-recharge'],
+      ['POST', '/api/agent/wallet/auto-recharge'],
+    ] as const) {
+      const res = await request(h().baseUrl, method, route, { token: agentKey, body: { auto_recharge_enabled: false } });
+      t.true([404, 405].includes(res.status), `${method} ${route}: ${res.status}`);
+    }
+    const topupLinkWithBody = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', {
+      token: agentKey,
+      body: { auto_recharge_enabled: false },
+    });
+    t.is(topupLinkWithBody.status, 422, 'the link endpoint takes no settings');
+    const tools = await request(h().baseUrl, 'POST', '/mcp', {
+      token: agentKey,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    const names: string[] = (JSON.parse(/^data: (.*)$/m.exec(tools.text)?.[1] ?? tools.text).result.tools as { name: string }[]).map(
+      (x) => x.name,
+    );
+    t.true(names.includes('svc_get_wallet'));
+    const call = await request(h().baseUrl, 'POST', '/mcp', {
+      token: agentKey,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_get_wallet', arguments: {} } },
+    });
+    const called = JSON.parse(/^data: (.*)$/m.exec(call.text)?.[1] ?? call.text).result;
+    t.like(
+      called.structuredContent,
+      { auto_recharge_enabled: true, auto_recharge: { enabled: true, threshold: 50, amount: 100 } },
+      'the tool reads the same settings',
+    );
+    t.deepEqual(
+      names.filter((n) => /recharge/.test(n)),
+      [],
+      'no tool names auto-recharge',
+    );
 
-  const asAgent = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' }, { authorization: `Bearer ${agentKey}` });
-  t.is(asAgent.status, 403);
-  t.like((await wallet(agentKey)).body.auto_recharge, { enabled: true });
+    const asAgent = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' }, { authorization: `Bearer ${agentKey}` });
+    t.is(asAgent.status, 403);
+    t.like((await wallet(agentKey)).body.auto_recharge, { enabled: true });
 
-  // The human can turn it off on the page.
-  const off = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' });
-  t.is(off.status, 200, off.text);
-  t.regex(off.text, /Auto-recharge is off/);
-  t.like((await wallet(agentKey)).body, {
-    auto_recharge_enabled: false,
-    auto_recharge: { enabled: false, payment_method: null, disabled_reason: null },
-  });
-});
+    // The human can turn it off on the page.
+    const off = await postForm(h().baseUrl, path, { action: 'auto_recharge_disable' });
+    t.is(off.status, 200, off.text);
+    t.regex(off.text, /Auto-recharge is off/);
+    t.like((await wallet(agentKey)).body, {
+      auto_recharge_enabled: false,
+      auto_recharge: { enabled: false, payment_method: null, disabled_reason: null },
+    });
+  },
+);

@@ -139,54 +139,62 @@ test('every bad shape is 422 naming bonus_rules, at creation and by PATCH; nothi
   ]);
 });
 
-test('a PATCH replaces the list by threshold: updated in place (same id), dropped ones deactivated (never deleted), new ones inserted, a returning threshold revives its rule', async (t) => {
-  const a = await account();
-  const created = await a.agent('POST', `/apps/${a.app_id}/campaigns`, {
-    name: 'Ladder',
-    commission_percentage: 20,
-    bonus_rules: [
-      { threshold_conversions: 1, bonus_usd: 10 },
-      { threshold_conversions: 5, bonus_usd: 20 },
-      { threshold_conversions: 10, bonus_usd: 30 },
-    ],
-  });
-  const id = created.body.id as string;
-  const idOf = (rules: Rule[], threshold: number) => rules.find((r) => r.threshold_conversions === threshold)?.id;
-  const first = created.body.bonus_rules as Rule[];
+test(
+  'a PATCH replaces the list by threshold: updated in place (same id), dropped ones ' +
+    'deactivated (never deleted), new ones inserted, a returning threshold revives its rule',
+  async (t) => {
+    const a = await account();
+    const created = await a.agent('POST', `/apps/${a.app_id}/campaigns`, {
+      name: 'Ladder',
+      commission_percentage: 20,
+      bonus_rules: [
+        { threshold_conversions: 1, bonus_usd: 10 },
+        { threshold_conversions: 5, bonus_usd: 20 },
+        { threshold_conversions: 10, bonus_usd: 30 },
+      ],
+    });
+    const id = created.body.id as string;
+    const idOf = (rules: Rule[], threshold: number) => rules.find((r) => r.threshold_conversions === threshold)?.id;
+    const first = created.body.bonus_rules as Rule[];
 
-  const second = await a.agent('PATCH', `/campaigns/${id}`, {
-    bonus_rules: [
-      { threshold_conversions: 20, bonus_usd: 100 },
-      { threshold_conversions: 1, bonus_usd: 15, name: 'First sale' },
-      { threshold_conversions: 10, bonus_usd: 30 },
-    ],
-  });
-  t.is(second.status, 200, second.text);
-  const rules = second.body.bonus_rules as Rule[];
-  t.deepEqual(shape(rules), [
-    [1, 15, 'First sale'],
-    [10, 30, '10 conversions bonus'],
-    [20, 100, '20 conversions bonus'],
-  ]);
-  t.is(idOf(rules, 1), idOf(first, 1), 'same threshold: the same rule, updated');
-  t.is(idOf(rules, 10), idOf(first, 10));
-  t.false(
-    first.some((r) => r.id === idOf(rules, 20)),
-    'a new threshold is a new rule',
-  );
-  const dropped = await h().db('bonus_rules').where('id', idOf(first, 5)).first();
-  t.like(dropped, { active: false, threshold_conversions: 5, bonus_micros: 20_000_000 }, 'a dropped threshold is deactivated, not deleted');
+    const second = await a.agent('PATCH', `/campaigns/${id}`, {
+      bonus_rules: [
+        { threshold_conversions: 20, bonus_usd: 100 },
+        { threshold_conversions: 1, bonus_usd: 15, name: 'First sale' },
+        { threshold_conversions: 10, bonus_usd: 30 },
+      ],
+    });
+    t.is(second.status, 200, second.text);
+    const rules = second.body.bonus_rules as Rule[];
+    t.deepEqual(shape(rules), [
+      [1, 15, 'First sale'],
+      [10, 30, '10 conversions bonus'],
+      [20, 100, '20 conversions bonus'],
+    ]);
+    t.is(idOf(rules, 1), idOf(first, 1), 'same threshold: the same rule, updated');
+    t.is(idOf(rules, 10), idOf(first, 10));
+    t.false(
+      first.some((r) => r.id === idOf(rules, 20)),
+      'a new threshold is a new rule',
+    );
+    const dropped = await h().db('bonus_rules').where('id', idOf(first, 5)).first();
+    t.like(
+      dropped,
+      { active: false, threshold_conversions: 5, bonus_micros: 20_000_000 },
+      'a dropped threshold is deactivated, not deleted',
+    );
 
-  const third = await a.agent('PATCH', `/campaigns/${id}`, { bonus_rules: [{ threshold_conversions: 5, bonus_usd: 25 }] });
-  t.deepEqual(shape(third.body.bonus_rules), [[5, 25, '5 conversions bonus']]);
-  t.is(idOf(third.body.bonus_rules, 5), idOf(first, 5), 'a threshold that comes back revives its old rule, so nobody earns it twice');
+    const third = await a.agent('PATCH', `/campaigns/${id}`, { bonus_rules: [{ threshold_conversions: 5, bonus_usd: 25 }] });
+    t.deepEqual(shape(third.body.bonus_rules), [[5, 25, '5 conversions bonus']]);
+    t.is(idOf(third.body.bonus_rules, 5), idOf(first, 5), 'a threshold that comes back revives its old rule, so nobody earns it twice');
 
-  const cleared = await a.agent('PATCH', `/campaigns/${id}`, { bonus_rules: [] });
-  t.deepEqual(cleared.body.bonus_rules, []);
-  const all = await rows(id);
-  t.is(all.length, 4, 'every rule ever saved is still there');
-  t.true(all.every((r) => !r.active));
-});
+    const cleared = await a.agent('PATCH', `/campaigns/${id}`, { bonus_rules: [] });
+    t.deepEqual(cleared.body.bonus_rules, []);
+    const all = await rows(id);
+    t.is(all.length, 4, 'every rule ever saved is still there');
+    t.true(all.every((r) => !r.active));
+  },
+);
 
 test('the dashboard REST sets and validates bonus_rules with the same handler; the OpenAPI document describes the field', async (t) => {
   const session = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);

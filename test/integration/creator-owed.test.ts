@@ -151,7 +151,8 @@ test('the portal home: held with its release, payable, next payout, minimum, pai
   t.regex(
     cardA,
     new RegExp(
-      `id="held-${a.org_id}">\\${usd(Number(thirdRow.commission_micros))}.*the next is released <time datetime="${new Date(thirdRow.payable_at).toISOString()}"`,
+      `id="held-${a.org_id}">\\${usd(Number(thirdRow.commission_micros))}.*the ` +
+        `next is released <time datetime="${new Date(thirdRow.payable_at).toISOString()}"`,
     ),
   );
   t.regex(

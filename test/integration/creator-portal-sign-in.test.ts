@@ -35,39 +35,42 @@ test('the answer is the same for a known and an unknown address; only the known 
   t.deepEqual(await mailsTo(h().db, unknown), [], 'no mail to an unknown address');
 });
 
-test('opening the link spends nothing; the confirm POST spends it once, opens a portal-only session and verifies the address', async (t) => {
-  const app = await seedApp(h().db);
-  const email = await creatorEmail(app.creator_id);
-  await askForLink(h().baseUrl, new Browser(), email, nextIp());
-  const link = (await latestSignInLink(h().db, email))!;
-  t.regex(link, /^http:\/\/127\.0\.0\.1:\d+\/dashboard\/creator\/sign-in\/confirm\?token=csl_/);
-  const scanner = new Browser();
-  for (let i = 0; i < 2; i++) t.is((await scanner.fetch(link)).status, 200, 'a scanner fetching the link twice still leaves it usable');
-  t.is((await h().db('creators').where('id', app.creator_id).first()).email_verified_at, null);
+test(
+  'opening the link spends nothing; the confirm POST spends ' + 'it once, opens a portal-only session and verifies the address',
+  async (t) => {
+    const app = await seedApp(h().db);
+    const email = await creatorEmail(app.creator_id);
+    await askForLink(h().baseUrl, new Browser(), email, nextIp());
+    const link = (await latestSignInLink(h().db, email))!;
+    t.regex(link, /^http:\/\/127\.0\.0\.1:\d+\/dashboard\/creator\/sign-in\/confirm\?token=csl_/);
+    const scanner = new Browser();
+    for (let i = 0; i < 2; i++) t.is((await scanner.fetch(link)).status, 200, 'a scanner fetching the link twice still leaves it usable');
+    t.is((await h().db('creators').where('id', app.creator_id).first()).email_verified_at, null);
 
-  const browser = new Browser();
-  const page = await browser.fetch(link);
-  const done = await confirmLink(browser, link);
-  t.is(done.status, 303);
-  t.is(done.location, url('/dashboard/creator'));
-  const setCookie = done.headers.getSetCookie().find((c) => c.startsWith('svc_creator='))!;
-  t.regex(setCookie, /path=\/dashboard\/creator;/i, 'the cookie is sent to the portal only');
-  t.regex(setCookie, /httponly/i);
-  t.regex(setCookie, /samesite=lax/i);
-  t.regex(browser.cookies.get('svc_creator')!, /^crs_/);
-  t.truthy((await h().db('creators').where('id', app.creator_id).first()).email_verified_at, 'the first sign-in verifies the address');
-  const home = await browser.fetch(url('/dashboard/creator'));
-  t.is(home.status, 200);
-  t.true(home.text.includes('Test campaign'));
+    const browser = new Browser();
+    const page = await browser.fetch(link);
+    const done = await confirmLink(browser, link);
+    t.is(done.status, 303);
+    t.is(done.location, url('/dashboard/creator'));
+    const setCookie = done.headers.getSetCookie().find((c) => c.startsWith('svc_creator='))!;
+    t.regex(setCookie, /path=\/dashboard\/creator;/i, 'the cookie is sent to the portal only');
+    t.regex(setCookie, /httponly/i);
+    t.regex(setCookie, /samesite=lax/i);
+    t.regex(browser.cookies.get('svc_creator')!, /^crs_/);
+    t.truthy((await h().db('creators').where('id', app.creator_id).first()).email_verified_at, 'the first sign-in verifies the address');
+    const home = await browser.fetch(url('/dashboard/creator'));
+    t.is(home.status, 200);
+    t.true(home.text.includes('Test campaign'));
 
-  const again = await new Browser().fetch(url('/dashboard/creator/sign-in/confirm'), {
-    form: { csrf: /name="csrf" value="([^"]*)"/.exec(page.text)![1]!, token: new URL(link).searchParams.get('token')! },
-    headers: { cookie: browser.cookieHeader() },
-  });
-  t.is(again.status, 410, 'a used link is refused');
-  t.is((await scanner.fetch(link)).status, 410, 'and its page says so');
-  t.is((await h().db('creator_sessions').where('creator_id', app.creator_id)).length, 1, 'one session');
-});
+    const again = await new Browser().fetch(url('/dashboard/creator/sign-in/confirm'), {
+      form: { csrf: /name="csrf" value="([^"]*)"/.exec(page.text)![1]!, token: new URL(link).searchParams.get('token')! },
+      headers: { cookie: browser.cookieHeader() },
+    });
+    t.is(again.status, 410, 'a used link is refused');
+    t.is((await scanner.fetch(link)).status, 410, 'and its page says so');
+    t.is((await h().db('creator_sessions').where('creator_id', app.creator_id)).length, 1, 'one session');
+  },
+);
 
 test("a link older than 15 minutes is refused; a confirm without the page's CSRF token is 403 and spends nothing", async (t) => {
   const app = await seedApp(h().db);

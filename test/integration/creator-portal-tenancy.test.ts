@@ -183,59 +183,67 @@ test('a creator session is 401 on every dashboard page, form and REST row, every
   t.deepEqual(refused, [], 'every surface but the portal answers 401 to a creator session');
 });
 
-test('no other credential is admitted by the portal: dashboard session, agent key and SDK key are 401; the dashboard cookie is not read there', async (t) => {
-  const w = await setUp();
-  const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
-  const sessionToken = dash.browser.cookies.get('svc_session')!;
-  const agent = await createAgentKey(h().db, { orgId: w.o1.org_id, name: 'walk', scopes: SCOPES });
-  const paths = portalRoutes().stack.flatMap((l) =>
-    l.methods
-      .filter((m) => m !== 'HEAD')
-      .map((method) => ({
-        method,
-        path: String(l.path).replace(':campaign_id', w.o1.campaign_id).replace(':payout_id', w.payoutA).replace(':asset_id', w.asset1),
-      })),
-  );
-  t.true(paths.length >= 12, `walked ${paths.length} portal routes`);
-  const admitted: string[] = [];
-  for (const token of [sessionToken, agent.key, w.o1.sdk_key]) {
-    for (const { method, path: p } of paths) {
-      const res = await fetch(`${h().baseUrl}${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, accept: 'text/html' },
-        redirect: 'manual',
-      });
-      if (res.status !== 401) admitted.push(`${method} ${p} -> ${res.status} (${token.slice(0, 7)})`);
+test(
+  'no other credential is admitted by the portal: dashboard session, ' +
+    'agent key and SDK key are 401; the dashboard cookie is not read there',
+  async (t) => {
+    const w = await setUp();
+    const dash = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
+    const sessionToken = dash.browser.cookies.get('svc_session')!;
+    const agent = await createAgentKey(h().db, { orgId: w.o1.org_id, name: 'walk', scopes: SCOPES });
+    const paths = portalRoutes().stack.flatMap((l) =>
+      l.methods
+        .filter((m) => m !== 'HEAD')
+        .map((method) => ({
+          method,
+          path: String(l.path).replace(':campaign_id', w.o1.campaign_id).replace(':payout_id', w.payoutA).replace(':asset_id', w.asset1),
+        })),
+    );
+    t.true(paths.length >= 12, `walked ${paths.length} portal routes`);
+    const admitted: string[] = [];
+    for (const token of [sessionToken, agent.key, w.o1.sdk_key]) {
+      for (const { method, path: p } of paths) {
+        const res = await fetch(`${h().baseUrl}${p}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, accept: 'text/html' },
+          redirect: 'manual',
+        });
+        if (res.status !== 401) admitted.push(`${method} ${p} -> ${res.status} (${token.slice(0, 7)})`);
+      }
     }
-  }
-  t.deepEqual(admitted, []);
-  const withDashboardCookie = await new Browser().fetch(`${h().baseUrl}/dashboard/creator/campaigns/${w.o1.campaign_id}`, {
-    headers: { cookie: dash.cookie },
-  });
-  t.is(withDashboardCookie.status, 302, 'a dashboard session in the browser is no creator: sign in first');
-  t.is(withDashboardCookie.location, `${h().baseUrl}/dashboard/creator/sign-in`);
-});
+    t.deepEqual(admitted, []);
+    const withDashboardCookie = await new Browser().fetch(`${h().baseUrl}/dashboard/creator/campaigns/${w.o1.campaign_id}`, {
+      headers: { cookie: dash.cookie },
+    });
+    t.is(withDashboardCookie.status, 302, 'a dashboard session in the browser is no creator: sign in first');
+    t.is(withDashboardCookie.location, `${h().baseUrl}/dashboard/creator/sign-in`);
+  },
+);
 
-test('a campaign page shows bonus progress and featured assets; the QR code is an SVG file; the statement CSV is escaped against formulas', async (t) => {
-  const w = await setUp();
-  await h()
-    .db('bonus_rules')
-    .insert({ campaign_id: w.o1.campaign_id, name: 'Two sales', threshold_conversions: 2, bonus_micros: 5_000_000 });
-  const page = await (await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}`, asCreator(w.a))).text();
-  const bonuses = /<table id="bonuses">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
-  t.regex(bonuses, /Two sales/);
-  t.regex(bonuses, /1 of 2/, 'one production conversion counted towards two');
-  t.regex(bonuses, /not reached yet/);
-  t.true(page.includes(`/dashboard/creator/assets/${w.asset1}/file`), 'the featured asset to download');
-  t.false(page.includes(w.asset3), "not another app's asset");
-  const qr = await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}/qr.svg`, asCreator(w.a));
-  t.is(qr.headers.get('content-type'), 'image/svg+xml');
-  t.regex(
-    await qr.text(),
-    /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+"[^>]*><rect[^>]*><\/rect><path d="M/,
-  );
-  await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: '=HYPERLINK("http://x")' });
-  const csv = await (await get(`/dashboard/creator/payouts/${w.payoutA}/statement.csv`, asCreator(w.a))).text();
-  t.true(csv.includes(`'=HYPERLINK(""http://x"")`), csv);
-  await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: 'Test campaign' });
-});
+test(
+  'a campaign page shows bonus progress and featured assets; the QR ' +
+    'code is an SVG file; the statement CSV is escaped against formulas',
+  async (t) => {
+    const w = await setUp();
+    await h()
+      .db('bonus_rules')
+      .insert({ campaign_id: w.o1.campaign_id, name: 'Two sales', threshold_conversions: 2, bonus_micros: 5_000_000 });
+    const page = await (await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}`, asCreator(w.a))).text();
+    const bonuses = /<table id="bonuses">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
+    t.regex(bonuses, /Two sales/);
+    t.regex(bonuses, /1 of 2/, 'one production conversion counted towards two');
+    t.regex(bonuses, /not reached yet/);
+    t.true(page.includes(`/dashboard/creator/assets/${w.asset1}/file`), 'the featured asset to download');
+    t.false(page.includes(w.asset3), "not another app's asset");
+    const qr = await get(`/dashboard/creator/campaigns/${w.o1.campaign_id}/qr.svg`, asCreator(w.a));
+    t.is(qr.headers.get('content-type'), 'image/svg+xml');
+    t.regex(
+      await qr.text(),
+      /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+"[^>]*><rect[^>]*><\/rect><path d="M/,
+    );
+    await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: '=HYPERLINK("http://x")' });
+    const csv = await (await get(`/dashboard/creator/payouts/${w.payoutA}/statement.csv`, asCreator(w.a))).text();
+    t.true(csv.includes(`'=HYPERLINK(""http://x"")`), csv);
+    await h().db('campaigns').where('id', w.o1.campaign_id).update({ name: 'Test campaign' });
+  },
+);

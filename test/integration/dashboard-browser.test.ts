@@ -194,7 +194,8 @@ test.serial("a cross-site page's form posts are refused: nothing is created or r
     const action = req.url === '/rotate' ? `${target}/api/apps/${appId}/regenerate-webhook-secret` : `${target}/dashboard/agents/keys`;
     res.setHeader('content-type', 'text/html');
     res.end(
-      `<form id="f" method="post" action="${action}"><input name="name" value="evil"><input name="scope" value="apps:read"></form><script>document.getElementById('f').submit()</script>`,
+      `<form id="f" method="post" action="${action}"><input name="name" value="evil"><input ` +
+        `name="scope" value="apps:read"></form><script>document.getElementById('f').submit()</script>`,
     );
   });
   await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));

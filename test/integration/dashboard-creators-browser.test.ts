@@ -1,7 +1,7 @@
 // The dashboard's creator-programme pages in a real browser (playwright-core driving Chromium; no browser is a
 // failure, never a skip): a marketing asset uploaded and featured (and its file served back as an image); a creator
-// invited and the invitation withdrawn, then a batch from the textarea; a bonus award approved, and one the wallet cannot cover refused with 402 and
-// the way to top up; a free-access code created and blocked. Screenshots: test-output/screenshots/.
+// invited and the invitation withdrawn, then a batch from the textarea; a bonus award approved, and one the wallet cannot cover refused
+// with 402 and the way to top up; a free-access code created and blocked. Screenshots: test-output/screenshots/.
 import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -210,7 +210,8 @@ test.serial('an event written while the LISTEN connection is down still reaches 
   await stream.waitFor(1);
   const feed = h().app.context.deps.appChanges!;
   await h().db.raw(
-    "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'svc-app-change-feed' and datname = current_database()",
+    'select pg_terminate_backend(pid) from pg_stat_activity where ' +
+      "application_name = 'svc-app-change-feed' and datname = current_database()",
   );
   for (let i = 0; i < 100 && feed.isLive(); i += 1) await new Promise((r) => setTimeout(r, 10));
   t.false(feed.isLive(), 'the feed noticed the closed connection');

@@ -17,38 +17,41 @@ async function signIn(browser: Browser, password = seed.user_password, email = s
   });
 }
 
-test('the demo user signs in; the cookie is HttpOnly SameSite=Lax and only its digest is stored; sign-out needs CSRF and ends it', async (t) => {
-  const browser = new Browser();
-  const page = await browser.fetch(`${h().baseUrl}/dashboard/login`);
-  t.is(page.status, 200);
-  t.regex(page.text, /name="password"/);
-  const done = await signIn(browser);
-  t.is(done.status, 303);
-  t.is(done.location, `${h().baseUrl}/dashboard`);
-  const setCookie = done.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!;
-  t.regex(setCookie, /httponly/i);
-  t.regex(setCookie, /samesite=lax/i);
-  t.notRegex(setCookie, /secure/i, 'no Secure flag over plain HTTP on loopback');
-  const token = browser.cookies.get('svc_session')!;
-  t.truthy(await h().db('sessions').where('token_hash', hashToken(token)).first());
-  t.falsy(await h().db('sessions').where('token_hash', token).first());
+test(
+  'the demo user signs in; the cookie is HttpOnly SameSite=Lax ' + 'and only its digest is stored; sign-out needs CSRF and ends it',
+  async (t) => {
+    const browser = new Browser();
+    const page = await browser.fetch(`${h().baseUrl}/dashboard/login`);
+    t.is(page.status, 200);
+    t.regex(page.text, /name="password"/);
+    const done = await signIn(browser);
+    t.is(done.status, 303);
+    t.is(done.location, `${h().baseUrl}/dashboard`);
+    const setCookie = done.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!;
+    t.regex(setCookie, /httponly/i);
+    t.regex(setCookie, /samesite=lax/i);
+    t.notRegex(setCookie, /secure/i, 'no Secure flag over plain HTTP on loopback');
+    const token = browser.cookies.get('svc_session')!;
+    t.truthy(await h().db('sessions').where('token_hash', hashToken(token)).first());
+    t.falsy(await h().db('sessions').where('token_hash', token).first());
 
-  const home = await browser.fetch(`${h().baseUrl}/dashboard`);
-  t.is(home.status, 200);
-  t.true(home.text.includes(seed.user_email));
-  const info = await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: browser.cookieHeader() } });
-  t.is(info.status, 200);
-  t.deepEqual(info.body.org_ids, [seed.org_id]);
+    const home = await browser.fetch(`${h().baseUrl}/dashboard`);
+    t.is(home.status, 200);
+    t.true(home.text.includes(seed.user_email));
+    const info = await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: browser.cookieHeader() } });
+    t.is(info.status, 200);
+    t.deepEqual(info.body.org_ids, [seed.org_id]);
 
-  // Sign-out without or with a wrong CSRF token: 403, the session lives on.
-  t.is((await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: {} })).status, 403);
-  t.is((await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: { csrf: 'forged' } })).status, 403);
-  t.is((await browser.fetch(`${h().baseUrl}/dashboard`)).status, 200);
-  const out = await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: { csrf: info.body.csrf_token } });
-  t.is(out.status, 303);
-  t.is((await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: `svc_session=${token}` } })).status, 401);
-  t.truthy((await h().db('sessions').where('token_hash', hashToken(token)).first()).revoked_at);
-});
+    // Sign-out without or with a wrong CSRF token: 403, the session lives on.
+    t.is((await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: {} })).status, 403);
+    t.is((await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: { csrf: 'forged' } })).status, 403);
+    t.is((await browser.fetch(`${h().baseUrl}/dashboard`)).status, 200);
+    const out = await browser.fetch(`${h().baseUrl}/dashboard/logout`, { form: { csrf: info.body.csrf_token } });
+    t.is(out.status, 303);
+    t.is((await request(h().baseUrl, 'GET', '/dashboard/session', { headers: { cookie: `svc_session=${token}` } })).status, 401);
+    t.truthy((await h().db('sessions').where('token_hash', hashToken(token)).first()).revoked_at);
+  },
+);
 
 test('a wrong password re-renders the form with 401; a missing or forged CSRF token on the form is 403', async (t) => {
   const browser = new Browser();

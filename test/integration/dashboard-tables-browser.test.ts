@@ -102,7 +102,8 @@ test.serial('the overview figures are the clicks and purchases made here, for ev
 });
 
 test.serial(
-  'the creators table: searched, sorted and paged by its links; the CSV export is every row of the view; another organization is absent and 404',
+  'the creators table: searched, sorted and paged by its links; the CSV ' +
+    'export is every row of the view; another organization is absent and 404',
   async (t) => {
     for (let i = 0; i < PAGE_SIZE + 2; i += 1) await addNamedCreator(`${TAG} creator ${String(i).padStart(2, '0')}`);
     const outsider = await addNamedCreator(`${TAG} outsider`, other);

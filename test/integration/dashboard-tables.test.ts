@@ -150,7 +150,8 @@ test.serial(
     t.regex(
       row,
       new RegExp(
-        `<td class="price">${(pe.price_usd_micros / 1e6).toFixed(2)}</td><td class="commission">${(Number(commission[0]!.sum) / 1e6).toFixed(2)}</td>`,
+        `<td class="price">${(pe.price_usd_micros / 1e6).toFixed(2)}</td><td ` +
+          `class="commission">${(Number(commission[0]!.sum) / 1e6).toFixed(2)}</td>`,
       ),
     );
   },

@@ -233,7 +233,8 @@ test.serial("svc dev's console transport writes each mail with its links to stde
   t.regex(
     line,
     new RegExp(
-      `^\\[mail\\] to ${email.replace(/[+.]/g, '\\$&')}: Verify your email\\n  ${h().config.DASHBOARD_URL.replace(/[.]/g, '\\.')}/verify-email\\?token=acct_`,
+      `^\\[mail\\] to ${email.replace(/[+.]/g, '\\$&')}: Verify your ` +
+        `email\\n  ${h().config.DASHBOARD_URL.replace(/[.]/g, '\\.')}/verify-email\\?token=acct_`,
     ),
   );
   t.deepEqual(

@@ -128,7 +128,8 @@ test.serial('npm start brings up everything, serves operators, stops cleanly and
     t.regex(
       dev.output(),
       new RegExp(
-        `\\[mail\\] to ${newcomer.replace(/[+.]/g, '\\$&')}: Verify your email\\n  ${api.replace(/[.]/g, '\\.')}/dashboard/verify-email\\?token=acct_`,
+        `\\[mail\\] to ${newcomer.replace(/[+.]/g, '\\$&')}: Verify your ` +
+          `email\\n  ${api.replace(/[.]/g, '\\.')}/dashboard/verify-email\\?token=acct_`,
       ),
     );
     const mailbox = await new Browser().fetch(`${api}/dashboard/dev/mailbox?to=${encodeURIComponent(newcomer)}`);

@@ -52,38 +52,41 @@ async function codeInCampaign(status: CampaignStatus, code: string, appId = seed
   return (await addCreatorCode(db, { appId, campaignId: campaign.id, creatorId: creator.id, code, source: 'seed' })).id;
 }
 
-test('an iPhone click is recorded with the forwarded IP, UA platform and OS, query hints and referrer, then goes to the App Store', async (t) => {
-  const res = await visit(`/${slug}/${seed.creator_code}?lang=de-DE&tz=Europe%2FBerlin&screen=390x844&utm_source=yt&svc_code=EVIL`, {
-    'user-agent': IPHONE_UA,
-    'x-forwarded-for': '203.0.113.7',
-    referer: 'https://www.youtube.com/watch?v=1',
-  });
-  t.is(res.status, 302);
-  t.is(res.headers.get('cache-control'), 'no-store');
-  t.is(res.headers.get('referrer-policy'), 'no-referrer');
-  const location = new URL(res.headers.get('location')!);
-  t.is(`${location.origin}${location.pathname}`, IOS_URL);
-  t.is(location.searchParams.get('svc_code'), seed.creator_code);
-  const click = await h()
-    .db('clicks')
-    .where('id', clickIdOf(res.headers.get('location')))
-    .first();
-  t.like(click, {
-    app_id: seed.app_id,
-    campaign_id: seed.campaign_id,
-    code: seed.creator_code,
-    source: 'link',
-    ip: '203.0.113.7',
-    user_agent: IPHONE_UA,
-    platform: 'ios',
-    os_version: '17.4',
-    language: 'de-DE',
-    timezone: 'Europe/Berlin',
-    screen: '390x844',
-    referrer: 'https://www.youtube.com/watch?v=1',
-  });
-  t.deepEqual(click.device_hints, { lang: 'de-DE', tz: 'Europe/Berlin', screen: '390x844', utm_source: 'yt' });
-});
+test(
+  'an iPhone click is recorded with the forwarded IP, UA ' + 'platform and OS, query hints and referrer, then goes to the App Store',
+  async (t) => {
+    const res = await visit(`/${slug}/${seed.creator_code}?lang=de-DE&tz=Europe%2FBerlin&screen=390x844&utm_source=yt&svc_code=EVIL`, {
+      'user-agent': IPHONE_UA,
+      'x-forwarded-for': '203.0.113.7',
+      referer: 'https://www.youtube.com/watch?v=1',
+    });
+    t.is(res.status, 302);
+    t.is(res.headers.get('cache-control'), 'no-store');
+    t.is(res.headers.get('referrer-policy'), 'no-referrer');
+    const location = new URL(res.headers.get('location')!);
+    t.is(`${location.origin}${location.pathname}`, IOS_URL);
+    t.is(location.searchParams.get('svc_code'), seed.creator_code);
+    const click = await h()
+      .db('clicks')
+      .where('id', clickIdOf(res.headers.get('location')))
+      .first();
+    t.like(click, {
+      app_id: seed.app_id,
+      campaign_id: seed.campaign_id,
+      code: seed.creator_code,
+      source: 'link',
+      ip: '203.0.113.7',
+      user_agent: IPHONE_UA,
+      platform: 'ios',
+      os_version: '17.4',
+      language: 'de-DE',
+      timezone: 'Europe/Berlin',
+      screen: '390x844',
+      referrer: 'https://www.youtube.com/watch?v=1',
+    });
+    t.deepEqual(click.device_hints, { lang: 'de-DE', tz: 'Europe/Berlin', screen: '390x844', utm_source: 'yt' });
+  },
+);
 
 test('an Android click goes to Google Play with svc_code and svc_click also inside the install referrer', async (t) => {
   const res = await visit(`/${slug}/${seed.creator_code}`, { 'user-agent': ANDROID_UA, 'x-forwarded-for': '203.0.113.8' });

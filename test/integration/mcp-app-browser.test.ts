@@ -16,7 +16,8 @@ const { h, seed } = useSeededHarness(test, { worker: false });
 
 /** The MCP Apps default CSP (spec: a resource without `_meta.ui.csp`), set on the frame as a host does. */
 const DEFAULT_CSP =
-  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none';";
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' " +
+  "'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none';";
 
 /** The host side, bundled for the browser: ext-apps' AppBridge talking to the frame, tool calls and links handed to the test. */
 const HOST_SCRIPT = `

@@ -73,26 +73,29 @@ test('Origin: a foreign one is 403 even with a valid key; none, the BASE_URL ori
   t.is((await request(h().baseUrl, 'OPTIONS', '/mcp', { headers: { origin: 'https://evil.example.com' } })).status, 403);
 });
 
-test('GET and DELETE /mcp answer 405 (stateless: no session, no server-initiated stream); an empty POST is a JSON-RPC parse error', async (t) => {
-  for (const method of ['GET', 'DELETE']) {
-    const res = await request(h().baseUrl, method, '/mcp', { token: seed.agent_key, headers: { accept: 'text/event-stream' } });
-    t.is(res.status, 405, method);
-    t.is(res.headers.get('allow'), 'POST, OPTIONS');
-    t.is(res.body.error.code, -32000);
-  }
-  // A browser opening the start banner's link: still 405, with a page saying what the address is for.
-  const browser = await request(h().baseUrl, 'GET', '/mcp', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
-  t.is(browser.status, 405);
-  t.regex(browser.headers.get('content-type') ?? '', /text\/html/);
-  t.regex(browser.text, /MCP client/);
-  t.regex(browser.text, /href="\/dashboard\/agents"/);
-  const empty = await request(h().baseUrl, 'POST', '/mcp', {
-    token: seed.agent_key,
-    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
-  });
-  t.is(empty.status, 400);
-  t.is(empty.body.error.code, -32700);
-});
+test(
+  'GET and DELETE /mcp answer 405 (stateless: no session, no ' + 'server-initiated stream); an empty POST is a JSON-RPC parse error',
+  async (t) => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await request(h().baseUrl, method, '/mcp', { token: seed.agent_key, headers: { accept: 'text/event-stream' } });
+      t.is(res.status, 405, method);
+      t.is(res.headers.get('allow'), 'POST, OPTIONS');
+      t.is(res.body.error.code, -32000);
+    }
+    // A browser opening the start banner's link: still 405, with a page saying what the address is for.
+    const browser = await request(h().baseUrl, 'GET', '/mcp', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    t.is(browser.status, 405);
+    t.regex(browser.headers.get('content-type') ?? '', /text\/html/);
+    t.regex(browser.text, /MCP client/);
+    t.regex(browser.text, /href="\/dashboard\/agents"/);
+    const empty = await request(h().baseUrl, 'POST', '/mcp', {
+      token: seed.agent_key,
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+    });
+    t.is(empty.status, 400);
+    t.is(empty.body.error.code, -32700);
+  },
+);
 
 test('stateless: no session id is issued, and a second API process answers a client initialized on the first', async (t) => {
   const init = await postMcp(h().baseUrl, initializeMessage(), { token: seed.agent_key });

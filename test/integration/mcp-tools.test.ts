@@ -218,37 +218,41 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
 
-test('annotations are true to effect: regenerating a secret is destructive and not idempotent; repeats of idempotent writes change nothing more', async (t) => {
-  const app = await seedApp(h().db);
-  const { key } = await createAgentKey(h().db, { orgId: app.org_id, name: 'effects', scopes: [...SCOPES] });
-  const mcp = await connectMcp(h().baseUrl, key);
-  try {
-    const testEvent = () => providerEvent('test', { id: `test-${Date.now()}-${Math.random()}`, event_timestamp_ms: Date.now() });
-    const first = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
-    const second = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
-    t.not(first.webhook_secret, second.webhook_secret, 'a repeat does it again (not idempotent)');
-    t.is(
-      (await sendWebhook(h().baseUrl, app.app_id, first.webhook_secret, testEvent())).status,
-      401,
-      'the replaced secret is gone for good (destructive)',
-    );
-    t.is((await sendWebhook(h().baseUrl, app.app_id, second.webhook_secret, testEvent())).status, 200);
+test(
+  'annotations are true to effect: regenerating a secret is ' +
+    'destructive and not idempotent; repeats of idempotent writes change nothing more',
+  async (t) => {
+    const app = await seedApp(h().db);
+    const { key } = await createAgentKey(h().db, { orgId: app.org_id, name: 'effects', scopes: [...SCOPES] });
+    const mcp = await connectMcp(h().baseUrl, key);
+    try {
+      const testEvent = () => providerEvent('test', { id: `test-${Date.now()}-${Math.random()}`, event_timestamp_ms: Date.now() });
+      const first = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
+      const second = ok(await mcp.call('svc_regenerate_webhook_secret', { app_id: app.app_id }));
+      t.not(first.webhook_secret, second.webhook_secret, 'a repeat does it again (not idempotent)');
+      t.is(
+        (await sendWebhook(h().baseUrl, app.app_id, first.webhook_secret, testEvent())).status,
+        401,
+        'the replaced secret is gone for good (destructive)',
+      );
+      t.is((await sendWebhook(h().baseUrl, app.app_id, second.webhook_secret, testEvent())).status, 200);
 
-    const code = { app_id: app.app_id, code: 'REVIEWERS' };
-    ok(await mcp.call('svc_create_free_code', code));
-    const again = await mcp.call('svc_create_free_code', code);
-    t.true(again.isError, 'the repeat is refused: the first call already made it');
-    t.is((await h().db('free_access_codes').where({ app_id: app.app_id, code: 'REVIEWERS' })).length, 1);
+      const code = { app_id: app.app_id, code: 'REVIEWERS' };
+      ok(await mcp.call('svc_create_free_code', code));
+      const again = await mcp.call('svc_create_free_code', code);
+      t.true(again.isError, 'the repeat is refused: the first call already made it');
+      t.is((await h().db('free_access_codes').where({ app_id: app.app_id, code: 'REVIEWERS' })).length, 1);
 
-    ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' }));
-    t.like(ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' })), {
-      status: 'paused',
-      changed: false,
-    });
-  } finally {
-    await mcp.close();
-  }
-});
+      ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' }));
+      t.like(ok(await mcp.call('svc_set_campaign_status', { campaign_id: app.campaign_id, status: 'paused' })), {
+        status: 'paused',
+        changed: false,
+      });
+    } finally {
+      await mcp.close();
+    }
+  },
+);
 
 test("the live list is the spec's tool set: every named tool, account and registry, and nothing else", async (t) => {
   const tools = await listTools();
@@ -317,33 +321,37 @@ test('svc://tools is the live list; svc://contract is version 1.6.0 with paths, 
   }
 });
 
-test('the registry seam: extra tools are listed and run, a fields error is a tool error listing them, svc://sdk/{platform} reads through the given function', async (t) => {
-  const tools = await listTools('/mcp-seam');
-  t.is(tools.size, 48);
-  t.like(tools.get('svc_test_sdk_guide'), {
-    title: 'SDK guide (test)',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  });
-
-  const mcp = await connectMcp(h().baseUrl, seed.agent_key, '/mcp-seam');
-  try {
-    t.deepEqual(ok(await mcp.call('svc_test_sdk_guide', { platform: 'ios' })), {
-      platform: 'ios',
-      init_url: `${h().baseUrl}/api/sdk/init`,
+test(
+  'the registry seam: extra tools are listed and run, a fields error is a ' +
+    'tool error listing them, svc://sdk/{platform} reads through the given function',
+  async (t) => {
+    const tools = await listTools('/mcp-seam');
+    t.is(tools.size, 48);
+    t.like(tools.get('svc_test_sdk_guide'), {
+      title: 'SDK guide (test)',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     });
-    const bad = await mcp.call('svc_test_sdk_guide', { platform: 'x' });
-    t.true(bad.isError);
-    t.regex(textOf(bad), /platform: unknown platform 'x' \(enum\)/);
-    t.deepEqual((bad.structuredContent as any).error.detail, [{ loc: ['platform'], msg: "unknown platform 'x'", type: 'enum' }]);
 
-    t.deepEqual(
-      (await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate),
-      ['svc://sdk/{platform}'],
-    );
-    const guide = await readJsonResource(mcp.client, 'svc://sdk/ios');
-    t.deepEqual(guide, { platform: 'ios', base_url: h().baseUrl });
-    await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });
-  } finally {
-    await mcp.close();
-  }
-});
+    const mcp = await connectMcp(h().baseUrl, seed.agent_key, '/mcp-seam');
+    try {
+      t.deepEqual(ok(await mcp.call('svc_test_sdk_guide', { platform: 'ios' })), {
+        platform: 'ios',
+        init_url: `${h().baseUrl}/api/sdk/init`,
+      });
+      const bad = await mcp.call('svc_test_sdk_guide', { platform: 'x' });
+      t.true(bad.isError);
+      t.regex(textOf(bad), /platform: unknown platform 'x' \(enum\)/);
+      t.deepEqual((bad.structuredContent as any).error.detail, [{ loc: ['platform'], msg: "unknown platform 'x'", type: 'enum' }]);
+
+      t.deepEqual(
+        (await mcp.client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate),
+        ['svc://sdk/{platform}'],
+      );
+      const guide = await readJsonResource(mcp.client, 'svc://sdk/ios');
+      t.deepEqual(guide, { platform: 'ios', base_url: h().baseUrl });
+      await t.throwsAsync(mcp.client.readResource({ uri: 'svc://sdk/amiga' }), { message: /Resource not found/ });
+    } finally {
+      await mcp.close();
+    }
+  },
+);

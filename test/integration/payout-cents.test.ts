@@ -102,7 +102,8 @@ const balanceCheck = (): Promise<BalanceCheck> =>
   });
 
 test.serial(
-  'two commissions of 25 % of $39.99 in two runs, a reversal, a return and a netted refund: whole cents, books exact, the balance explained',
+  'two commissions of 25 % of $39.99 in two runs, a reversal, a return ' +
+    'and a netted refund: whole cents, books exact, the balance explained',
   async (t) => {
     const { db } = h();
     t.is(await totalWalletBalancesMicros(db), 0, 'a fresh database: the platform holds what the wallets hold, nothing');

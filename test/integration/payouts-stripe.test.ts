@@ -255,7 +255,8 @@ test.serial(
 );
 
 test.serial(
-  'held over (with the reason) without a ready account or below the minimum; returned when Stripe refuses or funds lack; lines payable again',
+  'held over (with the reason) without a ready account or below the ' +
+    'minimum; returned when Stripe refuses or funds lack; lines payable again',
   async (t) => {
     const { db } = h();
     const { app, commission } = await payable('no-account');

@@ -5,7 +5,8 @@
 // sequence; a voided purchase refunds at once and the poll then finds the same event; a token of another service
 // account, for another audience or signed by another key is refused with nothing kept; a redelivered messageId is
 // counted once; an app report after the notification is a duplicate; an unbound initial purchase waits for the
-// report, then is organic, and a report after that still attributes it; test purchases move no money. Serial: the Google stub expects one service account at a time.
+// report, then is organic, and a report after that still attributes it; test purchases move no money. Serial: the Google stub expects one
+// service account at a time.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { accountToken } from '@svc/sdk';
@@ -98,7 +99,8 @@ const intakeOf = (a: StoreAccount) => h().db('raw_intake').where({ app_id: a.app
 const RESERVE = ['reserve', 0, 3_300_000];
 
 test.serial(
-  'a notified renewal earns once; renewals missed during an outage are recorded from the order sequence; a redelivered messageId counts once',
+  'a notified renewal earns once; renewals missed during an outage are ' +
+    'recorded from the order sequence; a redelivered messageId counts once',
   async (t) => {
     const a = await androidAccount();
     const token = `sub-${randomUUID()}`;

@@ -54,7 +54,8 @@ const RESERVE_499 = 1_650_000;
 const RESERVE_999 = 3_300_000;
 
 test.serial(
-  'an event that cannot be applied: failed with its reason within the answer limit, the conversion goes on, svc events retry applies it once after the fix',
+  'an event that cannot be applied: failed with its reason within the answer ' +
+    'limit, the conversion goes on, svc events retry applies it once after the fix',
   async (t) => {
     t.timeout(4 * 60_000);
     const db = h().db;
@@ -139,7 +140,8 @@ test.serial(
 );
 
 test.serial(
-  "a TypeError on an unexpected payload in the inbox: recorded as failed by the drainer's hand-over, re-driven after the stored payload is corrected",
+  'a TypeError on an unexpected payload in the inbox: recorded as failed ' +
+    "by the drainer's hand-over, re-driven after the stored payload is corrected",
   async (t) => {
     t.timeout(4 * 60_000);
     const db = h().db;

@@ -34,36 +34,39 @@ test.after.always(async () => {
 const inboxOf = (user: string) =>
   h().db('purchase_inbox').where('app_id', seed.app_id).whereRaw("event->>'appUserId' = ?", [user]).orderBy('id');
 
-test('Temporal unreachable: 503 with detail, the event waits in the inbox and the drainer applies it, in order, exactly once', async (t) => {
-  const sub = subscription('inbox-1', seed.creator_code);
-  const purchase = sub('initial_purchase');
-  const refund = sub('refund', { transaction_id: purchase.event.transaction_id, price: -9.99 });
-  const started = Date.now();
-  const first = await sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, purchase);
-  t.is(first.status, 503, first.text);
-  t.true(Date.now() - started < 30_000, "answered inside the provider's 30 s timeout");
-  t.regex(first.body.detail, /kept and will be processed/);
-  t.is(first.headers.get('retry-after'), '5');
-  const second = await sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, refund);
-  t.is(second.status, 503, second.text);
-  t.deepEqual(
-    (await inboxOf('inbox-1')).map((r) => r.event_type),
-    ['INITIAL_PURCHASE', 'REFUND'],
-    'both kept, in arrival order',
-  );
+test(
+  'Temporal unreachable: 503 with detail, the event waits in ' + 'the inbox and the drainer applies it, in order, exactly once',
+  async (t) => {
+    const sub = subscription('inbox-1', seed.creator_code);
+    const purchase = sub('initial_purchase');
+    const refund = sub('refund', { transaction_id: purchase.event.transaction_id, price: -9.99 });
+    const started = Date.now();
+    const first = await sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, purchase);
+    t.is(first.status, 503, first.text);
+    t.true(Date.now() - started < 30_000, "answered inside the provider's 30 s timeout");
+    t.regex(first.body.detail, /kept and will be processed/);
+    t.is(first.headers.get('retry-after'), '5');
+    const second = await sendWebhook(cutOff.url, seed.app_id, seed.webhook_secret, refund);
+    t.is(second.status, 503, second.text);
+    t.deepEqual(
+      (await inboxOf('inbox-1')).map((r) => r.event_type),
+      ['INITIAL_PURCHASE', 'REFUND'],
+      'both kept, in arrival order',
+    );
 
-  // Nobody redelivers: the drainer alone brings both in, the purchase before its refund.
-  await waitFor(async () => (await inboxOf('inbox-1')).every((r) => r.status === 'delivered'), 'the drainer to hand both over', 60_000);
-  const conversion = await h().db('conversions').where({ app_id: seed.app_id, app_user_id: 'inbox-1' }).first();
-  t.is(conversion.status, 'refunded');
-  const commissions = await h().db('commissions').where('conversion_id', conversion.id).orderBy('created_at').pluck('kind');
-  t.deepEqual(commissions, ['earn', 'reversal'], 'the refund found the commission it reverses');
-  t.is(await countRows(h().db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'inbox-1' })), 2);
-  // The provider's later redelivery (to a healthy API) answers the recorded event.
-  const again = await sendWebhook(live.url, seed.app_id, seed.webhook_secret, purchase);
-  t.is(again.status, 200, again.text);
-  t.is(again.body.event_id, (await inboxOf('inbox-1'))[0].purchase_event_id);
-});
+    // Nobody redelivers: the drainer alone brings both in, the purchase before its refund.
+    await waitFor(async () => (await inboxOf('inbox-1')).every((r) => r.status === 'delivered'), 'the drainer to hand both over', 60_000);
+    const conversion = await h().db('conversions').where({ app_id: seed.app_id, app_user_id: 'inbox-1' }).first();
+    t.is(conversion.status, 'refunded');
+    const commissions = await h().db('commissions').where('conversion_id', conversion.id).orderBy('created_at').pluck('kind');
+    t.deepEqual(commissions, ['earn', 'reversal'], 'the refund found the commission it reverses');
+    t.is(await countRows(h().db('purchase_events').where({ app_id: seed.app_id, app_user_id: 'inbox-1' })), 2);
+    // The provider's later redelivery (to a healthy API) answers the recorded event.
+    const again = await sendWebhook(live.url, seed.app_id, seed.webhook_secret, purchase);
+    t.is(again.status, 200, again.text);
+    t.is(again.body.event_id, (await inboxOf('inbox-1'))[0].purchase_event_id);
+  },
+);
 
 test("the agent's test-integration answers 503 with detail when Temporal is unreachable", async (t) => {
   const res = await request(cutOff.url, 'POST', `/api/agent/apps/${seed.app_id}/test-integration`, { token: seed.agent_key, body: {} });

@@ -12,55 +12,58 @@ import { subscription, type ProviderBody } from '../helpers/subprovider-events.j
 
 const { h, seed } = useSeededHarness(test, { worker: false, api: false });
 
-test('statements per event: initial purchase 12, renewal 6, cancellation 5, refund 12; status and last event written with the outcome', async (t) => {
-  await fundGenerously(h().db, seed.org_id);
-  const db = createDb(h().database.url, 1);
-  t.teardown(() => db.destroy());
-  const statements: string[] = [];
-  db.on('query', (q: { sql: string }) => {
-    statements.push(q.sql);
-  });
-  const activities = createPurchaseActivities({ db, platformFeePercent: 10 });
-  const apply = async (body: ProviderBody) => {
-    statements.length = 0;
-    const event = normalizeSubproviderEvent(body, Date.now());
-    const result = await activities.applyPurchaseEvent({
-      appId: seed.app_id,
-      conversionKey: event.originalTransactionId!,
-      idempotencyKey: idempotencyKey(seed.app_id, event),
-      event,
+test(
+  'statements per event: initial purchase 12, renewal 6, ' + 'cancellation 5, refund 12; status and last event written with the outcome',
+  async (t) => {
+    await fundGenerously(h().db, seed.org_id);
+    const db = createDb(h().database.url, 1);
+    t.teardown(() => db.destroy());
+    const statements: string[] = [];
+    db.on('query', (q: { sql: string }) => {
+      statements.push(q.sql);
     });
-    return { result, count: statements.length, first: statements[0], last: statements.at(-1) };
-  };
+    const activities = createPurchaseActivities({ db, platformFeePercent: 10 });
+    const apply = async (body: ProviderBody) => {
+      statements.length = 0;
+      const event = normalizeSubproviderEvent(body, Date.now());
+      const result = await activities.applyPurchaseEvent({
+        appId: seed.app_id,
+        conversionKey: event.originalTransactionId!,
+        idempotencyKey: idempotencyKey(seed.app_id, event),
+        event,
+      });
+      return { result, count: statements.length, first: statements[0], last: statements.at(-1) };
+    };
 
-  const sub = subscription('statements-1', seed.creator_code);
-  const purchase = sub('initial_purchase');
-  const initial = await apply(purchase);
-  t.is(initial.count, 12, 'lock and read the user, the code, write the attribution and the conversion, the terms, the earn');
-  t.is(initial.result.status, 'active');
-  t.is(initial.first, 'BEGIN;');
-  t.is(initial.last, 'COMMIT;');
+    const sub = subscription('statements-1', seed.creator_code);
+    const purchase = sub('initial_purchase');
+    const initial = await apply(purchase);
+    t.is(initial.count, 12, 'lock and read the user, the code, write the attribution and the conversion, the terms, the earn');
+    t.is(initial.result.status, 'active');
+    t.is(initial.first, 'BEGIN;');
+    t.is(initial.last, 'COMMIT;');
 
-  const renewal = await apply(sub('renewal'));
-  t.is(renewal.count, 6, 'BEGIN, the event, the conversion with its terms (locked), the earn, the outcome with the conversion, COMMIT');
-  t.is(renewal.result.status, 'active');
+    const renewal = await apply(sub('renewal'));
+    t.is(renewal.count, 6, 'BEGIN, the event, the conversion with its terms (locked), the earn, the outcome with the conversion, COMMIT');
+    t.is(renewal.result.status, 'active');
 
-  const cancellation = await apply(sub('cancellation'));
-  t.is(cancellation.count, 5);
-  t.is(cancellation.result.status, 'cancelled', 'the answer carries the status the outcome statement wrote');
+    const cancellation = await apply(sub('cancellation'));
+    t.is(cancellation.count, 5);
+    t.is(cancellation.result.status, 'cancelled', 'the answer carries the status the outcome statement wrote');
 
-  const refund = await apply(sub('refund', { transaction_id: purchase.event.transaction_id, price: -9.99 }));
-  t.is(refund.count, 12, 'the organization lock, the commission taken back with its reservation, the awards now out of reach (one read)');
-  t.is(refund.result.status, 'refunded');
+    const refund = await apply(sub('refund', { transaction_id: purchase.event.transaction_id, price: -9.99 }));
+    t.is(refund.count, 12, 'the organization lock, the commission taken back with its reservation, the awards now out of reach (one read)');
+    t.is(refund.result.status, 'refunded');
 
-  const conversion = await h().db('conversions').where({ app_id: seed.app_id, app_user_id: 'statements-1' }).first();
-  t.like(conversion, { status: 'refunded', billing_cycles: 2, last_event_type: 'REFUND' });
-  t.truthy(conversion.cancelled_at, "the cancellation's change was written with its outcome");
-  t.truthy(conversion.refunded_at);
-  const events = await h()
-    .db('purchase_events')
-    .where({ app_id: seed.app_id, app_user_id: 'statements-1' })
-    .orderBy('event_timestamp_ms')
-    .pluck('processing_status');
-  t.deepEqual(events, ['processed', 'processed', 'processed', 'processed']);
-});
+    const conversion = await h().db('conversions').where({ app_id: seed.app_id, app_user_id: 'statements-1' }).first();
+    t.like(conversion, { status: 'refunded', billing_cycles: 2, last_event_type: 'REFUND' });
+    t.truthy(conversion.cancelled_at, "the cancellation's change was written with its outcome");
+    t.truthy(conversion.refunded_at);
+    const events = await h()
+      .db('purchase_events')
+      .where({ app_id: seed.app_id, app_user_id: 'statements-1' })
+      .orderBy('event_timestamp_ms')
+      .pluck('processing_status');
+    t.deepEqual(events, ['processed', 'processed', 'processed', 'processed']);
+  },
+);

@@ -26,7 +26,8 @@ const REDIS_UP =
       '-e',
       `
   import { Redis } from 'ioredis';
-  const r = new Redis(process.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  const r = new Redis(process.env.REDIS_URL, { lazyConnect: true, ` +
+        `maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
   r.on('error', () => undefined);
   try { await r.connect(); process.exit((await r.ping()) === 'PONG' ? 0 : 1); } catch { process.exit(1); }`,
     ],

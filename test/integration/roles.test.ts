@@ -85,7 +85,8 @@ test('svc api and svc worker find Temporal through a client profile file (envcon
   const file = path.join(dir, 'temporal.toml');
   writeFileSync(
     file,
-    `[profile.default]\naddress = "127.0.0.1:1"\n\n[profile.staging]\naddress = "${h().config.TEMPORAL_ADDRESS}"\nnamespace = "${namespace}"\n`,
+    `[profile.default]\naddress = ` +
+      `"127.0.0.1:1"\n\n[profile.staging]\naddress = "${h().config.TEMPORAL_ADDRESS}"\nnamespace = "${namespace}"\n`,
   );
   const port = await freePort();
   const taskQueue = `profile-${randomUUID()}`;

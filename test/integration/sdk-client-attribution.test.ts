@@ -50,46 +50,49 @@ test('rule 1: initialize posts init, persists @svc/initialized and is the only i
   t.deepEqual(await wrongKey.client.getActiveCampaigns(), []);
 });
 
-test('rules 2, 6, 13: a tap on a referral link, the launch URL captured and cleaned, attribution cached and provider attributes set', async (t) => {
-  const ip = freshIp();
-  const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, ip);
-  const clickId = new URL(launchUrl).searchParams.get('svc_click');
-  t.truthy(clickId);
-  const attributes: unknown[] = [];
-  const a = webApp(h().baseUrl, app.sdk_key, {
-    ip,
-    url: launchUrl,
-    config: {
-      setSubscriberAttributes: (x) => {
-        attributes.push(x);
+test(
+  'rules 2, 6, 13: a tap on a referral link, the launch URL ' + 'captured and cleaned, attribution cached and provider attributes set',
+  async (t) => {
+    const ip = freshIp();
+    const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, ip);
+    const clickId = new URL(launchUrl).searchParams.get('svc_click');
+    t.truthy(clickId);
+    const attributes: unknown[] = [];
+    const a = webApp(h().baseUrl, app.sdk_key, {
+      ip,
+      url: launchUrl,
+      config: {
+        setSubscriberAttributes: (x) => {
+          attributes.push(x);
+        },
       },
-    },
-  });
-  await a.client.initialize(a.config);
-  // cleanUrl (default true): only svc_code and svc_click go; the other parameter and the hash stay.
-  t.deepEqual(a.url.replaced, [WEB_URL]);
-  t.deepEqual(JSON.parse((await a.storage.getItem('@svc/launch_code'))!), { code: app.creator_code, clickId });
+    });
+    await a.client.initialize(a.config);
+    // cleanUrl (default true): only svc_code and svc_click go; the other parameter and the hash stay.
+    t.deepEqual(a.url.replaced, [WEB_URL]);
+    t.deepEqual(JSON.parse((await a.storage.getItem('@svc/launch_code'))!), { code: app.creator_code, clickId });
 
-  const attribution = await a.client.checkAttribution();
-  t.like(attribution, {
-    attributed: true,
-    referral_code: app.creator_code,
-    attribution_method: 'link_param',
-    click_id: clickId,
-    install_recorded: true,
-  });
-  const sent = a.net.calls.find((c) => c.path === '/sdk/track-install')!.body;
-  t.like(sent, { platform: 'web', referral_code: app.creator_code, click_id: clickId, timezone: 'Europe/Berlin', language: 'de-DE' });
-  t.regex(sent.device_id, UUID_V4);
-  t.is(await a.storage.getItem('@svc/install_id'), sent.device_id, 'the install id is persisted');
-  t.deepEqual(JSON.parse((await a.storage.getItem('@svc/attribution'))!), attribution);
-  t.is(await a.client.getReferralCode(), app.creator_code);
-  t.deepEqual(attributes, [{ svc_code: app.creator_code, svc_referral: 'true' }], 'svc_referral is the string "true"');
+    const attribution = await a.client.checkAttribution();
+    t.like(attribution, {
+      attributed: true,
+      referral_code: app.creator_code,
+      attribution_method: 'link_param',
+      click_id: clickId,
+      install_recorded: true,
+    });
+    const sent = a.net.calls.find((c) => c.path === '/sdk/track-install')!.body;
+    t.like(sent, { platform: 'web', referral_code: app.creator_code, click_id: clickId, timezone: 'Europe/Berlin', language: 'de-DE' });
+    t.regex(sent.device_id, UUID_V4);
+    t.is(await a.storage.getItem('@svc/install_id'), sent.device_id, 'the install id is persisted');
+    t.deepEqual(JSON.parse((await a.storage.getItem('@svc/attribution'))!), attribution);
+    t.is(await a.client.getReferralCode(), app.creator_code);
+    t.deepEqual(attributes, [{ svc_code: app.creator_code, svc_referral: 'true' }], 'svc_referral is the string "true"');
 
-  const before = a.net.calls.length;
-  t.deepEqual(await a.client.checkAttribution(), attribution, 'answered from @svc/attribution');
-  t.is(a.net.calls.length, before, 'no second track-install');
-});
+    const before = a.net.calls.length;
+    t.deepEqual(await a.client.checkAttribution(), attribution, 'answered from @svc/attribution');
+    t.is(a.net.calls.length, before, 'no second track-install');
+  },
+);
 
 test('rule 2: an organic answer is cached too; a failure answers attributed false and stores nothing', async (t) => {
   const a = webApp(h().baseUrl, app.sdk_key, { ip: freshIp() });
@@ -221,27 +224,30 @@ test('idempotency: an event id is persisted before its first send and reused aft
   t.is(rows.length, 1, 'recorded once');
 });
 
-test('rule 11 (web): only the listed @svc/* keys; clearAttribution drops attribution, code and launch code, keeps the user id', async (t) => {
-  const ip = freshIp();
-  const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, ip);
-  const a = webApp(h().baseUrl, app.sdk_key, { ip, url: launchUrl });
-  await a.client.initialize(a.config);
-  await a.client.checkAttribution();
-  await a.client.identify(`keys-${ip}`);
-  await a.client.trackEvent({ eventType: 'paywall_viewed' });
-  await a.client.checkAccess();
-  const stored = await a.storage.dump();
-  t.deepEqual(
-    Object.keys(stored).filter((k) => !LISTED_KEYS.includes(k)),
-    [],
-    'nothing but the listed keys remains',
-  );
-  t.true([...a.storage.keys].every((k) => k.startsWith('@svc/')));
-  await a.client.clearAttribution();
-  const after = await a.storage.dump();
-  for (const k of ['@svc/attribution', '@svc/svc_code', '@svc/launch_code']) t.false(k in after, k);
-  for (const k of ['@svc/app_user_id', '@svc/initialized', '@svc/install_id']) t.true(k in after, k);
-});
+test(
+  'rule 11 (web): only the listed @svc/* keys; ' + 'clearAttribution drops attribution, code and launch code, keeps the user id',
+  async (t) => {
+    const ip = freshIp();
+    const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, ip);
+    const a = webApp(h().baseUrl, app.sdk_key, { ip, url: launchUrl });
+    await a.client.initialize(a.config);
+    await a.client.checkAttribution();
+    await a.client.identify(`keys-${ip}`);
+    await a.client.trackEvent({ eventType: 'paywall_viewed' });
+    await a.client.checkAccess();
+    const stored = await a.storage.dump();
+    t.deepEqual(
+      Object.keys(stored).filter((k) => !LISTED_KEYS.includes(k)),
+      [],
+      'nothing but the listed keys remains',
+    );
+    t.true([...a.storage.keys].every((k) => k.startsWith('@svc/')));
+    await a.client.clearAttribution();
+    const after = await a.storage.dump();
+    for (const k of ['@svc/attribution', '@svc/svc_code', '@svc/launch_code']) t.false(k in after, k);
+    for (const k of ['@svc/app_user_id', '@svc/initialized', '@svc/install_id']) t.true(k in after, k);
+  },
+);
 
 test('rule 11 (React Native): clearAttribution drops attribution, code and user id; results keep snake_case (rule 14)', async (t) => {
   const native = nativeApp(freshIp());

@@ -76,44 +76,47 @@ test('rule 3: fail-soft answers while the network is down; initialize and report
   t.deepEqual(Object.keys(campaigns[0]!).sort(), ['commission_percentage', 'description', 'id', 'name']);
 });
 
-test('rule 10: applyCode validates then sets, adds applied, keeps the code only after success; rule 6 attributes on application', async (t) => {
-  const attributes: unknown[] = [];
-  const a = webApp(h().baseUrl, app.sdk_key, {
-    ip: freshIp(),
-    config: {
-      setSubscriberAttributes: (x) => {
-        attributes.push(x);
+test(
+  'rule 10: applyCode validates then sets, adds applied, keeps ' + 'the code only after success; rule 6 attributes on application',
+  async (t) => {
+    const attributes: unknown[] = [];
+    const a = webApp(h().baseUrl, app.sdk_key, {
+      ip: freshIp(),
+      config: {
+        setSubscriberAttributes: (x) => {
+          attributes.push(x);
+        },
       },
-    },
-  });
-  await a.client.initialize(a.config);
-  const unknown = await a.client.applyCode('nosuchcode9');
-  t.like(unknown, { applied: false, valid: false, success: false, error_code: 'CODE_NOT_FOUND' });
-  t.is(await a.client.getReferralCode(), null);
+    });
+    await a.client.initialize(a.config);
+    const unknown = await a.client.applyCode('nosuchcode9');
+    t.like(unknown, { applied: false, valid: false, success: false, error_code: 'CODE_NOT_FOUND' });
+    t.is(await a.client.getReferralCode(), null);
 
-  const before = a.net.calls.length;
-  const applied = await a.client.applyCode(` ${app.creator_code.toLowerCase()} `);
-  t.deepEqual(
-    a.net.calls.slice(before).map((c) => [c.path, c.body.code]),
-    [
-      ['/sdk/validate-code', app.creator_code],
-      ['/sdk/set-referral-code', app.creator_code],
-    ],
-  );
-  t.like(applied, {
-    applied: true,
-    valid: true,
-    success: true,
-    code: app.creator_code,
-    campaign: { id: app.campaign_id, campaign_type: 'public' },
-  });
-  t.is(await a.client.getReferralCode(), app.creator_code);
-  t.deepEqual(attributes, [{ svc_code: app.creator_code, svc_referral: 'true' }]);
+    const before = a.net.calls.length;
+    const applied = await a.client.applyCode(` ${app.creator_code.toLowerCase()} `);
+    t.deepEqual(
+      a.net.calls.slice(before).map((c) => [c.path, c.body.code]),
+      [
+        ['/sdk/validate-code', app.creator_code],
+        ['/sdk/set-referral-code', app.creator_code],
+      ],
+    );
+    t.like(applied, {
+      applied: true,
+      valid: true,
+      success: true,
+      code: app.creator_code,
+      campaign: { id: app.campaign_id, campaign_type: 'public' },
+    });
+    t.is(await a.client.getReferralCode(), app.creator_code);
+    t.deepEqual(attributes, [{ svc_code: app.creator_code, svc_referral: 'true' }]);
 
-  // setReferralCode on an unknown code: 404 from the service, success false, the stored code unchanged.
-  t.like(await a.client.setReferralCode('GONE1234'), { success: false, error_code: 'CODE_NOT_FOUND' });
-  t.is(await a.client.getReferralCode(), app.creator_code);
-});
+    // setReferralCode on an unknown code: 404 from the service, success false, the stored code unchanged.
+    t.like(await a.client.setReferralCode('GONE1234'), { success: false, error_code: 'CODE_NOT_FOUND' });
+    t.is(await a.client.getReferralCode(), app.creator_code);
+  },
+);
 
 test('rules 9, 10: a free-access code redeemed for the identified user; checkAccess caches a positive answer 5 minutes', async (t) => {
   const a = await started();

@@ -101,7 +101,8 @@ test.serial('when the feed connection drops, nothing stale is served and caching
   const db = h().db;
   t.true((await client.post('/validate-code', { code: seed.creator_code })).body.valid);
   await db.raw(
-    "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'svc-app-change-feed' and datname = current_database()",
+    'select pg_terminate_backend(pid) from pg_stat_activity where ' +
+      "application_name = 'svc-app-change-feed' and datname = current_database()",
   );
   await new Promise((r) => setTimeout(r, 300)); // the client notices the closed socket
   await db('campaigns').where('id', seed.campaign_id).update({ status: 'paused' }); // a change the feed cannot hear

@@ -125,19 +125,23 @@ test('catch-up stops at the first commission the money cannot cover: an older on
   await assertExactBooks(t, h().db, app.org_id);
 });
 
-test('an amount that is not a number or out of bounds is 422 with the error beside the field and the typed value kept, and the link stays usable', async (t) => {
-  const app = await seedApp(h().db, { walletUsd: 0 });
-  const link = await topupLink(app);
-  for (const amount of ['abc', '', '10.999', '50001', '-5']) {
-    const res = await postForm(link, { amount_usd: amount });
-    t.is(res.status, 422, amount);
-    t.regex(res.text, /<p class="field-error" id="amount_usd-error">/, amount);
-    if (amount)
-      t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
-  }
-  t.is((await request(h().baseUrl, 'GET', link)).status, 200, 'no payment started: the link is not spent');
-  t.is((await h().db('payments').where({ org_id: app.org_id })).length, 0);
-});
+test(
+  'an amount that is not a number or out of bounds is 422 with the ' +
+    'error beside the field and the typed value kept, and the link stays usable',
+  async (t) => {
+    const app = await seedApp(h().db, { walletUsd: 0 });
+    const link = await topupLink(app);
+    for (const amount of ['abc', '', '10.999', '50001', '-5']) {
+      const res = await postForm(link, { amount_usd: amount });
+      t.is(res.status, 422, amount);
+      t.regex(res.text, /<p class="field-error" id="amount_usd-error">/, amount);
+      if (amount)
+        t.regex(res.text, new RegExp(`name="amount_usd"[^>]*value="${amount.replace('.', '\\.')}"`), `what was typed is kept: ${amount}`);
+    }
+    t.is((await request(h().baseUrl, 'GET', link)).status, 200, 'no payment started: the link is not spent');
+    t.is((await h().db('payments').where({ org_id: app.org_id })).length, 0);
+  },
+);
 
 test('a signed-in browser uses the link like any other: its pages act on the link and the token, not the session', async (t) => {
   const account = await seedAccount(h().db);

@@ -81,23 +81,26 @@ test('a code on the purchase wins over the click of a user who has not converted
   t.like(c, { attributed: true, creator_id: seeded.creatorId, referral_code: seed.creator_code, attribution_method: 'purchase_code' });
 });
 
-test("a user who converted for a creator stays with that creator: a new purchase with another creator's code goes to the first", async (t) => {
-  await sendOk(t, subscription('attr-sticky', seed.creator_code)('initial_purchase'));
-  const second = subscription('attr-sticky', other.code)('initial_purchase');
-  await sendOk(t, second);
-  const rows = await conversionsOfUser(h().db, seed.app_id, 'attr-sticky');
-  t.is(rows.length, 2);
-  const later = rows.find((c) => c.conversion_key === second.event.original_transaction_id);
-  t.like(later, {
-    attributed: true,
-    creator_id: seeded.creatorId,
-    referral_code: seed.creator_code,
-    creator_code_id: seeded.creatorCodeId,
-  });
-  const [earn] = await commissionsOf(h().db, later.id);
-  t.is(earn.creator_id, seeded.creatorId);
-  t.like(await userAttribution('attr-sticky'), { creator_id: seeded.creatorId, referral_code: seed.creator_code });
-});
+test(
+  'a user who converted for a creator stays with that creator: ' + "a new purchase with another creator's code goes to the first",
+  async (t) => {
+    await sendOk(t, subscription('attr-sticky', seed.creator_code)('initial_purchase'));
+    const second = subscription('attr-sticky', other.code)('initial_purchase');
+    await sendOk(t, second);
+    const rows = await conversionsOfUser(h().db, seed.app_id, 'attr-sticky');
+    t.is(rows.length, 2);
+    const later = rows.find((c) => c.conversion_key === second.event.original_transaction_id);
+    t.like(later, {
+      attributed: true,
+      creator_id: seeded.creatorId,
+      referral_code: seed.creator_code,
+      creator_code_id: seeded.creatorCodeId,
+    });
+    const [earn] = await commissionsOf(h().db, later.id);
+    t.is(earn.creator_id, seeded.creatorId);
+    t.like(await userAttribution('attr-sticky'), { creator_id: seeded.creatorId, referral_code: seed.creator_code });
+  },
+);
 
 test('two first purchases for two creators racing end with both conversions attributed to one creator', async (t) => {
   const rounds = 12;
@@ -154,25 +157,28 @@ test('codes attribute only while the campaign is active: a paused campaign answe
   t.like((await conversionsOfUser(h().db, seed.app_id, 'attr-reactivated'))[0], { attributed: true, creator_id: creator.creatorId });
 });
 
-test('organic (no code, no click): no referral code (organic purchase); the conversion is kept unattributed without commission', async (t) => {
-  const sub = subscription('attr-organic', null);
-  const res = await send(sub('initial_purchase'));
-  t.is(res.status, 200);
-  t.deepEqual(res.body, { received: true, event_id: res.body.event_id, error: 'no referral code (organic purchase)' });
-  const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-organic');
-  t.like(c, { attributed: false, status: 'active', referral_code: null, creator_id: null, billing_cycles: 1 });
-  t.is((await commissionsOf(h().db, c.id)).length, 0);
-  t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
-    processing_status: 'processed',
-    organic: true,
-    attributed: false,
-  });
-  t.is(await userAttribution('attr-organic'), undefined);
+test(
+  'organic (no code, no click): no referral code (organic ' + 'purchase); the conversion is kept unattributed without commission',
+  async (t) => {
+    const sub = subscription('attr-organic', null);
+    const res = await send(sub('initial_purchase'));
+    t.is(res.status, 200);
+    t.deepEqual(res.body, { received: true, event_id: res.body.event_id, error: 'no referral code (organic purchase)' });
+    const [c] = await conversionsOfUser(h().db, seed.app_id, 'attr-organic');
+    t.like(c, { attributed: false, status: 'active', referral_code: null, creator_id: null, billing_cycles: 1 });
+    t.is((await commissionsOf(h().db, c.id)).length, 0);
+    t.like(await h().db('purchase_events').where('id', res.body.event_id).first(), {
+      processing_status: 'processed',
+      organic: true,
+      attributed: false,
+    });
+    t.is(await userAttribution('attr-organic'), undefined);
 
-  const renewal = await send(sub('renewal'));
-  t.is(renewal.body.error, 'no referral code (organic purchase)');
-  t.is((await commissionsOf(h().db, c.id)).length, 0);
-});
+    const renewal = await send(sub('renewal'));
+    t.is(renewal.body.error, 'no referral code (organic purchase)');
+    t.is((await commissionsOf(h().db, c.id)).length, 0);
+  },
+);
 
 test("aliases: a new app_user_id whose aliases include an attributed user is attributed to that user's creator", async (t) => {
   await identifyAfterClick(t, 'attr-alias-old', other);

@@ -129,44 +129,54 @@ test('a body that is not JSON is 400 with the key, 401 without it', async (t) =>
   t.is((await raw(`Bearer ${app.sdk_key}`)).status, 401);
 });
 
-test('another currency is converted at the ECB rate of the latest published day (stored with the purchase); no rate is 503 and nothing recorded', async (t) => {
-  const ecb = await startEcbStub();
-  const today = new Date().toISOString().slice(0, 10);
-  for (const [day, rates] of businessDays(new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10), today, {
-    USD: '1.1000',
-    JPY: '160.00',
-  }))
-    ecb.days.set(day, rates);
-  const saved = h().config.FX_RATES_URL;
-  h().config.FX_RATES_URL = ecb.url;
-  try {
-    const eur = purchase({ currency: 'eur', price: 10 });
-    const res = await report(eur);
-    t.is(res.status, 200, res.text);
-    const event = await h().db('purchase_events').where('id', res.body.event_id).first();
-    t.like(event, { currency: 'EUR', price_in_purchased_currency: '10', price_usd_micros: 11_000_000, fx_rate: '1.1', fx_source: ecb.url });
-    t.true(event.fx_rate_date <= today);
-    const [conversion] = await conversionsOf(eur.transaction_id);
-    t.like(await commissionsOf(conversion.id).first(), { revenue_usd_micros: 11_000_000, commission_micros: 3_300_000 });
+test(
+  'another currency is converted at the ECB rate of the latest ' +
+    'published day (stored with the purchase); no rate is 503 and nothing recorded',
+  async (t) => {
+    const ecb = await startEcbStub();
+    const today = new Date().toISOString().slice(0, 10);
+    for (const [day, rates] of businessDays(new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10), today, {
+      USD: '1.1000',
+      JPY: '160.00',
+    }))
+      ecb.days.set(day, rates);
+    const saved = h().config.FX_RATES_URL;
+    h().config.FX_RATES_URL = ecb.url;
+    try {
+      const eur = purchase({ currency: 'eur', price: 10 });
+      const res = await report(eur);
+      t.is(res.status, 200, res.text);
+      const event = await h().db('purchase_events').where('id', res.body.event_id).first();
+      t.like(event, {
+        currency: 'EUR',
+        price_in_purchased_currency: '10',
+        price_usd_micros: 11_000_000,
+        fx_rate: '1.1',
+        fx_source: ecb.url,
+      });
+      t.true(event.fx_rate_date <= today);
+      const [conversion] = await conversionsOf(eur.transaction_id);
+      t.like(await commissionsOf(conversion.id).first(), { revenue_usd_micros: 11_000_000, commission_micros: 3_300_000 });
 
-    const jpy = await report(purchase({ currency: 'JPY', price: 1600 }));
-    t.is(jpy.status, 200, jpy.text);
-    t.is((await h().db('purchase_events').where('id', jpy.body.event_id).first()).price_usd_micros, 11_000_000);
-    t.is(ecb.requests['eurofxref-hist-90d.xml'], 1, 'one read of the rates served both (cached per day and currency)');
+      const jpy = await report(purchase({ currency: 'JPY', price: 1600 }));
+      t.is(jpy.status, 200, jpy.text);
+      t.is((await h().db('purchase_events').where('id', jpy.body.event_id).first()).price_usd_micros, 11_000_000);
+      t.is(ecb.requests['eurofxref-hist-90d.xml'], 1, 'one read of the rates served both (cached per day and currency)');
 
-    const gold = purchase({ currency: 'XAU' });
-    const none = await report(gold);
-    t.is(none.status, 503, none.text);
-    t.regex(none.body.detail, /^No exchange rate for XAU on or before/);
-    t.is((await conversionsOf(gold.transaction_id)).length, 0);
-    t.is(await h().db('purchase_events').where({ transaction_id: gold.transaction_id }).first(), undefined);
-  } finally {
-    h().config.FX_RATES_URL = saved;
-    await ecb.close();
-  }
-  const usd = await report(purchase({ currency: 'usd' }));
-  t.is(usd.status, 200, usd.text);
-});
+      const gold = purchase({ currency: 'XAU' });
+      const none = await report(gold);
+      t.is(none.status, 503, none.text);
+      t.regex(none.body.detail, /^No exchange rate for XAU on or before/);
+      t.is((await conversionsOf(gold.transaction_id)).length, 0);
+      t.is(await h().db('purchase_events').where({ transaction_id: gold.transaction_id }).first(), undefined);
+    } finally {
+      h().config.FX_RATES_URL = saved;
+      await ecb.close();
+    }
+    const usd = await report(purchase({ currency: 'usd' }));
+    t.is(usd.status, 200, usd.text);
+  },
+);
 
 test.serial('a valid purchase with the creator code creates an attributed one-time conversion earning 30% of the price', async (t) => {
   const body = purchase({ price: 19.99, platform: 'ios' });

@@ -270,26 +270,29 @@ test("CANCELLATION with cancel_reason CUSTOMER_SUPPORT and a negative price is t
   t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
 });
 
-test('a refund reported twice for one transaction (REFUND, then CUSTOMER_SUPPORT cancellation) reverses only that transaction', async (t) => {
-  const sub = subscription('ev-refund-twice', seed.creator_code);
-  await send(t, sub('initial_purchase'));
-  const renewal = sub('renewal', { price: 14.99 });
-  await send(t, renewal);
-  await send(t, sub('refund', { transaction_id: renewal.event.transaction_id, price: -14.99 }));
-  await send(t, sub('refund_customer_support', { transaction_id: renewal.event.transaction_id, price: -14.99 }));
+test(
+  'a refund reported twice for one transaction (REFUND, then ' + 'CUSTOMER_SUPPORT cancellation) reverses only that transaction',
+  async (t) => {
+    const sub = subscription('ev-refund-twice', seed.creator_code);
+    await send(t, sub('initial_purchase'));
+    const renewal = sub('renewal', { price: 14.99 });
+    await send(t, renewal);
+    await send(t, sub('refund', { transaction_id: renewal.event.transaction_id, price: -14.99 }));
+    await send(t, sub('refund_customer_support', { transaction_id: renewal.event.transaction_id, price: -14.99 }));
 
-  const c = await onlyConversion(t, 'ev-refund-twice');
-  const commissions = await commissionsOf(h().db, c.id);
-  t.deepEqual(
-    commissions.filter((x) => x.kind === 'earn').map((x) => [x.commission_micros, x.status]),
-    [
-      [3_000_000, 'reserved'],
-      [4_500_000, 'reversed'],
-    ],
-  );
-  t.is(commissions.filter((x) => x.kind === 'reversal').length, 1);
-  t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
-});
+    const c = await onlyConversion(t, 'ev-refund-twice');
+    const commissions = await commissionsOf(h().db, c.id);
+    t.deepEqual(
+      commissions.filter((x) => x.kind === 'earn').map((x) => [x.commission_micros, x.status]),
+      [
+        [3_000_000, 'reserved'],
+        [4_500_000, 'reversed'],
+      ],
+    );
+    t.is(commissions.filter((x) => x.kind === 'reversal').length, 1);
+    t.is(await reservedForConversion(h().db, c.id), RESERVE['9.99']);
+  },
+);
 
 test('REFUND_REVERSED restores the refunded commission: a new earn, reserved again, conversion active', async (t) => {
   const sub = subscription('ev-restore', seed.creator_code);

@@ -44,59 +44,63 @@ async function ledgerBalances(db: Knex, orgId: string) {
   return { balance: Number(ledger.balance), reserved: Number(ledger.reserved), heldByReservedCommissions: Number(held.held) };
 }
 
-test('sandbox purchases (SANDBOX, XCODE, LOCAL_TESTING) are attributed and visible but only simulate commission: no ledger entry, wallet unchanged', async (t) => {
-  const account = await seedAccount(h().db);
-  const before = await getWalletTotals(h().db, account.org_id);
-  for (const environment of ['SANDBOX', 'XCODE', 'LOCAL_TESTING']) {
-    const user = `sandbox-${environment}`;
-    const sub = subscription(user, account.creator_code);
-    const initial = sub('sandbox_initial_purchase', { environment });
-    initial.event.original_transaction_id = initial.event.transaction_id;
-    await send(t, account, initial);
-    await send(t, account, sub('renewal', { environment, original_transaction_id: initial.event.original_transaction_id }));
-    await send(
-      t,
-      account,
-      sub('refund', {
+test(
+  'sandbox purchases (SANDBOX, XCODE, LOCAL_TESTING) are attributed and ' +
+    'visible but only simulate commission: no ledger entry, wallet unchanged',
+  async (t) => {
+    const account = await seedAccount(h().db);
+    const before = await getWalletTotals(h().db, account.org_id);
+    for (const environment of ['SANDBOX', 'XCODE', 'LOCAL_TESTING']) {
+      const user = `sandbox-${environment}`;
+      const sub = subscription(user, account.creator_code);
+      const initial = sub('sandbox_initial_purchase', { environment });
+      initial.event.original_transaction_id = initial.event.transaction_id;
+      await send(t, account, initial);
+      await send(t, account, sub('renewal', { environment, original_transaction_id: initial.event.original_transaction_id }));
+      await send(
+        t,
+        account,
+        sub('refund', {
+          environment,
+          original_transaction_id: initial.event.original_transaction_id,
+          transaction_id: initial.event.transaction_id,
+        }),
+      );
+      const [c] = await conversionsOfUser(h().db, account.app_id, user);
+      t.like(c, { environment, is_test: true, attributed: true, referral_code: account.creator_code, billing_cycles: 2 }, environment);
+      const commissions = await commissionsOf(h().db, c.id);
+      t.deepEqual(
+        commissions.map((x) => [x.kind, x.status, x.environment]),
+        [
+          ['earn', 'simulated', environment],
+          ['earn', 'simulated', environment],
+          ['reversal', 'simulated', environment],
+        ],
         environment,
-        original_transaction_id: initial.event.original_transaction_id,
-        transaction_id: initial.event.transaction_id,
-      }),
+      );
+      t.is(commissions[0].commission_micros, 3_000_000, 'the simulated amount is what production would earn');
+      t.deepEqual(
+        await ledgerEntriesOf(
+          h().db,
+          commissions.map((x) => x.id),
+        ),
+        [],
+        environment,
+      );
+    }
+    t.is(
+      await h()
+        .db('wallet_ledger')
+        .where('org_id', account.org_id)
+        .whereNot('entry_type', 'topup')
+        .count('* as n')
+        .first()
+        .then((r) => Number(r?.n)),
+      0,
     );
-    const [c] = await conversionsOfUser(h().db, account.app_id, user);
-    t.like(c, { environment, is_test: true, attributed: true, referral_code: account.creator_code, billing_cycles: 2 }, environment);
-    const commissions = await commissionsOf(h().db, c.id);
-    t.deepEqual(
-      commissions.map((x) => [x.kind, x.status, x.environment]),
-      [
-        ['earn', 'simulated', environment],
-        ['earn', 'simulated', environment],
-        ['reversal', 'simulated', environment],
-      ],
-      environment,
-    );
-    t.is(commissions[0].commission_micros, 3_000_000, 'the simulated amount is what production would earn');
-    t.deepEqual(
-      await ledgerEntriesOf(
-        h().db,
-        commissions.map((x) => x.id),
-      ),
-      [],
-      environment,
-    );
-  }
-  t.is(
-    await h()
-      .db('wallet_ledger')
-      .where('org_id', account.org_id)
-      .whereNot('entry_type', 'topup')
-      .count('* as n')
-      .first()
-      .then((r) => Number(r?.n)),
-    0,
-  );
-  t.deepEqual(await getWalletTotals(h().db, account.org_id), before);
-});
+    t.deepEqual(await getWalletTotals(h().db, account.org_id), before);
+  },
+);
 
 test('insufficient wallet: the commission is recorded unfunded without a ledger entry and the webhook answers the error', async (t) => {
   const account = await seedAccount(h().db);
@@ -223,24 +227,28 @@ test('the ledger balances exactly after purchases, renewals, refunds, a refund r
   t.is(Number(unfundedEntries?.n), 0, 'an unfunded commission never touches the ledger, not even when refunded');
 });
 
-test('amounts are whole cents, rounded half away from zero once, end to end (0.05 at 33.333% is 0.0166665 -> 0.02, its fee 0.002 -> 0.00)', async (t) => {
-  const campaignId = await addCampaign(h().db, seed, 33.333);
-  const creator = await addCreator(h().db, seed, campaignId);
-  await send(t, seed, subscription('money-rounding', creator.code)('initial_purchase', { price: 0.05 }));
-  const [c] = await conversionsOfUser(h().db, seed.app_id, 'money-rounding');
-  const [earn] = await commissionsOf(h().db, c.id);
-  t.like(earn, {
-    status: 'reserved',
-    revenue_usd_micros: 50_000,
-    commission_micros: 20_000,
-    platform_fee_micros: 0,
-    commission_percentage: '33.333',
-  });
-  t.deepEqual(
-    (await ledgerEntriesOf(h().db, [earn.id])).map((e) => e.reserved_delta_micros),
-    [20_000],
-  );
-});
+test(
+  'amounts are whole cents, rounded half away from zero once, end ' +
+    'to end (0.05 at 33.333% is 0.0166665 -> 0.02, its fee 0.002 -> 0.00)',
+  async (t) => {
+    const campaignId = await addCampaign(h().db, seed, 33.333);
+    const creator = await addCreator(h().db, seed, campaignId);
+    await send(t, seed, subscription('money-rounding', creator.code)('initial_purchase', { price: 0.05 }));
+    const [c] = await conversionsOfUser(h().db, seed.app_id, 'money-rounding');
+    const [earn] = await commissionsOf(h().db, c.id);
+    t.like(earn, {
+      status: 'reserved',
+      revenue_usd_micros: 50_000,
+      commission_micros: 20_000,
+      platform_fee_micros: 0,
+      commission_percentage: '33.333',
+    });
+    t.deepEqual(
+      (await ledgerEntriesOf(h().db, [earn.id])).map((e) => e.reserved_delta_micros),
+      [20_000],
+    );
+  },
+);
 
 test('bonus rules: sandbox and refunded conversions do not count toward a milestone; production ones do, exactly once', async (t) => {
   const campaignId = await addCampaign(h().db, seed);

@@ -98,20 +98,24 @@ const upsertsOf = (h: AttributeEvents) =>
     e.upsertWorkflowSearchAttributesEventAttributes ? [e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes.indexedFields] : [],
   );
 
-test('search attributes: AppId, Environment, AppUserId and ReferralCode come with the start; the run upserts only ConversionStatus, when it changes', (t) => {
-  const history = read(`${DIR}r1-cancel-uncancel-expire.json`) as unknown as AttributeEvents;
-  const started = history.events[0]!.workflowExecutionStartedEventAttributes!.searchAttributes!.indexedFields;
-  t.deepEqual(Object.keys(started).sort(), ['AppId', 'AppUserId', 'Environment', 'ReferralCode']);
-  const upserts = upsertsOf(history);
-  t.true(upserts.every((u) => Object.keys(u).join() === 'ConversionStatus'));
-  // Five events (purchase, cancel, uncancel, cancel, expire): each changed the status once.
-  t.deepEqual(
-    upserts.map((u) => value(u.ConversionStatus!)),
-    ['active', 'cancelled', 'active', 'cancelled', 'churned'],
-  );
-  // A purchase and three renewals: the status changed once.
-  t.deepEqual(
-    upsertsOf(read(`${DIR}r1-paid-then-renewals.json`) as unknown as AttributeEvents).map((u) => value(u.ConversionStatus!)),
-    ['active'],
-  );
-});
+test(
+  'search attributes: AppId, Environment, AppUserId and ReferralCode ' +
+    'come with the start; the run upserts only ConversionStatus, when it changes',
+  (t) => {
+    const history = read(`${DIR}r1-cancel-uncancel-expire.json`) as unknown as AttributeEvents;
+    const started = history.events[0]!.workflowExecutionStartedEventAttributes!.searchAttributes!.indexedFields;
+    t.deepEqual(Object.keys(started).sort(), ['AppId', 'AppUserId', 'Environment', 'ReferralCode']);
+    const upserts = upsertsOf(history);
+    t.true(upserts.every((u) => Object.keys(u).join() === 'ConversionStatus'));
+    // Five events (purchase, cancel, uncancel, cancel, expire): each changed the status once.
+    t.deepEqual(
+      upserts.map((u) => value(u.ConversionStatus!)),
+      ['active', 'cancelled', 'active', 'cancelled', 'churned'],
+    );
+    // A purchase and three renewals: the status changed once.
+    t.deepEqual(
+      upsertsOf(read(`${DIR}r1-paid-then-renewals.json`) as unknown as AttributeEvents).map((u) => value(u.ConversionStatus!)),
+      ['active'],
+    );
+  },
+);

@@ -4,8 +4,8 @@
 // purchases.voidedpurchases.list, each checking the issued bearer token and the package, answering Google's JSON
 // (and its error shape). Purchases are what the test puts in `subscriptions` / `products` (by token), voided orders
 // what it puts in `voided` (listed as Google does: type 0 only one-time products, type 1 also subscriptions; the
-// window on the time of the void, startTime at most 30 days back, endTime not in the future; token paging). `failWith` forces an error status on androidpublisher calls;
-// `delayMs` holds their answers (a verification that takes time).
+// window on the time of the void, startTime at most 30 days back, endTime not in the future; token paging). `failWith` forces an error
+// status on androidpublisher calls; `delayMs` holds their answers (a verification that takes time).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, verify, type KeyObject } from 'node:crypto';

@@ -42,7 +42,9 @@ test('a handler may import db/ read modules and write-module types, not write fu
   t.regex(messages[0]!, /only the read modules of db\//);
   const read = `import { findOrganization } from '../../db/organizations.js';\nexport const f = findOrganization;\n`;
   t.deepEqual(await lintPlanted(HANDLER, read, rule), []);
-  const typeOnly = `import type { Knex } from 'knex';\nimport type * as writes from '../../db/apps-writes.js';\nexport type W = typeof writes;\nexport type K = Knex;\n`;
+  const typeOnly =
+    `import type { Knex } from 'knex';\nimport type * as writes from ` +
+    `'../../db/apps-writes.js';\nexport type W = typeof writes;\nexport type K = Knex;\n`;
   t.deepEqual(await lintPlanted(HANDLER, typeOnly, rule), []);
   t.deepEqual(await lintPlanted(ACTION, write, rule), []);
 });

@@ -18,7 +18,8 @@ test('an href from data must go through safeUrl()', async (t) => {
   t.is(raw.length, 1);
   t.regex(raw[0]!, /safeUrl/);
   const safe = await lint(
-    "import { safeUrl } from '../../api/view-kit/html.js';\nexport const L = ({ url }: { url: string }) => <a href={safeUrl(url)}>link</a>;\n",
+    "import { safeUrl } from '../../api/view-kit/html.js';\nexport const " +
+      'L = ({ url }: { url: string }) => <a href={safeUrl(url)}>link</a>;\n',
   );
   t.deepEqual(safe, []);
 });

@@ -24,7 +24,8 @@ const cases: [string, number, AccountState | undefined, number, string | null][]
     14_990_000,
     onboarding,
     0,
-    'payout account not ready: transfers are not active yet; payouts to the bank account are not enabled yet; information is still due (external_account)',
+    'payout account not ready: transfers are not active yet; payouts to the ' +
+      'bank account are not enabled yet; information is still due (external_account)',
   ],
   ['account disabled', 14_990_000, disabled, 0, 'payout account not ready: the account is disabled (rejected.fraud)'],
   ['ready, below the minimum', 14_990_000, ready, 20_000_000, "below the organization's minimum payout of $20.00 USD"],

@@ -39,33 +39,36 @@ test('clawbacks are netted oldest first, only from their own creator, never belo
   t.like(b, { clawbacksNettedMicros: 0, netMicros: 1_000_000, recoveries: [] });
 });
 
-test('approved awards are paid beside commissions, in the gross with no fee; a creator with only an award is paid; clawbacks net from it', (t) => {
-  const plans = planPayouts(
-    [commission('c1', 'a', 1_000_000, 100_000)],
-    [{ id: 'k1', creatorId: 'b', amountMicros: 4_000_000, recoveredMicros: 0 }],
-    [
-      { id: 'w1', creatorId: 'a', amountMicros: 20_000_000 },
-      { id: 'w2', creatorId: 'b', amountMicros: 5_000_000 },
-      { id: 'w3', creatorId: 'a', amountMicros: 1_000_000 },
-    ],
-  );
-  t.deepEqual(
-    plans.map((p) => [
-      p.creatorId,
-      p.commissionIds,
-      p.awardIds,
-      p.awardsMicros,
-      p.grossMicros,
-      p.feesMicros,
-      p.clawbacksNettedMicros,
-      p.netMicros,
-    ]),
-    [
-      ['a', ['c1'], ['w1', 'w3'], 21_000_000, 22_000_000, 100_000, 0, 22_000_000],
-      ['b', [], ['w2'], 5_000_000, 5_000_000, 0, 4_000_000, 1_000_000],
-    ],
-  );
-});
+test(
+  'approved awards are paid beside commissions, in the gross with ' + 'no fee; a creator with only an award is paid; clawbacks net from it',
+  (t) => {
+    const plans = planPayouts(
+      [commission('c1', 'a', 1_000_000, 100_000)],
+      [{ id: 'k1', creatorId: 'b', amountMicros: 4_000_000, recoveredMicros: 0 }],
+      [
+        { id: 'w1', creatorId: 'a', amountMicros: 20_000_000 },
+        { id: 'w2', creatorId: 'b', amountMicros: 5_000_000 },
+        { id: 'w3', creatorId: 'a', amountMicros: 1_000_000 },
+      ],
+    );
+    t.deepEqual(
+      plans.map((p) => [
+        p.creatorId,
+        p.commissionIds,
+        p.awardIds,
+        p.awardsMicros,
+        p.grossMicros,
+        p.feesMicros,
+        p.clawbacksNettedMicros,
+        p.netMicros,
+      ]),
+      [
+        ['a', ['c1'], ['w1', 'w3'], 21_000_000, 22_000_000, 100_000, 0, 22_000_000],
+        ['b', [], ['w2'], 5_000_000, 5_000_000, 0, 4_000_000, 1_000_000],
+      ],
+    );
+  },
+);
 
 test('a creator with clawbacks but nothing payable gets no payout', (t) => {
   t.deepEqual(planPayouts([], [{ id: 'k1', creatorId: 'a', amountMicros: 1, recoveredMicros: 0 }]), []);

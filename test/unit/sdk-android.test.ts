@@ -41,26 +41,30 @@ function foreignNames(source: string): string[] {
 
 const isAllowed = (name: string) => ALLOWED_IMPORTS.some((re) => re.test(name)) || /^java\.(lang|util\.concurrent)\b/.test(name);
 
-test('the library imports only what Android has since its minSdk (a planted java.time, Base64, java.net.http or java.nio.file import fails)', (t) => {
-  const dir = stageSources('main');
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.kt'));
-  t.true(files.length >= 5);
-  const offending: string[] = [];
-  for (const f of files)
-    for (const name of foreignNames(readFileSync(path.join(dir, f), 'utf8'))) if (!isAllowed(name)) offending.push(`${f}: ${name}`);
-  t.deepEqual(offending, [], `not on Android API ${MIN_SDK}`);
-  for (const planted of [
-    'import java.time.Instant',
-    'import java.util.Base64',
-    'import java.net.http.HttpClient',
-    'import java.nio.file.Files',
-    'val x = java.time.Instant.now()',
-  ])
-    t.true(
-      foreignNames(planted).some((n) => !isAllowed(n)),
-      planted,
-    );
-});
+test(
+  'the library imports only what Android has since its minSdk (a ' +
+    'planted java.time, Base64, java.net.http or java.nio.file import fails)',
+  (t) => {
+    const dir = stageSources('main');
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.kt'));
+    t.true(files.length >= 5);
+    const offending: string[] = [];
+    for (const f of files)
+      for (const name of foreignNames(readFileSync(path.join(dir, f), 'utf8'))) if (!isAllowed(name)) offending.push(`${f}: ${name}`);
+    t.deepEqual(offending, [], `not on Android API ${MIN_SDK}`);
+    for (const planted of [
+      'import java.time.Instant',
+      'import java.util.Base64',
+      'import java.net.http.HttpClient',
+      'import java.nio.file.Files',
+      'val x = java.time.Instant.now()',
+    ])
+      t.true(
+        foreignNames(planted).some((n) => !isAllowed(n)),
+        planted,
+      );
+  },
+);
 
 aTest('the JUnit unit tests of the client-side rules pass on the built library', async (t) => {
   const { tc, build } = await androidBuild();

@@ -69,7 +69,8 @@ test('importing any entry (ESM or CJS) reads no browser global: safe under SSR a
   ]
     .map(
       (name) =>
-        `Object.defineProperty(globalThis, ${JSON.stringify(name)}, { configurable: true, get() { throw new Error('read ${name} at import time'); } });`,
+        `Object.defineProperty(globalThis, ${JSON.stringify(name)}, { ` +
+        `configurable: true, get() { throw new Error('read ${name} at import time'); } });`,
     )
     .join('');
   const script = `${trap}

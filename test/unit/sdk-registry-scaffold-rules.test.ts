@@ -182,24 +182,27 @@ for (const sdk of SDKS) {
   });
 }
 
-test("android: settings.gradle.kts names this server's Maven repository; a local svc dev adds isAllowInsecureProtocol with a comment", (t) => {
-  const tool = REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_install')!;
-  const settings = (baseUrl: string) =>
-    (tool.run({ sdk: 'android' }, { baseUrl }) as unknown as Out).files.find((f) => f.file_name === 'settings.gradle.kts')!.code;
-  const production = settings('https://svc.example.test');
-  t.regex(production, /maven \{\n {12}url = uri\("https:\/\/svc\.example\.test\/sdk\/maven\/"\)\n {8}\}/);
-  t.false(production.includes('isAllowInsecureProtocol'));
-  const local = settings('http://127.0.0.1:8080');
-  t.regex(
-    local,
-    /url = uri\("http:\/\/127\.0\.0\.1:8080\/sdk\/maven\/"\)\n {12}\/\/ A local svc dev serves plain http[\s\S]*?\n {12}isAllowInsecureProtocol = true\n/, // long-line: one regular expression
-  );
-  // The app itself runs on the emulator, which reaches this machine at 10.0.2.2.
-  const config = (tool.run({ sdk: 'android' }, { baseUrl: 'http://127.0.0.1:8080' }) as unknown as Out).files.find((f) =>
-    f.file_name.endsWith('.kt'),
-  )!.code;
-  t.regex(config, /baseUrl = "http:\/\/10\.0\.2\.2:8080\/api"/);
-});
+test(
+  "android: settings.gradle.kts names this server's Maven " + 'repository; a local svc dev adds isAllowInsecureProtocol with a comment',
+  (t) => {
+    const tool = REGISTRY_TOOLS.find((x) => x.name === 'svc_scaffold_install')!;
+    const settings = (baseUrl: string) =>
+      (tool.run({ sdk: 'android' }, { baseUrl }) as unknown as Out).files.find((f) => f.file_name === 'settings.gradle.kts')!.code;
+    const production = settings('https://svc.example.test');
+    t.regex(production, /maven \{\n {12}url = uri\("https:\/\/svc\.example\.test\/sdk\/maven\/"\)\n {8}\}/);
+    t.false(production.includes('isAllowInsecureProtocol'));
+    const local = settings('http://127.0.0.1:8080');
+    t.regex(
+      local,
+      /url = uri\("http:\/\/127\.0\.0\.1:8080\/sdk\/maven\/"\)\n {12}\/\/ A local svc dev serves plain http[\s\S]*?\n {12}isAllowInsecureProtocol = true\n/, // long-line: one regular expression
+    );
+    // The app itself runs on the emulator, which reaches this machine at 10.0.2.2.
+    const config = (tool.run({ sdk: 'android' }, { baseUrl: 'http://127.0.0.1:8080' }) as unknown as Out).files.find((f) =>
+      f.file_name.endsWith('.kt'),
+    )!.code;
+    t.regex(config, /baseUrl = "http:\/\/10\.0\.2\.2:8080\/api"/);
+  },
+);
 
 for (const sdk of UNAVAILABLE) {
   test(`${sdk}: no package exists, so every scaffold is refused with the client HTTP API as what to do instead`, (t) => {

@@ -146,28 +146,31 @@ test('Google Play subscriptions: latest paid order, renewals by order suffix, te
   });
 });
 
-test('Google Play one-time products: order id is the key, price as sent, test purchases sandbox, not purchased 409, voided a refund', (t) => {
-  const p = { purchaseState: 0, orderId: 'GPA.9', purchaseTimeMillis: '1763719200000', productId: 'coins' };
-  const report = { ...ctx, productId: 'coins', price: 4.99, currency: 'eur' };
-  const bought = googleProductEvents(p, 'tok', report, false);
-  t.true(bought.ok);
-  if (bought.ok)
-    t.like(bought.events[0], {
-      type: 'NON_RENEWING_PURCHASE',
-      transactionId: 'GPA.9',
-      priceInPurchasedCurrency: 4.99,
-      currency: 'EUR',
-      environment: 'PRODUCTION',
-      eventTimestampMs: 1763719200000,
-    });
-  if (bought.ok) t.is(conversionKeyOf(bought.events[0]!), 'GPA.9');
-  const sandbox = googleProductEvents({ ...p, purchaseType: 0 }, 'tok', report, false);
-  t.true(sandbox.ok && sandbox.events[0]!.environment === 'SANDBOX');
-  t.like(googleProductEvents({ ...p, purchaseState: 2 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
-  t.like(googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
-  const voided = googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, true);
-  t.true(voided.ok && voided.events[0]!.type === 'REFUND' && voided.events[0]!.transactionId === 'GPA.9');
-});
+test(
+  'Google Play one-time products: order id is the key, price as ' + 'sent, test purchases sandbox, not purchased 409, voided a refund',
+  (t) => {
+    const p = { purchaseState: 0, orderId: 'GPA.9', purchaseTimeMillis: '1763719200000', productId: 'coins' };
+    const report = { ...ctx, productId: 'coins', price: 4.99, currency: 'eur' };
+    const bought = googleProductEvents(p, 'tok', report, false);
+    t.true(bought.ok);
+    if (bought.ok)
+      t.like(bought.events[0], {
+        type: 'NON_RENEWING_PURCHASE',
+        transactionId: 'GPA.9',
+        priceInPurchasedCurrency: 4.99,
+        currency: 'EUR',
+        environment: 'PRODUCTION',
+        eventTimestampMs: 1763719200000,
+      });
+    if (bought.ok) t.is(conversionKeyOf(bought.events[0]!), 'GPA.9');
+    const sandbox = googleProductEvents({ ...p, purchaseType: 0 }, 'tok', report, false);
+    t.true(sandbox.ok && sandbox.events[0]!.environment === 'SANDBOX');
+    t.like(googleProductEvents({ ...p, purchaseState: 2 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
+    t.like(googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, false), { ok: false, type: 'StorePurchaseNotPurchased' });
+    const voided = googleProductEvents({ ...p, purchaseState: 1 }, 'tok', report, true);
+    t.true(voided.ok && voided.events[0]!.type === 'REFUND' && voided.events[0]!.transactionId === 'GPA.9');
+  },
+);
 
 test('the store-direct gate: switched to the store verifier, credential and store id present, iOS with trusted roots', (t) => {
   const ios = { provider: 'app_store', credentialPresent: true, bundleId: 'com.example', packageName: null };

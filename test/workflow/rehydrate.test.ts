@@ -52,7 +52,8 @@ test.serial(
 );
 
 test.serial(
-  'svc workflows rehydrate restarts open runs of the pre-release generation from PostgreSQL; a renewal, a redelivery and the held release are then exact',
+  'svc workflows rehydrate restarts open runs of the pre-release generation ' +
+    'from PostgreSQL; a renewal, a redelivery and the held release are then exact',
   async (t) => {
     const { temporal, db } = h();
     const taskQueue = `pre-r1-${randomBytes(4).toString('hex')}`;

@@ -70,7 +70,8 @@ export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promis
     if (!kind)
       throw new AppError(
         415,
-        `${chosen.length > 1 ? `"${f.filename}": ` : ''}The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`,
+        `${chosen.length > 1 ? `"${f.filename}": ` : ''}The file is not a ` +
+          `PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`,
       );
     return { data: f.data, kind };
   });

@@ -2,7 +2,9 @@
 // The analytics page's charts (GET /dashboard/static/analytics-charts.js, under the page's CSP nonce, after
 // Chart.js): built from the page's JSON block, the same numbers as its tables. Without it the tables stand alone.
 (() => {
-  /** @typedef {{ date: string, clicks: number, attributed_installs: number, trials: number, conversions: number, revenue_usd: number }} Day */
+  /**
+   * @typedef {{ date: string, clicks: number, attributed_installs: number, trials: number, conversions: number, revenue_usd: number }} Day
+   */
   /** @typedef {{ clicks: number, attributed_installs: number, trials: number, conversions: number }} Funnel */
   /** @typedef {{ code: string, clicks: number, conversions: number }} Affiliate */
   /** @type {{ daily: { days: Day[] }, funnel: Funnel, top: { affiliates: Affiliate[] } }} */

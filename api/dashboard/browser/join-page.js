@@ -5,7 +5,10 @@
 // failed. The words come from the page's JSON block.
 (function () {
   var form = /** @type {HTMLFormElement} */ (document.getElementById('join-form'));
-  /** @type {{ fields: Record<string, string>, joined: string, alreadyJoined: string, invalid: string, errors: Record<string, string>, failed: string, done: Record<string, string> }} */
+  /**
+   * @type {{ fields: Record<string, string>, joined: string, alreadyJoined: string, invalid: string, errors: Record<string, string>,
+   * failed: string, done: Record<string, string> }}
+   */
   var text = JSON.parse(document.getElementById('join-text')?.textContent ?? '{}');
   var error = /** @type {HTMLElement} */ (document.getElementById('join-error'));
   var button = /** @type {HTMLButtonElement} */ (form.querySelector('button'));

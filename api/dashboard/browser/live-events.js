@@ -31,8 +31,9 @@
       body.prepend(row);
       // Screen readers hear each new or changed event (the page's aria-live region), not only sighted users.
       if (announce)
-        announce.textContent =
-          `New ${d.kind === 'sdk' ? 'SDK' : 'purchase'} event: ${row.cells[2]?.textContent ?? ''} ${row.cells[5]?.textContent ?? ''}`.trim();
+        announce.textContent = (
+          `New ${d.kind === 'sdk' ? 'SDK' : 'purchase'} ` + `event: ${row.cells[2]?.textContent ?? ''} ${row.cells[5]?.textContent ?? ''}`
+        ).trim();
       table.dataset.cursor = last;
     };
     source.onerror = () => {

@@ -23,7 +23,8 @@
     const started = Date.now();
     const waiting = line('Sending a sandbox purchase with a creator code through the pipeline…');
     const timer = setInterval(() => {
-      waiting.textContent = `Sending a sandbox purchase with a creator code through the pipeline… ${Math.round((Date.now() - started) / 1000)} s`;
+      waiting.textContent =
+        `Sending a sandbox purchase with a creator code through ` + `the pipeline… ${Math.round((Date.now() - started) / 1000)} s`;
     }, 1000);
     const csrf = /** @type {HTMLInputElement} */ (form.elements.namedItem('csrf')).value;
     fetch(form.action, {

@@ -1,8 +1,8 @@
 // GET /dashboard/campaigns (the organization's campaigns and the create form) and GET /dashboard/campaigns/{id}
 // (edit every term the agent API exposes, activate / pause, localized copy with fresh/stale per locale and the
-// localize form, the milestone bonus rules editor (bonus-rules-editor.tsx), the public join page per language). The data is the agent API's own view (`campaignView`, with
-// `campaignI18nView` from lib/i18n-freshness.ts) and every form posts to the dashboard REST, which runs the agent
-// API's handlers: an activation below the minimum escrow answers the 402 page with the way to the wallet's top-up.
+// localize form, the milestone bonus rules editor (bonus-rules-editor.tsx), the public join page per language). The data is the agent API's
+// own view (`campaignView`, with `campaignI18nView` from lib/i18n-freshness.ts) and every form posts to the dashboard REST, which runs the
+// agent API's handlers: an activation below the minimum escrow answers the 402 page with the way to the wallet's top-up.
 import { listAppsInOrgs } from '../../../db/apps.js';
 import { findCampaign, listCampaignsInOrgs } from '../../../db/campaigns.js';
 import { safeUrl } from '../../view-kit/html.js';

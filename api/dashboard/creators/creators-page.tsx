@@ -1,7 +1,7 @@
 // GET /dashboard/creators: the organization's invite capacity (the wallet answer's own figures), the creators table
 // (every creator code of the organization with production performance: creator-tables.tsx, `?format=csv` exports
-// it), then per campaign a form to invite one creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100), and the latest
-// invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
+// it), then per campaign a form to invite one creator and a batch form (a textarea of `email,name,lang` lines, up to the agent API's 100),
+// and the latest invitations with a withdraw button on the pending ones. Every form posts to the dashboard REST
 // (api/dashboard/routes.ts, CREATOR_ROUTES), whose handlers are the agent API's. A creator without an email address
 // cannot sign in to the creator portal: their row says so and offers "add email and invite" (creator-tables.tsx,
 // creator-portal-invite.ts).

@@ -79,7 +79,9 @@ function Describe({ settings }: { settings: AutoRechargeSettings }) {
   const lines: string[] = [];
   if (settings.enabled) {
     lines.push(
-      `On: when the safe balance falls below ${formatUsd(settings.thresholdMicros ?? 0)}, ${formatUsd(settings.amountMicros ?? 0)} is charged to ${settings.paymentMethod ?? 'the saved method'}.`,
+      `On: when the safe balance falls ` +
+        `below ${formatUsd(settings.thresholdMicros ?? 0)}, ${formatUsd(settings.amountMicros ?? 0)} ` +
+        `is charged to ${settings.paymentMethod ?? 'the saved method'}.`,
     );
   } else {
     lines.push('Off.');

@@ -75,7 +75,10 @@ async function formPage(ctx: AppContext, status: number, opts: FormPage): Promis
 
 async function walletLine(ctx: AppContext, orgId: string): Promise<string> {
   const w = await getWalletTotals(ctx.deps.db, orgId);
-  return `Balance ${formatUsd(w.balanceMicros)}, reserved ${formatUsd(w.reservedMicros)}, safe available ${formatUsd(w.safeAvailableMicros)}.`;
+  return (
+    `Balance ${formatUsd(w.balanceMicros)}, ` +
+    `reserved ${formatUsd(w.reservedMicros)}, safe available ${formatUsd(w.safeAvailableMicros)}.`
+  );
 }
 
 export async function topupPage(ctx: AppContext): Promise<void> {
@@ -152,7 +155,10 @@ function tokenMatches(payment: PaymentRow, token: unknown): boolean {
   return typeof token === 'string' && payment.confirm_token_hash !== null && tokenMatchesHash(token, payment.confirm_token_hash);
 }
 
-/** Test mode: the human's confirmation credits the wallet (once; a second click shows the same result), then redirects to the payment's page. */
+/**
+ * Test mode: the human's confirmation credits the wallet (once; a second click shows the same result), then redirects to the payment's
+ * page.
+ */
 export async function confirmTopup(ctx: AppContext): Promise<void> {
   const payment = await findPayment(ctx.deps.db, ctx.params.payment_id as string);
   if (!payment || payment.provider !== 'test') throw new NotFoundError('Payment not found');
