@@ -18,8 +18,9 @@ import { pct } from './load.js';
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 300);
 const SENDERS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const BUNDLE = 'com.example.bench';
-// $9.99 at 30% = 2,997,000 micro-USD commission + 10% platform fee 299,700.
-const RESERVE_PER_PURCHASE = 3_296_700;
+// $9.99 at 30% = 2.997, created in whole cents (lib/commission.ts): 3,000,000 micro-USD commission + 10% platform
+// fee 300,000.
+const RESERVE_PER_PURCHASE = 3_300_000;
 
 export interface StoreRun {
   name: string;

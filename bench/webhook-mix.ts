@@ -7,8 +7,9 @@ import { appendLedgerEntry } from '../db/wallet-ledger-writes.js';
 import { createDb } from '../runtime/db.js';
 import { subscription, type ProviderBody } from '../test/helpers/subprovider-events.js';
 
-// $9.99 at 30% = 2,997,000 micro-USD commission, + 10% platform fee = 299,700: 3,296,700 reserved per paid event.
-const RESERVE_PER_PAID_EVENT = 3_296_700;
+// $9.99 at 30% = 2.997, created in whole cents (lib/commission.ts): 3,000,000 micro-USD commission, + 10% platform
+// fee = 300,000: 3,300,000 reserved per paid event.
+const RESERVE_PER_PAID_EVENT = 3_300_000;
 
 export interface Plan {
   events: ProviderBody[];

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
 import type { CommissionMoney } from '../lib/refund-share.js';
 import { fundingOf, walletLowAfter } from '../lib/funding.js';
-import { appendLedgerEntry, lockOrganization, lockWallet } from './wallet-ledger-writes.js';
+import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger-writes.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
 import { preparedRaw } from './prepared.js';
 
@@ -58,28 +58,41 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
       .returning<CommissionRow[]>('*');
     return { commission: commission!, funded: true, walletLow: false };
   }
-  // The organization lock with the wallet's totals, then the funding decision (lib/funding.ts) on them, then one
-  // statement records the earn and its reservation.
+  // One statement takes the organization lock, decides on the totals read under it, records the earn and its
+  // reservation: the lock, which serialises every reservation of the organization, is held for one round trip
+  // fewer than three before the commit (test/integration/purchase-statements.test.ts counts it). The decision is
+  // lib/funding.ts's fundingOf written as SQL (FUNDED_SQL below), which test/integration/funding-sql.test.ts holds
+  // to fundingOf's own table.
   const reserve = e.amounts.reserveMicros;
-  const wallet = await lockWallet(trx, c.org_id);
-  const status = fundingOf(wallet.safeAvailableMicros, reserve);
   const earn = trx('commissions')
     .insert({
       ...columns,
-      status,
+      status: trx.raw(`(select ${FUNDED_SQL('balance - reserved', '?::bigint')} from wallet)`, [reserve]),
       payable_at: trx.raw("coalesce(?::timestamptz, now()) + ? * interval '1 millisecond'", [e.at ?? null, e.holdMs]),
     })
     .returning('*')
     .toSQL();
   const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
-  const { rows } = await preparedRaw<CommissionRow>(
+  const { rows } = await preparedRaw<CommissionRow & { safe_before: string; recharge_below: string | null }>(
     trx,
-    `with earn as (${earn.sql}), reservation as (${reservation.sql}) select earn.* from earn`,
-    [...earn.bindings, ...reservation.bindings],
+    `
+    with wallet as (${LOCKED_WALLET_SQL}),
+    earn as (${earn.sql}),
+    reservation as (${reservation.sql})
+    select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
+    [c.org_id, ...earn.bindings, ...reservation.bindings],
   );
-  const walletLow = walletLowAfter(wallet.safeAvailableMicros, status, reserve, wallet.rechargeBelowMicros);
-  return { commission: rows[0]!, funded: status === 'reserved', walletLow };
+  const { safe_before: safeBefore, recharge_below: rechargeBelow, ...commission } = rows[0]!;
+  const status = commission.status === 'reserved' ? 'reserved' : 'unfunded';
+  const walletLow = walletLowAfter(Number(safeBefore), status, reserve, rechargeBelow === null ? null : Number(rechargeBelow));
+  return { commission, funded: status === 'reserved', walletLow };
 }
+
+/**
+ * lib/funding.ts's fundingOf as a SQL expression, for the one statement that decides under the lock it takes:
+ * `safe` and `reserve` are SQL expressions of micro-USD.
+ */
+export const FUNDED_SQL = (safe: string, reserve: string) => `case when ${safe} >= ${reserve} then 'reserved' else 'unfunded' end`;
 
 export interface EarnOutcome {
   commission: CommissionRow;

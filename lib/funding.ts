@@ -1,7 +1,8 @@
 // Whether a production commission is funded (docs/wallet-and-payouts.md): its reservation (commission + fee) is taken
 // from the wallet's safe balance (balance less what is reserved) read under the organization lock, or it waits
-// `unfunded` for a top-up. One rule for the earn (db/commissions.ts earnCommission) and the top-up catch-up
-// (fundUnfundedCommissions), which funds the oldest first while each fits.
+// `unfunded` for a top-up. One rule for the earn (db/commissions.ts earnCommission, which decides inside the statement
+// that takes the lock: its FUNDED_SQL is held to this function by test/integration/funding-sql.test.ts), the top-up
+// catch-up (fundUnfundedCommissions), which funds the oldest first while each fits, and a bonus approval.
 
 export type Funding = 'reserved' | 'unfunded';
 

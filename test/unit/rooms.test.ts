@@ -2,6 +2,7 @@
 // that use it; errors/, below it, is allowed), and the structure drawing names every room that exists, so it cannot
 // silently fall behind the code.
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,10 +40,16 @@ test('docs/structure.md names every room: each top-level code folder, each api/ 
   const drawing = read('docs/structure.md');
   const code = (dir: string) =>
     entries(dir).some((e) => e.isFile() && /\.(ts|tsx)$/.test(e.name)) || entries(dir).some((e) => e.isDirectory());
+  // Folders git tracks (not test-output/, .svc/ or other ignored output).
+  const tracked = new Set(
+    execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .map((f) => f.split('/')[0]),
+  );
   const skip = new Set(['node_modules', 'docs', 'test', 'bench', 'bin', 'schema', 'packages', 'sdk-registry']);
   const rooms = [
     ...entries('.')
-      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !skip.has(e.name) && code(e.name))
+      .filter((e) => e.isDirectory() && tracked.has(e.name) && !skip.has(e.name) && code(e.name))
       .map((e) => `${e.name}/`),
     ...entries('api')
       .filter((e) => e.isDirectory())
