@@ -66,7 +66,6 @@ const READ_MODULES = [
   'email-outbox',
   'free-access',
   'health',
-  'install-attribution',
   'integration',
   'oauth-adapter',
   'oauth-grants',

@@ -108,3 +108,14 @@ export async function findCreatorCodes(
     .where('app_id', appId)
     .select<{ id: string; code: string; creator_id: string }[]>('id', 'code', 'creator_id');
 }
+
+/** The creator a creator code (a membership) belongs to. */
+export async function creatorOfCode(db: Knex, creatorCodeId: string): Promise<string> {
+  const row = await db('creator_codes').where('id', creatorCodeId).first<{ creator_id: string }>('creator_id');
+  return row.creator_id;
+}
+
+/** Whether the app has this creator code, whatever its status (a removed code keeps its name). */
+export async function isCreatorCodeTaken(db: Knex, appId: string, code: string): Promise<boolean> {
+  return (await db('creator_codes').where({ app_id: appId, code }).first('id')) !== undefined;
+}

@@ -1,7 +1,7 @@
 // Free-access (comp) codes, the per-user grants they hand out and the redemption log. Seats are counted under a
 // row lock on the code; access is re-evaluated on every check against the code's current state (spec "States and
 // transitions" > Free-access grant), so blocking, expiring or shrinking a code takes effect for every holder at once.
-// Read here; codes created, blocked and redeemed in db/free-access-writes.ts (through actions/free-codes.ts).
+// Read here; the statements that write in db/free-access-writes.ts, the rules that combine them in actions/free-codes.ts.
 import type { Knex } from 'knex';
 import type { FreeAccessCodeRow, FreeAccessGrantRow } from '../schema/types.js';
 

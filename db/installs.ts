@@ -93,3 +93,13 @@ export async function hasAttributedInstallFromIp(
     .first('id');
   return row !== undefined;
 }
+
+/** The install's row, locked until the transaction ends (a device's repeat track-install decides on it alone). */
+export async function lockInstall(trx: Knex.Transaction, installId: string): Promise<InstallRow> {
+  return trx('installs').where('id', installId).forUpdate().first<InstallRow>();
+}
+
+/** Serialises entries of one code from one IP, so two concurrent taps cannot both pass the already-attributed check. */
+export async function lockCodeEntriesFromIp(trx: Knex.Transaction, creatorCodeId: string, ip: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`manual-code:${creatorCodeId}:${ip}`]);
+}

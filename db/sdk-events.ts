@@ -1,53 +1,46 @@
-// Custom funnel events. They never create conversions; they are evidence for the setup checklist and analytics.
+// Custom funnel events' statements (the recording rule is actions/sdk-intake/event.ts). They never create
+// conversions; they are evidence for the setup checklist and analytics.
 import type { Knex } from 'knex';
-import { randomUUID } from 'node:crypto';
-import { contentHash, IDENTICAL_EVENT_WINDOW_SECONDS, singletonKey, type EventIdentity } from '../lib/event-dedup.js';
 
-export interface NewSdkEvent extends EventIdentity {
-  appId: string;
-  eventId: string | null;
+export interface SdkEventRow {
+  app_id: string;
+  event_id: string;
+  event_type: string;
+  app_user_id: string;
+  properties: Record<string, unknown>;
+  referral_code: string | null;
   platform: 'ios' | 'android' | 'web' | null;
+  singleton_key: string | null;
+  content_hash: string;
   ip: string | null;
 }
 
-export type DedupReason = 'event_id' | 'singleton' | 'identical_within_60s';
-export type EventOutcome = { eventId: string; duplicate: false } | { eventId: string; duplicate: true; reason: DedupReason };
+/** Serialises identical id-less events so two concurrent copies cannot both pass the window check. */
+export async function lockIdenticalEvents(trx: Knex.Transaction, appId: string, hash: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${appId}:${hash}`]);
+}
 
-export async function recordSdkEvent(db: Knex, e: NewSdkEvent): Promise<EventOutcome> {
-  const singleton = singletonKey(e);
-  const hash = contentHash(e);
-  return db.transaction(async (trx) => {
-    if (!e.eventId) {
-      // Serialises identical id-less events so two concurrent copies cannot both pass the window check.
-      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${e.appId}:${hash}`]);
-      const recent = await trx('sdk_events')
-        .where({ app_id: e.appId, content_hash: hash })
-        .where('created_at', '>', trx.raw('now() - make_interval(secs => ?)', [IDENTICAL_EVENT_WINDOW_SECONDS]))
-        .orderBy('created_at', 'desc')
-        .first<{ event_id: string } | undefined>('event_id');
-      if (recent) return { eventId: recent.event_id, duplicate: true, reason: 'identical_within_60s' };
-    }
-    const eventId = e.eventId ?? randomUUID();
-    const inserted = await trx('sdk_events')
-      .insert({
-        app_id: e.appId,
-        event_id: eventId,
-        event_type: e.eventType,
-        app_user_id: e.appUserId,
-        properties: e.properties,
-        referral_code: e.referralCode,
-        platform: e.platform,
-        singleton_key: singleton,
-        content_hash: hash,
-        ip: e.ip,
-      })
-      .onConflict()
-      .ignore()
-      .returning('id');
-    if (inserted.length === 1) return { eventId, duplicate: false };
-    const sameId = await trx('sdk_events').where({ app_id: e.appId, event_id: eventId }).first('event_id');
-    if (sameId) return { eventId, duplicate: true, reason: 'event_id' };
-    const first = await trx('sdk_events').where({ app_id: e.appId, singleton_key: singleton }).first<{ event_id: string }>('event_id');
-    return { eventId: first.event_id, duplicate: true, reason: 'singleton' };
-  });
+/** The newest event with this content recorded within the last `seconds`. */
+export async function recentIdenticalEvent(db: Knex, appId: string, hash: string, seconds: number): Promise<string | undefined> {
+  const recent = await db('sdk_events')
+    .where({ app_id: appId, content_hash: hash })
+    .where('created_at', '>', db.raw('now() - make_interval(secs => ?)', [seconds]))
+    .orderBy('created_at', 'desc')
+    .first<{ event_id: string } | undefined>('event_id');
+  return recent?.event_id;
+}
+
+/** False when the event id or the singleton key is already taken (nothing written). */
+export async function insertSdkEvent(db: Knex, row: SdkEventRow): Promise<boolean> {
+  const inserted = await db('sdk_events').insert(row).onConflict().ignore().returning('id');
+  return inserted.length === 1;
+}
+
+export async function hasEventId(db: Knex, appId: string, eventId: string): Promise<boolean> {
+  return (await db('sdk_events').where({ app_id: appId, event_id: eventId }).first('event_id')) !== undefined;
+}
+
+export async function eventHoldingSingleton(db: Knex, appId: string, singleton: string | null): Promise<string> {
+  const first = await db('sdk_events').where({ app_id: appId, singleton_key: singleton }).first<{ event_id: string }>('event_id');
+  return first.event_id;
 }

@@ -3,7 +3,7 @@
 // `svc_click`, which the app hands to track-install. Links of a paused or draft campaign (or a removed code) still lead
 // to the app but record nothing and carry no code: such a code would attribute nothing.
 import type Koa from 'koa';
-import { recordClick } from '../../actions/sdk-intake.js';
+import { recordClick } from '../../actions/sdk-intake/click.js';
 import { findReferralLink, type ReferralLink } from '../../db/referral-links.js';
 import { cleanupCode } from '../../lib/codes.js';
 import { destinationUrl, linkAttributes, linkHints, withReferralParams, type LinkHints } from '../../lib/referral-link.js';

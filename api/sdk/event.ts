@@ -1,5 +1,5 @@
 // POST /api/sdk/event: a custom funnel event. Never creates a conversion or commission.
-import { recordSdkEvent } from '../../actions/sdk-intake.js';
+import { recordSdkEvent } from '../../actions/sdk-intake/event.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
 import type { AppContext } from '../context.js';

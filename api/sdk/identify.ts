@@ -1,7 +1,7 @@
 // POST /api/sdk/identify: attach a user id to an install. Limited to 2 requests per second per IP (plain 429 page);
 // the same key and user within 60 seconds is answered from memory.
 import { getAttributionSettings } from '../../db/apps.js';
-import { identifyUser } from '../../actions/sdk-intake.js';
+import { identifyUser } from '../../actions/sdk-intake/identify.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { TtlCache } from '../../runtime/ttl-cache.js';
 import type { AppContext } from '../context.js';

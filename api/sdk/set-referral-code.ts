@@ -2,7 +2,7 @@
 // attributes the user when given); a free-access code grants the user access. Unknown or inactive code: 404.
 import type { ActiveCreatorCode } from '../../db/creators.js';
 import { redeemFreeCode } from '../../actions/free-codes.js';
-import { enterReferralCode } from '../../actions/sdk-intake.js';
+import { enterReferralCode } from '../../actions/sdk-intake/manual-code.js';
 import type { FreeAccessCode } from '../../db/free-access.js';
 import { mirrorGrant } from './grant-mirror.js';
 import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';

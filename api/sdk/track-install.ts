@@ -1,6 +1,6 @@
 // POST /api/sdk/track-install: decides once per install whether it was referred (spec "track-install").
 import { getAttributionSettings } from '../../db/apps.js';
-import { recordInstall } from '../../actions/sdk-intake.js';
+import { recordInstall } from '../../actions/sdk-intake/install.js';
 import { camelAliases } from '../../lib/aliases.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';

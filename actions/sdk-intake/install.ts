@@ -2,12 +2,13 @@
 // at most one click (link parameters first, then IP + device matching). Concurrent installs cannot both claim one
 // click: the claim is a conditional update and installs.click_id is unique.
 import type { Knex } from 'knex';
-import { cleanupCode } from '../lib/codes.js';
-import { hintsAgree, type DeviceHints } from '../lib/device.js';
-import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp } from './clicks.js';
-import { insertInstall, markInstallAttributed, type NewInstall } from './installs.js';
-import type { InstallAttributionMethod, ClickRow } from '../schema/types.js';
-import type { InstallRow } from '../schema/types.js';
+import { isCampaignActive } from '../../db/campaigns.js';
+import { claimClick, clickHints, findClick, findUnclaimedClicksFromIp } from '../../db/clicks.js';
+import { insertInstall, lockInstall, markInstallAttributed, type NewInstall } from '../../db/installs.js';
+import { cleanupCode } from '../../lib/codes.js';
+import { hintsAgree, type DeviceHints } from '../../lib/device.js';
+import type { ClickRow, InstallAttributionMethod } from '../../schema/types.js';
+
 export interface TrackInstallInput extends NewInstall {
   windowHours: number;
   referralCode: string | null;
@@ -24,9 +25,11 @@ export type InstallDecision =
     }
   | { attributed: false; installRecorded: boolean };
 
-export async function decideInstall(db: Knex, input: TrackInstallInput): Promise<InstallDecision> {
-  return db.transaction(async (trx) => {
-    const install = input.deviceId ? await insertInstall(trx, input) : await insertInstall(trx, { ...input, deviceId: null });
+type Attributed = Omit<Extract<InstallDecision, { attributed: true }>, 'installRecorded'>;
+
+export async function recordInstall(deps: { db: Knex }, input: TrackInstallInput): Promise<InstallDecision> {
+  return deps.db.transaction(async (trx) => {
+    const install = await insertInstall(trx, input.deviceId ? input : { ...input, deviceId: null });
     if (!install.created) {
       const existing = await lockInstall(trx, install.id);
       if (existing.attributed && existing.click_id) {
@@ -43,18 +46,12 @@ export async function decideInstall(db: Knex, input: TrackInstallInput): Promise
   });
 }
 
-type Attributed = Omit<Extract<InstallDecision, { attributed: true }>, 'installRecorded'>;
-
-async function lockInstall(trx: Knex.Transaction, installId: string): Promise<InstallRow> {
-  return trx('installs').where('id', installId).forUpdate().first<InstallRow>();
-}
-
 /** `referral_code` + `click_id` carried into the app by the link: an exact attribution. */
 async function attributeByLink(trx: Knex.Transaction, input: TrackInstallInput, installId: string): Promise<Attributed | undefined> {
   if (!input.clickId || !input.referralCode) return undefined;
   const click = await findClick(trx, input.appId, input.clickId);
   if (!click || click.code !== cleanupCode(input.referralCode) || !withinWindow(click, input.windowHours)) return undefined;
-  if (!(await campaignIsActive(trx, click.campaign_id))) return undefined;
+  if (!(await isCampaignActive(trx, click.campaign_id))) return undefined;
   return claim(trx, click, installId, 'link_param');
 }
 
@@ -93,10 +90,6 @@ async function claim(
     referralCode: click.code,
   });
   return { attributed: true, reClaimed: false, method, click: summary(click) };
-}
-
-async function campaignIsActive(trx: Knex.Transaction, campaignId: string): Promise<boolean> {
-  return (await trx('campaigns').where({ id: campaignId, status: 'active' }).first('id')) !== undefined;
 }
 
 function withinWindow(click: ClickRow, hours: number): boolean {
