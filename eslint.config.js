@@ -255,6 +255,22 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...pageRules, ...ownerRules] },
   },
   {
+    // lib/ holds rules, not the API's wording of them: a text naming a REST path is written by its caller in api/,
+    // errors/ or actions/ (lib/integration-checklist.ts takes the client paths as an argument for that reason).
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...pageRules,
+        ...ownerRules,
+        ...['Literal[value=/\\/api\\//]', 'TemplateElement[value.raw=/\\/api\\//]'].map((selector) => ({
+          selector,
+          message: 'lib/ names no REST path: return the reason and let the caller (api/, errors/, actions/) word it.',
+        })),
+      ],
+    },
+  },
+  {
     // The edges (HTTP handlers, the CLI, jobs) read through db/'s read modules and change state only through an action:
     // READ_MODULES is the one allowlist of what they may import from db/ (types excepted).
     files: ['api/**/*.{ts,tsx}', 'cli/**/*.ts', 'jobs/**/*.ts'],

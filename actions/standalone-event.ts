@@ -8,7 +8,12 @@ import { markWebhookConnected } from '../db/apps-writes.js';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import { insertPurchaseEvent, markPurchaseEvent } from '../db/purchase-events-writes.js';
 import { transferUserAttribution } from '../db/user-attributions.js';
-import { platformOfStore, storeDirectDuplicateReason } from '../lib/validation-providers.js';
+import { platformOfStore } from '../lib/validation-providers.js';
+
+/** Why a provider event of a store-direct platform is recorded and not counted (the two paths never both count). */
+export const storeDirectDuplicateReason = (platform: 'ios' | 'android') =>
+  `${platform} purchases of this app are validated store-direct (POST /api/sdk/purchase): ` +
+  `the subscription provider's event is recorded, not counted, so no purchase counts twice`;
 
 export interface StandaloneOutcome {
   eventId: string;

@@ -5,7 +5,7 @@
 // * A platform's purchase validation is configured when, store-direct, its store credentials passed the live check
 //   (`check_status` ok); otherwise (the subscription-provider path, also every web app) when the provider webhook is
 //   connected (its TEST event) or any provider purchase webhook arrived, or the developer's server reports purchases
-//   through the direct purchase webhook (POST /api/webhooks/purchase).
+//   through the direct purchase webhook.
 // * `subprovider_webhook_wired` applies only when a platform in use is not store-direct; with every platform in use
 //   store-direct it is done with evidence `store-direct`. The direct purchase webhook also satisfies it.
 // * The checklist proves the integration, it is not a statistic: `purchase_webhook_seen` and `attributed_conversion`
@@ -16,7 +16,8 @@
 //   (integration-status `test_integration`). `live` is every step done. Stats, analytics and health stay
 //   production-only (docs/decisions.md).
 // * Each next action names its tool (`next_tool`) beside its REST call (`call`), both from the endpoint table
-//   (the caller passes the lookup, api/agent/next-action.ts); app-side steps name the scaffold tool and the SDK call.
+//   (the caller passes the lookup, api/agent/next-action.ts); app-side steps name the scaffold tool and the SDK call,
+//   whose paths the caller passes too (`ClientPaths`): this module words rules, the API owns its routes.
 import type { NextCall } from '../errors/http-errors.js';
 import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
 import type { Platform } from '../schema/types.js';
@@ -120,7 +121,7 @@ interface PlatformPath {
   evidence: string;
 }
 
-function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
+function validationPath(f: IntegrationFacts, platform: Platform, client: ClientPaths): PlatformPath {
   if (platform !== 'web' && isStoreDirect(platform, f.providers)) {
     const status = f.storeCredentials[platform];
     const verifier = STORE_VERIFIER[platform];
@@ -136,7 +137,7 @@ function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
         `credentials ${status ? (status === 'ok' ? 'green-checked' : status) : 'not uploaded'}, ${notifications}`,
     };
   }
-  const server = serverPathEvidence(f);
+  const server = serverPathEvidence(f, client);
   return {
     platform,
     storeDirect: false,
@@ -145,11 +146,19 @@ function validationPath(f: IntegrationFacts, platform: Platform): PlatformPath {
   };
 }
 
+/** The client-side routes the checklist's texts name (api/agent/integration-status.ts passes them). */
+export interface ClientPaths {
+  sdkInit: string;
+  sdkEvent: string;
+  sdkPurchase: string;
+  directPurchaseWebhook: string;
+}
+
 /** What proves the server-side purchase path (provider webhook or direct purchase webhook), or null. */
-function serverPathEvidence(f: IntegrationFacts): string | null {
+function serverPathEvidence(f: IntegrationFacts, paths: ClientPaths): string | null {
   if (f.webhookConnectedAt) return `webhook connected ${iso(f.webhookConnectedAt)}`;
   if (f.lastProviderWebhook) return `provider webhook ${f.lastProviderWebhook.type ?? 'event'} received ${iso(f.lastProviderWebhook.at)}`;
-  if (f.lastDirectPurchase) return `direct purchase webhook (POST /api/webhooks/purchase) received ${iso(f.lastDirectPurchase.at)}`;
+  if (f.lastDirectPurchase) return `direct purchase webhook (POST ${paths.directPurchaseWebhook}) received ${iso(f.lastDirectPurchase.at)}`;
   return null;
 }
 
@@ -165,13 +174,13 @@ function sdkInitEvidence(f: IntegrationFacts): string | null {
   return perPlatform.length > 0 ? perPlatform.join('; ') : `initialized ${iso(f.sdkInitializedAt)}`;
 }
 
-export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool: ToolCall): Checklist {
+export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool: ToolCall, client: ClientPaths): Checklist {
   const ofApp = { app_id: f.appId };
   const active = f.campaigns.filter((c) => c.status === 'active');
   const activatable = f.campaigns.find((c) => c.status === 'draft' || c.status === 'paused');
-  const paths = platformsInUse(f).map((p) => validationPath(f, p));
+  const paths = platformsInUse(f).map((p) => validationPath(f, p, client));
   const providerPaths = paths.filter((p) => !p.storeDirect);
-  const server = serverPathEvidence(f);
+  const server = serverPathEvidence(f, client);
   const { realPath, production } = f.attributedConversions;
   const tested = f.lastTestIntegration;
   const setup = tool('svc_setup_subprovider', ofApp);
@@ -207,8 +216,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
         step: 'sdk_initialized',
         action:
           "Install the SDK in the app and call initialize with this app's SDK key " +
-          'at start-up (svc_scaffold_init writes the code); it posts /api/sdk/init.',
-        ...appSide('SDK initialize (POST /api/sdk/init)'),
+          `at start-up (svc_scaffold_init writes the code); it posts ${client.sdkInit}.`,
+        ...appSide(`SDK initialize (POST ${client.sdkInit})`),
       },
     },
     {
@@ -219,8 +228,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
         step: 'sdk_event_received',
         action:
           'Track a funnel event from the app, e.g. trackEvent("paywall_viewed") ' +
-          'with the app user id (svc_scaffold_init writes it); it posts /api/sdk/event.',
-        ...appSide('SDK trackEvent (POST /api/sdk/event)'),
+          `with the app user id (svc_scaffold_init writes it); it posts ${client.sdkEvent}.`,
+        ...appSide(`SDK trackEvent (POST ${client.sdkEvent})`),
       },
     },
     {
@@ -270,7 +279,7 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
             ? `Make a purchase in the app (a sandbox purchase is enough): the subscription ` +
               `provider then sends INITIAL_PURCHASE to ${webhookUrl}; watch ${recent.call}.`
             : `Make a purchase in the app (a sandbox purchase is enough) and report ` +
-              `it with reportPurchase (POST /api/sdk/purchase); watch ${recent.call}.`) +
+              `it with reportPurchase (POST ${client.sdkPurchase}); watch ${recent.call}.`) +
           ' The test-integration purchase does not complete this step.',
         ...recent,
       },

@@ -9,20 +9,6 @@ import type { StorePlatform } from '../schema/types.js';
 
 // ---- the gate -------------------------------------------------------------------------------------------------
 
-export function notSwitchedDetail(appId: string, platform: string): string {
-  return (
-    `The ${platform} platform of this app is not switched to store-direct validation: a passed green-check (POST ` +
-    `/api/agent/apps/${appId}/validate-store-credentials) and POST /api/agent/apps/${appId}/activate-store-direct come first.`
-  );
-}
-
-export function credentialsMissingDetail(platform: string): string {
-  return platform === 'ios'
-    ? 'The App Store credentials are missing: the app needs its uploaded key ' +
-        'with the bundle id (credential-setup link), and the server APPLE_ROOT_CERTS.'
-    : 'The Google Play service account is missing: upload it through the credential-setup link.';
-}
-
 /** What the gate reads of the app (db/store-credentials.ts findStoreDirectSetup). */
 export interface StoreDirectSetupView {
   provider: string | null;
@@ -34,19 +20,17 @@ export interface StoreDirectSetupView {
 /**
  * The store-direct gate, one rule for the API's cheap refusal and the workflow's verification: the platform is
  * switched to its store's verifier and has its credential and store id (iOS: and the server trusts Apple's roots).
- * The answer is the store id to verify against, or the refusal's detail.
+ * The answer is the store id to verify against, or whether the refusal is "not switched" or "switched, but missing
+ * a credential" (worded for people in errors/store-direct-refusals.ts).
  */
 export function storeDirectGate(
-  appId: string,
   platform: StorePlatform,
   setup: StoreDirectSetupView | undefined,
   appleRootsTrusted: boolean,
-): { ok: true; storeId: string } | { ok: false; switched: boolean; detail: string } {
-  if (!setup || setup.provider !== STORE_VERIFIER[platform])
-    return { ok: false, switched: false, detail: notSwitchedDetail(appId, platform) };
+): { ok: true; storeId: string } | { ok: false; switched: boolean } {
+  if (!setup || setup.provider !== STORE_VERIFIER[platform]) return { ok: false, switched: false };
   const storeId = platform === 'ios' ? setup.bundleId : setup.packageName;
-  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted))
-    return { ok: false, switched: true, detail: credentialsMissingDetail(platform) };
+  if (!setup.credentialPresent || !storeId || (platform === 'ios' && !appleRootsTrusted)) return { ok: false, switched: true };
   return { ok: true, storeId };
 }
 

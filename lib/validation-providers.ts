@@ -15,8 +15,3 @@ export function isStoreDirect(
 export function platformOfStore(store: string | null): 'ios' | 'android' | undefined {
   return store === 'APP_STORE' ? 'ios' : store === 'PLAY_STORE' ? 'android' : undefined;
 }
-
-/** Why a provider event of a store-direct platform is recorded and not counted (the two paths never both count). */
-export const storeDirectDuplicateReason = (platform: 'ios' | 'android') =>
-  `${platform} purchases of this app are validated store-direct (POST /api/sdk/purchase): ` +
-  `the subscription provider's event is recorded, not counted, so no purchase counts twice`;

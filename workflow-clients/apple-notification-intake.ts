@@ -12,7 +12,8 @@ import { takeInStoreNotification } from '../actions/store-notification-intake.js
 import { NOTIFICATION_SOURCES } from '../db/store-notifications.js';
 import { findStoreDirectSetup } from '../db/store-credentials.js';
 import type { Config } from '../runtime/config.js';
-import { notSwitchedDetail, storeDirectGate } from '../lib/store-purchase.js';
+import { gateRefusalDetail, notSwitchedDetail } from '../errors/store-direct-refusals.js';
+import { storeDirectGate } from '../lib/store-purchase.js';
 import { STORE_VERIFIER } from '../lib/validation-providers.js';
 import type { JsonObject } from '../schema/types.js';
 import { startStoreNotification } from './store-notification.js';
@@ -54,8 +55,8 @@ export async function takeInAppleNotification(deps: IntakeDeps, appId: string, s
   // The green-check asks for a TEST notification before the switch: with the uploaded key's bundle id a TEST one is
   // taken in (it proves the path wired, moves nothing); anything else waits for the switch (503, Apple retries).
   const switched = setup.provider === STORE_VERIFIER.ios;
-  const gate = storeDirectGate(appId, 'ios', { ...setup, provider: STORE_VERIFIER.ios }, verifier !== undefined);
-  if (!gate.ok) return { kind: 'unavailable', detail: switched ? gate.detail : notSwitchedDetail(appId, 'ios') };
+  const gate = storeDirectGate('ios', { ...setup, provider: STORE_VERIFIER.ios }, verifier !== undefined);
+  if (!gate.ok) return { kind: 'unavailable', detail: switched ? gateRefusalDetail(appId, 'ios', gate) : notSwitchedDetail(appId, 'ios') };
   const appleId = setup.appAppleId && /^\d+$/.test(setup.appAppleId) ? Number(setup.appAppleId) : undefined;
   const checked = await verifier!.verifyNotification(signedPayload, gate.storeId, appleId);
   if (!checked.ok) {

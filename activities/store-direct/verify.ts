@@ -12,9 +12,9 @@ import { hasPurchaseEvent } from '../../db/purchase-events.js';
 import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { recordStoreProof } from '../../db/store-proofs.js';
 import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { credentialsMissingDetail, gateRefusalDetail } from '../../errors/store-direct-refusals.js';
 import {
   appleTransactionEvents,
-  credentialsMissingDetail,
   googleProductEvents,
   googleSubscriptionEvents,
   storeDirectGate,
@@ -149,8 +149,8 @@ export function verifyActivities(ctx: StoreDirectContext) {
     async verifyStorePurchase(input: StorePurchaseInput): Promise<VerifiedPurchase> {
       try {
         const setup = await findStoreDirectSetup(ctx.db, input.appId, input.platform);
-        const gate = storeDirectGate(input.appId, input.platform, setup, ctx.appleVerifier() !== undefined);
-        if (!gate.ok) throw failure('StorePurchaseRejected', gate.detail);
+        const gate = storeDirectGate(input.platform, setup, ctx.appleVerifier() !== undefined);
+        if (!gate.ok) throw failure('StorePurchaseRejected', gateRefusalDetail(input.appId, input.platform, gate));
         const normalised =
           input.platform === 'ios' ? await verifyIos(input, gate.storeId, setup!.appAppleId) : await verifyAndroid(input, gate.storeId);
         if (!normalised.ok) throw failure(normalised.type, normalised.detail, normalised.fields);

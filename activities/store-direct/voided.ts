@@ -10,7 +10,8 @@ import { findVoidTarget, recordVoidedPoll, recordVoidedPurchase, voidedSyncedUnt
 import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { isUsableEntry, voidedRefundEvent, voidedWindow, type VoidedEntry } from '../../lib/play-voided.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
-import { credentialsMissingDetail, storeDirectGate } from '../../lib/store-purchase.js';
+import { credentialsMissingDetail } from '../../errors/store-direct-refusals.js';
+import { storeDirectGate } from '../../lib/store-purchase.js';
 import { ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import type { PlayVoidedSyncInput, PlayVoidedSyncSummary } from '../../workflows/play-voided-sync-messages.js';
 import { readAndroidCredential, UNREADABLE_SERVICE_ACCOUNT, type StoreDirectContext } from './context.js';
@@ -85,8 +86,8 @@ export type PlayStoreAccess = { active: false } | { active: true; google?: Googl
  */
 export async function googleOfApp(ctx: StoreDirectContext, appId: string): Promise<PlayStoreAccess> {
   // The same gate as a report's (verify.ts): not store-direct (inactive), or the credential or package name missing.
-  const gate = storeDirectGate(appId, 'android', await findStoreDirectSetup(ctx.db, appId, 'android'), true);
-  if (!gate.ok) return gate.switched ? { active: true, error: gate.detail } : { active: false };
+  const gate = storeDirectGate('android', await findStoreDirectSetup(ctx.db, appId, 'android'), true);
+  if (!gate.ok) return gate.switched ? { active: true, error: credentialsMissingDetail('android') } : { active: false };
   const secret = await readAndroidCredential(ctx, appId);
   if (secret === null) return { active: true, error: UNREADABLE_SERVICE_ACCOUNT };
   if (!secret) return { active: true, error: credentialsMissingDetail('android') };

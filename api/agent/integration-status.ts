@@ -8,6 +8,7 @@ import { evaluateChecklist } from '../../lib/integration-checklist.js';
 import { NotFoundError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { appView } from './apps.js';
+import { CLIENT_PATHS } from './client-paths.js';
 import { nextAction } from './next-action.js';
 import { visibleTo } from './principal.js';
 
@@ -19,7 +20,7 @@ export async function integrationStatusHandler(ctx: AppContext): Promise<void> {
 export async function integrationStatusOf(ctx: AppContext, app: AgentAppRow) {
   const [facts, campaigns] = await Promise.all([readIntegrationFacts(ctx.deps.db, app.id), listCampaignHealth(ctx.deps.db, app.id)]);
   if (!facts) throw new NotFoundError('App not found');
-  const { live, checklist, next_actions } = evaluateChecklist(facts, appView(ctx, app).webhook_url, nextAction);
+  const { live, checklist, next_actions } = evaluateChecklist(facts, appView(ctx, app).webhook_url, nextAction, CLIENT_PATHS);
   const tested = facts.lastTestIntegration;
   return {
     app_id: app.id,

@@ -9,6 +9,7 @@ import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { camelAliases } from '../../lib/aliases.js';
 import { cleanupCode } from '../../lib/codes.js';
 import { AppError, BadRequestError, ConflictError, UnavailableError, ValidationError } from '../../errors/http-errors.js';
+import { gateRefusalDetail } from '../../errors/store-direct-refusals.js';
 import { androidProofIdentity, claimedTransactionId, proofHash, storeDirectGate } from '../../lib/store-purchase.js';
 import type { StorePlatform } from '../../schema/types.js';
 import { startStorePurchase, storePurchaseFailureOf } from '../../workflow-clients/store-purchase.js';
@@ -57,12 +58,11 @@ export async function reportPurchase(ctx: AppContext): Promise<void> {
   }
   const platform: StorePlatform = b.platform;
   const gate = storeDirectGate(
-    appId,
     platform,
     await findStoreDirectSetup(ctx.deps.db, appId, platform),
     Boolean(ctx.deps.config.APPLE_ROOT_CERTS),
   );
-  if (!gate.ok) throw new BadRequestError(gate.detail);
+  if (!gate.ok) throw new BadRequestError(gateRefusalDetail(appId, platform, gate));
   const input = proofOf(appId, platform, b);
   ctx.body = await answer(ctx, input);
 }

@@ -155,7 +155,7 @@ test.serial('a regenerated webhook secret is refused at once by the cached per-a
 
 test.serial("the webhook route caches the app's store validation choice, and a switch reaches it through the feed", async (t) => {
   const { providerEvent, sendWebhook } = await import('../helpers/subprovider-events.js');
-  const { storeDirectDuplicateReason } = await import('../../lib/validation-providers.js');
+  const { storeDirectDuplicateReason } = await import('../../actions/standalone-event.js');
   const { generateToken, hashToken, WEBHOOK_SECRET_PREFIX } = await import('../../lib/credentials.js');
   const secret = generateToken(WEBHOOK_SECRET_PREFIX); // the test above rotated the seeded one
   await h()

@@ -4,10 +4,11 @@
 // its tool and REST call from the endpoint table.
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
+import { CLIENT_PATHS } from '../../api/agent/client-paths.js';
 import { nextAction } from '../../api/agent/next-action.js';
 import { CHECKLIST_STEPS, evaluateChecklist as evaluate, platformsInUse, type IntegrationFacts } from '../../lib/integration-checklist.js';
 
-const evaluateChecklist = (f: IntegrationFacts, webhook: string) => evaluate(f, webhook, nextAction);
+const evaluateChecklist = (f: IntegrationFacts, webhook: string) => evaluate(f, webhook, nextAction, CLIENT_PATHS);
 
 const AT = new Date('2026-01-02T03:04:05Z');
 const WEBHOOK = 'https://svc.example/api/webhooks/subprovider/app_1';

@@ -58,3 +58,14 @@ test('from a module of reads and writes, a handler may import only the reads the
   const read = `import { findOneTimeConversionKey } from '../../db/conversions.js';\nexport const f = findOneTimeConversionKey;\n`;
   t.deepEqual(await lintPlanted(HANDLER, read, rule), []);
 });
+
+test('a REST path in a lib/ text fails lint, in a plain string and in a template; a comment naming one does not', async (t) => {
+  const texts = `// the caller answers POST /api/sdk/purchase
+export const plain = 'report it (POST /api/sdk/purchase)';
+export const built = (id: string) => \`see /api/agent/apps/\${id}\`;
+export const fine = 'report it with reportPurchase';
+`;
+  const messages = await lintPlanted('lib/codes.ts', texts, 'no-restricted-syntax');
+  t.is(messages.length, 2);
+  for (const m of messages) t.regex(m, /lib\/ names no REST path/);
+});

@@ -1,5 +1,6 @@
 // lib/store-purchase.ts: the proof's identity and the stores' verified answers as pipeline events (labelled rows).
 import test from 'ava';
+import { gateRefusalDetail } from '../../errors/store-direct-refusals.js';
 import { conversionKeyOf, idempotencyKey } from '../../lib/purchase-event.js';
 import {
   androidProofIdentity,
@@ -175,20 +176,13 @@ test(
 test('the store-direct gate: switched to the store verifier, credential and store id present, iOS with trusted roots', (t) => {
   const ios = { provider: 'app_store', credentialPresent: true, bundleId: 'com.example', packageName: null };
   const android = { provider: 'google_play', credentialPresent: true, bundleId: null, packageName: 'com.example.app' };
-  t.deepEqual(storeDirectGate('app_1', 'ios', ios, true), { ok: true, storeId: 'com.example' });
-  t.deepEqual(storeDirectGate('app_1', 'android', android, false), { ok: true, storeId: 'com.example.app' });
-  t.like(storeDirectGate('app_1', 'ios', undefined, true), { ok: false });
-  t.regex(
-    (storeDirectGate('app_1', 'ios', { ...ios, provider: 'subprovider' }, true) as { detail: string }).detail,
-    /not switched to store-direct.*app_1/,
-  );
-  t.regex((storeDirectGate('app_1', 'ios', ios, false) as { detail: string }).detail, /APPLE_ROOT_CERTS/);
-  t.regex(
-    (storeDirectGate('app_1', 'android', { ...android, credentialPresent: false }, true) as { detail: string }).detail,
-    /service account is missing/,
-  );
-  t.regex(
-    (storeDirectGate('app_1', 'android', { ...android, packageName: null }, true) as { detail: string }).detail,
-    /service account is missing/,
-  );
+  const refusal = (platform: 'ios' | 'android', gate: ReturnType<typeof storeDirectGate>) =>
+    gate.ok ? 'open' : gateRefusalDetail('app_1', platform, gate);
+  t.deepEqual(storeDirectGate('ios', ios, true), { ok: true, storeId: 'com.example' });
+  t.deepEqual(storeDirectGate('android', android, false), { ok: true, storeId: 'com.example.app' });
+  t.deepEqual(storeDirectGate('ios', undefined, true), { ok: false, switched: false });
+  t.regex(refusal('ios', storeDirectGate('ios', { ...ios, provider: 'subprovider' }, true)), /not switched to store-direct.*app_1/);
+  t.regex(refusal('ios', storeDirectGate('ios', ios, false)), /APPLE_ROOT_CERTS/);
+  t.regex(refusal('android', storeDirectGate('android', { ...android, credentialPresent: false }, true)), /service account is missing/);
+  t.regex(refusal('android', storeDirectGate('android', { ...android, packageName: null }, true)), /service account is missing/);
 });
