@@ -1,6 +1,7 @@
 // The signed-in dashboard's page shell: the product's name, the organization by name (`?org=` picks one of the
 // user's organizations, default the first; a user in several switches here), who is signed in, the navigation,
-// the session's CSRF token for every form, and one helper that renders a page. Pages without a session redirect to the sign-in page and come back.
+// the session's CSRF token for every form, and one helper that renders a page. Pages without a session redirect to
+// the sign-in page and come back.
 import type { ComponentChildren } from 'preact';
 import { listOrganizations } from '../../db/organizations.js';
 import { findUser, roleIn } from '../../db/users.js';

@@ -4,7 +4,8 @@
  * The visual system's sheet (html.tsx appends it to its own). Scales: type steps -1..3, spacing 1..5; one accent
  * (#0071e3 on controls, #0058b0 for text and lines, both 4.5:1 on white). Tables: words break between words, only a
  * long token's cell (`.wrap-any`: an email, an id) and a first column's overlong word anywhere, a code or a pill never inside itself,
- * a table's action column (the last of a `.has-actions` table) stays the last and on a phone the first and action columns stick while the rest
+ * a table's action column (the last of a `.has-actions` table) stays the last and on a phone the first and action
+ * columns stick while the rest
  * scrolls inside the table's own scroller.
  */
 export const VISUAL_STYLE =
@@ -40,7 +41,8 @@ export const VISUAL_STYLE =
   main.wide .table-scroll input{min-width:12rem;width:100%}
   @media (max-width:40rem){
     main.wide{max-width:none;padding:1rem}
-    .table-scroll th:first-child,.table-scroll td:first-child,.table-scroll .has-actions :is(th,td):last-child{position:sticky;background:var(--surface);z-index:1}
+    .table-scroll th:first-child,.table-scroll td:first-child,.table-scroll .has-actions :is(th,td):last-child{` +
+  `position:sticky;background:var(--surface);z-index:1}
     .table-scroll th:first-child,.table-scroll td:first-child{left:0;max-width:8rem;overflow-wrap:break-word;box-shadow:1px 0 0 var(--line)}
     .table-scroll .has-actions :is(th,td):last-child{right:0;box-shadow:-1px 0 0 var(--line);white-space:normal}
     .has-actions td:last-child form{display:block;margin:0}

@@ -58,8 +58,11 @@ const STATES: Record<string, { words: string; tone: Tone }> = {
   removed: { words: 'removed', tone: 'neutral' },
 };
 
+/** A state as text: stored states are strings (or null); anything else has no words. */
+const textOf = (state: unknown): string => (typeof state === 'string' ? state : state == null ? '' : JSON.stringify(state));
+
 const keyOf = (state: unknown) =>
-  String(state ?? '')
+  textOf(state)
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
@@ -68,7 +71,7 @@ const keyOf = (state: unknown) =>
 export const toneOf = (state: unknown): Tone => STATES[keyOf(state)]?.tone ?? 'neutral';
 
 /** The words of a state (`clawed_back` → "clawed back"); an unlisted word is shown with its underscores as spaces. */
-export const stateWords = (state: unknown): string => STATES[keyOf(state)]?.words ?? String(state ?? '').replace(/_/g, ' ');
+export const stateWords = (state: unknown): string => STATES[keyOf(state)]?.words ?? textOf(state).replace(/_/g, ' ');
 
 /** A coloured pill with its own words; any other words (e.g. an element of a tone). */
 export const Pill = ({
