@@ -26,6 +26,16 @@ function presetPeriod(days: unknown, now = Date.now()): { days: number; from: st
   return { days: n, from: isoDay(now - (n - 1) * DAY_MS), to: isoDay(now) };
 }
 
+const usd = (n: number) => formatUsd(toMicros(n));
+/** The figures of the period, in the cards' order: id, label, how the value reads, the metric, a note. */
+const PERIOD_FIGURES: [string, string, (n: number) => string, (m: Metrics) => number, string | undefined][] = [
+  ['fig-revenue', 'Revenue', usd, (m) => m.revenue_usd, 'attributed, net of refunds'],
+  ['fig-commission', 'Commission', usd, (m) => m.commission_usd, 'net of refunds'],
+  ['fig-installs', 'Installs', String, (m) => m.installs, undefined],
+  ['fig-conversions', 'Conversions', String, (m) => m.conversions, 'paid, attributed'],
+  ['fig-clicks', 'Clicks', String, (m) => m.clicks, undefined],
+];
+
 /** The period's days, oldest first (YYYY-MM-DD). */
 const daysOf = (period: { days: number; to: string }) =>
   Array.from({ length: period.days }, (_, i) => isoDay(Date.parse(`${period.to}T00:00:00Z`) - (period.days - 1 - i) * DAY_MS));
@@ -45,35 +55,16 @@ export async function overviewSection(ctx: AppContext, s: SignedIn, orgId: strin
   const m = metrics.get('total') ?? emptyMetrics();
   const wallet = walletView(totals);
   const days = daysOf(period);
-  const trend = (pick: (d: Metrics) => number) => days.map((d) => pick(daily.get(d) ?? emptyMetrics()));
   const per = `per day, ${period.from} to ${period.to}`;
   const figures: KeyFigure[] = [
-    {
-      id: 'fig-revenue',
-      label: 'Revenue',
-      value: formatUsd(toMicros(m.revenue_usd)),
-      trend: trend((d) => d.revenue_usd),
+    ...PERIOD_FIGURES.map(([id, label, shown, pick, note]) => ({
+      id,
+      label,
+      value: shown(pick(m)),
+      trend: days.map((d) => pick(daily.get(d) ?? emptyMetrics())),
       trendLabel: per,
-      note: 'attributed, net of refunds',
-    },
-    {
-      id: 'fig-commission',
-      label: 'Commission',
-      value: formatUsd(toMicros(m.commission_usd)),
-      trend: trend((d) => d.commission_usd),
-      trendLabel: per,
-      note: 'net of refunds',
-    },
-    { id: 'fig-installs', label: 'Installs', value: String(m.installs), trend: trend((d) => d.installs), trendLabel: per },
-    {
-      id: 'fig-conversions',
-      label: 'Conversions',
-      value: String(m.conversions),
-      trend: trend((d) => d.conversions),
-      trendLabel: per,
-      note: 'paid, attributed',
-    },
-    { id: 'fig-clicks', label: 'Clicks', value: String(m.clicks), trend: trend((d) => d.clicks), trendLabel: per },
+      note,
+    })),
     {
       id: 'fig-payable',
       label: 'Payable to creators now',
