@@ -181,3 +181,18 @@ export async function listAffiliateCodes(db: Knex, scope: Scope): Promise<Affili
   if (scope.campaignId) void q.where('cc.campaign_id', scope.campaignId);
   return q;
 }
+
+/**
+ * Production commission released to payable per UTC day of the period (`payable_at` in the day, the commission now
+ * payable or paid): the overview's trend beside "payable now", a figure the analytics metrics do not have.
+ */
+export async function dailyReleasedMicros(db: Knex, orgId: string, period: Period): Promise<Map<string, number>> {
+  const rows = await db('commissions')
+    .where({ org_id: orgId, kind: 'earn', environment: 'PRODUCTION' })
+    .whereIn('status', ['payable', 'paid'])
+    .where('payable_at', '>=', db.raw("(?::date)::timestamp at time zone 'UTC'", [period.from]))
+    .where('payable_at', '<', db.raw("(?::date + 1)::timestamp at time zone 'UTC'", [period.to]))
+    .groupByRaw(BUCKETS.day('payable_at'))
+    .select<{ k: string; micros: string }[]>(db.raw(`${BUCKETS.day('payable_at')} as k, sum(commission_micros) as micros`));
+  return new Map(rows.map((r) => [r.k, Number(r.micros)]));
+}

@@ -3,6 +3,7 @@
 // commission with its state and reason, bonus rules with progress and awards, the featured marketing assets, and the
 // payouts of the campaign's organization with their statements. A campaign the creator did not join is 404.
 // GET .../qr.svg is the QR code as a file.
+import { EmptyState, FigureCards, StatePill, StateText, type KeyFigure } from '../view-kit/visual.js';
 import { listAssets } from '../../db/assets.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
 import { milestoneProgress } from '../../db/bonus-awards.js';
@@ -42,30 +43,26 @@ async function campaignOf(ctx: AppContext, s: CreatorSignedIn): Promise<CreatorC
 
 async function Numbers({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const mine = (await listCampaignAffiliates(ctx.deps.db, c.campaign_id)).find((a) => a.creator_id === creatorId);
+  const figures: KeyFigure[] = [
+    { id: 'clicks', label: 'Clicks on your link', value: String(mine?.clicks ?? 0) },
+    { id: 'installs', label: 'Installs', value: String(mine?.installs ?? 0) },
+    { id: 'conversions', label: 'Conversions', value: String(mine?.production_conversions ?? 0) },
+  ];
   return (
-    <table id="numbers">
-      <caption>Production numbers of your code</caption>
-      <tbody>
-        <tr>
-          <th scope="row">Clicks on your link</th>
-          <td id="clicks">{mine?.clicks ?? 0}</td>
-        </tr>
-        <tr>
-          <th scope="row">Installs</th>
-          <td id="installs">{mine?.installs ?? 0}</td>
-        </tr>
-        <tr>
-          <th scope="row">Conversions</th>
-          <td id="conversions">{mine?.production_conversions ?? 0}</td>
-        </tr>
-      </tbody>
-    </table>
+    <section id="numbers" aria-label="Production numbers of your code">
+      <FigureCards figures={figures} label="Production numbers of your code" />
+    </section>
   );
 }
 
 async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampaign; creatorId: string }) {
   const lines = await listCreatorCommissions(ctx.deps.db, creatorId, c.campaign_id);
-  if (lines.length === 0) return <p class="muted">No commission yet: they appear here at the moment of a purchase through your code.</p>;
+  if (lines.length === 0)
+    return (
+      <EmptyState id="commissions-empty" title="No commission yet.">
+        Share your link or code below: a commission appears here at the moment of a purchase through it.
+      </EmptyState>
+    );
   // The reason sits under the state, so a phone shows both without scrolling sideways.
   return (
     <ScrollTable id="commissions" label="Commissions" columns={['Purchase', 'Amount', 'State and why']}>
@@ -80,7 +77,7 @@ async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorC
             </td>
             <td>{formatUsd(l.commission_micros)}</td>
             <td class="why">
-              <strong class="commission-state">{STATE_LABEL[state]}</strong>
+              <StatePill state={state} label={STATE_LABEL[state]} class="commission-state" />
               <br />
               <span class="muted">{reason}</span>
               {l.payout_id ? (
@@ -119,7 +116,15 @@ async function Bonuses({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorCampa
             ></progress>{' '}
             {Math.min(progress, r.threshold_conversions)} of {r.threshold_conversions}
           </td>
-          <td>{r.award_status ? `${r.award_status} (${formatUsd(r.award_micros ?? 0)})` : 'not reached yet'}</td>
+          <td>
+            {r.award_status ? (
+              <>
+                <StatePill state={r.award_status} /> ({formatUsd(r.award_micros ?? 0)})
+              </>
+            ) : (
+              'not reached yet'
+            )}
+          </td>
         </tr>
       ))}
     </ScrollTable>
@@ -177,7 +182,9 @@ async function Payouts({ ctx, c, creatorId, s }: { ctx: AppContext; c: CreatorCa
               <td>{formatUsd(Number(p.awards_micros))}</td>
               <td>{formatUsd(Number(p.clawbacks_netted_micros))}</td>
               <td>{formatUsd(Number(p.net_micros))}</td>
-              <td data-status={payoutStatus(p).status}>{payoutStatus(p).text}</td>
+              <td data-status={payoutStatus(p).status}>
+                <StateText state={payoutStatus(p).status} text={payoutStatus(p).text} />
+              </td>
               <td>
                 <a href={safeUrl(statementPath(p.id))}>Statement</a>
               </td>

@@ -1,6 +1,7 @@
 // GET /dashboard/creator: every campaign the creator joined, grouped by organization (each kept apart: one section
 // per organization, whose pages show only that organization's money), each section opening with what that
 // organization owes the creator and when (owed-card.tsx), under the one payout account's state.
+import { EmptyState, StatePill } from '../view-kit/visual.js';
 import { creatorOwedByOrg } from '../../db/creator-owed.js';
 import { listCreatorCampaigns, type CreatorCampaign } from '../../db/creator-portal.js';
 import { safeUrl } from '../view-kit/html.js';
@@ -36,7 +37,9 @@ export async function portalHome(ctx: AppContext): Promise<void> {
     200,
     'My campaigns',
     campaigns.length === 0 ? (
-      <p>You have not joined a campaign with this address.</p>
+      <EmptyState id="no-campaigns" title="You have not joined a campaign with this address.">
+        Open the join link an app maker sent you (or ask them for one), then sign in here with the same address.
+      </EmptyState>
     ) : (
       <>
         <p>
@@ -64,7 +67,7 @@ export async function portalHome(ctx: AppContext): Promise<void> {
                       <code>{c.code}</code>
                     </td>
                     <td>
-                      {c.campaign_status}
+                      <StatePill state={c.campaign_status} />
                       {c.code_status === 'active' ? '' : ` (code ${c.code_status})`}
                     </td>
                   </tr>

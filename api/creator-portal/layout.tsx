@@ -68,6 +68,10 @@ export function portalPage(ctx: AppContext, s: CreatorSignedIn, status: number, 
     wide: true,
     body: (
       <>
+        <div class="brand" id="brand">
+          <span class="product">svc</span>
+          <span class="org">Creator portal</span>
+        </div>
         <PortalNav s={s} path={ctx.path} />
         {'\n'}
         <h1>{title}</h1>

@@ -1,6 +1,7 @@
 // A payout's statement for its creator (docs/creator-portal.md "Statements"): GET /dashboard/creator/payouts/{id}
 // lists what the payout paid (commissions, bonus awards) and what it netted (clawbacks), and .../statement.csv is
 // the same lines as CSV through lib/csv.ts (the one owner of the formula-injection rule). Anyone else's payout is 404.
+import { StateText } from '../view-kit/visual.js';
 import { findCreatorStatement, type CreatorStatement } from '../../db/creator-portal.js';
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { NotFoundError } from '../../errors/http-errors.js';
@@ -113,7 +114,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
           <tr>
             <th scope="row">Status</th>
             <td id="statement-status" data-status={status.status}>
-              {status.text}
+              <StateText state={status.status} text={status.text} />
             </td>
           </tr>
         </tbody>

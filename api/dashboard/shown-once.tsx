@@ -37,6 +37,16 @@ function NextStep({ secret, base }: { secret: ShownOnce; base: string }) {
   }
 }
 
+/**
+ * The copy button's words: short and the same width whatever the secret's label holds (an agent key's label lists
+ * its scopes, which as a button's words widened the page past the screen).
+ */
+const COPY_LABEL: Record<string, string> = {
+  webhook_secret: 'Copy webhook secret',
+  purchase_api_key: 'Copy purchase API key',
+  agent_key: 'Copy agent key',
+};
+
 export async function shownOncePage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
@@ -72,7 +82,7 @@ export async function shownOncePage(ctx: AppContext): Promise<void> {
           <label for={x.name}>{x.label}</label>
           <div class="actions">
             <input id={x.name} readonly class="secret" value={x.value} />
-            <CopyButton target={x.name} label={`Copy ${x.label.toLowerCase()}`} />
+            <CopyButton target={x.name} label={COPY_LABEL[x.name] ?? 'Copy'} />
           </div>
           <NextStep secret={x} base={ctx.deps.config.BASE_URL} />
         </section>

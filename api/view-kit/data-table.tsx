@@ -22,6 +22,8 @@ export interface Column<Row> {
   html?: (row: Row) => ComponentChildren;
   /** A column of actions (buttons), left out of the CSV. */
   action?: boolean;
+  /** Long tokens without spaces (emails, ids): the cell may break them anywhere, so they never widen the table. */
+  wrapAny?: boolean;
 }
 
 export interface TableDef<Row> {
@@ -95,7 +97,7 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
         ) : null}
       </form>
       <div class="table-scroll" role="region" aria-labelledby={captionId} tabindex={0}>
-        <table id={def.id}>
+        <table id={def.id} class={def.columns[def.columns.length - 1]?.action ? 'has-actions' : undefined}>
           <caption id={captionId}>
             {def.caption}
             {view.search ? ` matching “${view.search}”` : ''}:{' '}
@@ -123,7 +125,7 @@ export function DataTable<Row>({ s, def, page, view, path, filters = {} }: Table
               page.rows.map((r) => (
                 <tr data-row={def.rowKey?.(r)}>
                   {def.columns.map((c) => (
-                    <td>{c.html ? c.html(r) : String(c.text(r) ?? '')}</td>
+                    <td class={c.wrapAny ? 'wrap-any' : undefined}>{c.html ? c.html(r) : String(c.text(r) ?? '')}</td>
                   ))}
                 </tr>
               ))

@@ -4,6 +4,7 @@
 // `<` escaped) live here and nowhere else; eslint.config.js refuses dangerouslySetInnerHTML in every other file.
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { VISUAL_STYLE } from './visual-style.js';
 
 /** JSON for a `<script type="application/json">` block: `<` escaped so no value can close the element. */
 export function jsonForHtml(value: unknown): string {
@@ -91,7 +92,7 @@ const STYLE =
   td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums} td time{white-space:nowrap}
   .done{color:#1e7a34;font-weight:600} .open{color:#9a4600;font-weight:600} ` +
   `.secret{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff7d6;padding:.5rem;border-radius:6px;word-break:break-all}
-  code{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all} ` +
+  code{font-family:ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere} ` +
   `.notice{background:#eef6ff;padding:.5rem .75rem;border-radius:8px}
   fieldset{border:1px solid #c7c7cc;border-radius:8px;margin:.75rem 0;min-width:0}
   dialog{border:0;border-radius:12px;padding:1.5rem;max-width:min(28rem,calc(100vw - 2rem));box-shadow:0 8px 32px rgba(0,0,0,.25)}
@@ -106,7 +107,8 @@ const STYLE =
     .table-scroll th,.table-scroll td{overflow-wrap:normal} td time{white-space:normal}
     main.wide input,main.wide select,main.wide textarea{min-width:0;width:100%}
     nav.top form{margin:0}
-  }`;
+  }` +
+  VISUAL_STYLE;
 
 /** Data for a page's script: a JSON block the script parses (never spliced into code). */
 export function JsonScript({ id, value }: { id: string; value: unknown }) {

@@ -1,7 +1,9 @@
-// The signed-in dashboard's page shell: who is signed in and in which organization (`?org=` picks one of the
-// user's organizations, default the first), the navigation, the session's CSRF token for every form, and one
-// helper that renders a page. Pages without a session redirect to the sign-in page and come back.
+// The signed-in dashboard's page shell: the product's name, the organization by name (`?org=` picks one of the
+// user's organizations, default the first; a user in several switches here), who is signed in, the navigation,
+// the session's CSRF token for every form, and one helper that renders a page. Pages without a session redirect to
+// the sign-in page and come back.
 import type { ComponentChildren } from 'preact';
+import { listOrganizations } from '../../db/organizations.js';
 import { findUser, roleIn } from '../../db/users.js';
 import { NotFoundError } from '../../errors/http-errors.js';
 import { safeUrl } from './html.js';
@@ -20,6 +22,8 @@ export interface SignedIn {
   email: string;
   orgIds: string[];
   orgId: string | undefined;
+  /** The user's organizations with their names (oldest first), for the shell's name and switcher. */
+  orgs: { id: string; name: string }[];
   role: MembershipRole | undefined;
   csrf: string;
   /** What the previous form post left for this page (GET only; flash.ts): its message, a failed form's state, a secret. */
@@ -36,9 +40,10 @@ export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
   }
   const wanted = typeof ctx.query.org === 'string' ? ctx.query.org : undefined;
   const orgId = wanted && principal.orgIds.includes(wanted) ? wanted : principal.orgIds[0];
-  const [user, role] = await Promise.all([
+  const [user, role, orgs] = await Promise.all([
     findUser(ctx.deps.db, principal.userId),
     orgId ? roleIn(ctx.deps.db, orgId, principal.userId) : undefined,
+    listOrganizations(ctx.deps.db, principal.orgIds),
   ]);
   const flash = ctx.method === 'GET' ? takeFlash(ctx) : undefined;
   return {
@@ -46,6 +51,7 @@ export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
     email: user?.email ?? principal.userId,
     orgIds: principal.orgIds,
     orgId,
+    orgs,
     role,
     csrf: sessionCsrf(ctx, cookie),
     flash,
@@ -137,7 +143,11 @@ export function CampaignStatusButton({
   );
 }
 
-/** A table with a header row of `columns` and the rows given as children, in its own horizontal scroller. */
+/**
+ * A table with a header row of `columns` and the rows given as children, in its own horizontal scroller. A last
+ * column without a name is the row's actions: it is named "Actions" for screen readers, stays the last and, on a
+ * phone, stays in view beside the first column while the rest scrolls (visual-style.ts `.has-actions`).
+ */
 export const Table = ({
   id,
   columns,
@@ -148,20 +158,29 @@ export const Table = ({
   columns: string[];
   children: ComponentChildren;
   label?: string;
-}) => (
-  <ScrollTable label={label ?? (columns.filter(Boolean).join(', ') || 'Table')}>
-    <table id={id}>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th>{c}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
-  </ScrollTable>
-);
+}) => {
+  const actions = columns.length > 1 && columns[columns.length - 1] === '';
+  return (
+    <ScrollTable label={label ?? (columns.filter(Boolean).join(', ') || 'Table')}>
+      <table id={id} class={actions ? 'has-actions' : undefined}>
+        <thead>
+          <tr>
+            {columns.map((c, i) =>
+              actions && i === columns.length - 1 ? (
+                <th>
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              ) : (
+                <th>{c}</th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </ScrollTable>
+  );
+};
 
 /** `/dashboard/x` with the current organization kept (when the user has several). */
 export function orgLink(s: SignedIn, path: string): string {
@@ -204,6 +223,49 @@ function currentNav(path: string): string | undefined {
   );
 }
 
+/**
+ * The product, the organization by name and, for a user in several, the switcher (a GET form: `?org=`); who is
+ * signed in, and sign out.
+ */
+function Brand({ s, path }: { s: SignedIn; path: string }) {
+  const current = s.orgs.find((o) => o.id === s.orgId);
+  return (
+    <div class="brand" id="brand">
+      <span class="product">svc</span>
+      <span class="org" id="org-name">
+        {current ? current.name : 'No organization'}
+      </span>
+      {s.orgs.length > 1 ? (
+        <form method="get" action={path}>
+          <label for="org-pick" class="muted">
+            Switch organization
+          </label>
+          <select id="org-pick" name="org">
+            {s.orgs.map((o) => (
+              <option value={o.id} selected={o.id === s.orgId}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" class="secondary">
+            Switch
+          </button>
+        </form>
+      ) : null}
+      <span class="muted who">
+        {s.email}
+        {s.role ? ` (${s.role})` : ''}
+      </span>
+      <form method="post" action="/dashboard/logout">
+        <CsrfField s={s} />
+        <button type="submit" class="secondary">
+          Sign out
+        </button>
+      </form>
+    </div>
+  );
+}
+
 function TopNav({ s, path }: { s: SignedIn; path: string }) {
   const current = currentNav(path);
   return (
@@ -213,33 +275,6 @@ function TopNav({ s, path }: { s: SignedIn; path: string }) {
           {label}
         </a>
       ))}
-      {'\n'}
-      <span class="muted">
-        {s.email}
-        {s.role ? ` (${s.role})` : ''}
-      </span>
-      {s.orgIds.length > 1 ? (
-        <form method="get" action={path}>
-          <label for="org-pick" class="muted">
-            Organization
-          </label>{' '}
-          <select id="org-pick" name="org">
-            {s.orgIds.map((o) => (
-              <option selected={o === s.orgId}>{o}</option>
-            ))}
-          </select>{' '}
-          <button type="submit" class="secondary">
-            Switch
-          </button>
-        </form>
-      ) : null}
-      {'\n'}
-      <form method="post" action="/dashboard/logout">
-        <CsrfField s={s} />
-        <button type="submit" class="secondary">
-          Sign out
-        </button>
-      </form>
     </nav>
   );
 }
@@ -262,6 +297,7 @@ export function dashboardPage(
     scripts: [DASHBOARD_SCRIPT, ...scripts],
     body: (
       <>
+        <Brand s={s} path={ctx.path} />
         <TopNav s={s} path={ctx.path} />
         {'\n'}
         <h1>{title}</h1>

@@ -5,41 +5,15 @@
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { formatDate } from '../../lib/dates.js';
 import { safeUrl } from './html.js';
+import { StatePill } from './visual.js';
 
-export type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'neutral';
+export type { Tone } from './visual.js';
+/** A status word in a coloured pill (api/view-kit/visual.tsx: the visual system's pill). */
+export { Pill as Badge } from './visual.js';
 
-/** A status word in a coloured pill; the word itself carries the meaning (colour is never the only signal). */
-export const Badge = ({
-  tone = 'neutral',
-  children,
-  class: cls,
-  id,
-}: {
-  tone?: Tone;
-  children: ComponentChildren;
-  class?: string;
-  id?: string;
-}) => (
-  <span id={id} class={`badge ${tone}${cls ? ` ${cls}` : ''}`}>
-    {children}
-  </span>
-);
-
-/** The tone of the statuses the pages show (campaigns, invitations, awards, codes, payments, checklist steps). */
-function toneOf(status: unknown): Tone {
-  const s = String(status).toLowerCase();
-  if (['active', 'live', 'joined', 'accepted', 'approved', 'paid', 'succeeded', 'ok', 'done', 'connected', 'payable'].includes(s))
-    return 'ok';
-  if (['paused', 'pending', 'earned', 'held', 'draft', 'unchecked', 'open', 'unfunded'].includes(s)) return 'warn';
-  if (['blocked', 'revoked', 'failed', 'voided', 'void', 'withdrawn', 'expired', 'archived', 'rejected', 'clawed_back'].includes(s))
-    return 'bad';
-  return 'neutral';
-}
-
+/** The pill of a state word (campaigns, invitations, awards, codes, payments, checklist steps): visual.tsx's StatePill. */
 export const StatusBadge = ({ status, class: cls, id }: { status: unknown; class?: string; id?: string }) => (
-  <Badge tone={toneOf(status)} class={cls} id={id}>
-    {String(status)}
-  </Badge>
+  <StatePill state={status} class={cls} id={id} />
 );
 
 export type ButtonKind = 'primary' | 'secondary' | 'danger';

@@ -58,7 +58,7 @@ test.serial('sign-up, email verification from the outbox, sign-in', async (t) =>
   await screenshot(page, '04-sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Apps' }).waitFor();
-  t.regex((await page.locator('nav.top').textContent()) ?? '', new RegExp(`${email.replace(/[+.]/g, '\\$&')} \\(owner\\)`));
+  t.regex((await page.locator('#brand').textContent()) ?? '', new RegExp(`${email.replace(/[+.]/g, '\\$&')} \\(owner\\)`));
   await screenshot(page, '05-apps-empty');
 });
 

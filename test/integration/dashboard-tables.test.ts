@@ -175,7 +175,10 @@ test.serial('a purchase with a code that matches no creator shows the code and s
   t.false(stored.attributed);
   const live = await page(`/dashboard/apps/${seed.app_id}/events`);
   const row = new RegExp(`<tr data-kind="purchase" data-event-id="${sent.body.event_id}"[\\s\\S]*?</tr>`).exec(live.text)?.[0] ?? '';
-  t.regex(row, new RegExp(`<td class="code"><code>${stored.referral_code}</code> <span class="muted">matched no creator</span></td>`));
+  t.regex(
+    row,
+    new RegExp(`<td class="carried-code"><code>${stored.referral_code}</code> <span class="muted">matched no creator</span></td>`),
+  );
   t.regex(row, /<td class="commission"><\/td>/, 'no commission for an organic purchase');
   // The history table finds it by the code, and its CSV says the same.
   const history = await page(`/dashboard/apps/${seed.app_id}/events/history?q=${stored.referral_code}`);

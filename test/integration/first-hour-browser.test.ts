@@ -56,7 +56,7 @@ test.serial('sign up, verify through the dev mailbox page, sign in', async (t) =
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Apps' }).waitFor();
-  t.regex((await page.locator('nav.top').textContent()) ?? '', /\(owner\)/);
+  t.regex((await page.locator('#brand').textContent()) ?? '', /\(owner\)/);
 });
 
 test.serial('create an app and follow the steps to a test purchase, then watch it arrive on live events', async (t) => {

@@ -71,7 +71,7 @@ test.serial(
     await payoutIn(db, seed.org_id, ready.creator_id, 'transferred');
     const page = await owner.browser.fetch(url(`/dashboard/wallet/payouts/${runId}`));
     const [lines, heldOnPage] = page.text.split('class="held-over"');
-    t.regex(lines!, /data-status="paid">paid \(tr_test_/);
+    t.regex(lines!, /data-status="paid"><span class="badge ok" data-state="paid">paid<\/span> \(tr_test_/);
     t.false(lines!.includes(other.creator_id), 'no payout line for the held-over creator: neither "paid" nor "sending"');
     t.regex(heldOnPage!, new RegExp(`data-held="${other.creator_id}"[\\s\\S]*?<td>no payout account connected</td>`));
 

@@ -22,7 +22,8 @@ const { h, seed } = useSeededHarness(test, {
 });
 const stripe = useStripeStub(test, h);
 
-const RETURNED = /returned: nothing was paid \(Stripe refused the transfer: Your destination account needs/;
+// On pages the state word is a pill (`<span …>returned</span>: nothing was paid …`); the CLI writes it plain.
+const RETURNED = /returned(?:<\/span>)?: nothing was paid \(Stripe refused the transfer: Your destination account needs/;
 
 test('a transfer Stripe refuses: returned, with the reason, on every surface; nowhere paid', async (t) => {
   const { db } = h();
@@ -69,7 +70,10 @@ test('a transfer Stripe refuses: returned, with the reason, on every surface; no
   const creator = await signInCreator(h().baseUrl, db, email);
   const portal = (path: string) => creator.browser.fetch(`${h().baseUrl}/dashboard/creator${path}`);
   const campaign = await portal(`/campaigns/${seed.campaign_id}`);
-  t.regex(campaign.text, /<td data-status="returned">returned: nothing was paid \(Stripe refused/);
+  t.regex(
+    campaign.text,
+    /<td data-status="returned"><span class="badge bad" data-state="returned">returned<\/span>: nothing was paid \(Stripe refused/,
+  );
   const statement = await portal(`/payouts/${payout.id}`);
   t.is(statement.status, 200);
   t.regex(statement.text, /id="statement-returned"[^>]*>This payout was returned: nothing was paid \(Stripe refused/);

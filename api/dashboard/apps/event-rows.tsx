@@ -4,6 +4,7 @@
 // code the purchase carried (also when it attributed nothing, saying whether it matched no creator), the reason it
 // was refused or ignored, its price and the commission written for it (read with `amounts`, db/recent-events.ts).
 import { LocalTime } from '../../view-kit/ui.js';
+import { StatePill } from '../../view-kit/visual.js';
 import type { FeedEntry } from '../../../db/app-event-feed.js';
 import type { PurchaseEventView, SdkEventView } from '../../../db/recent-events.js';
 import { renderToString } from 'preact-render-to-string';
@@ -31,21 +32,15 @@ export function workflowUrl(uiUrl: string | undefined, namespace: string, workfl
 const when = (d: Date | string) => <LocalTime at={d} />;
 
 function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
-  if (v.failed)
-    return (
-      <>
-        <span class="error">failed</span> <span class="muted">{v.error ?? ''}</span>
-      </>
-    );
-  if (v.attributed) return <span class="done">attributed</span>;
-  if (v.organic) return <span class="muted">organic</span>;
+  const state = v.failed ? 'failed' : v.attributed ? 'attributed' : v.organic ? 'organic' : v.error ? 'ignored' : 'received';
+  const why = v.failed || !(v.attributed || v.organic) ? v.error : undefined;
   return (
     <>
-      <span class="open">{v.error ? 'ignored' : 'received'}</span>
-      {v.error ? (
+      <StatePill state={state} />
+      {why ? (
         <>
           {' '}
-          <span class="muted">{v.error}</span>
+          <span class="muted">{why}</span>
         </>
       ) : null}
     </>
@@ -75,7 +70,7 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
         <td>
           <code>{s.event_type}</code>
         </td>
-        <td>{s.app_user_id}</td>
+        <td class="wrap-any">{s.app_user_id}</td>
         <td>{s.environment ?? ''}</td>
         <td class="muted">{s.platform ?? ''}</td>
         <td>
@@ -96,12 +91,12 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
       <td>
         <code>{v.event_type}</code>
       </td>
-      <td>{v.app_user_id ?? ''}</td>
+      <td class="wrap-any">{v.app_user_id ?? ''}</td>
       <td>{v.environment ?? ''}</td>
       <td class="attribution">
         <Outcome v={v} />
       </td>
-      <td class="code">
+      <td class="carried-code">
         {entry.event.referral_code ? (
           <>
             <code>{entry.event.referral_code}</code>

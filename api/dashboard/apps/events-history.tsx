@@ -29,7 +29,7 @@ const EVENTS: TableDef<PurchaseEventView> = {
     timeColumn('Received', (r) => r.received_at, 'received_at'),
     { label: 'Event', text: (r) => r.event_id, html: (r) => <code>{r.event_id}</code> },
     { label: 'Type', sort: 'event_type', text: (r) => r.event_type },
-    { label: 'App user', sort: 'app_user_id', text: (r) => r.app_user_id },
+    { label: 'App user', sort: 'app_user_id', wrapAny: true, text: (r) => r.app_user_id },
     { label: 'Product', sort: 'product_id', text: (r) => r.product_id },
     { label: 'Environment', sort: 'environment', text: (r) => r.environment },
     { label: 'Outcome', sort: 'processing_status', text: outcome },

@@ -1,6 +1,7 @@
 // GET /dashboard, the organization's home: its key figures over 7, 30 or 90 days (overview.tsx), its apps (each
 // linking to its setup page) and the form that creates an app (POST /api/apps, whose answer shows the new webhook
 // secret and purchase API key once).
+import { EmptyState } from '../../view-kit/visual.js';
 import { listAppsInOrgs } from '../../../db/apps.js';
 import type { AppContext } from '../../context.js';
 import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, Table } from '../../view-kit/layout.js';
@@ -20,7 +21,9 @@ export async function home(ctx: AppContext): Promise<void> {
       {overview}
       <h2>Apps</h2>
       {apps.length === 0 ? (
-        <p>No app yet: create your first one below.</p>
+        <EmptyState id="no-apps" title="No app yet.">
+          Create your first one with the form below: its setup page then walks you through the SDK and the first test purchase.
+        </EmptyState>
       ) : (
         <Table columns={['App', 'Slug', 'SDK']}>
           {apps.map((a) => (

@@ -5,6 +5,7 @@
 // amount in the wallet and is refused with 402 (shown with the way to the wallet) when the safe balance cannot
 // cover it. Members see the list without the buttons (the REST answers them 403).
 import { ConfirmForm } from '../../view-kit/confirm.js';
+import { EmptyState, StatePill } from '../../view-kit/visual.js';
 import { DANGERS } from '../dangers.js';
 import { listBonusAwards, type BonusAwardView } from '../../../db/bonus-awards.js';
 import { getWalletTotals } from '../../../db/wallet-ledger.js';
@@ -67,7 +68,7 @@ function AwardRow({ s, a, back }: { s: SignedIn; a: BonusAwardView; back: string
         <Flags flags={a.fraud_flags} />
       </td>
       <td class="award-status">
-        {a.status}
+        <StatePill state={a.status} />
         {needsReview(a) ? (
           <>
             {' '}
@@ -121,7 +122,11 @@ export async function bonusAwardsPage(ctx: AppContext): Promise<void> {
           ))}
         </Table>
       ) : (
-        <p class="muted">No {status} awards.</p>
+        <EmptyState id="awards-empty" title={`No ${status} awards.`}>
+          {status === 'earned'
+            ? 'An award is earned when a creator reaches a milestone bonus rule; set one on a campaign page.'
+            : 'Awards reach this state from the earned list: open it to approve or void them.'}
+        </EmptyState>
       )}
     </>,
   );

@@ -1,6 +1,7 @@
 // The creators table (every creator code in the organization's campaigns, with counts and production money) shown
 // on GET /dashboard/creators, and the invitations table, GET /dashboard/invitations. Both read the rows the agent
 // API's reads return (db/invitations.ts), searched, sorted and paged; `?format=csv` exports the filtered view.
+import { StatePill } from '../../view-kit/visual.js';
 import {
   CREATOR_TABLE,
   INVITATION_TABLE,
@@ -85,12 +86,13 @@ function creatorTable(s: SignedIn, error?: PortalInviteError): TableDef<OrgAffil
       {
         label: 'Email',
         sort: 'email',
+        wrapAny: true,
         text: (r) => r.email,
         html: (r) => (r.email ? r.email : <PortalInvite s={s} row={r} error={error} />),
       },
       { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
       { label: 'Code', sort: 'code', text: (r) => r.code, html: (r) => <code>{r.code}</code> },
-      { label: 'Code status', sort: 'status', text: (r) => r.status },
+      { label: 'Code status', sort: 'status', text: (r) => r.status, html: (r) => <StatePill state={r.status} label={r.status} /> },
       {
         label: 'Payout account',
         text: (r) => payoutAccountOf(r).words,
@@ -136,10 +138,10 @@ function invitationTable(s: SignedIn, back: string): TableDef<InvitationTableRow
     file: 'invitations.csv',
     rowKey: (r) => r.id,
     columns: [
-      { label: 'Email', sort: 'email', text: (r) => String(r.email) },
+      { label: 'Email', sort: 'email', wrapAny: true, text: (r) => String(r.email) },
       { label: 'Name', sort: 'name', text: (r) => (r.name as string | null) ?? '' },
       { label: 'Campaign', sort: 'campaign_name', text: (r) => r.campaign_name },
-      { label: 'Status', sort: 'status', text: (r) => r.status },
+      { label: 'Status', sort: 'status', text: (r) => r.status, html: (r) => <StatePill state={r.status} label={String(r.status)} /> },
       timeColumn('Sent', (r) => r.created_at as Date, 'created_at'),
       timeColumn('Expires', (r) => r.expires_at as Date, 'expires_at'),
       {

@@ -2,6 +2,7 @@
 // free-code rows), a form creating one (POST /api/apps/{app_id}/free-codes, svc_create_free_code's handler: the
 // creator-code rules and 409 when the code is taken) and a block / unblock button per code
 // (POST /api/apps/{app_id}/free-codes/{id}/block).
+import { StatePill } from '../../view-kit/visual.js';
 import { ConfirmForm } from '../../view-kit/confirm.js';
 import { DANGERS } from '../dangers.js';
 import { listFreeCodes } from '../../../db/free-access.js';
@@ -55,7 +56,9 @@ export async function freeCodesPage(ctx: AppContext): Promise<void> {
                 {c.seat_limit === null ? ' (unlimited)' : ` of ${c.seat_limit}`}
               </td>
               <td>{when(c.expires_at, 'never')}</td>
-              <td class="code-state">{c.blocked ? 'blocked' : c.live ? 'live' : 'expired'}</td>
+              <td class="code-state">
+                <StatePill state={c.blocked ? 'blocked' : c.live ? 'live' : 'expired'} />
+              </td>
               <td>
                 {c.blocked ? (
                   <ButtonForm

@@ -1,6 +1,7 @@
 // The wallet's full tables: GET /dashboard/wallet/ledger (every ledger entry with the running totals it left) and
 // GET /dashboard/wallet/payouts (every creator's line of every payout run), searched, sorted and paged, `?format=csv`
 // exporting the filtered view. The wallet page keeps its latest entries and runs and links here.
+import { StateText } from '../../view-kit/visual.js';
 import { PAYOUT_TABLE, pagePayouts, type PayoutTableRow } from '../../../db/payout-history.js';
 import { LEDGER_TABLE, pageLedgerEntries, type LedgerLine } from '../../../db/wallet-history.js';
 import { payoutStatus } from '../../../lib/payout-status.js';
@@ -68,7 +69,11 @@ export function payoutTable(s: SignedIn, opts: { withCreator: boolean } = { with
       { label: 'Clawbacks netted (USD)', sort: 'clawbacks_netted_micros', text: (r) => usd(r.clawbacks_netted_micros) },
       { label: 'Net to creator (USD)', sort: 'net_micros', text: (r) => usd(r.net_micros) },
       // lib/payout-status.ts: a returned payout reads "returned: nothing was paid (why)", never paid.
-      { label: 'Status', text: (r) => payoutStatus(r).text },
+      {
+        label: 'Status',
+        text: (r) => payoutStatus(r).text,
+        html: (r) => <StateText state={payoutStatus(r).status} text={payoutStatus(r).text} />,
+      },
     ],
   };
 }

@@ -8,6 +8,7 @@
 // The run then starts its phase 2 (the payout-run workflow: one transfer per payout); the run's page shows each
 // payout's status in lib/payout-status.ts's words. Members see all this but cannot preview or run (403). No agent
 // route or tool reaches any of it.
+import { StateText } from '../../view-kit/visual.js';
 import { LocalTime, ScrollTable } from '../../view-kit/ui.js';
 import type { ComponentChildren, VNode } from 'preact';
 import { randomBytes } from 'node:crypto';
@@ -41,7 +42,7 @@ type Line = Pick<
 const statusCell = (l: Line) => {
   if (!l.transfer_status) return '';
   const s = payoutStatus({ transfer_status: l.transfer_status, failure: l.failure });
-  return s.status === 'paid' && l.transfer_id ? `${s.text} (${l.transfer_id})` : s.text;
+  return <StateText state={s.status} text={s.status === 'paid' && l.transfer_id ? `${s.text} (${l.transfer_id})` : s.text} />;
 };
 
 /** Per-creator lines and their total: gross (commissions and bonus awards), platform fees, clawbacks netted, net to the creator. */
