@@ -51,7 +51,10 @@ const userActor =
 export function mountRest(router: Router<RequestState, AppContext>, routes: readonly DashboardRoute[]): void {
   for (const route of routes) {
     const chain: Middleware[] = [guard({ allow: ['user'] })];
-    if (route.method !== 'get') chain.push(formReply(route.body, { reshape: route.form, confirm: route.confirm, done: route.done, words: route.words, checks: route.checks }));
+    if (route.method !== 'get')
+      chain.push(
+        formReply(route.body, { reshape: route.form, confirm: route.confirm, done: route.done, words: route.words, checks: route.checks }),
+      );
     if (route.query) chain.push(validateQuery(route.query));
     if (route.body) chain.push(validateBody(route.body));
     chain.push(audited(route.method, route.path, userActor(route)), route.handler);

@@ -58,7 +58,9 @@ export function readMultipart(ctx: AppContext, limits: MultipartLimits): Promise
       stream.on('data', (c: Buffer) => {
         chunks.push(c);
       });
-      stream.on('limit', () => fail(tooLarge(`The file "${info.filename}" is larger than ${sizeOf(limits.maxFileBytes)}: choose a smaller file.`)));
+      stream.on('limit', () =>
+        fail(tooLarge(`The file "${info.filename}" is larger than ${sizeOf(limits.maxFileBytes)}: choose a smaller file.`)),
+      );
       stream.on('close', () => {
         out.files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
       });

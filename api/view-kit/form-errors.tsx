@@ -45,7 +45,8 @@ function sentenceOf(p: FieldProblem, field: string, words?: FormWords): string {
   if (p.type === SAID) return p.msg;
   if (p.type === 'missing' || p.msg === 'Field required') return rule ?? 'Fill this in.';
   if (rule) return rule;
-  if (p.type === 'pattern') return /\^https:\/\//.test(p.msg) ? 'Enter an address starting with https://' : 'Check the hint: this is not in the expected form.';
+  if (p.type === 'pattern')
+    return /\^https:\/\//.test(p.msg) ? 'Enter an address starting with https://' : 'Check the hint: this is not in the expected form.';
   for (const [re, say] of SCHEMA_TYPES) if (re.test(p.msg)) return say;
   const said = humanProblem(forPeople(p.msg));
   return /[.!?]$/.test(said) ? said : `${said}.`;
@@ -94,7 +95,11 @@ export function formStateOf(errors: Record<string, string>, typed: Record<string
 const rankIn = (order: readonly string[], f: string) => (order.includes(f) ? order.indexOf(f) : order.length);
 
 /** A page's own checks that failed (by field, each said by the form's rule): the re-shown form's state and summary lines. */
-export function refusal(failing: readonly string[], words: FormWords, typed: Record<string, unknown>): { state: FormState; lines: string[] } {
+export function refusal(
+  failing: readonly string[],
+  words: FormWords,
+  typed: Record<string, unknown>,
+): { state: FormState; lines: string[] } {
   const problems = failing.map((f): FieldProblem => ({ loc: ['body', f], msg: '', type: 'value_error' }));
   const { errors, lines } = problemsInWords(problems, words, Object.keys(typed));
   return { state: formStateOf(errors, typed), lines };

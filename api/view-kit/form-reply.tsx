@@ -63,7 +63,10 @@ function problemsOf(err: AppError, words?: FormWords, order: string[] = []): { f
   if (Array.isArray(detail)) {
     const { errors, lines } = problemsInWords(detail as FieldProblem[], words, order);
     const n = lines.length;
-    return { errors, flash: { tone: 'bad', text: `Not saved: ${n === 1 ? 'one field needs' : `${n} fields need`} a change (marked below).`, lines } };
+    return {
+      errors,
+      flash: { tone: 'bad', text: `Not saved: ${n === 1 ? 'one field needs' : `${n} fields need`} a change (marked below).`, lines },
+    };
   }
   const text = forPeople(typeof detail === 'string' ? detail : JSON.stringify(detail));
   const field = FILE_STATUSES.has(err.status) && order.includes('file') ? 'file' : err.status === 409 ? words?.conflict : undefined;

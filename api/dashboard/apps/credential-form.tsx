@@ -28,7 +28,8 @@ export const CREDENTIAL_WORDS = {
     app_apple_id:
       'Enter the numeric Apple id of the app (App Store Connect, App Information); production needs it to check server notifications.',
     package_name: 'Enter the package name, such as com.example.app.',
-    pubsub_service_account: 'Enter the service account email your Pub/Sub push subscription uses (name@project.iam.gserviceaccount.com), or leave it empty.',
+    pubsub_service_account:
+      'Enter the service account email your Pub/Sub push subscription uses (name@project.iam.gserviceaccount.com), or leave it empty.',
     secret_api_key: 'Paste the secret API key from your subscription provider (it starts with sk_).',
   },
   fieldOf: { private_key: 'file', service_account_json: 'file' },
@@ -84,7 +85,17 @@ function CredentialFields({ platform, idPrefix = platform, state }: { platform: 
       </>
     );
   }
-  return <Field id={id('key')} name="secret_api_key" type="password" label={`${L.secret_api_key} (sk_...)`} autocomplete="off" required state={state} />;
+  return (
+    <Field
+      id={id('key')}
+      name="secret_api_key"
+      type="password"
+      label={`${L.secret_api_key} (sk_...)`}
+      autocomplete="off"
+      required
+      state={state}
+    />
+  );
 }
 
 /** The form id of a platform's upload form, so a refusal comes back to that form only. */

@@ -67,7 +67,9 @@ export async function uploadBody(ctx: AppContext): Promise<Record<string, unknow
 function withFieldProblems(err: unknown, fields: Record<string, string> | undefined): unknown {
   if (!(err instanceof AppError) || err.status !== 415 || !fields || !isCredentialPlatform(fields.platform)) return err;
   const secretField = fields.platform === 'android' ? 'service_account_json' : 'private_key';
-  const others = problemsFrom(() => CREDENTIAL_PARSERS[fields.platform as CredentialPlatform](fields)).filter((p) => p.loc.at(-1) !== secretField);
+  const others = problemsFrom(() => CREDENTIAL_PARSERS[fields.platform as CredentialPlatform](fields)).filter(
+    (p) => p.loc.at(-1) !== secretField,
+  );
   return others.length === 0 ? err : new ValidationError([bad(secretField, String(err.detail)), ...others]);
 }
 

@@ -52,6 +52,8 @@ function assetFields(fields: Record<string, string>): AssetMeta {
   return out as unknown as AssetMeta;
 }
 
+const NOT_AN_ASSET = 'The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).';
+
 /** Reads and checks a multipart upload of up to `maxFiles` files (limits above); nothing is stored yet. */
 export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promise<AssetUpload> {
   if (!ctx.is('multipart/form-data')) throw new AppError(415, 'Send the asset as a multipart/form-data upload with a `file` field.');
@@ -72,12 +74,15 @@ export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promis
     chosen.length === 0
       ? 'Choose a file to upload'
       : wrong
-        ? `${chosen.length > 1 ? `"${wrong.f.filename}": ` : ''}The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`
+        ? `${chosen.length > 1 ? `"${wrong.f.filename}": ` : ''}${NOT_AN_ASSET}`
         : undefined;
   // Every problem at once: a wrong file alone is 415; with bad fields, one 422 lists them all.
   if (wrong && fieldProblems.length === 0) throw new AppError(415, fileProblem);
   if (fileProblem || fieldProblems.length > 0)
-    throw new ValidationError([...(fileProblem ? [{ loc: ['body', 'file'], msg: fileProblem, type: chosen.length ? 'value_error' : 'missing' }] : []), ...fieldProblems]);
+    throw new ValidationError([
+      ...(fileProblem ? [{ loc: ['body', 'file'], msg: fileProblem, type: chosen.length ? 'value_error' : 'missing' }] : []),
+      ...fieldProblems,
+    ]);
   return { files: typed.map((t) => ({ data: t.f.data, kind: t.kind! })), meta: assetFields(fields) };
 }
 
