@@ -9,7 +9,8 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { formatUsd } from '../../lib/money.js';
-import { launchChromium, signInInBrowser } from '../helpers/chromium.js';
+import path from 'node:path';
+import { launchChromium, SCREENSHOT_DIR, signInInBrowser } from '../helpers/chromium.js';
 import { problemsAndScreenshots } from '../helpers/page-checks.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 
@@ -230,6 +231,7 @@ test.serial('credential upload: a wrong file and bad fields answer on the setup 
   const again = page.locator('form', { has: page.locator('input[name=platform][value=ios]') });
   await checkRefused(t, page, again, { invalid: ['file', 'key_id', 'issuer_id', 'app_apple_id'], kept: typed }, 'credential-upload');
   t.regex((await page.locator('#ios-file-hint').textContent()) ?? '', /Choose the file again/, 'the page says the file is not kept');
+  await again.screenshot({ path: path.join(SCREENSHOT_DIR, 'form-errors-credential-form-1280.png') });
   t.is(
     await h()
       .db('store_credentials')
