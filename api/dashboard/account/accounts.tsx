@@ -241,7 +241,7 @@ export async function completeReset(ctx: AppContext): Promise<void> {
   const token = ctx.params.token as string;
   const password = field(ctx.state.body, 'password');
   const problem = passwordProblem(password);
-  if (problem) return newPasswordForm(ctx, 422, token, `password: ${problem}`);
+  if (problem) return newPasswordForm(ctx, 422, token, problem);
   const passwordHash = await hashPassword(password);
   const done = await resetPassword(ctx.deps, { token, passwordHash });
   if (!done) return invalidReset(ctx);

@@ -218,7 +218,7 @@ export async function acceptInvite(ctx: AppContext): Promise<void> {
         422,
         'Join the organization',
         <>
-          <ErrorLine error={`password: ${problem}`} />
+          <ErrorLine error={problem} />
           <p>
             <a href={safeUrl(ctx.path)}>Back</a>
           </p>
