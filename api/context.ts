@@ -35,6 +35,8 @@ export interface RequestState {
   credentialPresented?: boolean;
   /** A multipart upload whose route checks the CSRF field after parsing (api/auth/csrf.ts). */
   csrfDeferred?: boolean;
+  /** The text fields of a multipart upload as read so far (api/middleware/multipart.ts), for a refused form's page. */
+  uploadFields?: Record<string, string>;
   body?: unknown;
   rawBody?: Buffer;
   /** Set (instead of answering 400) on routes that authenticate before reading the body. */

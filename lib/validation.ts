@@ -55,3 +55,14 @@ export function assertValid<T>(schema: object, value: unknown, location: 'body' 
   if (!fn(value)) throw new ValidationError(toFieldProblems(fn.errors, location));
   return value as T;
 }
+
+/** The field problems `check` throws as a 422, or none (to list them with other problems of the same request). */
+export function problemsFrom(check: () => unknown): FieldProblem[] {
+  try {
+    check();
+    return [];
+  } catch (err) {
+    if (err instanceof ValidationError) return err.problems;
+    throw err;
+  }
+}

@@ -7,7 +7,7 @@
 import { findApp } from '../../db/apps.js';
 import { createFreeCode } from '../../actions/free-codes.js';
 import { findFreeCodeByCode, listCodeRedemptions, listFreeCodes, type FreeCodeView, type RedemptionsCursor } from '../../db/free-access.js';
-import { cleanupCode, isValidCodeLength } from '../../lib/codes.js';
+import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../lib/codes.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/http-errors.js';
 import { decodeStringCursor, encodeCursor } from '../../lib/page-cursor.js';
 import type { AppContext } from '../context.js';
@@ -103,7 +103,11 @@ export async function createFreeCodeHandler(ctx: AppContext): Promise<void> {
   const code = cleanupCode(input.code);
   if (!isValidCodeLength(code)) {
     throw new ValidationError([
-      { loc: ['body', 'code'], msg: 'After cleanup (uppercase, A-Z 0-9 _ -) the code must be 4 to 20 characters', type: 'value_error' },
+      {
+        loc: ['body', 'code'],
+        msg: `After cleanup (uppercase, A-Z 0-9 _ -) the code must be ${CODE_MIN_LENGTH} to ${CODE_MAX_LENGTH} characters`,
+        type: 'value_error',
+      },
     ]);
   }
   if (input.expires_at && new Date(input.expires_at) <= new Date()) {

@@ -25,6 +25,10 @@ export interface DashboardRoute {
   confirm?: FormReplyOptions['confirm'];
   /** What the page says after the form's change succeeded. */
   done?: FormReplyOptions['done'];
+  /** The page form's labels and rules in words, for a refusal (api/view-kit/form-errors.tsx). */
+  words?: FormReplyOptions['words'];
+  /** The page form's own rules, listed with the schema's problems (formReply). */
+  checks?: FormReplyOptions['checks'];
 }
 
 export const r = (
@@ -47,7 +51,10 @@ const userActor =
 export function mountRest(router: Router<RequestState, AppContext>, routes: readonly DashboardRoute[]): void {
   for (const route of routes) {
     const chain: Middleware[] = [guard({ allow: ['user'] })];
-    if (route.method !== 'get') chain.push(formReply(route.body, { reshape: route.form, confirm: route.confirm, done: route.done }));
+    if (route.method !== 'get')
+      chain.push(
+        formReply(route.body, { reshape: route.form, confirm: route.confirm, done: route.done, words: route.words, checks: route.checks }),
+      );
     if (route.query) chain.push(validateQuery(route.query));
     if (route.body) chain.push(validateBody(route.body));
     chain.push(audited(route.method, route.path, userActor(route)), route.handler);

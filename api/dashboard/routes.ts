@@ -11,6 +11,8 @@ import { Router } from '@koa/router';
 import { createAppBody, createAppHandler, regeneratePurchaseKeyHandler, setupHandler } from './apps/app-handlers.js';
 import { campaignTopAffiliatesHandler, campaignTopAffiliatesQuery, localizeFormBody } from './campaigns/campaign-handlers.js';
 import { uploadCredentialHandler } from './apps/credential-upload.js';
+import { CREDENTIAL_WORDS } from './apps/credential-form.js';
+import { CAMPAIGN_WORDS } from './campaigns/campaign-fields.js';
 import { assetFileHandler, uploadAssetHandler } from './assets/asset-upload.js';
 import { blockFreeCodeBody, blockFreeCodeHandler } from './free-codes/free-code-block.js';
 import { AGENT_ENDPOINTS } from '../agent/endpoints.js';
@@ -21,7 +23,7 @@ import { validateQuery } from '../middleware/validate.js';
 import * as accounts from './account/accounts.js';
 import { uploadAssetsFromLink } from './assets/asset-link.js';
 import * as agents from './agents/agents-page.js';
-import { assetsPage } from './assets/assets-page.js';
+import { ASSET_WORDS, assetsPage } from './assets/assets-page.js';
 import { setupStatusPage } from './wallet/auto-recharge-page.js';
 import { bonusAwardsPage } from './campaigns/bonus-awards-page.js';
 import { analyticsPage } from './campaigns/analytics-page.js';
@@ -37,8 +39,8 @@ import { eventsHistoryPage } from './apps/events-history.js';
 import { DANGERS } from './dangers.js';
 import { textOf } from '../view-kit/ui.js';
 import * as events from './apps/events-page.js';
-import { freeCodesPage } from './free-codes/free-codes-page.js';
-import { home } from './apps/home-page.js';
+import { FREE_CODE_WORDS, freeCodeChecks, freeCodesPage } from './free-codes/free-codes-page.js';
+import { CREATE_APP_WORDS, createAppChecks, home } from './apps/home-page.js';
 import * as links from './links/link-pages.js';
 import { ledgerPage, payoutsPage } from './wallet/money-tables.js';
 import { mountRest, r, type DashboardRoute } from './rest.js';
@@ -74,7 +76,7 @@ function shared(tool: string, action: string, more: Partial<DashboardRoute> = {}
 /** Apps, campaigns and their analytics. */
 export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   shared('svc_list_apps', 'list_apps'),
-  r('post', '/api/apps', 'create_app', createAppHandler, { body: createAppBody }),
+  r('post', '/api/apps', 'create_app', createAppHandler, { body: createAppBody, words: CREATE_APP_WORDS, checks: createAppChecks }),
   shared('svc_get_app', 'get_app'),
   shared('svc_update_app', 'update_app'),
   r('get', '/api/apps/:app_id/setup', 'get_setup', setupHandler),
@@ -88,10 +90,11 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   r('post', '/api/apps/:app_id/regenerate-purchase-api-key', 'regenerate_purchase_api_key', regeneratePurchaseKeyHandler, {
     confirm: () => DANGERS.purchaseKey,
   }),
-  r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler),
+  r('post', '/api/apps/:app_id/credentials', 'upload_credential', uploadCredentialHandler, { words: CREDENTIAL_WORDS }),
   shared('svc_validate_store_credentials', 'validate_store_credentials'),
   shared('svc_activate_store_direct', 'activate_store_direct'),
   shared('svc_create_campaign', 'create_campaign', {
+    words: CAMPAIGN_WORDS,
     done: (a) => ({ tone: 'ok', text: `Campaign "${textOf(a.name, '')}" created (${textOf(a.status, 'draft')}).` }),
   }),
   shared('svc_list_campaigns', 'list_campaigns'),
@@ -101,7 +104,11 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
     done: (a) => ({ tone: 'ok', text: `Campaign ${textOf(a.status, 'changed')}.` }),
   }),
   // Campaign and analytics pages (issue 17): HTML forms cannot PATCH, so the edit form posts to the same handler.
-  shared('svc_update_campaign', 'update_campaign', { method: 'post', done: () => ({ tone: 'ok', text: 'Campaign saved.' }) }),
+  shared('svc_update_campaign', 'update_campaign', {
+    method: 'post',
+    words: CAMPAIGN_WORDS,
+    done: () => ({ tone: 'ok', text: 'Campaign saved.' }),
+  }),
   shared('svc_localize_campaign', 'localize_campaign', {
     form: localizeFormBody,
     done: () => ({ tone: 'ok', text: 'Translation saved.' }),
@@ -130,7 +137,11 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
     done: (a) => ({ tone: 'ok', text: `Bonus award ${textOf(a.status, 'reviewed')}.` }),
   }),
   shared('svc_list_free_codes', 'list_free_codes'),
-  shared('svc_create_free_code', 'create_free_code', { done: (a) => ({ tone: 'ok', text: `Free code ${textOf(a.code, '')} created.` }) }),
+  shared('svc_create_free_code', 'create_free_code', {
+    words: FREE_CODE_WORDS,
+    checks: freeCodeChecks,
+    done: (a) => ({ tone: 'ok', text: `Free code ${textOf(a.code, '')} created.` }),
+  }),
   r('post', '/api/apps/:app_id/free-codes/:free_code_id/block', 'block_free_code', blockFreeCodeHandler, {
     body: blockFreeCodeBody,
     confirm: (f) => (f.blocked === 'false' ? undefined : DANGERS.blockCode),
@@ -140,7 +151,7 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
     }),
   }),
   shared('svc_list_assets', 'list_assets'),
-  r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler),
+  r('post', '/api/apps/:app_id/assets', 'upload_asset', uploadAssetHandler, { words: ASSET_WORDS }),
   shared('svc_set_asset_featured', 'set_asset_featured'),
   r('get', '/api/assets/:asset_id/file', 'asset_file', assetFileHandler),
 ];

@@ -4,9 +4,11 @@
 // the answer carries a secret (webhook secret, purchase API key), to GET /dashboard/shown-once, which shows it once.
 // A refused form goes back too, with each field's error in words and what was typed (the page's `Field`s show them
 // beside the fields). A destructive route asks first (confirm.tsx). JSON callers get JSON.
-import { AppError } from '../../errors/http-errors.js';
+import { AppError, ValidationError, type FieldProblem } from '../../errors/http-errors.js';
+import { assertValid } from '../../lib/validation.js';
+import { forPeople, formStateOf, problemsInWords, SAID, type FormWords } from './form-errors.js';
 import { safeUrl } from './html.js';
-import { Flash, humanProblem, type FlashMessage } from './ui.js';
+import { Flash, type FlashMessage } from './ui.js';
 import { sendPage } from '../send-page.js';
 import type { AppContext, Middleware } from '../context.js';
 import { needsConfirmation, isFormPost, type Danger } from './confirm.js';
@@ -21,9 +23,6 @@ const SECRET_FIELDS: Record<string, string> = {
   purchase_api_key: 'Purchase API key',
   agent_key: 'Agent key',
 };
-
-/** Typed values never kept for the page that shows the error (secrets, and the form's own plumbing). */
-const NOT_KEPT = /^(csrf|return_to|confirmed|password|.*secret.*|.*private_key.*)$/;
 
 /** Names which form of a page a post came from, so a failed form's errors show in that form only (layout.tsx `stateFor`). */
 const FORM_ID = 'form_id';
@@ -51,39 +50,33 @@ function coerceForm(schema: SchemaLike | undefined, form: Record<string, unknown
   return out;
 }
 
-/** "holding_period_days" → "Holding period days". */
-const fieldWords = (name: string): string => {
-  const w = name.replace(/_/g, ' ');
-  return w[0]!.toUpperCase() + w.slice(1);
-};
+/** Statuses of an upload's file itself (too large, not the right kind): shown under the form's file field. */
+const FILE_STATUSES = new Set([413, 415]);
 
-/** A refused request, for people: a sentence, one line per field, and per field its error (for the page's fields). */
-function problemsOf(err: AppError): { flash: FlashMessage; errors: Record<string, string> } {
+/**
+ * A refused request, for people: a sentence and one line per field, and per field its error in words (for the page's
+ * fields, form-errors.tsx); `order` is the form's field order. A 402 (the wallet cannot cover it) offers the wallet's
+ * top-up page, where the agent's text names its REST call.
+ */
+function problemsOf(err: AppError, words?: FormWords, order: string[] = []): { flash: FlashMessage; errors: Record<string, string> } {
   const detail = err.detail;
-  const errors: Record<string, string> = {};
   if (Array.isArray(detail)) {
-    for (const p of detail as { loc?: (string | number)[]; msg?: string }[]) {
-      const name = String(p.loc?.at(-1) ?? '');
-      errors[name] ??= humanProblem(p.msg ?? '');
-    }
+    const { errors, lines } = problemsInWords(detail as FieldProblem[], words, order);
+    const n = lines.length;
     return {
       errors,
-      flash: {
-        tone: 'bad',
-        text: 'Not saved: please correct the fields below.',
-        lines: Object.entries(errors).map(([k, v]) => `${fieldWords(k)}: ${v}`),
-      },
+      flash: { tone: 'bad', text: `Not saved: ${n === 1 ? 'one field needs' : `${n} fields need`} a change (marked below).`, lines },
     };
   }
-  const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
-  // A 402 (the wallet cannot cover it) names the agent's top-up endpoint; the human tops up on the wallet page.
-  const action =
-    err.status === 402 ? { href: '/dashboard/wallet', label: 'Top up the wallet on the wallet page, then try again' } : undefined;
-  return { errors, flash: { tone: 'bad', text, ...(action ? { action } : {}) } };
+  const text = forPeople(typeof detail === 'string' ? detail : JSON.stringify(detail));
+  const field = FILE_STATUSES.has(err.status) && order.includes('file') ? 'file' : err.status === 409 ? words?.conflict : undefined;
+  if (field) {
+    const { errors, lines } = problemsInWords([{ loc: ['body', field], msg: text, type: SAID }], words, order);
+    return { errors, flash: { tone: 'bad', text: 'Not saved: one field needs a change (marked below).', lines } };
+  }
+  const action = err.status === 402 ? { href: '/dashboard/wallet#topup', label: 'Top up the wallet, then try again' } : undefined;
+  return { errors: {}, flash: { tone: 'bad', text, ...(action ? { action } : {}) } };
 }
-
-const keptValues = (form: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === 'string' && !NOT_KEPT.test(e[0])));
 
 export interface FormReplyOptions {
   /** Turns the page's form fields into the route's body (a textarea into a list, ...) after the coercion. */
@@ -92,6 +85,10 @@ export interface FormReplyOptions {
   confirm?: (form: Record<string, unknown>) => Danger | undefined;
   /** What the page says after success (default "Done."). */
   done?: (answer: Record<string, unknown>) => FlashMessage;
+  /** The form's labels and rules in words (form-errors.tsx). */
+  words?: FormWords;
+  /** Rules of the form the schema cannot say (a code's length after cleanup), listed with the schema's problems. */
+  checks?: (body: Record<string, unknown>) => FieldProblem[];
 }
 
 function secretsOf(answer: Record<string, unknown> | undefined): ShownOnce[] {
@@ -116,16 +113,25 @@ export function formReply(schema?: object, opts: FormReplyOptions = {}): Middlew
       if (ctx.is('application/x-www-form-urlencoded')) {
         const coerced = coerceForm(schema, form);
         ctx.state.body = opts.reshape ? opts.reshape(coerced) : coerced;
+        if (opts.checks) assertAll(schema, ctx.state.body as Record<string, unknown>, opts.checks);
       }
       await next();
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      // Uploads and refusals of the request itself (CSRF, size, type) answer a page with their status: there is no
-      // typed value to keep, and a forged request must not leave anything for the session's next page.
-      if (!ctx.is('application/x-www-form-urlencoded') || !BACK_WITH_ERRORS.has(err.status)) return errorPage(ctx, err, back);
-      const { flash, errors } = problemsOf(err);
-      setFlash(ctx, { flash, form: { errors, values: keptValues(form) } });
-      redirectBack(ctx, back);
+      // A script posting an upload and asking for JSON gets the JSON refusal with its status.
+      if (ctx.is('multipart/form-data') && ctx.accepts('html', 'json') === 'json') throw err;
+      // An upload's fields are read by its handler (api/middleware/multipart.ts): they are what was typed.
+      const typed = ctx.is('multipart/form-data') ? ((ctx.state.uploadFields ?? {}) as Record<string, unknown>) : form;
+      // Refusals of the request itself (CSRF, a body that is no form) answer a page with their status: a forged request
+      // must not leave anything for the session's next page. An upload's file refused (too large, not the kind asked
+      // for) goes back to its form like any other field.
+      if (!BACK_WITH_ERRORS.has(err.status) && !(ctx.state.uploadFields && FILE_STATUSES.has(err.status))) return errorPage(ctx, err, back);
+      const { flash, errors } = problemsOf(err, opts.words, Object.keys(typed));
+      // A form that names itself lists its problems above itself (layout.tsx PostForm); others in the page's flash.
+      const state = formStateOf(errors, typed);
+      const listed = typeof typed[FORM_ID] === 'string' && Object.keys(errors).length > 0;
+      setFlash(ctx, listed ? { form: { ...state, lines: flash.lines } } : { flash, form: state });
+      redirectBack(ctx, typed.return_to === undefined ? back : safeReturnTo(typed.return_to));
       return;
     }
     const answer = ctx.body as Record<string, unknown> | undefined;
@@ -141,6 +147,20 @@ export function formReply(schema?: object, opts: FormReplyOptions = {}): Middlew
 
 /** Refusals of what the form said (validation, conflicts, money, a missing row): shown beside the form they came from. */
 const BACK_WITH_ERRORS = new Set([402, 404, 409, 422]);
+
+/** The schema's problems and the form's own checks' together, so the page lists every problem at once. */
+function assertAll(schema: object | undefined, body: Record<string, unknown>, checks: (b: Record<string, unknown>) => FieldProblem[]) {
+  const problems = checks(body);
+  if (problems.length === 0) return;
+  try {
+    if (schema) assertValid(schema, body);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const own = new Set(problems.map((p) => String(p.loc.at(-1))));
+    problems.push(...err.problems.filter((p) => !own.has(String(p.loc.at(-1)))));
+  }
+  throw new ValidationError(problems);
+}
 
 function errorPage(ctx: AppContext, err: AppError, back: string): void {
   const { flash } = problemsOf(err);

@@ -15,6 +15,7 @@ import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
 import { takeFlash, type Flash } from './flash.js';
+import { ProblemSummary } from './form-errors.js';
 import { signInUrl } from './sign-in-forms.js';
 
 export interface SignedIn {
@@ -93,6 +94,7 @@ export const PostForm = ({ s, action, returnTo, multipart, formId, id, children 
   <form method="post" action={action} id={id} enctype={multipart ? 'multipart/form-data' : undefined}>
     <CsrfField s={s} />
     <Hidden fields={{ return_to: returnTo, form_id: formId }} />
+    {formId ? <ProblemSummary lines={stateFor(s, formId)?.lines ?? []} /> : null}
     {children}
   </form>
 );

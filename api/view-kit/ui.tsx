@@ -43,6 +43,10 @@ export const Button = ({
 export interface FormState {
   errors?: Record<string, string>;
   values?: Record<string, string>;
+  /** The field that gets the focus when the form comes back (the first that needs a change: form-errors.tsx). */
+  focus?: string;
+  /** Every problem as "Label: sentence", listed above the form that comes back. */
+  lines?: string[];
 }
 
 interface FieldProps {
@@ -58,10 +62,12 @@ interface FieldProps {
   textarea?: boolean;
   rows?: number;
   maxlength?: number;
+  minlength?: number;
   min?: string;
   step?: string;
   placeholder?: string;
   autocomplete?: string;
+  accept?: string;
 }
 
 /**
@@ -70,13 +76,14 @@ interface FieldProps {
  */
 export function Field({ name, label, id = name, value, state, hint, textarea, rows, ...rest }: FieldProps) {
   const error = state?.errors?.[name];
-  const kept = state?.values?.[name] ?? value ?? '';
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const kept = rest.type === 'file' ? undefined : (state?.values?.[name] ?? value ?? '');
+  const described = [hint && hint !== error ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
     name,
     'aria-invalid': error ? ('true' as const) : undefined,
     'aria-describedby': described,
+    autofocus: state?.focus === name ? true : undefined,
     ...rest,
   } as InputHTMLAttributes<HTMLInputElement> & TextareaHTMLAttributes<HTMLTextAreaElement>;
   return (
@@ -89,7 +96,7 @@ export function Field({ name, label, id = name, value, state, hint, textarea, ro
       ) : (
         <input {...common} value={kept} />
       )}
-      {hint ? (
+      {hint && hint !== error ? (
         <p class="muted" id={`${id}-hint`}>
           {hint}
         </p>
@@ -113,15 +120,17 @@ export const Check = ({
   checked,
   type = 'checkbox',
   children,
+  autofocus,
 }: {
   name: string;
   value: string;
   checked?: boolean;
   type?: 'checkbox' | 'radio';
   children: ComponentChildren;
+  autofocus?: boolean;
 }) => (
   <label class="check">
-    <input type={type} name={name} value={value} checked={checked} />
+    <input type={type} name={name} value={value} checked={checked} autofocus={autofocus || undefined} />
     <span>{children}</span>
   </label>
 );

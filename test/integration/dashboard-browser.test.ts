@@ -82,7 +82,7 @@ test.serial('the setup page of a fresh app walks the checklist to live while the
   await screenshot(page, '06-setup-fresh');
 
   // A campaign: created as a draft; activation needs the minimum escrow, so the first try is refused (402).
-  await page.getByLabel('New campaign name').fill('Launch');
+  await page.getByLabel('Name', { exact: true }).fill('Launch');
   await page.getByLabel('Commission (%)').fill('30');
   await page.getByRole('button', { name: 'Create campaign (draft)' }).click();
   await page.getByRole('button', { name: 'Activate' }).click();

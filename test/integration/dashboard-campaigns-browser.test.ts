@@ -71,7 +71,7 @@ test.serial(
     await page.getByRole('button', { name: 'Activate' }).click();
     t.is((await refused).status(), 303, 'the refusal redirects back to the page (Post/Redirect/Get)');
     await page.locator('#flash').waitFor();
-    t.regex((await page.getByRole('alert').textContent()) ?? '', /minimum escrow|top-up/i);
+    t.regex((await page.getByRole('alert').textContent()) ?? '', /minimum escrow|top[- ]up/i);
     await screenshot(page, 'campaigns-02-activation-402');
     await page.getByRole('link', { name: 'Top up the wallet' }).click();
     await page.getByLabel(/Amount/).fill('150');

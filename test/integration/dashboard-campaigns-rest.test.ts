@@ -162,7 +162,7 @@ test.serial('the localize form and the edit form: fresh, then stale after the de
   const bad = await form({ name: 'Test campaign', commission_percentage: '25', holding_period_days: '-1', form_id: 'edit-campaign' });
   t.is(bad.status, 303, 'a refused form goes back to its page');
   const back = await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${id}`);
-  t.regex(back.text, /id="edit-holding-error">Must be \d+ or more\./, 'the error beside the field, in words');
+  t.regex(back.text, /id="edit-holding-error">Enter whole days from \d+ to \d+\./, 'the error beside the field, in words');
   t.regex(back.text, /id="edit-holding" name="holding_period_days"[^>]*value="-1"/, 'what was typed is kept');
   t.notRegex((await session.browser.fetch(`${h().baseUrl}/dashboard/campaigns/${id}`)).text, /edit-holding-error/, 'shown once');
   t.is((await h().db('campaigns').where('id', id).first('holding_period_days')).holding_period_days, 14);

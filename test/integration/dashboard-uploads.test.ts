@@ -1,8 +1,9 @@
 // Credential uploads from the setup page (POST /api/apps/{app_id}/credentials, multipart as the page's form sends
-// it): limits answer 413 (file over 64 KB, body over 256 KB), 415 (not a .p8 PEM for iOS, not a .json of JSON for
-// Android, a body that is neither a form nor JSON) and 422 (fields missing or malformed, named) with a clear message,
-// and nothing is stored by a refused upload. A good Android key then passes the green-check against the Google
-// stub through the dashboard REST and switches the platform to store-direct.
+// it): a file over 64 KB, a body over 256 KB, a file of the wrong kind (not a .p8 PEM for iOS, not a .json of JSON for
+// Android) and missing or malformed fields come back to the setup page (303, issue 41) with a clear message; a body
+// that is neither a form nor JSON is 415 and JSON callers get 422 naming the fields; nothing is stored by a refused
+// upload. A good Android key then passes the green-check against the Google stub through the dashboard REST and
+// switches the platform to store-direct.
 import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import { signInDashboard, sessionCall, type DashboardSession } from '../helpers/dashboard.js';
@@ -43,7 +44,16 @@ async function uploadForm(fields: Record<string, string>, file?: { name: string;
     headers: { cookie: session.cookie },
     redirect: 'manual',
   });
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, text: await res.text(), page: await pageAfter(res) };
+}
+
+/** A refused upload goes back to its page (303): that page, with the message the post left for it. */
+async function pageAfter(res: Response): Promise<string> {
+  const to = res.headers.get('location');
+  const flash = res.headers.getSetCookie().find((c) => c.startsWith('svc_flash='));
+  if (res.status !== 303 || !to || !flash) return '';
+  const next = await fetch(new URL(to, h().baseUrl), { headers: { cookie: `${session.cookie}; ${flash.split(';')[0]}` } });
+  return next.text();
 }
 
 const stored = async () => Number((await h().db('store_credentials').where('app_id', seed.app_id).count<{ n: string }[]>('* as n'))[0]!.n);
@@ -56,14 +66,15 @@ const IOS = {
   environment: 'sandbox',
 };
 
-test.serial('limits: 413 too large, 415 wrong type, 422 bad fields, each with a clear message and nothing stored', async (t) => {
+test.serial('limits: too large, wrong type, bad fields, each with a clear message on the setup page and nothing stored', async (t) => {
   const big = await uploadForm(IOS, {
     name: 'AuthKey.p8',
     type: 'application/octet-stream',
     content: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(70 * 1024)}`,
   });
-  t.is(big.status, 413);
-  t.regex(big.text, /larger than 65536 bytes/);
+  // A page's upload comes back to the page, the message under the file field (issue 41).
+  t.is(big.status, 303);
+  t.regex(big.page, /larger than 64 KB \(65536 bytes\)/);
   const huge = await uploadForm({
     ...IOS,
     note: 'x'.repeat(60 * 1024),
@@ -72,18 +83,18 @@ test.serial('limits: 413 too large, 415 wrong type, 422 bad fields, each with a 
     note4: 'x'.repeat(60 * 1024),
     note5: 'x'.repeat(60 * 1024),
   });
-  t.is(huge.status, 413);
-  t.regex(huge.text, /larger than 262144 bytes/);
+  t.is(huge.status, 303);
+  t.regex(huge.page, /larger than 256 KB \(262144 bytes\)/);
 
   const txt = await uploadForm(IOS, { name: 'notes.txt', type: 'text/plain', content: 'hello' });
-  t.is(txt.status, 415);
-  t.regex(txt.text, /\.p8 file from App Store Connect/);
+  t.is(txt.status, 303);
+  t.regex(txt.page, /\.p8 file from App Store Connect/);
   const notJson = await uploadForm(
     { platform: 'android', package_name: PACKAGE },
     { name: 'key.json', type: 'application/json', content: '{not json' },
   );
-  t.is(notJson.status, 415);
-  t.regex(notJson.text, /not JSON/);
+  t.is(notJson.status, 303);
+  t.regex(notJson.page, /not JSON/);
   const plain = await fetch(`${h().baseUrl}/api/apps/${seed.app_id}/credentials`, {
     method: 'POST',
     body: '{"platform":"ios"}',
@@ -93,9 +104,9 @@ test.serial('limits: 413 too large, 415 wrong type, 422 bad fields, each with a 
   t.regex(((await plain.json()) as { detail: string }).detail, /multipart\/form-data/);
 
   const missing = await uploadForm({ ...IOS, key_id: '' }, { name: 'AuthKey.p8', type: 'application/octet-stream', content: p8() });
-  t.is(missing.status, 422);
-  t.regex(missing.text, /Key id: /, 'the field named in words');
-  t.notRegex(missing.text, /BEGIN PRIVATE KEY/, 'the secret is never echoed');
+  t.is(missing.status, 303);
+  t.regex(missing.page, /Key id: Enter the 10-character key id/, 'the field named in words');
+  t.notRegex(missing.page, /BEGIN PRIVATE KEY/, 'the secret is never echoed');
   const json = await sessionCall(h().baseUrl, session, 'POST', `/api/apps/${seed.app_id}/credentials`, {
     platform: 'android',
     package_name: PACKAGE,

@@ -96,7 +96,7 @@ test.serial('create an app and follow the steps to a test purchase, then watch i
   t.is(await page.evaluate('navigator.clipboard.readText()'), `${h().config.BASE_URL}/api/webhooks/subprovider/${appId}`);
   await screenshot(page, 'first-hour-03-setup-fresh');
 
-  await step('campaign_active').getByLabel('New campaign name').fill('Launch');
+  await step('campaign_active').getByLabel('Name', { exact: true }).fill('Launch');
   await step('campaign_active').getByLabel('Commission (%)').fill('30');
   await step('campaign_active').getByRole('button', { name: 'Create campaign (draft)' }).click();
   await step('campaign_active').getByRole('button', { name: 'Activate' }).click();

@@ -15,6 +15,8 @@ import { accountTokenHash } from '../../../actions/account-mail.js';
 import { mailAccountLink, resetPassword, signUp, type AccountDeps } from '../../../actions/accounts.js';
 import { LOGIN_RATE } from './session.js';
 import { checkLoginCsrf, field, LOGIN_PATH, loginCsrf } from '../../view-kit/sign-in-forms.js';
+import { ProblemSummary, refusal, type FormWords } from '../../view-kit/form-errors.js';
+import { Field, type FormState } from '../../view-kit/ui.js';
 
 /** What the account actions (actions/accounts.ts) need of a request. */
 export const accountDeps = (ctx: AppContext): AccountDeps => ({ db: ctx.deps.db, dashboardUrl: ctx.deps.config.DASHBOARD_URL });
@@ -75,20 +77,38 @@ async function rateLimit(ctx: AppContext, email: string): Promise<void> {
 /** GET /dashboard/signup. */
 export const showSignup = (ctx: AppContext): void => signupForm(ctx, 200);
 
-function signupForm(ctx: AppContext, status: number, values: { org?: string; email?: string } = {}, error?: string): void {
+/** The sign-up form's words: its labels, and each rule as a person reads it (checked all at once by `signupProblems`). */
+const SIGNUP_WORDS = {
+  labels: { org_name: 'Organization name', email: 'Email', password: 'Password' },
+  rules: {
+    org_name: 'Give your organization a name of up to 200 characters.',
+    email: 'Enter your email address, such as name@example.com.',
+    password: `Choose a password of ${PASSWORD_RULE.min} to ${PASSWORD_RULE.max} characters.`,
+  },
+} satisfies FormWords;
+
+function signupForm(ctx: AppContext, status: number, state?: FormState, lines: string[] = []): void {
+  const L = SIGNUP_WORDS.labels;
   simplePage(
     ctx,
     status,
     'Create your account',
     <>
-      <ErrorLine error={error} />
+      <ProblemSummary lines={lines} verb="created" />
       <PublicForm ctx={ctx} action="/dashboard/signup">
-        <label for="org_name">Organization name</label>
-        <input id="org_name" name="org_name" required maxlength={200} value={values.org ?? ''} />
-        <label for="email">Email</label>
-        <input id="email" type="email" name="email" autocomplete="username" required value={values.email ?? ''} />
-        <label for="password">Password ({PASSWORD_RULE.min} characters or more)</label>
-        <input id="password" type="password" name="password" autocomplete="new-password" required minlength={PASSWORD_RULE.min} />
+        <Field id="org_name" name="org_name" label={L.org_name} required maxlength={200} state={state} />
+        <Field id="email" name="email" type="email" label={L.email} autocomplete="username" required state={state} />
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label={`${L.password} (${PASSWORD_RULE.min} characters or more)`}
+          autocomplete="new-password"
+          required
+          minlength={PASSWORD_RULE.min}
+          state={state}
+          hint={state ? 'For your safety the password is never shown again: type it anew.' : undefined}
+        />
         <button type="submit">Create account</button>
       </PublicForm>
       <p class="muted">
@@ -119,11 +139,15 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
   const org = field(body, 'org_name').trim();
   const email = field(body, 'email').trim().toLowerCase();
   const password = field(body, 'password');
-  if (!org || org.length > 200)
-    return signupForm(ctx, 422, { org, email }, 'org_name: give your organization a name (up to 200 characters).');
-  if (!EMAIL.test(email) || email.length > 320) return signupForm(ctx, 422, { org, email }, 'email: enter a valid email address.');
-  const problem = passwordProblem(password);
-  if (problem) return signupForm(ctx, 422, { org, email }, `password: ${problem}`);
+  const failing = [
+    ...(org && org.length <= 200 ? [] : ['org_name']),
+    ...(EMAIL.test(email) && email.length <= 320 ? [] : ['email']),
+    ...(passwordProblem(password) ? ['password'] : []),
+  ];
+  if (failing.length > 0) {
+    const { state, lines } = refusal(failing, SIGNUP_WORDS, { org_name: org, email, password });
+    return signupForm(ctx, 422, state, lines);
+  }
   await rateLimit(ctx, email);
   const passwordHash = await hashPassword(password);
   await signUp(accountDeps(ctx), { orgName: org, email, passwordHash });
@@ -217,7 +241,7 @@ export async function completeReset(ctx: AppContext): Promise<void> {
   const token = ctx.params.token as string;
   const password = field(ctx.state.body, 'password');
   const problem = passwordProblem(password);
-  if (problem) return newPasswordForm(ctx, 422, token, `password: ${problem}`);
+  if (problem) return newPasswordForm(ctx, 422, token, problem);
   const passwordHash = await hashPassword(password);
   const done = await resetPassword(ctx.deps, { token, passwordHash });
   if (!done) return invalidReset(ctx);

@@ -2,7 +2,8 @@
 // invitations, and inviting someone by email (owners and admins; only an owner may invite an owner). The invitation
 // is a one-time 7-day link in the email outbox. Accepting: a new address sets a password and gets a verified
 // account (the link proved the address); an existing account must be signed in as that address and accepts.
-import { LocalTime, ScrollTable } from '../../view-kit/ui.js';
+import { Field, LocalTime, ScrollTable, type FormState } from '../../view-kit/ui.js';
+import { ProblemSummary, refusal, type FormWords } from '../../view-kit/form-errors.js';
 import { findLiveAccountToken, listPendingInvites } from '../../../db/account-tokens.js';
 import { findOrganization } from '../../../db/organizations.js';
 import { findUserByEmail, listMembers } from '../../../db/users.js';
@@ -19,7 +20,23 @@ import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from '../../view-kit/sig
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 const date = (d: Date | string | null) => <LocalTime at={d} />;
 
-async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: string, error?: string): Promise<void> {
+/** The invite form's words: its labels, and each rule as a person reads it. */
+const INVITE_WORDS = {
+  labels: { email: 'Email', role: 'Role' },
+  rules: {
+    email: 'Enter the teammate’s email address, such as name@example.com.',
+    role: 'Pick member or admin (only an owner invites an owner).',
+  },
+} satisfies FormWords;
+
+/** A refused invitation: its form's state and the summary's lines (form-errors.tsx). */
+interface Refused {
+  state?: FormState;
+  lines?: string[];
+  error?: string;
+}
+
+async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: string, refused: Refused = {}): Promise<void> {
   if (!s.orgId) return dashboardPage(ctx, s, 200, 'Team', <p>You belong to no organization.</p>);
   const [members, invites] = await Promise.all([listMembers(ctx.deps.db, s.orgId), listPendingInvites(ctx.deps.db, s.orgId)]);
   const roles = MEMBERSHIP_ROLES.filter((r) => r !== 'owner' || s.role === 'owner');
@@ -72,16 +89,27 @@ async function teamPage(ctx: AppContext, s: SignedIn, status = 200, notice?: str
       {canManage(s) ? (
         <>
           <h2>Invite a teammate</h2>
-          <ErrorLine error={error} />
+          <ErrorLine error={refused.error} />
+          <ProblemSummary lines={refused.lines ?? []} verb="sent" />
           <PostForm s={s} action={orgLink(s, '/dashboard/team/invite')}>
-            <label for="invite-email">Email</label>
-            <input id="invite-email" type="email" name="email" required />
-            <label for="invite-role">Role</label>
-            <select id="invite-role" name="role">
+            <Field id="invite-email" name="email" type="email" label={INVITE_WORDS.labels.email} required state={refused.state} />
+            <label for="invite-role">{INVITE_WORDS.labels.role}</label>
+            <select
+              id="invite-role"
+              name="role"
+              aria-invalid={refused.state?.errors?.role ? 'true' : undefined}
+              aria-describedby={refused.state?.errors?.role ? 'invite-role-error' : undefined}
+              autofocus={refused.state?.focus === 'role' ? true : undefined}
+            >
               {roles.map((r) => (
-                <option selected={r === 'member'}>{r}</option>
+                <option selected={r === (refused.state?.values?.role ?? 'member')}>{r}</option>
               ))}
             </select>
+            {refused.state?.errors?.role ? (
+              <p class="field-error" id="invite-role-error">
+                {refused.state.errors.role}
+              </p>
+            ) : null}
             <button type="submit">Send invitation</button>
           </PostForm>
         </>
@@ -100,12 +128,15 @@ export async function showTeam(ctx: AppContext): Promise<void> {
 export async function inviteTeammate(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
-  if (!s.orgId || !canManage(s)) return teamPage(ctx, s, 403, undefined, 'Only owners and admins invite teammates.');
-  const email = field(ctx.state.body, 'email').trim().toLowerCase();
+  if (!s.orgId || !canManage(s)) return teamPage(ctx, s, 403, undefined, { error: 'Only owners and admins invite teammates.' });
+  const typed = field(ctx.state.body, 'email');
+  const email = typed.trim().toLowerCase();
   const role = field(ctx.state.body, 'role') as MembershipRole;
-  if (!EMAIL.test(email)) return teamPage(ctx, s, 422, undefined, 'email: enter a valid email address.');
-  if (!MEMBERSHIP_ROLES.includes(role) || (role === 'owner' && s.role !== 'owner'))
-    return teamPage(ctx, s, 422, undefined, 'role: pick member or admin (only an owner invites an owner).');
+  const failing = [
+    ...(EMAIL.test(email) ? [] : ['email']),
+    ...(MEMBERSHIP_ROLES.includes(role) && (role !== 'owner' || s.role === 'owner') ? [] : ['role']),
+  ];
+  if (failing.length > 0) return teamPage(ctx, s, 422, undefined, refusal(failing, INVITE_WORDS, { email: typed, role }));
   await inviteTeammateByEmail(accountDeps(ctx), { orgId: s.orgId, email, role, invitedByUserId: s.userId });
   await teamPage(ctx, s, 200, `Invitation sent to ${email}.`);
 }
@@ -187,7 +218,7 @@ export async function acceptInvite(ctx: AppContext): Promise<void> {
         422,
         'Join the organization',
         <>
-          <ErrorLine error={`password: ${problem}`} />
+          <ErrorLine error={problem} />
           <p>
             <a href={safeUrl(ctx.path)}>Back</a>
           </p>

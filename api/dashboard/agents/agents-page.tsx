@@ -8,7 +8,8 @@ import { revokeOauthAccess } from '../../../actions/oauth-grants.js';
 import { listAgentKeys } from '../../../db/agent-keys.js';
 import { listOauthGrants } from '../../../db/oauth-grants.js';
 import { isScope, SCOPE_SENTENCES, SCOPES } from '../../../lib/scopes.js';
-import { Badge, Check, Field, LocalTime } from '../../view-kit/ui.js';
+import { Badge, Check, Field, LocalTime, type FormState } from '../../view-kit/ui.js';
+import { ProblemSummary, refusal, type FormWords } from '../../view-kit/form-errors.js';
 import type { AppContext } from '../../context.js';
 import { ConfirmForm, needsConfirmation, type Danger } from '../../view-kit/confirm.js';
 import { setFlash } from '../../view-kit/flash.js';
@@ -39,8 +40,23 @@ const Scopes = ({ scopes }: { scopes: string[] }) => (
   </>
 );
 
-function CreateKeyForm({ s }: { s: SignedIn }) {
+/** The key form's words: its labels, and each rule as a person reads it. */
+const KEY_WORDS = {
+  labels: { name: 'Name', scope: 'Scopes' },
+  rules: { name: 'Give the key a name of up to 100 characters, such as CI agent.', scope: 'Tick at least one scope.' },
+} satisfies FormWords;
+
+/** A refused key: the form's state, its summary, and the scopes that were ticked. */
+interface Refused {
+  state?: FormState;
+  lines?: string[];
+  scopes?: string[];
+}
+
+function CreateKeyForm({ s, refused = {} }: { s: SignedIn; refused?: Refused }) {
   if (!canManage(s)) return <p class="muted">Owners and admins create agent keys.</p>;
+  const { state, lines = [], scopes } = refused;
+  const scopeError = state?.errors?.scope;
   return (
     <>
       <h2>Create an agent key</h2>
@@ -48,15 +64,21 @@ function CreateKeyForm({ s }: { s: SignedIn }) {
         For headless or CI agents. The key is shown once. Agents never move money, see raw credentials, delete or administer, whatever the
         scopes.
       </p>
+      <ProblemSummary lines={lines} verb="created" />
       <PostForm s={s} action={orgLink(s, '/dashboard/agents/keys')}>
-        <Field id="key-name" name="name" label="Name" required maxlength={100} value="CI agent" state={s.flash?.form} />
-        <fieldset>
-          <legend>Scopes</legend>
-          {SCOPES.map((sc) => (
-            <Check name="scope" value={sc} checked>
+        <Field id="key-name" name="name" label={KEY_WORDS.labels.name} required maxlength={100} value="CI agent" state={state} />
+        <fieldset aria-describedby={scopeError ? 'key-scope-error' : undefined}>
+          <legend>{KEY_WORDS.labels.scope}</legend>
+          {SCOPES.map((sc, i) => (
+            <Check name="scope" value={sc} checked={scopes ? scopes.includes(sc) : true} autofocus={i === 0 && state?.focus === 'scope'}>
               <code>{sc}</code>: {SCOPE_SENTENCES[sc]}
             </Check>
           ))}
+          {scopeError ? (
+            <p class="field-error" id="key-scope-error">
+              {scopeError}
+            </p>
+          ) : null}
         </fieldset>
         <button type="submit">Create key</button>
       </PostForm>
@@ -64,7 +86,7 @@ function CreateKeyForm({ s }: { s: SignedIn }) {
   );
 }
 
-async function agentsPage(ctx: AppContext, s: SignedIn, status = 200, notice?: string): Promise<void> {
+async function agentsPage(ctx: AppContext, s: SignedIn, status = 200, notice?: string, refused?: Refused): Promise<void> {
   if (notice) s = { ...s, flash: { ...s.flash, flash: { tone: status >= 400 ? 'bad' : 'ok', text: notice } } };
   const [keys, grants] = await Promise.all([listAgentKeys(ctx.deps.db, s.orgId ? [s.orgId] : []), listOauthGrants(ctx.deps.db, s.userId)]);
   const back = orgLink(s, '/dashboard/agents');
@@ -79,7 +101,7 @@ async function agentsPage(ctx: AppContext, s: SignedIn, status = 200, notice?: s
         Agents connect to <code>{base}/mcp</code> (tool server) or <code>{base}/api/agent</code> with OAuth (they open a consent page for
         you) or with an agent key.
       </p>
-      <CreateKeyForm s={s} />
+      <CreateKeyForm s={s} refused={refused} />
       <h2>Agent keys</h2>
       {keys.length ? (
         <Table columns={['Name', 'Key', 'Scopes', 'Created', 'Last used', '']}>
@@ -155,17 +177,11 @@ export async function createKey(ctx: AppContext): Promise<void> {
   if (!s) return;
   if (!s.orgId || !canManage(s)) return agentsPage(ctx, s, 403, 'Only owners and admins create agent keys.');
   const body = (ctx.state.body ?? {}) as Record<string, unknown>;
-  const name = typeof body.name === 'string' ? body.name.trim().slice(0, 100) : '';
+  const typed = typeof body.name === 'string' ? body.name : '';
+  const name = typed.trim().slice(0, 100);
   const scopes = list(body.scope).filter(isScope);
-  if (!name)
-    return agentsPage(
-      ctx,
-      { ...s, flash: { form: { errors: { name: 'Give the key a name.' } } } },
-      422,
-      'Not created: give the key a name.',
-    );
-  if (scopes.length === 0)
-    return agentsPage(ctx, { ...s, flash: { form: { values: { name } } } }, 422, 'Not created: tick at least one scope.');
+  const failing = [...(name ? [] : ['name']), ...(scopes.length ? [] : ['scope'])];
+  if (failing.length > 0) return agentsPage(ctx, s, 422, undefined, { ...refusal(failing, KEY_WORDS, { name: typed, scope: '' }), scopes });
   const key = await issueAgentKeyOnDashboard(ctx.deps, {
     key: { orgId: s.orgId, name, scopes, createdByUserId: s.userId },
     actor: { orgId: s.orgId, userId: s.userId, requestId: ctx.state.requestId, ip: ctx.state.clientIp },

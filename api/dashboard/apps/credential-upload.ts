@@ -13,6 +13,8 @@ import { visibleTo } from '../../agent/principal.js';
 import { checkSessionCsrf } from '../../auth/csrf.js';
 import type { AppContext } from '../../context.js';
 import { readMultipart, type UploadedFile } from '../../middleware/multipart.js';
+import { problemsFrom } from '../../../lib/validation.js';
+import type { CredentialPlatform } from '../../../schema/types.js';
 
 const UPLOAD_LIMITS = { maxFileBytes: 64 * 1024, maxBodyBytes: 256 * 1024, maxFiles: 1, maxFields: 20 };
 
@@ -44,7 +46,8 @@ export async function uploadBody(ctx: AppContext): Promise<Record<string, unknow
   if (ctx.is('multipart/form-data')) {
     const { fields, files } = await readMultipart(ctx, UPLOAD_LIMITS);
     if (ctx.state.csrfDeferred) checkSessionCsrf(ctx, fields.csrf);
-    const body: Record<string, unknown> = { ...fields };
+    // A form's empty field is a field left out (an optional Apple id left empty is no Apple id).
+    const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ''));
     const file = files.find((f) => f.data.length > 0);
     if (file) body[fields.platform === 'android' ? 'service_account_json' : 'private_key'] = fileText(fields.platform ?? '', file);
     return body;
@@ -57,11 +60,26 @@ export async function uploadBody(ctx: AppContext): Promise<Record<string, unknow
   throw unsupported('Send the upload form (multipart/form-data) or a JSON object (application/json).');
 }
 
+/**
+ * A refused file (415) with other fields of the form wrong too: one 422 listing them all, so the page shows every
+ * problem at once. A wrong file alone stays 415.
+ */
+function withFieldProblems(err: unknown, fields: Record<string, string> | undefined): unknown {
+  if (!(err instanceof AppError) || err.status !== 415 || !fields || !isCredentialPlatform(fields.platform)) return err;
+  const secretField = fields.platform === 'android' ? 'service_account_json' : 'private_key';
+  const others = problemsFrom(() => CREDENTIAL_PARSERS[fields.platform as CredentialPlatform](fields)).filter(
+    (p) => p.loc.at(-1) !== secretField,
+  );
+  return others.length === 0 ? err : new ValidationError([bad(secretField, String(err.detail)), ...others]);
+}
+
 export async function uploadCredentialHandler(ctx: AppContext): Promise<void> {
   const app = visibleTo(ctx, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   const box = ctx.secretBox;
   if (!box) throw new UnavailableError('Credential storage needs SVC_MASTER_KEY to be configured.');
-  const body = await uploadBody(ctx);
+  const body = await uploadBody(ctx).catch((err: unknown) => {
+    throw withFieldProblems(err, ctx.state.uploadFields);
+  });
   if (!isCredentialPlatform(body.platform)) throw new ValidationError([bad('platform', "One of 'ios', 'android', 'subprovider'")]);
   const parsed = CREDENTIAL_PARSERS[body.platform](body);
   await storeCredential({ db: ctx.deps.db, box }, { appId: app.id, credential: parsed });

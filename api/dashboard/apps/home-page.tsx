@@ -4,12 +4,46 @@
 import { EmptyState } from '../../view-kit/visual.js';
 import { listAppsInOrgs } from '../../../db/apps.js';
 import type { AppContext } from '../../context.js';
-import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, Table } from '../../view-kit/layout.js';
+import type { FieldProblem } from '../../../errors/http-errors.js';
+import { slugProblem } from '../../../lib/slugs.js';
+import { SAID, type FormWords } from '../../view-kit/form-errors.js';
+import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, stateFor, Table } from '../../view-kit/layout.js';
+import { Field } from '../../view-kit/ui.js';
 import { overviewSection } from './overview.js';
+
+/** The create-app form's words (its labels, and its rules where the schema's would not do), for its refusals too. */
+export const CREATE_APP_WORDS = {
+  labels: {
+    name: 'App name',
+    slug: 'Slug for referral links (optional)',
+    ios_store_url: 'App Store URL (optional)',
+    android_store_url: 'Google Play URL (optional)',
+  },
+  rules: {
+    name: 'Give the app a name of up to 200 characters.',
+    slug: `Use up to 63 lowercase letters, digits, "-" or "_", starting with a letter or digit (empty: made from the name).`,
+    ios_store_url: 'Enter the app’s App Store address, starting with https://',
+    android_store_url: 'Enter the app’s Google Play address, starting with https://',
+  },
+  conflict: 'slug',
+} satisfies FormWords;
+const L = CREATE_APP_WORDS.labels;
+const R = CREATE_APP_WORDS.rules;
+
+/** The slug rule said before the schema runs, so a bad slug is listed with every other problem of the form. */
+export function createAppChecks(body: Record<string, unknown>): FieldProblem[] {
+  const slug = body.slug;
+  if (typeof slug !== 'string' || slug === '') return [];
+  const problem = slugProblem(slug);
+  if (!problem) return [];
+  const msg = problem === 'reserved' ? `"${slug}" is reserved: pick another slug.` : R.slug;
+  return [{ loc: ['body', 'slug'], msg, type: SAID }];
+}
 
 export async function home(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
+  const state = stateFor(s, 'new-app');
   const apps = s.orgId ? await listAppsInOrgs(ctx.deps.db, [s.orgId]) : [];
   const overview = s.orgId ? await overviewSection(ctx, s, s.orgId) : null;
   dashboardPage(
@@ -42,16 +76,12 @@ export async function home(ctx: AppContext): Promise<void> {
         </Table>
       )}
       <h2>Create an app</h2>
-      <PostForm s={s} action="/api/apps" returnTo={orgLink(s, '/dashboard')}>
+      <PostForm s={s} action="/api/apps" returnTo={orgLink(s, '/dashboard')} formId="new-app">
         {s.orgId ? <Hidden fields={{ org_id: s.orgId }} /> : null}
-        <label for="app-name">App name</label>
-        <input id="app-name" name="name" required maxlength={200} />
-        <label for="app-slug">Slug for referral links (optional)</label>
-        <input id="app-slug" name="slug" maxlength={63} pattern="[a-z0-9][a-z0-9_-]*" />
-        <label for="app-ios">App Store URL (optional)</label>
-        <input id="app-ios" name="ios_store_url" type="url" />
-        <label for="app-android">Google Play URL (optional)</label>
-        <input id="app-android" name="android_store_url" type="url" />
+        <Field id="app-name" name="name" label={L.name} required maxlength={200} state={state} />
+        <Field id="app-slug" name="slug" label={L.slug} hint={R.slug} maxlength={63} state={state} />
+        <Field id="app-ios" name="ios_store_url" label={L.ios_store_url} hint={R.ios_store_url} type="url" state={state} />
+        <Field id="app-android" name="android_store_url" label={L.android_store_url} hint={R.android_store_url} type="url" state={state} />
         <button type="submit">Create app</button>
       </PostForm>
     </>,

@@ -13,7 +13,7 @@ import { findTestReferralCode } from '../../../db/integration.js';
 import { safeUrl } from '../../view-kit/html.js';
 import type { AppContext } from '../../context.js';
 import { setupOf } from './app-handlers.js';
-import { CredentialForm } from './credential-form.js';
+import { CredentialForm, credentialFormId } from './credential-form.js';
 import {
   ButtonForm,
   CampaignStatusButton,
@@ -22,10 +22,12 @@ import {
   Hidden,
   OrgLink,
   signedIn,
+  stateFor,
   Table,
   type SignedIn,
   visibleOrNotFoundPage,
 } from '../../view-kit/layout.js';
+import { moneyFactsOf } from '../wallet/money-facts.js';
 import { Steps, type Setup, type StepCampaign, type StepContext } from './setup-steps.js';
 
 const TEST_PURCHASE_SCRIPT = '/dashboard/static/test-purchase.js';
@@ -162,6 +164,7 @@ function ValidationSection({ s, setup, back }: { s: SignedIn; setup: Setup; back
             <CredentialForm
               action={`/api/apps/${id}/credentials`}
               platform={platform}
+              state={stateFor(s, credentialFormId(platform))}
               hidden={
                 <>
                   <CsrfField s={s} />
@@ -227,10 +230,11 @@ export async function setupPage(ctx: AppContext): Promise<void> {
   if (!s) return;
   const app = visibleOrNotFoundPage(ctx, s, await findApp(ctx.deps.db, ctx.params.app_id as string), 'App');
   if (!app) return;
-  const [setup, campaigns, testCode] = await Promise.all([
+  const [setup, campaigns, testCode, money] = await Promise.all([
     setupOf(ctx, app),
     listCampaignsInOrgs(ctx.deps.db, [app.org_id], { appId: app.id }),
     findTestReferralCode(ctx.deps.db, app.id),
+    moneyFactsOf(ctx, app.org_id),
   ]);
   const back = ctx.originalUrl;
   const active = campaigns.find((c) => c.status === 'active' && c.campaign_type === 'public');
@@ -238,6 +242,7 @@ export async function setupPage(ctx: AppContext): Promise<void> {
     s,
     setup,
     campaigns,
+    money,
     back,
     baseUrl: ctx.deps.config.BASE_URL,
     hasCreator: testCode !== undefined,

@@ -9,7 +9,10 @@ import { listSdks } from '../../../sdk-registry/registry.js';
 import { scaffold } from '../../../sdk-registry/scaffold/scaffold.js';
 import type { setupOf } from './app-handlers.js';
 import { CopyButton, LocalTime } from '../../view-kit/ui.js';
-import { CampaignStatusButton, OrgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
+import { CampaignStatusButton, OrgLink, PostForm, stateFor, type SignedIn } from '../../view-kit/layout.js';
+import { formatUsd } from '../../../lib/money.js';
+import { TermFields } from '../campaigns/campaign-fields.js';
+import { MoneyFactsList, type MoneyFacts } from '../wallet/money-facts.js';
 
 export type Setup = Awaited<ReturnType<typeof setupOf>>;
 export interface StepCampaign {
@@ -23,6 +26,8 @@ export interface StepContext {
   s: SignedIn;
   setup: Setup;
   campaigns: StepCampaign[];
+  /** The money rules of the campaign step (minimum escrow, fee), from where the wallet page reads them. */
+  money: MoneyFacts;
   back: string;
   baseUrl: string;
   /** The join page of the first active public campaign, while no creator has joined any active one. */
@@ -36,6 +41,7 @@ type Item = Setup['checklist'][number];
 function CampaignAction({ c }: { c: StepContext }) {
   const appId = c.setup.app.app_id;
   const waiting = c.campaigns.filter((x) => x.status === 'draft' || x.status === 'paused');
+  const state = stateFor(c.s, 'step-campaign');
   return (
     <>
       {waiting.map((x) => (
@@ -44,24 +50,25 @@ function CampaignAction({ c }: { c: StepContext }) {
           <CampaignStatusButton s={c.s} campaign={x} returnTo={c.back} />
         </p>
       ))}
-      <PostForm s={c.s} action={`/api/apps/${appId}/campaigns`} returnTo={c.back}>
-        <label for="cmp-name">New campaign name</label>
-        <input id="cmp-name" name="name" required maxlength={200} />
-        <label for="cmp-pct">Commission (%)</label>
-        <input id="cmp-pct" name="commission_percentage" inputmode="decimal" required />
+      <p class="muted">New campaigns start as drafts. Before you activate one:</p>
+      <MoneyFactsList s={c.s} facts={c.money} />
+      <PostForm s={c.s} action={`/api/apps/${appId}/campaigns`} returnTo={c.back} formId="step-campaign">
+        <TermFields prefix="cmp" brief state={state} />
         <label for="cmp-type">Who may join</label>
         <select id="cmp-type" name="campaign_type">
           <option value="public">anyone with the join link</option>
-          <option value="private">only creators you invite</option>
+          <option value="private" selected={state?.values?.campaign_type === 'private'}>
+            only creators you invite
+          </option>
         </select>
         <button type="submit">Create campaign (draft)</button>
       </PostForm>
-      <p class="muted">
-        Activating needs the wallet's safe balance at or above the minimum escrow:{' '}
-        <OrgLink s={c.s} to="/dashboard/wallet">
-          top up the wallet
-        </OrgLink>
-        .
+      <p>
+        <OrgLink s={c.s} to="/dashboard/wallet#topup">
+          Top up the wallet
+        </OrgLink>{' '}
+        (the minimum escrow is {formatUsd(c.money.minEscrowMicros)}; the platform fee, {c.money.feePercent}% of each commission, is reserved
+        on top of it).
       </p>
     </>
   );

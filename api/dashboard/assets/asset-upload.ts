@@ -11,6 +11,7 @@ import { findApp } from '../../../db/apps.js';
 import { findAsset } from '../../../db/assets.js';
 import { assetStorage } from '../../../clients/asset-storage.js';
 import { AppError, NotFoundError, ValidationError } from '../../../errors/http-errors.js';
+import { problemsFrom } from '../../../lib/validation.js';
 import { actorIdOf, visibleTo } from '../../agent/principal.js';
 import { checkSessionCsrf } from '../../auth/csrf.js';
 import type { AppContext } from '../../context.js';
@@ -51,6 +52,8 @@ function assetFields(fields: Record<string, string>): AssetMeta {
   return out as unknown as AssetMeta;
 }
 
+const NOT_AN_ASSET = 'The file is not a PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).';
+
 /** Reads and checks a multipart upload of up to `maxFiles` files (limits above); nothing is stored yet. */
 export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promise<AssetUpload> {
   if (!ctx.is('multipart/form-data')) throw new AppError(415, 'Send the asset as a multipart/form-data upload with a `file` field.');
@@ -64,18 +67,23 @@ export async function readAssetUpload(ctx: AppContext, maxFiles: number): Promis
   if (ctx.state.csrfDeferred) checkSessionCsrf(ctx, fields.csrf);
   // An empty file input still sends an empty part.
   const chosen = files.filter((f) => f.data.length > 0);
-  if (chosen.length === 0) throw new ValidationError([{ loc: ['body', 'file'], msg: 'Choose a file to upload', type: 'missing' }]);
-  const typed = chosen.map((f) => {
-    const kind = sniffAsset(f.data);
-    if (!kind)
-      throw new AppError(
-        415,
-        `${chosen.length > 1 ? `"${f.filename}": ` : ''}The file is not a ` +
-          `PNG, JPEG, GIF, WebP, PDF or MP4 (judged by its content, not its name).`,
-      );
-    return { data: f.data, kind };
-  });
-  return { files: typed, meta: assetFields(fields) };
+  const fieldProblems = problemsFrom(() => assetFields(fields));
+  const typed = chosen.map((f) => ({ f, kind: sniffAsset(f.data) }));
+  const wrong = typed.find((t) => !t.kind);
+  const fileProblem =
+    chosen.length === 0
+      ? 'Choose a file to upload'
+      : wrong
+        ? `${chosen.length > 1 ? `"${wrong.f.filename}": ` : ''}${NOT_AN_ASSET}`
+        : undefined;
+  // Every problem at once: a wrong file alone is 415; with bad fields, one 422 lists them all.
+  if (wrong && fieldProblems.length === 0) throw new AppError(415, fileProblem);
+  if (fileProblem || fieldProblems.length > 0)
+    throw new ValidationError([
+      ...(fileProblem ? [{ loc: ['body', 'file'], msg: fileProblem, type: chosen.length ? 'value_error' : 'missing' }] : []),
+      ...fieldProblems,
+    ]);
+  return { files: typed.map((t) => ({ data: t.f.data, kind: t.kind! })), meta: assetFields(fields) };
 }
 
 export async function uploadAssetHandler(ctx: AppContext): Promise<void> {

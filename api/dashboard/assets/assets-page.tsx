@@ -5,7 +5,9 @@ import { listAssets } from '../../../db/assets.js';
 import { safeUrl } from '../../view-kit/html.js';
 import type { AppContext } from '../../context.js';
 import { pickApp, when } from '../apps/app-picker.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table } from '../../view-kit/layout.js';
+import { FILE_AGAIN, type FormWords } from '../../view-kit/form-errors.js';
+import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, stateFor, Table } from '../../view-kit/layout.js';
+import { Field } from '../../view-kit/ui.js';
 
 const size = (bytes: unknown) =>
   bytes === null || bytes === undefined
@@ -26,9 +28,29 @@ function AssetFile({ asset }: { asset: Awaited<ReturnType<typeof listAssets>>[nu
   return null;
 }
 
+/** The upload form's words: labels, and each rule as a person reads it (asset-upload.ts checks them). */
+export const ASSET_WORDS = {
+  labels: {
+    file: 'File',
+    title: 'Title (optional)',
+    type: 'Type (optional: image, video or document from the file)',
+    category: 'Category (optional, e.g. story, banner)',
+    description: 'Description (optional)',
+  },
+  rules: {
+    file: 'Choose a PNG, JPEG, GIF, WebP, PDF or MP4 file.',
+    title: 'Use at most 200 characters.',
+    type: 'Use up to 64 lowercase letters, digits, _ or -, starting with a letter or digit (such as image), or leave it empty.',
+    category: 'Use up to 64 lowercase letters, digits, _ or -, starting with a letter or digit (such as story), or leave it empty.',
+    description: 'Use at most 2000 characters.',
+  },
+} satisfies FormWords;
+const L = ASSET_WORDS.labels;
+
 export async function assetsPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
+  const state = stateFor(s, 'new-asset');
   const { app, picker } = await pickApp(ctx, s);
   if (!app)
     return dashboardPage(
@@ -85,17 +107,21 @@ export async function assetsPage(ctx: AppContext): Promise<void> {
         <p class="muted">No assets yet.</p>
       )}
       <h2>Upload an asset</h2>
-      <PostForm s={s} action={`/api/apps/${app.id}/assets`} multipart>
-        <label for="as-file">File (PNG, JPEG, GIF, WebP, PDF or MP4; up to {maxMb} MB)</label>
-        <input id="as-file" name="file" type="file" required accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,video/mp4" />
-        <label for="as-title">Title (optional)</label>
-        <input id="as-title" name="title" maxlength={200} />
-        <label for="as-type">Type (optional: image, video or document from the file)</label>
-        <input id="as-type" name="type" maxlength={64} pattern="[a-z0-9][a-z0-9_\-]*" />
-        <label for="as-cat">Category (optional, e.g. story, banner)</label>
-        <input id="as-cat" name="category" maxlength={64} pattern="[a-z0-9][a-z0-9_\-]*" />
-        <label for="as-desc">Description (optional)</label>
-        <textarea id="as-desc" name="description" maxlength={2000}></textarea>
+      <PostForm s={s} action={`/api/apps/${app.id}/assets`} returnTo={back} multipart formId="new-asset">
+        <Field
+          id="as-file"
+          name="file"
+          type="file"
+          label={`${L.file} (PNG, JPEG, GIF, WebP, PDF or MP4; up to ${maxMb} MB)`}
+          hint={state ? FILE_AGAIN : undefined}
+          required
+          accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,video/mp4"
+          state={state}
+        />
+        <Field id="as-title" name="title" label={L.title} maxlength={200} state={state} />
+        <Field id="as-type" name="type" label={L.type} maxlength={64} state={state} />
+        <Field id="as-cat" name="category" label={L.category} maxlength={64} state={state} />
+        <Field id="as-desc" name="description" label={L.description} textarea maxlength={2000} state={state} />
         <button type="submit">Upload</button>
       </PostForm>
     </>,

@@ -7,10 +7,10 @@ import { listAppsInOrgs } from '../../../db/apps.js';
 import { findCampaign, listCampaignsInOrgs } from '../../../db/campaigns.js';
 import { safeUrl } from '../../view-kit/html.js';
 import { campaignView } from '../../agent/campaigns.js';
-import { CAMPAIGN_FIELDS } from '../../agent/field-schemas.js';
 import type { AppContext } from '../../context.js';
 import { JOIN_PAGE_LANGUAGES } from '../../public/join-page-text.js';
-import { Field, LocalTime, StatusBadge, type FormState } from '../../view-kit/ui.js';
+import { LocalTime, StatusBadge } from '../../view-kit/ui.js';
+import { TermFields } from './campaign-fields.js';
 import { BonusRulesSection, saveBonusRulesFrom, type RulesForm } from './bonus-rules-editor.js';
 import {
   CampaignStatusButton,
@@ -28,45 +28,7 @@ import {
 import { moneyFactsOf, MoneyFactsList } from '../wallet/money-facts.js';
 
 type View = ReturnType<typeof campaignView>;
-const HOLDING = CAMPAIGN_FIELDS.holding_period_days;
 const text = (x: unknown) => (typeof x === 'string' ? x : '');
-const value = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? String(x) : '');
-
-/** The campaign terms as form fields (create and edit share them); `c` fills in the current values, `state` a refused post's. */
-function TermFields({ prefix, c, state }: { prefix: string; c?: View; state?: FormState }) {
-  return (
-    <>
-      <Field id={`${prefix}-name`} name="name" label="Name" required maxlength={200} value={value(c?.name)} state={state} />
-      <Field
-        id={`${prefix}-description`}
-        name="description"
-        label={`Description${c ? '' : ' (optional)'}`}
-        maxlength={5000}
-        value={value(c?.description)}
-        state={state}
-      />
-      <Field
-        id={`${prefix}-pct`}
-        name="commission_percentage"
-        label="Commission (%)"
-        hint="Of each referred purchase; the platform fee is reserved on top of it."
-        inputmode="decimal"
-        required
-        value={value(c?.commission_percentage)}
-        state={state}
-      />
-      <Field
-        id={`${prefix}-holding`}
-        name="holding_period_days"
-        label={`Holding period (days, ${HOLDING.minimum} to ${HOLDING.maximum}; default 30)`}
-        hint="Commissions wait this long before they become payable; a refund inside it reverses the commission."
-        inputmode="numeric"
-        value={value(c?.holding_period_days)}
-        state={state}
-      />
-    </>
-  );
-}
 
 export async function listPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
@@ -143,9 +105,15 @@ export async function listPage(ctx: AppContext): Promise<void> {
             <TermFields prefix="new" state={stateFor(s, 'new-campaign')} />
             <label for="new-type">Who may join</label>
             <select id="new-type" name="campaign_type">
-              <option value="public">public: anyone with the join link</option>
-              <option value="private">private: invited creators</option>
-              <option value="invite_only">invite only</option>
+              {[
+                ['public', 'public: anyone with the join link'],
+                ['private', 'private: invited creators'],
+                ['invite_only', 'invite only'],
+              ].map(([v, label]) => (
+                <option value={v} selected={stateFor(s, 'new-campaign')?.values?.campaign_type === v}>
+                  {label}
+                </option>
+              ))}
             </select>
             <button type="submit">Create campaign (draft)</button>
           </PostForm>

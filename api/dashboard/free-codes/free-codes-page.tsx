@@ -9,11 +9,52 @@ import { listFreeCodes } from '../../../db/free-access.js';
 import { freeCodeView } from '../../agent/free-codes.js';
 import type { AppContext } from '../../context.js';
 import { pickApp, when } from '../apps/app-picker.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table } from '../../view-kit/layout.js';
+import type { FieldProblem } from '../../../errors/http-errors.js';
+import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../../lib/codes.js';
+import { SAID, type FormWords } from '../../view-kit/form-errors.js';
+import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, stateFor, Table } from '../../view-kit/layout.js';
+import { Field } from '../../view-kit/ui.js';
+
+const wholeNumber = (what: string) => `Enter a whole number from 0 to 1,000,000, or leave it empty ${what}.`;
+
+/** The create form's words: labels, and each rule as a person reads it (the code's length rule is lib/codes.ts's). */
+export const FREE_CODE_WORDS = {
+  labels: {
+    code: 'Code',
+    name: 'Name (optional)',
+    entitlement: 'Entitlement (default premium)',
+    seat_limit: 'Seat limit (empty: unlimited)',
+    access_duration_days: 'Access duration in days (empty with years empty: open-ended)',
+    access_duration_years: 'Access duration in years',
+  },
+  rules: {
+    code:
+      `Use ${CODE_MIN_LENGTH} to ${CODE_MAX_LENGTH} letters (A-Z), digits, _ or -; ` +
+      'other characters are dropped and lowercase letters become capitals.',
+    name: 'Use at most 200 characters.',
+    entitlement: 'Use at most 100 characters, or leave it empty for premium.',
+    seat_limit: wholeNumber('for unlimited seats'),
+    access_duration_days: wholeNumber('(with years empty too: access does not end)'),
+    access_duration_years: wholeNumber('(with days empty too: access does not end)'),
+  },
+  conflict: 'code',
+} satisfies FormWords;
+const L = FREE_CODE_WORDS.labels;
+const R = FREE_CODE_WORDS.rules;
+
+/** The code's length rule, checked on what is left after cleanup (as the handler does), listed with the schema's problems. */
+export function freeCodeChecks(body: Record<string, unknown>): FieldProblem[] {
+  if (typeof body.code !== 'string' || body.code === '') return [];
+  const cleaned = cleanupCode(body.code);
+  if (isValidCodeLength(cleaned)) return [];
+  const left = cleaned.length === 0 ? 'nothing is left' : `"${cleaned}" is left (${cleaned.length} characters)`;
+  return [{ loc: ['body', 'code'], msg: `Once cleaned up, ${left}. ${R.code}`, type: SAID }];
+}
 
 export async function freeCodesPage(ctx: AppContext): Promise<void> {
   const s = await signedIn(ctx);
   if (!s) return;
+  const state = stateFor(s, 'new-free-code');
   const { app, picker } = await pickApp(ctx, s);
   if (!app)
     return dashboardPage(
@@ -85,19 +126,13 @@ export async function freeCodesPage(ctx: AppContext): Promise<void> {
         <p class="muted">No free-access codes yet.</p>
       )}
       <h2>Create a free-access code</h2>
-      <PostForm s={s} action={`/api/apps/${app.id}/free-codes`} returnTo={back}>
-        <label for="fc-code">Code (4 to 20 of A-Z, 0-9, _ and -; lowercase is uppercased)</label>
-        <input id="fc-code" name="code" required maxlength={64} />
-        <label for="fc-name">Name (optional)</label>
-        <input id="fc-name" name="name" maxlength={200} />
-        <label for="fc-ent">Entitlement (default premium)</label>
-        <input id="fc-ent" name="entitlement" maxlength={100} />
-        <label for="fc-seats">Seat limit (empty: unlimited)</label>
-        <input id="fc-seats" name="seat_limit" inputmode="numeric" />
-        <label for="fc-days">Access duration in days (empty with years empty: open-ended)</label>
-        <input id="fc-days" name="access_duration_days" inputmode="numeric" />
-        <label for="fc-years">Access duration in years</label>
-        <input id="fc-years" name="access_duration_years" inputmode="numeric" />
+      <PostForm s={s} action={`/api/apps/${app.id}/free-codes`} returnTo={back} formId="new-free-code">
+        <Field id="fc-code" name="code" label={L.code} hint={R.code} required maxlength={64} state={state} />
+        <Field id="fc-name" name="name" label={L.name} maxlength={200} state={state} />
+        <Field id="fc-ent" name="entitlement" label={L.entitlement} maxlength={100} state={state} />
+        <Field id="fc-seats" name="seat_limit" label={L.seat_limit} inputmode="numeric" state={state} />
+        <Field id="fc-days" name="access_duration_days" label={L.access_duration_days} inputmode="numeric" state={state} />
+        <Field id="fc-years" name="access_duration_years" label={L.access_duration_years} inputmode="numeric" state={state} />
         <button type="submit">Create code</button>
       </PostForm>
     </>,
