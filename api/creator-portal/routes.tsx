@@ -7,7 +7,7 @@ import { findCreatorAsset } from '../../db/creator-portal.js';
 import { NotFoundError } from '../../errors/http-errors.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
 import type { AppContext, RequestState } from '../context.js';
-import { sendAssetFile } from '../dashboard/assets/asset-upload.js';
+import { sendAssetFile } from '../send-asset-file.js';
 import { payoutConnectRouter, PAYOUT_ACCOUNT_PATH } from './payout-routes.js';
 import { checkCreatorCsrf, portalOnlyCreators, signedInCreator } from './auth.js';
 import { campaignPage, campaignQr } from './campaign-page.js';

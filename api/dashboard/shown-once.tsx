@@ -6,7 +6,8 @@ import { safeUrl } from '../view-kit/html.js';
 import { CopyButton } from '../view-kit/ui.js';
 import type { AppContext } from '../context.js';
 import type { ShownOnce } from '../view-kit/flash.js';
-import { dashboardPage, signedIn } from '../view-kit/layout.js';
+import { dashboardPage } from '../view-kit/layout.js';
+import { signedIn } from './signed-in.js';
 import { safeReturnTo } from '../view-kit/sign-in-forms.js';
 
 /** What to do with each secret right now. */

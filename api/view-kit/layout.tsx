@@ -1,22 +1,16 @@
 // The signed-in dashboard's page shell: the product's name, the organization by name (`?org=` picks one of the
 // user's organizations, default the first; a user in several switches here), who is signed in, the navigation,
-// the session's CSRF token for every form, and one helper that renders a page. Pages without a session redirect to
-// the sign-in page and come back.
+// the session's CSRF token for every form, and one helper that renders a page. Who is signed in is read by
+// api/dashboard/signed-in.tsx (pages without a session redirect to the sign-in page and come back); the kit only
+// draws.
 import type { ComponentChildren } from 'preact';
-import { listOrganizations } from '../../db/organizations.js';
-import { findUser, roleIn } from '../../db/users.js';
-import { NotFoundError } from '../../errors/http-errors.js';
 import { safeUrl } from './html.js';
 import { Flash as FlashBox, ScrollTable, type ButtonKind, type FormState } from './ui.js';
 import type { MembershipRole } from '../../schema/types.js';
-import { SESSION_COOKIE } from '../auth/authenticate.js';
-import { sessionCsrf } from '../auth/csrf.js';
-import { visibleTo } from '../agent/principal.js';
 import type { AppContext } from '../context.js';
 import { sendPage } from '../send-page.js';
-import { takeFlash, type Flash } from './flash.js';
+import type { Flash } from './flash.js';
 import { ProblemSummary } from './form-errors.js';
-import { signInUrl } from './sign-in-forms.js';
 
 export interface SignedIn {
   userId: string;
@@ -29,34 +23,6 @@ export interface SignedIn {
   csrf: string;
   /** What the previous form post left for this page (GET only; flash.ts): its message, a failed form's state, a secret. */
   flash?: Flash;
-}
-
-/** The signed-in user, or undefined after redirecting to sign-in (the caller just returns). */
-export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
-  const principal = ctx.state.principal;
-  const cookie = ctx.cookies.get(SESSION_COOKIE);
-  if (principal?.kind !== 'user' || !cookie) {
-    ctx.redirect(signInUrl(ctx.originalUrl));
-    return undefined;
-  }
-  const wanted = typeof ctx.query.org === 'string' ? ctx.query.org : undefined;
-  const orgId = wanted && principal.orgIds.includes(wanted) ? wanted : principal.orgIds[0];
-  const [user, role, orgs] = await Promise.all([
-    findUser(ctx.deps.db, principal.userId),
-    orgId ? roleIn(ctx.deps.db, orgId, principal.userId) : undefined,
-    listOrganizations(ctx.deps.db, principal.orgIds),
-  ]);
-  const flash = ctx.method === 'GET' ? takeFlash(ctx) : undefined;
-  return {
-    userId: principal.userId,
-    email: user?.email ?? principal.userId,
-    orgIds: principal.orgIds,
-    orgId,
-    orgs,
-    role,
-    csrf: sessionCsrf(ctx, cookie),
-    flash,
-  };
 }
 
 /** What a failed post of the form `formId` left for it (its errors and typed values), if the last post was that form. */
@@ -309,23 +275,4 @@ export function dashboardPage(
       </>
     ),
   });
-}
-
-/**
- * `row` when the signed-in user may see it; otherwise the page answers 404 ("App not found") and this answers
- * undefined (the caller just returns). Another organization's row is not found, as on the API.
- */
-export function visibleOrNotFoundPage<T extends { org_id: string }>(
-  ctx: AppContext,
-  s: SignedIn,
-  row: T | undefined,
-  what: 'App' | 'Campaign',
-): T | undefined {
-  try {
-    return visibleTo(ctx, row, what);
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
-    dashboardPage(ctx, s, 404, `${what} not found`, <p>No such {what.toLowerCase()} in your organizations.</p>);
-    return undefined;
-  }
 }

@@ -14,7 +14,8 @@ import type { AppContext } from '../../context.js';
 import { accountTokenHash } from '../../../actions/account-mail.js';
 import { acceptInvitation, inviteTeammate as inviteTeammateByEmail } from '../../../actions/team.js';
 import { accountDeps, ErrorLine, passwordProblem, PublicForm, simplePage } from './accounts.js';
-import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from '../../view-kit/layout.js';
+import { canManage, dashboardPage, orgLink, PostForm, Table, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 import { checkLoginCsrf, field, LOGIN_PATH, signInUrl } from '../../view-kit/sign-in-forms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;

@@ -14,7 +14,8 @@ import type { AppContext } from '../../context.js';
 import { ConfirmForm, needsConfirmation, type Danger } from '../../view-kit/confirm.js';
 import { setFlash } from '../../view-kit/flash.js';
 import { shownOnceUrl } from '../../view-kit/form-reply.js';
-import { canManage, dashboardPage, orgLink, PostForm, signedIn, Table, type SignedIn } from '../../view-kit/layout.js';
+import { canManage, dashboardPage, orgLink, PostForm, Table, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 const when = (d: Date | string | null) => <LocalTime at={d} />;
 const revokeKeyDanger = (name: string): Danger => ({

@@ -8,7 +8,8 @@ import { webhookView } from '../../agent/recent-events.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from '../../view-kit/data-table.js';
 import { carriedCode } from './event-rows.js';
-import { dashboardPage, Hidden, OrgLink, signedIn, visibleOrNotFoundPage } from '../../view-kit/layout.js';
+import { dashboardPage, Hidden, OrgLink } from '../../view-kit/layout.js';
+import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 
 /** What became of a purchase event, in the live page's words. */
 function outcome(e: PurchaseEventView): string {

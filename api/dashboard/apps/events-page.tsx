@@ -15,7 +15,8 @@ import type { AppContext } from '../../context.js';
 import { inputOf } from '../../middleware/validate.js';
 import { FEED_PAGE, eventHubOf } from './events-hub.js';
 import { EventRow, streamMessage, workflowUrl, type ViewEntry } from './event-rows.js';
-import { dashboardPage, Hidden, OrgLink, orgLink, signedIn, visibleOrNotFoundPage } from '../../view-kit/layout.js';
+import { dashboardPage, Hidden, OrgLink, orgLink } from '../../view-kit/layout.js';
+import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 import type { StaticScript } from '../static-assets.js';
 
 /** Rows the page renders per list (events/recent's lists, merged newest first). */

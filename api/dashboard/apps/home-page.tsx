@@ -7,7 +7,8 @@ import type { AppContext } from '../../context.js';
 import type { FieldProblem } from '../../../errors/http-errors.js';
 import { slugProblem } from '../../../lib/slugs.js';
 import { SAID, type FormWords } from '../../view-kit/form-errors.js';
-import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, stateFor, Table } from '../../view-kit/layout.js';
+import { dashboardPage, Hidden, OrgLink, orgLink, PostForm, stateFor, Table } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 import { Field } from '../../view-kit/ui.js';
 import { overviewSection } from './overview.js';
 

@@ -21,12 +21,11 @@ import {
   dashboardPage,
   Hidden,
   OrgLink,
-  signedIn,
   stateFor,
   Table,
   type SignedIn,
-  visibleOrNotFoundPage,
 } from '../../view-kit/layout.js';
+import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 import { moneyFactsOf } from '../wallet/money-facts.js';
 import { Steps, type Setup, type StepCampaign, type StepContext } from './setup-steps.js';
 

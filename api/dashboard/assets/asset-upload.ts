@@ -9,13 +9,13 @@
 import { saveAssets, type AssetKind as Kind, type AssetMeta, type AssetUpload } from '../../../actions/assets.js';
 import { findApp } from '../../../db/apps.js';
 import { findAsset } from '../../../db/assets.js';
-import { assetStorage } from '../../../clients/asset-storage.js';
 import { AppError, NotFoundError, ValidationError } from '../../../errors/http-errors.js';
 import { problemsFrom } from '../../../lib/validation.js';
 import { actorIdOf, visibleTo } from '../../agent/principal.js';
 import { checkSessionCsrf } from '../../auth/csrf.js';
 import type { AppContext } from '../../context.js';
 import { readMultipart } from '../../middleware/multipart.js';
+import { sendAssetFile } from '../../send-asset-file.js';
 
 /** Recognised by content; SVG and HTML are left out on purpose (they can carry script). */
 export function sniffAsset(data: Buffer): Kind | undefined {
@@ -96,20 +96,4 @@ export async function uploadAssetHandler(ctx: AppContext): Promise<void> {
 
 export async function assetFileHandler(ctx: AppContext): Promise<void> {
   await sendAssetFile(ctx, visibleTo(ctx, await findAsset(ctx.deps.db, ctx.params.asset_id as string), 'Asset'));
-}
-
-/** Answers with a stored asset's file (also the creator portal's download: api/creator-portal/routes.ts). */
-export async function sendAssetFile(
-  ctx: AppContext,
-  asset: { id: string; storage_key: unknown; mime_type: unknown; url: unknown },
-): Promise<void> {
-  const key = asset.storage_key as string | null;
-  const data = key ? await assetStorage(ctx.deps.config).get(key) : undefined;
-  if (!key || !data)
-    throw new NotFoundError(asset.url ? `This asset is a link, not a stored file: ${asset.url as string}` : 'Asset file not found');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Cache-Control', 'private, max-age=300');
-  ctx.set('Content-Disposition', `inline; filename="${asset.id}.${key.split('.').pop()}"`);
-  ctx.type = String(asset.mime_type);
-  ctx.body = data;
 }

@@ -6,7 +6,8 @@ import { safeUrl } from '../../view-kit/html.js';
 import type { AppContext } from '../../context.js';
 import { pickApp, when } from '../apps/app-picker.js';
 import { FILE_AGAIN, type FormWords } from '../../view-kit/form-errors.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, stateFor, Table } from '../../view-kit/layout.js';
+import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, stateFor, Table } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 import { Field } from '../../view-kit/ui.js';
 
 const size = (bytes: unknown) =>

@@ -11,7 +11,8 @@ import { assertValid } from '../../../lib/validation.js';
 import { campaignFunnelOf, dailyPerformanceOf, periodQuery, topAffiliatesOf } from '../../agent/analytics.js';
 import type { AppContext } from '../../context.js';
 import { Problems } from '../../view-kit/form-reply.js';
-import { dashboardPage, Hidden, OrgLink, signedIn, type SignedIn, visibleOrNotFoundPage } from '../../view-kit/layout.js';
+import { dashboardPage, Hidden, OrgLink, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 import { CHART_JS_PATH, type StaticScript } from '../static-assets.js';
 
 const TOP_LIMIT = 10;

@@ -14,7 +14,8 @@ import { safeUrl } from '../../view-kit/html.js';
 import { formatUsd } from '../../../lib/money.js';
 import type { AppContext } from '../../context.js';
 import { when } from '../apps/app-picker.js';
-import { ButtonForm, canManage, dashboardPage, OrgLink, orgLink, signedIn, Table, type SignedIn } from '../../view-kit/layout.js';
+import { ButtonForm, canManage, dashboardPage, OrgLink, orgLink, Table, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 const STATES = ['earned', 'approved', 'voided', 'paid'] as const;
 

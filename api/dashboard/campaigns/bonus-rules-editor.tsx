@@ -11,7 +11,8 @@ import { ValidationError, type FieldProblem } from '../../../errors/http-errors.
 import { assertValid } from '../../../lib/validation.js';
 import { updateCampaign, updateCampaignBody } from '../../agent/campaign-writes.js';
 import type { AppContext } from '../../context.js';
-import { orgLink, PostForm, signedIn, visibleOrNotFoundPage, type SignedIn } from '../../view-kit/layout.js';
+import { orgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 
 /** A row of the editor as typed (strings), and the messages beside its fields. */
 export interface RuleRow {

@@ -19,12 +19,11 @@ import {
   OrgLink,
   orgLink,
   PostForm,
-  signedIn,
   stateFor,
   Table,
   type SignedIn,
-  visibleOrNotFoundPage,
 } from '../../view-kit/layout.js';
+import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 import { moneyFactsOf, MoneyFactsList } from '../wallet/money-facts.js';
 
 type View = ReturnType<typeof campaignView>;

@@ -12,7 +12,8 @@ import { CSV_ROW_CAP, type TableView } from '../../../lib/table-query.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, usd } from '../../view-kit/data-table.js';
 import { LocalTime } from '../../view-kit/ui.js';
-import { dashboardPage, OrgLink, signedIn, Table } from '../../view-kit/layout.js';
+import { dashboardPage, OrgLink, Table } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 import { payoutTable } from '../wallet/money-tables.js';
 
 /** Every code of the creator here (a creator holds one code per campaign; the organization has few campaigns). */

@@ -6,7 +6,8 @@
 import { inviteCreatorToPortal } from '../../../actions/creator-portal-invite.js';
 import type { AppContext } from '../../context.js';
 import { renderCreatorsPage } from './creators-page.js';
-import { orgLink, signedIn } from '../../view-kit/layout.js';
+import { orgLink } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 import { field } from '../../view-kit/sign-in-forms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;

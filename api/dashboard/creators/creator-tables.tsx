@@ -14,7 +14,8 @@ import { accountStateForDeveloper } from '../../../lib/payout-readiness.js';
 import type { TablePage } from '../../../lib/table-query.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from '../../view-kit/data-table.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from '../../view-kit/layout.js';
+import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 /** The creator's payout account in words (lib/payout-readiness.ts decides; the portal shows the creator the same state). */
 const payoutAccountOf = (r: OrgAffiliateRow) =>

@@ -17,7 +17,8 @@ import { inviteCapacityView, inviteLimits } from '../../agent/wallet.js';
 import type { AppContext } from '../../context.js';
 import { when } from '../apps/app-picker.js';
 import { creatorTableSection, type PortalInviteError } from './creator-tables.js';
-import { stateFor, dashboardPage, OrgLink, orgLink, PostForm, signedIn, Table, type SignedIn } from '../../view-kit/layout.js';
+import { stateFor, dashboardPage, OrgLink, orgLink, PostForm, Table, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 async function capacitySection(ctx: AppContext, orgId: string): Promise<VNode | null> {
   const [settings, usage] = await Promise.all([findOrgBillingSettings(ctx.deps.db, orgId), getInviteUsage(ctx.deps.db, orgId)]);

@@ -12,7 +12,8 @@ import { pickApp, when } from '../apps/app-picker.js';
 import type { FieldProblem } from '../../../errors/http-errors.js';
 import { cleanupCode, CODE_MAX_LENGTH, CODE_MIN_LENGTH, isValidCodeLength } from '../../../lib/codes.js';
 import { SAID, type FormWords } from '../../view-kit/form-errors.js';
-import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, signedIn, stateFor, Table } from '../../view-kit/layout.js';
+import { ButtonForm, dashboardPage, OrgLink, orgLink, PostForm, stateFor, Table } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 import { Field } from '../../view-kit/ui.js';
 
 const wholeNumber = (what: string) => `Enter a whole number from 0 to 1,000,000, or leave it empty ${what}.`;

@@ -7,7 +7,8 @@ import { LEDGER_TABLE, pageLedgerEntries, type LedgerLine } from '../../../db/wa
 import { payoutStatus } from '../../../lib/payout-status.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from '../../view-kit/data-table.js';
-import { dashboardPage, OrgLink, signedIn, type SignedIn } from '../../view-kit/layout.js';
+import { dashboardPage, OrgLink, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 const LEDGER: TableDef<LedgerLine> = {
   id: 'ledger-table',

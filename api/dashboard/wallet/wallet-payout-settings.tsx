@@ -8,7 +8,8 @@ import { getPayoutSettings, type PayoutSettings } from '../../../db/payout-setti
 import { formatUsd } from '../../../lib/money.js';
 import { reconcilePayoutSchedule } from '../../../workflow-clients/payout-runs.js';
 import type { AppContext } from '../../context.js';
-import { dashboardPage, orgLink, PostForm, signedIn, type SignedIn } from '../../view-kit/layout.js';
+import { dashboardPage, orgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 type Typed = { minimum_usd: string; period_hours: string };
 type Problems = Partial<Record<keyof Typed, string>>;

@@ -21,7 +21,8 @@ import { startPayoutRun } from '../../../workflow-clients/payout-runs.js';
 import { payoutStatus } from '../../../lib/payout-status.js';
 import { newRunId, RUN_ID_PATTERN } from '../../../lib/payouts.js';
 import type { AppContext } from '../../context.js';
-import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, signedIn, type SignedIn } from '../../view-kit/layout.js';
+import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
+import { signedIn } from '../signed-in.js';
 
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
 
