@@ -3,7 +3,7 @@
 // wire contract (`svc://contract`) both show these objects, so a field is described once. Answers may carry more
 // fields than listed (additionalProperties), never fewer of the required ones.
 import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
-import { APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
+import { APP_FEE_FIELDS, APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -70,6 +70,7 @@ export const APP_RECORD = record(
       description: 'Spec "creator-code settings". mirror_free_access_to_subprovider: false unless turned on.',
     },
     i18n: I18N_VIEW,
+    ...APP_FEE_FIELDS,
   },
 );
 
@@ -107,6 +108,7 @@ export const CAMPAIGN_RECORD = record(['id', 'app_id', 'org_id', 'name', 'campai
   status: { enum: ['draft', 'active', 'paused', 'archived'] },
   commission_percentage: { type: 'number' },
   holding_period_days: { type: 'integer' },
+  commission_basis: { enum: ['gross', 'proceeds'] },
   activated_at: time(),
   paused_at: time(),
   created_at: time(),

@@ -3,6 +3,7 @@
 // commission with its state and reason, bonus rules with progress and awards, the featured marketing assets, and the
 // payouts of the campaign's organization with their statements. A campaign the creator did not join is 404.
 // GET .../qr.svg is the QR code as a file.
+import { describeBasis } from '../../lib/commission-basis.js';
 import { listAssets } from '../../db/assets.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
 import { milestoneProgress } from '../../db/bonus-awards.js';
@@ -78,7 +79,11 @@ async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorC
               <br />
               <span class="muted">{when(l.created_at)}</span>
             </td>
-            <td>{formatUsd(l.commission_micros)}</td>
+            <td>
+              {formatUsd(l.commission_micros)}
+              <br />
+              <span class="muted basis">{describeBasis(l.basis)}</span>
+            </td>
             <td class="why">
               <strong class="commission-state">{STATE_LABEL[state]}</strong>
               <br />

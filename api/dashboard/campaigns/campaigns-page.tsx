@@ -64,7 +64,30 @@ function TermFields({ prefix, c, state }: { prefix: string; c?: View; state?: Fo
         value={value(c?.holding_period_days)}
         state={state}
       />
+      <BasisField prefix={prefix} current={c?.commission_basis === 'proceeds' ? 'proceeds' : 'gross'} />
     </>
+  );
+}
+
+/** The commission basis (docs/purchase-pipeline.md "Commission basis"): what the percentage applies to. */
+function BasisField({ prefix, current }: { prefix: string; current: 'gross' | 'proceeds' }) {
+  return (
+    <p>
+      <label for={`${prefix}-basis`}>Commission basis</label>
+      <select id={`${prefix}-basis`} name="commission_basis">
+        <option value="gross" selected={current === 'gross'}>
+          Gross: the customer's price
+        </option>
+        <option value="proceeds" selected={current === 'proceeds'}>
+          Proceeds: what you receive (tax and the store's fee taken out)
+        </option>
+      </select>
+      <br />
+      <span class="muted">
+        Proceeds are exact when the subscription provider reports the store's fee and the tax, else estimated from the app's fee settings and
+        the storefront's tax. A change applies to purchases after it.
+      </span>
+    </p>
   );
 }
 
@@ -102,7 +125,7 @@ export async function listPage(ctx: AppContext): Promise<void> {
     'Campaigns',
     <>
       {campaigns.length ? (
-        <Table columns={['Campaign', 'App', 'Type', 'Status', 'Commission', 'Holding', '', '']}>
+        <Table columns={['Campaign', 'App', 'Type', 'Status', 'Commission', 'Basis', 'Holding', '', '']}>
           {campaigns
             .filter((c) => c.campaign_type !== 'FREE_ACCESS')
             .map((c) => (
@@ -118,6 +141,7 @@ export async function listPage(ctx: AppContext): Promise<void> {
                   <StatusBadge status={c.status} />
                 </td>
                 <td>{Number(c.commission_percentage)} %</td>
+                <td class="basis">{String(c.commission_basis)}</td>
                 <td>{String(c.holding_period_days)} days</td>
                 <td>
                   <OrgLink s={s} to={`/dashboard/campaigns/${c.id}/analytics`}>
