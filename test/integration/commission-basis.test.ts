@@ -6,6 +6,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { signTransaction } from '../helpers/apple-signing.js';
+import { signInCreator } from '../helpers/creator-portal.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import {
@@ -93,6 +94,27 @@ test.serial("a provider webhook with the store's fee and the tax earns on exact 
   t.like(event, { store_fee_fraction: '0.2521', tax_fraction: '0.1597' });
 });
 
+test.serial("a provider event without the fractions is estimated: Apple's 30 %, then 15 % after a year of paid service", async (t) => {
+  const a = await storeAccount(h());
+  t.is((await setBasis(a, 'proceeds')).status, 200);
+  const sub = subscription('second-year-user', a.creator_code);
+  const DAY = 86_400_000;
+  const start = Date.now() - 400 * DAY;
+  const estimated = { country_code: 'US', tax_percentage: null, commission_percentage: null };
+  const first = sub('initial_purchase', { ...estimated, purchased_at_ms: start, expiration_at_ms: start + 365 * DAY });
+  const renewal = sub('renewal', { ...estimated, purchased_at_ms: start + 365 * DAY, expiration_at_ms: start + 395 * DAY });
+  for (const body of [first, renewal]) t.is((await sendWebhook(h().baseUrl, a.app_id, a.webhook_secret, body)).status, 200);
+  const fee = async (transactionId: string) => (await ofTransaction(a, transactionId))[0];
+  t.like(await fee(first.event.transaction_id), {
+    basis_amounts: { precision: 'estimated', gross_micros: 9_990_000, tax_micros: 0, store_fee_micros: 2_997_000, base_micros: 6_993_000 },
+    commission_micros: 2_100_000,
+  });
+  t.like(await fee(renewal.event.transaction_id), {
+    basis_amounts: { precision: 'estimated', gross_micros: 9_990_000, tax_micros: 0, store_fee_micros: 1_498_500, base_micros: 8_491_500 },
+    commission_micros: 2_550_000,
+  });
+});
+
 test.serial('Apple store-direct earns on estimated proceeds; a refund after the basis changed takes back the stored basis', async (t) => {
   t.is((await setBasis(store, 'proceeds')).status, 200);
   const { payload } = signedTransaction(world(), store, { environment: 'Production', type: 'Non-Consumable', productId: 'lifetime', price: 9990 });
@@ -153,4 +175,13 @@ test.serial('Google store-direct: a subscription earns on estimated proceeds at 
     basis_amounts: { precision: 'estimated', gross_micros: 9_990_000, tax_micros: 1_595_042, store_fee_micros: 1_259_244, base_micros: 7_135_714 },
     commission_micros: 2_140_000,
   });
+
+  // The creator sees each commission's basis in words on the portal.
+  const email = (await h().db('creators').where('id', store.creator_id).first('email')).email as string;
+  const creator = await signInCreator(h().baseUrl, h().db, email, '198.51.100.38');
+  const page = await creator.browser.fetch(`${h().baseUrl}/dashboard/creator/campaigns/${store.campaign_id}`);
+  t.is(page.status, 200);
+  t.regex(page.text, /proceeds \(estimated\): price \$9\.99 - tax \$1\.60 - store fee \$1\.26 = base \$7\.14/);
+  t.regex(page.text, /proceeds \(estimated\): price \$9\.99 - tax \$1\.60 - store fee \$2\.52 = base \$5\.88/);
+  t.regex(page.text, />gross</);
 });
