@@ -170,5 +170,7 @@ export async function findBasisSupport(
   const q = db('apps as a');
   if ('campaignId' in of) void q.join('campaigns as k', 'k.app_id', 'a.id').where('k.id', of.campaignId);
   else void q.where('a.id', of.appId);
-  return q.first<{ takes_server_reports: boolean } | undefined>(db.raw("exists (select 1 from purchase_events p where p.app_id = a.id and p.source = 'direct') as takes_server_reports"));
+  return q.first<{ takes_server_reports: boolean } | undefined>(
+    db.raw("exists (select 1 from purchase_events p where p.app_id = a.id and p.source = 'direct') as takes_server_reports"),
+  );
 }

@@ -83,7 +83,9 @@ export function applePaidDaysBefore(periods: readonly PaidPeriod[], atMs: number
  * the Small Business Program, else 30 %, and 15 % for a subscription's paid days after its first year of paid
  * service. Google Play: 15 % for subscriptions; one-time products 15 % with the fee tier enrolment, else 30 %.
  */
-export function estimatedStoreFeePercent(input: Pick<BasisInput, 'store' | 'kind' | 'fees' | 'earlierPaidPeriods' | 'periodStartMs'>): number {
+export function estimatedStoreFeePercent(
+  input: Pick<BasisInput, 'store' | 'kind' | 'fees' | 'earlierPaidPeriods' | 'periodStartMs'>,
+): number {
   if (input.store === 'APP_STORE') {
     if (input.fees.appleSmallBusiness) return 15;
     const at = input.periodStartMs;
@@ -105,12 +107,20 @@ const BILLION = 1_000_000_000n;
 /** The base of one commission and the amounts behind it. */
 export function commissionBase(input: BasisInput): BasisAmounts {
   const gross = input.grossMicros;
-  if (input.basis === 'gross') return { basis: 'gross', precision: 'exact', grossMicros: gross, taxMicros: null, storeFeeMicros: null, baseMicros: gross };
+  if (input.basis === 'gross')
+    return { basis: 'gross', precision: 'exact', grossMicros: gross, taxMicros: null, storeFeeMicros: null, baseMicros: gross };
   if (input.provider) {
     // The provider's fractions are both of the price: tax and the store's fee come off it side by side.
     const taxMicros = mulDivRound(gross, ppb(input.provider.taxFraction), BILLION);
     const storeFeeMicros = mulDivRound(gross, ppb(input.provider.storeFeeFraction), BILLION);
-    return { basis: 'proceeds', precision: 'exact', grossMicros: gross, taxMicros, storeFeeMicros, baseMicros: Math.max(0, gross - taxMicros - storeFeeMicros) };
+    return {
+      basis: 'proceeds',
+      precision: 'exact',
+      grossMicros: gross,
+      taxMicros,
+      storeFeeMicros,
+      baseMicros: Math.max(0, gross - taxMicros - storeFeeMicros),
+    };
   }
   // Estimated: the price includes the storefront's tax (none known: nothing taken out), the fee is on the rest.
   const rate = taxRateMilli(input.storefront) ?? 0n;
@@ -147,7 +157,12 @@ export function basisShare(whole: BasisAmounts, partRevenueMicros: number): Basi
 export function storefrontOfRaw(raw: unknown): string | null {
   if (!raw || typeof raw !== 'object') return null;
   const r = raw as Record<string, Record<string, unknown> | undefined>;
-  const candidates = [r.app_store_transaction?.storefront, r.play_subscription?.regionCode, r.play_product?.regionCode, r.event?.country_code];
+  const candidates = [
+    r.app_store_transaction?.storefront,
+    r.play_subscription?.regionCode,
+    r.play_product?.regionCode,
+    r.event?.country_code,
+  ];
   const found = candidates.find((v): v is string => typeof v === 'string' && v.length > 0);
   return found ?? null;
 }

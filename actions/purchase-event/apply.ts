@@ -9,7 +9,16 @@ import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestor
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC } from './attribution.js';
-import { attributionColumns, dayMsOf, earn, factsOfEvent, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
+import {
+  attributionColumns,
+  dayMsOf,
+  earn,
+  factsOfEvent,
+  INSUFFICIENT_FUNDS,
+  type EarnDeps,
+  type Earned,
+  type KnownTerms,
+} from './earn.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards-writes.js';
 import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
 import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf } from '../../db/commission-holding.js';

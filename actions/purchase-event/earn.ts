@@ -54,7 +54,9 @@ export interface PaidPeriodFacts {
 }
 
 const fractions = (fee: unknown, tax: unknown) =>
-  fee === null || fee === undefined || tax === null || tax === undefined ? null : { storeFeeFraction: Number(fee), taxFraction: Number(tax) };
+  fee === null || fee === undefined || tax === null || tax === undefined
+    ? null
+    : { storeFeeFraction: Number(fee), taxFraction: Number(tax) };
 
 /** The facts of the event being applied. */
 export function factsOfEvent(e: PurchaseEvent, earlierPaidPeriods: readonly PaidPeriod[]): PaidPeriodFacts {

@@ -41,7 +41,14 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('commissions', (t) => {
-    for (const c of ['commission_basis', 'basis_precision', 'basis_gross_micros', 'basis_tax_micros', 'basis_store_fee_micros', 'basis_base_micros'])
+    for (const c of [
+      'commission_basis',
+      'basis_precision',
+      'basis_gross_micros',
+      'basis_tax_micros',
+      'basis_store_fee_micros',
+      'basis_base_micros',
+    ])
       t.dropColumn(c);
   });
   await knex.schema.alterTable('purchase_events', (t) => {

@@ -61,7 +61,15 @@ test.serial('the basis is gross by default, set and read through the agent API; 
   const direct = await storeAccount(h());
   const reported = await request(h().baseUrl, 'POST', '/api/webhooks/purchase', {
     token: direct.purchase_api_key,
-    body: { transaction_id: randomUUID(), app_user_id: 'srv', product_id: 'coins', price: 4.99, currency: 'USD', svc_code: '', platform: 'ios' },
+    body: {
+      transaction_id: randomUUID(),
+      app_user_id: 'srv',
+      product_id: 'coins',
+      price: 4.99,
+      currency: 'USD',
+      svc_code: '',
+      platform: 'ios',
+    },
   });
   t.is(reported.status, 200, reported.text);
   const refused = await setBasis(direct, 'proceeds');
@@ -85,7 +93,13 @@ test.serial("a provider webhook with the store's fee and the tax earns on exact 
   t.like(earn, {
     kind: 'earn',
     basis: 'proceeds',
-    basis_amounts: { precision: 'exact', gross_micros: 9_990_000, tax_micros: 1_595_403, store_fee_micros: 2_518_479, base_micros: 5_876_118 },
+    basis_amounts: {
+      precision: 'exact',
+      gross_micros: 9_990_000,
+      tax_micros: 1_595_403,
+      store_fee_micros: 2_518_479,
+      base_micros: 5_876_118,
+    },
     revenue_micros: 9_990_000,
     commission_micros: 1_760_000, // 30 % of 5.876118, in cents (not 3.00 on the price)
     platform_fee_micros: 180_000, // 10 % of it, in cents
@@ -117,7 +131,12 @@ test.serial("a provider event without the fractions is estimated: Apple's 30 %, 
 
 test.serial('Apple store-direct earns on estimated proceeds; a refund after the basis changed takes back the stored basis', async (t) => {
   t.is((await setBasis(store, 'proceeds')).status, 200);
-  const { payload } = signedTransaction(world(), store, { environment: 'Production', type: 'Non-Consumable', productId: 'lifetime', price: 9990 });
+  const { payload } = signedTransaction(world(), store, {
+    environment: 'Production',
+    type: 'Non-Consumable',
+    productId: 'lifetime',
+    price: 9990,
+  });
   const german = { ...payload, storefront: 'DEU', storefrontId: '143443' };
   const bought = await reportPurchase(h(), store, {
     platform: 'ios',
@@ -127,13 +146,24 @@ test.serial('Apple store-direct earns on estimated proceeds; a refund after the 
   });
   t.is(bought.status, 200, bought.text);
   const id = payload.transactionId as string;
-  const proceeds = { precision: 'estimated', gross_micros: 9_990_000, tax_micros: 1_595_042, store_fee_micros: 2_518_487, base_micros: 5_876_471 };
+  const proceeds = {
+    precision: 'estimated',
+    gross_micros: 9_990_000,
+    tax_micros: 1_595_042,
+    store_fee_micros: 2_518_487,
+    base_micros: 5_876_471,
+  };
   t.like((await ofTransaction(store, id))[0], { kind: 'earn', basis: 'proceeds', basis_amounts: proceeds, commission_micros: 1_760_000 });
 
   t.is((await setBasis(store, 'gross')).status, 200);
   const refunded = await reportPurchase(h(), store, {
     platform: 'ios',
-    signed_transaction: signTransaction(world().chain, { ...german, revocationDate: Date.now(), revocationReason: 0, signedDate: Date.now() }),
+    signed_transaction: signTransaction(world().chain, {
+      ...german,
+      revocationDate: Date.now(),
+      revocationReason: 0,
+      signedDate: Date.now(),
+    }),
   });
   t.like(refunded.body, { event_type: 'REFUND', duplicate: false });
   const [, reversal] = await ofTransaction(store, id);
@@ -141,11 +171,22 @@ test.serial('Apple store-direct earns on estimated proceeds; a refund after the 
     kind: 'reversal',
     basis: 'proceeds',
     commission_micros: -1_760_000,
-    basis_amounts: { precision: 'estimated', gross_micros: -9_990_000, tax_micros: -1_595_042, store_fee_micros: -2_518_487, base_micros: -5_876_471 },
+    basis_amounts: {
+      precision: 'estimated',
+      gross_micros: -9_990_000,
+      tax_micros: -1_595_042,
+      store_fee_micros: -2_518_487,
+      base_micros: -5_876_471,
+    },
   });
 
   // Purchases after the change earn on the new basis.
-  const later = signedTransaction(world(), store, { environment: 'Production', type: 'Non-Consumable', productId: 'lifetime', price: 9990 });
+  const later = signedTransaction(world(), store, {
+    environment: 'Production',
+    type: 'Non-Consumable',
+    productId: 'lifetime',
+    price: 9990,
+  });
   const again = await reportPurchase(h(), store, {
     platform: 'ios',
     signed_transaction: signTransaction(world().chain, { ...later.payload, storefront: 'DEU' }),
@@ -166,13 +207,24 @@ test.serial('Google store-direct: a subscription earns on estimated proceeds at 
   const orderId = newOrderId();
   setPlaySubscription(world(), token, orderId, { startDaysAgo: 1 });
   Object.assign(world().google.subscriptions.get(token)!, { regionCode: 'DE' });
-  const res = await reportPurchase(h(), store, { platform: 'android', purchase_token: token, referral_code: store.creator_code, app_user_id: 'play-de' });
+  const res = await reportPurchase(h(), store, {
+    platform: 'android',
+    purchase_token: token,
+    referral_code: store.creator_code,
+    app_user_id: 'play-de',
+  });
   t.is(res.status, 200, res.text);
   t.like((await ofTransaction(store, orderId))[0], {
     kind: 'earn',
     store: 'PLAY_STORE',
     basis: 'proceeds',
-    basis_amounts: { precision: 'estimated', gross_micros: 9_990_000, tax_micros: 1_595_042, store_fee_micros: 1_259_244, base_micros: 7_135_714 },
+    basis_amounts: {
+      precision: 'estimated',
+      gross_micros: 9_990_000,
+      tax_micros: 1_595_042,
+      store_fee_micros: 1_259_244,
+      base_micros: 7_135_714,
+    },
     commission_micros: 2_140_000,
   });
 

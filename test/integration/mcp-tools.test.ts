@@ -215,7 +215,11 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
       .sort(),
     'every write tool, and only those, has a decided effect',
   );
-  t.is(expected.length, 48, 'account tools: 47 endpoint rows (45 of the spec + setup-subprovider + commissions), the invite row serving two');
+  t.is(
+    expected.length,
+    48,
+    'account tools: 47 endpoint rows (45 of the spec + setup-subprovider + commissions), the invite row serving two',
+  );
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
 

@@ -31,21 +31,70 @@ const periods = (startMs: number, n: number, days: number): PaidPeriod[] =>
   Array.from({ length: n }, (_, i) => ({ startMs: startMs + i * days * DAY, endMs: startMs + (i + 1) * days * DAY }));
 
 test('the basis table: gross, tax-inclusive storefronts, 15 % and 30 %, the provider fractions', (t) => {
-  const rows: [string, Partial<BasisInput>, { basis: string; precision: string; tax: number | null; fee: number | null; base: number }][] = [
-    ['gross: the price, nothing taken out', { basis: 'gross', storefront: 'DEU' }, { basis: 'gross', precision: 'exact', tax: null, fee: null, base: 9_990_000 }],
-    // The issue's example: 9.99 with 19 % VAT is 8.39 net of tax and 5.87 after a 30 % fee, not 6.99.
-    ['Germany (DEU), Apple 30 %', { storefront: 'DEU' }, { basis: 'proceeds', precision: 'estimated', tax: 1_595_042, fee: 2_518_487, base: 5_876_471 }],
-    ['Germany (DE, Google regionCode), Play subscription 15 %', { store: 'PLAY_STORE', storefront: 'DE' }, { basis: 'proceeds', precision: 'estimated', tax: 1_595_042, fee: 1_259_244, base: 7_135_714 }],
-    ['United States: price without tax, Apple 30 %', { storefront: 'USA' }, { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 }],
-    ['Finland 25.5 %', { storefront: 'FIN' }, { basis: 'proceeds', precision: 'estimated', tax: 2_029_841, fee: 2_388_048, base: 5_572_111 }],
-    ['Japan 10 %, Small Business Program 15 %', { storefront: 'JPN', fees: { ...NO_PROGRAMS, appleSmallBusiness: true } }, { basis: 'proceeds', precision: 'estimated', tax: 908_182, fee: 1_362_273, base: 7_719_545 }],
-    ['Play one-time, not enrolled: 30 %', { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US' }, { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 }],
-    ['Play one-time, 15 % tier enrolled', { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US', fees: { ...NO_PROGRAMS, googleFeeTierEnrolled: true } }, { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 1_498_500, base: 8_491_500 }],
-    ['storefront not in the table: no tax taken out', { storefront: 'BRA' }, { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 }],
-    ['another store, no fractions: no fee known', { store: 'AMAZON', storefront: 'US' }, { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 0, base: 9_990_000 }],
-    ['provider fractions (exact), both of the price', { storefront: 'DEU', provider: { taxFraction: 0.1597, storeFeeFraction: 0.2521 } }, { basis: 'proceeds', precision: 'exact', tax: 1_595_403, fee: 2_518_479, base: 5_876_118 }],
-    ['provider fractions without tax', { provider: { taxFraction: 0, storeFeeFraction: 0.3 } }, { basis: 'proceeds', precision: 'exact', tax: 0, fee: 2_997_000, base: 6_993_000 }],
-  ];
+  const rows: [string, Partial<BasisInput>, { basis: string; precision: string; tax: number | null; fee: number | null; base: number }][] =
+    [
+      [
+        'gross: the price, nothing taken out',
+        { basis: 'gross', storefront: 'DEU' },
+        { basis: 'gross', precision: 'exact', tax: null, fee: null, base: 9_990_000 },
+      ],
+      // The issue's example: 9.99 with 19 % VAT is 8.39 net of tax and 5.87 after a 30 % fee, not 6.99.
+      [
+        'Germany (DEU), Apple 30 %',
+        { storefront: 'DEU' },
+        { basis: 'proceeds', precision: 'estimated', tax: 1_595_042, fee: 2_518_487, base: 5_876_471 },
+      ],
+      [
+        'Germany (DE, Google regionCode), Play subscription 15 %',
+        { store: 'PLAY_STORE', storefront: 'DE' },
+        { basis: 'proceeds', precision: 'estimated', tax: 1_595_042, fee: 1_259_244, base: 7_135_714 },
+      ],
+      [
+        'United States: price without tax, Apple 30 %',
+        { storefront: 'USA' },
+        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 },
+      ],
+      [
+        'Finland 25.5 %',
+        { storefront: 'FIN' },
+        { basis: 'proceeds', precision: 'estimated', tax: 2_029_841, fee: 2_388_048, base: 5_572_111 },
+      ],
+      [
+        'Japan 10 %, Small Business Program 15 %',
+        { storefront: 'JPN', fees: { ...NO_PROGRAMS, appleSmallBusiness: true } },
+        { basis: 'proceeds', precision: 'estimated', tax: 908_182, fee: 1_362_273, base: 7_719_545 },
+      ],
+      [
+        'Play one-time, not enrolled: 30 %',
+        { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US' },
+        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 },
+      ],
+      [
+        'Play one-time, 15 % tier enrolled',
+        { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US', fees: { ...NO_PROGRAMS, googleFeeTierEnrolled: true } },
+        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 1_498_500, base: 8_491_500 },
+      ],
+      [
+        'storefront not in the table: no tax taken out',
+        { storefront: 'BRA' },
+        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 },
+      ],
+      [
+        'another store, no fractions: no fee known',
+        { store: 'AMAZON', storefront: 'US' },
+        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 0, base: 9_990_000 },
+      ],
+      [
+        'provider fractions (exact), both of the price',
+        { storefront: 'DEU', provider: { taxFraction: 0.1597, storeFeeFraction: 0.2521 } },
+        { basis: 'proceeds', precision: 'exact', tax: 1_595_403, fee: 2_518_479, base: 5_876_118 },
+      ],
+      [
+        'provider fractions without tax',
+        { provider: { taxFraction: 0, storeFeeFraction: 0.3 } },
+        { basis: 'proceeds', precision: 'exact', tax: 0, fee: 2_997_000, base: 6_993_000 },
+      ],
+    ];
   for (const [label, over, want] of rows) {
     const got = commissionBase(input(over));
     t.deepEqual(
@@ -73,11 +122,31 @@ test("Apple's paid days: the first year at 30 %, then 15 %; a lapse over 60 days
     ['a full year paid: the 13th month', year, after, 15],
     ['a year with a 59-day lapse before renewing: still counts', year, after + 59 * DAY, 15],
     ['a year, then a 61-day lapse: the count starts again', year, after + 61 * DAY, 30],
-    ['a 61-day lapse in the middle resets the earlier months', [...periods(T0, 6, 30.5), ...periods(T0 + (183 + 61) * DAY, 6, 30.5)], T0 + (183 + 61 + 183) * DAY, 30],
-    ['a 30-day lapse in the middle keeps them', [...periods(T0, 6, 30.5), ...periods(T0 + (183 + 30) * DAY, 6, 30.5)], T0 + (183 + 30 + 183) * DAY, 15],
+    [
+      'a 61-day lapse in the middle resets the earlier months',
+      [...periods(T0, 6, 30.5), ...periods(T0 + (183 + 61) * DAY, 6, 30.5)],
+      T0 + (183 + 61 + 183) * DAY,
+      30,
+    ],
+    [
+      'a 30-day lapse in the middle keeps them',
+      [...periods(T0, 6, 30.5), ...periods(T0 + (183 + 30) * DAY, 6, 30.5)],
+      T0 + (183 + 30 + 183) * DAY,
+      15,
+    ],
   ];
   for (const [label, earlier, at, fee] of rows) {
-    t.is(estimatedStoreFeePercent({ store: 'APP_STORE', kind: 'subscription', fees: NO_PROGRAMS, earlierPaidPeriods: earlier, periodStartMs: at }), fee, label);
+    t.is(
+      estimatedStoreFeePercent({
+        store: 'APP_STORE',
+        kind: 'subscription',
+        fees: NO_PROGRAMS,
+        earlierPaidPeriods: earlier,
+        periodStartMs: at,
+      }),
+      fee,
+      label,
+    );
   }
   t.is(Math.round(applePaidDaysBefore(year, after)), 366);
   t.is(applePaidDaysBefore(year, after + 61 * DAY), 0);

@@ -84,8 +84,8 @@ function BasisField({ prefix, current }: { prefix: string; current: 'gross' | 'p
       </select>
       <br />
       <span class="muted">
-        Proceeds are exact when the subscription provider reports the store's fee and the tax, else estimated from the app's fee settings and
-        the storefront's tax. A change applies to purchases after it.
+        Proceeds are exact when the subscription provider reports the store's fee and the tax, else estimated from the app's fee settings
+        and the storefront's tax. A change applies to purchases after it.
       </span>
     </p>
   );
