@@ -30,71 +30,46 @@ const input = (over: Partial<BasisInput>): BasisInput => ({
 const periods = (startMs: number, n: number, days: number): PaidPeriod[] =>
   Array.from({ length: n }, (_, i) => ({ startMs: startMs + i * days * DAY, endMs: startMs + (i + 1) * days * DAY }));
 
+type Want = { basis: string; precision: string; tax: number | null; fee: number | null; base: number };
+const estimated = (tax: number, fee: number, base: number): Want => ({ basis: 'proceeds', precision: 'estimated', tax, fee, base });
+const exact = (tax: number, fee: number, base: number): Want => ({ basis: 'proceeds', precision: 'exact', tax, fee, base });
+
 test('the basis table: gross, tax-inclusive storefronts, 15 % and 30 %, the provider fractions', (t) => {
-  const rows: [string, Partial<BasisInput>, { basis: string; precision: string; tax: number | null; fee: number | null; base: number }][] =
+  const rows: [string, Partial<BasisInput>, Want][] = [
     [
-      [
-        'gross: the price, nothing taken out',
-        { basis: 'gross', storefront: 'DEU' },
-        { basis: 'gross', precision: 'exact', tax: null, fee: null, base: 9_990_000 },
-      ],
-      // The example: 9.99 with 19 % VAT is 8.39 net of tax and 5.87 after a 30 % fee, not 6.99.
-      [
-        'Germany (DEU), Apple 30 %',
-        { storefront: 'DEU' },
-        { basis: 'proceeds', precision: 'estimated', tax: 1_595_042, fee: 2_518_487, base: 5_876_471 },
-      ],
-      [
-        'Germany (DE, Google regionCode), Play subscription 15 %',
-        { store: 'PLAY_STORE', storefront: 'DE' },
-        { basis: 'proceeds', precision: 'estimated', tax: 1_595_042, fee: 1_259_244, base: 7_135_714 },
-      ],
-      [
-        'United States: price without tax, Apple 30 %',
-        { storefront: 'USA' },
-        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 },
-      ],
-      [
-        'Finland 25.5 %',
-        { storefront: 'FIN' },
-        { basis: 'proceeds', precision: 'estimated', tax: 2_029_841, fee: 2_388_048, base: 5_572_111 },
-      ],
-      [
-        'Japan 10 %, Small Business Program 15 %',
-        { storefront: 'JPN', fees: { ...NO_PROGRAMS, appleSmallBusiness: true } },
-        { basis: 'proceeds', precision: 'estimated', tax: 908_182, fee: 1_362_273, base: 7_719_545 },
-      ],
-      [
-        'Play one-time, not enrolled: 30 %',
-        { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US' },
-        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 },
-      ],
-      [
-        'Play one-time, 15 % tier enrolled',
-        { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US', fees: { ...NO_PROGRAMS, googleFeeTierEnrolled: true } },
-        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 1_498_500, base: 8_491_500 },
-      ],
-      [
-        'storefront not in the table: no tax taken out',
-        { storefront: 'BRA' },
-        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 2_997_000, base: 6_993_000 },
-      ],
-      [
-        'another store, no fractions: no fee known',
-        { store: 'AMAZON', storefront: 'US' },
-        { basis: 'proceeds', precision: 'estimated', tax: 0, fee: 0, base: 9_990_000 },
-      ],
-      [
-        'provider fractions (exact), both of the price',
-        { storefront: 'DEU', provider: { taxFraction: 0.1597, storeFeeFraction: 0.2521 } },
-        { basis: 'proceeds', precision: 'exact', tax: 1_595_403, fee: 2_518_479, base: 5_876_118 },
-      ],
-      [
-        'provider fractions without tax',
-        { provider: { taxFraction: 0, storeFeeFraction: 0.3 } },
-        { basis: 'proceeds', precision: 'exact', tax: 0, fee: 2_997_000, base: 6_993_000 },
-      ],
-    ];
+      'gross: the price, nothing taken out',
+      { basis: 'gross', storefront: 'DEU' },
+      { basis: 'gross', precision: 'exact', tax: null, fee: null, base: 9_990_000 },
+    ],
+    // The example: 9.99 with 19 % VAT is 8.39 net of tax and 5.87 after a 30 % fee, not 6.99.
+    ['Germany (DEU), Apple 30 %', { storefront: 'DEU' }, estimated(1_595_042, 2_518_487, 5_876_471)],
+    [
+      'Germany (DE, Google regionCode), Play subscription 15 %',
+      { store: 'PLAY_STORE', storefront: 'DE' },
+      estimated(1_595_042, 1_259_244, 7_135_714),
+    ],
+    ['United States: price without tax, Apple 30 %', { storefront: 'USA' }, estimated(0, 2_997_000, 6_993_000)],
+    ['Finland 25.5 %', { storefront: 'FIN' }, estimated(2_029_841, 2_388_048, 5_572_111)],
+    [
+      'Japan 10 %, Small Business Program 15 %',
+      { storefront: 'JPN', fees: { ...NO_PROGRAMS, appleSmallBusiness: true } },
+      estimated(908_182, 1_362_273, 7_719_545),
+    ],
+    ['Play one-time, not enrolled: 30 %', { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US' }, estimated(0, 2_997_000, 6_993_000)],
+    [
+      'Play one-time, 15 % tier enrolled',
+      { store: 'PLAY_STORE', kind: 'one_time', storefront: 'US', fees: { ...NO_PROGRAMS, googleFeeTierEnrolled: true } },
+      estimated(0, 1_498_500, 8_491_500),
+    ],
+    ['storefront not in the table: no tax taken out', { storefront: 'BRA' }, estimated(0, 2_997_000, 6_993_000)],
+    ['another store, no fractions: no fee known', { store: 'AMAZON', storefront: 'US' }, estimated(0, 0, 9_990_000)],
+    [
+      'provider fractions (exact), both of the price',
+      { storefront: 'DEU', provider: { taxFraction: 0.1597, storeFeeFraction: 0.2521 } },
+      exact(1_595_403, 2_518_479, 5_876_118),
+    ],
+    ['provider fractions without tax', { provider: { taxFraction: 0, storeFeeFraction: 0.3 } }, exact(0, 2_997_000, 6_993_000)],
+  ];
   for (const [label, over, want] of rows) {
     const got = commissionBase(input(over));
     t.deepEqual(
