@@ -119,7 +119,10 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
       <td class="price">{usd(entry.event.price_usd_micros)}</td>
       <td class="commission">
         {usd(entry.event.commission_micros)}
-        {entry.event.commission_basis ? <div class="muted basis">{describeBasis(entry.event.commission_basis)}</div> : null}
+        {/* gross, the default, goes unsaid here (the events history has a column for every basis) */}
+        {entry.event.commission_basis?.basis === 'proceeds' ? (
+          <div class="muted basis">{describeBasis(entry.event.commission_basis)}</div>
+        ) : null}
       </td>
       <td>
         {link ? (
