@@ -6,7 +6,8 @@ import type { CampaignCopy, CampaignTermsPatch, NewCampaign } from '../db/campai
 import { createCampaign, mergeCampaignI18n, setCampaignStatus, updateCampaignTerms } from '../db/campaigns-writes.js';
 import { normalizeBonusRules, type BonusRuleInput } from '../lib/bonus-rules.js';
 import type { Config } from '../runtime/config.js';
-import { ConflictError } from '../errors/http-errors.js';
+import { ConflictError, ValidationError } from '../errors/http-errors.js';
+import { findBasisSupport } from '../db/campaigns.js';
 import type { CampaignStatus } from '../schema/types.js';
 import type { AgentEdge } from './agent-edge.js';
 
@@ -19,13 +20,35 @@ export async function addCampaign(
   deps: Deps,
   input: Omit<NewCampaign, 'bonusRules'> & { bonusRules?: BonusRuleInput[] },
 ): Promise<{ id: string; status: CampaignStatus }> {
+  if (input.commissionBasis === 'proceeds') await assertProceedsPossible(deps.db, { appId: input.appId });
   return createCampaign(deps.db, { ...input, bonusRules: normalizeBonusRules(input.bonusRules ?? []) });
 }
 
 /** New terms (and bonus rules, replacing the old ones): the rules' own checks (422) run before anything is written. */
 export async function updateCampaign(deps: Deps, input: { campaignId: string; update: CampaignUpdate }): Promise<void> {
   const { bonus_rules: rules, ...terms } = input.update;
+  if (terms.commission_basis === 'proceeds') await assertProceedsPossible(deps.db, { campaignId: input.campaignId });
   await updateCampaignTerms(deps.db, input.campaignId, { ...terms, ...(rules ? { bonus_rules: normalizeBonusRules(rules) } : {}) });
+}
+
+/**
+ * The proceeds basis needs each purchase's storefront or the provider's fractions. An app whose own server reports
+ * its purchases (it has recorded one through POST /api/webhooks/purchase) sends neither, so no tax table applies to
+ * those purchases: `proceeds` is refused with 422 naming the field (docs/purchase-pipeline.md "Commission basis").
+ */
+async function assertProceedsPossible(db: Knex, of: { appId: string } | { campaignId: string }): Promise<void> {
+  const app = await findBasisSupport(db, of);
+  if (app?.takes_server_reports) {
+    throw new ValidationError([
+      {
+        loc: ['body', 'commission_basis'],
+        msg:
+          "proceeds needs each purchase's storefront or the subscription provider's fractions, and this app's own server " +
+          'reports its purchases (POST /api/webhooks/purchase), which carry neither: no tax table applies. Use gross.',
+        type: 'value_error.basis_unsupported',
+      },
+    ]);
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { lockOauthGrantOrgs } from '../db/oauth-grants-writes.js';
 import { listOrganizations, type OrgOverview } from '../db/organizations.js';
 import { lockOrganization } from '../db/wallet-ledger-writes.js';
 import type { Config } from '../runtime/config.js';
-import type { CampaignType } from '../schema/types.js';
+import type { CampaignType, CommissionBasis } from '../schema/types.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/http-errors.js';
 import { isUniqueViolation } from '../errors/pg-errors.js';
 import type { AgentPrincipal } from '../lib/principal.js';
@@ -35,6 +35,7 @@ export interface ProvisionInput {
     description?: string | null;
     commission_percentage: number;
     holding_period_days?: number;
+    commission_basis?: CommissionBasis;
     campaign_type: CampaignType;
   };
   activate?: boolean;
@@ -203,6 +204,7 @@ async function findOrCreateCampaign(
     campaignType: c.campaign_type,
     commissionPercentage: c.commission_percentage,
     holdingPeriodDays: c.holding_period_days,
+    commissionBasis: c.commission_basis,
     status: 'draft',
   });
   return { ...created, created: true };

@@ -62,6 +62,9 @@ export interface AppSettingsPatch {
   android_store_url?: string | null;
   web_url?: string | null;
   attribution_window_hours?: number;
+  /** Store fee settings of an estimated proceeds basis (lib/commission-basis.ts). */
+  apple_small_business_program?: boolean;
+  google_play_fee_tier_enrolled?: boolean;
   /** Merged into the stored settings (keys not given keep their value). */
   creator_code_settings?: { mirror_free_access_to_subprovider?: boolean };
 }
@@ -75,6 +78,8 @@ export const PATCHABLE: readonly (keyof AppSettingsPatch)[] = [
   'android_store_url',
   'web_url',
   'attribution_window_hours',
+  'apple_small_business_program',
+  'google_play_fee_tier_enrolled',
 ];
 
 /** The app holding a slug, whichever organization it belongs to (slugs are globally unique). */
@@ -114,6 +119,8 @@ const APP_COLUMNS = [
   'tagline_i18n',
   'i18n_meta',
   'creator_code_settings',
+  'apple_small_business_program',
+  'google_play_fee_tier_enrolled',
 ] as const;
 
 export type AgentAppRow = Record<(typeof APP_COLUMNS)[number], unknown> & { id: string; org_id: string };

@@ -23,6 +23,7 @@ export async function createCampaign(db: Knex, c: NewCampaign): Promise<{ id: st
       campaign_type: c.campaignType,
       commission_percentage: c.commissionPercentage,
       ...(c.holdingPeriodDays !== undefined ? { holding_period_days: c.holdingPeriodDays } : {}),
+      ...(c.commissionBasis !== undefined ? { commission_basis: c.commissionBasis } : {}),
       status,
       activated_at: status === 'active' ? db.fn.now() : null,
     })

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { preparedRows } from './prepared.js';
 import type { BonusRule } from '../lib/bonus-rules.js';
-import type { CampaignType, CampaignStatus } from '../schema/types.js';
+import type { CampaignType, CampaignStatus, CommissionBasis } from '../schema/types.js';
 import { bonusRulesColumn, type BonusRuleView } from './bonus-rules.js';
 
 export interface NewCampaign {
@@ -16,6 +16,8 @@ export interface NewCampaign {
   status?: CampaignStatus;
   /** Default 30 (the column's default). */
   holdingPeriodDays?: number;
+  /** Default gross (the column's default). */
+  commissionBasis?: CommissionBasis;
   /** Milestone bonus rules, written with the campaign. */
   bonusRules?: readonly BonusRule[];
 }
@@ -46,12 +48,20 @@ export interface CampaignTermsPatch {
   description?: string | null;
   commission_percentage?: number;
   holding_period_days?: number;
+  commission_basis?: CommissionBasis;
   /** Replaces the milestone rules (db/bonus-rules.ts), in the same transaction as the terms. */
   bonus_rules?: readonly BonusRule[];
 }
 
-// A new holding period applies to commissions earned from then on; earned ones keep their payable_at.
-export const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = ['name', 'description', 'commission_percentage', 'holding_period_days'];
+// A new holding period applies to commissions earned from then on; earned ones keep their payable_at. A new basis
+// applies to events after the change; earned commissions keep theirs (a refund uses the stored one).
+export const PATCHABLE: readonly (keyof CampaignTermsPatch)[] = [
+  'name',
+  'description',
+  'commission_percentage',
+  'holding_period_days',
+  'commission_basis',
+];
 
 /** The oldest campaign of an app with this exact name, archived ones aside (provision matches campaigns by name). */
 export async function findCampaignByName(db: Knex, appId: string, name: string): Promise<{ id: string; status: string } | undefined> {
@@ -73,6 +83,7 @@ const CAMPAIGN_COLUMNS = [
   'status',
   'commission_percentage',
   'holding_period_days',
+  'commission_basis',
   'activated_at',
   'paused_at',
   'created_at',
@@ -110,24 +121,35 @@ export interface CampaignCopy {
   i18n: unknown;
 }
 
-/** A campaign's commission terms and whether any milestone could be reached. */
+/**
+ * A campaign's commission terms and whether any milestone could be reached, with its app's store fee settings (an
+ * estimated proceeds basis reads them, lib/commission-basis.ts).
+ */
 export interface CampaignTerms {
   commission_percentage: string;
   holding_period_days: number;
   has_bonus_rules: boolean;
+  /** Absent from terms read before the basis existed (recorded activity results): gross. */
+  commission_basis?: CommissionBasis;
+  apple_small_business_program?: boolean;
+  google_play_fee_tier_enrolled?: boolean;
 }
 
 /** The terms in one read (the purchase activity's hot path). */
 export async function findCampaignTerms(db: Knex, campaignId: string): Promise<CampaignTerms> {
   const [terms] = await preparedRows<CampaignTerms>(
     db,
-    db('campaigns')
-      .where('id', campaignId)
+    db('campaigns as k')
+      .join('apps as a', 'a.id', 'k.app_id')
+      .where('k.id', campaignId)
       .limit(1)
       .select(
-        'commission_percentage',
-        'holding_period_days',
-        db.raw('exists (select 1 from bonus_rules r where r.campaign_id = campaigns.id and r.active) as has_bonus_rules'),
+        'k.commission_percentage',
+        'k.holding_period_days',
+        'k.commission_basis',
+        'a.apple_small_business_program',
+        'a.google_play_fee_tier_enrolled',
+        db.raw('exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active) as has_bonus_rules'),
       ),
   );
   return terms!;
@@ -135,4 +157,20 @@ export async function findCampaignTerms(db: Knex, campaignId: string): Promise<C
 
 export async function isCampaignActive(db: Knex, campaignId: string): Promise<boolean> {
   return (await db('campaigns').where({ id: campaignId, status: 'active' }).first('id')) !== undefined;
+}
+
+/**
+ * What the proceeds basis needs to know of a campaign's app (actions/campaigns.ts): whether it has recorded purchases
+ * its own server reported (POST /api/webhooks/purchase, source `direct`).
+ */
+export async function findBasisSupport(
+  db: Knex,
+  of: { appId: string } | { campaignId: string },
+): Promise<{ takes_server_reports: boolean } | undefined> {
+  const q = db('apps as a');
+  if ('campaignId' in of) void q.join('campaigns as k', 'k.app_id', 'a.id').where('k.id', of.campaignId);
+  else void q.where('a.id', of.appId);
+  return q.first<{ takes_server_reports: boolean } | undefined>(
+    db.raw("exists (select 1 from purchase_events p where p.app_id = a.id and p.source = 'direct') as takes_server_reports"),
+  );
 }

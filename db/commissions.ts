@@ -2,6 +2,7 @@
 // reservation are written together or not at all; a reversal releases exactly what its commission reserved.
 import type { Knex } from 'knex';
 import type { CommissionAmounts } from '../lib/commission.js';
+import { basisShare, type BasisAmounts } from '../lib/commission-basis.js';
 import type { CommissionMoney } from '../lib/refund-share.js';
 import { fundingOf, walletLowAfter } from '../lib/funding.js';
 import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger-writes.js';
@@ -22,6 +23,8 @@ export interface EarnInput {
   amounts: CommissionAmounts;
   commissionPercentage: number | string;
   platformFeePercent: number;
+  /** The basis the commission was computed on and the amounts behind it; absent: gross, the revenue itself. */
+  basis?: BasisAmounts;
   /** The campaign's holding period in milliseconds: a production earn becomes payable this long after it is earned. */
   holdMs: number;
   /** When it was earned: now unless the demo history says (IngestEvent.occurredAtMs); the hold counts from it. */
@@ -50,6 +53,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     platform_fee_micros: e.amounts.platformFeeMicros,
     commission_percentage: e.commissionPercentage,
     platform_fee_percentage: e.platformFeePercent,
+    ...basisColumns(e.basis ?? grossBasis(e.amounts.revenueMicros)),
     ...(e.at ? { created_at: e.at } : {}),
   };
   if (c.environment !== 'PRODUCTION') {
@@ -115,6 +119,41 @@ function reservationRowSql(source: 'earn' | 'funded', memo: string, createdBy: s
       where status = 'reserved' and commission_micros + platform_fee_micros > 0
       on conflict (idempotency_key) do nothing returning id`,
     bindings: [memo, createdBy],
+  };
+}
+
+const grossBasis = (revenueMicros: number): BasisAmounts => ({
+  basis: 'gross',
+  precision: 'exact',
+  grossMicros: revenueMicros,
+  taxMicros: null,
+  storeFeeMicros: null,
+  baseMicros: revenueMicros,
+});
+
+/** The commission row's columns of its basis; `sign` -1 for a reversal's negative mirror. */
+function basisColumns(b: BasisAmounts, sign: 1 | -1 = 1): Record<string, unknown> {
+  const signed = (micros: number | null) => (micros === null ? null : sign * micros);
+  return {
+    commission_basis: b.basis,
+    basis_precision: b.precision,
+    basis_gross_micros: signed(b.grossMicros),
+    basis_tax_micros: signed(b.taxMicros),
+    basis_store_fee_micros: signed(b.storeFeeMicros),
+    basis_base_micros: signed(b.baseMicros),
+  };
+}
+
+/** A commission's stored basis (a row written before bases existed was migrated to gross). */
+export function basisOf(c: CommissionRow): BasisAmounts {
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    basis: c.commission_basis,
+    precision: c.basis_precision,
+    grossMicros: n(c.basis_gross_micros) ?? Number(c.revenue_usd_micros),
+    taxMicros: n(c.basis_tax_micros),
+    storeFeeMicros: n(c.basis_store_fee_micros),
+    baseMicros: n(c.basis_base_micros) ?? Number(c.revenue_usd_micros),
   };
 }
 
@@ -198,6 +237,8 @@ export async function earnAgain(
     amounts: { ...amounts, reserveMicros: amounts.commissionMicros + amounts.platformFeeMicros },
     commissionPercentage: template.commission_percentage,
     platformFeePercent: Number(template.platform_fee_percentage ?? 0),
+    // The template's stored basis, never the campaign's current one.
+    basis: basisShare(basisOf(template), amounts.revenueMicros),
     holdMs,
     ...(at ? { at } : {}),
   });
@@ -227,6 +268,7 @@ export async function insertReversalRow(
       platform_fee_micros: -part.platformFeeMicros,
       commission_percentage: original.commission_percentage,
       platform_fee_percentage: original.platform_fee_percentage,
+      ...basisColumns(basisShare(basisOf(original), part.revenueMicros), -1),
       status: original.environment === 'PRODUCTION' ? 'reversed' : 'simulated',
     })
     .returning<CommissionRow[]>('*');

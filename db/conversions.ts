@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
+import type { PaidPeriod } from '../lib/commission-basis.js';
 import type { CampaignTerms } from './campaigns.js';
 import type { WithStatement } from './purchase-events-writes.js';
 import { preparedRows } from './prepared.js';
@@ -27,11 +28,12 @@ export async function findConversionWithTermsForUpdate(
   db: Knex,
   appId: string,
   conversionKey: string,
-): Promise<{ conversion: ConversionRow; terms: CampaignTerms | null } | undefined> {
-  const [row] = await preparedRows<ConversionRow & { terms: CampaignTerms | null }>(
+): Promise<{ conversion: ConversionRow; terms: CampaignTerms | null; paidPeriods: PaidPeriod[] } | undefined> {
+  const [row] = await preparedRows<ConversionRow & { terms: CampaignTerms | null; paid_periods: [number, number][] | null }>(
     db,
     db('conversions as c')
       .leftJoin('campaigns as k', 'k.id', 'c.campaign_id')
+      .leftJoin('apps as a', 'a.id', 'k.app_id')
       .where({ 'c.app_id': appId, 'c.conversion_key': conversionKey })
       .forUpdate('c')
       .limit(1)
@@ -39,13 +41,25 @@ export async function findConversionWithTermsForUpdate(
         'c.*',
         db.raw(`case when k.id is null then null else json_build_object(
       'commission_percentage', k.commission_percentage::text, 'holding_period_days', k.holding_period_days,
-      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active)) end as terms`),
+      'has_bonus_rules', exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active),
+      'commission_basis', k.commission_basis, 'apple_small_business_program', a.apple_small_business_program,
+      'google_play_fee_tier_enrolled', a.google_play_fee_tier_enrolled) end as terms`),
+        // Apple's second-year fee: the subscription's paid periods so far, read only where an estimate needs them.
+        db.raw(`case when k.commission_basis = 'proceeds' and c.store = 'APP_STORE' and c.kind = 'subscription'
+      and not a.apple_small_business_program then (${PAID_PERIODS_SQL}) end as paid_periods`),
       ),
   );
   if (!row) return undefined;
-  const { terms, ...conversion } = row;
-  return { conversion, terms };
+  const { terms, paid_periods: periods, ...conversion } = row;
+  return { conversion, terms, paidPeriods: (periods ?? []).map(([startMs, endMs]) => ({ startMs, endMs })) };
 }
+
+/** The paid periods (purchase to expiry, epoch ms) of conversion `c` recorded so far, as a JSON array of pairs. */
+const PAID_PERIODS_SQL = `select coalesce(json_agg(json_build_array(
+      (extract(epoch from p.purchased_at) * 1000)::bigint, (extract(epoch from p.expires_at) * 1000)::bigint)), '[]')
+    from purchase_events p where p.conversion_id = c.id and p.processing_status = 'processed'
+      and p.event_type in ('INITIAL_PURCHASE', 'RENEWAL') and p.price_usd_micros > 0
+      and p.period_type is distinct from 'TRIAL' and p.purchased_at is not null and p.expires_at is not null`;
 
 export interface NewConversion {
   appId: string;

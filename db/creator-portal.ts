@@ -2,6 +2,7 @@
 // creator's or organization's row is simply not found. What a creator sees of a purchase is its product, date and
 // amount: end users' ids never leave this module.
 import type { Knex } from 'knex';
+import type { StoredBasis } from '../lib/commission-basis.js';
 import { isAccountReady } from '../lib/payout-readiness.js';
 import type { PayoutRow } from '../schema/types.js';
 import { findPayoutAccount, stateOfRow } from './payout-accounts.js';
@@ -72,6 +73,8 @@ export interface CreatorCommissionLine {
   clawback_outstanding_micros: number;
   /** Read with the lines: whether the creator's payout account is ready now (lib/payout-readiness.ts). */
   account_ready: boolean;
+  /** The basis it was computed on and the amounts behind it (lib/commission-basis.ts). */
+  basis: StoredBasis;
 }
 
 const commissionLines = (db: Knex) =>
@@ -92,6 +95,8 @@ const commissionLines = (db: Knex) =>
       'c.payout_id',
       'o.name as org_name',
       'k.name as campaign_name',
+      db.raw(`json_build_object('basis', c.commission_basis, 'precision', c.basis_precision, 'gross', c.basis_gross_micros,
+        'tax', c.basis_tax_micros, 'fee', c.basis_store_fee_micros, 'base', c.basis_base_micros) as basis`),
       db.raw(
         '(select coalesce(-sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as clawed_back_micros',
       ),

@@ -34,6 +34,8 @@ function columnsOf(appId: string, e: PurchaseEvent): Record<string, unknown> {
     fx_rate_date: e.fx?.rateDate ?? null,
     fx_source: e.fx?.source ?? null,
     takehome_percentage: e.takehomePercentage,
+    store_fee_fraction: e.storeFeeFraction ?? null,
+    tax_fraction: e.taxFraction ?? null,
     cancel_reason: e.cancelReason,
     is_trial_conversion: e.isTrialConversion,
     subscriber_attributes: e.subscriberAttributes,

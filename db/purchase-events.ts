@@ -82,7 +82,13 @@ const PAID_PERIOD_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE
  * family-shared App Store transaction: the event's `familyShared` comes from the transaction kept in `raw`); not a
  * period whose latest refund event is a REFUND (a REFUND_REVERSED after it makes it paid again).
  */
-export async function listUnearnedPaidPeriods(db: Knex, conversionId: string): Promise<{ id: string; price_usd_micros: number }[]> {
+/** A paid period not earned yet, with what its commission's basis reads of it (actions/purchase-event/earn.ts). */
+export type UnearnedPaidPeriod = Pick<
+  PurchaseEventRow,
+  'id' | 'store' | 'purchased_at' | 'expires_at' | 'event_timestamp_ms' | 'store_fee_fraction' | 'tax_fraction' | 'raw'
+> & { price_usd_micros: number };
+
+export async function listUnearnedPaidPeriods(db: Knex, conversionId: string): Promise<UnearnedPaidPeriod[]> {
   const rows = await db('purchase_events as p')
     .where({ 'p.conversion_id': conversionId, 'p.processing_status': 'processed' })
     .whereIn('p.event_type', PAID_PERIOD_TYPES)
@@ -99,6 +105,16 @@ export async function listUnearnedPaidPeriods(db: Knex, conversionId: string): P
       order by r.event_timestamp_ms desc, r.received_at desc limit 1), '') <> 'REFUND'`,
     )
     .orderBy([{ column: 'p.event_timestamp_ms' }, { column: 'p.received_at' }])
-    .select<{ id: string; price_usd_micros: string | number }[]>('p.id', 'p.price_usd_micros');
-  return rows.map((r) => ({ id: r.id, price_usd_micros: Number(r.price_usd_micros) }));
+    .select<(UnearnedPaidPeriod & { price_usd_micros: string | number })[]>(
+      'p.id',
+      'p.price_usd_micros',
+      'p.store',
+      'p.purchased_at',
+      'p.expires_at',
+      'p.event_timestamp_ms',
+      'p.store_fee_fraction',
+      'p.tax_fraction',
+      'p.raw',
+    );
+  return rows.map((r) => ({ ...r, price_usd_micros: Number(r.price_usd_micros) }));
 }

@@ -2,6 +2,7 @@
 // the purchase event log with its attribution flags. No amounts, except for the dashboard (`amounts`, and the
 // dashboard's events table): price, commission and whether the code carried matched a creator.
 import type { Knex } from 'knex';
+import type { StoredBasis } from '../lib/commission-basis.js';
 import { SANDBOX_ENVIRONMENTS } from '../schema/types.js';
 import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 import { pageOf, type TableWindow } from './table-page.js';
@@ -56,6 +57,8 @@ export interface PurchaseEventView {
    */
   price_usd_micros?: number | null;
   commission_micros?: number | null;
+  /** Dashboard only: the basis of the event's (first) commission and the amounts behind it; null without one. */
+  commission_basis?: StoredBasis | null;
   code_known?: boolean;
 }
 
@@ -92,6 +95,9 @@ function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): 
       db.raw(
         `(select sum(m.commission_micros) from commissions m where ` +
           `m.purchase_event_id = purchase_events.id)::bigint as commission_micros,
+      (select json_build_object('basis', m.commission_basis, 'precision', m.basis_precision, 'gross', m.basis_gross_micros,
+        'tax', m.basis_tax_micros, 'fee', m.basis_store_fee_micros, 'base', m.basis_base_micros) from commissions m
+        where m.purchase_event_id = purchase_events.id order by m.created_at, m.id limit 1) as commission_basis,
       exists (select 1 from creator_codes cc where cc.app_id = ` +
           `purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`,
       ),

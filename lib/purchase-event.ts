@@ -47,6 +47,13 @@ export interface PurchaseEvent {
   /** The rate that made priceUsd from priceInPurchasedCurrency (stored with the purchase); absent for USD. */
   fx?: UsdRate | null;
   takehomePercentage: number | null;
+  /**
+   * The provider's fractions of the price (0-1): the store's cut (RevenueCat `commission_percentage`, never the
+   * campaign's 0-100 field of that name) and the tax (`tax_percentage`). Exact proceeds need both
+   * (lib/commission-basis.ts). Absent on every event made before they were read (and so from recorded histories).
+   */
+  storeFeeFraction?: number | null;
+  taxFraction?: number | null;
   cancelReason: string | null;
   isTrialConversion: boolean | null;
   /** From the subscriber attribute `svc_code`, cleaned up; null when absent. */
@@ -116,6 +123,8 @@ export const subproviderWebhookBody = {
         price_in_purchased_currency: { type: ['number', 'null'] },
         currency: { type: ['string', 'null'], pattern: '^([A-Za-z]{3})?$' },
         takehome_percentage: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+        commission_percentage: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+        tax_percentage: { type: ['number', 'null'], minimum: 0, maximum: 1 },
         cancel_reason: { type: ['string', 'null'] },
         is_trial_conversion: { type: ['boolean', 'null'] },
         subscriber_attributes: { type: ['object', 'null'] },
@@ -158,6 +167,8 @@ export function normalizeSubproviderEvent(body: { event: Loose }, receivedAtMs: 
     priceInPurchasedCurrency: num(e.price_in_purchased_currency),
     currency: str(e.currency)?.toUpperCase() ?? null,
     takehomePercentage: num(e.takehome_percentage),
+    storeFeeFraction: num(e.commission_percentage),
+    taxFraction: num(e.tax_percentage),
     cancelReason: str(e.cancel_reason)?.toUpperCase() ?? null,
     isTrialConversion: typeof e.is_trial_conversion === 'boolean' ? e.is_trial_conversion : null,
     referralCode: code ? cleanupCode(code) || null : null,

@@ -292,6 +292,9 @@ export interface AppRow {
   android_package_name: string | null;
   app_store_id: string | null;
   apple_meta: JsonObject;
+  /** Store fee settings of an estimated proceeds basis (lib/commission-basis.ts AppFeeSettings). */
+  apple_small_business_program: boolean;
+  google_play_fee_tier_enrolled: boolean;
   sdk_initialized_at: Date | null;
   sdk_name: string | null;
   sdk_version: string | null;
@@ -331,6 +334,10 @@ export interface CampaignI18nEntry {
   source_hash: string;
   updated_at: string;
 }
+/** What a campaign's commission percentage applies to (lib/commission-basis.ts). */
+export const COMMISSION_BASES = ['gross', 'proceeds'] as const;
+export type CommissionBasis = (typeof COMMISSION_BASES)[number];
+export type BasisPrecision = 'exact' | 'estimated';
 export interface CampaignRow {
   id: string;
   app_id: string;
@@ -347,6 +354,7 @@ export interface CampaignRow {
   created_at: Date;
   updated_at: Date;
   holding_period_days: number;
+  commission_basis: CommissionBasis;
 }
 export interface BonusRuleRow {
   id: string;
@@ -579,6 +587,9 @@ export interface PurchaseEventRow {
   fx_rate_date: DateOnly | null;
   fx_source: string | null;
   takehome_percentage: Decimal | null;
+  /** The provider's fractions of the price (0-1): the store's cut and the tax (lib/commission-basis.ts). */
+  store_fee_fraction: Decimal | null;
+  tax_fraction: Decimal | null;
   cancel_reason: string | null;
   expiration_reason: string | null;
   is_trial_conversion: boolean | null;
@@ -693,6 +704,13 @@ export interface CommissionRow {
   platform_fee_micros: Micros;
   commission_percentage: Decimal;
   platform_fee_percentage: Decimal | null;
+  /** The basis it was computed on and the amounts behind it (lib/commission-basis.ts), micro-USD. */
+  commission_basis: CommissionBasis;
+  basis_precision: BasisPrecision;
+  basis_gross_micros: Micros | null;
+  basis_tax_micros: Micros | null;
+  basis_store_fee_micros: Micros | null;
+  basis_base_micros: Micros | null;
   fx_rate: Decimal | null;
   status: CommissionStatus;
   reversed_at: Date | null;

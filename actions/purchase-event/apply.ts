@@ -4,12 +4,21 @@
 // and a retried activity still apply the event once. The conversion workflow's applyPurchaseEvent activity
 // (activities/purchases/index.ts) calls it and only translates its errors for Temporal.
 import type { Knex } from 'knex';
-import { toMicros } from '../../lib/money.js';
+import type { PaidPeriod } from '../../lib/commission-basis.js';
 import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestore } from '../../lib/refund-share.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
 import { resolveAttribution, ORGANIC } from './attribution.js';
-import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
+import {
+  attributionColumns,
+  dayMsOf,
+  earn,
+  factsOfEvent,
+  INSUFFICIENT_FUNDS,
+  type EarnDeps,
+  type Earned,
+  type KnownTerms,
+} from './earn.js';
 import { awardReachedMilestones, reviewAwardsAfterRefund } from '../../db/bonus-awards-writes.js';
 import { activeBonusRulesColumn } from '../../db/bonus-rules.js';
 import { nextReleaseAt, nextReleaseAtColumn, releaseAtOf } from '../../db/commission-holding.js';
@@ -100,7 +109,7 @@ async function applyEvent(trx: Knex.Transaction, deps: ApplyDeps, ingest: Ingest
     conversion = await openConversion(trx, appId, key, e, row.id, dateOf(now));
   }
   const terms = locked?.terms && conversion.campaign_id ? { campaignId: conversion.campaign_id, ...locked.terms } : undefined;
-  const step = await applyToConversion(trx, deps, conversion, e, row, now, terms);
+  const step = await applyToConversion(trx, deps, conversion, e, row, now, terms, locked?.paidPeriods ?? []);
   const result = await finish(trx, deps, ingest, row, step, step.error && step.error !== ORGANIC ? 'error' : 'processed');
   return { result, wallet: step.walletLowOrgId ? { orgId: step.walletLowOrgId } : null };
 }
@@ -142,7 +151,8 @@ async function applyToConversion(
   e: PurchaseEvent,
   ev: PurchaseEventRow,
   now: Now,
-  terms?: KnownTerms,
+  terms: KnownTerms | undefined,
+  paidPeriods: readonly PaidPeriod[],
 ): Promise<Step> {
   const openingError = (c as ConversionRow & { openingError?: string | null }).openingError ?? null;
   if (isRefund(e)) return refund(trx, c, e, ev, now);
@@ -150,7 +160,7 @@ async function applyToConversion(
     case 'INITIAL_PURCHASE':
     case 'NON_RENEWING_PURCHASE':
     case 'RENEWAL':
-      return purchase(trx, deps, c, e, ev, openingError, now, terms);
+      return purchase(trx, deps, c, e, ev, openingError, now, terms, paidPeriods);
     case 'CANCELLATION':
       return { conversion: c, error: null, patch: { status: c.status === 'churned' ? c.status : 'cancelled', cancelled_at: now } };
     case 'UNCANCELLATION':
@@ -177,7 +187,8 @@ async function purchase(
   ev: PurchaseEventRow,
   opening: string | null,
   now: Now,
-  terms?: KnownTerms,
+  terms: KnownTerms | undefined,
+  paidPeriods: readonly PaidPeriod[],
 ): Promise<Step> {
   let openingError = opening;
   let conversion = c;
@@ -201,7 +212,7 @@ async function purchase(
   if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
   if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, patch };
   if (!paid || c.status === 'churned') return { conversion, error: null, patch };
-  return { ...(await earn(trx, deps, conversion, ev.id, toMicros(e.priceUsd ?? 0), dateOf(now), terms)), patch };
+  return { ...(await earn(trx, deps, conversion, ev.id, factsOfEvent(e, paidPeriods), dateOf(now), terms)), patch };
 }
 
 /**

@@ -3,6 +3,10 @@
 // organic conversion attributed late by the app's report (late-attribution.ts), so both earn alike.
 import type { Knex } from 'knex';
 import { computeCommission } from '../../lib/commission.js';
+import { commissionBase, storefrontOfRaw, type PaidPeriod } from '../../lib/commission-basis.js';
+import type { PurchaseEvent } from '../../lib/purchase-event.js';
+import { toMicros } from '../../lib/money.js';
+import type { UnearnedPaidPeriod } from '../../db/purchase-events.js';
 import { awardReachedMilestones } from '../../db/bonus-awards-writes.js';
 import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
 import { earnCommission } from '../../db/commissions.js';
@@ -37,22 +41,81 @@ export interface Earned {
   milestonesToCheck?: { campaignId: string; creatorId: string };
 }
 
+/** What a paid period's commission basis reads of its event (lib/commission-basis.ts). */
+export interface PaidPeriodFacts {
+  revenueMicros: number;
+  store: string | null;
+  storefront: string | null;
+  /** The provider's fractions of the price, when the event carried both. */
+  provider: { storeFeeFraction: number; taxFraction: number } | null;
+  periodStartMs: number | null;
+  /** The subscription's earlier paid periods (Apple's second-year fee); empty where no estimate needs them. */
+  earlierPaidPeriods: readonly PaidPeriod[];
+}
+
+const fractions = (fee: unknown, tax: unknown) =>
+  fee === null || fee === undefined || tax === null || tax === undefined
+    ? null
+    : { storeFeeFraction: Number(fee), taxFraction: Number(tax) };
+
+/** The facts of the event being applied. */
+export function factsOfEvent(e: PurchaseEvent, earlierPaidPeriods: readonly PaidPeriod[]): PaidPeriodFacts {
+  return {
+    revenueMicros: toMicros(e.priceUsd ?? 0),
+    store: e.store,
+    storefront: storefrontOfRaw(e.raw),
+    provider: fractions(e.storeFeeFraction, e.taxFraction),
+    periodStartMs: e.purchasedAtMs ?? e.eventTimestampMs,
+    earlierPaidPeriods,
+  };
+}
+
+/** The facts of a recorded paid period (late attribution), its earlier ones given. */
+export function factsOfRow(p: UnearnedPaidPeriod, earlierPaidPeriods: readonly PaidPeriod[]): PaidPeriodFacts {
+  return {
+    revenueMicros: p.price_usd_micros,
+    store: p.store,
+    storefront: storefrontOfRaw(p.raw),
+    provider: fractions(p.store_fee_fraction, p.tax_fraction),
+    periodStartMs: p.purchased_at?.getTime() ?? Number(p.event_timestamp_ms),
+    earlierPaidPeriods,
+  };
+}
+
 export async function earn(
   trx: Knex.Transaction,
   deps: EarnDeps,
   c: ConversionRow,
   eventId: string,
-  revenueMicros: number,
+  period: PaidPeriodFacts,
   at: Date | undefined,
   terms?: KnownTerms,
 ): Promise<Earned> {
   // Read with the lock already, unless this event attributed the conversion (its campaign is new to this event).
   const campaign = terms?.campaignId === c.campaign_id ? terms : await findCampaignTerms(trx, c.campaign_id!);
-  const amounts = computeCommission(revenueMicros, campaign.commission_percentage, deps.platformFeePercent);
+  // The base is computed here, before the one statement that earns (db/commissions.ts), from the terms read now: a
+  // basis changed later applies to later events only.
+  const basis = commissionBase({
+    basis: campaign.commission_basis ?? 'gross',
+    grossMicros: period.revenueMicros,
+    store: period.store,
+    kind: c.kind,
+    storefront: period.storefront,
+    provider: period.provider,
+    fees: {
+      appleSmallBusiness: campaign.apple_small_business_program ?? false,
+      googleFeeTierEnrolled: campaign.google_play_fee_tier_enrolled ?? false,
+    },
+    earlierPaidPeriods: period.earlierPaidPeriods,
+    periodStartMs: period.periodStartMs,
+  });
+  const onBase = computeCommission(basis.baseMicros, campaign.commission_percentage, deps.platformFeePercent);
   const { funded, walletLow } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! },
     purchaseEventId: eventId,
-    amounts,
+    // Revenue stays the price (analytics count it); the commission and fee are on the base.
+    amounts: { ...onBase, revenueMicros: period.revenueMicros },
+    basis,
     commissionPercentage: campaign.commission_percentage,
     platformFeePercent: deps.platformFeePercent,
     holdMs: campaign.holding_period_days * dayMsOf(deps),

@@ -16,7 +16,7 @@ import { markConversionEventsAttributed, setPurchaseEventError } from '../../db/
 import type { ConversionRow } from '../../schema/types.js';
 import type { IngestEvent, LateAttributionResult } from '../../workflows/conversion-messages.js';
 import { ORGANIC, resolveAttribution } from './attribution.js';
-import { attributionColumns, dayMsOf, earn, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
+import { attributionColumns, dayMsOf, earn, factsOfRow, INSUFFICIENT_FUNDS, type EarnDeps, type Earned, type KnownTerms } from './earn.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -88,8 +88,11 @@ async function earnPaidPeriods(trx: Knex.Transaction, deps: EarnDeps, c: Convers
   if (periods.length === 0) return [];
   const terms: KnownTerms = { campaignId: c.campaign_id!, ...(await findCampaignTerms(trx, c.campaign_id!)) };
   const earned: (Earned & { eventId: string })[] = [];
+  const recorded = periods.flatMap((p) =>
+    p.purchased_at && p.expires_at ? [{ startMs: p.purchased_at.getTime(), endMs: p.expires_at.getTime() }] : [],
+  );
   for (const period of periods)
-    earned.push({ ...(await earn(trx, deps, c, period.id, period.price_usd_micros, undefined, terms)), eventId: period.id });
+    earned.push({ ...(await earn(trx, deps, c, period.id, factsOfRow(period, recorded), undefined, terms)), eventId: period.id });
   return earned;
 }
 

@@ -40,6 +40,7 @@ interface NewCampaignInput {
   description?: string | null;
   commission_percentage: number;
   holding_period_days?: number;
+  commission_basis?: 'gross' | 'proceeds';
   campaign_type: AgentCampaignType;
   bonus_rules?: BonusRuleInput[];
 }
@@ -73,6 +74,7 @@ export async function createCampaignHandler(ctx: AppContext): Promise<void> {
     campaignType: b.campaign_type,
     commissionPercentage: b.commission_percentage,
     holdingPeriodDays: b.holding_period_days,
+    commissionBasis: b.commission_basis,
     status: 'draft',
     bonusRules: b.bonus_rules,
   });

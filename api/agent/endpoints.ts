@@ -26,6 +26,7 @@ import {
   updateCampaignHandler,
 } from './campaign-writes.js';
 import { getCampaignHandler, listCampaignsHandler, listCampaignsQuery } from './campaigns.js';
+import { listCommissionsHandler, listCommissionsQuery } from './commissions.js';
 import { checkSlugHandler } from './check-slug.js';
 import { integrationStatusHandler } from './integration-status.js';
 import {
@@ -241,6 +242,14 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
     handler: dailyPerformanceHandler,
     query: periodQuery,
   }),
+  e(
+    'get',
+    '/campaigns/{campaign_id}/commissions',
+    'svc_list_commissions',
+    ['creators:read'],
+    'Commissions with their basis and the amounts behind it',
+    { handler: listCommissionsHandler, query: listCommissionsQuery },
+  ),
   e('get', '/campaigns/{campaign_id}/affiliates', 'svc_list_affiliates', ['creators:read'], 'Creators in a campaign', {
     handler: listAffiliatesHandler,
   }),

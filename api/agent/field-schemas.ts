@@ -31,8 +31,25 @@ const localized = (maxLength: number) =>
       `clears it) and records its locales as fresh translations of the current name, description and tagline.`,
   }) as const;
 
-/** App fields only PATCH takes (spec "App": the localized maps and the creator-code settings). */
+/** The app's store fee settings, read by a campaign's estimated proceeds basis (lib/commission-basis.ts). */
+export const APP_FEE_FIELDS = {
+  apple_small_business_program: {
+    type: 'boolean',
+    description:
+      "Enrolled in Apple's App Store Small Business Program (decided per developer account; set it on each of the " +
+      "account's apps): Apple's fee is estimated at 15 % instead of 30 % (default false).",
+  },
+  google_play_fee_tier_enrolled: {
+    type: 'boolean',
+    description:
+      "Enrolled in Google Play's 15 % service-fee tier: one-time products are estimated at 15 % (else 30 %; " +
+      'subscriptions are 15 % either way; earnings past the tier of $1M a year are not tracked). Default false.',
+  },
+} as const;
+
+/** App fields only PATCH takes (spec "App": the localized maps, the creator-code settings, the store fee settings). */
 export const APP_PATCH_ONLY_FIELDS = {
+  ...APP_FEE_FIELDS,
   name_i18n: localized(200),
   description_i18n: localized(5000),
   tagline_i18n: localized(300),
@@ -58,6 +75,14 @@ export const CAMPAIGN_FIELDS = {
   commission_percentage: { type: 'number', minimum: 0, maximum: 100 },
   /** Days a production commission is held before it becomes payable (refunds inside it reverse; after it, clawbacks). */
   holding_period_days: { type: 'integer', minimum: 0, maximum: 365 },
+  commission_basis: {
+    enum: ['gross', 'proceeds'],
+    description:
+      "What commission_percentage applies to: 'gross' (the customer's price, default) or 'proceeds' (what the " +
+      "developer receives: tax out first, then the store's fee). Exact from the subscription provider's fractions, " +
+      "else estimated from the app's fee settings and the storefront's tax. A change applies to later events only. " +
+      'Refused (422) for an app whose server reports its purchases (POST /api/webhooks/purchase: no storefront).',
+  },
 } as const;
 
 /** Campaign types an agent may create (FREE_ACCESS belongs to free-access codes). */

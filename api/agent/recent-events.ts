@@ -49,6 +49,7 @@ export function webhookView({
   processing_status: status,
   price_usd_micros: _price,
   commission_micros: _commission,
+  commission_basis: _basis,
   code_known: _known,
   ...e
 }: PurchaseEventView) {

@@ -3,7 +3,7 @@
 // wire contract (`svc://contract`) both show these objects, so a field is described once. Answers may carry more
 // fields than listed (additionalProperties), never fewer of the required ones.
 import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
-import { APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
+import { APP_FEE_FIELDS, APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -70,6 +70,7 @@ export const APP_RECORD = record(
       description: 'Spec "creator-code settings". mirror_free_access_to_subprovider: false unless turned on.',
     },
     i18n: I18N_VIEW,
+    ...APP_FEE_FIELDS,
   },
 );
 
@@ -107,6 +108,7 @@ export const CAMPAIGN_RECORD = record(['id', 'app_id', 'org_id', 'name', 'campai
   status: { enum: ['draft', 'active', 'paused', 'archived'] },
   commission_percentage: { type: 'number' },
   holding_period_days: { type: 'integer' },
+  commission_basis: { enum: ['gross', 'proceeds'] },
   activated_at: time(),
   paused_at: time(),
   created_at: time(),
@@ -176,6 +178,36 @@ export const PURCHASE_EVENT = record(['event_type', 'environment', 'is_test', 'a
   event_timestamp: time(),
 });
 
+const micros = (description: string): Schema => ({ type: ['integer', 'null'], description });
+
+/** One commission with its basis (GET /campaigns/{id}/commissions, api/agent/commissions.ts). */
+export const COMMISSION_RECORD = record(['id', 'kind', 'commission_micros', 'basis', 'basis_amounts'], {
+  id: str(),
+  kind: { enum: ['earn', 'reversal'] },
+  reverses_commission_id: nullable('string', 'The commission a reversal (refund) takes from'),
+  conversion_id: str(),
+  purchase_event_id: str(),
+  event_type: str(),
+  transaction_id: nullable('string'),
+  store: nullable('string'),
+  creator_id: str(),
+  environment: str(),
+  status: str(),
+  revenue_micros: { type: 'integer', description: "The customer's price in micro-USD (negative on a reversal)" },
+  commission_micros: { type: 'integer' },
+  platform_fee_micros: { type: 'integer' },
+  commission_percentage: { type: 'number' },
+  basis: { enum: ['gross', 'proceeds'], description: 'What commission_percentage applied to, as stored with the commission' },
+  basis_amounts: record(['precision', 'gross_micros', 'tax_micros', 'store_fee_micros', 'base_micros'], {
+    precision: { enum: ['exact', 'estimated'], description: "exact: the provider's fractions; estimated: fee settings and tax table" },
+    gross_micros: micros('The price'),
+    tax_micros: micros('Tax taken out of the price (null on gross)'),
+    store_fee_micros: micros("The store's fee on the price without tax (null on gross)"),
+    base_micros: micros('What the percentage applied to'),
+  }),
+  created_at: time(),
+});
+
 const list = (key: string, item: Schema): Schema =>
   record([key, 'count'], { [key]: { type: 'array', items: item }, count: { type: 'integer' } });
 
@@ -189,6 +221,7 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   svc_create_campaign: CAMPAIGN_RECORD,
   svc_set_campaign_status: CAMPAIGN_RECORD,
   svc_list_campaigns: list('campaigns', CAMPAIGN_RECORD),
+  svc_list_commissions: list('commissions', COMMISSION_RECORD),
   svc_list_free_codes: {
     oneOf: [
       record(['app_id', 'free_codes', 'count'], { free_codes: { type: 'array', items: { type: 'object' } } }),

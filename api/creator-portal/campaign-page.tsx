@@ -4,6 +4,7 @@
 // payouts of the campaign's organization with their statements. A campaign the creator did not join is 404.
 // GET .../qr.svg is the QR code as a file.
 import { EmptyState, FigureCards, StatePill, StateText, type KeyFigure } from '../view-kit/visual.js';
+import { describeBasis } from '../../lib/commission-basis.js';
 import { listAssets } from '../../db/assets.js';
 import { bankPayoutsOfCreator } from '../../db/creator-bank-payouts.js';
 import { milestoneProgress } from '../../db/bonus-awards.js';
@@ -75,7 +76,11 @@ async function Commissions({ ctx, c, creatorId }: { ctx: AppContext; c: CreatorC
               <br />
               <span class="muted">{when(l.created_at)}</span>
             </td>
-            <td>{formatUsd(l.commission_micros)}</td>
+            <td>
+              {formatUsd(l.commission_micros)}
+              <br />
+              <span class="muted basis">{describeBasis(l.basis)}</span>
+            </td>
             <td class="why">
               <StatePill state={state} label={STATE_LABEL[state]} class="commission-state" />
               <br />

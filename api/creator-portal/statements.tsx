@@ -6,6 +6,7 @@ import { findCreatorStatement, type CreatorStatement } from '../../db/creator-po
 import { csvHeaders, toCsv, type CsvCell } from '../../lib/csv.js';
 import { NotFoundError } from '../../errors/http-errors.js';
 import { csvUsd, formatUsd } from '../../lib/money.js';
+import { describeBasis } from '../../lib/commission-basis.js';
 import { payoutStatus, type PayoutStatus } from '../../lib/payout-status.js';
 import { safeUrl } from '../view-kit/html.js';
 import { PORTAL_PATH } from '../auth/authenticate.js';
@@ -31,6 +32,8 @@ interface Line {
   campaign: string;
   what: string;
   micros: number;
+  /** A commission's basis in words (lib/commission-basis.ts); empty for awards and clawbacks. */
+  basis: string;
 }
 
 /** Every line of the statement, in the order shown and exported; clawbacks are negative. */
@@ -42,6 +45,7 @@ function lines(st: CreatorStatement): Line[] {
       campaign: c.campaign_name,
       what: c.product_id ?? 'Purchase',
       micros: c.commission_micros,
+      basis: describeBasis(c.basis),
     })),
     ...st.awards.map((a): Line => ({
       kind: 'Bonus award',
@@ -49,6 +53,7 @@ function lines(st: CreatorStatement): Line[] {
       campaign: a.campaign_name,
       what: `${a.threshold_conversions} conversions reached`,
       micros: a.amount_micros,
+      basis: '',
     })),
     ...st.clawbacks.map((c): Line => ({
       kind: 'Clawback',
@@ -56,6 +61,7 @@ function lines(st: CreatorStatement): Line[] {
       campaign: c.campaign_name,
       what: `${c.product_id ?? 'Purchase'} refunded after release`,
       micros: -c.micros,
+      basis: '',
     })),
   ];
 }
@@ -119,7 +125,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
           </tr>
         </tbody>
       </table>
-      <ScrollTable id="statement-lines" label="Statement lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount']}>
+      <ScrollTable id="statement-lines" label="Statement lines" columns={['Type', 'Date', 'Campaign', 'What', 'Amount', 'Basis']}>
         {lines(st).map((l) => (
           <tr data-kind={l.kind}>
             <td>{l.kind}</td>
@@ -129,6 +135,7 @@ export async function statementPage(ctx: AppContext): Promise<void> {
             <td>{l.campaign}</td>
             <td>{l.what}</td>
             <td>{l.micros < 0 ? `-${formatUsd(-l.micros)}` : formatUsd(l.micros)}</td>
+            <td class="basis">{l.basis}</td>
           </tr>
         ))}
       </ScrollTable>
@@ -155,6 +162,7 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
     l.what,
     csvUsd(Math.abs(l.micros)),
     l.micros < 0 ? 'deducted' : status.status === 'returned' ? 'returned' : 'paid',
+    l.basis,
   ]);
   rows.push([
     status.status === 'returned' ? 'Net not paid' : 'Net paid',
@@ -163,8 +171,9 @@ export async function statementCsv(ctx: AppContext): Promise<void> {
     st.payout.id,
     csvUsd(Number(st.payout.net_micros)),
     'total',
+    '',
   ]);
-  rows.push(['Status', day(st.payout.returned_at ?? st.payout.created_at), st.payout.org_name, status.text, '', status.status]);
+  rows.push(['Status', day(st.payout.returned_at ?? st.payout.created_at), st.payout.org_name, status.text, '', status.status, '']);
   ctx.set({ ...csvHeaders(`statement-${st.payout.id}.csv`), 'Cache-Control': 'private, no-store' });
-  ctx.body = toCsv(['type', 'date', 'campaign', 'description', 'amount_usd', 'effect'], rows);
+  ctx.body = toCsv(['type', 'date', 'campaign', 'description', 'amount_usd', 'effect', 'basis'], rows);
 }

@@ -252,6 +252,14 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'to see trends.',
     next: 'svc_get_campaign_funnel.',
   },
+  svc_list_commissions: {
+    title: 'Campaign commissions',
+    does:
+      "Lists a campaign's commissions, newest first, each with the basis it was computed on (gross or proceeds) and the " +
+      'amounts behind it: price, tax, store fee, base, exact or estimated.',
+    when: 'to check what creators earn on, or what a refund took back.',
+    next: 'svc_update_campaign to change commission_basis (applies to later purchases).',
+  },
   svc_list_affiliates: {
     title: 'List campaign creators',
     does: 'Lists the creators of a campaign with their codes.',

@@ -126,7 +126,7 @@ test.serial(
     await checkPage(t, '05-statement');
     const csv = await page.request.get(`${page.url()}/statement.csv`);
     t.is(csv.status(), 200);
-    t.regex(await csv.text(), /^\uFEFF?type,date,campaign,description,amount_usd,effect\r\nCommission,/);
+    t.regex(await csv.text(), /^\uFEFF?type,date,campaign,description,amount_usd,effect,basis\r\nCommission,/);
     await page.goBack();
 
     const refund = await sendWebhook(

@@ -81,6 +81,7 @@ const SPEC_TOOLS = [
   'svc_get_campaign_funnel',
   'svc_list_top_affiliates',
   'svc_get_daily_performance',
+  'svc_list_commissions',
   'svc_list_affiliates',
   'svc_invite_creator',
   'svc_invite_creators_batch',
@@ -214,7 +215,11 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
       .sort(),
     'every write tool, and only those, has a decided effect',
   );
-  t.is(expected.length, 47, 'account tools: 46 endpoint rows (45 of the spec + setup-subprovider), the invite row serving two');
+  t.is(
+    expected.length,
+    48,
+    'account tools: 47 endpoint rows (45 of the spec + setup-subprovider + commissions), the invite row serving two',
+  );
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
 
@@ -326,7 +331,7 @@ test(
     'tool error listing them, svc://sdk/{platform} reads through the given function',
   async (t) => {
     const tools = await listTools('/mcp-seam');
-    t.is(tools.size, 48);
+    t.is(tools.size, 49);
     t.like(tools.get('svc_test_sdk_guide'), {
       title: 'SDK guide (test)',
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

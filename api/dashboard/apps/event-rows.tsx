@@ -11,6 +11,7 @@ import { renderToString } from 'preact-render-to-string';
 import { safeUrl } from '../../view-kit/html.js';
 import { webhookView } from '../../agent/recent-events.js';
 import { usd } from '../../view-kit/data-table.js';
+import { describeBasis } from '../../../lib/commission-basis.js';
 
 export type ViewEntry = { kind: 'sdk'; event: SdkEventView } | { kind: 'purchase'; event: PurchaseEventView };
 
@@ -111,7 +112,13 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
       </td>
       <td class="reason">{v.error ?? ''}</td>
       <td class="price">{usd(entry.event.price_usd_micros)}</td>
-      <td class="commission">{usd(entry.event.commission_micros)}</td>
+      <td class="commission">
+        {usd(entry.event.commission_micros)}
+        {/* gross, the default, goes unsaid here (the events history has a column for every basis) */}
+        {entry.event.commission_basis?.basis === 'proceeds' ? (
+          <div class="muted basis">{describeBasis(entry.event.commission_basis)}</div>
+        ) : null}
+      </td>
       <td>
         {link ? (
           <a href={safeUrl(link)} target="_blank" rel="noopener">

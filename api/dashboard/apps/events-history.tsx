@@ -2,6 +2,7 @@
 // with the dashboard's amounts: db/recent-events.ts pagePurchaseEvents), with the environment filter, search, sort,
 // pages and `?format=csv`. The live page (events-page.tsx) shows the latest rows as they arrive; this one is for
 // looking back. Another organization's app is 404.
+import { describeBasis } from '../../../lib/commission-basis.js';
 import { findApp } from '../../../db/apps.js';
 import { PURCHASE_EVENT_TABLE, pagePurchaseEvents, type EnvironmentFilter, type PurchaseEventView } from '../../../db/recent-events.js';
 import { webhookView } from '../../agent/recent-events.js';
@@ -38,6 +39,7 @@ const EVENTS: TableDef<PurchaseEventView> = {
     { label: 'Refusal reason', text: (r) => r.error },
     { label: 'Price (USD)', sort: 'price_usd_micros', text: (r) => usd(r.price_usd_micros) },
     { label: 'Commission (USD)', sort: 'commission_micros', text: (r) => usd(r.commission_micros) },
+    { label: 'Commission basis', text: (r) => (r.commission_basis ? describeBasis(r.commission_basis) : '') },
   ],
 };
 

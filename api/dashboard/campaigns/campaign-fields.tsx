@@ -32,6 +32,7 @@ export interface CampaignTerms {
   description?: unknown;
   commission_percentage?: unknown;
   holding_period_days?: unknown;
+  commission_basis?: unknown;
 }
 
 /** The campaign terms as form fields; `c` fills in the current values, `state` a refused post's; `brief` leaves out the optional ones. */
@@ -71,6 +72,29 @@ export function TermFields({ prefix, c, state, brief }: { prefix: string; c?: Ca
           state={state}
         />
       )}
+      {brief ? null : <BasisField prefix={prefix} current={c?.commission_basis === 'proceeds' ? 'proceeds' : 'gross'} />}
     </>
+  );
+}
+
+/** The commission basis (docs/purchase-pipeline.md "Commission basis"): what the percentage applies to. */
+function BasisField({ prefix, current }: { prefix: string; current: 'gross' | 'proceeds' }) {
+  return (
+    <p>
+      <label for={`${prefix}-basis`}>Commission basis</label>
+      <select id={`${prefix}-basis`} name="commission_basis">
+        <option value="gross" selected={current === 'gross'}>
+          Gross: the customer's price
+        </option>
+        <option value="proceeds" selected={current === 'proceeds'}>
+          Proceeds: what you receive (tax and the store's fee taken out)
+        </option>
+      </select>
+      <br />
+      <span class="muted">
+        Proceeds are exact when the subscription provider reports the store's fee and the tax, else estimated from the app's fee settings
+        and the storefront's tax. A change applies to purchases after it.
+      </span>
+    </p>
   );
 }

@@ -63,7 +63,7 @@ export async function listPage(ctx: AppContext): Promise<void> {
     'Campaigns',
     <>
       {campaigns.length ? (
-        <Table columns={['Campaign', 'App', 'Type', 'Status', 'Commission', 'Holding', '', '']}>
+        <Table columns={['Campaign', 'App', 'Type', 'Status', 'Commission', 'Basis', 'Holding', '', '']}>
           {campaigns
             .filter((c) => c.campaign_type !== 'FREE_ACCESS')
             .map((c) => (
@@ -79,6 +79,7 @@ export async function listPage(ctx: AppContext): Promise<void> {
                   <StatusBadge status={c.status} />
                 </td>
                 <td>{Number(c.commission_percentage)} %</td>
+                <td class="basis">{String(c.commission_basis)}</td>
                 <td>{String(c.holding_period_days)} days</td>
                 <td>
                   <OrgLink s={s} to={`/dashboard/campaigns/${c.id}/analytics`}>
