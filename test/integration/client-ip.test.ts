@@ -32,7 +32,10 @@ test('an IPv4 client reaching a dual-stack socket (seen as ::ffff:127.0.0.1) is 
   t.teardown(() => closeServer(server, 1000));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const deviceId = randomUUID();
-  const res = await request(baseUrl, 'POST', '/api/sdk/track-install', { token: seed.sdk_key, body: { platform: 'android', device_id: deviceId } });
+  const res = await request(baseUrl, 'POST', '/api/sdk/track-install', {
+    token: seed.sdk_key,
+    body: { platform: 'android', device_id: deviceId },
+  });
   t.is(res.status, 200);
   t.is((await h().db('installs').where({ device_id: deviceId }).first()).ip, '127.0.0.1');
 
