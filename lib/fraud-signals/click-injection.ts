@@ -60,7 +60,9 @@ export function clickInjection(f: ClickInjectionFacts): FraudSignal | SignalOff 
       const how = gap < 0 ? `${seconds(-gap)} after` : `only ${seconds(gap)} before`;
       return {
         signal: 'click_injection',
-        evidence: `The Play Install Referrer's click came ${how} the install began (under ${CLICK_INJECTION_MIN_CLICK_TO_INSTALL_SECONDS} seconds is faster than a person).`,
+        evidence:
+          `The Play Install Referrer's click came ${how} the install began ` +
+          `(under ${CLICK_INJECTION_MIN_CLICK_TO_INSTALL_SECONDS} seconds is faster than a person).`,
       };
     }
   }

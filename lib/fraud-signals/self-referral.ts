@@ -73,7 +73,8 @@ function emailHalf(f: SelfReferralFacts): FraudSignal | null {
   if (!hit) return null;
   return {
     signal: 'self_referral',
-    evidence: `The purchaser's email (${EMAIL_WORDS[hit.source]}) is the creator's own address, compared without case, +tags and Gmail dots.`,
+    evidence:
+      `The purchaser's email (${EMAIL_WORDS[hit.source]}) is the creator's own address, ` + 'compared without case, +tags and Gmail dots.',
   };
 }
 

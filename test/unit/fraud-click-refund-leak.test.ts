@@ -76,7 +76,8 @@ test('refund abuse: minimum samples; far above the baseline by ratio and z-test;
   });
   t.is(
     evidence(refundAbuse(app(1000, 50, { purchases: 10, refunds: 4 }))),
-    "4 of 10 purchases through this creator were refunded (40%) in 90 days, against 5% for the app's other purchases (50 of 1,000); a gap this size is very unlikely by chance.",
+    "4 of 10 purchases through this creator were refunded (40%) in 90 days, against 5% for the app's other purchases " +
+      '(50 of 1,000); a gap this size is very unlikely by chance.',
   );
   const rows: [string, ReturnType<typeof app>, boolean][] = [
     ['one purchase short of the minimum', app(1000, 50, { purchases: REFUND_ABUSE_MIN_PURCHASES - 1, refunds: 5 }), false],
@@ -101,7 +102,8 @@ test('leaked code: enough distinct users, most without click or link, within the
     Array.from({ length: n }, (_, i) => ({ userId: `u${i}`, at: new Date(at), viaClickOrLink: i < withClick }));
   t.is(
     evidence(leakedCode({ now, redemptions: redeem(25, 2) })),
-    "23 of 25 users who redeemed this creator's code in the last 7 days (92%) came with no click or link of the creator: the code may be shared beyond their audience.",
+    "23 of 25 users who redeemed this creator's code in the last 7 days (92%) came with no click or link of the creator: " +
+      'the code may be shared beyond their audience.',
   );
   t.truthy(leakedCode({ now, redemptions: redeem(LEAKED_CODE_MIN_USERS, 4) }), 'exactly 80% of exactly the minimum');
   t.is(leakedCode({ now, redemptions: redeem(LEAKED_CODE_MIN_USERS, 5) }), null, 'under 80% without');

@@ -74,7 +74,8 @@ test('weak evidence: /24 and /48 only from their own, higher minimum, marked wea
   t.true((out as { weak?: true }).weak);
   t.is(
     (out as { evidence: string }).evidence,
-    'Weak evidence: 10 installs from the network 203.0.113.0/24 with one device model in 27 minutes; many unrelated subscribers share a network this size.',
+    'Weak evidence: 10 installs from the network 203.0.113.0/24 with one device model in 27 minutes; ' +
+      'many unrelated subscribers share a network this size.',
   );
   t.is(run(v4.slice(1)), null, 'one fewer than the weak minimum');
   const v6 = Array.from({ length: INSTALL_FARM_WEAK_MIN_INSTALLS }, (_, i) => inst(`2001:db8:7:${i}::1`, i));

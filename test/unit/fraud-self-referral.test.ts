@@ -60,7 +60,8 @@ test('email half: the $email attribute or the identified user email, normalised;
   t.deepEqual(hit, {
     signal: 'self_referral',
     evidence:
-      "The purchaser's email (the subscription provider's $email attribute) is the creator's own address, compared without case, +tags and Gmail dots.",
+      "The purchaser's email (the subscription provider's $email attribute) is the creator's own address, " +
+      'compared without case, +tags and Gmail dots.',
   });
   const identified = selfReferral(
     facts({
@@ -88,7 +89,8 @@ test('address half: same IPv4 (also written mapped) or IPv6 /64, two agreeing hi
   t.deepEqual(raised, {
     signal: 'self_referral',
     evidence:
-      'The attributed install came from 203.0.113.7, where the creator signed in to the creator portal 2 days before the install, with the same platform and OS version.',
+      'The attributed install came from 203.0.113.7, where the creator signed in to the creator portal 2 days before ' +
+      'the install, with the same platform and OS version.',
   });
   t.regex(
     (

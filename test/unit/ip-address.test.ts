@@ -23,6 +23,8 @@ test('canonical text: IPv4-mapped IPv6 becomes IPv4, IPv6 is RFC 5952, anything 
     ['', ''],
   ];
   for (const [raw, canonical] of rows) t.is(normalizeIp(raw), canonical, raw);
+  // The edge's fast paths (plain and mapped IPv4) agree with the full parse.
+  for (const [raw] of rows) if (parseIp(raw)) t.is(normalizeIp(raw), parseIp(raw)!.ip, `fast path ${raw}`);
 });
 
 test('kinds: public, loopback, private, link-local, carrier NAT (100.64/10), unspecified, reserved; v4, v6 and mapped', (t) => {
