@@ -1,10 +1,12 @@
 // The edge: the first and only middleware around everything else. It sets a request id (honouring a sane inbound
-// X-Request-Id) and the client IP (X-Forwarded-For only when TRUST_PROXY), maps errors to answers (errors.ts),
+// X-Request-Id) and the client IP (X-Forwarded-For only when TRUST_PROXY; canonical, so an IPv4 client reached over a
+// dual-stack socket as `::ffff:a.b.c.d` is stored, rate-limited and matched as `a.b.c.d`), maps errors to answers (errors.ts),
 // records the HTTP metrics, and writes one access-log line: debug for successes (the hot SDK paths would otherwise
 // spend a third of their time logging; volumes are in /metrics), info for 4xx, warn for 5xx. One middleware instead
 // of three keeps the per-request cost of the hot paths down.
 import { randomUUID } from 'node:crypto';
 import { BadRequestError } from '../../errors/http-errors.js';
+import { normalizeIp } from '../../lib/ip-address.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AppContext, Middleware } from '../context.js';
 import { finishUnanswered, respondWithError } from './errors.js';
@@ -24,7 +26,7 @@ export function edge(metrics: HttpMetrics): Middleware {
     const requestId = SAFE_ID.test(inbound) ? inbound : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
-    ctx.state.clientIp = ctx.ip;
+    ctx.state.clientIp = normalizeIp(ctx.ip);
     try {
       // A NUL byte can never be an id, a code or a user: refuse it before it reaches a query (PostgreSQL refuses it).
       if (/%00/.test(ctx.url)) throw new BadRequestError('NUL characters (%00) are not accepted in URLs.');

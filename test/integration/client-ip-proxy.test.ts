@@ -34,3 +34,20 @@ test('installs and clicks record the trusted hop, never the forged entry', async
   const click = await h().db('clicks').where({ app_id: seed.app_id }).orderBy('clicked_at', 'desc').first();
   t.is(click.ip, '198.51.100.10');
 });
+
+test('a forwarded IPv4-mapped or uncompressed IPv6 address is stored in its canonical form', async (t) => {
+  const cases: [string, string][] = [
+    ['::ffff:198.51.100.11', '198.51.100.11'],
+    ['::FFFF:C633:640C', '198.51.100.12'],
+    ['2001:DB8:0:0:0:0:0:7', '2001:db8::7'],
+  ];
+  for (const [forwarded, stored] of cases) {
+    const deviceId = randomUUID();
+    await request(h().baseUrl, 'POST', '/api/sdk/track-install', {
+      token: seed.sdk_key,
+      headers: { 'x-forwarded-for': forwarded },
+      body: { platform: 'ios', device_id: deviceId },
+    });
+    t.is((await h().db('installs').where({ device_id: deviceId }).first()).ip, stored, forwarded);
+  }
+});
