@@ -51,7 +51,14 @@ export interface NewConversion {
   appId: string;
   conversionKey: string;
   kind: 'subscription' | 'one_time';
-  attribution: { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string } | null;
+  attribution: {
+    campaignId: string;
+    creatorCodeId: string;
+    creatorId: string;
+    referralCode: string;
+    method: string;
+    offerCodeId: string | null;
+  } | null;
   appUserId: string | null;
   productId: string | null;
   store: string | null;
@@ -81,6 +88,7 @@ export async function createConversion(db: Knex, c: NewConversion): Promise<Conv
         creator_id: a?.creatorId ?? null,
         referral_code: a?.referralCode ?? null,
         attribution_method: a?.method ?? null,
+        offer_code_id: a?.offerCodeId ?? null,
         attributed_at: a ? (c.at ?? db.fn.now()) : null,
         app_user_id: c.appUserId,
         product_id: c.productId,
