@@ -6,6 +6,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { playNotificationWorkflowId, type PlayNotificationOutcome } from '../../workflows/store-notification-messages.js';
+import { signInDashboard } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';
 import { insertOfferCode, offerValue, secondCreator, seededMembership, type Membership } from '../helpers/offer-codes.js';
 import { RateLimitClock } from '../helpers/rate-limit-clock.js';
@@ -24,7 +25,7 @@ import { startOidcStub, type OidcStub } from '../stubs/google-oidc.js';
 
 const PUSH_ACCOUNT = 'rtdn-push@proj.iam.gserviceaccount.com';
 const clock = new RateLimitClock();
-const { h } = useSeededHarness(test, { rateLimitClock: clock.now });
+const { h, seed } = useSeededHarness(test, { rateLimitClock: clock.now });
 const world = useStoreWorld(test, h);
 let oidc: OidcStub;
 let play: StoreAccount;
@@ -113,7 +114,9 @@ test.serial('tags of two creators (on one line item or two) attribute to none an
 });
 
 test.serial("provider webhooks: offer_code matched by the event's store; renewal and refund follow the conversion", async (t) => {
-  const rc = await storeAccount(h());
+  // The seeded demo account's app (its dashboard user reads the live events below).
+  const { creator_id } = await h().db('creator_codes').where({ app_id: seed.app_id, code: seed.creator_code }).first();
+  const rc = { ...seed, creator_id };
   const member = await seededMembership(h().db, rc);
   const iosValue = offerValue('rc_ios');
   const androidValue = offerValue('rc_android');
@@ -146,4 +149,20 @@ test.serial("provider webhooks: offer_code matched by the event's store; renewal
   });
   const crossed = await send(subscription('rc-crossed-user', null)('initial_purchase', { store: 'APP_STORE', offer_code: androidValue }));
   t.is(crossed.body.error, 'no referral code (organic purchase)');
+
+  // Live events and recent conversions say "via offer code".
+  const recent = await request(h().baseUrl, 'GET', `/api/agent/apps/${rc.app_id}/events/recent?limit=100`, { token: seed.agent_key });
+  t.like(
+    recent.body.webhooks.find((w: { event_id: string }) => w.event_id === first.body.event_id),
+    { attributed: true, attribution_method: 'offer_code', referral_code: member.creator_code },
+  );
+  t.is(recent.body.webhooks.find((w: { event_id: string }) => w.event_id === crossed.body.event_id).attribution_method, null);
+  const conversions = await request(h().baseUrl, 'GET', '/api/sdk/recent-conversions?app_user_id=rc-ios-user', { token: rc.sdk_key });
+  t.is(conversions.status, 200, conversions.text);
+  t.true(conversions.body.conversions.length >= 3);
+  t.true(conversions.body.conversions.every((c: { attribution_method: string }) => c.attribution_method === 'offer_code'));
+  const session = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
+  const page = await request(h().baseUrl, 'GET', `/dashboard/apps/${rc.app_id}/events`, { headers: { cookie: session.cookie, accept: 'text/html' } });
+  t.is(page.status, 200);
+  t.regex(page.text, /attributed via offer code/);
 });

@@ -30,6 +30,9 @@ export function workflowUrl(uiUrl: string | undefined, namespace: string, workfl
 
 const when = (d: Date | string) => <LocalTime at={d} />;
 
+/** How an attributed event was attributed, where it is worth saying: a creator's store offer code (no click, no code). */
+export const via = (method: string | null | undefined): string => (method === 'offer_code' ? ' via offer code' : '');
+
 function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
   if (v.failed)
     return (
@@ -37,7 +40,7 @@ function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
         <span class="error">failed</span> <span class="muted">{v.error ?? ''}</span>
       </>
     );
-  if (v.attributed) return <span class="done">attributed</span>;
+  if (v.attributed) return <span class="done">{`attributed${via(v.attribution_method)}`}</span>;
   if (v.organic) return <span class="muted">organic</span>;
   return (
     <>
