@@ -80,8 +80,7 @@ export function appleNotificationPlan(
   if (type === 'REVOKE') return { kind: 'ignored', reason: 'REVOKE: a family member lost access; not a refund' };
   const change = stateChangeOf(type, n.subtype);
   const purchase = isPurchaseNotification(type, n.subtype);
-  if (!purchase && !change)
-    return { kind: 'ignored', reason: `${type}${n.subtype ? ` (${n.subtype})` : ''} changes nothing we count` };
+  if (!purchase && !change) return { kind: 'ignored', reason: `${type}${n.subtype ? ` (${n.subtype})` : ''} changes nothing we count` };
   if (!tx?.transactionId) return { kind: 'ignored', reason: `${type} carries no signed transaction` };
   const ctx = { appUserId: null, referralCode: null };
   const accountToken = tx.appAccountToken || renewal?.appAccountToken || null;

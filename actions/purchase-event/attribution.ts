@@ -25,13 +25,14 @@ export interface Attribution {
 
 export const ORGANIC = 'no referral code (organic purchase)';
 /** Attributed to the user's creator; the purchase redeemed another creator's offer code (a notice, not a failure). */
-export const OFFER_OF_ANOTHER_CREATOR = "offer code of another creator: the user stays with the creator they were attributed to";
+export const OFFER_OF_ANOTHER_CREATOR = 'offer code of another creator: the user stays with the creator they were attributed to';
 const affiliateNotFound = (code: string) => `affiliate not found for code ${code}`;
 const offerConflict = (values: string[]) =>
   `offer code conflict: the purchase's offers (${values.join(', ')}) belong to more than one creator; attributed to none`;
 
 /** An event outcome that is no failure: processed, organic or attributed (with a notice). */
-export const isProcessedOutcome = (error: string | null): boolean => error === null || error === ORGANIC || error === OFFER_OF_ANOTHER_CREATOR;
+export const isProcessedOutcome = (error: string | null): boolean =>
+  error === null || error === ORGANIC || error === OFFER_OF_ANOTHER_CREATOR;
 
 type Resolved = { attribution: Attribution | null; error: string | null };
 

@@ -38,7 +38,11 @@ const notification = (type: string, transaction: Record<string, unknown>, subtyp
 async function notify(payload: Record<string, unknown>): Promise<StoreNotificationOutcome> {
   const res = await request(h().baseUrl, 'POST', `/api/webhooks/apple/${a.app_id}`, { body: { signedPayload: sign(payload) } });
   if (res.status !== 200) throw new Error(`notification answered ${res.status} ${res.text}`);
-  const id = storeNotificationWorkflowId({ appId: a.app_id, source: 'app_store_notification', externalId: payload.notificationUUID as string });
+  const id = storeNotificationWorkflowId({
+    appId: a.app_id,
+    source: 'app_store_notification',
+    externalId: payload.notificationUUID as string,
+  });
   return (await h().temporal.workflow.getHandle(id).result()) as StoreNotificationOutcome;
 }
 
@@ -118,7 +122,12 @@ test.serial('a one-time purchase with an offer code is attributed; OFFER_REDEEME
   const once = tx({ type: 'Non-Consumable', productId: 'lifetime', offerIdentifier: mayaOffer });
   const reported = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(once), app_user_id: 'offer-user-3' });
   t.like(reported.body, { event_type: 'NON_RENEWING_PURCHASE', result: { processed: true } });
-  t.like(await conversionOf(once.transactionId), { kind: 'one_time', attributed: true, creator_id: maya.creator_id, attribution_method: 'offer_code' });
+  t.like(await conversionOf(once.transactionId), {
+    kind: 'one_time',
+    attributed: true,
+    creator_id: maya.creator_id,
+    attribution_method: 'offer_code',
+  });
   t.is((await commissionsOf(once.transactionId)).length, 1);
 
   const sub = tx({ offerIdentifier: mayaOffer });
@@ -155,7 +164,11 @@ test.serial('an offer redeemed on an organic subscription attributes from that r
   t.like(await conversionOf(first.transactionId), { attributed: false });
   const plain = tx({ originalTransactionId: first.transactionId as string, purchaseDate: Date.now() - 40 * DAY });
   await notify(notification('DID_RENEW', plain));
-  const redeemed = tx({ originalTransactionId: first.transactionId as string, purchaseDate: Date.now() - 10 * DAY, offerIdentifier: mayaOffer });
+  const redeemed = tx({
+    originalTransactionId: first.transactionId as string,
+    purchaseDate: Date.now() - 10 * DAY,
+    offerIdentifier: mayaOffer,
+  });
   t.like(await notify(notification('DID_RENEW', redeemed)), { events: [{ type: 'RENEWAL', error: null }] });
   t.like(await conversionOf(first.transactionId), { attributed: true, creator_id: maya.creator_id, attribution_method: 'offer_code' });
   t.deepEqual(

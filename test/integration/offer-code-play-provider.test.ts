@@ -86,10 +86,14 @@ test.serial('a Play notification with no app report: attributed by the offer tag
   ).toString('base64');
   const res = await request(h().baseUrl, 'POST', `/api/webhooks/google-play/${play.app_id}`, {
     body: { message: { data, messageId, publishTime: new Date().toISOString() }, subscription: 'projects/proj/subscriptions/svc-rtdn' },
-    headers: { authorization: `Bearer ${oidc.sign({ aud: `${h().baseUrl}/api/webhooks/google-play/${play.app_id}`, email: PUSH_ACCOUNT })}` },
+    headers: {
+      authorization: `Bearer ${oidc.sign({ aud: `${h().baseUrl}/api/webhooks/google-play/${play.app_id}`, email: PUSH_ACCOUNT })}`,
+    },
   });
   t.is(res.status, 200, res.text);
-  const outcome: PlayNotificationOutcome = await h().temporal.workflow.getHandle(playNotificationWorkflowId(play.app_id, messageId)).result();
+  const outcome: PlayNotificationOutcome = await h()
+    .temporal.workflow.getHandle(playNotificationWorkflowId(play.app_id, messageId))
+    .result();
   t.deepEqual(
     outcome.results.map((r) => r.error),
     [null],
@@ -107,7 +111,10 @@ test.serial('tags of two creators (on one line item or two) attribute to none an
     const bought = await reportPurchase(h(), play, { platform: 'android', purchase_token: token, app_user_id: `conflict-${randomUUID()}` });
     t.like(bought.body, { result: { processed: false } });
     t.like(await conversionOf(play, token), { attributed: false });
-    const event = await h().db('purchase_events').where({ app_id: play.app_id, conversion_id: (await conversionOf(play, token)).id }).first();
+    const event = await h()
+      .db('purchase_events')
+      .where({ app_id: play.app_id, conversion_id: (await conversionOf(play, token)).id })
+      .first();
     t.regex(event.error, /^offer code conflict: .* belong to more than one creator; attributed to none/);
     t.is(await h().db('commissions').where({ conversion_id: event.conversion_id }).first(), undefined);
   }
@@ -129,7 +136,11 @@ test.serial("provider webhooks: offer_code matched by the event's store; renewal
   t.like(first.body, { received: true });
   t.is(first.body.error, undefined);
   const key = (await h().db('purchase_events').where({ id: first.body.event_id }).first()).conversion_id;
-  t.like(await h().db('conversions').where({ id: key }).first(), { attributed: true, creator_id: member.creator_id, attribution_method: 'offer_code' });
+  t.like(await h().db('conversions').where({ id: key }).first(), {
+    attributed: true,
+    creator_id: member.creator_id,
+    attribution_method: 'offer_code',
+  });
   const renewal = ios('renewal', { store: 'APP_STORE', offer_code: null });
   t.like((await send(renewal)).body, { received: true });
   t.like((await send(ios('refund', { store: 'APP_STORE', transaction_id: renewal.event.transaction_id }))).body, { received: true });
@@ -143,10 +154,16 @@ test.serial("provider webhooks: offer_code matched by the event's store; renewal
 
   // The store decides which values are read: a Play event matches android values, an App Store one only ios values.
   const android = await send(subscription('rc-android-user', null)('initial_purchase', { store: 'PLAY_STORE', offer_code: androidValue }));
-  t.like(await h().db('conversions').where({ id: (await h().db('purchase_events').where({ id: android.body.event_id }).first()).conversion_id }).first(), {
-    attributed: true,
-    attribution_method: 'offer_code',
-  });
+  t.like(
+    await h()
+      .db('conversions')
+      .where({ id: (await h().db('purchase_events').where({ id: android.body.event_id }).first()).conversion_id })
+      .first(),
+    {
+      attributed: true,
+      attribution_method: 'offer_code',
+    },
+  );
   const crossed = await send(subscription('rc-crossed-user', null)('initial_purchase', { store: 'APP_STORE', offer_code: androidValue }));
   t.is(crossed.body.error, 'no referral code (organic purchase)');
 
@@ -162,7 +179,9 @@ test.serial("provider webhooks: offer_code matched by the event's store; renewal
   t.true(conversions.body.conversions.length >= 3);
   t.true(conversions.body.conversions.every((c: { attribution_method: string }) => c.attribution_method === 'offer_code'));
   const session = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
-  const page = await request(h().baseUrl, 'GET', `/dashboard/apps/${rc.app_id}/events`, { headers: { cookie: session.cookie, accept: 'text/html' } });
+  const page = await request(h().baseUrl, 'GET', `/dashboard/apps/${rc.app_id}/events`, {
+    headers: { cookie: session.cookie, accept: 'text/html' },
+  });
   t.is(page.status, 200);
   t.regex(page.text, /attributed via offer code/);
 });

@@ -48,8 +48,16 @@ const MATCHES: [string, OfferSignal, string][] = [
   ['play offer id of another base plan', { kind: 'android', lines: [line({ offerId: 'maya-offer', basePlanId: 'yearly' })] }, 'none'],
   ['play tag on the second line item', { kind: 'android', lines: [line({ tags: ['x'] }), line({ tags: ['maya-tag'] })] }, 'match:maya-tag'],
   ['two codes of one membership', { kind: 'android', lines: [line({ offerId: 'maya-offer', tags: ['maya-tag'] })] }, 'match:maya-offer'],
-  ['tags of two creators on one line item', { kind: 'android', lines: [line({ tags: ['maya-tag', 'leo-tag'] })] }, 'conflict:maya-tag,leo-tag'],
-  ['two creators on two line items', { kind: 'android', lines: [line({ tags: ['leo-tag'] }), line({ offerId: 'maya-offer' })] }, 'conflict:maya-offer,leo-tag'],
+  [
+    'tags of two creators on one line item',
+    { kind: 'android', lines: [line({ tags: ['maya-tag', 'leo-tag'] })] },
+    'conflict:maya-tag,leo-tag',
+  ],
+  [
+    'two creators on two line items',
+    { kind: 'android', lines: [line({ tags: ['leo-tag'] }), line({ offerId: 'maya-offer' })] },
+    'conflict:maya-offer,leo-tag',
+  ],
   ['provider ios code', { kind: 'provider', platform: 'ios', code: 'MAYA' }, 'match:MAYA'],
   ['provider play code (any android value)', { kind: 'provider', platform: 'android', code: 'maya-offer' }, 'match:maya-offer'],
   ['provider code of the other store', { kind: 'provider', platform: 'ios', code: 'maya-tag' }, 'none'],
@@ -59,10 +67,12 @@ const MATCHES: [string, OfferSignal, string][] = [
 for (const [name, signal, expected] of MATCHES) {
   test(`match: ${name}`, (t) => {
     const m = matchOfferCode(signal, CODES);
-    const got = m.kind === 'none' ? 'none' : m.kind === 'match' ? `match:${m.offerCode.id}` : `conflict:${m.offerCodes.map((c) => c.id).join(',')}`;
+    const got =
+      m.kind === 'none' ? 'none' : m.kind === 'match' ? `match:${m.offerCode.id}` : `conflict:${m.offerCodes.map((c) => c.id).join(',')}`;
     t.is(got, expected);
     // The lookup asks for every value the rule can match.
-    if (m.kind !== 'none') for (const c of m.kind === 'match' ? [m.offerCode] : m.offerCodes) t.true(offerLookup(signal).values.includes(c.value));
+    if (m.kind !== 'none')
+      for (const c of m.kind === 'match' ? [m.offerCode] : m.offerCodes) t.true(offerLookup(signal).values.includes(c.value));
   });
 }
 
@@ -87,7 +97,14 @@ test('signals: Apple offerType 3 only; every Play line item; the provider by sto
 });
 
 test('events carry the signal: App Store transaction, subscriptionsv2 (not only its first line item), provider body', (t) => {
-  const tx: AppleTransaction = { transactionId: '1', originalTransactionId: '1', type: 'Non-Consumable', environment: 'Production', offerType: 3, offerIdentifier: 'MAYA' };
+  const tx: AppleTransaction = {
+    transactionId: '1',
+    originalTransactionId: '1',
+    type: 'Non-Consumable',
+    environment: 'Production',
+    offerType: 3,
+    offerIdentifier: 'MAYA',
+  };
   t.deepEqual(appleTransactionEvents(tx, { appUserId: null, referralCode: null })[0]!.offer, { kind: 'ios', referenceName: 'MAYA' });
   const sub = googleSubscriptionEvents(
     {
@@ -102,7 +119,8 @@ test('events carry the signal: App Store transaction, subscriptionsv2 (not only 
     { appUserId: null, referralCode: null },
   );
   t.true(sub.ok);
-  if (sub.ok) t.deepEqual(sub.events[0]!.offer, { kind: 'android', lines: [{ offerId: 'o', productId: 'addon', basePlanId: 'b', tags: [] }] });
+  if (sub.ok)
+    t.deepEqual(sub.events[0]!.offer, { kind: 'android', lines: [{ offerId: 'o', productId: 'addon', basePlanId: 'b', tags: [] }] });
   const body = { event: { type: 'INITIAL_PURCHASE', store: 'app_store', offer_code: 'MAYA' } };
   t.deepEqual(normalizeSubproviderEvent(body, 0).offer, { kind: 'provider', platform: 'ios', code: 'MAYA' });
   t.false('offer' in normalizeSubproviderEvent({ event: { type: 'RENEWAL', store: 'APP_STORE' } }, 0), 'absent without one');
@@ -125,7 +143,8 @@ test('OFFER_REDEEMED by subtype: the transaction purchase keyed like SUBSCRIBED 
     return plan.kind === 'events' ? plan.events.map((e) => idempotencyKey('app', e)) : [plan.kind];
   };
   const reported = appleTransactionEvents(tx, { appUserId: null, referralCode: null }).map((e) => idempotencyKey('app', e));
-  for (const subtype of ['INITIAL_BUY', 'RESUBSCRIBE', 'UPGRADE', undefined]) t.deepEqual(keys('OFFER_REDEEMED', subtype), reported, String(subtype));
+  for (const subtype of ['INITIAL_BUY', 'RESUBSCRIBE', 'UPGRADE', undefined])
+    t.deepEqual(keys('OFFER_REDEEMED', subtype), reported, String(subtype));
   t.deepEqual(keys('DID_RENEW'), reported);
   t.deepEqual(keys('OFFER_REDEEMED', 'DOWNGRADE'), ['app:PRODUCT_CHANGE:20:1750000000000']);
 });
