@@ -1,4 +1,5 @@
 // Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
+import type { Conversion } from './user-attributions.js';
 import type { Knex } from 'knex';
 
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
@@ -51,14 +52,7 @@ export interface NewConversion {
   appId: string;
   conversionKey: string;
   kind: 'subscription' | 'one_time';
-  attribution: {
-    campaignId: string;
-    creatorCodeId: string;
-    creatorId: string;
-    referralCode: string;
-    method: string;
-    offerCodeId: string | null;
-  } | null;
+  attribution: Conversion | null;
   appUserId: string | null;
   productId: string | null;
   store: string | null;

@@ -11,17 +11,11 @@ import { matchOfferCode, offerLookup, type OfferMatch, type OfferSignal } from '
 import { isCampaignActive } from '../../db/campaigns.js';
 import { findActiveCreatorCode } from '../../db/creators.js';
 import { findOfferCodeCandidates, type OfferCodeAttribution } from '../../db/offer-code-matches.js';
-import { findUserAttribution, lockUser, markUserConverted } from '../../db/user-attributions.js';
+import { findUserAttribution, lockUser, markUserConverted, type Conversion } from '../../db/user-attributions.js';
 import type { UserAttributionRow } from '../../schema/types.js';
-export interface Attribution {
-  campaignId: string;
-  creatorCodeId: string;
-  creatorId: string;
-  referralCode: string;
-  method: string;
-  /** The store offer code that bound it (method offer_code), else null. */
-  offerCodeId: string | null;
-}
+
+/** Who gets the conversion and how (`offerCodeId`: the store offer code that bound it, method offer_code). */
+export type Attribution = Conversion;
 
 export const ORGANIC = 'no referral code (organic purchase)';
 /** Attributed to the user's creator; the purchase redeemed another creator's offer code (a notice, not a failure). */

@@ -11,7 +11,14 @@ import { request } from '../helpers/http.js';
 import { insertOfferCode, offerValue, retireOfferCode, secondCreator, seededMembership, type Membership } from '../helpers/offer-codes.js';
 import { RateLimitClock } from '../helpers/rate-limit-clock.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { reportPurchase, storeAccount, switchToStoreDirect, useStoreWorld, type StoreAccount } from '../helpers/store-direct.js';
+import {
+  notifyApple,
+  reportPurchase,
+  storeAccount,
+  switchToStoreDirect,
+  useStoreWorld,
+  type StoreAccount,
+} from '../helpers/store-direct.js';
 
 const clock = new RateLimitClock();
 const { h } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' }, rateLimitClock: clock.now });
@@ -34,17 +41,7 @@ const notification = (type: string, transaction: Record<string, unknown>, subtyp
     signedTransactionInfo: sign(transaction),
   });
 
-/** Posts the notification and waits for its workflow's outcome. */
-async function notify(payload: Record<string, unknown>): Promise<StoreNotificationOutcome> {
-  const res = await request(h().baseUrl, 'POST', `/api/webhooks/apple/${a.app_id}`, { body: { signedPayload: sign(payload) } });
-  if (res.status !== 200) throw new Error(`notification answered ${res.status} ${res.text}`);
-  const id = storeNotificationWorkflowId({
-    appId: a.app_id,
-    source: 'app_store_notification',
-    externalId: payload.notificationUUID as string,
-  });
-  return (await h().temporal.workflow.getHandle(id).result()) as StoreNotificationOutcome;
-}
+const notify = (payload: Record<string, unknown>) => notifyApple(h(), world(), a, payload);
 
 const conversionOf = (key: unknown) => h().db('conversions').where({ app_id: a.app_id, conversion_key: key }).first();
 const commissionsOf = (key: unknown) =>

@@ -18,8 +18,8 @@ import {
   storeAccount,
   switchToStoreDirect,
   useStoreWorld,
-  type StoreAccount,
 } from '../helpers/store-direct.js';
+import type { StoreAccount } from '../helpers/store-direct.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 import { startOidcStub, type OidcStub } from '../stubs/google-oidc.js';
 
