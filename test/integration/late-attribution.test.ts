@@ -8,7 +8,6 @@ import test from 'ava';
 import { appleTransactionEvents } from '../../lib/store-purchase.js';
 import { attributeLateUpdate, conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { idempotencyKey } from '../../lib/purchase-event.js';
-import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';

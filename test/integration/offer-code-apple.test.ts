@@ -5,20 +5,13 @@
 // and the notification of one transaction count once; renewals and refunds follow the conversion; an offer redeemed
 // on an organic subscription (also a lapsed one) attributes from that transaction on; retired codes attribute nothing.
 import test from 'ava';
-import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { request } from '../helpers/http.js';
 import { insertOfferCode, offerValue, retireOfferCode, secondCreator, seededMembership, type Membership } from '../helpers/offer-codes.js';
 import { RateLimitClock } from '../helpers/rate-limit-clock.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import {
-  notifyApple,
-  reportPurchase,
-  storeAccount,
-  switchToStoreDirect,
-  useStoreWorld,
-  type StoreAccount,
-} from '../helpers/store-direct.js';
+import { notifyApple, reportPurchase, storeAccount, switchToStoreDirect, useStoreWorld } from '../helpers/store-direct.js';
+import type { StoreAccount } from '../helpers/store-direct.js';
 
 const clock = new RateLimitClock();
 const { h } = useSeededHarness(test, { env: { TRUST_PROXY: 'true' }, rateLimitClock: clock.now });

@@ -41,6 +41,17 @@ const line = (over: Partial<{ offerId: string | null; productId: string; basePla
   ...over,
 });
 
+/** A production App Store transaction redeemed with the offer code whose reference name is MAYA. */
+const offerTransaction = (over: Partial<AppleTransaction>): AppleTransaction => ({
+  productId: 'pro',
+  environment: 'Production',
+  purchaseDate: 1_700_000_000_000,
+  price: 9990,
+  offerType: 3,
+  offerIdentifier: 'MAYA',
+  ...over,
+});
+
 const MATCHES: [string, OfferSignal, string][] = [
   ['ios reference name', { kind: 'ios', referenceName: 'MAYA' }, 'match:MAYA'],
   ['ios name never matches android values', { kind: 'ios', referenceName: 'maya-tag' }, 'none'],
@@ -97,15 +108,8 @@ test('signals: Apple offerType 3 only; every Play line item; the provider by sto
 });
 
 test('events carry the signal: App Store transaction, subscriptionsv2 (not only its first line item), provider body', (t) => {
-  const tx: AppleTransaction = {
-    transactionId: '1',
-    originalTransactionId: '1',
-    type: 'Non-Consumable',
-    environment: 'Production',
-    offerType: 3,
-    offerIdentifier: 'MAYA',
-  };
-  t.deepEqual(appleTransactionEvents(tx, { appUserId: null, referralCode: null })[0]!.offer, { kind: 'ios', referenceName: 'MAYA' });
+  const once = offerTransaction({ transactionId: '1', originalTransactionId: '1', type: 'Non-Consumable' });
+  t.deepEqual(appleTransactionEvents(once, { appUserId: null, referralCode: null })[0]!.offer, { kind: 'ios', referenceName: 'MAYA' });
   const sub = googleSubscriptionEvents(
     {
       subscriptionState: 'SUBSCRIPTION_STATE_ACTIVE',
@@ -127,17 +131,7 @@ test('events carry the signal: App Store transaction, subscriptionsv2 (not only 
 });
 
 test('OFFER_REDEEMED by subtype: the transaction purchase keyed like SUBSCRIBED and the report; DOWNGRADE a product change', (t) => {
-  const tx: AppleTransaction = {
-    transactionId: '20',
-    originalTransactionId: '10',
-    productId: 'pro',
-    type: 'Auto-Renewable Subscription',
-    environment: 'Production',
-    purchaseDate: 1_700_000_000_000,
-    price: 9990,
-    offerType: 3,
-    offerIdentifier: 'MAYA',
-  };
+  const tx = offerTransaction({ transactionId: '20', originalTransactionId: '10', type: 'Auto-Renewable Subscription' });
   const keys = (type: string, subtype?: string) => {
     const plan = appleNotificationPlan({ notificationType: type, subtype, notificationUUID: 'u', signedDate: 1_750_000_000_000 }, tx, {});
     return plan.kind === 'events' ? plan.events.map((e) => idempotencyKey('app', e)) : [plan.kind];
