@@ -108,23 +108,30 @@ test.serial("OFFER_REDEEMED alone (no SDK): attributed after the wait; SUBSCRIBE
   t.is(events.length, 1);
 });
 
-test.serial('a one-time purchase with an offer code is attributed; OFFER_REDEEMED DOWNGRADE is a product change', async (t) => {
-  const once = tx({ type: 'Non-Consumable', productId: 'lifetime', offerIdentifier: mayaOffer });
-  const reported = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(once), app_user_id: 'offer-user-3' });
-  t.like(reported.body, { event_type: 'NON_RENEWING_PURCHASE', result: { processed: true } });
-  t.like(await conversionOf(once.transactionId), {
-    kind: 'one_time',
-    attributed: true,
-    creator_id: maya.creator_id,
-    attribution_method: 'offer_code',
-  });
-  t.is((await commissionsOf(once.transactionId)).length, 1);
+test.serial(
+  'one-time purchases with an offer code are attributed, reported or notified; OFFER_REDEEMED DOWNGRADE is a product change',
+  async (t) => {
+    const once = tx({ type: 'Non-Consumable', productId: 'lifetime', offerIdentifier: mayaOffer });
+    const reported = await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(once), app_user_id: 'offer-user-3' });
+    t.like(reported.body, { event_type: 'NON_RENEWING_PURCHASE', result: { processed: true } });
+    t.like(await conversionOf(once.transactionId), {
+      kind: 'one_time',
+      attributed: true,
+      creator_id: maya.creator_id,
+      attribution_method: 'offer_code',
+    });
+    t.is((await commissionsOf(once.transactionId)).length, 1);
+    // Notified only (no app): ONE_TIME_CHARGE of a consumable redeemed with the offer.
+    const notified = tx({ type: 'Consumable', productId: 'coins', offerIdentifier: mayaOffer });
+    t.like(await notify(notification('ONE_TIME_CHARGE', notified)), { events: [{ type: 'NON_RENEWING_PURCHASE', error: null }] });
+    t.like(await conversionOf(notified.transactionId), { kind: 'one_time', creator_id: maya.creator_id, attribution_method: 'offer_code' });
 
-  const sub = tx({ offerIdentifier: mayaOffer });
-  await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(sub), app_user_id: 'offer-user-4' });
-  const downgrade = await notify(notification('OFFER_REDEEMED', sub, 'DOWNGRADE'));
-  t.like(downgrade, { events: [{ type: 'PRODUCT_CHANGE', error: null }] });
-});
+    const sub = tx({ offerIdentifier: mayaOffer });
+    await reportPurchase(h(), a, { platform: 'ios', signed_transaction: sign(sub), app_user_id: 'offer-user-4' });
+    const downgrade = await notify(notification('OFFER_REDEEMED', sub, 'DOWNGRADE'));
+    t.like(downgrade, { events: [{ type: 'PRODUCT_CHANGE', error: null }] });
+  },
+);
 
 test.serial('a user already attributed to another creator keeps them; the event says "offer code of another creator"', async (t) => {
   const code = await request(h().baseUrl, 'POST', '/api/sdk/set-referral-code', {
