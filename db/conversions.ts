@@ -1,4 +1,5 @@
 // Conversions: one per store identity (conversion key), written only by its conversion workflow's activity.
+import type { Conversion } from './user-attributions.js';
 import type { Knex } from 'knex';
 
 import type { Environment, ConversionStatus, ConversionRow } from '../schema/types.js';
@@ -65,7 +66,7 @@ export interface NewConversion {
   appId: string;
   conversionKey: string;
   kind: 'subscription' | 'one_time';
-  attribution: { campaignId: string; creatorCodeId: string; creatorId: string; referralCode: string; method: string } | null;
+  attribution: Conversion | null;
   appUserId: string | null;
   productId: string | null;
   store: string | null;
@@ -95,6 +96,7 @@ export async function createConversion(db: Knex, c: NewConversion): Promise<Conv
         creator_id: a?.creatorId ?? null,
         referral_code: a?.referralCode ?? null,
         attribution_method: a?.method ?? null,
+        offer_code_id: a?.offerCodeId ?? null,
         attributed_at: a ? (c.at ?? db.fn.now()) : null,
         app_user_id: c.appUserId,
         product_id: c.productId,

@@ -51,6 +51,8 @@ export interface PurchaseEventView {
   processing_status: string;
   error: string | null;
   received_at: Date;
+  /** How the event's conversion was attributed (`offer_code`: a creator's store offer code), null when not. */
+  attribution_method: string | null;
   /**
    * Dashboard only (`amounts`): the purchase's price in USD, the commission written for it (net), and whether a creator code of the app is
    * `referral_code`.
@@ -88,6 +90,7 @@ function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): 
     'processing_status',
     'error',
     'received_at',
+    db.raw('(select v.attribution_method from conversions v where v.id = purchase_events.conversion_id) as attribution_method'),
   );
   if (opts.amounts) {
     void q.select(

@@ -25,6 +25,8 @@ export interface Conversion {
   creatorId: string;
   referralCode: string;
   method: string;
+  /** The store offer code that bound the user (method offer_code). */
+  offerCodeId: string | null;
 }
 
 /** Records that the user converted for this creator (creating or re-pointing a not-yet-converted attribution). */
@@ -40,6 +42,7 @@ export async function markUserConverted(db: Knex, appId: string, appUserId: stri
         creator_id: c.creatorId,
         referral_code: c.referralCode,
         method: c.method,
+        offer_code_id: c.offerCodeId,
         converted_at: db.fn.now(),
       })
       .onConflict(['app_id', 'app_user_id'])
@@ -57,6 +60,9 @@ export async function markUserConverted(db: Knex, appId: string, appUserId: stri
           'case when user_attributions.converted_at is null then excluded.referral_code else user_attributions.referral_code end',
         ),
         method: db.raw('case when user_attributions.converted_at is null then excluded.method else user_attributions.method end'),
+        offer_code_id: db.raw(
+          'case when user_attributions.converted_at is null then excluded.offer_code_id else user_attributions.offer_code_id end',
+        ),
         converted_at: db.raw('coalesce(user_attributions.converted_at, now())'),
       }),
   );

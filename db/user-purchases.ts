@@ -34,6 +34,8 @@ export interface RecentPurchaseEvent {
   is_test: boolean;
   attributed: boolean;
   referral_code: string | null;
+  /** How the conversion was attributed when the event is (`offer_code`: a creator's store offer code), else null. */
+  attribution_method: string | null;
   status: string;
   event_timestamp: string;
 }
@@ -50,7 +52,8 @@ export async function listRecentPurchaseEvents(db: Knex, appId: string, appUserI
     ])
     .limit(limit)
     .select<
-      (Omit<RecentPurchaseEvent, 'status' | 'event_timestamp' | 'environment'> & {
+      (Omit<RecentPurchaseEvent, 'status' | 'event_timestamp' | 'environment' | 'attribution_method'> & {
+        conversion_method: string | null;
         environment: string | null;
         conversion_status: string | null;
         processing_status: string;
@@ -65,11 +68,13 @@ export async function listRecentPurchaseEvents(db: Knex, appId: string, appUserI
       'p.attributed',
       'p.referral_code',
       'c.status as conversion_status',
+      'c.attribution_method as conversion_method',
       'p.processing_status',
       'p.event_timestamp_ms',
     );
-  return rows.map(({ conversion_status, processing_status, event_timestamp_ms, ...r }) => ({
+  return rows.map(({ conversion_status, conversion_method, processing_status, event_timestamp_ms, ...r }) => ({
     ...r,
+    attribution_method: r.attributed ? conversion_method : null,
     environment: r.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX',
     is_test: r.is_test || r.environment !== 'PRODUCTION',
     status: conversion_status ?? processing_status,

@@ -37,11 +37,23 @@ export type NotificationPlan =
 
 const PURCHASE_NOTIFICATIONS = new Set(['SUBSCRIBED', 'DID_RENEW', 'ONE_TIME_CHARGE', 'REFUND']);
 
+/**
+ * OFFER_REDEEMED (an offer code, or another offer, redeemed) by subtype: INITIAL_BUY, RESUBSCRIBE and UPGRADE carry
+ * the transaction that redeemed it, and none (an offer for an active subscription) the current one: each is its
+ * transaction's purchase, keyed like a SUBSCRIBED, a DID_RENEW or the app's report of it, so it counts once
+ * whichever arrives. DOWNGRADE takes effect at the next renewal: a product change, as DID_CHANGE_RENEWAL_PREF's.
+ */
+const OFFER_REDEEMED = 'OFFER_REDEEMED';
+const isPurchaseNotification = (type: string, subtype: string | undefined) =>
+  PURCHASE_NOTIFICATIONS.has(type) || (type === OFFER_REDEEMED && subtype !== 'DOWNGRADE');
+
 /** Notification type (and subtype) -> the state change it is; types absent here are acknowledged and logged. */
 function stateChangeOf(type: string, subtype: string | undefined): string | undefined {
   switch (type) {
     case 'DID_CHANGE_RENEWAL_PREF':
       return 'PRODUCT_CHANGE';
+    case OFFER_REDEEMED:
+      return subtype === 'DOWNGRADE' ? 'PRODUCT_CHANGE' : undefined;
     case 'DID_CHANGE_RENEWAL_STATUS':
       return subtype === 'AUTO_RENEW_DISABLED' ? 'CANCELLATION' : subtype === 'AUTO_RENEW_ENABLED' ? 'UNCANCELLATION' : undefined;
     case 'DID_FAIL_TO_RENEW':
@@ -67,12 +79,12 @@ export function appleNotificationPlan(
   // refund of anything this user paid: logged only.
   if (type === 'REVOKE') return { kind: 'ignored', reason: 'REVOKE: a family member lost access; not a refund' };
   const change = stateChangeOf(type, n.subtype);
-  if (!PURCHASE_NOTIFICATIONS.has(type) && !change)
-    return { kind: 'ignored', reason: `${type}${n.subtype ? ` (${n.subtype})` : ''} changes nothing we count` };
+  const purchase = isPurchaseNotification(type, n.subtype);
+  if (!purchase && !change) return { kind: 'ignored', reason: `${type}${n.subtype ? ` (${n.subtype})` : ''} changes nothing we count` };
   if (!tx?.transactionId) return { kind: 'ignored', reason: `${type} carries no signed transaction` };
   const ctx = { appUserId: null, referralCode: null };
   const accountToken = tx.appAccountToken || renewal?.appAccountToken || null;
-  if (PURCHASE_NOTIFICATIONS.has(type)) {
+  if (purchase) {
     const events = appleTransactionEvents(tx, ctx);
     // A REFUND notification names a refunded transaction; one without a revocation date refunds nothing.
     if (type === 'REFUND' && events.length < 2) return { kind: 'ignored', reason: 'REFUND of a transaction with no revocation date' };
@@ -83,16 +95,16 @@ export function appleNotificationPlan(
       opensConversion: events[0]!.type === 'INITIAL_PURCHASE' || events[0]!.type === 'NON_RENEWING_PURCHASE',
     };
   }
-  const [purchase] = appleTransactionEvents({ ...tx, revocationDate: undefined }, ctx);
+  const [bought] = appleTransactionEvents({ ...tx, revocationDate: undefined }, ctx);
   const event = storeDirectEvent(
     {
       type: change!,
-      transactionId: purchase!.transactionId,
-      originalTransactionId: purchase!.originalTransactionId,
+      transactionId: bought!.transactionId,
+      originalTransactionId: bought!.originalTransactionId,
       eventTimestampMs: n.signedDate ?? tx.signedDate ?? 0,
-      environment: purchase!.environment,
+      environment: bought!.environment,
       store: 'APP_STORE',
-      productId: purchase!.productId,
+      productId: bought!.productId,
       newProductId: change === 'PRODUCT_CHANGE' ? (renewal?.autoRenewProductId ?? null) : null,
       raw: {
         app_store_notification: {

@@ -5,6 +5,7 @@ import { cleanupCode } from './codes.js';
 import { SANDBOX_ENVIRONMENTS, type Environment } from '../schema/types.js';
 import type { UsdRate } from './fx.js';
 import type { RefundShare } from './refund-share.js';
+import { providerOfferSignal, type OfferSignal } from './offer-code-match.js';
 
 /** Event types that belong to a conversion and go through its workflow. */
 const CONVERSION_EVENT_TYPES = [
@@ -70,6 +71,12 @@ export interface PurchaseEvent {
    * on every event made before it existed): the whole transaction.
    */
   refundShare?: RefundShare;
+  /**
+   * A creator's store offer code the purchase redeemed (lib/offer-code-match.ts): the App Store offer's reference
+   * name, the Play line items' offers, or the provider's `offer_code`. Absent without one (and on every event made
+   * before it existed, so recorded histories are unchanged).
+   */
+  offer?: OfferSignal;
 }
 
 function normalizeEnvironment(value: unknown): Environment {
@@ -128,6 +135,7 @@ export const subproviderWebhookBody = {
         cancel_reason: { type: ['string', 'null'] },
         is_trial_conversion: { type: ['boolean', 'null'] },
         subscriber_attributes: { type: ['object', 'null'] },
+        offer_code: { type: ['string', 'null'], maxLength: 256 },
       },
     },
   },
@@ -144,6 +152,8 @@ export function normalizeSubproviderEvent(body: { event: Loose }, receivedAtMs: 
     e.subscriber_attributes && typeof e.subscriber_attributes === 'object' ? e.subscriber_attributes : {}
   ) as PurchaseEvent['subscriberAttributes'];
   const code = str(attributes.svc_code?.value);
+  const store = str(e.store)?.toUpperCase() ?? null;
+  const offer = providerOfferSignal(str(e.offer_code), store);
   return {
     source: 'subprovider',
     providerEventId: str(e.id),
@@ -160,7 +170,7 @@ export function normalizeSubproviderEvent(body: { event: Loose }, receivedAtMs: 
     expirationAtMs: num(e.expiration_at_ms),
     eventTimestampMs: num(e.event_timestamp_ms) ?? receivedAtMs,
     environment: normalizeEnvironment(e.environment),
-    store: str(e.store)?.toUpperCase() ?? null,
+    store,
     transactionId: str(e.transaction_id),
     originalTransactionId: str(e.original_transaction_id),
     priceUsd: num(e.price),
@@ -174,6 +184,7 @@ export function normalizeSubproviderEvent(body: { event: Loose }, receivedAtMs: 
     referralCode: code ? cleanupCode(code) || null : null,
     subscriberAttributes: attributes,
     raw: body,
+    ...(offer ? { offer } : {}),
   };
 }
 

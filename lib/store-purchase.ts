@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { PurchaseEvent } from './purchase-event.js';
 import { appleRefundShare } from './refund-share.js';
+import { appleOfferSignal, playOfferSignal } from './offer-code-match.js';
 import { STORE_VERIFIER } from './validation-providers.js';
 import type { StorePlatform } from '../schema/types.js';
 
@@ -122,6 +123,8 @@ export interface AppleTransaction {
   price?: number;
   currency?: string;
   offerType?: number;
+  /** With offerType 3 (an offer code): the offer's reference name (lib/offer-code-match.ts). */
+  offerIdentifier?: string;
   offerDiscountType?: string;
   revocationDate?: number;
   revocationReason?: number;
@@ -150,6 +153,7 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
   const purchasedAtMs = tx.purchaseDate ?? tx.signedDate ?? 0;
   const trial = tx.offerDiscountType === 'FREE_TRIAL';
   const price = trial ? 0 : tx.price === undefined ? null : tx.price / 1000;
+  const offer = appleOfferSignal(tx);
   const purchase = storeDirectEvent(
     {
       type: subscription ? (transactionId === original ? 'INITIAL_PURCHASE' : 'RENEWAL') : 'NON_RENEWING_PURCHASE',
@@ -166,6 +170,7 @@ export function appleTransactionEvents(tx: AppleTransaction, ctx: ReportContext)
       currency: price === null ? null : (tx.currency ?? 'USD').toUpperCase(),
       raw: { app_store_transaction: tx },
       ...(tx.inAppOwnershipType === 'FAMILY_SHARED' ? { familyShared: true } : {}),
+      ...(offer ? { offer } : {}),
     },
     ctx,
   );
@@ -206,6 +211,7 @@ export interface GoogleSubscription {
           recurringPrice?: { currencyCode?: string | null; units?: string | null; nanos?: number | null } | null;
         } | null;
         offerPhase?: { freeTrial?: object | null } | null;
+        offerDetails?: { offerId?: string | null; basePlanId?: string | null; offerTags?: (string | null)[] | null } | null;
       }[]
     | null;
 }
@@ -257,6 +263,8 @@ export function googleSubscriptionEvents(
   const startMs = sub.startTime ? Date.parse(sub.startTime) : nowMs;
   const trial = Boolean(item.offerPhase?.freeTrial);
   const recurring = item.autoRenewingPlan?.recurringPrice;
+  // Every line item's offer is read (a creator's offer may sit on any of them), the first one's price as before.
+  const offer = playOfferSignal(sub.lineItems);
   let price: number | null = null;
   let currency: string | null = null;
   if (trial) price = 0;
@@ -292,6 +300,7 @@ export function googleSubscriptionEvents(
           priceInPurchasedCurrency: price,
           currency: currency ?? (price === 0 ? 'USD' : null),
           raw: { play_subscription: { ...sub, purchase_token: token } },
+          ...(offer ? { offer } : {}),
         },
         ctx,
       ),

@@ -62,8 +62,9 @@ export type ClickSource = (typeof CLICK_SOURCES)[number];
 export const INSTALL_ATTRIBUTION_METHODS = values('link_param', 'ip_device_match', 'manual_code');
 export type InstallAttributionMethod = (typeof INSTALL_ATTRIBUTION_METHODS)[number];
 /** User/conversion attribution adds 'purchase_code': the code arrived with the purchase itself
- *  (subscriber attribute svc_code, /sdk/purchase referral_code, direct webhook svc_code). */
-export const ATTRIBUTION_METHODS = values('link_param', 'ip_device_match', 'manual_code', 'purchase_code');
+ *  (subscriber attribute svc_code, /sdk/purchase referral_code, direct webhook svc_code), and 'offer_code': the
+ *  purchase redeemed a creator's store offer code (migrations 0050, 0053). */
+export const ATTRIBUTION_METHODS = values('link_param', 'ip_device_match', 'manual_code', 'purchase_code', 'offer_code');
 export type AttributionMethod = (typeof ATTRIBUTION_METHODS)[number];
 
 /** SDK event types kept to one per user and property set (sdk_events.singleton_key). */
@@ -479,6 +480,8 @@ export interface UserAttributionRow {
   attributed_at: Date;
   /** First attributed conversion; from then on the user stays with this creator. */
   converted_at: Date | null;
+  /** The offer code that bound the user (method offer_code). */
+  offer_code_id: string | null;
   updated_at: Date;
 }
 export interface SdkEventRow {
@@ -617,6 +620,8 @@ export interface ConversionRow {
   referral_code: string | null;
   attribution_method: AttributionMethod | null;
   attributed_at: Date | null;
+  /** The creator's store offer code that attributed the conversion (method offer_code; migration 0053). */
+  offer_code_id: string | null;
   app_user_id: string | null;
   product_id: string | null;
   store: string | null;

@@ -8,7 +8,8 @@ import type { PaidPeriod } from '../../lib/commission-basis.js';
 import { isWholeShare, isZero, planTakeBack, standing, stillToTakeBack, toRestore } from '../../lib/refund-share.js';
 import { isRefund, type PurchaseEvent } from '../../lib/purchase-event.js';
 import { conversionWorkflowId, type IngestEvent, type IngestResult } from '../../workflows/conversion-messages.js';
-import { resolveAttribution, ORGANIC } from './attribution.js';
+import { isProcessedOutcome, resolveAttribution, ORGANIC } from './attribution.js';
+import { redeemedInThisPeriod } from '../../lib/offer-code-match.js';
 import {
   attributionColumns,
   dayMsOf,
@@ -110,7 +111,7 @@ async function applyEvent(trx: Knex.Transaction, deps: ApplyDeps, ingest: Ingest
   }
   const terms = locked?.terms && conversion.campaign_id ? { campaignId: conversion.campaign_id, ...locked.terms } : undefined;
   const step = await applyToConversion(trx, deps, conversion, e, row, now, terms, locked?.paidPeriods ?? []);
-  const result = await finish(trx, deps, ingest, row, step, step.error && step.error !== ORGANIC ? 'error' : 'processed');
+  const result = await finish(trx, deps, ingest, row, step, isProcessedOutcome(step.error) ? 'processed' : 'error');
   return { result, wallet: step.walletLowOrgId ? { orgId: step.walletLowOrgId } : null };
 }
 
@@ -195,12 +196,22 @@ async function purchase(
   // A family-shared App Store transaction is a family member's access to someone else's purchase: never paid here.
   const paid = (e.priceUsd ?? 0) > 0 && e.periodType !== 'TRIAL' && !e.familyShared;
   const patch: Record<string, unknown> = {};
-  if (paid && !c.attributed && c.trial && c.trial_converted_at === null) {
+  // An offer redeemed on an organic subscription (the App Store marks the renewal that redeemed it): attributed from
+  // this transaction on, earlier periods stay organic. A lapsed (churned) organic subscriber who comes back with an
+  // offer is active again and earns from the comeback (docs/purchase-pipeline.md "Creator offer codes").
+  const offerNow = e.type === 'RENEWAL' && e.offer !== undefined && redeemedInThisPeriod(e.offer);
+  let comeback = false;
+  if (paid && !c.attributed && ((c.trial && c.trial_converted_at === null) || offerNow)) {
     // An organic trial whose user was attributed meanwhile (code entered, click identified) is attributed when it
     // converts. Written at once: the commission and the bonus count below read the conversion's attribution.
     const { attribution, error } = await resolveAttribution(trx, c.app_id, e);
-    if (attribution) conversion = await updateConversion(trx, c.id, attributionColumns(attribution, now));
-    else openingError = error;
+    if (attribution) {
+      comeback = c.status === 'churned';
+      conversion = await updateConversion(trx, c.id, {
+        ...attributionColumns(attribution, now),
+        ...(comeback ? { status: 'active', churned_at: null } : {}),
+      });
+    } else openingError = error;
   }
   if (paid) {
     patch.billing_cycles = c.billing_cycles + 1;
@@ -211,8 +222,10 @@ async function purchase(
   }
   if (e.productId && e.type === 'RENEWAL') patch.product_id = e.productId;
   if (!conversion.attributed) return { conversion, error: openingError ?? ORGANIC, patch };
-  if (!paid || c.status === 'churned') return { conversion, error: null, patch };
-  return { ...(await earn(trx, deps, conversion, ev.id, factsOfEvent(e, paidPeriods), dateOf(now), terms)), patch };
+  // Attributed: what the opening said is a notice at most (another creator's offer code).
+  if (!paid || (c.status === 'churned' && !comeback)) return { conversion, error: openingError, patch };
+  const earned = await earn(trx, deps, conversion, ev.id, factsOfEvent(e, paidPeriods), dateOf(now), terms);
+  return { ...earned, error: earned.error ?? openingError, patch };
 }
 
 /**

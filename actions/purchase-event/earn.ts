@@ -141,6 +141,7 @@ export function attributionColumns(a: Attribution, now: Knex.Raw | Date): Record
     creator_id: a.creatorId,
     referral_code: a.referralCode,
     attribution_method: a.method,
+    offer_code_id: a.offerCodeId,
     attributed_at: now,
   };
 }

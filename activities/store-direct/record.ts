@@ -14,7 +14,7 @@ import type { StorePlatform } from '../../schema/types.js';
 import { attributeLateInConversion, ingestIntoConversion } from '../../workflow-clients/conversion-ingest.js';
 import type { IngestResult, LateAttributionResult } from '../../workflows/conversion-messages.js';
 import type { StorePurchaseAnswer } from '../../workflows/store-purchase-messages.js';
-import { ORGANIC } from '../../actions/purchase-event/attribution.js';
+import { isProcessedOutcome, ORGANIC } from '../../actions/purchase-event/attribution.js';
 import type { StoreDirectContext } from './context.js';
 
 export interface RecordStorePurchaseInput {
@@ -50,7 +50,7 @@ export function handOffActivities(ctx: StoreDirectContext) {
         event_type: input.events.at(-1)!.type,
         duplicate: input.recordedBefore.every(Boolean),
         recorded: true,
-        result: { processed: last.error === null || last.error === ORGANIC, event_id: last.eventId },
+        result: { processed: isProcessedOutcome(last.error), event_id: last.eventId },
       };
       await recordStoreProof(ctx.db, {
         appId: input.appId,

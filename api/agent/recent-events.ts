@@ -1,7 +1,8 @@
 // GET /api/agent/apps/{app_id}/events/recent?environment=SANDBOX|PRODUCTION&limit=1..100 (default 20): the latest
 // custom SDK events and purchase webhooks, each list newest first and `limit` long at most. A webhook is either
 // `attributed` (with its `referral_code`) or `organic` (`referral_code` null); events that belong to no purchase
-// (TEST, ignored types) are neither. A webhook that could not be applied is `failed`, with its reason in `error`.
+// (TEST, ignored types) are neither. A webhook that could not be applied is `failed`, with its reason in `error`. An
+// attributed one says how (`attribution_method`: `offer_code` when a creator's store offer code attributed it).
 import { findApp } from '../../db/apps.js';
 import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView } from '../../db/recent-events.js';
 import type { AppContext } from '../context.js';
@@ -53,5 +54,10 @@ export function webhookView({
   code_known: _known,
   ...e
 }: PurchaseEventView) {
-  return { ...e, referral_code: e.attributed ? e.referral_code : null, failed: status === 'failed' };
+  return {
+    ...e,
+    referral_code: e.attributed ? e.referral_code : null,
+    attribution_method: e.attributed ? e.attribution_method : null,
+    failed: status === 'failed',
+  };
 }

@@ -174,6 +174,7 @@ export const PURCHASE_EVENT = record(['event_type', 'environment', 'is_test', 'a
   is_test: { type: 'boolean', description: 'True for every sandbox environment' },
   attributed: { type: 'boolean' },
   referral_code: nullable('string'),
+  attribution_method: nullable('string', "How the conversion was attributed when the event is (offer_code: a creator's store offer code)"),
   status: str('e.g. active'),
   event_timestamp: time(),
 });

@@ -105,6 +105,8 @@ export interface TransactionFields {
   currency?: string;
   revocationDate?: number;
   offerDiscountType?: string;
+  /** Redeemed with an offer code (offerType 3): the offer's reference name. */
+  offerIdentifier?: string;
   signedDate?: number;
   inAppOwnershipType?: 'PURCHASED' | 'FAMILY_SHARED';
   appAccountToken?: string;
@@ -138,6 +140,7 @@ export function transactionPayload(f: TransactionFields): Record<string, unknown
     appTransactionId: randomUUID(),
     ...(f.revocationDate !== undefined ? { revocationDate: f.revocationDate, revocationReason: 0 } : {}),
     ...(f.offerDiscountType ? { offerType: 1, offerDiscountType: f.offerDiscountType } : {}),
+    ...(f.offerIdentifier ? { offerType: 3, offerIdentifier: f.offerIdentifier, offerDiscountType: 'PAY_UP_FRONT' } : {}),
     ...(f.inAppOwnershipType ? { inAppOwnershipType: f.inAppOwnershipType } : {}),
     ...(f.appAccountToken ? { appAccountToken: f.appAccountToken } : {}),
   };

@@ -13,6 +13,7 @@ import { seedApp, type SeededApp } from './seed.js';
 import { startAppleStub, type AppleStub } from '../stubs/apple-api.js';
 import { businessDays, startEcbStub, type EcbStub } from '../stubs/ecb-rates.js';
 import { startGoogleStub, type GoogleStub } from '../stubs/google-api.js';
+import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 
 export const KEY_ID = 'ABCDE12345';
 export const ISSUER = '57246542-96fe-1a63-e053-0824d011072a';
@@ -165,6 +166,25 @@ export function signedTransaction(
 
 export const reportPurchase = (h: ApiHost, a: StoreAccount, body: unknown) =>
   request(h.baseUrl, 'POST', '/api/sdk/purchase', { token: a.sdk_key, body });
+
+/** Posts an App Store notification payload, signed by the world's chain, to the app's endpoint; its workflow's outcome. */
+export async function notifyApple(
+  h: Pick<Harness, 'baseUrl' | 'temporal'>,
+  world: StoreWorld,
+  a: StoreAccount,
+  payload: Record<string, unknown>,
+): Promise<StoreNotificationOutcome> {
+  const res = await request(h.baseUrl, 'POST', `/api/webhooks/apple/${a.app_id}`, {
+    body: { signedPayload: signTransaction(world.chain, payload) },
+  });
+  if (res.status !== 200) throw new Error(`notification answered ${res.status} ${res.text}`);
+  const id = storeNotificationWorkflowId({
+    appId: a.app_id,
+    source: 'app_store_notification',
+    externalId: payload.notificationUUID as string,
+  });
+  return (await h.temporal.workflow.getHandle(id).result()) as StoreNotificationOutcome;
+}
 
 export const ANSWER_KEYS = ['duplicate', 'environment', 'event_type', 'recorded', 'result', 'success', 'validated'];
 

@@ -123,6 +123,7 @@ test.serial(
       [
         'app_user_id',
         'attributed',
+        'attribution_method',
         'environment',
         'error',
         'event_id',

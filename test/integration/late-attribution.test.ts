@@ -8,11 +8,17 @@ import test from 'ava';
 import { appleTransactionEvents } from '../../lib/store-purchase.js';
 import { attributeLateUpdate, conversionWorkflowId } from '../../workflows/conversion-messages.js';
 import { idempotencyKey } from '../../lib/purchase-event.js';
-import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
 import { notificationPayload, signTransaction, transactionPayload, type TransactionFields } from '../helpers/apple-signing.js';
 import { request } from '../helpers/http.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { reportPurchase, storeAccount, switchToStoreDirect, useStoreWorld, type StoreAccount } from '../helpers/store-direct.js';
+import {
+  notifyApple,
+  reportPurchase,
+  storeAccount,
+  switchToStoreDirect,
+  useStoreWorld,
+  type StoreAccount,
+} from '../helpers/store-direct.js';
 
 const { h } = useSeededHarness(test);
 const world = useStoreWorld(test, h);
@@ -36,16 +42,7 @@ const notification = (type: string, transaction: Record<string, unknown>, extra:
     ...extra,
   });
 
-async function notify(payload: Record<string, unknown>): Promise<StoreNotificationOutcome> {
-  const res = await request(h().baseUrl, 'POST', `/api/webhooks/apple/${a.app_id}`, { body: { signedPayload: sign(payload) } });
-  if (res.status !== 200) throw new Error(`notification answered ${res.status} ${res.text}`);
-  const id = storeNotificationWorkflowId({
-    appId: a.app_id,
-    source: 'app_store_notification',
-    externalId: payload.notificationUUID as string,
-  });
-  return (await h().temporal.workflow.getHandle(id).result()) as StoreNotificationOutcome;
-}
+const notify = (payload: Record<string, unknown>) => notifyApple(h(), world(), a, payload);
 
 const conversionOf = (key: string) => h().db('conversions').where({ app_id: a.app_id, conversion_key: key }).first();
 const commissionsOf = (key: string) =>

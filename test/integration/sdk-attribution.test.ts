@@ -33,7 +33,7 @@ test('an organic purchase does not make the user attributed', async (t) => {
   t.false((await sdk().get('/attribution?app_user_id=attr-organic')).body.attributed);
 });
 
-test('recent-conversions: newest first, the spec fields only, no amounts or creator names', async (t) => {
+test('recent-conversions: newest first, the spec fields (and how it was attributed) only, no amounts or creator names', async (t) => {
   const sub = subscription('recent-1', seed.creator_code);
   await send(sub('initial_purchase'));
   await send(sub('renewal'));
@@ -48,6 +48,7 @@ test('recent-conversions: newest first, the spec fields only, no amounts or crea
   for (const c of res.body.conversions) {
     t.deepEqual(Object.keys(c).sort(), [
       'attributed',
+      'attribution_method',
       'environment',
       'event_timestamp',
       'event_type',
@@ -62,6 +63,7 @@ test('recent-conversions: newest first, the spec fields only, no amounts or crea
       is_test: false,
       attributed: true,
       referral_code: seed.creator_code,
+      attribution_method: 'purchase_code',
       status: 'cancelled',
       store: 'APP_STORE',
     });

@@ -36,7 +36,8 @@ import { recordCredentialCheck, recordSystemCheck } from './record-system-checks
 import { recordVoidedPoll } from './record-voided-poll.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { requireTestEnv } from '../helpers/env.js';
-import { seedAccount, seedApp } from '../helpers/seed.js';
+import { insertOfferCode } from '../helpers/offer-codes.js';
+import { seedAccount, seedApp, type SeededApp } from '../helpers/seed.js';
 import { subscription, type FixtureName, type ProviderBody } from '../helpers/subprovider-events.js';
 
 /** A step is an event, or a pause (ms) that lets the conversion's release timer fire. */
@@ -56,6 +57,8 @@ interface Lifecycle {
    * purchase is dated now, so the report falls within the attribution window.
    */
   lateReport?: boolean;
+  /** The first purchase redeemed the creator's App Store offer code (`offer_code`, no `svc_code`): issue 38. */
+  offerCode?: boolean;
 }
 
 const LIFECYCLES: Lifecycle[] = [
@@ -91,6 +94,8 @@ const LIFECYCLES: Lifecycle[] = [
   },
   // Applied as organic (a store notification that bound to no user), then the app's report with a code attributes it.
   { name: 'late-attribution', steps: ['initial_purchase', 'renewal'], code: false, lateReport: true },
+  // Attributed by the creator's offer code alone (no code, no click), renewed without it, then the first period refunded.
+  { name: 'offer-code', steps: ['initial_purchase', 'renewal', 'refund'], code: false, offerCode: true, refundFirst: true },
 ];
 
 /** The conversion workflow's released version whose histories this records. */
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
   try {
     await worker.runUntil(async () => {
       const seed = await seedAccount(database.db);
+      const offerCode = wanted('offer-code') ? await seedOfferCode(database.db, seed) : '';
       for (const life of LIFECYCLES.filter((l) => wanted(l.name))) {
         const sub = subscription(`replay-${life.name}`, life.code === false ? null : seed.creator_code);
         let workflowKey = '';
@@ -139,13 +145,16 @@ async function main(): Promise<void> {
                 ? { transaction_id: firstTransaction }
                 : life.lateReport && !firstBody
                   ? { purchased_at_ms: Date.now(), event_timestamp_ms: Date.now() }
-                  : {};
+                  : life.offerCode && !firstBody
+                    ? { store: 'APP_STORE', offer_code: offerCode }
+                    : {};
           const body = sub(step, overrides);
           firstTransaction ||= body.event.transaction_id;
           firstBody ??= body;
           const result = await ingest(client, taskQueue, seed.app_id, body, life.options ?? {});
           workflowKey ||= step === 'non_renewing_purchase' ? body.event.transaction_id : body.event.original_transaction_id;
           if (!result.eventId) throw new Error(`${life.name}: ${step} not applied`);
+          if (life.offerCode && !result.referralCode) throw new Error(`${life.name}: ${step} was not attributed by the offer code`);
         }
         if (life.lateReport) {
           const late = await reportLate(client, taskQueue, seed.app_id, firstBody!, seed.creator_code);
@@ -219,6 +228,16 @@ async function main(): Promise<void> {
     await workerConnection.close();
     await database.drop();
   }
+}
+
+/** An App Store offer code of the seeded creator (its reference name), for the `offer-code` lifecycle. */
+async function seedOfferCode(db: Knex, seed: { app_id: string; campaign_id: string; creator_code: string }): Promise<string> {
+  const member = await db('creator_codes').where({ app_id: seed.app_id, code: seed.creator_code }).first('id', 'creator_id');
+  const app = { ...seed, creator_id: member.creator_id as string } as SeededApp;
+  const membership = { creator_id: app.creator_id, creator_code_id: member.id as string, creator_code: seed.creator_code };
+  const value = 'replay_creator_offer';
+  await insertOfferCode(db, app, membership, { platform: 'ios', value });
+  return value;
 }
 
 /** A recharge that succeeds at once, and one declined twice (a back-off timer between) that turns itself off. */

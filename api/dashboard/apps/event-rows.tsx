@@ -32,12 +32,15 @@ export function workflowUrl(uiUrl: string | undefined, namespace: string, workfl
 
 const when = (d: Date | string) => <LocalTime at={d} />;
 
+/** How an attributed event was attributed, where it is worth saying: a creator's store offer code (no click, no code). */
+export const via = (method: string | null | undefined): string => (method === 'offer_code' ? ' via offer code' : '');
+
 function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
   const state = v.failed ? 'failed' : v.attributed ? 'attributed' : v.organic ? 'organic' : v.error ? 'ignored' : 'received';
   const why = v.failed || !(v.attributed || v.organic) ? v.error : undefined;
   return (
     <>
-      <StatePill state={state} />
+      <StatePill state={state} label={v.attributed ? `attributed${via(v.attribution_method)}` : undefined} />
       {why ? (
         <>
           {' '}

@@ -8,7 +8,7 @@ import { PURCHASE_EVENT_TABLE, pagePurchaseEvents, type EnvironmentFilter, type 
 import { webhookView } from '../../agent/recent-events.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from '../../view-kit/data-table.js';
-import { carriedCode } from './event-rows.js';
+import { carriedCode, via } from './event-rows.js';
 import { dashboardPage, Hidden, OrgLink } from '../../view-kit/layout.js';
 import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 
@@ -16,7 +16,7 @@ import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
 function outcome(e: PurchaseEventView): string {
   const v = webhookView(e);
   if (v.failed) return 'failed';
-  if (v.attributed) return 'attributed';
+  if (v.attributed) return `attributed${via(v.attribution_method)}`;
   if (v.organic) return 'organic';
   return v.error ? 'ignored' : 'received';
 }
