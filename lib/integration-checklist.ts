@@ -19,6 +19,7 @@
 //   (the caller passes the lookup, api/agent/next-action.ts); app-side steps name the scaffold tool and the SDK call.
 import type { NextCall } from '../errors/http-errors.js';
 import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
+import { apiEnvironment } from './api-environment.js';
 import type { Platform } from '../schema/types.js';
 
 export const CHECKLIST_STEPS = [
@@ -261,7 +262,7 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       step: 'purchase_webhook_seen',
       done: f.lastPurchaseEvent !== null,
       evidence: f.lastPurchaseEvent
-        ? `last ${f.lastPurchaseEvent.type} (${f.lastPurchaseEvent.environment ?? 'PRODUCTION'}) received ${iso(f.lastPurchaseEvent.at)}`
+        ? `last ${f.lastPurchaseEvent.type} (${apiEnvironment(f.lastPurchaseEvent.environment ?? 'PRODUCTION')}) received ${iso(f.lastPurchaseEvent.at)}`
         : null,
       action: {
         step: 'purchase_webhook_seen',

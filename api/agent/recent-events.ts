@@ -3,7 +3,13 @@
 // `attributed` (with its `referral_code`) or `organic` (`referral_code` null); events that belong to no purchase
 // (TEST, ignored types) are neither. A webhook that could not be applied is `failed`, with its reason in `error`.
 import { findApp } from '../../db/apps.js';
-import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView } from '../../db/recent-events.js';
+import {
+  listPurchaseEventLog,
+  listRecentSdkEvents,
+  type EnvironmentFilter,
+  type PurchaseEventView,
+  type SdkEventView,
+} from '../../db/recent-events.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { visibleTo } from './principal.js';
@@ -34,9 +40,14 @@ export async function recentEventsHandler(ctx: AppContext): Promise<void> {
   ctx.body = {
     app_id: app.id,
     environment: query.environment ?? null,
-    sdk_events: sdkEvents,
+    sdk_events: sdkEvents.map(sdkEventView),
     webhooks: webhooks.map(webhookView),
   };
+}
+
+/** An SDK event as the API shows it: `environment` SANDBOX or PRODUCTION (or null), the store's own value left out. */
+export function sdkEventView({ store_environment: _store, ...e }: SdkEventView) {
+  return e;
 }
 
 /**
@@ -50,6 +61,7 @@ export function webhookView({
   price_usd_micros: _price,
   commission_micros: _commission,
   code_known: _known,
+  store_environment: _store,
   ...e
 }: PurchaseEventView) {
   return { ...e, referral_code: e.attributed ? e.referral_code : null, failed: status === 'failed' };
