@@ -17,6 +17,8 @@ import { LOGIN_RATE } from './session.js';
 import { checkLoginCsrf, field, LOGIN_PATH, loginCsrf } from '../../view-kit/sign-in-forms.js';
 
 /** What the account actions (actions/accounts.ts) need of a request. */
+import { rememberSignUpBrowser } from './sign-up-browser.js';
+
 export const accountDeps = (ctx: AppContext): AccountDeps => ({ db: ctx.deps.db, dashboardUrl: ctx.deps.config.DASHBOARD_URL });
 
 export const PASSWORD_RULE = { min: 10, max: 200 };
@@ -127,6 +129,7 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
   await rateLimit(ctx, email);
   const passwordHash = await hashPassword(password);
   await signUp(accountDeps(ctx), { orgName: org, email, passwordHash });
+  rememberSignUpBrowser(ctx, email);
   checkEmailPage(ctx, email);
 }
 
