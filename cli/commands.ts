@@ -120,7 +120,10 @@ export function helpColumns(rows: readonly (readonly [string, string])[]): strin
 /** `svc NAME --help` and `svc help NAME`. */
 export function commandHelp(name: string): string {
   const spec = COMMANDS[name]!;
-  const options = Object.entries(spec.options).map(([option, o]): [string, string] => [`--${option}${o.value ? ` ${o.value}` : ''}`, o.help]);
+  const options = Object.entries(spec.options).map(([option, o]): [string, string] => [
+    `--${option}${o.value ? ` ${o.value}` : ''}`,
+    o.help,
+  ]);
   return [usageLine(name), spec.summary, 'options:', ...helpColumns([...options, ['--help', 'this help']])].join('\n');
 }
 

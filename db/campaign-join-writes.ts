@@ -41,9 +41,7 @@ export async function joinCampaign(db: Knex, req: JoinRequest): Promise<Joined> 
     const campaign = await findCampaignForJoin(trx, req.campaignId);
     if (!campaign || !isOpenForJoining(campaign)) throw new NotFoundError('Campaign not found or not open for joining.');
     const creator = await findOrCreateCreator(trx, req);
-    const invitation = requiresInvitation(campaign)
-      ? await admitByInvitation(trx, campaign, creator.id, req.invitationToken)
-      : undefined;
+    const invitation = requiresInvitation(campaign) ? await admitByInvitation(trx, campaign, creator.id, req.invitationToken) : undefined;
     const existing = await findMembership(trx, campaign.id, creator.id);
     if (existing) return { ...alreadyJoined(existing, creator.id, campaign.id), campaign };
     const joined = await addMembership(trx, campaign, creator.id, req.code, invitation ? 'invite' : 'join');

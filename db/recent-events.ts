@@ -131,7 +131,9 @@ export async function listPurchaseEventLog(
   appId: string,
   opts: PurchaseLogFilter & { limit: number },
 ): Promise<PurchaseEventView[]> {
-  const rows: StoredEnvironment<PurchaseEventView>[] = await purchaseEventsQuery(db, appId, opts).orderBy('received_at', 'desc').limit(opts.limit);
+  const rows: StoredEnvironment<PurchaseEventView>[] = await purchaseEventsQuery(db, appId, opts)
+    .orderBy('received_at', 'desc')
+    .limit(opts.limit);
   return rows.map(inApiForm);
 }
 

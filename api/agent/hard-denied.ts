@@ -32,7 +32,12 @@ export const HARD_DENIED_ROUTES: readonly HardDeniedRoute[] = [
     deny: 'money:write',
     examples: ['/wallet', '/wallet/topup', '/wallet/transfer', '/wallet/withdraw', '/wallet/auto-recharge'],
   },
-  { methods: WRITES, path: /^\/(?:payouts|payout-runs)(?:\/.*)?$/, deny: 'payouts', examples: ['/payouts', '/payouts/{payout_id}/approve', '/payout-runs'] },
+  {
+    methods: WRITES,
+    path: /^\/(?:payouts|payout-runs)(?:\/.*)?$/,
+    deny: 'payouts',
+    examples: ['/payouts', '/payouts/{payout_id}/approve', '/payout-runs'],
+  },
   {
     methods: ['GET', ...WRITES],
     path: /^\/apps\/[^/]+\/(?:credentials|store-credentials)(?:\/.*)?$/,

@@ -124,7 +124,10 @@ function extraEntry(tool: ExtraTool): ExtraToolEntry {
 }
 
 /** Every served endpoint's tools, then the extra tools; a name used twice is a programming error. */
-export function buildToolCatalog(extraTools: readonly ExtraTool[] = [], endpoints: readonly AgentEndpoint[] = AGENT_ENDPOINTS): ToolCatalog {
+export function buildToolCatalog(
+  extraTools: readonly ExtraTool[] = [],
+  endpoints: readonly AgentEndpoint[] = AGENT_ENDPOINTS,
+): ToolCatalog {
   const entries: ToolEntry[] = [];
   for (const endpoint of endpoints) {
     for (const tool of endpointTools(endpoint)) entries.push(endpointEntry(endpoint, tool));

@@ -14,7 +14,11 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 const { h, seed } = useSeededHarness(test, { worker: false });
 
 const fill = (path: string) =>
-  path.replace('{app_id}', seed.app_id).replace('{campaign_id}', seed.campaign_id).replace('{org_id}', seed.org_id).replace(/\{\w+\}/g, 'x');
+  path
+    .replace('{app_id}', seed.app_id)
+    .replace('{campaign_id}', seed.campaign_id)
+    .replace('{org_id}', seed.org_id)
+    .replace(/\{\w+\}/g, 'x');
 
 test.serial('every hard-denied action answers an agent with every scope 403 naming the action', async (t) => {
   t.deepEqual([...new Set(HARD_DENIED_ROUTES.map((r) => r.deny))].sort(), [...HARD_DENIED].sort(), 'each denied action has its routes');
@@ -43,7 +47,8 @@ test.serial('every hard-denied action answers an agent with every scope 403 nami
 });
 
 test.serial('the calls beside them still work, and only agents are refused this way', async (t) => {
-  const agent = (method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token: seed.agent_key, body });
+  const agent = (method: string, path: string, body?: unknown) =>
+    request(h().baseUrl, method, `/api/agent${path}`, { token: seed.agent_key, body });
   t.is((await agent('GET', '/wallet')).status, 200);
   t.is((await agent('POST', '/wallet/topup-link', { amount_usd: 100 })).status, 200, 'the human top-up link is no money write');
   t.is((await agent('GET', `/apps/${seed.app_id}`)).status, 200);
@@ -69,13 +74,16 @@ test.serial('no hard-denied action is in the OpenAPI document, the endpoint tabl
   }
   for (const e of AGENT_ENDPOINTS) t.is(deniedAction(e.method.toUpperCase(), `/api/agent${fill(e.path)}`), undefined, e.tool);
   for (const route of HARD_DENIED_ROUTES)
-    for (const example of route.examples) for (const method of route.methods) t.falsy(doc.paths[example]?.[method.toLowerCase()], `${method} ${example}`);
+    for (const example of route.examples)
+      for (const method of route.methods) t.falsy(doc.paths[example]?.[method.toLowerCase()], `${method} ${example}`);
   const mcp = await connectMcp(h().baseUrl, seed.agent_key);
   try {
     const names = (await mcp.client.listTools()).tools.map((tool) => tool.name);
     t.true(names.includes('svc_get_wallet_topup_link'));
     const served = new Set(AGENT_ENDPOINTS.flatMap((e) => [e.tool, ...(e.tools ?? []).map((x) => x.name)]));
-    for (const name of names.filter((n) => /delete|remove|payout|transfer|admin|agent_key|raw_credential|withdraw_(?:funds|money|balance)/.test(n))) {
+    for (const name of names.filter((n) =>
+      /delete|remove|payout|transfer|admin|agent_key|raw_credential|withdraw_(?:funds|money|balance)/.test(n),
+    )) {
       t.fail(`the tool list offers ${name}${served.has(name) ? ' (an endpoint row)' : ''}`);
     }
   } finally {

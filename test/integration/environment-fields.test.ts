@@ -18,7 +18,12 @@ const agent = (path: string) => request(h().baseUrl, 'GET', `/api/agent${path}`,
 const STORE_WORDS = /XCODE|LOCAL_TESTING/;
 
 async function storePurchase(user: string, environment: 'XCODE' | 'LOCAL_TESTING'): Promise<string> {
-  const res = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, subscription(user, seed.creator_code)('initial_purchase', { environment }));
+  const res = await sendWebhook(
+    h().baseUrl,
+    seed.app_id,
+    seed.webhook_secret,
+    subscription(user, seed.creator_code)('initial_purchase', { environment }),
+  );
   if (res.status !== 200) throw new Error(`webhook ${res.status}: ${res.text}`);
   return res.body.event_id as string;
 }
@@ -35,7 +40,7 @@ test('an Xcode or local-testing purchase is SANDBOX in every API field; the dash
 
   // Agent REST: events/recent (unfiltered and filtered) and verify-user-conversions.
   for (const query of ['', '?environment=SANDBOX']) {
-    const recent = await agent(`/apps/${seed.app_id}/events/recent?limit=100${query.replace("?", "&")}`);
+    const recent = await agent(`/apps/${seed.app_id}/events/recent?limit=100${query.replace('?', '&')}`);
     t.is(recent.status, 200, recent.text);
     const mine = recent.body.webhooks.find((w: { event_id: string }) => w.event_id === eventId);
     t.like(mine, { environment: 'SANDBOX', attributed: true }, query);

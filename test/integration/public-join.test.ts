@@ -168,7 +168,11 @@ test('private and invite-only campaigns need a valid invitation token; accepting
     const without = await join(campaignId, body);
     // 403, documented in docs/client-api.md and docs/decisions.md (the contract lists 404/409/422 for other causes).
     t.is(without.status, 403, type);
-    t.regex(without.body.detail, new RegExp(`^This campaign is ${type === 'private' ? 'private' : 'invite-only'}: an invitation is required`), type);
+    t.regex(
+      without.body.detail,
+      new RegExp(`^This campaign is ${type === 'private' ? 'private' : 'invite-only'}: an invitation is required`),
+      type,
+    );
     t.regex(without.body.detail, /invitation_token/, 'names the field that admits');
     t.is((await join(campaignId, { ...body, invitation_token: 'inv_wrong' })).status, 403, type);
     const expired = await invite(campaignId, { expiresInMs: -60_000 });

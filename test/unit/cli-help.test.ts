@@ -22,7 +22,10 @@ function assertColumns(t: import('ava').ExecutionContext, page: string, cells: r
 }
 
 test('svc help: every command and its text in two aligned columns', (t) => {
-  const cells = [...Object.entries(COMMANDS).map(([name, spec]) => `${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}`), 'help COMMAND'];
+  const cells = [
+    ...Object.entries(COMMANDS).map(([name, spec]) => `${name}${spec.subcommand ? ` ${spec.subcommand}` : ''}`),
+    'help COMMAND',
+  ];
   t.true(
     cells.some((c) => c.includes(' ')),
     'a command with a subcommand (workflows rehydrate) is among them',
