@@ -105,6 +105,8 @@ export interface Checklist {
 export type ToolCall = (tool: string, params?: Readonly<Record<string, string>>) => NextCall;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
+/** The API's word for the last purchase's environment (an event without one was production). */
+const lastEnvironment = (e: { environment?: string | null }) => apiEnvironment(e.environment ?? 'PRODUCTION');
 /** Steps the app itself does: the scaffold that writes the code, and the SDK call it makes. */
 const appSide = (call: string): NextCall => ({ next_tool: 'svc_scaffold_init', call });
 
@@ -262,7 +264,7 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       step: 'purchase_webhook_seen',
       done: f.lastPurchaseEvent !== null,
       evidence: f.lastPurchaseEvent
-        ? `last ${f.lastPurchaseEvent.type} (${apiEnvironment(f.lastPurchaseEvent.environment ?? 'PRODUCTION')}) received ${iso(f.lastPurchaseEvent.at)}`
+        ? `last ${f.lastPurchaseEvent.type} (${lastEnvironment(f.lastPurchaseEvent)}) received ${iso(f.lastPurchaseEvent.at)}`
         : null,
       action: {
         step: 'purchase_webhook_seen',

@@ -27,8 +27,9 @@ const agentActor =
   };
 
 /**
- * What runs for one endpoint, in order: a deprecated endpoint's headers, scope guards, query or body validation, the audit entry, the handler. The
- * router mounts it and the tool server (api/mcp) runs the same chain for a tool call, so the two cannot disagree.
+ * What runs for one endpoint, in order: a deprecated endpoint's headers, scope guards, query or body validation, the
+ * audit entry, the handler. The router mounts it and the tool server (api/mcp) runs the same chain for a tool call,
+ * so the two cannot disagree.
  */
 export function endpointChain(endpoint: AgentEndpoint): Middleware[] {
   const chain: Middleware[] = [...(endpoint.deprecated ? [announceDeprecation(endpoint.deprecated)] : []), ...scopeGuards(endpoint)];
