@@ -11,6 +11,7 @@ const LINK_LIFETIME_MS = 48 * 3600_000;
 
 const binding = (email: string) => `signup:${email.trim().toLowerCase()}`;
 
+/** Set after every sign-up, new address or taken, so the answer (its headers included) tells nothing about accounts. */
 export function rememberSignUpBrowser(ctx: AppContext, email: string): void {
   ctx.cookies.set(SIGN_UP_COOKIE, csrfToken(csrfKeyOf(ctx), binding(email)), cookieOptions(ctx, LINK_LIFETIME_MS));
 }
