@@ -5,7 +5,11 @@ import type { Knex } from 'knex';
 import { spendAccountToken } from '../db/account-tokens-writes.js';
 import { enqueueEmail } from '../db/email-outbox-writes.js';
 import { addMembership, createOrganization, createUser } from '../db/organizations-writes.js';
-import { markEmailVerified, setPassword } from '../db/users-writes.js';
+import { markEmailVerified, recordLogin, setPassword } from '../db/users-writes.js';
+import { createSession } from '../db/sessions-writes.js';
+import { findSignUpTime } from '../db/users.js';
+import { hashToken } from '../lib/credentials.js';
+import { verificationSignsIn } from '../lib/verify-sign-in.js';
 import { isUniqueViolation } from '../errors/pg-errors.js';
 import { accountTokenHash, sendAccountMail, type AccountMail } from './account-mail.js';
 
@@ -51,15 +55,36 @@ export async function mailAccountLink(
   await sendAccountMail(deps.db, deps.dashboardUrl, mail);
 }
 
-/** Spends a verification token and marks the address verified; the spent token, or undefined when it is not live. */
+/** The session a verification may open: the caller's fresh token (only its digest is stored) and the request's facts. */
+export interface VerifySession {
+  token: string;
+  ip: string | null;
+  userAgent: string | null;
+  expiresAt: Date;
+}
+
+/**
+ * Spends a verification token and marks the address verified, in one transaction; within an hour of the sign-up,
+ * or in the browser that signed up (`signedUpHere`, told by its cookie), it also opens `session`
+ * (lib/verify-sign-in.ts). Undefined when the token is not live.
+ */
 export async function verifyEmail(
   deps: { db: Knex },
-  input: { token: string },
-): Promise<{ user_id: string | null; email: string } | undefined> {
+  input: { token: string; now: Date; signedUpHere: (email: string) => boolean; session: VerifySession },
+): Promise<{ user_id: string; email: string; signedIn: boolean } | undefined> {
   return deps.db.transaction(async (trx) => {
     const spent = await spendAccountToken(trx, 'verify_email', accountTokenHash(input.token));
-    if (spent?.user_id) await markEmailVerified(trx, spent.user_id);
-    return spent;
+    if (!spent?.user_id) return undefined;
+    await markEmailVerified(trx, spent.user_id);
+    const signedUpAt = await findSignUpTime(trx, spent.user_id);
+    const signedIn =
+      signedUpAt !== undefined && verificationSignsIn({ signedUpAt, now: input.now, sameBrowser: input.signedUpHere(spent.email) });
+    if (signedIn) {
+      const { token, ...session } = input.session;
+      await createSession(trx, { userId: spent.user_id, tokenHash: hashToken(token), ...session });
+      await recordLogin(trx, spent.user_id);
+    }
+    return { user_id: spent.user_id, email: spent.email, signedIn };
   });
 }
 

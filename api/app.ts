@@ -7,6 +7,7 @@ import { authenticate } from './auth/authenticate.js';
 import { webRoutes } from './dashboard/routes.js';
 import { portalPayoutRoutes, portalRoutes } from './creator-portal/routes.js';
 import { surfaceGuard } from './auth/surfaces.js';
+import { hardDenyAgents } from './agent/hard-denied.js';
 import { csrfGuard } from './auth/csrf.js';
 import { agentChallenge } from './oauth/challenge.js';
 import { oauthRoutes, oauthServer } from './oauth/routes.js';
@@ -51,6 +52,7 @@ export function createApp(deps: ApiDeps): SvcApp {
   app.use(authenticate);
   app.use(surfaceGuard);
   app.use(csrfGuard);
+  app.use(hardDenyAgents); // an agent asking for a hard-denied action (a delete, a money write...): 403 naming it
   // One router per surface. Referral links (`/{slug}/{code}`) match any two segments, so they go last.
   const surfaces = [
     health, // /healthz, /readyz, /metrics

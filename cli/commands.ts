@@ -108,13 +108,23 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 
 export const usageLine = (name: string): string => `usage: svc ${name}${COMMANDS[name]!.args ? ` ${COMMANDS[name]!.args}` : ''}`;
 
+/**
+ * Two columns, the text starting where the longest left cell ends plus two spaces, so a command or an option and
+ * its text never run together (the overview once printed "workflows rehydraterestart").
+ */
+export function helpColumns(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return rows.map(([left, text]) => `  ${left.padEnd(width)}${text}`);
+}
+
 /** `svc NAME --help` and `svc help NAME`. */
 export function commandHelp(name: string): string {
   const spec = COMMANDS[name]!;
-  const options = Object.entries(spec.options).map(([option, o]) => `  --${option}${o.value ? ` ${o.value}` : ''}`.padEnd(26) + o.help);
-  return [usageLine(name), spec.summary, ...(options.length > 0 ? ['options:', ...options] : []), '  --help'.padEnd(26) + 'this help'].join(
-    '\n',
-  );
+  const options = Object.entries(spec.options).map(([option, o]): [string, string] => [
+    `--${option}${o.value ? ` ${o.value}` : ''}`,
+    o.help,
+  ]);
+  return [usageLine(name), spec.summary, 'options:', ...helpColumns([...options, ['--help', 'this help']])].join('\n');
 }
 
 /** `svc`, `svc --help` and `svc help`: every command. */
@@ -124,7 +134,5 @@ export function overview(): string {
     spec.summary,
   ]);
   rows.push(['help COMMAND', 'the options of one command (also: svc COMMAND --help)']);
-  // The column fits the longest command, so a command and its text never run together ("workflows rehydrate").
-  const width = Math.max(...rows.map(([command]) => command.length)) + 2;
-  return ['usage: svc <command> [options]', ...rows.map(([command, summary]) => `  ${command.padEnd(width)}${summary}`)].join('\n');
+  return ['usage: svc <command> [options]', ...helpColumns(rows)].join('\n');
 }

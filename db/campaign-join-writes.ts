@@ -41,9 +41,7 @@ export async function joinCampaign(db: Knex, req: JoinRequest): Promise<Joined> 
     const campaign = await findCampaignForJoin(trx, req.campaignId);
     if (!campaign || !isOpenForJoining(campaign)) throw new NotFoundError('Campaign not found or not open for joining.');
     const creator = await findOrCreateCreator(trx, req);
-    const invitation = requiresInvitation(campaign)
-      ? await admitByInvitation(trx, campaign.id, creator.id, req.invitationToken)
-      : undefined;
+    const invitation = requiresInvitation(campaign) ? await admitByInvitation(trx, campaign, creator.id, req.invitationToken) : undefined;
     const existing = await findMembership(trx, campaign.id, creator.id);
     if (existing) return { ...alreadyJoined(existing, creator.id, campaign.id), campaign };
     const joined = await addMembership(trx, campaign, creator.id, req.code, invitation ? 'invite' : 'join');
@@ -64,16 +62,22 @@ async function findOrCreateCreator(trx: Knex.Transaction, c: NewCreator): Promis
 
 type Invitation = InvitationState & { id: string };
 
+/**
+ * 403 without a live invitation of this campaign (docs/client-api.md "Creator join": the contract names the rule,
+ * not its status; 403 because the request is well formed and the campaign exists and is open, but this caller may not
+ * join it). The creator row written before is rolled back with the transaction.
+ */
 async function admitByInvitation(
   trx: Knex.Transaction,
-  campaignId: string,
+  campaign: { id: string; campaign_type: string },
   creatorId: string,
   token: string | undefined,
 ): Promise<Invitation> {
-  const invitation = token ? await lockInvitation(trx, campaignId, hashToken(token)) : undefined;
+  const invitation = token ? await lockInvitation(trx, campaign.id, hashToken(token)) : undefined;
   if (!invitation || !invitationAdmits(invitation, creatorId)) {
+    const kind = campaign.campaign_type === 'private' ? 'private' : 'invite-only';
     throw new ForbiddenError(
-      'This campaign is invite-only: an invitation is required to join (invitation_token missing, invalid, expired or already used).',
+      `This campaign is ${kind}: an invitation is required to join (invitation_token missing, invalid, expired or already used).`,
     );
   }
   return invitation;

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { StoredBasis } from '../lib/commission-basis.js';
 import { SANDBOX_ENVIRONMENTS } from '../schema/types.js';
+import { apiEnvironment, apiEnvironmentOrNull, type ApiEnvironment } from '../lib/api-environment.js';
 import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 import { pageOf, type TableWindow } from './table-page.js';
 
@@ -12,13 +13,26 @@ export type EnvironmentFilter = 'SANDBOX' | 'PRODUCTION';
 
 const environmentsOf = (filter: EnvironmentFilter): readonly string[] => (filter === 'PRODUCTION' ? ['PRODUCTION'] : SANDBOX_ENVIRONMENTS);
 
-export interface SdkEventView {
+/**
+ * `environment` in the API's form (SANDBOX or PRODUCTION: lib/api-environment.ts), the one place these reads turn a
+ * stored value into it, so events/recent, verify-user-conversions, the tool server and the dashboard's stream agree;
+ * `store_environment` keeps what the store said (XCODE, LOCAL_TESTING) for the dashboard's note and nothing else.
+ */
+interface EnvironmentFields {
+  environment: ApiEnvironment | null;
+  store_environment: string | null;
+}
+
+function inApiForm<T extends { environment: string | null }>(row: T): Omit<T, 'environment'> & EnvironmentFields {
+  return { ...row, environment: apiEnvironmentOrNull(row.environment), store_environment: row.environment };
+}
+
+export interface SdkEventView extends EnvironmentFields {
   event_id: string;
   event_type: string;
   app_user_id: string;
   referral_code: string | null;
   platform: string | null;
-  environment: string | null;
   created_at: Date;
 }
 
@@ -34,14 +48,25 @@ export async function listRecentSdkEvents(
   const q = db('sdk_events').where('app_id', appId).orderBy('created_at', 'desc').limit(opts.limit);
   if (opts.eventIds) void q.whereIn('event_id', opts.eventIds);
   if (opts.environment) void q.where((w) => void w.whereNull('environment').orWhereIn('environment', environmentsOf(opts.environment!)));
-  return q.select<SdkEventView[]>('event_id', 'event_type', 'app_user_id', 'referral_code', 'platform', 'environment', 'created_at');
+  const rows = await q.select<StoredEnvironment<SdkEventView>[]>(
+    'event_id',
+    'event_type',
+    'app_user_id',
+    'referral_code',
+    'platform',
+    'environment',
+    'created_at',
+  );
+  return rows.map(inApiForm);
 }
 
-export interface PurchaseEventView {
+/** A row as read, before `inApiForm`: the stored environment alone. */
+type StoredEnvironment<T> = Omit<T, keyof EnvironmentFields> & { environment: string | null };
+
+export interface PurchaseEventView extends EnvironmentFields {
   event_id: string;
   event_type: string;
   source: string;
-  environment: string | null;
   app_user_id: string | null;
   product_id: string | null;
   attributed: boolean;
@@ -115,7 +140,10 @@ export async function listPurchaseEventLog(
   appId: string,
   opts: PurchaseLogFilter & { limit: number },
 ): Promise<PurchaseEventView[]> {
-  return purchaseEventsQuery(db, appId, opts).orderBy('received_at', 'desc').limit(opts.limit);
+  const rows: StoredEnvironment<PurchaseEventView>[] = await purchaseEventsQuery(db, appId, opts)
+    .orderBy('received_at', 'desc')
+    .limit(opts.limit);
+  return rows.map(inApiForm);
 }
 
 export const PURCHASE_EVENT_TABLE: TableSpec = {
@@ -144,14 +172,21 @@ export async function pagePurchaseEvents(
   view: TableView,
   window: TableWindow,
 ): Promise<TablePage<PurchaseEventView>> {
-  return pageOf<PurchaseEventView>(db, purchaseEventsQuery(db, appId, { ...opts, amounts: true }), PURCHASE_EVENT_TABLE, view, window);
+  const page = await pageOf<StoredEnvironment<PurchaseEventView>>(
+    db,
+    purchaseEventsQuery(db, appId, { ...opts, amounts: true }),
+    PURCHASE_EVENT_TABLE,
+    view,
+    window,
+  );
+  return { ...page, rows: page.rows.map(inApiForm) };
 }
 
 export interface UserConversionView {
   conversion_id: string;
   kind: string;
   status: string;
-  environment: string;
+  environment: ApiEnvironment;
   product_id: string | null;
   billing_cycles: number;
   attributed: boolean;
@@ -162,11 +197,11 @@ export interface UserConversionView {
 
 /** One app user's conversions, newest first. */
 export async function listUserConversions(db: Knex, appId: string, appUserId: string, limit: number): Promise<UserConversionView[]> {
-  return db('conversions')
+  const rows = await db('conversions')
     .where({ app_id: appId, app_user_id: appUserId })
     .orderBy('created_at', 'desc')
     .limit(limit)
-    .select<UserConversionView[]>(
+    .select<(Omit<UserConversionView, 'environment'> & { environment: string })[]>(
       'id as conversion_id',
       'kind',
       'status',
@@ -178,4 +213,5 @@ export async function listUserConversions(db: Knex, appId: string, appUserId: st
       'attribution_method',
       'created_at',
     );
+  return rows.map((r) => ({ ...r, environment: apiEnvironment(r.environment) }));
 }

@@ -1,6 +1,7 @@
 // What a client may read about one of its users' purchases (GET /sdk/attribution, /sdk/recent-conversions):
 // attribution facts and event outcomes, never amounts or creator names.
 import type { Knex } from 'knex';
+import { apiEnvironment, type ApiEnvironment } from '../lib/api-environment.js';
 
 export interface UserAttributionView {
   referral_code: string;
@@ -30,7 +31,7 @@ export interface RecentPurchaseEvent {
   product_id: string | null;
   store: string | null;
   /** Spec: SANDBOX or PRODUCTION only (XCODE and LOCAL_TESTING are sandboxes; an event without one never counted). */
-  environment: 'SANDBOX' | 'PRODUCTION';
+  environment: ApiEnvironment;
   is_test: boolean;
   attributed: boolean;
   referral_code: string | null;
@@ -75,7 +76,7 @@ export async function listRecentPurchaseEvents(db: Knex, appId: string, appUserI
   return rows.map(({ conversion_status, conversion_method, processing_status, event_timestamp_ms, ...r }) => ({
     ...r,
     attribution_method: r.attributed ? conversion_method : null,
-    environment: r.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX',
+    environment: apiEnvironment(r.environment ?? 'SANDBOX'),
     is_test: r.is_test || r.environment !== 'PRODUCTION',
     status: conversion_status ?? processing_status,
     event_timestamp: new Date(event_timestamp_ms).toISOString(),

@@ -20,6 +20,12 @@ export async function findUser(db: Knex, id: string): Promise<{ id: string; emai
   return db('users').where('id', id).first<{ id: string; email: string; name: string | null } | undefined>('id', 'email', 'name');
 }
 
+/** When the user's account was created (the sign-up), or undefined for an unknown id. */
+export async function findSignUpTime(db: Knex, id: string): Promise<Date | undefined> {
+  const row = await db('users').where('id', id).first<{ created_at: Date } | undefined>('created_at');
+  return row?.created_at;
+}
+
 export interface Member {
   user_id: string;
   email: string;

@@ -20,6 +20,7 @@
 //   whose paths the caller passes too (`ClientPaths`): this module words rules, the API owns its routes.
 import type { NextCall } from '../errors/http-errors.js';
 import { isStoreDirect, STORE_VERIFIER } from './validation-providers.js';
+import { apiEnvironment } from './api-environment.js';
 import type { Platform } from '../schema/types.js';
 
 export const CHECKLIST_STEPS = [
@@ -105,6 +106,8 @@ export interface Checklist {
 export type ToolCall = (tool: string, params?: Readonly<Record<string, string>>) => NextCall;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
+/** The API's word for the last purchase's environment (an event without one was production). */
+const lastEnvironment = (e: { environment?: string | null }) => apiEnvironment(e.environment ?? 'PRODUCTION');
 /** Steps the app itself does: the scaffold that writes the code, and the SDK call it makes. */
 const appSide = (call: string): NextCall => ({ next_tool: 'svc_scaffold_init', call });
 
@@ -270,7 +273,7 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
       step: 'purchase_webhook_seen',
       done: f.lastPurchaseEvent !== null,
       evidence: f.lastPurchaseEvent
-        ? `last ${f.lastPurchaseEvent.type} (${f.lastPurchaseEvent.environment ?? 'PRODUCTION'}) received ${iso(f.lastPurchaseEvent.at)}`
+        ? `last ${f.lastPurchaseEvent.type} (${lastEnvironment(f.lastPurchaseEvent)}) received ${iso(f.lastPurchaseEvent.at)}`
         : null,
       action: {
         step: 'purchase_webhook_seen',

@@ -3,6 +3,7 @@
 // one per resource is chosen (integration checks need `integration:verify`, the wallet `billing:read`, creators and
 // invitations `creators:*`, free codes `campaigns:*`). Every row has its handler.
 import type { Scope } from '../../lib/scopes.js';
+import type { Deprecation } from './deprecation.js';
 import type { AppContext } from '../context.js';
 import {
   analyticsOverviewHandler,
@@ -77,6 +78,8 @@ export interface AgentEndpoint {
   body?: object;
   query?: object;
   handler: AgentHandler;
+  /** Set once the endpoint is deprecated (docs/compatibility.md): its answers, operation and tool say so. */
+  deprecated?: Deprecation;
 }
 
 const e = (

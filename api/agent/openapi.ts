@@ -1,7 +1,8 @@
 // GET /api/agent/openapi.json: OpenAPI 3.1 generated from the endpoint table and the same JSON Schemas that
 // validate the requests, with both security schemes and each operation's scopes.
 import { SCOPE_SENTENCES } from '../../lib/scopes.js';
-import { AGENT_ENDPOINTS } from './endpoints.js';
+import { deprecatedOperation } from './deprecation.js';
+import { AGENT_ENDPOINTS, type AgentEndpoint } from './endpoints.js';
 import { ANSWER_SCHEMAS, RESOURCE_INDEX } from './record-schemas.js';
 import { resourceIndexQuery } from './resource-index.js';
 
@@ -23,9 +24,9 @@ const METHOD_NOT_ALLOWED = {
   content: json(ERROR),
 };
 
-export function openApiDocument(baseUrl: string): Record<string, unknown> {
+export function openApiDocument(baseUrl: string, endpoints: readonly AgentEndpoint[] = AGENT_ENDPOINTS): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of AGENT_ENDPOINTS) {
+  for (const e of endpoints) {
     const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (e.query ?? {}) as { properties?: Record<string, unknown>; required?: readonly string[] };
     const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
@@ -37,6 +38,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     (paths[e.path] ??= {})[e.method] = {
       operationId: e.tool,
       summary: e.summary,
+      ...(e.deprecated ? deprecatedOperation(e.deprecated, e.summary) : {}),
       'x-required-scopes': e.scopes,
       security: [{ agentKey: [] }, { oauth2: [...e.scopes] }],
       parameters: [...params, ...queryParams],

@@ -4,7 +4,13 @@
 // (TEST, ignored types) are neither. A webhook that could not be applied is `failed`, with its reason in `error`. An
 // attributed one says how (`attribution_method`: `offer_code` when a creator's store offer code attributed it).
 import { findApp } from '../../db/apps.js';
-import { listPurchaseEventLog, listRecentSdkEvents, type EnvironmentFilter, type PurchaseEventView } from '../../db/recent-events.js';
+import {
+  listPurchaseEventLog,
+  listRecentSdkEvents,
+  type EnvironmentFilter,
+  type PurchaseEventView,
+  type SdkEventView,
+} from '../../db/recent-events.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { visibleTo } from './principal.js';
@@ -35,9 +41,14 @@ export async function recentEventsHandler(ctx: AppContext): Promise<void> {
   ctx.body = {
     app_id: app.id,
     environment: query.environment ?? null,
-    sdk_events: sdkEvents,
+    sdk_events: sdkEvents.map(sdkEventView),
     webhooks: webhooks.map(webhookView),
   };
+}
+
+/** An SDK event as the API shows it: `environment` SANDBOX or PRODUCTION (or null), the store's own value left out. */
+export function sdkEventView({ store_environment: _store, ...e }: SdkEventView) {
+  return e;
 }
 
 /**
@@ -52,6 +63,7 @@ export function webhookView({
   commission_micros: _commission,
   commission_basis: _basis,
   code_known: _known,
+  store_environment: _store,
   ...e
 }: PurchaseEventView) {
   return {

@@ -5,6 +5,7 @@ import { guard } from '../auth/guard.js';
 import type { AppContext, Middleware, RequestState } from '../context.js';
 import { audited, type AuditActor } from '../middleware/audit.js';
 import { validateBody, validateQuery } from '../middleware/validate.js';
+import { announceDeprecation } from './deprecation.js';
 import { AGENT_ENDPOINTS, type AgentEndpoint } from './endpoints.js';
 import { openApiDocument } from './openapi.js';
 import { agentOf } from './principal.js';
@@ -26,11 +27,12 @@ const agentActor =
   };
 
 /**
- * What runs for one endpoint, in order: scope guards, query or body validation, the audit entry, the handler. The
- * router mounts it and the tool server (api/mcp) runs the same chain for a tool call, so the two cannot disagree.
+ * What runs for one endpoint, in order: a deprecated endpoint's headers, scope guards, query or body validation, the
+ * audit entry, the handler. The router mounts it and the tool server (api/mcp) runs the same chain for a tool call,
+ * so the two cannot disagree.
  */
 export function endpointChain(endpoint: AgentEndpoint): Middleware[] {
-  const chain: Middleware[] = [...scopeGuards(endpoint)];
+  const chain: Middleware[] = [...(endpoint.deprecated ? [announceDeprecation(endpoint.deprecated)] : []), ...scopeGuards(endpoint)];
   if (endpoint.query) chain.push(validateQuery(endpoint.query));
   if (endpoint.body) chain.push(validateBody(endpoint.body));
   chain.push(audited(endpoint.method, endpoint.path, agentActor(endpoint)), endpoint.handler);

@@ -5,6 +5,7 @@
 import type { JSONObject, Tool } from '@modelcontextprotocol/server';
 import { AGENT_ENDPOINTS, endpointTools, type AgentEndpoint, type EndpointTool } from '../agent/endpoints.js';
 import { appToolMeta } from './apps.js';
+import { deprecationSentence } from '../agent/deprecation.js';
 import type { ExtraTool } from './extra-tools.js';
 import { describeTool, TOOL_DOCS } from './tool-docs.js';
 import { toolEffects } from './tool-effects.js';
@@ -44,6 +45,8 @@ export interface ToolCatalog {
 /** `_meta` keys on each tool: the scopes its endpoint needs and the endpoint itself, so clients can see both. */
 const META_SCOPES = 'svc/scopes';
 const META_ENDPOINT = 'svc/endpoint';
+/** A deprecated endpoint's tool: `{since, sunset, successor}` (docs/compatibility.md). */
+const META_DEPRECATED = 'svc/deprecated';
 
 /** The REST bodies carry no schema of their own: results are checked only as JSON objects. */
 const REST_RESULT_SCHEMA = {
@@ -85,13 +88,16 @@ function endpointEntry(endpoint: AgentEndpoint, tool: EndpointTool): EndpointToo
   const definition: Tool = {
     name: tool.name,
     title,
-    description: doc ? describeTool(doc) : endpoint.summary,
+    description: [endpoint.deprecated ? deprecationSentence(endpoint.deprecated) : '', doc ? describeTool(doc) : endpoint.summary]
+      .filter(Boolean)
+      .join(' '),
     inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
     outputSchema: REST_RESULT_SCHEMA,
     annotations: { title, ...toolEffects(tool.name, endpoint.method) },
     _meta: {
       [META_SCOPES]: [...endpoint.scopes],
       [META_ENDPOINT]: `${endpoint.method.toUpperCase()} /api/agent${endpoint.path}`,
+      ...(endpoint.deprecated ? { [META_DEPRECATED]: { ...endpoint.deprecated } } : {}),
       ...appToolMeta(tool.name),
     },
   };
@@ -118,9 +124,12 @@ function extraEntry(tool: ExtraTool): ExtraToolEntry {
 }
 
 /** Every served endpoint's tools, then the extra tools; a name used twice is a programming error. */
-export function buildToolCatalog(extraTools: readonly ExtraTool[] = []): ToolCatalog {
+export function buildToolCatalog(
+  extraTools: readonly ExtraTool[] = [],
+  endpoints: readonly AgentEndpoint[] = AGENT_ENDPOINTS,
+): ToolCatalog {
   const entries: ToolEntry[] = [];
-  for (const endpoint of AGENT_ENDPOINTS) {
+  for (const endpoint of endpoints) {
     for (const tool of endpointTools(endpoint)) entries.push(endpointEntry(endpoint, tool));
   }
   entries.push(...extraTools.map(extraEntry));

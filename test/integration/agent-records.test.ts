@@ -226,7 +226,7 @@ test('GET /free-codes?code=X: that code with redemptions[] newest first, limit a
 test('a wrong method on /api/* is 405 with {"detail"} and an Allow header, whatever the surface', async (t) => {
   const a = await account();
   const cases: [string, string, string | undefined][] = [
-    ['DELETE', `/api/agent/apps/${a.app_id}`, a.key],
+    ['PUT', `/api/agent/apps/${a.app_id}`, a.key],
     ['PUT', '/api/agent/campaigns', a.key],
     ['GET', '/api/agent/provision', a.key],
     ['GET', '/api/sdk/init', a.sdk_key],

@@ -166,8 +166,14 @@ test('private and invite-only campaigns need a valid invitation token; accepting
     const email = uniqueEmail(`${type}-joiner`);
     const body = { name: 'Hal', email };
     const without = await join(campaignId, body);
+    // 403, documented in docs/client-api.md and docs/decisions.md (the contract lists 404/409/422 for other causes).
     t.is(without.status, 403, type);
-    t.regex(without.body.detail, /invitation is required/, type);
+    t.regex(
+      without.body.detail,
+      new RegExp(`^This campaign is ${type === 'private' ? 'private' : 'invite-only'}: an invitation is required`),
+      type,
+    );
+    t.regex(without.body.detail, /invitation_token/, 'names the field that admits');
     t.is((await join(campaignId, { ...body, invitation_token: 'inv_wrong' })).status, 403, type);
     const expired = await invite(campaignId, { expiresInMs: -60_000 });
     t.is((await join(campaignId, { ...body, invitation_token: expired.token })).status, 403, type);
@@ -191,6 +197,16 @@ test('private and invite-only campaigns need a valid invitation token; accepting
       'a used token admits nobody else',
     );
     t.is((await join(campaignId, body)).status, 403, 'a member without the token gets no answer about the membership');
+  }
+});
+
+test('the invitation rule comes after the campaign rule: a paused private campaign is 404, bad fields 422, never 403', async (t) => {
+  for (const type of ['private', 'invite_only'] as const) {
+    const paused = await campaign(type, 'paused', `paused ${type}`);
+    t.is((await join(paused, { name: 'Kit', email: uniqueEmail('kit') })).status, 404, `${type} paused: nothing is said about invitations`);
+    const open = await campaign(type, 'active', `open ${type}`);
+    const bad = await join(open, { name: 'Kit', email: 'not-an-email' });
+    t.is(bad.status, 422, `${type}: a bad field is 422 before the invitation is looked at`);
   }
 });
 

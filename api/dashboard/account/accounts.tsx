@@ -19,6 +19,8 @@ import { ProblemSummary, refusal, type FormWords } from '../../view-kit/form-err
 import { Field, type FormState } from '../../view-kit/ui.js';
 
 /** What the account actions (actions/accounts.ts) need of a request. */
+import { rememberSignUpBrowser } from './sign-up-browser.js';
+
 export const accountDeps = (ctx: AppContext): AccountDeps => ({ db: ctx.deps.db, dashboardUrl: ctx.deps.config.DASHBOARD_URL });
 
 export const PASSWORD_RULE = { min: 10, max: 200 };
@@ -151,6 +153,7 @@ export async function submitSignup(ctx: AppContext): Promise<void> {
   await rateLimit(ctx, email);
   const passwordHash = await hashPassword(password);
   await signUp(accountDeps(ctx), { orgName: org, email, passwordHash });
+  rememberSignUpBrowser(ctx, email);
   checkEmailPage(ctx, email);
 }
 

@@ -28,7 +28,7 @@ export const LOGIN_RATE = { limit: 10, windowMs: 15 * 60_000 };
 // Spends the same scrypt time whether or not the email exists, so timing does not reveal accounts.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: string, email = ''): void {
+function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: string, email = '', notice?: string): void {
   const csrf = loginCsrf(ctx);
   sendPage(ctx, status, {
     title: 'Sign in',
@@ -37,6 +37,11 @@ function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: 
     body: (
       <>
         <h1>Sign in</h1>
+        {notice ? (
+          <p class="flash ok" role="status">
+            {notice}
+          </p>
+        ) : null}
         {error ? (
           <p class="error" role="alert">
             {error}
@@ -69,6 +74,17 @@ function renderLogin(ctx: AppContext, status: number, returnTo: string, error?: 
       </>
     ),
   });
+}
+
+/** The sign-in form with a word above it (after a verification that does not sign in), the address filled in. */
+export function renderLoginWithNotice(ctx: AppContext, notice: string, email: string): void {
+  renderLogin(ctx, 200, '/dashboard', undefined, email, notice);
+}
+
+/** The cookies of a new session: the session itself; the pre-session CSRF cookie is done with. */
+export function setSessionCookies(ctx: AppContext, token: string): void {
+  ctx.cookies.set(SESSION_COOKIE, token, cookieOptions(ctx, SESSION_TTL_MS));
+  ctx.cookies.set(LOGIN_CSRF_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
 }
 
 export async function showLogin(ctx: AppContext): Promise<void> {
@@ -107,8 +123,7 @@ export async function submitLogin(ctx: AppContext): Promise<void> {
     userAgent: ctx.get('user-agent') || null,
     expiresAt: new Date(now + SESSION_TTL_MS),
   });
-  ctx.cookies.set(SESSION_COOKIE, token, cookieOptions(ctx, SESSION_TTL_MS));
-  ctx.cookies.set(LOGIN_CSRF_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
+  setSessionCookies(ctx, token);
   ctx.status = 303;
   ctx.redirect(returnTo);
 }

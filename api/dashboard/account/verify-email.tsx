@@ -1,11 +1,15 @@
 // The verification link of a new account (`/dashboard/verify-email?token=…`, mailed by actions/account-mail.ts): opening it
 // shows one button; only its POST spends the token and marks the address verified (confirm-step.tsx: a mail
-// scanner's GET must not use up the link).
+// scanner's GET must not use up the link). Within an hour of the sign-up, or in the browser that signed up, that
+// POST also signs in (303 to the dashboard); otherwise it shows the sign-in form saying the address is verified.
 import { findLiveAccountToken } from '../../../db/account-tokens.js';
 import type { AppContext } from '../../context.js';
 import { accountTokenHash } from '../../../actions/account-mail.js';
 import { verifyEmail } from '../../../actions/accounts.js';
-import { SignInLink, simplePage, verifyEmailForm } from './accounts.js';
+import { simplePage, verifyEmailForm } from './accounts.js';
+import { generateToken, SESSION_TOKEN_PREFIX } from '../../../lib/credentials.js';
+import { renderLoginWithNotice, SESSION_TTL_MS, setSessionCookies } from './session.js';
+import { forgetSignUpBrowser, signedUpInThisBrowser } from './sign-up-browser.js';
 import { confirmStepHandlers } from './confirm-step.js';
 
 export const VERIFY_PATH = '/dashboard/verify-email';
@@ -28,17 +32,28 @@ const verify = confirmStepHandlers({
     };
   },
   async confirm(ctx, token) {
-    const row = await verifyEmail(ctx.deps, { token });
-    if (!row?.user_id) return false;
-    simplePage(
-      ctx,
-      200,
-      'Email verified',
-      <>
-        <p>Thank you: {row.email} is verified.</p>
-        <SignInLink />
-      </>,
-    );
+    const session = generateToken(SESSION_TOKEN_PREFIX);
+    const done = await verifyEmail(ctx.deps, {
+      token,
+      now: new Date(),
+      signedUpHere: (email) => signedUpInThisBrowser(ctx, email),
+      session: {
+        token: session,
+        ip: ctx.state.clientIp ?? null,
+        userAgent: ctx.get('user-agent') || null,
+        expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+      },
+    });
+    if (!done) return false;
+    forgetSignUpBrowser(ctx);
+    if (done.signedIn) {
+      setSessionCookies(ctx, session);
+      ctx.status = 303;
+      ctx.redirect('/dashboard');
+      return true;
+    }
+    // Later, or in another browser: the link proves the address, the password proves the person.
+    renderLoginWithNotice(ctx, `Thank you: ${done.email} is verified. Sign in with your password to continue.`, done.email);
     return true;
   },
   invalid: (ctx) =>

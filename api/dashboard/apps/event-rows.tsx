@@ -9,7 +9,8 @@ import type { FeedEntry } from '../../../db/app-event-feed.js';
 import type { PurchaseEventView, SdkEventView } from '../../../db/recent-events.js';
 import { renderToString } from 'preact-render-to-string';
 import { safeUrl } from '../../view-kit/html.js';
-import { webhookView } from '../../agent/recent-events.js';
+import { sdkEventView, webhookView } from '../../agent/recent-events.js';
+import { environmentLabel } from '../../../lib/api-environment.js';
 import { usd } from '../../view-kit/data-table.js';
 import { describeBasis } from '../../../lib/commission-basis.js';
 
@@ -52,7 +53,7 @@ function Outcome({ v }: { v: ReturnType<typeof webhookView> }) {
 }
 
 function shapeEntry(entry: ViewEntry): Record<string, unknown> {
-  return entry.kind === 'purchase' ? webhookView(entry.event) : { ...entry.event };
+  return entry.kind === 'purchase' ? webhookView(entry.event) : sdkEventView(entry.event);
 }
 
 const Code = ({ code }: { code: string | null | undefined }) => (code ? <code>{code}</code> : null);
@@ -75,7 +76,7 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
           <code>{s.event_type}</code>
         </td>
         <td class="wrap-any">{s.app_user_id}</td>
-        <td>{s.environment ?? ''}</td>
+        <td>{environmentLabel(s.store_environment)}</td>
         <td class="muted">{s.platform ?? ''}</td>
         <td>
           <Code code={s.referral_code} />
@@ -96,7 +97,7 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
         <code>{v.event_type}</code>
       </td>
       <td class="wrap-any">{v.app_user_id ?? ''}</td>
-      <td>{v.environment ?? ''}</td>
+      <td>{environmentLabel(entry.event.store_environment)}</td>
       <td class="attribution">
         <Outcome v={v} />
       </td>

@@ -6,6 +6,7 @@ import { describeBasis } from '../../../lib/commission-basis.js';
 import { findApp } from '../../../db/apps.js';
 import { PURCHASE_EVENT_TABLE, pagePurchaseEvents, type EnvironmentFilter, type PurchaseEventView } from '../../../db/recent-events.js';
 import { webhookView } from '../../agent/recent-events.js';
+import { environmentLabel } from '../../../lib/api-environment.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, timeColumn, usd, type TableDef } from '../../view-kit/data-table.js';
 import { carriedCode, via } from './event-rows.js';
@@ -33,7 +34,7 @@ const EVENTS: TableDef<PurchaseEventView> = {
     { label: 'Type', sort: 'event_type', text: (r) => r.event_type },
     { label: 'App user', sort: 'app_user_id', wrapAny: true, text: (r) => r.app_user_id },
     { label: 'Product', sort: 'product_id', text: (r) => r.product_id },
-    { label: 'Environment', sort: 'environment', text: (r) => r.environment },
+    { label: 'Environment', sort: 'environment', text: (r) => environmentLabel(r.store_environment) },
     { label: 'Outcome', sort: 'processing_status', text: outcome },
     { label: 'Code carried', sort: 'referral_code', text: carriedCode },
     { label: 'Refusal reason', text: (r) => r.error },
