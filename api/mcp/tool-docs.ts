@@ -302,6 +302,31 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'to give reviewers or partners access.',
     next: 'svc_list_free_codes.',
   },
+  svc_add_offer_code: {
+    title: 'Add offer code',
+    does:
+      'Gives a campaign member a store offer code that attributes purchases with no click and no SDK: ios value = the ' +
+      "App Store offer's reference name (Apple sends only that name, so make one offer per creator in App Store " +
+      'Connect), custom_code = what people type (builds redeem_url); android value = a Play offer id with product_id ' +
+      'and base_plan_id, or an offer tag declared for this creator alone. 409 naming value when the app already has ' +
+      "it on that platform (another creator's or retired); 404 when the creator is not an active member.",
+    when: 'to run a creator programme without client code, or beside the SDK for store offers.',
+    next: 'svc_list_offer_codes; svc_integration_status shows sdk_less_attribution.',
+  },
+  svc_list_offer_codes: {
+    title: 'List offer codes',
+    does: "Lists a creator's offer codes in a campaign, active and retired, each with match, redeem_url and status.",
+    when: 'to check which store offers name a creator, or to hand a creator their redemption link.',
+    next: 'svc_add_offer_code or svc_retire_offer_code.',
+  },
+  svc_retire_offer_code: {
+    title: 'Retire offer code',
+    does:
+      'Stops an offer code attributing new purchases; past attributions stay, and the value is never handed to ' +
+      'anyone else. A repeat answers the retired code.',
+    when: 'when a creator leaves or an offer ends.',
+    next: 'svc_list_offer_codes.',
+  },
   svc_list_assets: {
     title: 'List assets',
     does: 'Lists marketing assets of an app, filterable by type and category.',

@@ -108,6 +108,10 @@ const SPEC_TOOLS = [
   'svc_recommend_validation_for_platforms',
   'svc_setup_subprovider',
   'svc_withdraw_invitation',
+  // CONTRACT.md "Creator offer codes" (issue 38).
+  'svc_add_offer_code',
+  'svc_list_offer_codes',
+  'svc_retire_offer_code',
 ];
 
 // Independent of api/mcp/tool-effects.ts on purpose: changing an annotation must change this test too. The rule per
@@ -136,6 +140,9 @@ const WRITE_EFFECTS: Record<string, { destructive: boolean; idempotent: boolean 
   svc_invite_creators_batch: { destructive: false, idempotent: true },
   svc_withdraw_invitation: { destructive: true, idempotent: true },
   svc_create_free_code: { destructive: false, idempotent: true },
+  // A repeat of an add is refused (409, the value is taken); a retired code never attributes again.
+  svc_add_offer_code: { destructive: false, idempotent: true },
+  svc_retire_offer_code: { destructive: true, idempotent: true },
   svc_set_asset_featured: { destructive: false, idempotent: true },
   svc_get_asset_upload_link: { destructive: false, idempotent: true },
   svc_get_wallet_topup_link: { destructive: false, idempotent: true },
