@@ -119,7 +119,9 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
       "(attributed conversions of purchases that came through the app's real path: provider webhook, " +
       '/sdk/purchase or the direct purchase webhook, in any environment, sandbox included) and ' +
       'production_attributed_conversion_count; test_integration (the last svc_test_integration run, which ' +
-      'completes no step); campaign health (production only).',
+      'completes no step); campaign health (production only); sdk_less_attribution {ready, missing[]}: whether ' +
+      'store offer codes attribute purchases with no client code (store notifications or the provider webhook, and ' +
+      'an active offer code), beside the checklist and never part of live.',
     when: 'to see what is left to do; after a real purchase in the app (a sandbox purchase is enough), poll it until live is true.',
     next: 'the next_tool of each next action.',
   },

@@ -61,7 +61,11 @@ function AddOfferCodeForm({ s, creatorId, campaignId, back }: { s: SignedIn; cre
         state={state}
         required
         maxlength={200}
-        hint={`${OFFER_CODE_RULES.reference_name} Make one App Store offer per creator: Apple tells us only the reference name. Google Play: ${OFFER_CODE_RULES.offer_tag}`}
+        hint={
+          "App Store: the offer's reference name, exactly as in App Store Connect; make one offer per creator (Apple " +
+          'tells us only that name). Google Play: the offer id with its product and base plan below, or an offer tag ' +
+          'used by this creator alone.'
+        }
       />
       <Field name="custom_code" id={id('custom_code')} label="Custom code people type (optional)" state={state} maxlength={200} hint={OFFER_CODE_RULES.custom_code} />
       <Field name="product_id" id={id('product_id')} label="Google Play product id (offer id only)" state={state} maxlength={200} />
