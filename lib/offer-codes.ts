@@ -45,8 +45,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Each rule in the words shown beside the field (agent 422s and the dashboard's form say the same). */
 export const OFFER_CODE_RULES = {
-  reference_name:
-    "The App Store offer's reference name exactly as in App Store Connect: 1 to 64 characters, no leading or trailing space.",
+  reference_name: "The App Store offer's reference name exactly as in App Store Connect: 1 to 64 characters, no leading or trailing space.",
   custom_code: 'The code people type: 1 to 64 letters and digits, nothing else.',
   offer_id: 'The Play offer id: a lowercase letter or digit first, then lowercase letters, digits and hyphens, at most 63.',
   offer_tag: 'The Play offer tag declared for this creator alone: lowercase letters, digits and hyphens, at most 20.',

@@ -49,11 +49,12 @@ function gapAction(gap: SdkLessMissing, f: IntegrationFacts, tool: ToolCall): { 
   const platform: StorePlatform = gap === 'ios_store_notifications' ? 'ios' : 'android';
   if (isStoreDirect(platform, f.providers)) {
     const check = tool('svc_validate_store_credentials', ofApp);
-    const where = platform === 'ios' ? "App Store Connect's App Store Server Notifications (V2)" : "Play Console's real-time developer notifications";
+    const where =
+      platform === 'ios' ? "App Store Connect's App Store Server Notifications (V2)" : "Play Console's real-time developer notifications";
     return {
       words:
         `${platform}: green-check the store credentials (${check.call}) and point ${where} at this app's store ` +
-        'notification URL, then send the store\'s test notification',
+        "notification URL, then send the store's test notification",
       call: check,
     };
   }
@@ -80,8 +81,7 @@ export function evaluateSdkLess(f: IntegrationFacts, tool: ToolCall): { status: 
     status,
     action: {
       step: 'sdk_less_attribution',
-      action:
-        'To attribute purchases with no client code (store offer codes): ' + gaps.map((g) => g.words).join('; ') + '.',
+      action: 'To attribute purchases with no client code (store offer codes): ' + gaps.map((g) => g.words).join('; ') + '.',
       ...gaps[0]!.call,
     },
   };

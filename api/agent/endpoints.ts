@@ -265,7 +265,7 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
     '/campaigns/{campaign_id}/affiliates/{creator_id}/offer-codes',
     'svc_add_offer_code',
     ['creators:write'],
-    "Give a creator a store offer code (App Store reference name, Play offer id or tag)",
+    'Give a creator a store offer code (App Store reference name, Play offer id or tag)',
     { handler: addOfferCodeHandler, body: addOfferCodeBody },
   ),
   e(
@@ -276,9 +276,16 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
     "A creator's offer codes in a campaign",
     { handler: listOfferCodesHandler },
   ),
-  e('post', '/offer-codes/{offer_code_id}/retire', 'svc_retire_offer_code', ['creators:write'], 'Retire an offer code (keeps past attributions)', {
-    handler: retireOfferCodeHandler,
-  }),
+  e(
+    'post',
+    '/offer-codes/{offer_code_id}/retire',
+    'svc_retire_offer_code',
+    ['creators:write'],
+    'Retire an offer code (keeps past attributions)',
+    {
+      handler: retireOfferCodeHandler,
+    },
+  ),
   e('get', '/campaigns/{campaign_id}/join-link', 'svc_get_join_link', ['creators:read'], 'Public join page URL and readiness warnings', {
     handler: joinLinkHandler,
     query: joinLinkQuery,

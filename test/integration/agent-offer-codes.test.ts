@@ -15,7 +15,8 @@ import { providerEvent, sendWebhook } from '../helpers/subprovider-events.js';
 
 const { h } = useSeededHarness(test, { worker: false });
 
-const agent = (token: string, method: string, path: string, body?: unknown) => request(h().baseUrl, method, `/api/agent${path}`, { token, body });
+const agent = (token: string, method: string, path: string, body?: unknown) =>
+  request(h().baseUrl, method, `/api/agent${path}`, { token, body });
 const tag = () => randomBytes(4).toString('hex');
 
 async function account(scopes: readonly Scope[] = SCOPES): Promise<SeededApp & { key: string }> {
@@ -62,7 +63,12 @@ test('POST offer-codes: 201 with the contract shape and the App Store redemption
     custom_code: 'MAYA30',
   });
   t.is(play.status, 201, play.text);
-  t.like(play.body, { match: 'offer_id', product_id: 'premium.yearly', base_plan_id: 'yearly', redeem_url: 'https://play.google.com/redeem?code=MAYA30' });
+  t.like(play.body, {
+    match: 'offer_id',
+    product_id: 'premium.yearly',
+    base_plan_id: 'yearly',
+    redeem_url: 'https://play.google.com/redeem?code=MAYA30',
+  });
 
   const list = await agent(a.key, 'GET', codesPath(a, a.creator_id));
   t.is(list.status, 200, list.text);
@@ -129,7 +135,10 @@ test('422 names each field; a creator who is not an active member is 404; nothin
   t.is(notMember.status, 404, notMember.text);
   t.regex(notMember.body.detail, /not a member of this campaign/);
   t.is((await agent(a.key, 'GET', codesPath(a, stranger.creator_id))).status, 404);
-  await h().db('creator_codes').where({ campaign_id: a.campaign_id, creator_id: a.creator_id }).update({ status: 'removed', removed_at: new Date() });
+  await h()
+    .db('creator_codes')
+    .where({ campaign_id: a.campaign_id, creator_id: a.creator_id })
+    .update({ status: 'removed', removed_at: new Date() });
   const removed = await agent(a.key, 'POST', codesPath(a, a.creator_id), { platform: 'ios', value: 'x' });
   t.is(removed.status, 404, 'a removed member gets no new code');
   t.is((await agent(a.key, 'GET', codesPath(a, a.creator_id))).status, 200, 'but keeps their list');
@@ -168,13 +177,21 @@ test('integration status: sdk_less_attribution from missing to ready, with a nex
     return res.body;
   };
   const before = await status();
-  t.deepEqual(before.sdk_less_attribution, { ready: false, missing: ['ios_store_notifications', 'android_store_notifications', 'active_offer_code'] });
+  t.deepEqual(before.sdk_less_attribution, {
+    ready: false,
+    missing: ['ios_store_notifications', 'android_store_notifications', 'active_offer_code'],
+  });
   t.false(before.live);
   const step = before.next_actions.find((x: { step: string }) => x.step === 'sdk_less_attribution');
   t.like(step, { next_tool: 'svc_setup_subprovider', call: `POST /api/agent/apps/${a.app_id}/setup-subprovider` });
   t.regex(step.action, /one offer per creator/);
 
-  const wired = await sendWebhook(h().baseUrl, a.app_id, a.webhook_secret, providerEvent('test', { id: randomUUID(), event_timestamp_ms: Date.now() }));
+  const wired = await sendWebhook(
+    h().baseUrl,
+    a.app_id,
+    a.webhook_secret,
+    providerEvent('test', { id: randomUUID(), event_timestamp_ms: Date.now() }),
+  );
   t.is(wired.status, 200, wired.text);
   t.deepEqual((await status()).sdk_less_attribution, { ready: false, missing: ['active_offer_code'] });
 
@@ -195,7 +212,11 @@ async function callTool(era: Era, token: string, name: string, args: Record<stri
   const res =
     era === MODERN_VERSION
       ? await postModern(h().baseUrl, modernMessage(7, 'tools/call', params), { token })
-      : await postMcp(h().baseUrl, { jsonrpc: '2.0', id: 7, method: 'tools/call', params }, { token, headers: { 'mcp-protocol-version': era } });
+      : await postMcp(
+          h().baseUrl,
+          { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
+          { token, headers: { 'mcp-protocol-version': era } },
+        );
   if (res.status !== 200) throw new Error(res.text);
   return messagesOf(res).at(-1).result as { isError?: boolean; structuredContent: Record<string, any>; content: { text: string }[] };
 }
@@ -204,7 +225,12 @@ for (const era of ['2025-11-25', MODERN_VERSION] as Era[]) {
   test(`MCP (${era}): svc_add_offer_code, svc_list_offer_codes, svc_retire_offer_code`, async (t) => {
     const a = await account();
     const ids = { campaign_id: a.campaign_id, creator_id: a.creator_id };
-    const added = await callTool(era, a.key, 'svc_add_offer_code', { ...ids, platform: 'android', value: 'creator-tag', custom_code: 'TAG1' });
+    const added = await callTool(era, a.key, 'svc_add_offer_code', {
+      ...ids,
+      platform: 'android',
+      value: 'creator-tag',
+      custom_code: 'TAG1',
+    });
     t.falsy(added.isError, JSON.stringify(added));
     t.like(added.structuredContent, { platform: 'android', match: 'offer_tag', redeem_url: 'https://play.google.com/redeem?code=TAG1' });
     const dup = await callTool(era, a.key, 'svc_add_offer_code', { ...ids, platform: 'android', value: 'creator-tag' });

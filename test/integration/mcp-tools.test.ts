@@ -221,7 +221,11 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
       .sort(),
     'every write tool, and only those, has a decided effect',
   );
-  t.is(expected.length, 47, 'account tools: 46 endpoint rows (45 of the spec + setup-subprovider), the invite row serving two');
+  t.is(
+    expected.length,
+    50,
+    'account tools: 49 endpoint rows (45 of the spec + setup-subprovider + 3 offer-code rows), the invite row serving two',
+  );
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
 
@@ -333,7 +337,7 @@ test(
     'tool error listing them, svc://sdk/{platform} reads through the given function',
   async (t) => {
     const tools = await listTools('/mcp-seam');
-    t.is(tools.size, 48);
+    t.is(tools.size, 51);
     t.like(tools.get('svc_test_sdk_guide'), {
       title: 'SDK guide (test)',
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -54,7 +54,11 @@ const refused: [string, OfferCodeInput, string][] = [
   ['android base plan without product', { platform: 'android', value: 'maya', base_plan_id: 'b' }, 'body.product_id'],
   ['android offer id starting with a hyphen', { platform: 'android', value: '-maya', product_id: 'p', base_plan_id: 'b' }, 'body.value'],
   ['android offer id over 63', { platform: 'android', value: 'a'.repeat(64), product_id: 'p', base_plan_id: 'b' }, 'body.value'],
-  ['android product id with a hyphen', { platform: 'android', value: 'maya', product_id: 'pre-mium', base_plan_id: 'b' }, 'body.product_id'],
+  [
+    'android product id with a hyphen',
+    { platform: 'android', value: 'maya', product_id: 'pre-mium', base_plan_id: 'b' },
+    'body.product_id',
+  ],
   ['android product id over 40', { platform: 'android', value: 'maya', product_id: 'p'.repeat(41), base_plan_id: 'b' }, 'body.product_id'],
   ['android base plan with a period', { platform: 'android', value: 'maya', product_id: 'p', base_plan_id: 'b.1' }, 'body.base_plan_id'],
   [
@@ -80,7 +84,12 @@ test('the fields stored: custom code kept as typed, Play fields only for an offe
 });
 
 const links: [string, { platform: string; custom_code: string | null }, string | null, string | null][] = [
-  ['ios with code and Apple id', { platform: 'ios', custom_code: 'MAYA30' }, '1234567890', 'https://apps.apple.com/redeem?ctx=offercodes&id=1234567890&code=MAYA30'],
+  [
+    'ios with code and Apple id',
+    { platform: 'ios', custom_code: 'MAYA30' },
+    '1234567890',
+    'https://apps.apple.com/redeem?ctx=offercodes&id=1234567890&code=MAYA30',
+  ],
   ['ios without Apple id', { platform: 'ios', custom_code: 'MAYA30' }, null, null],
   ['ios without custom code', { platform: 'ios', custom_code: null }, '1234567890', null],
   ['android with code', { platform: 'android', custom_code: 'MAYA30' }, null, 'https://play.google.com/redeem?code=MAYA30'],
@@ -107,14 +116,21 @@ const blank: IntegrationFacts = {
   attributedConversions: { realPath: 0, production: 0 },
   lastTestIntegration: null,
 };
-const iosDirect: IntegrationFacts = { ...blank, providers: { ios_validation_provider: STORE_VERIFIER.ios, android_validation_provider: null } };
+const iosDirect: IntegrationFacts = {
+  ...blank,
+  providers: { ios_validation_provider: STORE_VERIFIER.ios, android_validation_provider: null },
+};
 const both = { ios_validation_provider: STORE_VERIFIER.ios, android_validation_provider: STORE_VERIFIER.android };
 
 const readiness: [string, IntegrationFacts, string[]][] = [
   ['nothing yet: both platforms count', blank, ['ios_store_notifications', 'android_store_notifications', 'active_offer_code']],
   ['provider webhook connected, no offer code', { ...blank, webhookConnectedAt: AT }, ['active_offer_code']],
   ['provider webhook connected and an offer code', { ...blank, webhookConnectedAt: AT, activeOfferCodePlatforms: ['ios'] }, []],
-  ['ios store-direct alone: only ios counts, credentials not checked', { ...iosDirect, activeOfferCodePlatforms: ['ios'] }, ['ios_store_notifications']],
+  [
+    'ios store-direct alone: only ios counts, credentials not checked',
+    { ...iosDirect, activeOfferCodePlatforms: ['ios'] },
+    ['ios_store_notifications'],
+  ],
   [
     'ios store-direct green but no notification received yet',
     { ...iosDirect, storeCredentials: { ios: 'ok' }, notificationsWired: { ios: false }, activeOfferCodePlatforms: ['ios'] },
@@ -132,7 +148,13 @@ const readiness: [string, IntegrationFacts, string[]][] = [
   ],
   [
     'both store-direct, android notifications missing',
-    { ...blank, providers: both, storeCredentials: { ios: 'ok', android: 'ok' }, notificationsWired: { ios: true }, activeOfferCodePlatforms: ['ios'] },
+    {
+      ...blank,
+      providers: both,
+      storeCredentials: { ios: 'ok', android: 'ok' },
+      notificationsWired: { ios: true },
+      activeOfferCodePlatforms: ['ios'],
+    },
     ['android_store_notifications'],
   ],
   [
@@ -140,7 +162,11 @@ const readiness: [string, IntegrationFacts, string[]][] = [
     { ...blank, lastDirectPurchase: { at: AT, type: 'INITIAL_PURCHASE' }, activeOfferCodePlatforms: ['ios'] },
     ['ios_store_notifications', 'android_store_notifications'],
   ],
-  ['a web-only app has no store platform', { ...blank, sdkInitializedAt: AT, sdkInitMeta: { web: { at: AT.toISOString() } } }, ['store_platform', 'active_offer_code']],
+  [
+    'a web-only app has no store platform',
+    { ...blank, sdkInitializedAt: AT, sdkInitMeta: { web: { at: AT.toISOString() } } },
+    ['store_platform', 'active_offer_code'],
+  ],
 ];
 for (const [label, facts, missing] of readiness) {
   test(`sdk_less_attribution: ${label}`, (t) => {
@@ -149,7 +175,7 @@ for (const [label, facts, missing] of readiness) {
   });
 }
 
-test('the next action: offered while the app has no SDK or already an offer code, naming the first gap\'s tool', (t) => {
+test("the next action: offered while the app has no SDK or already an offer code, naming the first gap's tool", (t) => {
   const noSdk = evaluateSdkLess({ ...blank, webhookConnectedAt: AT }, nextAction).action;
   t.like(noSdk, { step: 'sdk_less_attribution', next_tool: 'svc_add_offer_code' });
   t.regex(noSdk!.call, /^POST \/api\/agent\/campaigns\/\{campaign_id\}\/affiliates\/\{creator_id\}\/offer-codes$/);
@@ -160,5 +186,9 @@ test('the next action: offered while the app has no SDK or already an offer code
   const sdkApp = { ...blank, sdkInitializedAt: AT, sdkInitMeta: { ios: { at: AT.toISOString() } } };
   t.is(evaluateSdkLess(sdkApp, nextAction).action, null, 'a live SDK app without offer codes is not nagged');
   t.truthy(evaluateSdkLess({ ...sdkApp, activeOfferCodePlatforms: ['ios'] }, nextAction).action, 'one that started on the path is');
-  t.is(evaluateSdkLess({ ...blank, webhookConnectedAt: AT, activeOfferCodePlatforms: ['ios'] }, nextAction).action, null, 'ready: nothing to do');
+  t.is(
+    evaluateSdkLess({ ...blank, webhookConnectedAt: AT, activeOfferCodePlatforms: ['ios'] }, nextAction).action,
+    null,
+    'ready: nothing to do',
+  );
 });

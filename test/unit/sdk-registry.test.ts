@@ -78,7 +78,10 @@ test('svc_recommend_sdk: Swift, Kotlin and Flutter stacks are offered the SDK-le
     const out = run('svc_recommend_sdk', { stack });
     t.truthy(out.sdk_less, stack);
     t.true(out.sdk_less.tools.includes('svc_add_offer_code'), stack);
-    t.true(out.sdk_less.steps.some((s: string) => /one offer per creator/.test(s)), stack);
+    t.true(
+      out.sdk_less.steps.some((s: string) => /one offer per creator/.test(s)),
+      stack,
+    );
   }
   t.is(run('svc_recommend_sdk', { stack: 'Next.js' }).sdk_less, null);
 });

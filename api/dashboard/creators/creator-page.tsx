@@ -133,7 +133,13 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
           ))}
         </Table>
       </div>
-      <OfferCodesSection s={s} creatorId={creator.id} memberships={codes.rows} codes={offerCodes} back={`${orgLink(s, here)}#offer-codes`} />
+      <OfferCodesSection
+        s={s}
+        creatorId={creator.id}
+        memberships={codes.rows}
+        codes={offerCodes}
+        back={`${orgLink(s, here)}#offer-codes`}
+      />
       <h2>Payouts</h2>
       <DataTable s={s} def={def} page={payouts} view={view} path={here} />
     </>,

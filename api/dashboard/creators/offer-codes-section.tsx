@@ -67,7 +67,14 @@ function AddOfferCodeForm({ s, creatorId, campaignId, back }: { s: SignedIn; cre
           'used by this creator alone.'
         }
       />
-      <Field name="custom_code" id={id('custom_code')} label="Custom code people type (optional)" state={state} maxlength={200} hint={OFFER_CODE_RULES.custom_code} />
+      <Field
+        name="custom_code"
+        id={id('custom_code')}
+        label="Custom code people type (optional)"
+        state={state}
+        maxlength={200}
+        hint={OFFER_CODE_RULES.custom_code}
+      />
       <Field name="product_id" id={id('product_id')} label="Google Play product id (offer id only)" state={state} maxlength={200} />
       <Field name="base_plan_id" id={id('base_plan_id')} label="Google Play base plan id (offer id only)" state={state} maxlength={200} />
       <button type="submit">Add offer code</button>
@@ -92,8 +99,7 @@ export function OfferCodesSection({
     <section id="offer-codes" aria-labelledby="offer-codes-title">
       <h2 id="offer-codes-title">Offer codes</h2>
       <p class="muted">
-        A store offer code credits purchases to this creator with no link and no SDK: whoever redeems it in the App Store or
-        Google Play.
+        A store offer code credits purchases to this creator with no link and no SDK: whoever redeems it in the App Store or Google Play.
       </p>
       {memberships.map((m) => {
         const mine = codes.filter((c) => c.campaign_id === m.campaign_id);
@@ -102,7 +108,10 @@ export function OfferCodesSection({
             <h3>{m.campaign_name}</h3>
             {mine.length > 0 ? (
               <div class="table-scroll" role="region" aria-label={`Offer codes in ${m.campaign_name}`} tabindex={0}>
-                <Table id={`offer-codes-${m.campaign_id}`} columns={['Store', 'Offer', 'Kind', 'Custom code', 'Redemption link', 'Status', 'Added', '']}>
+                <Table
+                  id={`offer-codes-${m.campaign_id}`}
+                  columns={['Store', 'Offer', 'Kind', 'Custom code', 'Redemption link', 'Status', 'Added', '']}
+                >
                   {mine.map((row) => {
                     const c = offerCodeView(row);
                     return (
@@ -121,7 +130,12 @@ export function OfferCodesSection({
                         </td>
                         <td>
                           {c.status === 'active' ? (
-                            <ConfirmForm s={s} action={`/api/offer-codes/${encodeURIComponent(c.id)}/retire`} returnTo={back} {...DANGERS.retireOfferCode} />
+                            <ConfirmForm
+                              s={s}
+                              action={`/api/offer-codes/${encodeURIComponent(c.id)}/retire`}
+                              returnTo={back}
+                              {...DANGERS.retireOfferCode}
+                            />
                           ) : null}
                         </td>
                       </tr>
