@@ -37,7 +37,8 @@ const SDK_LESS = {
   steps: [
     'Switch the platform to store-direct after the store credentials pass the green-check (or wire the subscription provider webhook).',
     "Point the store's server notifications at this app (App Store Server Notifications V2; Play real-time developer notifications).",
-    "App Store: make one offer per creator in App Store Connect (Apple sends only the offer's reference name) and register that name for the creator.",
+    'App Store: make one offer per creator in App Store Connect (Apple sends only the ' +
+      "offer's reference name) and register that name for the creator.",
     'Google Play: register the offer id with its product and base plan, or an offer tag used by that creator alone.',
     'Give the creator the redemption link of their custom code; integration status shows sdk_less_attribution ready.',
   ],

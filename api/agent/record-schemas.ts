@@ -1,7 +1,7 @@
 // JSON Schemas of the records the agent API answers (app, campaign with its stats, one free-access code with its
-// redemptions, a creator's offer code, the resource index) and of the client API's purchase event. The OpenAPI document (openapi.ts) and the
-// wire contract (`svc://contract`) both show these objects, so a field is described once. Answers may carry more
-// fields than listed (additionalProperties), never fewer of the required ones.
+// redemptions, a creator's offer code, the resource index) and of the client API's purchase event. The OpenAPI
+// document (openapi.ts) and the wire contract (`svc://contract`) both show these objects, so a field is described
+// once. Answers may carry more fields than listed (additionalProperties), never fewer of the required ones.
 import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
 import { APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
 

@@ -4,7 +4,7 @@
 // active code's redemption link with a QR code drawn from that very link, and a retired code without one. Each page
 // passes pageProblems (axe, 390 px). Screenshots: test-output/screenshots/offer-codes-*.
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { modulesPath } from '../../api/creator-portal/qr.js';
 import { launchChromium, signInInBrowser } from '../helpers/chromium.js';
 import { signInCreator } from '../helpers/creator-portal.js';
@@ -14,7 +14,6 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 
 const { h, seed } = useSeededHarness(test, { worker: false });
 let browser: Browser;
-let page: Page;
 let creatorId = '';
 
 const APPLE_ID = '6450000001';
@@ -29,17 +28,15 @@ test.before(async () => {
   });
   if (meta.status !== 200) throw new Error(meta.text);
   browser = await launchChromium();
-  page = await (await browser.newContext()).newPage();
-  await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
 });
-test.after.always(async () => {
-  await browser?.close();
-});
+test.after.always(() => browser?.close());
 
 const url = (p: string) => `${h().baseUrl}${p}`;
 const formId = () => `offer-code-${seed.campaign_id}`;
 
 test.serial('dashboard creator page: refused beside the field with the value kept, added, then retired', async (t) => {
+  const page = await (await browser.newContext()).newPage();
+  await signInInBrowser(page, h().baseUrl, seed.user_email, seed.user_password);
   await page.goto(url(`/dashboard/creators/${creatorId}`));
   await page.getByRole('heading', { name: 'Offer codes' }).waitFor();
   const form = page.locator(`#${formId()}-form`);

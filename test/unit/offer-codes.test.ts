@@ -9,6 +9,7 @@ import type { IntegrationFacts } from '../../lib/integration-checklist.js';
 import { offerCodeFields, offerRedeemUrl, type OfferCodeInput } from '../../lib/offer-codes.js';
 import { evaluateSdkLess } from '../../lib/sdk-less-attribution.js';
 import { STORE_VERIFIER } from '../../lib/validation-providers.js';
+import { blankFacts, FACTS_AT } from '../helpers/integration-facts.js';
 
 /** The fields a refusal names, or 'ok' with the match when accepted. */
 function outcome(input: OfferCodeInput): string {
@@ -99,23 +100,8 @@ for (const [label, code, appleId, url] of links) {
   test(`redemption link: ${label}`, (t) => t.is(offerRedeemUrl(code, appleId), url));
 }
 
-const AT = new Date('2026-01-02T03:04:05Z');
-const blank: IntegrationFacts = {
-  appId: 'app_1',
-  appCreatedAt: AT,
-  campaigns: [],
-  sdkInitializedAt: null,
-  sdkInitMeta: {},
-  providers: { ios_validation_provider: null, android_validation_provider: null },
-  storeCredentials: {},
-  webhookConnectedAt: null,
-  lastSdkEvent: null,
-  lastProviderWebhook: null,
-  lastDirectPurchase: null,
-  lastPurchaseEvent: null,
-  attributedConversions: { realPath: 0, production: 0 },
-  lastTestIntegration: null,
-};
+const AT = FACTS_AT;
+const blank = blankFacts;
 const iosDirect: IntegrationFacts = {
   ...blank,
   providers: { ios_validation_provider: STORE_VERIFIER.ios, android_validation_provider: null },
