@@ -71,6 +71,7 @@ const READ_MODULES = [
   'oauth-adapter',
   'oauth-grants',
   'oauth-store',
+  'offer-codes',
   'organizations',
   'payments',
   'payout-accounts',

@@ -2,6 +2,7 @@
 // the checklist is decided from, per-campaign health, and the creator code a test purchase is made with.
 import type { Knex } from 'knex';
 import { notificationWiring } from './store-notifications.js';
+import { activeOfferCodePlatforms } from './offer-codes.js';
 import { PURCHASE_EVENT_TYPES, type IntegrationFacts } from '../lib/integration-checklist.js';
 
 interface AppEvidenceRow {
@@ -86,6 +87,7 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
       ),
     notificationWiring(db, appId),
   ]);
+  const offerPlatforms = await activeOfferCodePlatforms(db, appId);
   return {
     appId: app.id,
     appCreatedAt: app.created_at,
@@ -102,6 +104,8 @@ export async function readIntegrationFacts(db: Knex, appId: string): Promise<Int
     attributedConversions: { realPath: Number(conversions.real_path), production: Number(conversions.production) },
     lastTestIntegration: lastTest ?? null,
     notifications: { ios: notifications.ios.last_received_at, android: notifications.android.last_received_at },
+    notificationsWired: { ios: notifications.ios.wired, android: notifications.android.wired },
+    activeOfferCodePlatforms: offerPlatforms,
   };
 }
 

@@ -86,6 +86,10 @@ export interface IntegrationFacts {
   lastTestIntegration: { at: Date | string; attributed: boolean } | null;
   /** Store-direct platforms: when the store's last server notification reached us (null: none yet). Evidence only. */
   notifications?: Partial<Record<'ios' | 'android', Date | string | null>>;
+  /** Store-direct platforms: whether the store's server notifications are wired (one, or the test one, received). */
+  notificationsWired?: Partial<Record<'ios' | 'android', boolean>>;
+  /** Platforms with at least one active creator offer code (lib/sdk-less-attribution.ts). */
+  activeOfferCodePlatforms?: ('ios' | 'android')[];
 }
 
 export interface ChecklistItem {
@@ -304,7 +308,8 @@ export function evaluateChecklist(f: IntegrationFacts, webhookUrl: string, tool:
             ? 'The pipeline works (test-integration was attributed). '
             : `Prove the pipeline first with ${tool('svc_test_integration', ofApp).call} (it completes no step). `) +
           'Then make a purchase in the app (a sandbox purchase is enough) by a user who ' +
-          'came through a creator link or entered a creator code (the SDK sets svc_code): ' +
+          'came through a creator link or entered a creator code (the SDK sets svc_code), or who redeemed a ' +
+          "creator's store offer code (one App Store offer per creator: Apple sends only the offer's reference name): " +
           `its attributed conversion completes this step; check the user with ${verify.call}?app_user_id=...`,
         ...(tested?.attributed ? verify : tool('svc_test_integration', ofApp)),
       },

@@ -172,6 +172,7 @@ export const outputSchemas = {
     },
     choices: { type: 'array', items: sdkSummary },
     message: str,
+    sdk_less: nullable(closed({ summary: str, steps: strings, tools: strings })),
     next_tools: strings,
   }),
   recommendValidation: validationAdvice,

@@ -133,7 +133,8 @@ const recommendSdkTool: RegistryTool = {
   description:
     'Maps a free-text stack ("Expo app", "SwiftUI", "flutter/dart", "Next.js in Capacitor") or the fields platform, hostStack, ' +
     'framework, language, sdkId to the SDK(s) to use, with install command and, for web, the init runtime. An unknown stack is ' +
-    'answered with the list of choices, not an error. Next: ' +
+    'answered with the list of choices, not an error. For Swift, Kotlin and Flutter stacks sdk_less also offers ' +
+    "attribution with no client code: the store's notifications and a store offer code per creator. Next: " +
     'svc_scaffold_install or svc_scaffold_full, and svc_recommend_validation_for_platforms.',
   inputSchema: inputSchemas.recommendSdk,
   outputSchema: outputSchemas.recommendSdk,

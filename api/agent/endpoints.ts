@@ -54,6 +54,7 @@ import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, rev
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
 import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler, listFreeCodesQuery } from './free-codes.js';
 import { setupSubproviderBody, setupSubproviderHandler } from './setup-subprovider.js';
+import { addOfferCodeBody, addOfferCodeHandler, listOfferCodesHandler, retireOfferCodeHandler } from './offer-codes.js';
 import { registerEndpointRoutes } from './next-action.js';
 
 export type AgentHandler = (ctx: AppContext) => Promise<void>;
@@ -269,6 +270,32 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
         { name: 'svc_invite_creator', bodyFields: ['email', 'name', 'message', 'lang'] },
         { name: 'svc_invite_creators_batch', bodyFields: ['creators'] },
       ],
+    },
+  ),
+  e(
+    'post',
+    '/campaigns/{campaign_id}/affiliates/{creator_id}/offer-codes',
+    'svc_add_offer_code',
+    ['creators:write'],
+    'Give a creator a store offer code (App Store reference name, Play offer id or tag)',
+    { handler: addOfferCodeHandler, body: addOfferCodeBody },
+  ),
+  e(
+    'get',
+    '/campaigns/{campaign_id}/affiliates/{creator_id}/offer-codes',
+    'svc_list_offer_codes',
+    ['creators:read'],
+    "A creator's offer codes in a campaign",
+    { handler: listOfferCodesHandler },
+  ),
+  e(
+    'post',
+    '/offer-codes/{offer_code_id}/retire',
+    'svc_retire_offer_code',
+    ['creators:write'],
+    'Retire an offer code (keeps past attributions)',
+    {
+      handler: retireOfferCodeHandler,
     },
   ),
   e('get', '/campaigns/{campaign_id}/join-link', 'svc_get_join_link', ['creators:read'], 'Public join page URL and readiness warnings', {

@@ -1,7 +1,7 @@
 // JSON Schemas of the records the agent API answers (app, campaign with its stats, one free-access code with its
-// redemptions, the resource index) and of the client API's purchase event. The OpenAPI document (openapi.ts) and the
-// wire contract (`svc://contract`) both show these objects, so a field is described once. Answers may carry more
-// fields than listed (additionalProperties), never fewer of the required ones.
+// redemptions, a creator's offer code, the resource index) and of the client API's purchase event. The OpenAPI
+// document (openapi.ts) and the wire contract (`svc://contract`) both show these objects, so a field is described
+// once. Answers may carry more fields than listed (additionalProperties), never fewer of the required ones.
 import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
 import { APP_FEE_FIELDS, APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
 
@@ -209,6 +209,23 @@ export const COMMISSION_RECORD = record(['id', 'kind', 'commission_micros', 'bas
   created_at: time(),
 });
 
+/** A creator's store offer code (CONTRACT.md "Creator offer codes"). */
+export const OFFER_CODE_RECORD = record(['id', 'campaign_id', 'creator_id', 'platform', 'value', 'custom_code', 'redeem_url', 'status'], {
+  id: str(),
+  campaign_id: str(),
+  creator_id: str(),
+  platform: { enum: ['ios', 'android'] },
+  match: { enum: ['reference_name', 'offer_id', 'offer_tag'], description: 'What the value is matched as in a purchase' },
+  value: str("ios: the App Store offer's reference name; android: the Play offer id or offer tag"),
+  custom_code: nullable('string', 'What people type; builds redeem_url only'),
+  product_id: nullable('string'),
+  base_plan_id: nullable('string'),
+  redeem_url: nullable('string', "The store's redemption link for custom_code (ios also needs the app's Apple id); null without"),
+  status: { enum: ['active', 'retired'] },
+  retired_at: time(),
+  created_at: time(),
+});
+
 const list = (key: string, item: Schema): Schema =>
   record([key, 'count'], { [key]: { type: 'array', items: item }, count: { type: 'integer' } });
 
@@ -223,6 +240,9 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   svc_set_campaign_status: CAMPAIGN_RECORD,
   svc_list_campaigns: list('campaigns', CAMPAIGN_RECORD),
   svc_list_commissions: list('commissions', COMMISSION_RECORD),
+  svc_add_offer_code: OFFER_CODE_RECORD,
+  svc_list_offer_codes: list('offer_codes', OFFER_CODE_RECORD),
+  svc_retire_offer_code: OFFER_CODE_RECORD,
   svc_list_free_codes: {
     oneOf: [
       record(['app_id', 'free_codes', 'count'], { free_codes: { type: 'array', items: { type: 'object' } } }),

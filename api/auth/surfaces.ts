@@ -21,6 +21,7 @@ const SURFACES: readonly Surface[] = [
   { prefix: '/api/grants/', allow: ['user'] },
   { prefix: '/api/invitations/', allow: ['user'] },
   { prefix: '/api/bonus-awards/', allow: ['user'] },
+  { prefix: '/api/offer-codes/', allow: ['user'] },
   { prefix: '/api/assets/', allow: ['user'] },
 ];
 

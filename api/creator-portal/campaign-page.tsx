@@ -1,5 +1,6 @@
 // GET /dashboard/creator/campaigns/{campaign_id}: one joined campaign as its creator sees it (docs/creator-portal.md
-// "What a creator sees"): code, referral link and its QR code, production clicks, installs and conversions, every
+// "What a creator sees"): code, referral link and its QR code, store offer codes with their redemption links and QR
+// codes (offer-codes.tsx), production clicks, installs and conversions, every
 // commission with its state and reason, bonus rules with progress and awards, the featured marketing assets, and the
 // payouts of the campaign's organization with their statements. A campaign the creator did not join is 404.
 // GET .../qr.svg is the QR code as a file.
@@ -30,6 +31,7 @@ import { signedInCreator, type CreatorSignedIn } from './auth.js';
 import { campaignPath } from './home-page.js';
 import { portalPage, ScrollTable } from './layout.js';
 import { PayoutAccountPanel } from './payout-account.js';
+import { OfferCodes } from './offer-codes.js';
 import { QrCode, qrSvgFile } from './qr.js';
 import { statementPath } from './statements.js';
 
@@ -213,8 +215,9 @@ export async function campaignPage(ctx: AppContext): Promise<void> {
     Bonuses({ ctx, c, creatorId: id }),
     Assets({ ctx, c }),
     Payouts({ ctx, c, creatorId: id, s }),
+    OfferCodes({ ctx, campaignId: c.campaign_id, creatorId: id }),
   ]);
-  const [numbers, commissions, bonuses, assets, payouts] = sections;
+  const [numbers, commissions, bonuses, assets, payouts, offerCodes] = sections;
   portalPage(
     ctx,
     s,
@@ -241,6 +244,8 @@ export async function campaignPage(ctx: AppContext): Promise<void> {
           Download the QR code (SVG)
         </a>
       </p>
+      <h2>Your store offer codes</h2>
+      {offerCodes}
       <h2>Results</h2>
       {numbers}
       <h2>Commissions</h2>

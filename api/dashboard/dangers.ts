@@ -30,4 +30,11 @@ export const DANGERS = {
     label: 'Block',
     detail: 'Everyone who redeemed it loses the free access at their next check, and nobody can redeem it until you unblock it.',
   },
+  retireOfferCode: {
+    question: 'Retire this offer code?',
+    label: 'Retire',
+    detail:
+      'Purchases with this offer stop being credited to the creator; past ones stay theirs. The value can never be ' +
+      'given to anyone again, so retiring is final.',
+  },
 } as const satisfies Record<string, Danger>;

@@ -136,6 +136,14 @@ export const CREATOR_ROUTES: readonly DashboardRoute[] = [
     confirm: (f) => (f.decision === 'void' ? DANGERS.voidAward : undefined),
     done: (a) => ({ tone: 'ok', text: `Bonus award ${textOf(a.status, 'reviewed')}.` }),
   }),
+  shared('svc_list_offer_codes', 'list_offer_codes'),
+  shared('svc_add_offer_code', 'add_offer_code', {
+    done: (a) => ({ tone: 'ok', text: `Offer code ${textOf(a.value, '')} added.` }),
+  }),
+  shared('svc_retire_offer_code', 'retire_offer_code', {
+    confirm: () => DANGERS.retireOfferCode,
+    done: () => ({ tone: 'ok', text: 'Offer code retired: it attributes no new purchase; past ones stay.' }),
+  }),
   shared('svc_list_free_codes', 'list_free_codes'),
   shared('svc_create_free_code', 'create_free_code', {
     words: FREE_CODE_WORDS,

@@ -119,7 +119,9 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
       "(attributed conversions of purchases that came through the app's real path: provider webhook, " +
       '/sdk/purchase or the direct purchase webhook, in any environment, sandbox included) and ' +
       'production_attributed_conversion_count; test_integration (the last svc_test_integration run, which ' +
-      'completes no step); campaign health (production only).',
+      'completes no step); campaign health (production only); sdk_less_attribution {ready, missing[]}: whether ' +
+      'store offer codes attribute purchases with no client code (store notifications or the provider webhook, and ' +
+      'an active offer code), beside the checklist and never part of live.',
     when: 'to see what is left to do; after a real purchase in the app (a sandbox purchase is enough), poll it until live is true.',
     next: 'the next_tool of each next action.',
   },
@@ -309,6 +311,31 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     does: 'Creates a free-access code (entitlement, duration, seats, expiry) granted by the service itself.',
     when: 'to give reviewers or partners access.',
     next: 'svc_list_free_codes.',
+  },
+  svc_add_offer_code: {
+    title: 'Add offer code',
+    does:
+      'Gives a campaign member a store offer code that attributes purchases with no click and no SDK: ios value = the ' +
+      "App Store offer's reference name (Apple sends only that name, so make one offer per creator in App Store " +
+      'Connect), custom_code = what people type (builds redeem_url); android value = a Play offer id with product_id ' +
+      'and base_plan_id, or an offer tag declared for this creator alone. 409 naming value when the app already has ' +
+      "it on that platform (another creator's or retired); 404 when the creator is not an active member.",
+    when: 'to run a creator programme without client code, or beside the SDK for store offers.',
+    next: 'svc_list_offer_codes; svc_integration_status shows sdk_less_attribution.',
+  },
+  svc_list_offer_codes: {
+    title: 'List offer codes',
+    does: "Lists a creator's offer codes in a campaign, active and retired, each with match, redeem_url and status.",
+    when: 'to check which store offers name a creator, or to hand a creator their redemption link.',
+    next: 'svc_add_offer_code or svc_retire_offer_code.',
+  },
+  svc_retire_offer_code: {
+    title: 'Retire offer code',
+    does:
+      'Stops an offer code attributing new purchases; past attributions stay, and the value is never handed to ' +
+      'anyone else. A repeat answers the retired code.',
+    when: 'when a creator leaves or an offer ends.',
+    next: 'svc_list_offer_codes.',
   },
   svc_list_assets: {
     title: 'List assets',

@@ -13,7 +13,16 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const OWN_BODY_PREFIX = '/oauth/';
 
 /** Where the dashboard's forms post: its pages and its REST (api/dashboard/rest.ts). */
-const FORM_PREFIXES = ['/dashboard/', '/api/apps', '/api/campaigns', '/api/grants', '/api/invitations', '/api/bonus-awards', '/api/assets'];
+const FORM_PREFIXES = [
+  '/dashboard/',
+  '/api/apps',
+  '/api/campaigns',
+  '/api/grants',
+  '/api/invitations',
+  '/api/bonus-awards',
+  '/api/offer-codes',
+  '/api/assets',
+];
 
 export const jsonBody: Middleware = async (ctx, next) => {
   if (!WITH_BODY.has(ctx.method) || ctx.path.startsWith(OWN_BODY_PREFIX)) return next();

@@ -193,6 +193,7 @@ suspend fun hasPremium(hasPlayEntitlement: suspend () -> Boolean = { false }): B
 const report: LanguageScaffolder['report'] = {
   provider: () =>
     withProvider(`${comment(WHY.providerReport)}
+${comment(WHY.offerCodes)}
 suspend fun beforePurchase(appUserId: String) {
     syncReferralAttributes()
     Svc.trackEvent(eventType = "paywall_viewed", appUserId = appUserId)
@@ -200,6 +201,7 @@ suspend fun beforePurchase(appUserId: String) {
   autoCapture: () => ({
     imports: [SVC, LOG],
     body: `${comment(WHY.autoCaptureReport)}
+${comment(WHY.offerCodes)}
 suspend fun backSyncPurchases() {
     val sync = Svc.syncPurchases()
     Log.i("svc", "back-sync: fetched \${sync.fetched}, sent \${sync.sent}, failed \${sync.failed}")
@@ -218,6 +220,7 @@ suspend fun backSyncPurchases() {
 data class OneTimePrice(val price: Double, val currency: String)
 
 ${comment(WHY.report)}
+${comment(WHY.offerCodes)}
 suspend fun reportPlayPurchase(purchase: Purchase, appUserId: String, oneTime: OneTimePrice? = null): Boolean {
     val storedCode = Svc.getReferralCode()
     val report = try {

@@ -24,6 +24,10 @@ export const WHY = {
   providerReport:
     "Subscription-provider path: purchases reach the service through the provider's webhook, so the " +
     "app never calls reportPurchase. It owes the attributes on the provider's user before the purchase.",
+  offerCodes:
+    "Store offer codes credit a creator with no code here: the store's notifications name the redeemed offer. On the " +
+    "App Store make one offer per creator (Apple sends only the offer's reference name); on Google Play an offer id " +
+    'or an offer tag per creator. Register each with svc_add_offer_code.',
   signOut: 'clearAttribution keeps the sent-purchase set, so a purchase is never reported twice.',
 } as const;
 

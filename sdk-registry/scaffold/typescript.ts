@@ -215,6 +215,7 @@ const report: LanguageScaffolder['report'] = {
     providerSection(
       c,
       `${comment(WHY.providerReport)}
+${comment(WHY.offerCodes)}
 export async function beforePurchase(appUserId: string): Promise<void> {
   await syncReferralAttributes();
   await Svc.trackEvent({ eventType: 'paywall_viewed', appUserId });
@@ -223,6 +224,7 @@ export async function beforePurchase(appUserId: string): Promise<void> {
   autoCapture: (c) => ({
     imports: [svcImport(c)],
     body: `${comment(WHY.autoCaptureReport)}
+${comment(WHY.offerCodes)}
 export async function backSyncPurchases(): Promise<void> {
   const sync = await Svc.syncPurchases();
   console.log(\`back-sync: fetched \${sync.fetched}, sent \${sync.sent}, failed \${sync.failed}\`);
@@ -240,6 +242,7 @@ export interface StorePurchase {
 }
 
 ${comment(WHY.report)}
+${comment(WHY.offerCodes)}
 export async function reportStorePurchase(purchase: StorePurchase, appUserId: string): Promise<boolean> {
   const storedCode = await Svc.getReferralCode();
   try {

@@ -67,14 +67,23 @@ test('integration-status of a new app: the 8 steps in the spec order, next actio
       'subprovider_webhook_wired',
       'purchase_webhook_seen',
       'attributed_conversion',
+      // Beside the checklist (issue 38): an app without the SDK is also offered attribution by store offer codes.
+      'sdk_less_attribution',
     ],
   );
+  t.deepEqual(res.body.sdk_less_attribution, {
+    ready: false,
+    missing: ['ios_store_notifications', 'android_store_notifications', 'active_offer_code'],
+  });
   for (const a of res.body.next_actions) t.true(a.action.length > 0 && a.call.length > 0 && /^svc_[a-z_]+$/.test(a.next_tool), a.step);
   t.regex(
     res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired').action,
     new RegExp(`/api/webhooks/subprovider/${app.app_id}`),
   );
-  t.like(res.body.next_actions.at(-1), { next_tool: 'svc_test_integration', call: `POST /api/agent/apps/${app.app_id}/test-integration` });
+  t.like(
+    res.body.next_actions.find((a: { step: string }) => a.step === 'attributed_conversion'),
+    { next_tool: 'svc_test_integration', call: `POST /api/agent/apps/${app.app_id}/test-integration` },
+  );
   t.like(
     res.body.next_actions.find((a: { step: string }) => a.step === 'subprovider_webhook_wired'),
     { next_tool: 'svc_setup_subprovider', call: `POST /api/agent/apps/${app.app_id}/setup-subprovider` },

@@ -86,8 +86,23 @@ test.before(async () => {
     .db('free_access_codes')
     .insert({ app_id: other.app_id, code: unique('OTHER') })
     .returning('id');
+  const membership = await h().db('creator_codes').where({ campaign_id: other.campaign_id, creator_id: other.creator_id }).first('id');
+  const [offer] = await h()
+    .db('offer_codes')
+    .insert({
+      app_id: other.app_id,
+      campaign_id: other.campaign_id,
+      creator_id: other.creator_id,
+      creator_code_id: membership.id,
+      platform: 'android',
+      match: 'offer_tag',
+      value: 'other-tag',
+    })
+    .returning('id');
   otherIds = {
     app_id: other.app_id,
+    creator_id: other.creator_id,
+    offer_code_id: offer.id,
     campaign_id: other.campaign_id,
     asset_id: asset.id,
     invitation_id: invitation.id,
@@ -106,10 +121,12 @@ const bodyFor = (p: string) =>
         ? { featured: true }
         : p.endsWith('/free-codes')
           ? { code: unique('NEW') }
-          : {};
+          : p.endsWith('/offer-codes')
+            ? { platform: 'ios', value: 'Another offer' }
+            : {};
 
 test.serial('every route refuses no credential, SDK keys and agent keys with 401', async (t) => {
-  t.is(CREATOR_ROUTES.length, 13);
+  t.is(CREATOR_ROUTES.length, 16);
   for (const route of CREATOR_ROUTES) {
     const p = fill(route.path, { app_id: seed.app_id, campaign_id: seed.campaign_id });
     for (const [what, token] of [
@@ -156,34 +173,39 @@ test.serial('every state-changing route needs the session CSRF token (403, nothi
   t.is((await h().db('assets').where('app_id', seed.app_id)).length, assets);
 });
 
-test.serial("another organization's app, campaign, invitation, award, free code or asset is 404 on every route naming one", async (t) => {
-  for (const route of CREATOR_ROUTES.filter((r) => r.path.includes(':'))) {
-    const res =
-      route.path.endsWith('/assets') && route.method === 'post'
-        ? await fetch(`${h().baseUrl}${fill(route.path, otherIds)}`, {
-            method: 'POST',
-            body: (() => {
-              const f = new FormData();
-              f.set('file', new Blob([PNG]), 'a.png');
-              return f;
-            })(),
-            headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf, accept: 'application/json' },
-            redirect: 'manual',
-          }).then(async (r) => ({ status: r.status, body: { detail: await r.text() } }))
-        : await sessionCall(
-            h().baseUrl,
-            owner,
-            route.method.toUpperCase(),
-            fill(route.path, otherIds),
-            route.method === 'get' ? undefined : bodyFor(route.path),
-          );
-    t.is(res.status, 404, `${route.method} ${route.path}`);
-    t.regex(String(res.body.detail), /not found/i);
-  }
-  t.is((await h().db('bonus_awards').where('id', otherIds.award_id).first('status')).status, 'earned');
-  t.is((await h().db('invitations').where('id', otherIds.invitation_id).first('status')).status, 'PENDING');
-  t.false((await h().db('free_access_codes').where('id', otherIds.free_code_id).first('blocked')).blocked);
-});
+test.serial(
+  "another organization's app, campaign, invitation, award, free code, offer code or asset is 404 on every route naming one",
+  async (t) => {
+    for (const route of CREATOR_ROUTES.filter((r) => r.path.includes(':'))) {
+      const res =
+        route.path.endsWith('/assets') && route.method === 'post'
+          ? await fetch(`${h().baseUrl}${fill(route.path, otherIds)}`, {
+              method: 'POST',
+              body: (() => {
+                const f = new FormData();
+                f.set('file', new Blob([PNG]), 'a.png');
+                return f;
+              })(),
+              headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf, accept: 'application/json' },
+              redirect: 'manual',
+            }).then(async (r) => ({ status: r.status, body: { detail: await r.text() } }))
+          : await sessionCall(
+              h().baseUrl,
+              owner,
+              route.method.toUpperCase(),
+              fill(route.path, otherIds),
+              route.method === 'get' ? undefined : bodyFor(route.path),
+            );
+      t.is(res.status, 404, `${route.method} ${route.path}`);
+      t.regex(String(res.body.detail), /not found/i);
+    }
+    t.is((await h().db('bonus_awards').where('id', otherIds.award_id).first('status')).status, 'earned');
+    t.is((await h().db('invitations').where('id', otherIds.invitation_id).first('status')).status, 'PENDING');
+    t.false((await h().db('free_access_codes').where('id', otherIds.free_code_id).first('blocked')).blocked);
+    t.is((await h().db('offer_codes').where('id', otherIds.offer_code_id).first('status')).status, 'active');
+    t.is((await h().db('offer_codes').where('app_id', other.app_id)).length, 1, 'no offer code added to the other app');
+  },
+);
 
 test.serial('invite one creator, a batch from the textarea (per-line results), withdraw; capacity counts the pending ones', async (t) => {
   const one = await sessionCall(h().baseUrl, owner, 'POST', `/api/campaigns/${seed.campaign_id}/invite`, {

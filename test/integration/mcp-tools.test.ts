@@ -109,6 +109,10 @@ const SPEC_TOOLS = [
   'svc_recommend_validation_for_platforms',
   'svc_setup_subprovider',
   'svc_withdraw_invitation',
+  // CONTRACT.md "Creator offer codes" (issue 38).
+  'svc_add_offer_code',
+  'svc_list_offer_codes',
+  'svc_retire_offer_code',
 ];
 
 // Independent of api/mcp/tool-effects.ts on purpose: changing an annotation must change this test too. The rule per
@@ -137,6 +141,9 @@ const WRITE_EFFECTS: Record<string, { destructive: boolean; idempotent: boolean 
   svc_invite_creators_batch: { destructive: false, idempotent: true },
   svc_withdraw_invitation: { destructive: true, idempotent: true },
   svc_create_free_code: { destructive: false, idempotent: true },
+  // A repeat of an add is refused (409, the value is taken); a retired code never attributes again.
+  svc_add_offer_code: { destructive: false, idempotent: true },
+  svc_retire_offer_code: { destructive: true, idempotent: true },
   svc_set_asset_featured: { destructive: false, idempotent: true },
   svc_get_asset_upload_link: { destructive: false, idempotent: true },
   svc_get_wallet_topup_link: { destructive: false, idempotent: true },
@@ -217,8 +224,8 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
   );
   t.is(
     expected.length,
-    48,
-    'account tools: 47 endpoint rows (45 of the spec + setup-subprovider + commissions), the invite row serving two',
+    51,
+    'account tools: 50 endpoint rows (45 of the spec + setup-subprovider + commissions + 3 offer-code rows), the invite row serving two',
   );
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
@@ -331,7 +338,7 @@ test(
     'tool error listing them, svc://sdk/{platform} reads through the given function',
   async (t) => {
     const tools = await listTools('/mcp-seam');
-    t.is(tools.size, 49);
+    t.is(tools.size, 52);
     t.like(tools.get('svc_test_sdk_guide'), {
       title: 'SDK guide (test)',
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

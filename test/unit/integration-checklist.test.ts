@@ -7,28 +7,14 @@ import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
 import { CLIENT_PATHS } from '../../api/agent/client-paths.js';
 import { nextAction } from '../../api/agent/next-action.js';
 import { CHECKLIST_STEPS, evaluateChecklist as evaluate, platformsInUse, type IntegrationFacts } from '../../lib/integration-checklist.js';
+import { blankFacts, FACTS_AT } from '../helpers/integration-facts.js';
 
 const evaluateChecklist = (f: IntegrationFacts, webhook: string) => evaluate(f, webhook, nextAction, CLIENT_PATHS);
 
-const AT = new Date('2026-01-02T03:04:05Z');
+const AT = FACTS_AT;
 const WEBHOOK = 'https://svc.example/api/webhooks/subprovider/app_1';
 
-const blank: IntegrationFacts = {
-  appId: 'app_1',
-  appCreatedAt: AT,
-  campaigns: [],
-  sdkInitializedAt: null,
-  sdkInitMeta: {},
-  providers: { ios_validation_provider: null, android_validation_provider: null },
-  storeCredentials: {},
-  webhookConnectedAt: null,
-  lastSdkEvent: null,
-  lastProviderWebhook: null,
-  lastDirectPurchase: null,
-  lastPurchaseEvent: null,
-  attributedConversions: { realPath: 0, production: 0 },
-  lastTestIntegration: null,
-};
+const blank = blankFacts;
 
 const complete: IntegrationFacts = {
   ...blank,

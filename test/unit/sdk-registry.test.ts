@@ -73,6 +73,19 @@ for (const { stack, sdks, runtime } of STACKS) {
   });
 }
 
+test('svc_recommend_sdk: Swift, Kotlin and Flutter stacks are offered the SDK-less path (store offer codes); web is not', (t) => {
+  for (const stack of ['SwiftUI', 'Jetpack Compose in Kotlin', 'flutter']) {
+    const out = run('svc_recommend_sdk', { stack });
+    t.truthy(out.sdk_less, stack);
+    t.true(out.sdk_less.tools.includes('svc_add_offer_code'), stack);
+    t.true(
+      out.sdk_less.steps.some((s: string) => /one offer per creator/.test(s)),
+      stack,
+    );
+  }
+  t.is(run('svc_recommend_sdk', { stack: 'Next.js' }).sdk_less, null);
+});
+
 test('svc_recommend_sdk: the alias fields work, and an unknown stack lists the choices instead of failing', (t) => {
   t.is(run('svc_recommend_sdk', { hostStack: 'expo' }).recommendations[0].sdk_id, 'react-native');
   t.is(run('svc_recommend_sdk', { sdkId: 'flutter' }).recommendations[0].sdk_id, 'flutter');

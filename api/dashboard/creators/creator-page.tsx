@@ -1,20 +1,23 @@
 // GET /dashboard/creators/{creator_id}: one creator as this organization knows them: their codes in its campaigns
 // with counts, revenue and commission (the creators table's rows, db/invitations.ts pageOrgAffiliates), their
-// commissions by state and what they owe back (getCreatorMoneySummary for one creator), and their payouts (the
+// commissions by state and what they owe back (getCreatorMoneySummary for one creator), their store offer codes per
+// campaign with the add and retire forms (offer-codes-section.tsx), and their payouts (the
 // payouts table, `?format=csv` exporting it). A creator with no code in the organization's campaigns is 404, the
 // same page as an id that does not exist: creators are shared between organizations, their work here is not.
 import { findCreatorInOrg } from '../../../db/creators.js';
 import { getCreatorMoneySummary, payableNow } from '../../../db/creator-balances.js';
 import { pageOrgAffiliates } from '../../../db/invitations.js';
+import { listCreatorOfferCodes } from '../../../db/offer-codes.js';
 import { PAYOUT_TABLE, pagePayouts } from '../../../db/payout-history.js';
 import { formatUsd } from '../../../lib/money.js';
 import { CSV_ROW_CAP, type TableView } from '../../../lib/table-query.js';
 import type { AppContext } from '../../context.js';
 import { DataTable, sendTableCsv, tableRequest, usd } from '../../view-kit/data-table.js';
 import { LocalTime } from '../../view-kit/ui.js';
-import { dashboardPage, OrgLink, Table } from '../../view-kit/layout.js';
+import { dashboardPage, OrgLink, orgLink, Table } from '../../view-kit/layout.js';
 import { signedIn } from '../signed-in.js';
 import { payoutTable } from '../wallet/money-tables.js';
+import { OfferCodesSection } from './offer-codes-section.js';
 
 /** Every code of the creator here (a creator holds one code per campaign; the organization has few campaigns). */
 const ALL_CODES: TableView = { sort: 'joined_at', dir: 'asc', page: 1, pageSize: CSV_ROW_CAP };
@@ -44,10 +47,12 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
   const def = payoutTable(s, { withCreator: false });
   const payouts = await pagePayouts(db, s.orgId, { creatorId: creator.id }, view, window);
   if (csv) return sendTableCsv(ctx, { ...def, file: 'creator-payouts.csv' }, payouts);
-  const [codes, money] = await Promise.all([
+  const [codes, money, offerCodes] = await Promise.all([
     pageOrgAffiliates(db, s.orgId, ALL_CODES, { limit: CSV_ROW_CAP, offset: 0 }, { creatorId: creator.id }),
     getCreatorMoneySummary(db, s.orgId, { creatorId: creator.id }),
+    listCreatorOfferCodes(db, creator.id, s.orgId),
   ]);
+  const here = `/dashboard/creators/${encodeURIComponent(creator.id)}`;
   const sum = (k: 'revenue_micros' | 'commission_micros') => codes.rows.reduce((n, r) => n + Number(r[k]), 0);
   const c = money.commissions;
   const figure = (id: string, label: string, value: string) => (
@@ -129,8 +134,15 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
           ))}
         </Table>
       </div>
+      <OfferCodesSection
+        s={s}
+        creatorId={creator.id}
+        memberships={codes.rows}
+        codes={offerCodes}
+        back={`${orgLink(s, here)}#offer-codes`}
+      />
       <h2>Payouts</h2>
-      <DataTable s={s} def={def} page={payouts} view={view} path={`/dashboard/creators/${encodeURIComponent(creator.id)}`} />
+      <DataTable s={s} def={def} page={payouts} view={view} path={here} />
     </>,
   );
 }
