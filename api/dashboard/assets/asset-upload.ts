@@ -9,7 +9,7 @@
 import { saveAssets, type AssetKind as Kind, type AssetMeta, type AssetUpload } from '../../../actions/assets.js';
 import { findApp } from '../../../db/apps.js';
 import { findAsset } from '../../../db/assets.js';
-import { AppError, NotFoundError, ValidationError } from '../../../errors/http-errors.js';
+import { AppError, ValidationError } from '../../../errors/http-errors.js';
 import { problemsFrom } from '../../../lib/validation.js';
 import { actorIdOf, visibleTo } from '../../agent/principal.js';
 import { checkSessionCsrf } from '../../auth/csrf.js';
