@@ -94,14 +94,10 @@ const READ_MODULES = [
   'wallet-history',
   'wallet-ledger',
   'invitations',
+  'conversions',
+  'play-voided',
+  'user-attributions',
 ];
-
-// Modules holding reads and writes, of which the edges may import only the named reads.
-const READ_FUNCTIONS = {
-  conversions: ['findOneTimeConversionKey'],
-  'play-voided': ['appsOnGooglePlay'],
-  'user-attributions': ['findUserAttribution'],
-};
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.svc/', '.tools/', 'bin/', 'eslint.config.js', 'packages/*/dist/'] },
@@ -282,18 +278,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/db/*', ...[...READ_MODULES, ...Object.keys(READ_FUNCTIONS)].map((name) => `!**/db/${name}.js`)],
+              group: ['**/db/*', ...READ_MODULES.map((name) => `!**/db/${name}.js`)],
               message: 'The edges import only the read modules of db/ (READ_MODULES, eslint.config.js); a write goes through an action.',
               allowTypeImports: true,
             },
-            ...Object.entries(READ_FUNCTIONS).map(([name, reads]) => ({
-              group: [`**/db/${name}.js`],
-              allowImportNames: reads,
-              message:
-                `The edges import only the reads of db/${name}.js named in ` +
-                `READ_FUNCTIONS (eslint.config.js); a write goes through an action.`,
-              allowTypeImports: true,
-            })),
           ],
         },
       ],

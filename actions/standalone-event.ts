@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { markWebhookConnected } from '../db/apps-writes.js';
 import type { PurchaseEvent } from '../lib/purchase-event.js';
 import { insertPurchaseEvent, markPurchaseEvent } from '../db/purchase-events-writes.js';
-import { transferUserAttribution } from '../db/user-attributions.js';
+import { transferUserAttribution } from '../db/user-attributions-writes.js';
 import { platformOfStore } from '../lib/validation-providers.js';
 
 /** Why a provider event of a store-direct platform is recorded and not counted (the two paths never both count). */

@@ -1,7 +1,7 @@
-// Google Play voided purchases (schema 0022): the poll cursor per Android store-direct app, the voided orders seen
-// and their outcome, and the lookup of what a voided order refunds among the purchases we recorded.
+// Google Play voided purchases (schema 0022), the reads: the apps polled, the poll cursor per Android store-direct app
+// and the lookup of what a voided order refunds among the purchases we recorded (writes in db/play-voided-writes.ts).
 import type { Knex } from 'knex';
-import type { VoidedEntry, VoidTarget } from '../lib/play-voided.js';
+import type { VoidTarget } from '../lib/play-voided.js';
 import { STORE_VERIFIER } from '../lib/validation-providers.js';
 import type { ConversionKind, Environment } from '../schema/types.js';
 
@@ -16,27 +16,6 @@ export async function voidedSyncedUntil(db: Knex, appId: string): Promise<number
     .where('app_id', appId)
     .first<{ synced_until_ms: string | null } | undefined>('synced_until_ms');
   return row?.synced_until_ms ? Number(row.synced_until_ms) : null;
-}
-
-/** One poll's end: a complete poll moves the cursor to its end; a failed one keeps it and records the error. */
-export async function recordVoidedPoll(db: Knex, appId: string, o: { syncedUntilMs: number } | { error: string }): Promise<void> {
-  const moved = 'syncedUntilMs' in o;
-  await db('play_voided_cursors')
-    .insert({
-      app_id: appId,
-      synced_until_ms: moved ? o.syncedUntilMs : null,
-      polls: 1,
-      last_poll_at: db.fn.now(),
-      last_error: moved ? null : o.error,
-    })
-    .onConflict('app_id')
-    .merge({
-      ...(moved ? { synced_until_ms: o.syncedUntilMs } : {}),
-      polls: db.raw('play_voided_cursors.polls + 1'),
-      last_poll_at: db.fn.now(),
-      last_error: moved ? null : o.error,
-      updated_at: db.fn.now(),
-    });
 }
 
 const PURCHASE_TYPES = ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE'];
@@ -66,30 +45,4 @@ export async function findVoidTarget(db: Knex, appId: string, purchaseToken: str
       ? `order ${orderId} is not a recorded period of its subscription (that period was never reported): nothing to reverse`
       : `order ${orderId} matches no recorded purchase of this app (never reported through /sdk/purchase): nothing to reverse`,
   };
-}
-
-export interface VoidedOutcome {
-  kind: ConversionKind | null;
-  outcome: 'refund' | 'ignored';
-  reason: string | null;
-  purchaseEventId: string | null;
-}
-
-/** Keeps a voided order and its latest outcome; seeing it again counts it and updates the outcome. */
-export async function recordVoidedPurchase(db: Knex, appId: string, e: VoidedEntry, o: VoidedOutcome): Promise<void> {
-  const outcome = { kind: o.kind, outcome: o.outcome, reason: o.reason, purchase_event_id: o.purchaseEventId };
-  await db('play_voided_purchases')
-    .insert({
-      app_id: appId,
-      order_id: e.orderId,
-      purchase_token: e.purchaseToken,
-      voided_time_ms: Number(e.voidedTimeMillis),
-      voided_source: e.voidedSource ?? null,
-      voided_reason: e.voidedReason ?? null,
-      refund_type: e.refundType ?? null,
-      voided_quantity: e.voidedQuantity ?? null,
-      ...outcome,
-    })
-    .onConflict(['app_id', 'order_id'])
-    .merge({ ...outcome, seen: db.raw('play_voided_purchases.seen + 1'), last_seen_at: db.fn.now() });
 }

@@ -27,13 +27,8 @@ import { takeBackCommission } from '../../db/commission-holding-writes.js';
 import { amountsOf, earnAgain, transactionEarns } from '../../db/commissions.js';
 import { lockOrganization } from '../../db/wallet-ledger-writes.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
-import {
-  conversionUpdateCte,
-  createConversion,
-  findConversion,
-  findConversionWithTermsForUpdate,
-  updateConversion,
-} from '../../db/conversions.js';
+import { findConversion } from '../../db/conversions.js';
+import { conversionUpdateCte, createConversion, findConversionWithTermsForUpdate, updateConversion } from '../../db/conversions-writes.js';
 import { isPurchaseOfConversion } from '../../db/purchase-events.js';
 import {
   insertPurchaseEvent,

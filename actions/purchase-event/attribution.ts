@@ -11,7 +11,8 @@ import { matchOfferCode, offerLookup, type OfferMatch, type OfferSignal } from '
 import { isCampaignActive } from '../../db/campaigns.js';
 import { findActiveCreatorCode } from '../../db/creators.js';
 import { findOfferCodeCandidates, type OfferCodeAttribution } from '../../db/offer-code-matches.js';
-import { findUserAttribution, lockUser, markUserConverted, type Conversion } from '../../db/user-attributions.js';
+import { findUserAttribution, type Conversion } from '../../db/user-attributions.js';
+import { lockUser, markUserConverted } from '../../db/user-attributions-writes.js';
 import type { UserAttributionRow } from '../../schema/types.js';
 
 /** Who gets the conversion and how (`offerCodeId`: the store offer code that bound it, method offer_code). */

@@ -10,7 +10,7 @@ import { awardReachedMilestones } from '../../db/bonus-awards-writes.js';
 import { nextReleaseAt } from '../../db/commission-holding.js';
 import { getAttributionSettings } from '../../db/apps.js';
 import { findCampaignTerms } from '../../db/campaigns.js';
-import { findConversionForUpdate, updateConversion } from '../../db/conversions.js';
+import { findConversionForUpdate, updateConversion } from '../../db/conversions-writes.js';
 import { findPurchaseEvent, listUnearnedPaidPeriods } from '../../db/purchase-events.js';
 import { markConversionEventsAttributed, setPurchaseEventError } from '../../db/purchase-events-writes.js';
 import type { ConversionRow } from '../../schema/types.js';

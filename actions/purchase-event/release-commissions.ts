@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { nextReleaseAt } from '../../db/commission-holding.js';
 import { releaseDueCommissions as releaseDue } from '../../db/commission-holding-writes.js';
-import { findConversionForUpdate } from '../../db/conversions.js';
+import { findConversionForUpdate } from '../../db/conversions-writes.js';
 import type { ReleaseTarget } from '../../workflows/conversion-messages.js';
 import { dayMsOf, type EarnDeps } from './earn.js';
 

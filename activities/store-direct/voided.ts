@@ -6,7 +6,8 @@
 // subscription that is no longer paid up reads the same list for its token (verify.ts), so the report carries it.
 import { Context, heartbeat, log } from '@temporalio/activity';
 import { GooglePlayError, googlePlayClientFor, type GooglePlayClient, type VoidedPurchase } from '../../clients/google-play.js';
-import { findVoidTarget, recordVoidedPoll, recordVoidedPurchase, voidedSyncedUntil } from '../../db/play-voided.js';
+import { findVoidTarget, voidedSyncedUntil } from '../../db/play-voided.js';
+import { recordVoidedPoll, recordVoidedPurchase } from '../../db/play-voided-writes.js';
 import { findStoreDirectSetup } from '../../db/store-credentials.js';
 import { isUsableEntry, voidedRefundEvent, voidedWindow, type VoidedEntry } from '../../lib/play-voided.js';
 import { conversionKeyOf, type PurchaseEvent } from '../../lib/purchase-event.js';
