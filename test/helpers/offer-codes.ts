@@ -1,10 +1,11 @@
 // Creators' store offer codes for pipeline tests (issue 38): rows written as migration 0050's constraints require
 // (`reference_name` for ios; `offer_id` with product and base plan, or `offer_tag`, for android; the creator's
-// membership), and a second creator of the same campaign. The registry (actions/offer-codes.ts) is another owner's;
-// these tests only need rows the pipeline matches against.
+// membership), and a second creator of the same campaign. Added and retired through the registry's own action
+// (actions/offer-codes.ts), so the pipeline's tests match against rows exactly as the API writes them.
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
+import { addOfferCode, retireOfferCode as retireThroughAction } from '../../actions/offer-codes.js';
 import { issueCreatorCode } from '../../lib/codes.js';
 import type { SeededApp } from './seed.js';
 
@@ -38,28 +39,23 @@ export type OfferCodeSpec =
   | { platform: 'android'; match: 'offer_id'; value: string; product_id: string; base_plan_id: string }
   | { platform: 'android'; match: 'offer_tag'; value: string };
 
-/** An active offer code of the membership; its id. */
+/** An active offer code of the membership, added by the registry's action; its id. */
 export async function insertOfferCode(db: Knex, app: SeededApp, member: Membership, spec: OfferCodeSpec): Promise<string> {
-  const [row] = await db('offer_codes')
-    .insert({
-      app_id: app.app_id,
-      campaign_id: app.campaign_id,
-      creator_id: member.creator_id,
-      creator_code_id: member.creator_code_id,
-      platform: spec.platform,
-      match: spec.platform === 'ios' ? 'reference_name' : spec.match,
-      value: spec.value,
-      custom_code: spec.platform === 'ios' ? (spec.custom_code ?? null) : null,
-      product_id: spec.platform === 'android' && spec.match === 'offer_id' ? spec.product_id : null,
-      base_plan_id: spec.platform === 'android' && spec.match === 'offer_id' ? spec.base_plan_id : null,
-    })
-    .returning('id');
-  return row.id as string;
+  const code =
+    spec.platform === 'ios'
+      ? { platform: 'ios', value: spec.value, custom_code: spec.custom_code ?? null }
+      : spec.match === 'offer_id'
+        ? { platform: 'android', value: spec.value, product_id: spec.product_id, base_plan_id: spec.base_plan_id }
+        : { platform: 'android', value: spec.value };
+  const row = await addOfferCode({ db }, { campaignId: app.campaign_id, creatorId: member.creator_id, code });
+  const match = spec.platform === 'ios' ? 'reference_name' : spec.match;
+  if (row.match !== match) throw new Error(`the registry took ${spec.value} as ${row.match}, the test meant ${match}`);
+  return row.id;
 }
 
-/** Retires an offer code (as the registry does): it attributes no new purchase. */
+/** Retires an offer code through the registry's action: it attributes no new purchase. */
 export async function retireOfferCode(db: Knex, id: string): Promise<void> {
-  await db('offer_codes').where({ id }).update({ status: 'retired', retired_at: db.fn.now() });
+  await retireThroughAction({ db }, { id });
 }
 
 /** A value no other test holds. */
