@@ -218,7 +218,9 @@ test(
       ['POST', '/api/agent/wallet/auto-recharge'],
     ] as const) {
       const res = await request(h().baseUrl, method, route, { token: agentKey, body: { auto_recharge_enabled: false } });
-      t.true([404, 405].includes(res.status), `${method} ${route}: ${res.status}`);
+      // Money writes are hard-denied to every agent (api/agent/hard-denied.ts): 403 naming the denied action.
+      t.is(res.status, 403, `${method} ${route}: ${res.status}`);
+      t.regex(String(res.body.detail), /'money:write' is denied to every agent/);
     }
     const topupLinkWithBody = await request(h().baseUrl, 'POST', '/api/agent/wallet/topup-link', {
       token: agentKey,
