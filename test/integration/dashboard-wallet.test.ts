@@ -191,8 +191,8 @@ test.serial(
     await payoutIn(db, seed.org_id, commission.creator_id, 'transferred');
     t.regex(
       (await owner.browser.fetch(url(`/dashboard/wallet/payouts/${runId}`))).text,
-      /paid \(tr_test_/,
-      'the run page shows the transfer',
+      /paid(<\/span>)? \(tr_test_/,
+      'the run page shows the transfer (the state word is a pill: api/view-kit/visual.tsx StateText)',
     );
     const after = await owner.browser.fetch(url('/dashboard/wallet'));
     t.true(after.text.includes(`data-run="${runId}"`));
