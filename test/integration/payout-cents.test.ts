@@ -199,9 +199,10 @@ test.serial(
     const page = await session.browser.fetch(`${h().baseUrl}/dashboard/creator/payouts/${p4.id}`);
     t.is(page.status, 200);
     const cents = (s: string) => Math.round(Number(s.replace(/[^0-9.]/g, '')) * 100) * (s.trim().startsWith('-') ? -1 : 1);
-    const lines = [...page.text.matchAll(/<tr data-kind="([^"]+)">[\s\S]*?<td>(-?\$[0-9.,]+ USD)<\/td>\s*<\/tr>/g)].map(
-      (m) => [m[1], cents(m[2]!)] as const,
-    );
+    // The amount cell, then (issue 38) the basis cell closing the row.
+    const lines = [
+      ...page.text.matchAll(/<tr data-kind="([^"]+)">[\s\S]*?<td>(-?\$[0-9.,]+ USD)<\/td>\s*<td class="basis">[^<]*<\/td>\s*<\/tr>/g),
+    ].map((m) => [m[1], cents(m[2]!)] as const);
     t.deepEqual(lines, [
       ['Commission', 1_000],
       ['Commission', 1_000],
@@ -219,7 +220,7 @@ test.serial(
       .split('\r\n')
       .slice(1)
       .filter((row) => !row.startsWith('Status,')) // the payout's status row carries words, no amount
-      .map((row) => row.split(',').at(-2));
+      .map((row) => row.split(',').at(-3)); // amount, state, then (issue 38) the basis
     t.deepEqual(amounts, ['10.00', '10.00', '10.00', '10.00'], 'two commissions, the clawback and the net, with two decimals');
   },
 );

@@ -105,7 +105,8 @@ test('a refused transfer on the run page, the campaign page and the statement: r
   t.deepEqual(await page.locator('#statement-lines tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-kind'))), [
     'Commission',
   ]);
-  const lineAmounts = await page.locator('#statement-lines tbody tr td:last-child').allTextContents();
+  // The amount is the cell before the basis (issue 38), the row's last.
+  const lineAmounts = await page.locator('#statement-lines tbody tr td:nth-last-child(2)').allTextContents();
   t.is(
     lineAmounts.map(micros).reduce((a, b) => a + b, 0),
     net!,
