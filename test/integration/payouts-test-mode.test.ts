@@ -100,7 +100,8 @@ test.serial('test mode: connect, set the schedule as an owner, a triggered sched
   t.like(await db('commissions').where('id', commission.id).first(), { status: 'paid', payout_id: payout.id });
   const page = await owner.browser.fetch(url(`/dashboard/wallet/payouts/${encodeURIComponent(payout.run_id)}`));
   t.is(page.status, 200);
-  t.regex(page.text, new RegExp(`data-status="paid">paid \\(tr_test_${payout.id}\\)`));
+  // The cell's state word is a pill (api/view-kit/visual.tsx StateText), then the transfer id.
+  t.regex(page.text, new RegExp(`data-status="paid"><span [^>]*>paid</span> \\(tr_test_${payout.id}\\)`));
   await assertExactBooks(t, db, seed.org_id);
 });
 
