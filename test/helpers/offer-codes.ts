@@ -59,4 +59,4 @@ export async function retireOfferCode(db: Knex, id: string): Promise<void> {
 }
 
 /** A value no other test holds. */
-export const offerValue = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+export const offerValue = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;

@@ -126,7 +126,7 @@ test.serial("provider webhooks: offer_code matched by the event's store; renewal
   const rc = { ...seed, creator_id };
   const member = await seededMembership(h().db, rc);
   const iosValue = offerValue('rc_ios');
-  const androidValue = offerValue('rc_android');
+  const androidValue = offerValue('rc-android');
   await insertOfferCode(h().db, rc, member, { platform: 'ios', value: iosValue });
   await insertOfferCode(h().db, rc, member, { platform: 'android', match: 'offer_tag', value: androidValue });
   const send = (body: unknown) => sendWebhook(h().baseUrl, rc.app_id, rc.webhook_secret, body);
