@@ -1,6 +1,7 @@
 // The statements of free-access codes (reads in db/free-access.ts; the rules that combine them, a redemption under
 // the code's row lock and a creation checked against creator codes, in actions/free-codes.ts).
 import type { Knex } from 'knex';
+import type { FreeAccessRedemptionRow } from '../schema/types.js';
 import { CODE_COLUMNS, FREE_CODE_COLUMNS, type FreeAccessCode, type FreeCodeView, type GrantSummary } from './free-access.js';
 
 /** The app's code, locked FOR UPDATE until the transaction ends: redemptions of one code run one after another. */
@@ -19,16 +20,7 @@ export async function takeSeat(db: Knex, freeCodeId: string): Promise<void> {
   await db('free_access_codes').where('id', freeCodeId).increment('seats_used', 1);
 }
 
-export interface RedemptionRow {
-  grant_id: string;
-  app_id: string;
-  app_user_id: string;
-  ip: string | null;
-  user_agent: string | null;
-  already_granted: boolean;
-}
-
-export async function insertRedemption(db: Knex, row: RedemptionRow): Promise<void> {
+export async function insertRedemption(db: Knex, row: Omit<FreeAccessRedemptionRow, 'id' | 'created_at'>): Promise<void> {
   await db('free_access_redemptions').insert(row);
 }
 
