@@ -126,6 +126,13 @@ export type CommissionKind = (typeof COMMISSION_KINDS)[number];
  *           is (reversed_at set) and records a clawback against the creator instead
  */
 export const COMMISSION_STATUSES = values('reserved', 'unfunded', 'simulated', 'reversed', 'payable', 'paid');
+/** Migration 0054: a review beside the status (null: never raised). A held commission is never payable until approved. */
+export const COMMISSION_REVIEW_STATES = values('flagged', 'held', 'approved', 'voided');
+export type CommissionReviewState = (typeof COMMISSION_REVIEW_STATES)[number];
+export const REVIEW_STATUSES = values('open', 'approved', 'voided');
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const REVIEW_ACTIONS = values('flag', 'hold');
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 /** Signs per entry type are DB-enforced; see LedgerEntryRow. */
@@ -356,6 +363,8 @@ export interface CampaignRow {
   updated_at: Date;
   holding_period_days: number;
   commission_basis: CommissionBasis;
+  /** Per fraud signal 'off' | 'flag' | 'hold'; a signal not named takes its default (lib/fraud-signals). */
+  fraud_signal_actions: Record<string, string>;
 }
 export interface BonusRuleRow {
   id: string;
@@ -388,6 +397,9 @@ export interface CreatorCodeRow {
   source: CreatorCodeSource;
   joined_at: Date;
   removed_at: Date | null;
+  /** The address and browser the creator joined from (self-referral evidence; pruned after its retention). */
+  join_ip: string | null;
+  join_user_agent: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -452,6 +464,10 @@ export interface InstallRow {
   campaign_id: string | null;
   referral_code: string | null;
   attributed_at: Date | null;
+  /** Google Play Install Referrer times as track-install carried them (click injection); null when not reported. */
+  referrer_click_at: Date | null;
+  install_begin_at: Date | null;
+  install_begin_server_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -724,6 +740,25 @@ export interface CommissionRow {
   updated_at: Date;
   payable_at: Date | null;
   payout_id: string | null;
+  review_state: CommissionReviewState | null;
+}
+/** One review of a suspicious commission (migration 0054). */
+export interface CommissionReviewRow {
+  id: string;
+  commission_id: string;
+  org_id: string;
+  app_id: string;
+  campaign_id: string;
+  creator_id: string;
+  action: ReviewAction;
+  status: ReviewStatus;
+  signals: { signal: string; evidence: string; weak?: true }[];
+  raised_at_step: 'earn' | 'release';
+  decided_by: string | null;
+  note: string | null;
+  decided_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 export interface BonusAwardRow {
   id: string;
@@ -1049,6 +1084,7 @@ export interface TableRows {
   purchase_inbox: PurchaseInboxRow;
   raw_intake: RawIntakeRow;
   commissions: CommissionRow;
+  commission_reviews: CommissionReviewRow;
   bonus_awards: BonusAwardRow;
   wallet_ledger: LedgerEntryRow;
   agent_keys: AgentKeyRow;
