@@ -55,6 +55,7 @@ const READ_MODULES = [
   'campaign-join',
   'campaigns',
   'commission-holding',
+  'commission-reviews',
   'commission-log',
   'creator-balances',
   'creator-bank-payouts',

@@ -133,6 +133,8 @@ export interface CampaignTerms {
   commission_basis?: CommissionBasis;
   apple_small_business_program?: boolean;
   google_play_fee_tier_enrolled?: boolean;
+  /** Per fraud signal off, flag or hold (lib/fraud-signals/decide.ts); absent from terms recorded before it existed. */
+  fraud_signal_actions?: Record<string, string>;
 }
 
 /** The terms in one read (the purchase activity's hot path). */
@@ -147,6 +149,7 @@ export async function findCampaignTerms(db: Knex, campaignId: string): Promise<C
         'k.commission_percentage',
         'k.holding_period_days',
         'k.commission_basis',
+        'k.fraud_signal_actions',
         'a.apple_small_business_program',
         'a.google_play_fee_tier_enrolled',
         db.raw('exists (select 1 from bonus_rules r where r.campaign_id = k.id and r.active) as has_bonus_rules'),

@@ -15,6 +15,8 @@ export async function releaseDueCommissions(trx: Knex.Transaction, conversionId:
   const released = pendingRelease(trx, conversionId)
     .where('status', 'reserved')
     .where('payable_at', '<=', trx.fn.now())
+    // Held for review: payable only once a person approves (actions/commission-reviews.ts).
+    .whereRaw("review_state is distinct from 'held'")
     .update({ status: 'payable' })
     .returning(['id', 'creator_id', 'org_id', 'commission_micros']);
   return payableDigestItems(trx, released);

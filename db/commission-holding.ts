@@ -4,6 +4,7 @@
 // before; `payable` or `paid` stays as it is and becomes a clawback, the creator's negative balance that the next
 // payout nets. These are the reads; releasing and taking back are db/commission-holding-writes.ts.
 import type { Knex } from 'knex';
+import type { CommissionRow } from '../schema/types.js';
 
 /** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
 export function pendingRelease(trx: Knex | Knex.Transaction, conversionId: string) {
@@ -23,10 +24,12 @@ export async function nextReleaseAt(trx: Knex | Knex.Transaction, conversionId: 
   return releaseAtOf(row?.next);
 }
 
+// A held commission (review_state 'held') past its date waits for a person, not for a time: it sets no release (its
+// approval makes it payable at once). Before its date its release stays set, so an approval in time needs nothing more.
 const nextReleaseExpression = (trx: Knex | Knex.Transaction, dayMs: number, as: string) =>
   trx.raw(
-    `extract(epoch from min(case when status = 'unfunded' and payable_at <= ` +
-      `now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
+    `extract(epoch from min(case when review_state = 'held' and status = 'reserved' and payable_at <= now() then null ` +
+      `when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
     [dayMs, as],
   );
 
@@ -70,4 +73,21 @@ export async function listHeldCommissions(db: Knex, orgId: string, limit = 20): 
       'c.status',
       'k.name as campaign_name',
     );
+}
+
+/**
+ * The conversion's earns due for release that no person has decided on (no review, or a flag only), with their
+ * campaign's signal settings: the release step evaluates their fraud signals once more before they become payable.
+ */
+export async function dueForSignalCheck(
+  trx: Knex.Transaction,
+  conversionId: string,
+): Promise<(CommissionRow & { fraud_signal_actions: Record<string, string> })[]> {
+  return trx('commissions as c')
+    .join('campaigns as k', 'k.id', 'c.campaign_id')
+    .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'c.environment': 'PRODUCTION', 'c.status': 'reserved' })
+    .whereNull('c.reversed_at')
+    .where('c.payable_at', '<=', trx.fn.now())
+    .where((q) => q.whereNull('c.review_state').orWhere('c.review_state', 'flagged'))
+    .select('c.*', 'k.fraud_signal_actions');
 }

@@ -8,6 +8,7 @@ import { fundingOf, walletLowAfter } from '../lib/funding.js';
 import { appendLedgerEntry, lockOrganization, LOCKED_WALLET_SQL } from './wallet-ledger-writes.js';
 import type { Environment, CommissionRow } from '../schema/types.js';
 import { preparedRaw } from './prepared.js';
+import type { ReviewDecision } from '../lib/fraud-signals/index.js';
 
 export interface EarnInput {
   conversion: {
@@ -29,6 +30,8 @@ export interface EarnInput {
   holdMs: number;
   /** When it was earned: now unless the demo history says (IngestEvent.occurredAtMs); the hold counts from it. */
   at?: Date;
+  /** The review its fraud signals call for (actions/purchase-event/signals.ts), written by the same statement. */
+  review?: ReviewDecision | null;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     platform_fee_percentage: e.platformFeePercent,
     ...basisColumns(e.basis ?? grossBasis(e.amounts.revenueMicros)),
     ...(e.at ? { created_at: e.at } : {}),
+    ...(e.review ? { review_state: e.review.action === 'hold' ? 'held' : 'flagged' } : {}),
   };
   if (c.environment !== 'PRODUCTION') {
     const [commission] = await trx('commissions')
@@ -77,14 +81,16 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
     .returning('*')
     .toSQL();
   const reservation = reservationRowSql('earn', 'commission + platform fee', 'conversion');
+  // A review rides on the same statement: a commission held or flagged is never written without its review.
+  const review = e.review ? reviewRowSql(e.review) : null;
   const { rows } = await preparedRaw<CommissionRow & { safe_before: string; recharge_below: string | null }>(
     trx,
     `
     with wallet as (${LOCKED_WALLET_SQL}),
     earn as (${earn.sql}),
-    reservation as (${reservation.sql})
+    reservation as (${reservation.sql})${review ? `,\n    review as (${review.sql})` : ''}
     select earn.*, wallet.balance - wallet.reserved as safe_before, wallet.recharge_below from earn, wallet`,
-    [c.org_id, ...earn.bindings, ...reservation.bindings],
+    [c.org_id, ...earn.bindings, ...reservation.bindings, ...(review?.bindings ?? [])],
   );
   const { safe_before: safeBefore, recharge_below: rechargeBelow, ...commission } = rows[0]!;
   const status = commission.status === 'reserved' ? 'reserved' : 'unfunded';
@@ -97,6 +103,16 @@ export async function earnCommission(trx: Knex.Transaction, e: EarnInput): Promi
  * `safe` and `reserve` are SQL expressions of micro-USD.
  */
 export const FUNDED_SQL = (safe: string, reserve: string) => `case when ${safe} >= ${reserve} then 'reserved' else 'unfunded' end`;
+
+/** The review row of a commission the earn statement writes (a CTE named `earn` holds the commission). */
+function reviewRowSql(r: ReviewDecision): { sql: string; bindings: string[] } {
+  return {
+    sql: `insert into commission_reviews (commission_id, org_id, app_id, campaign_id, creator_id, action, signals)
+      select id, org_id, app_id, campaign_id, creator_id, ?, ?::jsonb from earn
+      on conflict (commission_id) do nothing returning id`,
+    bindings: [r.action, JSON.stringify(r.signals)],
+  };
+}
 
 export interface EarnOutcome {
   commission: CommissionRow;
@@ -279,7 +295,12 @@ export async function insertReversalRow(
  * Reverses a commission: a negative mirror row, the original marked reversed (a sandbox original stays 'simulated',
  * only reversed_at marks it), its reservation released.
  */
-export async function reverseCommission(trx: Knex.Transaction, original: CommissionRow, refundEventId: string): Promise<CommissionRow> {
+export async function reverseCommission(
+  trx: Knex.Transaction,
+  original: CommissionRow,
+  refundEventId: string,
+  memo = 'refund',
+): Promise<CommissionRow> {
   const reversal = await insertReversalRow(trx, original, refundEventId);
   const status = original.environment === 'PRODUCTION' ? 'reversed' : original.status;
   await trx('commissions').where('id', original.id).update({ status, reversed_at: trx.fn.now() });
@@ -292,7 +313,7 @@ export async function reverseCommission(trx: Knex.Transaction, original: Commiss
       reservedDeltaMicros: -reserved,
       idempotencyKey: `reverse:${original.id}`,
       commissionId: original.id,
-      memo: 'refund',
+      memo,
       createdBy: 'conversion',
     });
   }

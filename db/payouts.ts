@@ -63,6 +63,8 @@ export async function recordPayoutRun(trx: Knex.Transaction, run: { orgId: strin
 export async function payableCommissions(trx: Knex.Transaction, orgId: string, lock: boolean): Promise<PayableCommission[]> {
   const q = trx('commissions')
     .where({ org_id: orgId, status: 'payable', kind: 'earn', environment: 'PRODUCTION' })
+    // A held commission never becomes payable (db/commission-holding-writes.ts); a run checks again all the same.
+    .whereRaw("review_state is distinct from 'held'")
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .select<{ id: string; creator_id: string; commission_micros: number; platform_fee_micros: number }[]>(
       'id',

@@ -468,6 +468,8 @@ export interface InstallRow {
   referrer_click_at: Date | null;
   install_begin_at: Date | null;
   install_begin_server_at: Date | null;
+  /** The request carried X-Forwarded-For with TRUST_PROXY off: `ip` is the proxy's (IP signals are off). */
+  ip_via_untrusted_proxy: boolean;
   created_at: Date;
   updated_at: Date;
 }

@@ -12,6 +12,7 @@ import { findCampaignTerms, type CampaignTerms } from '../../db/campaigns.js';
 import { earnCommission } from '../../db/commissions.js';
 import type { ConversionRow } from '../../schema/types.js';
 import type { Attribution } from './attribution.js';
+import { providerEmailOf, reviewOfPurchase } from './signals.js';
 
 export const INSUFFICIENT_FUNDS = 'insufficient wallet balance';
 
@@ -51,6 +52,8 @@ export interface PaidPeriodFacts {
   periodStartMs: number | null;
   /** The subscription's earlier paid periods (Apple's second-year fee); empty where no estimate needs them. */
   earlierPaidPeriods: readonly PaidPeriod[];
+  /** The provider's `$email` subscriber attribute, for the self-referral signal (null: none came). */
+  providerEmail: string | null;
 }
 
 const fractions = (fee: unknown, tax: unknown) =>
@@ -67,6 +70,7 @@ export function factsOfEvent(e: PurchaseEvent, earlierPaidPeriods: readonly Paid
     provider: fractions(e.storeFeeFraction, e.taxFraction),
     periodStartMs: e.purchasedAtMs ?? e.eventTimestampMs,
     earlierPaidPeriods,
+    providerEmail: providerEmailOf(e.subscriberAttributes),
   };
 }
 
@@ -79,6 +83,8 @@ export function factsOfRow(p: UnearnedPaidPeriod, earlierPaidPeriods: readonly P
     provider: fractions(p.store_fee_fraction, p.tax_fraction),
     periodStartMs: p.purchased_at?.getTime() ?? Number(p.event_timestamp_ms),
     earlierPaidPeriods,
+    // A recorded period's attributes are not kept apart from its raw body: the identified user's email still counts.
+    providerEmail: null,
   };
 }
 
@@ -110,6 +116,19 @@ export async function earn(
     periodStartMs: period.periodStartMs,
   });
   const onBase = computeCommission(basis.baseMicros, campaign.commission_percentage, deps.platformFeePercent);
+  // The fraud signals are read now, before earnCommission takes the organization lock, and written by its statement.
+  const review =
+    c.environment === 'PRODUCTION'
+      ? await reviewOfPurchase(trx, {
+          appId: c.app_id,
+          appUserId: c.app_user_id,
+          creatorId: c.creator_id!,
+          creatorCodeId: c.creator_code_id,
+          at: at ?? new Date(),
+          providerEmail: period.providerEmail,
+          settings: campaign.fraud_signal_actions,
+        })
+      : null;
   const { funded, walletLow } = await earnCommission(trx, {
     conversion: { ...c, campaign_id: c.campaign_id!, creator_id: c.creator_id! },
     purchaseEventId: eventId,
@@ -120,6 +139,7 @@ export async function earn(
     platformFeePercent: deps.platformFeePercent,
     holdMs: campaign.holding_period_days * dayMsOf(deps),
     at,
+    review,
   });
   const milestones = { campaignId: c.campaign_id!, creatorId: c.creator_id! };
   if (c.environment === 'PRODUCTION' && campaign.has_bonus_rules) await awardReachedMilestones(trx, milestones);

@@ -8,3 +8,4 @@ export * from './install-farm.js';
 export * from './click-injection.js';
 export * from './refund-abuse.js';
 export * from './leaked-code.js';
+export * from './decide.js';

@@ -53,7 +53,11 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('referrer_click_at', { useTz: true }).nullable();
     t.timestamp('install_begin_at', { useTz: true }).nullable();
     t.timestamp('install_begin_server_at', { useTz: true }).nullable();
+    // The request came with X-Forwarded-For while TRUST_PROXY was off: `ip` is the proxy's, and IP signals say so.
+    t.boolean('ip_via_untrusted_proxy').notNullable().defaultTo(false);
   });
+  // The leaked-code signal reads a code's redemptions of the last days at every earn.
+  await knex.raw('create index user_attributions_code_attributed_idx on user_attributions (creator_code_id, attributed_at)');
   await knex.schema.alterTable('creator_codes', (t) => {
     t.text('join_ip').nullable();
     t.text('join_user_agent').nullable();
@@ -61,6 +65,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index user_attributions_code_attributed_idx');
   await knex.schema.alterTable('creator_codes', (t) => {
     t.dropColumn('join_ip');
     t.dropColumn('join_user_agent');
@@ -69,6 +74,7 @@ export async function down(knex: Knex): Promise<void> {
     t.dropColumn('referrer_click_at');
     t.dropColumn('install_begin_at');
     t.dropColumn('install_begin_server_at');
+    t.dropColumn('ip_via_untrusted_proxy');
   });
   await knex.schema.alterTable('campaigns', (t) => {
     t.dropColumn('fraud_signal_actions');
