@@ -88,6 +88,6 @@ export async function dueForSignalCheck(
     .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'c.environment': 'PRODUCTION', 'c.status': 'reserved' })
     .whereNull('c.reversed_at')
     .where('c.payable_at', '<=', trx.fn.now())
-    .where((q) => q.whereNull('c.review_state').orWhere('c.review_state', 'flagged'))
+    .whereRaw("(c.review_state is null or c.review_state = 'flagged')")
     .select('c.*', 'k.fraud_signal_actions');
 }

@@ -53,7 +53,7 @@ export async function lockReview(
   const review = await trx('commission_reviews').where({ id: reviewId, org_id: orgId }).forUpdate().first<CommissionReviewRow>();
   if (!review) return null;
   const commission = await trx('commissions').where('id', review.commission_id).forUpdate().first<CommissionRow>();
-  return { review, commission: commission! };
+  return { review, commission };
 }
 
 export async function recordReviewDecision(

@@ -62,6 +62,8 @@ const INSTALL_COLUMNS = (a: string) => `${a}.id, ${a}.ip, ${a}.created_at as at,
 // Bounds: a creator's sightings and installs in a window are few for an honest creator; a farm shows long before
 // the limits (INSTALL_FARM_MIN_INSTALLS is 4). A code's redemptions in a week: the rule needs 20.
 const SIGHTINGS_LIMIT = 50;
+const SIGHTING_DAYS = SELF_REFERRAL_SIGHTING_WINDOW_DAYS;
+const FARM_MINUTES = INSTALL_FARM_WINDOW_MINUTES;
 const CREATOR_INSTALLS_LIMIT = 500;
 const REDEMPTIONS_LIMIT = 1000;
 
@@ -91,7 +93,7 @@ select
   (select coalesce(json_agg(s), '[]') from (
      (select 'portal_sign_in' as source, x.ip, x.user_agent, x.created_at as at from creator_sessions x, q, ins
        where x.creator_id = q.creator_id and x.ip is not null
-         and x.created_at between ins.at - interval '${SELF_REFERRAL_SIGHTING_WINDOW_DAYS} days' and ins.at + interval '${SELF_REFERRAL_SIGHTING_WINDOW_DAYS} days'
+         and x.created_at between ins.at - interval '${SIGHTING_DAYS} days' and ins.at + interval '${SIGHTING_DAYS} days'
        order by x.created_at desc limit ${SIGHTINGS_LIMIT})
      union all
      (select 'join', c.join_ip, c.join_user_agent, c.joined_at from creator_codes c, q, ins
@@ -101,7 +103,7 @@ select
   (select coalesce(json_agg(f), '[]') from (
      select ${INSTALL_COLUMNS('i')} from installs i, ins
      where i.creator_code_id in (select id from codes) and i.attributed
-       and i.created_at between ins.at - interval '${INSTALL_FARM_WINDOW_MINUTES} minutes' and ins.at + interval '${INSTALL_FARM_WINDOW_MINUTES} minutes'
+       and i.created_at between ins.at - interval '${FARM_MINUTES} minutes' and ins.at + interval '${FARM_MINUTES} minutes'
      order by i.created_at limit ${CREATOR_INSTALLS_LIMIT}
    ) f) as creator_installs,
   (select row_to_json(creator_counts) from creator_counts) as creator_refunds,
