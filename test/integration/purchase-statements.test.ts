@@ -13,7 +13,7 @@ import { subscription, type ProviderBody } from '../helpers/subprovider-events.j
 const { h, seed } = useSeededHarness(test, { worker: false, api: false });
 
 test(
-  'statements per event: initial purchase 12, renewal 6, ' + 'cancellation 5, refund 12; status and last event written with the outcome',
+  'statements per event: initial purchase 13, renewal 7, ' + 'cancellation 5, refund 12; status and last event written with the outcome',
   async (t) => {
     await fundGenerously(h().db, seed.org_id);
     const db = createDb(h().database.url, 1);
@@ -38,13 +38,17 @@ test(
     const sub = subscription('statements-1', seed.creator_code);
     const purchase = sub('initial_purchase');
     const initial = await apply(purchase);
-    t.is(initial.count, 12, 'lock and read the user, the code, write the attribution and the conversion, the terms, the earn');
+    t.is(
+      initial.count,
+      13,
+      'lock and read the user, the code, write the attribution and the conversion, the terms, the fraud-signal facts (one read, before the organization lock), the earn',
+    );
     t.is(initial.result.status, 'active');
     t.is(initial.first, 'BEGIN;');
     t.is(initial.last, 'COMMIT;');
 
     const renewal = await apply(sub('renewal'));
-    t.is(renewal.count, 6, 'BEGIN, the event, the conversion with its terms (locked), the earn, the outcome with the conversion, COMMIT');
+    t.is(renewal.count, 7, 'BEGIN, the event, the conversion with its terms (locked), the fraud-signal facts, the earn, the outcome with the conversion, COMMIT');
     t.is(renewal.result.status, 'active');
 
     const cancellation = await apply(sub('cancellation'));
