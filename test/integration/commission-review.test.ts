@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { decideReview } from '../../actions/commission-reviews.js';
 import { recordClick } from '../../db/clicks.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
-import { addCreator, assertExactBooks, conversionsOfUser, seededCreator, type Creator } from '../helpers/conversions.js';
+import { addCampaign, addCreator, assertExactBooks, conversionsOfUser, seededCreator, type Creator } from '../helpers/conversions.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { fundGenerously } from '../helpers/provider.js';
 import { sdkClient } from '../helpers/sdk.js';
@@ -139,39 +139,53 @@ test.serial('an install farm from one address is flagged by default and paid as 
     ['install_farm'],
   );
   t.regex(review.signals[0].evidence, /^4 installs from 203\.0\.113\.7 with one device model in (under a minute|\d+ minutes?)\.$/);
-  await waitFor(async () => (await db('commissions').where('id', earn.id).first()).status === 'payable', 'a flagged commission released', 20_000);
+  await waitFor(
+    async () => (await db('commissions').where('id', earn.id).first()).status === 'payable',
+    'a flagged commission released',
+    20_000,
+  );
 });
 
-test.serial('set to hold, the farm is held past its holding period; approved, it is payable at once and the next run pays it', async (t) => {
-  const { db } = h();
-  await db('campaigns')
-    .where('id', seed.campaign_id)
-    .update({ fraud_signal_actions: JSON.stringify({ install_farm: 'hold' }) });
-  t.teardown(() => db('campaigns').where('id', seed.campaign_id).update({ fraud_signal_actions: '{}' }));
-  const farmer = await addCreator(db, seed);
-  await connectTestAccount(db, farmer.creatorId);
-  await farmInstalls(t, farmer, '2001:db8:77::1', 'rev-farm-hold', 5);
-  await send(t, subscription('rev-farm-hold', null)('initial_purchase'));
-  const earn = await earnOf('rev-farm-hold');
-  t.like(earn, { review_state: 'held', status: 'reserved' });
-  const [review] = await reviewOf(earn.id);
-  t.regex(review.signals[0].evidence, /^5 installs from the IPv6 network 2001:db8:77::\/64 with one device model/);
+test.serial(
+  'set to hold, the farm is held past its holding period; approved, it is payable at once and the next run pays it',
+  async (t) => {
+    const { db } = h();
+    await db('campaigns')
+      .where('id', seed.campaign_id)
+      .update({ fraud_signal_actions: JSON.stringify({ install_farm: 'hold' }) });
+    t.teardown(() => db('campaigns').where('id', seed.campaign_id).update({ fraud_signal_actions: '{}' }));
+    const farmer = await addCreator(db, seed);
+    await connectTestAccount(db, farmer.creatorId);
+    await farmInstalls(t, farmer, '2001:db8:77::1', 'rev-farm-hold', 5);
+    await send(t, subscription('rev-farm-hold', null)('initial_purchase'));
+    const earn = await earnOf('rev-farm-hold');
+    t.like(earn, { review_state: 'held', status: 'reserved' });
+    const [review] = await reviewOf(earn.id);
+    t.regex(review.signals[0].evidence, /^5 installs from the IPv6 network 2001:db8:77::\/64 with one device model/);
 
-  await new Promise((r) => setTimeout(r, 2500));
-  t.like(await db('commissions').where('id', earn.id).first(), { status: 'reserved' }, 'held past its holding period');
-  const first = await runPayoutRun({ db }, { orgId: seed.org_id, runId: `rev-hold-1-${earn.id}` });
-  t.false(first.payouts.some((p) => p.creator_id === farmer.creatorId));
+    await new Promise((r) => setTimeout(r, 2500));
+    t.like(await db('commissions').where('id', earn.id).first(), { status: 'reserved' }, 'held past its holding period');
+    const first = await runPayoutRun({ db }, { orgId: seed.org_id, runId: `rev-hold-1-${earn.id}` });
+    t.false(first.payouts.some((p) => p.creator_id === farmer.creatorId));
 
-  const approved = await decideReview(db, { orgId: seed.org_id, reviewId: review.id, decision: 'approve', actor });
-  t.is(approved.status, 'approved');
-  t.like(await db('commissions').where('id', earn.id).first(), { status: 'payable', review_state: 'approved' });
-  const second = await runPayoutRun({ db }, { orgId: seed.org_id, runId: `rev-hold-2-${earn.id}` });
-  t.true(second.payouts.some((p) => p.creator_id === farmer.creatorId));
-  const paid = await db('commissions').where('id', earn.id).first();
-  t.is(paid.status, 'paid');
-  t.truthy(await db('payouts').where({ id: paid.payout_id, run_id: `rev-hold-2-${earn.id}` }).first(), 'paid by the second run');
-  await t.throwsAsync(decideReview(db, { orgId: seed.org_id, reviewId: review.id, decision: 'void', actor }), { message: /already approved/ });
-});
+    const approved = await decideReview(db, { orgId: seed.org_id, reviewId: review.id, decision: 'approve', actor });
+    t.is(approved.status, 'approved');
+    t.like(await db('commissions').where('id', earn.id).first(), { status: 'payable', review_state: 'approved' });
+    const second = await runPayoutRun({ db }, { orgId: seed.org_id, runId: `rev-hold-2-${earn.id}` });
+    t.true(second.payouts.some((p) => p.creator_id === farmer.creatorId));
+    const paid = await db('commissions').where('id', earn.id).first();
+    t.is(paid.status, 'paid');
+    t.truthy(
+      await db('payouts')
+        .where({ id: paid.payout_id, run_id: `rev-hold-2-${earn.id}` })
+        .first(),
+      'paid by the second run',
+    );
+    await t.throwsAsync(decideReview(db, { orgId: seed.org_id, reviewId: review.id, decision: 'void', actor }), {
+      message: /already approved/,
+    });
+  },
+);
 
 test.serial('a clean creator is never held; a redelivered event raises no second review', async (t) => {
   const { db } = h();
@@ -204,3 +218,35 @@ test.serial('a refund of a held commission reverses it once; a void after it rel
   await decideReview(db, { orgId: seed.org_id, reviewId: review.id, decision: 'void', actor });
   t.is((await db('wallet_ledger').where({ commission_id: earn.id, entry_type: 'reversal' })).length, 1);
 });
+
+test.serial(
+  'refunds known by the end of the holding period hold the rest of a creator’s commissions before they become payable',
+  async (t) => {
+    const { db } = h();
+    const baseline = await addCreator(db, seed);
+    for (let i = 0; i < 32; i++) await send(t, subscription(`rev-base-${i}`, baseline.code)('initial_purchase'));
+    const campaignId = await addCampaign(db, seed);
+    await db('campaigns')
+      .where('id', campaignId)
+      .update({ holding_period_days: 6, fraud_signal_actions: JSON.stringify({ refund_abuse: 'hold' }) });
+    const refunder = await addCreator(db, seed, campaignId);
+    const subs = Array.from({ length: 10 }, (_, i) => subscription(`rev-refunder-${i}`, refunder.code));
+    const purchases = subs.map((sub) => sub('initial_purchase'));
+    for (const p of purchases) await send(t, p);
+    for (const [i, sub] of subs.slice(0, 4).entries()) {
+      await send(t, sub('refund', { transaction_id: purchases[i]!.event.transaction_id, price: -Number(purchases[i]!.event.price) }));
+    }
+    const kept = await earnOf('rev-refunder-9');
+    t.is(kept.review_state, null, 'at the earn, no refund was known yet');
+    await waitFor(
+      async () => (await db('commissions').where('id', kept.id).first()).review_state === 'held',
+      'the release step to hold it',
+      20_000,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    t.like(await db('commissions').where('id', kept.id).first(), { status: 'reserved', review_state: 'held' });
+    const [review] = await reviewOf(kept.id);
+    t.like(review, { action: 'hold', raised_at_step: 'release', status: 'open' });
+    t.regex(review.signals[0].evidence, /^4 of 10 purchases through this creator were refunded \(40%\)/);
+  },
+);

@@ -48,7 +48,11 @@ test(
     t.is(initial.last, 'COMMIT;');
 
     const renewal = await apply(sub('renewal'));
-    t.is(renewal.count, 7, 'BEGIN, the event, the conversion with its terms (locked), the fraud-signal facts, the earn, the outcome with the conversion, COMMIT');
+    t.is(
+      renewal.count,
+      7,
+      'BEGIN, the event, the conversion with its terms (locked), the fraud-signal facts, the earn, the outcome with the conversion, COMMIT',
+    );
     t.is(renewal.result.status, 'active');
 
     const cancellation = await apply(sub('cancellation'));
