@@ -27,7 +27,7 @@ test.before(async () => {
 });
 
 test.afterEach.always(async (t) => {
-  await assertExactBooks(t as ExecutionContext, h().db, seed.org_id);
+  await assertExactBooks(t, h().db, seed.org_id);
 });
 
 async function send(t: ExecutionContext, body: ProviderBody) {
