@@ -4,6 +4,7 @@ import type { ExecutionContext } from 'ava';
 import type { Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../db/campaigns-writes.js';
+import { recordClick } from '../../db/clicks.js';
 import { addCreatorCode, upsertCreator } from '../../db/creators-writes.js';
 import { reviewBonusAward } from '../../actions/bonus-awards.js';
 import { findPayoutDiscrepancies, findReservationDiscrepancies, getWalletTotals, sumWalletLedger } from '../../db/wallet-ledger.js';
@@ -46,6 +47,23 @@ export async function addCreator(db: Knex, seed: SeededAccount, campaignId = see
     source: 'seed',
   });
   return { creatorId: creator.id, creatorCodeId: code.id, code: code.code };
+}
+
+/** A link click of `creator` in the seeded campaign, recorded as the click endpoint records it. */
+export function linkClick(
+  db: Knex,
+  seed: SeededAccount,
+  creator: Creator,
+  from: { ip: string; userAgent: string; platform: 'ios' | 'android' },
+) {
+  return recordClick(db, {
+    appId: seed.app_id,
+    campaignId: seed.campaign_id,
+    creatorCodeId: creator.creatorCodeId,
+    code: creator.code,
+    source: 'link',
+    ...from,
+  });
 }
 
 /** The seeded creator (the owner of `seed.creator_code`). */

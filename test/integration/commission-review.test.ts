@@ -6,9 +6,16 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { decideReview } from '../../actions/commission-reviews.js';
-import { recordClick } from '../../db/clicks.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
-import { addCampaign, addCreator, assertExactBooks, conversionsOfUser, seededCreator, type Creator } from '../helpers/conversions.js';
+import {
+  addCampaign,
+  addCreator,
+  assertExactBooks,
+  linkClick,
+  conversionsOfUser,
+  seededCreator,
+  type Creator,
+} from '../helpers/conversions.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { fundGenerously } from '../helpers/provider.js';
 import { sdkClient } from '../helpers/sdk.js';
@@ -58,16 +65,7 @@ async function farmInstalls(t: ExecutionContext, creator: Creator, ip: string, u
   for (let i = 0; i < count; i++) {
     const deviceId = randomUUID();
     first ??= deviceId;
-    const click = await recordClick(h().db, {
-      appId: seed.app_id,
-      campaignId: seed.campaign_id,
-      creatorCodeId: creator.creatorCodeId,
-      code: creator.code,
-      source: 'link',
-      ip,
-      userAgent: ANDROID_UA,
-      platform: 'android',
-    });
+    const click = await linkClick(h().db, seed, creator, { ip, userAgent: ANDROID_UA, platform: 'android' });
     const res = await sdk.post('/track-install', {
       click_id: click.id,
       platform: 'android',

@@ -4,7 +4,15 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { recordClick } from '../../db/clicks.js';
-import { addCampaign, addCreator, commissionsOf, conversionsOfUser, seededCreator, type Creator } from '../helpers/conversions.js';
+import {
+  addCampaign,
+  addCreator,
+  commissionsOf,
+  linkClick,
+  conversionsOfUser,
+  seededCreator,
+  type Creator,
+} from '../helpers/conversions.js';
 import type { JsonResponse } from '../helpers/http.js';
 import { IPHONE_UA, sdkClient } from '../helpers/sdk.js';
 import { sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
@@ -35,16 +43,7 @@ async function sendOk(t: ExecutionContext, body: ProviderBody): Promise<JsonResp
 /** The real SDK flow: a link click of `creator`, track-install from the same network, identify with the device. */
 async function identifyAfterClick(t: ExecutionContext, user: string, creator: Creator): Promise<string> {
   const ip = nextIp();
-  const click = await recordClick(h().db, {
-    appId: seed.app_id,
-    campaignId: seed.campaign_id,
-    creatorCodeId: creator.creatorCodeId,
-    code: creator.code,
-    source: 'link',
-    ip,
-    userAgent: IPHONE_UA,
-    platform: 'ios',
-  });
+  const click = await linkClick(h().db, seed, creator, { ip, userAgent: IPHONE_UA, platform: 'ios' });
   const deviceId = randomUUID();
   const install = await sdkClient(h().baseUrl, seed.sdk_key, ip).post('/track-install', { platform: 'ios', device_id: deviceId });
   t.true(install.body.attributed, install.text);
