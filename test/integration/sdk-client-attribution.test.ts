@@ -157,6 +157,47 @@ test('rule 13: the Android install-referrer string carries a code; a "(not set)"
   t.false('referral_code' in body, JSON.stringify(body));
 });
 
+test("rule 13: the Play Install Referrer's times go with track-install onto the install; a refused value is sent as 0", async (t) => {
+  const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, freshIp());
+  const clickId = new URL(launchUrl).searchParams.get('svc_click')!;
+  const native = nativeApp(freshIp());
+  await native.client.initialize({
+    apiKey: app.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: native.store,
+    platform: 'android',
+    installReferrer: `svc_code=${app.creator_code}&svc_click=${clickId}`,
+    installReferrerTimes: {
+      referrerClickTimestampSeconds: 1_790_000_000,
+      installBeginTimestampSeconds: 1_790_000_042.5, // a broken plugin: sent as 0, never a 422 that loses the install
+      installBeginTimestampServerSeconds: 1_790_000_040,
+    },
+  });
+  t.like(await native.client.checkAttribution(), { attributed: true, attribution_method: 'link_param' });
+  const sent = native.net.calls.find((c) => c.path === '/sdk/track-install')!.body;
+  t.deepEqual(sent.install_referrer, {
+    referrer_click_timestamp_seconds: 1_790_000_000,
+    install_begin_timestamp_seconds: 0,
+    install_begin_timestamp_server_seconds: 1_790_000_040,
+  });
+  t.like(await h().db('installs').where({ app_id: app.app_id, device_id: sent.device_id }).first(), {
+    referrer_click_at: new Date(1_790_000_000_000),
+    install_begin_at: null,
+    install_begin_server_at: new Date(1_790_000_040_000),
+  });
+
+  const without = nativeApp(freshIp());
+  await without.client.initialize({
+    apiKey: app.sdk_key,
+    baseUrl: `${h().baseUrl}/api`,
+    storage: without.store,
+    platform: 'android',
+    installReferrerTimes: { installBeginTimestampSeconds: 0 },
+  });
+  await without.client.checkAttribution();
+  t.false('install_referrer' in without.net.calls.find((c) => c.path === '/sdk/track-install')!.body, 'no time known: not sent');
+});
+
 test('single flight: a double mount sends one init and one track-install', async (t) => {
   const a = webApp(h().baseUrl, app.sdk_key, { ip: freshIp() });
   const [i1, i2] = await Promise.all([a.client.initialize(a.config), a.client.initialize(a.config)]);
