@@ -128,7 +128,9 @@ async function addMembership(
     // Longer issued codes after a few collisions: the 6-character space is getting crowded for this app.
     const code = requested ?? issueCreatorCode(attempt <= 5 ? 6 : 8);
     try {
-      await trx.transaction((sp) => addCreatorCode(sp, { appId: campaign.app_id, campaignId: campaign.id, creatorId, code, source, ...seen }));
+      await trx.transaction((sp) =>
+        addCreatorCode(sp, { appId: campaign.app_id, campaignId: campaign.id, creatorId, code, source, ...seen }),
+      );
       return { creatorId, code, campaignId: campaign.id, joined: true };
     } catch (err) {
       if (isUniqueViolation(err, 'creator_codes_campaign_creator_uq')) {

@@ -16,7 +16,8 @@ export function snakeCaseAliases<T extends Record<string, unknown>>(
   }
   for (const [field, inner] of Object.entries(nested)) {
     const value = out[field];
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) out[field] = snakeCaseAliases(value as Record<string, unknown>, inner);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      out[field] = snakeCaseAliases(value as Record<string, unknown>, inner);
   }
   return out as T;
 }

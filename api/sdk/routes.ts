@@ -21,7 +21,11 @@ export function sdkRoutes(): Router<RequestState, AppContext> {
   router.use(guard({ allow: ['sdk'] }));
 
   router.post('/init', validateBody(initBody), init);
-  router.post('/track-install', validateBody(trackInstallBody, { aliases: trackInstallAliases, nestedAliases: trackInstallNestedAliases }), trackInstall);
+  router.post(
+    '/track-install',
+    validateBody(trackInstallBody, { aliases: trackInstallAliases, nestedAliases: trackInstallNestedAliases }),
+    trackInstall,
+  );
   router.post('/identify', rateLimit(IDENTIFY_RATE), validateBody(identifyBody), identify);
   router.post('/event', validateBody(eventBody, { aliases: eventAliases }), trackEvent);
   router.post('/validate-code', validateBody(validateCodeBody), validateCode);

@@ -21,7 +21,7 @@ const PROVIDER = 'import com.revenuecat.purchases.Purchases';
 // The scaffolds' own comments that are longer than a line of this file.
 const NOTE = {
   installReferrer:
-    'Rule 13: the referral link carries svc_code and svc_click through Google Play into this string; Play\'s click and ' +
+    "Rule 13: the referral link carries svc_code and svc_click through Google Play into this string; Play's click and " +
     'install-begin times go with track-install (the click-injection check). The SDK calls it on its own thread.',
   billingFlow:
     'Launch the billing flow with ' +
@@ -83,8 +83,7 @@ class PreferencesStore(context: Context) : KeyValueStore {
     override fun set(key: String, value: String) = prefs.edit().putString(key, value).apply()
     override fun remove(key: String) = prefs.edit().remove(key).apply()
 }`,
-  playInstallReferrer:
-    `${comment(NOTE.installReferrer)}
+  playInstallReferrer: `${comment(NOTE.installReferrer)}
 class PlayInstallReferrer(private val context: Context) : InstallReferrerSource {
     override fun installReferrer(): String? = details().installReferrer
 

@@ -27,10 +27,7 @@ function join(campaignId: string, body: unknown, ip: string, userAgent = PHONE_U
 }
 
 const membership = (creatorId: string, campaignId: string) =>
-  h()
-    .db('creator_codes')
-    .where({ creator_id: creatorId, campaign_id: campaignId })
-    .first('id', 'join_ip', 'join_user_agent', 'joined_at');
+  h().db('creator_codes').where({ creator_id: creatorId, campaign_id: campaignId }).first('id', 'join_ip', 'join_user_agent', 'joined_at');
 
 test('a public join records the canonical client IP and the User-Agent; joining again changes neither', async (t) => {
   const email = uniqueEmail('jo');
@@ -78,29 +75,32 @@ test('accepting an invitation (a join with its token) records the address too', 
   t.like(await membership(res.body.creator_id, campaignId), { join_ip: ip, join_user_agent: PHONE_UA });
 });
 
-test.serial(`the worker's prune forgets join addresses older than ${JOIN_SIGHTING_RETENTION_DAYS} days and keeps recent ones`, async (t) => {
-  t.is(JOIN_SIGHTING_RETENTION_DAYS, 90);
-  const joined = async (daysAgo: number) => {
-    const res = await join(seed.campaign_id, { name: 'Old', email: uniqueEmail(`d${daysAgo}`) }, nextIp());
-    t.is(res.status, 201, res.text);
-    const row = await membership(res.body.creator_id, seed.campaign_id);
-    await h()
-      .db('creator_codes')
-      .where('id', row.id)
-      .update({ joined_at: h().db.raw('now() - make_interval(days => ?)', [daysAgo]) });
-    return row.id as string;
-  };
-  const old = await joined(JOIN_SIGHTING_RETENTION_DAYS + 1);
-  const recent = await joined(JOIN_SIGHTING_RETENTION_DAYS - 1);
-  const fresh = await joined(0);
-  const sighting = (id: string) => h().db('creator_codes').where('id', id).first('join_ip', 'join_user_agent', 'status', 'code');
-  const oldBefore = await sighting(old);
+test.serial(
+  `the worker's prune forgets join addresses older than ${JOIN_SIGHTING_RETENTION_DAYS} days and keeps recent ones`,
+  async (t) => {
+    t.is(JOIN_SIGHTING_RETENTION_DAYS, 90);
+    const joined = async (daysAgo: number) => {
+      const res = await join(seed.campaign_id, { name: 'Old', email: uniqueEmail(`d${daysAgo}`) }, nextIp());
+      t.is(res.status, 201, res.text);
+      const row = await membership(res.body.creator_id, seed.campaign_id);
+      await h()
+        .db('creator_codes')
+        .where('id', row.id)
+        .update({ joined_at: h().db.raw('now() - make_interval(days => ?)', [daysAgo]) });
+      return row.id as string;
+    };
+    const old = await joined(JOIN_SIGHTING_RETENTION_DAYS + 1);
+    const recent = await joined(JOIN_SIGHTING_RETENTION_DAYS - 1);
+    const fresh = await joined(0);
+    const sighting = (id: string) => h().db('creator_codes').where('id', id).first('join_ip', 'join_user_agent', 'status', 'code');
+    const oldBefore = await sighting(old);
 
-  const job = startJoinSightingPrune(h().db, createLogger('silent', 'test'), 60_000); // its first pass runs at start
-  t.teardown(() => job.stop());
-  await waitFor(async () => (await sighting(old)).join_ip === null, 'the old join address forgotten', 10_000);
-  await job.stop();
-  t.deepEqual(await sighting(old), { ...oldBefore, join_ip: null, join_user_agent: null }, 'the membership itself stays');
-  t.truthy((await sighting(recent)).join_ip, `${JOIN_SIGHTING_RETENTION_DAYS - 1} days: kept`);
-  t.like(await sighting(fresh), { join_user_agent: PHONE_UA });
-});
+    const job = startJoinSightingPrune(h().db, createLogger('silent', 'test'), 60_000); // its first pass runs at start
+    t.teardown(() => job.stop());
+    await waitFor(async () => (await sighting(old)).join_ip === null, 'the old join address forgotten', 10_000);
+    await job.stop();
+    t.deepEqual(await sighting(old), { ...oldBefore, join_ip: null, join_user_agent: null }, 'the membership itself stays');
+    t.truthy((await sighting(recent)).join_ip, `${JOIN_SIGHTING_RETENTION_DAYS - 1} days: kept`);
+    t.like(await sighting(fresh), { join_user_agent: PHONE_UA });
+  },
+);

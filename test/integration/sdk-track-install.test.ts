@@ -219,7 +219,11 @@ test('install_referrer times are stored on the install as timestamps; 0 is unkno
     install_begin_server_at: new Date(1_790_000_040_000),
   });
 
-  const camel = { platform: 'android', deviceId: randomUUID(), installReferrer: { referrerClickTimestampSeconds: 0, installBeginTimestampSeconds: 1_790_000_100 } };
+  const camel = {
+    platform: 'android',
+    deviceId: randomUUID(),
+    installReferrer: { referrerClickTimestampSeconds: 0, installBeginTimestampSeconds: 1_790_000_100 },
+  };
   t.is((await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', camel)).status, 200);
   t.deepEqual(await referrerTimes(camel.deviceId), {
     referrer_click_at: null,
