@@ -115,6 +115,7 @@ export async function startWorker(
   const { startCreatorDigest } = await import('../jobs/creator-digest.js');
   const { resumeNotificationHistories } = await import('../jobs/notification-history-resume.js');
   const { startPayoutResume } = await import('../jobs/payout-resume.js');
+  const { startJoinSightingPrune } = await import('../jobs/join-sighting-prune.js');
   const metrics = createWorkerMetrics(db);
   const { worker, connection } = await createWorker({
     address: temporal.address,
@@ -159,9 +160,11 @@ export async function startWorker(
   );
   const outbox = await startOutbox(config, db, logger, opts.devMode === true);
   const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
+  const joinPrune = startJoinSightingPrune(db, logger.child({ component: 'join-sighting-prune' }));
   const done = worker.run().finally(async () => {
     await drainer.stop();
     await digests.stop();
+    await joinPrune.stop();
     await payoutResume.stop();
     await outbox?.stop();
     await metricsServer?.close();

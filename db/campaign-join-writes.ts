@@ -18,6 +18,9 @@ export interface JoinRequest extends NewCreator {
   /** Already cleaned up and checked against the code rules; absent: the platform issues one. */
   code?: string;
   invitationToken?: string;
+  /** Where the join came from (the request's canonical client IP and User-Agent), kept on a new membership. */
+  joinIp?: string | null;
+  joinUserAgent?: string | null;
 }
 
 /** `joined` false: the creator was already in the campaign and nothing was written. */
@@ -44,7 +47,7 @@ export async function joinCampaign(db: Knex, req: JoinRequest): Promise<Joined> 
     const invitation = requiresInvitation(campaign) ? await admitByInvitation(trx, campaign, creator.id, req.invitationToken) : undefined;
     const existing = await findMembership(trx, campaign.id, creator.id);
     if (existing) return { ...alreadyJoined(existing, creator.id, campaign.id), campaign };
-    const joined = await addMembership(trx, campaign, creator.id, req.code, invitation ? 'invite' : 'join');
+    const joined = await addMembership(trx, campaign, creator.id, req, invitation ? 'invite' : 'join');
     if (joined.joined && invitation?.status === 'PENDING') await acceptInvitation(trx, invitation.id, creator.id);
     return { ...joined, campaign };
   });
@@ -116,14 +119,18 @@ async function addMembership(
   trx: Knex.Transaction,
   campaign: JoinCampaign,
   creatorId: string,
-  requested: string | undefined,
+  req: Pick<JoinRequest, 'code' | 'joinIp' | 'joinUserAgent'>,
   source: 'join' | 'invite',
 ): Promise<JoinResult> {
+  const requested = req.code;
+  const seen = { joinIp: req.joinIp, joinUserAgent: req.joinUserAgent };
   for (let attempt = 1; ; attempt++) {
     // Longer issued codes after a few collisions: the 6-character space is getting crowded for this app.
     const code = requested ?? issueCreatorCode(attempt <= 5 ? 6 : 8);
     try {
-      await trx.transaction((sp) => addCreatorCode(sp, { appId: campaign.app_id, campaignId: campaign.id, creatorId, code, source }));
+      await trx.transaction((sp) =>
+        addCreatorCode(sp, { appId: campaign.app_id, campaignId: campaign.id, creatorId, code, source, ...seen }),
+      );
       return { creatorId, code, campaignId: campaign.id, joined: true };
     } catch (err) {
       if (isUniqueViolation(err, 'creator_codes_campaign_creator_uq')) {

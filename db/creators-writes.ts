@@ -31,6 +31,9 @@ export interface NewCreatorCode {
   creatorId: string;
   code: string;
   source: 'join' | 'invite' | 'seed';
+  /** The address and User-Agent the creator joined from (self-referral evidence, pruned by pruneJoinSightings). */
+  joinIp?: string | null;
+  joinUserAgent?: string | null;
 }
 
 export async function addCreatorCode(db: Knex, c: NewCreatorCode): Promise<{ id: string; code: string }> {
@@ -41,9 +44,19 @@ export async function addCreatorCode(db: Knex, c: NewCreatorCode): Promise<{ id:
       creator_id: c.creatorId,
       code: c.code,
       source: c.source,
+      join_ip: c.joinIp ?? null,
+      join_user_agent: c.joinUserAgent?.slice(0, 500) ?? null,
     })
     .returning<{ id: string; code: string }[]>(['id', 'code']);
   return row!;
+}
+
+/** Forgets the join address and User-Agent of memberships joined more than `days` ago; answers how many. */
+export async function pruneJoinSightings(db: Knex, days: number): Promise<number> {
+  return db('creator_codes')
+    .where('joined_at', '<', db.raw('now() - make_interval(days => ?)', [days]))
+    .where((q) => void q.whereNotNull('join_ip').orWhereNotNull('join_user_agent'))
+    .update({ join_ip: null, join_user_agent: null });
 }
 
 /** Stops (or, with `false`, resumes) the creator's digest mails. */

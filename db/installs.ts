@@ -15,6 +15,10 @@ export interface NewInstall {
   language?: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** The Play Install Referrer's times as track-install carried them (Android; null: not reported). */
+  referrerClickAt?: Date | null;
+  installBeginAt?: Date | null;
+  installBeginServerAt?: Date | null;
   /** When it happened: now, unless svc dev's demo history says (actions/demo-history.ts; no HTTP route passes it). */
   at?: Date;
 }
@@ -35,6 +39,9 @@ export async function insertInstall(db: Knex, i: NewInstall): Promise<{ id: stri
       language: i.language ?? null,
       ip: i.ip,
       user_agent: i.userAgent,
+      referrer_click_at: i.referrerClickAt ?? null,
+      install_begin_at: i.installBeginAt ?? null,
+      install_begin_server_at: i.installBeginServerAt ?? null,
       ...(i.at ? { created_at: i.at } : {}),
     })
     .onConflict(db.raw('(app_id, device_id) where device_id is not null'))

@@ -1,6 +1,11 @@
 // Client bodies on /sdk/event, /sdk/purchase and /sdk/track-install may use camelCase (SDKs send it); handlers
 // see snake_case only. A snake_case field wins when both are present.
-export function snakeCaseAliases<T extends Record<string, unknown>>(body: T, aliases: Record<string, string>): T {
+// `nested` names the object fields whose own fields take aliases too (track-install's `install_referrer`).
+export function snakeCaseAliases<T extends Record<string, unknown>>(
+  body: T,
+  aliases: Record<string, string>,
+  nested: Record<string, Record<string, string>> = {},
+): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const out: Record<string, unknown> = { ...body };
   for (const [camel, snake] of Object.entries(aliases)) {
@@ -8,6 +13,11 @@ export function snakeCaseAliases<T extends Record<string, unknown>>(body: T, ali
       if (out[snake] === undefined) out[snake] = out[camel];
       delete out[camel];
     }
+  }
+  for (const [field, inner] of Object.entries(nested)) {
+    const value = out[field];
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      out[field] = snakeCaseAliases(value as Record<string, unknown>, inner);
   }
   return out as T;
 }

@@ -7,11 +7,17 @@ import { assertValid } from '../../lib/validation.js';
 import { NOT_JSON } from './json-body.js';
 import type { AppContext, Middleware } from '../context.js';
 
-export function validateBody(schema: object, opts: { aliases?: Record<string, string> } = {}): Middleware {
+export function validateBody(
+  schema: object,
+  opts: { aliases?: Record<string, string>; nestedAliases?: Record<string, Record<string, string>> } = {},
+): Middleware {
   return async (ctx, next) => {
     if (ctx.state.bodyInvalid) throw new BadRequestError(NOT_JSON);
     const raw = ctx.state.body;
-    const body = opts.aliases && raw && typeof raw === 'object' ? snakeCaseAliases(raw as Record<string, unknown>, opts.aliases) : raw;
+    const body =
+      opts.aliases && raw && typeof raw === 'object'
+        ? snakeCaseAliases(raw as Record<string, unknown>, opts.aliases, opts.nestedAliases)
+        : raw;
     ctx.state.input = assertValid(schema, body, 'body');
     return next();
   };

@@ -51,6 +51,8 @@ export async function joinCampaign(ctx: AppContext): Promise<void> {
     followerCount: b.follower_count ?? null,
     code: b.code == null ? undefined : requestedCode(b.code),
     invitationToken: b.invitation_token ?? undefined,
+    joinIp: ctx.state.clientIp || null,
+    joinUserAgent: ctx.get('user-agent') || null,
   };
   const result = await joinCampaignAction({ db: ctx.deps.db, baseUrl: BASE_URL, dashboardUrl: DASHBOARD_URL }, request);
   const qr = modulesPath(result.link);

@@ -13,7 +13,7 @@ import { identify, identifyBody, IDENTIFY_RATE } from './identify.js';
 import { init, initBody } from './init.js';
 import { purchaseAliases, purchaseBody, reportPurchase } from './purchase.js';
 import { setReferralCode, setReferralCodeBody } from './set-referral-code.js';
-import { trackInstall, trackInstallAliases, trackInstallBody } from './track-install.js';
+import { trackInstall, trackInstallAliases, trackInstallBody, trackInstallNestedAliases } from './track-install.js';
 import { validateCode, validateCodeBody } from './validate-code.js';
 
 export function sdkRoutes(): Router<RequestState, AppContext> {
@@ -21,7 +21,11 @@ export function sdkRoutes(): Router<RequestState, AppContext> {
   router.use(guard({ allow: ['sdk'] }));
 
   router.post('/init', validateBody(initBody), init);
-  router.post('/track-install', validateBody(trackInstallBody, { aliases: trackInstallAliases }), trackInstall);
+  router.post(
+    '/track-install',
+    validateBody(trackInstallBody, { aliases: trackInstallAliases, nestedAliases: trackInstallNestedAliases }),
+    trackInstall,
+  );
   router.post('/identify', rateLimit(IDENTIFY_RATE), validateBody(identifyBody), identify);
   router.post('/event', validateBody(eventBody, { aliases: eventAliases }), trackEvent);
   router.post('/validate-code', validateBody(validateCodeBody), validateCode);

@@ -8,6 +8,19 @@ import { sdkAppOf } from './sdk-app.js';
 
 const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 
+/** 2100-01-01T00:00:00Z: a later Play Install Referrer time is a broken client, refused (docs/client-api.md). */
+export const INSTALL_REFERRER_MAX_SECONDS = 4_102_444_800;
+const playSeconds = { type: 'integer', minimum: 0, maximum: INSTALL_REFERRER_MAX_SECONDS } as const;
+/** The Play Install Referrer API's times, by its own names (ReferrerDetails getters); 0 is Play's "unknown". */
+const installReferrerBody = {
+  type: 'object',
+  properties: {
+    referrer_click_timestamp_seconds: playSeconds,
+    install_begin_timestamp_seconds: playSeconds,
+    install_begin_timestamp_server_seconds: playSeconds,
+  },
+} as const;
+
 export const trackInstallBody = {
   type: 'object',
   required: ['platform'],
@@ -23,10 +36,18 @@ export const trackInstallBody = {
     language: text(35),
     referral_code: text(64),
     click_id: text(64),
+    install_referrer: installReferrerBody,
   },
 } as const;
 
 export const trackInstallAliases = camelAliases(Object.keys(trackInstallBody.properties));
+export const trackInstallNestedAliases = { install_referrer: camelAliases(Object.keys(installReferrerBody.properties)) };
+
+interface InstallReferrerTimes {
+  referrer_click_timestamp_seconds?: number;
+  install_begin_timestamp_seconds?: number;
+  install_begin_timestamp_server_seconds?: number;
+}
 
 interface TrackInstallBody {
   platform: 'ios' | 'android' | 'web';
@@ -40,7 +61,11 @@ interface TrackInstallBody {
   language?: string;
   referral_code?: string;
   click_id?: string;
+  install_referrer?: InstallReferrerTimes;
 }
+
+/** Play's seconds as a time; 0 (Play's "unknown") and absent are null. */
+const playTime = (seconds: number | undefined): Date | null => (seconds ? new Date(seconds * 1000) : null);
 
 export async function trackInstall(ctx: AppContext): Promise<void> {
   const b = inputOf<TrackInstallBody>(ctx);
@@ -62,6 +87,9 @@ export async function trackInstall(ctx: AppContext): Promise<void> {
     userAgent: ctx.get('user-agent') || null,
     referralCode: b.referral_code ?? null,
     clickId: b.click_id ?? null,
+    referrerClickAt: playTime(b.install_referrer?.referrer_click_timestamp_seconds),
+    installBeginAt: playTime(b.install_referrer?.install_begin_timestamp_seconds),
+    installBeginServerAt: playTime(b.install_referrer?.install_begin_timestamp_server_seconds),
   });
   if (!decision.attributed) {
     ctx.body = {

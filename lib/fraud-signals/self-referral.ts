@@ -20,6 +20,12 @@ import { list, span } from './words.js';
 
 /** How far apart (either way) a creator's sign-in or join and the install may be for the address half to count. */
 export const SELF_REFERRAL_SIGHTING_WINDOW_DAYS = 30;
+/**
+ * How long a creator's join address and User-Agent are kept (creator_codes.join_ip, join_user_agent): the sighting
+ * window, plus the holding period a commission may wait before the re-evaluation before payment. Older ones are
+ * nulled by the periodic prune (jobs/join-sighting-prune.ts).
+ */
+export const JOIN_SIGHTING_RETENTION_DAYS = 90;
 /** Device hints present on both sides that must agree (platform and OS version, as a phone browser's agent gives). */
 export const SELF_REFERRAL_MIN_SHARED_HINTS = 2;
 

@@ -21,7 +21,8 @@ const PROVIDER = 'import com.revenuecat.purchases.Purchases';
 // The scaffolds' own comments that are longer than a line of this file.
 const NOTE = {
   installReferrer:
-    'Rule 13: the referral link carries svc_code and svc_click through Google Play into this string. The SDK calls it on its own thread.',
+    "Rule 13: the referral link carries svc_code and svc_click through Google Play into this string; Play's click and " +
+    'install-begin times go with track-install (the click-injection check). The SDK calls it on its own thread.',
   billingFlow:
     'Launch the billing flow with ' +
     'BillingFlowParams.Builder().setObfuscatedAccountId(Svc.obfuscatedAccountId(appUserId)). One-time products also ' +
@@ -82,24 +83,29 @@ class PreferencesStore(context: Context) : KeyValueStore {
     override fun set(key: String, value: String) = prefs.edit().putString(key, value).apply()
     override fun remove(key: String) = prefs.edit().remove(key).apply()
 }`,
-  playInstallReferrer:
-    `${comment(NOTE.installReferrer)}
+  playInstallReferrer: `${comment(NOTE.installReferrer)}
 class PlayInstallReferrer(private val context: Context) : InstallReferrerSource {
-    override fun installReferrer(): String? {
+    override fun installReferrer(): String? = details().installReferrer
+
+    override fun details(): InstallReferrerDetails {
         val client = InstallReferrerClient.newBuilder(context).build()
         val done = CountDownLatch(1)
-        var referrer: String? = null
+        var answer = InstallReferrerDetails(null)
         client.startConnection(object : InstallReferrerStateListener {
             override fun onInstallReferrerSetupFinished(responseCode: Int) {
-                if (responseCode == ` +
-    `InstallReferrerClient.InstallReferrerResponse.OK) referrer = runCatching { client.installReferrer.installReferrer }.getOrNull()
+                if (responseCode == InstallReferrerClient.InstallReferrerResponse.OK) {
+                    runCatching { client.installReferrer }.getOrNull()?.let { d ->
+                        answer = InstallReferrerDetails(d.installReferrer, d.referrerClickTimestampSeconds,
+                            d.installBeginTimestampSeconds, d.installBeginTimestampServerSeconds)
+                    }
+                }
                 done.countDown()
             }
             override fun onInstallReferrerServiceDisconnected() = done.countDown()
         })
         done.await(5, TimeUnit.SECONDS)
         client.endConnection()
-        return referrer
+        return answer
     }
 }`,
 };
@@ -110,6 +116,7 @@ const init = (c: ScaffoldContext): Section => ({
     LOG,
     'import android.content.Context',
     'import com.svc.attribution.KeyValueStore',
+    'import com.svc.attribution.InstallReferrerDetails',
     'import com.svc.attribution.InstallReferrerSource',
     'import com.android.installreferrer.api.InstallReferrerClient',
     'import com.android.installreferrer.api.InstallReferrerStateListener',

@@ -94,6 +94,21 @@ for (const name of ['AttributionContractTest', 'CodesContractTest', 'PurchasesCo
     t.log(`${run.tests} tests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     t.true(run.ok, run.output);
     t.true(run.tests >= 2, run.output);
+    if (name === 'AttributionContractTest') {
+      // The attributed install carried the Play Install Referrer's times (AttributionContractTest.PLAY_TIMES).
+      const rows = await h()
+        .db('installs')
+        .where({ app_id: app.app_id, platform: 'android', attributed: true })
+        .whereNotNull('install_begin_at')
+        .select('referrer_click_at', 'install_begin_at', 'install_begin_server_at');
+      t.deepEqual(rows, [
+        {
+          referrer_click_at: new Date(1_790_000_000_000),
+          install_begin_at: new Date(1_790_000_042_000),
+          install_begin_server_at: new Date(1_790_000_040_000),
+        },
+      ]);
+    }
   });
 }
 

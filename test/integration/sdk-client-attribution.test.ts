@@ -131,30 +131,60 @@ test('rule 13: a launch code replaces a stored organic result; captureLaunchCode
   t.like(await second.client.checkAttribution(), { attributed: true, attribution_method: 'link_param', referral_code: app.creator_code });
 });
 
-test('rule 13: the Android install-referrer string carries a code; a "(not set)" value is no code', async (t) => {
-  const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, freshIp());
-  const clickId = new URL(launchUrl).searchParams.get('svc_click')!;
+/** A React Native app on Android, initialized with `config` (its install referrer); answers its track-install body. */
+async function androidInstall(config: Record<string, unknown>) {
   const native = nativeApp(freshIp());
   await native.client.initialize({
     apiKey: app.sdk_key,
     baseUrl: `${h().baseUrl}/api`,
     storage: native.store,
     platform: 'android',
+    ...config,
+  });
+  const result = await native.client.checkAttribution();
+  return { result, sent: native.net.calls.find((c) => c.path === '/sdk/track-install')!.body };
+}
+
+async function tappedClickId(): Promise<string> {
+  const launchUrl = await tapReferralLink(h().baseUrl, app.slug, app.creator_code, freshIp());
+  return new URL(launchUrl).searchParams.get('svc_click')!;
+}
+
+test('rule 13: the Android install-referrer string carries a code; a "(not set)" value is no code', async (t) => {
+  const clickId = await tappedClickId();
+  const { result } = await androidInstall({
     installReferrer: `utm_source=creator&svc_code=${app.creator_code.toLowerCase()}&svc_click=${clickId}`,
   });
-  t.like(await native.client.checkAttribution(), { attributed: true, attribution_method: 'link_param', referral_code: app.creator_code });
+  t.like(result, { attributed: true, attribution_method: 'link_param', referral_code: app.creator_code });
 
-  const unset = nativeApp(freshIp());
-  await unset.client.initialize({
-    apiKey: app.sdk_key,
-    baseUrl: `${h().baseUrl}/api`,
-    storage: unset.store,
-    platform: 'android',
-    installReferrer: 'utm_source=(not set)&svc_code=(not set)',
+  const { sent } = await androidInstall({ installReferrer: 'utm_source=(not set)&svc_code=(not set)' });
+  t.false('referral_code' in sent, JSON.stringify(sent));
+});
+
+test("rule 13: the Play Install Referrer's times go with track-install onto the install; a refused value is sent as 0", async (t) => {
+  const clickId = await tappedClickId();
+  const { result, sent } = await androidInstall({
+    installReferrer: `svc_code=${app.creator_code}&svc_click=${clickId}`,
+    installReferrerTimes: {
+      referrerClickTimestampSeconds: 1_790_000_000,
+      installBeginTimestampSeconds: 1_790_000_042.5, // a broken plugin: sent as 0, never a 422 that loses the install
+      installBeginTimestampServerSeconds: 1_790_000_040,
+    },
   });
-  await unset.client.checkAttribution();
-  const body = unset.net.calls.find((c) => c.path === '/sdk/track-install')!.body;
-  t.false('referral_code' in body, JSON.stringify(body));
+  t.like(result, { attributed: true, attribution_method: 'link_param' });
+  t.deepEqual(sent.install_referrer, {
+    referrer_click_timestamp_seconds: 1_790_000_000,
+    install_begin_timestamp_seconds: 0,
+    install_begin_timestamp_server_seconds: 1_790_000_040,
+  });
+  t.like(await h().db('installs').where({ app_id: app.app_id, device_id: sent.device_id }).first(), {
+    referrer_click_at: new Date(1_790_000_000_000),
+    install_begin_at: null,
+    install_begin_server_at: new Date(1_790_000_040_000),
+  });
+
+  const without = await androidInstall({ installReferrerTimes: { installBeginTimestampSeconds: 0 } });
+  t.false('install_referrer' in without.sent, 'no time known: not sent');
 });
 
 test('single flight: a double mount sends one init and one track-install', async (t) => {

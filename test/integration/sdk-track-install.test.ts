@@ -195,3 +195,89 @@ test('the install row keeps device, IP and attribution for the funnel', async (t
     referral_code: seed.creator_code,
   });
 });
+
+// The Play Install Referrer's times (docs/client-api.md "track-install"): stored on the install when it is recorded.
+const pixel = (extra: Record<string, unknown> = {}) => ({ platform: 'android', device_id: randomUUID(), os_version: '14', ...extra });
+const referrerTimes = (deviceId: string) =>
+  h()
+    .db('installs')
+    .where({ app_id: seed.app_id, device_id: deviceId })
+    .first('referrer_click_at', 'install_begin_at', 'install_begin_server_at');
+
+test('install_referrer times are stored on the install as timestamps; 0 is unknown (null); camelCase is accepted', async (t) => {
+  const body = pixel({
+    install_referrer: {
+      referrer_click_timestamp_seconds: 1_790_000_000,
+      install_begin_timestamp_seconds: 1_790_000_042,
+      install_begin_timestamp_server_seconds: 1_790_000_040,
+    },
+  });
+  t.is((await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', body)).status, 200);
+  t.deepEqual(await referrerTimes(body.device_id), {
+    referrer_click_at: new Date(1_790_000_000_000),
+    install_begin_at: new Date(1_790_000_042_000),
+    install_begin_server_at: new Date(1_790_000_040_000),
+  });
+
+  const camel = {
+    platform: 'android',
+    deviceId: randomUUID(),
+    installReferrer: { referrerClickTimestampSeconds: 0, installBeginTimestampSeconds: 1_790_000_100 },
+  };
+  t.is((await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', camel)).status, 200);
+  t.deepEqual(await referrerTimes(camel.deviceId), {
+    referrer_click_at: null,
+    install_begin_at: new Date(1_790_000_100_000),
+    install_begin_server_at: null,
+  });
+});
+
+test('install_referrer: only the first track-install of a device records the times', async (t) => {
+  const body = pixel({ install_referrer: { install_begin_timestamp_seconds: 1_790_000_200 } });
+  await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', body);
+  const again = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', {
+    ...body,
+    install_referrer: { install_begin_timestamp_seconds: 1_790_000_999 },
+  });
+  t.like(again.body, { install_recorded: false });
+  t.deepEqual((await referrerTimes(body.device_id))!.install_begin_at, new Date(1_790_000_200_000));
+});
+
+test('install_referrer absent: null times; sent by iOS: accepted and kept as sent (click_injection reads Android only)', async (t) => {
+  const android = pixel();
+  t.is((await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', android)).status, 200);
+  t.deepEqual(await referrerTimes(android.device_id), { referrer_click_at: null, install_begin_at: null, install_begin_server_at: null });
+  const ios = iphone({ install_referrer: { install_begin_timestamp_seconds: 1_790_000_300 } });
+  const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', ios);
+  t.like(res.body, { attributed: false, install_recorded: true });
+  t.like(await h().db('installs').where({ device_id: ios.device_id }).first(), {
+    platform: 'ios',
+    install_begin_at: new Date(1_790_000_300_000),
+    referrer_click_at: null,
+  });
+});
+
+const badTimes: [string, unknown][] = [
+  ['negative', -1],
+  ['not an integer', 1_790_000_000.5],
+  ['a string', '1790000000'],
+  ['after 2100', 4_102_444_801],
+];
+for (const [label, value] of badTimes) {
+  test(`install_referrer: a time that is ${label} is a 422 naming the field, and nothing is recorded`, async (t) => {
+    const body = pixel({ installReferrer: { referrer_click_timestamp_seconds: 1_790_000_000, installBeginTimestampServerSeconds: value } });
+    const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', body);
+    t.is(res.status, 422);
+    t.deepEqual(
+      res.body.detail.map((d: { loc: unknown[] }) => d.loc),
+      [['body', 'install_referrer', 'install_begin_timestamp_server_seconds']],
+    );
+    t.is(await countRows(h().db('installs').where({ device_id: body.device_id })), 0);
+  });
+}
+
+test('install_referrer must be an object', async (t) => {
+  const res = await sdkClient(h().baseUrl, seed.sdk_key, nextIp()).post('/track-install', pixel({ install_referrer: 'utm_source=x' }));
+  t.is(res.status, 422);
+  t.deepEqual(res.body.detail[0].loc, ['body', 'install_referrer']);
+});

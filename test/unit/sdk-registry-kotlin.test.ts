@@ -28,7 +28,12 @@ interface SharedPreferences {
 object Log { @JvmStatic fun i(tag: String, msg: String): Int = 0 }`,
   'stubs/referrer.kt': `package com.android.installreferrer.api
 import android.content.Context
-class ReferrerDetails(val installReferrer: String)
+class ReferrerDetails(
+    val installReferrer: String,
+    val referrerClickTimestampSeconds: Long,
+    val installBeginTimestampSeconds: Long,
+    val installBeginTimestampServerSeconds: Long,
+)
 interface InstallReferrerStateListener {
     fun onInstallReferrerSetupFinished(responseCode: Int)
     fun onInstallReferrerServiceDisconnected()

@@ -40,7 +40,8 @@ export interface CoreDeps<Config extends BaseConfig> {
   initFields?: (config: Config) => Record<string, unknown>;
   /** A code the app was launched with (web: the URL), read during initialize (rule 13). */
   captureLaunch?: (config: Config) => LaunchParams | null;
-  deviceHints?: () => DeviceHints;
+  /** track-install's device fields; React Native adds the Play Install Referrer's times (`install_referrer`). */
+  deviceHints?: () => DeviceHints & { install_referrer?: Record<string, number> };
 }
 
 export const DEFAULT_BASE_URL = 'https://svc.example.com/api';

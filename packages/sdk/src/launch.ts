@@ -1,6 +1,8 @@
 // Rule 13: a referral link opens the app with `svc_code` and `svc_click` (web: in the launch URL; Android: also in
 // the install-referrer string Google Play hands over, e.g. `svc_code=ABCD&svc_click=clk_1&utm_source=...`). Pure
-// string work, so it runs the same under SSR, in a browser and in React Native.
+// string work, so it runs the same under SSR, in a browser and in React Native. Beside the string, Play reports when
+// the referral was clicked and the install began: track-install carries those times as `install_referrer`.
+import type { InstallReferrerTimes } from './types.js';
 
 export interface LaunchParams {
   code: string;
@@ -64,4 +66,20 @@ export function cleanLaunchUrl(url: string): string {
   const { head, query, hash } = splitUrl(url);
   const kept = query.split('&').filter((part) => part && !OWN.has(decode(part.split('=')[0]!)));
   return `${head}${kept.length ? `?${kept.join('&')}` : ''}${hash}`;
+}
+
+/** 2100-01-01T00:00:00Z: the service refuses later times (and negative or fractional ones) with a 422. */
+const MAX_PLAY_SECONDS = 4_102_444_800;
+const playSeconds = (v: number | undefined): number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_PLAY_SECONDS ? v : 0;
+
+/** track-install's `install_referrer`: Play's times by Play's names, a refused value as 0; none known: undefined. */
+export function installReferrerBody(times: InstallReferrerTimes | null | undefined): Record<string, number> | undefined {
+  if (!times) return undefined;
+  const body = {
+    referrer_click_timestamp_seconds: playSeconds(times.referrerClickTimestampSeconds),
+    install_begin_timestamp_seconds: playSeconds(times.installBeginTimestampSeconds),
+    install_begin_timestamp_server_seconds: playSeconds(times.installBeginTimestampServerSeconds),
+  };
+  return Object.values(body).some((v) => v > 0) ? body : undefined;
 }

@@ -1,12 +1,14 @@
 // The React Native core (`@svc/react-native`, contract of React Native 1.6.1): no native module of its own. The
 // host passes its AsyncStorage (wrapped by asyncStorageAdapter or as is) and `Platform.OS`; fetch, clock and
-// random bytes come from the runtime unless given. The Android install-referrer string goes in `installReferrer`.
+// random bytes come from the runtime unless given. The Android install-referrer string goes in `installReferrer`,
+// Play's click and install-begin times in `installReferrerTimes`.
 import { createClient, type CoreDeps, type DeviceHints, type SvcCore } from './client.js';
 import type { FetchLike } from './http.js';
 import type { RandomBytes } from './ids.js';
 import { globalFetch, globalRandomBytes, timezone } from './platform-defaults.js';
 import { asyncStorageAdapter, KEYS, type AsyncStorageLike } from './storage.js';
-import type { BaseConfig } from './types.js';
+import { installReferrerBody } from './launch.js';
+import type { BaseConfig, InstallReferrerTimes } from './types.js';
 
 export const REACT_NATIVE_SDK_VERSION = '1.6.1';
 
@@ -16,6 +18,8 @@ export interface SvcConfig extends BaseConfig {
   /** `Platform.OS` of react-native: 'ios' or 'android'. Required. */
   platform?: 'ios' | 'android';
   deviceHints?: DeviceHints;
+  /** With `installReferrer` on Android: Google Play's times (`ReferrerDetails`), sent with track-install. */
+  installReferrerTimes?: InstallReferrerTimes;
 }
 
 export interface NativeEnvironment {
@@ -34,6 +38,7 @@ export function createReactNativeClient(overrides: Partial<NativeEnvironment> = 
     ...overrides,
   });
   let hints: DeviceHints | undefined;
+  let referrerTimes: InstallReferrerTimes | undefined;
   const deps: CoreDeps<SvcConfig> = {
     platform: (config) => {
       if (config.platform !== 'ios' && config.platform !== 'android')
@@ -45,6 +50,7 @@ export function createReactNativeClient(overrides: Partial<NativeEnvironment> = 
     storage: (config) => {
       if (!config.storage) throw new TypeError('svc: pass storage (AsyncStorage) to initialize');
       hints = config.deviceHints;
+      referrerTimes = config.installReferrerTimes;
       return asyncStorageAdapter(config.storage);
     },
     fetch: () => env().fetch,
@@ -52,7 +58,7 @@ export function createReactNativeClient(overrides: Partial<NativeEnvironment> = 
     randomBytes: (n) => env().randomBytes(n),
     clearedKeys: [KEYS.attribution, KEYS.code, KEYS.appUserId],
     persistLaunchCode: false,
-    deviceHints: () => ({ timezone: timezone(), ...hints }),
+    deviceHints: () => ({ timezone: timezone(), ...hints, install_referrer: installReferrerBody(referrerTimes) }),
   };
   return createClient(deps);
 }

@@ -32,6 +32,16 @@ export interface BaseConfig {
 }
 
 /**
+ * The Play Install Referrer's times by Play's own names (what referrer plugins answer beside the string): seconds
+ * since the epoch, 0 unknown. A value the service would refuse (negative, fractional, after 2100) is sent as 0.
+ */
+export interface InstallReferrerTimes {
+  referrerClickTimestampSeconds?: number;
+  installBeginTimestampSeconds?: number;
+  installBeginTimestampServerSeconds?: number;
+}
+
+/**
  * The host's store library seen through two calls, so the SDK needs no native module. `getPurchases` lists the
  * store's purchases (back-sync, rule 12); `onPurchase` reports new ones as they complete (auto capture, rule 1)
  * and returns an unsubscribe function.

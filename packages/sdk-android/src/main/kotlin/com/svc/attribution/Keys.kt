@@ -61,4 +61,22 @@ object InstallReferrer {
         val click = p["svc_click"]
         return LaunchParams(code!!.trim().uppercase(), if (unset(click)) null else click!!.trim())
     }
+
+    /** 2100-01-01T00:00:00Z: the service refuses later times (and negative ones) with a 422, so they are sent as 0. */
+    const val MAX_SECONDS = 4_102_444_800L
+
+    /**
+     * track-install's `install_referrer`: Play's three times by Play's names; a value the service would refuse is
+     * sent as 0 (unknown), so a broken clock cannot stop attribution. Null when Play reported none of them.
+     */
+    fun times(d: InstallReferrerDetails?): Map<String, Long>? {
+        if (d == null) return null
+        fun sane(s: Long) = if (s in 0..MAX_SECONDS) s else 0L
+        val out = linkedMapOf(
+            "referrer_click_timestamp_seconds" to sane(d.referrerClickTimestampSeconds),
+            "install_begin_timestamp_seconds" to sane(d.installBeginTimestampSeconds),
+            "install_begin_timestamp_server_seconds" to sane(d.installBeginTimestampServerSeconds),
+        )
+        return if (out.values.any { it > 0 }) out else null
+    }
 }

@@ -14,7 +14,7 @@ data class SvcConfig(
     val setSubscriberAttributes: ((Map<String, String>) -> Unit)? = null,
     /** Store-direct: the Play Billing purchases (auto capture, back-sync). */
     val purchaseSource: PurchaseSource? = null,
-    /** Rule 13: the Play Install Referrer value. */
+    /** Rule 13: the Play Install Referrer value (and, through `details`, Play's times for track-install). */
     val installReferrer: InstallReferrerSource? = null,
     /** Sent as `app_version` on init; `unknown` when absent. */
     val appVersion: String? = null,

@@ -28,11 +28,26 @@ class MemoryStore : KeyValueStore {
 
 /**
  * Rule 13: the Play Install Referrer string (`InstallReferrerClient` ... `installReferrer`), read once on the
- * SDK's thread during initialize; null when there is none. A blocking call is fine here.
+ * SDK's thread during initialize; null when there is none. A blocking call is fine here. Override `details` to pass
+ * Play's times too (the README's glue does): track-install carries them for the click-injection check.
  */
 fun interface InstallReferrerSource {
     fun installReferrer(): String?
+
+    /** The referrer with Play's times (`ReferrerDetails`); by default the string alone, times unknown. */
+    fun details(): InstallReferrerDetails = InstallReferrerDetails(installReferrer())
 }
+
+/**
+ * What `InstallReferrerClient.getInstallReferrer()` answers: the referrer string and its times in seconds since the
+ * epoch, by Play's own names (`ReferrerDetails.getReferrerClickTimestampSeconds()` and so on); 0 means unknown.
+ */
+data class InstallReferrerDetails(
+    val installReferrer: String?,
+    val referrerClickTimestampSeconds: Long = 0,
+    val installBeginTimestampSeconds: Long = 0,
+    val installBeginTimestampServerSeconds: Long = 0,
+)
 
 /**
  * The store library seen through two calls (rules 1, 8, 12): `getPurchases` lists the Play Billing purchases

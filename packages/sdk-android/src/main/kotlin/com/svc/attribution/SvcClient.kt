@@ -38,6 +38,7 @@ open class SvcClient @JvmOverloads constructor(
     private var initResult: InitResult? = null
     private var storeDirect = false
     private var launch: LaunchParams? = null
+    private var referrerTimes: Map<String, Long>? = null
     private var stopCapture: (() -> Unit)? = null
     private var retryDelay = 0L
     private var retryScheduled = false
@@ -76,7 +77,9 @@ open class SvcClient @JvmOverloads constructor(
         state = State(config, store, transport, Outbox(store))
         initResult = null
         // Rule 13: a code from the install referrer replaces a stored organic result (an attributed one stays).
-        launch = try { InstallReferrer.parse(config.installReferrer?.installReferrer()) } catch (e: Exception) { null }
+        val referrer = try { config.installReferrer?.details() } catch (e: Exception) { null }
+        launch = try { InstallReferrer.parse(referrer?.installReferrer) } catch (e: Exception) { null }
+        referrerTimes = InstallReferrer.times(referrer)
         if (launch != null && readObject(store, Keys.ATTRIBUTION)?.bool("attributed") == false) store.remove(Keys.ATTRIBUTION)
         val res = Results.init(
             transport.obj(
@@ -108,6 +111,7 @@ open class SvcClient @JvmOverloads constructor(
         hints["device_id"] = installId(s.store)
         hints.putAll(fields("timezone" to java.util.TimeZone.getDefault().id, "language" to java.util.Locale.getDefault().toLanguageTag()))
         launch?.let { hints["referral_code"] = it.code; if (it.clickId != null) hints["click_id"] = it.clickId }
+        referrerTimes?.let { hints["install_referrer"] = it } // Play's times: the click-injection check
         val raw = try {
             s.transport.obj("POST", "/sdk/track-install", hints)
         } catch (e: SvcException) {

@@ -103,6 +103,44 @@ class RulesTest {
         assertTrue("svc_referral is the string \"true\", never a boolean", referral is String && referral == "true")
     }
 
+    @Test fun rule13PlayInstallReferrerTimesTravelWithTrackInstall() {
+        fun source(d: InstallReferrerDetails) = object : InstallReferrerSource {
+            override fun installReferrer() = d.installReferrer
+            override fun details() = d
+        }
+        fun sentWith(src: InstallReferrerSource?): Map<String, Any?> {
+            val http = FakeHttp.standard()
+            blocking { started(http, cfg = config({ it.copy(installReferrer = src) })).checkAttribution() }
+            return http.last("/sdk/track-install").body!!
+        }
+        val sent = sentWith(source(InstallReferrerDetails("utm_source=x&svc_code=abcd&svc_click=clk_1", 1_790_000_000, 1_790_000_042, 1_790_000_040)))
+        assertEquals(
+            mapOf("referrer_click_timestamp_seconds" to 1_790_000_000L, "install_begin_timestamp_seconds" to 1_790_000_042L,
+                "install_begin_timestamp_server_seconds" to 1_790_000_040L),
+            sent["install_referrer"],
+        )
+        assertEquals("ABCD", sent["referral_code"])
+        // Play's 0 (unknown) is sent as it is; a time the service would refuse (negative, after 2100) is sent as 0.
+        assertEquals(
+            mapOf("referrer_click_timestamp_seconds" to 0L, "install_begin_timestamp_seconds" to 1_790_000_100L, "install_begin_timestamp_server_seconds" to 0L),
+            sentWith(source(InstallReferrerDetails("utm_source=google-play", 0, 1_790_000_100, 4_102_444_801)))["install_referrer"],
+        )
+        assertEquals(
+            mapOf("referrer_click_timestamp_seconds" to 0L, "install_begin_timestamp_seconds" to 0L, "install_begin_timestamp_server_seconds" to 1_790_000_200L),
+            sentWith(source(InstallReferrerDetails(null, -5, 0, 1_790_000_200)))["install_referrer"],
+        )
+        // No times known, a string-only source, no source, or a failing one: no install_referrer at all.
+        assertFalse(sentWith(source(InstallReferrerDetails("utm_source=x", 0, 0, 0))).containsKey("install_referrer"))
+        val stringOnly = sentWith(InstallReferrerSource { "svc_code=abcd" })
+        assertFalse(stringOnly.containsKey("install_referrer"))
+        assertEquals("ABCD", stringOnly["referral_code"])
+        assertFalse(sentWith(null).containsKey("install_referrer"))
+        assertFalse(sentWith(object : InstallReferrerSource {
+            override fun installReferrer() = "svc_code=abcd"
+            override fun details(): InstallReferrerDetails = throw IllegalStateException("Play Store not connected")
+        }).containsKey("install_referrer"))
+    }
+
     @Test fun rule3FailSoftEverywhereButInitializeAndReportPurchase() {
         val http = FakeHttp.standard()
         val store = MemoryStore()

@@ -4,6 +4,7 @@
 package com.svc.attribution.contract
 
 import com.svc.attribution.Ids
+import com.svc.attribution.InstallReferrerDetails
 import com.svc.attribution.InstallReferrerSource
 import com.svc.attribution.Keys
 import com.svc.attribution.SvcException
@@ -17,6 +18,26 @@ import org.junit.Test
 import com.svc.attribution.blocking
 
 class AttributionContractTest {
+    companion object {
+        /** The Play Install Referrer's times of the attributed install (test/integration/sdk-android.test.ts reads them back). */
+        val PLAY_TIMES = mapOf(
+            "referrer_click_timestamp_seconds" to 1_790_000_000L,
+            "install_begin_timestamp_seconds" to 1_790_000_042L,
+            "install_begin_timestamp_server_seconds" to 1_790_000_040L,
+        )
+
+        /** What the README's PlayInstallReferrer glue answers: the referrer string with Play's times. */
+        fun playReferrer(referrer: String) = object : InstallReferrerSource {
+            override fun installReferrer() = referrer
+            override fun details() = InstallReferrerDetails(
+                referrer,
+                PLAY_TIMES.getValue("referrer_click_timestamp_seconds"),
+                PLAY_TIMES.getValue("install_begin_timestamp_seconds"),
+                PLAY_TIMES.getValue("install_begin_timestamp_server_seconds"),
+            )
+        }
+    }
+
     @Test fun rule1InitializePostsInitPersistsAndThrowsOnAWrongKey() {
         val phone = Phone()
         val init = blocking { phone.client.initialize(phone.store, phone.config { it.copy(appVersion = "3.1.0") }) }
@@ -44,7 +65,7 @@ class AttributionContractTest {
         val phone = Phone(net)
         blocking {
             phone.client.initialize(phone.store, phone.config {
-                it.copy(installReferrer = InstallReferrerSource { "utm_source=creator&$referrer" }, setSubscriberAttributes = { a -> attributes.add(a) })
+                it.copy(installReferrer = playReferrer("utm_source=creator&$referrer"), setSubscriberAttributes = { a -> attributes.add(a) })
             })
         }
         val res = blocking { phone.client.checkAttribution() }
@@ -57,6 +78,8 @@ class AttributionContractTest {
         assertEquals(Service.creatorCode, sent["referral_code"])
         assertEquals(res.clickId, sent["click_id"])
         assertEquals(phone.store.get(Keys.INSTALL_ID), sent["device_id"])
+        // Play's times travel too; test/integration/sdk-android.test.ts finds them on the install row.
+        assertEquals(PLAY_TIMES, sent["install_referrer"])
         assertEquals(listOf(mapOf("svc_code" to Service.creatorCode, "svc_referral" to "true")), attributes)
         assertEquals(Service.creatorCode, phone.store.get(Keys.CODE))
         assertEquals(res, blocking { phone.client.checkAttribution() })
