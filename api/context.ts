@@ -44,6 +44,11 @@ export interface RequestState {
   /** The validated body or query (api/middleware/validate.ts). */
   input?: unknown;
   clientIp: string;
+  /**
+   * The request carried X-Forwarded-For while TRUST_PROXY is off: `clientIp` is then a proxy's address, not the
+   * client's (recorded with an install, so the fraud signals say they cannot read it: docs/fraud-signals.md).
+   */
+  viaUntrustedProxy: boolean;
   /** Set by the tool server (api/mcp) when the caller asked for progress: long handlers report what they started. */
   progress?: ProgressListener;
 }

@@ -14,6 +14,8 @@ export interface NewInstall {
   timezone?: string | null;
   language?: string | null;
   ip: string | null;
+  /** The request came through a proxy while TRUST_PROXY is off: `ip` is the proxy's (api/context.ts). */
+  ipViaUntrustedProxy?: boolean;
   userAgent: string | null;
   /** The Play Install Referrer's times as track-install carried them (Android; null: not reported). */
   referrerClickAt?: Date | null;
@@ -38,6 +40,7 @@ export async function insertInstall(db: Knex, i: NewInstall): Promise<{ id: stri
       timezone: i.timezone ?? null,
       language: i.language ?? null,
       ip: i.ip,
+      ip_via_untrusted_proxy: i.ipViaUntrustedProxy ?? false,
       user_agent: i.userAgent,
       referrer_click_at: i.referrerClickAt ?? null,
       install_begin_at: i.installBeginAt ?? null,

@@ -27,6 +27,7 @@ export function edge(metrics: HttpMetrics): Middleware {
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     ctx.state.clientIp = normalizeIp(ctx.ip);
+    ctx.state.viaUntrustedProxy = !ctx.app.proxy && ctx.get('x-forwarded-for') !== '';
     try {
       // A NUL byte can never be an id, a code or a user: refuse it before it reaches a query (PostgreSQL refuses it).
       if (/%00/.test(ctx.url)) throw new BadRequestError('NUL characters (%00) are not accepted in URLs.');

@@ -84,6 +84,7 @@ export async function trackInstall(ctx: AppContext): Promise<void> {
     timezone: b.timezone,
     language: b.language,
     ip: ctx.state.clientIp || null,
+    ipViaUntrustedProxy: ctx.state.viaUntrustedProxy,
     userAgent: ctx.get('user-agent') || null,
     referralCode: b.referral_code ?? null,
     clickId: b.click_id ?? null,

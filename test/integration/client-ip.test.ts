@@ -19,6 +19,7 @@ test('without TRUST_PROXY a forged X-Forwarded-For and body fields do not set th
   const install = await h().db('installs').where({ device_id: deviceId }).first();
   t.regex(install.ip, /^(::ffff:)?127\.0\.0\.1$|^::1$/);
   t.is(install.user_agent, 'RealAgent/1.0');
+  t.true(install.ip_via_untrusted_proxy, "the install says its address may be a proxy's: the IP fraud signals are off for it");
 
   const slug = (await h().db('apps').where('id', seed.app_id).first('slug')).slug;
   await request(h().baseUrl, 'GET', `/${slug}/${seed.creator_code}`, { headers: { 'x-forwarded-for': '203.0.113.98' } });
@@ -37,7 +38,7 @@ test('an IPv4 client reaching a dual-stack socket (seen as ::ffff:127.0.0.1) is 
     body: { platform: 'android', device_id: deviceId },
   });
   t.is(res.status, 200);
-  t.is((await h().db('installs').where({ device_id: deviceId }).first()).ip, '127.0.0.1');
+  t.like(await h().db('installs').where({ device_id: deviceId }).first(), { ip: '127.0.0.1', ip_via_untrusted_proxy: false });
 
   const slug = (await h().db('apps').where('id', seed.app_id).first('slug')).slug;
   const agent = `DualStack/${deviceId}`;
