@@ -17,6 +17,7 @@ import { REVIEW_ACTIONS, REVIEW_STATUSES, type ReviewStatus } from '../../schema
 import { NotFoundError, UnauthorizedError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { reviewDecisionBody } from './field-schemas.js';
 import { orgIdsOf, visibleTo } from './principal.js';
 
 const id = (description: string) => ({ type: 'string', minLength: 1, maxLength: 64, description }) as const;
@@ -37,37 +38,26 @@ export const listReviewsQuery = {
   },
 } as const;
 
-export const reviewCommissionBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['decision'],
-  properties: {
-    decision: {
-      type: 'string',
-      enum: ['approve', 'void'],
-      description:
-        "approve: the commission follows its holding period (payable at once when it is over). void: a held commission's " +
-        'reservation is released once (one already payable or paid is taken back from the creator). A repeat of the ' +
-        'decision answers the first; the other decision after one is 409.',
-    },
-    note: { type: 'string', maxLength: REVIEW_NOTE_MAX, description: 'Why, kept with the decision and in the audit log' },
-  },
-} as const;
+export const reviewCommissionBody = reviewDecisionBody(
+  "approve: the commission follows its holding period (payable at once when it is over). void: a held commission's " +
+    'reservation is released once (one already payable or paid is taken back from the creator). A repeat of the ' +
+    'decision answers the first; the other decision after one is 409.',
+  { maxLength: REVIEW_NOTE_MAX, description: 'Why, kept with the decision and in the audit log' },
+);
 
 /** A review as the agent API, its tools and the dashboard answer it. */
 export function reviewView(r: ReviewListItem) {
-  const amount = Number(r.amount_micros);
+  const micros = Number(r.amount_micros);
+  const signals = r.signals.map((s) => ({ signal: s.signal, evidence: s.evidence, ...(s.weak ? { weak: true } : {}) }));
+  // The contract's fields first, in its order; then what the contract leaves open (the header above).
+  const contract = {
+    ...{ id: r.id, commission_id: r.commission_id, creator_id: r.creator_id, campaign_id: r.campaign_id },
+    ...{ amount_usd: microsToUsd(micros), amount_micros: micros, status: r.status, signals, created_at: r.created_at },
+  };
   return {
-    id: r.id,
-    commission_id: r.commission_id,
-    creator_id: r.creator_id,
-    campaign_id: r.campaign_id,
+    ...contract,
     app_id: r.app_id,
-    amount_usd: microsToUsd(amount),
-    amount_micros: amount,
-    status: r.status,
     action: r.action,
-    signals: r.signals.map((s) => ({ signal: s.signal, evidence: s.evidence, ...(s.weak ? { weak: true } : {}) })),
     commission_status: r.commission_status,
     review_state: r.review_state,
     payable_at: r.payable_at,
@@ -78,7 +68,6 @@ export function reviewView(r: ReviewListItem) {
     creator_name: r.creator_name,
     campaign_name: r.campaign_name,
     app_name: r.app_name,
-    created_at: r.created_at,
   };
 }
 
