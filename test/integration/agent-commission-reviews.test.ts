@@ -83,6 +83,7 @@ test('GET /reviews lists held self-referrals with evidence in words; filters; ap
 
   t.is((await agent(a.key, 'GET', '/reviews?signal=self_referral')).body.reviews.length, 2);
   t.is((await agent(a.key, 'GET', '/reviews?signal=install_farm')).body.reviews.length, 0);
+  t.deepEqual((await agent(a.key, 'GET', '/reviews?limit=1')).body.reviews, [first], 'newest first, capped');
   t.is((await agent(a.key, 'GET', `/reviews?creator_id=${a.creator_id}&app_id=${a.app_id}&action=hold`)).body.count, 2);
   t.is((await agent(a.key, 'GET', `/reviews?creator_id=${other.creator_id}`)).body.count, 0, "another organization's reviews never show");
   t.is((await agent(a.key, 'GET', `/reviews?app_id=${other.app_id}`)).status, 404);
