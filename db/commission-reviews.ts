@@ -44,9 +44,9 @@ function reviewsOf(db: Knex | Knex.Transaction) {
     );
 }
 
-/** An organization's reviews, newest first (held before flagged among open ones). */
-export async function listReviews(db: Knex, orgId: string, f: ReviewFilter = {}): Promise<ReviewListItem[]> {
-  const q = reviewsOf(db).where('r.org_id', orgId);
+/** An organization's reviews (or several organizations'), newest first (held before flagged among open ones). */
+export async function listReviews(db: Knex, orgId: string | readonly string[], f: ReviewFilter = {}): Promise<ReviewListItem[]> {
+  const q = reviewsOf(db).whereIn('r.org_id', typeof orgId === 'string' ? [orgId] : orgId);
   if (f.status) q.where('r.status', f.status);
   if (f.action) q.where('r.action', f.action);
   if (f.creatorId) q.where('r.creator_id', f.creatorId);

@@ -12,6 +12,7 @@ import { microsToUsd } from '../../lib/money.js';
 import { checkAutoRecharge } from '../recharge-check.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
+import { reviewDecisionBody } from './field-schemas.js';
 import { nextAction } from './next-action.js';
 import { actorIdOf, assertMayDecideMoney, orgIdsOf, visibleTo } from './principal.js';
 
@@ -25,22 +26,12 @@ export const listBonusAwardsQuery = {
   },
 } as const;
 
-export const reviewBonusAwardBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['decision'],
-  properties: {
-    decision: {
-      type: 'string',
-      enum: ['approve', 'void'],
-      description:
-        "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An " +
-        "'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve " +
-        "keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
-    },
-    note: { type: 'string', maxLength: 2000 },
-  },
-} as const;
+export const reviewBonusAwardBody = reviewDecisionBody(
+  "An 'earned' award: approve (reserves the amount in the wallet; 402 when the safe balance cannot cover it) or void. An " +
+    "'approved' award: void until it is paid (releases its reservation); when a refund flagged it (needs_review), approve " +
+    "keeps it approved. 'voided' and 'paid' are final: 409 naming the state. The award's review_decisions lists what it takes now.",
+  { maxLength: 2000 },
+);
 
 function awardView(a: BonusAwardView) {
   const amount = Number(a.amount_micros);

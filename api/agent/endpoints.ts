@@ -51,6 +51,7 @@ import { assetLinkHandler, credentialLinkBody, credentialLinkHandler, topupLinkB
 import { appleMetaBody, setAppleMeta } from './apple-meta.js';
 import { listAssetsHandler, listAssetsQuery, setAssetFeaturedBody, setAssetFeaturedHandler } from './assets.js';
 import { listBonusAwardsHandler, listBonusAwardsQuery, reviewBonusAwardBody, reviewBonusAwardHandler } from './bonus-awards.js';
+import { listReviewsHandler, listReviewsQuery, reviewCommissionBody, reviewCommissionHandler } from './commission-reviews.js';
 import { activateStoreDirectHandler, storePlatformBody, validateStoreCredentialsHandler } from './store-direct.js';
 import { createFreeCodeBody, createFreeCodeHandler, listFreeCodesHandler, listFreeCodesQuery } from './free-codes.js';
 import { setupSubproviderBody, setupSubproviderHandler } from './setup-subprovider.js';
@@ -225,6 +226,14 @@ export const AGENT_ENDPOINTS: readonly AgentEndpoint[] = [
   e('post', '/bonus-awards/{award_id}/review', 'svc_review_bonus_award', ['creators:write'], 'Approve or void an award before payout', {
     handler: reviewBonusAwardHandler,
     body: reviewBonusAwardBody,
+  }),
+  e('get', '/reviews', 'svc_list_reviews', ['creators:read'], 'Suspicious commissions under review, with their signals in words', {
+    handler: listReviewsHandler,
+    query: listReviewsQuery,
+  }),
+  e('post', '/reviews/{review_id}/review', 'svc_review_commission', ['creators:write'], 'Approve or void a commission under review', {
+    handler: reviewCommissionHandler,
+    body: reviewCommissionBody,
   }),
   e('get', '/apps/{app_id}/analytics/overview', 'svc_get_analytics_overview', ['analytics:read'], 'App overview (production only)', {
     handler: analyticsOverviewHandler,

@@ -1,5 +1,5 @@
-// JSON Schemas of the app and campaign fields an agent may write, shared by create, patch and provision so one
-// field has one rule (the same schemas validate requests and feed the OpenAPI document).
+// JSON Schemas of the app and campaign fields an agent may write (and of a review decision), shared by create, patch
+// and provision so one field has one rule (the same schemas validate requests and feed the OpenAPI document).
 import { MAX_BONUS_RULES, MAX_BONUS_USD } from '../../lib/bonus-rules.js';
 import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
 
@@ -115,3 +115,15 @@ export const BONUS_RULES = {
     },
   },
 } as const;
+
+/** The body of a person's review decision (a bonus award's, a commission's): approve or void, with an optional note. */
+export const reviewDecisionBody = (decision: string, note: { maxLength: number; description?: string }) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['decision'],
+    properties: {
+      decision: { type: 'string', enum: ['approve', 'void'], description: decision },
+      note: { type: 'string', ...note },
+    },
+  }) as const;

@@ -1,7 +1,8 @@
 // JSON Schemas of the records the agent API answers (app, campaign with its stats, one free-access code with its
-// redemptions, a creator's offer code, the resource index) and of the client API's purchase event. The OpenAPI
+// redemptions, a creator's offer code, a commission review, the resource index) and of the client API's purchase event. The OpenAPI
 // document (openapi.ts) and the wire contract (`svc://contract`) both show these objects, so a field is described
 // once. Answers may carry more fields than listed (additionalProperties), never fewer of the required ones.
+import { FRAUD_SIGNALS } from '../../lib/fraud-signals/index.js';
 import { LOCALE_PATTERN } from '../../lib/i18n-freshness.js';
 import { APP_FEE_FIELDS, APP_PATCH_ONLY_FIELDS } from './field-schemas.js';
 
@@ -226,6 +227,41 @@ export const OFFER_CODE_RECORD = record(['id', 'campaign_id', 'creator_id', 'pla
   created_at: time(),
 });
 
+/** A review of a suspicious commission (CONTRACT.md "Review of suspicious commissions"). */
+export const REVIEW_RECORD = record(
+  ['id', 'commission_id', 'creator_id', 'campaign_id', 'amount_usd', 'amount_micros', 'status', 'signals', 'created_at'],
+  {
+    id: str(),
+    commission_id: str(),
+    creator_id: str(),
+    campaign_id: str(),
+    app_id: str(),
+    amount_usd: usd('The commission under review'),
+    amount_micros: { type: 'integer', description: 'The same in micro-USD' },
+    status: { enum: ['open', 'approved', 'voided'] },
+    action: { enum: ['hold', 'flag'], description: 'hold: never payable until approved; flag: paid as usual' },
+    signals: {
+      type: 'array',
+      items: record(['signal', 'evidence'], {
+        signal: { enum: [...FRAUD_SIGNALS] },
+        evidence: str('One sentence in words'),
+        weak: { const: true, description: 'Only weak evidence (install_farm over a /24 or /48)' },
+      }),
+    },
+    commission_status: str("The commission's status (reserved, payable, paid, reversed, ...)"),
+    review_state: nullable('string', 'flagged, held, approved or voided, beside the commission status'),
+    payable_at: time('When the holding period ends'),
+    raised_at_step: { enum: ['earn', 'release'] },
+    decided_at: time(),
+    decided_by: nullable('string', 'Who decided: actor type and id'),
+    note: nullable('string'),
+    creator_name: str(),
+    campaign_name: str(),
+    app_name: str(),
+    created_at: time(),
+  },
+);
+
 const list = (key: string, item: Schema): Schema =>
   record([key, 'count'], { [key]: { type: 'array', items: item }, count: { type: 'integer' } });
 
@@ -243,6 +279,8 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   svc_add_offer_code: OFFER_CODE_RECORD,
   svc_list_offer_codes: list('offer_codes', OFFER_CODE_RECORD),
   svc_retire_offer_code: OFFER_CODE_RECORD,
+  svc_list_reviews: list('reviews', REVIEW_RECORD),
+  svc_review_commission: REVIEW_RECORD,
   svc_list_free_codes: {
     oneOf: [
       record(['app_id', 'free_codes', 'count'], { free_codes: { type: 'array', items: { type: 'object' } } }),

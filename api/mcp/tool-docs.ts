@@ -230,6 +230,24 @@ export const TOOL_DOCS: Readonly<Record<string, ToolDoc>> = {
     when: 'after checking an award.',
     next: 'svc_list_bonus_awards.',
   },
+  svc_list_reviews: {
+    title: 'List commission reviews',
+    does:
+      'Lists commissions the fraud signals raised for review, held open ones first, each with amount, status (open, ' +
+      'approved, voided), action (hold: not payable until decided; flag: paid as usual) and its signals with the ' +
+      'evidence in words; filters status (default all), signal, creator_id, app_id, action.',
+    when: 'to review suspicious commissions before they are paid.',
+    next: 'svc_review_commission.',
+  },
+  svc_review_commission: {
+    title: 'Review commission',
+    does:
+      'Approves a commission under review (it then follows its holding period) or voids it (a held one releases its ' +
+      'reservation once; one already payable or paid is taken back from the creator). A repeat of the decision ' +
+      'answers the first; the other decision after one is 409.',
+    when: 'after reading the review and its evidence.',
+    next: 'svc_list_reviews.',
+  },
   svc_get_analytics_overview: {
     title: 'App analytics',
     does: 'App overview for a period (production only).',

@@ -2,9 +2,9 @@
 // to confirm with the human and what it may retry). The method gives `readOnlyHint` (GET reads); the rest is declared
 // here, one rule each, so an annotation is a decision about the tool's effect and never a default:
 //   destructiveHint  a call ends something that someone else relies on and that no call can bring back: a rotated
-//                    webhook secret (the provider's copy stops working), a voided award, a withdrawn invitation (the
-//                    invitee's link dies), a retired offer code (it never attributes again, and its value is never
-//                    handed out again). Changes another call can undo (PATCH, pause, unfeature, a new translation)
+//                    webhook secret (the provider's copy stops working), a voided award or commission under review, a
+//                    withdrawn invitation (the invitee's link dies), a retired offer code (it never attributes again,
+//                    and its value is never handed out again). Changes another call can undo (PATCH, pause, unfeature, a new translation)
 //                    are updates, not destruction.
 //   idempotentHint   a repeat with the same arguments has no further effect on the account: it answers the same (PATCH,
 //                    provision, status set, localize, a signed link, which writes nothing) or is refused because the
@@ -19,6 +19,7 @@ const DESTRUCTIVE_TOOLS: ReadonlySet<string> = new Set([
   'svc_regenerate_webhook_secret',
   'svc_setup_subprovider',
   'svc_review_bonus_award',
+  'svc_review_commission',
   'svc_withdraw_invitation',
   'svc_retire_offer_code',
 ]);

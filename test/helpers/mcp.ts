@@ -128,3 +128,21 @@ export function messagesOf(res: JsonResponse): any[] {
   }
   return [res.body];
 }
+
+export type McpEra = '2025-11-25' | typeof MODERN_VERSION;
+export const MCP_ERAS: readonly McpEra[] = ['2025-11-25', MODERN_VERSION];
+
+/** One tools/call in `era`, raw (the 2025 form needs no initialize here; the 2026 envelope): the call's result. */
+export async function callToolInEra(baseUrl: string, era: McpEra, token: string, name: string, args: Record<string, unknown>) {
+  const params = { name, arguments: args };
+  const res =
+    era === MODERN_VERSION
+      ? await postModern(baseUrl, modernMessage(7, 'tools/call', params), { token })
+      : await postMcp(
+          baseUrl,
+          { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
+          { token, headers: { 'mcp-protocol-version': era } },
+        );
+  if (res.status !== 200) throw new Error(res.text);
+  return messagesOf(res).at(-1).result as { isError?: boolean; structuredContent: Record<string, any>; content: { text: string }[] };
+}

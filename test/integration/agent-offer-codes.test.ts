@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createAgentKey } from '../../db/agent-keys-writes.js';
 import { SCOPES, type Scope } from '../../lib/scopes.js';
 import { request } from '../helpers/http.js';
-import { messagesOf, MODERN_VERSION, modernMessage, postMcp, postModern } from '../helpers/mcp.js';
+import { callToolInEra, MCP_ERAS, type McpEra } from '../helpers/mcp.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { providerEvent, sendWebhook } from '../helpers/subprovider-events.js';
@@ -206,22 +206,10 @@ test('integration status: sdk_less_attribution from missing to ready, with a nex
   t.deepEqual((await status()).sdk_less_attribution, { ready: false, missing: ['active_offer_code'] }, 'a retired code does not count');
 });
 
-type Era = '2025-11-25' | typeof MODERN_VERSION;
-async function callTool(era: Era, token: string, name: string, args: Record<string, unknown>) {
-  const params = { name, arguments: args };
-  const res =
-    era === MODERN_VERSION
-      ? await postModern(h().baseUrl, modernMessage(7, 'tools/call', params), { token })
-      : await postMcp(
-          h().baseUrl,
-          { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
-          { token, headers: { 'mcp-protocol-version': era } },
-        );
-  if (res.status !== 200) throw new Error(res.text);
-  return messagesOf(res).at(-1).result as { isError?: boolean; structuredContent: Record<string, any>; content: { text: string }[] };
-}
+const callTool = (era: McpEra, token: string, name: string, args: Record<string, unknown>) =>
+  callToolInEra(h().baseUrl, era, token, name, args);
 
-for (const era of ['2025-11-25', MODERN_VERSION] as Era[]) {
+for (const era of MCP_ERAS) {
   test(`MCP (${era}): svc_add_offer_code, svc_list_offer_codes, svc_retire_offer_code`, async (t) => {
     const a = await account();
     const ids = { campaign_id: a.campaign_id, creator_id: a.creator_id };

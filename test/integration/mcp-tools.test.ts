@@ -113,6 +113,9 @@ const SPEC_TOOLS = [
   'svc_add_offer_code',
   'svc_list_offer_codes',
   'svc_retire_offer_code',
+  // CONTRACT.md "Review of suspicious commissions" (issue 40).
+  'svc_list_reviews',
+  'svc_review_commission',
 ];
 
 // Independent of api/mcp/tool-effects.ts on purpose: changing an annotation must change this test too. The rule per
@@ -137,6 +140,8 @@ const WRITE_EFFECTS: Record<string, { destructive: boolean; idempotent: boolean 
   svc_create_campaign: { destructive: false, idempotent: false },
   svc_set_campaign_status: { destructive: false, idempotent: true },
   svc_review_bonus_award: { destructive: true, idempotent: true },
+  // A void is final (the reservation released, or the commission taken back); a repeat answers the first decision.
+  svc_review_commission: { destructive: true, idempotent: true },
   svc_invite_creator: { destructive: false, idempotent: true },
   svc_invite_creators_batch: { destructive: false, idempotent: true },
   svc_withdraw_invitation: { destructive: true, idempotent: true },
@@ -224,8 +229,9 @@ test('every endpoint row serves its tools with the row scopes, honest annotation
   );
   t.is(
     expected.length,
-    51,
-    'account tools: 50 endpoint rows (45 of the spec + setup-subprovider + commissions + 3 offer-code rows), the invite row serving two',
+    53,
+    'account tools: 52 endpoint rows (45 of the spec + setup-subprovider + commissions + 3 offer-code rows + 2 review rows), ' +
+      'the invite row serving two',
   );
   t.log(`account tools: ${expected.length}, registry tools: ${registry.length}, total: ${tools.size}`);
 });
@@ -338,7 +344,7 @@ test(
     'tool error listing them, svc://sdk/{platform} reads through the given function',
   async (t) => {
     const tools = await listTools('/mcp-seam');
-    t.is(tools.size, 52);
+    t.is(tools.size, 54, '53 account tools and the one extra');
     t.like(tools.get('svc_test_sdk_guide'), {
       title: 'SDK guide (test)',
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
