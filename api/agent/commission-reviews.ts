@@ -18,7 +18,7 @@ import { NotFoundError, UnauthorizedError } from '../../errors/http-errors.js';
 import type { AppContext } from '../context.js';
 import { inputOf } from '../middleware/validate.js';
 import { reviewDecisionBody } from './field-schemas.js';
-import { orgIdsOf, visibleTo } from './principal.js';
+import { assertMayDecideMoney, orgIdsOf, visibleTo } from './principal.js';
 
 const id = (description: string) => ({ type: 'string', minLength: 1, maxLength: 64, description }) as const;
 
@@ -108,6 +108,7 @@ export async function reviewCommissionHandler(ctx: AppContext): Promise<void> {
   let orgId: string | undefined;
   for (const org of orgIdsOf(ctx)) if (!orgId && (await findReview(ctx.deps.db, org, reviewId))) orgId = org;
   if (!orgId) throw new NotFoundError('Review not found');
+  await assertMayDecideMoney(ctx, orgId, 'approve or void commissions under review');
   const input = inputOf<{ decision: CommissionReviewDecision; note?: string }>(ctx);
   const review = await decideReview(ctx.deps.db, { orgId, reviewId, decision: input.decision, note: input.note, actor: deciderOf(ctx) });
   ctx.body = reviewView(review);

@@ -40,10 +40,9 @@ export function actorIdOf(ctx: AppContext): string {
  * Money decisions (approving a bonus reserves wallet funds) for a signed-in user need the owner or admin role in the
  * row's organization (docs/dashboard.md "Roles"); an agent is already held to its scope by the route's guard.
  */
-export async function assertMayDecideMoney(ctx: AppContext, orgId: string): Promise<void> {
+export async function assertMayDecideMoney(ctx: AppContext, orgId: string, what = 'approve or void bonus awards'): Promise<void> {
   const p = ctx.state.principal;
   if (p?.kind !== 'user') return;
   const role = await roleIn(ctx.deps.db, orgId, p.userId);
-  if (role !== 'owner' && role !== 'admin')
-    throw new ForbiddenError('Only owners and admins of the organization approve or void bonus awards.');
+  if (role !== 'owner' && role !== 'admin') throw new ForbiddenError(`Only owners and admins of the organization ${what}.`);
 }
