@@ -14,6 +14,7 @@ export type CommissionLogRow = Pick<
   | 'reverses_commission_id'
   | 'environment'
   | 'status'
+  | 'review_state'
   | 'revenue_usd_micros'
   | 'commission_micros'
   | 'platform_fee_micros'
@@ -51,6 +52,7 @@ export async function listCampaignCommissions(
     'c.reverses_commission_id',
     'c.environment',
     'c.status',
+    'c.review_state',
     'c.revenue_usd_micros',
     'c.commission_micros',
     'c.platform_fee_micros',

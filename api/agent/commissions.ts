@@ -32,6 +32,7 @@ export function commissionView(c: CommissionLogRow) {
     creator_id: c.creator_id,
     environment: c.environment,
     status: c.status,
+    review_state: c.review_state,
     revenue_micros: Number(c.revenue_usd_micros),
     commission_micros: Number(c.commission_micros),
     platform_fee_micros: Number(c.platform_fee_micros),

@@ -195,6 +195,11 @@ export const COMMISSION_RECORD = record(['id', 'kind', 'commission_micros', 'bas
   creator_id: str(),
   environment: str(),
   status: str(),
+  review_state: {
+    type: ['string', 'null'],
+    enum: ['flagged', 'held', 'approved', 'voided', null],
+    description: 'A review beside the status: a held commission is never paid until approved; null when no fraud signal was raised',
+  },
   revenue_micros: { type: 'integer', description: "The customer's price in micro-USD (negative on a reversal)" },
   commission_micros: { type: 'integer' },
   platform_fee_micros: { type: 'integer' },
