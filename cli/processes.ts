@@ -113,6 +113,7 @@ export async function startWorker(
   const { startInboxDrainer } = await import('../jobs/inbox-drainer.js');
   const { resumeVoidedPolls } = await import('../jobs/play-voided-resume.js');
   const { startCreatorDigest } = await import('../jobs/creator-digest.js');
+  const { startOwnerReviewDigest } = await import('../jobs/owner-review-digest.js');
   const { resumeNotificationHistories } = await import('../jobs/notification-history-resume.js');
   const { startPayoutResume } = await import('../jobs/payout-resume.js');
   const { startJoinSightingPrune } = await import('../jobs/join-sighting-prune.js');
@@ -161,10 +162,12 @@ export async function startWorker(
   const outbox = await startOutbox(config, db, logger, opts.devMode === true);
   const digests = startCreatorDigest(db, config, logger.child({ component: 'creator-digest' }));
   const joinPrune = startJoinSightingPrune(db, logger.child({ component: 'join-sighting-prune' }));
+  const ownerDigests = startOwnerReviewDigest(db, config, logger.child({ component: 'owner-review-digest' }));
   const done = worker.run().finally(async () => {
     await drainer.stop();
     await digests.stop();
     await joinPrune.stop();
+    await ownerDigests.stop();
     await payoutResume.stop();
     await outbox?.stop();
     await metricsServer?.close();

@@ -8,17 +8,33 @@ import { qualifyingConversions } from './bonus-awards.js';
 import { appendLedgerEntry, lockOrganization } from './wallet-ledger-writes.js';
 
 /**
+ * An award's fraud_flags at its creation: `{"signals": [{review_id, commission_id, signal, evidence}]}`, one entry per
+ * signal of each open review of the creator's commissions in the campaign (a commission held or flagged and not yet
+ * decided), beside the `refunds` a refund adds later; `{}` when there is none. The signals inform the award's own
+ * review (approve or void, /bonus-awards/{award_id}/review); the commission's review stays the commission's.
+ */
+const OPEN_REVIEW_FLAGS_SQL = `coalesce((
+      select jsonb_build_object('signals', jsonb_agg(jsonb_build_object('review_id', rv.id, 'commission_id', rv.commission_id,
+               'signal', sg->>'signal', 'evidence', sg->>'evidence') order by rv.created_at, rv.id, sg->>'signal'))
+        from commission_reviews rv cross join lateral jsonb_array_elements(rv.signals) sg
+       where rv.org_id = k.org_id and rv.status = 'open' and rv.campaign_id = r.campaign_id and rv.creator_id = p.creator_id
+    ), '{}'::jsonb)`;
+
+/**
  * Creates, in one statement, the awards of the campaign's active rules whose threshold a creator has reached: one
  * creator's after an earn, or every creator's when a rule was just saved (the caller holds the organization lock,
- * db/bonus-rules.ts says why). The unique (rule, creator) pair makes a repeat award nobody twice. Returns how many
- * awards are new.
+ * db/bonus-rules.ts says why). The unique (rule, creator) pair makes a repeat award nobody twice. Each new award
+ * carries the signals of the creator's open commission reviews in the campaign (OPEN_REVIEW_FLAGS_SQL). Returns how
+ * many awards are new.
  */
 export async function awardReachedMilestones(trx: Knex.Transaction, c: { campaignId: string; creatorId?: string }): Promise<number> {
   const creator = c.creatorId ? 'and cv.creator_id = ?' : '';
   const { rows } = await trx.raw<{ rows: { id: string }[] }>(
     `
-    insert into bonus_awards (bonus_rule_id, campaign_id, creator_id, org_id, amount_micros, threshold_conversions, progress_count)
-    select r.id, r.campaign_id, p.creator_id, k.org_id, r.bonus_micros, r.threshold_conversions, p.progress
+    insert into bonus_awards (bonus_rule_id, campaign_id, creator_id, org_id, amount_micros, threshold_conversions, progress_count,
+                              fraud_flags)
+    select r.id, r.campaign_id, p.creator_id, k.org_id, r.bonus_micros, r.threshold_conversions, p.progress,
+           ${OPEN_REVIEW_FLAGS_SQL}
     from bonus_rules r
     join campaigns k on k.id = r.campaign_id
     join (select cv.creator_id, count(*)::int as progress from conversions cv
@@ -27,6 +43,8 @@ export async function awardReachedMilestones(trx: Knex.Transaction, c: { campaig
                         and c.creator_id = cv.creator_id and c.reversed_at is null)
           group by cv.creator_id) p on p.progress >= r.threshold_conversions
     where r.campaign_id = ? and r.active
+      -- an award already made is left as it is (and its flags are not read again at every earn)
+      and not exists (select 1 from bonus_awards b where b.bonus_rule_id = r.id and b.creator_id = p.creator_id)
     on conflict (bonus_rule_id, creator_id) do nothing
     returning id`,
     [c.campaignId, ...(c.creatorId ? [c.creatorId] : []), c.campaignId],

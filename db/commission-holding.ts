@@ -52,6 +52,8 @@ export interface HeldCommission {
   platform_fee_micros: number;
   payable_at: Date;
   status: string;
+  /** 'held': held for review, payable only once a person approves (the date is then the earliest). */
+  review_state: string | null;
   campaign_name: string;
 }
 
@@ -71,6 +73,7 @@ export async function listHeldCommissions(db: Knex, orgId: string, limit = 20): 
       'c.platform_fee_micros',
       'c.payable_at',
       'c.status',
+      'c.review_state',
       'k.name as campaign_name',
     );
 }

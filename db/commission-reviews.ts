@@ -26,6 +26,12 @@ export interface ReviewFilter {
 
 export const REVIEW_LIST_LIMIT = 200;
 
+/**
+ * A commission held for a person's decision, as a condition on the commissions alias `c`: still reserved (or
+ * unfunded), never payable until approved. The money reads (portal, wallet) count it apart from the holding period.
+ */
+export const IN_REVIEW_SQL = (c: string) => `(${c}.review_state is not distinct from 'held' and ${c}.status in ('reserved', 'unfunded'))`;
+
 function reviewsOf(db: Knex | Knex.Transaction) {
   return db('commission_reviews as r')
     .join('commissions as c', 'c.id', 'r.commission_id')

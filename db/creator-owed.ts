@@ -3,6 +3,9 @@
 // amounts in micro-dollars:
 // * held: commissions reserved in the holding period, with the earliest release date; waiting: recorded `unfunded`
 //   until the organization tops up;
+// * under review: commissions a fraud signal held for a person's decision (review_state 'held', reserved or
+//   unfunded): counted there only, never in held or waiting, whatever their holding date (an approval puts them back
+//   in held, or in payable when the holding period is over; a void removes them). docs/fraud-signals.md;
 // * payable: commissions past their holding period plus the bonus awards a payout run may pay (db/bonus-awards.ts
 //   payableAwards: approved, every refund flagged since reviewed), not yet in a payout;
 // * sending: payouts recorded and not yet transferred (`transfer_pending`); paid to date: payouts transferred or
@@ -11,6 +14,7 @@
 // * the organization's minimum payout and schedule period (db/payout-settings.ts), for the card's date.
 import type { Knex } from 'knex';
 import { payableAwards } from './bonus-awards.js';
+import { IN_REVIEW_SQL } from './commission-reviews.js';
 
 export interface CreatorOwed {
   org_id: string;
@@ -19,6 +23,9 @@ export interface CreatorOwed {
   held_count: number;
   /** The earliest `payable_at` of the held commissions; null when none is held. */
   next_release_at: Date | null;
+  /** Held for review (never payable until the organization decides). */
+  under_review_micros: number;
+  under_review_count: number;
   waiting_micros: number;
   payable_micros: number;
   sending_micros: number;
@@ -35,6 +42,8 @@ interface Row {
   held_micros: string;
   held_count: string;
   next_release_at: Date | null;
+  under_review_micros: string;
+  under_review_count: string;
   waiting_micros: string;
   payable_commissions_micros: string;
   payable_awards_micros: string;
@@ -45,6 +54,8 @@ interface Row {
   period_hours: number | null;
 }
 
+const IN_REVIEW = IN_REVIEW_SQL('c');
+
 /** One row per organization whose campaign the creator joined (organization name order). */
 export async function creatorOwedByOrg(db: Knex, creatorId: string): Promise<CreatorOwed[]> {
   const { rows } = await db.raw<{ rows: Row[] }>(
@@ -53,10 +64,12 @@ export async function creatorOwedByOrg(db: Knex, creatorId: string): Promise<Cre
      ),
      earns as (
        select c.org_id,
-              coalesce(sum(c.commission_micros) filter (where c.status = 'reserved'), 0) as held_micros,
-              count(*) filter (where c.status = 'reserved') as held_count,
-              min(c.payable_at) filter (where c.status = 'reserved') as next_release_at,
-              coalesce(sum(c.commission_micros) filter (where c.status = 'unfunded'), 0) as waiting_micros,
+              coalesce(sum(c.commission_micros) filter (where c.status = 'reserved' and not ${IN_REVIEW}), 0) as held_micros,
+              count(*) filter (where c.status = 'reserved' and not ${IN_REVIEW}) as held_count,
+              min(c.payable_at) filter (where c.status = 'reserved' and not ${IN_REVIEW}) as next_release_at,
+              coalesce(sum(c.commission_micros) filter (where ${IN_REVIEW}), 0) as under_review_micros,
+              count(*) filter (where ${IN_REVIEW}) as under_review_count,
+              coalesce(sum(c.commission_micros) filter (where c.status = 'unfunded' and not ${IN_REVIEW}), 0) as waiting_micros,
               coalesce(sum(c.commission_micros) filter (where c.status = 'payable'), 0) as payable_micros
          from commissions c
         where c.creator_id = :creator and c.kind = 'earn' and c.environment = 'PRODUCTION'
@@ -75,6 +88,7 @@ export async function creatorOwedByOrg(db: Knex, creatorId: string): Promise<Cre
      )
      select o.id as org_id, o.name as org_name,
             coalesce(e.held_micros, 0) as held_micros, coalesce(e.held_count, 0) as held_count, e.next_release_at,
+            coalesce(e.under_review_micros, 0) as under_review_micros, coalesce(e.under_review_count, 0) as under_review_count,
             coalesce(e.waiting_micros, 0) as waiting_micros,
             coalesce(e.payable_micros, 0) as payable_commissions_micros, coalesce(a.micros, 0) as payable_awards_micros,
             coalesce(p.sending_micros, 0) as sending_micros, coalesce(p.paid_micros, 0) as paid_micros,
@@ -102,6 +116,8 @@ export async function creatorOwedByOrg(db: Knex, creatorId: string): Promise<Cre
     held_micros: Number(r.held_micros),
     held_count: Number(r.held_count),
     next_release_at: r.next_release_at,
+    under_review_micros: Number(r.under_review_micros),
+    under_review_count: Number(r.under_review_count),
     waiting_micros: Number(r.waiting_micros),
     payable_micros: Number(r.payable_commissions_micros) + Number(r.payable_awards_micros),
     sending_micros: Number(r.sending_micros),

@@ -64,6 +64,8 @@ export interface CreatorCommissionLine {
   payable_at: Date | null;
   paid_at: Date | null;
   reversed_at: Date | null;
+  /** The review's mark beside the status (null: never reviewed): lib/creator-commission-state.ts words it neutrally. */
+  review_state: string | null;
   payout_id: string | null;
   org_name: string;
   campaign_name: string;
@@ -92,6 +94,7 @@ const commissionLines = (db: Knex) =>
       'c.payable_at',
       'c.paid_at',
       'c.reversed_at',
+      'c.review_state',
       'c.payout_id',
       'o.name as org_name',
       'k.name as campaign_name',

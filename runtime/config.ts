@@ -157,6 +157,15 @@ export const VARIABLES = {
       '"Digest"): `svc worker` mails each creator their unsent money changes at most this often ' +
       '(default one day; tests shorten it). Needs SVC_MASTER_KEY (the unsubscribe links are signed with it).',
   },
+  OWNER_DIGEST_EVERY_MS: {
+    kind: 'integer',
+    minimum: 1000,
+    default: 86400000,
+    doc:
+      'Shortest time between two digests of new commission reviews to one organization owner (docs/fraud-signals.md ' +
+      '"The owners\' digest"): `svc worker` mails each owner the reviews raised since their last digest at most this ' +
+      'often, and nothing when there are none (default one day; tests shorten it).',
+  },
   EMAIL_FROM: { kind: 'string', default: 'svc <no-reply@localhost>', doc: 'From address of outbox emails.' },
   MCP_TOOL_CALLS_PER_MINUTE: {
     kind: 'integer',

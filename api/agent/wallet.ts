@@ -115,6 +115,8 @@ export async function getWalletHandler(ctx: AppContext): Promise<void> {
     // commission amounts; `reserved` above also holds the platform fees) and what creators owe back.
     commissions: {
       held: stateView(creators.commissions.held),
+      // Held by a review for a person's decision (reserved, never payable until approved): not in held or unfunded.
+      under_review: stateView(creators.commissions.under_review),
       unfunded: stateView(creators.commissions.unfunded),
       payable: stateView(creators.commissions.payable),
       paid: stateView(creators.commissions.paid),

@@ -1,6 +1,7 @@
 // "What am I owed, and when?" per organization on the portal home (docs/creator-portal.md "What I am owed"): the
 // figures of db/creator-owed.ts in words, with the next scheduled payout computed the way the organization's Temporal
-// schedule fires (lib/payout-schedule.ts), or "paid on demand by the developer" when it has no schedule.
+// schedule fires (lib/payout-schedule.ts), or "paid on demand by the developer" when it has no schedule. "Under
+// review" (only when there is some) is money held for the organization's check, apart from "Held" (the holding period).
 import type { ComponentChildren } from 'preact';
 import type { CreatorOwed } from '../../db/creator-owed.js';
 import { formatUsd } from '../../lib/money.js';
@@ -41,6 +42,15 @@ export function OwedCard({ owed, account, now }: { owed: CreatorOwed; account: P
             </>
           ) : null}
         </Row>
+        {o.under_review_micros > 0 ? (
+          <Row id={key('under-review')} label="Under review">
+            {formatUsd(o.under_review_micros)}{' '}
+            <span class="muted">
+              ({o.under_review_count} commission{o.under_review_count === 1 ? '' : 's'} {o.org_name} is checking before{' '}
+              {o.under_review_count === 1 ? 'it' : 'they'} can be paid; no action is needed from you)
+            </span>
+          </Row>
+        ) : null}
         {o.waiting_micros > 0 ? (
           <Row id={key('waiting')} label="Waiting for a top-up">
             {formatUsd(o.waiting_micros)} <span class="muted">(held once {o.org_name} tops up its wallet)</span>

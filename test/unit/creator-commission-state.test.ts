@@ -1,7 +1,8 @@
 // What a creator is told about each commission (lib/creator-commission-state.ts): six states from status and
-// reversed_at, each with its reason; the release date is in the held and unfunded reasons.
+// reversed_at (two more from a review), each with its reason; the release date is in the held and unfunded reasons.
 import test from 'ava';
 import { commissionState, type CreatorCommissionState } from '../../lib/creator-commission-state.js';
+import { NEUTRAL_REVIEW_REASON, NEUTRAL_VOID_REASON } from '../../lib/fraud-signals/types.js';
 
 const base = { reversed_at: null, payable_at: '2026-12-01T10:00:00Z', paid_at: null, payout_id: null, org_name: 'Acme' };
 
@@ -94,3 +95,37 @@ for (const [name, facts, state, says, never] of reasons) {
     if (never) t.notRegex(got.reason, never);
   });
 }
+
+// A review (docs/fraud-signals.md "What the creator sees"): held reads "under review", a void "voided", each with the
+// neutral reason that names no rule, no date and no refund; a flag or an approval changes nothing the creator sees.
+test('held for review reads under review, a void reads voided, neutrally; a flag or an approval shows the money state', (t) => {
+  const rule = /self|email|referral|install|refund|held until|wallet/i;
+  for (const status of ['reserved', 'unfunded']) {
+    const held = commissionState({ ...base, status, review_state: 'held' });
+    t.deepEqual(held, { state: 'under_review', reason: NEUTRAL_REVIEW_REASON }, status);
+    t.notRegex(held.reason, rule);
+  }
+  const voided = commissionState({ ...base, status: 'reversed', reversed_at: '2026-11-30T00:00:00Z', review_state: 'voided' });
+  t.deepEqual(voided, { state: 'voided', reason: NEUTRAL_VOID_REASON });
+  t.notRegex(voided.reason, rule);
+  // Voided late (a flag decided after the release): taken back as a clawback, still without the refund wording.
+  const late = commissionState({
+    ...base,
+    status: 'payable',
+    reversed_at: '2026-12-03T00:00:00Z',
+    review_state: 'voided',
+    clawback_outstanding_micros: 1_000_000,
+  });
+  t.is(late.state, 'voided');
+  t.regex(
+    late.reason,
+    /^This commission was not confirmed after review and will not be paid\. The amount already released is taken from your next payout\.$/,
+  );
+  t.notRegex(late.reason, /refund/);
+  t.like(commissionState({ ...base, status: 'reserved', review_state: 'flagged' }), { state: 'held' });
+  t.like(commissionState({ ...base, status: 'payable', review_state: 'approved' }), { state: 'payable' });
+  // A held commission refunded is reversed by the refund: the refund's words, as for any.
+  t.like(commissionState({ ...base, status: 'reversed', reversed_at: '2026-11-30T00:00:00Z', review_state: 'held' }), {
+    state: 'reversed',
+  });
+});

@@ -19,15 +19,25 @@ import { signedIn } from '../signed-in.js';
 
 const STATES = ['earned', 'approved', 'voided', 'paid'] as const;
 
+/** Fraud signals of the creator's open commission reviews when the award was made: each in words. */
+const words = (v: unknown) => (typeof v === 'string' ? v : '');
+const signalLines = (v: unknown): string[] | null =>
+  Array.isArray(v)
+    ? v.map((x: { signal?: unknown; evidence?: unknown }) => `${words(x?.signal).replace(/_/g, ' ')}: ${words(x?.evidence)}`)
+    : null;
+
 function Flags({ flags }: { flags: unknown }) {
   const entries = flags && typeof flags === 'object' ? Object.entries(flags as Record<string, unknown>) : [];
   if (!entries.length) return <span class="muted">none</span>;
+  const lines = entries.flatMap(([k, v]) =>
+    k === 'signals' ? (signalLines(v) ?? [`${k}: ${JSON.stringify(v)}`]) : [`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`],
+  );
   return (
     <>
-      {entries.map(([k, v], i) => (
+      {lines.map((line, i) => (
         <>
           {i > 0 ? <br /> : null}
-          {k}: {typeof v === 'string' ? v : JSON.stringify(v)}
+          {line}
         </>
       ))}
     </>

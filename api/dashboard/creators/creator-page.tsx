@@ -81,6 +81,9 @@ export async function creatorPage(ctx: AppContext): Promise<void> {
             {figure('creator-revenue', 'Revenue brought (net of refunds)', formatUsd(sum('revenue_micros')))}
             {figure('creator-commission', 'Commission earned (net of refunds)', formatUsd(sum('commission_micros')))}
             {figure('creator-held', 'Held (in the holding period)', `${formatUsd(c.held.micros)} (${c.held.count})`)}
+            {c.under_review.count > 0
+              ? figure('creator-under-review', 'Held for review', `${formatUsd(c.under_review.micros)} (${c.under_review.count})`)
+              : null}
             {figure(
               'creator-payable',
               'Payable now',

@@ -78,9 +78,15 @@ function HeldTable({ held }: { held: HeldCommission[] }) {
           <td class="num">{formatUsd(Number(c.commission_micros))}</td>
           <td class="num">{formatUsd(Number(c.platform_fee_micros))}</td>
           <td>
-            <Badge tone={c.status === 'unfunded' ? 'bad' : 'warn'}>{c.status === 'unfunded' ? 'unfunded: top up' : 'held'}</Badge>
+            {c.review_state === 'held' ? (
+              <Badge tone="warn">held for review</Badge>
+            ) : (
+              <Badge tone={c.status === 'unfunded' ? 'bad' : 'warn'}>{c.status === 'unfunded' ? 'unfunded: top up' : 'held'}</Badge>
+            )}
           </td>
           <td>
+            {/* A commission held for review is payable only once approved: its date is the earliest it could be. */}
+            {c.review_state === 'held' ? 'after approval, from ' : null}
             <LocalTime at={c.payable_at} />
           </td>
         </tr>

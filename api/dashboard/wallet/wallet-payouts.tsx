@@ -193,6 +193,14 @@ export async function payoutsWalletSection(ctx: AppContext, s: SignedIn): Promis
               {formatUsd(c.held.micros)} ({c.held.count})
             </td>
           </tr>
+          {c.under_review.count > 0 ? (
+            <tr>
+              <th scope="row">Held for review (until a person approves or voids)</th>
+              <td id="payouts-under-review">
+                {formatUsd(c.under_review.micros)} ({c.under_review.count})
+              </td>
+            </tr>
+          ) : null}
           <tr>
             <th scope="row">Unfunded</th>
             <td>
