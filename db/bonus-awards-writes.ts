@@ -13,12 +13,13 @@ import { appendLedgerEntry, lockOrganization } from './wallet-ledger-writes.js';
  * decided), beside the `refunds` a refund adds later; `{}` when there is none. The signals inform the award's own
  * review (approve or void, /bonus-awards/{award_id}/review); the commission's review stays the commission's.
  */
-const OPEN_REVIEW_FLAGS_SQL = `coalesce((
-      select jsonb_build_object('signals', jsonb_agg(jsonb_build_object('review_id', rv.id, 'commission_id', rv.commission_id,
-               'signal', sg->>'signal', 'evidence', sg->>'evidence') order by rv.created_at, rv.id, sg->>'signal'))
+const OPEN_REVIEW_FLAGS_SQL = `(
+      select case when count(*) = 0 then '{}'::jsonb else jsonb_build_object('signals', jsonb_agg(jsonb_build_object(
+               'review_id', rv.id, 'commission_id', rv.commission_id, 'signal', sg->>'signal', 'evidence', sg->>'evidence')
+               order by rv.created_at, rv.id, sg->>'signal')) end
         from commission_reviews rv cross join lateral jsonb_array_elements(rv.signals) sg
        where rv.org_id = k.org_id and rv.status = 'open' and rv.campaign_id = r.campaign_id and rv.creator_id = p.creator_id
-    ), '{}'::jsonb)`;
+    )`;
 
 /**
  * Creates, in one statement, the awards of the campaign's active rules whose threshold a creator has reached: one

@@ -8,11 +8,15 @@ export async function codeIdsOf(db: Knex, appId: string, codes: readonly string[
   return new Map(rows.map((c) => [c.code, c.id]));
 }
 
-/** The organization's reserved earns whose holding period is over: the conversion workflows release them at once. */
+/**
+ * The organization's reserved earns whose holding period is over: the conversion workflows release them at once
+ * (one held by a review is not: it waits for a person, so it is not waited for here).
+ */
 export async function reservedPastRelease(db: Knex, orgId: string): Promise<number> {
   const rows = await db('commissions')
     .where({ org_id: orgId, status: 'reserved', kind: 'earn' })
     .where('payable_at', '<=', db.fn.now())
+    .whereRaw("review_state is distinct from 'held'")
     .count<{ n: string }[]>('* as n');
   return Number(rows[0]!.n);
 }
