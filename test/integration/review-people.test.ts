@@ -8,6 +8,8 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { decideReview } from '../../actions/commission-reviews.js';
 import { sendDueOwnerDigests } from '../../actions/owner-review-digests.js';
+import { startOwnerReviewDigest } from '../../jobs/owner-review-digest.js';
+import { createLogger } from '../../runtime/logger.js';
 import { getCreatorMoneySummary } from '../../db/creator-balances.js';
 import { creatorOwedByOrg } from '../../db/creator-owed.js';
 import { listCampaignCommissions } from '../../db/commission-log.js';
@@ -39,14 +41,20 @@ async function selfPurchase(app: SeededApp, creatorEmail: string): Promise<{ id:
   let row: { id: string; commission_micros: string; review_state: string | null } | undefined;
   await waitFor(
     async () => {
-      row = await h().db('commissions').where({ org_id: app.org_id, kind: 'earn' }).first('id', 'commission_micros', 'review_state');
+      row = await h()
+        .db('commissions')
+        .where({ org_id: app.org_id, kind: 'earn' })
+        .whereNotIn('id', [...earned])
+        .first('id', 'commission_micros', 'review_state');
       return row !== undefined;
     },
     'the earn',
     30_000,
   );
+  earned.add(row!.id);
   return { id: row!.id, commission_micros: Number(row!.commission_micros) };
 }
+const earned = new Set<string>();
 
 const usd = (m: number) => `$${(m / 1e6).toFixed(2)} USD`;
 const section = (html: string, id: string) => {
@@ -138,15 +146,30 @@ test('held for self-referral: portal under review and voided in neutral words, o
   t.is(audit.length, 1);
   t.deepEqual(audit[0].details.review_ids, [review.id]);
 
-  // Voided: the creator reads the neutral void reason (not the refund's), and the line leaves the owed card.
+  // A second review later: the worker's pass (the job, its period shortened) mails it alone, since the last digest.
+  const second = await selfPurchase(a, creatorEmail);
+  const secondReview = await db('commission_reviews').where('commission_id', second.id).first('id');
+  const job = startOwnerReviewDigest(db, { ...h().config, OWNER_DIGEST_EVERY_MS: 1000 }, createLogger('silent', 'test'));
+  t.teardown(() => job.stop());
+  await waitFor(async () => (await digests(owner)).length === 2, 'the second digest', 15_000);
+  await job.stop();
+  const [latest] = await digests(owner);
+  t.regex(latest!.subject, /: 1 commission to review \(1 held\)$/, 'the new review only');
+  const sentAudit = await db('audit_log').where({ org_id: a.org_id, action: 'commission_review.owner_digest_sent' }).orderBy('created_at');
+  t.deepEqual(sentAudit[1].details.review_ids, [secondReview.id]);
+  t.deepEqual(await digests(member), []);
+
+  // Voided: the creator reads the neutral void reason (not the refund's), and the line leaves the owed card (the
+  // second, still held, stays under review).
   const actor = { actorType: 'system' as const, actorId: 'test', requestId: null, ip: null };
   await decideReview(db, { orgId: a.org_id, reviewId: review.id, decision: 'void', actor });
   t.like(await db('commissions').where('id', earn.id).first('status', 'review_state'), { status: 'reversed', review_state: 'voided' });
   const after = section((await creator.browser.fetch(campaignUrl)).text, 'commissions');
   t.regex(after, /<tr data-state="voided">/);
+  t.is(after.match(/<tr data-state="under_review">/g)?.length, 1, 'the second only');
   t.true(after.includes(NEUTRAL_VOID_REASON));
-  t.notRegex(after, /refunded|under review/i);
-  const homeAfter = await creator.browser.fetch(`${h().baseUrl}/dashboard/creator`);
-  t.false(homeAfter.text.includes(`id="under-review-${a.org_id}"`));
-  t.deepEqual((await getCreatorMoneySummary(db, a.org_id)).commissions.under_review, { count: 0, micros: 0 });
+  t.notRegex(after, /refunded|email|self/i);
+  const cardAfter = section((await creator.browser.fetch(`${h().baseUrl}/dashboard/creator`)).text, `owed-${a.org_id}`);
+  t.regex(cardAfter, new RegExp(`id="under-review-${a.org_id}">\\${usd(second.commission_micros)} <span class="muted">\\(1 commission `));
+  t.deepEqual((await getCreatorMoneySummary(db, a.org_id)).commissions.under_review, { count: 1, micros: second.commission_micros });
 });
