@@ -14,7 +14,10 @@ import { getCreatorMoneySummary } from '../../db/creator-balances.js';
 import { creatorOwedByOrg } from '../../db/creator-owed.js';
 import { listCampaignCommissions } from '../../db/commission-log.js';
 import { NEUTRAL_REVIEW_REASON, NEUTRAL_VOID_REASON } from '../../lib/fraud-signals/types.js';
+import { addMembership, createUser } from '../../db/organizations-writes.js';
+import { hashPassword } from '../../lib/passwords.js';
 import { mailsTo } from '../helpers/creator-mail.js';
+import { signInDashboard } from '../helpers/dashboard.js';
 import { signInCreator } from '../helpers/creator-portal.js';
 import { useHarness } from '../helpers/harness.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
@@ -23,10 +26,12 @@ import { waitFor } from '../helpers/svc-processes.js';
 
 const h = useHarness(test);
 
+const PASSWORD = 'owner password 123';
+
 async function addUser(app: SeededApp, role: 'owner' | 'member'): Promise<string> {
   const email = `${role}-${randomUUID()}@example.com`;
-  const [user] = await h().db('users').insert({ email, name: role }).returning<{ id: string }[]>('id');
-  await h().db('memberships').insert({ org_id: app.org_id, user_id: user!.id, role });
+  const user = await createUser(h().db, { email, passwordHash: await hashPassword(PASSWORD), name: role, emailVerified: true });
+  await addMembership(h().db, app.org_id, user.id, role);
   return email;
 }
 
@@ -123,6 +128,16 @@ test('held for self-referral: portal under review and voided in neutral words, o
   t.deepEqual(money.commissions.held, { count: 0, micros: 0 });
   const [logged] = await listCampaignCommissions(db, a.campaign_id, { limit: 5 });
   t.like(logged, { id: earn.id, status: 'reserved', review_state: 'held' });
+  const dash = await signInDashboard(h().baseUrl, owner, PASSWORD);
+  const wallet = await dash.browser.fetch(`${h().baseUrl}/dashboard/wallet`);
+  t.is(wallet.status, 200);
+  const heldTable = section(wallet.text, 'held');
+  t.regex(heldTable, /held for review<\/span>/);
+  t.regex(heldTable, /after approval, from <time/, 'its date is no promise');
+  t.regex(wallet.text, new RegExp(`id="payouts-under-review">\\${usd(earn.commission_micros)} \\(1\\)<`));
+  t.regex(wallet.text, /id="payouts-held">\$0\.00 USD \(0\)</);
+  const creatorPage = await dash.browser.fetch(`${h().baseUrl}/dashboard/creators/${a.creator_id}`);
+  t.regex(creatorPage.text, new RegExp(`id="creator-under-review">\\${usd(earn.commission_micros)} \\(1\\)<`));
 
   // The owners' digest: one mail to the owner listing the review; none to a member; none where nothing was raised;
   // a second pass (its period over) sends nothing twice.
