@@ -3,10 +3,18 @@
 // bonus-rules editor and svc_provision (actions/provision.ts) call them; callers forget their caches.
 import type { Knex } from 'knex';
 import type { CampaignCopy, CampaignTermsPatch, NewCampaign } from '../db/campaigns.js';
-import { createCampaign, mergeCampaignI18n, setCampaignStatus, updateCampaignTerms } from '../db/campaigns-writes.js';
+import {
+  createCampaign,
+  mergeCampaignI18n,
+  saveFraudSignalActions,
+  setCampaignStatus,
+  updateCampaignTerms,
+} from '../db/campaigns-writes.js';
+import { appendAudit, type AuditEntry } from '../db/audit-log.js';
+import { FRAUD_SIGNALS, SIGNAL_ACTIONS, type SignalAction, type SignalActions } from '../lib/fraud-signals/index.js';
 import { normalizeBonusRules, type BonusRuleInput } from '../lib/bonus-rules.js';
 import type { Config } from '../runtime/config.js';
-import { ConflictError, ValidationError } from '../errors/http-errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../errors/http-errors.js';
 import { findBasisSupport } from '../db/campaigns.js';
 import type { CampaignStatus } from '../schema/types.js';
 import type { AgentEdge } from './agent-edge.js';
@@ -71,4 +79,43 @@ export async function localizeCampaign(
   input: { campaignId: string; patchFor: (current: CampaignCopy) => Record<string, unknown> | null },
 ): Promise<CampaignCopy | undefined> {
   return mergeCampaignI18n(deps.db, input.campaignId, input.patchFor);
+}
+
+/** A choice of the signal settings form: one of the actions, or the signal's default (DEFAULT_SIGNAL_ACTION). */
+export const SIGNAL_DEFAULT = 'default';
+
+/**
+ * A campaign's fraud-signal settings, from the choices made per signal (an action, or `default` / absent for the
+ * signal's default, which is then not stored so a later change of the defaults applies): 422 naming each signal whose
+ * choice is none of them, nothing written. Audited with the actor; answers the settings stored.
+ */
+export async function setFraudSignalActions(
+  deps: Deps,
+  input: {
+    campaign: { id: string; org_id: string };
+    choices: Record<string, unknown>;
+    actor: Pick<AuditEntry, 'actorType' | 'actorId' | 'requestId' | 'ip'>;
+  },
+): Promise<SignalActions> {
+  const actions: SignalActions = {};
+  const problems: FieldProblem[] = [];
+  for (const signal of FRAUD_SIGNALS) {
+    const choice = input.choices[signal];
+    if (choice === undefined || choice === SIGNAL_DEFAULT) continue;
+    if (typeof choice === 'string' && (SIGNAL_ACTIONS as readonly string[]).includes(choice)) actions[signal] = choice as SignalAction;
+    else problems.push({ loc: ['body', signal], msg: `must be one of off, flag, hold or ${SIGNAL_DEFAULT}`, type: 'enum' });
+  }
+  if (problems.length) throw new ValidationError(problems);
+  await deps.db.transaction(async (trx) => {
+    if (!(await saveFraudSignalActions(trx, input.campaign.id, actions))) throw new NotFoundError('Campaign not found.');
+    await appendAudit(trx, {
+      orgId: input.campaign.org_id,
+      ...input.actor,
+      action: 'campaign.fraud_signal_actions',
+      targetType: 'campaign',
+      targetId: input.campaign.id,
+      details: { fraud_signal_actions: actions },
+    });
+  });
+  return actions;
 }

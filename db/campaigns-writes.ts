@@ -80,3 +80,12 @@ export async function mergeCampaignI18n(
     return updated as CampaignCopy;
   });
 }
+
+/** A campaign's fraud-signal settings (lib/fraud-signals/decide.ts: each signal named off, flag or hold; the rest default). */
+export async function saveFraudSignalActions(db: Knex, campaignId: string, actions: Record<string, string>): Promise<boolean> {
+  return (
+    (await db('campaigns')
+      .where('id', campaignId)
+      .update({ fraud_signal_actions: JSON.stringify(actions) })) === 1
+  );
+}

@@ -115,6 +115,12 @@ export async function findCampaign(db: Knex, campaignId: string): Promise<AgentC
     .first<AgentCampaignRow | undefined>([...CAMPAIGN_COLUMNS, bonusRulesColumn(db)]);
 }
 
+/** A campaign's fraud-signal settings as stored (read with lib/fraud-signals' signalActionsOf); not in the agent's view. */
+export async function findFraudSignalActions(db: Knex, campaignId: string): Promise<unknown> {
+  const row = await db('campaigns').where('id', campaignId).first<{ fraud_signal_actions: unknown } | undefined>('fraud_signal_actions');
+  return row?.fraud_signal_actions ?? {};
+}
+
 export interface CampaignCopy {
   name: unknown;
   description: unknown;

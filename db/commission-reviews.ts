@@ -21,6 +21,8 @@ export interface ReviewFilter {
   appId?: string;
   /** Only held (action hold) or only flagged (action flag). */
   action?: 'hold' | 'flag';
+  /** Only the reviews named (a bulk decision's confirmation). */
+  ids?: readonly string[];
   limit?: number;
 }
 
@@ -57,6 +59,7 @@ export async function listReviews(db: Knex, orgId: string | readonly string[], f
   if (f.action) q.where('r.action', f.action);
   if (f.creatorId) q.where('r.creator_id', f.creatorId);
   if (f.appId) q.where('r.app_id', f.appId);
+  if (f.ids) q.whereIn('r.id', f.ids);
   if (f.signal) q.whereRaw('r.signals @> ?::jsonb', [JSON.stringify([{ signal: f.signal }])]);
   return q
     .orderByRaw("case when r.status = 'open' and r.action = 'hold' then 0 else 1 end")
@@ -75,4 +78,24 @@ export async function findReview(db: Knex | Knex.Transaction, orgId: string, rev
 export async function countOpenHolds(db: Knex, orgId: string): Promise<number> {
   const row = await db('commission_reviews').where({ org_id: orgId, status: 'open', action: 'hold' }).count<{ n: string }[]>('* as n');
   return Number(row[0]?.n ?? 0);
+}
+
+export interface ReviewChoice {
+  id: string;
+  name: string;
+}
+
+/** The creators and apps an organization's reviews name, by name: the queue's filter choices. */
+export async function reviewFilterChoices(db: Knex, orgId: string): Promise<{ creators: ReviewChoice[]; apps: ReviewChoice[] }> {
+  const [creators, apps] = await Promise.all([
+    db('creators as p')
+      .whereIn('p.id', db('commission_reviews').where('org_id', orgId).select('creator_id'))
+      .orderBy([{ column: 'p.name' }, { column: 'p.id' }])
+      .select<ReviewChoice[]>('p.id', 'p.name'),
+    db('apps as a')
+      .whereIn('a.id', db('commission_reviews').where('org_id', orgId).select('app_id'))
+      .orderBy([{ column: 'a.name' }, { column: 'a.id' }])
+      .select<ReviewChoice[]>('a.id', 'a.name'),
+  ]);
+  return { creators, apps };
 }

@@ -3,7 +3,7 @@
 // dashboard's events table): price, commission and whether the code carried matched a creator.
 import type { Knex } from 'knex';
 import type { StoredBasis } from '../lib/commission-basis.js';
-import { SANDBOX_ENVIRONMENTS } from '../schema/types.js';
+import { SANDBOX_ENVIRONMENTS, type CommissionReviewState } from '../schema/types.js';
 import { apiEnvironment, apiEnvironmentOrNull, type ApiEnvironment } from '../lib/api-environment.js';
 import type { TablePage, TableSpec, TableView } from '../lib/table-query.js';
 import { pageOf, type TableWindow } from './table-page.js';
@@ -87,6 +87,11 @@ export interface PurchaseEventView extends EnvironmentFields {
   /** Dashboard only: the basis of the event's (first) commission and the amounts behind it; null without one. */
   commission_basis?: StoredBasis | null;
   code_known?: boolean;
+  /**
+   * Dashboard only: the review state of the event's commission under review (held before flagged, then the
+   * decision: approved or voided); null when none is.
+   */
+  review_state?: CommissionReviewState | null;
 }
 
 interface PurchaseLogFilter {
@@ -127,7 +132,9 @@ function purchaseEventsQuery(db: Knex, appId: string, opts: PurchaseLogFilter): 
         'tax', m.basis_tax_micros, 'fee', m.basis_store_fee_micros, 'base', m.basis_base_micros) from commissions m
         where m.purchase_event_id = purchase_events.id order by m.created_at, m.id limit 1) as commission_basis,
       exists (select 1 from creator_codes cc where cc.app_id = ` +
-          `purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known`,
+          `purchase_events.app_id and cc.code = purchase_events.referral_code) as code_known,
+      (select m.review_state from commissions m where m.purchase_event_id = purchase_events.id and m.review_state is not null
+        order by array_position(array['held', 'flagged', 'voided', 'approved']::text[], m.review_state::text) limit 1) as review_state`,
       ),
     );
   }

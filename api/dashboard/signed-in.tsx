@@ -1,6 +1,8 @@
 // Who is signed in to the dashboard, read for every page (the session, the user's organizations and role, the
-// flash of the previous post), and the page answer for a row of another organization. The view kit
-// (api/view-kit/layout.tsx) draws with what this reads; it reads nothing itself.
+// commissions held for review (the navigation's count), the flash of the previous post), and the page answer for a
+// row of another organization. The view kit (api/view-kit/layout.tsx) draws with what this reads; it reads nothing
+// itself.
+import { countOpenHolds } from '../../db/commission-reviews.js';
 import { listOrganizations } from '../../db/organizations.js';
 import { findUser, roleIn } from '../../db/users.js';
 import { NotFoundError } from '../../errors/http-errors.js';
@@ -22,10 +24,11 @@ export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
   }
   const wanted = typeof ctx.query.org === 'string' ? ctx.query.org : undefined;
   const orgId = wanted && principal.orgIds.includes(wanted) ? wanted : principal.orgIds[0];
-  const [user, role, orgs] = await Promise.all([
+  const [user, role, orgs, openHolds] = await Promise.all([
     findUser(ctx.deps.db, principal.userId),
     orgId ? roleIn(ctx.deps.db, orgId, principal.userId) : undefined,
     listOrganizations(ctx.deps.db, principal.orgIds),
+    orgId ? countOpenHolds(ctx.deps.db, orgId) : 0,
   ]);
   const flash = ctx.method === 'GET' ? takeFlash(ctx) : undefined;
   return {
@@ -35,6 +38,7 @@ export async function signedIn(ctx: AppContext): Promise<SignedIn | undefined> {
     orgId,
     orgs,
     role,
+    openHolds,
     csrf: sessionCsrf(ctx, cookie),
     flash,
   };

@@ -20,6 +20,8 @@ export interface SignedIn {
   /** The user's organizations with their names (oldest first), for the shell's name and switcher. */
   orgs: { id: string; name: string }[];
   role: MembershipRole | undefined;
+  /** Commissions held for review in the organization (the navigation shows the count beside "Reviews"). */
+  openHolds?: number;
   csrf: string;
   /** What the previous form post left for this page (GET only; flash.ts): its message, a failed form's state, a secret. */
   flash?: Flash;
@@ -175,6 +177,7 @@ const NAV: [string, string][] = [
   ['/dashboard/campaigns', 'Campaigns'],
   ['/dashboard/creators', 'Creators'],
   ['/dashboard/bonus-awards', 'Bonus awards'],
+  ['/dashboard/reviews', 'Reviews'],
   ['/dashboard/free-codes', 'Free codes'],
   ['/dashboard/assets', 'Assets'],
   ['/dashboard/wallet', 'Wallet'],
@@ -241,6 +244,15 @@ function TopNav({ s, path }: { s: SignedIn; path: string }) {
       {NAV.map(([href, label]) => (
         <a href={safeUrl(orgLink(s, href))} aria-current={current === href ? 'page' : undefined}>
           {label}
+          {href === '/dashboard/reviews' && s.openHolds ? (
+            <>
+              {' '}
+              <span class="badge warn" id="open-holds">
+                {s.openHolds}
+                <span class="visually-hidden"> held for review</span>
+              </span>
+            </>
+          ) : null}
         </a>
       ))}
     </nav>

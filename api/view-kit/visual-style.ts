@@ -39,6 +39,12 @@ export const VISUAL_STYLE =
   .has-actions td:last-child form{display:inline-block;margin:0 var(--space-1) 0 0} .has-actions dialog{white-space:normal}
   main.wide .has-actions td:last-child button{margin:var(--space-1) 0}
   main.wide .table-scroll input{min-width:12rem;width:100%}
+  main.wide .table-scroll input[type=checkbox]{min-width:0;width:1.25rem;height:1.25rem;margin:0}
+  .table-scroll label.check{display:inline-block;padding:.35rem}
+  .filters{display:flex;flex-wrap:wrap;gap:0 var(--space-2);align-items:flex-end} .filters .filter{flex:1 1 10rem}
+  main.wide .filters select{min-width:10rem;width:100%} main.wide .filters button{margin-bottom:var(--space-1)}
+  ul.evidence{margin:0;padding-left:1rem;min-width:18rem} ul.evidence li{margin:0 0 var(--space-1)}
+  .table-scroll td.amount{white-space:nowrap}
   @media (max-width:40rem){
     main.wide{max-width:none;padding:1rem}
     .table-scroll th:first-child,.table-scroll td:first-child,.table-scroll .has-actions :is(th,td):last-child{` +

@@ -28,6 +28,8 @@ const STATES: Record<string, { words: string; tone: Tone }> = {
   earned: { words: 'earned', tone: 'warn' },
   approved: { words: 'approved', tone: 'ok' },
   voided: { words: 'voided', tone: 'bad' },
+  // commissions under review (held for review, or flagged and paid as usual)
+  flagged: { words: 'flagged', tone: 'warn' },
   // purchases as the live events view shows them
   attributed: { words: 'attributed', tone: 'ok' },
   organic: { words: 'organic', tone: 'neutral' },

@@ -6,6 +6,7 @@ import {
   DEFAULT_SIGNAL_ACTION,
   FRAUD_SIGNALS,
   isRaised,
+  SIGNAL_ACTIONS,
   type FraudSignal,
   type FraudSignalName,
   type SignalAction,
@@ -19,15 +20,13 @@ export interface ReviewDecision {
   signals: FraudSignal[];
 }
 
-const ACTIONS: readonly SignalAction[] = ['off', 'flag', 'hold'];
-
 /** A campaign's stored setting, read leniently: an unknown signal or action is ignored (the default applies). */
 export function signalActionsOf(stored: unknown): SignalActions {
   if (!stored || typeof stored !== 'object') return {};
   const out: SignalActions = {};
   for (const name of FRAUD_SIGNALS) {
     const v = (stored as Record<string, unknown>)[name];
-    if (typeof v === 'string' && (ACTIONS as readonly string[]).includes(v)) out[name] = v as SignalAction;
+    if (typeof v === 'string' && (SIGNAL_ACTIONS as readonly string[]).includes(v)) out[name] = v as SignalAction;
   }
   return out;
 }

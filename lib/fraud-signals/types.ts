@@ -25,6 +25,32 @@ export type SignalOutcome = FraudSignal | SignalOff | null;
 export const isRaised = (o: SignalOutcome): o is FraudSignal => o !== null && 'evidence' in o;
 
 export type SignalAction = 'off' | 'flag' | 'hold';
+export const SIGNAL_ACTIONS: readonly SignalAction[] = ['off', 'flag', 'hold'];
+
+/** Each signal's name in words, as the dashboard's review queue and campaign page show it. */
+export const SIGNAL_NAMES: Readonly<Record<FraudSignalName, string>> = {
+  self_referral: 'Self-referral',
+  install_farm: 'Install farm',
+  click_injection: 'Click injection',
+  refund_abuse: 'Refund abuse',
+  leaked_code: 'Leaked code',
+};
+
+/** What each signal looks for, in one sentence (docs/fraud-signals.md has the thresholds). */
+export const SIGNAL_MEANINGS: Readonly<Record<FraudSignalName, string>> = {
+  self_referral: "The purchaser is the creator: the same email, or the install came from the creator's own address and device.",
+  install_farm: 'Many installs of one creator from one address on (nearly) one kind of device in a short time.',
+  click_injection: 'Android only: the referral click came once the install was already under way.',
+  refund_abuse: "The creator's refund rate is far above the app's own, over a minimum sample.",
+  leaked_code: "The creator's code is redeemed by many users with no click or link of the creator behind them.",
+};
+
+/** What each action does to a commission whose signal is raised, in words. */
+export const SIGNAL_ACTION_WORDS: Readonly<Record<SignalAction, string>> = {
+  off: 'off: not checked',
+  flag: 'flag: listed for review, paid as usual',
+  hold: 'hold: not paid until a person approves it',
+};
 
 /** The defaults: a purchase through one's own code holds; the others flag only (a campaign may change each). */
 export const DEFAULT_SIGNAL_ACTION: Readonly<Record<FraudSignalName, SignalAction>> = {

@@ -2,7 +2,8 @@
 // page's script inserts the stream's `html` as is). Purchase events are shaped by events/recent's own webhookView,
 // so the flags (attributed / organic / failed) follow the agent API's rule; beside them the dashboard alone shows the
 // code the purchase carried (also when it attributed nothing, saying whether it matched no creator), the reason it
-// was refused or ignored, its price and the commission written for it (read with `amounts`, db/recent-events.ts).
+// was refused or ignored, its price and the commission written for it (read with `amounts`, db/recent-events.ts),
+// and a badge when that commission is under review ("Held for review", "Flagged"; the Reviews page has the evidence).
 import { LocalTime } from '../../view-kit/ui.js';
 import { StatePill } from '../../view-kit/visual.js';
 import type { FeedEntry } from '../../../db/app-event-feed.js';
@@ -56,6 +57,25 @@ function shapeEntry(entry: ViewEntry): Record<string, unknown> {
   return entry.kind === 'purchase' ? webhookView(entry.event) : sdkEventView(entry.event);
 }
 
+/** A purchase whose commission is under review, in words (the review queue has the evidence). */
+const REVIEW_BADGES: Record<string, string> = {
+  held: 'Held for review',
+  flagged: 'Flagged',
+  approved: 'Approved after review',
+  voided: 'Voided after review',
+};
+
+export function ReviewBadge({ state }: { state: string | null | undefined }) {
+  const words = state ? REVIEW_BADGES[state] : undefined;
+  if (!words) return null;
+  return (
+    <>
+      {' '}
+      <StatePill state={state} label={words} class="review-badge" />
+    </>
+  );
+}
+
 const Code = ({ code }: { code: string | null | undefined }) => (code ? <code>{code}</code> : null);
 
 /** The code a purchase carried, and what became of it when it attributed nothing (text: also the CSV's cell). */
@@ -100,6 +120,7 @@ export function EventRow({ entry, link, seq }: { entry: ViewEntry; link: string 
       <td>{environmentLabel(entry.event.store_environment)}</td>
       <td class="attribution">
         <Outcome v={v} />
+        <ReviewBadge state={entry.event.review_state} />
       </td>
       <td class="carried-code">
         {entry.event.referral_code ? (

@@ -4,7 +4,7 @@
 // own view (`campaignView`, with `campaignI18nView` from lib/i18n-freshness.ts) and every form posts to the dashboard REST, which runs the
 // agent API's handlers: an activation below the minimum escrow answers the 402 page with the way to the wallet's top-up.
 import { listAppsInOrgs } from '../../../db/apps.js';
-import { findCampaign, listCampaignsInOrgs } from '../../../db/campaigns.js';
+import { findCampaign, findFraudSignalActions, listCampaignsInOrgs } from '../../../db/campaigns.js';
 import { safeUrl } from '../../view-kit/html.js';
 import { campaignView } from '../../agent/campaigns.js';
 import type { AppContext } from '../../context.js';
@@ -12,6 +12,7 @@ import { JOIN_PAGE_LANGUAGES } from '../../public/join-page-text.js';
 import { LocalTime, StatusBadge } from '../../view-kit/ui.js';
 import { TermFields } from './campaign-fields.js';
 import { BonusRulesSection, saveBonusRulesFrom, type RulesForm } from './bonus-rules-editor.js';
+import { saveSignalActionsFrom, SignalSettingsSection, type SignalsForm } from './signal-settings.js';
 import {
   CampaignStatusButton,
   dashboardPage,
@@ -202,13 +203,18 @@ export async function detailPage(ctx: AppContext): Promise<void> {
   if (s) await showDetail(ctx, s, 200);
 }
 
-/** The campaign page; `rules` is the bonus-rules form as typed when its save was refused. */
-async function showDetail(ctx: AppContext, s: SignedIn, status: number, rules?: RulesForm): Promise<void> {
+/** The campaign page; `forms` holds the bonus-rules or signal-settings form as posted when its save was refused. */
+async function showDetail(
+  ctx: AppContext,
+  s: SignedIn,
+  status: number,
+  forms: { rules?: RulesForm; signals?: SignalsForm } = {},
+): Promise<void> {
   const found = visibleOrNotFoundPage(ctx, s, await findCampaign(ctx.deps.db, ctx.params.campaign_id as string), 'Campaign');
   if (!found) return;
   const c: View = campaignView(ctx, found);
   const back = orgLink(s, `/dashboard/campaigns/${c.id}`);
-  const facts = await moneyFactsOf(ctx, found.org_id);
+  const [facts, signalActions] = await Promise.all([moneyFactsOf(ctx, found.org_id), findFraudSignalActions(ctx.deps.db, found.id)]);
   dashboardPage(
     ctx,
     s,
@@ -239,11 +245,13 @@ async function showDetail(ctx: AppContext, s: SignedIn, status: number, rules?: 
         <p class="muted">A new holding period applies to commissions earned from then on.</p>
         <button type="submit">Save terms</button>
       </PostForm>
-      <BonusRulesSection s={s} campaignId={c.id} rules={found.bonus_rules} form={rules} />
+      <BonusRulesSection s={s} campaignId={c.id} rules={found.bonus_rules} form={forms.rules} />
+      <SignalSettingsSection s={s} campaignId={c.id} stored={signalActions} form={forms.signals} />
       <I18nSection s={s} c={c} back={back} />
       <JoinSection c={c} />
     </>,
   );
 }
 
-export const saveBonusRules = saveBonusRulesFrom(showDetail);
+export const saveBonusRules = saveBonusRulesFrom((ctx, s, status, rules) => showDetail(ctx, s, status, { rules }));
+export const saveSignalActions = saveSignalActionsFrom((ctx, s, status, signals) => showDetail(ctx, s, status, { signals }));
