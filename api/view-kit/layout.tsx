@@ -288,3 +288,18 @@ export function dashboardPage(
     ),
   });
 }
+
+/** A refused page post (403, 404, 422) as the page `title` with the reason as an alert and the way back under it. */
+export const refusalPage = (ctx: AppContext, s: SignedIn, status: number, title: string, message: string, back: ComponentChildren) =>
+  dashboardPage(
+    ctx,
+    s,
+    status,
+    title,
+    <>
+      <p class="error" role="alert">
+        {message}
+      </p>
+      {back}
+    </>,
+  );

@@ -106,7 +106,8 @@ export function Field({ name, label, id = name, value, state, hint, textarea, ro
   );
 }
 
-const FieldError = ({ id, error }: { id: string; error?: string }) =>
+/** A field's error under it, in words (`{id}-error`, for the field's aria-describedby); nothing without one. */
+export const FieldError = ({ id, error }: { id: string; error?: string }) =>
   error ? (
     <p class="field-error" id={`${id}-error`}>
       {error}

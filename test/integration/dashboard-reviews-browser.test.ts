@@ -18,7 +18,8 @@ import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { waitFor } from '../helpers/svc-processes.js';
 import { sendWebhook, subscription } from '../helpers/subprovider-events.js';
 
-const { h, seed } = useSeededHarness(test);
+// caches: the API's change feed runs, as under `svc api`, so the live events page's stream goes live.
+const { h, seed } = useSeededHarness(test, { caches: true });
 let browser: Browser;
 let page: Page;
 let other: SeededApp;
@@ -245,7 +246,7 @@ test.serial('the campaign page sets self-referral to flag (a bad value refused b
   await page.goto(url(`/dashboard/apps/${seed.app_id}/events`));
   const row = page.locator(`#live-events tr[data-event-id="${events.flagged}"]`);
   t.is(await row.locator('.review-badge').textContent(), 'Flagged');
-  await row.scrollIntoViewIfNeeded();
+  await page.locator('#live-status', { hasText: 'live' }).waitFor();
   await screenshot(page, 'reviews-flagged-event');
   await page.goto(url('/dashboard/reviews'));
   t.is(await rows().count(), 1);

@@ -18,6 +18,7 @@ import {
 } from '../../../lib/fraud-signals/index.js';
 import type { AppContext } from '../../context.js';
 import { ProblemSummary } from '../../view-kit/form-errors.js';
+import { FieldError } from '../../view-kit/ui.js';
 import { setFlash } from '../../view-kit/flash.js';
 import { canManage, dashboardPage, OrgLink, orgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
 import { signedIn, visibleOrNotFoundPage } from '../signed-in.js';
@@ -86,11 +87,7 @@ export function SignalSettingsSection({
                   </option>
                 ))}
               </select>
-              {error ? (
-                <p class="field-error" id={`${id}-error`}>
-                  {error}
-                </p>
-              ) : null}
+              <FieldError id={id} error={error} />
             </div>
           );
         })}

@@ -8,7 +8,7 @@ import { offerCodeView } from '../../agent/offer-codes.js';
 import { ConfirmForm } from '../../view-kit/confirm.js';
 import { safeUrl } from '../../view-kit/html.js';
 import { PostForm, stateFor, Table, type SignedIn } from '../../view-kit/layout.js';
-import { Field, LocalTime, type FormState } from '../../view-kit/ui.js';
+import { Field, FieldError, LocalTime, type FormState } from '../../view-kit/ui.js';
 import { DANGERS } from '../dangers.js';
 
 export interface CampaignMembership {
@@ -32,11 +32,7 @@ function PlatformSelect({ id, state }: { id: string; state?: FormState }) {
           Google Play (android)
         </option>
       </select>
-      {error ? (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </>
   );
 }

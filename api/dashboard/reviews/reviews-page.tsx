@@ -17,10 +17,21 @@ import { formatUsd } from '../../../lib/money.js';
 import { REVIEW_STATUSES, type ReviewStatus } from '../../../schema/types.js';
 import type { AppContext } from '../../context.js';
 import { setFlash } from '../../view-kit/flash.js';
-import { canManage, CsrfField, dashboardPage, Hidden, OrgLink, orgLink, stateFor, Table, type SignedIn } from '../../view-kit/layout.js';
+import {
+  canManage,
+  CsrfField,
+  dashboardPage,
+  Hidden,
+  OrgLink,
+  orgLink,
+  refusalPage,
+  stateFor,
+  Table,
+  type SignedIn,
+} from '../../view-kit/layout.js';
 import { safeUrl } from '../../view-kit/html.js';
 import { safeReturnTo } from '../../view-kit/sign-in-forms.js';
-import { LocalTime } from '../../view-kit/ui.js';
+import { FieldError, LocalTime } from '../../view-kit/ui.js';
 import { EmptyState, StatePill } from '../../view-kit/visual.js';
 import { signedIn } from '../signed-in.js';
 
@@ -103,25 +114,28 @@ function ReviewState({ r }: { r: ReviewListItem }) {
   );
 }
 
+/** A review's cells in the queue's order (Creator, Amount, State, Why, Campaign, App): `children` fill the state. */
+const ReviewCells = ({ r, children }: { r: ReviewListItem; children: ComponentChildren }) => (
+  <>
+    <td>{r.creator_name}</td>
+    <td class="amount">{formatUsd(micros(r))}</td>
+    <td class="review-state">{children}</td>
+    <td>
+      <Evidence r={r} />
+    </td>
+    <td>{r.campaign_name}</td>
+    <td>{r.app_name}</td>
+  </>
+);
+
 function ReviewRow({ r, pick, error }: { r: ReviewListItem; pick: boolean; error?: string }) {
   const label = `${r.creator_name}, ${formatUsd(micros(r))}, ${r.campaign_name}`;
   return (
     <tr data-review={r.id} data-state={r.review_state ?? ''}>
-      <td>{r.creator_name}</td>
-      <td class="amount">{formatUsd(micros(r))}</td>
-      <td class="review-state">
+      <ReviewCells r={r}>
         <ReviewState r={r} />
-        {error ? (
-          <p class="field-error" id={`review-${r.id}-error`}>
-            {error}
-          </p>
-        ) : null}
-      </td>
-      <td>
-        <Evidence r={r} />
-      </td>
-      <td>{r.campaign_name}</td>
-      <td>{r.app_name}</td>
+        <FieldError id={`review-${r.id}`} error={error} />
+      </ReviewCells>
       <td>
         <LocalTime at={r.created_at} />
       </td>
@@ -178,7 +192,8 @@ function FilterForm({ s, f, choices }: { s: SignedIn; f: Filter; choices: { crea
   );
 }
 
-const COLUMNS = ['Creator', 'Amount', 'State', 'Why (evidence)', 'Campaign', 'App', 'Raised'];
+const CELLS = ['Creator', 'Amount', 'State', 'Why (evidence)', 'Campaign', 'App'];
+const COLUMNS = [...CELLS, 'Raised'];
 
 function emptyWords(f: Filter): { title: string; body: ComponentChildren } {
   const filtered = f.signal || f.creatorId || f.appId;
@@ -283,21 +298,17 @@ const DECISION_WORDS: Record<CommissionReviewDecision, { verb: string; done: str
 };
 
 const refuse = (ctx: AppContext, s: SignedIn, status: number, message: string) =>
-  dashboardPage(
+  refusalPage(
     ctx,
     s,
     status,
     'Reviews',
-    <>
-      <p class="error" role="alert">
-        {message}
-      </p>
-      <p>
-        <OrgLink s={s} to={REVIEWS_PATH}>
-          Back to the reviews
-        </OrgLink>
-      </p>
-    </>,
+    message,
+    <p>
+      <OrgLink s={s} to={REVIEWS_PATH}>
+        Back to the reviews
+      </OrgLink>
+    </p>,
   );
 
 /** POST /dashboard/reviews/decide: the confirmation step, then (with `confirmed=yes`) each row decided on its own. */
@@ -373,23 +384,12 @@ function confirmStep(
           decision changes nothing, the other decision is refused (the reason shows beside the row).
         </p>
       ) : null}
-      <Table
-        id="confirm-reviews"
-        columns={['Creator', 'Amount', 'State', 'Why (evidence)', 'Campaign', 'App']}
-        label="Commissions to decide"
-      >
+      <Table id="confirm-reviews" columns={CELLS} label="Commissions to decide">
         {d.rows.map((r) => (
           <tr data-review={r.id}>
-            <td>{r.creator_name}</td>
-            <td class="amount">{formatUsd(micros(r))}</td>
-            <td>
+            <ReviewCells r={r}>
               <StatePill state={r.review_state ?? r.status} />
-            </td>
-            <td>
-              <Evidence r={r} />
-            </td>
-            <td>{r.campaign_name}</td>
-            <td>{r.app_name}</td>
+            </ReviewCells>
           </tr>
         ))}
       </Table>

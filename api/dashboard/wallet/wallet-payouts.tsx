@@ -21,7 +21,7 @@ import { startPayoutRun } from '../../../workflow-clients/payout-runs.js';
 import { payoutStatus } from '../../../lib/payout-status.js';
 import { newRunId, RUN_ID_PATTERN } from '../../../lib/payouts.js';
 import type { AppContext } from '../../context.js';
-import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, type SignedIn } from '../../view-kit/layout.js';
+import { canManage, dashboardPage, Hidden, OrgLink, orgLink, PostForm, refusalPage, type SignedIn } from '../../view-kit/layout.js';
 import { signedIn } from '../signed-in.js';
 
 const runPath = (runId: string) => `/dashboard/wallet/payouts/${encodeURIComponent(runId)}`;
@@ -257,18 +257,7 @@ const BackToWallet = ({ s, to = '/dashboard/wallet' }: { s: SignedIn; to?: strin
 );
 
 const refuse = (ctx: AppContext, s: SignedIn, status: number, message: string) =>
-  dashboardPage(
-    ctx,
-    s,
-    status,
-    'Payouts',
-    <>
-      <p class="error" role="alert">
-        {message}
-      </p>
-      <BackToWallet s={s} />
-    </>,
-  );
+  refusalPage(ctx, s, status, 'Payouts', message, <BackToWallet s={s} />);
 
 /** A dry run under a fresh run id; the confirm form carries the id, so confirming twice pays once. */
 export async function preview(ctx: AppContext): Promise<void> {
