@@ -1,5 +1,10 @@
 // Signing in to the dashboard from tests through the real sign-in form, and sending the session's requests
 // (cookie + CSRF token) to the dashboard REST.
+import type { Knex } from 'knex';
+import { randomBytes } from 'node:crypto';
+import { addMembership, createUser } from '../../db/organizations-writes.js';
+import { hashPassword } from '../../lib/passwords.js';
+import type { MembershipRole } from '../../schema/types.js';
 import { Browser, inputValue } from './browser.js';
 import { request, type JsonResponse } from './http.js';
 
@@ -30,4 +35,18 @@ export function sessionCall(
   csrf: string | null = s.csrf,
 ): Promise<JsonResponse> {
   return request(baseUrl, method, path, { body, headers: { cookie: s.cookie, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) } });
+}
+
+/** A new verified user with `role` in the organization, signed in to the dashboard. */
+export async function signInTeammate(
+  db: Knex,
+  baseUrl: string,
+  orgId: string,
+  role: MembershipRole,
+): Promise<DashboardSession & { userId: string; email: string }> {
+  const email = `${role}+${randomBytes(4).toString('hex')}@example.com`;
+  const password = `${role} password 123`;
+  const user = await createUser(db, { email, passwordHash: await hashPassword(password), name: role, emailVerified: true });
+  await addMembership(db, orgId, user.id, role);
+  return { ...(await signInDashboard(baseUrl, email, password)), userId: user.id, email };
 }

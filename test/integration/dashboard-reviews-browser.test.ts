@@ -10,6 +10,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { decideReview } from '../../actions/commission-reviews.js';
+import { signInTeammate } from '../helpers/dashboard.js';
 import { formatUsd } from '../../lib/money.js';
 import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { pageProblems, problemsAndScreenshots } from '../helpers/page-checks.js';
@@ -253,4 +254,23 @@ test.serial('the campaign page sets self-referral to flag (a bad value refused b
   t.is(await rows().first().locator('td.review-state .badge').textContent(), 'flagged');
   t.is(await page.locator('#open-holds').count(), 0, 'a flag is no hold');
   await screenshot(page, 'reviews-flagged-queue');
+});
+
+test.serial('a member sees the queue and the settings but decides and changes nothing (403)', async (t) => {
+  const member = await signInTeammate(h().db, h().baseUrl, seed.org_id, 'member');
+  const queue = await member.browser.fetch(url('/dashboard/reviews'));
+  t.is(queue.status, 200);
+  t.true(queue.text.includes('Owners and admins approve or void commissions under review.'));
+  t.false(queue.text.includes('name="review"'), 'no boxes to tick');
+  const open = await reviewsOf().where('status', 'open').first();
+  const decided = await member.browser.fetch(url('/dashboard/reviews/decide'), {
+    form: { csrf: member.csrf, decision: 'void', review: open.id, confirmed: 'yes' },
+  });
+  t.is(decided.status, 403);
+  t.is((await reviewsOf().where('id', open.id).first()).status, 'open');
+  const saved = await member.browser.fetch(url(`/dashboard/campaigns/${seed.campaign_id}/fraud-signals`), {
+    form: { csrf: member.csrf, self_referral: 'off' },
+  });
+  t.is(saved.status, 403);
+  t.is((await h().db('campaigns').where('id', seed.campaign_id).first()).fraud_signal_actions.self_referral, 'flag');
 });

@@ -5,13 +5,11 @@
 // worker and released by its conversion workflow's timer (a holding-period day lasts 500 ms here).
 import test from 'ava';
 import { AGENT_ENDPOINTS } from '../../api/agent/endpoints.js';
-import { addMembership, createUser } from '../../db/organizations-writes.js';
 import { refreshPayoutAccount, connectPayoutAccount } from '../../actions/payout-accounts.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
-import { hashPassword } from '../../lib/passwords.js';
 import { inputValue } from '../helpers/browser.js';
 import { assertExactBooks } from '../helpers/conversions.js';
-import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
+import { signInDashboard, signInTeammate, type DashboardSession } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
 import { payoutIn } from '../helpers/payouts.js';
@@ -26,15 +24,7 @@ let member: DashboardSession;
 test.before(async () => {
   await h.ready();
   owner = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
-  const email = `member+${Date.now()}@example.com`;
-  const user = await createUser(h().db, {
-    email,
-    passwordHash: await hashPassword('member password 123'),
-    name: 'Member',
-    emailVerified: true,
-  });
-  await addMembership(h().db, seed.org_id, user.id, 'member');
-  member = await signInDashboard(h().baseUrl, email, 'member password 123');
+  member = await signInTeammate(h().db, h().baseUrl, seed.org_id, 'member');
 });
 
 const url = (path: string) => `${h().baseUrl}${path}`;

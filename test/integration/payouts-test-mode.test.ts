@@ -6,13 +6,11 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { payoutProviderNamed } from '../../clients/payouts/select.js';
-import { addMembership, createUser } from '../../db/organizations-writes.js';
 import { ConfigError, loadConfig } from '../../runtime/config.js';
-import { hashPassword } from '../../lib/passwords.js';
 import { payoutScheduleId } from '../../workflows/payout-run-messages.js';
 import { inputValue } from '../helpers/browser.js';
 import { assertExactBooks } from '../helpers/conversions.js';
-import { signInDashboard, type DashboardSession } from '../helpers/dashboard.js';
+import { signInDashboard, signInTeammate, type DashboardSession } from '../helpers/dashboard.js';
 import { request } from '../helpers/http.js';
 import { makePayableCommission } from '../helpers/payable.js';
 import { CREATOR_HEADER, mountConnect, payoutIn } from '../helpers/payouts.js';
@@ -25,15 +23,7 @@ let admin: DashboardSession;
 test.before(async () => {
   await h.ready();
   owner = await signInDashboard(h().baseUrl, seed.user_email, seed.user_password);
-  const email = `admin+${Date.now()}@example.com`;
-  const user = await createUser(h().db, {
-    email,
-    passwordHash: await hashPassword('admin password 123'),
-    name: 'Admin',
-    emailVerified: true,
-  });
-  await addMembership(h().db, seed.org_id, user.id, 'admin');
-  admin = await signInDashboard(h().baseUrl, email, 'admin password 123');
+  admin = await signInTeammate(h().db, h().baseUrl, seed.org_id, 'admin');
 });
 
 const url = (path: string) => `${h().baseUrl}${path}`;

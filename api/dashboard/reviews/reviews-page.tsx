@@ -9,7 +9,7 @@
 // 409, or not found) is reported beside that row on the queue, the others decided all the same. Members see the
 // queue without the boxes and buttons (the post answers them 403).
 import type { ComponentChildren } from 'preact';
-import { decideReview, type CommissionReviewDecision } from '../../../actions/commission-reviews.js';
+import { decideReview, REVIEW_NOTE_MAX as NOTE_MAX, type CommissionReviewDecision } from '../../../actions/commission-reviews.js';
 import { listReviews, reviewFilterChoices, type ReviewChoice, type ReviewListItem } from '../../../db/commission-reviews.js';
 import { ConflictError, NotFoundError } from '../../../errors/http-errors.js';
 import { FRAUD_SIGNALS, SIGNAL_NAMES, type FraudSignalName } from '../../../lib/fraud-signals/index.js';
@@ -41,7 +41,6 @@ const DECIDE_PATH = '/dashboard/reviews/decide';
 const DECISIONS_FORM = 'review-decisions';
 /** A review id as the database issues them (`rev_` and hex); anything else names no review. */
 const REVIEW_ID = /^[\w-]{1,100}$/;
-const NOTE_MAX = 500;
 
 type StatusFilter = ReviewStatus | 'all';
 const STATUS_WORDS: Record<StatusFilter, string> = {
