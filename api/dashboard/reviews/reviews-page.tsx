@@ -44,7 +44,7 @@ const REVIEW_ID = /^[\w-]{1,100}$/;
 
 type StatusFilter = ReviewStatus | 'all';
 const STATUS_WORDS: Record<StatusFilter, string> = {
-  open: 'Open (waiting for a decision)',
+  open: 'Open',
   approved: 'Approved',
   voided: 'Voided',
   all: 'All',
