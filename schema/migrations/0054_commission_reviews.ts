@@ -16,7 +16,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('review_state').nullable();
   });
   await knex.raw(
-    `alter table commissions add constraint commissions_review_state_check check (review_state is null or review_state in (${REVIEW_STATES.map((s) => `'${s}'`).join(', ')}))`,
+    `alter table commissions add constraint commissions_review_state_check ` +
+      `check (review_state is null or review_state in (${REVIEW_STATES.map((s) => `'${s}'`).join(', ')}))`,
   );
   await knex.raw("create index commissions_held_idx on commissions (org_id) where review_state = 'held'");
 
@@ -42,7 +43,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['org_id', 'status', 'created_at']);
   });
   await knex.raw(
-    'create trigger commission_reviews_touch_updated_at before update on commission_reviews for each row execute function svc_touch_updated_at()',
+    'create trigger commission_reviews_touch_updated_at before update on commission_reviews ' +
+      'for each row execute function svc_touch_updated_at()',
   );
 
   await knex.schema.alterTable('campaigns', (t) => {

@@ -41,7 +41,8 @@ test(
     t.is(
       initial.count,
       13,
-      'lock and read the user, the code, write the attribution and the conversion, the terms, the fraud-signal facts (one read, before the organization lock), the earn',
+      'lock and read the user, the code, write the attribution and the conversion, the terms, ' +
+        'the fraud-signal facts (one read, before the organization lock), the earn',
     );
     t.is(initial.result.status, 'active');
     t.is(initial.first, 'BEGIN;');

@@ -3,7 +3,6 @@
 // codes attribute only while the campaign is active).
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
-import { recordClick } from '../../db/clicks.js';
 import {
   addCampaign,
   addCreator,
