@@ -44,8 +44,9 @@ export async function addCreatorCode(db: Knex, c: NewCreatorCode): Promise<{ id:
       creator_id: c.creatorId,
       code: c.code,
       source: c.source,
-      join_ip: c.joinIp ?? null,
-      join_user_agent: c.joinUserAgent?.slice(0, 500) ?? null,
+      // Only when given: a seed or a migration test writes rows at schemas older than the join address (0054).
+      ...(c.joinIp !== undefined ? { join_ip: c.joinIp } : {}),
+      ...(c.joinUserAgent !== undefined ? { join_user_agent: c.joinUserAgent?.slice(0, 500) ?? null } : {}),
     })
     .returning<{ id: string; code: string }[]>(['id', 'code']);
   return row!;

@@ -63,6 +63,7 @@ export function webhookView({
   commission_micros: _commission,
   commission_basis: _basis,
   code_known: _known,
+  review_state: _review,
   store_environment: _store,
   ...e
 }: PurchaseEventView) {
