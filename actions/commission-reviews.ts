@@ -11,6 +11,7 @@ import { approveCommission, lockReview, markVoided, recordReviewDecision, standi
 import { reverseCommission } from '../db/commissions.js';
 import { takeBackCommission } from '../db/commission-holding-writes.js';
 import { lockOrganization } from '../db/wallet-ledger-writes.js';
+import { notConfirmedDigestItem } from '../db/creator-digests.js';
 import { appendAudit, type AuditEntry } from '../db/audit-log.js';
 import { ConflictError, NotFoundError } from '../errors/http-errors.js';
 import type { CommissionRow } from '../schema/types.js';
@@ -57,6 +58,8 @@ export async function decideReview(db: Knex, input: DecideReviewInput): Promise<
 async function voidCommission(trx: Knex.Transaction, c: CommissionRow): Promise<void> {
   await lockOrganization(trx, c.org_id);
   await markVoided(trx, c.id);
+  // The creator hears it in their next digest, in neutral words (whatever happened to the money before).
+  if (Number(c.commission_micros) > 0) await notConfirmedDigestItem(trx, c);
   if (c.reversed_at || c.status === 'reversed') return; // a refund took it back already: nothing is released twice
   if (c.status === 'reserved' || c.status === 'unfunded') {
     await reverseCommission(trx, c, c.purchase_event_id, 'voided after review');

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { composeDigest, type DigestItem, type DigestLinks } from '../lib/creator-digest.js';
 import { enqueueEmail } from './email-outbox-writes.js';
 
-export type DigestItemKind = 'commission_payable' | 'payout_sent' | 'payout_failed' | 'payout_reversed';
+export type DigestItemKind = 'commission_payable' | 'commission_not_confirmed' | 'payout_sent' | 'payout_failed' | 'payout_reversed';
 
 /**
  * Runs `released` (an update of commissions returning id, creator_id, org_id, commission_micros) and adds one
@@ -26,6 +26,23 @@ export async function payableDigestItems(trx: Knex.Transaction, released: Knex.Q
   return rows[0]?.released ?? 0;
 }
 
+/** A commission voided after review, for the creator's next digest (told without the rule); a repeat adds nothing. */
+export async function notConfirmedDigestItem(
+  trx: Knex.Transaction,
+  c: { id: string; creator_id: string; org_id: string; commission_micros: number | string },
+): Promise<void> {
+  await trx('creator_digest_items')
+    .insert({
+      creator_id: c.creator_id,
+      org_id: c.org_id,
+      kind: 'commission_not_confirmed',
+      commission_id: c.id,
+      amount_micros: c.commission_micros,
+    })
+    .onConflict(trx.raw('(kind, commission_id) where commission_id is not null'))
+    .ignore();
+}
+
 /**
  * A payout's news for the creator's next digest; a repeat adds nothing. `payout_sent` when its transfer is recorded
  * (or it settled with nothing to send), `payout_failed` when it was returned before any transfer, `payout_reversed`
@@ -33,7 +50,13 @@ export async function payableDigestItems(trx: Knex.Transaction, released: Knex.Q
  */
 export async function addPayoutDigestItem(
   trx: Knex.Transaction,
-  i: { creatorId: string; orgId: string; payoutId: string; kind: Exclude<DigestItemKind, 'commission_payable'>; amountMicros: number },
+  i: {
+    creatorId: string;
+    orgId: string;
+    payoutId: string;
+    kind: Exclude<DigestItemKind, 'commission_payable' | 'commission_not_confirmed'>;
+    amountMicros: number;
+  },
 ): Promise<void> {
   await trx.raw(
     `insert into creator_digest_items (creator_id, org_id, kind, payout_id, amount_micros) values (?, ?, ?, ?, ?)

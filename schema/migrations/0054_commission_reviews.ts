@@ -10,8 +10,24 @@ import type { Knex } from 'knex';
 //  - the facts two signals need: the Play Install Referrer's times on the install (click injection), and the
 //    address and device a creator joined from (self-referral), kept JOIN_SIGHTING_RETENTION_DAYS (jobs prune it).
 const REVIEW_STATES = ['flagged', 'held', 'approved', 'voided'];
+// The creator is told of a void in their digest (lib/creator-digest.ts), an item about a commission like a release.
+const DIGEST_KINDS_BEFORE = ['commission_payable', 'payout_sent', 'payout_failed', 'payout_reversed'];
+const DIGEST_KINDS_AFTER = [...DIGEST_KINDS_BEFORE, 'commission_not_confirmed'];
+
+async function digestKinds(knex: Knex, kinds: string[], commissionKinds: string[]): Promise<void> {
+  const list = (l: string[]) => l.map((k) => `'${k}'`).join(', ');
+  await knex.raw('alter table creator_digest_items drop constraint creator_digest_items_kind_check');
+  await knex.raw(`alter table creator_digest_items add constraint creator_digest_items_kind_check check (kind in (${list(kinds)}))`);
+  await knex.raw('alter table creator_digest_items drop constraint creator_digest_items_cause_check');
+  const aboutCommission = `kind in (${list(commissionKinds)})`;
+  await knex.raw(
+    `alter table creator_digest_items add constraint creator_digest_items_cause_check ` +
+      `check ((${aboutCommission}) = (commission_id is not null) and (not ${aboutCommission}) = (payout_id is not null))`,
+  );
+}
 
 export async function up(knex: Knex): Promise<void> {
+  await digestKinds(knex, DIGEST_KINDS_AFTER, ['commission_payable', 'commission_not_confirmed']);
   await knex.schema.alterTable('commissions', (t) => {
     t.text('review_state').nullable();
   });
@@ -67,6 +83,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex('creator_digest_items').where('kind', 'commission_not_confirmed').delete();
+  await digestKinds(knex, DIGEST_KINDS_BEFORE, ['commission_payable']);
   await knex.raw('drop index user_attributions_code_attributed_idx');
   await knex.schema.alterTable('creator_codes', (t) => {
     t.dropColumn('join_ip');

@@ -116,6 +116,9 @@ test.serial('a creator buying through their own code: held, never payable, then 
   const releases = await db('wallet_ledger').where({ commission_id: earn.id, entry_type: 'reversal' });
   t.is(releases.length, 1, 'the reservation is released once');
   t.is(releases[0].memo, 'voided after review');
+  const told = await db('creator_digest_items').where({ commission_id: earn.id, kind: 'commission_not_confirmed' });
+  t.is(told.length, 1, 'the creator is told once, in their next digest');
+  t.is(Number(told[0].amount_micros), Number(earn.commission_micros));
   const audit = await db('audit_log').where({ target_id: review.id }).select('action');
   t.deepEqual(
     audit.map((a) => a.action),

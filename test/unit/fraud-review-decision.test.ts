@@ -1,9 +1,10 @@
 // lib/fraud-signals/decide.ts: what raised signals do to a commission under a campaign's settings (defaults:
 // self_referral holds, the others flag), weak evidence never holding, signals merged once; and
-// actions/purchase-event/signals.ts's outcomesOf over facts as db/fraud-facts.ts returns them.
+// actions/purchase-event/signals.ts's outcomesOf over facts as db/fraud-facts.ts returns them; a void in the creator's digest.
 import test from 'ava';
 import { outcomesOf } from '../../actions/purchase-event/signals.js';
 import type { FraudFactsRow, InstallFacts } from '../../db/fraud-facts.js';
+import { composeDigest } from '../../lib/creator-digest.js';
 import {
   decideReview,
   isRaised,
@@ -106,4 +107,30 @@ test('outcomesOf: Play Install Referrer times stored on the install reach click 
     at,
   });
   t.deepEqual(raised(o), ['click_injection']);
+});
+
+test("a voided commission in the creator's digest: the neutral words, never the rule", (t) => {
+  const mail = composeDigest(
+    'Jane',
+    [
+      {
+        id: 'cdi_1',
+        kind: 'commission_not_confirmed',
+        amount_micros: 3_000_000,
+        created_at: new Date('2026-11-29T10:00:00Z'),
+        org_name: 'Acme',
+        payout_id: null,
+        campaign_id: 'cmp_1',
+        campaign_name: 'Launch',
+        product_id: 'pro_monthly',
+      },
+    ],
+    { portal: 'https://svc.example/creator', unsubscribe: 'https://svc.example/u' },
+  );
+  t.is(mail.subject, 'Your earnings: 1 commission not confirmed');
+  t.regex(
+    mail.body,
+    /Commissions not confirmed:\n- \$3\.00 USD for pro_monthly in Launch \(Acme\): This commission was not confirmed after review/,
+  );
+  t.notRegex(mail.body, /self|referral|fraud|signal|install|refund/i);
 });
