@@ -74,6 +74,16 @@ export async function findReview(db: Knex | Knex.Transaction, orgId: string, rev
   return reviewsOf(db).where({ 'r.org_id': orgId, 'r.id': reviewId }).first();
 }
 
+/** How many installs of the organization's apps arrived through an untrusted proxy in the last `days` (IP signals off). */
+export async function untrustedProxyInstalls(db: Knex, orgId: string, days = 7): Promise<number> {
+  const row = await db('installs as i')
+    .join('apps as a', 'a.id', 'i.app_id')
+    .where({ 'a.org_id': orgId, 'i.ip_via_untrusted_proxy': true })
+    .where('i.created_at', '>', db.raw('now() - make_interval(days => ?)', [days]))
+    .count<{ n: string }[]>('* as n');
+  return Number(row[0]?.n ?? 0);
+}
+
 /** How many reviews wait for a decision (open holds), for badges and the digest. */
 export async function countOpenHolds(db: Knex, orgId: string): Promise<number> {
   const row = await db('commission_reviews').where({ org_id: orgId, status: 'open', action: 'hold' }).count<{ n: string }[]>('* as n');

@@ -74,6 +74,8 @@ export async function up(knex: Knex): Promise<void> {
     // The request came with X-Forwarded-For while TRUST_PROXY was off: `ip` is the proxy's, and IP signals say so.
     t.boolean('ip_via_untrusted_proxy').notNullable().defaultTo(false);
   });
+  // The review queue says when IP signals are off for recent installs (few rows: only those marked).
+  await knex.raw('create index installs_untrusted_proxy_idx on installs (app_id, created_at) where ip_via_untrusted_proxy');
   // The leaked-code signal reads a code's redemptions of the last days at every earn.
   await knex.raw('create index user_attributions_code_attributed_idx on user_attributions (creator_code_id, attributed_at)');
   await knex.schema.alterTable('creator_codes', (t) => {

@@ -14,6 +14,7 @@ import { signInTeammate } from '../helpers/dashboard.js';
 import { formatUsd } from '../../lib/money.js';
 import { launchChromium, screenshot, signInInBrowser } from '../helpers/chromium.js';
 import { pageProblems, problemsAndScreenshots } from '../helpers/page-checks.js';
+import { sdkClient } from '../helpers/sdk.js';
 import { seedApp, type SeededApp } from '../helpers/seed.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
 import { waitFor } from '../helpers/svc-processes.js';
@@ -273,4 +274,16 @@ test.serial('a member sees the queue and the settings but decides and changes no
   });
   t.is(saved.status, 403);
   t.is((await h().db('campaigns').where('id', seed.campaign_id).first()).fraud_signal_actions.self_referral, 'flag');
+});
+
+test.serial('installs through a proxy with TRUST_PROXY off: the queue says the IP signals are off, and why', async (t) => {
+  await page.goto(url('/dashboard/reviews'));
+  t.is(await page.locator('#ip-signals-off').count(), 0, 'no install came through an untrusted proxy yet');
+  // This harness runs with TRUST_PROXY off; the SDK client sends X-Forwarded-For as a proxy would.
+  const res = await sdkClient(h().baseUrl, seed.sdk_key).post('/track-install', { platform: 'android', device_id: randomUUID() });
+  t.is(res.status, 200);
+  await page.goto(url('/dashboard/reviews'));
+  const notice = (await page.locator('#ip-signals-off').textContent()) ?? '';
+  t.regex(notice, /IP signals are off: the API runs behind a proxy with TRUST_PROXY off/);
+  t.regex(notice, /1 install in the last 7 days/);
 });

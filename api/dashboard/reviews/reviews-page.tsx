@@ -10,9 +10,15 @@
 // queue without the boxes and buttons (the post answers them 403).
 import type { ComponentChildren } from 'preact';
 import { decideReview, REVIEW_NOTE_MAX as NOTE_MAX, type CommissionReviewDecision } from '../../../actions/commission-reviews.js';
-import { listReviews, reviewFilterChoices, type ReviewChoice, type ReviewListItem } from '../../../db/commission-reviews.js';
+import {
+  listReviews,
+  reviewFilterChoices,
+  untrustedProxyInstalls,
+  type ReviewChoice,
+  type ReviewListItem,
+} from '../../../db/commission-reviews.js';
 import { ConflictError, NotFoundError } from '../../../errors/http-errors.js';
-import { FRAUD_SIGNALS, SIGNAL_NAMES, type FraudSignalName } from '../../../lib/fraud-signals/index.js';
+import { FRAUD_SIGNALS, ipSignalsOff, SIGNAL_NAMES, type FraudSignalName } from '../../../lib/fraud-signals/index.js';
 import { formatUsd } from '../../../lib/money.js';
 import { REVIEW_STATUSES, type ReviewStatus } from '../../../schema/types.js';
 import type { AppContext } from '../../context.js';
@@ -216,7 +222,7 @@ export async function reviewsPage(ctx: AppContext): Promise<void> {
   const f = filterOf(ctx, choices);
   const refused = stateFor(s, DECISIONS_FORM)?.errors ?? {};
   const refusedIds = Object.keys(refused).filter((id) => REVIEW_ID.test(id));
-  const [listed, refusedRows] = await Promise.all([
+  const [listed, refusedRows, proxied] = await Promise.all([
     listReviews(ctx.deps.db, s.orgId, {
       status: f.status === 'all' ? undefined : f.status,
       signal: f.signal,
@@ -224,6 +230,7 @@ export async function reviewsPage(ctx: AppContext): Promise<void> {
       appId: f.appId,
     }),
     refusedIds.length ? listReviews(ctx.deps.db, s.orgId, { ids: refusedIds }) : [],
+    untrustedProxyInstalls(ctx.deps.db, s.orgId),
   ]);
   // Rows a decision refused stay in view with the reason beside them, even when the filter no longer lists them.
   const rows = [...refusedRows.filter((r) => !listed.some((x) => x.id === r.id)), ...listed];
@@ -241,6 +248,13 @@ export async function reviewsPage(ctx: AppContext): Promise<void> {
         wallet and is never paid until approved; approving lets it follow its holding period, voiding releases its reservation and tells the
         creator it will not be paid (without naming the rule). A <strong>flagged</strong> one is paid as usual unless voided.
       </p>
+      {proxied ? (
+        <p class="notice" id="ip-signals-off" role="status">
+          {ipSignalsOff(null, { trustProxy: false, behindProxy: true })} {proxied} install{proxied === 1 ? '' : 's'} in the last 7 days came
+          that way: self-referral by address and install farms are not read for them. Set TRUST_PROXY (and TRUST_PROXY_HOPS) to read client
+          addresses.
+        </p>
+      ) : null}
       <FilterForm s={s} f={f} choices={choices} />
       {rows.length ? (
         <>
