@@ -17,9 +17,10 @@ export async function raiseReviewBeforeRelease(trx: Knex.Transaction, c: Commiss
   const action = had?.action === 'hold' || decision.action === 'hold' ? 'hold' : 'flag';
   if (had) {
     const signals = mergeSignals(had.signals as ReviewDecision['signals'], decision.signals);
+    const escalated = had.action === 'flag' && action === 'hold';
     await trx('commission_reviews')
       .where('id', had.id)
-      .update({ action, signals: JSON.stringify(signals) });
+      .update({ action, signals: JSON.stringify(signals), ...(escalated ? { escalated_at: trx.fn.now() } : {}) });
   } else {
     await trx('commission_reviews').insert({
       commission_id: c.id,

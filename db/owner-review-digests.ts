@@ -30,6 +30,9 @@ export const OWNER_DIGEST_OVERLAP_MS = 10 * 60_000;
 /** Reviews older than this when an owner gets their first digest are not news any more (the queue lists them). */
 export const OWNER_DIGEST_FIRST_LOOKBACK_DAYS = 7;
 
+/** When a review is news: when it was raised, or when a flag became a hold (db/commission-reviews-writes.ts). */
+const NEWS_AT = 'coalesce(r.escalated_at, r.created_at)';
+
 /** The audit target of one owner's digests; the candidates' query spells it in SQL (org_id || ':' || user_id). */
 const targetOf = (orgId: string, userId: string) => `${orgId}:${userId}`;
 
@@ -45,7 +48,7 @@ export async function composeDueOwnerDigests(db: Knex, opts: OwnerDigestOptions)
         .select(db.raw('1'))
         .from('commission_reviews as r')
         .whereRaw('r.org_id = m.org_id')
-        .whereRaw('r.created_at > now() - make_interval(secs => ?)', [lookbackSecs]);
+        .whereRaw(`${NEWS_AT} > now() - make_interval(secs => ?)`, [lookbackSecs]);
     })
     // Mailed within the period: not due yet (checked again under the claim).
     .whereNotExists((q) => {
@@ -137,9 +140,9 @@ async function newReviews(trx: Knex.Transaction, orgId: string, since: Date, lis
     .join('campaigns as k', 'k.id', 'r.campaign_id')
     .join('apps as a', 'a.id', 'r.app_id')
     .where('r.org_id', orgId)
-    .where('r.created_at', '>', since)
+    .whereRaw(`${NEWS_AT} > ?`, [since])
     .orderByRaw("case when r.action = 'hold' then 0 else 1 end")
-    .orderBy([{ column: 'r.created_at' }, { column: 'r.id' }])
+    .orderByRaw(`${NEWS_AT}, r.id`)
     .limit(1000)
     .select<(Omit<OwnerDigestReview, 'amount_micros'> & { amount_micros: string | number })[]>(
       'r.id',

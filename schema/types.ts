@@ -756,6 +756,7 @@ export interface CommissionReviewRow {
   status: ReviewStatus;
   signals: { signal: string; evidence: string; weak?: true }[];
   raised_at_step: 'earn' | 'release';
+  escalated_at: Date | null;
   decided_by: string | null;
   note: string | null;
   decided_at: Date | null;

@@ -51,6 +51,8 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('signals').notNullable();
     // Where the review was raised: at the earn, or again before the commission became payable.
     t.text('raised_at_step').notNullable().defaultTo('earn').checkIn(['earn', 'release']);
+    // When a flag became a hold (the release step's evaluation): news for the owners' digest like a new review.
+    t.timestamp('escalated_at', { useTz: true }).nullable();
     t.text('decided_by').nullable();
     t.text('note').nullable();
     t.timestamp('decided_at', { useTz: true }).nullable();

@@ -6,7 +6,9 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { decideReview } from '../../actions/commission-reviews.js';
+import { sendDueOwnerDigests } from '../../actions/owner-review-digests.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
+import { mailsTo } from '../helpers/creator-mail.js';
 import {
   addCampaign,
   addCreator,
@@ -229,10 +231,12 @@ test.serial(
     const campaignId = await addCampaign(db, seed);
     await db('campaigns')
       .where('id', campaignId)
-      .update({ holding_period_days: 6, fraud_signal_actions: JSON.stringify({ refund_abuse: 'hold' }) });
+      .update({ holding_period_days: 6, fraud_signal_actions: JSON.stringify({ refund_abuse: 'hold', self_referral: 'flag' }) });
     const refunder = await addCreator(db, seed, campaignId);
     const subs = Array.from({ length: 10 }, (_, i) => subscription(`rev-refunder-${i}`, refunder.code));
     const purchases = subs.map((sub) => sub('initial_purchase'));
+    // One of them the creator bought: with self-referral set to flag, it is flagged at the earn.
+    withEmail(purchases[8]!, await creatorEmail(refunder));
     for (const p of purchases) await send(t, p);
     for (const [i, sub] of subs.slice(0, 4).entries()) {
       await send(t, sub('refund', { transaction_id: purchases[i]!.event.transaction_id, price: -Number(purchases[i]!.event.price) }));
@@ -247,7 +251,23 @@ test.serial(
     await new Promise((r) => setTimeout(r, 1500));
     t.like(await db('commissions').where('id', kept.id).first(), { status: 'reserved', review_state: 'held' });
     const [review] = await reviewOf(kept.id);
-    t.like(review, { action: 'hold', raised_at_step: 'release', status: 'open' });
+    t.like(review, { action: 'hold', raised_at_step: 'release', status: 'open', escalated_at: null });
     t.regex(review.signals[0].evidence, /^4 of 10 purchases through this creator were refunded \(40%\)/);
+
+    // The flagged one: a flag at the earn, a hold at the release, its signals gained once.
+    const own = await earnOf('rev-refunder-8');
+    t.like(await db('commissions').where('id', own.id).first(), { status: 'reserved', review_state: 'held' });
+    const [escalated] = await reviewOf(own.id);
+    t.like(escalated, { action: 'hold', raised_at_step: 'earn', status: 'open' });
+    t.truthy(escalated.escalated_at, 'a flag that became a hold is news again');
+    t.deepEqual(
+      escalated.signals.map((s: { signal: string }) => s.signal),
+      ['self_referral', 'refund_abuse'],
+    );
+    // The owners' digest lists it among the held ones.
+    await sendDueOwnerDigests({ db }, { everyMs: 1, dashboardUrl: h().config.DASHBOARD_URL });
+    const [digest] = (await mailsTo(db, seed.user_email)).filter((m) => m.template === 'owner_review_digest');
+    const held = digest!.body_text.split('Flagged:')[0]!;
+    t.regex(held, /self referral: The purchaser's email[\s\S]*refund abuse: 4 of 10 purchases/);
   },
 );
