@@ -54,4 +54,11 @@ export const VISUAL_STYLE =
     .has-actions td:last-child form{display:block;margin:0}
     main.wide .has-actions td:last-child button{padding:.35rem .6rem;margin:0 0 var(--space-1)}
     .table-scroll td:first-child{min-width:7rem}
+    #reviews thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+    #reviews,#reviews tbody,#reviews tr,#reviews td{display:block}
+    #reviews tr{position:relative;padding:var(--space-2) 2.75rem var(--space-2) 0;border-bottom:1px solid var(--line)}
+    .table-scroll #reviews td{border:0;padding:.1rem 0}
+    .table-scroll #reviews td:first-child{position:static;max-width:none;min-width:0;box-shadow:none;font-weight:600}
+    .table-scroll #reviews.has-actions td:last-child{position:absolute;right:0;top:var(--space-2);box-shadow:none;padding:0}
+    #reviews ul.evidence{min-width:0}
   }`;
