@@ -10,12 +10,13 @@ export async function askForLink(baseUrl: string, browser: Browser, email: strin
   return browser.fetch(`${baseUrl}/dashboard/creator/sign-in`, { form: { csrf: inputValue(form.text, 'csrf') ?? '', email }, headers });
 }
 
-/** Confirms a mailed link in `browser`: the confirm page, then its POST. */
-export async function confirmLink(browser: Browser, link: string) {
-  const page = await browser.fetch(link);
+/** Confirms a mailed link in `browser`: the confirm page, then its POST (`headers`: as a given device would send). */
+export async function confirmLink(browser: Browser, link: string, headers: Record<string, string> = {}) {
+  const page = await browser.fetch(link, { headers });
   if (page.status !== 200) return page;
   return browser.fetch(formAction(page.text, link), {
     form: { csrf: inputValue(page.text, 'csrf') ?? '', token: inputValue(page.text, 'token') ?? '' },
+    headers,
   });
 }
 
@@ -24,13 +25,20 @@ export interface CreatorSession {
   token: string;
 }
 
-export async function signInCreator(baseUrl: string, db: Knex, email: string, ip?: string): Promise<CreatorSession> {
+/** `device`: the session is opened from this address and User-Agent (else the test's own connection). */
+export async function signInCreator(
+  baseUrl: string,
+  db: Knex,
+  email: string,
+  ip?: string,
+  device?: { ip: string; userAgent: string },
+): Promise<CreatorSession> {
   const browser = new Browser();
   const asked = await askForLink(baseUrl, browser, email, ip);
   if (asked.status !== 200) throw new Error(`link request failed: ${asked.status}`);
   const link = await latestSignInLink(db, email);
   if (!link) throw new Error(`no sign-in link mailed to ${email}`);
-  const done = await confirmLink(browser, link);
+  const done = await confirmLink(browser, link, device ? { 'x-forwarded-for': device.ip, 'user-agent': device.userAgent } : {});
   const token = browser.cookies.get('svc_creator');
   if (done.status !== 303 || !token) throw new Error(`confirm failed: ${done.status} ${done.text.slice(0, 200)}`);
   return { browser, token };
