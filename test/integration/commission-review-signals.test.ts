@@ -25,7 +25,7 @@ test.before(async () => {
 });
 
 test.afterEach.always(async (t) => {
-  await assertExactBooks(t as ExecutionContext, h().db, seed.org_id);
+  await assertExactBooks(t, h().db, seed.org_id);
 });
 
 async function send(t: ExecutionContext, body: ProviderBody): Promise<void> {
@@ -77,7 +77,10 @@ test.serial('self-referral by address: the install came from where the creator j
   t.like(review, { action: 'hold', status: 'open' });
   t.regex(
     review.signals[0].evidence,
-    /^The attributed install came from 203\.0\.113\.50, where the creator joined the campaign .* before the install, with the same platform and OS version\.$/,
+    new RegExp(
+      '^The attributed install came from 203\\.0\\.113\\.50, where the creator joined the campaign .* before the install, ' +
+        'with the same platform and OS version\\.$',
+    ),
   );
 
   // Another address: nothing raised.
