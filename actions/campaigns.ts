@@ -11,7 +11,7 @@ import {
   updateCampaignTerms,
 } from '../db/campaigns-writes.js';
 import { appendAudit, type AuditEntry } from '../db/audit-log.js';
-import { FRAUD_SIGNALS, SIGNAL_ACTIONS, type SignalAction, type SignalActions } from '../lib/fraud-signals/index.js';
+import { FRAUD_SIGNALS, isSignalAction, type SignalActions } from '../lib/fraud-signals/index.js';
 import { normalizeBonusRules, type BonusRuleInput } from '../lib/bonus-rules.js';
 import type { Config } from '../runtime/config.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../errors/http-errors.js';
@@ -102,7 +102,7 @@ export async function setFraudSignalActions(
   for (const signal of FRAUD_SIGNALS) {
     const choice = input.choices[signal];
     if (choice === undefined || choice === SIGNAL_DEFAULT) continue;
-    if (typeof choice === 'string' && (SIGNAL_ACTIONS as readonly string[]).includes(choice)) actions[signal] = choice as SignalAction;
+    if (isSignalAction(choice)) actions[signal] = choice;
     else problems.push({ loc: ['body', signal], msg: `must be one of off, flag, hold or ${SIGNAL_DEFAULT}`, type: 'enum' });
   }
   if (problems.length) throw new ValidationError(problems);

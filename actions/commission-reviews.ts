@@ -7,8 +7,8 @@
 //  - a repeat of the decision answers the first; the other decision after one is a conflict.
 import type { Knex } from 'knex';
 import { findReview, type ReviewListItem } from '../db/commission-reviews.js';
-import { approveCommission, lockReview, markVoided, recordReviewDecision, standingOf } from '../db/commission-reviews-writes.js';
-import { reverseCommission } from '../db/commissions.js';
+import { approveCommission, lockReview, markVoided, recordReviewDecision } from '../db/commission-reviews-writes.js';
+import { reverseCommission, standingOf } from '../db/commissions.js';
 import { takeBackCommission } from '../db/commission-holding-writes.js';
 import { lockOrganization } from '../db/wallet-ledger-writes.js';
 import { notConfirmedDigestItem } from '../db/creator-digests.js';
@@ -40,7 +40,7 @@ export async function decideReview(db: Knex, input: DecideReviewInput): Promise<
     const wanted = STATUS_OF[input.decision];
     if (review.status === wanted) return; // a repeat answers the first decision
     if (review.status !== 'open') throw new ConflictError(`This review was already ${review.status}; it cannot be ${wanted} now.`);
-    if (input.decision === 'approve') await approveCommission(trx, commission.id);
+    if (input.decision === 'approve') await approveCommission(trx, commission);
     else await voidCommission(trx, commission);
     await recordReviewDecision(trx, review.id, { status: wanted, decidedBy: actorName(input.actor), note: input.note ?? null });
     await appendAudit(trx, {

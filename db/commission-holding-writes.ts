@@ -2,23 +2,25 @@
 // releasing the earns whose holding period is over, and taking back a refunded earn (lib/take-back.ts decides how).
 import type { Knex } from 'knex';
 import { pendingRelease } from './commission-holding.js';
+import { IN_REVIEW_SQL } from './commission-reviews.js';
 import { earnAgain, insertReversalRow, reverseCommission, type TransactionEarn } from './commissions.js';
 import { payableDigestItems } from './creator-digests.js';
 import { minus, type CommissionMoney } from '../lib/refund-share.js';
 import { takeBackOf, type TakeBack } from '../lib/take-back.js';
 
 /**
- * Releases the conversion's reserved earns whose holding period is over; returns how many became payable. Each one
- * leaves its creator a digest item in the same statement (db/creator-digests.ts), so the mail cannot miss a release.
+ * Releases the conversion's reserved earns whose holding period is over (`onlyId`: that one only, as an approval
+ * does); returns how many became payable. Each one leaves its creator a digest item in the same statement
+ * (db/creator-digests.ts), so the mail cannot miss a release.
  */
-export async function releaseDueCommissions(trx: Knex.Transaction, conversionId: string): Promise<number> {
-  const released = pendingRelease(trx, conversionId)
+export async function releaseDueCommissions(trx: Knex.Transaction, conversionId: string, onlyId?: string): Promise<number> {
+  const due = pendingRelease(trx, conversionId)
     .where('status', 'reserved')
     .where('payable_at', '<=', trx.fn.now())
     // Held for review: payable only once a person approves (actions/commission-reviews.ts).
-    .whereRaw("review_state is distinct from 'held'")
-    .update({ status: 'payable' })
-    .returning(['id', 'creator_id', 'org_id', 'commission_micros']);
+    .whereRaw(`not ${IN_REVIEW_SQL('commissions')}`);
+  if (onlyId) void due.where('id', onlyId);
+  const released = due.update({ status: 'payable' }).returning(['id', 'creator_id', 'org_id', 'commission_micros']);
   return payableDigestItems(trx, released);
 }
 

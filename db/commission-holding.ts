@@ -5,6 +5,7 @@
 // payout nets. These are the reads; releasing and taking back are db/commission-holding-writes.ts.
 import type { Knex } from 'knex';
 import type { CommissionRow } from '../schema/types.js';
+import { IN_REVIEW_SQL } from './commission-reviews.js';
 
 /** The earns of a conversion still waiting for their release (unreversed production `reserved`/`unfunded`). */
 export function pendingRelease(trx: Knex | Knex.Transaction, conversionId: string) {
@@ -28,7 +29,7 @@ export async function nextReleaseAt(trx: Knex | Knex.Transaction, conversionId: 
 // approval makes it payable at once). Before its date its release stays set, so an approval in time needs nothing more.
 const nextReleaseExpression = (trx: Knex | Knex.Transaction, dayMs: number, as: string) =>
   trx.raw(
-    `extract(epoch from min(case when review_state = 'held' and status = 'reserved' and payable_at <= now() then null ` +
+    `extract(epoch from min(case when ${IN_REVIEW_SQL('commissions')} and status = 'reserved' and payable_at <= now() then null ` +
       `when status = 'unfunded' and payable_at <= now() then now() + ? * interval '1 millisecond' else payable_at end)) * 1000 as ??`,
     [dayMs, as],
   );
@@ -86,11 +87,9 @@ export async function dueForSignalCheck(
   trx: Knex.Transaction,
   conversionId: string,
 ): Promise<(CommissionRow & { fraud_signal_actions: Record<string, string> })[]> {
-  return trx('commissions as c')
-    .join('campaigns as k', 'k.id', 'c.campaign_id')
-    .where({ 'c.conversion_id': conversionId, 'c.kind': 'earn', 'c.environment': 'PRODUCTION', 'c.status': 'reserved' })
-    .whereNull('c.reversed_at')
-    .where('c.payable_at', '<=', trx.fn.now())
-    .whereRaw("(c.review_state is null or c.review_state = 'flagged')")
-    .select('c.*', 'k.fraud_signal_actions');
+  return pendingRelease(trx, conversionId)
+    .where('status', 'reserved')
+    .where('payable_at', '<=', trx.fn.now())
+    .whereRaw("(review_state is null or review_state = 'flagged')")
+    .select('*', trx.raw('(select k.fraud_signal_actions from campaigns k where k.id = commissions.campaign_id) as fraud_signal_actions'));
 }

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { mergeSignals, type ReviewDecision } from '../lib/fraud-signals/index.js';
 import type { CommissionReviewRow, CommissionRow } from '../schema/types.js';
-import { payableDigestItems } from './creator-digests.js';
+import { releaseDueCommissions } from './commission-holding-writes.js';
 
 /**
  * A review raised before release: a new review, or the commission's open one gaining the new signals (once each) and
@@ -67,35 +67,13 @@ export async function recordReviewDecision(
     .update({ status: d.status, decided_by: d.decidedBy, note: d.note, decided_at: trx.fn.now() });
 }
 
-/** An approved commission: its review state, and payable at once when its holding period is over and it is reserved. */
-export async function approveCommission(trx: Knex.Transaction, commissionId: string): Promise<boolean> {
-  await trx('commissions').where('id', commissionId).update({ review_state: 'approved' });
-  const due = trx('commissions')
-    .where({ id: commissionId, status: 'reserved', kind: 'earn' })
-    .whereNull('reversed_at')
-    .where('payable_at', '<=', trx.fn.now())
-    .update({ status: 'payable' })
-    .returning(['id', 'creator_id', 'org_id', 'commission_micros']);
-  return (await payableDigestItems(trx, due)) > 0;
-}
-
-/** What stands of a commission after its reversal rows (a share clawed back after release). */
-export async function standingOf(
-  trx: Knex.Transaction,
-  c: CommissionRow,
-): Promise<{ revenueMicros: number; commissionMicros: number; platformFeeMicros: number }> {
-  const r = await trx('commissions')
-    .where('reverses_commission_id', c.id)
-    .first<{ rev: string; com: string; fee: string }>(
-      trx.raw('coalesce(sum(revenue_usd_micros), 0) as rev'),
-      trx.raw('coalesce(sum(commission_micros), 0) as com'),
-      trx.raw('coalesce(sum(platform_fee_micros), 0) as fee'),
-    );
-  return {
-    revenueMicros: Number(c.revenue_usd_micros) + Number(r.rev),
-    commissionMicros: Number(c.commission_micros) + Number(r.com),
-    platformFeeMicros: Number(c.platform_fee_micros) + Number(r.fee),
-  };
+/**
+ * An approved commission: its review state, then released as its conversion's workflow releases (payable at once
+ * when its holding period is over and it is reserved; else its release stays set for its date).
+ */
+export async function approveCommission(trx: Knex.Transaction, c: Pick<CommissionRow, 'id' | 'conversion_id'>): Promise<boolean> {
+  await trx('commissions').where('id', c.id).update({ review_state: 'approved' });
+  return (await releaseDueCommissions(trx, c.conversion_id, c.id)) > 0;
 }
 
 export async function markVoided(trx: Knex.Transaction, commissionId: string): Promise<void> {

@@ -201,28 +201,49 @@ export async function transactionEarns(
       { column: 'c.id', order: 'desc' },
     ])
     .forUpdate('c')
-    .select<(CommissionRow & { is_base: boolean; reversed_revenue: string; reversed_commission: string; reversed_fee: string })[]>(
+    .select<(CommissionRow & Reversed & { is_base: boolean })[]>(
       'c.*',
-      trx.raw(`
-      p.event_type in ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE') as is_base,
-      (select coalesce(sum(r.revenue_usd_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_revenue,
-      (select coalesce(sum(r.commission_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_commission,
-      (select coalesce(sum(r.platform_fee_micros), 0) from commissions r where r.reverses_commission_id = c.id) as reversed_fee`),
+      trx.raw(`p.event_type in ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE') as is_base, ${REVERSED_SQL('c')}`),
     );
   let base: TransactionEarn | undefined;
   const earns = rows.map(({ is_base: isBase, reversed_revenue: r, reversed_commission: c, reversed_fee: f, ...row }) => {
-    const amounts = amountsOf(row);
-    const earn = Object.assign(row, {
-      live: {
-        revenueMicros: amounts.revenueMicros + Number(r),
-        commissionMicros: amounts.commissionMicros + Number(c),
-        platformFeeMicros: amounts.platformFeeMicros + Number(f),
-      },
-    });
+    const earn = Object.assign(row, { live: standing(row, { reversed_revenue: r, reversed_commission: c, reversed_fee: f }) });
     if (isBase) base = earn;
     return earn;
   });
   return { earns, base };
+}
+
+/** A commission's reversal rows summed, as three columns of the commission aliased `c`. */
+const REVERSED_SQL = (c: string) =>
+  ['revenue_usd_micros as reversed_revenue', 'commission_micros as reversed_commission', 'platform_fee_micros as reversed_fee']
+    .map((col) => {
+      const [sum, as] = col.split(' as ');
+      return `(select coalesce(sum(r.${sum}), 0) from commissions r where r.reverses_commission_id = ${c}.id) as ${as}`;
+    })
+    .join(', ');
+interface Reversed {
+  reversed_revenue: string;
+  reversed_commission: string;
+  reversed_fee: string;
+}
+
+/** What stands of a commission: its amounts less its reversals (negative rows). */
+function standing(c: CommissionRow, r: Reversed): CommissionMoney {
+  const amounts = amountsOf(c);
+  return {
+    revenueMicros: amounts.revenueMicros + Number(r.reversed_revenue),
+    commissionMicros: amounts.commissionMicros + Number(r.reversed_commission),
+    platformFeeMicros: amounts.platformFeeMicros + Number(r.reversed_fee),
+  };
+}
+
+/** What stands of one commission after its reversal rows (a share clawed back after release). */
+export async function standingOf(trx: Knex.Transaction, c: CommissionRow): Promise<CommissionMoney> {
+  const r = await trx('commissions as c')
+    .where('c.id', c.id)
+    .first<Reversed>(trx.raw(REVERSED_SQL('c')));
+  return standing(c, r);
 }
 
 /**

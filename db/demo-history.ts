@@ -1,6 +1,7 @@
 // The reads `svc dev`'s demo history waits and looks up by (actions/demo-history.ts): the ids of the codes it issued,
 // how many released-to-be commissions its conversion workflows still hold, and the demo creator behind its code.
 import type { Knex } from 'knex';
+import { IN_REVIEW_SQL } from './commission-reviews.js';
 
 /** The id of each of these codes of the app, by code. */
 export async function codeIdsOf(db: Knex, appId: string, codes: readonly string[]): Promise<Map<string, string>> {
@@ -16,7 +17,7 @@ export async function reservedPastRelease(db: Knex, orgId: string): Promise<numb
   const rows = await db('commissions')
     .where({ org_id: orgId, status: 'reserved', kind: 'earn' })
     .where('payable_at', '<=', db.fn.now())
-    .whereRaw("review_state is distinct from 'held'")
+    .whereRaw(`not ${IN_REVIEW_SQL('commissions')}`)
     .count<{ n: string }[]>('* as n');
   return Number(rows[0]!.n);
 }

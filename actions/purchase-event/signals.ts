@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { hintsFromUserAgent, type DeviceHints } from '../../lib/device.js';
 import {
+  allSignalsOff,
   clickInjection,
   decideReview,
   installFarm,
@@ -78,8 +79,10 @@ export function outcomesOf(f: FraudFactsRow, q: Pick<SignalQuery, 'providerEmail
 
 /** The review this purchase's commission needs (null: none), read-only. */
 export async function reviewOfPurchase(db: Knex | Knex.Transaction, q: SignalQuery): Promise<ReviewDecision | null> {
+  const settings = signalActionsOf(q.settings);
+  if (allSignalsOff(settings)) return null;
   const facts = await readFraudFacts(db, q);
-  return decideReview(outcomesOf(facts, q), signalActionsOf(q.settings));
+  return decideReview(outcomesOf(facts, q), settings);
 }
 
 /** The provider's `$email` subscriber attribute of an event's attributes (RevenueCat-style `{value}` entries). */

@@ -6,7 +6,7 @@ import {
   DEFAULT_SIGNAL_ACTION,
   FRAUD_SIGNALS,
   isRaised,
-  SIGNAL_ACTIONS,
+  isSignalAction,
   type FraudSignal,
   type FraudSignalName,
   type SignalAction,
@@ -26,13 +26,16 @@ export function signalActionsOf(stored: unknown): SignalActions {
   const out: SignalActions = {};
   for (const name of FRAUD_SIGNALS) {
     const v = (stored as Record<string, unknown>)[name];
-    if (typeof v === 'string' && (SIGNAL_ACTIONS as readonly string[]).includes(v)) out[name] = v as SignalAction;
+    if (isSignalAction(v)) out[name] = v;
   }
   return out;
 }
 
 export const actionFor = (settings: SignalActions, signal: FraudSignalName): SignalAction =>
   settings[signal] ?? DEFAULT_SIGNAL_ACTION[signal];
+
+/** Every signal set off: nothing can raise a review, so its facts need not be read. */
+export const allSignalsOff = (settings: SignalActions): boolean => FRAUD_SIGNALS.every((s) => actionFor(settings, s) === 'off');
 
 /** The review a commission needs, or null when no raised signal is on. */
 export function decideReview(outcomes: readonly SignalOutcome[], settings: SignalActions): ReviewDecision | null {

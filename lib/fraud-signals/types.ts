@@ -26,6 +26,7 @@ export const isRaised = (o: SignalOutcome): o is FraudSignal => o !== null && 'e
 
 export type SignalAction = 'off' | 'flag' | 'hold';
 export const SIGNAL_ACTIONS: readonly SignalAction[] = ['off', 'flag', 'hold'];
+export const isSignalAction = (v: unknown): v is SignalAction => typeof v === 'string' && (SIGNAL_ACTIONS as readonly string[]).includes(v);
 
 /** Each signal's name in words, as the dashboard's review queue and campaign page show it. */
 export const SIGNAL_NAMES: Readonly<Record<FraudSignalName, string>> = {

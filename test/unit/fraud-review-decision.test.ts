@@ -6,7 +6,9 @@ import { outcomesOf } from '../../actions/purchase-event/signals.js';
 import type { FraudFactsRow, InstallFacts } from '../../db/fraud-facts.js';
 import { composeDigest } from '../../lib/creator-digest.js';
 import {
+  allSignalsOff,
   decideReview,
+  FRAUD_SIGNALS,
   isRaised,
   mergeSignals,
   signalActionsOf,
@@ -36,6 +38,13 @@ for (const [name, outcomes, settings, expected] of rows) {
     t.deepEqual(decideReview(outcomes, signalActionsOf(settings)), expected);
   });
 }
+
+test('allSignalsOff: only when every signal is set off (the defaults are on)', (t) => {
+  const off = Object.fromEntries(FRAUD_SIGNALS.map((s) => [s, 'off']));
+  t.true(allSignalsOff(signalActionsOf(off)));
+  t.false(allSignalsOff(signalActionsOf({ ...off, leaked_code: 'flag' })));
+  t.false(allSignalsOff(signalActionsOf({ self_referral: 'off' })));
+});
 
 test('signalActionsOf ignores unknown signals and actions (the default applies)', (t) => {
   t.deepEqual(signalActionsOf({ self_referral: 'flag', install_farm: 'block', made_up: 'hold' }), { self_referral: 'flag' });
