@@ -5,18 +5,21 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decideReview } from '../../actions/commission-reviews.js';
-import { addCreator, assertExactBooks, conversionsOfUser, linkClick, type Creator } from '../helpers/conversions.js';
+import { addCreator, assertExactBooks, linkClick, type Creator } from '../helpers/conversions.js';
 import { signInCreator } from '../helpers/creator-portal.js';
 import { request } from '../helpers/http.js';
 import { fundGenerously } from '../helpers/provider.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
+import { subscription } from '../helpers/subprovider-events.js';
 import { waitFor } from '../helpers/svc-processes.js';
+import { REVIEWER, reviewPipeline } from '../helpers/review-pipeline.js';
 
 const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true', HOLDING_PERIOD_DAY_MS: '800' } });
 const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
-const actor = { actorType: 'user' as const, actorId: 'usr_reviewer', requestId: null, ip: null };
+const actor = REVIEWER;
+const { send, earnOf, reviewsOf } = reviewPipeline(h, seed);
+const reviewOf = async (commissionId: string) => (await reviewsOf(commissionId))[0];
 
 test.before(async () => {
   await h.ready();
@@ -27,17 +30,6 @@ test.before(async () => {
 test.afterEach.always(async (t) => {
   await assertExactBooks(t, h().db, seed.org_id);
 });
-
-async function send(t: ExecutionContext, body: ProviderBody): Promise<void> {
-  const res = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
-  t.is(res.status, 200, res.text);
-}
-
-async function earnOf(user: string) {
-  const [conversion] = await conversionsOfUser(h().db, seed.app_id, user);
-  return h().db('commissions').where({ conversion_id: conversion.id, kind: 'earn' }).first();
-}
-const reviewOf = async (commissionId: string) => h().db('commission_reviews').where('commission_id', commissionId).first();
 
 /** An Android install from `ip` through a link click of `creator`, identified as `user`, then its purchase (no code). */
 async function buyFrom(t: ExecutionContext, creator: Creator, ip: string, user: string, installExtra: Record<string, unknown> = {}) {

@@ -9,25 +9,19 @@ import { decideReview } from '../../actions/commission-reviews.js';
 import { sendDueOwnerDigests } from '../../actions/owner-review-digests.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { mailsTo } from '../helpers/creator-mail.js';
-import {
-  addCampaign,
-  addCreator,
-  assertExactBooks,
-  linkClick,
-  conversionsOfUser,
-  seededCreator,
-  type Creator,
-} from '../helpers/conversions.js';
+import { addCampaign, addCreator, assertExactBooks, linkClick, seededCreator, type Creator } from '../helpers/conversions.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { fundGenerously } from '../helpers/provider.js';
 import { sdkClient } from '../helpers/sdk.js';
 import { useSeededHarness } from '../helpers/seeded-harness.js';
-import { sendWebhook, subscription, type ProviderBody } from '../helpers/subprovider-events.js';
+import { subscription } from '../helpers/subprovider-events.js';
 import { waitFor } from '../helpers/svc-processes.js';
+import { REVIEWER, reviewPipeline, withEmail } from '../helpers/review-pipeline.js';
 
 const { h, seed } = useSeededHarness(test, { env: { TRUST_PROXY: 'true', HOLDING_PERIOD_DAY_MS: '800' } });
 const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Farm 1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
-const actor = { actorType: 'user' as const, actorId: 'usr_reviewer', requestId: null, ip: null };
+const actor = REVIEWER;
+const { send, earnOf, reviewsOf: reviewOf } = reviewPipeline(h, seed);
 
 test.before(async () => {
   await h.ready();
@@ -38,23 +32,6 @@ test.before(async () => {
 test.afterEach.always(async (t) => {
   await assertExactBooks(t, h().db, seed.org_id);
 });
-
-async function send(t: ExecutionContext, body: ProviderBody) {
-  const res = await sendWebhook(h().baseUrl, seed.app_id, seed.webhook_secret, body);
-  t.is(res.status, 200, res.text);
-  return res;
-}
-
-const withEmail = (body: ProviderBody, email: string): ProviderBody => {
-  body.event.subscriber_attributes = { ...body.event.subscriber_attributes, $email: { value: email, updated_at_ms: 1 } };
-  return body;
-};
-
-async function earnOf(user: string) {
-  const [conversion] = await conversionsOfUser(h().db, seed.app_id, user);
-  return h().db('commissions').where({ conversion_id: conversion.id, kind: 'earn' }).first();
-}
-const reviewOf = (commissionId: string) => h().db('commission_reviews').where('commission_id', commissionId).select('*');
 
 async function creatorEmail(c: Creator): Promise<string> {
   return (await h().db('creators').where('id', c.creatorId).first()).email;
