@@ -250,7 +250,8 @@ export async function standingOf(trx: Knex.Transaction, c: CommissionRow): Promi
  * Earns `amounts` again on the terms of `template` (its creator, campaign and stored percentages, never the
  * campaign's current ones): a new earn row on `eventId`, reserved like any earn when the wallet covers it. Held for
  * `holdMs` from `at` (now when absent): a refund reversal's restored share is held from now; a partial refund's
- * remainder keeps the date and the release of the earn it replaces.
+ * remainder keeps the date and the release of the earn it replaces. It keeps the review of `reviewFrom` (the
+ * template unless told): a held commission's remainder or restored share stays held and is reviewed (carryReview).
  */
 export async function earnAgain(
   trx: Knex.Transaction,
@@ -259,8 +260,9 @@ export async function earnAgain(
   eventId: string,
   holdMs: number,
   at?: Date,
+  reviewFrom: CommissionRow = template,
 ): Promise<EarnOutcome> {
-  return earnCommission(trx, {
+  const outcome = await earnCommission(trx, {
     conversion: {
       id: template.conversion_id,
       app_id: template.app_id,
@@ -279,6 +281,26 @@ export async function earnAgain(
     holdMs,
     ...(at ? { at } : {}),
   });
+  if (reviewFrom.review_state) await carryReview(trx, reviewFrom.id, outcome.commission.id);
+  return outcome;
+}
+
+/**
+ * The new earn `to` takes the review state of `from`. An open review of `from` concerns `to` as well: it moves when
+ * `from` no longer stands (a partial refund's remainder replaces it), else `to` gets its own copy to decide (a
+ * restored share beside a remainder). A decided one stays where it was decided.
+ */
+async function carryReview(trx: Knex.Transaction, from: string, to: string): Promise<void> {
+  await trx.raw(
+    `with source as (select review_state, reversed_at is not null as replaced from commissions where id = ?),
+     state as (update commissions set review_state = (select review_state from source) where id = ?),
+     moved as (update commission_reviews set commission_id = ? where commission_id = ? and status = 'open'
+               and (select replaced from source) returning id)
+     insert into commission_reviews (commission_id, org_id, app_id, campaign_id, creator_id, action, signals, raised_at_step)
+     select ?, org_id, app_id, campaign_id, creator_id, action, signals, raised_at_step from commission_reviews
+     where commission_id = ? and status = 'open' and not (select replaced from source)`,
+    [from, to, to, from, to, from],
+  );
 }
 
 /** The negative mirror row of a refunded earn (its reversal), or of the `part` of it a partial refund takes, on the refund event. */

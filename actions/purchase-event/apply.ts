@@ -264,8 +264,12 @@ async function restore(trx: Knex.Transaction, deps: ApplyDeps, c: ConversionRow,
   const { earns, base } = await transactionEarns(trx, c.id, e.transactionId);
   const missing = base ? toRestore(amountsOf(base), standing(earns)) : undefined;
   if (!base || !missing || isZero(missing)) return { conversion: c, error: null, patch };
+  // A person voided this purchase's commission after review: undoing the refund does not earn it again. Else the
+  // share restored is reviewed as what stands of it is (a live earn under review), or as the purchase's earn was.
+  if (earns.some((x) => x.review_state === 'voided')) return { conversion: c, error: null, patch };
+  const reviewFrom = earns.find((x) => x.reversed_at === null && x.review_state !== null) ?? base;
   const { holding_period_days: holdingDays } = await findCampaignTerms(trx, base.campaign_id);
-  const { funded, walletLow } = await earnAgain(trx, base, missing, ev.id, holdingDays * dayMsOf(deps));
+  const { funded, walletLow } = await earnAgain(trx, base, missing, ev.id, holdingDays * dayMsOf(deps), undefined, reviewFrom);
   if (base.environment === 'PRODUCTION') {
     await awardReachedMilestones(trx, { campaignId: base.campaign_id, creatorId: base.creator_id });
   }

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { listCreatorCommissions } from '../../db/creator-portal.js';
 import { getWalletTotals } from '../../db/wallet-ledger.js';
 import { storeNotificationWorkflowId, type StoreNotificationOutcome } from '../../workflows/store-notification-messages.js';
+import { decideReview } from '../../actions/commission-reviews.js';
 import { runPayoutRun } from '../../actions/payout-run.js';
 import { connectTestAccount } from '../helpers/payouts.js';
 import { assertLedgerIdentity } from '../helpers/books.js';
@@ -325,5 +326,68 @@ test.serial(
     );
     t.is(before - (await reserved()), BASE.commission + BASE.fee);
     t.like(await conversionOf(key), { status: 'refunded' });
+  },
+);
+
+test.serial(
+  'held for review: the remainder of a partial refund stays held with the review; a refund reversal’s share is held and reviewed too',
+  async (t) => {
+    const { db } = h();
+    // The purchaser the app identified with the creator's own email: self-referral holds the commission.
+    const user = `self-${randomUUID()}`;
+    const creatorEmail = (await db('creators').where('id', a.creator_id).first()).email as string;
+    const identified = await request(h().baseUrl, 'POST', '/api/sdk/identify', {
+      token: a.sdk_key,
+      body: { app_user_id: user, properties: { email: creatorEmail.toUpperCase() } },
+    });
+    t.is(identified.status, 200, identified.text);
+    await db('campaigns').where('id', a.campaign_id).update({ holding_period_days: 1 });
+    const payload = tx();
+    const res = await reportPurchase(h(), a, {
+      platform: 'ios',
+      signed_transaction: sign(payload),
+      referral_code: a.creator_code,
+      app_user_id: user,
+    });
+    t.true(res.body?.result?.processed, res.text);
+    const key = payload.transactionId as string;
+    const [earn] = await rowsOf(key);
+    const { conversion_id: conversionId } = await db('commissions').where('id', earn!.id).first();
+    const reviewsOf = () =>
+      db('commission_reviews as r')
+        .join('commissions as c', 'c.id', 'r.commission_id')
+        .where('c.conversion_id', conversionId)
+        .orderBy('r.created_at')
+        .select('r.*', 'c.review_state');
+    t.like(await db('commissions').where('id', earn!.id).first(), { review_state: 'held' });
+
+    await notify(notification('REFUND', refunded(payload, Date.now(), 50_000)));
+    const remainder = live(await rowsOf(key))[0]!;
+    t.not(remainder.id, earn!.id, 'the earn is replaced by its remainder');
+    let reviews = await reviewsOf();
+    t.is(reviews.length, 1, 'the review moved with the money: no second one');
+    t.like(reviews[0], { commission_id: remainder.id, status: 'open', review_state: 'held' });
+
+    await new Promise((r) => setTimeout(r, 7000));
+    t.like(
+      await db('commissions').where('id', remainder.id).first(),
+      { status: 'reserved', review_state: 'held' },
+      'past its date, still held',
+    );
+
+    await notify(notification('REFUND_REVERSED', payload));
+    const restored = live(await rowsOf(key)).find((r) => r.id !== remainder.id)!;
+    reviews = await reviewsOf();
+    t.is(reviews.length, 2, 'the restored share is reviewed on its own');
+    t.like(
+      reviews.find((r) => r.commission_id === restored.id),
+      { status: 'open', action: 'hold', review_state: 'held' },
+    );
+
+    const actor = { actorType: 'user' as const, actorId: 'usr_reviewer', requestId: null, ip: null };
+    for (const r of reviews) await decideReview(db, { orgId: a.org_id, reviewId: r.id, decision: 'void', actor });
+    t.deepEqual(live(await rowsOf(key)), [], 'both voided: nothing of the purchase stands');
+    await notify(notification('REFUND_REVERSED', payload));
+    t.deepEqual(live(await rowsOf(key)), [], 'undoing a refund does not earn a voided commission again');
   },
 );
